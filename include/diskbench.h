@@ -1,0 +1,18 @@
+/**
+ * @file diskbench.h
+ * @brief libdiskbench: an embeddable library for benchmarking disks and
+ *        file systems. This header includes every public part.
+ */
+#ifndef DISKBENCH_H
+#define DISKBENCH_H
+
+#include <diskbench/common.h>
+#include <diskbench/version.h>
+#include <diskbench/error.h>
+#include <diskbench/clock.h>
+#include <diskbench/hist.h>
+#include <diskbench/timeline.h>
+#include <diskbench/recorder.h>
+#include <diskbench/result.h>
+
+#endif /* DISKBENCH_H */

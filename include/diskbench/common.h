@@ -1,0 +1,77 @@
+/**
+ * @file diskbench/common.h
+ * @brief Macros shared by every public header: export marker, C++ guards,
+ *        deprecation, and the size-prefixed struct helpers.
+ *
+ * @defgroup common Common definitions
+ * @{
+ */
+#ifndef DISKBENCH_COMMON_H
+#define DISKBENCH_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+
+#ifdef __cplusplus
+/** Opens a block of declarations with C linkage when compiled as C++. */
+# define DISKBENCH_BEGIN_DECLS extern "C" {
+/** Closes a block opened by DISKBENCH_BEGIN_DECLS. */
+# define DISKBENCH_END_DECLS }
+#else
+# define DISKBENCH_BEGIN_DECLS
+# define DISKBENCH_END_DECLS
+#endif
+
+/**
+ * Marks a declaration as part of the exported API.
+ *
+ * The library is built with hidden visibility; only declarations carrying this
+ * marker (and listed in the version script) leave the shared object.
+ */
+#if defined(_WIN32) || defined(__CYGWIN__)
+# ifdef DISKBENCH_BUILDING
+#  define DISKBENCH_API __declspec(dllexport)
+# else
+#  define DISKBENCH_API __declspec(dllimport)
+# endif
+#elif defined(__GNUC__) && __GNUC__ >= 4
+# define DISKBENCH_API __attribute__((visibility("default")))
+#else
+# define DISKBENCH_API
+#endif
+
+/** Marks a declaration as deprecated, naming what to use instead. */
+#if defined(__GNUC__) || defined(__clang__)
+# define DISKBENCH_DEPRECATED(msg) __attribute__((deprecated(msg)))
+#else
+# define DISKBENCH_DEPRECATED(msg)
+#endif
+
+/**
+ * True if the size-prefixed struct at @p p is large enough to hold @p field.
+ *
+ * Structs the library hands out start with `size_t sz`, the size the library
+ * filled in. A caller built against newer headers than the library it runs
+ * with tests a newer member with this macro before reading it.
+ */
+#define DISKBENCH_HAS_FIELD(p, field) \
+	((size_t)((const char *)&(p)->field - (const char *)(p)) + \
+	 sizeof((p)->field) <= (p)->sz)
+
+DISKBENCH_BEGIN_DECLS
+
+/**
+ * Frees memory that the library allocated and handed to the caller.
+ *
+ * Use this, never free(), for buffers whose documentation says so: the
+ * library and the application may use different allocators.
+ *
+ * @param[in] ptr memory to free; NULL is allowed and does nothing
+ */
+DISKBENCH_API void diskbench_free(void *ptr);
+
+DISKBENCH_END_DECLS
+
+/** @} */
+#endif /* DISKBENCH_COMMON_H */

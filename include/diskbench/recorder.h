@@ -1,0 +1,222 @@
+/**
+ * @file diskbench/recorder.h
+ * @brief Turns timed operations into a histogram, a timeline and counters.
+ *
+ * A recorder is what a phase drives on its hot path. Between
+ * diskbench_recorder_begin() and diskbench_recorder_end() each call of
+ * diskbench_recorder_op() reads the clock once: the time read ends the
+ * operation just done and starts the next one, so back-to-back operations
+ * cost one clock read each. Each operation's latency goes into the histogram,
+ * its end time, latency and bytes into the timeline, and the operation and
+ * its bytes into the counters. begin() and end() also read the CPU time of
+ * the process, so the phase's user and system time is known.
+ *
+ * Nothing on the hot path allocates (but a timeline outliving its reserved
+ * room), locks, or makes a system call other than the clock read.
+ *
+ * Threads each drive their own recorder; diskbench_recorder_merge() sums them
+ * when the work is done.
+ *
+ * @defgroup recorder Recorder
+ * @{
+ */
+#ifndef DISKBENCH_RECORDER_H
+#define DISKBENCH_RECORDER_H
+
+#include <diskbench/common.h>
+#include <diskbench/clock.h>
+#include <diskbench/hist.h>
+#include <diskbench/timeline.h>
+
+DISKBENCH_BEGIN_DECLS
+
+/** A recorder (opaque). */
+struct diskbench_recorder;
+
+/** Options for diskbench_recorder_new(). Zero in any field means its default. */
+struct diskbench_recorder_opts {
+	/** sizeof(struct diskbench_recorder_opts) as the caller's headers saw it. */
+	size_t sz;
+	/** Histogram range, as diskbench_hist_opts.highest (ns). */
+	uint64_t hist_highest;
+	/** Timeline interval, as diskbench_timeline_opts.interval_ns. */
+	uint64_t interval_ns;
+	/** Timeline intervals reserved, as diskbench_timeline_opts.reserve. */
+	uint64_t timeline_reserve;
+	/**
+	 * Clock read by diskbench_recorder_op(); NULL: diskbench_clock_ns().
+	 * Called on the thread that calls diskbench_recorder_op().
+	 */
+	diskbench_clock_fn clock;
+	/** Passed to @ref clock. */
+	void *clock_user_data;
+	/** Histogram precision, as diskbench_hist_opts.precision_bits. */
+	uint32_t hist_precision_bits;
+};
+
+/** Initializer for struct diskbench_recorder_opts: all defaults. */
+#define DISKBENCH_RECORDER_OPTS_INIT \
+	{ sizeof(struct diskbench_recorder_opts), 0, 0, 0, 0, 0, 0 }
+
+/**
+ * Fills an option struct with its size and the defaults.
+ *
+ * @param[out] opts the struct to fill
+ * @param[in]  sz   sizeof(*opts) as the caller sees it
+ */
+DISKBENCH_API void
+diskbench_recorder_opts_init(struct diskbench_recorder_opts *opts, size_t sz);
+
+/**
+ * Makes a recorder.
+ *
+ * @param[out] out  the new recorder; free it with diskbench_recorder_free()
+ * @param[in]  opts options, or NULL for the defaults
+ * @return 0; -EINVAL for a NULL @p out or a bad option (struct too small,
+ *         precision out of range); -E2BIG for unknown non-zero option bytes;
+ *         -ENOMEM
+ */
+DISKBENCH_API int
+diskbench_recorder_new(struct diskbench_recorder **out,
+		       const struct diskbench_recorder_opts *opts);
+
+/**
+ * Frees a recorder.
+ *
+ * @param[in] rec the recorder; NULL is allowed
+ */
+DISKBENCH_API void diskbench_recorder_free(struct diskbench_recorder *rec);
+
+/**
+ * Starts recording: empties the recorder, starts its timeline at @p now_ns,
+ * marks @p now_ns as the start of the first operation and reads the CPU time.
+ *
+ * @param[in] rec    the recorder
+ * @param[in] now_ns the time now, on the recorder's clock
+ * @return 0; -EINVAL for a NULL @p rec; a negative errno if the CPU time
+ *         could not be read
+ */
+DISKBENCH_API int diskbench_recorder_begin(struct diskbench_recorder *rec,
+					   uint64_t now_ns);
+
+/**
+ * Ends the operation that started at the last mark, and starts the next.
+ *
+ * Reads the clock once. The time from the last mark (begin(), mark(), or the
+ * previous op()) to now is the operation's latency.
+ *
+ * If the timeline cannot grow, the operation is still counted everywhere
+ * else and the error is kept: diskbench_recorder_end() returns it.
+ *
+ * @param[in] rec   the recorder
+ * @param[in] bytes bytes the operation moved
+ * @return the time read, which is now the last mark
+ */
+DISKBENCH_API uint64_t diskbench_recorder_op(struct diskbench_recorder *rec,
+					     uint64_t bytes);
+
+/**
+ * Records one operation with times the caller measured, for operations that
+ * overlap (queued I/O) or were timed elsewhere. Does not move the mark.
+ *
+ * @param[in] rec      the recorder
+ * @param[in] start_ns when the operation started
+ * @param[in] end_ns   when it ended, not before @p start_ns
+ * @param[in] bytes    bytes it moved
+ * @return 0; -EINVAL if @p end_ns is before @p start_ns; -ERANGE if
+ *         @p end_ns is before begin(); -ENOMEM if the timeline could not grow
+ *         (in each case nothing is recorded)
+ */
+DISKBENCH_API int diskbench_recorder_record(struct diskbench_recorder *rec,
+					    uint64_t start_ns, uint64_t end_ns,
+					    uint64_t bytes);
+
+/**
+ * Moves the mark to @p now_ns, so that untimed work (a callback, a pause)
+ * does not count in the next operation.
+ *
+ * @param[in] rec    the recorder
+ * @param[in] now_ns the new start of the next operation
+ */
+DISKBENCH_API void diskbench_recorder_mark(struct diskbench_recorder *rec,
+					   uint64_t now_ns);
+
+/**
+ * Reads the recorder's clock (the one given in the options, or
+ * diskbench_clock_ns()).
+ *
+ * @param[in] rec the recorder
+ * @return the time now on that clock
+ */
+DISKBENCH_API uint64_t diskbench_recorder_now(const struct diskbench_recorder *rec);
+
+/**
+ * Stops recording: the elapsed time is @p now_ns minus the begin time, and
+ * the CPU time is the difference of the readings at begin and end.
+ *
+ * @param[in] rec    the recorder
+ * @param[in] now_ns the time now, on the recorder's clock
+ * @return 0; -EINVAL if @p now_ns is before begin() or begin() was not
+ *         called; a negative errno if the CPU time could not be read; or the
+ *         error an operation met since begin() (-ENOMEM from the timeline)
+ */
+DISKBENCH_API int diskbench_recorder_end(struct diskbench_recorder *rec,
+					 uint64_t now_ns);
+
+/**
+ * Adds what @p src recorded to @p dst: operations, bytes, histogram and
+ * timeline. The time span becomes the union of both spans (earliest begin to
+ * latest end), so N threads that worked side by side give one rate over the
+ * whole span. The CPU time of @p dst is kept: it is the whole process's
+ * already.
+ *
+ * @param[in,out] dst the recorder added to
+ * @param[in]     src the recorder added; unchanged
+ * @return 0; -EINVAL for a NULL argument or mismatched histogram precision
+ *         or timeline interval; -ERANGE if a counter would wrap; -ENOMEM
+ */
+DISKBENCH_API int diskbench_recorder_merge(struct diskbench_recorder *dst,
+					   const struct diskbench_recorder *src);
+
+/** Operations recorded. */
+DISKBENCH_API uint64_t diskbench_recorder_ops(const struct diskbench_recorder *rec);
+/** Bytes recorded. */
+DISKBENCH_API uint64_t diskbench_recorder_bytes(const struct diskbench_recorder *rec);
+/** Time of begin(), on the recorder's clock. */
+DISKBENCH_API uint64_t diskbench_recorder_begin_ns(const struct diskbench_recorder *rec);
+/** Elapsed ns from begin() to end(); 0 before end(). */
+DISKBENCH_API uint64_t diskbench_recorder_elapsed_ns(const struct diskbench_recorder *rec);
+/** User CPU ns of the process between begin() and end(). */
+DISKBENCH_API uint64_t diskbench_recorder_cpu_user_ns(const struct diskbench_recorder *rec);
+/** System CPU ns of the process between begin() and end(). */
+DISKBENCH_API uint64_t diskbench_recorder_cpu_system_ns(const struct diskbench_recorder *rec);
+
+/**
+ * The recorder's latency histogram.
+ *
+ * @return a borrowed pointer, valid until the recorder is freed
+ */
+DISKBENCH_API const struct diskbench_hist *
+diskbench_recorder_hist(const struct diskbench_recorder *rec);
+
+/**
+ * The recorder's timeline.
+ *
+ * @return a borrowed pointer, valid until the recorder is freed
+ */
+DISKBENCH_API const struct diskbench_timeline *
+diskbench_recorder_timeline(const struct diskbench_recorder *rec);
+
+/**
+ * Describes the last error the recorder met.
+ *
+ * @return a string owned by the recorder, valid until the next call on it;
+ *         "" if there was none
+ */
+DISKBENCH_API const char *
+diskbench_recorder_errmsg(const struct diskbench_recorder *rec);
+
+DISKBENCH_END_DECLS
+
+/** @} */
+#endif /* DISKBENCH_RECORDER_H */

@@ -1,0 +1,193 @@
+/**
+ * @file diskbench/result.h
+ * @brief What one phase measured: counters, times, latency histogram,
+ *        timeline, and the error that stopped it, if any.
+ *
+ * A result is made from a recorder once its phase has ended; it copies what
+ * the recorder holds, so the recorder can be reused or freed. Results are
+ * what the serializers write and what the readers give back.
+ *
+ * @defgroup result Results
+ * @{
+ */
+#ifndef DISKBENCH_RESULT_H
+#define DISKBENCH_RESULT_H
+
+#include <diskbench/common.h>
+#include <diskbench/hist.h>
+#include <diskbench/timeline.h>
+#include <diskbench/recorder.h>
+
+DISKBENCH_BEGIN_DECLS
+
+/**
+ * Kinds of phase. The bonnie++ kinds carry the names of bonnie++'s CSV
+ * columns (see diskbench_phase_kind_name()). Values are fixed: new kinds are
+ * only appended.
+ */
+enum diskbench_phase_kind {
+	DISKBENCH_PHASE_CUSTOM = 0,        /**< a user's own phase */
+	DISKBENCH_PHASE_PUTC = 1,          /**< bonnie++ per-byte write */
+	DISKBENCH_PHASE_PUT_BLOCK = 2,     /**< bonnie++ block write */
+	DISKBENCH_PHASE_REWRITE = 3,       /**< bonnie++ rewrite */
+	DISKBENCH_PHASE_GETC = 4,          /**< bonnie++ per-byte read */
+	DISKBENCH_PHASE_GET_BLOCK = 5,     /**< bonnie++ block read */
+	DISKBENCH_PHASE_SEEKS = 6,         /**< bonnie++ random seeks */
+	DISKBENCH_PHASE_SEQ_CREATE = 7,    /**< bonnie++ sequential create */
+	DISKBENCH_PHASE_SEQ_STAT = 8,      /**< bonnie++ sequential stat */
+	DISKBENCH_PHASE_SEQ_DELETE = 9,    /**< bonnie++ sequential delete */
+	DISKBENCH_PHASE_RAN_CREATE = 10,   /**< bonnie++ random create */
+	DISKBENCH_PHASE_RAN_STAT = 11,     /**< bonnie++ random stat */
+	DISKBENCH_PHASE_RAN_DELETE = 12,   /**< bonnie++ random delete */
+	DISKBENCH_PHASE_SEQ_READ = 13,     /**< general sequential read */
+	DISKBENCH_PHASE_SEQ_WRITE = 14,    /**< general sequential write */
+	DISKBENCH_PHASE_RANDOM_IO = 15,    /**< general random I/O */
+};
+
+/**
+ * A phase kind's short name: "putc", "put_block", "rewrite", "getc",
+ * "get_block", "seeks", "seq_create", "seq_stat", "seq_del", "ran_create",
+ * "ran_stat", "ran_del" (bonnie++'s CSV column names), "seq_read",
+ * "seq_write", "random_io", "custom".
+ *
+ * @return a static string; NULL for a value that is not a kind
+ */
+DISKBENCH_API const char *diskbench_phase_kind_name(enum diskbench_phase_kind kind);
+
+/**
+ * A phase that ran for less than this (0.5 s) was too fast to measure;
+ * bonnie++ prints `+++++` for its rate.
+ */
+#define DISKBENCH_TOO_FAST_NS UINT64_C(500000000)
+
+/** What one phase measured (opaque). */
+struct diskbench_result;
+
+/**
+ * Makes a result from what a recorder holds after diskbench_recorder_end().
+ *
+ * @param[out] out  the new result; free it with diskbench_result_free()
+ * @param[in]  name the phase's name, copied; may not be NULL
+ * @param[in]  kind the kind of phase
+ * @param[in]  rec  the recorder, copied; NULL makes the result of a phase
+ *                  that did not run (no operations, no time)
+ * @return 0; -EINVAL for a NULL @p out or @p name, or a @p kind that is not
+ *         one; -ENOMEM
+ */
+DISKBENCH_API int diskbench_result_new(struct diskbench_result **out,
+				       const char *name,
+				       enum diskbench_phase_kind kind,
+				       const struct diskbench_recorder *rec);
+
+/**
+ * Frees a result.
+ *
+ * @param[in] res the result; NULL is allowed
+ */
+DISKBENCH_API void diskbench_result_free(struct diskbench_result *res);
+
+/**
+ * Makes a new result equal to @p src.
+ *
+ * @param[out] out the copy; free it with diskbench_result_free()
+ * @param[in]  src the result to copy
+ * @return 0; -EINVAL for a NULL argument; -ENOMEM
+ */
+DISKBENCH_API int diskbench_result_copy(struct diskbench_result **out,
+					const struct diskbench_result *src);
+
+/**
+ * Records the error that stopped the phase. The counters keep what was done
+ * before it.
+ *
+ * @param[in] res    the result
+ * @param[in] code   a negative errno
+ * @param[in] op     the operation that failed ("write", "open", ...); copied;
+ *                   may be NULL
+ * @param[in] path   the file it failed on; copied; may be NULL
+ * @param[in] offset the byte offset in that file, or UINT64_MAX if none
+ * @return 0; -EINVAL for a NULL @p res or a @p code that is not negative;
+ *         -ENOMEM
+ */
+DISKBENCH_API int diskbench_result_set_error(struct diskbench_result *res,
+					     int code, const char *op,
+					     const char *path, uint64_t offset);
+
+/** The phase's name; borrowed, valid while the result lives. */
+DISKBENCH_API const char *diskbench_result_name(const struct diskbench_result *res);
+/** The phase's kind. */
+DISKBENCH_API enum diskbench_phase_kind
+diskbench_result_kind(const struct diskbench_result *res);
+/** Operations done. */
+DISKBENCH_API uint64_t diskbench_result_ops(const struct diskbench_result *res);
+/** Bytes moved. */
+DISKBENCH_API uint64_t diskbench_result_bytes(const struct diskbench_result *res);
+/** Wall time of the phase in ns; 0 if it did not run. */
+DISKBENCH_API uint64_t diskbench_result_elapsed_ns(const struct diskbench_result *res);
+/** User CPU time of the process during the phase, in ns. */
+DISKBENCH_API uint64_t diskbench_result_cpu_user_ns(const struct diskbench_result *res);
+/** System CPU time of the process during the phase, in ns. */
+DISKBENCH_API uint64_t diskbench_result_cpu_system_ns(const struct diskbench_result *res);
+
+/**
+ * CPU use as bonnie++ prints it: (user + system) / elapsed x 100, which can
+ * exceed 100 when several threads work; 0 if the phase did not run.
+ */
+DISKBENCH_API double diskbench_result_cpu_percent(const struct diskbench_result *res);
+
+/** Operations per second over the elapsed time; 0 if the phase did not run. */
+DISKBENCH_API double diskbench_result_ops_per_sec(const struct diskbench_result *res);
+
+/** Bytes per second over the elapsed time; 0 if the phase did not run. */
+DISKBENCH_API double diskbench_result_bytes_per_sec(const struct diskbench_result *res);
+
+/** Whether the phase ran: it has an elapsed time, operations or an error. */
+DISKBENCH_API bool diskbench_result_ran(const struct diskbench_result *res);
+
+/**
+ * Whether the phase ran for less than DISKBENCH_TOO_FAST_NS, so its rate
+ * means little (bonnie++ prints `+++++`).
+ */
+DISKBENCH_API bool diskbench_result_too_fast(const struct diskbench_result *res);
+
+/**
+ * The latency histogram of the phase's operations.
+ *
+ * @return a borrowed pointer, valid while the result lives
+ */
+DISKBENCH_API const struct diskbench_hist *
+diskbench_result_hist(const struct diskbench_result *res);
+
+/**
+ * The phase's timeline.
+ *
+ * @return a borrowed pointer, valid while the result lives
+ */
+DISKBENCH_API const struct diskbench_timeline *
+diskbench_result_timeline(const struct diskbench_result *res);
+
+/** The error that stopped the phase, a negative errno; 0 if none. */
+DISKBENCH_API int diskbench_result_error(const struct diskbench_result *res);
+
+/** The operation that failed; NULL if none was named. Borrowed. */
+DISKBENCH_API const char *diskbench_result_error_op(const struct diskbench_result *res);
+
+/** The file the error happened on; NULL if none was named. Borrowed. */
+DISKBENCH_API const char *diskbench_result_error_path(const struct diskbench_result *res);
+
+/** The byte offset of the failed operation; UINT64_MAX if none. */
+DISKBENCH_API uint64_t diskbench_result_error_offset(const struct diskbench_result *res);
+
+/**
+ * The error as one line, naming operation, file and offset, e.g.
+ * "write Bonnie.42 at offset 8192: Input/output error".
+ *
+ * @return a string owned by the result, valid while it lives and its error
+ *         is not set again; "" if there is no error
+ */
+DISKBENCH_API const char *diskbench_result_errmsg(const struct diskbench_result *res);
+
+DISKBENCH_END_DECLS
+
+/** @} */
+#endif /* DISKBENCH_RESULT_H */
