@@ -1,0 +1,32 @@
+/* Helpers shared by the library's own files; never installed. */
+#ifndef DISKBENCH_COMMON_INTERNAL_H
+#define DISKBENCH_COMMON_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <diskbench/common.h>
+
+#if defined(__GNUC__) || defined(__clang__)
+# define DISKBENCH_LIKELY(x) __builtin_expect(!!(x), 1)
+# define DISKBENCH_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#else
+# define DISKBENCH_LIKELY(x) (x)
+# define DISKBENCH_UNLIKELY(x) (x)
+#endif
+
+/*
+ * Reads a caller's size-prefixed option struct into the library's own copy
+ * (dst, dst_sz bytes, this build's sizeof). src may be NULL (all defaults).
+ * An older caller (smaller sz) gets zeros, meaning defaults, for the fields
+ * it does not know; a newer caller (larger sz) is accepted only if every
+ * byte we do not know is zero, so a request we would ignore is refused.
+ * Returns 0, -EINVAL (sz smaller than the sz field itself) or -E2BIG.
+ */
+int diskbench__opts_read(void *dst, size_t dst_sz, const void *src);
+
+/* Zeroes a caller's option struct of sz bytes and stores sz in its first
+ * field; the *_opts_init functions are this plus nothing (zero is default). */
+void diskbench__opts_init(void *opts, size_t sz);
+
+#endif

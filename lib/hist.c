@@ -1,0 +1,318 @@
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <diskbench/hist.h>
+
+#include "common-internal.h"
+#include "hist-internal.h"
+
+DISKBENCH_API void diskbench_hist_opts_init(struct diskbench_hist_opts *opts,
+					    size_t sz)
+{
+	diskbench__opts_init(opts, sz);
+}
+
+static size_t hist_size(size_t ncounts)
+{
+	return sizeof(struct diskbench_hist) + ncounts * sizeof(uint64_t);
+}
+
+/* Lowest and highest value of the bucket at index i. */
+static void bucket_bounds(unsigned bits, size_t i, uint64_t *low,
+			  uint64_t *high)
+{
+	size_t half = (size_t)1 << bits;
+
+	if (i < 2 * half) {
+		*low = *high = i;
+		return;
+	}
+	unsigned k = (unsigned)(i >> bits) - 1;
+	uint64_t sub = (uint64_t)(i & (half - 1)) + half;
+
+	*low = sub << k;
+	*high = *low + ((UINT64_C(1) << k) - 1);
+}
+
+DISKBENCH_API int diskbench_hist_new(struct diskbench_hist **out,
+				     const struct diskbench_hist_opts *opts)
+{
+	struct diskbench_hist_opts o;
+	struct diskbench_hist *h;
+	unsigned bits, need, groups;
+	uint64_t highest;
+	int err;
+
+	if (!out)
+		return -EINVAL;
+	*out = NULL;
+	err = diskbench__opts_read(&o, sizeof(o), opts);
+	if (err)
+		return err;
+
+	bits = o.precision_bits ? o.precision_bits
+				: DISKBENCH_HIST_DEFAULT_PRECISION_BITS;
+	if (bits > DISKBENCH_HIST_MAX_PRECISION_BITS)
+		return -EINVAL;
+	highest = o.highest ? o.highest : DISKBENCH_HIST_DEFAULT_HIGHEST;
+
+	/* Enough groups that 2^(bits+groups) - 1 >= highest; at least one. */
+	need = 64 - diskbench__clz64(highest);
+	groups = need > bits + 1 ? need - bits : 1;
+
+	size_t ncounts = ((size_t)groups + 1) << bits;
+
+	h = calloc(1, hist_size(ncounts));
+	if (!h)
+		return -ENOMEM;
+	h->bits = bits;
+	h->groups = groups;
+	h->ncounts = ncounts;
+	h->highest = bits + groups >= 64 ? UINT64_MAX
+					 : (UINT64_C(1) << (bits + groups)) - 1;
+	h->min = UINT64_MAX;
+	*out = h;
+	return 0;
+}
+
+DISKBENCH_API void diskbench_hist_free(struct diskbench_hist *hist)
+{
+	free(hist);
+}
+
+DISKBENCH_API int diskbench_hist_copy(struct diskbench_hist **out,
+				      const struct diskbench_hist *src)
+{
+	struct diskbench_hist *h;
+
+	if (!out)
+		return -EINVAL;
+	*out = NULL;
+	if (!src)
+		return -EINVAL;
+	h = malloc(hist_size(src->ncounts));
+	if (!h)
+		return -ENOMEM;
+	memcpy(h, src, hist_size(src->ncounts));
+	*out = h;
+	return 0;
+}
+
+DISKBENCH_API void diskbench_hist_record(struct diskbench_hist *hist,
+					 uint64_t value)
+{
+	diskbench__hist_record(hist, value);
+}
+
+DISKBENCH_API int diskbench_hist_record_n(struct diskbench_hist *hist,
+					  uint64_t value, uint64_t count)
+{
+	if (count == 0)
+		return 0;
+	if (hist->count + count < hist->count)
+		return -ERANGE;
+	hist->count += count;
+	if (value < hist->min)
+		hist->min = value;
+	if (value > hist->max)
+		hist->max = value;
+	hist->sum += (diskbench__u128)value * count;
+	hist->sumsq += (diskbench__u128)value * value * count;
+	if (value <= hist->highest)
+		hist->counts[diskbench__hist_index(hist->bits, value)] += count;
+	else
+		hist->overflow += count;
+	return 0;
+}
+
+DISKBENCH_API void diskbench_hist_reset(struct diskbench_hist *hist)
+{
+	memset(hist->counts, 0, hist->ncounts * sizeof(uint64_t));
+	hist->count = 0;
+	hist->overflow = 0;
+	hist->min = UINT64_MAX;
+	hist->max = 0;
+	hist->sum = 0;
+	hist->sumsq = 0;
+}
+
+DISKBENCH_API int diskbench_hist_merge(struct diskbench_hist *dst,
+				       const struct diskbench_hist *src)
+{
+	size_t shared;
+
+	if (!dst || !src || dst->bits != src->bits)
+		return -EINVAL;
+	/* No bucket can hold more than the total, so checking the total is
+	 * enough to know no counter wraps. */
+	if (dst->count + src->count < dst->count)
+		return -ERANGE;
+
+	/* Same precision means the same index for the same value, so the
+	 * shared part of the two arrays adds index by index. */
+	shared = dst->ncounts < src->ncounts ? dst->ncounts : src->ncounts;
+	for (size_t i = 0; i < shared; i++)
+		dst->counts[i] += src->counts[i];
+	for (size_t i = shared; i < src->ncounts; i++)
+		dst->overflow += src->counts[i];
+	dst->overflow += src->overflow;
+
+	dst->count += src->count;
+	if (src->min < dst->min)
+		dst->min = src->min;
+	if (src->max > dst->max)
+		dst->max = src->max;
+	dst->sum += src->sum;
+	dst->sumsq += src->sumsq;
+	return 0;
+}
+
+DISKBENCH_API uint64_t diskbench_hist_count(const struct diskbench_hist *hist)
+{
+	return hist->count;
+}
+
+DISKBENCH_API uint64_t diskbench_hist_overflow(const struct diskbench_hist *hist)
+{
+	return hist->overflow;
+}
+
+DISKBENCH_API uint64_t diskbench_hist_min(const struct diskbench_hist *hist)
+{
+	return hist->count ? hist->min : 0;
+}
+
+DISKBENCH_API uint64_t diskbench_hist_max(const struct diskbench_hist *hist)
+{
+	return hist->max;
+}
+
+DISKBENCH_API uint64_t diskbench_hist_sum(const struct diskbench_hist *hist)
+{
+	return hist->sum > UINT64_MAX ? UINT64_MAX : (uint64_t)hist->sum;
+}
+
+DISKBENCH_API double diskbench_hist_mean(const struct diskbench_hist *hist)
+{
+	if (!hist->count)
+		return 0.0;
+	return (double)((long double)hist->sum / (long double)hist->count);
+}
+
+DISKBENCH_API double diskbench_hist_stddev(const struct diskbench_hist *hist)
+{
+	uint64_t n = hist->count;
+	diskbench__u128 kk, s, d;
+	uint64_t k;
+
+	if (n < 2)
+		return 0.0;
+	/*
+	 * Shift by k = floor(mean): S = sum((v - k)^2) = sumsq - 2k*sum + n*k^2
+	 * is evaluated modulo 2^128, which is exact because the true S fits, and
+	 * d = sum(v - k) = sum - n*k lies in [0, n). Then
+	 * variance = S/n - (d/n)^2 with no cancellation worth the name, so the
+	 * result is as exact as a long double allows, and 0 for equal values.
+	 */
+	k = (uint64_t)(hist->sum / n);
+	kk = (diskbench__u128)k * k;
+	s = hist->sumsq - 2 * (diskbench__u128)k * hist->sum + kk * n;
+	d = hist->sum - (diskbench__u128)k * n;
+
+	long double mean_d = (long double)d / (long double)n;
+	long double var = (long double)s / (long double)n - mean_d * mean_d;
+
+	return var > 0 ? (double)sqrtl(var) : 0.0;
+}
+
+/* Rank of a percentile by the nearest-rank rule, ceil(p/100 * n), with a
+ * tolerance for percentiles such as 99.9 that a double cannot hold exactly
+ * and that would otherwise round up one rank too far. */
+static uint64_t percentile_rank(double percentile, uint64_t n)
+{
+	long double x = (long double)percentile * (long double)n / 100.0L;
+	long double r = ceill(x - x * 1e-15L);
+
+	if (r < 1)
+		return 1;
+	if (r > (long double)n)
+		return n;
+	return (uint64_t)r;
+}
+
+DISKBENCH_API int diskbench_hist_percentile(const struct diskbench_hist *hist,
+					    double percentile, uint64_t *value)
+{
+	uint64_t rank, seen = 0;
+
+	if (!hist || !value)
+		return -EINVAL;
+	if (!(percentile > 0.0 && percentile <= 100.0))
+		return -EINVAL;
+	if (!hist->count)
+		return -ENODATA;
+
+	rank = percentile_rank(percentile, hist->count);
+	if (rank > hist->count - hist->overflow) {
+		*value = hist->max;
+		return -ERANGE;
+	}
+	for (size_t i = 0; i < hist->ncounts; i++) {
+		seen += hist->counts[i];
+		if (seen >= rank) {
+			uint64_t low, high;
+
+			bucket_bounds(hist->bits, i, &low, &high);
+			*value = high < hist->max ? high : hist->max;
+			return 0;
+		}
+	}
+	/* Unreachable while the counts add up to count - overflow. */
+	*value = hist->max;
+	return 0;
+}
+
+DISKBENCH_API int diskbench_hist_foreach(const struct diskbench_hist *hist,
+					 diskbench_hist_bucket_fn fn,
+					 void *user_data)
+{
+	int ret;
+
+	if (!hist || !fn)
+		return -EINVAL;
+	for (size_t i = 0; i < hist->ncounts; i++) {
+		uint64_t low, high;
+
+		if (!hist->counts[i])
+			continue;
+		bucket_bounds(hist->bits, i, &low, &high);
+		ret = fn(low, high, hist->counts[i], user_data);
+		if (ret < 0)
+			return ret;
+	}
+	if (hist->overflow) {
+		ret = fn(hist->highest + 1, hist->max, hist->overflow,
+			 user_data);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+DISKBENCH_API uint64_t diskbench_hist_highest(const struct diskbench_hist *hist)
+{
+	return hist->highest;
+}
+
+DISKBENCH_API uint32_t
+diskbench_hist_precision_bits(const struct diskbench_hist *hist)
+{
+	return hist->bits;
+}
+
+DISKBENCH_API size_t diskbench_hist_memory(const struct diskbench_hist *hist)
+{
+	return hist_size(hist->ncounts);
+}

@@ -1,0 +1,283 @@
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <diskbench/clock.h>
+#include <diskbench/error.h>
+#include <diskbench/recorder.h>
+
+#include "clock-internal.h"
+#include "common-internal.h"
+#include "recorder-internal.h"
+
+DISKBENCH_API void
+diskbench_recorder_opts_init(struct diskbench_recorder_opts *opts, size_t sz)
+{
+	diskbench__opts_init(opts, sz);
+}
+
+static void set_err(struct diskbench_recorder *rec, int err, const char *what)
+{
+	if (rec->err)
+		return; /* keep the first: later ones are usually its echo */
+	rec->err = err;
+	snprintf(rec->errmsg, sizeof(rec->errmsg), "%s: %s", what,
+		 diskbench_strerror(err));
+}
+
+DISKBENCH_API int
+diskbench_recorder_new(struct diskbench_recorder **out,
+		       const struct diskbench_recorder_opts *opts)
+{
+	struct diskbench_recorder_opts o;
+	struct diskbench_recorder *rec;
+	int err;
+
+	if (!out)
+		return -EINVAL;
+	*out = NULL;
+	err = diskbench__opts_read(&o, sizeof(o), opts);
+	if (err)
+		return err;
+
+	rec = calloc(1, sizeof(*rec));
+	if (!rec)
+		return -ENOMEM;
+
+	struct diskbench_hist_opts ho = DISKBENCH_HIST_OPTS_INIT;
+	struct diskbench_timeline_opts to = DISKBENCH_TIMELINE_OPTS_INIT;
+
+	ho.highest = o.hist_highest;
+	ho.precision_bits = o.hist_precision_bits;
+	to.interval_ns = o.interval_ns;
+	to.reserve = o.timeline_reserve;
+	err = diskbench_hist_new(&rec->hist, &ho);
+	if (!err)
+		err = diskbench_timeline_new(&rec->tl, 0, &to);
+	if (err) {
+		diskbench_recorder_free(rec);
+		return err;
+	}
+	rec->clock = o.clock;
+	rec->clock_user_data = o.clock_user_data;
+	*out = rec;
+	return 0;
+}
+
+DISKBENCH_API void diskbench_recorder_free(struct diskbench_recorder *rec)
+{
+	if (!rec)
+		return;
+	diskbench_hist_free(rec->hist);
+	diskbench_timeline_free(rec->tl);
+	free(rec);
+}
+
+DISKBENCH_API int diskbench_recorder_begin(struct diskbench_recorder *rec,
+					   uint64_t now_ns)
+{
+	int err;
+
+	if (!rec)
+		return -EINVAL;
+	diskbench_hist_reset(rec->hist);
+	diskbench_timeline_reset(rec->tl, now_ns);
+	rec->ops = rec->bytes = 0;
+	rec->begin_ns = rec->last_ns = now_ns;
+	rec->end_ns = 0;
+	rec->cpu_user_ns = rec->cpu_system_ns = 0;
+	rec->err = 0;
+	rec->errmsg[0] = '\0';
+	rec->ended = false;
+	rec->begun = false;
+	err = diskbench_cpu_time(&rec->cpu_user0, &rec->cpu_system0);
+	if (err) {
+		set_err(rec, err, "reading the CPU time");
+		return err;
+	}
+	rec->begun = true;
+	return 0;
+}
+
+static inline void account(struct diskbench_recorder *rec, uint64_t start_ns,
+			   uint64_t end_ns, uint64_t bytes)
+{
+	uint64_t lat = end_ns - start_ns;
+	int err;
+
+	rec->ops++;
+	rec->bytes += bytes;
+	diskbench__hist_record(rec->hist, lat);
+	err = diskbench__timeline_record(rec->tl, end_ns, lat, bytes);
+	if (DISKBENCH_UNLIKELY(err))
+		set_err(rec, err, "counting an operation in the timeline");
+}
+
+DISKBENCH_API uint64_t diskbench_recorder_now(const struct diskbench_recorder *rec)
+{
+	return rec->clock ? rec->clock(rec->clock_user_data)
+			  : diskbench__clock_ns();
+}
+
+DISKBENCH_API uint64_t diskbench_recorder_op(struct diskbench_recorder *rec,
+					     uint64_t bytes)
+{
+	uint64_t now = rec->clock ? rec->clock(rec->clock_user_data)
+				  : diskbench__clock_ns();
+
+	/* A caller's clock that steps back would give a huge unsigned
+	 * latency; count such an operation as taking no time instead. */
+	if (DISKBENCH_UNLIKELY(now < rec->last_ns))
+		now = rec->last_ns;
+	account(rec, rec->last_ns, now, bytes);
+	rec->last_ns = now;
+	return now;
+}
+
+DISKBENCH_API int diskbench_recorder_record(struct diskbench_recorder *rec,
+					    uint64_t start_ns, uint64_t end_ns,
+					    uint64_t bytes)
+{
+	uint64_t lat;
+	int err;
+
+	if (!rec || end_ns < start_ns)
+		return -EINVAL;
+	if (end_ns < diskbench_timeline_start_ns(rec->tl))
+		return -ERANGE;
+	lat = end_ns - start_ns;
+	/* Timeline first: it is the part that can fail, and then nothing at
+	 * all is counted. */
+	err = diskbench__timeline_record(rec->tl, end_ns, lat, bytes);
+	if (err)
+		return err;
+	rec->ops++;
+	rec->bytes += bytes;
+	diskbench__hist_record(rec->hist, lat);
+	return 0;
+}
+
+DISKBENCH_API void diskbench_recorder_mark(struct diskbench_recorder *rec,
+					   uint64_t now_ns)
+{
+	rec->last_ns = now_ns;
+}
+
+DISKBENCH_API int diskbench_recorder_end(struct diskbench_recorder *rec,
+					 uint64_t now_ns)
+{
+	uint64_t user, sys;
+	int err;
+
+	if (!rec || !rec->begun || now_ns < rec->begin_ns)
+		return -EINVAL;
+	rec->end_ns = now_ns;
+	rec->ended = true;
+	err = diskbench_cpu_time(&user, &sys);
+	if (err) {
+		set_err(rec, err, "reading the CPU time");
+		return err;
+	}
+	rec->cpu_user_ns = user > rec->cpu_user0 ? user - rec->cpu_user0 : 0;
+	rec->cpu_system_ns = sys > rec->cpu_system0 ? sys - rec->cpu_system0 : 0;
+	return rec->err;
+}
+
+DISKBENCH_API int diskbench_recorder_merge(struct diskbench_recorder *dst,
+					   const struct diskbench_recorder *src)
+{
+	int err;
+
+	if (!dst || !src)
+		return -EINVAL;
+	if (dst->hist->bits != src->hist->bits ||
+	    dst->tl->interval_ns != src->tl->interval_ns)
+		return -EINVAL;
+	if (dst->ops + src->ops < dst->ops ||
+	    dst->hist->count + src->hist->count < dst->hist->count)
+		return -ERANGE;
+
+	/* A recorder that never began has an empty timeline starting at zero;
+	 * take src's start so the merge does not stretch back to time zero. */
+	if (!dst->begun && dst->tl->len == 0)
+		diskbench_timeline_reset(dst->tl, src->tl->start_ns);
+	err = diskbench_timeline_merge(dst->tl, src->tl);
+	if (err)
+		return err;
+	err = diskbench_hist_merge(dst->hist, src->hist);
+	if (err)
+		return err; /* cannot happen after the checks above */
+	dst->ops += src->ops;
+	dst->bytes += src->bytes;
+
+	if (src->begun) {
+		if (!dst->begun || src->begin_ns < dst->begin_ns)
+			dst->begin_ns = src->begin_ns;
+		dst->begun = true;
+	}
+	if (src->ended) {
+		if (!dst->ended || src->end_ns > dst->end_ns)
+			dst->end_ns = src->end_ns;
+		dst->ended = true;
+	}
+	if (src->err && !dst->err) {
+		dst->err = src->err;
+		memcpy(dst->errmsg, src->errmsg, sizeof(dst->errmsg));
+	}
+	return 0;
+}
+
+DISKBENCH_API uint64_t diskbench_recorder_ops(const struct diskbench_recorder *rec)
+{
+	return rec->ops;
+}
+
+DISKBENCH_API uint64_t diskbench_recorder_bytes(const struct diskbench_recorder *rec)
+{
+	return rec->bytes;
+}
+
+DISKBENCH_API uint64_t
+diskbench_recorder_begin_ns(const struct diskbench_recorder *rec)
+{
+	return rec->begin_ns;
+}
+
+DISKBENCH_API uint64_t
+diskbench_recorder_elapsed_ns(const struct diskbench_recorder *rec)
+{
+	return rec->ended && rec->end_ns > rec->begin_ns
+		       ? rec->end_ns - rec->begin_ns
+		       : 0;
+}
+
+DISKBENCH_API uint64_t
+diskbench_recorder_cpu_user_ns(const struct diskbench_recorder *rec)
+{
+	return rec->cpu_user_ns;
+}
+
+DISKBENCH_API uint64_t
+diskbench_recorder_cpu_system_ns(const struct diskbench_recorder *rec)
+{
+	return rec->cpu_system_ns;
+}
+
+DISKBENCH_API const struct diskbench_hist *
+diskbench_recorder_hist(const struct diskbench_recorder *rec)
+{
+	return rec->hist;
+}
+
+DISKBENCH_API const struct diskbench_timeline *
+diskbench_recorder_timeline(const struct diskbench_recorder *rec)
+{
+	return rec->tl;
+}
+
+DISKBENCH_API const char *
+diskbench_recorder_errmsg(const struct diskbench_recorder *rec)
+{
+	return rec->errmsg;
+}

@@ -1,0 +1,29 @@
+#ifndef DISKBENCH_RESULT_INTERNAL_H
+#define DISKBENCH_RESULT_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <diskbench/result.h>
+
+/* Fields are set directly by the library's phases and readers; users go
+ * through diskbench_result_new() and the getters. */
+struct diskbench_result {
+	char *name;
+	enum diskbench_phase_kind kind;
+	uint64_t ops;
+	uint64_t bytes;
+	uint64_t elapsed_ns;
+	uint64_t cpu_user_ns;
+	uint64_t cpu_system_ns;
+	struct diskbench_hist *hist;
+	struct diskbench_timeline *tl;
+	bool too_fast;
+	int err;
+	char *err_op;
+	char *err_path;
+	uint64_t err_offset;
+	char *errmsg;
+};
+
+#endif

@@ -1,0 +1,59 @@
+#ifndef DISKBENCH_TIMELINE_INTERNAL_H
+#define DISKBENCH_TIMELINE_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <diskbench/timeline.h>
+
+#include "common-internal.h"
+
+struct diskbench__tl_slot {
+	uint64_t ops;
+	uint64_t bytes;
+	uint64_t max_latency_ns;
+	uint64_t latency_sum_ns;
+};
+
+struct diskbench_timeline {
+	uint64_t start_ns;
+	uint64_t interval_ns;
+	struct diskbench__tl_slot *slots; /* cap slots; unused ones are zero */
+	size_t cap;
+	size_t len;                       /* last slot used + 1 */
+	/* The slot the last operation went to, and its time span
+	 * [cur_lo, cur_hi): operations ending in order hit it without a
+	 * division. */
+	size_t cur;
+	uint64_t cur_lo;
+	uint64_t cur_hi;
+};
+
+/* Slow path: finds (and makes room for) the slot of end_ns. */
+int diskbench__timeline_seek(struct diskbench_timeline *tl, uint64_t end_ns);
+
+static inline int diskbench__timeline_record(struct diskbench_timeline *tl,
+					     uint64_t end_ns,
+					     uint64_t latency_ns,
+					     uint64_t bytes)
+{
+	struct diskbench__tl_slot *s;
+
+	if (DISKBENCH_UNLIKELY(end_ns < tl->cur_lo || end_ns >= tl->cur_hi)) {
+		int err = diskbench__timeline_seek(tl, end_ns);
+
+		if (err)
+			return err;
+	}
+	s = &tl->slots[tl->cur];
+	s->ops++;
+	s->bytes += bytes;
+	s->latency_sum_ns += latency_ns;
+	if (latency_ns > s->max_latency_ns)
+		s->max_latency_ns = latency_ns;
+	if (tl->cur >= tl->len)
+		tl->len = tl->cur + 1;
+	return 0;
+}
+
+#endif

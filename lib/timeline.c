@@ -1,0 +1,263 @@
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <diskbench/timeline.h>
+
+#include "common-internal.h"
+#include "timeline-internal.h"
+
+DISKBENCH_API void
+diskbench_timeline_opts_init(struct diskbench_timeline_opts *opts, size_t sz)
+{
+	diskbench__opts_init(opts, sz);
+}
+
+/* Grows the slot array to hold at least `need` slots, zeroing the new ones. */
+static int grow(struct diskbench_timeline *tl, size_t need)
+{
+	struct diskbench__tl_slot *slots;
+	size_t cap = tl->cap ? tl->cap : 1;
+
+	if (need <= tl->cap)
+		return 0;
+	while (cap < need) {
+		if (cap > SIZE_MAX / 2 / sizeof(*slots))
+			return -ENOMEM;
+		cap *= 2;
+	}
+	slots = realloc(tl->slots, cap * sizeof(*slots));
+	if (!slots)
+		return -ENOMEM;
+	memset(slots + tl->cap, 0, (cap - tl->cap) * sizeof(*slots));
+	tl->slots = slots;
+	tl->cap = cap;
+	return 0;
+}
+
+static void forget_cursor(struct diskbench_timeline *tl)
+{
+	/* An empty span: the next record takes the slow path. */
+	tl->cur = 0;
+	tl->cur_lo = 1;
+	tl->cur_hi = 0;
+}
+
+int diskbench__timeline_seek(struct diskbench_timeline *tl, uint64_t end_ns)
+{
+	uint64_t idx;
+	int err;
+
+	if (end_ns < tl->start_ns)
+		return -ERANGE;
+	idx = (end_ns - tl->start_ns) / tl->interval_ns;
+	if (idx >= SIZE_MAX / sizeof(struct diskbench__tl_slot))
+		return -ENOMEM;
+	err = grow(tl, (size_t)idx + 1);
+	if (err)
+		return err;
+	tl->cur = (size_t)idx;
+	tl->cur_lo = tl->start_ns + idx * tl->interval_ns;
+	/* Saturate at the top of the clock rather than wrap. */
+	tl->cur_hi = tl->cur_lo + tl->interval_ns < tl->cur_lo
+			     ? UINT64_MAX
+			     : tl->cur_lo + tl->interval_ns;
+	return 0;
+}
+
+DISKBENCH_API int
+diskbench_timeline_new(struct diskbench_timeline **out, uint64_t start_ns,
+		       const struct diskbench_timeline_opts *opts)
+{
+	struct diskbench_timeline_opts o;
+	struct diskbench_timeline *tl;
+	uint64_t reserve;
+	int err;
+
+	if (!out)
+		return -EINVAL;
+	*out = NULL;
+	err = diskbench__opts_read(&o, sizeof(o), opts);
+	if (err)
+		return err;
+	reserve = o.reserve ? o.reserve : DISKBENCH_TIMELINE_DEFAULT_RESERVE;
+	if (reserve > SIZE_MAX / sizeof(struct diskbench__tl_slot))
+		return -ENOMEM;
+
+	tl = calloc(1, sizeof(*tl));
+	if (!tl)
+		return -ENOMEM;
+	tl->start_ns = start_ns;
+	tl->interval_ns = o.interval_ns ? o.interval_ns
+					: DISKBENCH_TIMELINE_DEFAULT_INTERVAL_NS;
+	err = grow(tl, (size_t)reserve);
+	if (err) {
+		free(tl);
+		return err;
+	}
+	forget_cursor(tl);
+	*out = tl;
+	return 0;
+}
+
+DISKBENCH_API void diskbench_timeline_free(struct diskbench_timeline *tl)
+{
+	if (!tl)
+		return;
+	free(tl->slots);
+	free(tl);
+}
+
+DISKBENCH_API int diskbench_timeline_copy(struct diskbench_timeline **out,
+					  const struct diskbench_timeline *src)
+{
+	struct diskbench_timeline *tl;
+
+	if (!out)
+		return -EINVAL;
+	*out = NULL;
+	if (!src)
+		return -EINVAL;
+	tl = calloc(1, sizeof(*tl));
+	if (!tl)
+		return -ENOMEM;
+	*tl = *src;
+	tl->slots = malloc(src->cap * sizeof(*src->slots));
+	if (!tl->slots) {
+		free(tl);
+		return -ENOMEM;
+	}
+	memcpy(tl->slots, src->slots, src->cap * sizeof(*src->slots));
+	*out = tl;
+	return 0;
+}
+
+DISKBENCH_API int diskbench_timeline_record(struct diskbench_timeline *tl,
+					    uint64_t end_ns,
+					    uint64_t latency_ns,
+					    uint64_t bytes)
+{
+	return diskbench__timeline_record(tl, end_ns, latency_ns, bytes);
+}
+
+static void add_slot(struct diskbench__tl_slot *d,
+		     const struct diskbench__tl_slot *s)
+{
+	d->ops += s->ops;
+	d->bytes += s->bytes;
+	d->latency_sum_ns += s->latency_sum_ns;
+	if (s->max_latency_ns > d->max_latency_ns)
+		d->max_latency_ns = s->max_latency_ns;
+}
+
+DISKBENCH_API int diskbench_timeline_merge(struct diskbench_timeline *dst,
+					   const struct diskbench_timeline *src)
+{
+	uint64_t I, shift = 0;
+	size_t need;
+	int err;
+
+	if (!dst || !src || dst->interval_ns != src->interval_ns)
+		return -EINVAL;
+	if (!src->len)
+		return 0;
+	I = dst->interval_ns;
+
+	/* If src starts earlier, move dst's start back by whole intervals so
+	 * that it covers src's first interval (never below time zero; what
+	 * still lies before the start then goes to the first slot). */
+	if (src->start_ns < dst->start_ns) {
+		uint64_t gap = dst->start_ns - src->start_ns;
+
+		shift = gap / I + (gap % I != 0);
+		if (shift > dst->start_ns / I)
+			shift = dst->start_ns / I;
+	}
+
+	/* Room for everything: the shifted dst, and src's last slot. */
+	uint64_t new_start = dst->start_ns - shift * I;
+	uint64_t src_last = src->start_ns + (uint64_t)(src->len - 1) * I;
+	uint64_t last_idx = src_last > new_start ? (src_last - new_start) / I : 0;
+
+	need = dst->len + (size_t)shift;
+	if (last_idx + 1 > need)
+		need = (size_t)last_idx + 1;
+	err = grow(dst, need);
+	if (err)
+		return err;
+	if (shift) {
+		memmove(dst->slots + shift, dst->slots,
+			dst->len * sizeof(*dst->slots));
+		memset(dst->slots, 0, (size_t)shift * sizeof(*dst->slots));
+		dst->start_ns = new_start;
+		dst->len += (size_t)shift;
+	}
+
+	for (size_t j = 0; j < src->len; j++) {
+		const struct diskbench__tl_slot *s = &src->slots[j];
+		uint64_t at = src->start_ns + (uint64_t)j * I;
+		size_t idx;
+
+		if (!s->ops)
+			continue;
+		idx = at > dst->start_ns ? (size_t)((at - dst->start_ns) / I) : 0;
+		add_slot(&dst->slots[idx], s);
+		if (idx >= dst->len)
+			dst->len = idx + 1;
+	}
+	forget_cursor(dst);
+	return 0;
+}
+
+DISKBENCH_API void diskbench_timeline_reset(struct diskbench_timeline *tl,
+					    uint64_t start_ns)
+{
+	memset(tl->slots, 0, tl->cap * sizeof(*tl->slots));
+	tl->len = 0;
+	tl->start_ns = start_ns;
+	forget_cursor(tl);
+}
+
+DISKBENCH_API size_t diskbench_timeline_len(const struct diskbench_timeline *tl)
+{
+	return tl->len;
+}
+
+DISKBENCH_API uint64_t
+diskbench_timeline_interval_ns(const struct diskbench_timeline *tl)
+{
+	return tl->interval_ns;
+}
+
+DISKBENCH_API uint64_t
+diskbench_timeline_start_ns(const struct diskbench_timeline *tl)
+{
+	return tl->start_ns;
+}
+
+DISKBENCH_API int
+diskbench_timeline_get(const struct diskbench_timeline *tl, size_t index,
+		       struct diskbench_timeline_point *point)
+{
+	struct diskbench_timeline_point p;
+	const struct diskbench__tl_slot *s;
+	size_t sz;
+
+	if (!tl || !point || point->sz < sizeof(size_t))
+		return -EINVAL;
+	if (index >= tl->len)
+		return -ERANGE;
+	s = &tl->slots[index];
+	p.sz = sizeof(p);
+	p.offset_ns = (uint64_t)index * tl->interval_ns;
+	p.ops = s->ops;
+	p.bytes = s->bytes;
+	p.max_latency_ns = s->max_latency_ns;
+	p.latency_sum_ns = s->latency_sum_ns;
+
+	/* An older caller gets the fields it knows; sz says how many. */
+	sz = point->sz < sizeof(p) ? point->sz : sizeof(p);
+	p.sz = sz;
+	memcpy(point, &p, sz);
+	return 0;
+}
