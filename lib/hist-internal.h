@@ -22,6 +22,26 @@
 __extension__ typedef unsigned __int128 diskbench__u128;
 #else
 # error "libdiskbench needs a compiler with unsigned __int128 (gcc or clang on a 64-bit target)"
+static inline diskbench__u128 diskbench__hist_sum(const struct diskbench_hist *h)
+{
+	return ((diskbench__u128)h->sum_hi << 64) | h->sum_lo;
+}
+
+static inline diskbench__u128 diskbench__hist_sumsq(const struct diskbench_hist *h)
+{
+	return ((diskbench__u128)h->sumsq_hi << 64) | h->sumsq_lo;
+}
+
+static inline void diskbench__hist_set_sums(struct diskbench_hist *h,
+					    diskbench__u128 sum,
+					    diskbench__u128 sumsq)
+{
+	h->sum_lo = (uint64_t)sum;
+	h->sum_hi = (uint64_t)(sum >> 64);
+	h->sumsq_lo = (uint64_t)sumsq;
+	h->sumsq_hi = (uint64_t)(sumsq >> 64);
+}
+
 #endif
 
 struct diskbench_hist {
@@ -29,12 +49,16 @@ struct diskbench_hist {
 	uint64_t overflow;      /* recorded above `highest` */
 	uint64_t min;           /* UINT64_MAX while empty */
 	uint64_t max;
-	/* Exact modulo 2^128: the sum is exact for any realistic run, and the
-	 * sum of squares is only used shifted by the mean, where wrapping
-	 * cancels out (see diskbench_hist_stddev). */
-	diskbench__u128 sum;
-	diskbench__u128 sumsq;
+	/* 128-bit sum and sum of squares, kept as halves so that recording
+	 * stores only the low half unless a carry (rare) must go up: stores,
+	 * not arithmetic, bound the cost of a record. Exact modulo 2^128: the
+	 * sum is exact for any realistic run, and the sum of squares is only
+	 * used shifted by the mean, where wrapping cancels out (see
+	 * diskbench_hist_stddev). */
+	uint64_t sum_lo, sum_hi;
+	uint64_t sumsq_lo, sumsq_hi;
 	uint64_t highest;       /* largest value with a bucket */
+	uint64_t mask;          /* (2 << bits) - 1, kept to spare the hot path */
 	uint32_t bits;          /* precision bits */
 	uint32_t groups;        /* bucket groups; highest = 2^(bits+groups) - 1 */
 	size_t ncounts;         /* (groups + 1) << bits */
@@ -46,10 +70,11 @@ static inline unsigned diskbench__clz64(uint64_t v)
 	return (unsigned)__builtin_clzll(v);
 }
 
-static inline size_t diskbench__hist_index(unsigned bits, uint64_t v)
+static inline size_t diskbench__hist_index(unsigned bits, uint64_t mask,
+					   uint64_t v)
 {
-	uint64_t mask = (UINT64_C(2) << bits) - 1;
-	unsigned k = 64 - diskbench__clz64(v | mask) - (bits + 1);
+	/* 63 - clz is the top bit's position: one bsr, no lzcnt needed. */
+	unsigned k = (63 - diskbench__clz64(v | mask)) - bits;
 
 	return ((size_t)k << bits) + (size_t)(v >> k);
 }
@@ -61,12 +86,43 @@ static inline void diskbench__hist_record(struct diskbench_hist *h, uint64_t v)
 		h->min = v;
 	if (v > h->max)
 		h->max = v;
-	h->sum += v;
-	h->sumsq += (diskbench__u128)v * v;
+	uint64_t sum = h->sum_lo + v;
+
+	h->sum_lo = sum;
+	if (DISKBENCH_UNLIKELY(sum < v))
+		h->sum_hi++;
+
+	diskbench__u128 sq = (diskbench__u128)v * v;
+	uint64_t sq_lo = (uint64_t)sq, sq_hi = (uint64_t)(sq >> 64);
+	uint64_t sumsq = h->sumsq_lo + sq_lo;
+
+	h->sumsq_lo = sumsq;
+	if (DISKBENCH_UNLIKELY((sumsq < sq_lo) | (sq_hi != 0)))
+		h->sumsq_hi += sq_hi + (sumsq < sq_lo);
 	if (DISKBENCH_LIKELY(v <= h->highest))
-		h->counts[diskbench__hist_index(h->bits, v)]++;
+		h->counts[diskbench__hist_index(h->bits, h->mask, v)]++;
 	else
 		h->overflow++;
+}
+
+static inline diskbench__u128 diskbench__hist_sum(const struct diskbench_hist *h)
+{
+	return ((diskbench__u128)h->sum_hi << 64) | h->sum_lo;
+}
+
+static inline diskbench__u128 diskbench__hist_sumsq(const struct diskbench_hist *h)
+{
+	return ((diskbench__u128)h->sumsq_hi << 64) | h->sumsq_lo;
+}
+
+static inline void diskbench__hist_set_sums(struct diskbench_hist *h,
+					    diskbench__u128 sum,
+					    diskbench__u128 sumsq)
+{
+	h->sum_lo = (uint64_t)sum;
+	h->sum_hi = (uint64_t)(sum >> 64);
+	h->sumsq_lo = (uint64_t)sumsq;
+	h->sumsq_hi = (uint64_t)(sumsq >> 64);
 }
 
 #endif

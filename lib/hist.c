@@ -68,6 +68,7 @@ DISKBENCH_API int diskbench_hist_new(struct diskbench_hist **out,
 	if (!h)
 		return -ENOMEM;
 	h->bits = bits;
+	h->mask = (UINT64_C(2) << bits) - 1;
 	h->groups = groups;
 	h->ncounts = ncounts;
 	h->highest = bits + groups >= 64 ? UINT64_MAX
@@ -118,12 +119,57 @@ DISKBENCH_API int diskbench_hist_record_n(struct diskbench_hist *hist,
 		hist->min = value;
 	if (value > hist->max)
 		hist->max = value;
-	hist->sum += (diskbench__u128)value * count;
-	hist->sumsq += (diskbench__u128)value * value * count;
+	diskbench__hist_set_sums(hist,
+		diskbench__hist_sum(hist) + (diskbench__u128)value * count,
+		diskbench__hist_sumsq(hist) +
+			(diskbench__u128)value * value * count);
 	if (value <= hist->highest)
-		hist->counts[diskbench__hist_index(hist->bits, value)] += count;
+		hist->counts[diskbench__hist_index(hist->bits, hist->mask,
+						  value)] += count;
 	else
 		hist->overflow += count;
+	return 0;
+}
+
+DISKBENCH_API int diskbench_hist_record_values(struct diskbench_hist *hist,
+					       const uint64_t *values, size_t n)
+{
+	if (!hist || (!values && n))
+		return -EINVAL;
+
+	/* The same steps as diskbench__hist_record(), with the totals in
+	 * locals: only the bucket counters go to memory per value. */
+	const unsigned bits = hist->bits;
+	const uint64_t mask = hist->mask, highest = hist->highest;
+	uint64_t min = hist->min, max = hist->max, overflow = hist->overflow;
+	uint64_t sum_lo = hist->sum_lo, sum_hi = hist->sum_hi;
+	uint64_t sq_lo = hist->sumsq_lo, sq_hi = hist->sumsq_hi;
+	uint64_t *counts = hist->counts;
+
+	for (size_t i = 0; i < n; i++) {
+		uint64_t v = values[i];
+		diskbench__u128 sq = (diskbench__u128)v * v;
+		uint64_t lo = (uint64_t)sq;
+
+		min = v < min ? v : min;
+		max = v > max ? v : max;
+		sum_lo += v;
+		sum_hi += sum_lo < v;
+		sq_lo += lo;
+		sq_hi += (uint64_t)(sq >> 64) + (sq_lo < lo);
+		if (DISKBENCH_LIKELY(v <= highest))
+			counts[diskbench__hist_index(bits, mask, v)]++;
+		else
+			overflow++;
+	}
+	hist->count += n;
+	hist->min = min;
+	hist->max = max;
+	hist->overflow = overflow;
+	hist->sum_lo = sum_lo;
+	hist->sum_hi = sum_hi;
+	hist->sumsq_lo = sq_lo;
+	hist->sumsq_hi = sq_hi;
 	return 0;
 }
 
@@ -134,8 +180,7 @@ DISKBENCH_API void diskbench_hist_reset(struct diskbench_hist *hist)
 	hist->overflow = 0;
 	hist->min = UINT64_MAX;
 	hist->max = 0;
-	hist->sum = 0;
-	hist->sumsq = 0;
+	diskbench__hist_set_sums(hist, 0, 0);
 }
 
 DISKBENCH_API int diskbench_hist_merge(struct diskbench_hist *dst,
@@ -164,8 +209,9 @@ DISKBENCH_API int diskbench_hist_merge(struct diskbench_hist *dst,
 		dst->min = src->min;
 	if (src->max > dst->max)
 		dst->max = src->max;
-	dst->sum += src->sum;
-	dst->sumsq += src->sumsq;
+	diskbench__hist_set_sums(dst,
+		diskbench__hist_sum(dst) + diskbench__hist_sum(src),
+		diskbench__hist_sumsq(dst) + diskbench__hist_sumsq(src));
 	return 0;
 }
 
@@ -191,20 +237,21 @@ DISKBENCH_API uint64_t diskbench_hist_max(const struct diskbench_hist *hist)
 
 DISKBENCH_API uint64_t diskbench_hist_sum(const struct diskbench_hist *hist)
 {
-	return hist->sum > UINT64_MAX ? UINT64_MAX : (uint64_t)hist->sum;
+	return hist->sum_hi ? UINT64_MAX : hist->sum_lo;
 }
 
 DISKBENCH_API double diskbench_hist_mean(const struct diskbench_hist *hist)
 {
 	if (!hist->count)
 		return 0.0;
-	return (double)((long double)hist->sum / (long double)hist->count);
+	return (double)((long double)diskbench__hist_sum(hist) /
+			(long double)hist->count);
 }
 
 DISKBENCH_API double diskbench_hist_stddev(const struct diskbench_hist *hist)
 {
 	uint64_t n = hist->count;
-	diskbench__u128 kk, s, d;
+	diskbench__u128 sum = diskbench__hist_sum(hist), kk, s, d;
 	uint64_t k;
 
 	if (n < 2)
@@ -216,10 +263,10 @@ DISKBENCH_API double diskbench_hist_stddev(const struct diskbench_hist *hist)
 	 * variance = S/n - (d/n)^2 with no cancellation worth the name, so the
 	 * result is as exact as a long double allows, and 0 for equal values.
 	 */
-	k = (uint64_t)(hist->sum / n);
+	k = (uint64_t)(sum / n);
 	kk = (diskbench__u128)k * k;
-	s = hist->sumsq - 2 * (diskbench__u128)k * hist->sum + kk * n;
-	d = hist->sum - (diskbench__u128)k * n;
+	s = diskbench__hist_sumsq(hist) - 2 * (diskbench__u128)k * sum + kk * n;
+	d = sum - (diskbench__u128)k * n;
 
 	long double mean_d = (long double)d / (long double)n;
 	long double var = (long double)s / (long double)n - mean_d * mean_d;

@@ -19,7 +19,9 @@
 /** Closes a block opened by DISKBENCH_BEGIN_DECLS. */
 # define DISKBENCH_END_DECLS }
 #else
+/** Opens a block of declarations with C linkage; nothing in C. */
 # define DISKBENCH_BEGIN_DECLS
+/** Closes a block opened by DISKBENCH_BEGIN_DECLS; nothing in C. */
 # define DISKBENCH_END_DECLS
 #endif
 

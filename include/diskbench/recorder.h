@@ -178,22 +178,53 @@ DISKBENCH_API int diskbench_recorder_end(struct diskbench_recorder *rec,
 DISKBENCH_API int diskbench_recorder_merge(struct diskbench_recorder *dst,
 					   const struct diskbench_recorder *src);
 
-/** Operations recorded. */
+/**
+ * Operations recorded.
+ *
+ * @param[in] rec the recorder
+ * @return the number of operations since begin()
+ */
 DISKBENCH_API uint64_t diskbench_recorder_ops(const struct diskbench_recorder *rec);
-/** Bytes recorded. */
+/**
+ * Bytes recorded.
+ *
+ * @param[in] rec the recorder
+ * @return the bytes of the operations since begin()
+ */
 DISKBENCH_API uint64_t diskbench_recorder_bytes(const struct diskbench_recorder *rec);
-/** Time of begin(), on the recorder's clock. */
+/**
+ * Time of begin(), on the recorder's clock.
+ *
+ * @param[in] rec the recorder
+ * @return the time, in ns
+ */
 DISKBENCH_API uint64_t diskbench_recorder_begin_ns(const struct diskbench_recorder *rec);
-/** Elapsed ns from begin() to end(); 0 before end(). */
+/**
+ * Elapsed time from begin() to end().
+ *
+ * @param[in] rec the recorder
+ * @return the elapsed ns; 0 before end()
+ */
 DISKBENCH_API uint64_t diskbench_recorder_elapsed_ns(const struct diskbench_recorder *rec);
-/** User CPU ns of the process between begin() and end(). */
+/**
+ * User CPU time of the process between begin() and end().
+ *
+ * @param[in] rec the recorder
+ * @return the user CPU ns
+ */
 DISKBENCH_API uint64_t diskbench_recorder_cpu_user_ns(const struct diskbench_recorder *rec);
-/** System CPU ns of the process between begin() and end(). */
+/**
+ * System CPU time of the process between begin() and end().
+ *
+ * @param[in] rec the recorder
+ * @return the system CPU ns
+ */
 DISKBENCH_API uint64_t diskbench_recorder_cpu_system_ns(const struct diskbench_recorder *rec);
 
 /**
  * The recorder's latency histogram.
  *
+ * @param[in] rec the recorder
  * @return a borrowed pointer, valid until the recorder is freed
  */
 DISKBENCH_API const struct diskbench_hist *
@@ -202,6 +233,7 @@ diskbench_recorder_hist(const struct diskbench_recorder *rec);
 /**
  * The recorder's timeline.
  *
+ * @param[in] rec the recorder
  * @return a borrowed pointer, valid until the recorder is freed
  */
 DISKBENCH_API const struct diskbench_timeline *
@@ -210,6 +242,7 @@ diskbench_recorder_timeline(const struct diskbench_recorder *rec);
 /**
  * Describes the last error the recorder met.
  *
+ * @param[in] rec the recorder
  * @return a string owned by the recorder, valid until the next call on it;
  *         "" if there was none
  */

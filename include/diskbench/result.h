@@ -50,6 +50,7 @@ enum diskbench_phase_kind {
  * "ran_stat", "ran_del" (bonnie++'s CSV column names), "seq_read",
  * "seq_write", "random_io", "custom".
  *
+ * @param[in] kind the kind
  * @return a static string; NULL for a value that is not a kind
  */
 DISKBENCH_API const char *diskbench_phase_kind_name(enum diskbench_phase_kind kind);
@@ -113,46 +114,103 @@ DISKBENCH_API int diskbench_result_set_error(struct diskbench_result *res,
 					     int code, const char *op,
 					     const char *path, uint64_t offset);
 
-/** The phase's name; borrowed, valid while the result lives. */
+/**
+ * The phase's name.
+ *
+ * @param[in] res the result
+ * @return a borrowed string, valid while the result lives
+ */
 DISKBENCH_API const char *diskbench_result_name(const struct diskbench_result *res);
-/** The phase's kind. */
+/**
+ * The phase's kind.
+ *
+ * @param[in] res the result
+ * @return the kind
+ */
 DISKBENCH_API enum diskbench_phase_kind
 diskbench_result_kind(const struct diskbench_result *res);
-/** Operations done. */
+/**
+ * Operations done.
+ *
+ * @param[in] res the result
+ * @return the number of operations
+ */
 DISKBENCH_API uint64_t diskbench_result_ops(const struct diskbench_result *res);
-/** Bytes moved. */
+/**
+ * Bytes moved.
+ *
+ * @param[in] res the result
+ * @return the bytes
+ */
 DISKBENCH_API uint64_t diskbench_result_bytes(const struct diskbench_result *res);
-/** Wall time of the phase in ns; 0 if it did not run. */
+/**
+ * Wall time of the phase.
+ *
+ * @param[in] res the result
+ * @return the elapsed ns; 0 if it did not run
+ */
 DISKBENCH_API uint64_t diskbench_result_elapsed_ns(const struct diskbench_result *res);
-/** User CPU time of the process during the phase, in ns. */
+/**
+ * User CPU time of the process during the phase.
+ *
+ * @param[in] res the result
+ * @return the user CPU ns
+ */
 DISKBENCH_API uint64_t diskbench_result_cpu_user_ns(const struct diskbench_result *res);
-/** System CPU time of the process during the phase, in ns. */
+/**
+ * System CPU time of the process during the phase.
+ *
+ * @param[in] res the result
+ * @return the system CPU ns
+ */
 DISKBENCH_API uint64_t diskbench_result_cpu_system_ns(const struct diskbench_result *res);
 
 /**
  * CPU use as bonnie++ prints it: (user + system) / elapsed x 100, which can
- * exceed 100 when several threads work; 0 if the phase did not run.
+ * exceed 100 when several threads work.
+ *
+ * @param[in] res the result
+ * @return the percentage; 0 if the phase did not run
  */
 DISKBENCH_API double diskbench_result_cpu_percent(const struct diskbench_result *res);
 
-/** Operations per second over the elapsed time; 0 if the phase did not run. */
+/**
+ * Operations per second over the elapsed time.
+ *
+ * @param[in] res the result
+ * @return the rate; 0 if the phase did not run
+ */
 DISKBENCH_API double diskbench_result_ops_per_sec(const struct diskbench_result *res);
 
-/** Bytes per second over the elapsed time; 0 if the phase did not run. */
+/**
+ * Bytes per second over the elapsed time.
+ *
+ * @param[in] res the result
+ * @return the rate; 0 if the phase did not run
+ */
 DISKBENCH_API double diskbench_result_bytes_per_sec(const struct diskbench_result *res);
 
-/** Whether the phase ran: it has an elapsed time, operations or an error. */
+/**
+ * Whether the phase ran.
+ *
+ * @param[in] res the result
+ * @return true if it has an elapsed time, operations or an error
+ */
 DISKBENCH_API bool diskbench_result_ran(const struct diskbench_result *res);
 
 /**
  * Whether the phase ran for less than DISKBENCH_TOO_FAST_NS, so its rate
  * means little (bonnie++ prints `+++++`).
+ *
+ * @param[in] res the result
+ * @return true if it was too fast to measure
  */
 DISKBENCH_API bool diskbench_result_too_fast(const struct diskbench_result *res);
 
 /**
  * The latency histogram of the phase's operations.
  *
+ * @param[in] res the result
  * @return a borrowed pointer, valid while the result lives
  */
 DISKBENCH_API const struct diskbench_hist *
@@ -161,27 +219,51 @@ diskbench_result_hist(const struct diskbench_result *res);
 /**
  * The phase's timeline.
  *
+ * @param[in] res the result
  * @return a borrowed pointer, valid while the result lives
  */
 DISKBENCH_API const struct diskbench_timeline *
 diskbench_result_timeline(const struct diskbench_result *res);
 
-/** The error that stopped the phase, a negative errno; 0 if none. */
+/**
+ * The error that stopped the phase.
+ *
+ * @param[in] res the result
+ * @return a negative errno; 0 if none
+ */
 DISKBENCH_API int diskbench_result_error(const struct diskbench_result *res);
 
-/** The operation that failed; NULL if none was named. Borrowed. */
+/**
+ * The operation that failed.
+ *
+ * @param[in] res the result
+ * @return a borrowed string, valid while the result lives and its error
+ *         is not set again; NULL if none was named
+ */
 DISKBENCH_API const char *diskbench_result_error_op(const struct diskbench_result *res);
 
-/** The file the error happened on; NULL if none was named. Borrowed. */
+/**
+ * The file the error happened on.
+ *
+ * @param[in] res the result
+ * @return a borrowed string, valid while the result lives and its error
+ *         is not set again; NULL if none was named
+ */
 DISKBENCH_API const char *diskbench_result_error_path(const struct diskbench_result *res);
 
-/** The byte offset of the failed operation; UINT64_MAX if none. */
+/**
+ * The byte offset of the failed operation.
+ *
+ * @param[in] res the result
+ * @return the offset; UINT64_MAX if none
+ */
 DISKBENCH_API uint64_t diskbench_result_error_offset(const struct diskbench_result *res);
 
 /**
  * The error as one line, naming operation, file and offset, e.g.
  * "write Bonnie.42 at offset 8192: Input/output error".
  *
+ * @param[in] res the result
  * @return a string owned by the result, valid while it lives and its error
  *         is not set again; "" if there is no error
  */

@@ -148,14 +148,27 @@ DISKBENCH_API void diskbench_timeline_reset(struct diskbench_timeline *tl,
 /**
  * Number of intervals, up to the last one in which an operation ended.
  * Empty intervals before it are counted (they are where stalls show).
+ *
+ * @param[in] tl the timeline
+ * @return the number of intervals; 0 if no operation was recorded
  */
 DISKBENCH_API size_t diskbench_timeline_len(const struct diskbench_timeline *tl);
 
-/** Interval length in ns. */
+/**
+ * Interval length in ns.
+ *
+ * @param[in] tl the timeline
+ * @return the interval length
+ */
 DISKBENCH_API uint64_t
 diskbench_timeline_interval_ns(const struct diskbench_timeline *tl);
 
-/** Start of the first interval, on the clock the timeline was made with. */
+/**
+ * Start of the first interval, on the clock the timeline was made with.
+ *
+ * @param[in] tl the timeline
+ * @return the start, in ns
+ */
 DISKBENCH_API uint64_t
 diskbench_timeline_start_ns(const struct diskbench_timeline *tl);
 

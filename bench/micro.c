@@ -1,0 +1,213 @@
+/*
+ * Micro-benchmark of the timing core: what one measurement costs.
+ *
+ * Prints, per line, the median over several rounds of:
+ *   clock read           diskbench_clock_ns()
+ *   hist record          diskbench_hist_record() of a varied latency
+ *   hist record_values   diskbench_hist_record_values(), per value
+ *   recorder op          diskbench_recorder_op(): clock read + histogram +
+ *                        timeline + counters, the per-operation cost a phase pays
+ *   recorder record      diskbench_recorder_record() with given times (no clock)
+ *   percentile query     diskbench_hist_percentile() on a full histogram
+ *   hist merge           diskbench_hist_merge() of two default histograms
+ *   timeline merge       diskbench_timeline_merge() of two 10-minute timelines
+ *
+ * Usage: bench-micro [rounds]   (default 7)
+ * Uses only the public API, linked like any user of the library.
+ */
+#include <diskbench.h>
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NVALUES (1u << 16) /* 512 KiB of input: the cost measured is the
+			      * histogram's, not that of streaming the input */
+
+static uint64_t rng_state = 0x9e3779b97f4a7c15u;
+
+static uint64_t splitmix64(void)
+{
+	uint64_t z = (rng_state += 0x9e3779b97f4a7c15u);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+	return z ^ (z >> 31);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static void check(int err, const char *what)
+{
+	if (err) {
+		fprintf(stderr, "bench-micro: %s: %s\n", what,
+			diskbench_strerror(err));
+		exit(1);
+	}
+}
+
+/* Keeps the compiler from dropping a result. */
+static volatile uint64_t sink;
+
+int main(int argc, char **argv)
+{
+	int rounds = argc > 1 ? atoi(argv[1]) : 7;
+	uint64_t *values = malloc(NVALUES * sizeof(*values));
+	double *t = calloc((size_t)rounds, sizeof(*t));
+	struct diskbench_hist *h, *h2;
+	struct diskbench_recorder *rec;
+	struct diskbench_timeline *ta, *tb;
+
+	if (rounds < 1 || !values || !t) {
+		fprintf(stderr, "usage: bench-micro [rounds >= 1]\n");
+		return 1;
+	}
+	/* Latencies spread over 1 us .. 1 s, log-uniform: every bucket group
+	 * of interest is touched, as on a real device. */
+	for (unsigned i = 0; i < NVALUES; i++) {
+		unsigned shift = 10 + (unsigned)(splitmix64() % 20);
+
+		values[i] = (UINT64_C(1) << shift) + (splitmix64() >> (64 - shift));
+	}
+
+	printf("libdiskbench %s micro-benchmark, median of %d rounds\n",
+	       diskbench_version_string(), rounds);
+
+	/* clock read */
+	for (int r = 0; r < rounds; r++) {
+		const unsigned n = 4000000;
+		uint64_t t0 = diskbench_clock_ns(), acc = 0;
+
+		for (unsigned i = 0; i < n; i++)
+			acc += diskbench_clock_ns();
+		sink = acc;
+		t[r] = (double)(diskbench_clock_ns() - t0) / n;
+	}
+	printf("%-22s %8.2f ns\n", "clock read", median(t, rounds));
+
+	/* histogram record */
+	check(diskbench_hist_new(&h, NULL), "hist_new");
+	for (int r = 0; r < rounds; r++) {
+		const unsigned n = 256 * NVALUES;
+		uint64_t t0 = diskbench_clock_ns();
+
+		for (unsigned i = 0; i < n; i++)
+			diskbench_hist_record(h, values[i & (NVALUES - 1)]);
+		t[r] = (double)(diskbench_clock_ns() - t0) / n;
+	}
+	sink = diskbench_hist_count(h);
+	printf("%-22s %8.2f ns\n", "hist record", median(t, rounds));
+
+	/* histogram record, a batch at a time */
+	diskbench_hist_reset(h);
+	for (int r = 0; r < rounds; r++) {
+		const unsigned n = 256;
+		uint64_t t0 = diskbench_clock_ns();
+
+		for (unsigned i = 0; i < n; i++)
+			check(diskbench_hist_record_values(h, values, NVALUES),
+			      "hist_record_values");
+		t[r] = (double)(diskbench_clock_ns() - t0) / n / NVALUES;
+	}
+	printf("%-22s %8.2f ns  (per value, arrays of %u)\n",
+	       "hist record_values", median(t, rounds), NVALUES);
+
+	/* recorder op: one clock read + histogram + timeline + counters */
+	check(diskbench_recorder_new(&rec, NULL), "recorder_new");
+	for (int r = 0; r < rounds; r++) {
+		const unsigned n = 4000000;
+		uint64_t t0 = diskbench_clock_ns();
+
+		check(diskbench_recorder_begin(rec, t0), "recorder_begin");
+		for (unsigned i = 0; i < n; i++)
+			diskbench_recorder_op(rec, 4096);
+		uint64_t t1 = diskbench_clock_ns();
+
+		check(diskbench_recorder_end(rec, t1), "recorder_end");
+		t[r] = (double)(t1 - t0) / n;
+	}
+	printf("%-22s %8.2f ns\n", "recorder op", median(t, rounds));
+
+	/* recorder record: times supplied by the caller */
+	for (int r = 0; r < rounds; r++) {
+		const unsigned n = 128 * NVALUES;
+		uint64_t base = diskbench_clock_ns(), t0, now = base;
+
+		check(diskbench_recorder_begin(rec, base), "recorder_begin");
+		t0 = diskbench_clock_ns();
+		for (unsigned i = 0; i < n; i++) {
+			uint64_t lat = values[i & (NVALUES - 1)] >> 6;
+
+			diskbench_recorder_record(rec, now, now + lat, 4096);
+			now += lat;
+		}
+		t[r] = (double)(diskbench_clock_ns() - t0) / n;
+	}
+	printf("%-22s %8.2f ns\n", "recorder record", median(t, rounds));
+
+	/* percentile query on a histogram holding 16M varied values */
+	for (int r = 0; r < rounds; r++) {
+		const unsigned n = 20000;
+		const double ps[] = { 50, 90, 99, 99.9, 99.99 };
+		uint64_t t0 = diskbench_clock_ns(), v, acc = 0;
+
+		for (unsigned i = 0; i < n; i++) {
+			diskbench_hist_percentile(h, ps[i % 5], &v);
+			acc += v;
+		}
+		sink = acc;
+		t[r] = (double)(diskbench_clock_ns() - t0) / n;
+	}
+	printf("%-22s %8.2f us\n", "percentile query", median(t, rounds) / 1e3);
+
+	/* histogram merge */
+	check(diskbench_hist_copy(&h2, h), "hist_copy");
+	for (int r = 0; r < rounds; r++) {
+		const unsigned n = 20000;
+		uint64_t t0 = diskbench_clock_ns();
+
+		for (unsigned i = 0; i < n; i++)
+			check(diskbench_hist_merge(h2, h), "hist_merge");
+		t[r] = (double)(diskbench_clock_ns() - t0) / n;
+	}
+	printf("%-22s %8.2f us  (%zu-byte histograms)\n", "hist merge",
+	       median(t, rounds) / 1e3, diskbench_hist_memory(h));
+
+	/* timeline merge: two 10-minute timelines at 100 ms */
+	check(diskbench_timeline_new(&ta, 0, NULL), "timeline_new");
+	check(diskbench_timeline_new(&tb, 0, NULL), "timeline_new");
+	for (uint64_t ms = 0; ms < 600000; ms += 7)
+		check(diskbench_timeline_record(tb, ms * 1000000, 1000, 4096),
+		      "timeline_record");
+	for (int r = 0; r < rounds; r++) {
+		const unsigned n = 2000;
+		uint64_t t0 = diskbench_clock_ns();
+
+		for (unsigned i = 0; i < n; i++)
+			check(diskbench_timeline_merge(ta, tb), "timeline_merge");
+		t[r] = (double)(diskbench_clock_ns() - t0) / n;
+	}
+	printf("%-22s %8.2f us  (%zu intervals)\n", "timeline merge",
+	       median(t, rounds) / 1e3, diskbench_timeline_len(tb));
+
+	diskbench_timeline_free(ta);
+	diskbench_timeline_free(tb);
+	diskbench_hist_free(h2);
+	diskbench_hist_free(h);
+	diskbench_recorder_free(rec);
+	free(values);
+	free(t);
+	return 0;
+}
