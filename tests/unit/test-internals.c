@@ -1,0 +1,150 @@
+/*
+ * Internals a user cannot reach: the histogram's index function and the
+ * option-struct reader. Linked to the non-installed copy of lib/.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "common-internal.h"
+#include "hist-internal.h"
+
+/* For every precision, indexes of consecutive values never skip a slot and
+ * never go back: the buckets tile the range with no gap or overlap. */
+static void test_hist_index_tiles_range(void **state)
+{
+	(void)state;
+	for (unsigned bits = 1; bits <= 12; bits++) {
+		uint64_t mask = (UINT64_C(2) << bits) - 1;
+		size_t prev = diskbench__hist_index(bits, mask, 0);
+		uint64_t top = UINT64_C(1) << (bits + 12);
+
+		assert_int_equal(prev, 0);
+		for (uint64_t v = 1; v < top; v++) {
+			size_t idx = diskbench__hist_index(bits, mask, v);
+
+			assert_true(idx == prev || idx == prev + 1);
+			prev = idx;
+		}
+	}
+}
+
+/* Values below 2^(bits+1) have a bucket each; above, a bucket covers a
+ * span no wider than 2^-bits of its lowest value. */
+static void test_hist_index_width(void **state)
+{
+	const unsigned bits = 7;
+	const uint64_t mask = (UINT64_C(2) << bits) - 1;
+
+	(void)state;
+	for (uint64_t v = 0; v < 256; v++)
+		assert_int_equal(diskbench__hist_index(bits, mask, v), v);
+
+	uint64_t low = 256;
+	size_t cur = diskbench__hist_index(bits, mask, low);
+
+	for (uint64_t v = 257; v < (UINT64_C(1) << 22); v++) {
+		size_t idx = diskbench__hist_index(bits, mask, v);
+
+		if (idx != cur) {
+			uint64_t width = v - low;
+
+			assert_true(width * 128 <= low);
+			low = v;
+			cur = idx;
+		}
+	}
+}
+
+/* The top value of a 64-bit range indexes the last slot, with no shift by
+ * 64 or more on the way. */
+static void test_hist_index_top(void **state)
+{
+	(void)state;
+	for (unsigned bits = 1; bits <= 16; bits++) {
+		uint64_t mask = (UINT64_C(2) << bits) - 1;
+		unsigned groups = 64 - bits;
+		size_t ncounts = ((size_t)groups + 1) << bits;
+
+		assert_int_equal(diskbench__hist_index(bits, mask, UINT64_MAX),
+				 ncounts - 1);
+	}
+}
+
+struct opts_v1 {
+	size_t sz;
+	uint64_t a;
+};
+
+struct opts_v2 {
+	size_t sz;
+	uint64_t a;
+	uint64_t b;
+};
+
+static void test_opts_read_null_is_defaults(void **state)
+{
+	struct opts_v2 o;
+
+	(void)state;
+	memset(&o, 0xff, sizeof(o));
+	assert_int_equal(diskbench__opts_read(&o, sizeof(o), NULL), 0);
+	assert_int_equal(o.sz, sizeof(o));
+	assert_int_equal(o.a, 0);
+	assert_int_equal(o.b, 0);
+}
+
+static void test_opts_read_older_caller(void **state)
+{
+	struct opts_v1 in = { sizeof(in), 42 };
+	struct opts_v2 o;
+
+	(void)state;
+	memset(&o, 0xff, sizeof(o));
+	assert_int_equal(diskbench__opts_read(&o, sizeof(o), &in), 0);
+	assert_int_equal(o.a, 42);
+	assert_int_equal(o.b, 0); /* unknown to the caller: default */
+}
+
+static void test_opts_read_newer_caller(void **state)
+{
+	struct opts_v2 in = { sizeof(in), 7, 0 };
+	struct opts_v1 o;
+
+	(void)state;
+	assert_int_equal(diskbench__opts_read(&o, sizeof(o), &in), 0);
+	assert_int_equal(o.a, 7);
+	in.b = 1; /* a request this build does not know: refused */
+	assert_int_equal(diskbench__opts_read(&o, sizeof(o), &in), -E2BIG);
+}
+
+static void test_opts_read_too_small(void **state)
+{
+	struct opts_v2 in = { sizeof(size_t) - 1, 1, 1 };
+	struct opts_v2 o;
+
+	(void)state;
+	assert_int_equal(diskbench__opts_read(&o, sizeof(o), &in), -EINVAL);
+	in.sz = 0;
+	assert_int_equal(diskbench__opts_read(&o, sizeof(o), &in), -EINVAL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_hist_index_tiles_range),
+		cmocka_unit_test(test_hist_index_width),
+		cmocka_unit_test(test_hist_index_top),
+		cmocka_unit_test(test_opts_read_null_is_defaults),
+		cmocka_unit_test(test_opts_read_older_caller),
+		cmocka_unit_test(test_opts_read_newer_caller),
+		cmocka_unit_test(test_opts_read_too_small),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
