@@ -202,7 +202,16 @@ DISKBENCH_API int diskbench_hist_merge(struct diskbench_hist *dst,
 		dst->counts[i] += src->counts[i];
 	for (size_t i = shared; i < src->ncounts; i++)
 		dst->overflow += src->counts[i];
-	dst->overflow += src->overflow;
+
+	/* Values that overflowed a narrower src lie somewhere in
+	 * (src->highest, src->max]. If that fits dst's range, their buckets
+	 * are unknown: count them in the bucket of src->max, an upper bound,
+	 * so that no percentile comes out low. */
+	if (src->overflow && src->max <= dst->highest)
+		dst->counts[diskbench__hist_index(dst->bits, dst->mask,
+						  src->max)] += src->overflow;
+	else
+		dst->overflow += src->overflow;
 
 	dst->count += src->count;
 	if (src->min < dst->min)
@@ -274,19 +283,21 @@ DISKBENCH_API double diskbench_hist_stddev(const struct diskbench_hist *hist)
 	return var > 0 ? (double)sqrtl(var) : 0.0;
 }
 
-/* Rank of a percentile by the nearest-rank rule, ceil(p/100 * n), with a
- * tolerance for percentiles such as 99.9 that a double cannot hold exactly
- * and that would otherwise round up one rank too far. */
+/*
+ * Rank of a percentile by the nearest-rank rule, ceil(p/100 * n), in exact
+ * integer arithmetic. The percentile is taken to nine decimal places first:
+ * a double cannot hold 99.9 exactly, and its error, multiplied by a large n,
+ * would otherwise move the rank.
+ */
 static uint64_t percentile_rank(double percentile, uint64_t n)
 {
-	long double x = (long double)percentile * (long double)n / 100.0L;
-	long double r = ceill(x - x * 1e-15L);
+	const uint64_t scale = UINT64_C(100000000000); /* 100 x 10^9 */
+	uint64_t p9 = (uint64_t)llround(percentile * 1e9);
+	diskbench__u128 r = ((diskbench__u128)p9 * n + scale - 1) / scale;
 
 	if (r < 1)
 		return 1;
-	if (r > (long double)n)
-		return n;
-	return (uint64_t)r;
+	return r > n ? n : (uint64_t)r;
 }
 
 DISKBENCH_API int diskbench_hist_percentile(const struct diskbench_hist *hist,

@@ -150,7 +150,9 @@ DISKBENCH_API void diskbench_hist_reset(struct diskbench_hist *hist);
  * Merging the histograms of two halves of a data set gives exactly the
  * histogram of the whole: same buckets, count, min, max, sum and moments.
  * Values of @p src that lie above the range of @p dst are counted in the
- * overflow of @p dst.
+ * overflow of @p dst. Values that overflowed a narrower @p src but fit the
+ * range of @p dst cannot be placed exactly: they are counted in the bucket
+ * of the maximum of @p src, an upper bound.
  *
  * @param[in,out] dst the histogram added to
  * @param[in]     src the histogram added; unchanged
@@ -221,6 +223,9 @@ DISKBENCH_API double diskbench_hist_stddev(const struct diskbench_hist *hist);
 
 /**
  * Value at a percentile, by the nearest-rank rule.
+ *
+ * The percentile is taken to nine decimal places (99.9 means exactly
+ * 99.9, not the nearest double), and the rank is computed exactly.
  *
  * The value of rank ceil(@p percentile / 100 * count) in sorted order lies in
  * one bucket; the result is that bucket's highest value, clamped to the

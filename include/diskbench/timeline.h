@@ -180,8 +180,8 @@ diskbench_timeline_start_ns(const struct diskbench_timeline *tl);
  * @param[in,out] point the caller sets point->sz to sizeof(*point); the
  *                      library fills the fields that fit and sets sz to the
  *                      size it filled
- * @return 0; -EINVAL for a NULL argument or a point->sz too small for the
- *         first fields; -ERANGE for an index past the end
+ * @return 0; -EINVAL for a NULL argument or a point->sz smaller than the sz
+ *         field itself; -ERANGE for an index past the end
  */
 DISKBENCH_API int
 diskbench_timeline_get(const struct diskbench_timeline *tl, size_t index,

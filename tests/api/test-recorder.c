@@ -1,0 +1,773 @@
+/*
+ * tests/api/test-recorder.c: the recorder (and the clock it reads), through
+ * the public API only. A fake clock makes every latency exact.
+ */
+#include "common-test.h"
+
+#include <pthread.h>
+#include <time.h>
+
+#define MS UINT64_C(1000000)
+#define T0 UINT64_C(1000000000000)
+#define HIGHEST_DEFAULT ((UINT64_C(1) << 42) - 1)
+
+struct fake_clock {
+	uint64_t now;
+	uint64_t reads;
+};
+
+static uint64_t fake_read(void *user_data)
+{
+	struct fake_clock *c = user_data;
+
+	c->reads++;
+	return c->now;
+}
+
+static struct diskbench_recorder *new_rec(struct fake_clock *c, uint32_t bits,
+					  uint64_t interval, uint64_t reserve)
+{
+	struct diskbench_recorder_opts o = DISKBENCH_RECORDER_OPTS_INIT;
+	struct diskbench_recorder *rec = NULL;
+
+	o.clock = c ? fake_read : NULL;
+	o.clock_user_data = c;
+	o.hist_precision_bits = bits;
+	o.interval_ns = interval;
+	o.timeline_reserve = reserve;
+	assert_ok(diskbench_recorder_new(&rec, &o));
+	assert_non_null(rec);
+	return rec;
+}
+
+static struct diskbench_hist *new_hist(uint32_t bits)
+{
+	struct diskbench_hist_opts o = DISKBENCH_HIST_OPTS_INIT;
+	struct diskbench_hist *h = NULL;
+
+	o.precision_bits = bits;
+	assert_ok(diskbench_hist_new(&h, &o));
+	return h;
+}
+
+static struct diskbench_timeline *new_tl(uint64_t start, uint64_t interval)
+{
+	struct diskbench_timeline_opts o = DISKBENCH_TIMELINE_OPTS_INIT;
+	struct diskbench_timeline *tl = NULL;
+
+	o.interval_ns = interval;
+	assert_ok(diskbench_timeline_new(&tl, start, &o));
+	return tl;
+}
+
+static void assert_timeline_equal(const struct diskbench_timeline *a,
+				  const struct diskbench_timeline *b)
+{
+	size_t i, n = diskbench_timeline_len(a);
+
+	assert_u64_eq(diskbench_timeline_len(a), diskbench_timeline_len(b));
+	assert_u64_eq(diskbench_timeline_interval_ns(a),
+		      diskbench_timeline_interval_ns(b));
+	assert_u64_eq(diskbench_timeline_start_ns(a),
+		      diskbench_timeline_start_ns(b));
+	for (i = 0; i < n; i++) {
+		struct diskbench_timeline_point p, q;
+
+		p.sz = q.sz = sizeof(p);
+		assert_ok(diskbench_timeline_get(a, i, &p));
+		assert_ok(diskbench_timeline_get(b, i, &q));
+		if (p.offset_ns != q.offset_ns || p.ops != q.ops ||
+		    p.bytes != q.bytes || p.max_latency_ns != q.max_latency_ns ||
+		    p.latency_sum_ns != q.latency_sum_ns)
+			fail_msg("interval %zu differs: ops %" PRIu64 "/%" PRIu64
+				 " bytes %" PRIu64 "/%" PRIu64 " max %" PRIu64
+				 "/%" PRIu64 " sum %" PRIu64 "/%" PRIu64, i,
+				 p.ops, q.ops, p.bytes, q.bytes,
+				 p.max_latency_ns, q.max_latency_ns,
+				 p.latency_sum_ns, q.latency_sum_ns);
+	}
+}
+
+/* Burns at least @p ns of this process's CPU time. */
+static void burn_cpu(uint64_t ns)
+{
+	struct timespec a, b;
+	volatile uint64_t x = 1;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &a);
+	do {
+		for (int i = 0; i < 100000; i++)
+			x = x * 6364136223846793005u + 1442695040888963407u;
+		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &b);
+	} while ((uint64_t)(b.tv_sec - a.tv_sec) * 1000000000u +
+		 (uint64_t)b.tv_nsec - (uint64_t)a.tv_nsec < ns);
+}
+
+/* ---------------------------------------------------------------------- */
+
+/*
+ * Back-to-back operations with known latencies: counters, histogram,
+ * timeline and elapsed time are all exact.
+ */
+static void test_recorder_fake_clock_ops(void **state)
+{
+	enum { N = 2001 };	/* prime to 10: no percentile rank is a tie */
+	static uint64_t lat[N], sorted[N], ends[N], bytes[N];
+	struct fake_clock c = { T0, 0 };
+	struct diskbench_recorder *rec = new_rec(&c, 16, MS, 0);
+	struct diskbench_hist *ref = new_hist(16);
+	struct diskbench_timeline *ref_tl = new_tl(T0, MS);
+	const struct diskbench_hist *h;
+	uint64_t total = 0, total_bytes = 0, got;
+	size_t i;
+	static const uint64_t ppm[] = { 1, 1000, 10000, 250000, 500000, 900000,
+					990000, 999000, 999900, 1000000 };
+
+	assert_ok(diskbench_recorder_begin(rec, T0));
+	assert_u64_eq(diskbench_recorder_begin_ns(rec), T0);
+	for (i = 0; i < N; i++) {
+		uint64_t before = c.reads;
+
+		lat[i] = 1000 + (i * UINT64_C(2654435761)) % 50000;
+		bytes[i] = 512 + i;
+		c.now += lat[i];
+		got = diskbench_recorder_op(rec, bytes[i]);
+		assert_u64_eq(got, c.now);
+		/* one clock read per operation */
+		assert_u64_eq(c.reads, before + 1);
+		ends[i] = c.now;
+		total += lat[i];
+		total_bytes += bytes[i];
+		diskbench_hist_record(ref, lat[i]);
+		assert_ok(diskbench_timeline_record(ref_tl, ends[i], lat[i],
+						    bytes[i]));
+	}
+	/* 0 before end() */
+	assert_u64_eq(diskbench_recorder_elapsed_ns(rec), 0);
+	assert_ok(diskbench_recorder_end(rec, c.now + 777));
+	assert_u64_eq(diskbench_recorder_elapsed_ns(rec), total + 777);
+	assert_u64_eq(diskbench_recorder_begin_ns(rec), T0);
+	assert_u64_eq(diskbench_recorder_ops(rec), N);
+	assert_u64_eq(diskbench_recorder_bytes(rec), total_bytes);
+	assert_string_equal(diskbench_recorder_errmsg(rec), "");
+
+	h = diskbench_recorder_hist(rec);
+	assert_non_null(h);
+	assert_int_equal(diskbench_hist_precision_bits(h), 16);
+	assert_u64_eq(diskbench_hist_count(h), N);
+	assert_u64_eq(diskbench_hist_sum(h), total);
+	memcpy(sorted, lat, sizeof(lat));
+	qsort(sorted, N, sizeof(*sorted), test_cmp_u64);
+	assert_u64_eq(diskbench_hist_min(h), sorted[0]);
+	assert_u64_eq(diskbench_hist_max(h), sorted[N - 1]);
+	/* Below 2^17 a 16-bit histogram is exact: so are the percentiles. */
+	for (i = 0; i < ARRAY_LEN(ppm); i++) {
+		got = 0;
+		assert_ok(diskbench_hist_percentile(h, ppm[i] / 10000.0, &got));
+		assert_u64_eq(got, test_exact_pct(sorted, N, ppm[i]));
+	}
+	test_assert_hist_equal(h, ref);
+
+	assert_non_null(diskbench_recorder_timeline(rec));
+	assert_u64_eq(diskbench_timeline_len(diskbench_recorder_timeline(rec)),
+		      (ends[N - 1] - T0) / MS + 1);
+	assert_timeline_equal(diskbench_recorder_timeline(rec), ref_tl);
+
+	diskbench_hist_free(ref);
+	diskbench_timeline_free(ref_tl);
+	diskbench_recorder_free(rec);
+	diskbench_recorder_free(NULL);
+}
+
+/* mark() keeps untimed work out of the next operation. */
+static void test_recorder_mark(void **state)
+{
+	struct fake_clock c = { T0, 0 };
+	struct diskbench_recorder *rec = new_rec(&c, 0, 0, 0);
+	const struct diskbench_hist *h;
+
+	assert_ok(diskbench_recorder_begin(rec, T0));
+	c.now += 100;
+	diskbench_recorder_op(rec, 1);
+	c.now += 5 * MS;		/* a callback, a pause */
+	diskbench_recorder_mark(rec, c.now);
+	c.now += 200;
+	diskbench_recorder_op(rec, 1);
+	c.now += 3 * MS;
+	diskbench_recorder_mark(rec, c.now - 50);	/* mark in the past */
+	diskbench_recorder_op(rec, 1);
+	h = diskbench_recorder_hist(rec);
+	assert_u64_eq(diskbench_hist_count(h), 3);
+	assert_u64_eq(diskbench_hist_min(h), 50);
+	assert_u64_eq(diskbench_hist_max(h), 200);
+	assert_u64_eq(diskbench_hist_sum(h), 350);
+	assert_ok(diskbench_recorder_end(rec, c.now));
+	/* The elapsed time still covers the pauses. */
+	assert_u64_eq(diskbench_recorder_elapsed_ns(rec), 8 * MS + 300);
+	diskbench_recorder_free(rec);
+}
+
+static void test_recorder_record(void **state)
+{
+	struct fake_clock c = { T0, 0 };
+	struct diskbench_recorder *rec = new_rec(&c, 0, 10 * MS, 0);
+	const struct diskbench_hist *h = diskbench_recorder_hist(rec);
+	const struct diskbench_timeline *tl = diskbench_recorder_timeline(rec);
+	struct diskbench_timeline_point p;
+	uint64_t v = 0;
+
+	assert_ok(diskbench_recorder_begin(rec, T0));
+	/* Overlapping queued operations, ending out of order. */
+	assert_ok(diskbench_recorder_record(rec, T0 + 1000, T0 + 25 * MS, 10));
+	assert_ok(diskbench_recorder_record(rec, T0 + 2000, T0 + 3 * MS, 20));
+	assert_ok(diskbench_recorder_record(rec, T0 + 3000, T0 + 3000, 40));
+	assert_u64_eq(diskbench_recorder_ops(rec), 3);
+	assert_u64_eq(diskbench_recorder_bytes(rec), 70);
+	assert_u64_eq(diskbench_hist_count(h), 3);
+	assert_u64_eq(diskbench_hist_min(h), 0);
+	assert_u64_eq(diskbench_hist_max(h), 25 * MS - 1000);
+	assert_int_equal(diskbench_timeline_len(tl), 3);
+	p.sz = sizeof(p);
+	assert_ok(diskbench_timeline_get(tl, 0, &p));
+	assert_u64_eq(p.ops, 2);
+	assert_u64_eq(p.bytes, 60);
+	assert_ok(diskbench_timeline_get(tl, 2, &p));
+	assert_u64_eq(p.ops, 1);
+	assert_u64_eq(p.max_latency_ns, 25 * MS - 1000);
+
+	/* end before start: -EINVAL; end before begin(): -ERANGE; nothing
+	 * recorded either way. */
+	assert_rc(diskbench_recorder_record(rec, T0 + 5000, T0 + 4999, 1),
+		  -EINVAL);
+	assert_rc(diskbench_recorder_record(rec, T0 - 500, T0 - 100, 1),
+		  -ERANGE);
+	assert_u64_eq(diskbench_recorder_ops(rec), 3);
+	assert_u64_eq(diskbench_recorder_bytes(rec), 70);
+	assert_u64_eq(diskbench_hist_count(h), 3);
+	assert_int_equal(diskbench_timeline_len(tl), 3);
+
+	/* record() does not move the mark: this op started at begin(). */
+	c.now = T0 + 9000;
+	assert_u64_eq(diskbench_recorder_op(rec, 1), T0 + 9000);
+	assert_u64_eq(diskbench_hist_count(h), 4);
+	/* {0, 9000, 2998000, 24999000}: rank 2 */
+	assert_ok(diskbench_hist_percentile(h, 50.0, &v));
+	assert_true(v >= 9000 && v <= 9000 + 9000 / 128);
+	assert_ok(diskbench_recorder_end(rec, T0 + 30 * MS));
+	assert_u64_eq(diskbench_recorder_elapsed_ns(rec), 30 * MS);
+	diskbench_recorder_free(rec);
+}
+
+/*
+ * An operation whose end the timeline cannot hold: still counted in the
+ * counters and histogram, and end() reports the error.
+ */
+static void test_recorder_timeline_error_kept(void **state)
+{
+	struct fake_clock c = { 0, 0 };
+	struct diskbench_recorder *rec = new_rec(&c, 0, 1, 4);
+	const char *msg;
+
+	assert_ok(diskbench_recorder_begin(rec, 0));
+	c.now = 2;
+	diskbench_recorder_op(rec, 10);
+	/* record() of such an operation counts nothing */
+	assert_rc(diskbench_recorder_record(rec, 0, UINT64_MAX, 1), -ENOMEM);
+	assert_u64_eq(diskbench_recorder_ops(rec), 1);
+	assert_u64_eq(diskbench_hist_count(diskbench_recorder_hist(rec)), 1);
+	/* op() counts it everywhere else and keeps the error */
+	c.now = UINT64_MAX;
+	assert_u64_eq(diskbench_recorder_op(rec, 20), UINT64_MAX);
+	assert_u64_eq(diskbench_recorder_ops(rec), 2);
+	assert_u64_eq(diskbench_recorder_bytes(rec), 30);
+	assert_u64_eq(diskbench_hist_count(diskbench_recorder_hist(rec)), 2);
+	assert_u64_eq(diskbench_hist_max(diskbench_recorder_hist(rec)),
+		      UINT64_MAX - 2);
+	assert_int_equal(diskbench_timeline_len(diskbench_recorder_timeline(rec)), 3);
+	assert_rc(diskbench_recorder_end(rec, UINT64_MAX), -ENOMEM);
+	msg = diskbench_recorder_errmsg(rec);
+	assert_non_null(msg);
+	assert_true(msg[0] != '\0');
+	/* begin() starts clean */
+	assert_ok(diskbench_recorder_begin(rec, 0));
+	assert_string_equal(diskbench_recorder_errmsg(rec), "");
+	assert_ok(diskbench_recorder_end(rec, 5));
+	diskbench_recorder_free(rec);
+}
+
+static void test_recorder_end_errors(void **state)
+{
+	struct fake_clock c = { T0, 0 };
+	struct diskbench_recorder *rec = new_rec(&c, 0, 0, 0);
+
+	/* end() before any begin() */
+	assert_rc(diskbench_recorder_end(rec, T0), -EINVAL);
+	assert_non_null(diskbench_recorder_errmsg(rec));
+	assert_rc(diskbench_recorder_begin(NULL, T0), -EINVAL);
+	assert_ok(diskbench_recorder_begin(rec, T0));
+	/* end() before the begin time */
+	assert_rc(diskbench_recorder_end(rec, T0 - 1), -EINVAL);
+	assert_u64_eq(diskbench_recorder_elapsed_ns(rec), 0);
+	assert_ok(diskbench_recorder_end(rec, T0 + 5));
+	assert_u64_eq(diskbench_recorder_elapsed_ns(rec), 5);
+	assert_non_null(diskbench_recorder_errmsg(rec));
+	diskbench_recorder_free(rec);
+}
+
+/* begin() empties the recorder and starts over. */
+static void test_recorder_begin_resets(void **state)
+{
+	struct fake_clock c = { T0, 0 };
+	struct diskbench_recorder *rec = new_rec(&c, 0, 0, 0);
+	uint64_t t1 = T0 + 10000 * MS;
+
+	assert_ok(diskbench_recorder_begin(rec, T0));
+	c.now += 1000;
+	diskbench_recorder_op(rec, 100);
+	c.now += 300 * MS;
+	diskbench_recorder_op(rec, 100);
+	assert_ok(diskbench_recorder_end(rec, c.now));
+	assert_u64_eq(diskbench_recorder_ops(rec), 2);
+
+	c.now = t1;
+	assert_ok(diskbench_recorder_begin(rec, t1));
+	assert_u64_eq(diskbench_recorder_ops(rec), 0);
+	assert_u64_eq(diskbench_recorder_bytes(rec), 0);
+	assert_u64_eq(diskbench_recorder_elapsed_ns(rec), 0);
+	assert_u64_eq(diskbench_recorder_begin_ns(rec), t1);
+	assert_u64_eq(diskbench_hist_count(diskbench_recorder_hist(rec)), 0);
+	assert_int_equal(diskbench_timeline_len(diskbench_recorder_timeline(rec)), 0);
+	assert_u64_eq(diskbench_timeline_start_ns(diskbench_recorder_timeline(rec)), t1);
+	c.now += 700;
+	diskbench_recorder_op(rec, 5);
+	assert_u64_eq(diskbench_hist_min(diskbench_recorder_hist(rec)), 700);
+	assert_ok(diskbench_recorder_end(rec, c.now));
+	assert_u64_eq(diskbench_recorder_elapsed_ns(rec), 700);
+	diskbench_recorder_free(rec);
+}
+
+static void test_recorder_now_fake(void **state)
+{
+	struct fake_clock c = { 12345, 0 };
+	struct diskbench_recorder *rec = new_rec(&c, 0, 0, 0);
+	uint64_t reads = c.reads;
+
+	assert_u64_eq(diskbench_recorder_now(rec), 12345);
+	c.now = 99;
+	assert_u64_eq(diskbench_recorder_now(rec), 99);
+	assert_u64_eq(c.reads, reads + 2);
+	diskbench_recorder_free(rec);
+}
+
+static void test_recorder_real_clock(void **state)
+{
+	struct diskbench_recorder *rec = NULL;
+	struct timespec ts = { 0, 2000000 };
+	uint64_t t0, a, b, c2, d, n;
+
+	assert_ok(diskbench_recorder_new(&rec, NULL));
+	t0 = diskbench_clock_ns();
+	assert_ok(diskbench_recorder_begin(rec, t0));
+	a = diskbench_recorder_op(rec, 1);
+	b = diskbench_recorder_op(rec, 1);
+	nanosleep(&ts, NULL);
+	c2 = diskbench_recorder_op(rec, 1);
+	n = diskbench_recorder_now(rec);
+	d = diskbench_clock_ns();
+	assert_true(t0 <= a);
+	assert_true(a <= b);
+	assert_true(b < c2);
+	assert_true(c2 - b >= 2 * MS);
+	assert_true(c2 <= n && n <= d);
+	assert_u64_eq(diskbench_recorder_ops(rec), 3);
+	assert_true(diskbench_hist_max(diskbench_recorder_hist(rec)) >= 2 * MS);
+	assert_ok(diskbench_recorder_end(rec, diskbench_clock_ns()));
+	assert_true(diskbench_recorder_elapsed_ns(rec) >= 2 * MS);
+	diskbench_recorder_free(rec);
+}
+
+static void test_recorder_clock(void **state)
+{
+	struct timespec ts;
+	uint64_t a, b, m, u0, s0, u1, s1;
+	int i;
+
+	/* the monotonic clock, in ns */
+	a = diskbench_clock_ns();
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	m = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	b = diskbench_clock_ns();
+	assert_true(a <= m + 1000 && m <= b + 1000);
+	for (i = 0; i < 1000; i++) {
+		uint64_t t = diskbench_clock_ns();
+
+		assert_true(t >= b);
+		b = t;
+	}
+
+	assert_ok(diskbench_cpu_time(NULL, NULL));
+	assert_ok(diskbench_cpu_time(&u0, NULL));
+	assert_ok(diskbench_cpu_time(NULL, &s0));
+	assert_ok(diskbench_cpu_time(&u0, &s0));
+	burn_cpu(20 * MS);
+	assert_ok(diskbench_cpu_time(&u1, &s1));
+	assert_true(u1 >= u0 && s1 >= s0);
+	assert_true((u1 - u0) + (s1 - s0) > 0);
+}
+
+static void test_recorder_cpu_time(void **state)
+{
+	struct diskbench_recorder *rec = NULL;
+	uint64_t cpu;
+
+	assert_ok(diskbench_recorder_new(&rec, NULL));
+	assert_ok(diskbench_recorder_begin(rec, diskbench_clock_ns()));
+	burn_cpu(50 * MS);
+	assert_ok(diskbench_recorder_end(rec, diskbench_clock_ns()));
+	cpu = diskbench_recorder_cpu_user_ns(rec) +
+	      diskbench_recorder_cpu_system_ns(rec);
+	if (cpu < 10 * MS)
+		fail_msg("50 ms of CPU burnt, recorder saw %" PRIu64 " ns", cpu);
+	/* one thread cannot use more CPU than wall time (plus the clock's
+	 * granularity) */
+	assert_true(cpu <= diskbench_recorder_elapsed_ns(rec) + 20 * MS);
+	diskbench_recorder_free(rec);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Merge: four threads, each its own recorder and clock                   */
+
+#define NTHREADS 4
+
+struct worker {
+	int id;
+	uint64_t begin, end;
+	size_t n;
+	uint64_t *lat, *ends, bytes_each;
+	struct fake_clock clock;
+	struct diskbench_recorder *rec;
+	int rc_new, rc_begin, rc_end;
+};
+
+static void *worker_run(void *arg)
+{
+	struct worker *w = arg;
+	struct diskbench_recorder_opts o;
+	size_t j;
+
+	diskbench_recorder_opts_init(&o, sizeof(o));
+	o.clock = fake_read;
+	o.clock_user_data = &w->clock;
+	o.hist_precision_bits = 16;
+	o.interval_ns = MS;
+	o.timeline_reserve = 4;
+	w->rc_new = diskbench_recorder_new(&w->rec, &o);
+	if (w->rc_new)
+		return NULL;
+	w->clock.now = w->begin;
+	w->rc_begin = diskbench_recorder_begin(w->rec, w->begin);
+	for (j = 0; j < w->n; j++) {
+		w->lat[j] = 1000 + (j * UINT64_C(2654435761) + (uint64_t)w->id) % 40000;
+		w->clock.now += w->lat[j];
+		w->ends[j] = diskbench_recorder_op(w->rec, w->bytes_each);
+	}
+	/* some real CPU, so each recorder's CPU time is not 0 */
+	burn_cpu(5 * MS);
+	w->end = w->clock.now + (uint64_t)(w->id * 3) * MS;
+	w->rc_end = diskbench_recorder_end(w->rec, w->end);
+	return NULL;
+}
+
+static void test_recorder_merge_threads(void **state)
+{
+	static const uint64_t begins[NTHREADS] = { T0 + 3 * MS, T0 + 5 * MS, T0,
+						   T0 + MS };
+	struct worker w[NTHREADS];
+	pthread_t th[NTHREADS];
+	struct diskbench_hist *ref = new_hist(16);
+	struct diskbench_timeline *ref_tl = new_tl(T0, MS);
+	uint64_t ops = 0, bytes = 0, latest = 0, user, sys, src_ops;
+	size_t i, j;
+
+	for (i = 0; i < NTHREADS; i++) {
+		memset(&w[i], 0, sizeof(w[i]));
+		w[i].id = (int)i;
+		w[i].begin = begins[i];
+		w[i].n = 3000 + 101 * i;
+		w[i].bytes_each = 4096 * (i + 1);
+		w[i].lat = calloc(w[i].n, sizeof(uint64_t));
+		w[i].ends = calloc(w[i].n, sizeof(uint64_t));
+		assert_non_null(w[i].lat);
+		assert_non_null(w[i].ends);
+	}
+	for (i = 0; i < NTHREADS; i++)
+		assert_int_equal(pthread_create(&th[i], NULL, worker_run, &w[i]), 0);
+	for (i = 0; i < NTHREADS; i++)
+		assert_int_equal(pthread_join(th[i], NULL), 0);
+
+	for (i = 0; i < NTHREADS; i++) {
+		assert_ok(w[i].rc_new);
+		assert_ok(w[i].rc_begin);
+		assert_ok(w[i].rc_end);
+		assert_u64_eq(diskbench_recorder_ops(w[i].rec), w[i].n);
+		assert_u64_eq(diskbench_recorder_elapsed_ns(w[i].rec),
+			      w[i].end - w[i].begin);
+		for (j = 0; j < w[i].n; j++) {
+			diskbench_hist_record(ref, w[i].lat[j]);
+			assert_ok(diskbench_timeline_record(ref_tl, w[i].ends[j],
+							    w[i].lat[j],
+							    w[i].bytes_each));
+		}
+		ops += w[i].n;
+		bytes += w[i].n * w[i].bytes_each;
+		if (w[i].end > latest)
+			latest = w[i].end;
+	}
+
+	user = diskbench_recorder_cpu_user_ns(w[0].rec);
+	sys = diskbench_recorder_cpu_system_ns(w[0].rec);
+	assert_true(diskbench_recorder_cpu_user_ns(w[1].rec) +
+		    diskbench_recorder_cpu_system_ns(w[1].rec) > 0);
+	src_ops = diskbench_recorder_ops(w[1].rec);
+	for (i = 1; i < NTHREADS; i++)
+		assert_ok(diskbench_recorder_merge(w[0].rec, w[i].rec));
+
+	assert_u64_eq(diskbench_recorder_ops(w[0].rec), ops);
+	assert_u64_eq(diskbench_recorder_bytes(w[0].rec), bytes);
+	/* the span: earliest begin (thread 2) to latest end */
+	assert_u64_eq(diskbench_recorder_begin_ns(w[0].rec), T0);
+	assert_u64_eq(diskbench_recorder_elapsed_ns(w[0].rec), latest - T0);
+	/* the CPU time is the process's already: kept */
+	assert_u64_eq(diskbench_recorder_cpu_user_ns(w[0].rec), user);
+	assert_u64_eq(diskbench_recorder_cpu_system_ns(w[0].rec), sys);
+	test_assert_hist_equal(diskbench_recorder_hist(w[0].rec), ref);
+	assert_timeline_equal(diskbench_recorder_timeline(w[0].rec), ref_tl);
+	/* sources unchanged */
+	assert_u64_eq(diskbench_recorder_ops(w[1].rec), src_ops);
+	assert_u64_eq(diskbench_hist_count(diskbench_recorder_hist(w[1].rec)),
+		      src_ops);
+
+	for (i = 0; i < NTHREADS; i++) {
+		diskbench_recorder_free(w[i].rec);
+		free(w[i].lat);
+		free(w[i].ends);
+	}
+	diskbench_hist_free(ref);
+	diskbench_timeline_free(ref_tl);
+}
+
+static void test_recorder_merge_mismatch(void **state)
+{
+	struct fake_clock c = { T0, 0 };
+	struct diskbench_recorder *a = new_rec(&c, 7, MS, 0);
+	struct diskbench_recorder *b = new_rec(&c, 8, MS, 0);
+	struct diskbench_recorder *d = new_rec(&c, 7, 2 * MS, 0);
+
+	assert_ok(diskbench_recorder_begin(a, T0));
+	assert_ok(diskbench_recorder_begin(b, T0));
+	assert_ok(diskbench_recorder_begin(d, T0));
+	c.now += 10;
+	diskbench_recorder_op(a, 1);
+	diskbench_recorder_op(b, 1);
+	diskbench_recorder_op(d, 1);
+	assert_ok(diskbench_recorder_end(a, c.now));
+	assert_ok(diskbench_recorder_end(b, c.now));
+	assert_ok(diskbench_recorder_end(d, c.now));
+	assert_rc(diskbench_recorder_merge(a, b), -EINVAL);
+	assert_rc(diskbench_recorder_merge(a, d), -EINVAL);
+	assert_rc(diskbench_recorder_merge(a, NULL), -EINVAL);
+	assert_rc(diskbench_recorder_merge(NULL, a), -EINVAL);
+	assert_u64_eq(diskbench_recorder_ops(a), 1);
+	assert_u64_eq(diskbench_hist_count(diskbench_recorder_hist(a)), 1);
+	diskbench_recorder_free(a);
+	diskbench_recorder_free(b);
+	diskbench_recorder_free(d);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Option struct (STYLE section 5)                                        */
+
+static int forbidden_reads;
+
+static uint64_t forbidden_clock(void *user_data)
+{
+	forbidden_reads++;
+	return 42;
+}
+
+union opts_buf {
+	unsigned char b[sizeof(struct diskbench_recorder_opts) + 64];
+	uint64_t align;
+	max_align_t align_max;
+};
+
+static void check_defaults(const struct diskbench_recorder *rec)
+{
+	const struct diskbench_hist *h = diskbench_recorder_hist(rec);
+	const struct diskbench_timeline *tl = diskbench_recorder_timeline(rec);
+
+	assert_int_equal(diskbench_hist_precision_bits(h), 7);
+	assert_u64_eq(diskbench_hist_highest(h), HIGHEST_DEFAULT);
+	assert_u64_eq(diskbench_timeline_interval_ns(tl),
+		      DISKBENCH_TIMELINE_DEFAULT_INTERVAL_NS);
+}
+
+static void test_recorder_opts_init(void **state)
+{
+	struct diskbench_recorder_opts m = DISKBENCH_RECORDER_OPTS_INIT, f;
+	struct diskbench_recorder *rec = NULL;
+	union opts_buf buf;
+	uint64_t a, n, b;
+	size_t i;
+
+	assert_rc(diskbench_recorder_new(NULL, NULL), -EINVAL);
+	assert_ok(diskbench_recorder_new(&rec, NULL));
+	check_defaults(rec);
+	/* no clock given: diskbench_clock_ns() */
+	a = diskbench_clock_ns();
+	n = diskbench_recorder_now(rec);
+	b = diskbench_clock_ns();
+	assert_true(a <= n && n <= b);
+	diskbench_recorder_free(rec);
+
+	assert_int_equal(m.sz, sizeof(m));
+	rec = NULL;
+	assert_ok(diskbench_recorder_new(&rec, &m));
+	check_defaults(rec);
+	diskbench_recorder_free(rec);
+
+	memset(&f, 0xa5, sizeof(f));
+	diskbench_recorder_opts_init(&f, sizeof(f));
+	assert_int_equal(f.sz, sizeof(f));
+	assert_u64_eq(f.hist_highest, 0);
+	assert_u64_eq(f.interval_ns, 0);
+	assert_u64_eq(f.timeline_reserve, 0);
+	assert_null(f.clock);
+	assert_null(f.clock_user_data);
+	assert_int_equal(f.hist_precision_bits, 0);
+	rec = NULL;
+	assert_ok(diskbench_recorder_new(&rec, &f));
+	check_defaults(rec);
+	diskbench_recorder_free(rec);
+
+	memset(buf.b, 0xa5, sizeof(buf.b));
+	diskbench_recorder_opts_init((struct diskbench_recorder_opts *)buf.b,
+				     sizeof(size_t) + 8);
+	assert_int_equal(((struct diskbench_recorder_opts *)buf.b)->sz,
+			 sizeof(size_t) + 8);
+	for (i = sizeof(size_t) + 8; i < sizeof(buf.b); i++)
+		if (buf.b[i] != 0xa5)
+			fail_msg("opts_init(sz = %zu) wrote byte %zu",
+				 sizeof(size_t) + 8, i);
+}
+
+static void test_recorder_opts_sizes(void **state)
+{
+	struct diskbench_recorder *rec = NULL;
+	struct diskbench_recorder_opts *o;
+	struct fake_clock c = { T0, 0 };
+	union opts_buf buf;
+	uint64_t a, n, b;
+
+	o = (struct diskbench_recorder_opts *)buf.b;
+
+	/* Older caller: sz covers hist_highest only; what lies behind it is
+	 * not the caller's and must not be read. */
+	memset(buf.b, 0, sizeof(buf.b));
+	o->sz = sizeof(size_t) + 8;
+	o->hist_highest = 1000;
+	o->interval_ns = 7 * MS;
+	o->timeline_reserve = UINT64_C(1) << 60;
+	o->clock = forbidden_clock;
+	o->hist_precision_bits = 99;
+	forbidden_reads = 0;
+	assert_ok(diskbench_recorder_new(&rec, o));
+	assert_u64_eq(diskbench_hist_highest(diskbench_recorder_hist(rec)), 1023);
+	assert_int_equal(diskbench_hist_precision_bits(diskbench_recorder_hist(rec)), 7);
+	assert_u64_eq(diskbench_timeline_interval_ns(diskbench_recorder_timeline(rec)),
+		      DISKBENCH_TIMELINE_DEFAULT_INTERVAL_NS);
+	a = diskbench_clock_ns();
+	assert_ok(diskbench_recorder_begin(rec, a));
+	n = diskbench_recorder_op(rec, 1);
+	b = diskbench_clock_ns();
+	assert_true(a <= n && n <= b);
+	assert_int_equal(forbidden_reads, 0);
+	diskbench_recorder_free(rec);
+
+	/* Older caller up to timeline_reserve: interval read, clock not. */
+	o->sz = offsetof(struct diskbench_recorder_opts, clock);
+	o->timeline_reserve = 3;
+	rec = NULL;
+	assert_ok(diskbench_recorder_new(&rec, o));
+	assert_u64_eq(diskbench_timeline_interval_ns(diskbench_recorder_timeline(rec)),
+		      7 * MS);
+	assert_int_equal(diskbench_hist_precision_bits(diskbench_recorder_hist(rec)), 7);
+	a = diskbench_clock_ns();
+	n = diskbench_recorder_now(rec);
+	b = diskbench_clock_ns();
+	assert_true(a <= n && n <= b);
+	assert_int_equal(forbidden_reads, 0);
+	diskbench_recorder_free(rec);
+
+	/* Newer caller, zero tail: every known field used. */
+	memset(buf.b, 0, sizeof(buf.b));
+	o->sz = sizeof(buf.b);
+	o->hist_highest = 100000;
+	o->interval_ns = 3 * MS;
+	o->timeline_reserve = 2;
+	o->clock = fake_read;
+	o->clock_user_data = &c;
+	o->hist_precision_bits = 9;
+	rec = NULL;
+	assert_ok(diskbench_recorder_new(&rec, o));
+	assert_u64_eq(diskbench_hist_highest(diskbench_recorder_hist(rec)), 131071);
+	assert_int_equal(diskbench_hist_precision_bits(diskbench_recorder_hist(rec)), 9);
+	assert_u64_eq(diskbench_timeline_interval_ns(diskbench_recorder_timeline(rec)),
+		      3 * MS);
+	assert_u64_eq(diskbench_recorder_now(rec), T0);
+	diskbench_recorder_free(rec);
+
+	/* Newer caller, non-zero tail. */
+	rec = NULL;
+	buf.b[sizeof(struct diskbench_recorder_opts)] = 1;
+	assert_rc(diskbench_recorder_new(&rec, o), -E2BIG);
+	buf.b[sizeof(struct diskbench_recorder_opts)] = 0;
+	buf.b[sizeof(buf.b) - 1] = 2;
+	assert_rc(diskbench_recorder_new(&rec, o), -E2BIG);
+	buf.b[sizeof(buf.b) - 1] = 0;
+	assert_null(rec);
+
+	/* Bad precision. */
+	o->hist_precision_bits = 17;
+	assert_rc(diskbench_recorder_new(&rec, o), -EINVAL);
+	o->hist_precision_bits = 9;
+
+	/* Smaller than its first field. */
+	o->sz = sizeof(size_t) - 1;
+	assert_rc(diskbench_recorder_new(&rec, o), -EINVAL);
+	o->sz = 0;
+	assert_rc(diskbench_recorder_new(&rec, o), -EINVAL);
+	assert_null(rec);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_recorder_fake_clock_ops),
+		cmocka_unit_test(test_recorder_mark),
+		cmocka_unit_test(test_recorder_record),
+		cmocka_unit_test(test_recorder_timeline_error_kept),
+		cmocka_unit_test(test_recorder_end_errors),
+		cmocka_unit_test(test_recorder_begin_resets),
+		cmocka_unit_test(test_recorder_now_fake),
+		cmocka_unit_test(test_recorder_real_clock),
+		cmocka_unit_test(test_recorder_clock),
+		cmocka_unit_test(test_recorder_cpu_time),
+		cmocka_unit_test(test_recorder_merge_threads),
+		cmocka_unit_test(test_recorder_merge_mismatch),
+		cmocka_unit_test(test_recorder_opts_init),
+		cmocka_unit_test(test_recorder_opts_sizes),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
