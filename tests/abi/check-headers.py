@@ -1,0 +1,99 @@
+#!/usr/bin/env python3
+"""Compiles each public header alone, as C99 and as C++, with warnings as errors.
+
+A header that needs another one included first, uses a GNU extension, or
+warns under -Wpedantic fails here (STYLE.md section 9). Each header becomes a
+one-line translation unit of its own, so the test does not depend on the
+project's compiler arguments (-D_GNU_SOURCE and the like), only on the
+compiler a user would run.
+
+It also checks that the list it was given is complete: every *.h in
+--partdir is in it (else meson would neither test nor install the header),
+and the umbrella header includes every one of them.
+
+usage: check-headers.py --cc=WORD... [--cxx=WORD...] -I DIR...
+                        [--partdir DIR --umbrella FILE] -- HEADER...
+  --cc/--cxx are given once per word of the compiler command (as meson's
+  compiler.cmd_array() has it). HEADER is the name a user writes in
+  #include <...>, e.g. diskbench/hist.h. Without --cxx the C++ half fails:
+  no C++ compiler is no pass.
+"""
+
+import argparse
+import glob
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+C_FLAGS = ['-std=c99', '-Wall', '-Wextra', '-Wpedantic', '-Werror',
+           '-Wstrict-prototypes', '-Wmissing-prototypes', '-Wundef',
+           '-Wshadow']
+CXX_FLAGS = ['-std=c++11', '-Wall', '-Wextra', '-Wpedantic', '-Werror',
+             '-Wundef', '-Wshadow', '-Wold-style-cast']
+
+
+def compile_one(cmd, flags, incdirs, header, lang, tmp):
+    suffix = '.c' if lang == 'c' else '.cpp'
+    base = header.replace('/', '_').replace('.', '_')
+    src = os.path.join(tmp, base + suffix)
+    with open(src, 'w') as f:
+        f.write('#include <%s>\n' % header)
+        # ISO C forbids an empty translation unit; the include may be empty
+        # if a guard were wrong, so give the unit something of its own.
+        f.write('int headertest_%s(void);\n' % base)
+        f.write('int headertest_%s(void) { return 0; }\n' % base)
+    obj = os.path.join(tmp, base + suffix + '.o')
+    argv = list(cmd) + flags + ['-I' + d for d in incdirs] + ['-c', src, '-o', obj]
+    r = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       universal_newlines=True)
+    if r.returncode != 0:
+        print('FAIL %-4s <%s>\n  %s\n%s' % (lang, header, ' '.join(argv), r.stdout))
+        return False
+    print('ok   %-4s <%s>' % (lang, header))
+    return True
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--cc', action='append', required=True)
+    ap.add_argument('--cxx', action='append', default=None)
+    ap.add_argument('-I', dest='incdirs', action='append', default=[])
+    ap.add_argument('--partdir')
+    ap.add_argument('--umbrella')
+    ap.add_argument('headers', nargs='+')
+    args = ap.parse_args()
+
+    ok = True
+    if args.partdir:
+        parts = {'diskbench/' + os.path.basename(p)
+                 for p in glob.glob(os.path.join(args.partdir, '*.h'))}
+        for h in sorted(parts - set(args.headers)):
+            print('FAIL <%s> is not in public_header_names '
+                  '(include/diskbench/meson.build)' % h)
+            ok = False
+    if args.umbrella:
+        with open(args.umbrella) as f:
+            included = set(re.findall(r'^\s*#\s*include\s*<([^>]+)>', f.read(),
+                                      flags=re.M))
+        umbrella_name = os.path.basename(args.umbrella)
+        for h in args.headers:
+            if h != umbrella_name and h not in included:
+                print('FAIL <%s> does not include <%s>' % (umbrella_name, h))
+                ok = False
+    with tempfile.TemporaryDirectory(prefix='diskbench-headers-') as tmp:
+        for h in args.headers:
+            ok &= compile_one(args.cc, C_FLAGS, args.incdirs, h, 'c', tmp)
+        if args.cxx:
+            for h in args.headers:
+                ok &= compile_one(args.cxx, CXX_FLAGS, args.incdirs, h, 'c++', tmp)
+        else:
+            print('FAIL c++: no C++ compiler was found at configure time; '
+                  'install g++ (or configure with -Dtests=false)')
+            ok = False
+    return 0 if ok else 1
+
+
+if __name__ == '__main__':
+    sys.exit(main())
