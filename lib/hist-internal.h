@@ -22,26 +22,6 @@
 __extension__ typedef unsigned __int128 diskbench__u128;
 #else
 # error "libdiskbench needs a compiler with unsigned __int128 (gcc or clang on a 64-bit target)"
-static inline diskbench__u128 diskbench__hist_sum(const struct diskbench_hist *h)
-{
-	return ((diskbench__u128)h->sum_hi << 64) | h->sum_lo;
-}
-
-static inline diskbench__u128 diskbench__hist_sumsq(const struct diskbench_hist *h)
-{
-	return ((diskbench__u128)h->sumsq_hi << 64) | h->sumsq_lo;
-}
-
-static inline void diskbench__hist_set_sums(struct diskbench_hist *h,
-					    diskbench__u128 sum,
-					    diskbench__u128 sumsq)
-{
-	h->sum_lo = (uint64_t)sum;
-	h->sum_hi = (uint64_t)(sum >> 64);
-	h->sumsq_lo = (uint64_t)sumsq;
-	h->sumsq_hi = (uint64_t)(sumsq >> 64);
-}
-
 #endif
 
 struct diskbench_hist {

@@ -151,19 +151,18 @@ static char *format_errmsg(int code, const char *op, const char *path,
 {
 	char off[48] = "";
 	const char *text = diskbench_strerror(code);
-	int n;
+	size_t n;
 	char *msg;
 
 	if (offset != UINT64_MAX)
 		snprintf(off, sizeof(off), "at offset %" PRIu64, offset);
-	n = snprintf(NULL, 0, "%s%s%s%s%s%s%s", op ? op : "",
-		     op && path ? " " : "", path ? path : "",
-		     (op || path) && off[0] ? " " : "", off,
-		     op || path || off[0] ? ": " : "", text);
-	msg = malloc((size_t)n + 1);
+	/* Each part plus its separator; the separators take at most 4. */
+	n = (op ? strlen(op) : 0) + (path ? strlen(path) : 0) + strlen(off) +
+	    strlen(text) + 5;
+	msg = malloc(n);
 	if (!msg)
 		return NULL;
-	snprintf(msg, (size_t)n + 1, "%s%s%s%s%s%s%s", op ? op : "",
+	snprintf(msg, n, "%s%s%s%s%s%s%s", op ? op : "",
 		 op && path ? " " : "", path ? path : "",
 		 (op || path) && off[0] ? " " : "", off,
 		 op || path || off[0] ? ": " : "", text);

@@ -204,4 +204,44 @@ static inline void test_assert_hist_equal(const struct diskbench_hist *a,
 	}
 }
 
+/* Reads interval i, checking the library filled the whole point. */
+static inline struct diskbench_timeline_point get_point(const struct diskbench_timeline *tl,
+						 size_t i)
+{
+	struct diskbench_timeline_point p;
+
+	memset(&p, 0xee, sizeof(p));
+	p.sz = sizeof(p);
+	assert_ok(diskbench_timeline_get(tl, i, &p));
+	assert_int_equal(p.sz, sizeof(p));
+	return p;
+}
+
+/* Two timelines are equal: same start, interval, length and intervals. */
+static inline void assert_timeline_equal(const struct diskbench_timeline *a,
+				  const struct diskbench_timeline *b)
+{
+	size_t i, n = diskbench_timeline_len(a);
+
+	assert_u64_eq(diskbench_timeline_len(a), diskbench_timeline_len(b));
+	assert_u64_eq(diskbench_timeline_interval_ns(a),
+		      diskbench_timeline_interval_ns(b));
+	assert_u64_eq(diskbench_timeline_start_ns(a),
+		      diskbench_timeline_start_ns(b));
+	for (i = 0; i < n; i++) {
+		struct diskbench_timeline_point p = get_point(a, i);
+		struct diskbench_timeline_point q = get_point(b, i);
+
+		if (p.offset_ns != q.offset_ns || p.ops != q.ops ||
+		    p.bytes != q.bytes || p.max_latency_ns != q.max_latency_ns ||
+		    p.latency_sum_ns != q.latency_sum_ns)
+			fail_msg("interval %zu differs: ops %" PRIu64 "/%" PRIu64
+				 " bytes %" PRIu64 "/%" PRIu64 " max %" PRIu64
+				 "/%" PRIu64 " sum %" PRIu64 "/%" PRIu64, i,
+				 p.ops, q.ops, p.bytes, q.bytes,
+				 p.max_latency_ns, q.max_latency_ns,
+				 p.latency_sum_ns, q.latency_sum_ns);
+	}
+}
+
 #endif /* DISKBENCH_API_COMMON_TEST_H */

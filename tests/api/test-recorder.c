@@ -60,34 +60,6 @@ static struct diskbench_timeline *new_tl(uint64_t start, uint64_t interval)
 	return tl;
 }
 
-static void assert_timeline_equal(const struct diskbench_timeline *a,
-				  const struct diskbench_timeline *b)
-{
-	size_t i, n = diskbench_timeline_len(a);
-
-	assert_u64_eq(diskbench_timeline_len(a), diskbench_timeline_len(b));
-	assert_u64_eq(diskbench_timeline_interval_ns(a),
-		      diskbench_timeline_interval_ns(b));
-	assert_u64_eq(diskbench_timeline_start_ns(a),
-		      diskbench_timeline_start_ns(b));
-	for (i = 0; i < n; i++) {
-		struct diskbench_timeline_point p, q;
-
-		p.sz = q.sz = sizeof(p);
-		assert_ok(diskbench_timeline_get(a, i, &p));
-		assert_ok(diskbench_timeline_get(b, i, &q));
-		if (p.offset_ns != q.offset_ns || p.ops != q.ops ||
-		    p.bytes != q.bytes || p.max_latency_ns != q.max_latency_ns ||
-		    p.latency_sum_ns != q.latency_sum_ns)
-			fail_msg("interval %zu differs: ops %" PRIu64 "/%" PRIu64
-				 " bytes %" PRIu64 "/%" PRIu64 " max %" PRIu64
-				 "/%" PRIu64 " sum %" PRIu64 "/%" PRIu64, i,
-				 p.ops, q.ops, p.bytes, q.bytes,
-				 p.max_latency_ns, q.max_latency_ns,
-				 p.latency_sum_ns, q.latency_sum_ns);
-	}
-}
-
 /* Burns at least @p ns of this process's CPU time. */
 static void burn_cpu(uint64_t ns)
 {

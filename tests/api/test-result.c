@@ -63,29 +63,6 @@ static struct diskbench_recorder *run_rec(struct fake_clock *c, uint64_t ops,
 	return rec;
 }
 
-static void assert_timeline_equal(const struct diskbench_timeline *a,
-				  const struct diskbench_timeline *b)
-{
-	size_t i, n = diskbench_timeline_len(a);
-
-	assert_u64_eq(diskbench_timeline_len(a), diskbench_timeline_len(b));
-	assert_u64_eq(diskbench_timeline_interval_ns(a),
-		      diskbench_timeline_interval_ns(b));
-	assert_u64_eq(diskbench_timeline_start_ns(a),
-		      diskbench_timeline_start_ns(b));
-	for (i = 0; i < n; i++) {
-		struct diskbench_timeline_point p, q;
-
-		p.sz = q.sz = sizeof(p);
-		assert_ok(diskbench_timeline_get(a, i, &p));
-		assert_ok(diskbench_timeline_get(b, i, &q));
-		if (p.ops != q.ops || p.bytes != q.bytes ||
-		    p.max_latency_ns != q.max_latency_ns ||
-		    p.latency_sum_ns != q.latency_sum_ns)
-			fail_msg("interval %zu differs", i);
-	}
-}
-
 static bool str_eq(const char *a, const char *b)
 {
 	if (!a || !b)

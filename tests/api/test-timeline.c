@@ -20,18 +20,6 @@ static struct diskbench_timeline *new_tl(uint64_t start, uint64_t interval,
 	return tl;
 }
 
-static struct diskbench_timeline_point get_point(const struct diskbench_timeline *tl,
-						 size_t i)
-{
-	struct diskbench_timeline_point p;
-
-	memset(&p, 0xee, sizeof(p));
-	p.sz = sizeof(p);
-	assert_ok(diskbench_timeline_get(tl, i, &p));
-	assert_int_equal(p.sz, sizeof(p));
-	return p;
-}
-
 static void check_point(const struct diskbench_timeline *tl, size_t i,
 			uint64_t ops, uint64_t bytes, uint64_t max,
 			uint64_t sum)
@@ -49,32 +37,6 @@ static void check_point(const struct diskbench_timeline *tl, size_t i,
 			 p.latency_sum_ns,
 			 (uint64_t)i * diskbench_timeline_interval_ns(tl), ops,
 			 bytes, max, sum);
-}
-
-static void assert_timeline_equal(const struct diskbench_timeline *a,
-				  const struct diskbench_timeline *b)
-{
-	size_t i, n = diskbench_timeline_len(a);
-
-	assert_u64_eq(diskbench_timeline_len(a), diskbench_timeline_len(b));
-	assert_u64_eq(diskbench_timeline_interval_ns(a),
-		      diskbench_timeline_interval_ns(b));
-	assert_u64_eq(diskbench_timeline_start_ns(a),
-		      diskbench_timeline_start_ns(b));
-	for (i = 0; i < n; i++) {
-		struct diskbench_timeline_point p = get_point(a, i);
-		struct diskbench_timeline_point q = get_point(b, i);
-
-		if (p.offset_ns != q.offset_ns || p.ops != q.ops ||
-		    p.bytes != q.bytes || p.max_latency_ns != q.max_latency_ns ||
-		    p.latency_sum_ns != q.latency_sum_ns)
-			fail_msg("interval %zu differs: ops %" PRIu64 "/%" PRIu64
-				 " bytes %" PRIu64 "/%" PRIu64 " max %" PRIu64
-				 "/%" PRIu64 " sum %" PRIu64 "/%" PRIu64, i,
-				 p.ops, q.ops, p.bytes, q.bytes,
-				 p.max_latency_ns, q.max_latency_ns,
-				 p.latency_sum_ns, q.latency_sum_ns);
-	}
 }
 
 static void test_timeline_defaults(void **state)
