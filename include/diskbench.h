@@ -14,5 +14,9 @@
 #include <diskbench/timeline.h>
 #include <diskbench/recorder.h>
 #include <diskbench/result.h>
+#include <diskbench/engine.h>
+#include <diskbench/target.h>
+#include <diskbench/phase.h>
+#include <diskbench/run.h>
 
 #endif /* DISKBENCH_H */

@@ -1,0 +1,217 @@
+/**
+ * @file diskbench/engine.h
+ * @brief I/O engines: how a phase's reads, writes and syncs reach the system.
+ *
+ * An engine is a table of functions: open, close, read, write, fsync and
+ * unlink for one request at a time, and submit/reap for requests queued
+ * several at once. Built in are:
+ * - `sync`: read(2)/write(2) at the file position, pread(2)/pwrite(2) at an
+ *   offset; `O_DIRECT` and `O_SYNC` on request;
+ * - `io_uring`: requests queued to the kernel, up to a queue depth, through
+ *   liburing (Linux only; where the build or the kernel lacks it,
+ *   diskbench_engine_io_uring_new() says -ENOTSUP);
+ * - `null`: no I/O at all, every request succeeds at once, so the library's
+ *   own cost per operation can be measured.
+ *
+ * A caller may pass an engine of its own (diskbench_engine_new()): a
+ * simulated device with scripted latencies and a clock of its own, or a real
+ * one that injects faults. A member left NULL (or past the table's sz) takes
+ * the `sync` engine's behaviour; a NULL submit/reap pair runs queued
+ * requests one at a time through read and write.
+ *
+ * @defgroup engine Engines
+ * @{
+ */
+#ifndef DISKBENCH_ENGINE_H
+#define DISKBENCH_ENGINE_H
+
+#include <diskbench/common.h>
+
+DISKBENCH_BEGIN_DECLS
+
+/** An I/O engine (opaque). */
+struct diskbench_engine;
+
+/** Open for reading. */
+#define DISKBENCH_OPEN_READ   UINT32_C(0x01)
+/** Open for writing. */
+#define DISKBENCH_OPEN_WRITE  UINT32_C(0x02)
+/** Create the file; fail with -EEXIST if it exists (O_CREAT|O_EXCL). */
+#define DISKBENCH_OPEN_CREATE UINT32_C(0x04)
+/** Bypass the page cache (O_DIRECT): buffers, sizes and offsets aligned. */
+#define DISKBENCH_OPEN_DIRECT UINT32_C(0x08)
+/** Each write reaches the device before it returns (O_SYNC). */
+#define DISKBENCH_OPEN_SYNC   UINT32_C(0x10)
+
+/**
+ * Offset meaning "at the file position, and move it": read(2)/write(2)
+ * rather than pread(2)/pwrite(2).
+ */
+#define DISKBENCH_OFFSET_CURRENT UINT64_MAX
+
+/** What a queued request does. */
+enum diskbench_io_op {
+	DISKBENCH_IO_READ = 0,  /**< read len bytes at offset into buf */
+	DISKBENCH_IO_WRITE = 1, /**< write len bytes from buf at offset */
+	DISKBENCH_IO_FSYNC = 2, /**< flush the file to the device */
+};
+
+/**
+ * One queued request. The library owns the memory and fills the request
+ * fields; the engine sets @ref result when the request completes and hands
+ * the same pointer back from reap. New fields are only appended.
+ */
+struct diskbench_io {
+	int64_t handle;      /**< file, as open returned it */
+	void *buf;           /**< data to write, or room to read into */
+	uint64_t len;        /**< bytes */
+	uint64_t offset;     /**< byte offset in the file */
+	uint32_t op;         /**< an enum diskbench_io_op */
+	uint32_t reserved;   /**< zero */
+	int64_t result;      /**< set by the engine: bytes moved, or -errno */
+	uint64_t start_ns;   /**< the library's: when the request was submitted */
+	void *priv;          /**< the library's */
+};
+
+/**
+ * An engine's functions. Each takes the user_data given to
+ * diskbench_engine_new() last. They are called on the thread that runs the
+ * phase; an engine used by several threads at once (a phase with several
+ * workers) must be safe for that with distinct handles.
+ */
+struct diskbench_engine_ops {
+	/** sizeof(struct diskbench_engine_ops) as the caller's headers saw it. */
+	size_t sz;
+	/** Short name, shown in reports ("sim", "faulty", ...); NULL: "user". */
+	const char *name;
+	/**
+	 * Opens @p path (DISKBENCH_OPEN_* @p flags; files are created with
+	 * mode 0600) and stores a handle of the engine's choosing.
+	 * Returns 0 or a negative errno.
+	 */
+	int (*open)(const char *path, uint32_t flags, int64_t *handle,
+		    void *user_data);
+	/** Closes a handle. Returns 0 or a negative errno. */
+	int (*close)(int64_t handle, void *user_data);
+	/**
+	 * Reads up to @p len bytes at @p offset (or DISKBENCH_OFFSET_CURRENT).
+	 * Returns the bytes read (0 at the end of the file) or a negative
+	 * errno; -EINTR means nothing was read, and the library asks again.
+	 */
+	int64_t (*read)(int64_t handle, void *buf, uint64_t len,
+			uint64_t offset, void *user_data);
+	/**
+	 * Writes up to @p len bytes at @p offset (or DISKBENCH_OFFSET_CURRENT).
+	 * Returns the bytes written or a negative errno; -EINTR means nothing
+	 * was written, and the library asks again. A short write is followed
+	 * by a write of the rest; a write of nothing is an error (-EIO).
+	 */
+	int64_t (*write)(int64_t handle, const void *buf, uint64_t len,
+			 uint64_t offset, void *user_data);
+	/** Flushes a file to the device. Returns 0 or a negative errno. */
+	int (*fsync)(int64_t handle, void *user_data);
+	/** Removes a file. Returns 0 or a negative errno. */
+	int (*unlink)(const char *path, void *user_data);
+	/**
+	 * Queues @p n requests. Returns how many were taken (at least 1), or
+	 * a negative errno. NULL, with @ref reap NULL too: requests run one at
+	 * a time through read, write and fsync.
+	 */
+	int (*submit)(struct diskbench_io *const *ios, uint32_t n,
+		      void *user_data);
+	/**
+	 * Waits until at least @p min queued requests have completed, and
+	 * stores up to @p max of them, their result set, in @p done.
+	 * Returns how many were stored, or a negative errno.
+	 */
+	int (*reap)(struct diskbench_io **done, uint32_t max, uint32_t min,
+		    void *user_data);
+	/**
+	 * The engine's clock, for a simulated device whose latencies are
+	 * scripted; NULL: the monotonic clock. Must never go backwards.
+	 */
+	uint64_t (*clock)(void *user_data);
+	/** Called once by diskbench_engine_free(); may be NULL. */
+	void (*destroy)(void *user_data);
+	/** Most requests the engine takes at once; 0: 1. */
+	uint32_t queue_depth;
+};
+
+/** Initializer for struct diskbench_engine_ops: every member the default. */
+#define DISKBENCH_ENGINE_OPS_INIT \
+	{ sizeof(struct diskbench_engine_ops), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
+
+/**
+ * Makes the `sync` engine: one request at a time, each a system call.
+ *
+ * @param[out] out the engine; free it with diskbench_engine_free()
+ * @return 0; -EINVAL for a NULL @p out; -ENOMEM
+ */
+DISKBENCH_API int diskbench_engine_sync_new(struct diskbench_engine **out);
+
+/**
+ * Makes the `null` engine: no I/O at all. Opens, reads, writes and syncs
+ * succeed at once without touching any file, so a phase run on it measures
+ * the library's own cost per operation.
+ *
+ * @param[out] out the engine; free it with diskbench_engine_free()
+ * @return 0; -EINVAL for a NULL @p out; -ENOMEM
+ */
+DISKBENCH_API int diskbench_engine_null_new(struct diskbench_engine **out);
+
+/**
+ * Makes the `io_uring` engine with room for @p depth requests in flight.
+ *
+ * @param[out] out   the engine; free it with diskbench_engine_free()
+ * @param[in]  depth queue depth, 1 to 4096
+ * @return 0; -EINVAL for a NULL @p out or a depth out of range; -ENOTSUP if
+ *         this build has no io_uring support, or the kernel (or a sandbox)
+ *         refuses io_uring; -ENOMEM
+ */
+DISKBENCH_API int diskbench_engine_io_uring_new(struct diskbench_engine **out,
+						uint32_t depth);
+
+/**
+ * Makes an engine from the caller's functions.
+ *
+ * @param[out] out       the engine; free it with diskbench_engine_free()
+ * @param[in]  ops       the functions; copied, so the table need not outlive
+ *                       the call
+ * @param[in]  user_data passed to every function
+ * @return 0; -EINVAL for a NULL argument, a table smaller than its sz field,
+ *         or only one of submit and reap set; -E2BIG for a larger table
+ *         with unknown non-zero members; -ENOMEM
+ */
+DISKBENCH_API int diskbench_engine_new(struct diskbench_engine **out,
+				       const struct diskbench_engine_ops *ops,
+				       void *user_data);
+
+/**
+ * Frees an engine, calling its destroy function.
+ *
+ * @param[in] engine the engine; NULL is allowed
+ */
+DISKBENCH_API void diskbench_engine_free(struct diskbench_engine *engine);
+
+/**
+ * The engine's name: "sync", "null", "io_uring", or the user's.
+ *
+ * @param[in] engine the engine
+ * @return a string valid while the engine lives
+ */
+DISKBENCH_API const char *
+diskbench_engine_name(const struct diskbench_engine *engine);
+
+/**
+ * Most requests the engine keeps in flight (1 for `sync`).
+ *
+ * @param[in] engine the engine
+ * @return the queue depth, at least 1
+ */
+DISKBENCH_API uint32_t
+diskbench_engine_queue_depth(const struct diskbench_engine *engine);
+
+DISKBENCH_END_DECLS
+
+/** @} */
+#endif /* DISKBENCH_ENGINE_H */

@@ -1,0 +1,190 @@
+/**
+ * @file diskbench/phase.h
+ * @brief Phases: one kind of work, run against a target, giving a result.
+ *
+ * Built in are bonnie++ 2.00a's big-file phases with its semantics
+ * (per-byte write, block write, rewrite, per-byte read, block read), a
+ * general sequential phase (read or write, any block size, a byte count or
+ * a time limit, a queue depth), and custom phases: the caller's callbacks,
+ * timed by the library into the same histograms, timelines and results.
+ *
+ * Phases are put in a run (run.h), which times them and keeps their results.
+ *
+ * @defgroup phase Phases
+ * @{
+ */
+#ifndef DISKBENCH_PHASE_H
+#define DISKBENCH_PHASE_H
+
+#include <diskbench/common.h>
+#include <diskbench/result.h>
+#include <diskbench/target.h>
+
+DISKBENCH_BEGIN_DECLS
+
+/** A phase (opaque). */
+struct diskbench_phase;
+
+/** Default size of the per-byte phases: 3 MiB, as bonnie++ 2.00a. */
+#define DISKBENCH_BONNIE_DEFAULT_BYTE_BYTES (UINT64_C(3) << 20)
+
+/** Options of the bonnie++ big-file phases. Zero means the default. */
+struct diskbench_bonnie_opts {
+	/** sizeof(struct diskbench_bonnie_opts) as the caller's headers saw it. */
+	size_t sz;
+	/**
+	 * Bytes the per-byte phases write and read, one byte per system
+	 * call; rounded down to whole blocks and capped at the file size.
+	 * 0: DISKBENCH_BONNIE_DEFAULT_BYTE_BYTES.
+	 */
+	uint64_t byte_bytes;
+};
+
+/** Initializer for struct diskbench_bonnie_opts: all defaults. */
+#define DISKBENCH_BONNIE_OPTS_INIT { sizeof(struct diskbench_bonnie_opts), 0 }
+
+/**
+ * Makes one of bonnie++'s big-file phases, each timed as bonnie++ 2.00a
+ * times it, its closing fsync and close included:
+ * - DISKBENCH_PHASE_PUTC: creates the test file and writes the per-byte
+ *   size with one-byte write(2) calls; an operation is one block's worth;
+ * - DISKBENCH_PHASE_PUT_BLOCK: creates the test file anew and writes it a
+ *   block per write(2), changing one byte of the block each time;
+ * - DISKBENCH_PHASE_REWRITE: reads each block, changes one byte, writes it
+ *   back in place; an operation is the read and the write;
+ * - DISKBENCH_PHASE_GETC: reads the per-byte size with one-byte read(2)
+ *   calls; an operation is one block's worth;
+ * - DISKBENCH_PHASE_GET_BLOCK: reads the test file a block per read(2).
+ *
+ * The test file is created with O_DIRECT when the target asks for it, and
+ * reopened without it, as bonnie++ does. A phase that reads a file that is
+ * missing or short (run without the writing phases before it) first writes
+ * it, outside the timing. Sizes come from the target: its file size and
+ * block size.
+ *
+ * @param[out] out  the phase; free it with diskbench_phase_free() or hand it
+ *                  to diskbench_run_add()
+ * @param[in]  kind which phase
+ * @param[in]  opts options, or NULL for the defaults
+ * @return 0; -EINVAL for a NULL @p out or a bad option; -ENOTSUP for a kind
+ *         that is not one of the five above; -E2BIG; -ENOMEM
+ */
+DISKBENCH_API int diskbench_phase_bonnie_new(struct diskbench_phase **out,
+					     enum diskbench_phase_kind kind,
+					     const struct diskbench_bonnie_opts *opts);
+
+/** Write rather than read. */
+#define DISKBENCH_SEQ_WRITE    UINT32_C(0x01)
+/** Open with O_DIRECT (the target checked the alignment). */
+#define DISKBENCH_SEQ_DIRECT   UINT32_C(0x02)
+/** Do not fsync a written file before the phase's clock stops. */
+#define DISKBENCH_SEQ_NO_FSYNC UINT32_C(0x04)
+
+/** Options of the general sequential phase. Zero means the default. */
+struct diskbench_seq_opts {
+	/** sizeof(struct diskbench_seq_opts) as the caller's headers saw it. */
+	size_t sz;
+	/** Bytes per request; 0: the target's block size. */
+	uint64_t block_bytes;
+	/** Bytes to move; 0: the target's file size. */
+	uint64_t total_bytes;
+	/** Stop after this long even if bytes remain; 0: no limit. */
+	uint64_t time_limit_ns;
+	/** Requests in flight; 0: 1. At most the engine's queue depth. */
+	uint32_t queue_depth;
+	/** DISKBENCH_SEQ_* flags. */
+	uint32_t flags;
+};
+
+/** Initializer for struct diskbench_seq_opts: all defaults. */
+#define DISKBENCH_SEQ_OPTS_INIT { sizeof(struct diskbench_seq_opts), 0, 0, 0, 0, 0 }
+
+/**
+ * Makes a general sequential read or write phase. "Sequential write,
+ * 1 MiB blocks, O_DIRECT, io_uring at depth 8" is a target made with an
+ * io_uring engine and this phase with block_bytes 1 MiB, queue_depth 8 and
+ * DISKBENCH_SEQ_WRITE | DISKBENCH_SEQ_DIRECT. Writes create the test file
+ * anew; reads of a missing or short file first write it, untimed. Each
+ * request's latency, from submission to completion, is recorded. A write
+ * phase ends with an fsync inside its timing unless
+ * DISKBENCH_SEQ_NO_FSYNC.
+ *
+ * @param[out] out  the phase; free it with diskbench_phase_free() or hand it
+ *                  to diskbench_run_add()
+ * @param[in]  opts options, or NULL for the defaults (read the test file)
+ * @return 0; -EINVAL for a NULL @p out or unknown flags; -E2BIG; -ENOMEM
+ */
+DISKBENCH_API int diskbench_phase_seq_new(struct diskbench_phase **out,
+					  const struct diskbench_seq_opts *opts);
+
+/** What a custom phase's op callback returns when the phase is done. */
+#define DISKBENCH_CUSTOM_DONE 1
+
+/**
+ * Callbacks of a custom phase. Each takes the user_data given to
+ * diskbench_phase_custom_new() last, and is called on the thread running
+ * the phase. Only @ref op is timed.
+ */
+struct diskbench_custom_ops {
+	/** sizeof(struct diskbench_custom_ops) as the caller's headers saw it. */
+	size_t sz;
+	/**
+	 * Prepares, before the clock starts; may be NULL. Returns 0, or a
+	 * negative errno that stops the run.
+	 */
+	int (*setup)(struct diskbench_target *target, void *user_data);
+	/**
+	 * Does operation number @p index (from 0) and stores the bytes it
+	 * moved in @p bytes. Returns 0 to go on, DISKBENCH_CUSTOM_DONE when
+	 * there is nothing left (that call is not counted), or a negative
+	 * errno, which stops the phase and is kept as its error.
+	 */
+	int (*op)(uint64_t index, uint64_t *bytes, void *user_data);
+	/** Cleans up, after the clock stopped, even after an error; may be NULL. */
+	void (*teardown)(void *user_data);
+};
+
+/**
+ * Makes a custom phase. It runs until op returns DISKBENCH_CUSTOM_DONE or
+ * an error, or the run's stop condition is met.
+ *
+ * @param[out] out       the phase; free it with diskbench_phase_free() or
+ *                       hand it to diskbench_run_add()
+ * @param[in]  name      the phase's name in results; copied
+ * @param[in]  ops       the callbacks; copied; op may not be NULL
+ * @param[in]  user_data passed to every callback
+ * @return 0; -EINVAL for a NULL argument or op; -E2BIG; -ENOMEM
+ */
+DISKBENCH_API int diskbench_phase_custom_new(struct diskbench_phase **out,
+					     const char *name,
+					     const struct diskbench_custom_ops *ops,
+					     void *user_data);
+
+/**
+ * Frees a phase that was not handed to a run.
+ *
+ * @param[in] phase the phase; NULL is allowed
+ */
+DISKBENCH_API void diskbench_phase_free(struct diskbench_phase *phase);
+
+/**
+ * The phase's name ("putc", "seq_write", or the custom name).
+ *
+ * @param[in] phase the phase
+ * @return a string valid while the phase lives
+ */
+DISKBENCH_API const char *diskbench_phase_name(const struct diskbench_phase *phase);
+
+/**
+ * The phase's kind.
+ *
+ * @param[in] phase the phase
+ * @return the kind
+ */
+DISKBENCH_API enum diskbench_phase_kind
+diskbench_phase_kind(const struct diskbench_phase *phase);
+
+DISKBENCH_END_DECLS
+
+/** @} */
+#endif /* DISKBENCH_PHASE_H */

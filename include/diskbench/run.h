@@ -1,0 +1,193 @@
+/**
+ * @file diskbench/run.h
+ * @brief Runs: phases in order against one target, with progress,
+ *        cancellation and stop conditions.
+ *
+ * A run times each phase with a recorder (one clock read per operation) and
+ * keeps one result per phase. A failed operation stops its phase, whose
+ * result keeps what was done and an error naming the operation, the file and
+ * the offset; the run stops there. Whatever happens (success, error,
+ * cancellation), the run removes the files its target created before
+ * diskbench_run_execute() returns.
+ *
+ * @defgroup run Runs
+ * @{
+ */
+#ifndef DISKBENCH_RUN_H
+#define DISKBENCH_RUN_H
+
+#include <diskbench/common.h>
+#include <diskbench/phase.h>
+#include <diskbench/result.h>
+#include <diskbench/target.h>
+
+DISKBENCH_BEGIN_DECLS
+
+/** A run (opaque). */
+struct diskbench_run;
+
+/** What a progress callback is told; valid only during the call. */
+struct diskbench_progress {
+	/** Size of this struct as the library filled it; see DISKBENCH_HAS_FIELD(). */
+	size_t sz;
+	/** Name of the running phase. */
+	const char *phase_name;
+	/** Index of the running phase in the run, from 0. */
+	uint32_t phase_index;
+	/** Number of phases in the run. */
+	uint32_t phase_count;
+	/** Share of the phase done, 0 to 1; negative if not known. */
+	double fraction;
+	/** Operations done so far in the phase. */
+	uint64_t ops;
+	/** Bytes moved so far in the phase. */
+	uint64_t bytes;
+	/** Time since the phase started, ns. */
+	uint64_t elapsed_ns;
+	/** Bytes per second since the previous report of this phase. */
+	double bytes_per_sec;
+	/** Operations per second since the previous report of this phase. */
+	double ops_per_sec;
+};
+
+/**
+ * Told of a run's progress.
+ *
+ * Called on the thread running diskbench_run_execute(), between two
+ * operations, at most once per progress interval and never per operation;
+ * the time it takes is not counted in any operation.
+ *
+ * @param[in] progress  where the run is
+ * @param[in] user_data as given in the options
+ * @return 0 to go on; a negative value stops the run, and
+ *         diskbench_run_execute() returns it
+ */
+typedef int (*diskbench_progress_fn)(const struct diskbench_progress *progress,
+				     void *user_data);
+
+/** Default progress interval: 500 ms. */
+#define DISKBENCH_RUN_DEFAULT_PROGRESS_NS UINT64_C(500000000)
+
+/** Options for diskbench_run_new(). Zero in any field means its default. */
+struct diskbench_run_opts {
+	/** sizeof(struct diskbench_run_opts) as the caller's headers saw it. */
+	size_t sz;
+	/** Progress callback, or NULL. */
+	diskbench_progress_fn progress;
+	/** Passed to @ref progress. */
+	void *progress_user_data;
+	/** Least time between two progress calls; 0: 500 ms. */
+	uint64_t progress_interval_ns;
+	/** Stop a phase once it moved this many bytes; 0: no limit. */
+	uint64_t stop_bytes;
+	/** Stop a phase once it did this many operations; 0: no limit. */
+	uint64_t stop_ops;
+	/** Stop a phase once it ran this long; 0: no limit. */
+	uint64_t stop_time_ns;
+	/** Timeline interval of the results; 0: 100 ms. */
+	uint64_t timeline_interval_ns;
+	/** Histogram precision of the results; 0: the default (7 bits). */
+	uint32_t hist_precision_bits;
+};
+
+/** Initializer for struct diskbench_run_opts: all defaults. */
+#define DISKBENCH_RUN_OPTS_INIT \
+	{ sizeof(struct diskbench_run_opts), 0, 0, 0, 0, 0, 0, 0, 0 }
+
+/**
+ * Fills an option struct with its size and the defaults.
+ *
+ * @param[out] opts the struct to fill
+ * @param[in]  sz   sizeof(*opts) as the caller sees it
+ */
+DISKBENCH_API void diskbench_run_opts_init(struct diskbench_run_opts *opts,
+					   size_t sz);
+
+/**
+ * Makes an empty run on a target.
+ *
+ * @param[out] out    the run; free it with diskbench_run_free()
+ * @param[in]  target the target; borrowed, it must outlive the run
+ * @param[in]  opts   options, or NULL for the defaults
+ * @return 0; -EINVAL for a NULL argument or a bad option; -E2BIG; -ENOMEM
+ */
+DISKBENCH_API int diskbench_run_new(struct diskbench_run **out,
+				    struct diskbench_target *target,
+				    const struct diskbench_run_opts *opts);
+
+/**
+ * Frees a run, its phases and its results.
+ *
+ * @param[in] run the run; NULL is allowed
+ */
+DISKBENCH_API void diskbench_run_free(struct diskbench_run *run);
+
+/**
+ * Appends a phase. On success the run owns the phase and frees it.
+ *
+ * @param[in] run   the run
+ * @param[in] phase the phase; on failure it stays the caller's
+ * @return 0; -EINVAL for a NULL argument; -EBUSY while the run executes;
+ *         -ENOMEM
+ */
+DISKBENCH_API int diskbench_run_add(struct diskbench_run *run,
+				    struct diskbench_phase *phase);
+
+/**
+ * Runs the phases in order, keeping one result per phase that started.
+ * Results of an earlier execution are dropped first.
+ *
+ * @param[in] run the run
+ * @return 0; -ECANCELED if diskbench_run_cancel() was called; the negative
+ *         value a progress callback returned; or the error that stopped a
+ *         phase (a negative errno from the engine, or -EIO for a short
+ *         transfer that could not complete), which diskbench_run_errmsg()
+ *         and the phase's result describe
+ */
+DISKBENCH_API int diskbench_run_execute(struct diskbench_run *run);
+
+/**
+ * Asks a running diskbench_run_execute() to stop: the running phase ends
+ * after its current operation, keeping its partial result with the error
+ * -ECANCELED, and the files are removed.
+ *
+ * Safe to call from any thread and from a signal handler (it only sets an
+ * atomic flag). A cancellation made before diskbench_run_execute() starts
+ * makes it return -ECANCELED at once.
+ *
+ * @param[in] run the run
+ */
+DISKBENCH_API void diskbench_run_cancel(struct diskbench_run *run);
+
+/**
+ * Number of results of the last execution: one per phase that started.
+ *
+ * @param[in] run the run
+ * @return the count
+ */
+DISKBENCH_API size_t diskbench_run_result_count(const struct diskbench_run *run);
+
+/**
+ * One result of the last execution.
+ *
+ * @param[in] run   the run
+ * @param[in] index from 0 to diskbench_run_result_count() - 1
+ * @return a borrowed pointer, valid until the run executes again or is
+ *         freed; NULL for an index past the end
+ */
+DISKBENCH_API const struct diskbench_result *
+diskbench_run_result(const struct diskbench_run *run, size_t index);
+
+/**
+ * Describes the error that stopped the last execution.
+ *
+ * @param[in] run the run
+ * @return a string owned by the run, valid until it executes again or is
+ *         freed; "" if there was none
+ */
+DISKBENCH_API const char *diskbench_run_errmsg(const struct diskbench_run *run);
+
+DISKBENCH_END_DECLS
+
+/** @} */
+#endif /* DISKBENCH_RUN_H */

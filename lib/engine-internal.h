@@ -1,0 +1,78 @@
+#ifndef DISKBENCH_ENGINE_INTERNAL_H
+#define DISKBENCH_ENGINE_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <diskbench/engine.h>
+
+#include "clock-internal.h"
+
+struct diskbench_engine {
+	/* Every member set: the caller's, or the sync engine's in its place. */
+	struct diskbench_engine_ops ops;
+	void *user_data;
+	const char *name;
+	char *owned_name;  /* a user engine's name, copied */
+	uint32_t depth;
+	bool queued;    /* submit and reap are the engine's own */
+	bool no_files;  /* null engine: nothing is created on disk */
+};
+
+/* The sync engine's functions; they ignore user_data. */
+extern const struct diskbench_engine_ops diskbench__sync_ops;
+
+/*
+ * Makes an engine from a complete table (every member set but clock, destroy
+ * and submit/reap, which may be NULL). The built-in engines use this; the
+ * public diskbench_engine_new() fills the caller's gaps first.
+ */
+int diskbench__engine_make(struct diskbench_engine **out,
+			   const struct diskbench_engine_ops *ops,
+			   void *user_data, const char *name);
+
+static inline uint64_t diskbench__engine_now(const struct diskbench_engine *e)
+{
+	return e->ops.clock ? e->ops.clock(e->user_data) : diskbench__clock_ns();
+}
+
+static inline int diskbench__engine_open(const struct diskbench_engine *e,
+					 const char *path, uint32_t flags,
+					 int64_t *handle)
+{
+	return e->ops.open(path, flags, handle, e->user_data);
+}
+
+static inline int diskbench__engine_close(const struct diskbench_engine *e,
+					  int64_t handle)
+{
+	return e->ops.close(handle, e->user_data);
+}
+
+static inline int64_t diskbench__engine_read(const struct diskbench_engine *e,
+					     int64_t handle, void *buf,
+					     uint64_t len, uint64_t offset)
+{
+	return e->ops.read(handle, buf, len, offset, e->user_data);
+}
+
+static inline int64_t diskbench__engine_write(const struct diskbench_engine *e,
+					      int64_t handle, const void *buf,
+					      uint64_t len, uint64_t offset)
+{
+	return e->ops.write(handle, buf, len, offset, e->user_data);
+}
+
+static inline int diskbench__engine_fsync(const struct diskbench_engine *e,
+					  int64_t handle)
+{
+	return e->ops.fsync(handle, e->user_data);
+}
+
+static inline int diskbench__engine_unlink(const struct diskbench_engine *e,
+					   const char *path)
+{
+	return e->ops.unlink(path, e->user_data);
+}
+
+#endif

@@ -1,0 +1,267 @@
+/* The engine object, the sync engine and the null engine. io_uring lives in
+ * engine-io_uring.c. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <diskbench/engine.h>
+
+#include "common-internal.h"
+#include "engine-internal.h"
+
+/* ---- sync: one system call per request ---- */
+
+static int sync_open(const char *path, uint32_t flags, int64_t *handle,
+		     void *user_data)
+{
+	int oflags = O_CLOEXEC, fd;
+
+	(void)user_data;
+	if ((flags & DISKBENCH_OPEN_READ) && (flags & DISKBENCH_OPEN_WRITE))
+		oflags |= O_RDWR;
+	else if (flags & DISKBENCH_OPEN_WRITE)
+		oflags |= O_WRONLY;
+	else
+		oflags |= O_RDONLY;
+	if (flags & DISKBENCH_OPEN_CREATE)
+		oflags |= O_CREAT | O_EXCL;
+	if (flags & DISKBENCH_OPEN_SYNC)
+		oflags |= O_SYNC;
+	if (flags & DISKBENCH_OPEN_DIRECT) {
+#ifdef O_DIRECT
+		oflags |= O_DIRECT;
+#else
+		return -ENOTSUP;
+#endif
+	}
+	do
+		fd = open(path, oflags, 0600);
+	while (fd < 0 && errno == EINTR);
+	if (fd < 0)
+		return -errno;
+#if !defined(O_DIRECT) && defined(F_NOCACHE)
+	/* macOS: the nearest thing to O_DIRECT. Not reached: refused above. */
+#endif
+	*handle = fd;
+	return 0;
+}
+
+static int sync_close(int64_t handle, void *user_data)
+{
+	(void)user_data;
+	/* No retry on EINTR: the descriptor is gone either way on Linux. */
+	return close((int)handle) == 0 ? 0 : -errno;
+}
+
+static int64_t sync_read(int64_t handle, void *buf, uint64_t len,
+			 uint64_t offset, void *user_data)
+{
+	ssize_t n;
+
+	(void)user_data;
+	do
+		n = offset == DISKBENCH_OFFSET_CURRENT
+			    ? read((int)handle, buf, (size_t)len)
+			    : pread((int)handle, buf, (size_t)len, (off_t)offset);
+	while (n < 0 && errno == EINTR);
+	return n < 0 ? -errno : n;
+}
+
+static int64_t sync_write(int64_t handle, const void *buf, uint64_t len,
+			  uint64_t offset, void *user_data)
+{
+	ssize_t n;
+
+	(void)user_data;
+	do
+		n = offset == DISKBENCH_OFFSET_CURRENT
+			    ? write((int)handle, buf, (size_t)len)
+			    : pwrite((int)handle, buf, (size_t)len, (off_t)offset);
+	while (n < 0 && errno == EINTR);
+	return n < 0 ? -errno : n;
+}
+
+static int sync_fsync(int64_t handle, void *user_data)
+{
+	int r;
+
+	(void)user_data;
+	do
+		r = fsync((int)handle);
+	while (r < 0 && errno == EINTR);
+	return r == 0 ? 0 : -errno;
+}
+
+static int sync_unlink(const char *path, void *user_data)
+{
+	(void)user_data;
+	return unlink(path) == 0 ? 0 : -errno;
+}
+
+const struct diskbench_engine_ops diskbench__sync_ops = {
+	.sz = sizeof(struct diskbench_engine_ops),
+	.name = "sync",
+	.open = sync_open,
+	.close = sync_close,
+	.read = sync_read,
+	.write = sync_write,
+	.fsync = sync_fsync,
+	.unlink = sync_unlink,
+	.queue_depth = 1,
+};
+
+/* ---- null: no I/O ---- */
+
+static int null_open(const char *path, uint32_t flags, int64_t *handle,
+		     void *user_data)
+{
+	(void)path, (void)flags, (void)user_data;
+	*handle = 0;
+	return 0;
+}
+
+static int null_close(int64_t handle, void *user_data)
+{
+	(void)handle, (void)user_data;
+	return 0;
+}
+
+static int64_t null_read(int64_t handle, void *buf, uint64_t len,
+			 uint64_t offset, void *user_data)
+{
+	(void)handle, (void)buf, (void)offset, (void)user_data;
+	return (int64_t)len;
+}
+
+static int64_t null_write(int64_t handle, const void *buf, uint64_t len,
+			  uint64_t offset, void *user_data)
+{
+	(void)handle, (void)buf, (void)offset, (void)user_data;
+	return (int64_t)len;
+}
+
+static int null_fsync(int64_t handle, void *user_data)
+{
+	(void)handle, (void)user_data;
+	return 0;
+}
+
+static int null_unlink(const char *path, void *user_data)
+{
+	(void)path, (void)user_data;
+	return 0;
+}
+
+static const struct diskbench_engine_ops null_ops = {
+	.sz = sizeof(struct diskbench_engine_ops),
+	.name = "null",
+	.open = null_open,
+	.close = null_close,
+	.read = null_read,
+	.write = null_write,
+	.fsync = null_fsync,
+	.unlink = null_unlink,
+	.queue_depth = 1,
+};
+
+/* ---- the object ---- */
+
+int diskbench__engine_make(struct diskbench_engine **out,
+			   const struct diskbench_engine_ops *ops,
+			   void *user_data, const char *name)
+{
+	struct diskbench_engine *e = calloc(1, sizeof(*e));
+
+	if (!e)
+		return -ENOMEM;
+	e->ops = *ops;
+	e->user_data = user_data;
+	e->name = name;
+	e->queued = ops->submit && ops->reap;
+	e->depth = e->queued && ops->queue_depth ? ops->queue_depth : 1;
+	*out = e;
+	return 0;
+}
+
+DISKBENCH_API int diskbench_engine_sync_new(struct diskbench_engine **out)
+{
+	if (!out)
+		return -EINVAL;
+	*out = NULL;
+	return diskbench__engine_make(out, &diskbench__sync_ops, NULL, "sync");
+}
+
+DISKBENCH_API int diskbench_engine_null_new(struct diskbench_engine **out)
+{
+	int err;
+
+	if (!out)
+		return -EINVAL;
+	*out = NULL;
+	err = diskbench__engine_make(out, &null_ops, NULL, "null");
+	if (!err)
+		(*out)->no_files = true;
+	return err;
+}
+
+DISKBENCH_API int diskbench_engine_new(struct diskbench_engine **out,
+				       const struct diskbench_engine_ops *ops,
+				       void *user_data)
+{
+	struct diskbench_engine_ops o;
+	int err;
+
+	if (!out)
+		return -EINVAL;
+	*out = NULL;
+	if (!ops)
+		return -EINVAL;
+	err = diskbench__opts_read(&o, sizeof(o), ops);
+	if (err)
+		return err;
+	if (!o.submit != !o.reap)
+		return -EINVAL;
+#define DEFAULT(member) if (!o.member) o.member = diskbench__sync_ops.member
+	DEFAULT(open);
+	DEFAULT(close);
+	DEFAULT(read);
+	DEFAULT(write);
+	DEFAULT(fsync);
+	DEFAULT(unlink);
+#undef DEFAULT
+	char *name = strdup(o.name ? o.name : "user");
+
+	if (!name)
+		return -ENOMEM;
+	err = diskbench__engine_make(out, &o, user_data, name);
+	if (err) {
+		free(name);
+		return err;
+	}
+	(*out)->owned_name = name;
+	return 0;
+}
+
+DISKBENCH_API void diskbench_engine_free(struct diskbench_engine *engine)
+{
+	if (!engine)
+		return;
+	if (engine->ops.destroy)
+		engine->ops.destroy(engine->user_data);
+	free(engine->owned_name);
+	free(engine);
+}
+
+DISKBENCH_API const char *
+diskbench_engine_name(const struct diskbench_engine *engine)
+{
+	return engine->name;
+}
+
+DISKBENCH_API uint32_t
+diskbench_engine_queue_depth(const struct diskbench_engine *engine)
+{
+	return engine->depth;
+}

@@ -1,0 +1,209 @@
+/* What every phase shares: the object, and the helpers phases call between
+ * and around operations. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <diskbench/phase.h>
+
+#include "phase-internal.h"
+
+int diskbench__phase_make(struct diskbench_phase **out, const char *name,
+			  enum diskbench_phase_kind kind,
+			  const struct diskbench__phase_class *cls)
+{
+	struct diskbench_phase *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return -ENOMEM;
+	p->name = strdup(name);
+	if (!p->name) {
+		free(p);
+		return -ENOMEM;
+	}
+	p->kind = kind;
+	p->cls = cls;
+	*out = p;
+	return 0;
+}
+
+DISKBENCH_API void diskbench_phase_free(struct diskbench_phase *phase)
+{
+	if (!phase)
+		return;
+	free(phase->name);
+	free(phase);
+}
+
+DISKBENCH_API const char *diskbench_phase_name(const struct diskbench_phase *phase)
+{
+	return phase->name;
+}
+
+DISKBENCH_API enum diskbench_phase_kind
+diskbench_phase_kind(const struct diskbench_phase *phase)
+{
+	return phase->kind;
+}
+
+static void set_next_check(struct diskbench__ctx *ctx)
+{
+	uint64_t next = ctx->progress ? ctx->next_progress_ns : UINT64_MAX;
+
+	if (ctx->stop_at_ns && ctx->stop_at_ns < next)
+		next = ctx->stop_at_ns;
+	ctx->next_check_ns = next;
+}
+
+int diskbench__ctx_begin(struct diskbench__ctx *ctx)
+{
+	uint64_t now = diskbench__engine_now(ctx->engine);
+	int err = diskbench_recorder_begin(ctx->rec, now);
+
+	if (err)
+		return diskbench__ctx_fail(ctx, err, "read CPU time", NULL,
+					   UINT64_MAX);
+	ctx->stop_at_ns = ctx->stop_time_ns ? now + ctx->stop_time_ns : 0;
+	ctx->last_progress_ns = now;
+	ctx->last_ops = ctx->last_bytes = 0;
+	ctx->next_progress_ns = now + ctx->progress_interval_ns;
+	set_next_check(ctx);
+	return 0;
+}
+
+int diskbench__ctx_check(struct diskbench__ctx *ctx, uint64_t now)
+{
+	struct diskbench_recorder *rec = ctx->rec;
+
+	if (ctx->stop_at_ns && now >= ctx->stop_at_ns)
+		return 1;
+	if (ctx->progress && now >= ctx->next_progress_ns) {
+		struct diskbench_progress p;
+		double dt = (double)(now - ctx->last_progress_ns) / 1e9;
+		int ret;
+
+		memset(&p, 0, sizeof(p));
+		p.sz = sizeof(p);
+		p.phase_name = ctx->phase_name;
+		p.phase_index = ctx->phase_index;
+		p.phase_count = ctx->phase_count;
+		p.ops = rec->ops;
+		p.bytes = rec->bytes;
+		p.elapsed_ns = now - rec->begin_ns;
+		if (ctx->expected_bytes)
+			p.fraction = (double)rec->bytes / (double)ctx->expected_bytes;
+		else if (ctx->expected_ops)
+			p.fraction = (double)rec->ops / (double)ctx->expected_ops;
+		else if (ctx->stop_time_ns)
+			p.fraction = (double)p.elapsed_ns / (double)ctx->stop_time_ns;
+		else
+			p.fraction = -1.0;
+		if (p.fraction > 1.0)
+			p.fraction = 1.0;
+		if (dt > 0) {
+			p.bytes_per_sec = (double)(rec->bytes - ctx->last_bytes) / dt;
+			p.ops_per_sec = (double)(rec->ops - ctx->last_ops) / dt;
+		}
+		ret = ctx->progress(&p, ctx->progress_user_data);
+		/* The callback's time must not land in the next operation. */
+		now = diskbench__engine_now(ctx->engine);
+		diskbench_recorder_mark(rec, now);
+		ctx->last_progress_ns = now;
+		ctx->last_ops = rec->ops;
+		ctx->last_bytes = rec->bytes;
+		ctx->next_progress_ns = now + ctx->progress_interval_ns;
+		if (ret < 0)
+			return ret;
+	}
+	set_next_check(ctx);
+	if ((ctx->stop_ops && rec->ops >= ctx->stop_ops) ||
+	    (ctx->stop_bytes && rec->bytes >= ctx->stop_bytes))
+		return 1;
+	return 0;
+}
+
+int diskbench__ctx_fail(struct diskbench__ctx *ctx, int err, const char *op,
+			const char *path, uint64_t offset)
+{
+	if (!ctx->err) {
+		ctx->err = err;
+		ctx->err_op = op;
+		ctx->err_path = path;
+		ctx->err_offset = offset;
+	}
+	return err;
+}
+
+int diskbench__ctx_read_full(struct diskbench__ctx *ctx, int64_t h, void *buf,
+			     uint64_t len, uint64_t offset, uint64_t at,
+			     const char *path)
+{
+	uint64_t done = 0;
+
+	while (done < len) {
+		uint64_t off = offset == DISKBENCH_OFFSET_CURRENT
+				       ? offset
+				       : offset + done;
+		int64_t n = diskbench__engine_read(ctx->engine, h,
+						   (char *)buf + done,
+						   len - done, off);
+
+		if (n == -EINTR)
+			continue; /* interrupted before any data moved: again */
+		if (n < 0)
+			return diskbench__ctx_fail(ctx, (int)n, "read", path,
+						   at + done);
+		if (n == 0)
+			return diskbench__ctx_fail(ctx, -EIO,
+						   "read (file ended early)",
+						   path, at + done);
+		done += (uint64_t)n;
+	}
+	return 0;
+}
+
+int diskbench__ctx_write_full(struct diskbench__ctx *ctx, int64_t h,
+			      const void *buf, uint64_t len, uint64_t offset,
+			      uint64_t at, const char *path)
+{
+	uint64_t done = 0;
+
+	while (done < len) {
+		uint64_t off = offset == DISKBENCH_OFFSET_CURRENT
+				       ? offset
+				       : offset + done;
+		int64_t n = diskbench__engine_write(ctx->engine, h,
+						    (const char *)buf + done,
+						    len - done, off);
+
+		if (n == -EINTR)
+			continue; /* interrupted before any data moved: again */
+		if (n < 0)
+			return diskbench__ctx_fail(ctx, (int)n, "write", path,
+						   at + done);
+		if (n == 0)
+			return diskbench__ctx_fail(ctx, -EIO,
+						   "write (nothing written)",
+						   path, at + done);
+		done += (uint64_t)n;
+	}
+	return 0;
+}
+
+int diskbench__ctx_sync_close(struct diskbench__ctx *ctx, int64_t h,
+			      bool sync, const char *path)
+{
+	int err = 0, cerr;
+
+	if (sync) {
+		err = diskbench__engine_fsync(ctx->engine, h);
+		if (err)
+			diskbench__ctx_fail(ctx, err, "fsync", path, UINT64_MAX);
+	}
+	cerr = diskbench__engine_close(ctx->engine, h);
+	if (cerr && !err) {
+		err = cerr;
+		diskbench__ctx_fail(ctx, err, "close", path, UINT64_MAX);
+	}
+	return err;
+}

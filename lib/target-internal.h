@@ -1,0 +1,57 @@
+#ifndef DISKBENCH_TARGET_INTERNAL_H
+#define DISKBENCH_TARGET_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <diskbench/target.h>
+
+#include "engine-internal.h"
+
+struct diskbench_target {
+	char *dir;
+	struct diskbench_engine *engine;
+	bool owns_engine;
+	uint64_t file_bytes;
+	uint32_t block_bytes;
+	uint32_t flags;
+	uint32_t align;
+	char *prefix;
+	/* The test file: its name is chosen at its first creation and kept;
+	 * `exists` is true while a file of ours stands under that name. */
+	char *test_path;
+	bool test_exists;
+	uint64_t test_size;   /* bytes known to be in it */
+	char *errmsg;
+};
+
+/*
+ * Creates the test file anew (removing our previous one first), opened for
+ * reading and writing, plus `extra` flags (DISKBENCH_OPEN_DIRECT, ...).
+ * Never opens a file we did not create: O_EXCL, and another name if a
+ * stranger took ours meanwhile.
+ */
+int diskbench__target_create_test_file(struct diskbench_target *t,
+				       uint32_t extra, int64_t *handle);
+
+/* Opens our existing test file. */
+int diskbench__target_open_test_file(struct diskbench_target *t,
+				     uint32_t flags, int64_t *handle);
+
+/* Makes sure our test file exists with at least `bytes` in it, writing it
+ * (untimed) if not. */
+int diskbench__target_ensure_test_file(struct diskbench_target *t,
+				       uint64_t bytes);
+
+/* Sets the target's error message, printf-style. */
+void diskbench__target_set_errmsg(struct diskbench_target *t, const char *fmt,
+				  ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 2, 3)))
+#endif
+	;
+
+/* A buffer aligned for the target's files (O_DIRECT included), zeroed. */
+void *diskbench__target_alloc(const struct diskbench_target *t, uint64_t bytes);
+
+#endif

@@ -1,0 +1,474 @@
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include <diskbench/error.h>
+#include <diskbench/target.h>
+
+#include "common-internal.h"
+#include "engine-internal.h"
+#include "target-internal.h"
+
+/* How many other names to try when a stranger holds ours. */
+#define NAME_TRIES 1000
+
+DISKBENCH_API void diskbench_target_opts_init(struct diskbench_target_opts *opts,
+					      size_t sz)
+{
+	diskbench__opts_init(opts, sz);
+}
+
+static char *vformat(const char *fmt, va_list ap)
+{
+	va_list aq;
+	int n;
+	char *s;
+
+	va_copy(aq, ap);
+	n = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
+	if (n < 0)
+		return NULL;
+	s = malloc((size_t)n + 1);
+	if (s)
+		vsnprintf(s, (size_t)n + 1, fmt, ap);
+	return s;
+}
+
+void diskbench__target_set_errmsg(struct diskbench_target *t, const char *fmt,
+				  ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	s = vformat(fmt, ap);
+	va_end(ap);
+	free(t->errmsg);
+	t->errmsg = s; /* NULL on ENOMEM: errmsg() then says "" */
+}
+
+/* Sets *errmsg (if asked for) for a target that could not be made. */
+static int fail(char **errmsg, int err, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 3, 4)))
+#endif
+	;
+
+static int fail(char **errmsg, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (errmsg) {
+		va_start(ap, fmt);
+		*errmsg = vformat(fmt, ap);
+		va_end(ap);
+	}
+	return err;
+}
+
+void *diskbench__target_alloc(const struct diskbench_target *t, uint64_t bytes)
+{
+	void *p = NULL;
+	size_t align = t->align < 4096 ? 4096 : t->align;
+
+	if (bytes == 0)
+		bytes = 1;
+	if (posix_memalign(&p, align, (size_t)bytes) != 0)
+		return NULL;
+	memset(p, 0, (size_t)bytes);
+	return p;
+}
+
+static char *path_join(const char *dir, const char *name)
+{
+	size_t n = strlen(dir) + strlen(name) + 2;
+	char *p = malloc(n);
+
+	if (p)
+		snprintf(p, n, "%s/%s", dir, name);
+	return p;
+}
+
+/*
+ * Probes O_DIRECT in dir with a file of our own, and finds the smallest
+ * alignment (512 .. 4096) a direct write accepts. The probe file is removed
+ * before returning.
+ */
+static int probe_direct(const char *dir, const char *prefix, uint32_t *align,
+			char **errmsg)
+{
+#ifdef O_DIRECT
+	char name[128];
+	char *path;
+	void *buf = NULL;
+	int fd = -1, err = 0;
+
+	snprintf(name, sizeof(name), "%s.%ld.direct-probe", prefix,
+		 (long)getpid());
+	path = path_join(dir, name);
+	if (!path || posix_memalign(&buf, 4096, 4096) != 0) {
+		free(path);
+		return -ENOMEM;
+	}
+	memset(buf, 0, 4096);
+	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_DIRECT | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		err = -errno;
+		if (err == -EINVAL)
+			err = fail(errmsg, -ENOTSUP,
+				   "O_DIRECT is not supported by the file system of %s",
+				   dir);
+		else
+			err = fail(errmsg, err, "cannot create %s to probe O_DIRECT: %s",
+				   path, diskbench_strerror(err));
+		goto out;
+	}
+	err = -ENOTSUP;
+	for (uint32_t a = 512; a <= 4096; a *= 2) {
+		if (pwrite(fd, buf, a, 0) == (ssize_t)a) {
+			*align = a;
+			err = 0;
+			break;
+		}
+	}
+	if (err)
+		fail(errmsg, err,
+		     "O_DIRECT writes of 512 to 4096 aligned bytes all fail in %s",
+		     dir);
+	close(fd);
+	unlink(path);
+out:
+	free(buf);
+	free(path);
+	return err;
+#else
+	(void)prefix, (void)align;
+	return fail(errmsg, -ENOTSUP, "O_DIRECT is not available on this system (%s)",
+		    dir);
+#endif
+}
+
+DISKBENCH_API int diskbench_target_new(struct diskbench_target **out,
+				       const char *dir,
+				       const struct diskbench_target_opts *opts,
+				       char **errmsg)
+{
+	struct diskbench_target_opts o;
+	struct diskbench_target *t;
+	struct stat st;
+	long page;
+	int err;
+
+	if (errmsg)
+		*errmsg = NULL;
+	if (!out)
+		return -EINVAL;
+	*out = NULL;
+	if (!dir || !*dir)
+		return fail(errmsg, -EINVAL, "no directory given");
+	err = diskbench__opts_read(&o, sizeof(o), opts);
+	if (err)
+		return fail(errmsg, err, "bad target options: %s",
+			    diskbench_strerror(err));
+	if (o.flags & ~(DISKBENCH_TARGET_DIRECT | DISKBENCH_TARGET_SYNC))
+		return fail(errmsg, -EINVAL, "unknown target flags 0x%" PRIx32,
+			    o.flags);
+	if (o.name_prefix &&
+	    (!*o.name_prefix || strchr(o.name_prefix, '/') ||
+	     strlen(o.name_prefix) > 64))
+		return fail(errmsg, -EINVAL,
+			    "bad file name prefix \"%s\": 1 to 64 characters, no '/'",
+			    o.name_prefix);
+
+	if (o.file_bytes == 0)
+		o.file_bytes = DISKBENCH_TARGET_DEFAULT_FILE_BYTES;
+	if (o.block_bytes == 0)
+		o.block_bytes = DISKBENCH_TARGET_DEFAULT_BLOCK_BYTES;
+	if (o.file_bytes < o.block_bytes)
+		return fail(errmsg, -EINVAL,
+			    "file size %" PRIu64 " is smaller than the block size %" PRIu32,
+			    o.file_bytes, o.block_bytes);
+
+	if (stat(dir, &st) != 0) {
+		err = -errno;
+		return fail(errmsg, err, "%s: %s", dir, diskbench_strerror(err));
+	}
+	if (!S_ISDIR(st.st_mode))
+		return fail(errmsg, -ENOTDIR, "%s: not a directory", dir);
+	if (access(dir, W_OK | X_OK) != 0) {
+		err = -errno;
+		return fail(errmsg, err, "cannot write in %s: %s", dir,
+			    diskbench_strerror(err));
+	}
+
+	page = sysconf(_SC_PAGESIZE);
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	t->file_bytes = o.file_bytes;
+	t->block_bytes = o.block_bytes;
+	t->flags = o.flags;
+	t->align = page > 0 ? (uint32_t)page : 4096;
+	t->dir = strdup(dir);
+	t->prefix = strdup(o.name_prefix ? o.name_prefix : "diskbench");
+	if (!t->dir || !t->prefix) {
+		err = -ENOMEM;
+		goto fail;
+	}
+	if (o.engine) {
+		t->engine = o.engine;
+	} else {
+		err = diskbench_engine_sync_new(&t->engine);
+		if (err)
+			goto fail;
+		t->owns_engine = true;
+	}
+
+	/* The null engine writes nothing, so room and O_DIRECT don't matter. */
+	if (!t->engine->no_files) {
+		struct statvfs vfs;
+
+		if (statvfs(dir, &vfs) == 0) {
+			uint64_t avail = (uint64_t)vfs.f_bavail * vfs.f_frsize;
+
+			if (avail < t->file_bytes) {
+				err = fail(errmsg, -ENOSPC,
+					   "%s has %" PRIu64 " MiB free; the test file needs %" PRIu64 " MiB",
+					   dir, avail >> 20,
+					   (t->file_bytes + (1 << 20) - 1) >> 20);
+				goto fail;
+			}
+		}
+		if (t->flags & DISKBENCH_TARGET_DIRECT) {
+			uint32_t align = 0;
+
+			err = probe_direct(dir, t->prefix, &align, errmsg);
+			if (err)
+				goto fail;
+			t->align = align > t->align ? align : t->align;
+			if (t->block_bytes % align) {
+				err = fail(errmsg, -EINVAL,
+					   "block size %" PRIu32 " is not a multiple of %" PRIu32
+					   ", the alignment O_DIRECT needs in %s",
+					   t->block_bytes, align, dir);
+				goto fail;
+			}
+		}
+	}
+	*out = t;
+	return 0;
+fail:
+	diskbench_target_free(t);
+	if (err == -ENOMEM && errmsg && !*errmsg)
+		fail(errmsg, err, "out of memory");
+	return err;
+}
+
+DISKBENCH_API void diskbench_target_free(struct diskbench_target *target)
+{
+	if (!target)
+		return;
+	diskbench_target_cleanup(target);
+	if (target->owns_engine)
+		diskbench_engine_free(target->engine);
+	free(target->dir);
+	free(target->prefix);
+	free(target->test_path);
+	free(target->errmsg);
+	free(target);
+}
+
+DISKBENCH_API int diskbench_target_cleanup(struct diskbench_target *target)
+{
+	int err = 0;
+
+	if (!target)
+		return -EINVAL;
+	if (target->test_exists) {
+		err = diskbench__engine_unlink(target->engine, target->test_path);
+		if (err == -ENOENT)
+			err = 0; /* already gone: nothing of ours is left */
+		if (err)
+			diskbench__target_set_errmsg(target, "cannot remove %s: %s",
+						     target->test_path,
+						     diskbench_strerror(err));
+		else
+			target->test_exists = false;
+		target->test_size = 0;
+	}
+	return err;
+}
+
+static int choose_name(struct diskbench_target *t, unsigned attempt)
+{
+	char name[128];
+	char *path;
+
+	if (attempt == 0)
+		snprintf(name, sizeof(name), "%s.%ld", t->prefix, (long)getpid());
+	else
+		snprintf(name, sizeof(name), "%s.%ld.%u", t->prefix,
+			 (long)getpid(), attempt);
+	path = path_join(t->dir, name);
+	if (!path)
+		return -ENOMEM;
+	free(t->test_path);
+	t->test_path = path;
+	return 0;
+}
+
+int diskbench__target_create_test_file(struct diskbench_target *t,
+				       uint32_t extra, int64_t *handle)
+{
+	const uint32_t flags = DISKBENCH_OPEN_READ | DISKBENCH_OPEN_WRITE |
+			       DISKBENCH_OPEN_CREATE | extra |
+			       (t->flags & DISKBENCH_TARGET_SYNC ? DISKBENCH_OPEN_SYNC : 0);
+	int err;
+
+	if (t->test_exists) {
+		err = diskbench__engine_unlink(t->engine, t->test_path);
+		if (err && err != -ENOENT) {
+			diskbench__target_set_errmsg(t, "unlink %s: %s",
+						     t->test_path,
+						     diskbench_strerror(err));
+			return err;
+		}
+		t->test_exists = false;
+		t->test_size = 0;
+	}
+	for (unsigned attempt = 0; attempt < NAME_TRIES; attempt++) {
+		if (!t->test_path || attempt > 0) {
+			err = choose_name(t, attempt);
+			if (err)
+				return err;
+		}
+		err = diskbench__engine_open(t->engine, t->test_path, flags, handle);
+		if (err == -EEXIST)
+			continue; /* not ours: leave it alone, take another name */
+		if (err) {
+			diskbench__target_set_errmsg(t, "create %s: %s",
+						     t->test_path,
+						     diskbench_strerror(err));
+			return err;
+		}
+		t->test_exists = true;
+		t->test_size = 0;
+		return 0;
+	}
+	diskbench__target_set_errmsg(t, "no free name for the test file in %s",
+				     t->dir);
+	return -EEXIST;
+}
+
+int diskbench__target_open_test_file(struct diskbench_target *t,
+				     uint32_t flags, int64_t *handle)
+{
+	int err;
+
+	if (!t->test_exists) {
+		diskbench__target_set_errmsg(t, "the test file does not exist");
+		return -ENOENT;
+	}
+	if (t->flags & DISKBENCH_TARGET_SYNC)
+		flags |= DISKBENCH_OPEN_SYNC;
+	err = diskbench__engine_open(t->engine, t->test_path, flags, handle);
+	if (err)
+		diskbench__target_set_errmsg(t, "open %s: %s", t->test_path,
+					     diskbench_strerror(err));
+	return err;
+}
+
+int diskbench__target_ensure_test_file(struct diskbench_target *t,
+				       uint64_t bytes)
+{
+	const struct diskbench_engine *e = t->engine;
+	uint64_t block = t->block_bytes, off = 0;
+	int64_t h;
+	void *buf;
+	int err, cerr;
+
+	if (t->test_exists && t->test_size >= bytes)
+		return 0;
+	buf = diskbench__target_alloc(t, block);
+	if (!buf)
+		return -ENOMEM;
+	err = diskbench__target_create_test_file(t, 0, &h);
+	if (err) {
+		free(buf);
+		return err;
+	}
+	while (!err && off < bytes) {
+		uint64_t len = bytes - off < block ? bytes - off : block;
+		int64_t n = diskbench__engine_write(e, h, buf, len, off);
+
+		if (n < 0)
+			err = (int)n;
+		else if (n == 0)
+			err = -EIO;
+		else
+			off += (uint64_t)n;
+	}
+	if (!err)
+		err = diskbench__engine_fsync(e, h);
+	cerr = diskbench__engine_close(e, h);
+	if (!err)
+		err = cerr;
+	free(buf);
+	if (err) {
+		diskbench__target_set_errmsg(t, "write %s at offset %" PRIu64 ": %s",
+					     t->test_path, off,
+					     diskbench_strerror(err));
+		return err;
+	}
+	t->test_size = bytes;
+	return 0;
+}
+
+DISKBENCH_API const char *diskbench_target_dir(const struct diskbench_target *target)
+{
+	return target->dir;
+}
+
+DISKBENCH_API struct diskbench_engine *
+diskbench_target_engine(const struct diskbench_target *target)
+{
+	return target->engine;
+}
+
+DISKBENCH_API uint64_t
+diskbench_target_file_bytes(const struct diskbench_target *target)
+{
+	return target->file_bytes;
+}
+
+DISKBENCH_API uint32_t
+diskbench_target_block_bytes(const struct diskbench_target *target)
+{
+	return target->block_bytes;
+}
+
+DISKBENCH_API uint32_t
+diskbench_target_alignment(const struct diskbench_target *target)
+{
+	return target->align;
+}
+
+DISKBENCH_API size_t
+diskbench_target_file_count(const struct diskbench_target *target)
+{
+	return target->test_exists ? 1 : 0;
+}
+
+DISKBENCH_API const char *
+diskbench_target_errmsg(const struct diskbench_target *target)
+{
+	return target->errmsg ? target->errmsg : "";
+}
