@@ -17,6 +17,7 @@ struct diskbench_engine {
 	uint32_t depth;
 	bool queued;    /* submit and reap are the engine's own */
 	bool no_files;  /* null engine: nothing is created on disk */
+	bool real_fds;  /* handles are file descriptors of this process */
 };
 
 /* The sync engine's functions; they ignore user_data. */

@@ -187,10 +187,15 @@ int diskbench__engine_make(struct diskbench_engine **out,
 
 DISKBENCH_API int diskbench_engine_sync_new(struct diskbench_engine **out)
 {
+	int err;
+
 	if (!out)
 		return -EINVAL;
 	*out = NULL;
-	return diskbench__engine_make(out, &diskbench__sync_ops, NULL, "sync");
+	err = diskbench__engine_make(out, &diskbench__sync_ops, NULL, "sync");
+	if (!err)
+		(*out)->real_fds = true;
+	return err;
 }
 
 DISKBENCH_API int diskbench_engine_null_new(struct diskbench_engine **out)

@@ -196,6 +196,10 @@ static int run_seq(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 		return diskbench__ctx_fail(ctx, -EINVAL,
 			"check queue depth against the engine's", NULL, UINT64_MAX);
 	ctx->expected_bytes = s.total;
+	/* The phase's own time limit, or the run's, whichever comes first. */
+	if (o->time_limit_ns &&
+	    (!ctx->stop_time_ns || o->time_limit_ns < ctx->stop_time_ns))
+		ctx->stop_time_ns = o->time_limit_ns;
 
 	bufs = diskbench__target_alloc(t, s.block * depth);
 	if (!bufs)
@@ -209,6 +213,8 @@ static int run_seq(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 		}
 	} else {
 		err = diskbench__target_ensure_test_file(t, s.total);
+		if (!err)
+			diskbench__target_drop_cache(t);
 		if (!err)
 			err = diskbench__target_open_test_file(t, DISKBENCH_OPEN_READ |
 								  oflags, &s.h);

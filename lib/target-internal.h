@@ -43,6 +43,11 @@ int diskbench__target_open_test_file(struct diskbench_target *t,
 int diskbench__target_ensure_test_file(struct diskbench_target *t,
 				       uint64_t bytes);
 
+/* Drops the test file's pages from the page cache (as fio does before a
+ * read job), so that reads measure the device; where handles are not real
+ * descriptors (user and null engines) there is nothing to drop. */
+void diskbench__target_drop_cache(struct diskbench_target *t);
+
 /* Sets the target's error message, printf-style. */
 void diskbench__target_set_errmsg(struct diskbench_target *t, const char *fmt,
 				  ...)

@@ -432,6 +432,25 @@ int diskbench__target_ensure_test_file(struct diskbench_target *t,
 	return 0;
 }
 
+void diskbench__target_drop_cache(struct diskbench_target *t)
+{
+#ifdef POSIX_FADV_DONTNEED
+	int fd;
+
+	if (!t->test_exists || !t->engine->real_fds)
+		return;
+	fd = open(t->test_path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return; /* only an optimisation of what is measured */
+	/* Dirty pages are not dropped: write them first. */
+	fdatasync(fd);
+	posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+	close(fd);
+#else
+	(void)t;
+#endif
+}
+
 DISKBENCH_API const char *diskbench_target_dir(const struct diskbench_target *target)
 {
 	return target->dir;
