@@ -113,16 +113,22 @@ struct diskbench_engine_ops {
 	/** Removes a file. Returns 0 or a negative errno. */
 	int (*unlink)(const char *path, void *user_data);
 	/**
-	 * Queues @p n requests. Returns how many were taken (at least 1), or
-	 * a negative errno. NULL, with @ref reap NULL too: requests run one at
-	 * a time through read, write and fsync.
+	 * Queues @p n requests. Returns how many were taken (at least 1, the
+	 * first ones of the array), or a negative errno. A request the engine
+	 * refuses on its own (a bad handle or op) may be taken and completed
+	 * at once with the error in its result. Requests are reaped on the
+	 * thread that submitted them, and the queue depth counts per thread.
+	 * DISKBENCH_OFFSET_CURRENT has no defined meaning for queued
+	 * requests. NULL, with @ref reap NULL too: requests run one at a time
+	 * through read, write and fsync.
 	 */
 	int (*submit)(struct diskbench_io *const *ios, uint32_t n,
 		      void *user_data);
 	/**
 	 * Waits until at least @p min queued requests have completed, and
 	 * stores up to @p max of them, their result set, in @p done.
-	 * Returns how many were stored, or a negative errno.
+	 * Returns how many were stored, or a negative errno: -EINVAL if
+	 * @p min exceeds the requests in flight.
 	 */
 	int (*reap)(struct diskbench_io **done, uint32_t max, uint32_t min,
 		    void *user_data);
