@@ -208,8 +208,7 @@ static int run_seq(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 		err = diskbench__target_create_test_file(t, oflags, &s.h);
 		if (err) {
 			free(bufs);
-			return diskbench__ctx_fail(ctx, err, "create", t->test_path,
-						   UINT64_MAX);
+			return diskbench__target_fail(t, ctx, err);
 		}
 	} else {
 		err = diskbench__target_ensure_test_file(t, s.total);
@@ -220,8 +219,7 @@ static int run_seq(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 								  oflags, &s.h);
 		if (err) {
 			free(bufs);
-			return diskbench__ctx_fail(ctx, err, "open", t->test_path,
-						   UINT64_MAX);
+			return diskbench__target_fail(t, ctx, err);
 		}
 	}
 	s.path = t->test_path;

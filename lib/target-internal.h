@@ -22,6 +22,16 @@ struct diskbench_target {
 	char *test_path;
 	bool test_exists;
 	uint64_t test_size;   /* bytes known to be in it */
+	/* Where handles are real descriptors: a descriptor of our own on the
+	 * test file, held while it exists. It keeps the inode alive, so its
+	 * number cannot be reused, and tells whether what stands under our
+	 * name is still our file: a file put in its place by someone else is
+	 * never removed. -1 when not held. */
+	int id_fd;
+	/* The last failure of a target operation: what and where, for the
+	 * phase's result. */
+	const char *err_op;
+	uint64_t err_offset;
 	char *errmsg;
 };
 
@@ -47,6 +57,11 @@ int diskbench__target_ensure_test_file(struct diskbench_target *t,
  * read job), so that reads measure the device; where handles are not real
  * descriptors (user and null engines) there is nothing to drop. */
 void diskbench__target_drop_cache(struct diskbench_target *t);
+
+/* Fails a phase with the target's last error: operation, file, offset. */
+struct diskbench__ctx;
+int diskbench__target_fail(struct diskbench_target *t,
+			   struct diskbench__ctx *ctx, int err);
 
 /* Sets the target's error message, printf-style. */
 void diskbench__target_set_errmsg(struct diskbench_target *t, const char *fmt,

@@ -14,6 +14,7 @@
 
 #include "common-internal.h"
 #include "engine-internal.h"
+#include "phase-internal.h"
 #include "target-internal.h"
 
 /* How many other names to try when a stranger holds ours. */
@@ -74,6 +75,75 @@ static int fail(char **errmsg, int err, const char *fmt, ...)
 	return err;
 }
 
+/* Notes what failed and where, for the phase's result and errmsg(). */
+static int target_err(struct diskbench_target *t, int err, const char *op,
+		      uint64_t offset)
+{
+	t->err_op = op;
+	t->err_offset = offset;
+	if (offset != UINT64_MAX)
+		diskbench__target_set_errmsg(t, "%s %s at offset %" PRIu64 ": %s",
+					     op, t->test_path ? t->test_path : t->dir,
+					     offset, diskbench_strerror(err));
+	else
+		diskbench__target_set_errmsg(t, "%s %s: %s", op,
+					     t->test_path ? t->test_path : t->dir,
+					     diskbench_strerror(err));
+	return err;
+}
+
+int diskbench__target_fail(struct diskbench_target *t,
+			   struct diskbench__ctx *ctx, int err)
+{
+	return diskbench__ctx_fail(ctx, err, t->err_op ? t->err_op : "prepare",
+				   t->test_path, t->err_offset);
+}
+
+static void forget_test_file(struct diskbench_target *t)
+{
+	if (t->id_fd >= 0)
+		close(t->id_fd);
+	t->id_fd = -1;
+	t->test_exists = false;
+	t->test_size = 0;
+}
+
+/*
+ * Removes our test file. Where handles are real descriptors we hold one on
+ * it (id_fd), so we know whether what stands under its name is still ours:
+ * a file someone else put there is left alone.
+ */
+static int remove_test_file(struct diskbench_target *t)
+{
+	int err;
+
+	if (!t->test_exists)
+		return 0;
+	if (t->id_fd >= 0) {
+		struct stat ours, there;
+
+		if (fstat(t->id_fd, &ours) == 0 && ours.st_nlink == 0) {
+			/* Someone removed it already: nothing of ours is left. */
+			forget_test_file(t);
+			return 0;
+		}
+		if (lstat(t->test_path, &there) != 0 ||
+		    there.st_dev != ours.st_dev || there.st_ino != ours.st_ino) {
+			/* Ours still exists, but not under its name (renamed,
+			 * or hidden by a mount): never touch what stands
+			 * there, and keep ours on the list. */
+			return target_err(t, -EEXIST,
+					  "find our test file (moved or hidden) at",
+					  UINT64_MAX);
+		}
+	}
+	err = diskbench__engine_unlink(t->engine, t->test_path);
+	if (err && err != -ENOENT) /* already gone: nothing of ours is left */
+		return target_err(t, err, "unlink", UINT64_MAX);
+	forget_test_file(t);
+	return 0;
+}
+
 void *diskbench__target_alloc(const struct diskbench_target *t, uint64_t bytes)
 {
 	void *p = NULL;
@@ -106,20 +176,33 @@ static int probe_direct(const char *dir, const char *prefix, uint32_t *align,
 			char **errmsg)
 {
 #ifdef O_DIRECT
-	char name[128];
-	char *path;
+	char name[160];
+	char *path = NULL;
 	void *buf = NULL;
 	int fd = -1, err = 0;
 
-	snprintf(name, sizeof(name), "%s.%ld.direct-probe", prefix,
-		 (long)getpid());
-	path = path_join(dir, name);
-	if (!path || posix_memalign(&buf, 4096, 4096) != 0) {
-		free(path);
+	if (posix_memalign(&buf, 4096, 4096) != 0)
 		return -ENOMEM;
-	}
 	memset(buf, 0, 4096);
-	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_DIRECT | O_CLOEXEC, 0600);
+	/* Our own name; if a stranger holds it, another, never theirs. */
+	for (unsigned attempt = 0; attempt < NAME_TRIES; attempt++) {
+		if (attempt)
+			snprintf(name, sizeof(name), "%s.%ld.direct-probe.%u",
+				 prefix, (long)getpid(), attempt);
+		else
+			snprintf(name, sizeof(name), "%s.%ld.direct-probe",
+				 prefix, (long)getpid());
+		free(path);
+		path = path_join(dir, name);
+		if (!path) {
+			err = -ENOMEM;
+			goto out;
+		}
+		fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_DIRECT | O_CLOEXEC,
+			  0600);
+		if (fd >= 0 || errno != EEXIST)
+			break;
+	}
 	if (fd < 0) {
 		err = -errno;
 		if (err == -EINVAL)
@@ -213,6 +296,7 @@ DISKBENCH_API int diskbench_target_new(struct diskbench_target **out,
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		return -ENOMEM;
+	t->id_fd = -1;
 	t->file_bytes = o.file_bytes;
 	t->block_bytes = o.block_bytes;
 	t->flags = o.flags;
@@ -243,7 +327,8 @@ DISKBENCH_API int diskbench_target_new(struct diskbench_target **out,
 				err = fail(errmsg, -ENOSPC,
 					   "%s has %" PRIu64 " MiB free; the test file needs %" PRIu64 " MiB",
 					   dir, avail >> 20,
-					   (t->file_bytes + (1 << 20) - 1) >> 20);
+					   (t->file_bytes >> 20) +
+						   ((t->file_bytes & 0xfffff) != 0));
 				goto fail;
 			}
 		}
@@ -288,23 +373,9 @@ DISKBENCH_API void diskbench_target_free(struct diskbench_target *target)
 
 DISKBENCH_API int diskbench_target_cleanup(struct diskbench_target *target)
 {
-	int err = 0;
-
 	if (!target)
 		return -EINVAL;
-	if (target->test_exists) {
-		err = diskbench__engine_unlink(target->engine, target->test_path);
-		if (err == -ENOENT)
-			err = 0; /* already gone: nothing of ours is left */
-		if (err)
-			diskbench__target_set_errmsg(target, "cannot remove %s: %s",
-						     target->test_path,
-						     diskbench_strerror(err));
-		else
-			target->test_exists = false;
-		target->test_size = 0;
-	}
-	return err;
+	return remove_test_file(target);
 }
 
 static int choose_name(struct diskbench_target *t, unsigned attempt)
@@ -333,17 +404,9 @@ int diskbench__target_create_test_file(struct diskbench_target *t,
 			       (t->flags & DISKBENCH_TARGET_SYNC ? DISKBENCH_OPEN_SYNC : 0);
 	int err;
 
-	if (t->test_exists) {
-		err = diskbench__engine_unlink(t->engine, t->test_path);
-		if (err && err != -ENOENT) {
-			diskbench__target_set_errmsg(t, "unlink %s: %s",
-						     t->test_path,
-						     diskbench_strerror(err));
-			return err;
-		}
-		t->test_exists = false;
-		t->test_size = 0;
-	}
+	err = remove_test_file(t);
+	if (err)
+		return err;
 	for (unsigned attempt = 0; attempt < NAME_TRIES; attempt++) {
 		if (!t->test_path || attempt > 0) {
 			err = choose_name(t, attempt);
@@ -353,16 +416,16 @@ int diskbench__target_create_test_file(struct diskbench_target *t,
 		err = diskbench__engine_open(t->engine, t->test_path, flags, handle);
 		if (err == -EEXIST)
 			continue; /* not ours: leave it alone, take another name */
-		if (err) {
-			diskbench__target_set_errmsg(t, "create %s: %s",
-						     t->test_path,
-						     diskbench_strerror(err));
-			return err;
-		}
+		if (err)
+			return target_err(t, err, "create", UINT64_MAX);
 		t->test_exists = true;
 		t->test_size = 0;
+		if (t->engine->real_fds)
+			t->id_fd = fcntl((int)*handle, F_DUPFD_CLOEXEC, 0);
 		return 0;
 	}
+	t->err_op = "create";
+	t->err_offset = UINT64_MAX;
 	diskbench__target_set_errmsg(t, "no free name for the test file in %s",
 				     t->dir);
 	return -EEXIST;
@@ -373,17 +436,12 @@ int diskbench__target_open_test_file(struct diskbench_target *t,
 {
 	int err;
 
-	if (!t->test_exists) {
-		diskbench__target_set_errmsg(t, "the test file does not exist");
-		return -ENOENT;
-	}
+	if (!t->test_exists)
+		return target_err(t, -ENOENT, "open", UINT64_MAX);
 	if (t->flags & DISKBENCH_TARGET_SYNC)
 		flags |= DISKBENCH_OPEN_SYNC;
 	err = diskbench__engine_open(t->engine, t->test_path, flags, handle);
-	if (err)
-		diskbench__target_set_errmsg(t, "open %s: %s", t->test_path,
-					     diskbench_strerror(err));
-	return err;
+	return err ? target_err(t, err, "open", UINT64_MAX) : 0;
 }
 
 int diskbench__target_ensure_test_file(struct diskbench_target *t,
@@ -409,25 +467,26 @@ int diskbench__target_ensure_test_file(struct diskbench_target *t,
 		uint64_t len = bytes - off < block ? bytes - off : block;
 		int64_t n = diskbench__engine_write(e, h, buf, len, off);
 
+		if (n == -EINTR)
+			continue;
 		if (n < 0)
-			err = (int)n;
+			err = target_err(t, (int)n, "write", off);
 		else if (n == 0)
-			err = -EIO;
+			err = target_err(t, -EIO, "write (nothing written)", off);
 		else
 			off += (uint64_t)n;
 	}
-	if (!err)
+	if (!err) {
 		err = diskbench__engine_fsync(e, h);
-	cerr = diskbench__engine_close(e, h);
-	if (!err)
-		err = cerr;
-	free(buf);
-	if (err) {
-		diskbench__target_set_errmsg(t, "write %s at offset %" PRIu64 ": %s",
-					     t->test_path, off,
-					     diskbench_strerror(err));
-		return err;
+		if (err)
+			target_err(t, err, "fsync", UINT64_MAX);
 	}
+	cerr = diskbench__engine_close(e, h);
+	if (!err && cerr)
+		err = target_err(t, cerr, "close", UINT64_MAX);
+	free(buf);
+	if (err)
+		return err;
 	t->test_size = bytes;
 	return 0;
 }

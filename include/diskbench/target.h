@@ -113,7 +113,10 @@ DISKBENCH_API void diskbench_target_free(struct diskbench_target *target);
  *
  * @param[in] target the target
  * @return 0, or the first negative errno met (every file is still tried);
- *         diskbench_target_errmsg() names the file
+ *         diskbench_target_errmsg() names the file. -EEXIST means the
+ *         target's file is no longer under its name (moved, or hidden by a
+ *         mount) and something else may stand there: that is left alone,
+ *         and the target's file stays on its list for a later cleanup
  */
 DISKBENCH_API int diskbench_target_cleanup(struct diskbench_target *target);
 

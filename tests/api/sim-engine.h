@@ -1,0 +1,247 @@
+/*
+ * tests/api/sim-engine.h: a simulated device, as a user engine
+ * (diskbench_engine_new()), for tests that need exact times and faults.
+ *
+ * - Files live in memory, keyed by path: contents, size, and open handles
+ *   with a file position (DISKBENCH_OFFSET_CURRENT). DISKBENCH_OPEN_CREATE
+ *   has O_EXCL semantics (-EEXIST), a handle opened without READ (WRITE)
+ *   refuses reads (writes) with -EBADF, and unlink keeps the contents of a
+ *   removed file for inspection (sim_removed()).
+ * - A fake clock (the engine's clock) that only moves when a request takes
+ *   its scripted latency: a base per kind, plus a cost per byte moved, plus
+ *   stalls at chosen requests; or a function of the caller's.
+ * - Faults at the Nth call of a kind, or the Nth read-or-write: an error
+ *   (EIO, ENOSPC, ...), a short transfer (half the bytes), -EINTR once,
+ *   nothing moved (0), or a stall. Opens, creates, fsyncs, closes and
+ *   unlinks fail the same way. A capacity makes writes past it short and
+ *   then -ENOSPC, as a full file system does.
+ * - Counters of every call (1-byte transfers and transfers at the file
+ *   position apart) and a log of the first log_cap requests.
+ * - With queue_depth > 0, submit and reap: a request completes at its
+ *   submission time plus its latency; reap(min) moves the clock to the
+ *   min-th completion if needed and returns what completed, in order.
+ *
+ * Calls are counted from sim_new(): "the 50th write" is the 50th write call
+ * the sim saw; sim_calls() tells how many came so far, to aim at requests
+ * of a later phase.
+ *
+ * Also here: temporary directories for the tests that need a real one.
+ */
+#ifndef DISKBENCH_TEST_SIM_ENGINE_H
+#define DISKBENCH_TEST_SIM_ENGINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <diskbench.h>
+
+/* Kinds of call; SIM_RW counts reads and writes together. */
+enum sim_kind {
+	SIM_READ = 0,
+	SIM_WRITE,
+	SIM_FSYNC,
+	SIM_OPEN,    /* an open without DISKBENCH_OPEN_CREATE */
+	SIM_CREATE,  /* an open with DISKBENCH_OPEN_CREATE */
+	SIM_CLOSE,
+	SIM_UNLINK,
+	SIM_RW,
+	SIM_KINDS
+};
+
+/* What a fault does to the call it hits. */
+enum sim_action {
+	SIM_FAIL = 0, /* return the fault's err, nothing done */
+	SIM_SHORT,    /* move len / 2 bytes (0 for a 1-byte request) */
+	SIM_EINTR,    /* return -EINTR, nothing moved */
+	SIM_ZERO,     /* return 0, nothing moved */
+	SIM_STALL,    /* succeed, taking stall_ns more */
+};
+
+/* First simulated time: far from 0, so a time mistaken for a duration shows. */
+#define SIM_T0 UINT64_C(1000000000000)
+
+#define SIM_US UINT64_C(1000)
+#define SIM_MS UINT64_C(1000000)
+#define SIM_S  UINT64_C(1000000000)
+
+/* Latency of one request: kind (SIM_READ, SIM_WRITE, SIM_FSYNC), its number
+ * among calls of that kind (from 1), and the bytes it moved. */
+typedef uint64_t (*sim_latency_fn)(int kind, uint64_t nth, uint64_t bytes,
+				   void *user_data);
+
+struct sim_config {
+	const char *name;        /* engine name; NULL: "sim" */
+	uint64_t read_ns, write_ns, fsync_ns;
+	uint64_t open_ns, close_ns, unlink_ns;
+	uint64_t byte_ns;        /* added per byte read or written */
+	sim_latency_fn latency;  /* if set, replaces read/write/fsync/byte costs */
+	void *latency_user_data;
+	uint32_t queue_depth;    /* > 0: the engine has submit and reap */
+	uint64_t capacity;       /* bytes all files may hold; 0: no limit */
+	bool no_data;            /* keep sizes, not contents (big files) */
+	uint32_t direct_align;   /* > 0: a handle opened DIRECT refuses (-EINVAL)
+				    lengths, offsets and buffers not aligned so */
+	size_t log_cap;          /* requests logged; 0: none */
+};
+
+struct sim_file {
+	char *path;
+	unsigned char *data;     /* NULL with no_data */
+	uint64_t size, cap;
+	int refs;                /* open handles */
+	bool linked;             /* false once unlinked */
+	bool stranger;           /* put there by the test, not made by open */
+};
+
+struct sim_log {
+	int kind;                /* SIM_READ, SIM_WRITE, SIM_FSYNC */
+	int64_t handle;
+	uint64_t offset;         /* as asked: may be DISKBENCH_OFFSET_CURRENT */
+	uint64_t at;             /* where it happened in the file */
+	uint64_t len;
+	int64_t result;
+	bool queued;
+};
+
+struct sim_handle;    /* an open handle (sim-engine.c) */
+struct sim_inflight;  /* a queued request (sim-engine.c) */
+
+struct sim_fault {
+	int kind;
+	uint64_t at;
+	int action;
+	int err;
+	uint64_t stall_ns;
+	bool fired;
+};
+
+#define SIM_MAX_FAULTS 16
+
+struct sim {
+	struct sim_config cfg;
+	uint64_t now;
+	uint64_t clock_reads;
+	/* counters */
+	uint64_t calls[SIM_KINDS];
+	uint64_t read1, write1;          /* 1-byte reads and writes */
+	uint64_t read_cur, write_cur;    /* at DISKBENCH_OFFSET_CURRENT */
+	uint64_t bytes_read, bytes_written;
+	uint64_t direct_opens, sync_opens;
+	uint64_t submits, reaps, queued, max_inflight;
+	uint64_t bad_calls;              /* bad handle, reap with nothing queued... */
+	uint64_t destroyed;
+	uint32_t last_open_flags;
+	/* files and handles */
+	struct sim_file **files;
+	size_t nfiles, files_cap;
+	struct sim_handle *handles;
+	size_t nhandles, handles_cap;
+	/* faults */
+	struct sim_fault faults[SIM_MAX_FAULTS];
+	size_t nfaults;
+	/* log */
+	struct sim_log *log;
+	size_t nlog;
+	uint64_t log_dropped;
+	/* queued requests in flight */
+	struct sim_inflight *inflight;
+	size_t ninflight;
+	uint64_t seq;
+};
+
+/* Makes a simulated device; cfg may be NULL (everything instant). */
+struct sim *sim_new(const struct sim_config *cfg);
+void sim_free(struct sim *s);
+
+/* An engine over the device; the device must outlive it. */
+struct diskbench_engine *sim_engine(struct sim *s);
+
+/* The fake clock (what the engine's clock returns). */
+uint64_t sim_now(const struct sim *s);
+void sim_advance(struct sim *s, uint64_t ns);
+
+/* Faults: at the at-th call of kind (from 1, counted from sim_new). */
+void sim_fail(struct sim *s, int kind, uint64_t at, int err);
+void sim_fault(struct sim *s, int kind, uint64_t at, int action);
+void sim_stall(struct sim *s, int kind, uint64_t at, uint64_t ns);
+/* How many faults have not fired yet. */
+size_t sim_faults_pending(const struct sim *s);
+
+/* Calls of a kind so far. */
+uint64_t sim_calls(const struct sim *s, int kind);
+
+/* Files: linked ones by path; removed ones in the order they went. */
+struct sim_file *sim_find(const struct sim *s, const char *path);
+size_t sim_file_count(const struct sim *s);      /* linked files */
+size_t sim_removed_count(const struct sim *s);
+struct sim_file *sim_removed(const struct sim *s, size_t i);
+size_t sim_open_handles(const struct sim *s);
+/* Puts a file there, as another program would. */
+struct sim_file *sim_put(struct sim *s, const char *path, const void *data,
+			 uint64_t len);
+
+/* ---- a real engine that shows its opens ---- */
+
+/*
+ * A user engine doing real I/O: its open is open(2), recording the
+ * DISKBENCH_OPEN_* flags it was asked for and the status flags
+ * (fcntl(F_GETFL)) the descriptor got; every other member is left NULL,
+ * so the sync engine's functions do the rest.
+ */
+#define ROPEN_MAX 64
+
+struct ropen {
+	size_t n;
+	uint32_t flags[ROPEN_MAX];
+	int status[ROPEN_MAX];
+};
+
+struct diskbench_engine *ropen_engine(struct ropen *r);
+
+/* ---- what the bonnie++ phases leave in the test file ---- */
+
+enum pattern {
+	PATTERN_PUTC,      /* byte j of each block is j & 0x7f */
+	PATTERN_PUT_BLOCK, /* block i: byte k counts the i' <= i, i' % block == k */
+	PATTERN_REWRITE,   /* the same, and byte i % block of block i one more */
+	PATTERN_ZERO,      /* all zero (the sequential phase's writes) */
+};
+
+/* Offset of the first byte off the pattern, or -1 if all match. */
+int64_t pattern_mismatch(const unsigned char *data, uint64_t size,
+			 enum pattern pattern, uint64_t block);
+
+/*
+ * A custom phase's op (user data: struct file_check) that reads the one
+ * file in dir and checks its size and pattern; the verdict is kept in the
+ * struct (a failed assertion cannot unwind through the library).
+ */
+struct file_check {
+	const char *dir;
+	enum pattern pattern;
+	uint64_t block, size;
+	bool checked;
+	char why[512];     /* empty if all was well */
+};
+
+int file_check_op(uint64_t index, uint64_t *bytes, void *user_data);
+
+/* ---- temporary directories ---- */
+
+/* Makes /tmp/diskbench-test-XXXXXX; returns a malloc'd path. */
+char *tdir_new(void);
+/* Number of entries in dir, "." and ".." aside; -1 if it cannot be read. */
+long tdir_count(const char *dir);
+/* The entries' names, space-separated (for messages); malloc'd. */
+char *tdir_list(const char *dir);
+/* Removes the entries (files and empty directories) and dir itself. */
+void tdir_remove(const char *dir);
+/* dir/name, malloc'd. */
+char *tdir_path(const char *dir, const char *name);
+/* Writes a whole file; returns 0 or -errno. */
+int tdir_write(const char *path, const void *data, size_t len);
+/* Reads up to cap bytes of a file; returns the length or -errno. */
+long tdir_read(const char *path, void *buf, size_t cap);
+
+#endif /* DISKBENCH_TEST_SIM_ENGINE_H */
