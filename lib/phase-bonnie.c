@@ -94,7 +94,7 @@ static int run_putc(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 		}
 		if (err)
 			break;
-		if (after_op(ctx, diskbench_recorder_op(ctx->rec, chunk), &err))
+		if (after_op(ctx, diskbench__recorder_op(ctx->rec, chunk), &err))
 			break;
 	}
 	t->test_size = pos;
@@ -132,7 +132,7 @@ static int run_put_block(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 						i * chunk, t->test_path);
 		if (err)
 			break;
-		if (after_op(ctx, diskbench_recorder_op(ctx->rec, chunk), &err)) {
+		if (after_op(ctx, diskbench__recorder_op(ctx->rec, chunk), &err)) {
 			i++;
 			break;
 		}
@@ -190,7 +190,7 @@ static int run_rewrite(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 						k * chunk, t->test_path);
 		if (err)
 			break;
-		if (after_op(ctx, diskbench_recorder_op(ctx->rec, chunk), &err))
+		if (after_op(ctx, diskbench__recorder_op(ctx->rec, chunk), &err))
 			break;
 	}
 	free(buf);
@@ -234,7 +234,7 @@ static int run_getc(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 		}
 		if (err)
 			break;
-		if (after_op(ctx, diskbench_recorder_op(ctx->rec, chunk), &err))
+		if (after_op(ctx, diskbench__recorder_op(ctx->rec, chunk), &err))
 			break;
 	}
 	(void)seen;
@@ -268,7 +268,7 @@ static int run_get_block(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 					       k * chunk, t->test_path);
 		if (err)
 			break;
-		if (after_op(ctx, diskbench_recorder_op(ctx->rec, chunk), &err))
+		if (after_op(ctx, diskbench__recorder_op(ctx->rec, chunk), &err))
 			break;
 	}
 	free(buf);

@@ -33,7 +33,7 @@ static int run_custom(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 						  NULL, UINT64_MAX);
 			break;
 		}
-		r = diskbench__ctx_after_op(ctx, diskbench_recorder_op(ctx->rec, bytes));
+		r = diskbench__ctx_after_op(ctx, diskbench__recorder_op(ctx->rec, bytes));
 		if (r < 0)
 			err = diskbench__ctx_fail(ctx, r, NULL, NULL, UINT64_MAX);
 		if (r)

@@ -31,15 +31,33 @@ static int seq_sync(struct seq *s, void *buf)
 		uint64_t len = s->total - s->next_off < s->block
 				       ? s->total - s->next_off : s->block;
 
-		err = s->write
-			? diskbench__ctx_write_full(ctx, s->h, buf, len, s->next_off,
-						    s->next_off, s->path)
-			: diskbench__ctx_read_full(ctx, s->h, buf, len, s->next_off,
-						   s->next_off, s->path);
-		if (err)
-			break;
+		/* One call moves the whole block almost always; the helpers
+		 * finish short transfers and name errors. */
+		int64_t n = s->write
+			? diskbench__engine_write(ctx->engine, s->h, buf, len, s->next_off)
+			: diskbench__engine_read(ctx->engine, s->h, buf, len, s->next_off);
+
+		if (DISKBENCH_UNLIKELY(n != (int64_t)len)) {
+			uint64_t got = n > 0 ? (uint64_t)n : 0;
+
+			if (n < 0 && n != -EINTR) {
+				err = diskbench__ctx_fail(ctx, (int)n,
+							  s->write ? "write" : "read",
+							  s->path, s->next_off);
+				break;
+			}
+			err = s->write
+				? diskbench__ctx_write_full(ctx, s->h, (char *)buf + got,
+							    len - got, s->next_off + got,
+							    s->next_off + got, s->path)
+				: diskbench__ctx_read_full(ctx, s->h, (char *)buf + got,
+							   len - got, s->next_off + got,
+							   s->next_off + got, s->path);
+			if (err)
+				break;
+		}
 		s->next_off += len;
-		r = diskbench__ctx_after_op(ctx, diskbench_recorder_op(ctx->rec, len));
+		r = diskbench__ctx_after_op(ctx, diskbench__recorder_op(ctx->rec, len));
 		if (r < 0)
 			err = diskbench__ctx_fail(ctx, r, NULL, NULL, UINT64_MAX);
 		if (r)

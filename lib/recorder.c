@@ -100,18 +100,10 @@ DISKBENCH_API int diskbench_recorder_begin(struct diskbench_recorder *rec,
 	return 0;
 }
 
-static inline void account(struct diskbench_recorder *rec, uint64_t start_ns,
-			   uint64_t end_ns, uint64_t bytes)
+void diskbench__recorder_timeline_failed(struct diskbench_recorder *rec,
+					 int err)
 {
-	uint64_t lat = end_ns - start_ns;
-	int err;
-
-	rec->ops++;
-	rec->bytes += bytes;
-	diskbench__hist_record(rec->hist, lat);
-	err = diskbench__timeline_record(rec->tl, end_ns, lat, bytes);
-	if (DISKBENCH_UNLIKELY(err))
-		set_err(rec, err, "counting an operation in the timeline");
+	set_err(rec, err, "counting an operation in the timeline");
 }
 
 DISKBENCH_API uint64_t diskbench_recorder_now(const struct diskbench_recorder *rec)
@@ -123,16 +115,7 @@ DISKBENCH_API uint64_t diskbench_recorder_now(const struct diskbench_recorder *r
 DISKBENCH_API uint64_t diskbench_recorder_op(struct diskbench_recorder *rec,
 					     uint64_t bytes)
 {
-	uint64_t now = rec->clock ? rec->clock(rec->clock_user_data)
-				  : diskbench__clock_ns();
-
-	/* A caller's clock that steps back would give a huge unsigned
-	 * latency; count such an operation as taking no time instead. */
-	if (DISKBENCH_UNLIKELY(now < rec->last_ns))
-		now = rec->last_ns;
-	account(rec, rec->last_ns, now, bytes);
-	rec->last_ns = now;
-	return now;
+	return diskbench__recorder_op(rec, bytes);
 }
 
 DISKBENCH_API int diskbench_recorder_record(struct diskbench_recorder *rec,

@@ -8,6 +8,8 @@
 #include "sim-engine.h"
 
 #include <pthread.h>
+#include <signal.h>
+#include <sys/time.h>
 #include <stdatomic.h>
 #include <time.h>
 #include <unistd.h>
@@ -590,6 +592,57 @@ static void test_run_cancel_from_thread(void **state)
 	}
 }
 
+/* Cancellation from a signal handler, as a CLI does on SIGINT: the handler
+ * only calls diskbench_run_cancel(). */
+static struct diskbench_run *volatile signal_run;
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+	diskbench_run_cancel(signal_run);
+}
+
+static void test_run_cancel_from_signal(void **state)
+{
+	struct fx *f = *state;
+	struct diskbench_target_opts to = DISKBENCH_TARGET_OPTS_INIT;
+	struct diskbench_bonnie_opts bo = DISKBENCH_BONNIE_OPTS_INIT;
+	struct diskbench_phase *p = NULL;
+	struct sigaction sa, old;
+	struct itimerval it = { { 0, 0 }, { 0, 50000 } }; /* once, in 50 ms */
+	const struct diskbench_result *r;
+	char *msg = NULL;
+	int rc;
+
+	to.file_bytes = UINT64_C(64) << 20;
+	rc = diskbench_target_new(&f->t, f->dir, &to, &msg);
+	if (rc)
+		fail_msg("target_new = %d: %s", rc, msg);
+	assert_ok(diskbench_run_new(&f->run, f->t, NULL));
+	bo.byte_bytes = to.file_bytes;
+	assert_ok(diskbench_phase_bonnie_new(&p, DISKBENCH_PHASE_PUTC, &bo));
+	assert_ok(diskbench_run_add(f->run, p));
+
+	signal_run = f->run;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_alarm;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_RESTART;
+	assert_int_equal(sigaction(SIGALRM, &sa, &old), 0);
+	assert_int_equal(setitimer(ITIMER_REAL, &it, NULL), 0);
+	rc = diskbench_run_execute(f->run);
+	sigaction(SIGALRM, &old, NULL);
+
+	assert_rc(rc, -ECANCELED);
+	assert_int_equal(diskbench_run_result_count(f->run), 1);
+	r = res(f, 0);
+	assert_int_equal(diskbench_result_error(r), -ECANCELED);
+	assert_true(diskbench_result_ops(r) > 0);
+	assert_true(diskbench_result_ops(r) < to.file_bytes / BLOCK);
+	assert_int_equal(diskbench_target_file_count(f->t), 0);
+	assert_int_equal(tdir_count(f->dir), 0);
+}
+
 /* ---------------------------------------------------------------------- */
 /* Stop conditions: each phase stops at exactly the limit. */
 
@@ -815,6 +868,7 @@ int main(void)
 		T(test_run_cancel_before_execute),
 		T(test_run_busy_during_execute),
 		T(test_run_cancel_from_thread),
+		T(test_run_cancel_from_signal),
 		T(test_run_stop_ops),
 		T(test_run_stop_bytes),
 		T(test_run_stop_time),
