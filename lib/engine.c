@@ -1,7 +1,9 @@
 /* The engine object, the sync engine and the null engine. io_uring lives in
  * engine-io_uring.c. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -27,6 +29,8 @@ static int sync_open(const char *path, uint32_t flags, int64_t *handle,
 		oflags |= O_RDONLY;
 	if (flags & DISKBENCH_OPEN_CREATE)
 		oflags |= O_CREAT | O_EXCL;
+	if (flags & DISKBENCH_OPEN_DIRECTORY)
+		oflags = O_RDONLY | O_DIRECTORY | O_CLOEXEC;
 	if (flags & DISKBENCH_OPEN_SYNC)
 		oflags |= O_SYNC;
 	if (flags & DISKBENCH_OPEN_DIRECT) {
@@ -100,6 +104,76 @@ static int sync_unlink(const char *path, void *user_data)
 	return unlink(path) == 0 ? 0 : -errno;
 }
 
+static int sync_mkdir(const char *path, void *user_data)
+{
+	(void)user_data;
+	return mkdir(path, 0700) == 0 ? 0 : -errno;
+}
+
+static int sync_rmdir(const char *path, void *user_data)
+{
+	(void)user_data;
+	return rmdir(path) == 0 ? 0 : -errno;
+}
+
+static int sync_stat(const char *path, uint64_t *size, void *user_data)
+{
+	struct stat st;
+
+	(void)user_data;
+	if (stat(path, &st) != 0)
+		return -errno;
+	*size = (uint64_t)st.st_size;
+	return 0;
+}
+
+static int sync_link(const char *existing, const char *path, void *user_data)
+{
+	(void)user_data;
+	return link(existing, path) == 0 ? 0 : -errno;
+}
+
+static int sync_symlink(const char *target, const char *path, void *user_data)
+{
+	(void)user_data;
+	return symlink(target, path) == 0 ? 0 : -errno;
+}
+
+static int sync_sync(void *user_data)
+{
+	(void)user_data;
+	sync();
+	return 0;
+}
+
+static int sync_readdir(const char *dir, int (*fn)(const char *name, void *arg),
+			void *arg, void *user_data)
+{
+	struct dirent *d;
+	DIR *dp;
+	int ret = 0;
+
+	(void)user_data;
+	dp = opendir(dir);
+	if (!dp)
+		return -errno;
+	for (;;) {
+		errno = 0;
+		d = readdir(dp);
+		if (!d) {
+			ret = errno ? -errno : 0;
+			break;
+		}
+		if (!strcmp(d->d_name, ".") || !strcmp(d->d_name, ".."))
+			continue;
+		ret = fn(d->d_name, arg);
+		if (ret)
+			break;
+	}
+	closedir(dp);
+	return ret;
+}
+
 const struct diskbench_engine_ops diskbench__sync_ops = {
 	.sz = sizeof(struct diskbench_engine_ops),
 	.name = "sync",
@@ -110,6 +184,13 @@ const struct diskbench_engine_ops diskbench__sync_ops = {
 	.fsync = sync_fsync,
 	.unlink = sync_unlink,
 	.queue_depth = 1,
+	.mkdir = sync_mkdir,
+	.rmdir = sync_rmdir,
+	.stat = sync_stat,
+	.link = sync_link,
+	.symlink = sync_symlink,
+	.sync = sync_sync,
+	.readdir = sync_readdir,
 };
 
 /* ---- null: no I/O ---- */
@@ -154,6 +235,39 @@ static int null_unlink(const char *path, void *user_data)
 	return 0;
 }
 
+/* Metadata has no null form the small-file phases could measure: they need
+ * names to come back from readdir. Say so plainly. */
+static int null_path_op(const char *path, void *user_data)
+{
+	(void)path, (void)user_data;
+	return -ENOTSUP;
+}
+
+static int null_stat(const char *path, uint64_t *size, void *user_data)
+{
+	(void)path, (void)size, (void)user_data;
+	return -ENOTSUP;
+}
+
+static int null_two_path_op(const char *a, const char *b, void *user_data)
+{
+	(void)a, (void)b, (void)user_data;
+	return -ENOTSUP;
+}
+
+static int null_sync(void *user_data)
+{
+	(void)user_data;
+	return 0;
+}
+
+static int null_readdir(const char *dir, int (*fn)(const char *name, void *arg),
+			void *arg, void *user_data)
+{
+	(void)dir, (void)fn, (void)arg, (void)user_data;
+	return -ENOTSUP;
+}
+
 static const struct diskbench_engine_ops null_ops = {
 	.sz = sizeof(struct diskbench_engine_ops),
 	.name = "null",
@@ -164,6 +278,13 @@ static const struct diskbench_engine_ops null_ops = {
 	.fsync = null_fsync,
 	.unlink = null_unlink,
 	.queue_depth = 1,
+	.mkdir = null_path_op,
+	.rmdir = null_path_op,
+	.stat = null_stat,
+	.link = null_two_path_op,
+	.symlink = null_two_path_op,
+	.sync = null_sync,
+	.readdir = null_readdir,
 };
 
 /* ---- the object ---- */
@@ -177,6 +298,16 @@ int diskbench__engine_make(struct diskbench_engine **out,
 	if (!e)
 		return -ENOMEM;
 	e->ops = *ops;
+	/* Built-in engines may leave metadata to the sync engine. */
+#define DEFAULT(member) if (!e->ops.member) e->ops.member = diskbench__sync_ops.member
+	DEFAULT(mkdir);
+	DEFAULT(rmdir);
+	DEFAULT(stat);
+	DEFAULT(link);
+	DEFAULT(symlink);
+	DEFAULT(sync);
+	DEFAULT(readdir);
+#undef DEFAULT
 	e->user_data = user_data;
 	e->name = name;
 	e->queued = ops->submit && ops->reap;
@@ -235,6 +366,13 @@ DISKBENCH_API int diskbench_engine_new(struct diskbench_engine **out,
 	DEFAULT(write);
 	DEFAULT(fsync);
 	DEFAULT(unlink);
+	DEFAULT(mkdir);
+	DEFAULT(rmdir);
+	DEFAULT(stat);
+	DEFAULT(link);
+	DEFAULT(symlink);
+	DEFAULT(sync);
+	DEFAULT(readdir);
 #undef DEFAULT
 	char *name = strdup(o.name ? o.name : "user");
 

@@ -275,6 +275,8 @@ static int run_get_block(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 	return finish(ctx, h, err);
 }
 
+int diskbench__run_seeks(struct diskbench_phase *p, struct diskbench__ctx *ctx);
+
 static int run_bonnie(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 {
 	switch (p->kind) {
@@ -283,6 +285,7 @@ static int run_bonnie(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 	case DISKBENCH_PHASE_REWRITE: return run_rewrite(p, ctx);
 	case DISKBENCH_PHASE_GETC: return run_getc(p, ctx);
 	case DISKBENCH_PHASE_GET_BLOCK: return run_get_block(p, ctx);
+	case DISKBENCH_PHASE_SEEKS: return diskbench__run_seeks(p, ctx);
 	default: return -ENOTSUP;
 	}
 }
@@ -310,10 +313,14 @@ DISKBENCH_API int diskbench_phase_bonnie_new(struct diskbench_phase **out,
 	case DISKBENCH_PHASE_REWRITE:
 	case DISKBENCH_PHASE_GETC:
 	case DISKBENCH_PHASE_GET_BLOCK:
+	case DISKBENCH_PHASE_SEEKS:
 		break;
 	default:
 		return -ENOTSUP;
 	}
+	if (o.seekers > 1024 ||
+	    (o.flags & ~(DISKBENCH_BONNIE_SYNC | DISKBENCH_BONNIE_NO_SETTLE)))
+		return -EINVAL;
 	err = diskbench__phase_make(out, diskbench_phase_kind_name(kind), kind,
 				    &diskbench__bonnie_class);
 	if (!err)

@@ -1,6 +1,8 @@
 #ifndef DISKBENCH_PHASE_INTERNAL_H
 #define DISKBENCH_PHASE_INTERNAL_H
 
+#include <errno.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -10,6 +12,7 @@
 
 #include "common-internal.h"
 #include "engine-internal.h"
+#include "rand.h"
 #include "recorder-internal.h"
 #include "target-internal.h"
 
@@ -23,6 +26,11 @@ struct diskbench__ctx {
 	struct diskbench_engine *engine;
 	struct diskbench_recorder *rec;
 	const atomic_int *cancel;
+	/* The run's generator: phases draw from it in bonnie++'s order. */
+	struct diskbench__rand *rng;
+	/* Run options a phase needs to make recorders of its own (workers). */
+	uint64_t timeline_interval_ns;
+	uint32_t hist_precision_bits;
 	/* stop conditions, 0 = none */
 	uint64_t stop_bytes;
 	uint64_t stop_ops;
@@ -56,6 +64,8 @@ struct diskbench_phase {
 	enum diskbench_phase_kind kind;
 	struct diskbench_bonnie_opts bonnie;
 	struct diskbench_seq_opts seq;
+	struct diskbench_random_opts random;
+	struct diskbench_files_opts files;
 	struct diskbench_custom_ops custom;
 	void *user_data;
 };
@@ -67,6 +77,13 @@ int diskbench__phase_make(struct diskbench_phase **out, const char *name,
 extern const struct diskbench__phase_class diskbench__bonnie_class;
 extern const struct diskbench__phase_class diskbench__seq_class;
 extern const struct diskbench__phase_class diskbench__custom_class;
+extern const struct diskbench__phase_class diskbench__random_class;
+extern const struct diskbench__phase_class diskbench__files_class;
+
+/* A recorder like the run's (same clock, interval, precision), for a
+ * worker thread of a phase. */
+int diskbench__ctx_new_recorder(const struct diskbench__ctx *ctx,
+				struct diskbench_recorder **out);
 
 /* Starts the clock of a phase: recorder begin, deadlines. */
 int diskbench__ctx_begin(struct diskbench__ctx *ctx);
@@ -113,9 +130,83 @@ int diskbench__ctx_write_full(struct diskbench__ctx *ctx, int64_t h,
 			      const void *buf, uint64_t len, uint64_t offset,
 			      uint64_t at, const char *path);
 
+/*
+ * A stream of requests on one open file, for the sequential and random
+ * phases: next() hands out the next request (false when there is none).
+ * Buffers are block bytes each.
+ */
+struct diskbench__stream {
+	struct diskbench__ctx *ctx;
+	const char *path;
+	int64_t h;
+	uint64_t block;
+	bool (*next)(struct diskbench__stream *s, uint64_t *off, uint64_t *len,
+		     bool *write);
+};
+
+/* Runs a stream one request at a time (buf: one block). */
+int diskbench__stream_sync(struct diskbench__stream *s, void *buf);
+/* Runs a stream with up to depth requests in flight (bufs: depth blocks). */
+int diskbench__stream_queued(struct diskbench__stream *s, char *bufs,
+			     uint32_t depth);
+
 /* fsync then close, as bonnie++ ends every big-file phase; errors go to
  * ctx_fail, but the handle is closed in any case. */
 int diskbench__ctx_sync_close(struct diskbench__ctx *ctx, int64_t h,
 			      bool sync, const char *path);
+
+/*
+ * Phases that run on several threads (seeks, random I/O with threads):
+ * each worker has its own copy of the context with its own recorder (no
+ * progress callback; the cancel flag and the stop conditions shared), and
+ * publishes its counts so that the phase's thread can report progress.
+ * When all are done their recorders are merged into the phase's: the time
+ * span runs from the first worker's begin to the last one's end, and the
+ * CPU time is the process's over the phase, counted once.
+ */
+struct diskbench__worker {
+	struct diskbench__ctx ctx;      /* the worker's own */
+	struct diskbench__workers *all;
+	unsigned index;
+	void *arg;                      /* the phase's */
+	atomic_uint_fast64_t pub_ops;
+	atomic_uint_fast64_t pub_bytes;
+	atomic_int done;
+	int err;
+	pthread_t thread;
+	bool started;
+};
+
+/* The body of one worker: prepares (untimed), calls
+ * diskbench__worker_wait_go(), then works; returns 0 or its error (also
+ * kept in its ctx through ctx_fail). */
+typedef int (*diskbench__worker_fn)(struct diskbench__worker *w);
+
+/*
+ * Runs n workers of body(w) with w->arg = arg. settle_ns: an untimed pause
+ * between the workers' preparation and their start (bonnie++'s 3 s before
+ * the seeks). Returns the first worker's error (kept in ctx), 0 otherwise.
+ */
+int diskbench__run_workers(struct diskbench__ctx *ctx, unsigned n,
+			   diskbench__worker_fn body, void *arg,
+			   uint64_t settle_ns);
+
+/* Blocks until the phase's thread lets the workers go; 0, or -ECANCELED. */
+int diskbench__worker_wait_go(struct diskbench__worker *w);
+
+/* After each of a worker's operations: publishes its counts, then as
+ * diskbench__ctx_after_op() on its own context. */
+static inline int diskbench__worker_after_op(struct diskbench__worker *w,
+					     uint64_t now)
+{
+	atomic_store_explicit(&w->pub_ops, w->ctx.rec->ops, memory_order_relaxed);
+	atomic_store_explicit(&w->pub_bytes, w->ctx.rec->bytes,
+			      memory_order_relaxed);
+	return diskbench__ctx_after_op(&w->ctx, now);
+}
+
+/* Calls the progress callback, if any, with these figures; its return. */
+int diskbench__ctx_report(struct diskbench__ctx *ctx, uint64_t now,
+			  uint64_t begin_ns, uint64_t ops, uint64_t bytes);
 
 #endif

@@ -12,51 +12,61 @@
 #define SEQ_FLAGS (DISKBENCH_SEQ_WRITE | DISKBENCH_SEQ_DIRECT | DISKBENCH_SEQ_NO_FSYNC)
 
 struct seq {
-	struct diskbench__ctx *ctx;
-	const char *path;
-	int64_t h;
-	bool write;
-	uint64_t block;
+	struct diskbench__stream st;
 	uint64_t total;       /* bytes to move */
 	uint64_t next_off;    /* next offset to hand out */
+	bool write;
 };
 
+static bool seq_next(struct diskbench__stream *st, uint64_t *off,
+		     uint64_t *len, bool *write)
+{
+	struct seq *s = (struct seq *)st;
+
+	if (s->next_off >= s->total)
+		return false;
+	*off = s->next_off;
+	*len = s->total - s->next_off < st->block ? s->total - s->next_off
+						   : st->block;
+	*write = s->write;
+	s->next_off += *len;
+	return true;
+}
+
 /* One request at a time: one clock read per request. */
-static int seq_sync(struct seq *s, void *buf)
+int diskbench__stream_sync(struct diskbench__stream *s, void *buf)
 {
 	struct diskbench__ctx *ctx = s->ctx;
+	uint64_t off, len;
+	bool write;
 	int err = 0, r;
 
-	while (s->next_off < s->total) {
-		uint64_t len = s->total - s->next_off < s->block
-				       ? s->total - s->next_off : s->block;
-
+	while (s->next(s, &off, &len, &write)) {
 		/* One call moves the whole block almost always; the helpers
 		 * finish short transfers and name errors. */
-		int64_t n = s->write
-			? diskbench__engine_write(ctx->engine, s->h, buf, len, s->next_off)
-			: diskbench__engine_read(ctx->engine, s->h, buf, len, s->next_off);
+		int64_t n = write
+			? diskbench__engine_write(ctx->engine, s->h, buf, len, off)
+			: diskbench__engine_read(ctx->engine, s->h, buf, len, off);
 
 		if (DISKBENCH_UNLIKELY(n != (int64_t)len)) {
 			uint64_t got = n > 0 ? (uint64_t)n : 0;
 
 			if (n < 0 && n != -EINTR) {
 				err = diskbench__ctx_fail(ctx, (int)n,
-							  s->write ? "write" : "read",
-							  s->path, s->next_off);
+							  write ? "write" : "read",
+							  s->path, off);
 				break;
 			}
-			err = s->write
+			err = write
 				? diskbench__ctx_write_full(ctx, s->h, (char *)buf + got,
-							    len - got, s->next_off + got,
-							    s->next_off + got, s->path)
+							    len - got, off + got,
+							    off + got, s->path)
 				: diskbench__ctx_read_full(ctx, s->h, (char *)buf + got,
-							   len - got, s->next_off + got,
-							   s->next_off + got, s->path);
+							   len - got, off + got,
+							   off + got, s->path);
 			if (err)
 				break;
 		}
-		s->next_off += len;
 		r = diskbench__ctx_after_op(ctx, diskbench__recorder_op(ctx->rec, len));
 		if (r < 0)
 			err = diskbench__ctx_fail(ctx, r, NULL, NULL, UINT64_MAX);
@@ -72,16 +82,17 @@ static int seq_sync(struct seq *s, void *buf)
  * batch of submissions or completions. A short transfer is queued again for
  * its remainder, and counted once, when whole.
  */
-static int seq_queued(struct seq *s, char *bufs, uint32_t depth)
+int diskbench__stream_queued(struct diskbench__stream *s, char *bufs,
+			     uint32_t depth)
 {
 	struct diskbench__ctx *ctx = s->ctx;
 	const struct diskbench_engine *e = ctx->engine;
 	struct diskbench_io *ios = calloc(depth, sizeof(*ios));
 	struct diskbench_io **ready = calloc(depth, sizeof(*ready));
 	struct diskbench_io **done = calloc(depth, sizeof(*done));
-	uint32_t nfree = depth, inflight = 0, nready = 0;
 	struct diskbench_io **freelist = calloc(depth, sizeof(*freelist));
-	bool stop = false;
+	uint32_t nfree = depth, inflight = 0, nready = 0;
+	bool stop = false, more = true;
 	int err = 0;
 
 	if (!ios || !ready || !done || !freelist) {
@@ -90,35 +101,39 @@ static int seq_queued(struct seq *s, char *bufs, uint32_t depth)
 	}
 	for (uint32_t i = 0; i < depth; i++) {
 		ios[i].handle = s->h;
-		ios[i].buf = bufs + (uint64_t)i * s->block;
-		ios[i].op = s->write ? DISKBENCH_IO_WRITE : DISKBENCH_IO_READ;
 		freelist[i] = &ios[i];
 	}
 
 	for (;;) {
 		uint64_t now = diskbench__engine_now(e);
 
-		/* Fill the queue: fresh blocks, while no stop was called. */
-		while (!stop && !err && nfree && s->next_off < s->total) {
-			struct diskbench_io *io = freelist[--nfree];
-			uint64_t len = s->total - s->next_off < s->block
-					       ? s->total - s->next_off : s->block;
+		/* Fill the queue: fresh requests, while no stop was called. */
+		while (!stop && !err && more && nfree) {
+			struct diskbench_io *io = freelist[nfree - 1];
+			uint64_t off, len;
+			bool write;
 
+			if (!s->next(s, &off, &len, &write)) {
+				more = false;
+				break;
+			}
+			nfree--;
 			io->buf = bufs + (uint64_t)(io - ios) * s->block;
-			io->offset = s->next_off;
+			io->op = write ? DISKBENCH_IO_WRITE : DISKBENCH_IO_READ;
+			io->offset = off;
 			io->len = len;
 			io->start_ns = now;
 			io->priv = (void *)(uintptr_t)len; /* whole request */
 			io->result = 0;
-			s->next_off += len;
 			ready[nready++] = io;
 		}
 		while (nready) {
 			int n = e->ops.submit(ready, nready, e->user_data);
 
 			if (n < 0) {
-				err = diskbench__ctx_fail(ctx, n, s->write ? "write" : "read",
-							  s->path, ready[0]->offset);
+				err = diskbench__ctx_fail(ctx, n,
+					ready[0]->op == DISKBENCH_IO_WRITE ? "write" : "read",
+					s->path, ready[0]->offset);
 				/* Give the unsubmitted ones back. */
 				while (nready)
 					freelist[nfree++] = ready[--nready];
@@ -143,13 +158,14 @@ static int seq_queued(struct seq *s, char *bufs, uint32_t depth)
 		for (int i = 0; i < got; i++) {
 			struct diskbench_io *io = done[i];
 			uint64_t whole = (uint64_t)(uintptr_t)io->priv;
+			bool wr = io->op == DISKBENCH_IO_WRITE;
 
 			inflight--;
 			if (io->result < 0 || (io->result == 0 && io->len)) {
 				if (!err)
 					err = diskbench__ctx_fail(ctx,
 						io->result < 0 ? (int)io->result : -EIO,
-						s->write ? "write" : (io->result ? "read"
+						wr ? "write" : (io->result ? "read"
 							: "read (file ended early)"),
 						s->path, io->offset);
 				freelist[nfree++] = io;
@@ -196,17 +212,17 @@ static int run_seq(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 {
 	struct diskbench_target *t = ctx->target;
 	const struct diskbench_seq_opts *o = &p->seq;
-	struct seq s = { .ctx = ctx };
+	struct seq s = { .st = { .ctx = ctx, .next = seq_next } };
 	uint32_t depth = o->queue_depth ? o->queue_depth : 1;
 	uint32_t oflags = o->flags & DISKBENCH_SEQ_DIRECT ? DISKBENCH_OPEN_DIRECT : 0;
 	char *bufs;
 	int err, cerr, eerr;
 
 	s.write = o->flags & DISKBENCH_SEQ_WRITE;
-	s.block = o->block_bytes ? o->block_bytes : t->block_bytes;
+	s.st.block = o->block_bytes ? o->block_bytes : t->block_bytes;
 	s.total = o->total_bytes ? o->total_bytes : t->file_bytes;
 	if ((o->flags & DISKBENCH_SEQ_DIRECT) &&
-	    (s.block % t->align || s.total % t->align))
+	    (s.st.block % t->align || s.total % t->align))
 		return diskbench__ctx_fail(ctx, -EINVAL,
 			"check O_DIRECT alignment of block and total size",
 			t->dir, UINT64_MAX);
@@ -219,38 +235,35 @@ static int run_seq(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 	    (!ctx->stop_time_ns || o->time_limit_ns < ctx->stop_time_ns))
 		ctx->stop_time_ns = o->time_limit_ns;
 
-	bufs = diskbench__target_alloc(t, s.block * depth);
+	bufs = diskbench__target_alloc(t, s.st.block * depth);
 	if (!bufs)
 		return diskbench__ctx_fail(ctx, -ENOMEM, "allocate", NULL, UINT64_MAX);
 	if (s.write) {
-		err = diskbench__target_create_test_file(t, oflags, &s.h);
-		if (err) {
-			free(bufs);
-			return diskbench__target_fail(t, ctx, err);
-		}
+		err = diskbench__target_create_test_file(t, oflags, &s.st.h);
 	} else {
 		err = diskbench__target_ensure_test_file(t, s.total);
 		if (!err)
 			diskbench__target_drop_cache(t);
 		if (!err)
 			err = diskbench__target_open_test_file(t, DISKBENCH_OPEN_READ |
-								  oflags, &s.h);
-		if (err) {
-			free(bufs);
-			return diskbench__target_fail(t, ctx, err);
-		}
+								  oflags, &s.st.h);
 	}
-	s.path = t->test_path;
+	if (err) {
+		free(bufs);
+		return diskbench__target_fail(t, ctx, err);
+	}
+	s.st.path = t->test_path;
 
 	err = diskbench__ctx_begin(ctx);
 	if (!err)
-		err = depth > 1 && ctx->engine->queued ? seq_queued(&s, bufs, depth)
-						       : seq_sync(&s, bufs);
+		err = depth > 1 && ctx->engine->queued
+			      ? diskbench__stream_queued(&s.st, bufs, depth)
+			      : diskbench__stream_sync(&s.st, bufs);
 	if (s.write && s.next_off > t->test_size)
 		t->test_size = s.next_off;
-	cerr = diskbench__ctx_sync_close(ctx, s.h,
+	cerr = diskbench__ctx_sync_close(ctx, s.st.h,
 					 s.write && !(o->flags & DISKBENCH_SEQ_NO_FSYNC),
-					 s.path);
+					 s.st.path);
 	eerr = diskbench_recorder_end(ctx->rec, diskbench__engine_now(ctx->engine));
 	free(bufs);
 	if (!err)

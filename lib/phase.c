@@ -46,6 +46,18 @@ diskbench_phase_kind(const struct diskbench_phase *phase)
 	return phase->kind;
 }
 
+int diskbench__ctx_new_recorder(const struct diskbench__ctx *ctx,
+				struct diskbench_recorder **out)
+{
+	struct diskbench_recorder_opts ro = DISKBENCH_RECORDER_OPTS_INIT;
+
+	ro.interval_ns = ctx->timeline_interval_ns;
+	ro.hist_precision_bits = ctx->hist_precision_bits;
+	ro.clock = ctx->engine->ops.clock;
+	ro.clock_user_data = ctx->engine->user_data;
+	return diskbench_recorder_new(out, &ro);
+}
+
 static void set_next_check(struct diskbench__ctx *ctx)
 {
 	uint64_t next = ctx->progress ? ctx->next_progress_ns : UINT64_MAX;
@@ -71,6 +83,41 @@ int diskbench__ctx_begin(struct diskbench__ctx *ctx)
 	return 0;
 }
 
+int diskbench__ctx_report(struct diskbench__ctx *ctx, uint64_t now,
+			  uint64_t begin_ns, uint64_t ops, uint64_t bytes)
+{
+	struct diskbench_progress p;
+	double dt = (double)(now - ctx->last_progress_ns) / 1e9;
+
+	if (!ctx->progress)
+		return 0;
+	memset(&p, 0, sizeof(p));
+	p.sz = sizeof(p);
+	p.phase_name = ctx->phase_name;
+	p.phase_index = ctx->phase_index;
+	p.phase_count = ctx->phase_count;
+	p.ops = ops;
+	p.bytes = bytes;
+	p.elapsed_ns = now > begin_ns ? now - begin_ns : 0;
+	if (ctx->expected_bytes)
+		p.fraction = (double)bytes / (double)ctx->expected_bytes;
+	else if (ctx->expected_ops)
+		p.fraction = (double)ops / (double)ctx->expected_ops;
+	else if (ctx->stop_time_ns)
+		p.fraction = (double)p.elapsed_ns / (double)ctx->stop_time_ns;
+	else
+		p.fraction = -1.0;
+	if (p.fraction > 1.0)
+		p.fraction = 1.0;
+	if (dt > 0) {
+		p.bytes_per_sec = (double)(bytes - ctx->last_bytes) / dt;
+		p.ops_per_sec = (double)(ops - ctx->last_ops) / dt;
+	}
+	ctx->last_ops = ops;
+	ctx->last_bytes = bytes;
+	return ctx->progress(&p, ctx->progress_user_data);
+}
+
 int diskbench__ctx_check(struct diskbench__ctx *ctx, uint64_t now)
 {
 	struct diskbench_recorder *rec = ctx->rec;
@@ -78,39 +125,13 @@ int diskbench__ctx_check(struct diskbench__ctx *ctx, uint64_t now)
 	if (ctx->stop_at_ns && now >= ctx->stop_at_ns)
 		return 1;
 	if (ctx->progress && now >= ctx->next_progress_ns) {
-		struct diskbench_progress p;
-		double dt = (double)(now - ctx->last_progress_ns) / 1e9;
-		int ret;
+		int ret = diskbench__ctx_report(ctx, now, rec->begin_ns,
+						rec->ops, rec->bytes);
 
-		memset(&p, 0, sizeof(p));
-		p.sz = sizeof(p);
-		p.phase_name = ctx->phase_name;
-		p.phase_index = ctx->phase_index;
-		p.phase_count = ctx->phase_count;
-		p.ops = rec->ops;
-		p.bytes = rec->bytes;
-		p.elapsed_ns = now - rec->begin_ns;
-		if (ctx->expected_bytes)
-			p.fraction = (double)rec->bytes / (double)ctx->expected_bytes;
-		else if (ctx->expected_ops)
-			p.fraction = (double)rec->ops / (double)ctx->expected_ops;
-		else if (ctx->stop_time_ns)
-			p.fraction = (double)p.elapsed_ns / (double)ctx->stop_time_ns;
-		else
-			p.fraction = -1.0;
-		if (p.fraction > 1.0)
-			p.fraction = 1.0;
-		if (dt > 0) {
-			p.bytes_per_sec = (double)(rec->bytes - ctx->last_bytes) / dt;
-			p.ops_per_sec = (double)(rec->ops - ctx->last_ops) / dt;
-		}
-		ret = ctx->progress(&p, ctx->progress_user_data);
 		/* The callback's time must not land in the next operation. */
 		now = diskbench__engine_now(ctx->engine);
 		diskbench_recorder_mark(rec, now);
 		ctx->last_progress_ns = now;
-		ctx->last_ops = rec->ops;
-		ctx->last_bytes = rec->bytes;
 		ctx->next_progress_ns = now + ctx->progress_interval_ns;
 		if (ret < 0)
 			return ret;

@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <diskbench/error.h>
 #include <diskbench/run.h>
@@ -21,6 +23,8 @@ struct diskbench_run {
 	size_t nresults;
 	atomic_int cancel;
 	bool executing;
+	uint32_t seed;
+	struct diskbench__rand rng;
 	char *errmsg;
 };
 
@@ -52,6 +56,14 @@ DISKBENCH_API int diskbench_run_new(struct diskbench_run **out,
 		free(run);
 		return err;
 	}
+	if (run->opts.flags & ~DISKBENCH_RUN_SEED) {
+		free(run);
+		return -EINVAL;
+	}
+	/* As bonnie++: the process id and the time, unless a seed is given. */
+	run->seed = run->opts.flags & DISKBENCH_RUN_SEED
+			    ? run->opts.seed
+			    : (uint32_t)getpid() ^ (uint32_t)time(NULL);
 	if (!run->opts.progress_interval_ns)
 		run->opts.progress_interval_ns = DISKBENCH_RUN_DEFAULT_PROGRESS_NS;
 	run->target = target;
@@ -119,24 +131,21 @@ static int run_phase(struct diskbench_run *run, size_t index,
 {
 	struct diskbench_phase *p = run->phases[index];
 	struct diskbench_engine *e = run->target->engine;
-	struct diskbench_recorder_opts ro = DISKBENCH_RECORDER_OPTS_INIT;
 	struct diskbench_recorder *rec;
 	struct diskbench__ctx ctx;
 	int err, rerr;
 
-	ro.interval_ns = run->opts.timeline_interval_ns;
-	ro.hist_precision_bits = run->opts.hist_precision_bits;
-	ro.clock = e->ops.clock;
-	ro.clock_user_data = e->user_data;
-	err = diskbench_recorder_new(&rec, &ro);
-	if (err)
-		return err;
-
 	memset(&ctx, 0, sizeof(ctx));
 	ctx.target = run->target;
 	ctx.engine = e;
-	ctx.rec = rec;
 	ctx.cancel = &run->cancel;
+	ctx.rng = &run->rng;
+	ctx.timeline_interval_ns = run->opts.timeline_interval_ns;
+	ctx.hist_precision_bits = run->opts.hist_precision_bits;
+	err = diskbench__ctx_new_recorder(&ctx, &rec);
+	if (err)
+		return err;
+	ctx.rec = rec;
 	ctx.stop_bytes = run->opts.stop_bytes;
 	ctx.stop_ops = run->opts.stop_ops;
 	ctx.stop_time_ns = run->opts.stop_time_ns;
@@ -179,6 +188,7 @@ DISKBENCH_API int diskbench_run_execute(struct diskbench_run *run)
 	if (!run->results)
 		return -ENOMEM;
 	run->executing = true;
+	diskbench__rand_seed(&run->rng, run->seed);
 
 	for (size_t i = 0; i < run->nphases; i++) {
 		struct diskbench_result *res = NULL;
@@ -222,6 +232,11 @@ DISKBENCH_API const struct diskbench_result *
 diskbench_run_result(const struct diskbench_run *run, size_t index)
 {
 	return index < run->nresults ? run->results[index] : NULL;
+}
+
+DISKBENCH_API uint32_t diskbench_run_seed(const struct diskbench_run *run)
+{
+	return run->seed;
 }
 
 DISKBENCH_API const char *diskbench_run_errmsg(const struct diskbench_run *run)

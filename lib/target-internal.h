@@ -33,7 +33,15 @@ struct diskbench_target {
 	const char *err_op;
 	uint64_t err_offset;
 	char *errmsg;
+	/* The small-file phases' files and directories (target-files.c). */
+	struct diskbench__fileset *files;
 };
+
+/* Removes the small-file phases' files and directories, if any; 0 or the
+ * first error (target-files.c). */
+int diskbench__target_files_cleanup(struct diskbench_target *t);
+/* Frees what diskbench__target_files_cleanup() leaves (target-files.c). */
+void diskbench__target_files_free(struct diskbench_target *t);
 
 /*
  * Creates the test file anew (removing our previous one first), opened for

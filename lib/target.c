@@ -362,6 +362,7 @@ DISKBENCH_API void diskbench_target_free(struct diskbench_target *target)
 	if (!target)
 		return;
 	diskbench_target_cleanup(target);
+	diskbench__target_files_free(target);
 	if (target->owns_engine)
 		diskbench_engine_free(target->engine);
 	free(target->dir);
@@ -373,9 +374,13 @@ DISKBENCH_API void diskbench_target_free(struct diskbench_target *target)
 
 DISKBENCH_API int diskbench_target_cleanup(struct diskbench_target *target)
 {
+	int err, ferr;
+
 	if (!target)
 		return -EINVAL;
-	return remove_test_file(target);
+	err = remove_test_file(target);
+	ferr = diskbench__target_files_cleanup(target);
+	return err ? err : ferr;
 }
 
 static int choose_name(struct diskbench_target *t, unsigned attempt)

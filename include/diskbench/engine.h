@@ -42,6 +42,8 @@ struct diskbench_engine;
 #define DISKBENCH_OPEN_DIRECT UINT32_C(0x08)
 /** Each write reaches the device before it returns (O_SYNC). */
 #define DISKBENCH_OPEN_SYNC   UINT32_C(0x10)
+/** Open a directory (read-only), to fsync it. */
+#define DISKBENCH_OPEN_DIRECTORY UINT32_C(0x20)
 
 /**
  * Offset meaning "at the file position, and move it": read(2)/write(2)
@@ -141,11 +143,35 @@ struct diskbench_engine_ops {
 	void (*destroy)(void *user_data);
 	/** Most requests the engine takes at once; 0: 1. */
 	uint32_t queue_depth;
+	/*
+	 * Metadata, for the small-file phases. Each returns 0 or a negative
+	 * errno; NULL takes the sync engine's (the system call of that name).
+	 */
+	/** Makes a directory (mode 0700). */
+	int (*mkdir)(const char *path, void *user_data);
+	/** Removes an empty directory. */
+	int (*rmdir)(const char *path, void *user_data);
+	/** stat(2): stores the size of the file @p path (links followed). */
+	int (*stat)(const char *path, uint64_t *size, void *user_data);
+	/** Makes @p path a hard link to @p existing. */
+	int (*link)(const char *existing, const char *path, void *user_data);
+	/** Makes @p path a symbolic link holding @p target. */
+	int (*symlink)(const char *target, const char *path, void *user_data);
+	/** sync(2): flushes every file system. */
+	int (*sync)(void *user_data);
+	/**
+	 * Calls @p fn for each entry of directory @p dir, in the directory's
+	 * own order, "." and ".." left out; a non-zero return of @p fn stops
+	 * the walk and is returned.
+	 */
+	int (*readdir)(const char *dir, int (*fn)(const char *name, void *arg),
+		       void *arg, void *user_data);
 };
 
 /** Initializer for struct diskbench_engine_ops: every member the default. */
 #define DISKBENCH_ENGINE_OPS_INIT \
-	{ sizeof(struct diskbench_engine_ops), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
+	{ sizeof(struct diskbench_engine_ops), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, \
+	  0, 0, 0, 0, 0, 0, 0 }
 
 /**
  * Makes the `sync` engine: one request at a time, each a system call.

@@ -28,6 +28,16 @@ struct diskbench_phase;
 /** Default size of the per-byte phases: 3 MiB, as bonnie++ 2.00a. */
 #define DISKBENCH_BONNIE_DEFAULT_BYTE_BYTES (UINT64_C(3) << 20)
 
+/** Default number of random seeks: 8192, as bonnie++ 2.00a. */
+#define DISKBENCH_BONNIE_DEFAULT_SEEKS 8192
+/** Default number of seeker threads: 5, as bonnie++ 2.00a. */
+#define DISKBENCH_BONNIE_DEFAULT_SEEKERS 5
+
+/** bonnie++'s -b: fsync after each seek's write-back. */
+#define DISKBENCH_BONNIE_SYNC      UINT32_C(0x01)
+/** Skip the untimed 3 s pause bonnie++ makes before the seeks start. */
+#define DISKBENCH_BONNIE_NO_SETTLE UINT32_C(0x02)
+
 /** Options of the bonnie++ big-file phases. Zero means the default. */
 struct diskbench_bonnie_opts {
 	/** sizeof(struct diskbench_bonnie_opts) as the caller's headers saw it. */
@@ -38,10 +48,17 @@ struct diskbench_bonnie_opts {
 	 * 0: DISKBENCH_BONNIE_DEFAULT_BYTE_BYTES.
 	 */
 	uint64_t byte_bytes;
+	/** Random seeks of the seek phase; 0: DISKBENCH_BONNIE_DEFAULT_SEEKS. */
+	uint64_t seeks;
+	/** Seeker threads; 0: DISKBENCH_BONNIE_DEFAULT_SEEKERS. At most 1024. */
+	uint32_t seekers;
+	/** DISKBENCH_BONNIE_* flags. */
+	uint32_t flags;
 };
 
 /** Initializer for struct diskbench_bonnie_opts: all defaults. */
-#define DISKBENCH_BONNIE_OPTS_INIT { sizeof(struct diskbench_bonnie_opts), 0 }
+#define DISKBENCH_BONNIE_OPTS_INIT \
+	{ sizeof(struct diskbench_bonnie_opts), 0, 0, 0, 0 }
 
 /**
  * Makes one of bonnie++'s big-file phases, each timed as bonnie++ 2.00a
@@ -54,7 +71,16 @@ struct diskbench_bonnie_opts {
  *   back in place; an operation is the read and the write;
  * - DISKBENCH_PHASE_GETC: reads the per-byte size with one-byte read(2)
  *   calls; an operation is one block's worth;
- * - DISKBENCH_PHASE_GET_BLOCK: reads the test file a block per read(2).
+ * - DISKBENCH_PHASE_GET_BLOCK: reads the test file a block per read(2);
+ * - DISKBENCH_PHASE_SEEKS: after an untimed 3 s pause, `seekers` threads,
+ *   each with its own descriptor (never O_DIRECT), share `seeks` tickets
+ *   drawn from the run's generator; a ticket reads one block at a random
+ *   block number and, for one ticket value in ten, changes a byte and
+ *   writes the block back (with DISKBENCH_BONNIE_SYNC, then fsyncs). An
+ *   operation is one ticket; the rate is seeks over the time from the first
+ *   thread's start to the last one's end; the CPU time is the process's
+ *   over that span, counted once (bonnie++ adds up each thread's view of
+ *   the whole process's CPU time and reports several hundred percent).
  *
  * The test file is created with O_DIRECT when the target asks for it, and
  * reopened without it, as bonnie++ does. A phase that reads a file that is
@@ -67,7 +93,7 @@ struct diskbench_bonnie_opts {
  * @param[in]  kind which phase
  * @param[in]  opts options, or NULL for the defaults
  * @return 0; -EINVAL for a NULL @p out or a bad option; -ENOTSUP for a kind
- *         that is not one of the five above; -E2BIG; -ENOMEM
+ *         that is not one of the six above; -E2BIG; -ENOMEM
  */
 DISKBENCH_API int diskbench_phase_bonnie_new(struct diskbench_phase **out,
 					     enum diskbench_phase_kind kind,
@@ -116,6 +142,111 @@ struct diskbench_seq_opts {
  */
 DISKBENCH_API int diskbench_phase_seq_new(struct diskbench_phase **out,
 					  const struct diskbench_seq_opts *opts);
+
+/** Options of the random I/O phase. Zero means the default. */
+struct diskbench_random_opts {
+	/** sizeof(struct diskbench_random_opts) as the caller's headers saw it. */
+	size_t sz;
+	/** Bytes per request, and the alignment of offsets; 0: the target's
+	 *  block size. */
+	uint64_t block_bytes;
+	/** Requests to make; 0: as many as the file has blocks. */
+	uint64_t ops;
+	/** Stop after this long even if requests remain; 0: no limit. */
+	uint64_t time_limit_ns;
+	/** Share of requests that write, in percent, 0 to 100; 0: reads only. */
+	uint32_t write_percent;
+	/** Requests in flight per thread on a queued engine; 0: 1. */
+	uint32_t queue_depth;
+	/** Threads, each with its own descriptor; 0: 1. At most 1024. */
+	uint32_t threads;
+	/** Open with O_DIRECT (DISKBENCH_SEQ_DIRECT). */
+	uint32_t flags;
+};
+
+/** Initializer for struct diskbench_random_opts: all defaults. */
+#define DISKBENCH_RANDOM_OPTS_INIT \
+	{ sizeof(struct diskbench_random_opts), 0, 0, 0, 0, 0, 0, 0 }
+
+/**
+ * Makes a random I/O phase over the target's test file: block-aligned
+ * offsets drawn uniformly from the run's seeded generator (the same seed
+ * gives the same offsets and the same read/write choices), reads or writes
+ * in the given mix, one request at a time or several in flight, on one
+ * thread or several. "4 KiB random reads at depth 32 over a 1 GiB file" is
+ * a 1 GiB target on an io_uring engine and this phase with block_bytes
+ * 4096, queue_depth 32 and DISKBENCH_SEQ_DIRECT. The file is laid out first
+ * if missing or short, untimed, and dropped from the page cache.
+ *
+ * @param[out] out  the phase
+ * @param[in]  opts options, or NULL for the defaults
+ * @return 0; -EINVAL for a NULL @p out, write_percent over 100, more than
+ *         1024 threads, or unknown flags; -E2BIG; -ENOMEM
+ */
+DISKBENCH_API int diskbench_phase_random_new(struct diskbench_phase **out,
+					     const struct diskbench_random_opts *opts);
+
+/** Small files are regular files (bonnie++ -n with max >= 0). */
+#define DISKBENCH_FILES_REGULAR  0u
+/** Every file but the first is a hard link to it (bonnie++ max = -1). */
+#define DISKBENCH_FILES_HARDLINK 1u
+/** Every file but the first is a symbolic link to it (bonnie++ max = -2). */
+#define DISKBENCH_FILES_SYMLINK  2u
+
+/** bonnie++'s -b: fsync each file after writing it, and its directory
+ *  after each create, link and unlink. */
+#define DISKBENCH_FILES_SYNC     UINT32_C(0x01)
+
+/** Default number of small files: 16 x 1024, as bonnie++ -n 16. */
+#define DISKBENCH_FILES_DEFAULT_COUNT (16u * 1024u)
+
+/**
+ * Options of bonnie++'s small-file phases. Zero means the default. The six
+ * phases of one run share one set of files: give them the same options.
+ */
+struct diskbench_files_opts {
+	/** sizeof(struct diskbench_files_opts) as the caller's headers saw it. */
+	size_t sz;
+	/** Number of files; 0: DISKBENCH_FILES_DEFAULT_COUNT. */
+	uint64_t files;
+	/** Largest file size; 0: empty files. */
+	uint64_t max_bytes;
+	/** Smallest file size; sizes are drawn from min..max. */
+	uint64_t min_bytes;
+	/** Subdirectories "00000", "00001", ...; 0 or 1: none. At most 99999. */
+	uint32_t dirs;
+	/** Bytes per write and read of a file; 0: 8192. */
+	uint32_t chunk_bytes;
+	/** DISKBENCH_FILES_REGULAR, _HARDLINK or _SYMLINK. */
+	uint32_t mode;
+	/** DISKBENCH_FILES_* flags. */
+	uint32_t flags;
+};
+
+/** Initializer for struct diskbench_files_opts: all defaults. */
+#define DISKBENCH_FILES_OPTS_INIT \
+	{ sizeof(struct diskbench_files_opts), 0, 0, 0, 0, 0, 0, 0 }
+
+/**
+ * Makes one of bonnie++'s small-file phases, with its semantics (see
+ * docs/phases.md): DISKBENCH_PHASE_SEQ_CREATE, _SEQ_STAT, _SEQ_DELETE,
+ * _RAN_CREATE, _RAN_STAT, _RAN_DELETE. The files live in a directory the
+ * target makes ("<prefix>.<pid>.files"), named as bonnie++ names them, with
+ * names, sizes and shuffles drawn from the run's seeded generator. An
+ * operation is one file. A stat or delete phase whose files do not exist
+ * (run without its create phase) makes them first, untimed.
+ *
+ * @param[out] out  the phase
+ * @param[in]  kind which phase
+ * @param[in]  opts options, or NULL for the defaults
+ * @return 0; -EINVAL for a NULL @p out, min_bytes above max_bytes, a chunk
+ *         size that is not a power of two in 256..1048576, more than 99999
+ *         directories, an unknown mode or flags; -ENOTSUP for another
+ *         kind; -E2BIG; -ENOMEM
+ */
+DISKBENCH_API int diskbench_phase_files_new(struct diskbench_phase **out,
+					    enum diskbench_phase_kind kind,
+					    const struct diskbench_files_opts *opts);
 
 /** What a custom phase's op callback returns when the phase is done. */
 #define DISKBENCH_CUSTOM_DONE 1

@@ -88,11 +88,21 @@ struct diskbench_run_opts {
 	uint64_t timeline_interval_ns;
 	/** Histogram precision of the results; 0: the default (7 bits). */
 	uint32_t hist_precision_bits;
+	/** DISKBENCH_RUN_* flags. */
+	uint32_t flags;
+	/** Seed of the run's generator, with DISKBENCH_RUN_SEED. */
+	uint32_t seed;
 };
+
+/**
+ * Use diskbench_run_opts.seed. Without it a run draws its seed from the
+ * time and the process id, as bonnie++ does; diskbench_run_seed() tells it.
+ */
+#define DISKBENCH_RUN_SEED UINT32_C(0x01)
 
 /** Initializer for struct diskbench_run_opts: all defaults. */
 #define DISKBENCH_RUN_OPTS_INIT \
-	{ sizeof(struct diskbench_run_opts), 0, 0, 0, 0, 0, 0, 0, 0 }
+	{ sizeof(struct diskbench_run_opts), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
 
 /**
  * Fills an option struct with its size and the defaults.
@@ -177,6 +187,17 @@ DISKBENCH_API size_t diskbench_run_result_count(const struct diskbench_run *run)
  */
 DISKBENCH_API const struct diskbench_result *
 diskbench_run_result(const struct diskbench_run *run, size_t index);
+
+/**
+ * The seed of the run's generator, from which the random phases draw seek
+ * offsets, file names, sizes and shuffles in the order bonnie++ does; the
+ * same seed gives the same sequence (and, on glibc, bonnie++'s own).
+ * Executing again starts the sequence again from this seed.
+ *
+ * @param[in] run the run
+ * @return the seed
+ */
+DISKBENCH_API uint32_t diskbench_run_seed(const struct diskbench_run *run);
 
 /**
  * Describes the error that stopped the last execution.

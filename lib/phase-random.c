@@ -1,0 +1,181 @@
+/*
+ * Random I/O beyond bonnie++: block-aligned offsets drawn uniformly from
+ * the run's generator (each thread its own stream, seeded from it in thread
+ * order, so a seed gives the same offsets and read/write choices), reads
+ * and writes in a given mix, one request at a time or several in flight.
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include <diskbench/phase.h>
+
+#include "phase-internal.h"
+
+struct rnd {
+	struct diskbench_target *t;
+	const char *path;
+	uint64_t blocks;
+	uint64_t block;
+	uint32_t write_percent;
+	uint32_t depth;
+	uint32_t oflags;
+	uint64_t *ops;        /* per thread */
+	uint32_t *seeds;      /* per thread */
+};
+
+struct rnd_stream {
+	struct diskbench__stream st;
+	struct diskbench__rand g;
+	uint64_t left;
+	uint64_t blocks;
+	uint32_t write_percent;
+	bool wrote;
+};
+
+static bool rnd_next(struct diskbench__stream *st, uint64_t *off,
+		     uint64_t *len, bool *write)
+{
+	struct rnd_stream *s = (struct rnd_stream *)st;
+	uint64_t r;
+
+	if (!s->left)
+		return false;
+	s->left--;
+	/* 62 random bits: uniform enough over any file's block count. */
+	r = (uint64_t)diskbench__rand_next(&s->g) << 31 |
+	    diskbench__rand_next(&s->g);
+	*off = (r % s->blocks) * st->block;
+	*len = st->block;
+	*write = s->write_percent &&
+		 diskbench__rand_next(&s->g) % 100 < s->write_percent;
+	s->wrote |= *write;
+	return true;
+}
+
+static int random_worker(struct diskbench__worker *w)
+{
+	struct rnd *R = w->arg;
+	struct diskbench__ctx *ctx = &w->ctx;
+	const struct diskbench_engine *e = ctx->engine;
+	struct rnd_stream s = { .st = { .ctx = ctx, .path = R->path,
+					.block = R->block, .next = rnd_next } };
+	uint32_t flags = DISKBENCH_OPEN_READ | R->oflags |
+			 (R->write_percent ? DISKBENCH_OPEN_WRITE : 0);
+	char *bufs = diskbench__target_alloc(R->t, R->block * R->depth);
+	int err, cerr;
+
+	if (!bufs)
+		return diskbench__ctx_fail(ctx, -ENOMEM, "allocate", NULL, UINT64_MAX);
+	diskbench__rand_seed(&s.g, R->seeds[w->index]);
+	s.left = R->ops[w->index];
+	s.blocks = R->blocks;
+	s.write_percent = R->write_percent;
+	err = diskbench__engine_open(e, R->path, flags, &s.st.h);
+	if (err) {
+		free(bufs);
+		return diskbench__ctx_fail(ctx, err, "open", R->path, UINT64_MAX);
+	}
+	err = diskbench__worker_wait_go(w);
+	if (!err)
+		err = diskbench__ctx_begin(ctx);
+	if (!err)
+		err = R->depth > 1 && e->queued
+			      ? diskbench__stream_queued(&s.st, bufs, R->depth)
+			      : diskbench__stream_sync(&s.st, bufs);
+	/* Writes reach the device inside the phase's time. */
+	cerr = diskbench__ctx_sync_close(ctx, s.st.h, s.wrote, R->path);
+	if (!err)
+		err = cerr;
+	if (ctx->rec->begun)
+		diskbench_recorder_end(ctx->rec, diskbench__engine_now(e));
+	free(bufs);
+	return err;
+}
+
+static int run_random(struct diskbench_phase *p, struct diskbench__ctx *ctx)
+{
+	struct diskbench_target *t = ctx->target;
+	const struct diskbench_random_opts *o = &p->random;
+	unsigned threads = o->threads ? o->threads : 1;
+	struct rnd R = { .t = t };
+	uint64_t total;
+	int err;
+
+	R.block = o->block_bytes ? o->block_bytes : t->block_bytes;
+	R.blocks = t->file_bytes / R.block;
+	R.write_percent = o->write_percent;
+	R.depth = o->queue_depth ? o->queue_depth : 1;
+	R.oflags = o->flags & DISKBENCH_SEQ_DIRECT ? DISKBENCH_OPEN_DIRECT : 0;
+	if (!R.blocks)
+		return diskbench__ctx_fail(ctx, -EINVAL,
+			"check block size against the file size", t->dir, UINT64_MAX);
+	if ((o->flags & DISKBENCH_SEQ_DIRECT) && R.block % t->align)
+		return diskbench__ctx_fail(ctx, -EINVAL,
+			"check O_DIRECT alignment of the block size", t->dir,
+			UINT64_MAX);
+	if (R.depth > ctx->engine->depth)
+		return diskbench__ctx_fail(ctx, -EINVAL,
+			"check queue depth against the engine's", NULL, UINT64_MAX);
+
+	total = o->ops ? o->ops : R.blocks;
+	if (ctx->stop_ops && ctx->stop_ops < total)
+		total = ctx->stop_ops;
+	ctx->stop_ops = 0;
+	if (ctx->stop_bytes)
+		ctx->stop_bytes = ctx->stop_bytes / threads ? ctx->stop_bytes / threads : 1;
+	if (o->time_limit_ns &&
+	    (!ctx->stop_time_ns || o->time_limit_ns < ctx->stop_time_ns))
+		ctx->stop_time_ns = o->time_limit_ns;
+	ctx->expected_ops = total;
+
+	R.ops = calloc(threads, sizeof(*R.ops));
+	R.seeds = calloc(threads, sizeof(*R.seeds));
+	if (!R.ops || !R.seeds) {
+		err = diskbench__ctx_fail(ctx, -ENOMEM, "allocate", NULL, UINT64_MAX);
+		goto out;
+	}
+	for (unsigned i = 0; i < threads; i++) {
+		R.ops[i] = total / threads + (i < total % threads);
+		R.seeds[i] = diskbench__rand_next(ctx->rng);
+	}
+
+	err = diskbench__target_ensure_test_file(t, R.blocks * R.block);
+	if (err) {
+		err = diskbench__target_fail(t, ctx, err);
+		goto out;
+	}
+	diskbench__target_drop_cache(t);
+	R.path = t->test_path;
+	err = diskbench__run_workers(ctx, threads, random_worker, &R, 0);
+out:
+	free(R.ops);
+	free(R.seeds);
+	return err;
+}
+
+const struct diskbench__phase_class diskbench__random_class = {
+	.run = run_random,
+};
+
+DISKBENCH_API int diskbench_phase_random_new(struct diskbench_phase **out,
+					     const struct diskbench_random_opts *opts)
+{
+	struct diskbench_random_opts o;
+	int err;
+
+	if (!out)
+		return -EINVAL;
+	*out = NULL;
+	err = diskbench__opts_read(&o, sizeof(o), opts);
+	if (err)
+		return err;
+	if (o.write_percent > 100 || o.threads > 1024 ||
+	    (o.flags & ~DISKBENCH_SEQ_DIRECT))
+		return -EINVAL;
+	err = diskbench__phase_make(out,
+				    diskbench_phase_kind_name(DISKBENCH_PHASE_RANDOM_IO),
+				    DISKBENCH_PHASE_RANDOM_IO, &diskbench__random_class);
+	if (!err)
+		(*out)->random = o;
+	return err;
+}

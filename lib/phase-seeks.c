@@ -1,0 +1,153 @@
+/*
+ * bonnie++'s random-seek phase: tickets drawn up front from the run's
+ * generator, shared by seeker threads, each with its own descriptor. A
+ * ticket r reads block r % blocks; when r % 10 == 0 it changes one byte and
+ * writes the block back (and fsyncs under bonnie++'s -b).
+ *
+ * Deliberate differences from bonnie++ 2.00a: threads take tickets from a
+ * shared counter rather than reading them from a pipe (no system call per
+ * ticket, the same dynamic sharing); reads and write-backs use pread/pwrite
+ * at the block's offset rather than lseek + read/write; CPU time is the
+ * process's, counted once (bonnie++ adds each thread's view of it).
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include <diskbench/phase.h>
+
+#include "phase-internal.h"
+
+/* bonnie++'s pause before releasing the seekers. */
+#define SETTLE_NS UINT64_C(3000000000)
+
+struct seeks {
+	const uint32_t *tickets;
+	uint64_t count;
+	atomic_uint_fast64_t next;
+	uint64_t blocks;
+	uint64_t chunk;
+	bool sync;
+	const char *path;
+	struct diskbench_target *t;
+};
+
+static int seeker(struct diskbench__worker *w)
+{
+	struct seeks *s = w->arg;
+	struct diskbench__ctx *ctx = &w->ctx;
+	const struct diskbench_engine *e = ctx->engine;
+	unsigned char *buf = diskbench__target_alloc(s->t, s->chunk);
+	bool begun = false;
+	int64_t h;
+	int err;
+
+	if (!buf)
+		return diskbench__ctx_fail(ctx, -ENOMEM, "allocate", NULL, UINT64_MAX);
+	/* Each seeker its own descriptor, never O_DIRECT, as bonnie++. */
+	err = diskbench__engine_open(e, s->path,
+				     DISKBENCH_OPEN_READ | DISKBENCH_OPEN_WRITE, &h);
+	if (err) {
+		free(buf);
+		return diskbench__ctx_fail(ctx, err, "open", s->path, UINT64_MAX);
+	}
+	err = diskbench__worker_wait_go(w);
+	while (!err) {
+		uint64_t i = atomic_fetch_add(&s->next, 1);
+
+		if (i >= s->count)
+			break;
+		if (!begun) {
+			/* A seeker's time starts with its first ticket. */
+			err = diskbench__ctx_begin(ctx);
+			if (err)
+				break;
+			begun = true;
+		}
+
+		uint32_t r = s->tickets[i];
+		uint64_t block = r % s->blocks, off = block * s->chunk;
+		uint64_t bytes = s->chunk;
+
+		err = diskbench__ctx_read_full(ctx, h, buf, s->chunk, off, off,
+					       s->path);
+		if (err)
+			break;
+		if (r % 10 == 0) {
+			buf[block % s->chunk]--;
+			err = diskbench__ctx_write_full(ctx, h, buf, s->chunk, off,
+							off, s->path);
+			if (err)
+				break;
+			bytes += s->chunk;
+			if (s->sync) {
+				err = diskbench__engine_fsync(e, h);
+				if (err) {
+					diskbench__ctx_fail(ctx, err, "fsync", s->path,
+							    UINT64_MAX);
+					break;
+				}
+			}
+		}
+		int rr = diskbench__worker_after_op(w, diskbench__recorder_op(ctx->rec,
+									     bytes));
+		if (rr < 0)
+			err = diskbench__ctx_fail(ctx, rr, NULL, NULL, UINT64_MAX);
+		if (rr)
+			break;
+	}
+	/* As every bonnie++ close: fsync and close, in the seeker's time. */
+	int cerr = diskbench__ctx_sync_close(ctx, h, true, s->path);
+
+	if (!err)
+		err = cerr;
+	if (begun)
+		diskbench_recorder_end(ctx->rec, diskbench__engine_now(e));
+	free(buf);
+	return err;
+}
+
+int diskbench__run_seeks(struct diskbench_phase *p, struct diskbench__ctx *ctx);
+
+int diskbench__run_seeks(struct diskbench_phase *p, struct diskbench__ctx *ctx)
+{
+	struct diskbench_target *t = ctx->target;
+	const struct diskbench_bonnie_opts *o = &p->bonnie;
+	struct seeks s = { 0 };
+	uint64_t count = o->seeks ? o->seeks : DISKBENCH_BONNIE_DEFAULT_SEEKS;
+	unsigned seekers = o->seekers ? o->seekers : DISKBENCH_BONNIE_DEFAULT_SEEKERS;
+	uint32_t *tickets;
+	int err;
+
+	s.chunk = t->block_bytes;
+	s.blocks = t->file_bytes / s.chunk;
+	s.sync = o->flags & DISKBENCH_BONNIE_SYNC;
+	s.t = t;
+
+	/* The tickets come first from the generator, as in bonnie++, whatever
+	 * stop condition cuts the phase short. */
+	tickets = malloc((count ? count : 1) * sizeof(*tickets));
+	if (!tickets)
+		return diskbench__ctx_fail(ctx, -ENOMEM, "allocate", NULL, UINT64_MAX);
+	for (uint64_t i = 0; i < count; i++)
+		tickets[i] = diskbench__rand_next(ctx->rng);
+	s.tickets = tickets;
+	/* A ticket is an operation: an ops limit is a shorter ticket list;
+	 * a bytes limit is shared out between the seekers. */
+	s.count = ctx->stop_ops && ctx->stop_ops < count ? ctx->stop_ops : count;
+	ctx->stop_ops = 0;
+	if (ctx->stop_bytes)
+		ctx->stop_bytes = ctx->stop_bytes / seekers ? ctx->stop_bytes / seekers : 1;
+	ctx->expected_ops = s.count;
+	atomic_init(&s.next, 0);
+
+	err = diskbench__target_ensure_test_file(t, s.blocks * s.chunk);
+	if (err) {
+		free(tickets);
+		return diskbench__target_fail(t, ctx, err);
+	}
+	s.path = t->test_path;
+	err = diskbench__run_workers(ctx, seekers, seeker, &s,
+				     o->flags & DISKBENCH_BONNIE_NO_SETTLE ? 0 : SETTLE_NS);
+	free(tickets);
+	return err;
+}
