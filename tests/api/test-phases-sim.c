@@ -1015,8 +1015,17 @@ static void test_bonnie_new_args(void **state)
 
 	(void)state;
 	assert_rc(diskbench_phase_bonnie_new(NULL, DISKBENCH_PHASE_PUTC, &bo), -EINVAL);
-	assert_rc(diskbench_phase_bonnie_new(&p, DISKBENCH_PHASE_SEEKS, &bo), -ENOTSUP);
+	assert_rc(diskbench_phase_bonnie_new(&p, DISKBENCH_PHASE_SEQ_CREATE, &bo), -ENOTSUP);
 	assert_null(p);
+	bo.seekers = 1025;
+	assert_rc(diskbench_phase_bonnie_new(&p, DISKBENCH_PHASE_SEEKS, &bo), -EINVAL);
+	bo.seekers = 0;
+	bo.flags = 0x80;
+	assert_rc(diskbench_phase_bonnie_new(&p, DISKBENCH_PHASE_SEEKS, &bo), -EINVAL);
+	bo.flags = 0;
+	assert_ok(diskbench_phase_bonnie_new(&p, DISKBENCH_PHASE_SEEKS, &bo));
+	assert_string_equal(diskbench_phase_name(p), "seeks");
+	diskbench_phase_free(p);
 	assert_rc(diskbench_phase_bonnie_new(&p, DISKBENCH_PHASE_CUSTOM, NULL), -ENOTSUP);
 	assert_rc(diskbench_phase_bonnie_new(&p, DISKBENCH_PHASE_SEQ_WRITE, NULL), -ENOTSUP);
 	for (int k = DISKBENCH_PHASE_PUTC; k <= DISKBENCH_PHASE_GET_BLOCK; k++) {
