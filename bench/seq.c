@@ -1,12 +1,13 @@
 /*
- * bench-seq: one sequential phase through the public API, for side-by-side
- * runs against fio (bench/vs-fio). Prints one line:
+ * bench-seq: one sequential or random phase through the public API, for
+ * side-by-side runs against fio (bench/vs-fio). Prints one line:
  *
  *   ops=N bytes=N elapsed_ns=N ops_per_sec=X mib_per_sec=X p50_ns=N p99_ns=N max_ns=N
  *
- * Usage: bench-seq ENGINE RW BLOCK TOTAL DEPTH DIRECT DIR
- *   ENGINE sync|io_uring|null   RW read|write   BLOCK, TOTAL in bytes
+ * Usage: bench-seq ENGINE RW BLOCK TOTAL DEPTH DIRECT DIR [OPS]
+ *   ENGINE sync|io_uring|null   RW read|write|randread   BLOCK, TOTAL bytes
  *   DEPTH requests in flight    DIRECT 0|1       DIR where the file goes
+ *   OPS    requests of randread (default TOTAL / BLOCK)
  * A read first lays the file out (untimed), as fio does.
  */
 #include <diskbench.h>
@@ -27,6 +28,7 @@ int main(int argc, char **argv)
 {
 	struct diskbench_target_opts to = DISKBENCH_TARGET_OPTS_INIT;
 	struct diskbench_seq_opts so = DISKBENCH_SEQ_OPTS_INIT;
+	struct diskbench_random_opts ro = DISKBENCH_RANDOM_OPTS_INIT;
 	struct diskbench_engine *engine = NULL;
 	struct diskbench_target *target;
 	struct diskbench_phase *phase;
@@ -37,8 +39,8 @@ int main(int argc, char **argv)
 	char *why = NULL;
 	int err;
 
-	if (argc != 8) {
-		fprintf(stderr, "usage: bench-seq ENGINE RW BLOCK TOTAL DEPTH DIRECT DIR\n");
+	if (argc != 8 && argc != 9) {
+		fprintf(stderr, "usage: bench-seq ENGINE RW BLOCK TOTAL DEPTH DIRECT DIR [OPS]\n");
 		return 1;
 	}
 	uint32_t depth = (uint32_t)strtoul(argv[5], NULL, 10);
@@ -60,6 +62,10 @@ int main(int argc, char **argv)
 	so.queue_depth = depth;
 	so.flags = (!strcmp(argv[2], "write") ? DISKBENCH_SEQ_WRITE : 0) |
 		   (direct ? DISKBENCH_SEQ_DIRECT : 0);
+	ro.block_bytes = so.block_bytes;
+	ro.queue_depth = depth;
+	ro.ops = argc > 8 ? strtoull(argv[8], NULL, 10) : 0;
+	ro.flags = direct ? DISKBENCH_SEQ_DIRECT : 0;
 	to.engine = engine;
 	to.file_bytes = so.total_bytes;
 	to.block_bytes = (uint32_t)so.block_bytes;
@@ -68,7 +74,9 @@ int main(int argc, char **argv)
 	if (err)
 		die("target", err, why);
 	if ((err = diskbench_run_new(&run, target, NULL)) ||
-	    (err = diskbench_phase_seq_new(&phase, &so)) ||
+	    (err = !strcmp(argv[2], "randread")
+			   ? diskbench_phase_random_new(&phase, &ro)
+			   : diskbench_phase_seq_new(&phase, &so)) ||
 	    (err = diskbench_run_add(run, phase)))
 		die("run", err, NULL);
 	err = diskbench_run_execute(run);

@@ -159,14 +159,24 @@ static int ring_wait(struct uring_ring *r, unsigned nr)
  * freed buffer). Turn them into no-ops whose completions are dropped.
  * Returns how many there were; they are the last ones prepared.
  */
-static unsigned ring_neutralize(struct uring_ring *r)
+static unsigned ring_neutralize(struct uring_ring *r, int err)
 {
 	struct io_uring_sq *sq = &r->ring.sq;
 	unsigned head = *sq->khead, n = 0;
 
 	for (; head != sq->sqe_tail; head++, n++) {
 		struct io_uring_sqe *sqe = &sq->sqes[head & sq->ring_mask];
+		uint64_t data = sqe->user_data;
 
+		/* A queued request still waiting for its submission (they go
+		 * out with the next reap): it completes now, with the error. */
+		if (!(data & 1)) {
+			struct diskbench_io *io = (void *)(uintptr_t)data;
+
+			io->result = err;
+			keep_push(r, io);
+			r->inflight--;
+		}
 		io_uring_prep_nop(sqe);
 		io_uring_sqe_set_data64(sqe, TAG_DISCARD);
 	}
@@ -194,7 +204,7 @@ static int ring_flush(struct uring_ring *r, unsigned wait_nr, unsigned *left)
 		if (ret == 0)
 			ret = -EAGAIN;
 		if (!retry(ret, &tries)) {
-			*left = ring_neutralize(r);
+			*left = ring_neutralize(r, ret);
 			return ret;
 		}
 	}
@@ -204,8 +214,13 @@ static int ring_flush(struct uring_ring *r, unsigned wait_nr, unsigned *left)
 /* Waits for the ring's queued requests and drops their completions. */
 static int ring_drain(struct uring_ring *r)
 {
+	unsigned left;
 	int err, res;
 	bool done;
+
+	/* Requests still waiting to be sent go first (or fail now). */
+	if (io_uring_sq_ready(&r->ring))
+		ring_flush(r, 0, &left);
 
 	while (r->inflight) {
 		err = ring_wait(r, 1);
@@ -493,9 +508,11 @@ static int uring_submit(struct diskbench_io *const *ios, uint32_t n,
 	r = ring_get(eng, &err);
 	if (!r)
 		return err;
-	/* No-ops left by a refused submission take room in the submission
-	 * ring, which is only as large as the depth: send them first. */
-	if (DISKBENCH_UNLIKELY(io_uring_sq_ready(&r->ring))) {
+	/* Requests wait in the submission ring until the next reap sends
+	 * them and waits in one system call, as fio does. If that ring lacks
+	 * room (no-ops left by a refused submission), send them first. */
+	if (DISKBENCH_UNLIKELY(io_uring_sq_space_left(&r->ring) < n &&
+			       io_uring_sq_ready(&r->ring))) {
 		err = ring_flush(r, 0, &left);
 		if (err)
 			return err;
@@ -538,12 +555,7 @@ static int uring_submit(struct diskbench_io *const *ios, uint32_t n,
 	}
 	if (!taken)
 		return !ios[0] ? -EINVAL : -EBUSY;
-	err = ring_flush(r, 0, &left);
-	/* Those it refused were the last prepared (see ring_neutralize). */
-	r->inflight += prepared - left;
-	taken -= left;
-	if (err && !taken)
-		return err;
+	r->inflight += prepared;
 	return (int)taken;
 }
 
@@ -564,6 +576,14 @@ static int uring_reap(struct diskbench_io **done, uint32_t max, uint32_t min,
 	if (min > r->inflight + r->kept)
 		return -EINVAL;
 	ring_collect(r, 0, &res, &unused);
+	if (io_uring_sq_ready(&r->ring)) {
+		unsigned left;
+
+		/* Send what submit prepared, and wait, in one system call. A
+		 * refusal completes those requests with the error. */
+		ring_flush(r, min > r->kept ? min - r->kept : 0, &left);
+		ring_collect(r, 0, &res, &unused);
+	}
 	while (r->kept < min) {
 		/* Completions on the ring may be dropped ones: wait, look,
 		 * and wait again if need be. */
