@@ -1,16 +1,856 @@
-/* bonnie++'s small-file phases. (Being written.) */
+/*
+ * bonnie++ 2.00a's small-file phases (-n): create, stat and delete a set
+ * of small files, first in sequential order, then in random order, with
+ * bonnie++'s names, sizes, orders and system calls:
+ *
+ * - names: index i as "%010x" and 0 to 12 random characters from
+ *   "a-z0-9A-Z" (hex first for the sequential set, last for the random
+ *   one), in "%05u" subdirectories with dirs > 1, each taking
+ *   nfiles / dirs + 1 files in index order;
+ * - draws from the run's generator in bonnie++'s order: a set's names (per
+ *   file the length, then each character), then its sizes (one per file,
+ *   only when they vary), at the start of its create phase; a shuffle of
+ *   the random set (one draw per file) at the start of ran_stat, and
+ *   another of the shuffled order at the start of ran_delete;
+ * - create: per file, open O_CREAT|O_EXCL, the size written in chunk
+ *   pieces, with -b (DISKBENCH_FILES_SYNC) fsync of the file and of its
+ *   directory, close; or a hard or symbolic link to file 0; then sync(2),
+ *   timed;
+ * - seq_stat / seq_delete walk each directory in readdir order; ran_stat /
+ *   ran_delete go by path in the shuffled order; stat reads a non-empty
+ *   file whole; the deletes remove the directories and end with sync(2).
+ *
+ * An operation is one file. Everything before the clock starts (drawing,
+ * making directories, opening directory handles, making a set a stat or
+ * delete phase finds missing) is untimed. Deliberate differences are listed
+ * in docs/phases.md.
+ */
 #include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include <diskbench/phase.h>
 
+#include "files-internal.h"
 #include "phase-internal.h"
+
+#define FILES_DEFAULT_CHUNK 8192u
+#define FILES_MIN_CHUNK 256u
+#define FILES_MAX_CHUNK 1048576u
+#define FILES_MAX_DIRS 99999u
+#define FILES_MODES 3u
+
+static const char name_chars[] =
+	"abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+
+/* One phase's run. */
+struct files_run {
+	struct diskbench__ctx *ctx;
+	struct diskbench_target *t;
+	struct diskbench__fileset *fs;
+	const struct diskbench_engine *e;
+	/* the options, defaults applied */
+	uint64_t nfiles;
+	uint32_t ndirs;         /* 0: no subdirectories */
+	uint32_t chunk;
+	uint32_t mode;
+	uint64_t min_bytes, max_bytes;
+	bool sync;
+	bool random;            /* the random set (ran_*) */
+	void *buf;
+	/* Directory handles for the directory fsyncs (with sync): one per
+	 * subdirectory, or one on the root. */
+	int64_t *dirh;
+	uint8_t *dirh_open;
+	uint32_t ndirh;
+	/* links: file 0's path (hard links), the symbolic links' targets */
+	char *path0;
+	char link_same[DISKBENCH__FILES_NAME_MAX + 1];        /* "<name0>" */
+	char link_other[DISKBENCH__FILES_NAME_MAX + 1 + 9];   /* "../00000/<name0>" */
+	/* a readdir pass */
+	uint32_t dir;
+	const char *dir_path;
+	uint64_t count;
+	bool stop;              /* a stop condition was met */
+	int err;
+};
+
+/*
+ * The path an error names must outlive the phase (the run copies it into
+ * the result afterwards), and the scratch paths are rewritten by the next
+ * operation: keep a copy in the set.
+ */
+static void pin(struct files_run *x)
+{
+	struct diskbench__ctx *ctx = x->ctx;
+	struct diskbench__fileset *fs = x->fs;
+	char *p;
+
+	if (!ctx->err_path || ctx->err_path == fs->err_path)
+		return;
+	p = strdup(ctx->err_path);
+	free(fs->err_path);
+	fs->err_path = p;
+	ctx->err_path = p; /* NULL on ENOMEM: no path rather than a wrong one */
+}
+
+static int fail(struct files_run *x, int err, const char *op,
+		const char *path, uint64_t offset)
+{
+	diskbench__ctx_fail(x->ctx, err, op, path, offset);
+	pin(x);
+	if (!x->err)
+		x->err = err;
+	return err;
+}
+
+/* Ends an operation: 0 to go on, 1 at a stop condition, or an error. */
+static int step(struct files_run *x, uint64_t bytes)
+{
+	int r = diskbench__ctx_after_op(x->ctx,
+					diskbench__recorder_op(x->ctx->rec, bytes));
+
+	if (r < 0)
+		return fail(x, r, NULL, NULL, UINT64_MAX);
+	if (r)
+		x->stop = true;
+	return r;
+}
+
+/* ---- drawing, as bonnie++ draws ---- */
+
+static void draw_names(struct files_run *x)
+{
+	struct diskbench__fileset *fs = x->fs;
+	struct diskbench__rand *g = x->ctx->rng;
+
+	for (uint64_t i = 0; i < fs->nfiles; i++) {
+		char *c = fs->chars + i * DISKBENCH__FILES_CHARS;
+		uint32_t len = diskbench__rand_next(g) % 13;
+
+		for (uint32_t j = 0; j < len; j++)
+			c[j] = name_chars[diskbench__rand_next(g) % 62];
+		/* the rest stays NUL (describe zeroed it) */
+	}
+}
+
+static void draw_sizes(struct files_run *x)
+{
+	struct diskbench__fileset *fs = x->fs;
+	struct diskbench__rand *g = x->ctx->rng;
+	uint64_t range = fs->max_bytes - fs->min_bytes + 1;
+
+	if (!fs->sizes)
+		return;
+	for (uint64_t i = 0; i < fs->nfiles; i++) {
+		uint64_t v = diskbench__rand_next(g);
+
+		/* bonnie++ sizes are ints: one draw covers them. A range
+		 * beyond rand()'s takes a second draw. */
+		if (range > UINT64_C(0x7fffffff))
+			v = v << 31 | diskbench__rand_next(g);
+		fs->sizes[i] = fs->min_bytes + (range ? v % range : v);
+	}
+}
+
+/* bonnie++'s random_sort(): each position swapped with a drawn one. */
+static int shuffle(struct files_run *x)
+{
+	struct diskbench__fileset *fs = x->fs;
+	struct diskbench__rand *g = x->ctx->rng;
+
+	if (!fs->order) {
+		fs->order = malloc((size_t)(fs->nfiles ? fs->nfiles : 1) *
+				   sizeof(*fs->order));
+		if (!fs->order)
+			return fail(x, -ENOMEM, "allocate", NULL, UINT64_MAX);
+		for (uint64_t i = 0; i < fs->nfiles; i++)
+			fs->order[i] = (uint32_t)i;
+	}
+	for (uint64_t i = 0; i < fs->nfiles; i++) {
+		uint64_t j = diskbench__rand_next(g) % fs->nfiles;
+		uint32_t tmp = fs->order[i];
+
+		fs->order[i] = fs->order[j];
+		fs->order[j] = tmp;
+	}
+	return 0;
+}
+
+/* ---- directories ---- */
+
+/* The directory file i lives in, as a handle index. */
+static uint32_t dir_index(const struct files_run *x, uint64_t i)
+{
+	return diskbench__files_dir_of(x->fs, i);
+}
+
+/* Path of directory handle d: subdirectory d, or the root. */
+static const char *dir_path(struct files_run *x, uint32_t d, char *buf)
+{
+	return diskbench__files_dir_path(x->fs, x->fs->ndirs ? d : UINT32_MAX,
+					 buf);
+}
+
+/* Makes the root and the subdirectories that are missing, untimed. */
+static int make_dirs(struct files_run *x)
+{
+	struct diskbench__fileset *fs = x->fs;
+	int err;
+
+	if (!fs->root_exists) {
+		err = diskbench__files_make_root(x->t, fs);
+		if (err == -ENOMEM)
+			return fail(x, err, "allocate", NULL, UINT64_MAX);
+		if (err)
+			return fail(x, err, x->t->err_op, fs->err_path, UINT64_MAX);
+	}
+	for (uint32_t d = 0; d < fs->ndirs; d++) {
+		const char *path;
+
+		if (fs->dir_exists[d])
+			continue;
+		path = diskbench__files_dir_path(fs, d, fs->path);
+		err = x->e->ops.mkdir(path, x->e->user_data);
+		if (err)
+			return fail(x, err, "mkdir", path, UINT64_MAX);
+		fs->dir_exists[d] = 1;
+		fs->ndirs_exist++;
+	}
+	return 0;
+}
+
+/* With sync: a handle on each directory, opened before the clock starts,
+ * as bonnie++ does. */
+static int open_dirs(struct files_run *x)
+{
+	if (!x->sync)
+		return 0;
+	x->ndirh = x->fs->ndirs ? x->fs->ndirs : 1;
+	x->dirh = calloc(x->ndirh, sizeof(*x->dirh));
+	x->dirh_open = calloc(x->ndirh, 1);
+	if (!x->dirh || !x->dirh_open)
+		return fail(x, -ENOMEM, "allocate", NULL, UINT64_MAX);
+	for (uint32_t d = 0; d < x->ndirh; d++) {
+		const char *path = dir_path(x, d, x->fs->path);
+		int err = x->e->ops.open(path, DISKBENCH_OPEN_DIRECTORY,
+					 &x->dirh[d], x->e->user_data);
+
+		if (err)
+			return fail(x, err, "open directory", path, UINT64_MAX);
+		x->dirh_open[d] = 1;
+	}
+	return 0;
+}
+
+static void close_dirs(struct files_run *x)
+{
+	for (uint32_t d = 0; d < x->ndirh; d++) {
+		int err;
+
+		if (!x->dirh_open[d])
+			continue;
+		x->dirh_open[d] = 0;
+		err = x->e->ops.close(x->dirh[d], x->e->user_data);
+		if (err && !x->err)
+			fail(x, err, "close directory",
+			     dir_path(x, d, x->fs->path), UINT64_MAX);
+	}
+	free(x->dirh);
+	free(x->dirh_open);
+	x->dirh = NULL;
+	x->dirh_open = NULL;
+	x->ndirh = 0;
+}
+
+/* bonnie++ -b: the directory after each create, link and unlink. */
+static int sync_dir(struct files_run *x, uint32_t d)
+{
+	int err = x->e->ops.fsync(x->dirh[d], x->e->user_data);
+
+	if (err)
+		return fail(x, err, "fsync directory",
+			    dir_path(x, d, x->fs->path2), UINT64_MAX);
+	return 0;
+}
+
+/* ---- the set ---- */
+
+/* Removes whatever set exists (untimed); errors name what failed. */
+static int remove_set(struct files_run *x)
+{
+	int err = diskbench__files_remove(x->t);
+
+	if (err)
+		return fail(x, err, x->t->err_op ? x->t->err_op : "remove",
+			    x->fs->err_path, UINT64_MAX);
+	return 0;
+}
+
+/* Link targets, once file 0's name is drawn and the root made. */
+static int prepare_links(struct files_run *x)
+{
+	struct diskbench__fileset *fs = x->fs;
+	char name0[DISKBENCH__FILES_NAME_MAX + 1];
+
+	free(x->path0);
+	x->path0 = NULL;
+	if (x->mode == DISKBENCH_FILES_REGULAR || !fs->nfiles)
+		return 0;
+	diskbench__files_name(fs, 0, name0);
+	/* bonnie++ gives every symbolic link the bare name, which dangles
+	 * from any directory but file 0's; we point it at file 0. */
+	snprintf(x->link_same, sizeof(x->link_same), "%s", name0);
+	snprintf(x->link_other, sizeof(x->link_other), "../00000/%s", name0);
+	x->path0 = strdup(diskbench__files_path(fs, 0));
+	if (!x->path0)
+		return fail(x, -ENOMEM, "allocate", NULL, UINT64_MAX);
+	return 0;
+}
+
+/* Describes a new set and draws its names and sizes. */
+static int new_set(struct files_run *x)
+{
+	int err = diskbench__files_describe(x->fs, x->nfiles, x->ndirs, x->mode,
+					    x->min_bytes, x->max_bytes,
+					    x->random);
+
+	if (err)
+		return fail(x, err, "allocate", NULL, UINT64_MAX);
+	draw_names(x);
+	draw_sizes(x);
+	return 0;
+}
+
+/*
+ * Makes file i: a file written to its size, or a link to file 0. Timed or
+ * not, the same calls, but the directory fsyncs only when timed (the
+ * handles are open only then). Returns 0 or the error, already noted.
+ */
+static int create_one(struct files_run *x, uint64_t i, bool timed,
+		      uint64_t *bytes)
+{
+	struct diskbench__fileset *fs = x->fs;
+	const struct diskbench_engine *e = x->e;
+	const char *path = diskbench__files_path(fs, i);
+	const bool dsync = timed && x->sync;
+	uint32_t d = dir_index(x, i);
+	int err, cerr;
+
+	*bytes = 0;
+	if (x->mode == DISKBENCH_FILES_REGULAR || i == 0) {
+		uint64_t size = x->mode != DISKBENCH_FILES_REGULAR ? 0
+				: fs->sizes ? fs->sizes[i] : fs->min_bytes;
+		int64_t h;
+
+		err = e->ops.open(path, DISKBENCH_OPEN_CREATE | DISKBENCH_OPEN_WRITE,
+				  &h, e->user_data);
+		if (err)
+			return fail(x, err, "create", path, UINT64_MAX);
+		diskbench__files_set_exists(fs, i, true);
+		for (uint64_t off = 0; off < size; off += x->chunk) {
+			uint64_t len = size - off < x->chunk ? size - off : x->chunk;
+
+			err = diskbench__ctx_write_full(x->ctx, h, x->buf, len,
+							DISKBENCH_OFFSET_CURRENT,
+							off, path);
+			if (err) {
+				pin(x);
+				if (!x->err)
+					x->err = err;
+				break;
+			}
+		}
+		if (!err && dsync) {
+			err = e->ops.fsync(h, e->user_data);
+			if (err)
+				fail(x, err, "fsync", path, UINT64_MAX);
+			else
+				err = sync_dir(x, d);
+		}
+		cerr = e->ops.close(h, e->user_data);
+		if (cerr && !err)
+			err = fail(x, cerr, "close", path, UINT64_MAX);
+		*bytes = size;
+		return err;
+	}
+	if (x->mode == DISKBENCH_FILES_HARDLINK) {
+		err = e->ops.link(x->path0, path, e->user_data);
+		if (err)
+			return fail(x, err, "link", path, UINT64_MAX);
+	} else {
+		err = e->ops.symlink(d == dir_index(x, 0) ? x->link_same
+							  : x->link_other,
+				     path, e->user_data);
+		if (err)
+			return fail(x, err, "symlink", path, UINT64_MAX);
+	}
+	diskbench__files_set_exists(fs, i, true);
+	return dsync ? sync_dir(x, d) : 0;
+}
+
+static bool set_matches(const struct files_run *x)
+{
+	const struct diskbench__fileset *fs = x->fs;
+
+	return fs->described && fs->root_exists && fs->random == x->random &&
+	       fs->nfiles == x->nfiles && fs->ndirs == x->ndirs &&
+	       fs->mode == x->mode &&
+	       (x->mode != DISKBENCH_FILES_REGULAR ||
+		(fs->min_bytes == x->min_bytes && fs->max_bytes == x->max_bytes));
+}
+
+/*
+ * For a stat or delete phase: the set it works on, complete. A set of the
+ * other order or other options is removed and a new one made; files a
+ * stopped phase left missing are made again. Untimed.
+ */
+static int ensure_set(struct files_run *x)
+{
+	struct diskbench__fileset *fs = x->fs;
+	int err;
+
+	if (!set_matches(x)) {
+		err = remove_set(x);
+		if (!err)
+			err = new_set(x);
+		if (err)
+			return err;
+	}
+	err = make_dirs(x);
+	if (!err)
+		err = prepare_links(x);
+	if (err)
+		return err;
+	for (uint64_t i = 0; i < fs->nfiles && fs->nexist < fs->nfiles; i++) {
+		uint64_t bytes;
+
+		if (diskbench__files_exists(fs, i))
+			continue;
+		err = create_one(x, i, false, &bytes);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* sync(2), inside the timing, at the end of create and delete phases. */
+static int sync_all(struct files_run *x)
+{
+	int err = x->e->ops.sync(x->e->user_data);
+
+	return err ? fail(x, err, "sync", NULL, UINT64_MAX) : 0;
+}
+
+/* Starts the clock. */
+static int begin(struct files_run *x)
+{
+	int err = diskbench__ctx_begin(x->ctx);
+
+	if (err && !x->err)
+		x->err = err;
+	return err;
+}
+
+/* Stops the clock (if it started). */
+static void finish(struct files_run *x)
+{
+	struct diskbench__ctx *ctx = x->ctx;
+	int err;
+
+	if (!ctx->rec->begun)
+		return;
+	err = diskbench_recorder_end(ctx->rec, diskbench__engine_now(x->e));
+	if (err && !x->err)
+		fail(x, err, "record", NULL, UINT64_MAX);
+}
+
+/* Stat, and if not empty, read the whole file. Returns the bytes read
+ * through *bytes. */
+static int stat_one(struct files_run *x, const char *path, uint64_t *bytes)
+{
+	const struct diskbench_engine *e = x->e;
+	uint64_t size = 0;
+	int64_t h;
+	int err, cerr;
+
+	*bytes = 0;
+	err = e->ops.stat(path, &size, e->user_data);
+	if (err)
+		return fail(x, err, "stat", path, UINT64_MAX);
+	if (!size)
+		return 0;
+	err = e->ops.open(path, DISKBENCH_OPEN_READ, &h, e->user_data);
+	if (err)
+		return fail(x, err, "open", path, UINT64_MAX);
+	for (uint64_t off = 0; off < size; off += x->chunk) {
+		uint64_t len = size - off < x->chunk ? size - off : x->chunk;
+
+		err = diskbench__ctx_read_full(x->ctx, h, x->buf, len,
+					       DISKBENCH_OFFSET_CURRENT, off, path);
+		if (err) {
+			pin(x);
+			if (!x->err)
+				x->err = err;
+			break;
+		}
+	}
+	cerr = e->ops.close(h, e->user_data);
+	if (cerr && !err)
+		err = fail(x, cerr, "close", path, UINT64_MAX);
+	*bytes = size;
+	return err;
+}
+
+static int unlink_one(struct files_run *x, uint64_t i)
+{
+	const char *path = diskbench__files_path(x->fs, i);
+	int err = x->e->ops.unlink(path, x->e->user_data);
+
+	if (err)
+		return fail(x, err, "unlink", path, UINT64_MAX);
+	diskbench__files_set_exists(x->fs, i, false);
+	return x->sync ? sync_dir(x, dir_index(x, i)) : 0;
+}
+
+/* Removes the subdirectories and the root, once the files are gone. */
+static int remove_dirs(struct files_run *x)
+{
+	struct diskbench__fileset *fs = x->fs;
+	int err;
+
+	for (uint32_t d = 0; d < fs->ndirs; d++) {
+		const char *path;
+
+		if (!fs->dir_exists[d])
+			continue;
+		path = diskbench__files_dir_path(fs, d, fs->path);
+		err = x->e->ops.rmdir(path, x->e->user_data);
+		if (err)
+			return fail(x, err, "rmdir", path, UINT64_MAX);
+		fs->dir_exists[d] = 0;
+		fs->ndirs_exist--;
+	}
+	err = x->e->ops.rmdir(fs->root, x->e->user_data);
+	if (err)
+		return fail(x, err, "rmdir", fs->root, UINT64_MAX);
+	fs->root_exists = false;
+	if (!fs->nexist)
+		diskbench__files_forget(fs);
+	return 0;
+}
+
+/* ---- the phases ---- */
+
+static int run_create(struct files_run *x)
+{
+	struct diskbench__fileset *fs = x->fs;
+	int err;
+
+	/* A set already there (a previous pass, or ours from before) goes
+	 * first; then the names and sizes are drawn. */
+	err = remove_set(x);
+	if (!err)
+		err = new_set(x);
+	if (!err)
+		err = make_dirs(x);
+	if (!err)
+		err = prepare_links(x);
+	if (!err)
+		err = open_dirs(x);
+	if (!err)
+		err = begin(x);
+	for (uint64_t i = 0; !err && i < fs->nfiles; i++) {
+		uint64_t bytes;
+
+		err = create_one(x, i, true, &bytes);
+		if (!err)
+			err = step(x, bytes);
+		if (err == 1) {
+			err = 0;
+			break;
+		}
+	}
+	if (!err)
+		sync_all(x);
+	finish(x);
+	close_dirs(x);
+	return x->err;
+}
+
+/* seq_stat and seq_delete: one directory's entries, in its own order. */
+static int entry_fn(const char *name, void *arg, bool del)
+{
+	struct files_run *x = arg;
+	uint64_t bytes = 0;
+	int64_t i;
+	int err;
+
+	if (name[0] == '.')
+		return 0; /* bonnie++ skips dot files */
+	i = diskbench__files_lookup(x->fs, x->dir, name);
+	if (i < 0)
+		return 0; /* not ours: neither counted nor touched */
+	if (del)
+		err = unlink_one(x, (uint64_t)i);
+	else
+		err = stat_one(x, diskbench__files_path(x->fs, (uint64_t)i),
+			       &bytes);
+	if (err)
+		return err;
+	x->count++;
+	return step(x, bytes);
+}
+
+static int stat_entry(const char *name, void *arg)
+{
+	return entry_fn(name, arg, false);
+}
+
+static int delete_entry(const char *name, void *arg)
+{
+	return entry_fn(name, arg, true);
+}
+
+/* Walks every directory; with del, removes each subdirectory after its
+ * walk. Returns 0 (also at a stop condition) or the error. */
+static int walk(struct files_run *x, bool del)
+{
+	struct diskbench__fileset *fs = x->fs;
+	uint32_t n = fs->ndirs ? fs->ndirs : 1;
+	char *dpath = NULL;
+	int err = 0;
+
+	dpath = malloc(fs->path_cap);
+	if (!dpath)
+		return fail(x, -ENOMEM, "allocate", NULL, UINT64_MAX);
+	for (uint32_t d = 0; d < n && !x->stop; d++) {
+		x->dir = d;
+		x->dir_path = dir_path(x, d, dpath);
+		err = x->e->ops.readdir(dpath, del ? delete_entry : stat_entry, x,
+					x->e->user_data);
+		if (err == 1 && x->stop)
+			err = 0;
+		if (err) {
+			if (!x->err) /* the walk's own error, not an entry's */
+				fail(x, err, "readdir", dpath, UINT64_MAX);
+			err = x->err;
+			break;
+		}
+		if (del && fs->ndirs && !x->stop) {
+			err = x->e->ops.rmdir(dpath, x->e->user_data);
+			if (err) {
+				fail(x, err, "rmdir", dpath, UINT64_MAX);
+				break;
+			}
+			fs->dir_exists[d] = 0;
+			fs->ndirs_exist--;
+		}
+	}
+	if (!err && !x->stop && x->count != fs->nfiles) {
+		/* bonnie++: "Expected <n> files but only got <m>" */
+		if (!x->ctx->err)
+			snprintf(fs->err_op, sizeof(fs->err_op),
+				 "readdir (expected %" PRIu64 " files, found %" PRIu64 ")",
+				 fs->nfiles, x->count);
+		err = fail(x, -EIO, fs->err_op, fs->root, UINT64_MAX);
+	}
+	free(dpath);
+	return err;
+}
+
+static int run_seq_stat(struct files_run *x)
+{
+	int err = ensure_set(x);
+
+	if (!err)
+		err = begin(x);
+	if (!err)
+		walk(x, false);
+	finish(x);
+	return x->err;
+}
+
+static int run_seq_delete(struct files_run *x)
+{
+	int err = ensure_set(x);
+
+	if (!err)
+		err = open_dirs(x);
+	if (!err)
+		err = begin(x);
+	if (!err)
+		err = walk(x, true);
+	if (!err && !x->stop) {
+		struct diskbench__fileset *fs = x->fs;
+
+		err = x->e->ops.rmdir(fs->root, x->e->user_data);
+		if (err) {
+			fail(x, err, "rmdir", fs->root, UINT64_MAX);
+		} else {
+			fs->root_exists = false;
+			if (!fs->nexist && !fs->ndirs_exist)
+				diskbench__files_forget(fs);
+		}
+	}
+	if (!err)
+		sync_all(x);
+	finish(x);
+	close_dirs(x);
+	return x->err;
+}
+
+static int run_ran_stat(struct files_run *x)
+{
+	struct diskbench__fileset *fs = x->fs;
+	int err = ensure_set(x);
+
+	if (!err)
+		err = shuffle(x);
+	if (!err)
+		err = begin(x);
+	for (uint64_t k = 0; !err && k < fs->nfiles; k++) {
+		uint64_t bytes;
+
+		err = stat_one(x, diskbench__files_path(fs, fs->order[k]), &bytes);
+		if (!err)
+			err = step(x, bytes);
+		if (err == 1)
+			break;
+	}
+	finish(x);
+	return x->err;
+}
+
+static int run_ran_delete(struct files_run *x)
+{
+	struct diskbench__fileset *fs = x->fs;
+	int err = ensure_set(x);
+
+	if (!err)
+		err = shuffle(x);
+	if (!err)
+		err = open_dirs(x);
+	if (!err)
+		err = begin(x);
+	for (uint64_t k = 0; !err && k < fs->nfiles; k++) {
+		err = unlink_one(x, fs->order[k]);
+		if (!err)
+			err = step(x, 0);
+	}
+	if (!err)
+		err = remove_dirs(x);
+	if (err == 1)
+		err = 0; /* stopped: what is left stays for the cleanup */
+	if (!err)
+		sync_all(x);
+	finish(x);
+	close_dirs(x);
+	return x->err;
+}
+
+static int run_files(struct diskbench_phase *p, struct diskbench__ctx *ctx)
+{
+	const struct diskbench_files_opts *o = &p->files;
+	struct files_run x;
+	int err;
+
+	memset(&x, 0, sizeof(x));
+	x.ctx = ctx;
+	x.t = ctx->target;
+	x.e = ctx->engine;
+	x.nfiles = o->files ? o->files : DISKBENCH_FILES_DEFAULT_COUNT;
+	x.ndirs = o->dirs > 1 ? o->dirs : 0;
+	x.chunk = o->chunk_bytes ? o->chunk_bytes : FILES_DEFAULT_CHUNK;
+	x.mode = o->mode;
+	x.min_bytes = o->mode == DISKBENCH_FILES_REGULAR ? o->min_bytes : 0;
+	x.max_bytes = o->mode == DISKBENCH_FILES_REGULAR ? o->max_bytes : 0;
+	x.sync = o->flags & DISKBENCH_FILES_SYNC;
+	x.random = p->kind == DISKBENCH_PHASE_RAN_CREATE ||
+		   p->kind == DISKBENCH_PHASE_RAN_STAT ||
+		   p->kind == DISKBENCH_PHASE_RAN_DELETE;
+	ctx->expected_ops = x.nfiles;
+
+	x.fs = diskbench__files_get(x.t);
+	if (!x.fs)
+		return diskbench__ctx_fail(ctx, -ENOMEM, "allocate", NULL,
+					   UINT64_MAX);
+	x.buf = diskbench__target_alloc(x.t, x.chunk);
+	if (!x.buf)
+		return diskbench__ctx_fail(ctx, -ENOMEM, "allocate", NULL,
+					   UINT64_MAX);
+
+	switch (p->kind) {
+	case DISKBENCH_PHASE_SEQ_CREATE:
+	case DISKBENCH_PHASE_RAN_CREATE:
+		err = run_create(&x);
+		break;
+	case DISKBENCH_PHASE_SEQ_STAT:
+		err = run_seq_stat(&x);
+		break;
+	case DISKBENCH_PHASE_SEQ_DELETE:
+		err = run_seq_delete(&x);
+		break;
+	case DISKBENCH_PHASE_RAN_STAT:
+		err = run_ran_stat(&x);
+		break;
+	default:
+		err = run_ran_delete(&x);
+		break;
+	}
+	close_dirs(&x);
+	free(x.path0);
+	free(x.buf);
+	return err;
+}
+
+const struct diskbench__phase_class diskbench__files_class = {
+	.run = run_files,
+};
+
+static bool files_kind(enum diskbench_phase_kind kind)
+{
+	switch (kind) {
+	case DISKBENCH_PHASE_SEQ_CREATE:
+	case DISKBENCH_PHASE_SEQ_STAT:
+	case DISKBENCH_PHASE_SEQ_DELETE:
+	case DISKBENCH_PHASE_RAN_CREATE:
+	case DISKBENCH_PHASE_RAN_STAT:
+	case DISKBENCH_PHASE_RAN_DELETE:
+		return true;
+	default:
+		return false;
+	}
+}
 
 DISKBENCH_API int diskbench_phase_files_new(struct diskbench_phase **out,
 					    enum diskbench_phase_kind kind,
 					    const struct diskbench_files_opts *opts)
 {
-	(void)kind, (void)opts;
-	if (out)
-		*out = NULL;
-	return -ENOTSUP;
+	struct diskbench_files_opts o;
+	int err;
+
+	if (!out)
+		return -EINVAL;
+	*out = NULL;
+	if (!files_kind(kind))
+		return -ENOTSUP;
+	err = diskbench__opts_read(&o, sizeof(o), opts);
+	if (err)
+		return err;
+	if (o.min_bytes > o.max_bytes || o.dirs > FILES_MAX_DIRS ||
+	    o.mode >= FILES_MODES || (o.flags & ~DISKBENCH_FILES_SYNC) ||
+	    o.files > DISKBENCH__FILES_MAX_COUNT)
+		return -EINVAL;
+	if (o.chunk_bytes &&
+	    (o.chunk_bytes < FILES_MIN_CHUNK || o.chunk_bytes > FILES_MAX_CHUNK ||
+	     (o.chunk_bytes & (o.chunk_bytes - 1))))
+		return -EINVAL;
+	err = diskbench__phase_make(out, diskbench_phase_kind_name(kind), kind,
+				    &diskbench__files_class);
+	if (!err)
+		(*out)->files = o;
+	return err;
 }

@@ -130,13 +130,17 @@ int diskbench__ctx_write_full(struct diskbench__ctx *ctx, int64_t h,
 			      const void *buf, uint64_t len, uint64_t offset,
 			      uint64_t at, const char *path);
 
+struct diskbench__worker;
+
 /*
  * A stream of requests on one open file, for the sequential and random
  * phases: next() hands out the next request (false when there is none).
- * Buffers are block bytes each.
+ * Buffers are block bytes each. On a worker thread, `worker` is set, so
+ * that its counts are published after each operation for progress.
  */
 struct diskbench__stream {
 	struct diskbench__ctx *ctx;
+	struct diskbench__worker *worker;  /* NULL on the phase's thread */
 	const char *path;
 	int64_t h;
 	uint64_t block;
@@ -203,6 +207,15 @@ static inline int diskbench__worker_after_op(struct diskbench__worker *w,
 	atomic_store_explicit(&w->pub_bytes, w->ctx.rec->bytes,
 			      memory_order_relaxed);
 	return diskbench__ctx_after_op(&w->ctx, now);
+}
+
+/* After an operation of a stream: as diskbench__worker_after_op() on a
+ * worker thread, else as diskbench__ctx_after_op(). */
+static inline int diskbench__stream_after_op(struct diskbench__stream *s,
+					     uint64_t now)
+{
+	return s->worker ? diskbench__worker_after_op(s->worker, now)
+			 : diskbench__ctx_after_op(s->ctx, now);
 }
 
 /* Calls the progress callback, if any, with these figures; its return. */

@@ -57,7 +57,7 @@ static int random_worker(struct diskbench__worker *w)
 	struct rnd *R = w->arg;
 	struct diskbench__ctx *ctx = &w->ctx;
 	const struct diskbench_engine *e = ctx->engine;
-	struct rnd_stream s = { .st = { .ctx = ctx, .path = R->path,
+	struct rnd_stream s = { .st = { .ctx = ctx, .worker = w, .path = R->path,
 					.block = R->block, .next = rnd_next } };
 	uint32_t flags = DISKBENCH_OPEN_READ | R->oflags |
 			 (R->write_percent ? DISKBENCH_OPEN_WRITE : 0);

@@ -67,7 +67,7 @@ int diskbench__stream_sync(struct diskbench__stream *s, void *buf)
 			if (err)
 				break;
 		}
-		r = diskbench__ctx_after_op(ctx, diskbench__recorder_op(ctx->rec, len));
+		r = diskbench__stream_after_op(s, diskbench__recorder_op(ctx->rec, len));
 		if (r < 0)
 			err = diskbench__ctx_fail(ctx, r, NULL, NULL, UINT64_MAX);
 		if (r)
@@ -187,7 +187,7 @@ int diskbench__stream_queued(struct diskbench__stream *s, char *bufs,
 			freelist[nfree++] = io;
 		}
 		if (!stop && !err) {
-			int r = diskbench__ctx_after_op(ctx, now);
+			int r = diskbench__stream_after_op(s, now);
 
 			if (r < 0)
 				err = diskbench__ctx_fail(ctx, r, NULL, NULL, UINT64_MAX);

@@ -14,6 +14,7 @@
 
 #include "common-internal.h"
 #include "engine-internal.h"
+#include "files-internal.h"
 #include "phase-internal.h"
 #include "target-internal.h"
 
@@ -547,7 +548,13 @@ diskbench_target_alignment(const struct diskbench_target *target)
 DISKBENCH_API size_t
 diskbench_target_file_count(const struct diskbench_target *target)
 {
-	return target->test_exists ? 1 : 0;
+	size_t n = target->test_exists ? 1 : 0;
+	const struct diskbench__fileset *fs = target->files;
+
+	/* The small-file set: its files, subdirectories and directory. */
+	if (fs)
+		n += (size_t)fs->nexist + fs->ndirs_exist + (fs->root_exists ? 1 : 0);
+	return n;
 }
 
 DISKBENCH_API const char *

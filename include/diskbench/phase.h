@@ -241,7 +241,8 @@ struct diskbench_files_opts {
  * @param[in]  opts options, or NULL for the defaults
  * @return 0; -EINVAL for a NULL @p out, min_bytes above max_bytes, a chunk
  *         size that is not a power of two in 256..1048576, more than 99999
- *         directories, an unknown mode or flags; -ENOTSUP for another
+ *         directories, more than 4294967295 files, an unknown mode or
+ *         flags; -ENOTSUP for another
  *         kind; -E2BIG; -ENOMEM
  */
 DISKBENCH_API int diskbench_phase_files_new(struct diskbench_phase **out,

@@ -167,7 +167,9 @@ DISKBENCH_API uint32_t
 diskbench_target_alignment(const struct diskbench_target *target);
 
 /**
- * Number of files the target created that still exist.
+ * Number of files and directories the target created that still exist:
+ * the test file, and the small-file phases' files, subdirectories and
+ * their directory.
  *
  * @param[in] target the target
  * @return the count

@@ -58,19 +58,32 @@ size_t sim_file_count(const struct sim *s)
 	size_t n = 0;
 
 	for (size_t i = 0; i < s->nfiles; i++)
-		n += s->files[i]->linked;
+		n += s->files[i]->linked && !s->files[i]->dir;
+	return n;
+}
+
+size_t sim_dir_count(const struct sim *s)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < s->nfiles; i++)
+		n += s->files[i]->linked && s->files[i]->dir;
 	return n;
 }
 
 size_t sim_removed_count(const struct sim *s)
 {
-	return s->nfiles - sim_file_count(s);
+	size_t n = 0;
+
+	for (size_t i = 0; i < s->nfiles; i++)
+		n += !s->files[i]->linked && !s->files[i]->dir;
+	return n;
 }
 
 struct sim_file *sim_removed(const struct sim *s, size_t i)
 {
 	for (size_t k = 0; k < s->nfiles; k++)
-		if (!s->files[k]->linked && i-- == 0)
+		if (!s->files[k]->linked && !s->files[k]->dir && i-- == 0)
 			return s->files[k];
 	return NULL;
 }
@@ -120,6 +133,129 @@ struct sim_file *sim_put(struct sim *s, const char *path, const void *data,
 		memcpy(f->data, data, (size_t)len);
 	f->size = len;
 	return f;
+}
+
+struct sim_file *sim_put_dir(struct sim *s, const char *path)
+{
+	struct sim_file *f = file_new(s, path);
+
+	f->stranger = true;
+	f->dir = true;
+	return f;
+}
+
+/* Is f an entry of directory dir (dlen bytes)? */
+static bool in_dir(const struct sim_file *f, const char *dir, size_t dlen)
+{
+	return strncmp(f->path, dir, dlen) == 0 && f->path[dlen] == '/' &&
+	       f->path[dlen + 1] && !strchr(f->path + dlen + 1, '/');
+}
+
+size_t sim_dir_entries(const struct sim *s, const char *dir)
+{
+	size_t n = 0, dlen = strlen(dir);
+
+	for (size_t i = 0; i < s->nfiles; i++)
+		n += s->files[i]->linked && in_dir(s->files[i], dir, dlen);
+	return n;
+}
+
+/*
+ * Checks the parent directory of path: one the sim made must still be
+ * there, and be a directory; one it never made is a real one (the
+ * target's directory), taken as there.
+ */
+static int parent_ok(const struct sim *s, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	size_t n;
+	bool removed = false;
+
+	if (!slash)
+		return 0;
+	n = (size_t)(slash - path);
+	for (size_t i = 0; i < s->nfiles; i++) {
+		const struct sim_file *f = s->files[i];
+
+		if (strncmp(f->path, path, n) != 0 || f->path[n] != '\0')
+			continue;
+		if (f->linked)
+			return f->dir ? 0 : -ENOTDIR;
+		removed |= f->dir;
+	}
+	return removed ? -ENOENT : 0;
+}
+
+/* A symbolic link's target as a path: from the link's directory, with
+ * "." and ".." resolved. malloc'd. */
+static char *resolve_target(const char *link, const char *target)
+{
+	size_t n = strlen(link) + strlen(target) + 2;
+	char *joined = malloc(n), *out = malloc(n), *save = NULL, *tok;
+	const bool absolute = target[0] == '/' || link[0] == '/';
+	size_t len = 0;
+
+	assert_non_null(joined);
+	assert_non_null(out);
+	if (target[0] == '/') {
+		snprintf(joined, n, "%s", target);
+	} else {
+		const char *slash = strrchr(link, '/');
+		int dlen = slash ? (int)(slash - link) : 0;
+
+		snprintf(joined, n, "%.*s/%s", dlen, link, target);
+	}
+	out[0] = '\0';
+	for (tok = strtok_r(joined, "/", &save); tok;
+	     tok = strtok_r(NULL, "/", &save)) {
+		if (!strcmp(tok, "."))
+			continue;
+		if (!strcmp(tok, "..")) {
+			char *up = strrchr(out, '/');
+
+			len = up ? (size_t)(up - out) : 0;
+			out[len] = '\0';
+			continue;
+		}
+		len += (size_t)snprintf(out + len, n - len, "/%s", tok);
+	}
+	if (!absolute && len)
+		memmove(out, out + 1, len--); /* a relative path stays relative */
+	free(joined);
+	return out;
+}
+
+/* What path names, links followed: the file holding the data. */
+static struct sim_file *follow(const struct sim *s, const char *path,
+			       int depth)
+{
+	struct sim_file *f = sim_find(s, path);
+
+	if (f && f->symlink) {
+		char *t;
+
+		if (depth > 8)
+			return NULL;
+		t = resolve_target(f->path, f->symlink);
+		f = follow(s, t, depth + 1);
+		free(t);
+	}
+	return f && f->hard ? f->hard : f;
+}
+
+static void mlog_add(struct sim *s, int kind, const char *path, int result)
+{
+	if (!s->cfg.mlog_cap)
+		return;
+	if (s->nmlog >= s->cfg.mlog_cap) {
+		s->mlog_dropped++;
+		return;
+	}
+	s->mlog[s->nmlog].kind = kind;
+	s->mlog[s->nmlog].path = strdup(path);
+	assert_non_null(s->mlog[s->nmlog].path);
+	s->mlog[s->nmlog].result = result;
+	s->nmlog++;
 }
 
 /* ---- faults and latencies ---- */
@@ -324,36 +460,9 @@ static int64_t do_rw(struct sim *s, int kind, int64_t h, void *buf,
 
 /* ---- engine functions ---- */
 
-static int sim_open_fn(const char *path, uint32_t flags, int64_t *handle,
-		       void *user_data)
+static int new_handle(struct sim *s, struct sim_file *f, uint32_t flags,
+		      int64_t *handle)
 {
-	struct sim *s = user_data;
-	bool create = flags & DISKBENCH_OPEN_CREATE;
-	uint64_t stall;
-	const struct sim_fault *fault = count_call(s, create ? SIM_CREATE : SIM_OPEN,
-						   &stall);
-	struct sim_file *f;
-
-	s->now += s->cfg.open_ns + stall;
-	s->last_open_flags = flags;
-	s->direct_opens += !!(flags & DISKBENCH_OPEN_DIRECT);
-	s->sync_opens += !!(flags & DISKBENCH_OPEN_SYNC);
-	if (fault)
-		return fault->action == SIM_FAIL ? fault->err : -EINTR;
-	if (!(flags & (DISKBENCH_OPEN_READ | DISKBENCH_OPEN_WRITE))) {
-		s->bad_calls++;
-		return -EINVAL;
-	}
-	f = sim_find(s, path);
-	if (create) {
-		if (f)
-			return -EEXIST;
-		if (s->cfg.capacity && used_bytes(s) >= s->cfg.capacity)
-			return -ENOSPC;
-		f = file_new(s, path);
-	} else if (!f) {
-		return -ENOENT;
-	}
 	if (s->nhandles == s->handles_cap) {
 		s->handles_cap = s->handles_cap ? 2 * s->handles_cap : 16;
 		s->handles = realloc(s->handles,
@@ -366,6 +475,71 @@ static int sim_open_fn(const char *path, uint32_t flags, int64_t *handle,
 	f->refs++;
 	*handle = HANDLE_BASE + (int64_t)s->nhandles++;
 	return 0;
+}
+
+static int sim_opendir(struct sim *s, const char *path, uint32_t flags,
+		       int64_t *handle)
+{
+	uint64_t stall;
+	const struct sim_fault *fault = count_call(s, SIM_OPENDIR, &stall);
+	struct sim_file *f;
+	int r;
+
+	s->now += s->cfg.meta_ns + stall;
+	s->last_open_flags = flags;
+	if (fault)
+		r = fault->action == SIM_FAIL ? fault->err : -EINTR;
+	else if (!(f = sim_find(s, path)))
+		r = -ENOENT;
+	else if (!f->dir)
+		r = -ENOTDIR;
+	else
+		r = new_handle(s, f, flags, handle);
+	mlog_add(s, SIM_OPENDIR, path, r);
+	return r;
+}
+
+static int sim_open_fn(const char *path, uint32_t flags, int64_t *handle,
+		       void *user_data)
+{
+	struct sim *s = user_data;
+	bool create = flags & DISKBENCH_OPEN_CREATE;
+	uint64_t stall;
+	const struct sim_fault *fault;
+	struct sim_file *f;
+	int r;
+
+	if (flags & DISKBENCH_OPEN_DIRECTORY)
+		return sim_opendir(s, path, flags, handle);
+	fault = count_call(s, create ? SIM_CREATE : SIM_OPEN, &stall);
+	s->now += s->cfg.open_ns + stall;
+	s->last_open_flags = flags;
+	s->direct_opens += !!(flags & DISKBENCH_OPEN_DIRECT);
+	s->sync_opens += !!(flags & DISKBENCH_OPEN_SYNC);
+	if (fault) {
+		r = fault->action == SIM_FAIL ? fault->err : -EINTR;
+		mlog_add(s, create ? SIM_CREATE : SIM_OPEN, path, r);
+		return r;
+	}
+	if (!(flags & (DISKBENCH_OPEN_READ | DISKBENCH_OPEN_WRITE))) {
+		s->bad_calls++;
+		return -EINVAL;
+	}
+	if (create) {
+		r = parent_ok(s, path);
+		if (!r && sim_find(s, path))
+			r = -EEXIST;
+		if (!r && s->cfg.capacity && used_bytes(s) >= s->cfg.capacity)
+			r = -ENOSPC;
+		f = r ? NULL : file_new(s, path);
+	} else {
+		f = follow(s, path, 0);
+		r = !f ? -ENOENT : f->dir ? -EISDIR : 0;
+	}
+	mlog_add(s, create ? SIM_CREATE : SIM_OPEN, path, r);
+	if (r)
+		return r;
+	return new_handle(s, f, flags, handle);
 }
 
 static int sim_close_fn(int64_t handle, void *user_data)
@@ -417,6 +591,8 @@ static int do_fsync(struct sim *s, int64_t handle, bool queued, uint64_t *lat)
 	int r = 0;
 
 	*lat = latency_of(s, SIM_FSYNC, 0) + stall;
+	if (hd && hd->f->dir)
+		s->dir_fsyncs++;
 	if (!hd)
 		r = -EBADF;
 	else if (fault)
@@ -441,14 +617,161 @@ static int sim_unlink_fn(const char *path, void *user_data)
 	uint64_t stall;
 	const struct sim_fault *fault = count_call(s, SIM_UNLINK, &stall);
 	struct sim_file *f;
+	int r = 0;
 
 	s->now += s->cfg.unlink_ns + stall;
 	if (fault)
+		r = fault->action == SIM_FAIL ? fault->err : -EINTR;
+	else if (!(f = sim_find(s, path)))
+		r = -ENOENT;
+	else if (f->dir)
+		r = -EISDIR;
+	else
+		f->linked = false;
+	mlog_add(s, SIM_UNLINK, path, r);
+	return r;
+}
+
+/* ---- metadata ---- */
+
+/* Counts a metadata call and charges its time; a fault's error, or 0. */
+static int meta_call(struct sim *s, int kind)
+{
+	uint64_t stall;
+	const struct sim_fault *fault = count_call(s, kind, &stall);
+
+	s->now += (kind == SIM_SYNC ? s->cfg.sync_ns : s->cfg.meta_ns) + stall;
+	if (fault)
 		return fault->action == SIM_FAIL ? fault->err : -EINTR;
-	f = sim_find(s, path);
-	if (!f)
-		return -ENOENT;
-	f->linked = false;
+	return 0;
+}
+
+static int sim_mkdir_fn(const char *path, void *user_data)
+{
+	struct sim *s = user_data;
+	int r = meta_call(s, SIM_MKDIR);
+
+	if (!r)
+		r = parent_ok(s, path);
+	if (!r && sim_find(s, path))
+		r = -EEXIST;
+	if (!r)
+		file_new(s, path)->dir = true;
+	mlog_add(s, SIM_MKDIR, path, r);
+	return r;
+}
+
+static int sim_rmdir_fn(const char *path, void *user_data)
+{
+	struct sim *s = user_data;
+	int r = meta_call(s, SIM_RMDIR);
+	struct sim_file *f = NULL;
+
+	if (!r && !(f = sim_find(s, path)))
+		r = -ENOENT;
+	if (!r && !f->dir)
+		r = -ENOTDIR;
+	if (!r && sim_dir_entries(s, path))
+		r = -ENOTEMPTY;
+	if (!r)
+		f->linked = false;
+	mlog_add(s, SIM_RMDIR, path, r);
+	return r;
+}
+
+static int sim_stat_fn(const char *path, uint64_t *size, void *user_data)
+{
+	struct sim *s = user_data;
+	int r = meta_call(s, SIM_STAT);
+	struct sim_file *f = NULL;
+
+	if (!r && !(f = follow(s, path, 0)))
+		r = -ENOENT;
+	if (!r)
+		*size = f->dir ? 0 : f->size;
+	mlog_add(s, SIM_STAT, path, r);
+	return r;
+}
+
+static int sim_link_fn(const char *existing, const char *path, void *user_data)
+{
+	struct sim *s = user_data;
+	int r = meta_call(s, SIM_LINK);
+	struct sim_file *from = NULL;
+
+	if (!r && !(from = sim_find(s, existing)))
+		r = -ENOENT;
+	if (!r && from->dir)
+		r = -EPERM;
+	if (!r)
+		r = parent_ok(s, path);
+	if (!r && sim_find(s, path))
+		r = -EEXIST;
+	if (!r) {
+		struct sim_file *f;
+
+		from = from->hard ? from->hard : from;
+		f = file_new(s, path); /* may move s->files, not the files */
+		f->hard = from;
+	}
+	mlog_add(s, SIM_LINK, path, r);
+	return r;
+}
+
+static int sim_symlink_fn(const char *target, const char *path,
+			  void *user_data)
+{
+	struct sim *s = user_data;
+	int r = meta_call(s, SIM_SYMLINK);
+
+	if (!r)
+		r = parent_ok(s, path);
+	if (!r && sim_find(s, path))
+		r = -EEXIST;
+	if (!r) {
+		struct sim_file *f = file_new(s, path);
+
+		f->symlink = strdup(target);
+		assert_non_null(f->symlink);
+	}
+	mlog_add(s, SIM_SYMLINK, path, r);
+	return r;
+}
+
+static int sim_sync_fn(void *user_data)
+{
+	struct sim *s = user_data;
+
+	return meta_call(s, SIM_SYNC);
+}
+
+static int sim_readdir_fn(const char *dir, int (*fn)(const char *name, void *arg),
+			  void *arg, void *user_data)
+{
+	struct sim *s = user_data;
+	int r = meta_call(s, SIM_READDIR);
+	struct sim_file *d = NULL;
+	size_t dlen = strlen(dir), n = s->nfiles;
+
+	if (!r && !(d = sim_find(s, dir)))
+		r = -ENOENT;
+	if (!r && !d->dir)
+		r = -ENOTDIR;
+	mlog_add(s, SIM_READDIR, dir, r);
+	if (r)
+		return r;
+	/* Entries as they stand when each is reached: one removed by the
+	 * callback is gone, as with a real directory. */
+	for (size_t k = 0; k < n; k++) {
+		size_t i = s->cfg.readdir_reverse ? n - 1 - k : k;
+		struct sim_file *f = s->files[i];
+
+		if (!f->linked || !in_dir(f, dir, dlen))
+			continue;
+		r = fn(f->path + dlen + 1, arg);
+		if (r)
+			return r;
+	}
 	return 0;
 }
 
@@ -561,6 +884,14 @@ struct sim *sim_new(const struct sim_config *cfg)
 	if (cfg)
 		s->cfg = *cfg;
 	s->now = SIM_T0;
+	{
+		pthread_mutexattr_t ma;
+
+		pthread_mutexattr_init(&ma);
+		pthread_mutexattr_settype(&ma, PTHREAD_MUTEX_RECURSIVE);
+		pthread_mutex_init(&s->mu, &ma);
+		pthread_mutexattr_destroy(&ma);
+	}
 	if (s->cfg.log_cap) {
 		s->log = calloc(s->cfg.log_cap, sizeof(*s->log));
 		assert_non_null(s->log);
@@ -568,6 +899,10 @@ struct sim *sim_new(const struct sim_config *cfg)
 	if (s->cfg.queue_depth) {
 		s->inflight = calloc(s->cfg.queue_depth, sizeof(*s->inflight));
 		assert_non_null(s->inflight);
+	}
+	if (s->cfg.mlog_cap) {
+		s->mlog = calloc(s->cfg.mlog_cap, sizeof(*s->mlog));
+		assert_non_null(s->mlog);
 	}
 	return s;
 }
@@ -579,14 +914,80 @@ void sim_free(struct sim *s)
 	for (size_t i = 0; i < s->nfiles; i++) {
 		free(s->files[i]->path);
 		free(s->files[i]->data);
+		free(s->files[i]->symlink);
 		free(s->files[i]);
 	}
+	for (size_t i = 0; i < s->nmlog; i++)
+		free(s->mlog[i].path);
+	free(s->mlog);
 	free(s->files);
 	free(s->handles);
 	free(s->log);
 	free(s->inflight);
+	pthread_mutex_destroy(&s->mu);
 	free(s);
 }
+
+/*
+ * The engine's functions as the library calls them: each under the
+ * device's lock, as several worker threads may call at once.
+ */
+#define SIM_LOCKED(ret, name, params, args)				\
+	static ret name##_locked params					\
+	{								\
+		struct sim *s_ = user_data;				\
+		ret r_;							\
+									\
+		pthread_mutex_lock(&s_->mu);				\
+		r_ = name args;						\
+		pthread_mutex_unlock(&s_->mu);				\
+		return r_;						\
+	}
+
+SIM_LOCKED(int, sim_open_fn,
+	   (const char *path, uint32_t flags, int64_t *handle, void *user_data),
+	   (path, flags, handle, user_data))
+SIM_LOCKED(int, sim_close_fn, (int64_t handle, void *user_data),
+	   (handle, user_data))
+SIM_LOCKED(int64_t, sim_read_fn,
+	   (int64_t handle, void *buf, uint64_t len, uint64_t offset,
+	    void *user_data),
+	   (handle, buf, len, offset, user_data))
+SIM_LOCKED(int64_t, sim_write_fn,
+	   (int64_t handle, const void *buf, uint64_t len, uint64_t offset,
+	    void *user_data),
+	   (handle, buf, len, offset, user_data))
+SIM_LOCKED(int, sim_fsync_fn, (int64_t handle, void *user_data),
+	   (handle, user_data))
+SIM_LOCKED(int, sim_unlink_fn, (const char *path, void *user_data),
+	   (path, user_data))
+SIM_LOCKED(int, sim_submit_fn,
+	   (struct diskbench_io *const *ios, uint32_t n, void *user_data),
+	   (ios, n, user_data))
+SIM_LOCKED(int, sim_reap_fn,
+	   (struct diskbench_io **done, uint32_t max, uint32_t min,
+	    void *user_data),
+	   (done, max, min, user_data))
+SIM_LOCKED(uint64_t, sim_clock_fn, (void *user_data), (user_data))
+SIM_LOCKED(int, sim_mkdir_fn, (const char *path, void *user_data),
+	   (path, user_data))
+SIM_LOCKED(int, sim_rmdir_fn, (const char *path, void *user_data),
+	   (path, user_data))
+SIM_LOCKED(int, sim_stat_fn,
+	   (const char *path, uint64_t *size, void *user_data),
+	   (path, size, user_data))
+SIM_LOCKED(int, sim_link_fn,
+	   (const char *existing, const char *path, void *user_data),
+	   (existing, path, user_data))
+SIM_LOCKED(int, sim_symlink_fn,
+	   (const char *target, const char *path, void *user_data),
+	   (target, path, user_data))
+SIM_LOCKED(int, sim_sync_fn, (void *user_data), (user_data))
+/* The lock is recursive: the callback may call the device again. */
+SIM_LOCKED(int, sim_readdir_fn,
+	   (const char *dir, int (*fn)(const char *name, void *arg), void *arg,
+	    void *user_data),
+	   (dir, fn, arg, user_data))
 
 struct diskbench_engine *sim_engine(struct sim *s)
 {
@@ -594,17 +995,24 @@ struct diskbench_engine *sim_engine(struct sim *s)
 	struct diskbench_engine *e = NULL;
 
 	ops.name = s->cfg.name ? s->cfg.name : "sim";
-	ops.open = sim_open_fn;
-	ops.close = sim_close_fn;
-	ops.read = sim_read_fn;
-	ops.write = sim_write_fn;
-	ops.fsync = sim_fsync_fn;
-	ops.unlink = sim_unlink_fn;
-	ops.clock = sim_clock_fn;
+	ops.open = sim_open_fn_locked;
+	ops.close = sim_close_fn_locked;
+	ops.read = sim_read_fn_locked;
+	ops.write = sim_write_fn_locked;
+	ops.fsync = sim_fsync_fn_locked;
+	ops.unlink = sim_unlink_fn_locked;
+	ops.mkdir = sim_mkdir_fn_locked;
+	ops.rmdir = sim_rmdir_fn_locked;
+	ops.stat = sim_stat_fn_locked;
+	ops.link = sim_link_fn_locked;
+	ops.symlink = sim_symlink_fn_locked;
+	ops.sync = sim_sync_fn_locked;
+	ops.readdir = sim_readdir_fn_locked;
+	ops.clock = sim_clock_fn_locked;
 	ops.destroy = sim_destroy_fn;
 	if (s->cfg.queue_depth) {
-		ops.submit = sim_submit_fn;
-		ops.reap = sim_reap_fn;
+		ops.submit = sim_submit_fn_locked;
+		ops.reap = sim_reap_fn_locked;
 		ops.queue_depth = s->cfg.queue_depth;
 	}
 	assert_ok(diskbench_engine_new(&e, &ops, s));
@@ -614,12 +1022,20 @@ struct diskbench_engine *sim_engine(struct sim *s)
 
 uint64_t sim_now(const struct sim *s)
 {
-	return s->now;
+	pthread_mutex_t *mu = (pthread_mutex_t *)&s->mu;
+	uint64_t now;
+
+	pthread_mutex_lock(mu);
+	now = s->now;
+	pthread_mutex_unlock(mu);
+	return now;
 }
 
 void sim_advance(struct sim *s, uint64_t ns)
 {
+	pthread_mutex_lock(&s->mu);
 	s->now += ns;
+	pthread_mutex_unlock(&s->mu);
 }
 
 /* ---- a real engine that shows its opens ---- */

@@ -15,6 +15,15 @@
  *   nothing moved (0), or a stall. Opens, creates, fsyncs, closes and
  *   unlinks fail the same way. A capacity makes writes past it short and
  *   then -ENOSPC, as a full file system does.
+ * - Metadata, for the small-file phases: directories (mkdir, rmdir,
+ *   readdir in creation order or its reverse, opened with
+ *   DISKBENCH_OPEN_DIRECTORY to be fsynced), stat, hard and symbolic
+ *   links (followed by stat and open, relative targets resolved from the
+ *   link's directory), sync. A parent directory the sim made must still
+ *   exist (-ENOENT); one it never heard of is taken as a real one (the
+ *   target's). rmdir refuses a directory with entries (-ENOTEMPTY), unlink
+ *   a directory (-EISDIR). Each fails at the Nth call of its kind like the
+ *   rest, and an optional log keeps the paths of metadata calls in order.
  * - Counters of every call (1-byte transfers and transfers at the file
  *   position apart) and a log of the first log_cap requests.
  * - With queue_depth > 0, submit and reap: a request completes at its
@@ -30,6 +39,7 @@
 #ifndef DISKBENCH_TEST_SIM_ENGINE_H
 #define DISKBENCH_TEST_SIM_ENGINE_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -46,6 +56,14 @@ enum sim_kind {
 	SIM_CLOSE,
 	SIM_UNLINK,
 	SIM_RW,
+	SIM_MKDIR,
+	SIM_RMDIR,
+	SIM_STAT,
+	SIM_LINK,
+	SIM_SYMLINK,
+	SIM_SYNC,
+	SIM_READDIR,
+	SIM_OPENDIR, /* an open with DISKBENCH_OPEN_DIRECTORY */
 	SIM_KINDS
 };
 
@@ -83,6 +101,11 @@ struct sim_config {
 	uint32_t direct_align;   /* > 0: a handle opened DIRECT refuses (-EINVAL)
 				    lengths, offsets and buffers not aligned so */
 	size_t log_cap;          /* requests logged; 0: none */
+	uint64_t meta_ns;        /* each mkdir, rmdir, stat, link, symlink,
+				    readdir, directory open */
+	uint64_t sync_ns;        /* each sync */
+	bool readdir_reverse;    /* readdir lists newest first */
+	size_t mlog_cap;         /* metadata calls logged; 0: none */
 };
 
 struct sim_file {
@@ -92,6 +115,17 @@ struct sim_file {
 	int refs;                /* open handles */
 	bool linked;             /* false once unlinked */
 	bool stranger;           /* put there by the test, not made by open */
+	bool dir;                /* a directory */
+	struct sim_file *hard;   /* a hard link: the file it shares */
+	char *symlink;           /* a symbolic link: its target */
+};
+
+/* A metadata call, in the log: its kind and path (the new name for link
+ * and symlink, the directory for readdir, the file for open and create). */
+struct sim_mlog {
+	int kind;                /* SIM_CREATE, SIM_OPEN, SIM_STAT, SIM_UNLINK, ... */
+	char *path;
+	int result;
 };
 
 struct sim_log {
@@ -144,10 +178,19 @@ struct sim {
 	struct sim_log *log;
 	size_t nlog;
 	uint64_t log_dropped;
+	uint64_t dir_fsyncs;             /* fsyncs of directory handles */
+	struct sim_mlog *mlog;
+	size_t nmlog;
+	uint64_t mlog_dropped;
 	/* queued requests in flight */
 	struct sim_inflight *inflight;
 	size_t ninflight;
 	uint64_t seq;
+	/* Every engine call (and sim_now, sim_advance) holds it, so phases
+	 * with several threads (seekers, random I/O threads) may share the
+	 * device; recursive, so a latency function may call sim_now(). The
+	 * fake clock is then shared: it moves with every thread's requests. */
+	pthread_mutex_t mu;
 };
 
 /* Makes a simulated device; cfg may be NULL (everything instant). */
@@ -171,15 +214,22 @@ size_t sim_faults_pending(const struct sim *s);
 /* Calls of a kind so far. */
 uint64_t sim_calls(const struct sim *s, int kind);
 
-/* Files: linked ones by path; removed ones in the order they went. */
+/* Files: linked ones by path; removed ones in the order they went.
+ * The counts leave directories out (sim_dir_count() has those). */
 struct sim_file *sim_find(const struct sim *s, const char *path);
-size_t sim_file_count(const struct sim *s);      /* linked files */
+size_t sim_file_count(const struct sim *s);      /* linked files (and links) */
+size_t sim_dir_count(const struct sim *s);       /* linked directories */
 size_t sim_removed_count(const struct sim *s);
 struct sim_file *sim_removed(const struct sim *s, size_t i);
 size_t sim_open_handles(const struct sim *s);
 /* Puts a file there, as another program would. */
 struct sim_file *sim_put(struct sim *s, const char *path, const void *data,
 			 uint64_t len);
+/* Puts a directory there, as another program would. */
+struct sim_file *sim_put_dir(struct sim *s, const char *path);
+/* The entries of a directory the sim holds (linked, files and
+ * directories), "." and ".." aside. */
+size_t sim_dir_entries(const struct sim *s, const char *dir);
 
 /* ---- a real engine that shows its opens ---- */
 
