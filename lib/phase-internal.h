@@ -171,6 +171,7 @@ int diskbench__ctx_sync_close(struct diskbench__ctx *ctx, int64_t h,
 struct diskbench__worker {
 	struct diskbench__ctx ctx;      /* the worker's own */
 	struct diskbench__workers *all;
+	const atomic_int *run_cancel;   /* the run's flag, heard at once */
 	unsigned index;
 	void *arg;                      /* the phase's */
 	atomic_uint_fast64_t pub_ops;
@@ -179,6 +180,7 @@ struct diskbench__worker {
 	int err;
 	pthread_t thread;
 	bool started;
+	bool started_work;              /* said ready (under the workers' mu) */
 };
 
 /* The body of one worker: prepares (untimed), calls
@@ -195,8 +197,16 @@ int diskbench__run_workers(struct diskbench__ctx *ctx, unsigned n,
 			   diskbench__worker_fn body, void *arg,
 			   uint64_t settle_ns);
 
-/* Blocks until the phase's thread lets the workers go; 0, or -ECANCELED. */
+/*
+ * Says the worker's preparation is over (or failed: err), then blocks until
+ * the phase's thread lets the workers go, which it does only once all are
+ * ready and none failed; 0, or -ECANCELED.
+ */
 int diskbench__worker_wait_go(struct diskbench__worker *w);
+
+/* Stops every worker of the phase at their next operation (this one
+ * failed). */
+void diskbench__worker_stop_all(struct diskbench__worker *w);
 
 /* After each of a worker's operations: publishes its counts, then as
  * diskbench__ctx_after_op() on its own context. */
@@ -206,6 +216,9 @@ static inline int diskbench__worker_after_op(struct diskbench__worker *w,
 	atomic_store_explicit(&w->pub_ops, w->ctx.rec->ops, memory_order_relaxed);
 	atomic_store_explicit(&w->pub_bytes, w->ctx.rec->bytes,
 			      memory_order_relaxed);
+	if (DISKBENCH_UNLIKELY(atomic_load_explicit(w->run_cancel,
+						    memory_order_relaxed)))
+		return -ECANCELED;
 	return diskbench__ctx_after_op(&w->ctx, now);
 }
 

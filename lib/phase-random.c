@@ -60,7 +60,8 @@ static int random_worker(struct diskbench__worker *w)
 	struct rnd_stream s = { .st = { .ctx = ctx, .worker = w, .path = R->path,
 					.block = R->block, .next = rnd_next } };
 	uint32_t flags = DISKBENCH_OPEN_READ | R->oflags |
-			 (R->write_percent ? DISKBENCH_OPEN_WRITE : 0);
+			 (R->write_percent ? DISKBENCH_OPEN_WRITE : 0) |
+			 (R->t->flags & DISKBENCH_TARGET_SYNC ? DISKBENCH_OPEN_SYNC : 0);
 	char *bufs = diskbench__target_alloc(R->t, R->block * R->depth);
 	int err, cerr;
 
@@ -82,6 +83,8 @@ static int random_worker(struct diskbench__worker *w)
 		err = R->depth > 1 && e->queued
 			      ? diskbench__stream_queued(&s.st, bufs, R->depth)
 			      : diskbench__stream_sync(&s.st, bufs);
+	if (err)
+		diskbench__worker_stop_all(w);
 	/* Writes reach the device inside the phase's time. */
 	cerr = diskbench__ctx_sync_close(ctx, s.st.h, s.wrote, R->path);
 	if (!err)

@@ -45,7 +45,9 @@ static int seeker(struct diskbench__worker *w)
 		return diskbench__ctx_fail(ctx, -ENOMEM, "allocate", NULL, UINT64_MAX);
 	/* Each seeker its own descriptor, never O_DIRECT, as bonnie++. */
 	err = diskbench__engine_open(e, s->path,
-				     DISKBENCH_OPEN_READ | DISKBENCH_OPEN_WRITE, &h);
+				     DISKBENCH_OPEN_READ | DISKBENCH_OPEN_WRITE |
+				     (s->t->flags & DISKBENCH_TARGET_SYNC
+					      ? DISKBENCH_OPEN_SYNC : 0), &h);
 	if (err) {
 		free(buf);
 		return diskbench__ctx_fail(ctx, err, "open", s->path, UINT64_MAX);
@@ -54,15 +56,17 @@ static int seeker(struct diskbench__worker *w)
 	while (!err) {
 		uint64_t i = atomic_fetch_add(&s->next, 1);
 
-		if (i >= s->count)
-			break;
 		if (!begun) {
-			/* A seeker's time starts with its first ticket. */
+			/* A seeker's time starts with its first ticket, or
+			 * with the news that none is left, as bonnie++'s end
+			 * marker: its closing fsync and close always count. */
 			err = diskbench__ctx_begin(ctx);
 			if (err)
 				break;
 			begun = true;
 		}
+		if (i >= s->count)
+			break;
 
 		uint32_t r = s->tickets[i];
 		uint64_t block = r % s->blocks, off = block * s->chunk;
@@ -95,6 +99,8 @@ static int seeker(struct diskbench__worker *w)
 		if (rr)
 			break;
 	}
+	if (err)
+		diskbench__worker_stop_all(w);
 	/* As every bonnie++ close: fsync and close, in the seeker's time. */
 	int cerr = diskbench__ctx_sync_close(ctx, h, true, s->path);
 

@@ -13,17 +13,44 @@ struct diskbench__workers {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	int go;                 /* 0 wait, 1 go, -1 give up */
+	unsigned ready;         /* workers prepared (or failed), under mu */
+	bool failed;            /* one failed before the start, under mu */
 	atomic_int stop;        /* the workers' cancel flag */
 	diskbench__worker_fn body;
 };
 
+static void mark_ready(struct diskbench__worker *w, bool failed)
+{
+	struct diskbench__workers *all = w->all;
+
+	pthread_mutex_lock(&all->mu);
+	all->ready++;
+	all->failed |= failed;
+	pthread_cond_broadcast(&all->cv);
+	pthread_mutex_unlock(&all->mu);
+}
+
 static void *worker_main(void *p)
 {
 	struct diskbench__worker *w = p;
+	bool was_ready;
 
 	w->err = w->all->body(w);
+	pthread_mutex_lock(&w->all->mu);
+	was_ready = w->started_work;
+	pthread_mutex_unlock(&w->all->mu);
+	/* A body that failed in its preparation never said it was ready. */
+	if (!was_ready)
+		mark_ready(w, true);
+	if (w->err)
+		diskbench__worker_stop_all(w);
 	atomic_store(&w->done, 1);
 	return NULL;
+}
+
+void diskbench__worker_stop_all(struct diskbench__worker *w)
+{
+	atomic_store(&w->all->stop, 1);
 }
 
 int diskbench__worker_wait_go(struct diskbench__worker *w)
@@ -32,6 +59,9 @@ int diskbench__worker_wait_go(struct diskbench__worker *w)
 	int go;
 
 	pthread_mutex_lock(&all->mu);
+	w->started_work = true;
+	all->ready++;
+	pthread_cond_broadcast(&all->cv);
 	while (!all->go)
 		pthread_cond_wait(&all->cv, &all->mu);
 	go = all->go;
@@ -85,6 +115,7 @@ int diskbench__run_workers(struct diskbench__ctx *ctx, unsigned n,
 		w[i].ctx.err = 0;
 		w[i].ctx.cancel = &all.stop;
 		w[i].all = &all;
+		w[i].run_cancel = ctx->cancel;
 		w[i].index = i;
 		w[i].arg = arg;
 		atomic_init(&w[i].pub_ops, 0);
@@ -101,6 +132,15 @@ int diskbench__run_workers(struct diskbench__ctx *ctx, unsigned n,
 		else
 			w[i].started = true, started++;
 	}
+
+	/* Every worker prepared (its descriptor open) before any starts: one
+	 * that failed stops the phase before a single operation. */
+	pthread_mutex_lock(&all.mu);
+	while (all.ready < started)
+		pthread_cond_wait(&all.cv, &all.mu);
+	if (all.failed && !err)
+		err = -ECANCELED; /* the worker's own error is reported below */
+	pthread_mutex_unlock(&all.mu);
 
 	/* bonnie++'s pause before the seeks, untimed; cancellation still
 	 * heard. */
@@ -122,6 +162,10 @@ int diskbench__run_workers(struct diskbench__ctx *ctx, unsigned n,
 	for (;;) {
 		unsigned done = 0;
 		uint64_t ops = 0, bytes = 0;
+		/* The time first: an engine's clock may wait on the workers
+		 * (a simulated device's lock), and counts read before that
+		 * wait would be stale when reported. */
+		uint64_t now = diskbench__engine_now(ctx->engine);
 
 		for (unsigned i = 0; i < started; i++) {
 			if (atomic_load(&w[i].done)) {
@@ -138,9 +182,8 @@ int diskbench__run_workers(struct diskbench__ctx *ctx, unsigned n,
 		if (atomic_load(ctx->cancel))
 			atomic_store(&all.stop, 1);
 
-		uint64_t now = diskbench__engine_now(ctx->engine);
-
-		if (ctx->progress && now >= next_progress && !err) {
+		if (ctx->progress && now >= next_progress && !err &&
+		    !atomic_load(&all.stop)) {
 			int r = diskbench__ctx_report(ctx, now, t0, ops, bytes);
 
 			ctx->last_progress_ns = now;
