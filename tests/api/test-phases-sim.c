@@ -8,6 +8,7 @@
  */
 #include "common-test.h"
 #include "sim-engine.h"
+#include "sim-fixture.h"
 
 #include <time.h>
 #include <unistd.h>
@@ -19,48 +20,6 @@
 #define NBCH (BYTE_BYTES / BLOCK)       /* 8 per-byte ops */
 #define SEQ_BLOCK (UINT64_C(64) << 10)
 #define NSEQ (FILE_BYTES / SEQ_BLOCK)   /* 16 requests */
-
-struct fx {
-	char *dir;
-	char path[512];       /* the test file's expected name */
-	struct sim *s;
-	struct diskbench_engine *e;
-	struct diskbench_target *t;
-	struct diskbench_run *run;
-};
-
-static int fx_setup(void **state)
-{
-	struct fx *f = calloc(1, sizeof(*f));
-
-	assert_non_null(f);
-	f->dir = tdir_new();
-	snprintf(f->path, sizeof(f->path), "%s/diskbench.%ld", f->dir,
-		 (long)getpid());
-	*state = f;
-	return 0;
-}
-
-static int fx_teardown(void **state)
-{
-	struct fx *f = *state;
-	long left;
-
-	diskbench_run_free(f->run);
-	diskbench_target_free(f->t);
-	diskbench_engine_free(f->e);
-	sim_free(f->s);
-	/* The simulated device never touches the real directory. */
-	left = tdir_count(f->dir);
-	tdir_remove(f->dir);
-	free(f->dir);
-	free(f);
-	if (left != 0) {
-		print_error("the directory was not left empty (%ld entries)\n", left);
-		return -1;
-	}
-	return 0;
-}
 
 /* Device, engine, target and run; any of cfg, ro may be NULL. */
 static void fx_start_ex(struct fx *f, const struct sim_config *cfg,

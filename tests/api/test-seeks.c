@@ -17,6 +17,7 @@
  */
 #include "common-test.h"
 #include "sim-engine.h"
+#include "sim-fixture.h"
 
 #include <pthread.h>
 #include <time.h>
@@ -31,56 +32,6 @@
 /* Real files: 8 MiB, 1024 blocks. */
 #define REAL_FILE_BYTES (UINT64_C(8) << 20)
 #define REAL_NCH (REAL_FILE_BYTES / BLOCK)
-
-struct fx {
-	char *dir;
-	char path[512];       /* the test file's expected name */
-	struct sim *s;
-	struct diskbench_engine *e;
-	struct diskbench_target *t;
-	struct diskbench_run *run;
-};
-
-static int fx_setup(void **state)
-{
-	struct fx *f = calloc(1, sizeof(*f));
-
-	assert_non_null(f);
-	f->dir = tdir_new();
-	snprintf(f->path, sizeof(f->path), "%s/diskbench.%ld", f->dir,
-		 (long)getpid());
-	*state = f;
-	return 0;
-}
-
-static int fx_teardown(void **state)
-{
-	struct fx *f = *state;
-	long left;
-
-	diskbench_run_free(f->run);
-	diskbench_target_free(f->t);
-	diskbench_engine_free(f->e);
-	sim_free(f->s);
-	left = tdir_count(f->dir);
-	tdir_remove(f->dir);
-	free(f->dir);
-	free(f);
-	if (left != 0) {
-		print_error("the directory was not left empty (%ld entries)\n", left);
-		return -1;
-	}
-	return 0;
-}
-
-static struct diskbench_run_opts seed_opts(uint32_t seed)
-{
-	struct diskbench_run_opts ro = DISKBENCH_RUN_OPTS_INIT;
-
-	ro.flags = DISKBENCH_RUN_SEED;
-	ro.seed = seed;
-	return ro;
-}
 
 /* Whether O_DIRECT works in dir (the target's probe). */
 static bool direct_works(const char *dir)
