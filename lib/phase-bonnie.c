@@ -158,7 +158,12 @@ static int reopen(struct diskbench__ctx *ctx, uint64_t need, int64_t *h)
 	return 0;
 }
 
-static int run_rewrite(struct diskbench_phase *p, struct diskbench__ctx *ctx)
+/*
+ * Block read and rewrite: each block read at the file position; rewrite
+ * then changes byte (block number % block size) and writes the block back
+ * in place, the read and the write one operation.
+ */
+static int run_blocks(struct diskbench__ctx *ctx, bool rewrite)
 {
 	struct diskbench_target *t = ctx->target;
 	const uint64_t chunk = t->block_bytes;
@@ -167,7 +172,6 @@ static int run_rewrite(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 	int64_t h;
 	int err;
 
-	(void)p;
 	ctx->expected_bytes = nchunks * chunk;
 	buf = diskbench__target_alloc(t, chunk);
 	if (!buf)
@@ -185,11 +189,14 @@ static int run_rewrite(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 					       k * chunk, t->test_path);
 		if (err)
 			break;
-		buf[k % chunk]++;
-		err = diskbench__ctx_write_full(ctx, h, buf, chunk, k * chunk,
-						k * chunk, t->test_path);
-		if (err)
-			break;
+		if (rewrite) {
+			buf[k % chunk]++;
+			err = diskbench__ctx_write_full(ctx, h, buf, chunk,
+							k * chunk, k * chunk,
+							t->test_path);
+			if (err)
+				break;
+		}
 		if (after_op(ctx, diskbench__recorder_op(ctx->rec, chunk), &err))
 			break;
 	}
@@ -241,40 +248,6 @@ static int run_getc(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 	return finish(ctx, h, err);
 }
 
-static int run_get_block(struct diskbench_phase *p, struct diskbench__ctx *ctx)
-{
-	struct diskbench_target *t = ctx->target;
-	const uint64_t chunk = t->block_bytes;
-	const uint64_t nchunks = t->file_bytes / chunk;
-	unsigned char *buf;
-	int64_t h;
-	int err;
-
-	(void)p;
-	ctx->expected_bytes = nchunks * chunk;
-	buf = diskbench__target_alloc(t, chunk);
-	if (!buf)
-		return diskbench__ctx_fail(ctx, -ENOMEM, "allocate", NULL,
-					   UINT64_MAX);
-	err = reopen(ctx, nchunks * chunk, &h);
-	if (err) {
-		free(buf);
-		return err;
-	}
-	err = diskbench__ctx_begin(ctx);
-	for (uint64_t k = 0; !err && k < nchunks; k++) {
-		err = diskbench__ctx_read_full(ctx, h, buf, chunk,
-					       DISKBENCH_OFFSET_CURRENT,
-					       k * chunk, t->test_path);
-		if (err)
-			break;
-		if (after_op(ctx, diskbench__recorder_op(ctx->rec, chunk), &err))
-			break;
-	}
-	free(buf);
-	return finish(ctx, h, err);
-}
-
 int diskbench__run_seeks(struct diskbench_phase *p, struct diskbench__ctx *ctx);
 
 static int run_bonnie(struct diskbench_phase *p, struct diskbench__ctx *ctx)
@@ -282,9 +255,9 @@ static int run_bonnie(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 	switch (p->kind) {
 	case DISKBENCH_PHASE_PUTC: return run_putc(p, ctx);
 	case DISKBENCH_PHASE_PUT_BLOCK: return run_put_block(p, ctx);
-	case DISKBENCH_PHASE_REWRITE: return run_rewrite(p, ctx);
+	case DISKBENCH_PHASE_REWRITE: return run_blocks(ctx, true);
 	case DISKBENCH_PHASE_GETC: return run_getc(p, ctx);
-	case DISKBENCH_PHASE_GET_BLOCK: return run_get_block(p, ctx);
+	case DISKBENCH_PHASE_GET_BLOCK: return run_blocks(ctx, false);
 	case DISKBENCH_PHASE_SEEKS: return diskbench__run_seeks(p, ctx);
 	default: return -ENOTSUP;
 	}
