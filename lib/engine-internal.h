@@ -9,7 +9,9 @@
 #include "clock-internal.h"
 
 struct diskbench_engine {
-	/* Every member set: the caller's, or the sync engine's in its place. */
+	/* Every member set: the caller's, or the sync engine's in its place;
+	 * but open_at, unlink_at, stat_at, link_at and symlink_at, which are
+	 * either all the engine's own or unused (see diskbench__engine_has_at). */
 	struct diskbench_engine_ops ops;
 	void *user_data;
 	const char *name;
@@ -35,6 +37,13 @@ int diskbench__engine_make(struct diskbench_engine **out,
 static inline uint64_t diskbench__engine_now(const struct diskbench_engine *e)
 {
 	return e->ops.clock ? e->ops.clock(e->user_data) : diskbench__clock_ns();
+}
+
+/* The *_at members are all set: the small-file phases may use them. */
+static inline bool diskbench__engine_has_at(const struct diskbench_engine *e)
+{
+	return e->ops.open_at && e->ops.unlink_at && e->ops.stat_at &&
+	       e->ops.link_at && e->ops.symlink_at;
 }
 
 static inline int diskbench__engine_open(const struct diskbench_engine *e,

@@ -650,7 +650,8 @@ DISKBENCH_API int diskbench_engine_io_uring_new(struct diskbench_engine **out,
 		return err;
 	}
 
-	/* open, close, unlink: the sync engine's, from its table. */
+	/* open, close, unlink, metadata and the *_at calls on directory
+	 * handles: the sync engine's, from its table (handles are real fds). */
 	ops.name = "io_uring";
 	ops.read = uring_read;
 	ops.write = uring_write;

@@ -15,12 +15,12 @@
 
 /* ---- sync: one system call per request ---- */
 
-static int sync_open(const char *path, uint32_t flags, int64_t *handle,
-		     void *user_data)
+/* DISKBENCH_OPEN_* flags as open(2) flags; -ENOTSUP for O_DIRECT where the
+ * system has none. */
+static int sync_oflags(uint32_t flags, int *oflags_out)
 {
-	int oflags = O_CLOEXEC, fd;
+	int oflags = O_CLOEXEC;
 
-	(void)user_data;
 	if ((flags & DISKBENCH_OPEN_READ) && (flags & DISKBENCH_OPEN_WRITE))
 		oflags |= O_RDWR;
 	else if (flags & DISKBENCH_OPEN_WRITE)
@@ -40,6 +40,19 @@ static int sync_open(const char *path, uint32_t flags, int64_t *handle,
 		return -ENOTSUP;
 #endif
 	}
+	*oflags_out = oflags;
+	return 0;
+}
+
+static int sync_open(const char *path, uint32_t flags, int64_t *handle,
+		     void *user_data)
+{
+	int oflags, fd, err;
+
+	(void)user_data;
+	err = sync_oflags(flags, &oflags);
+	if (err)
+		return err;
 	do
 		fd = open(path, oflags, 0600);
 	while (fd < 0 && errno == EINTR);
@@ -48,6 +61,24 @@ static int sync_open(const char *path, uint32_t flags, int64_t *handle,
 #if !defined(O_DIRECT) && defined(F_NOCACHE)
 	/* macOS: the nearest thing to O_DIRECT. Not reached: refused above. */
 #endif
+	*handle = fd;
+	return 0;
+}
+
+static int sync_open_at(int64_t dir, const char *name, uint32_t flags,
+			int64_t *handle, void *user_data)
+{
+	int oflags, fd, err;
+
+	(void)user_data;
+	err = sync_oflags(flags, &oflags);
+	if (err)
+		return err;
+	do
+		fd = openat((int)dir, name, oflags, 0600);
+	while (fd < 0 && errno == EINTR);
+	if (fd < 0)
+		return -errno;
 	*handle = fd;
 	return 0;
 }
@@ -139,6 +170,57 @@ static int sync_symlink(const char *target, const char *path, void *user_data)
 	return symlink(target, path) == 0 ? 0 : -errno;
 }
 
+static int sync_unlink_at(int64_t dir, const char *name, void *user_data)
+{
+	int r;
+
+	(void)user_data;
+	do
+		r = unlinkat((int)dir, name, 0);
+	while (r < 0 && errno == EINTR);
+	return r == 0 ? 0 : -errno;
+}
+
+static int sync_stat_at(int64_t dir, const char *name, uint64_t *size,
+			void *user_data)
+{
+	struct stat st;
+	int r;
+
+	(void)user_data;
+	do
+		r = fstatat((int)dir, name, &st, 0);
+	while (r < 0 && errno == EINTR);
+	if (r != 0)
+		return -errno;
+	*size = (uint64_t)st.st_size;
+	return 0;
+}
+
+static int sync_link_at(int64_t dir0, const char *name0, int64_t dir,
+			const char *name, void *user_data)
+{
+	int r;
+
+	(void)user_data;
+	do
+		r = linkat((int)dir0, name0, (int)dir, name, 0);
+	while (r < 0 && errno == EINTR);
+	return r == 0 ? 0 : -errno;
+}
+
+static int sync_symlink_at(const char *target, int64_t dir, const char *name,
+			   void *user_data)
+{
+	int r;
+
+	(void)user_data;
+	do
+		r = symlinkat(target, (int)dir, name);
+	while (r < 0 && errno == EINTR);
+	return r == 0 ? 0 : -errno;
+}
+
 static int sync_sync(void *user_data)
 {
 	(void)user_data;
@@ -191,6 +273,11 @@ const struct diskbench_engine_ops diskbench__sync_ops = {
 	.symlink = sync_symlink,
 	.sync = sync_sync,
 	.readdir = sync_readdir,
+	.open_at = sync_open_at,
+	.unlink_at = sync_unlink_at,
+	.stat_at = sync_stat_at,
+	.link_at = sync_link_at,
+	.symlink_at = sync_symlink_at,
 };
 
 /* ---- null: no I/O ---- */
@@ -308,6 +395,9 @@ int diskbench__engine_make(struct diskbench_engine **out,
 	DEFAULT(sync);
 	DEFAULT(readdir);
 #undef DEFAULT
+	/* open_at and the like are not defaulted: they take the engine's own
+	 * directory handles, which only the engines with real descriptors
+	 * (sync, io_uring) can hand to the sync engine's. */
 	e->user_data = user_data;
 	e->name = name;
 	e->queued = ops->submit && ops->reap;

@@ -20,6 +20,12 @@
  *   ran_delete go by path in the shuffled order; stat reads a non-empty
  *   file whole; the deletes remove the directories and end with sync(2).
  *
+ * With an engine that has every *_at member (sync, io_uring), each phase
+ * opens a handle on each directory and works on bare names in it, as
+ * bonnie++ does from inside its directory; readdir, mkdir, rmdir and sync
+ * stay by path, and errors still name the full path. Other engines get
+ * full paths throughout.
+ *
  * An operation is one file. Everything before the clock starts (drawing,
  * making directories, opening directory handles, making a set a stat or
  * delete phase finds missing) is untimed. Deliberate differences are listed
@@ -60,11 +66,13 @@ struct files_run {
 	bool sync;
 	bool random;            /* the random set (ran_*) */
 	void *buf;
-	/* Directory handles for the directory fsyncs (with sync): one per
-	 * subdirectory, or one on the root. */
+	/* Directory handles for the directory fsyncs (with sync) and for the
+	 * *_at calls: one per subdirectory, or one on the root. */
 	int64_t *dirh;
 	uint8_t *dirh_open;
 	uint32_t ndirh;
+	bool has_at;            /* the engine has every *_at member */
+	bool at;                /* ...and the handles are open: use them */
 	/* links: file 0's path (hard links), the symbolic links' targets */
 	char *path0;
 	char link_same[DISKBENCH__FILES_NAME_MAX + 1];        /* "<name0>" */
@@ -222,11 +230,12 @@ static int make_dirs(struct files_run *x)
 	return 0;
 }
 
-/* With sync: a handle on each directory, opened before the clock starts,
- * as bonnie++ does. */
-static int open_dirs(struct files_run *x)
+/* With sync (for a phase that syncs directories) or an engine with the *_at
+ * calls: a handle on each directory, opened before the clock starts, as
+ * bonnie++ does. */
+static int open_dirs(struct files_run *x, bool syncs)
 {
-	if (!x->sync)
+	if (!(syncs && x->sync) && !x->has_at)
 		return 0;
 	x->ndirh = x->fs->ndirs ? x->fs->ndirs : 1;
 	x->dirh = calloc(x->ndirh, sizeof(*x->dirh));
@@ -242,6 +251,7 @@ static int open_dirs(struct files_run *x)
 			return fail(x, err, "open directory", path, UINT64_MAX);
 		x->dirh_open[d] = 1;
 	}
+	x->at = x->has_at;
 	return 0;
 }
 
@@ -258,6 +268,7 @@ static void close_dirs(struct files_run *x)
 			fail(x, err, "close directory",
 			     dir_path(x, d, x->fs->path), UINT64_MAX);
 	}
+	x->at = false;
 	free(x->dirh);
 	free(x->dirh_open);
 	x->dirh = NULL;
@@ -274,6 +285,30 @@ static int sync_dir(struct files_run *x, uint32_t d)
 		return fail(x, err, "fsync directory",
 			    dir_path(x, d, x->fs->path2), UINT64_MAX);
 	return 0;
+}
+
+/*
+ * A read or write of file i by bare name failed and ctx noted @p name as
+ * the path: name the full path instead (built only now), and keep it.
+ */
+static void io_failed(struct files_run *x, int err, uint64_t i,
+		      const char *name)
+{
+	if (name && x->ctx->err_path == name)
+		x->ctx->err_path = diskbench__files_path(x->fs, i);
+	pin(x);
+	if (!x->err)
+		x->err = err;
+}
+
+/* File i's bare name: @p known if given, else built in @p buf. */
+static const char *file_name(struct files_run *x, uint64_t i,
+			     const char *known, char *buf)
+{
+	if (known)
+		return known;
+	diskbench__files_name(x->fs, i, buf);
+	return buf;
 }
 
 /* ---- the set ---- */
@@ -334,59 +369,78 @@ static int create_one(struct files_run *x, uint64_t i, bool timed,
 {
 	struct diskbench__fileset *fs = x->fs;
 	const struct diskbench_engine *e = x->e;
-	const char *path = diskbench__files_path(fs, i);
+	char nbuf[DISKBENCH__FILES_NAME_MAX + 1];
+	/* by handle: the bare name, and the full path only for errors */
+	const char *name = x->at ? file_name(x, i, NULL, nbuf) : NULL;
+	const char *path = x->at ? NULL : diskbench__files_path(fs, i);
 	const bool dsync = timed && x->sync;
 	uint32_t d = dir_index(x, i);
 	int err, cerr;
 
+#define FULL_PATH (path ? path : diskbench__files_path(fs, i))
 	*bytes = 0;
 	if (x->mode == DISKBENCH_FILES_REGULAR || i == 0) {
 		uint64_t size = x->mode != DISKBENCH_FILES_REGULAR ? 0
 				: fs->sizes ? fs->sizes[i] : fs->min_bytes;
 		int64_t h;
 
-		err = e->ops.open(path, DISKBENCH_OPEN_CREATE | DISKBENCH_OPEN_WRITE,
-				  &h, e->user_data);
+		if (x->at)
+			err = e->ops.open_at(x->dirh[d], name,
+					     DISKBENCH_OPEN_CREATE | DISKBENCH_OPEN_WRITE,
+					     &h, e->user_data);
+		else
+			err = e->ops.open(path,
+					  DISKBENCH_OPEN_CREATE | DISKBENCH_OPEN_WRITE,
+					  &h, e->user_data);
 		if (err)
-			return fail(x, err, "create", path, UINT64_MAX);
+			return fail(x, err, "create", FULL_PATH, UINT64_MAX);
 		diskbench__files_set_exists(fs, i, true);
 		for (uint64_t off = 0; off < size; off += x->chunk) {
 			uint64_t len = size - off < x->chunk ? size - off : x->chunk;
 
 			err = diskbench__ctx_write_full(x->ctx, h, x->buf, len,
 							DISKBENCH_OFFSET_CURRENT,
-							off, path);
+							off, path ? path : name);
 			if (err) {
-				pin(x);
-				if (!x->err)
-					x->err = err;
+				io_failed(x, err, i, path ? NULL : name);
 				break;
 			}
 		}
 		if (!err && dsync) {
 			err = e->ops.fsync(h, e->user_data);
 			if (err)
-				fail(x, err, "fsync", path, UINT64_MAX);
+				fail(x, err, "fsync", FULL_PATH, UINT64_MAX);
 			else
 				err = sync_dir(x, d);
 		}
 		cerr = e->ops.close(h, e->user_data);
 		if (cerr && !err)
-			err = fail(x, cerr, "close", path, UINT64_MAX);
+			err = fail(x, cerr, "close", FULL_PATH, UINT64_MAX);
 		*bytes = size;
 		return err;
 	}
 	if (x->mode == DISKBENCH_FILES_HARDLINK) {
-		err = e->ops.link(x->path0, path, e->user_data);
+		if (x->at)
+			err = e->ops.link_at(x->dirh[dir_index(x, 0)],
+					     x->link_same, x->dirh[d], name,
+					     e->user_data);
+		else
+			err = e->ops.link(x->path0, path, e->user_data);
 		if (err)
-			return fail(x, err, "link", path, UINT64_MAX);
+			return fail(x, err, "link", FULL_PATH, UINT64_MAX);
 	} else {
-		err = e->ops.symlink(d == dir_index(x, 0) ? x->link_same
-							  : x->link_other,
-				     path, e->user_data);
+		const char *target = d == dir_index(x, 0) ? x->link_same
+							  : x->link_other;
+
+		if (x->at)
+			err = e->ops.symlink_at(target, x->dirh[d], name,
+						e->user_data);
+		else
+			err = e->ops.symlink(target, path, e->user_data);
 		if (err)
-			return fail(x, err, "symlink", path, UINT64_MAX);
+			return fail(x, err, "symlink", FULL_PATH, UINT64_MAX);
 	}
+#undef FULL_PATH
 	diskbench__files_set_exists(fs, i, true);
 	return dsync ? sync_dir(x, d) : 0;
 }
@@ -467,52 +521,80 @@ static void finish(struct files_run *x)
 		fail(x, err, "record", NULL, UINT64_MAX);
 }
 
-/* Stat, and if not empty, read the whole file. Returns the bytes read
+/* Stat file i, and if not empty, read it whole; by handle, @p known is its
+ * bare name if the caller has it (readdir), or NULL. Returns the bytes read
  * through *bytes. */
-static int stat_one(struct files_run *x, const char *path, uint64_t *bytes)
+static int stat_one(struct files_run *x, uint64_t i, const char *known,
+		    uint64_t *bytes)
 {
 	const struct diskbench_engine *e = x->e;
+	char nbuf[DISKBENCH__FILES_NAME_MAX + 1];
+	const char *name = x->at ? file_name(x, i, known, nbuf) : NULL;
+	const char *path = x->at ? NULL : diskbench__files_path(x->fs, i);
+	uint32_t d = dir_index(x, i);
 	uint64_t size = 0;
 	int64_t h;
 	int err, cerr;
 
+#define FULL_PATH (path ? path : diskbench__files_path(x->fs, i))
 	*bytes = 0;
-	err = e->ops.stat(path, &size, e->user_data);
+	if (x->at)
+		err = e->ops.stat_at(x->dirh[d], name, &size, e->user_data);
+	else
+		err = e->ops.stat(path, &size, e->user_data);
 	if (err)
-		return fail(x, err, "stat", path, UINT64_MAX);
+		return fail(x, err, "stat", FULL_PATH, UINT64_MAX);
 	if (!size)
 		return 0;
-	err = e->ops.open(path, DISKBENCH_OPEN_READ, &h, e->user_data);
+	if (x->at)
+		err = e->ops.open_at(x->dirh[d], name, DISKBENCH_OPEN_READ, &h,
+				     e->user_data);
+	else
+		err = e->ops.open(path, DISKBENCH_OPEN_READ, &h, e->user_data);
 	if (err)
-		return fail(x, err, "open", path, UINT64_MAX);
+		return fail(x, err, "open", FULL_PATH, UINT64_MAX);
 	for (uint64_t off = 0; off < size; off += x->chunk) {
 		uint64_t len = size - off < x->chunk ? size - off : x->chunk;
 
 		err = diskbench__ctx_read_full(x->ctx, h, x->buf, len,
-					       DISKBENCH_OFFSET_CURRENT, off, path);
+					       DISKBENCH_OFFSET_CURRENT, off,
+					       path ? path : name);
 		if (err) {
-			pin(x);
-			if (!x->err)
-				x->err = err;
+			io_failed(x, err, i, path ? NULL : name);
 			break;
 		}
 	}
 	cerr = e->ops.close(h, e->user_data);
 	if (cerr && !err)
-		err = fail(x, cerr, "close", path, UINT64_MAX);
+		err = fail(x, cerr, "close", FULL_PATH, UINT64_MAX);
+#undef FULL_PATH
 	*bytes = size;
 	return err;
 }
 
-static int unlink_one(struct files_run *x, uint64_t i)
+/* Removes file i; by handle, @p known as for stat_one. */
+static int unlink_one(struct files_run *x, uint64_t i, const char *known)
 {
-	const char *path = diskbench__files_path(x->fs, i);
-	int err = x->e->ops.unlink(path, x->e->user_data);
+	char nbuf[DISKBENCH__FILES_NAME_MAX + 1];
+	uint32_t d = dir_index(x, i);
+	int err;
 
-	if (err)
-		return fail(x, err, "unlink", path, UINT64_MAX);
+	if (x->at) {
+		err = x->e->ops.unlink_at(x->dirh[d],
+					  file_name(x, i, known, nbuf),
+					  x->e->user_data);
+		if (err)
+			return fail(x, err, "unlink",
+				    diskbench__files_path(x->fs, i), UINT64_MAX);
+	} else {
+		const char *path = diskbench__files_path(x->fs, i);
+
+		err = x->e->ops.unlink(path, x->e->user_data);
+		if (err)
+			return fail(x, err, "unlink", path, UINT64_MAX);
+	}
 	diskbench__files_set_exists(x->fs, i, false);
-	return x->sync ? sync_dir(x, dir_index(x, i)) : 0;
+	return x->sync ? sync_dir(x, d) : 0;
 }
 
 /* Removes the subdirectories and the root, once the files are gone. */
@@ -559,7 +641,7 @@ static int run_create(struct files_run *x)
 	if (!err)
 		err = prepare_links(x);
 	if (!err)
-		err = open_dirs(x);
+		err = open_dirs(x, true);
 	if (!err)
 		err = begin(x);
 	for (uint64_t i = 0; !err && i < fs->nfiles; i++) {
@@ -594,10 +676,9 @@ static int entry_fn(const char *name, void *arg, bool del)
 	if (i < 0)
 		return 0; /* not ours: neither counted nor touched */
 	if (del)
-		err = unlink_one(x, (uint64_t)i);
+		err = unlink_one(x, (uint64_t)i, name);
 	else
-		err = stat_one(x, diskbench__files_path(x->fs, (uint64_t)i),
-			       &bytes);
+		err = stat_one(x, (uint64_t)i, name, &bytes);
 	if (err)
 		return err;
 	x->count++;
@@ -666,10 +747,13 @@ static int run_seq_stat(struct files_run *x)
 	int err = ensure_set(x);
 
 	if (!err)
+		err = open_dirs(x, false);
+	if (!err)
 		err = begin(x);
 	if (!err)
 		walk(x, false);
 	finish(x);
+	close_dirs(x);
 	return x->err;
 }
 
@@ -678,7 +762,7 @@ static int run_seq_delete(struct files_run *x)
 	int err = ensure_set(x);
 
 	if (!err)
-		err = open_dirs(x);
+		err = open_dirs(x, true);
 	if (!err)
 		err = begin(x);
 	if (!err)
@@ -710,17 +794,20 @@ static int run_ran_stat(struct files_run *x)
 	if (!err)
 		err = shuffle(x);
 	if (!err)
+		err = open_dirs(x, false);
+	if (!err)
 		err = begin(x);
 	for (uint64_t k = 0; !err && k < fs->nfiles; k++) {
 		uint64_t bytes;
 
-		err = stat_one(x, diskbench__files_path(fs, fs->order[k]), &bytes);
+		err = stat_one(x, fs->order[k], NULL, &bytes);
 		if (!err)
 			err = step(x, bytes);
 		if (err == 1)
 			break;
 	}
 	finish(x);
+	close_dirs(x);
 	return x->err;
 }
 
@@ -732,11 +819,11 @@ static int run_ran_delete(struct files_run *x)
 	if (!err)
 		err = shuffle(x);
 	if (!err)
-		err = open_dirs(x);
+		err = open_dirs(x, true);
 	if (!err)
 		err = begin(x);
 	for (uint64_t k = 0; !err && k < fs->nfiles; k++) {
-		err = unlink_one(x, fs->order[k]);
+		err = unlink_one(x, fs->order[k], NULL);
 		if (!err)
 			err = step(x, 0);
 	}
@@ -761,6 +848,7 @@ static int run_files(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 	x.ctx = ctx;
 	x.t = ctx->target;
 	x.e = ctx->engine;
+	x.has_at = diskbench__engine_has_at(x.e);
 	x.nfiles = o->files ? o->files : DISKBENCH_FILES_DEFAULT_COUNT;
 	x.ndirs = o->dirs > 1 ? o->dirs : 0;
 	x.chunk = o->chunk_bytes ? o->chunk_bytes : FILES_DEFAULT_CHUNK;

@@ -16,8 +16,9 @@
  * A caller may pass an engine of its own (diskbench_engine_new()): a
  * simulated device with scripted latencies and a clock of its own, or a real
  * one that injects faults. A member left NULL (or past the table's sz) takes
- * the `sync` engine's behaviour; a NULL submit/reap pair runs queued
- * requests one at a time through read and write.
+ * the `sync` engine's behaviour, but for the directory-handle members
+ * (open_at and the like), which stay unused; a NULL submit/reap pair runs
+ * queued requests one at a time through read and write.
  *
  * @defgroup engine Engines
  * @{
@@ -166,12 +167,54 @@ struct diskbench_engine_ops {
 	 */
 	int (*readdir)(const char *dir, int (*fn)(const char *name, void *arg),
 		       void *arg, void *user_data);
+	/*
+	 * Metadata relative to a directory handle, for the small-file phases:
+	 * @p dir (and @p dir0) is a handle opened by open with
+	 * DISKBENCH_OPEN_DIRECTORY, @p name (and @p name0) a bare name in that
+	 * directory. Each returns 0 or a negative errno. They are used only
+	 * when all five are set; otherwise the phases pass full paths to the
+	 * members above. A NULL here is never replaced by the sync engine's
+	 * (a user engine's handles need not be file descriptors).
+	 */
+	/**
+	 * Like open, for @p name in directory @p dir: opens it (DISKBENCH_OPEN_*
+	 * @p flags; files are created with mode 0600) and stores a handle.
+	 * Used only when open_at, unlink_at, stat_at, link_at and symlink_at
+	 * are all set.
+	 */
+	int (*open_at)(int64_t dir, const char *name, uint32_t flags,
+		       int64_t *handle, void *user_data);
+	/**
+	 * Like unlink, for @p name in directory @p dir. Used only when all
+	 * five *_at members are set.
+	 */
+	int (*unlink_at)(int64_t dir, const char *name, void *user_data);
+	/**
+	 * Like stat, for @p name in directory @p dir: stores its size (links
+	 * followed). Used only when all five *_at members are set.
+	 */
+	int (*stat_at)(int64_t dir, const char *name, uint64_t *size,
+		       void *user_data);
+	/**
+	 * Like link: makes @p name in directory @p dir a hard link to
+	 * @p name0 in directory @p dir0. Used only when all five *_at members
+	 * are set.
+	 */
+	int (*link_at)(int64_t dir0, const char *name0, int64_t dir,
+		       const char *name, void *user_data);
+	/**
+	 * Like symlink: makes @p name in directory @p dir a symbolic link
+	 * holding @p target (relative targets resolve from @p dir). Used only
+	 * when all five *_at members are set.
+	 */
+	int (*symlink_at)(const char *target, int64_t dir, const char *name,
+			  void *user_data);
 };
 
 /** Initializer for struct diskbench_engine_ops: every member the default. */
 #define DISKBENCH_ENGINE_OPS_INIT \
 	{ sizeof(struct diskbench_engine_ops), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, \
-	  0, 0, 0, 0, 0, 0, 0 }
+	  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
 
 /**
  * Makes the `sync` engine: one request at a time, each a system call.

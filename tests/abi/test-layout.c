@@ -18,6 +18,7 @@ _Static_assert(offsetof(struct diskbench_hist_opts, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_timeline_opts, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_timeline_point, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_recorder_opts, sz) == 0, "sz first");
+_Static_assert(offsetof(struct diskbench_engine_ops, sz) == 0, "sz first");
 
 #define LP64 (sizeof(void *) == 8 && sizeof(long) == 8 && \
 	      _Alignof(uint64_t) == 8)
@@ -74,6 +75,49 @@ static void test_layout_recorder_opts(void **state)
 	assert_offset(diskbench_recorder_opts, clock_user_data, 40);
 	assert_offset(diskbench_recorder_opts, hist_precision_bits, 48);
 	assert_int_equal(sizeof(struct diskbench_recorder_opts), 56);
+}
+
+static void test_layout_engine_ops(void **state)
+{
+	struct diskbench_engine_ops o = DISKBENCH_ENGINE_OPS_INIT;
+
+	(void)state;
+	/* any platform: the INIT macro covers the table, every member 0 */
+	assert_int_equal(o.sz, sizeof(o));
+	assert_null(o.readdir);
+	assert_null(o.open_at);
+	assert_null(o.symlink_at);
+	assert_true(offsetof(struct diskbench_engine_ops, readdir) <
+		    offsetof(struct diskbench_engine_ops, open_at));
+	if (!LP64)
+		skip();
+	assert_offset(diskbench_engine_ops, sz, 0);
+	assert_offset(diskbench_engine_ops, name, 8);
+	assert_offset(diskbench_engine_ops, open, 16);
+	assert_offset(diskbench_engine_ops, close, 24);
+	assert_offset(diskbench_engine_ops, read, 32);
+	assert_offset(diskbench_engine_ops, write, 40);
+	assert_offset(diskbench_engine_ops, fsync, 48);
+	assert_offset(diskbench_engine_ops, unlink, 56);
+	assert_offset(diskbench_engine_ops, submit, 64);
+	assert_offset(diskbench_engine_ops, reap, 72);
+	assert_offset(diskbench_engine_ops, clock, 80);
+	assert_offset(diskbench_engine_ops, destroy, 88);
+	assert_offset(diskbench_engine_ops, queue_depth, 96);
+	assert_offset(diskbench_engine_ops, mkdir, 104);
+	assert_offset(diskbench_engine_ops, rmdir, 112);
+	assert_offset(diskbench_engine_ops, stat, 120);
+	assert_offset(diskbench_engine_ops, link, 128);
+	assert_offset(diskbench_engine_ops, symlink, 136);
+	assert_offset(diskbench_engine_ops, sync, 144);
+	assert_offset(diskbench_engine_ops, readdir, 152);
+	/* appended: directory handles */
+	assert_offset(diskbench_engine_ops, open_at, 160);
+	assert_offset(diskbench_engine_ops, unlink_at, 168);
+	assert_offset(diskbench_engine_ops, stat_at, 176);
+	assert_offset(diskbench_engine_ops, link_at, 184);
+	assert_offset(diskbench_engine_ops, symlink_at, 192);
+	assert_int_equal(sizeof(struct diskbench_engine_ops), 200);
 }
 
 /* On any platform, fields come in declaration order (appended, never
@@ -169,6 +213,7 @@ int main(void)
 		cmocka_unit_test(test_layout_timeline_opts),
 		cmocka_unit_test(test_layout_timeline_point),
 		cmocka_unit_test(test_layout_recorder_opts),
+		cmocka_unit_test(test_layout_engine_ops),
 		cmocka_unit_test(test_layout_order_and_init_macros),
 		cmocka_unit_test(test_layout_has_field),
 		cmocka_unit_test(test_layout_phase_kind_values),

@@ -318,6 +318,47 @@ static void test_engine_user_larger_sz(void **state)
 	assert_int_equal(c.destroy, 1);
 }
 
+
+/*
+ * The directory-handle members (open_at ... symlink_at): a table whose sz
+ * covers them with them NULL is fine, and so is an older one that ends
+ * before them; past them, unknown non-zero members are still refused.
+ */
+static void test_engine_user_at_members_sz(void **state)
+{
+	struct diskbench_engine_ops o = full_ops();
+	struct bigger_ops b;
+	struct diskbench_engine *e = NULL;
+	struct counts c = { 0 };
+
+	(void)state;
+	assert_true(o.sz >= offsetof(struct diskbench_engine_ops, symlink_at) +
+			    sizeof(o.symlink_at));
+	assert_null(o.open_at);
+	assert_null(o.symlink_at);
+	assert_ok(diskbench_engine_new(&e, &o, &c));
+	diskbench_engine_free(e);
+
+	/* An older caller's table: it ends with readdir. */
+	o.sz = offsetof(struct diskbench_engine_ops, open_at);
+	assert_ok(diskbench_engine_new(&e, &o, &c));
+	diskbench_engine_free(e);
+	assert_int_equal(c.destroy, 2);
+
+	/* A newer one, the *_at members NULL, a non-zero unknown tail. */
+	memset(&b, 0, sizeof(b));
+	b.ops = full_ops();
+	b.ops.sz = sizeof(b);
+	b.future[0] = 1;
+	e = (void *)1;
+	assert_rc(diskbench_engine_new(&e, &b.ops, &c), -E2BIG);
+	assert_null(e);
+	b.future[0] = 0;
+	assert_ok(diskbench_engine_new(&e, &b.ops, &c));
+	diskbench_engine_free(e);
+	assert_int_equal(c.destroy, 3);
+}
+
 /* ---------------------------------------------------------------------- */
 /* User engines at work */
 
@@ -455,6 +496,79 @@ static void test_engine_user_clock_only(void **state)
 	assert_int_equal(c.destroy, 1);
 }
 
+
+static int never_open_at(int64_t dir, const char *name, uint32_t flags,
+			 int64_t *h, void *ud)
+{
+	(void)dir, (void)name, (void)flags, (void)h, (void)ud;
+	fail_msg("open_at past sz called");
+	return -EIO;
+}
+
+static void add_files_phase(struct diskbench_run *run,
+			    enum diskbench_phase_kind k, uint64_t n)
+{
+	struct diskbench_files_opts fo = DISKBENCH_FILES_OPTS_INIT;
+	struct diskbench_phase *p = NULL;
+
+	fo.files = n;
+	fo.dirs = 2;
+	assert_ok(diskbench_phase_files_new(&p, k, &fo));
+	assert_ok(diskbench_run_add(run, p));
+}
+
+/*
+ * A user engine without the *_at members: the small-file phases go by full
+ * path through its open and unlink (the sync engine's openat and the like
+ * are not put in their place: its handles need not be descriptors). Members
+ * set past sz are not used either.
+ */
+static void test_engine_user_no_at_uses_paths(void **state)
+{
+	static const enum diskbench_phase_kind kinds[] = {
+		DISKBENCH_PHASE_SEQ_CREATE, DISKBENCH_PHASE_SEQ_STAT,
+		DISKBENCH_PHASE_SEQ_DELETE, DISKBENCH_PHASE_RAN_CREATE,
+		DISKBENCH_PHASE_RAN_STAT, DISKBENCH_PHASE_RAN_DELETE,
+	};
+	struct dir_state *d = *state;
+	const uint64_t n = 50;
+
+	for (int older = 0; older < 2; older++) {
+		struct diskbench_engine_ops o = full_ops();
+		struct diskbench_engine *e = NULL;
+		struct diskbench_target *t;
+		struct diskbench_run *run = NULL;
+		struct counts c = { 0 };
+
+		if (older) {
+			o.sz = offsetof(struct diskbench_engine_ops, open_at);
+			o.open_at = never_open_at;
+		}
+		assert_ok(diskbench_engine_new(&e, &o, &c));
+		t = target_on(d->dir, e, 1 << 20, 8192);
+		assert_ok(diskbench_run_new(&run, t, NULL));
+		for (size_t i = 0; i < ARRAY_LEN(kinds); i++)
+			add_files_phase(run, kinds[i], n);
+		if (diskbench_run_execute(run))
+			fail_msg("%s", diskbench_run_errmsg(run));
+		for (size_t i = 0; i < ARRAY_LEN(kinds); i++) {
+			const struct diskbench_result *r =
+				diskbench_run_result(run, i);
+
+			assert_int_equal(diskbench_result_error(r), 0);
+			assert_u64_eq(diskbench_result_ops(r), n);
+		}
+		/* Empty files: one open per create, none for the stats. */
+		assert_int_equal(c.open, 2 * (int)n);
+		assert_int_equal(c.close, 2 * (int)n);
+		assert_int_equal(c.unlink, 2 * (int)n);
+		assert_int_equal(tdir_count(d->dir), 0);
+		diskbench_run_free(run);
+		diskbench_target_free(t);
+		diskbench_engine_free(e);
+	}
+}
+
 /* The null engine does no I/O: no file ever appears in the directory. */
 struct dir_probe {
 	const char *dir;
@@ -555,9 +669,12 @@ int main(void)
 		cmocka_unit_test(test_engine_user_names),
 		cmocka_unit_test(test_engine_user_queue_depth),
 		cmocka_unit_test(test_engine_user_larger_sz),
+		cmocka_unit_test(test_engine_user_at_members_sz),
 		cmocka_unit_test_setup_teardown(test_engine_user_smaller_sz_defaults,
 						dir_setup, dir_teardown),
 		cmocka_unit_test_setup_teardown(test_engine_user_clock_only,
+						dir_setup, dir_teardown),
+		cmocka_unit_test_setup_teardown(test_engine_user_no_at_uses_paths,
 						dir_setup, dir_teardown),
 		cmocka_unit_test_setup_teardown(test_engine_null_no_files,
 						dir_setup, dir_teardown),

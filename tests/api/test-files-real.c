@@ -3,11 +3,14 @@
  * temporary directory with the sync engine: every phase does all its
  * files, links resolve, the set directory is private, a stranger's
  * directory under our name is left alone, and the directory is empty
- * afterwards.
+ * afterwards. The sync engine works by directory handle (openat and the
+ * like); a user engine does so only with all five *_at members, else by
+ * full path, and errors name the full path either way.
  */
 #include "common-test.h"
 #include "sim-engine.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -293,6 +296,280 @@ static void test_files_real_null_engine(void **state)
 	diskbench_engine_free(e);
 }
 
+
+/* ---- by directory handle or by path: a user engine that counts ---- */
+
+struct at_counts {
+	int open_file, open_dir, unlink, stat, link, symlink;
+	int open_at, unlink_at, stat_at, link_at, symlink_at;
+	bool fail_stat_at;         /* every stat_at fails with -EIO */
+};
+
+static int a_open(const char *path, uint32_t flags, int64_t *h, void *ud)
+{
+	struct at_counts *c = ud;
+	int of = O_CLOEXEC, fd;
+
+	if (flags & DISKBENCH_OPEN_DIRECTORY) {
+		c->open_dir++;
+		of |= O_RDONLY | O_DIRECTORY;
+	} else {
+		c->open_file++;
+		of |= (flags & DISKBENCH_OPEN_WRITE) ? O_RDWR : O_RDONLY;
+		if (flags & DISKBENCH_OPEN_CREATE)
+			of |= O_CREAT | O_EXCL;
+	}
+	fd = open(path, of, 0600);
+	if (fd < 0)
+		return -errno;
+	*h = fd;
+	return 0;
+}
+
+static int a_unlink(const char *path, void *ud)
+{
+	((struct at_counts *)ud)->unlink++;
+	return unlink(path) == 0 ? 0 : -errno;
+}
+
+static int a_stat(const char *path, uint64_t *size, void *ud)
+{
+	struct stat st;
+
+	((struct at_counts *)ud)->stat++;
+	if (stat(path, &st) != 0)
+		return -errno;
+	*size = (uint64_t)st.st_size;
+	return 0;
+}
+
+static int a_link(const char *existing, const char *path, void *ud)
+{
+	((struct at_counts *)ud)->link++;
+	return link(existing, path) == 0 ? 0 : -errno;
+}
+
+static int a_symlink(const char *target, const char *path, void *ud)
+{
+	((struct at_counts *)ud)->symlink++;
+	return symlink(target, path) == 0 ? 0 : -errno;
+}
+
+static int a_open_at(int64_t dir, const char *name, uint32_t flags,
+		     int64_t *h, void *ud)
+{
+	int of = O_CLOEXEC, fd;
+
+	((struct at_counts *)ud)->open_at++;
+	assert_null(strchr(name, '/'));
+	of |= (flags & DISKBENCH_OPEN_WRITE) ? O_RDWR : O_RDONLY;
+	if (flags & DISKBENCH_OPEN_CREATE)
+		of |= O_CREAT | O_EXCL;
+	fd = openat((int)dir, name, of, 0600);
+	if (fd < 0)
+		return -errno;
+	*h = fd;
+	return 0;
+}
+
+static int a_unlink_at(int64_t dir, const char *name, void *ud)
+{
+	((struct at_counts *)ud)->unlink_at++;
+	assert_null(strchr(name, '/'));
+	return unlinkat((int)dir, name, 0) == 0 ? 0 : -errno;
+}
+
+static int a_stat_at(int64_t dir, const char *name, uint64_t *size, void *ud)
+{
+	struct at_counts *c = ud;
+	struct stat st;
+
+	c->stat_at++;
+	assert_null(strchr(name, '/'));
+	if (c->fail_stat_at)
+		return -EIO;
+	if (fstatat((int)dir, name, &st, 0) != 0)
+		return -errno;
+	*size = (uint64_t)st.st_size;
+	return 0;
+}
+
+static int a_link_at(int64_t dir0, const char *name0, int64_t dir,
+		     const char *name, void *ud)
+{
+	((struct at_counts *)ud)->link_at++;
+	assert_null(strchr(name0, '/'));
+	assert_null(strchr(name, '/'));
+	return linkat((int)dir0, name0, (int)dir, name, 0) == 0 ? 0 : -errno;
+}
+
+static int a_symlink_at(const char *target, int64_t dir, const char *name,
+			void *ud)
+{
+	((struct at_counts *)ud)->symlink_at++;
+	assert_null(strchr(name, '/'));
+	return symlinkat(target, (int)dir, name) == 0 ? 0 : -errno;
+}
+
+static struct diskbench_engine *at_engine(struct at_counts *c, bool all_at)
+{
+	struct diskbench_engine_ops o = DISKBENCH_ENGINE_OPS_INIT;
+	struct diskbench_engine *e = NULL;
+
+	o.name = "at";
+	o.open = a_open;
+	o.unlink = a_unlink;
+	o.stat = a_stat;
+	o.link = a_link;
+	o.symlink = a_symlink;
+	o.open_at = a_open_at;
+	o.unlink_at = a_unlink_at;
+	o.stat_at = a_stat_at;
+	o.link_at = a_link_at;
+	/* Four of five: none of them is used. */
+	o.symlink_at = all_at ? a_symlink_at : NULL;
+	assert_ok(diskbench_engine_new(&e, &o, c));
+	return e;
+}
+
+/* Runs the six phases on a user engine; returns nothing, checks all. */
+static void run_six_on(struct fx *f, struct diskbench_engine *e,
+		       const struct diskbench_files_opts *o)
+{
+	int rc;
+
+	fx_start(f, e, 77);
+	for (size_t i = 0; i < ARRAY_LEN(six); i++)
+		add_files(f, six[i], o);
+	rc = diskbench_run_execute(f->run);
+	if (rc)
+		fail_msg("run_execute = %d: %s", rc, diskbench_run_errmsg(f->run));
+	for (size_t i = 0; i < ARRAY_LEN(six); i++) {
+		const struct diskbench_result *r = diskbench_run_result(f->run, i);
+
+		assert_int_equal(diskbench_result_error(r), 0);
+		assert_u64_eq(diskbench_result_ops(r), o->files);
+	}
+	assert_u64_eq(diskbench_result_bytes(diskbench_run_result(f->run, 0)),
+		      diskbench_result_bytes(diskbench_run_result(f->run, 1)));
+	assert_u64_eq(diskbench_result_bytes(diskbench_run_result(f->run, 3)),
+		      diskbench_result_bytes(diskbench_run_result(f->run, 4)));
+	assert_int_equal(tdir_count(f->dir), 0);
+	diskbench_run_free(f->run);
+	diskbench_target_free(f->t);
+	f->run = NULL;
+	f->t = NULL;
+}
+
+/* All five *_at: every file by bare name in a directory handle, one
+ * handle per directory per phase; nothing by path but the directories. */
+static void test_files_real_at_engine(void **state)
+{
+	struct fx *f = *state;
+	struct at_counts c = { 0 };
+	struct diskbench_files_opts o = DISKBENCH_FILES_OPTS_INIT;
+	struct diskbench_engine *e = at_engine(&c, true);
+	const int n = 300;
+
+	o.files = (uint64_t)n;
+	o.dirs = 3;
+	o.min_bytes = 1;
+	o.max_bytes = 2000;
+	o.chunk_bytes = 512;
+	run_six_on(f, e, &o);
+	assert_int_equal(c.open_at, 4 * n);  /* creates, and the stat reads */
+	assert_int_equal(c.stat_at, 2 * n);
+	assert_int_equal(c.unlink_at, 2 * n);
+	assert_int_equal(c.open_file + c.unlink + c.stat + c.link + c.symlink, 0);
+	assert_int_equal(c.open_dir, 6 * 3);
+	diskbench_engine_free(e);
+
+	/* Links, with -b: the handles serve the directory fsyncs too. */
+	memset(&c, 0, sizeof(c));
+	e = at_engine(&c, true);
+	o = (struct diskbench_files_opts)DISKBENCH_FILES_OPTS_INIT;
+	o.files = (uint64_t)n;
+	o.dirs = 2;
+	o.mode = DISKBENCH_FILES_HARDLINK;
+	o.flags = DISKBENCH_FILES_SYNC;
+	run_six_on(f, e, &o);
+	assert_int_equal(c.open_at, 2);      /* file 0, twice */
+	assert_int_equal(c.link_at, 2 * (n - 1));
+	assert_int_equal(c.open_file + c.unlink + c.stat + c.link + c.symlink, 0);
+	diskbench_engine_free(e);
+
+	memset(&c, 0, sizeof(c));
+	e = at_engine(&c, true);
+	o.mode = DISKBENCH_FILES_SYMLINK;
+	o.flags = 0;
+	run_six_on(f, e, &o);
+	assert_int_equal(c.symlink_at, 2 * (n - 1));
+	assert_int_equal(c.stat_at, 2 * n);  /* links followed: all resolve */
+	assert_int_equal(c.open_file + c.unlink + c.stat + c.link + c.symlink, 0);
+	diskbench_engine_free(e);
+}
+
+/* Four of the five *_at: by full path, as an engine without any. */
+static void test_files_real_partial_at_engine(void **state)
+{
+	struct fx *f = *state;
+	struct at_counts c = { 0 };
+	struct diskbench_files_opts o = DISKBENCH_FILES_OPTS_INIT;
+	struct diskbench_engine *e = at_engine(&c, false);
+	const int n = 200;
+
+	o.files = (uint64_t)n;
+	o.dirs = 2;
+	run_six_on(f, e, &o);
+	assert_int_equal(c.open_at + c.unlink_at + c.stat_at + c.link_at +
+			 c.symlink_at, 0);
+	assert_int_equal(c.open_file, 2 * n); /* empty files: no reads */
+	assert_int_equal(c.stat, 2 * n);
+	assert_int_equal(c.unlink, 2 * n);
+	assert_int_equal(c.open_dir, 0);      /* no handles without -b */
+	diskbench_engine_free(e);
+}
+
+/* A failure by directory handle names the file's full path. */
+static void test_files_real_at_error_path(void **state)
+{
+	struct fx *f = *state;
+	struct at_counts c = { 0 };
+	struct diskbench_files_opts o = DISKBENCH_FILES_OPTS_INIT;
+	struct diskbench_engine *e = at_engine(&c, true);
+	const struct diskbench_result *r;
+	const char *path;
+	char prefix[600];
+
+	o.files = 10;
+	o.dirs = 2;
+	fx_start(f, e, 3);
+	add_files(f, DISKBENCH_PHASE_SEQ_CREATE, &o);
+	add_files(f, DISKBENCH_PHASE_SEQ_STAT, &o);
+	c.fail_stat_at = true;
+	assert_rc(diskbench_run_execute(f->run), -EIO);
+	r = diskbench_run_result(f->run, 1);
+	assert_int_equal(diskbench_result_error(r), -EIO);
+	assert_string_equal(diskbench_result_error_op(r), "stat");
+	path = diskbench_result_error_path(r);
+	assert_non_null(path);
+	snprintf(prefix, sizeof(prefix), "%s/00000/", f->root);
+	if (strncmp(path, prefix, strlen(prefix)) != 0)
+		fail_msg("error path %s: not under %s", path, prefix);
+	assert_null(strchr(path + strlen(prefix), '/'));
+	/* a name of the set: 10 hex digits, then up to 12 characters (the
+	 * file itself is gone: the run removes the set after an error) */
+	assert_true(strspn(path + strlen(prefix), "0123456789abcdef") >= 10);
+	assert_true(strlen(path + strlen(prefix)) <= 22);
+	assert_non_null(strstr(diskbench_run_errmsg(f->run), path));
+	diskbench_run_free(f->run);
+	diskbench_target_free(f->t);
+	f->run = NULL;
+	f->t = NULL;
+	diskbench_engine_free(e);
+	assert_int_equal(tdir_count(f->dir), 0);
+}
+
 int main(void)
 {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, fx_setup, fx_teardown)
@@ -304,6 +581,9 @@ int main(void)
 		T(test_files_real_sync),
 		T(test_files_real_stranger_dir),
 		T(test_files_real_null_engine),
+		T(test_files_real_at_engine),
+		T(test_files_real_partial_at_engine),
+		T(test_files_real_at_error_path),
 	};
 #undef T
 
