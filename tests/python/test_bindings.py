@@ -1,0 +1,77 @@
+"""The Python bindings against the built shared library (suite 'python')."""
+
+import errno
+import math
+import os
+import random
+import sys
+import unittest
+
+sys.path.insert(0, os.environ["DISKBENCH_PYTHONPATH"])
+
+import diskbench  # noqa: E402
+
+
+class TestVersion(unittest.TestCase):
+    def test_version(self):
+        s = diskbench.version_string()
+        major, minor, micro = (int(x) for x in s.split("."))
+        self.assertEqual(diskbench.version(), major * 1000000 + minor * 1000 + micro)
+        self.assertEqual(s, os.environ["DISKBENCH_VERSION"])
+
+    def test_strerror(self):
+        self.assertEqual(diskbench.strerror(-errno.EIO), os.strerror(errno.EIO))
+        self.assertEqual(diskbench.strerror(0), "Success")
+
+
+class TestHistogram(unittest.TestCase):
+    def test_percentiles_match_sorted_samples(self):
+        rng = random.Random(7)
+        values = [int(rng.lognormvariate(11, 1.2)) for _ in range(100000)]
+        h = diskbench.Histogram()
+        for v in values:
+            h.record(v)
+        values.sort()
+        self.assertEqual(h.count, len(values))
+        self.assertEqual(h.min, values[0])
+        self.assertEqual(h.max, values[-1])
+        self.assertAlmostEqual(h.mean, sum(values) / len(values), delta=1e-6 * h.mean)
+        for p in (50, 90, 99, 99.9):
+            exact = values[math.ceil(p / 100 * len(values)) - 1]
+            got = h.percentile(p)
+            self.assertGreaterEqual(got, exact)
+            self.assertLessEqual(got - exact, exact / 100)
+        self.assertEqual(h.percentile(100), values[-1])
+
+    def test_merge_equals_whole(self):
+        a, b, whole = diskbench.Histogram(), diskbench.Histogram(), diskbench.Histogram()
+        for v in range(1, 20001):
+            (a if v % 3 else b).record(v * 17)
+            whole.record(v * 17)
+        a.merge(b)
+        self.assertEqual(a.count, whole.count)
+        for p in (1, 50, 99, 100):
+            self.assertEqual(a.percentile(p), whole.percentile(p))
+
+    def test_errors_are_oserrors(self):
+        h = diskbench.Histogram()
+        with self.assertRaises(OSError) as cm:
+            h.percentile(50)
+        self.assertEqual(cm.exception.errno, errno.ENODATA)
+        with self.assertRaises(OSError) as cm:
+            diskbench.Histogram(precision_bits=17)
+        self.assertEqual(cm.exception.errno, errno.EINVAL)
+
+    def test_overflow_is_counted(self):
+        h = diskbench.Histogram(highest=1000)
+        h.record(10)
+        h.record(h.highest + 1)
+        self.assertEqual(h.overflow, 1)
+        self.assertEqual(h.max, h.highest + 1)
+        with self.assertRaises(OSError) as cm:
+            h.percentile(100)
+        self.assertEqual(cm.exception.errno, errno.ERANGE)
+
+
+if __name__ == "__main__":
+    unittest.main()
