@@ -64,4 +64,30 @@ static inline struct diskbench_run_opts seed_opts(uint32_t seed)
 	return ro;
 }
 
+/* Nothing of the run's is left: files, handles, and no misuse seen. */
+static inline void assert_clean(const struct fx *f)
+{
+	assert_int_equal(sim_file_count(f->s), 0);
+	assert_int_equal(sim_open_handles(f->s), 0);
+	assert_int_equal(diskbench_target_file_count(f->t), 0);
+	assert_u64_eq(f->s->bad_calls, 0);
+	assert_int_equal(sim_faults_pending(f->s), 0);
+}
+
+/* The sum of a timeline's ops and bytes equals the result's. */
+static inline void assert_timeline_totals(const struct diskbench_result *r)
+{
+	const struct diskbench_timeline *tl = diskbench_result_timeline(r);
+	uint64_t ops = 0, bytes = 0;
+
+	for (size_t i = 0; i < diskbench_timeline_len(tl); i++) {
+		struct diskbench_timeline_point p = get_point(tl, i);
+
+		ops += p.ops;
+		bytes += p.bytes;
+	}
+	assert_u64_eq(ops, diskbench_result_ops(r));
+	assert_u64_eq(bytes, diskbench_result_bytes(r));
+}
+
 #endif
