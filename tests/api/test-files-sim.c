@@ -7,6 +7,7 @@
  */
 #include "common-test.h"
 #include "sim-engine.h"
+#include "run-helpers.h"
 
 #include <ctype.h>
 #include <unistd.h>
@@ -195,15 +196,6 @@ static void assert_ok_res(const struct diskbench_result *r, const char *name,
 	assert_true(diskbench_result_ran(r));
 }
 
-static void execute_ok(struct fx *f)
-{
-	int rc = diskbench_run_execute(f->run);
-
-	if (rc)
-		fail_msg("run_execute = %d: %s", rc, diskbench_run_errmsg(f->run));
-	assert_string_equal(diskbench_run_errmsg(f->run), "");
-}
-
 /* Nothing of the run's is left: files, links, directories, handles. */
 static void assert_clean(const struct fx *f)
 {
@@ -300,7 +292,7 @@ static void test_files_calls_regular(void **state)
 	o.chunk_bytes = 256;
 	fx_start(f, NULL, 1);
 	add_six_snapped(f, &o, &sn);
-	execute_ok(f);
+	run_execute_ok(f->run);
 	assert_int_equal(diskbench_run_result_count(f->run), 12);
 	n = made_files(f->s, made, ARRAY_LEN(made));
 	assert_int_equal(n, 400);
@@ -386,7 +378,7 @@ static void test_files_calls_sync_dirs(void **state)
 	o.flags = DISKBENCH_FILES_SYNC;
 	fx_start(f, NULL, 2);
 	add_six_snapped(f, &o, &sn);
-	execute_ok(f);
+	run_execute_ok(f->run);
 	for (size_t k = 0; k < 12; k += 2)
 		assert_ok_res(res(f, k), diskbench_phase_kind_name(six[k / 2]), 100);
 	for (size_t k = 0; k < 6; k += 3) {
@@ -433,7 +425,7 @@ static void test_files_calls_hardlink(void **state)
 	o.flags = DISKBENCH_FILES_SYNC;
 	fx_start(f, NULL, 3);
 	add_six_snapped(f, &o, &sn);
-	execute_ok(f);
+	run_execute_ok(f->run);
 	for (size_t k = 0; k < 12; k += 2)
 		assert_ok_res(res(f, k), diskbench_phase_kind_name(six[k / 2]), 50);
 	for (size_t k = 0; k < 6; k += 3) {
@@ -471,7 +463,7 @@ static void test_files_symlink_targets(void **state)
 	o.mode = DISKBENCH_FILES_SYMLINK;
 	fx_start(f, NULL, 4);
 	add_six_snapped(f, &o, &sn);
-	execute_ok(f);
+	run_execute_ok(f->run);
 	for (size_t k = 0; k < 12; k += 2)
 		assert_ok_res(res(f, k), diskbench_phase_kind_name(six[k / 2]), 50);
 	assert_u64_eq(delta(&sn, 0, SIM_CREATE), 1);
@@ -543,7 +535,7 @@ static void test_files_exact_latencies(void **state)
 	fx_start(f, &exact_cfg, 5);
 	for (size_t i = 0; i < ARRAY_LEN(six); i++)
 		add_files(f, six[i], &o);
-	execute_ok(f);
+	run_execute_ok(f->run);
 	for (size_t k = 0; k < 6; k++)
 		assert_ok_res(res(f, k), diskbench_phase_kind_name(six[k]), 64);
 
@@ -604,7 +596,7 @@ static void test_files_exact_latencies_dirs(void **state)
 	add_files(f, DISKBENCH_PHASE_SEQ_CREATE, &o);
 	add_files(f, DISKBENCH_PHASE_SEQ_STAT, &o);
 	add_files(f, DISKBENCH_PHASE_SEQ_DELETE, &o);
-	execute_ok(f);
+	run_execute_ok(f->run);
 	for (size_t i = 0; i < 40; i++)
 		lat[i] = create;
 	assert_hist_is(res(f, 0), lat, 40);
@@ -680,7 +672,7 @@ static void test_files_bonnie_names_seed_12345(void **state)
 	fx_start(f, &cfg, 12345);
 	for (size_t i = 0; i < ARRAY_LEN(six); i++)
 		add_files(f, six[i], &o);
-	execute_ok(f);
+	run_execute_ok(f->run);
 	n = mlog_paths(f->s, SIM_CREATE, paths, 8192);
 	assert_int_equal(n, 2048);
 	for (size_t i = 0; i < ARRAY_LEN(seq); i++)
@@ -709,7 +701,7 @@ static void test_files_bonnie_names_seed_12345(void **state)
 		fx_start(f, NULL, 12345);
 		add_files(f, DISKBENCH_PHASE_SEQ_CREATE, &o);
 		add_files(f, DISKBENCH_PHASE_RAN_CREATE, &o);
-		execute_ok(f);
+		run_execute_ok(f->run);
 		assert_int_equal(made_files(f->s, made, ARRAY_LEN(made)), 2048);
 		for (size_t i = 0; i < ARRAY_LEN(seq_sizes); i++)
 			assert_u64_eq(made[i]->size, seq_sizes[i]);
@@ -735,7 +727,7 @@ static void test_files_name_format(void **state)
 	fx_start(f, NULL, 77);
 	add_files(f, DISKBENCH_PHASE_SEQ_CREATE, &o);
 	add_files(f, DISKBENCH_PHASE_RAN_CREATE, &o);
-	execute_ok(f);
+	run_execute_ok(f->run);
 	assert_int_equal(made_files(f->s, made, ARRAY_LEN(made)), 600);
 	for (size_t i = 0; i < 300; i++) {
 		lengths[0][check_name(made[i]->path, f->root, false, 0, 300, i)]++;
@@ -761,7 +753,7 @@ static char *trace_six(struct fx *f, uint32_t seed,
 	fx_start(f, &cfg, seed);
 	for (size_t i = 0; i < ARRAY_LEN(six); i++)
 		add_files(f, six[i], o);
-	execute_ok(f);
+	run_execute_ok(f->run);
 	assert_int_equal(f->s->mlog_dropped, 0);
 	for (size_t i = 0; i < f->s->nmlog; i++) {
 		size_t need = strlen(f->s->mlog[i].path) + 16;
@@ -817,7 +809,7 @@ static void random_names(struct fx *f, uint64_t max, uint64_t min,
 	fx_start(f, NULL, 9);
 	add_files(f, DISKBENCH_PHASE_SEQ_CREATE, &o);
 	add_files(f, DISKBENCH_PHASE_RAN_CREATE, &o);
-	execute_ok(f);
+	run_execute_ok(f->run);
 	assert_int_equal(made_files(f->s, made, ARRAY_LEN(made)), 2 * n);
 	for (size_t i = 0; i < n; i++) {
 		snprintf(names[i], 64, "%s", base_name(made[n + i]->path));
@@ -862,7 +854,7 @@ static void test_files_sizes_in_range(void **state)
 	fx_start(f, NULL, 10);
 	add_files(f, DISKBENCH_PHASE_SEQ_CREATE, &o);
 	add_files(f, DISKBENCH_PHASE_RAN_CREATE, &o);
-	execute_ok(f);
+	run_execute_ok(f->run);
 	assert_int_equal(made_files(f->s, made, ARRAY_LEN(made)), 600);
 	for (size_t i = 0; i < 600; i++) {
 		lo = made[i]->size < lo ? made[i]->size : lo;
@@ -887,7 +879,7 @@ static void check_distribution(struct fx *f, uint64_t files, uint32_t dirs,
 	fx_start(f, NULL, 11);
 	add_files(f, DISKBENCH_PHASE_SEQ_CREATE, &o);
 	add_snap(f, &sn);
-	execute_ok(f);
+	run_execute_ok(f->run);
 	assert_u64_eq(delta(&sn, 0, SIM_MKDIR), dirs + 1);
 	assert_int_equal(made_files(f->s, made, files), files);
 	for (uint64_t i = 0; i < files; i++) {
@@ -932,7 +924,7 @@ static void test_files_orders(void **state)
 	fx_start(f, &cfg, 12);
 	for (size_t i = 0; i < ARRAY_LEN(six); i++)
 		add_files(f, six[i], &o);
-	execute_ok(f);
+	run_execute_ok(f->run);
 	assert_int_equal(mlog_paths(f->s, SIM_CREATE, creates, 120), 120);
 	assert_int_equal(mlog_paths(f->s, SIM_STAT, stats, 120), 120);
 	assert_int_equal(mlog_paths(f->s, SIM_UNLINK, unlinks, 120), 120);
@@ -995,7 +987,7 @@ static void test_files_alone(void **state)
 		fx_start(f, &exact_cfg, 13);
 		add_files(f, alone[i], &o);
 		add_snap(f, &sn);
-		execute_ok(f);
+		run_execute_ok(f->run);
 		assert_ok_res(res(f, 0), diskbench_phase_kind_name(alone[i]), 30);
 		assert_u64_eq(delta(&sn, 0, SIM_CREATE), 30);
 		assert_u64_eq(delta(&sn, 0, SIM_SYNC), del ? 1 : 0);
@@ -1029,7 +1021,7 @@ static void test_files_twice_and_other_options(void **state)
 	add_snap(f, &sn);
 	add_files(f, DISKBENCH_PHASE_SEQ_STAT, &o2);
 	add_snap(f, &sn);
-	execute_ok(f);
+	run_execute_ok(f->run);
 	assert_ok_res(res(f, 0), "ran_create", 40);
 	assert_ok_res(res(f, 2), "ran_create", 40);
 	assert_ok_res(res(f, 4), "seq_stat", 70);
@@ -1061,7 +1053,7 @@ static void test_files_stop_ops(void **state)
 	ro.stop_ops = 30;
 	fx_start_ex(f, NULL, 15, &ro);
 	add_six_snapped(f, &o, &sn);
-	execute_ok(f);
+	run_execute_ok(f->run);
 	for (size_t k = 0; k < 12; k += 2)
 		assert_ok_res(res(f, k), diskbench_phase_kind_name(six[k / 2]), 30);
 	assert_u64_eq(delta(&sn, 0, SIM_CREATE), 30);
@@ -1493,7 +1485,7 @@ static void test_files_stranger_root(void **state)
 	theirs = sim_put_dir(f->s, f->root);
 	for (size_t i = 0; i < ARRAY_LEN(six); i++)
 		add_files(f, six[i], &o);
-	execute_ok(f);
+	run_execute_ok(f->run);
 	assert_true(theirs->linked);
 	assert_int_equal(sim_dir_count(f->s), 1);
 	assert_int_equal(sim_file_count(f->s), 0);

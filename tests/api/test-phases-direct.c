@@ -9,6 +9,7 @@
  */
 #include "common-test.h"
 #include "sim-engine.h"
+#include "run-helpers.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -120,23 +121,6 @@ static void assert_res(const struct diskbench_result *r, const char *name,
 	assert_true(diskbench_result_elapsed_ns(r) > 0);
 }
 
-static void assert_dir_empty(const char *dir)
-{
-	if (tdir_count(dir) != 0) {
-		char *l = tdir_list(dir);
-
-		fail_msg("left in %s: %s", dir, l);
-	}
-}
-
-static void execute_ok(struct dfx *f)
-{
-	int rc = diskbench_run_execute(f->run);
-
-	if (rc)
-		fail_msg("run_execute = %d: %s", rc, diskbench_run_errmsg(f->run));
-}
-
 /* ---------------------------------------------------------------------- */
 
 static void test_direct_bonnie_and_seq(void **state)
@@ -153,7 +137,7 @@ static void test_direct_bonnie_and_seq(void **state)
 	add_bonnie(f, DISKBENCH_PHASE_GET_BLOCK);
 	add_seq(f, DISKBENCH_SEQ_WRITE | DISKBENCH_SEQ_DIRECT, SEQ_BLOCK, 0, 0);
 	add_seq(f, DISKBENCH_SEQ_DIRECT, SEQ_BLOCK, 0, 0);
-	execute_ok(f);
+	run_execute_ok(f->run);
 	run = f->run;
 	assert_res(diskbench_run_result(run, 0), "put_block", NCH, FILE_BYTES);
 	assert_res(diskbench_run_result(run, 2), "rewrite", NCH, FILE_BYTES);
@@ -194,7 +178,7 @@ static void test_direct_sync_engine(void **state)
 	add_bonnie(f, DISKBENCH_PHASE_GET_BLOCK);
 	add_seq(f, DISKBENCH_SEQ_WRITE | DISKBENCH_SEQ_DIRECT, SEQ_BLOCK, 0, 0);
 	add_seq(f, DISKBENCH_SEQ_DIRECT, 4096, 0, 0);
-	execute_ok(f);
+	run_execute_ok(f->run);
 	assert_res(diskbench_run_result(f->run, 0), "put_block", NCH, FILE_BYTES);
 	assert_res(diskbench_run_result(f->run, 1), "rewrite", NCH, FILE_BYTES);
 	assert_res(diskbench_run_result(f->run, 2), "get_block", NCH, FILE_BYTES);

@@ -6,6 +6,7 @@
  */
 #include "common-test.h"
 #include "sim-engine.h"
+#include "run-helpers.h"
 
 #include <sys/mount.h>
 #include <unistd.h>
@@ -151,23 +152,6 @@ static void assert_res(const struct diskbench_result *r, const char *name,
 	assert_true(diskbench_hist_max(h) <= diskbench_result_elapsed_ns(r));
 }
 
-static void assert_dir_empty(const char *dir)
-{
-	if (tdir_count(dir) != 0) {
-		char *l = tdir_list(dir);
-
-		fail_msg("left in %s: %s", dir, l);
-	}
-}
-
-static void execute_ok(struct ufx *f)
-{
-	int rc = diskbench_run_execute(f->run);
-
-	if (rc)
-		fail_msg("run_execute = %d: %s", rc, diskbench_run_errmsg(f->run));
-}
-
 /* ---------------------------------------------------------------------- */
 
 static void test_uring_engine(void **state)
@@ -193,7 +177,7 @@ static void test_uring_bonnie_sequence(void **state)
 	add_check(f, &c3, PATTERN_REWRITE, FILE_BYTES);
 	add_bonnie(f, DISKBENCH_PHASE_GETC);
 	add_bonnie(f, DISKBENCH_PHASE_GET_BLOCK);
-	execute_ok(f);
+	run_execute_ok(f->run);
 	assert_int_equal(diskbench_run_result_count(f->run), 8);
 	assert_res(res(f, 0), "putc", NBCH, BYTE_BYTES);
 	assert_res(res(f, 2), "put_block", NCH, FILE_BYTES);
@@ -223,7 +207,7 @@ static void test_uring_seq_depths(void **state)
 	/* A total that is not whole blocks, read and written queued. */
 	add_seq(f, DISKBENCH_SEQ_WRITE, SEQ_BLOCK, FILE_BYTES + 4096, DEPTH);
 	add_seq(f, 0, SEQ_BLOCK, FILE_BYTES + 4096, DEPTH);
-	execute_ok(f);
+	run_execute_ok(f->run);
 	for (size_t i = 0; i < 2 * ARRAY_LEN(depths); i++)
 		assert_res(res(f, i), i % 2 ? "seq_read" : "seq_write", NSEQ,
 			   FILE_BYTES);
@@ -252,7 +236,7 @@ static void test_uring_seq_direct(void **state)
 	add_seq(f, DISKBENCH_SEQ_DIRECT, UINT64_C(1) << 20, 0, DEPTH);
 	add_bonnie(f, DISKBENCH_PHASE_PUT_BLOCK);
 	add_bonnie(f, DISKBENCH_PHASE_GET_BLOCK);
-	execute_ok(f);
+	run_execute_ok(f->run);
 	assert_res(res(f, 0), "seq_write", 8, FILE_BYTES);
 	assert_res(res(f, 1), "seq_read", 8, FILE_BYTES);
 	assert_res(res(f, 2), "put_block", NCH, FILE_BYTES);

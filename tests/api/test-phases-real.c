@@ -7,6 +7,7 @@
  */
 #include "common-test.h"
 #include "sim-engine.h"
+#include "run-helpers.h"
 
 #include <fcntl.h>
 #include <sys/mount.h>
@@ -166,23 +167,6 @@ static void assert_res(const struct diskbench_result *r, const char *name,
 	assert_u64_eq(tbytes, bytes);
 }
 
-static void assert_dir_empty(const char *dir)
-{
-	if (tdir_count(dir) != 0) {
-		char *l = tdir_list(dir);
-
-		fail_msg("left in %s: %s", dir, l);
-	}
-}
-
-static void execute_ok(struct rfx *f)
-{
-	int rc = diskbench_run_execute(f->run);
-
-	if (rc)
-		fail_msg("run_execute = %d: %s", rc, diskbench_run_errmsg(f->run));
-}
-
 /* ---------------------------------------------------------------------- */
 
 /* bonnie++'s five, then a sequential write and read; the file's content
@@ -213,7 +197,7 @@ static void test_real_bonnie_sequence(void **state)
 	add_seq(f, DISKBENCH_SEQ_WRITE, 0);
 	add_check(f, &c4, PATTERN_ZERO, FILE_BYTES);
 	add_seq(f, 0, 0);
-	execute_ok(f);
+	run_execute_ok(f->run);
 	assert_int_equal(diskbench_run_result_count(f->run), ARRAY_LEN(names));
 	for (size_t i = 0; i < ARRAY_LEN(names); i++) {
 		uint64_t unit = i < 8 ? BLOCK : SEQ_BLOCK;
@@ -232,7 +216,7 @@ static void test_real_bonnie_sequence(void **state)
 	assert_dir_empty(f->dir);
 
 	/* Again on the same target and run: the same, from scratch. */
-	execute_ok(f);
+	run_execute_ok(f->run);
 	assert_int_equal(diskbench_run_result_count(f->run), ARRAY_LEN(names));
 	assert_res(res(f, 2), "put_block", NCH, FILE_BYTES);
 	assert_checked(&c3);
@@ -250,7 +234,7 @@ static void test_real_seq_partial(void **state)
 	add_seq(f, 0, total);
 	add_seq(f, DISKBENCH_SEQ_WRITE | DISKBENCH_SEQ_NO_FSYNC, total);
 	add_seq(f, 0, total);
-	execute_ok(f);
+	run_execute_ok(f->run);
 	assert_res(res(f, 0), "seq_read", NSEQ + 1, total);
 	assert_res(res(f, 1), "seq_write", NSEQ + 1, total);
 	assert_res(res(f, 2), "seq_read", NSEQ + 1, total);
@@ -268,7 +252,7 @@ static void test_real_sync_flag(void **state)
 	add_bonnie(f, DISKBENCH_PHASE_PUT_BLOCK);
 	add_bonnie(f, DISKBENCH_PHASE_GET_BLOCK);
 	add_seq(f, DISKBENCH_SEQ_WRITE, 0);
-	execute_ok(f);
+	run_execute_ok(f->run);
 	assert_res(res(f, 0), "put_block", 128, UINT64_C(1) << 20);
 	assert_int_equal(r.n, 3);
 	for (size_t i = 0; i < r.n; i++) {

@@ -9,6 +9,7 @@
 #include "common-test.h"
 #include "sim-engine.h"
 #include "sim-fixture.h"
+#include "run-helpers.h"
 
 #include <time.h>
 #include <unistd.h>
@@ -102,15 +103,6 @@ static void assert_ok_res(const struct diskbench_result *r, const char *name,
 	assert_true(diskbench_result_ran(r));
 }
 
-static void execute_ok(struct fx *f)
-{
-	int rc = diskbench_run_execute(f->run);
-
-	if (rc)
-		fail_msg("run_execute = %d: %s", rc, diskbench_run_errmsg(f->run));
-	assert_string_equal(diskbench_run_errmsg(f->run), "");
-}
-
 /* putc's content: byte j of each block is j & 0x7f. */
 static void assert_putc_pattern(const struct sim_file *sf, uint64_t bytes)
 {
@@ -170,7 +162,7 @@ static void test_putc_exact(void **state)
 
 	fx_start(f, &cfg);
 	add_bonnie(f, DISKBENCH_PHASE_PUTC);
-	execute_ok(f);
+	run_execute_ok(f->run);
 	assert_int_equal(diskbench_run_result_count(f->run), 1);
 	r = res(f, 0);
 	assert_ok_res(r, "putc", NBCH, BYTE_BYTES);
@@ -230,7 +222,7 @@ static void test_put_block_stall_exact(void **state)
 	fx_start(f, &cfg);
 	sim_stall(f->s, SIM_WRITE, 50, stall);
 	add_bonnie(f, DISKBENCH_PHASE_PUT_BLOCK);
-	execute_ok(f);
+	run_execute_ok(f->run);
 	r = res(f, 0);
 	assert_ok_res(r, "put_block", NCH, FILE_BYTES);
 	assert_int_equal(diskbench_result_kind(r), DISKBENCH_PHASE_PUT_BLOCK);
@@ -299,7 +291,7 @@ static void run_put_block_elapsed(uint64_t fsync_ns, bool *too_fast,
 	assert_int_equal(fx_setup((void **)&f), 0);
 	fx_start(f, &cfg);
 	add_bonnie(f, DISKBENCH_PHASE_PUT_BLOCK);
-	execute_ok(f);
+	run_execute_ok(f->run);
 	*too_fast = diskbench_result_too_fast(res(f, 0));
 	*elapsed = diskbench_result_elapsed_ns(res(f, 0));
 	assert_int_equal(fx_teardown((void **)&f), 0);
@@ -338,7 +330,7 @@ static void test_rewrite_exact(void **state)
 	fx_start(f, &cfg);
 	add_bonnie(f, DISKBENCH_PHASE_PUT_BLOCK);
 	add_bonnie(f, DISKBENCH_PHASE_REWRITE);
-	execute_ok(f);
+	run_execute_ok(f->run);
 	assert_int_equal(diskbench_run_result_count(f->run), 2);
 	assert_ok_res(res(f, 0), "put_block", NCH, FILE_BYTES);
 	r = res(f, 1);
@@ -394,7 +386,7 @@ static void test_getc_alone_exact(void **state)
 
 	fx_start(f, &cfg);
 	add_bonnie(f, DISKBENCH_PHASE_GETC);
-	execute_ok(f);
+	run_execute_ok(f->run);
 	r = res(f, 0);
 	assert_ok_res(r, "getc", NBCH, BYTE_BYTES);
 	assert_int_equal(diskbench_result_kind(r), DISKBENCH_PHASE_GETC);
@@ -423,7 +415,7 @@ static void test_getc_after_putc(void **state)
 	fx_start(f, &cfg);
 	add_bonnie(f, DISKBENCH_PHASE_PUTC);
 	add_bonnie(f, DISKBENCH_PHASE_GETC);
-	execute_ok(f);
+	run_execute_ok(f->run);
 	assert_ok_res(res(f, 0), "putc", NBCH, BYTE_BYTES);
 	assert_ok_res(res(f, 1), "getc", NBCH, BYTE_BYTES);
 	assert_u64_eq(sim_calls(f->s, SIM_CREATE), 1);
@@ -447,7 +439,7 @@ static void test_get_block_exact(void **state)
 	fx_start(f, &cfg);
 	add_bonnie(f, DISKBENCH_PHASE_PUT_BLOCK);
 	add_bonnie(f, DISKBENCH_PHASE_GET_BLOCK);
-	execute_ok(f);
+	run_execute_ok(f->run);
 	r = res(f, 1);
 	assert_ok_res(r, "get_block", NCH, FILE_BYTES);
 	assert_int_equal(diskbench_result_kind(r), DISKBENCH_PHASE_GET_BLOCK);
@@ -476,7 +468,7 @@ static void test_bonnie_sequence_calls(void **state)
 	fx_start(f, &cfg);
 	for (int k = DISKBENCH_PHASE_PUTC; k <= DISKBENCH_PHASE_GET_BLOCK; k++)
 		add_bonnie(f, (enum diskbench_phase_kind)k);
-	execute_ok(f);
+	run_execute_ok(f->run);
 	assert_int_equal(diskbench_run_result_count(f->run), 5);
 	assert_null(diskbench_run_result(f->run, 5));
 	for (size_t i = 0; i < 5; i++) {
@@ -536,7 +528,7 @@ static void test_bonnie_direct_opens(void **state)
 	add_bonnie(f, DISKBENCH_PHASE_PUT_BLOCK);
 	add_bonnie(f, DISKBENCH_PHASE_REWRITE);
 	add_bonnie(f, DISKBENCH_PHASE_GET_BLOCK);
-	execute_ok(f);
+	run_execute_ok(f->run);
 	for (size_t i = 0; i < 3; i++)
 		assert_ok_res(res(f, i), diskbench_result_name(res(f, i)), NCH,
 			      FILE_BYTES);
@@ -577,7 +569,7 @@ static void test_seq_write_exact(void **state)
 
 	fx_start(f, &cfg);
 	add_seq(f, DISKBENCH_SEQ_WRITE, SEQ_BLOCK, 0, 0, 0);
-	execute_ok(f);
+	run_execute_ok(f->run);
 	r = res(f, 0);
 	assert_ok_res(r, "seq_write", NSEQ, FILE_BYTES);
 	assert_int_equal(diskbench_result_kind(r), DISKBENCH_PHASE_SEQ_WRITE);
@@ -606,7 +598,7 @@ static void test_seq_write_no_fsync(void **state)
 
 	fx_start(f, &cfg);
 	add_seq(f, DISKBENCH_SEQ_WRITE | DISKBENCH_SEQ_NO_FSYNC, SEQ_BLOCK, 0, 0, 0);
-	execute_ok(f);
+	run_execute_ok(f->run);
 	assert_ok_res(res(f, 0), "seq_write", NSEQ, FILE_BYTES);
 	assert_u64_eq(sim_calls(f->s, SIM_FSYNC), 0);
 	assert_u64_eq(diskbench_result_elapsed_ns(res(f, 0)), NSEQ * SIM_MS + SIM_MS);
@@ -622,7 +614,7 @@ static void test_seq_write_partial_block(void **state)
 
 	fx_start(f, &cfg);
 	add_seq(f, DISKBENCH_SEQ_WRITE, SEQ_BLOCK, total, 0, 0);
-	execute_ok(f);
+	run_execute_ok(f->run);
 	assert_ok_res(res(f, 0), "seq_write", NSEQ + 1, total);
 	assert_u64_eq(f->s->log[NSEQ].len, 1000);
 	assert_u64_eq(f->s->log[NSEQ].at, FILE_BYTES);
@@ -644,7 +636,7 @@ static void test_seq_read_exact(void **state)
 
 	fx_start(f, &cfg);
 	add_seq(f, 0, SEQ_BLOCK, 0, 0, 0);
-	execute_ok(f);
+	run_execute_ok(f->run);
 	r = res(f, 0);
 	assert_ok_res(r, "seq_read", NSEQ, FILE_BYTES);
 	assert_int_equal(diskbench_result_kind(r), DISKBENCH_PHASE_SEQ_READ);
@@ -671,7 +663,7 @@ static void test_seq_time_limit(void **state)
 	add_seq(f, DISKBENCH_SEQ_WRITE, SEQ_BLOCK, 0, 5 * SIM_MS, 0);
 	add_seq(f, 0, SEQ_BLOCK, 0, 7 * SIM_MS, 0);
 	add_seq(f, DISKBENCH_SEQ_WRITE, SEQ_BLOCK, 0, 0, 0);
-	execute_ok(f);
+	run_execute_ok(f->run);
 	assert_int_equal(diskbench_run_result_count(f->run), 3);
 	assert_ok_res(res(f, 0), "seq_write", 5, 5 * SEQ_BLOCK);
 	assert_ok_res(res(f, 1), "seq_read", 7, 7 * SEQ_BLOCK);
@@ -684,7 +676,7 @@ static void test_seq_time_limit(void **state)
 	assert_ok(diskbench_run_new(&f->run, f->t, &ro));
 	add_seq(f, DISKBENCH_SEQ_WRITE, SEQ_BLOCK, 0, 5 * SIM_MS, 0);
 	add_seq(f, DISKBENCH_SEQ_WRITE, SEQ_BLOCK, 0, 2 * SIM_MS, 0);
-	execute_ok(f);
+	run_execute_ok(f->run);
 	assert_ok_res(res(f, 0), "seq_write", 3, 3 * SEQ_BLOCK);
 	assert_ok_res(res(f, 1), "seq_write", 2, 2 * SEQ_BLOCK);
 	assert_clean(f);
@@ -705,7 +697,7 @@ static void test_seq_queued_exact(void **state)
 	assert_int_equal(diskbench_engine_queue_depth(f->e), 8);
 	add_seq(f, DISKBENCH_SEQ_WRITE, SEQ_BLOCK, 0, 0, 4);
 	add_seq(f, 0, SEQ_BLOCK, 0, 0, 8);
-	execute_ok(f);
+	run_execute_ok(f->run);
 	r = res(f, 0);
 	assert_ok_res(r, "seq_write", NSEQ, FILE_BYTES);
 	assert_u64_eq(diskbench_hist_min(diskbench_result_hist(r)), SIM_MS);
@@ -743,7 +735,7 @@ static void test_seq_queued_latencies(void **state)
 
 	fx_start(f, &cfg);
 	add_seq(f, DISKBENCH_SEQ_WRITE, SEQ_BLOCK, 0, 0, 4);
-	execute_ok(f);
+	run_execute_ok(f->run);
 	for (uint64_t k = 1; k <= NSEQ; k++)
 		diskbench_hist_record(ref, k * 100 * SIM_US);
 	test_assert_hist_equal(diskbench_result_hist(res(f, 0)), ref);
@@ -780,7 +772,7 @@ static void test_seq_queued_short(void **state)
 	fx_start(f, &cfg);
 	sim_fault(f->s, SIM_WRITE, 6, SIM_SHORT);
 	add_seq(f, DISKBENCH_SEQ_WRITE | DISKBENCH_SEQ_NO_FSYNC, SEQ_BLOCK, 0, 0, 4);
-	execute_ok(f);
+	run_execute_ok(f->run);
 	assert_ok_res(res(f, 0), "seq_write", NSEQ, FILE_BYTES);
 	assert_u64_eq(sim_calls(f->s, SIM_WRITE), NSEQ + 1);
 	assert_u64_eq(f->s->bytes_written, FILE_BYTES);
@@ -834,7 +826,7 @@ static void test_seq_queued_stops(void **state)
 	add_seq(f, DISKBENCH_SEQ_WRITE, SEQ_BLOCK, 64 * SEQ_BLOCK, 0, 4);
 	/* 1 ms rounds of 4: 5 ms is 20 requests. */
 	add_seq(f, DISKBENCH_SEQ_WRITE, SEQ_BLOCK, 64 * SEQ_BLOCK, 5 * SIM_MS, 4);
-	execute_ok(f);
+	run_execute_ok(f->run);
 	ops = diskbench_result_ops(res(f, 0));
 	assert_true(ops >= 10 && ops < 10 + 4);
 	assert_u64_eq(diskbench_result_bytes(res(f, 0)), ops * SEQ_BLOCK);
@@ -845,7 +837,7 @@ static void test_seq_queued_stops(void **state)
 	diskbench_run_free(f->run);
 	assert_ok(diskbench_run_new(&f->run, f->t, NULL));
 	add_seq(f, DISKBENCH_SEQ_WRITE, SEQ_BLOCK, 64 * SEQ_BLOCK, 5 * SIM_MS, 4);
-	execute_ok(f);
+	run_execute_ok(f->run);
 	ops = diskbench_result_ops(res(f, 0));
 	assert_true(ops >= 20 && ops < 20 + 4);
 	assert_u64_eq(diskbench_result_elapsed_ns(res(f, 0)), ops / 4 * SIM_MS);
@@ -997,7 +989,7 @@ static void test_bonnie_byte_bytes_rounding(void **state)
 	/* Default: 3 MiB, capped at the 1 MiB file. */
 	assert_ok(diskbench_phase_bonnie_new(&p, DISKBENCH_PHASE_PUTC, NULL));
 	assert_ok(diskbench_run_add(f->run, p));
-	execute_ok(f);
+	run_execute_ok(f->run);
 	assert_ok_res(res(f, 0), "putc", 3, 3 * BLOCK);
 	assert_ok_res(res(f, 1), "getc", NCH, FILE_BYTES);
 	assert_ok_res(res(f, 2), "putc", NCH, FILE_BYTES);
@@ -1168,7 +1160,7 @@ static void test_fault_short_transfers(void **state)
 	add_bonnie(f, DISKBENCH_PHASE_GET_BLOCK);
 	add_seq(f, DISKBENCH_SEQ_WRITE, SEQ_BLOCK, 0, 0, 0);
 	add_seq(f, 0, SEQ_BLOCK, 0, 0, 0);
-	execute_ok(f);
+	run_execute_ok(f->run);
 	assert_ok_res(res(f, 0), "put_block", NCH, FILE_BYTES);
 	assert_ok_res(res(f, 1), "rewrite", NCH, FILE_BYTES);
 	assert_ok_res(res(f, 2), "get_block", NCH, FILE_BYTES);
@@ -1203,7 +1195,7 @@ static void test_fault_eintr_retried(void **state)
 	sim_fault(f->s, SIM_WRITE, W_SEQ + 3 + 16, SIM_EINTR);
 	sim_fault(f->s, SIM_READ, R_SEQ + 3 + 2, SIM_EINTR);
 	add_full_sequence(f);
-	execute_ok(f);
+	run_execute_ok(f->run);
 	assert_int_equal(diskbench_run_result_count(f->run), 7);
 	assert_ok_res(res(f, 0), "putc", NBCH, BYTE_BYTES);
 	assert_ok_res(res(f, 1), "put_block", NCH, FILE_BYTES);
@@ -1389,7 +1381,7 @@ static void test_fault_then_rerun(void **state)
 	add_bonnie(f, DISKBENCH_PHASE_GET_BLOCK);
 	assert_rc(diskbench_run_execute(f->run), -EIO);
 	assert_int_equal(diskbench_run_result_count(f->run), 1);
-	execute_ok(f);
+	run_execute_ok(f->run);
 	assert_int_equal(diskbench_run_result_count(f->run), 2);
 	assert_ok_res(res(f, 0), "put_block", NCH, FILE_BYTES);
 	assert_ok_res(res(f, 1), "get_block", NCH, FILE_BYTES);
@@ -1410,7 +1402,7 @@ static void test_stranger_file_untouched(void **state)
 	add_bonnie(f, DISKBENCH_PHASE_PUTC);
 	add_bonnie(f, DISKBENCH_PHASE_PUT_BLOCK);
 	add_bonnie(f, DISKBENCH_PHASE_GET_BLOCK);
-	execute_ok(f);
+	run_execute_ok(f->run);
 	assert_true(s1->linked && s2->linked);
 	assert_u64_eq(s1->size, 4);
 	assert_memory_equal(s1->data, "mine", 4);
@@ -1523,7 +1515,7 @@ static void test_custom_exact(void **state)
 	snprintf(name, sizeof(name), "my-bench");
 	add_custom(f, name, &c);
 	memset(name, 0, sizeof(name)); /* copied */
-	execute_ok(f);
+	run_execute_ok(f->run);
 	r = res(f, 0);
 	/* Ops 0..4 counted (bytes 0+10+20+30+40); the DONE call is not. */
 	assert_ok_res(r, "my-bench", 5, 100);
@@ -1608,7 +1600,7 @@ static void test_custom_cpu_fields(void **state)
 
 	fx_start(f, NULL);
 	add_custom(f, "burn", &c);
-	execute_ok(f);
+	run_execute_ok(f->run);
 	r = res(f, 0);
 	cpu = diskbench_result_cpu_user_ns(r) + diskbench_result_cpu_system_ns(r);
 	assert_true(cpu >= 35 * SIM_MS);

@@ -15,6 +15,7 @@
 #include "common-test.h"
 #include "sim-engine.h"
 #include "sim-fixture.h"
+#include "run-helpers.h"
 
 #include <pthread.h>
 #include <time.h>
@@ -88,15 +89,6 @@ static const struct diskbench_result *res(const struct diskbench_run *run,
 		fail_msg("no result %zu (count %zu)", i,
 			 diskbench_run_result_count(run));
 	return r;
-}
-
-static void execute_ok(struct diskbench_run *run)
-{
-	int rc = diskbench_run_execute(run);
-
-	if (rc)
-		fail_msg("run_execute = %d: %s", rc, diskbench_run_errmsg(run));
-	assert_string_equal(diskbench_run_errmsg(run), "");
 }
 
 static void assert_ok_res(const struct diskbench_result *r, uint64_t ops,
@@ -224,7 +216,7 @@ static void test_reads_exact(void **state)
 
 	fx_start(f, &cfg, 1);
 	add_random(f->run, &o);
-	execute_ok(f->run);
+	run_execute_ok(f->run);
 	r = res(f->run, 0);
 	assert_ok_res(r, 1000, 1000 * BLOCK);
 	c = count_reqs(f->s, phase_log_start(f->s), BLOCK, NBLK, false, false);
@@ -279,7 +271,7 @@ static void test_write_mix(void **state)
 		assert_int_equal(fx_setup((void **)&f), 0);
 		fx_start(f, &cfg, 17 + (uint32_t)i);
 		add_random(f->run, &o);
-		execute_ok(f->run);
+		run_execute_ok(f->run);
 		r = res(f->run, 0);
 		assert_ok_res(r, ops, ops * BLOCK);
 		c = count_reqs(f->s, phase_log_start(f->s), BLOCK, NBLK, false, false);
@@ -325,7 +317,7 @@ static void test_default_ops_and_odd_block(void **state)
 		assert_int_equal(fx_setup((void **)&f), 0);
 		fx_start(f, NULL, 5);
 		add_random(f->run, &o);
-		execute_ok(f->run);
+		run_execute_ok(f->run);
 		assert_ok_res(res(f->run, 0), n, n * bs);
 		/* The laid-out file is whole blocks of the phase's size. */
 		assert_int_equal(sim_removed_count(f->s), 1);
@@ -369,7 +361,7 @@ static struct seqs random_seqs(uint32_t seed, uint32_t threads, uint32_t wp,
 	assert_int_equal(fx_setup((void **)&f), 0);
 	fx_start(f, &cfg, seed);
 	add_random(f->run, &o);
-	execute_ok(f->run);
+	run_execute_ok(f->run);
 	from = phase_log_start(f->s);
 	c = count_reqs(f->s, from, BLOCK, NBLK, depth > 1, false);
 	free(c.per_block);
@@ -438,10 +430,10 @@ static void test_execute_again_same_requests(void **state)
 
 	fx_start(f, NULL, 3);
 	add_random(f->run, &o);
-	execute_ok(f->run);
+	run_execute_ok(f->run);
 	n1 = f->s->nlog;
 	from1 = phase_log_start(f->s);
-	execute_ok(f->run);
+	run_execute_ok(f->run);
 	/* The second execution lays the file out again, then the requests. */
 	from2 = n1 + (from1 - 0);
 	assert_u64_eq(f->s->nlog - from2, n1 - from1);
@@ -470,7 +462,7 @@ static void test_threads(void **state)
 
 	fx_start(f, &cfg, 9);
 	add_random(f->run, &o);
-	execute_ok(f->run);
+	run_execute_ok(f->run);
 	r = res(f->run, 0);
 	assert_ok_res(r, 1002, 1002 * BLOCK);
 	c = count_reqs(f->s, phase_log_start(f->s), BLOCK, NBLK, false, false);
@@ -509,7 +501,7 @@ static void test_threads_edges(void **state)
 		assert_int_equal(fx_setup((void **)&f), 0);
 		fx_start(f, NULL, 2);
 		add_random(f->run, &o);
-		execute_ok(f->run);
+		run_execute_ok(f->run);
 		assert_ok_res(res(f->run, 0), 3, 3 * BLOCK);
 		assert_u64_eq(sim_calls(f->s, SIM_READ) + sim_calls(f->s, SIM_WRITE),
 			      NBLK + 3);
@@ -526,7 +518,7 @@ static void test_threads_edges(void **state)
 		assert_int_equal(fx_setup((void **)&f), 0);
 		fx_start_ex(f, NULL, &ro, 0);
 		add_random(f->run, &o);
-		execute_ok(f->run);
+		run_execute_ok(f->run);
 		assert_ok_res(res(f->run, 0), 101, 101 * BLOCK);
 		assert_u64_eq(sim_calls(f->s, SIM_READ) + sim_calls(f->s, SIM_WRITE),
 			      NBLK + 101);
@@ -560,7 +552,7 @@ static void test_queued(void **state)
 		assert_int_equal(fx_setup((void **)&f), 0);
 		fx_start(f, &cfg, 12);
 		add_random(f->run, &o);
-		execute_ok(f->run);
+		run_execute_ok(f->run);
 		r = res(f->run, 0);
 		assert_ok_res(r, 1000, 1000 * BLOCK);
 		c = count_reqs(f->s, phase_log_start(f->s), BLOCK, NBLK, true, false);
@@ -628,7 +620,7 @@ static void test_time_limits(void **state)
 		assert_int_equal(fx_setup((void **)&f), 0);
 		fx_start_ex(f, &cfg, &ro, 0);
 		add_random(f->run, &o);
-		execute_ok(f->run);
+		run_execute_ok(f->run);
 		r = res(f->run, 0);
 		ops = diskbench_result_ops(r);
 		print_message("    case %zu: %" PRIu64 " ops\n", i, ops);
@@ -767,7 +759,7 @@ static void test_direct(void **state)
 
 		add_random(f->run, &o);
 	}
-	execute_ok(f->run);
+	run_execute_ok(f->run);
 	assert_ok_res(res(f->run, 0), 300, 300 * 2 * (uint64_t)align);
 	assert_ok_res(res(f->run, 1), 300, 300 * (uint64_t)align);
 	assert_u64_eq(f->s->direct_opens, 3);
@@ -787,7 +779,7 @@ static void test_target_sync(void **state)
 
 	fx_start_ex(f, NULL, &ro, DISKBENCH_TARGET_SYNC);
 	add_random(f->run, &o);
-	execute_ok(f->run);
+	run_execute_ok(f->run);
 	assert_u64_eq(diskbench_result_ops(res(f->run, 0)), 50);
 	print_message("    %" PRIu64 " O_SYNC opens of %" PRIu64 "\n",
 		      f->s->sync_opens,
@@ -1027,7 +1019,7 @@ static void test_real_threads(void **state)
 		fail_msg("target_new = %d: %s", rc, msg ? msg : "");
 	assert_ok(diskbench_run_new(&f->run, f->t, &ro));
 	add_random(f->run, &o);
-	execute_ok(f->run);
+	run_execute_ok(f->run);
 	r = res(f->run, 0);
 	assert_ok_res(r, 2000, 2000 * BLOCK);
 	assert_rate(r);

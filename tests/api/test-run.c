@@ -6,6 +6,7 @@
  */
 #include "common-test.h"
 #include "sim-engine.h"
+#include "run-helpers.h"
 
 #include <pthread.h>
 #include <signal.h>
@@ -161,14 +162,6 @@ static void assert_clean(const struct fx *f)
 	assert_u64_eq(f->s->bad_calls, 0);
 }
 
-static void execute_ok(struct fx *f)
-{
-	int rc = diskbench_run_execute(f->run);
-
-	if (rc)
-		fail_msg("run_execute = %d: %s", rc, diskbench_run_errmsg(f->run));
-}
-
 /* ---------------------------------------------------------------------- */
 /* Progress */
 
@@ -262,7 +255,7 @@ static void test_run_progress_rate(void **state)
 	g->run = f->run;
 	add_bonnie(f, DISKBENCH_PHASE_PUT_BLOCK);
 	add_seq(f, DISKBENCH_SEQ_WRITE, SEQ_BLOCK, seq_total);
-	execute_ok(f);
+	run_execute_ok(f->run);
 	assert_counts(res(f, 0), "put_block", NCH, FILE_BYTES);
 	assert_counts(res(f, 1), "seq_write", 1000, seq_total);
 
@@ -315,7 +308,7 @@ static void test_run_progress_default_interval(void **state)
 	fx_start(f, &cfg, &ro);
 	g->s = f->s;
 	add_seq(f, DISKBENCH_SEQ_WRITE, SEQ_BLOCK, 1000 * SEQ_BLOCK);
-	execute_ok(f);
+	run_execute_ok(f->run);
 	assert_true(g->n <= 20 && g->n >= 19);
 	for (size_t i = 1; i < g->n; i++)
 		assert_true(g->calls[i].elapsed - g->calls[i - 1].elapsed >=
@@ -339,7 +332,7 @@ static void test_run_progress_time_not_in_ops(void **state)
 	g->s = f->s;
 	g->advance_ns = 50 * SIM_MS;
 	add_seq(f, DISKBENCH_SEQ_WRITE, SEQ_BLOCK, 100 * SEQ_BLOCK);
-	execute_ok(f);
+	run_execute_ok(f->run);
 	r = res(f, 0);
 	assert_counts(r, "seq_write", 100, 100 * SEQ_BLOCK);
 	assert_true(g->n >= 9 && g->n <= 10);
@@ -365,7 +358,7 @@ static void test_run_progress_unknown_fraction(void **state)
 	fx_start(f, NULL, &ro);
 	g->s = f->s;
 	add_endless(f, "mine", &c);
-	execute_ok(f);
+	run_execute_ok(f->run);
 	assert_counts(res(f, 0), "mine", 1000, 1000);
 	assert_true(g->n >= 9 && g->n <= 10);
 	for (size_t i = 0; i < g->n; i++) {
@@ -437,7 +430,7 @@ static void test_run_cancel_from_progress(void **state)
 
 	/* The cancellation was for that execution only. */
 	g->cancel_at = 0;
-	execute_ok(f);
+	run_execute_ok(f->run);
 	assert_int_equal(diskbench_run_result_count(f->run), 2);
 	assert_counts(res(f, 0), "put_block", NCH, FILE_BYTES);
 	assert_counts(res(f, 1), "get_block", NCH, FILE_BYTES);
@@ -459,7 +452,7 @@ static void test_run_cancel_before_execute(void **state)
 	assert_true(strlen(diskbench_run_errmsg(f->run)) > 0);
 	for (int k = 0; k < SIM_KINDS; k++)
 		assert_u64_eq(sim_calls(f->s, k), 0);
-	execute_ok(f);
+	run_execute_ok(f->run);
 	assert_counts(res(f, 0), "putc", BYTE_BYTES / BLOCK, BYTE_BYTES);
 	assert_clean(f);
 }
@@ -479,7 +472,7 @@ static void test_run_busy_during_execute(void **state)
 	g->run = f->run;
 	g->try_reentry = true;
 	add_bonnie(f, DISKBENCH_PHASE_PUT_BLOCK);
-	execute_ok(f);
+	run_execute_ok(f->run);
 	assert_rc(g->add_rc, -EBUSY);
 	assert_rc(g->exec_rc, -EBUSY);
 	assert_int_equal(diskbench_run_result_count(f->run), 1);
@@ -488,7 +481,7 @@ static void test_run_busy_during_execute(void **state)
 	/* Not executing any more: adding works. */
 	add_bonnie(f, DISKBENCH_PHASE_GET_BLOCK);
 	g->n = 0;
-	execute_ok(f);
+	run_execute_ok(f->run);
 	assert_int_equal(diskbench_run_result_count(f->run), 2);
 	free(g);
 }
@@ -678,7 +671,7 @@ static void test_run_stop_ops(void **state)
 	ro.stop_ops = 10;
 	fx_start(f, &cfg, &ro);
 	add_all(f, &c);
-	execute_ok(f);
+	run_execute_ok(f->run);
 	assert_int_equal(diskbench_run_result_count(f->run), 8);
 	for (size_t i = 0; i < 7; i++)
 		assert_counts(res(f, i), all_names[i], 10, 10 * BLOCK);
@@ -700,7 +693,7 @@ static void test_run_stop_bytes(void **state)
 	ro.stop_bytes = 100000;
 	fx_start(f, &cfg, &ro);
 	add_all(f, &c);
-	execute_ok(f);
+	run_execute_ok(f->run);
 	for (size_t i = 0; i < 7; i++)
 		assert_counts(res(f, i), all_names[i], 13, 13 * BLOCK);
 	assert_counts(res(f, 7), "endless", 100, 100000);
@@ -720,7 +713,7 @@ static void test_run_stop_time(void **state)
 	ro.stop_time_ns = 5 * SIM_MS;
 	fx_start(f, &cfg, &ro);
 	add_all(f, &c);
-	execute_ok(f);
+	run_execute_ok(f->run);
 	for (size_t i = 0; i < 7; i++)
 		assert_counts(res(f, i), all_names[i], ops[i], ops[i] * BLOCK);
 	assert_counts(res(f, 7), "endless", 5, 5);
@@ -744,7 +737,7 @@ static void test_run_results_dropped(void **state)
 	assert_int_equal(diskbench_result_error(res(f, 0)), -EIO);
 	assert_true(strlen(diskbench_run_errmsg(f->run)) > 0);
 
-	execute_ok(f);
+	run_execute_ok(f->run);
 	assert_string_equal(diskbench_run_errmsg(f->run), "");
 	assert_int_equal(diskbench_run_result_count(f->run), 2);
 	r = res(f, 0);
@@ -773,7 +766,7 @@ static void test_run_empty_and_args(void **state)
 	assert_rc(diskbench_run_add(f->run, NULL), -EINVAL);
 	diskbench_phase_free(p);
 	assert_rc(diskbench_run_execute(NULL), -EINVAL);
-	execute_ok(f);
+	run_execute_ok(f->run);
 	assert_int_equal(diskbench_run_result_count(f->run), 0);
 	assert_string_equal(diskbench_run_errmsg(f->run), "");
 	diskbench_run_free(NULL);
@@ -814,7 +807,7 @@ static void test_run_opts_sz(void **state)
 	diskbench_run_free(f->run);
 	assert_ok(diskbench_run_new(&f->run, f->t, &ro));
 	add_bonnie(f, DISKBENCH_PHASE_PUT_BLOCK);
-	execute_ok(f);
+	run_execute_ok(f->run);
 	assert_counts(res(f, 0), "put_block", NCH, FILE_BYTES);
 
 	/* A newer caller: zero tail accepted, non-zero refused. */
@@ -827,7 +820,7 @@ static void test_run_opts_sz(void **state)
 	diskbench_run_free(f->run);
 	assert_ok(diskbench_run_new(&f->run, f->t, &big.o));
 	add_bonnie(f, DISKBENCH_PHASE_PUT_BLOCK);
-	execute_ok(f);
+	run_execute_ok(f->run);
 	r = res(f, 0);
 	assert_counts(r, "put_block", 7, 7 * BLOCK);
 	assert_u64_eq(diskbench_timeline_interval_ns(diskbench_result_timeline(r)),
@@ -846,7 +839,7 @@ static void test_run_opts_sz(void **state)
 	diskbench_run_free(f->run);
 	assert_ok(diskbench_run_new(&f->run, f->t, NULL));
 	add_bonnie(f, DISKBENCH_PHASE_PUT_BLOCK);
-	execute_ok(f);
+	run_execute_ok(f->run);
 	r = res(f, 0);
 	assert_u64_eq(diskbench_timeline_interval_ns(diskbench_result_timeline(r)),
 		      DISKBENCH_TIMELINE_DEFAULT_INTERVAL_NS);

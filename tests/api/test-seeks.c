@@ -18,6 +18,7 @@
 #include "common-test.h"
 #include "sim-engine.h"
 #include "sim-fixture.h"
+#include "run-helpers.h"
 
 #include <pthread.h>
 #include <time.h>
@@ -112,15 +113,6 @@ static const struct diskbench_result *res(const struct diskbench_run *run,
 		fail_msg("no result %zu (count %zu)", i,
 			 diskbench_run_result_count(run));
 	return r;
-}
-
-static void execute_ok(struct diskbench_run *run)
-{
-	int rc = diskbench_run_execute(run);
-
-	if (rc)
-		fail_msg("run_execute = %d: %s", rc, diskbench_run_errmsg(run));
-	assert_string_equal(diskbench_run_errmsg(run), "");
 }
 
 static void assert_ok_res(const struct diskbench_result *r, const char *name,
@@ -427,7 +419,7 @@ static void check_one_seeker_exact(bool sync)
 	assert_int_equal(fx_setup((void **)&f), 0);
 	fx_start(f, &cfg, seed);
 	add_seeks(f->run, seeks, 1, NO_SETTLE | (sync ? DISKBENCH_BONNIE_SYNC : 0));
-	execute_ok(f->run);
+	run_execute_ok(f->run);
 	s = f->s;
 	assert_u64_eq(diskbench_run_seed(f->run), seed);
 	assert_int_equal(diskbench_run_result_count(f->run), 1);
@@ -577,7 +569,7 @@ static void check_many_seekers(uint32_t seekers, bool sync, bool direct)
 	assert_int_equal(fx_setup((void **)&f), 0);
 	fx_start_ex(f, &cfg, &ro, direct ? DISKBENCH_TARGET_DIRECT : 0);
 	add_seeks(f->run, seeks, seekers, NO_SETTLE | (sync ? DISKBENCH_BONNIE_SYNC : 0));
-	execute_ok(f->run);
+	run_execute_ok(f->run);
 	s = f->s;
 	r = res(f->run, 0);
 	assert_ok_res(r, "seeks", seeks, (seeks + ups) * BLOCK);
@@ -650,7 +642,7 @@ static void test_target_sync(void **state)
 
 	fx_start_ex(f, NULL, &ro, DISKBENCH_TARGET_SYNC);
 	add_seeks(f->run, 50, 3, NO_SETTLE);
-	execute_ok(f->run);
+	run_execute_ok(f->run);
 	assert_u64_eq(diskbench_result_ops(res(f->run, 0)), 50);
 	print_message("    %" PRIu64 " O_SYNC opens of %" PRIu64 "\n",
 		      f->s->sync_opens,
@@ -672,7 +664,7 @@ static void test_defaults(void **state)
 	bo.flags = NO_SETTLE;
 	assert_ok(diskbench_phase_bonnie_new(&p, DISKBENCH_PHASE_SEEKS, &bo));
 	assert_ok(diskbench_run_add(f->run, p));
-	execute_ok(f->run);
+	run_execute_ok(f->run);
 	assert_ok_res(res(f->run, 0), "seeks", DISKBENCH_BONNIE_DEFAULT_SEEKS,
 		      (DISKBENCH_BONNIE_DEFAULT_SEEKS +
 		       updates_of(t, DISKBENCH_BONNIE_DEFAULT_SEEKS)) * BLOCK);
@@ -693,7 +685,7 @@ static void test_more_seekers_than_tickets(void **state)
 
 	fx_start(f, &cfg, 11);
 	add_seeks(f->run, 3, 8, NO_SETTLE);
-	execute_ok(f->run);
+	run_execute_ok(f->run);
 	r = res(f->run, 0);
 	assert_ok_res(r, "seeks", 3, (3 + updates_of(t, 3)) * BLOCK);
 	assert_u64_eq(sim_calls(f->s, SIM_READ), 3);
@@ -731,7 +723,7 @@ static struct reqs seek_reqs(uint32_t seed, bool seeded, uint32_t seekers,
 	assert_int_equal(fx_setup((void **)&f), 0);
 	fx_start_ex(f, NULL, &ro, 0);
 	add_seeks(f->run, seeks, seekers, NO_SETTLE);
-	execute_ok(f->run);
+	run_execute_ok(f->run);
 	if (seed_out)
 		*seed_out = diskbench_run_seed(f->run);
 	from = seekers_log_start(f->s);
@@ -837,10 +829,10 @@ static void test_execute_again_same_tickets(void **state)
 
 	fx_start(f, NULL, 5);
 	add_seeks(f->run, 300, 1, NO_SETTLE);
-	execute_ok(f->run);
+	run_execute_ok(f->run);
 	n1 = f->s->nlog;
 	assert_ticket_offsets(f->s, seekers_log_start(f->s), t, 300);
-	execute_ok(f->run);
+	run_execute_ok(f->run);
 	/* The second execution's log: layout again, then the same tickets. */
 	{
 		size_t ng, nw;
@@ -872,7 +864,7 @@ static void test_stop_ops(void **state)
 		ro.stop_ops = 123;
 		fx_start_ex(f, NULL, &ro, 0);
 		add_seeks(f->run, 1000, seekers[i], NO_SETTLE);
-		execute_ok(f->run);
+		run_execute_ok(f->run);
 		assert_ok_res(res(f->run, 0), "seeks", 123,
 			      (123 + updates_of(t, 123)) * BLOCK);
 		assert_u64_eq(sim_calls(f->s, SIM_READ), 123);
@@ -900,7 +892,7 @@ static void test_stop_time(void **state)
 		ro.stop_time_ns = 100 * SIM_MS;
 		fx_start_ex(f, &cfg, &ro, 0);
 		add_seeks(f->run, 1000, seekers[i], NO_SETTLE);
-		execute_ok(f->run);
+		run_execute_ok(f->run);
 		r = res(f->run, 0);
 		ops = diskbench_result_ops(r);
 		assert_int_equal(diskbench_result_error(r), 0);
@@ -1033,7 +1025,7 @@ static void test_progress(void **state)
 	const struct diskbench_result *r;
 
 	start_slow(f, &sl, &g, 2, 600);
-	execute_ok(f->run);
+	run_execute_ok(f->run);
 	r = res(f->run, 0);
 	assert_int_equal(diskbench_result_error(r), 0);
 	assert_u64_eq(diskbench_result_ops(r), 600);
@@ -1326,15 +1318,6 @@ static void rfx_start(struct rfx *f, uint64_t file_bytes, uint32_t seed)
 	assert_ok(diskbench_run_new(&f->run, f->t, &ro));
 }
 
-static void assert_dir_empty(const char *dir)
-{
-	char *left = tdir_list(dir);
-
-	if (*left)
-		fail_msg("left in %s: %s", dir, left);
-	free(left);
-}
-
 /* A custom phase after the seeks: reads the test file and checks it. */
 struct seek_check {
 	const char *path;
@@ -1398,7 +1381,7 @@ static void test_real_five_seekers(void **state)
 	add_seeks(f->run, seeks, 5, NO_SETTLE);
 	assert_ok(diskbench_phase_custom_new(&p, "check", &co, &c));
 	assert_ok(diskbench_run_add(f->run, p));
-	execute_ok(f->run);
+	run_execute_ok(f->run);
 	assert_int_equal(diskbench_run_result_count(f->run), 2);
 	r = res(f->run, 0);
 	{
@@ -1483,7 +1466,7 @@ static void test_real_settle(void **state)
 
 	/* The whole pause. */
 	t0 = wall_ns();
-	execute_ok(f->run);
+	run_execute_ok(f->run);
 	wall = wall_ns() - t0;
 	r = res(f->run, 0);
 	{
