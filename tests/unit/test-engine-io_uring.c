@@ -83,6 +83,21 @@ static int64_t open_file(struct fixture *f, uint32_t flags)
 	return h;
 }
 
+/* DEPTH requests on handle h: block i of buf at offset i * blk, all op. */
+static void prepare(struct diskbench_io *ios, struct diskbench_io **ptrs,
+		    int64_t h, unsigned char *buf, uint64_t blk, uint32_t op)
+{
+	memset(ios, 0, DEPTH * sizeof(*ios));
+	for (int i = 0; i < DEPTH; i++) {
+		ios[i].handle = h;
+		ios[i].buf = buf + (size_t)i * blk;
+		ios[i].len = blk;
+		ios[i].offset = (uint64_t)i * blk;
+		ios[i].op = op;
+		ptrs[i] = &ios[i];
+	}
+}
+
 /* A file of @len known bytes (seed @seed), written with plain pwrite. */
 static void make_file(struct fixture *f, size_t len, unsigned seed)
 {
@@ -138,15 +153,10 @@ static void test_engine_io_uring_queued_roundtrip(void **state)
 	for (int pass = 0; pass < 2; pass++) {
 		bool write = pass == 0;
 
-		memset(ios, 0, sizeof(ios));
+		prepare(ios, ptrs, h, write ? src : dst, BLOCK,
+			write ? DISKBENCH_IO_WRITE : DISKBENCH_IO_READ);
 		for (int i = 0; i < DEPTH; i++) {
-			ios[i].handle = h;
-			ios[i].buf = (write ? src : dst) + (size_t)i * BLOCK;
-			ios[i].len = BLOCK;
-			ios[i].offset = (uint64_t)i * BLOCK;
-			ios[i].op = write ? DISKBENCH_IO_WRITE : DISKBENCH_IO_READ;
 			ios[i].result = 12345;
-			ptrs[i] = &ios[i];
 			seen[i] = 0;
 		}
 		n = 0;
@@ -195,14 +205,7 @@ static void test_engine_io_uring_reap_min(void **state)
 	assert_non_null(buf);
 	make_file(f, TOTAL, 2);
 	h = open_file(f, DISKBENCH_OPEN_READ);
-	memset(ios, 0, sizeof(ios));
-	for (int i = 0; i < DEPTH; i++) {
-		ios[i].handle = h;
-		ios[i].buf = buf + (size_t)i * BLOCK;
-		ios[i].len = BLOCK;
-		ios[i].offset = (uint64_t)i * BLOCK;
-		ptrs[i] = &ios[i];
-	}
+	prepare(ios, ptrs, h, buf, BLOCK, DISKBENCH_IO_READ);
 	assert_int_equal(submit(f->e, ptrs, DEPTH), DEPTH);
 	r = reap(f->e, done, 3, DEPTH);  /* waits for all, hands back 3 */
 	assert_int_equal(r, 3);
@@ -369,14 +372,7 @@ static void test_engine_io_uring_sync_amid_queued(void **state)
 	make_file(f, TOTAL, 4);
 	fill(want, TOTAL, 4);
 	h = open_file(f, DISKBENCH_OPEN_READ);
-	memset(ios, 0, sizeof(ios));
-	for (int i = 0; i < DEPTH; i++) {
-		ios[i].handle = h;
-		ios[i].buf = buf + (size_t)i * BLOCK;
-		ios[i].len = BLOCK;
-		ios[i].offset = (uint64_t)i * BLOCK;
-		ptrs[i] = &ios[i];
-	}
+	prepare(ios, ptrs, h, buf, BLOCK, DISKBENCH_IO_READ);
 	/* At full depth, and again with room left. */
 	for (int round = 0; round < 2; round++) {
 		uint32_t n = round ? DEPTH / 2 : DEPTH;
@@ -433,15 +429,8 @@ static void *worker_run(void *arg)
 	for (int pass = 0; pass < 2 && !w->failed; pass++) {
 		int n = 0, got = 0;
 
-		memset(ios, 0, sizeof(ios));
-		for (int i = 0; i < DEPTH; i++) {
-			ios[i].handle = h;
-			ios[i].buf = (pass ? dst : src) + (size_t)i * blk;
-			ios[i].len = blk;
-			ios[i].offset = (uint64_t)i * blk;
-			ios[i].op = pass ? DISKBENCH_IO_READ : DISKBENCH_IO_WRITE;
-			ptrs[i] = &ios[i];
-		}
+		prepare(ios, ptrs, h, pass ? dst : src, blk,
+			pass ? DISKBENCH_IO_READ : DISKBENCH_IO_WRITE);
 		while (n < DEPTH) {
 			int r = e->ops.submit(ptrs + n, (uint32_t)(DEPTH - n),
 					      e->user_data);
@@ -511,14 +500,7 @@ static void test_engine_io_uring_free_in_flight(void **state)
 	assert_non_null(buf);
 	make_file(f, TOTAL, 5);
 	h = open_file(f, DISKBENCH_OPEN_READ);
-	memset(ios, 0, sizeof(ios));
-	for (int i = 0; i < DEPTH; i++) {
-		ios[i].handle = h;
-		ios[i].buf = buf + (size_t)i * BLOCK;
-		ios[i].len = BLOCK;
-		ios[i].offset = (uint64_t)i * BLOCK;
-		ptrs[i] = &ios[i];
-	}
+	prepare(ios, ptrs, h, buf, BLOCK, DISKBENCH_IO_READ);
 	assert_int_equal(submit(f->e, ptrs, DEPTH), DEPTH);
 	diskbench_engine_free(f->e);
 	f->e = NULL;
