@@ -18,5 +18,6 @@
 #include <diskbench/target.h>
 #include <diskbench/phase.h>
 #include <diskbench/run.h>
+#include <diskbench/report.h>
 
 #endif /* DISKBENCH_H */

@@ -24,6 +24,18 @@ struct diskbench_result {
 	char *err_path;
 	uint64_t err_offset;
 	char *errmsg;
+	/* A result read from bonnie++ CSV knows only these three: the rate in
+	 * its kind's unit (bytes/s for the big-file phases, else ops/s), the
+	 * CPU percent and the largest latency. Counters, times, histogram and
+	 * timeline stay empty. */
+	bool summary;
+	double rate;
+	double cpu_percent;
+	uint64_t max_latency_ns;
 };
+
+/* Whether a kind's rate is bytes per second (the five big-file bonnie++
+ * phases and the general sequential and random ones). */
+bool diskbench__kind_moves_bytes(enum diskbench_phase_kind kind);
 
 #endif

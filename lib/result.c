@@ -242,31 +242,67 @@ static double per_second(const struct diskbench_result *res, double amount)
 	return res->elapsed_ns ? amount * 1e9 / (double)res->elapsed_ns : 0.0;
 }
 
+bool diskbench__kind_moves_bytes(enum diskbench_phase_kind kind)
+{
+	switch (kind) {
+	case DISKBENCH_PHASE_PUTC:
+	case DISKBENCH_PHASE_PUT_BLOCK:
+	case DISKBENCH_PHASE_REWRITE:
+	case DISKBENCH_PHASE_GETC:
+	case DISKBENCH_PHASE_GET_BLOCK:
+	case DISKBENCH_PHASE_SEQ_READ:
+	case DISKBENCH_PHASE_SEQ_WRITE:
+	case DISKBENCH_PHASE_RANDOM_IO:
+		return true;
+	default:
+		return false;
+	}
+}
+
 DISKBENCH_API double diskbench_result_cpu_percent(const struct diskbench_result *res)
 {
+	if (res->summary)
+		return res->cpu_percent;
 	return per_second(res, (double)(res->cpu_user_ns + res->cpu_system_ns)) /
 	       1e9 * 100.0;
 }
 
 DISKBENCH_API double diskbench_result_ops_per_sec(const struct diskbench_result *res)
 {
+	if (res->summary)
+		return diskbench__kind_moves_bytes(res->kind) ? 0.0 : res->rate;
 	return per_second(res, (double)res->ops);
 }
 
 DISKBENCH_API double
 diskbench_result_bytes_per_sec(const struct diskbench_result *res)
 {
+	if (res->summary)
+		return diskbench__kind_moves_bytes(res->kind) ? res->rate : 0.0;
 	return per_second(res, (double)res->bytes);
 }
 
 DISKBENCH_API bool diskbench_result_ran(const struct diskbench_result *res)
 {
-	return res->elapsed_ns || res->ops || res->err;
+	return res->summary || res->elapsed_ns || res->ops || res->err;
 }
 
 DISKBENCH_API bool diskbench_result_too_fast(const struct diskbench_result *res)
 {
 	return res->too_fast;
+}
+
+DISKBENCH_API bool diskbench_result_summary_only(const struct diskbench_result *res)
+{
+	return res->summary;
+}
+
+DISKBENCH_API uint64_t
+diskbench_result_max_latency_ns(const struct diskbench_result *res)
+{
+	if (res->summary)
+		return res->max_latency_ns;
+	return diskbench_hist_count(res->hist) ? diskbench_hist_max(res->hist) : 0;
 }
 
 DISKBENCH_API const struct diskbench_hist *

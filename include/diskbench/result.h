@@ -208,6 +208,29 @@ DISKBENCH_API bool diskbench_result_ran(const struct diskbench_result *res);
 DISKBENCH_API bool diskbench_result_too_fast(const struct diskbench_result *res);
 
 /**
+ * Whether the result knows only a rate, a CPU percent and a largest
+ * latency, as a result read from bonnie++ CSV does. Such a result has no
+ * counters, times, histogram entries or timeline; diskbench_result_ops_per_sec()
+ * (seeks and file phases) or diskbench_result_bytes_per_sec() (big-file
+ * phases), diskbench_result_cpu_percent() and
+ * diskbench_result_max_latency_ns() give what it knows.
+ *
+ * @param[in] res the result
+ * @return true for a summary-only result
+ */
+DISKBENCH_API bool diskbench_result_summary_only(const struct diskbench_result *res);
+
+/**
+ * The largest latency of the phase's operations: the histogram's maximum,
+ * or a summary-only result's figure.
+ *
+ * @param[in] res the result
+ * @return ns; 0 when no operation was recorded
+ */
+DISKBENCH_API uint64_t
+diskbench_result_max_latency_ns(const struct diskbench_result *res);
+
+/**
  * The latency histogram of the phase's operations.
  *
  * @param[in] res the result

@@ -1,0 +1,365 @@
+/**
+ * @file diskbench/report.h
+ * @brief Reports: runs with their metadata and results, written as bonnie++
+ *        CSV and text, JSON and an HTML comparison, and read back.
+ *
+ * A report holds any number of runs. A run is its metadata (struct
+ * diskbench_report_info: machine name, host, kernel, file system, options,
+ * start time, seed, and the bonnie++ parameters its CSV line records) and
+ * its results, one per phase. Runs come from diskbench_report_add_run()
+ * after a run has executed, from diskbench_report_add() with results made
+ * any other way, or from files read back (bonnie++ CSV, from bonnie++
+ * itself or from this library, and this library's JSON).
+ *
+ * Writers send their output to a diskbench_write_fn sink; the library never
+ * uses a `FILE *`. diskbench_report_write_file() is the convenience that
+ * writes to a path.
+ *
+ * The formats (see docs/report-formats.md):
+ * - DISKBENCH_FORMAT_BONNIE_CSV: bonnie++ 2.00a's CSV (format 1.98, 50
+ *   fields a line), one line per run, readable by bon_csv2txt and
+ *   bon_csv2html. The reader also takes format 1.97 lines (48 fields).
+ * - DISKBENCH_FORMAT_BONNIE_TEXT: bonnie++ 2.00a's text table; several runs
+ *   give one row each under one heading, as bon_csv2txt prints them.
+ * - DISKBENCH_FORMAT_JSON: every figure of every result, with the schema in
+ *   docs/result-schema.json. Written JSON read back is the same report.
+ * - DISKBENCH_FORMAT_HTML: one self-contained page (inline CSS and SVG)
+ *   comparing the runs: the bonnie++ table, latency percentile curves and
+ *   timelines per phase.
+ *
+ * @defgroup report Reports and serializers
+ * @{
+ */
+#ifndef DISKBENCH_REPORT_H
+#define DISKBENCH_REPORT_H
+
+#include <diskbench/common.h>
+#include <diskbench/result.h>
+#include <diskbench/run.h>
+
+DISKBENCH_BEGIN_DECLS
+
+/** A report (opaque). */
+struct diskbench_report;
+
+/**
+ * Where writers send their output.
+ *
+ * Called from the writing thread, any number of times per write, with
+ * pieces of the output in order; @p buf is valid only during the call.
+ *
+ * @param[in] buf       bytes to write
+ * @param[in] len       how many (never 0)
+ * @param[in] user_data what the caller passed beside the function
+ * @return 0 to go on; a negative value stops the writer, which returns it
+ *         unchanged
+ */
+typedef int (*diskbench_write_fn)(const void *buf, size_t len, void *user_data);
+
+/** Result formats. Values are fixed: new formats are only appended. */
+enum diskbench_format {
+	/** Readers only: JSON if the input starts with `{`, else bonnie++ CSV. */
+	DISKBENCH_FORMAT_AUTO = 0,
+	/** bonnie++ CSV, format 1.98 (reads 1.97 too). */
+	DISKBENCH_FORMAT_BONNIE_CSV = 1,
+	/** bonnie++'s text table (write only). */
+	DISKBENCH_FORMAT_BONNIE_TEXT = 2,
+	/** JSON, schema docs/result-schema.json. */
+	DISKBENCH_FORMAT_JSON = 3,
+	/** Self-contained HTML comparison (write only). */
+	DISKBENCH_FORMAT_HTML = 4,
+};
+
+/** Version of the JSON schema the writer follows and the reader accepts. */
+#define DISKBENCH_REPORT_SCHEMA_VERSION 1
+
+/** The run's seed field is set (struct diskbench_report_info::seed). */
+#define DISKBENCH_INFO_HAS_SEED UINT32_C(0x01)
+
+/** bonnie++'s small-file phases made regular files (-n N:max:min). */
+#define DISKBENCH_INFO_FILES_REGULAR 0
+/** bonnie++'s small-file phases made hard links (-n N:-1). */
+#define DISKBENCH_INFO_FILES_HARDLINK 1
+/** bonnie++'s small-file phases made symbolic links (-n N:-2). */
+#define DISKBENCH_INFO_FILES_SYMLINK 2
+
+/**
+ * A run's metadata. As input (diskbench_report_add()), zero and NULL mean
+ * "not known" or the default named per field; the strings are copied. As
+ * output (diskbench_report_info()), the strings belong to the report and
+ * live until it is freed, and NULL means the run's source did not say.
+ */
+struct diskbench_report_info {
+	/** sizeof(struct diskbench_report_info) as the caller's headers saw it. */
+	size_t sz;
+	/** Machine label (bonnie++ -m); NULL on input: the host name. */
+	const char *name;
+	/** Host name; NULL on input: this machine's. */
+	const char *host;
+	/** Kernel, "sysname release machine"; NULL on input: this machine's. */
+	const char *kernel;
+	/** Directory benchmarked; recorded, and used to find fs_type. */
+	const char *dir;
+	/** File-system type ("ext4", "tmpfs"); NULL on input: that of dir. */
+	const char *fs_type;
+	/** The options as the user gave them (a command line), free text. */
+	const char *options;
+	/** Program version in bonnie++'s CSV field 1; NULL on input: this
+	 *  library's version string. */
+	const char *version;
+	/** Seed as bonnie++ -Z names it (a file name) when it is not a number;
+	 *  NULL: the seed field. */
+	const char *seed_text;
+	/** Start of the run, ns since 1970-01-01 UTC; 0 on input: now. */
+	uint64_t start_time_ns;
+	/** DISKBENCH_INFO_* flags. */
+	uint32_t flags;
+	/** The run's seed, when flags has DISKBENCH_INFO_HAS_SEED. */
+	uint32_t seed;
+	/** Processes run at once (bonnie++ -c); 0: 1. */
+	uint32_t concurrency;
+	/** Seeks of the seek phase; 0: 8192. */
+	uint32_t seeks;
+	/** Seeker threads of the seek phase; 0: 5. */
+	uint32_t seekers;
+	/** Bytes per file-test read and write (bonnie++ -n's fchunk); 0: 8192. */
+	uint32_t file_chunk_bytes;
+	/** Size of the big file (bonnie++ -s); 0: no big-file phases. */
+	uint64_t file_bytes;
+	/** Bytes per big-file read and write (bonnie++ -s's chunk); 0: 8192. */
+	uint64_t chunk_bytes;
+	/** Files of the small-file phases (bonnie++ -n N makes N x 1024); 0:
+	 *  no small-file phases. */
+	uint64_t files;
+	/** Largest small file. */
+	uint64_t max_bytes;
+	/** Smallest small file. */
+	uint64_t min_bytes;
+	/** Directories of the small-file phases; 0 or 1: none. */
+	uint32_t dirs;
+	/** DISKBENCH_INFO_FILES_REGULAR, _HARDLINK or _SYMLINK. */
+	uint32_t files_mode;
+};
+
+/** Initializer for struct diskbench_report_info: nothing set. */
+#define DISKBENCH_REPORT_INFO_INIT { sizeof(struct diskbench_report_info), \
+	NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0, 0, 0, 0, 0, 0, 0, \
+	0, 0, 0, 0, 0, 0, 0 }
+
+/**
+ * Fills an info struct with its size and nothing set.
+ * @param[out] info the struct to fill
+ * @param[in]  sz   sizeof(*info) as the caller sees it
+ */
+DISKBENCH_API void diskbench_report_info_init(struct diskbench_report_info *info,
+					      size_t sz);
+
+/** CSV: write bonnie++'s header line before the runs (bonnie++ -x 2+). */
+#define DISKBENCH_WRITE_CSV_HEADER UINT32_C(0x01)
+
+/** Largest number of percentiles a writer takes. */
+#define DISKBENCH_WRITE_MAX_PERCENTILES 64
+
+/** Options of the writers. Zero in any field means its default. */
+struct diskbench_write_opts {
+	/** sizeof(struct diskbench_write_opts) as the caller's headers saw it. */
+	size_t sz;
+	/** Percentiles (0 < p <= 100, ascending) that JSON and HTML give per
+	 *  phase; NULL: 50, 90, 99, 99.9, 99.99, 100. */
+	const double *percentiles;
+	/** How many in percentiles; at most DISKBENCH_WRITE_MAX_PERCENTILES. */
+	size_t percentile_count;
+	/** DISKBENCH_WRITE_* flags. */
+	uint32_t flags;
+	/** Title of the HTML page; NULL: "libdiskbench report". */
+	const char *title;
+};
+
+/** Initializer for struct diskbench_write_opts: all defaults. */
+#define DISKBENCH_WRITE_OPTS_INIT \
+	{ sizeof(struct diskbench_write_opts), NULL, 0, 0, NULL }
+
+/**
+ * Fills an option struct with its size and the defaults.
+ * @param[out] opts the struct to fill
+ * @param[in]  sz   sizeof(*opts) as the caller sees it
+ */
+DISKBENCH_API void diskbench_write_opts_init(struct diskbench_write_opts *opts,
+					     size_t sz);
+
+/**
+ * Makes an empty report.
+ * @param[out] out the report
+ * @return 0; -EINVAL for a NULL @p out; -ENOMEM
+ */
+DISKBENCH_API int diskbench_report_new(struct diskbench_report **out);
+
+/**
+ * Frees a report and everything it holds.
+ * @param[in] report the report, or NULL
+ */
+DISKBENCH_API void diskbench_report_free(struct diskbench_report *report);
+
+/**
+ * Adds a run: its metadata and copies of its results.
+ *
+ * Unset metadata is filled in: name and host from this machine's host name,
+ * kernel from uname, fs_type from dir (Linux; else left unset), version from
+ * this library, start time from the clock.
+ *
+ * @param[in] report  the report
+ * @param[in] info    the run's metadata, or NULL for all defaults
+ * @param[in] results the results, in phase order
+ * @param[in] count   how many
+ * @return 0; -EINVAL for a NULL @p report, NULL @p results with a non-zero
+ *         count, a NULL result, a files_mode that is not one of
+ *         DISKBENCH_INFO_FILES_*; -E2BIG; -ENOMEM
+ */
+DISKBENCH_API int
+diskbench_report_add(struct diskbench_report *report,
+		     const struct diskbench_report_info *info,
+		     const struct diskbench_result *const *results, size_t count);
+
+/**
+ * Adds an executed run's results, as diskbench_report_add() does. The seed
+ * is the run's (diskbench_run_seed()) unless @p info sets one.
+ *
+ * @param[in] report the report
+ * @param[in] info   the run's metadata, or NULL for all defaults
+ * @param[in] run    the run, after diskbench_run_execute()
+ * @return as diskbench_report_add(); -EINVAL for a NULL @p run
+ */
+DISKBENCH_API int diskbench_report_add_run(struct diskbench_report *report,
+					   const struct diskbench_report_info *info,
+					   const struct diskbench_run *run);
+
+/**
+ * Number of runs in the report.
+ * @param[in] report the report
+ * @return the count
+ */
+DISKBENCH_API size_t diskbench_report_run_count(const struct diskbench_report *report);
+
+/**
+ * Metadata of a run.
+ * @param[in]  report the report
+ * @param[in]  index  the run, 0 .. diskbench_report_run_count() - 1
+ * @param[out] info   filled up to info->sz, which the caller sets (use
+ *                    diskbench_report_info_init()); strings live as long as
+ *                    the report
+ * @return 0; -EINVAL for a NULL argument, an index out of range, or an
+ *         info->sz smaller than the struct's first field
+ */
+DISKBENCH_API int diskbench_report_info(const struct diskbench_report *report,
+					size_t index,
+					struct diskbench_report_info *info);
+
+/**
+ * Number of results of a run.
+ * @param[in] report the report
+ * @param[in] index  the run
+ * @return the count; 0 for an index out of range
+ */
+DISKBENCH_API size_t diskbench_report_result_count(const struct diskbench_report *report,
+						   size_t index);
+
+/**
+ * A result of a run.
+ * @param[in] report the report
+ * @param[in] index  the run
+ * @param[in] i      the result, in phase order
+ * @return the result, owned by the report; NULL for an index out of range
+ */
+DISKBENCH_API const struct diskbench_result *
+diskbench_report_result(const struct diskbench_report *report, size_t index,
+			size_t i);
+
+/**
+ * Writes the report in a format to a sink.
+ *
+ * The bonnie++ formats give only bonnie++'s phases (putc .. ran_del, the
+ * first result of each kind in a run); JSON and HTML give every result.
+ *
+ * @param[in] report    the report
+ * @param[in] format    DISKBENCH_FORMAT_BONNIE_CSV, _BONNIE_TEXT, _JSON or
+ *                      _HTML
+ * @param[in] opts      options, or NULL for the defaults
+ * @param[in] write     the sink
+ * @param[in] user_data passed to @p write
+ * @return 0; -EINVAL for a NULL argument, bad percentiles, or a run that
+ *         the format cannot carry (a name with a comma or a line break in
+ *         CSV), with the reason in diskbench_report_errmsg(); -ENOTSUP for
+ *         another format; -E2BIG; -ENOMEM; or what @p write returned
+ */
+DISKBENCH_API int diskbench_report_write(struct diskbench_report *report,
+					 enum diskbench_format format,
+					 const struct diskbench_write_opts *opts,
+					 diskbench_write_fn write, void *user_data);
+
+/**
+ * Writes the report to a file, as diskbench_report_write() does. The file
+ * is made or truncated; a "-" path is standard output.
+ *
+ * @param[in] report the report
+ * @param[in] format the format
+ * @param[in] opts   options, or NULL
+ * @param[in] path   the file
+ * @return as diskbench_report_write(); a negative errno from open(2),
+ *         write(2) or close(2), named with the path in
+ *         diskbench_report_errmsg()
+ */
+DISKBENCH_API int diskbench_report_write_file(struct diskbench_report *report,
+					      enum diskbench_format format,
+					      const struct diskbench_write_opts *opts,
+					      const char *path);
+
+/**
+ * Reads runs from a buffer and appends them to the report. Nothing is
+ * added unless the whole input reads.
+ *
+ * bonnie++ CSV: lines of format 1.98 (50 fields) or 1.97 (48 fields); the
+ * header lines bonnie++ writes and empty lines are skipped. A result read
+ * from CSV knows only what the CSV says: rate, CPU percent and maximum
+ * latency (see diskbench_result_summary_only()).
+ *
+ * @param[in] report the report
+ * @param[in] format DISKBENCH_FORMAT_AUTO, _BONNIE_CSV or _JSON
+ * @param[in] buf    the input (need not end in a NUL)
+ * @param[in] len    its length
+ * @param[in] source a name for the input in messages ("results.csv"), or
+ *                   NULL for "input"
+ * @return the number of runs added; -EINVAL for malformed input, with the
+ *         line and field in diskbench_report_errmsg(); -ENOTSUP for a
+ *         format that cannot be read, or JSON in a library built without
+ *         a JSON parser; -ENOMEM
+ */
+DISKBENCH_API int diskbench_report_read(struct diskbench_report *report,
+					enum diskbench_format format,
+					const void *buf, size_t len,
+					const char *source);
+
+/**
+ * Reads runs from a file, as diskbench_report_read() does; "-" is standard
+ * input.
+ * @param[in] report the report
+ * @param[in] format DISKBENCH_FORMAT_AUTO, _BONNIE_CSV or _JSON
+ * @param[in] path   the file
+ * @return as diskbench_report_read(); a negative errno from open(2) or
+ *         read(2), named with the path in diskbench_report_errmsg()
+ */
+DISKBENCH_API int diskbench_report_read_file(struct diskbench_report *report,
+					     enum diskbench_format format,
+					     const char *path);
+
+/**
+ * Why the report's last failing call failed, in one line.
+ * @param[in] report the report
+ * @return the message, valid until the next call on @p report; "" if none
+ */
+DISKBENCH_API const char *diskbench_report_errmsg(const struct diskbench_report *report);
+
+/** @} */
+
+DISKBENCH_END_DECLS
+
+#endif /* DISKBENCH_REPORT_H */

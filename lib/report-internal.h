@@ -1,0 +1,122 @@
+/* The report's insides, shared by lib/report.c and the serializers
+ * (lib/serialize-*.c); never installed. */
+#ifndef DISKBENCH_REPORT_INTERNAL_H
+#define DISKBENCH_REPORT_INTERNAL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <diskbench/report.h>
+
+#include "result-internal.h"
+
+/* One run: metadata whose strings the run owns, and its results. */
+struct diskbench__report_run {
+	struct diskbench_report_info info;
+	struct diskbench_result **results;
+	size_t count;
+	size_t cap;
+};
+
+/* Runs a reader has made, added to the report only once the whole input
+ * has read. */
+struct diskbench__run_list {
+	struct diskbench__report_run *v;
+	size_t n;
+	size_t cap;
+};
+
+struct diskbench_report {
+	struct diskbench__run_list runs;
+	char *errmsg;
+};
+
+/* Sets the report's message (printf-style); keeps the old one on ENOMEM. */
+void diskbench__report_seterr(struct diskbench_report *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* A new, empty run at the end of the list; NULL on ENOMEM. */
+struct diskbench__report_run *diskbench__runs_push(struct diskbench__run_list *l);
+/* Frees every run of the list and the list's array. */
+void diskbench__runs_clear(struct diskbench__run_list *l);
+/* Copies the strings and figures of info into the run (no defaults). */
+int diskbench__run_set_info(struct diskbench__report_run *run,
+			    const struct diskbench_report_info *info);
+/* Appends res to the run, which owns it from then on (freed on failure). */
+int diskbench__run_take(struct diskbench__report_run *run,
+			struct diskbench_result *res);
+/* The run's first result of a kind, or NULL. */
+const struct diskbench_result *
+diskbench__run_find(const struct diskbench__report_run *run,
+		    enum diskbench_phase_kind kind);
+
+/* A summary-only result (what a bonnie++ CSV cell pair says). */
+int diskbench__result_summary(struct diskbench_result **out,
+			      enum diskbench_phase_kind kind, bool too_fast,
+			      double rate, double cpu_percent,
+			      uint64_t max_latency_ns);
+
+/* Output to a sink through a buffer; the first sink error sticks and the
+ * rest of the output is dropped. */
+struct diskbench__out {
+	diskbench_write_fn fn;
+	void *user_data;
+	int err;
+	size_t len;
+	char buf[16384];
+};
+
+void diskbench__out_init(struct diskbench__out *o, diskbench_write_fn fn,
+			 void *user_data);
+void diskbench__out_write(struct diskbench__out *o, const void *p, size_t n);
+void diskbench__out_puts(struct diskbench__out *o, const char *s);
+void diskbench__out_printf(struct diskbench__out *o, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Sends what is buffered; returns the sticky error or 0. */
+int diskbench__out_flush(struct diskbench__out *o);
+
+/* Writer options after checks: percentiles always set. */
+struct diskbench__wopts {
+	const double *percentiles;
+	size_t percentile_count;
+	uint32_t flags;
+	const char *title;
+};
+
+/* bonnie++'s latency string of a time: "<n>us", "<n>ms" or "<n>s",
+ * truncated; "" for 0. buf holds at least 32 bytes. */
+void diskbench__latency_str(char *buf, size_t size, uint64_t ns);
+
+/* The writers: output to o; 0 or a negative errno with the message set on
+ * r (a sink error is returned by the caller's flush). */
+int diskbench__write_bonnie_csv(struct diskbench_report *r,
+				const struct diskbench__wopts *w,
+				struct diskbench__out *o);
+int diskbench__write_bonnie_text(struct diskbench_report *r,
+				 const struct diskbench__wopts *w,
+				 struct diskbench__out *o);
+int diskbench__write_json(struct diskbench_report *r,
+			  const struct diskbench__wopts *w,
+			  struct diskbench__out *o);
+int diskbench__write_html(struct diskbench_report *r,
+			  const struct diskbench__wopts *w,
+			  struct diskbench__out *o);
+
+/* The readers: runs appended to l; 0 or a negative errno with the message
+ * ("<source>:<line>: ...") set on r. */
+int diskbench__read_bonnie_csv(struct diskbench_report *r, const char *buf,
+			       size_t len, const char *source,
+			       struct diskbench__run_list *l);
+int diskbench__read_json(struct diskbench_report *r, const char *buf,
+			 size_t len, const char *source,
+			 struct diskbench__run_list *l);
+
+/* This machine's facts for unset metadata (lib/sysinfo.c). Each returns a
+ * malloc'd string or NULL when it cannot tell. */
+char *diskbench__sys_hostname(void);
+char *diskbench__sys_kernel(void);
+char *diskbench__sys_fs_type(const char *dir);
+uint64_t diskbench__sys_realtime_ns(void);
+
+#endif
