@@ -314,7 +314,7 @@ DISKBENCH_API size_t diskbench_report_run_count(const struct diskbench_report *r
 	return report->runs.n;
 }
 
-DISKBENCH_API int diskbench_report_info(const struct diskbench_report *report,
+DISKBENCH_API int diskbench_report_get_info(const struct diskbench_report *report,
 					size_t index,
 					struct diskbench_report_info *info)
 {

@@ -86,7 +86,7 @@ enum diskbench_format {
 /**
  * A run's metadata. As input (diskbench_report_add()), zero and NULL mean
  * "not known" or the default named per field; the strings are copied. As
- * output (diskbench_report_info()), the strings belong to the report and
+ * output (diskbench_report_get_info()), the strings belong to the report and
  * live until it is freed, and NULL means the run's source did not say.
  */
 struct diskbench_report_info {
@@ -250,7 +250,7 @@ DISKBENCH_API size_t diskbench_report_run_count(const struct diskbench_report *r
  * @return 0; -EINVAL for a NULL argument, an index out of range, or an
  *         info->sz smaller than the struct's first field
  */
-DISKBENCH_API int diskbench_report_info(const struct diskbench_report *report,
+DISKBENCH_API int diskbench_report_get_info(const struct diskbench_report *report,
 					size_t index,
 					struct diskbench_report_info *info);
 
