@@ -292,6 +292,13 @@ DISKBENCH_API bool diskbench_result_too_fast(const struct diskbench_result *res)
 	return res->too_fast;
 }
 
+DISKBENCH_API void diskbench_result_set_cpu(struct diskbench_result *res,
+					    uint64_t user_ns, uint64_t system_ns)
+{
+	res->cpu_user_ns = user_ns;
+	res->cpu_system_ns = system_ns;
+}
+
 DISKBENCH_API bool diskbench_result_summary_only(const struct diskbench_result *res)
 {
 	return res->summary;

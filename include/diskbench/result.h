@@ -208,6 +208,17 @@ DISKBENCH_API bool diskbench_result_ran(const struct diskbench_result *res);
 DISKBENCH_API bool diskbench_result_too_fast(const struct diskbench_result *res);
 
 /**
+ * Sets the CPU time of a result, for results assembled from measurements
+ * made elsewhere (another process, a rank of an MPI job, a file).
+ *
+ * @param[in] res       the result
+ * @param[in] user_ns   user CPU time of the phase
+ * @param[in] system_ns system CPU time of the phase
+ */
+DISKBENCH_API void diskbench_result_set_cpu(struct diskbench_result *res,
+					    uint64_t user_ns, uint64_t system_ns);
+
+/**
  * Whether the result knows only a rate, a CPU percent and a largest
  * latency, as a result read from bonnie++ CSV does. Such a result has no
  * counters, times, histogram entries or timeline; diskbench_result_ops_per_sec()
