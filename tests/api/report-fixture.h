@@ -17,7 +17,7 @@
  * One result of `ops` operations of `bytes` each, over `elapsed_ns`, evenly
  * spaced; the operation latencies cycle through base, 2*base, 3*base and
  * 10*base, and operations stall_from..stall_from+stall_n-1 take stall_ns.
- * CPU: user cpu_pct% of elapsed, system a tenth of that.
+ * CPU: cpu_pct% of elapsed, nine tenths user, one tenth system.
  */
 static inline struct diskbench_result *
 fx_result(enum diskbench_phase_kind kind, uint64_t ops, uint64_t bytes,
@@ -53,7 +53,7 @@ fx_result(enum diskbench_phase_kind kind, uint64_t ops, uint64_t bytes,
 	assert_int_equal(diskbench_result_new(&res, diskbench_phase_kind_name(kind),
 					      kind, rec), 0);
 	diskbench_recorder_free(rec);
-	diskbench_result_set_cpu(res, elapsed_ns / 100 * cpu_pct,
+	diskbench_result_set_cpu(res, elapsed_ns / 1000 * 9 * cpu_pct,
 				 elapsed_ns / 1000 * cpu_pct);
 	return res;
 }
@@ -67,13 +67,15 @@ static inline void fx_add_run(struct diskbench_report *r, const char *name,
 	const uint64_t file = 64u << 20, chunk = 8192;
 	uint64_t stall_n = stalls ? 3 : 0;
 
-	v[0] = fx_result(DISKBENCH_PHASE_PUTC, 3u << 20, 1, 2 * FX_S, 400, 0, 0, 0, 98);
+	v[0] = fx_result(DISKBENCH_PHASE_PUTC, 3u << 20, 1, 2 * FX_S, 50, 1000, 1,
+			 8 * FX_MS, 98);
 	v[1] = fx_result(DISKBENCH_PHASE_PUT_BLOCK, file / chunk, chunk,
 			 4 * FX_S, 20000,
 			 4000, stall_n, 700 * FX_MS, 40);
 	v[2] = fx_result(DISKBENCH_PHASE_REWRITE, file / chunk, chunk,
 			 3 * FX_S, 60000, 0, 0, 0, 35);
-	v[3] = fx_result(DISKBENCH_PHASE_GETC, 3u << 20, 1, 2 * FX_S, 500, 0, 0, 0, 99);
+	v[3] = fx_result(DISKBENCH_PHASE_GETC, 3u << 20, 1, 2 * FX_S, 60, 2000, 1,
+			 4 * FX_MS, 99);
 	v[4] = fx_result(DISKBENCH_PHASE_GET_BLOCK, file / chunk, chunk,
 			 FX_S / 4, 1500, 0, 0, 0, 20);      /* too fast */
 	v[5] = fx_result(DISKBENCH_PHASE_SEEKS, 8192, 8192, 5 * FX_S,

@@ -1,0 +1,40 @@
+/*
+ * Writes the fixed three-run report of report-fixture.h to standard output
+ * in a format: csv, text, json or html. The consumer tests feed it to
+ * bon_csv2txt and bon_csv2html; golden files are made with it.
+ * Usage: report-dump csv|text|json|html
+ */
+#include "common-test.h"
+#include "report-fixture.h"
+
+int main(int argc, char **argv)
+{
+	struct diskbench_write_opts wo = DISKBENCH_WRITE_OPTS_INIT;
+	struct diskbench_report *r;
+	enum diskbench_format f;
+	int err;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: report-dump csv|text|json|html\n");
+		return 2;
+	}
+	if (strcmp(argv[1], "csv") == 0) {
+		f = DISKBENCH_FORMAT_BONNIE_CSV;
+		wo.flags = DISKBENCH_WRITE_CSV_HEADER;
+	} else if (strcmp(argv[1], "text") == 0) {
+		f = DISKBENCH_FORMAT_BONNIE_TEXT;
+	} else if (strcmp(argv[1], "json") == 0) {
+		f = DISKBENCH_FORMAT_JSON;
+	} else if (strcmp(argv[1], "html") == 0) {
+		f = DISKBENCH_FORMAT_HTML;
+	} else {
+		fprintf(stderr, "report-dump: unknown format %s\n", argv[1]);
+		return 2;
+	}
+	r = fx_report();
+	err = diskbench_report_write_file(r, f, &wo, "-");
+	if (err)
+		fprintf(stderr, "report-dump: %s\n", diskbench_report_errmsg(r));
+	diskbench_report_free(r);
+	return err ? 1 : 0;
+}

@@ -1,0 +1,424 @@
+/*
+ * bonnie++ CSV and text: real bonnie++ 2.00a output read back and written
+ * again (CSV unchanged, text as bonnie++ printed it but for its known
+ * bugs), golden files from fixed results, and malformed lines.
+ */
+#include "common-test.h"
+#include "report-fixture.h"
+
+#ifndef TEST_DATA_DIR
+# error "TEST_DATA_DIR must name tests/data"
+#endif
+
+static char *slurp(const char *name)
+{
+	char path[1024];
+	FILE *f;
+	char *buf;
+	long n;
+
+	snprintf(path, sizeof(path), "%s/%s", TEST_DATA_DIR, name);
+	f = fopen(path, "rb");
+	if (!f)
+		fail_msg("cannot open %s", path);
+	assert_int_equal(fseek(f, 0, SEEK_END), 0);
+	n = ftell(f);
+	assert_true(n >= 0);
+	rewind(f);
+	buf = malloc((size_t)n + 1);
+	assert_non_null(buf);
+	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+	buf[n] = 0;
+	fclose(f);
+	return buf;
+}
+
+/* Splits bonnie++'s stdout into its text table and its CSV lines. */
+static void split(const char *all, char **text, char **csv)
+{
+	size_t n = strlen(all);
+
+	*text = calloc(1, n + 1);
+	*csv = calloc(1, n + 1);
+	assert_non_null(*text);
+	assert_non_null(*csv);
+	for (const char *p = all; *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) + 1 : strlen(p);
+		char *dst = strncmp(p, "1.98,", 5) == 0 ||
+			    strncmp(p, "format_version,", 15) == 0 ? *csv : *text;
+
+		strncat(dst, p, len);
+		p += len;
+	}
+}
+
+/* Replaces the whole line `from` (without its newline) by `to`. */
+static void replace_line(char *text, const char *from, const char *to)
+{
+	char *at = strstr(text, from);
+
+	if (!at)
+		fail_msg("expected line not in bonnie++'s output: \"%s\"", from);
+	assert_int_equal(strlen(from), strlen(to));
+	memcpy(at, to, strlen(to));
+}
+
+struct real_case {
+	const char *file;
+	/* Where our text differs from bonnie++'s, on purpose: the file-test
+	 * cells (bonnie++ prints the file count) and what the CSV does not
+	 * carry (the chunk size). */
+	const char *from[2];
+	const char *to[2];
+};
+
+static const struct real_case real_cases[] = {
+	{ "s16-n1.out", { NULL }, { NULL } },
+	{ "f-s16-n0.out", { NULL }, { NULL } },
+	{ "s0-n1-link-d2.out", { NULL }, { NULL } },
+	{ "s0-n1-4096-1024-d3.out", { NULL }, { NULL } },
+	{ "s16-4k-1024-3-c2.out",
+	  { "testh 16M:4k:2:1024 " }, { "testh 16M::2:1024:3 " } },
+	{ "s256-n16-4096-1024-d4.out",
+	  { "     16:4096:1024/4 16384  95 +++++ +++ 16384  32 16384  95 +++++ +++ 16384  34" },
+	  { "     16:4096:1024/4  6013  95 +++++ +++ 13145  32  5497  95 +++++ +++ 12658  34" } },
+	{ "reference-512M.out",
+	  { "                  4  4096  99 +++++" },
+	  { "                  4  8191  99 +++++" } },
+};
+
+static void test_bonnie_real_output_rewritten(void **state)
+{
+	(void)state;
+	for (size_t c = 0; c < sizeof(real_cases) / sizeof(real_cases[0]); c++) {
+		const struct real_case *rc = &real_cases[c];
+		char name[256];
+
+		snprintf(name, sizeof(name), "bonnie/%s", rc->file);
+		char *all = slurp(name), *text, *csv, *out;
+		struct diskbench_report *r;
+
+		split(all, &text, &csv);
+		for (int i = 0; i < 2 && rc->from[i]; i++)
+			replace_line(text, rc->from[i], rc->to[i]);
+		assert_int_equal(diskbench_report_new(&r), 0);
+		assert_int_equal(diskbench_report_read(r, DISKBENCH_FORMAT_AUTO, csv,
+						       strlen(csv), rc->file), 1);
+		out = fx_write(r, DISKBENCH_FORMAT_BONNIE_CSV, NULL);
+		if (strcmp(out, csv) != 0)
+			fail_msg("%s: CSV\n%s\nwritten back as\n%s", rc->file, csv, out);
+		free(out);
+		out = fx_write(r, DISKBENCH_FORMAT_BONNIE_TEXT, NULL);
+		if (strcmp(out, text) != 0)
+			fail_msg("%s: text\n%s\nwritten as\n%s", rc->file, text, out);
+		free(out);
+		diskbench_report_free(r);
+		free(all);
+		free(text);
+		free(csv);
+	}
+}
+
+/* -x 2: the header line, then two lines; written back with the header. */
+static void test_bonnie_header_and_runs(void **state)
+{
+	struct diskbench_write_opts wo = DISKBENCH_WRITE_OPTS_INIT;
+	char *csv = slurp("bonnie/r6-x2.csv"), *out;
+	struct diskbench_report *r;
+	struct diskbench_report_info in;
+
+	(void)state;
+	assert_int_equal(diskbench_report_new(&r), 0);
+	assert_int_equal(diskbench_report_read(r, DISKBENCH_FORMAT_BONNIE_CSV, csv,
+					       strlen(csv), "x2"), 2);
+	wo.flags = DISKBENCH_WRITE_CSV_HEADER;
+	out = fx_write(r, DISKBENCH_FORMAT_BONNIE_CSV, &wo);
+	assert_string_equal(out, csv);
+	free(out);
+
+	diskbench_report_info_init(&in, sizeof(in));
+	assert_int_equal(diskbench_report_get_info(r, 1, &in), 0);
+	assert_string_equal(in.name, "testhost");
+	assert_string_equal(in.version, "2.00a");
+	assert_true(in.flags & DISKBENCH_INFO_HAS_SEED);
+	assert_int_equal(in.seed, 12345);
+	assert_int_equal(in.files, 1024);
+	assert_int_equal(in.files_mode, DISKBENCH_INFO_FILES_SYMLINK);
+	assert_null(in.host);
+
+	/* What a summary-only result knows. */
+	const struct diskbench_result *res = diskbench_report_result(r, 0, 0);
+
+	assert_non_null(res);
+	assert_true(diskbench_result_summary_only(res));
+	assert_int_equal(diskbench_result_kind(res), DISKBENCH_PHASE_SEQ_CREATE);
+	assert_true(diskbench_result_too_fast(res));
+	assert_int_equal(diskbench_result_max_latency_ns(res), 1434000);
+	assert_int_equal(diskbench_hist_count(diskbench_result_hist(res)), 0);
+	diskbench_report_free(r);
+	free(csv);
+}
+
+/* Rates, CPU and latencies of a line with real figures, through the
+ * getters. */
+static void test_bonnie_values_read(void **state)
+{
+	const char *line =
+		"1.98,2.00a,h,1,7,512M,,8192,5,1316,99,412524,87,+++++,+++,2157,99,,,"
+		"123.4,3,4,,,,,8191,99,+++++,+++,+++++,+++,+++++,+++,+++++,+++,+++++,+++,"
+		"8100us,458us,129us,7198us,,120s,267us,312us,1113us,1456us,39us,99ms\n";
+	struct diskbench_report *r;
+	const struct diskbench_result *res;
+
+	(void)state;
+	assert_int_equal(diskbench_report_new(&r), 0);
+	assert_int_equal(diskbench_report_read(r, DISKBENCH_FORMAT_BONNIE_CSV, line,
+					       strlen(line), NULL), 1);
+	/* putc .. seeks without get_block, then the six file phases */
+	assert_int_equal(diskbench_report_result_count(r, 0), 11);
+	res = diskbench_report_result(r, 0, 1);
+	assert_int_equal(diskbench_result_kind(res), DISKBENCH_PHASE_PUT_BLOCK);
+	assert_true(diskbench_result_bytes_per_sec(res) == 412524.0 * 1024);
+	assert_true(diskbench_result_cpu_percent(res) == 87.0);
+	assert_int_equal(diskbench_result_max_latency_ns(res), 458000);
+	res = diskbench_report_result(r, 0, 4);
+	assert_int_equal(diskbench_result_kind(res), DISKBENCH_PHASE_SEEKS);
+	assert_true(fabs(diskbench_result_ops_per_sec(res) - 123.4) < 1e-9);
+	assert_int_equal(diskbench_result_max_latency_ns(res), UINT64_C(120000000000));
+	res = diskbench_report_result(r, 0, 10);
+	assert_int_equal(diskbench_result_kind(res), DISKBENCH_PHASE_RAN_DELETE);
+	/* "99ms": just above the threshold where bonnie++ moves to ms. */
+	assert_int_equal(diskbench_result_max_latency_ns(res), 99999001);
+
+	char *out = fx_write(r, DISKBENCH_FORMAT_BONNIE_CSV, NULL);
+
+	assert_string_equal(out, line);
+	free(out);
+	diskbench_report_free(r);
+}
+
+/* A 1.97 line (48 fields, the chunk size in field 7) is read and written
+ * as 1.98, its latencies in 2.00a's units (15ms is 15000us there). */
+static void test_bonnie_reads_197(void **state)
+{
+	const char *line =
+		"1.97,1.97,old,1,1300000000,2G,4k,900,95,90000,20,40000,10,1000,97,"
+		"120000,12,250.5,1,16,,,,,+++++,+++,+++++,+++,+++++,+++,+++++,+++,"
+		"+++++,+++,+++++,+++,15ms,800ms,1200ms,30ms,200ms,2s,100us,200us,"
+		"300us,400us,50us,600us\n";
+	const char *as198 =
+		"1.98,1.97,old,1,1300000000,2G,,8192,5,900,95,90000,20,40000,10,1000,97,"
+		"120000,12,250.5,1,16,,,,,+++++,+++,+++++,+++,+++++,+++,+++++,+++,"
+		"+++++,+++,+++++,+++,15000us,800ms,1200ms,30000us,200ms,2000ms,100us,200us,"
+		"300us,400us,50us,600us\n";
+	struct diskbench_report *r;
+	struct diskbench_report_info in;
+	char *out;
+
+	(void)state;
+	assert_int_equal(diskbench_report_new(&r), 0);
+	assert_int_equal(diskbench_report_read(r, DISKBENCH_FORMAT_AUTO, line,
+					       strlen(line), NULL), 1);
+	diskbench_report_info_init(&in, sizeof(in));
+	assert_int_equal(diskbench_report_get_info(r, 0, &in), 0);
+	assert_int_equal(in.file_bytes, UINT64_C(2) << 30);
+	assert_int_equal(in.chunk_bytes, 4096);
+	out = fx_write(r, DISKBENCH_FORMAT_BONNIE_CSV, NULL);
+	assert_string_equal(out, as198);
+	free(out);
+	diskbench_report_free(r);
+}
+
+/* Fixed results against golden files. */
+static void test_bonnie_golden(void **state)
+{
+	struct diskbench_report *r = fx_report();
+	struct diskbench_write_opts wo = DISKBENCH_WRITE_OPTS_INIT;
+	char *csv = slurp("golden/fixture.csv"), *txt = slurp("golden/fixture.txt");
+	char *out;
+
+	(void)state;
+	wo.flags = DISKBENCH_WRITE_CSV_HEADER;
+	out = fx_write(r, DISKBENCH_FORMAT_BONNIE_CSV, &wo);
+	if (strcmp(out, csv) != 0)
+		fail_msg("CSV differs from golden/fixture.csv:\n%s", out);
+	free(out);
+	out = fx_write(r, DISKBENCH_FORMAT_BONNIE_TEXT, NULL);
+	if (strcmp(out, txt) != 0)
+		fail_msg("text differs from golden/fixture.txt:\n%s", out);
+	free(out);
+	free(csv);
+	free(txt);
+	diskbench_report_free(r);
+}
+
+/* One run alone prints bonnie++'s own layout; with -n 0, an empty line in
+ * place of the file section. */
+static void test_bonnie_text_one_run(void **state)
+{
+	struct diskbench_report *r;
+	struct diskbench_report *all = fx_report();
+	const struct diskbench_result *v[12];
+	struct diskbench_report_info in;
+	char *out;
+
+	(void)state;
+	assert_int_equal(diskbench_report_new(&r), 0);
+	diskbench_report_info_init(&in, sizeof(in));
+	assert_int_equal(diskbench_report_get_info(all, 2, &in), 0);
+	for (size_t i = 0; i < 12; i++)
+		v[i] = diskbench_report_result(all, 2, i);
+	in.files = 0;
+	assert_int_equal(diskbench_report_add(r, &in, v, 6), 0);
+	out = fx_write(r, DISKBENCH_FORMAT_BONNIE_TEXT, NULL);
+	assert_non_null(strstr(out, "\nraid-c          64M "));
+	assert_non_null(strstr(out, "\nLatency   "));
+	assert_null(strstr(out, "Sequential Create"));
+	assert_true(strlen(out) > 2 && strcmp(out + strlen(out) - 2, "\n\n") == 0);
+	free(out);
+	out = fx_write(r, DISKBENCH_FORMAT_BONNIE_CSV, NULL);
+	/* -n 0: fields 22..38 and 45..50 empty */
+	assert_non_null(strstr(out, ",,,,,,,,,,,,,,,,,,"));
+	free(out);
+	diskbench_report_free(r);
+	diskbench_report_free(all);
+}
+
+struct bad_case {
+	const char *line; /* a whole line, or NULL: the fields below */
+	struct { int i; const char *v; } set[4]; /* 0-based 1.98 positions */
+	const char *msg;  /* a substring of the message */
+};
+
+static const struct bad_case bad_cases[] = {
+	{ "2.00,2.00a,h\n", { { 0 } }, "field 1 (format_version) \"2.00\"" },
+	{ "name,file_size,putc\n", { { 0 } }, "format 1" },
+	{ "1.98,2.00a,h,1\n", { { 0 } }, "input:2: 4 fields; a format 1.98 line has 50" },
+	{ "1.97,x,h,1\n", { { 0 } }, "a format 1.97 line has 48" },
+	{ "1.98,2.00a,h\0x,1\n", { { 0 } }, "a NUL byte" },
+	{ NULL, { { 49, "1us,extra" } }, "more than 50 fields" },
+	{ NULL, { { 9, "x" }, { 10, "99" } }, "input:2: field 10 (putc) \"x\": not a whole number" },
+	{ NULL, { { 9, "100" } }, "field 11 (putc_cpu) \"\": a rate and its CPU" },
+	{ NULL, { { 9, "+++++" }, { 10, "99" } }, "field 11 (putc_cpu) \"99\": the rate is +++++" },
+	{ NULL, { { 9, "100" }, { 10, "+++" } }, "field 10 (putc) \"100\": CPU is +++" },
+	{ NULL, { { 9, "100" }, { 10, "99" }, { 38, "10xs" } }, "field 39 (putc_latency) \"10xs\"" },
+	{ NULL, { { 38, "5us" } }, "field 39 (putc_latency) \"5us\": a latency for a phase that did not run" },
+	{ NULL, { { 9, "100" }, { 10, "99" }, { 38, "0ms" } }, "zero latency" },
+	{ NULL, { { 9, "100" }, { 10, "99" }, { 38, "99999999999999999999s" } }, "field 39 (putc_latency)" },
+	{ NULL, { { 3, "0" } }, "field 4 (concurrency) \"0\": zero" },
+	{ NULL, { { 3, "" } }, "field 4 (concurrency) \"\": not a whole number" },
+	{ NULL, { { 5, "16Q" } }, "field 6 (file_size) \"16Q\"" },
+	{ NULL, { { 5, "99999999999999999999G" } }, "field 6 (file_size)" },
+	{ NULL, { { 7, "-1" } }, "field 8 (seeks) \"-1\"" },
+	{ NULL, { { 21, "1" }, { 22, "4096" }, { 23, "8192" } }, "field 24 (min_size) \"8192\": above the largest size" },
+	{ NULL, { { 21, "1" }, { 22, "link" }, { 23, "5" } }, "a smallest size with links" },
+	{ NULL, { { 21, "1" }, { 24, "7" } }, "field 25 (num_dirs) \"7\": not empty" },
+	{ NULL, { { 25, "3" } }, "field 22 (num_files) \"\": empty, but the file fields" },
+	{ NULL, { { 21, "1" }, { 25, "100000" } }, "field 26 (file_chunk_size) \"100000\": above 99999" },
+	{ NULL, { { 21, "abc" } }, "field 22 (num_files) \"abc\"" },
+	{ NULL, { { 21, "0" } }, "field 22 (num_files) \"0\": zero files" },
+	{ NULL, { { 19, "1.2.3" }, { 20, "4" } }, "field 20 (seeks) \"1.2.3\": not a rate" },
+	{ NULL, { { 26, "12" }, { 27, "-3" } }, "field 28 (seq_create_cpu) \"-3\"" },
+};
+
+/* The line of a field-based case: a 1.98 line with nothing run, and the
+ * case's fields set. */
+static char *case_line(const struct bad_case *b, size_t *len)
+{
+	const char *f[50] = { "1.98", "2.00a", "h", "1", "5" };
+	char *line = calloc(1, 4096);
+
+	assert_non_null(line);
+	if (b->line) {
+		*len = strlen(b->line);
+		if (strstr(b->msg, "NUL"))
+			*len = 17;
+		memcpy(line, b->line, *len);
+		return line;
+	}
+	for (int i = 5; i < 50; i++)
+		f[i] = "";
+	for (int k = 0; k < 4 && b->set[k].v; k++)
+		f[b->set[k].i] = b->set[k].v;
+	for (int i = 0; i < 50; i++) {
+		strcat(line, f[i]);
+		strcat(line, i < 49 ? "," : "\n");
+	}
+	*len = strlen(line);
+	return line;
+}
+
+static void test_bonnie_malformed(void **state)
+{
+	const char *good = "1.98,2.00a,testhost,1,12345,,,,,,,,,,,,,,,,,1,symlink,,,,"
+			   "+++++,+++,+++++,+++,+++++,+++,+++++,+++,+++++,+++,+++++,+++,"
+			   ",,,,,,1434us,108us,252us,1013us,39us,50us\n";
+	struct diskbench_report *r;
+
+	(void)state;
+	assert_int_equal(diskbench_report_new(&r), 0);
+	assert_int_equal(diskbench_report_read(r, DISKBENCH_FORMAT_BONNIE_CSV, good,
+					       strlen(good), "good"), 1);
+	for (size_t i = 0; i < sizeof(bad_cases) / sizeof(bad_cases[0]); i++) {
+		const struct bad_case *b = &bad_cases[i];
+		size_t len, glen = strlen(good);
+		char *line = case_line(b, &len);
+		char *in = malloc(glen + len);
+		int err;
+
+		/* The good line first: nothing of a bad input is added. */
+		assert_non_null(in);
+		memcpy(in, good, glen);
+		memcpy(in + glen, line, len);
+		err = diskbench_report_read(r, DISKBENCH_FORMAT_BONNIE_CSV, in,
+					    glen + len, "input");
+		if (err != -EINVAL)
+			fail_msg("case %zu: %d, not -EINVAL", i, err);
+		if (!strstr(diskbench_report_errmsg(r), b->msg))
+			fail_msg("case %zu: message \"%s\" lacks \"%s\"", i,
+				 diskbench_report_errmsg(r), b->msg);
+		assert_int_equal(diskbench_report_run_count(r), 1);
+		free(in);
+		free(line);
+	}
+	diskbench_report_free(r);
+}
+
+/* A name bonnie++ CSV cannot carry is refused, nothing written. */
+static void test_bonnie_refuses_comma(void **state)
+{
+	struct diskbench_report *r;
+	struct diskbench_report_info in = DISKBENCH_REPORT_INFO_INIT;
+	struct fx_buf b = { 0 };
+
+	(void)state;
+	assert_int_equal(diskbench_report_new(&r), 0);
+	in.name = "a,b";
+	assert_int_equal(diskbench_report_add(r, &in, NULL, 0), 0);
+	assert_int_equal(diskbench_report_write(r, DISKBENCH_FORMAT_BONNIE_CSV, NULL,
+						fx_buf_write, &b), -EINVAL);
+	assert_non_null(strstr(diskbench_report_errmsg(r), "\"a,b\""));
+	assert_int_equal(b.len, 0);
+	/* The text table can. */
+	assert_int_equal(diskbench_report_write(r, DISKBENCH_FORMAT_BONNIE_TEXT, NULL,
+						fx_buf_write, &b), 0);
+	free(b.p);
+	diskbench_report_free(r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_bonnie_real_output_rewritten),
+		cmocka_unit_test(test_bonnie_header_and_runs),
+		cmocka_unit_test(test_bonnie_values_read),
+		cmocka_unit_test(test_bonnie_reads_197),
+		cmocka_unit_test(test_bonnie_golden),
+		cmocka_unit_test(test_bonnie_text_one_run),
+		cmocka_unit_test(test_bonnie_malformed),
+		cmocka_unit_test(test_bonnie_refuses_comma),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
