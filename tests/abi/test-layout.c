@@ -19,6 +19,8 @@ _Static_assert(offsetof(struct diskbench_timeline_opts, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_timeline_point, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_recorder_opts, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_engine_ops, sz) == 0, "sz first");
+_Static_assert(offsetof(struct diskbench_report_info, sz) == 0, "sz first");
+_Static_assert(offsetof(struct diskbench_write_opts, sz) == 0, "sz first");
 
 #define LP64 (sizeof(void *) == 8 && sizeof(long) == 8 && \
 	      _Alignof(uint64_t) == 8)
@@ -75,6 +77,61 @@ static void test_layout_recorder_opts(void **state)
 	assert_offset(diskbench_recorder_opts, clock_user_data, 40);
 	assert_offset(diskbench_recorder_opts, hist_precision_bits, 48);
 	assert_int_equal(sizeof(struct diskbench_recorder_opts), 56);
+}
+
+static void test_layout_report_info(void **state)
+{
+	(void)state;
+	if (!LP64)
+		skip();
+	assert_offset(diskbench_report_info, sz, 0);
+	assert_offset(diskbench_report_info, name, 8);
+	assert_offset(diskbench_report_info, host, 16);
+	assert_offset(diskbench_report_info, kernel, 24);
+	assert_offset(diskbench_report_info, dir, 32);
+	assert_offset(diskbench_report_info, fs_type, 40);
+	assert_offset(diskbench_report_info, options, 48);
+	assert_offset(diskbench_report_info, version, 56);
+	assert_offset(diskbench_report_info, seed_text, 64);
+	assert_offset(diskbench_report_info, start_time_ns, 72);
+	assert_offset(diskbench_report_info, flags, 80);
+	assert_offset(diskbench_report_info, seed, 84);
+	assert_offset(diskbench_report_info, concurrency, 88);
+	assert_offset(diskbench_report_info, seeks, 92);
+	assert_offset(diskbench_report_info, seekers, 96);
+	assert_offset(diskbench_report_info, file_chunk_bytes, 100);
+	assert_offset(diskbench_report_info, file_bytes, 104);
+	assert_offset(diskbench_report_info, chunk_bytes, 112);
+	assert_offset(diskbench_report_info, files, 120);
+	assert_offset(diskbench_report_info, max_bytes, 128);
+	assert_offset(diskbench_report_info, min_bytes, 136);
+	assert_offset(diskbench_report_info, dirs, 144);
+	assert_offset(diskbench_report_info, files_mode, 148);
+	assert_int_equal(sizeof(struct diskbench_report_info), 152);
+}
+
+static void test_layout_write_opts(void **state)
+{
+	(void)state;
+	if (!LP64)
+		skip();
+	assert_offset(diskbench_write_opts, sz, 0);
+	assert_offset(diskbench_write_opts, percentiles, 8);
+	assert_offset(diskbench_write_opts, percentile_count, 16);
+	assert_offset(diskbench_write_opts, flags, 24);
+	assert_offset(diskbench_write_opts, title, 32);
+	assert_int_equal(sizeof(struct diskbench_write_opts), 40);
+}
+
+/* Format values are stored by callers (configuration, bindings). */
+static void test_layout_format_values(void **state)
+{
+	(void)state;
+	assert_int_equal(DISKBENCH_FORMAT_AUTO, 0);
+	assert_int_equal(DISKBENCH_FORMAT_BONNIE_CSV, 1);
+	assert_int_equal(DISKBENCH_FORMAT_BONNIE_TEXT, 2);
+	assert_int_equal(DISKBENCH_FORMAT_JSON, 3);
+	assert_int_equal(DISKBENCH_FORMAT_HTML, 4);
 }
 
 static void test_layout_engine_ops(void **state)
@@ -214,6 +271,9 @@ int main(void)
 		cmocka_unit_test(test_layout_timeline_point),
 		cmocka_unit_test(test_layout_recorder_opts),
 		cmocka_unit_test(test_layout_engine_ops),
+		cmocka_unit_test(test_layout_report_info),
+		cmocka_unit_test(test_layout_write_opts),
+		cmocka_unit_test(test_layout_format_values),
 		cmocka_unit_test(test_layout_order_and_init_macros),
 		cmocka_unit_test(test_layout_has_field),
 		cmocka_unit_test(test_layout_phase_kind_values),

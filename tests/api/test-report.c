@@ -2,6 +2,8 @@
 #include "common-test.h"
 #include "report-fixture.h"
 
+#include <unistd.h>
+
 static void test_report_fixture_builds(void **state)
 {
 	struct diskbench_report *r = fx_report();
@@ -19,10 +21,220 @@ static void test_report_fixture_builds(void **state)
 	diskbench_report_free(r);
 }
 
+/* Unset metadata is filled from this machine; given metadata is kept. */
+static void test_report_defaults(void **state)
+{
+	struct diskbench_report *r;
+	struct diskbench_report_info in = DISKBENCH_REPORT_INFO_INIT, out;
+
+	(void)state;
+	assert_int_equal(diskbench_report_new(&r), 0);
+	in.dir = "/";
+	assert_int_equal(diskbench_report_add(r, &in, NULL, 0), 0);
+	in.dir = NULL;
+	in.name = "mine";
+	in.version = "9.9";
+	in.start_time_ns = 5;
+	assert_int_equal(diskbench_report_add(r, &in, NULL, 0), 0);
+	diskbench_report_info_init(&out, sizeof(out));
+	assert_int_equal(diskbench_report_get_info(r, 0, &out), 0);
+	assert_non_null(out.host);
+	assert_string_equal(out.name, out.host);
+	assert_non_null(out.kernel);
+	assert_string_equal(out.version, diskbench_version_string());
+	assert_true(out.start_time_ns > UINT64_C(1600000000) * 1000000000u);
+	assert_int_equal(out.concurrency, 1);
+	assert_false(out.flags & DISKBENCH_INFO_HAS_SEED);
+#ifdef __linux__
+	assert_non_null(out.fs_type);
+	assert_true(out.fs_type[0] != 0);
+#endif
+	assert_int_equal(diskbench_report_get_info(r, 1, &out), 0);
+	assert_string_equal(out.name, "mine");
+	assert_string_equal(out.version, "9.9");
+	assert_int_equal(out.start_time_ns, 5);
+	assert_null(out.fs_type);
+	diskbench_report_free(r);
+}
+
+/* Older and newer callers of the two option structs. */
+static void test_report_opts_sizes(void **state)
+{
+	struct {
+		struct diskbench_report_info in;
+		uint64_t tail;
+	} big;
+	struct {
+		struct diskbench_write_opts o;
+		uint64_t tail;
+	} wbig;
+	struct diskbench_report *r;
+	struct diskbench_report_info out;
+	struct fx_buf b = { 0 };
+
+	(void)state;
+	assert_int_equal(diskbench_report_new(&r), 0);
+	memset(&big, 0, sizeof(big));
+	big.in.sz = sizeof(big);
+	big.in.name = "newer";
+	assert_int_equal(diskbench_report_add(r, &big.in, NULL, 0), 0);
+	big.tail = 1;
+	assert_int_equal(diskbench_report_add(r, &big.in, NULL, 0), -E2BIG);
+	/* An older caller knew only sz and name. */
+	big.in.sz = offsetof(struct diskbench_report_info, host);
+	big.in.host = "ignored";
+	assert_int_equal(diskbench_report_add(r, &big.in, NULL, 0), 0);
+	assert_int_equal(diskbench_report_run_count(r), 2);
+	diskbench_report_info_init(&out, sizeof(out));
+	assert_int_equal(diskbench_report_get_info(r, 1, &out), 0);
+	assert_string_equal(out.name, "newer");
+	assert_string_not_equal(out.host, "ignored");
+	/* An older caller reading: only what fits is written. */
+	memset(&out, 0xab, sizeof(out));
+	out.sz = offsetof(struct diskbench_report_info, host);
+	assert_int_equal(diskbench_report_get_info(r, 1, &out), 0);
+	assert_string_equal(out.name, "newer");
+	assert_true(out.host == (const char *)(uintptr_t)0xabababababababab);
+	out.sz = 1;
+	assert_int_equal(diskbench_report_get_info(r, 1, &out), -EINVAL);
+
+	memset(&wbig, 0, sizeof(wbig));
+	wbig.o.sz = sizeof(wbig);
+	assert_int_equal(diskbench_report_write(r, DISKBENCH_FORMAT_BONNIE_CSV,
+						&wbig.o, fx_buf_write, &b), 0);
+	wbig.tail = 7;
+	assert_int_equal(diskbench_report_write(r, DISKBENCH_FORMAT_BONNIE_CSV,
+						&wbig.o, fx_buf_write, &b), -E2BIG);
+	wbig.o.sz = sizeof(size_t);
+	assert_int_equal(diskbench_report_write(r, DISKBENCH_FORMAT_BONNIE_CSV,
+						&wbig.o, fx_buf_write, &b), 0);
+	free(b.p);
+	diskbench_report_free(r);
+}
+
+static int failing_sink(const void *buf, size_t len, void *user_data)
+{
+	int *calls = user_data;
+
+	(void)buf;
+	(void)len;
+	++*calls;
+	return -EIO;
+}
+
+/* Bad arguments, a failing sink, files that cannot be opened. */
+static void test_report_errors(void **state)
+{
+	struct diskbench_report *r = fx_report();
+	struct diskbench_write_opts wo = DISKBENCH_WRITE_OPTS_INIT;
+	const double bad_p[] = { 50, 40 }, zero_p[] = { 0 }, big_p[] = { 100.5 };
+	struct fx_buf b = { 0 };
+	int calls = 0;
+
+	(void)state;
+	assert_int_equal(diskbench_report_new(NULL), -EINVAL);
+	assert_int_equal(diskbench_report_add(NULL, NULL, NULL, 0), -EINVAL);
+	assert_int_equal(diskbench_report_add(r, NULL, NULL, 2), -EINVAL);
+	assert_int_equal(diskbench_report_add_run(r, NULL, NULL), -EINVAL);
+	assert_int_equal(diskbench_report_write(r, DISKBENCH_FORMAT_BONNIE_CSV,
+						NULL, NULL, NULL), -EINVAL);
+	assert_int_equal(diskbench_report_write(r, DISKBENCH_FORMAT_AUTO, NULL,
+						fx_buf_write, &b), -ENOTSUP);
+	assert_int_equal(diskbench_report_write(r, (enum diskbench_format)77,
+						NULL, fx_buf_write, &b), -ENOTSUP);
+	assert_int_equal(diskbench_report_read(r, DISKBENCH_FORMAT_HTML, "x", 1,
+					       NULL), -ENOTSUP);
+	assert_int_equal(diskbench_report_read(r, DISKBENCH_FORMAT_BONNIE_TEXT,
+					       "x", 1, NULL), -ENOTSUP);
+	wo.percentiles = bad_p;
+	wo.percentile_count = 2;
+	assert_int_equal(diskbench_report_write(r, DISKBENCH_FORMAT_BONNIE_CSV,
+						&wo, fx_buf_write, &b), -EINVAL);
+	assert_non_null(strstr(diskbench_report_errmsg(r), "percentile 40"));
+	wo.percentiles = zero_p;
+	wo.percentile_count = 1;
+	assert_int_equal(diskbench_report_write(r, DISKBENCH_FORMAT_BONNIE_CSV,
+						&wo, fx_buf_write, &b), -EINVAL);
+	wo.percentiles = big_p;
+	assert_int_equal(diskbench_report_write(r, DISKBENCH_FORMAT_BONNIE_CSV,
+						&wo, fx_buf_write, &b), -EINVAL);
+	wo.percentiles = NULL;
+	assert_int_equal(diskbench_report_write(r, DISKBENCH_FORMAT_BONNIE_CSV,
+						&wo, fx_buf_write, &b), -EINVAL);
+	wo.percentile_count = DISKBENCH_WRITE_MAX_PERCENTILES + 1;
+	wo.percentiles = big_p;
+	assert_int_equal(diskbench_report_write(r, DISKBENCH_FORMAT_BONNIE_CSV,
+						&wo, fx_buf_write, &b), -EINVAL);
+	wo.percentile_count = 0;
+	wo.flags = 0x80;
+	assert_int_equal(diskbench_report_write(r, DISKBENCH_FORMAT_BONNIE_CSV,
+						&wo, fx_buf_write, &b), -EINVAL);
+	assert_int_equal(b.len, 0);
+
+	/* The sink's error comes back unchanged; the sink is not called
+	 * again after it failed. */
+	assert_int_equal(diskbench_report_write(r, DISKBENCH_FORMAT_BONNIE_TEXT,
+						NULL, failing_sink, &calls), -EIO);
+	assert_int_equal(calls, 1);
+
+	assert_int_equal(diskbench_report_write_file(r, DISKBENCH_FORMAT_BONNIE_CSV,
+						     NULL, "/nonexistent/dir/x.csv"),
+			 -ENOENT);
+	assert_non_null(strstr(diskbench_report_errmsg(r), "/nonexistent/dir/x.csv"));
+	assert_int_equal(diskbench_report_read_file(r, DISKBENCH_FORMAT_AUTO,
+						    "/nonexistent/x.csv"), -ENOENT);
+	assert_non_null(strstr(diskbench_report_errmsg(r), "open /nonexistent/x.csv"));
+	assert_int_equal(diskbench_report_read_file(r, DISKBENCH_FORMAT_AUTO, "/"),
+			 -EISDIR);
+	assert_int_equal(diskbench_report_run_count(r), 3);
+	free(b.p);
+	diskbench_report_free(r);
+}
+
+/* A file written and read back; several files add up. */
+static void test_report_files(void **state)
+{
+	struct diskbench_report *r = fx_report(), *back;
+	char path[] = "/tmp/diskbench-report-XXXXXX";
+	int fd = mkstemp(path);
+	char *a, *b;
+
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(diskbench_report_write_file(r, DISKBENCH_FORMAT_BONNIE_CSV,
+						     NULL, path), 0);
+	assert_int_equal(diskbench_report_new(&back), 0);
+	assert_int_equal(diskbench_report_read_file(back, DISKBENCH_FORMAT_AUTO,
+						    path), 3);
+	assert_int_equal(diskbench_report_read_file(back, DISKBENCH_FORMAT_AUTO,
+						    path), 3);
+	assert_int_equal(diskbench_report_run_count(back), 6);
+	a = fx_write(r, DISKBENCH_FORMAT_BONNIE_CSV, NULL);
+	b = fx_write(back, DISKBENCH_FORMAT_BONNIE_CSV, NULL);
+	assert_int_equal(strlen(b), 2 * strlen(a));
+	assert_memory_equal(a, b, strlen(a));
+	assert_memory_equal(a, b + strlen(a), strlen(a));
+	/* An empty input is no runs, not an error. */
+	assert_int_equal(diskbench_report_read(back, DISKBENCH_FORMAT_AUTO, "", 0,
+					       NULL), 0);
+	assert_int_equal(diskbench_report_read(back, DISKBENCH_FORMAT_AUTO, NULL, 0,
+					       NULL), 0);
+	free(a);
+	free(b);
+	unlink(path);
+	diskbench_report_free(back);
+	diskbench_report_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_report_fixture_builds),
+		cmocka_unit_test(test_report_defaults),
+		cmocka_unit_test(test_report_opts_sizes),
+		cmocka_unit_test(test_report_errors),
+		cmocka_unit_test(test_report_files),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
