@@ -1,0 +1,530 @@
+/*
+ * The HTML report: one self-contained page comparing runs. Checked on the
+ * fixture's three runs (raid-c stalls in put_block and ran_create): the
+ * charts, the stall lines, bon_csv2html's colouring, escaping of hostile
+ * text, and well-formedness by xmllint (HTML and XML parsers both).
+ *
+ * With DISKBENCH_HTML_OUT=<path> in the environment, the fixture's page is
+ * also written there, to look at.
+ */
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "report-fixture.h"
+
+/* Occurrences of needle in s. */
+static size_t count(const char *s, const char *needle)
+{
+	size_t n = 0, len = strlen(needle);
+
+	for (const char *p = strstr(s, needle); p; p = strstr(p + len, needle))
+		n++;
+	return n;
+}
+
+/* Whether s holds needle, ignoring ASCII case. */
+static bool has_nocase(const char *s, const char *needle)
+{
+	size_t len = strlen(needle);
+
+	for (; *s; s++) {
+		size_t i = 0;
+
+		while (i < len && s[i] &&
+		       (s[i] | 0x20) == (needle[i] | 0x20))
+			i++;
+		if (i == len)
+			return true;
+	}
+	return false;
+}
+
+static char *html(struct diskbench_report *r)
+{
+	return fx_write(r, DISKBENCH_FORMAT_HTML, NULL);
+}
+
+/* Reads a whole file; NUL-terminated, for the caller to free. */
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t len = 0, cap = 0, n;
+
+	assert_non_null(f);
+	do {
+		if (len + 4096 + 1 > cap) {
+			cap = (len + 4096 + 1) * 2;
+			buf = realloc(buf, cap);
+			assert_non_null(buf);
+		}
+		n = fread(buf + len, 1, 4096, f);
+		len += n;
+	} while (n > 0);
+	fclose(f);
+	buf[len] = 0;
+	return buf;
+}
+
+/* Runs a shell command; its exit status (127: not found). */
+static int run(const char *cmd)
+{
+	int st = system(cmd);
+
+	assert_true(st != -1);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+/*
+ * The HTML parser of libxml2 before 2.14 knows only HTML 4, so it calls
+ * every inline SVG element an invalid tag (and still exits 0). Those lines,
+ * and only those, are allowed in its report.
+ */
+static void assert_html_report_clean(const char *report)
+{
+	static const char *const svg_tags[] = { "svg", "path", "text", "rect",
+						"polyline", "circle" };
+	const char *line = report;
+
+	while (*line) {
+		const char *end = strchr(line, '\n');
+		size_t len = end ? (size_t)(end - line) : strlen(line);
+		char l[1024];
+
+		snprintf(l, sizeof(l), "%.*s", (int)len, line);
+		if (strstr(l, " error : ") || strstr(l, " warning : ")) {
+			const char *t = strstr(l, ": Tag ");
+			bool ok = false;
+
+			for (size_t i = 0; t && i < ARRAY_LEN(svg_tags); i++) {
+				char want[64];
+
+				snprintf(want, sizeof(want), ": Tag %s invalid", svg_tags[i]);
+				if (!strcmp(t, want))
+					ok = true;
+			}
+			if (!ok)
+				fail_msg("xmllint --html: %s", l);
+		}
+		line += len + (end ? 1 : 0);
+	}
+}
+
+/* Writes page to a temporary file and runs xmllint on it, as HTML and as
+ * XML: both must exit 0; the XML parser must say nothing, the HTML parser
+ * nothing but its unknown-SVG-tag complaints. Without xmllint
+ * (libxml2-utils) this fails. */
+static void assert_xmllint_ok(const char *page)
+{
+	char path[] = "/tmp/diskbench-html-XXXXXX";
+	char err[64], cmd[256];
+	int fd = mkstemp(path);
+	size_t len = strlen(page);
+	char *report;
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, page, len), (ssize_t)len);
+	assert_int_equal(close(fd), 0);
+	snprintf(err, sizeof(err), "%s.err", path);
+
+	snprintf(cmd, sizeof(cmd), "xmllint --noout '%s' 2>'%s'", path, err);
+	int rc = run(cmd);
+
+	report = slurp(err);
+	if (rc || *report)
+		fail_msg("xmllint --noout: exit %d%s\n%s", rc,
+			 rc == 127 ? " (xmllint missing? install libxml2-utils)" : "",
+			 report);
+	free(report);
+
+	snprintf(cmd, sizeof(cmd), "xmllint --html --noout '%s' 2>'%s'", path, err);
+	rc = run(cmd);
+	report = slurp(err);
+	if (rc)
+		fail_msg("xmllint --html --noout: exit %d\n%s", rc, report);
+	assert_html_report_clean(report);
+	free(report);
+	unlink(err);
+	unlink(path);
+}
+
+/* A page starts and ends as one. */
+static void assert_page(const char *page)
+{
+	assert_true(!strncmp(page, "<!DOCTYPE html>\n<html", 21));
+	assert_non_null(strstr(page, "</body>\n</html>\n"));
+	assert_int_equal(count(page, "<svg"), count(page, "</svg>"));
+}
+
+static void test_report_html_fixture(void **state)
+{
+	struct diskbench_report *r = fx_report();
+	const char *out = getenv("DISKBENCH_HTML_OUT");
+	char *page;
+
+	(void)state;
+	if (out && *out)
+		assert_ok(diskbench_report_write_file(r, DISKBENCH_FORMAT_HTML,
+						      NULL, out));
+	page = html(r);
+	assert_page(page);
+	/* 12 phases, each a percentile chart and a timeline. */
+	assert_int_equal(count(page, "<svg xmlns="), 24);
+	assert_int_equal(count(page, "latency by percentile</title>"), 12);
+	assert_int_equal(count(page, "latency and throughput over time</title>"), 12);
+	/* One line per run in each chart: the curve, the throughput, and the
+	 * worst latency (broken at gaps; a dot where one interval stands
+	 * alone). */
+	assert_true(count(page, "<polyline") >= 12 * 3 * 2);
+	for (int i = 0; i < 3; i++) {
+		const char *name = (const char *[]){ "raid-a", "raid-b", "raid-c" }[i];
+
+		assert_non_null(strstr(page, name));
+	}
+	assert_non_null(strstr(page, "<title>libdiskbench report</title>"));
+	assert_non_null(strstr(page, "bench-host"));
+	assert_non_null(strstr(page, "Linux 6.1.0-test x86_64"));
+	assert_non_null(strstr(page, "-d /mnt/test -s 64M -n 1 -r 32"));
+	assert_non_null(strstr(page, "2026-11-29 16:00:00"));   /* 1795968000 */
+	assert_non_null(strstr(page, "<td>3333</td>"));
+	/* bonnie++'s table: size folded, +++++ for the too-fast block read,
+	 * rates with their unit, latencies as bonnie++ writes them. */
+	assert_non_null(strstr(page, "<td>64M</td>"));
+	assert_non_null(strstr(page, ">+++++</td>"));
+	assert_non_null(strstr(page, ">+++</td>"));
+	assert_non_null(strstr(page, "700ms</td>"));
+	/* The shaded stretches where raid-c completed nothing. */
+	assert_true(count(page, "fill-opacity=\"0.16\"") >= 2);
+	free(page);
+	diskbench_report_free(r);
+}
+
+static void test_report_html_stalls(void **state)
+{
+	struct diskbench_report *r = fx_report();
+	char *page;
+
+	(void)state;
+	page = html(r);
+	assert_non_null(strstr(page, "<li>raid-c put_block: worst latency 700 ms (p99 "));
+	assert_non_null(strstr(page, "<li>raid-c ran_create: worst latency 667 ms (p99 "));
+	/* The three 700 ms writes; the first ends 0.93 + 0.7 s in. */
+	assert_non_null(strstr(page, "put_block: worst latency 700 ms (p99 201 us), "
+				     "3 operations over 50 ms, the first ending at "
+				     "1.6 s into the phase</li>"));
+	assert_non_null(strstr(page, ", 3 operations over 50 ms, the first ending at"));
+	assert_int_equal(count(page, "<li>"), 2);
+	assert_null(strstr(page, "<li>raid-a"));
+	assert_null(strstr(page, "<li>raid-b"));
+	assert_null(strstr(page, "No stalls"));
+	/* The grid and the phase tables mark the same two cells and rows. */
+	assert_int_equal(count(page, "<td class=\"stall\">"), 2);
+	assert_int_equal(count(page, "<tr class=\"stall\">"), 2);
+	free(page);
+	diskbench_report_free(r);
+}
+
+static void test_report_html_no_stalls(void **state)
+{
+	struct diskbench_report *r;
+	char *page;
+
+	(void)state;
+	assert_ok(diskbench_report_new(&r));
+	fx_add_run(r, "raid-a", 1111, 1795968000, false);
+	fx_add_run(r, "raid-b", 2222, 1795969000, false);
+	page = html(r);
+	assert_int_equal(count(page, "<li>"), 0);
+	assert_non_null(strstr(page, "No stalls"));
+	free(page);
+	diskbench_report_free(r);
+}
+
+static void test_report_html_xmllint(void **state)
+{
+	struct diskbench_report *r = fx_report();
+	char *page;
+
+	(void)state;
+	page = html(r);
+	assert_xmllint_ok(page);
+	free(page);
+	diskbench_report_free(r);
+}
+
+static void test_report_html_escaping(void **state)
+{
+	const char *evil = "<script>&\"'";
+	struct diskbench_write_opts wo = DISKBENCH_WRITE_OPTS_INIT;
+	struct diskbench_report_info in = DISKBENCH_REPORT_INFO_INIT;
+	struct diskbench_report *r;
+	struct diskbench_result *res;
+	char *page;
+
+	(void)state;
+	assert_ok(diskbench_report_new(&r));
+	fx_add_run(r, "steady", 1, 1795968000, false);
+	res = fx_result(DISKBENCH_PHASE_CUSTOM, 100, 4096, FX_S, 1000, 0, 0, 0, 10);
+	in.name = evil;
+	in.host = "h<o>st&";
+	in.kernel = "k\"'";
+	in.dir = "/d/<x>";
+	in.fs_type = "fs&";
+	in.options = "-x '<a href=\"y\">' && rm";
+	in.version = "v<1>";
+	in.seed_text = "seed&file";
+	/* Not UTF-8, and a control character XML refuses. */
+	in.start_time_ns = 1;
+	assert_ok(diskbench_report_add(r, &in,
+		(const struct diskbench_result *const *)&res, 1));
+	diskbench_result_free(res);
+	/* A phase whose name is hostile too. */
+	assert_ok(diskbench_result_new(&res, "<b>ph\xff\x01se</b>", DISKBENCH_PHASE_CUSTOM,
+				       NULL));
+	in.name = "bad\xc3(utf8";
+	assert_ok(diskbench_report_add(r, &in,
+		(const struct diskbench_result *const *)&res, 1));
+	diskbench_result_free(res);
+
+	wo.title = "Title <&> \"'";
+	page = fx_write(r, DISKBENCH_FORMAT_HTML, &wo);
+	assert_page(page);
+	assert_null(strstr(page, "<script"));
+	assert_null(strstr(page, "<b>"));
+	assert_null(strstr(page, "<o>"));
+	assert_null(strstr(page, "<x>"));
+	assert_null(strstr(page, "<1>"));
+	assert_null(strstr(page, "<a href=\"y"));
+	assert_non_null(strstr(page, "&lt;script&gt;&amp;&quot;&#39;"));
+	assert_non_null(strstr(page, "<title>Title &lt;&amp;&gt; &quot;&#39;</title>"));
+	assert_non_null(strstr(page, "h&lt;o&gt;st&amp;"));
+	assert_non_null(strstr(page, "seed&amp;file"));
+	assert_non_null(strstr(page, "&lt;b&gt;ph&#xFFFD;&#xFFFD;se&lt;/b&gt;"));
+	assert_non_null(strstr(page, "bad&#xFFFD;(utf8"));
+	assert_xmllint_ok(page);
+	free(page);
+	diskbench_report_free(r);
+}
+
+static void test_report_html_colours(void **state)
+{
+	struct diskbench_report *r = fx_report();
+	char *page;
+
+	(void)state;
+	page = html(r);
+	/* bon_csv2html's rule on the fixture: put_block rates are equal,
+	 * latencies differ (raid-c's 700 ms is the worst: pure red; the two
+	 * steady ones tie for best: pure green). */
+	assert_non_null(strstr(page, "style=\"background:#"));
+	assert_non_null(strstr(page, "<td colspan=\"2\" style=\"background:#FF0000\">700ms</td>"));
+	assert_int_equal(count(page, "<td colspan=\"2\" style=\"background:#00FF00\">200us</td>"), 2);
+	free(page);
+	diskbench_report_free(r);
+
+	assert_ok(diskbench_report_new(&r));
+	fx_add_run(r, "alone", 7, 1795968000, true);
+	page = html(r);
+	assert_null(strstr(page, "style="));
+	assert_null(strstr(page, "bgcolor"));
+	free(page);
+	diskbench_report_free(r);
+}
+
+static void test_report_html_one_run(void **state)
+{
+	struct diskbench_report *r;
+	char *page;
+
+	(void)state;
+	assert_ok(diskbench_report_new(&r));
+	fx_add_run(r, "solo", 7, 1795968000, true);
+	page = html(r);
+	assert_page(page);
+	assert_int_equal(count(page, "<svg xmlns="), 24);
+	assert_non_null(strstr(page, "solo"));
+	assert_non_null(strstr(page, "<li>solo put_block: worst latency 700 ms"));
+	assert_xmllint_ok(page);
+	free(page);
+	diskbench_report_free(r);
+}
+
+/* bonnie++'s own line (reference section 8): no distributions in it. */
+static const char bonnie_line[] =
+	"1.98,2.00a,testhost,1,1795968920,512M,,8192,5,1316,99,412524,87,"
+	"+++++,+++,2157,99,+++++,+++,+++++,+++,4,,,,,8191,99,+++++,+++,+++++,"
+	"+++,+++++,+++,+++++,+++,+++++,+++,8100us,458us,129us,7198us,576us,"
+	"7399us,267us,312us,1113us,1456us,39us,952us\n"
+	"1.98,2.00a,slowhost,1,1795968920,512M,,8192,5,1316,99,412524,87,"
+	"+++++,+++,2157,99,+++++,+++,+++++,+++,4,,,,,8191,99,+++++,+++,+++++,"
+	"+++,+++++,+++,+++++,+++,+++++,+++,8100us,2s,129us,7198us,576us,"
+	"7399us,267us,312us,1113us,1456us,39us,952us\n";
+
+static void test_report_html_summary_only(void **state)
+{
+	struct diskbench_report *r;
+	char *page;
+	int rc;
+
+	(void)state;
+	assert_ok(diskbench_report_new(&r));
+	rc = diskbench_report_read(r, DISKBENCH_FORMAT_BONNIE_CSV, bonnie_line,
+				   strlen(bonnie_line), "bonnie.csv");
+	assert_int_equal(rc, 2);
+	page = html(r);
+	assert_page(page);
+	assert_int_equal(count(page, "<svg"), 0);
+	assert_true(has_nocase(page, "no distribution in this input"));
+	assert_non_null(strstr(page, "testhost"));
+	assert_non_null(strstr(page, "403m"));   /* 412524 KiB/s */
+	assert_non_null(strstr(page, "<li>slowhost put_block: worst latency 2 s"));
+	assert_null(strstr(page, "<li>testhost"));
+	assert_xmllint_ok(page);
+	free(page);
+
+	/* Beside runs that have distributions: their charts, and a note. */
+	fx_add_run(r, "raid-a", 1111, 1795968000, false);
+	page = html(r);
+	assert_int_equal(count(page, "<svg xmlns="), 24);
+	assert_true(has_nocase(page, "testhost: no distribution in this input"));
+	assert_xmllint_ok(page);
+	free(page);
+	diskbench_report_free(r);
+}
+
+static void test_report_html_empty(void **state)
+{
+	struct diskbench_report *r;
+	char *page;
+
+	(void)state;
+	assert_ok(diskbench_report_new(&r));
+	page = html(r);
+	assert_page(page);
+	assert_int_equal(count(page, "<svg"), 0);
+	assert_non_null(strstr(page, "no runs"));
+	assert_xmllint_ok(page);
+	free(page);
+	diskbench_report_free(r);
+}
+
+/* A run whose phase did nothing, and a custom phase: no charts for the
+ * empty one, a page all the same. */
+static void test_report_html_empty_phase(void **state)
+{
+	struct diskbench_report *r;
+	struct diskbench_result *v[2];
+	char *page;
+
+	(void)state;
+	assert_ok(diskbench_report_new(&r));
+	assert_ok(diskbench_result_new(&v[0], "idle", DISKBENCH_PHASE_CUSTOM, NULL));
+	v[1] = fx_result(DISKBENCH_PHASE_SEQ_READ, 1000, 1 << 20, 2 * FX_S,
+			 FX_MS, 0, 0, 0, 5);
+	assert_ok(diskbench_result_set_error(v[1], -EIO, "read", "data<1>", 4096));
+	assert_ok(diskbench_report_add(r, NULL, (const struct diskbench_result *const *)v, 2));
+	diskbench_result_free(v[0]);
+	diskbench_result_free(v[1]);
+	page = html(r);
+	assert_page(page);
+	assert_int_equal(count(page, "<svg xmlns="), 2);
+	assert_non_null(strstr(page, "No operations recorded"));
+	assert_non_null(strstr(page, "stopped by an error: read data&lt;1&gt;"));
+	assert_non_null(strstr(page, "MiB/s"));
+	assert_xmllint_ok(page);
+	free(page);
+	diskbench_report_free(r);
+}
+
+static void test_report_html_deterministic(void **state)
+{
+	struct diskbench_report *r = fx_report();
+	char *a, *b;
+
+	(void)state;
+	a = html(r);
+	b = html(r);
+	assert_string_equal(a, b);
+	free(a);
+	free(b);
+	diskbench_report_free(r);
+}
+
+/* The percentiles asked for head the phase tables. */
+static void test_report_html_percentiles(void **state)
+{
+	static const double p[] = { 25, 99.5, 100 };
+	struct diskbench_write_opts wo = DISKBENCH_WRITE_OPTS_INIT;
+	struct diskbench_report *r = fx_report();
+	char *page;
+
+	(void)state;
+	wo.percentiles = p;
+	wo.percentile_count = ARRAY_LEN(p);
+	page = fx_write(r, DISKBENCH_FORMAT_HTML, &wo);
+	assert_int_equal(count(page, "<th>p25</th><th>p99.5</th><th>max</th></tr>"), 12);
+	assert_null(strstr(page, "<th>p99.9</th>"));
+	free(page);
+	diskbench_report_free(r);
+}
+
+/* Two hours at 100 ms: 72000 intervals, drawn with at most 1000 points a
+ * line, so the page stays small. */
+static void test_report_html_long_timeline(void **state)
+{
+	struct diskbench_recorder_opts ro = DISKBENCH_RECORDER_OPTS_INIT;
+	struct diskbench_recorder *rec;
+	struct diskbench_result *res;
+	struct diskbench_report *r;
+	const uint64_t n = 72000, t0 = 1000 * FX_S;
+	char *page;
+
+	(void)state;
+	ro.interval_ns = 100 * FX_MS;
+	assert_ok(diskbench_recorder_new(&rec, &ro));
+	assert_ok(diskbench_recorder_begin(rec, t0));
+	for (uint64_t i = 0; i < n; i++) {
+		uint64_t end = t0 + (i + 1) * 100 * FX_MS - FX_MS;
+		/* One stall of 5 s at an hour in: 50 empty intervals. */
+		if (i >= 36000 && i < 36050)
+			continue;
+		assert_ok(diskbench_recorder_record(rec, end - (i == 36050 ? 5 * FX_S : FX_MS),
+						    end, 4096));
+	}
+	assert_ok(diskbench_recorder_end(rec, t0 + n * 100 * FX_MS));
+	assert_ok(diskbench_result_new(&res, "soak", DISKBENCH_PHASE_SEQ_WRITE, rec));
+	diskbench_recorder_free(rec);
+	assert_ok(diskbench_report_new(&r));
+	assert_ok(diskbench_report_add(r, NULL, (const struct diskbench_result *const *)&res, 1));
+	diskbench_result_free(res);
+	page = html(r);
+	assert_int_equal(count(page, "<svg xmlns="), 2);
+	assert_true(strlen(page) < 120000);
+	assert_non_null(strstr(page, "one point per 7.2 s"));
+	assert_non_null(strstr(page, "<li>"));   /* the 5 s stall */
+	assert_non_null(strstr(page, "worst latency 5 s"));
+	assert_xmllint_ok(page);
+	free(page);
+	diskbench_report_free(r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_report_html_fixture),
+		cmocka_unit_test(test_report_html_stalls),
+		cmocka_unit_test(test_report_html_no_stalls),
+		cmocka_unit_test(test_report_html_xmllint),
+		cmocka_unit_test(test_report_html_escaping),
+		cmocka_unit_test(test_report_html_colours),
+		cmocka_unit_test(test_report_html_one_run),
+		cmocka_unit_test(test_report_html_summary_only),
+		cmocka_unit_test(test_report_html_empty),
+		cmocka_unit_test(test_report_html_empty_phase),
+		cmocka_unit_test(test_report_html_deterministic),
+		cmocka_unit_test(test_report_html_percentiles),
+		cmocka_unit_test(test_report_html_long_timeline),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
