@@ -1,0 +1,1260 @@
+/*
+ * diskbench-bonnie: a bonnie++ 2.00a-compatible command-line program on
+ * libdiskbench's public API.
+ *
+ * Same options, defaults, checks, messages, output (text table and CSV
+ * 1.98) and exit codes as bonnie++ 2.00a, with its bugs fixed (see
+ * docs/phases.md and the report formats page), plus long options for what
+ * only libdiskbench has: JSON and HTML reports, engines, percentiles,
+ * timelines, a live progress line. SIGINT and SIGTERM stop the run, remove
+ * every file it made, print what was measured as partial, and exit 5.
+ *
+ *   cc -o diskbench-bonnie diskbench-bonnie.c $(pkg-config --cflags --libs diskbench)
+ */
+#include <diskbench.h>
+
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <grp.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ipc.h>
+#include <sys/sem.h>
+#include <sys/types.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#define PROG "diskbench-bonnie"
+
+/* bonnie++'s exit codes. */
+#define EXIT_USAGE 1
+#define EXIT_IO 1
+#define EXIT_INTERRUPTED 5
+
+/* bonnie++'s semaphore set for -p / -y s: key and one semaphore per test. */
+#define SEM_KEY 4711
+#define SEM_COUNT 12
+
+/* bonnie++'s bookkeeping per file name, for its small-file memory rules. */
+#define BYTES_PER_FILE_NAME 37
+
+enum { SYNC_NONE, SYNC_SEM, SYNC_PROMPT };
+enum { PROGRESS_AUTO, PROGRESS_ON, PROGRESS_OFF };
+
+/* Long options without a short one. */
+enum {
+	OPT_JSON = 256, OPT_HTML, OPT_ENGINE, OPT_IODEPTH, OPT_PERCENTILES,
+	OPT_TIMELINE, OPT_PROGRESS, OPT_NO_PROGRESS, OPT_HELP, OPT_VERSION,
+};
+
+struct options {
+	char *cwd;                 /* the scratch directory, absolute */
+	char *cmdline;             /* the arguments, for the report */
+	int concurrency;
+	int64_t file_mib;          /* -s size */
+	bool size_set;
+	int64_t chunk;             /* -s chunk */
+	int64_t seeks;
+	int64_t seekers;
+	int64_t files_k;           /* -n num, in 1024 files */
+	int64_t max_size, min_size;
+	int64_t dirs;
+	int64_t fchunk;
+	const char *machine;
+	int64_t ram_mib;
+	int64_t byte_mib;          /* -f */
+	bool quiet, bufsync, direct;
+	int64_t procs;             /* -p */
+	bool procs_set;
+	int sync_mode;             /* -y */
+	bool sync_set;
+	bool seed_set;
+	uint32_t seed;
+	char *seed_file;           /* -Z, as typed */
+	int64_t test_count;        /* -x; -1 is bonnie++'s "one run, text too" */
+	char *user;                /* -u, without its :group */
+	const char *group;         /* -g or -u's :group */
+	char *json_path, *html_path;
+	const char *engine;
+	int64_t iodepth;
+	double percentiles[DISKBENCH_WRITE_MAX_PERCENTILES];
+	size_t percentile_count;
+	int64_t timeline_ms;
+	int progress;
+};
+
+/* One of bonnie++'s twelve tests, as the CLI shows it. */
+struct step {
+	enum diskbench_phase_kind kind;
+	const char *message;        /* printed when it starts */
+	int test;                   /* bonnie++'s test number, for -y */
+	bool big;                   /* "done" vs "done." */
+};
+
+static const struct step all_steps[12] = {
+	{ DISKBENCH_PHASE_PUTC, "Writing a byte at a time...", 0, true },
+	{ DISKBENCH_PHASE_PUT_BLOCK, "Writing intelligently...", 1, true },
+	{ DISKBENCH_PHASE_REWRITE, "Rewriting...", 2, true },
+	{ DISKBENCH_PHASE_GETC, "Reading a byte at a time...", 3, true },
+	{ DISKBENCH_PHASE_GET_BLOCK, "Reading intelligently...", 4, true },
+	{ DISKBENCH_PHASE_SEEKS, "start 'em...", 5, true },
+	{ DISKBENCH_PHASE_SEQ_CREATE, "Create files in sequential order...", 6, false },
+	{ DISKBENCH_PHASE_SEQ_STAT, "Stat files in sequential order...", 7, false },
+	{ DISKBENCH_PHASE_SEQ_DELETE, "Delete files in sequential order...", 8, false },
+	{ DISKBENCH_PHASE_RAN_CREATE, "Create files in random order...", 9, false },
+	{ DISKBENCH_PHASE_RAN_STAT, "Stat files in random order...", 10, false },
+	{ DISKBENCH_PHASE_RAN_DELETE, "Delete files in random order...", 11, false },
+};
+
+/* The state the run's callbacks share. */
+struct cli {
+	const struct options *o;
+	const struct step *steps[12];
+	int nsteps;
+	int current;                /* step running, -1 before the first */
+	bool line_open;             /* a step's message waits for its "done" */
+	bool live;                  /* a live progress line on stderr */
+	int semid;
+};
+
+/* A marker between two steps: a custom phase that does no operation; its
+ * untimed setup prints bonnie++'s messages and synchronises (-y). */
+struct marker {
+	struct cli *cli;
+	int index;                  /* the step it starts; nsteps: after the last */
+};
+
+static volatile sig_atomic_t g_signal;
+static struct diskbench_run *volatile g_run;
+
+static void on_signal(int sig)
+{
+	struct diskbench_run *run = g_run;
+
+	if (sig == SIGXCPU)
+		(void)!write(STDERR_FILENO, "Exceeded CPU usage.\n", 20);
+	else if (sig == SIGXFSZ)
+		(void)!write(STDERR_FILENO, "exceeded file storage limits.\n", 30);
+	g_signal = sig;
+	/* Only sets an atomic flag: safe here (run.h). */
+	if (run)
+		diskbench_run_cancel(run);
+}
+
+static void usage(void)
+{
+	fprintf(stderr, "usage:\n"
+		PROG " [-d scratch-dir] [-c concurrency] [-s size(MiB)[:chunk-size(b)]]\n"
+		"      [-n number-to-stat[:max-size[:min-size][:num-directories[:chunk-size]]]]\n"
+		"      [-m machine-name] [-r ram-size-in-MiB]\n"
+		"      [-x number-of-tests] [-u uid-to-use:gid-to-use] [-g gid-to-use]\n"
+		"      [-q] [-f] [-b] [-p processes | -y] [-z seed | -Z random-file]\n"
+		"      [-D]\n"
+		"\nVersion: %s\n", diskbench_version_string());
+	exit(EXIT_USAGE);
+}
+
+static void help(void)
+{
+	printf("usage:\n"
+	       PROG " [-d scratch-dir] [-c concurrency] [-s size(MiB)[:chunk-size(b)]]\n"
+	       "      [-n number-to-stat[:max-size[:min-size][:num-directories[:chunk-size]]]]\n"
+	       "      [-m machine-name] [-r ram-size-in-MiB]\n"
+	       "      [-x number-of-tests] [-u uid-to-use:gid-to-use] [-g gid-to-use]\n"
+	       "      [-q] [-f] [-b] [-p processes | -y] [-z seed | -Z random-file]\n"
+	       "      [-D]\n"
+	       "extensions:\n"
+	       "      [--json FILE] [--html FILE] [--engine sync|io_uring|null]\n"
+	       "      [--iodepth N] [--percentiles P,P,...] [--timeline-interval MS]\n"
+	       "      [--progress | --no-progress] [--help] [--version]\n"
+	       "\nVersion: %s\n", diskbench_version_string());
+	exit(0);
+}
+
+/* A one-line message naming the bad option, then bonnie++'s usage. */
+static void bad(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, PROG ": ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	usage();
+}
+
+/* A message and exit 1, without the usage text (bonnie++ prints none). */
+static void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(EXIT_USAGE);
+}
+
+/*
+ * A number as bonnie++ writes it: decimal digits, optionally signed, and
+ * at most one letter. The letter at position i of `mults` multiplies by
+ * 1024^(i+1), as bonnie++'s size_from_str(); letters in `same` are allowed
+ * and change nothing (bonnie++ ignores them; we accept only those that mean
+ * what they say). Returns false if malformed or out of [lo, hi].
+ */
+static bool parse_num(const char *s, const char *mults, const char *same,
+		      int64_t lo, int64_t hi, int64_t *out)
+{
+	const char *p = s;
+	bool neg = false;
+	int64_t v = 0;
+
+	if (*p == '-' || *p == '+')
+		neg = *p++ == '-';
+	if (!isdigit((unsigned char)*p))
+		return false;
+	for (; isdigit((unsigned char)*p); p++) {
+		if (v > (INT64_MAX - 9) / 10)
+			return false;
+		v = v * 10 + (*p - '0');
+	}
+	if (*p) {
+		const char *m;
+		int c = tolower((unsigned char)*p);
+
+		if (p[1])
+			return false;
+		if (mults && (m = strchr(mults, c)) != NULL) {
+			for (long i = 0; i <= m - mults; i++) {
+				if (v > INT64_MAX / 1024)
+					return false;
+				v *= 1024;
+			}
+		} else if (!same || !strchr(same, c)) {
+			return false;
+		}
+	}
+	if (neg)
+		v = -v;
+	if (v < lo || v > hi)
+		return false;
+	*out = v;
+	return true;
+}
+
+/* Splits a:b:c into at most `max` fields; empty fields are NULL. Returns
+ * the field count, or -1 for too many. */
+static int split(char *s, char **f, int max)
+{
+	int n = 0;
+
+	for (;;) {
+		char *c = strchr(s, ':');
+
+		if (n == max)
+			return -1;
+		if (c)
+			*c = '\0';
+		f[n++] = *s ? s : NULL;
+		if (!c)
+			return n;
+		s = c + 1;
+	}
+}
+
+static bool is_pow2(int64_t v)
+{
+	return v > 0 && (v & (v - 1)) == 0;
+}
+
+static void parse_s(struct options *o, const char *arg)
+{
+	char *copy = strdup(arg), *f[4];
+	int n = split(copy, f, 4);
+
+	if (n < 0)
+		bad("-s %s: at most size:chunk:seeks:seekers", arg);
+	if (!f[0] || !parse_num(f[0], "gt", "m", 0, INT_MAX, &o->file_mib))
+		bad("-s %s: the size must be a number of MiB, optionally with g or t", arg);
+	if (n > 1 && f[1] &&
+	    (!parse_num(f[1], "k", "b", 0, INT_MAX, &o->chunk) ||
+	     o->chunk < 256 || o->chunk > 1048576 || !is_pow2(o->chunk)))
+		bad("-s %s: the chunk size must be a power of two from 256 to 1048576 bytes (k allowed)", arg);
+	if (n > 2 && f[2] && !parse_num(f[2], "k", NULL, 1, INT_MAX, &o->seeks))
+		bad("-s %s: the number of seeks must be 1 or more (k allowed)", arg);
+	if (n > 3 && f[3] && !parse_num(f[3], NULL, NULL, 1, 1024, &o->seekers))
+		bad("-s %s: the number of seekers must be 1 to 1024", arg);
+	o->size_set = true;
+	free(copy);
+}
+
+static void parse_n(struct options *o, const char *arg)
+{
+	char *copy = strdup(arg), *f[5];
+	int n = split(copy, f, 5);
+
+	if (n < 0)
+		bad("-n %s: at most number:max:min:directories:chunk", arg);
+	if (!f[0] || !parse_num(f[0], "m", "k", 0, INT_MAX / 1024, &o->files_k))
+		bad("-n %s: the number of files must be a number of 1024 files (m allowed)", arg);
+	if (n > 1 && f[1] &&
+	    !parse_num(f[1], "kmg", "b", -2, INT_MAX, &o->max_size))
+		bad("-n %s: the largest size must be bytes (k, m, g allowed), or -1 for hard links, -2 for symbolic links", arg);
+	if (n > 2 && f[2] && !parse_num(f[2], "kmg", "b", 0, INT_MAX, &o->min_size))
+		bad("-n %s: the smallest size must be bytes (k, m, g allowed)", arg);
+	if (n > 3 && f[3] && !parse_num(f[3], "k", NULL, INT_MIN, INT_MAX, &o->dirs))
+		bad("-n %s: the number of directories must be a number (k allowed)", arg);
+	if (n > 4 && f[4] &&
+	    (!parse_num(f[4], "kmg", "b", 0, INT_MAX, &o->fchunk) ||
+	     o->fchunk < 256 || o->fchunk > 1048576 || !is_pow2(o->fchunk)))
+		bad("-n %s: the chunk size must be a power of two from 256 to 1048576 bytes (k allowed)", arg);
+	free(copy);
+}
+
+/* bonnie++ -Z: a file of 32-bit big-endian numbers. The library draws from
+ * its own seeded generator, so the file's first number (its absolute
+ * value, as bonnie++ takes it) becomes the seed. */
+static void parse_seed_file(struct options *o, const char *arg)
+{
+	unsigned char b[4];
+	FILE *f = fopen(arg, "rb");
+	int32_t v;
+
+	if (!f)
+		die("Can't open random file \"%s\".", arg);
+	if (fread(b, 1, 4, f) != 4) {
+		fclose(f);
+		die("Can't read random data from \"%s\".", arg);
+	}
+	fclose(f);
+	v = (int32_t)((uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 |
+		      (uint32_t)b[2] << 8 | b[3]);
+	o->seed = v == INT32_MIN ? (uint32_t)v : (uint32_t)(v < 0 ? -v : v);
+	o->seed_set = true;
+	free(o->seed_file);
+	o->seed_file = strdup(arg);
+}
+
+static void parse_percentiles(struct options *o, const char *arg)
+{
+	const char *p = arg;
+
+	o->percentile_count = 0;
+	for (;;) {
+		char *end;
+		double v;
+
+		errno = 0;
+		v = strtod(p, &end);
+		if (end == p || errno || !isfinite(v) || v <= 0 || v > 100 ||
+		    (*end && *end != ','))
+			bad("--percentiles %s: a comma-separated list of percentiles above 0 and at most 100", arg);
+		if (o->percentile_count &&
+		    v <= o->percentiles[o->percentile_count - 1])
+			bad("--percentiles %s: the percentiles must be in ascending order", arg);
+		if (o->percentile_count == DISKBENCH_WRITE_MAX_PERCENTILES)
+			bad("--percentiles %s: at most %d percentiles", arg,
+			    DISKBENCH_WRITE_MAX_PERCENTILES);
+		o->percentiles[o->percentile_count++] = v;
+		if (!*end)
+			break;
+		p = end + 1;
+	}
+}
+
+/* A report path, absolute (relative to where we started, not to -d),
+ * whose directory must be writable now rather than after the run. */
+static char *report_path(const char *opt, const char *arg, const char *start_cwd)
+{
+	char *path, *dir, *slash;
+
+	if (!*arg)
+		bad("%s: the file name is empty", opt);
+	if (arg[0] == '/' || !strcmp(arg, "-"))
+		path = strdup(arg);
+	else if (asprintf(&path, "%s/%s", start_cwd, arg) < 0)
+		path = NULL;
+	if (!path)
+		die(PROG ": out of memory");
+	if (!strcmp(path, "-"))
+		return path;
+	dir = strdup(path);
+	slash = strrchr(dir, '/');
+	if (slash == dir)
+		slash[1] = '\0';
+	else
+		*slash = '\0';
+	if (access(dir, W_OK | X_OK))
+		bad("%s %s: cannot write in %s: %s", opt, arg, dir, strerror(errno));
+	free(dir);
+	return path;
+}
+
+static char *join_args(int argc, char **argv)
+{
+	size_t len = 1;
+	char *s;
+
+	for (int i = 1; i < argc; i++)
+		len += strlen(argv[i]) + 1;
+	s = calloc(1, len);
+	if (!s)
+		die(PROG ": out of memory");
+	for (int i = 1; i < argc; i++) {
+		if (i > 1)
+			strcat(s, " ");
+		strcat(s, argv[i]);
+	}
+	return s;
+}
+
+static void parse_args(struct options *o, int argc, char **argv)
+{
+	static const struct option longs[] = {
+		{ "json", required_argument, NULL, OPT_JSON },
+		{ "html", required_argument, NULL, OPT_HTML },
+		{ "engine", required_argument, NULL, OPT_ENGINE },
+		{ "iodepth", required_argument, NULL, OPT_IODEPTH },
+		{ "percentiles", required_argument, NULL, OPT_PERCENTILES },
+		{ "timeline-interval", required_argument, NULL, OPT_TIMELINE },
+		{ "progress", no_argument, NULL, OPT_PROGRESS },
+		{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
+		{ "help", no_argument, NULL, OPT_HELP },
+		{ "version", no_argument, NULL, OPT_VERSION },
+		{ NULL, 0, NULL, 0 },
+	};
+	char start_cwd[PATH_MAX];
+	int c;
+
+	if (!getcwd(start_cwd, sizeof(start_cwd)))
+		die(PROG ": cannot find the current directory: %s", strerror(errno));
+	o->cmdline = join_args(argc, argv);
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":bc:d:f::g:l:m:n:p:qr:s:u:x:y:z:Z:D",
+				longs, NULL)) != -1) {
+		const char *arg = optarg;
+
+		switch (c) {
+		case ':':
+			if (optopt >= OPT_JSON)
+				bad("option %s needs an argument", argv[optind - 1]);
+			bad("option -%c needs an argument", optopt);
+			break;
+		case '?':
+			if (optopt)
+				bad("unknown option -%c", optopt);
+			bad("unknown option %s", argv[optind - 1]);
+			break;
+		case 'b':
+			o->bufsync = true;
+			break;
+		case 'c': {
+			int64_t v;
+
+			if (!parse_num(arg, NULL, NULL, 1, 200, &v))
+				bad("-c %s: the concurrency must be 1 to 200", arg);
+			o->concurrency = (int)v;
+			break;
+		}
+		case 'd':
+			if (chdir(arg)) {
+				fprintf(stderr, "Can't change to directory \"%s\".\n", arg);
+				usage();
+			}
+			break;
+		case 'f':
+			o->byte_mib = 0;
+			if (arg && !parse_num(arg, NULL, "m", 0, INT_MAX, &o->byte_mib))
+				bad("-f%s: the per-byte size must be a number of MiB, attached (-f3)", arg);
+			break;
+		case 'g':
+			if (o->group)
+				bad("-g %s: the group is already given", arg);
+			if (!*arg)
+				bad("-g: the group is empty");
+			o->group = arg;
+			break;
+		case 'l':
+			break;          /* accepted and ignored, as bonnie++ */
+		case 'm':
+			if (strpbrk(arg, ",\r\n"))
+				bad("-m %s: a machine name may not hold a comma or a line break (bonnie++ CSV cannot carry it)", arg);
+			o->machine = arg;
+			break;
+		case 'n':
+			parse_n(o, arg);
+			break;
+		case 'p':
+			if (!parse_num(arg, NULL, NULL, -1, SHRT_MAX, &o->procs) ||
+			    o->procs == 0)
+				bad("-p %s: the number of processes must be 1 or more, or -1 to remove the semaphore", arg);
+			o->procs_set = true;
+			break;
+		case 'q':
+			o->quiet = true;
+			break;
+		case 'r':
+			if (!parse_num(arg, NULL, "m", 0, INT_MAX / 2, &o->ram_mib))
+				bad("-r %s: the RAM size must be a number of MiB", arg);
+			break;
+		case 's':
+			parse_s(o, arg);
+			break;
+		case 'u': {
+			char *colon;
+
+			if (o->user)
+				bad("-u %s: the user is already given", arg);
+			o->user = strdup(arg);
+			colon = strchr(o->user, ':');
+			if (colon) {
+				if (o->group)
+					bad("-u %s: the group is already given", arg);
+				*colon = '\0';
+				o->group = colon + 1;
+				if (!*o->group)
+					bad("-u %s: the group after ':' is empty", arg);
+			}
+			if (!*o->user)
+				bad("-u %s: the user is empty", arg);
+			break;
+		}
+		case 'x':
+			if (!parse_num(arg, NULL, NULL, -1, INT_MAX, &o->test_count))
+				bad("-x %s: the number of tests must be 0 or more", arg);
+			break;
+		case 'y':
+			if (!strcmp(arg, "s") || !strcmp(arg, "S"))
+				o->sync_mode = SYNC_SEM;
+			else if (!strcmp(arg, "p") || !strcmp(arg, "P"))
+				o->sync_mode = SYNC_PROMPT;
+			else
+				bad("-y %s: use -y s (semaphores) or -y p (prompt)", arg);
+			o->sync_set = true;
+			break;
+		case 'z': {
+			int64_t v;
+
+			if (!parse_num(arg, NULL, NULL, 0, UINT32_MAX, &v))
+				bad("-z %s: the seed must be a number from 0 to 4294967295", arg);
+			o->seed = (uint32_t)v;
+			o->seed_set = true;
+			free(o->seed_file);
+			o->seed_file = NULL;
+			break;
+		}
+		case 'Z':
+			if (strpbrk(arg, ",\r\n"))
+				bad("-Z %s: a file name with a comma or a line break cannot go in bonnie++ CSV", arg);
+			parse_seed_file(o, arg);
+			break;
+		case 'D':
+			o->direct = true;
+			break;
+		case OPT_JSON:
+			free(o->json_path);
+			o->json_path = report_path("--json", arg, start_cwd);
+			break;
+		case OPT_HTML:
+			free(o->html_path);
+			o->html_path = report_path("--html", arg, start_cwd);
+			break;
+		case OPT_ENGINE:
+			if (strcmp(arg, "sync") && strcmp(arg, "io_uring") &&
+			    strcmp(arg, "null"))
+				bad("--engine %s: use sync, io_uring or null", arg);
+			o->engine = arg;
+			break;
+		case OPT_IODEPTH:
+			if (!parse_num(arg, NULL, NULL, 1, 4096, &o->iodepth))
+				bad("--iodepth %s: the queue depth must be 1 to 4096", arg);
+			break;
+		case OPT_PERCENTILES:
+			parse_percentiles(o, arg);
+			break;
+		case OPT_TIMELINE:
+			if (!parse_num(arg, NULL, NULL, 1, INT64_MAX / 1000000, &o->timeline_ms))
+				bad("--timeline-interval %s: the interval must be 1 ms or more", arg);
+			break;
+		case OPT_PROGRESS:
+			o->progress = PROGRESS_ON;
+			break;
+		case OPT_NO_PROGRESS:
+			o->progress = PROGRESS_OFF;
+			break;
+		case OPT_HELP:
+			help();
+			break;
+		case OPT_VERSION:
+			printf(PROG " %s\n", diskbench_version_string());
+			exit(0);
+		}
+	}
+	if (optind < argc)
+		bad("unexpected argument \"%s\"", argv[optind]);
+	if (o->iodepth && (!o->engine || strcmp(o->engine, "io_uring")))
+		bad("--iodepth %" PRId64 ": only with --engine io_uring", o->iodepth);
+	if (!getcwd(start_cwd, sizeof(start_cwd)))
+		die(PROG ": cannot find the scratch directory: %s", strerror(errno));
+	o->cwd = strdup(start_cwd);
+}
+
+/* bonnie++'s bon_setugid(), with two fixes: -g alone does not setuid(0),
+ * and root drops its supplementary groups too. */
+static void set_ugid(const struct options *o)
+{
+	uid_t uid = 0;
+	gid_t gid = 0;
+	bool set_user = false, set_group = false;
+	int64_t id;
+
+	if (o->user) {
+		struct passwd *pw;
+
+		if (parse_num(o->user, NULL, NULL, 0, INT_MAX, &id)) {
+			uid = (uid_t)id;
+			set_user = true;
+			pw = getpwuid(uid);
+			if (pw) {
+				gid = pw->pw_gid;
+				set_group = true;
+			} else {
+				struct group *gr = getgrnam("nogroup");
+
+				if (gr) {
+					gid = gr->gr_gid;
+					set_group = true;
+				}
+			}
+		} else {
+			pw = getpwnam(o->user);
+			if (!pw)
+				die("Can't find user %s", o->user);
+			uid = pw->pw_uid;
+			gid = pw->pw_gid;
+			set_user = set_group = true;
+		}
+	}
+	if (o->group) {
+		if (parse_num(o->group, NULL, NULL, 0, INT_MAX, &id)) {
+			gid = (gid_t)id;
+		} else {
+			struct group *gr = getgrnam(o->group);
+
+			if (!gr)
+				die("Can't find group %s", o->group);
+			gid = gr->gr_gid;
+		}
+		set_group = true;
+	}
+	if (set_group) {
+		if (geteuid() == 0 && setgroups(1, &gid))
+			die("Can't set gid to %d.", (int)gid);
+		if (setgid(gid))
+			die("Can't set gid to %d.", (int)gid);
+	}
+	if (set_user && setuid(uid))
+		die("Can't set uid to %d.", (int)uid);
+	if (!o->quiet)
+		fprintf(stderr, "Using uid:%d, gid:%d.\n", (int)getuid(), (int)getgid());
+}
+
+/* semctl()'s fourth argument, which the caller must declare. */
+union semun {
+	int val;
+	struct semid_ds *buf;
+	unsigned short *array;
+};
+
+/* -p N and -p -1: make or remove bonnie++'s semaphore set, then exit. */
+static int semaphore_server(int64_t procs)
+{
+	union semun arg = { .val = (int)procs };
+	int semid;
+
+	if (procs == -1) {
+		semid = semget(SEM_KEY, 1, 0666);
+		if (semid == -1) {
+			perror("Can't get semaphore ID");
+			return 1;
+		}
+		if (semctl(semid, 0, IPC_RMID)) {
+			perror("Can't get remove semaphore");
+			return 1;
+		}
+		printf("Semaphore removed.\n");
+		return 0;
+	}
+	semid = semget(SEM_KEY, SEM_COUNT, IPC_CREAT | 0666);
+	if (semid == -1) {
+		perror("Can't get semaphore");
+		return 1;
+	}
+	for (int i = 0; i < SEM_COUNT; i++) {
+		if (semctl(semid, i, SETVAL, arg) == -1) {
+			perror("Can't set semaphore value");
+			return 1;
+		}
+	}
+	printf("Creating semaphore for %d procs.\n", (int)procs);
+	return 0;
+}
+
+/* The checks bonnie++ makes before it runs, all made before anything is
+ * created (bonnie++ makes some only when the file tests start). */
+static void check_sizes(struct options *o)
+{
+	if (o->file_mib == 0 && o->files_k == 0)
+		bad("-s 0 and -n 0: nothing to test");
+	if (o->max_size != -1 && o->max_size != -2 && o->max_size < o->min_size)
+		bad("-n: the largest size (%" PRId64 ") is below the smallest (%" PRId64 ")",
+		    o->max_size, o->min_size);
+	if (o->files_k && o->dirs < 1)
+		bad("-n: the number of directories (%" PRId64 ") must be 1 or more", o->dirs);
+	if (o->file_mib && o->ram_mib &&
+	    o->file_mib * o->concurrency < o->ram_mib * 2) {
+		fprintf(stderr, "File size should be double RAM for good results, RAM is %dM.\n",
+			(int)o->ram_mib);
+		usage();
+	}
+	if (o->file_mib && (1048576 / o->chunk) * o->file_mib > INT_MAX)
+		die("File size %d too big for chunk size %d", (int)o->file_mib,
+		    (int)o->chunk);
+	if (o->files_k && o->engine && !strcmp(o->engine, "null"))
+		bad("--engine null: the small-file tests need a real file system; add -n 0");
+	if (o->file_mib && o->direct && o->byte_mib)
+		bad("-D: one-byte writes cannot use O_DIRECT; add -f to skip the per-byte tests");
+	if (o->files_k) {
+		if (o->ram_mib &&
+		    o->files_k * BYTES_PER_FILE_NAME * 2 > o->ram_mib << 10)
+			die("When testing %dK of files in %d MiB of RAM the system is likely to\n"
+			    "start paging Bonnie++ data and the test will give suspect\n"
+			    "results, use less files or install more RAM for this test.",
+			    (int)o->files_k, (int)o->ram_mib);
+		if (o->files_k * BYTES_PER_FILE_NAME > 1 << 20)
+			die("Not enough ram to test with %dK files.", (int)o->files_k);
+		if (o->dirs >= 100000)
+			die("Can't have more than 99,999 directories.");
+	}
+}
+
+/* ---- the run's callbacks ---- */
+
+static void fmt_rate(char *buf, size_t size, enum diskbench_phase_kind kind,
+		     const struct diskbench_progress *p)
+{
+	if (kind <= DISKBENCH_PHASE_GET_BLOCK) {
+		double v = p->bytes_per_sec;
+
+		if (v >= 1048576.0)
+			snprintf(buf, size, "%.1f MiB/s", v / 1048576.0);
+		else
+			snprintf(buf, size, "%.0f KiB/s", v / 1024.0);
+	} else {
+		snprintf(buf, size, "%.0f %s/s", p->ops_per_sec,
+			 kind == DISKBENCH_PHASE_SEEKS ? "seeks" : "files");
+	}
+}
+
+static int on_progress(const struct diskbench_progress *p, void *user_data)
+{
+	struct cli *cli = user_data;
+	const struct step *s;
+	char rate[64], left[32] = "";
+
+	if (!cli->live || cli->current < 0 || cli->current >= cli->nsteps ||
+	    !cli->line_open || strcmp(p->phase_name,
+				     diskbench_phase_kind_name(cli->steps[cli->current]->kind)))
+		return 0;
+	s = cli->steps[cli->current];
+	fmt_rate(rate, sizeof(rate), s->kind, p);
+	if (p->fraction > 0 && p->fraction < 1) {
+		double secs = (double)p->elapsed_ns / 1e9 * (1 - p->fraction) / p->fraction;
+		unsigned t = (unsigned)(secs + 0.5);
+
+		snprintf(left, sizeof(left), ", %u:%02u left", t / 60, t % 60);
+	}
+	if (p->fraction >= 0)
+		fprintf(stderr, "\r\033[K%s %3.0f%%, %s%s", s->message,
+			p->fraction * 100, rate, left);
+	else
+		fprintf(stderr, "\r\033[K%s %s", s->message, rate);
+	fflush(stderr);
+	return 0;
+}
+
+static void end_line(struct cli *cli)
+{
+	if (cli->line_open)
+		fputs(cli->live ? "\r\033[K" : "\n", stderr);
+	if (cli->live && cli->line_open && cli->current >= 0 &&
+	    cli->current < cli->nsteps)
+		fprintf(stderr, "%s\n", cli->steps[cli->current]->message);
+	cli->line_open = false;
+}
+
+static int barrier(struct cli *cli, int test)
+{
+	struct sembuf op;
+
+	if (cli->o->sync_mode == SYNC_PROMPT) {
+		char buf[16];
+
+		printf("\n%d:\n", test);
+		fflush(stdout);
+		if (!fgets(buf, sizeof(buf), stdin) && g_signal)
+			return -ECANCELED;
+		return 0;
+	}
+	if (cli->o->sync_mode != SYNC_SEM)
+		return 0;
+	op.sem_num = (unsigned short)test;
+	op.sem_op = -1;
+	op.sem_flg = IPC_NOWAIT;
+	if (semop(cli->semid, &op, 1) == 0) {
+		op.sem_op = 0;
+		op.sem_flg = 0;
+		while (semop(cli->semid, &op, 1) == -1) {
+			if (errno != EINTR || g_signal)
+				goto fail;
+		}
+		return 0;
+	}
+fail:
+	if (g_signal)
+		return -ECANCELED;
+	end_line(cli);
+	perror("semop: semop failed.");
+	return -errno;
+}
+
+static int marker_setup(struct diskbench_target *target, void *user_data)
+{
+	struct marker *m = user_data;
+	struct cli *cli = m->cli;
+	bool quiet = cli->o->quiet;
+	int err;
+
+	(void)target;
+	if (cli->current >= 0 && !quiet) {
+		const struct step *s = cli->steps[cli->current];
+
+		if (cli->live)
+			fprintf(stderr, "\r\033[K%s", s->message);
+		if (s->kind == DISKBENCH_PHASE_SEEKS)
+			for (int64_t i = 0; i < cli->o->seekers; i++)
+				fputs("done...", stderr);
+		else
+			fputs(s->big ? "done" : "done.", stderr);
+		fputc('\n', stderr);
+	}
+	cli->line_open = false;
+	cli->current = m->index;
+	if (m->index >= cli->nsteps)
+		return 0;
+	err = barrier(cli, cli->steps[m->index]->test);
+	if (err)
+		return err;
+	if (!quiet) {
+		fputs(cli->steps[m->index]->message, stderr);
+		fflush(stderr);
+		cli->line_open = true;
+	}
+	return 0;
+}
+
+static int marker_op(uint64_t index, uint64_t *bytes, void *user_data)
+{
+	(void)index, (void)bytes, (void)user_data;
+	return DISKBENCH_CUSTOM_DONE;
+}
+
+/* ---- output ---- */
+
+static int sink(const void *buf, size_t len, void *user_data)
+{
+	return fwrite(buf, 1, len, user_data) == len ? 0 : -EIO;
+}
+
+static int add_results(struct diskbench_report *rep,
+		       const struct diskbench_report_info *info,
+		       const struct diskbench_run *run)
+{
+	const struct diskbench_result *res[32];
+	size_t n = 0;
+
+	for (size_t i = 0; i < diskbench_run_result_count(run) && n < 32; i++) {
+		const struct diskbench_result *r = diskbench_run_result(run, i);
+
+		if (diskbench_result_kind(r) != DISKBENCH_PHASE_CUSTOM)
+			res[n++] = r;
+	}
+	return diskbench_report_add(rep, info, res, n);
+}
+
+static int write_report(struct diskbench_report *rep, enum diskbench_format fmt,
+			uint32_t flags, FILE *f)
+{
+	struct diskbench_write_opts wo = DISKBENCH_WRITE_OPTS_INIT;
+	int err;
+
+	wo.flags = flags;
+	err = diskbench_report_write(rep, fmt, &wo, sink, f);
+	fflush(f);
+	if (err)
+		fprintf(stderr, PROG ": cannot write the %s report: %s\n",
+			fmt == DISKBENCH_FORMAT_BONNIE_CSV ? "CSV" : "text",
+			*diskbench_report_errmsg(rep) ? diskbench_report_errmsg(rep)
+						      : diskbench_strerror(err));
+	return err;
+}
+
+static int write_file(struct diskbench_report *rep, enum diskbench_format fmt,
+		      const struct options *o, const char *opt, const char *path)
+{
+	struct diskbench_write_opts wo = DISKBENCH_WRITE_OPTS_INIT;
+	int err;
+
+	if (o->percentile_count) {
+		wo.percentiles = o->percentiles;
+		wo.percentile_count = o->percentile_count;
+	}
+	fflush(stdout);
+	err = diskbench_report_write_file(rep, fmt, &wo, path);
+	if (err)
+		fprintf(stderr, PROG ": %s %s: %s\n", opt, path,
+			*diskbench_report_errmsg(rep) ? diskbench_report_errmsg(rep)
+						      : diskbench_strerror(err));
+	return err;
+}
+
+/* Names the phases an interrupted run did not finish. */
+static void say_partial(const struct cli *cli, const struct diskbench_run *run)
+{
+	const char *stopped = NULL;
+	size_t n = 0;
+
+	for (size_t i = 0; i < diskbench_run_result_count(run); i++) {
+		const struct diskbench_result *r = diskbench_run_result(run, i);
+
+		if (diskbench_result_kind(r) == DISKBENCH_PHASE_CUSTOM)
+			continue;
+		n++;
+		if (diskbench_result_error(r))
+			stopped = diskbench_result_name(r);
+	}
+	fprintf(stderr, PROG ": interrupted by %s: the results are partial (",
+		g_signal == SIGTERM ? "SIGTERM" : g_signal == SIGINT ? "SIGINT" : "a signal");
+	if (stopped)
+		fprintf(stderr, "%s stopped early, ", stopped);
+	fprintf(stderr, "%d of %d tests did not run); every test file was removed.\n",
+		cli->nsteps - (int)n, cli->nsteps);
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void install_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	/* No SA_RESETHAND: a second Ctrl-C must not kill us before the files
+	 * are removed. No SA_RESTART: a wait (semaphore, prompt) ends. */
+	sa.sa_flags = 0;
+	if (sigaction(SIGINT, &sa, NULL) || sigaction(SIGTERM, &sa, NULL) ||
+	    sigaction(SIGXCPU, &sa, NULL) || sigaction(SIGXFSZ, &sa, NULL)) {
+		printf("Can't handle SIGINT.\n");
+		exit(1);
+	}
+	sa.sa_handler = SIG_IGN;
+	if (sigaction(SIGHUP, &sa, NULL)) {
+		printf("Can't handle SIGHUP.\n");
+		exit(1);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	struct options o = {
+		.concurrency = 1, .file_mib = 300, .chunk = 8192,
+		.seeks = DISKBENCH_BONNIE_DEFAULT_SEEKS,
+		.seekers = DISKBENCH_BONNIE_DEFAULT_SEEKERS,
+		.files_k = 16, .dirs = 1, .fchunk = 8192, .byte_mib = 3,
+		.test_count = -1, .progress = PROGRESS_AUTO,
+	};
+	struct diskbench_target_opts to = DISKBENCH_TARGET_OPTS_INIT;
+	struct diskbench_run_opts ro = DISKBENCH_RUN_OPTS_INIT;
+	struct diskbench_report_info info = DISKBENCH_REPORT_INFO_INIT;
+	struct diskbench_engine *engine = NULL;
+	struct diskbench_target *target = NULL;
+	struct diskbench_run *run = NULL;
+	struct diskbench_report *all = NULL;
+	struct marker markers[13];
+	struct cli cli;
+	struct utsname uts;
+	long page, pages;
+	char *why = NULL;
+	int err, status = 0;
+
+	install_signals();
+	page = sysconf(_SC_PAGESIZE);
+	pages = sysconf(_SC_PHYS_PAGES);
+	if (page > 0 && pages > 0)
+		o.ram_mib = (int64_t)(page / 1024) * (pages / 1024);
+
+	parse_args(&o, argc, argv);
+
+	/* Size rules, in bonnie++'s order. */
+	if (o.ram_mib && !o.size_set) {
+		if (o.file_mib < o.ram_mib * 2)
+			o.file_mib = o.ram_mib * 2;
+		if (o.file_mib % 1024 > 512)
+			o.file_mib += 1024 - o.file_mib % 1024;
+	}
+	if (o.byte_mib > o.file_mib)
+		o.byte_mib = o.file_mib;
+	if (!o.machine && uname(&uts) == 0)
+		o.machine = strdup(uts.nodename);
+
+	if (o.user || o.group)
+		set_ugid(&o);
+	else if (geteuid() == 0) {
+		fprintf(stderr, "You must use the \"-u\" switch when running as root.\n");
+		usage();
+	}
+	if (o.procs_set && o.sync_set)
+		bad("-p %" PRId64 " and -y: use one or the other", o.procs);
+	if (o.procs_set)
+		return semaphore_server(o.procs);
+
+	memset(&cli, 0, sizeof(cli));
+	cli.o = &o;
+	cli.current = -1;
+	if (o.sync_mode == SYNC_SEM) {
+		cli.semid = semget(SEM_KEY, SEM_COUNT, 0666);
+		if (cli.semid == -1) {
+			perror("Can't get semaphore ID");
+			return 1;
+		}
+	}
+	check_sizes(&o);
+
+	if (o.test_count > 1) {
+		/* bonnie++'s header, before the runs. */
+		struct diskbench_report *empty;
+
+		if (diskbench_report_new(&empty))
+			die(PROG ": out of memory");
+		if (write_report(empty, DISKBENCH_FORMAT_BONNIE_CSV,
+				 DISKBENCH_WRITE_CSV_HEADER, stdout))
+			return EXIT_IO;
+		diskbench_report_free(empty);
+	}
+	if (o.test_count == 0)
+		return 0;
+
+	/* The engine and the target: checked for room, permissions and
+	 * O_DIRECT before anything is written. */
+	if (o.engine && !strcmp(o.engine, "io_uring"))
+		err = diskbench_engine_io_uring_new(&engine, o.iodepth ? (uint32_t)o.iodepth : 1);
+	else if (o.engine && !strcmp(o.engine, "null"))
+		err = diskbench_engine_null_new(&engine);
+	else
+		err = diskbench_engine_sync_new(&engine);
+	if (err)
+		die(PROG ": --engine %s: %s", o.engine ? o.engine : "sync",
+		    err == -ENOTSUP ? "not available in this build or on this system"
+				    : diskbench_strerror(err));
+	to.engine = engine;
+	to.name_prefix = "Bonnie";
+	to.block_bytes = (uint32_t)o.chunk;
+	to.file_bytes = o.file_mib ? (uint64_t)o.file_mib << 20 : (uint64_t)o.chunk;
+	if (o.direct && o.file_mib)
+		to.flags |= DISKBENCH_TARGET_DIRECT;
+	err = diskbench_target_new(&target, o.cwd, &to, &why);
+	if (err) {
+		fprintf(stderr, PROG ": %s\n", why ? why : diskbench_strerror(err));
+		diskbench_free(why);
+		diskbench_engine_free(engine);
+		return EXIT_IO;
+	}
+
+	/* The run: bonnie++'s tests in its order, a marker before each and
+	 * one after the last. */
+	if (o.file_mib)
+		for (int i = 0; i < 6; i++) {
+			if (!o.byte_mib && (all_steps[i].kind == DISKBENCH_PHASE_PUTC ||
+					    all_steps[i].kind == DISKBENCH_PHASE_GETC))
+				continue;
+			cli.steps[cli.nsteps++] = &all_steps[i];
+		}
+	if (o.files_k)
+		for (int i = 6; i < 12; i++)
+			cli.steps[cli.nsteps++] = &all_steps[i];
+	cli.live = !o.quiet && (o.progress == PROGRESS_ON ||
+				(o.progress == PROGRESS_AUTO && isatty(STDERR_FILENO)));
+
+	ro.progress = cli.live ? on_progress : NULL;
+	ro.progress_user_data = &cli;
+	ro.progress_interval_ns = 250000000u;
+	ro.timeline_interval_ns = (uint64_t)o.timeline_ms * 1000000u;
+	if (o.seed_set) {
+		ro.flags |= DISKBENCH_RUN_SEED;
+		ro.seed = o.seed;
+	}
+	err = diskbench_run_new(&run, target, &ro);
+	for (int i = 0; !err && i <= cli.nsteps; i++) {
+		struct diskbench_custom_ops co = { sizeof(co), marker_setup, marker_op, NULL };
+		struct diskbench_phase *p = NULL;
+
+		markers[i].cli = &cli;
+		markers[i].index = i;
+		err = diskbench_phase_custom_new(&p, "bonnie-step", &co, &markers[i]);
+		if (!err && (err = diskbench_run_add(run, p)))
+			diskbench_phase_free(p);
+		if (err || i == cli.nsteps)
+			break;
+		p = NULL;
+		if (cli.steps[i]->kind <= DISKBENCH_PHASE_SEEKS) {
+			struct diskbench_bonnie_opts bo = DISKBENCH_BONNIE_OPTS_INIT;
+
+			bo.byte_bytes = (uint64_t)o.byte_mib << 20;
+			bo.seeks = (uint64_t)o.seeks;
+			bo.seekers = (uint32_t)o.seekers;
+			bo.flags = o.bufsync ? DISKBENCH_BONNIE_SYNC : 0;
+			err = diskbench_phase_bonnie_new(&p, cli.steps[i]->kind, &bo);
+		} else {
+			struct diskbench_files_opts fo = DISKBENCH_FILES_OPTS_INIT;
+
+			fo.files = (uint64_t)o.files_k * 1024;
+			fo.mode = o.max_size == -1 ? DISKBENCH_FILES_HARDLINK :
+				  o.max_size == -2 ? DISKBENCH_FILES_SYMLINK :
+						     DISKBENCH_FILES_REGULAR;
+			if (fo.mode == DISKBENCH_FILES_REGULAR) {
+				fo.max_bytes = (uint64_t)o.max_size;
+				fo.min_bytes = (uint64_t)o.min_size;
+			}
+			fo.dirs = (uint32_t)o.dirs;
+			fo.chunk_bytes = (uint32_t)o.fchunk;
+			fo.flags = o.bufsync ? DISKBENCH_FILES_SYNC : 0;
+			err = diskbench_phase_files_new(&p, cli.steps[i]->kind, &fo);
+		}
+		if (!err && (err = diskbench_run_add(run, p)))
+			diskbench_phase_free(p);
+	}
+	if (!err)
+		err = diskbench_report_new(&all);
+	if (err) {
+		fprintf(stderr, PROG ": cannot set up the run: %s\n", diskbench_strerror(err));
+		status = EXIT_IO;
+		goto out;
+	}
+
+	info.name = o.machine;
+	info.dir = o.cwd;
+	info.options = o.cmdline;
+	info.seed_text = o.seed_file;
+	info.concurrency = (uint32_t)o.concurrency;
+	if (o.file_mib) {
+		info.file_bytes = (uint64_t)o.file_mib << 20;
+		info.chunk_bytes = (uint64_t)o.chunk;
+		info.seeks = (uint32_t)o.seeks;
+		info.seekers = (uint32_t)o.seekers;
+	}
+	if (o.files_k) {
+		info.files = (uint64_t)o.files_k * 1024;
+		info.files_mode = o.max_size == -1 ? DISKBENCH_INFO_FILES_HARDLINK :
+				  o.max_size == -2 ? DISKBENCH_INFO_FILES_SYMLINK :
+						     DISKBENCH_INFO_FILES_REGULAR;
+		if (info.files_mode == DISKBENCH_INFO_FILES_REGULAR) {
+			info.max_bytes = (uint64_t)o.max_size;
+			info.min_bytes = (uint64_t)o.min_size;
+		}
+		info.dirs = (uint32_t)o.dirs;
+		info.file_chunk_bytes = (uint32_t)o.fchunk;
+	}
+
+	for (int64_t n = 0; o.test_count == -1 ? n < 1 : n < o.test_count; n++) {
+		struct diskbench_report *one = NULL;
+		bool partial;
+
+		if (g_signal)
+			break;
+		cli.current = -1;
+		cli.line_open = false;
+		info.start_time_ns = now_ns();
+		g_run = run;
+		if (g_signal)          /* a signal before g_run was set */
+			diskbench_run_cancel(run);
+		err = diskbench_run_execute(run);
+		g_run = NULL;
+		end_line(&cli);
+		partial = err && g_signal;
+		if (err && !partial) {
+			fprintf(stderr, PROG ": %s\n", *diskbench_run_errmsg(run) ?
+				diskbench_run_errmsg(run) : diskbench_strerror(err));
+			status = EXIT_IO;
+			break;
+		}
+		if (partial)
+			say_partial(&cli, run);
+		info.seed = diskbench_run_seed(run);
+		info.flags = DISKBENCH_INFO_HAS_SEED;
+		if (diskbench_report_new(&one) || add_results(one, &info, run) ||
+		    add_results(all, &info, run)) {
+			fprintf(stderr, PROG ": cannot make the report: %s\n",
+				diskbench_strerror(-ENOMEM));
+			diskbench_report_free(one);
+			status = EXIT_IO;
+			break;
+		}
+		if (o.test_count == -1 &&
+		    write_report(one, DISKBENCH_FORMAT_BONNIE_TEXT, 0,
+				 o.quiet ? stderr : stdout))
+			status = EXIT_IO;
+		if (write_report(one, DISKBENCH_FORMAT_BONNIE_CSV, 0, stdout))
+			status = EXIT_IO;
+		diskbench_report_free(one);
+		if (partial || status)
+			break;
+	}
+	if (status != EXIT_IO && diskbench_report_run_count(all)) {
+		if (o.json_path &&
+		    write_file(all, DISKBENCH_FORMAT_JSON, &o, "--json", o.json_path))
+			status = EXIT_IO;
+		if (o.html_path &&
+		    write_file(all, DISKBENCH_FORMAT_HTML, &o, "--html", o.html_path))
+			status = EXIT_IO;
+	}
+	if (g_signal) {
+		if (!diskbench_report_run_count(all))
+			fprintf(stderr, PROG ": interrupted before any test ran; nothing was measured.\n");
+		status = EXIT_INTERRUPTED;
+	}
+out:
+	diskbench_report_free(all);
+	diskbench_run_free(run);
+	diskbench_target_free(target);
+	diskbench_engine_free(engine);
+	return status;
+}

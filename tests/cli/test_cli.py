@@ -1,0 +1,382 @@
+#!/usr/bin/env python3
+"""End-to-end tests of diskbench-bonnie, the bonnie++-compatible CLI.
+
+Usage: test_cli.py PATH-TO-diskbench-bonnie
+
+Bad invocations: each must exit 1, say what is wrong on stderr, and leave
+the scratch directory empty. Small real runs: exit 0, the text table and
+CSV shapes bonnie++ prints, -x, -q, and an interrupted run (exit 5, files
+removed, the results said to be partial). Sizes are kept tiny (-s 16 -r 8,
+-n 1) so the whole file runs in well under a minute.
+"""
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+EXE = os.path.abspath(sys.argv[1])
+ROOT = os.geteuid() == 0
+# bonnie++ insists on -u when run as root; as anyone else, -u to oneself.
+USER = ['-u', 'root'] if ROOT else []
+
+USAGE = """usage:
+diskbench-bonnie [-d scratch-dir] [-c concurrency] [-s size(MiB)[:chunk-size(b)]]
+      [-n number-to-stat[:max-size[:min-size][:num-directories[:chunk-size]]]]
+      [-m machine-name] [-r ram-size-in-MiB]
+      [-x number-of-tests] [-u uid-to-use:gid-to-use] [-g gid-to-use]
+      [-q] [-f] [-b] [-p processes | -y] [-z seed | -Z random-file]
+      [-D]
+
+Version: """
+
+BIG_HEADER = [
+    None,  # "Version <ours>       ------Sequential Output------ ..."
+    "                    -Per Chr- --Block-- -Rewrite- -Per Chr- --Block-- --Seeks--",
+    "Name:Size etc        /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP",
+]
+FILE_HEADER_3 = ("              files  /sec %CP  /sec %CP  /sec %CP  /sec %CP"
+                 "  /sec %CP  /sec %CP")
+
+failures = []
+
+
+def fail(name, why, proc=None):
+    msg = f"FAIL {name}: {why}"
+    if proc is not None:
+        msg += f"\n  rc={proc.returncode}\n  stdout={proc.stdout!r}\n  stderr={proc.stderr!r}"
+    failures.append(msg)
+    print(msg)
+
+
+def run(args, cwd=None, timeout=120):
+    return subprocess.run([EXE] + args, capture_output=True, text=True,
+                          cwd=cwd, timeout=timeout, stdin=subprocess.DEVNULL)
+
+
+def empty(d):
+    return os.listdir(d) == []
+
+
+# (arguments after -d SCRATCH, expected stderr substring, usage printed?,
+#  give -u as root?)
+def bad_cases(scratch, tmp):
+    missing = os.path.join(tmp, 'no-such-dir')
+    randfile = os.path.join(tmp, 'short.rand')
+    with open(randfile, 'wb') as f:
+        f.write(b'\x01\x02')
+    cases = [
+        (['-k'], 'unknown option -k', True, True),
+        (['--bogus'], 'unknown option --bogus', True, True),
+        (['-s'], 'option -s needs an argument', True, True),
+        (['--json'], 'option --json needs an argument', True, True),
+        (['-s', 'abc', '-r', '0'], '-s abc', True, True),
+        (['-s', '16x', '-r', '0'], '-s 16x', True, True),
+        (['-s', '-5', '-r', '0'], '-s -5', True, True),
+        (['-s', '16:1000', '-r', '0'], 'power of two', True, True),
+        (['-s', '16:128', '-r', '0'], 'power of two', True, True),
+        (['-s', '16:2048k', '-r', '0'], 'power of two', True, True),
+        (['-s', '16:8k:0', '-r', '0'], 'number of seeks', True, True),
+        (['-s', '16:8k:100:0', '-r', '0'], 'number of seekers', True, True),
+        (['-s', '16:8k:100:2000', '-r', '0'], 'number of seekers', True, True),
+        (['-s', '16:8k:100:5:7', '-r', '0'], 'at most size:chunk:seeks:seekers', True, True),
+        (['-s', '0', '-n', '0'], 'nothing to test', True, True),
+        (['-s', '0', '-n', 'abc'], '-n abc', True, True),
+        (['-s', '0', '-n', '1:100:200'], 'below the smallest', True, True),
+        (['-s', '0', '-n', '1:-3'], '-n 1:-3', True, True),
+        (['-s', '0', '-n', '1:0:0:0'], 'number of directories', True, True),
+        (['-s', '0', '-n', '1:0:0:100000'], "Can't have more than 99,999 directories.", False, True),
+        (['-s', '0', '-n', '1:0:0:1:1000'], 'power of two', True, True),
+        (['-s', '0', '-n', '30000', '-r', '0'], 'Not enough ram to test with 30000K files.', False, True),
+        (['-s', '0', '-n', '4000', '-r', '256'],
+         'When testing 4000K of files in 256 MiB of RAM the system is likely to', False, True),
+        (['-c', '0'], '-c 0', True, True),
+        (['-c', '201'], '-c 201', True, True),
+        (['-c', 'x'], '-c x', True, True),
+        (['-r', 'abc'], '-r abc', True, True),
+        (['-r', '-1'], '-r -1', True, True),
+        (['-s', '16', '-r', '100'], 'File size should be double RAM for good results, RAM is 100M.', True, True),
+        (['-x', 'abc'], '-x abc', True, True),
+        (['-x', '-2'], '-x -2', True, True),
+        (['-f', '5', '-s', '0', '-n', '1'], 'unexpected argument "5"', True, True),
+        (['-fx'], '-fx', True, True),
+        (['-s', '0', '-n', '1', 'stray'], 'unexpected argument "stray"', True, True),
+        (['-d', missing], f'Can\'t change to directory "{missing}".', True, True),
+        (['-m', 'a,b'], '-m a,b', True, True),
+        (['-z', 'abc'], '-z abc', True, True),
+        (['-z', '99999999999'], '-z 99999999999', True, True),
+        (['-Z', missing], f'Can\'t open random file "{missing}".', False, True),
+        (['-Z', randfile], f'Can\'t read random data from "{randfile}".', False, True),
+        (['-p', '3', '-y', 's'], 'use one or the other', True, True),
+        (['-p', '0'], '-p 0', True, True),
+        (['-y', 'x'], '-y x', True, True),
+        (['-u', 'no-such-user-xyz'], "Can't find user no-such-user-xyz", False, False),
+        (['-g', 'no-such-group-xyz'], "Can't find group no-such-group-xyz", False, True),
+        (['-u', '0', '-u', '0'], 'the user is already given', True, False),
+        (['-g', '0', '-u', '0:0'], 'the group is already given', True, False),
+        (['--engine', 'foo'], '--engine foo', True, True),
+        (['--engine', 'null', '-s', '0', '-n', '1'], '--engine null', True, True),
+        (['--iodepth', '0', '--engine', 'io_uring'], '--iodepth 0', True, True),
+        (['--iodepth', '4'], 'only with --engine io_uring', True, True),
+        (['--percentiles', '50,abc'], '--percentiles 50,abc', True, True),
+        (['--percentiles', '99,50'], 'ascending', True, True),
+        (['--percentiles', '0'], '--percentiles 0', True, True),
+        (['--percentiles', '101'], '--percentiles 101', True, True),
+        (['--timeline-interval', '0'], '--timeline-interval 0', True, True),
+        (['--timeline-interval', 'x'], '--timeline-interval x', True, True),
+        (['--json', os.path.join(missing, 'r.json')], 'cannot write in', True, True),
+        (['-D', '-s', '16', '-r', '8', '-n', '0'], 'one-byte writes cannot use O_DIRECT', True, True),
+        (['-s', '2000000:256', '-r', '0'], 'File size 2000000 too big for chunk size 256', False, True),
+    ]
+    if ROOT:
+        cases.append((['-s', '16', '-r', '8'],
+                      'You must use the "-u" switch when running as root.', True, False))
+    return cases
+
+
+def test_bad_invocations(tmp):
+    scratch = os.path.join(tmp, 'scratch-bad')
+    os.mkdir(scratch)
+    n = 0
+    for args, needle, usage, with_user in bad_cases(scratch, tmp):
+        name = 'bad ' + ' '.join(args)
+        full = ['-d', scratch] + (USER if with_user else []) + args
+        p = run(full, cwd=tmp, timeout=30)
+        n += 1
+        if p.returncode != 1:
+            fail(name, 'exit status is not 1', p)
+        elif needle not in p.stderr:
+            fail(name, f'stderr lacks {needle!r}', p)
+        elif usage and USAGE not in p.stderr:
+            fail(name, 'no usage text', p)
+        elif p.stdout:
+            fail(name, 'something on stdout', p)
+        elif not empty(scratch):
+            fail(name, f'scratch directory not empty: {os.listdir(scratch)}', p)
+            for e in os.listdir(scratch):
+                shutil.rmtree(os.path.join(scratch, e), ignore_errors=True)
+    print(f'{n} bad invocations checked')
+    if n < 30:
+        fail('bad invocations', f'only {n} cases')
+
+
+def csv_fields(line):
+    return line.split(',')
+
+
+def check_csv(name, line, expect_name=None):
+    f = csv_fields(line)
+    if len(f) != 50:
+        fail(name, f'CSV line has {len(f)} fields, not 50: {line!r}')
+        return False
+    if f[0] != '1.98':
+        fail(name, f'CSV format field is {f[0]!r}')
+        return False
+    if expect_name and f[2] != expect_name:
+        fail(name, f'CSV name field is {f[2]!r}')
+        return False
+    return True
+
+
+def check_bon_csv2txt(name, csv_text, expect):
+    tool = shutil.which('bon_csv2txt')
+    if not tool:
+        fail(name, 'bon_csv2txt not found: install Debian\'s bonnie++ package', None)
+        return
+    p = subprocess.run([tool], input=csv_text, capture_output=True, text=True,
+                       timeout=30)
+    if p.returncode != 0 or expect not in p.stdout:
+        fail(name, f'bon_csv2txt did not print a row for {expect!r}', p)
+
+
+def new_scratch(tmp, name):
+    d = os.path.join(tmp, name)
+    os.mkdir(d)
+    return d
+
+
+def test_full_run(tmp):
+    name = 'full run'
+    d = new_scratch(tmp, 'scratch-full')
+    p = run(['-d', d] + USER + ['-s', '16', '-r', '8', '-n', '1', '-m', 'testhost',
+                               '--no-progress'])
+    if p.returncode != 0:
+        return fail(name, 'exit status', p)
+    lines = p.stdout.splitlines()
+    if len(lines) != 11:
+        return fail(name, f'{len(lines)} lines on stdout, not 11', p)
+    if not (lines[0].startswith('Version ') and
+            lines[0].endswith('       ------Sequential Output------ --Sequential Input- --Random-')
+            and len(lines[0]) == len('Version 2.00a       ------Sequential Output------ --Sequential Input- --Random-')):
+        fail(name, f'first heading line {lines[0]!r}')
+    for i in (1, 2):
+        if lines[i] != BIG_HEADER[i]:
+            fail(name, f'heading line {i + 1}: {lines[i]!r}')
+    if not lines[3].startswith('testhost        16M ') or len(lines[3]) != 79:
+        fail(name, f'data line {lines[3]!r}')
+    if not lines[4].startswith('Latency  '):
+        fail(name, f'latency line {lines[4]!r}')
+    if not lines[5].endswith('------Sequential Create------ --------Random Create--------'):
+        fail(name, f'file heading {lines[5]!r}')
+    if lines[6] != 'testhost            -Create-- --Read--- -Delete-- -Create-- --Read--- -Delete--':
+        fail(name, f'file heading 2 {lines[6]!r}')
+    if lines[7] != FILE_HEADER_3:
+        fail(name, f'file heading 3 {lines[7]!r}')
+    if not lines[8].startswith('                  1 '):
+        fail(name, f'file data line {lines[8]!r}')
+    if check_csv(name, lines[10], 'testhost'):
+        f = csv_fields(lines[10])
+        if f[5] != '16M' or f[21] != '1':
+            fail(name, f'CSV size {f[5]!r} / files {f[21]!r}')
+        check_bon_csv2txt(name, lines[10] + '\n', 'testhost')
+    for msg in ('Writing a byte at a time...done\n', 'Writing intelligently...done\n',
+                'Rewriting...done\n', 'Reading a byte at a time...done\n',
+                'Reading intelligently...done\n',
+                "start 'em...done...done...done...done...done...\n",
+                'Create files in sequential order...done.\n',
+                'Delete files in random order...done.\n'):
+        if msg not in p.stderr:
+            fail(name, f'stderr lacks {msg!r}', p)
+    if ROOT and 'Using uid:0, gid:0.' not in p.stderr:
+        fail(name, 'no "Using uid" line', p)
+    if not empty(d):
+        fail(name, f'left behind: {os.listdir(d)}')
+
+
+def test_x2(tmp):
+    name = '-x 2'
+    d = new_scratch(tmp, 'scratch-x2')
+    p = run(['-d', d] + USER + ['-s', '16', '-r', '8', '-f', '-n', '1', '-x', '2',
+                               '-z', '42', '-m', 'xhost'])
+    if p.returncode != 0:
+        return fail(name, 'exit status', p)
+    lines = p.stdout.splitlines()
+    if len(lines) != 3 or not lines[0].startswith('format_version,bonnie_version,name,'):
+        return fail(name, 'not a header and two lines', p)
+    for ln in lines[1:]:
+        if check_csv(name, ln, 'xhost'):
+            f = csv_fields(ln)
+            if f[4] != '42':
+                fail(name, f'seed field {f[4]!r}')
+            if f[9:11] != ['', ''] or f[15:17] != ['', '']:
+                fail(name, 'per-byte fields not empty with -f')
+    check_bon_csv2txt(name, lines[1] + '\n', 'xhost')
+    if 'Version' in p.stdout:
+        fail(name, 'a text table with -x 2', p)
+    if not empty(d):
+        fail(name, f'left behind: {os.listdir(d)}')
+
+
+def test_quiet(tmp):
+    name = '-q'
+    d = new_scratch(tmp, 'scratch-q')
+    p = run(['-d', d] + USER + ['-s', '0', '-n', '1:-1:0:2', '-z', '99', '-q', '-m', 'qhost'])
+    if p.returncode != 0:
+        return fail(name, 'exit status', p)
+    lines = p.stdout.splitlines()
+    if len(lines) != 1:
+        return fail(name, 'stdout is not one CSV line', p)
+    if check_csv(name, lines[0], 'qhost'):
+        f = csv_fields(lines[0])
+        # bonnie++ 2.00a puts the directories in field 26, 25 empty.
+        if f[4] != '99' or f[21:26] != ['1', 'link', '', '', '2']:
+            fail(name, f'CSV fields {f[4:26]!r}')
+        if any(f[i] for i in range(5, 21)):
+            fail(name, 'big-file fields not empty with -s 0')
+    if '------Sequential Create------' not in p.stderr or '1:link/2' not in p.stderr:
+        fail(name, 'the text table is not on stderr', p)
+    if 'Using uid' in p.stderr or 'Create files' in p.stderr:
+        fail(name, 'progress messages with -q', p)
+    if not empty(d):
+        fail(name, f'left behind: {os.listdir(d)}')
+
+
+def test_x1_x0(tmp):
+    d = new_scratch(tmp, 'scratch-x1')
+    p = run(['-d', d] + USER + ['-s', '0', '-n', '1', '-x', '1', '-q'])
+    if p.returncode != 0 or len(p.stdout.splitlines()) != 1:
+        fail('-x 1', 'not one CSV line', p)
+    elif check_csv('-x 1', p.stdout.strip()):
+        pass
+    if p.stderr:
+        fail('-x 1', 'a text table with -x 1', p)
+    p = run(['-d', d] + USER + ['-s', '0', '-n', '1', '-x', '0'])
+    if p.returncode != 0 or p.stdout:
+        fail('-x 0', 'ran something', p)
+    if not empty(d):
+        fail('-x 1/0', f'left behind: {os.listdir(d)}')
+
+
+def interrupt(tmp, name, args, wait_for, sig, delay):
+    d = new_scratch(tmp, 'scratch-' + name.replace(' ', '-'))
+    proc = subprocess.Popen([EXE, '-d', d] + USER + args, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
+    err = bytearray()
+    seen = threading.Event()
+
+    def reader():
+        while True:
+            b = proc.stderr.read1(4096)
+            if not b:
+                break
+            err.extend(b)
+            if wait_for.encode() in err:
+                seen.set()
+
+    t = threading.Thread(target=reader)
+    t.start()
+    if not seen.wait(60):
+        proc.kill()
+        t.join()
+        return fail(name, f'never saw {wait_for!r}: {bytes(err)!r}')
+    time.sleep(delay)
+    files_during = os.listdir(d)
+    proc.send_signal(sig)
+    out = proc.stdout.read().decode()
+    rc = proc.wait(60)
+    t.join()
+    stderr = bytes(err).decode()
+    if rc != 5:
+        fail(name, f'exit status {rc}, not 5; stderr={stderr!r}')
+    if 'partial' not in stderr:
+        fail(name, f'"partial" not said: {stderr!r}')
+    if not files_during:
+        fail(name, 'no test file existed during the phase')
+    if not empty(d):
+        fail(name, f'left behind: {os.listdir(d)}')
+    lines = out.splitlines()
+    if not lines or not check_csv(name, lines[-1]):
+        fail(name, f'no CSV of what was measured: {out!r}')
+
+
+def main():
+    if not os.access(EXE, os.X_OK):
+        print(f'{EXE}: not executable')
+        return 1
+    tmp = tempfile.mkdtemp(prefix='diskbench-cli-')
+    try:
+        test_bad_invocations(tmp)
+        test_full_run(tmp)
+        test_x2(tmp)
+        test_quiet(tmp)
+        test_x1_x0(tmp)
+        # SIGINT in the middle of the per-byte write (about 2.5 s long).
+        interrupt(tmp, 'sigint', ['-s', '16', '-r', '8', '-n', '1'],
+                  'Writing a byte at a time...', signal.SIGINT, 0.5)
+        # SIGTERM in the middle of the small-file tests.
+        interrupt(tmp, 'sigterm', ['-s', '0', '-n', '4', '-r', '0'],
+                  'Create files in sequential order...', signal.SIGTERM, 0.1)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    if failures:
+        print(f'{len(failures)} failure(s)')
+        return 1
+    print('all passed')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
