@@ -71,7 +71,7 @@ struct options {
 	int64_t max_size, min_size;
 	int64_t dirs;
 	int64_t fchunk;
-	const char *machine;
+	char *machine;             /* -m, or the host name; owned */
 	int64_t ram_mib;
 	int64_t byte_mib;          /* -f */
 	bool quiet, bufsync, direct;
@@ -491,7 +491,8 @@ static void parse_args(struct options *o, int argc, char **argv)
 		case 'm':
 			if (strpbrk(arg, ",\r\n"))
 				bad("-m %s: a machine name may not hold a comma or a line break (bonnie++ CSV cannot carry it)", arg);
-			o->machine = arg;
+			free(o->machine);
+			o->machine = strdup(arg);
 			break;
 		case 'n':
 			parse_n(o, arg);
@@ -993,6 +994,17 @@ static void install_signals(void)
 	}
 }
 
+static void free_options(struct options *o)
+{
+	free(o->cwd);
+	free(o->cmdline);
+	free(o->machine);
+	free(o->seed_file);
+	free(o->user);
+	free(o->json_path);
+	free(o->html_path);
+}
+
 int main(int argc, char **argv)
 {
 	struct options o = {
@@ -1065,13 +1077,14 @@ int main(int argc, char **argv)
 
 		if (diskbench_report_new(&empty))
 			die(PROG ": out of memory");
-		if (write_report(empty, DISKBENCH_FORMAT_BONNIE_CSV,
-				 DISKBENCH_WRITE_CSV_HEADER, stdout))
-			return EXIT_IO;
+		status = write_report(empty, DISKBENCH_FORMAT_BONNIE_CSV,
+				      DISKBENCH_WRITE_CSV_HEADER, stdout) ? EXIT_IO : 0;
 		diskbench_report_free(empty);
+		if (status)
+			goto out;
 	}
 	if (o.test_count == 0)
-		return 0;
+		goto out;
 
 	/* The engine and the target: checked for room, permissions and
 	 * O_DIRECT before anything is written. */
@@ -1095,8 +1108,8 @@ int main(int argc, char **argv)
 	if (err) {
 		fprintf(stderr, PROG ": %s\n", why ? why : diskbench_strerror(err));
 		diskbench_free(why);
-		diskbench_engine_free(engine);
-		return EXIT_IO;
+		status = EXIT_IO;
+		goto out;
 	}
 
 	/* The run: bonnie++'s tests in its order, a marker before each and
@@ -1256,5 +1269,6 @@ out:
 	diskbench_run_free(run);
 	diskbench_target_free(target);
 	diskbench_engine_free(engine);
+	free_options(&o);
 	return status;
 }

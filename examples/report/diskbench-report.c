@@ -1,0 +1,389 @@
+/*
+ * diskbench-report: reads result files into one report and writes it again,
+ * as bonnie++'s text table, bonnie++ CSV, JSON or an HTML comparison page.
+ *
+ * What bon_csv2txt and bon_csv2html do, for any mix of this library's JSON
+ * and bonnie++ CSV (from diskbench-bonnie or from bonnie++ itself), plus
+ * latency percentiles and timelines where the inputs carry them (JSON).
+ * Public API only.
+ *
+ *   diskbench-report --html -o compare.html new.json old-runs.csv
+ *
+ *   cc -o diskbench-report diskbench-report.c $(pkg-config --cflags --libs diskbench)
+ */
+#include <diskbench.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <math.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define PROG "diskbench-report"
+
+enum {
+	OPT_TEXT = 256, OPT_CSV, OPT_JSON, OPT_HTML, OPT_TITLE,
+	OPT_PERCENTILES, OPT_HELP, OPT_VERSION,
+};
+
+/* The temporary output file, removed if a signal ends us half-way. */
+static char *volatile g_tmp;
+
+static const char usage_text[] =
+	"usage: " PROG " [--text | --csv | --json | --html] [--title TITLE]\n"
+	"       [--percentiles P,P,...] [-o FILE] RESULT-FILE...\n";
+
+static void usage(void)
+{
+	fputs(usage_text, stderr);
+	exit(1);
+}
+
+static void help(void)
+{
+	printf("%s\n"
+	       "Reads result files (libdiskbench JSON, bonnie++ CSV from bonnie++ or\n"
+	       "diskbench-bonnie; - is standard input) into one report and writes it.\n"
+	       "\n"
+	       "  --text             bonnie++'s text table, one row per run (default)\n"
+	       "  --csv              bonnie++ CSV, format 1.98, one line per run\n"
+	       "  --json             libdiskbench JSON (docs/result-schema.json)\n"
+	       "  --html             a self-contained HTML page comparing the runs\n"
+	       "  --title TITLE      title of the HTML page\n"
+	       "  --percentiles LIST latency percentiles for JSON and HTML, ascending,\n"
+	       "                     comma-separated (default 50,90,99,99.9,99.99,100)\n"
+	       "  -o FILE            write to FILE instead of standard output\n"
+	       "  --help             this text\n"
+	       "  --version          the program's version\n"
+	       "\nVersion: %s\n", usage_text, diskbench_version_string());
+	exit(0);
+}
+
+/* A one-line message naming the bad option, then the usage. */
+static void bad(const char *fmt, const char *arg, const char *more)
+{
+	fprintf(stderr, PROG ": ");
+	fprintf(stderr, fmt, arg, more);
+	fputc('\n', stderr);
+	usage();
+}
+
+static void on_signal(int sig)
+{
+	char *tmp = g_tmp;
+
+	if (tmp)
+		unlink(tmp);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static size_t parse_percentiles(const char *arg, double *out)
+{
+	const char *p = arg;
+	size_t n = 0;
+
+	for (;;) {
+		char *end;
+		double v;
+
+		errno = 0;
+		v = strtod(p, &end);
+		if (end == p || errno || !isfinite(v) || v <= 0 || v > 100 ||
+		    (*end && *end != ','))
+			bad("--percentiles %s: %s", arg,
+			    "a comma-separated list of percentiles above 0 and at most 100");
+		if (n && v <= out[n - 1])
+			bad("--percentiles %s: %s", arg,
+			    "the percentiles must be in ascending order");
+		if (n == DISKBENCH_WRITE_MAX_PERCENTILES)
+			bad("--percentiles %s: %s", arg, "at most 64 percentiles");
+		out[n++] = v;
+		if (!*end)
+			return n;
+		p = end + 1;
+	}
+}
+
+/* The library's message, with the file's name in front if it lacks it. */
+static void say(const struct diskbench_report *rep, const char *name, int err)
+{
+	const char *msg = diskbench_report_errmsg(rep);
+
+	if (!*msg)
+		msg = diskbench_strerror(err);
+	if (strstr(msg, name))
+		fprintf(stderr, PROG ": %s\n", msg);
+	else
+		fprintf(stderr, PROG ": %s: %s\n", name, msg);
+}
+
+/* Where a writer's bytes go, and why the last write failed. */
+struct out {
+	FILE *f;
+	int err;
+};
+
+static int sink(const void *buf, size_t len, void *user_data)
+{
+	struct out *o = user_data;
+
+	if (fwrite(buf, 1, len, o->f) == len)
+		return 0;
+	o->err = errno ? -errno : -EIO;
+	return o->err;
+}
+
+/* Writes to standard output. */
+static int write_stdout(struct diskbench_report *rep, enum diskbench_format fmt,
+			const struct diskbench_write_opts *wo)
+{
+	struct out o = { stdout, 0 };
+	int err;
+
+	errno = 0;
+	err = diskbench_report_write(rep, fmt, wo, sink, &o);
+	if (!err && fflush(stdout))
+		err = -errno;
+	if (err && err == o.err)
+		fprintf(stderr, PROG ": standard output: %s\n", diskbench_strerror(err));
+	else if (err)
+		say(rep, "standard output", err);
+	return err ? 1 : 0;
+}
+
+/* Writes to a temporary file beside @p path, then renames it into place,
+ * so an error never leaves a half-written @p path; the temporary file is
+ * removed on any failure. */
+static int write_path(struct diskbench_report *rep, enum diskbench_format fmt,
+		      const struct diskbench_write_opts *wo, const char *path)
+{
+	size_t len = strlen(path);
+	char *tmp = malloc(len + sizeof(".tmp.XXXXXX"));
+	struct out o = { NULL, 0 };
+	mode_t mask;
+	FILE *f;
+	int fd, err;
+
+	if (!tmp) {
+		fprintf(stderr, PROG ": %s: %s\n", path, diskbench_strerror(-ENOMEM));
+		return 1;
+	}
+	memcpy(tmp, path, len);
+	memcpy(tmp + len, ".tmp.XXXXXX", sizeof(".tmp.XXXXXX"));
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		fprintf(stderr, PROG ": %s: cannot create a temporary file: %s\n",
+			path, strerror(errno));
+		free(tmp);
+		return 1;
+	}
+	g_tmp = tmp;
+	/* mkstemp makes the file 0600; give it what open(2) would. */
+	mask = umask(0);
+	umask(mask);
+	if (fchmod(fd, 0666 & ~mask)) {
+		err = -errno;
+		close(fd);
+		goto fail_errno;
+	}
+	f = fdopen(fd, "w");
+	if (!f) {
+		err = -errno;
+		close(fd);
+		goto fail_errno;
+	}
+	o.f = f;
+	errno = 0;
+	err = diskbench_report_write(rep, fmt, wo, sink, &o);
+	if (err) {
+		fclose(f);
+		if (err == o.err)
+			goto fail_errno;
+		unlink(tmp);
+		g_tmp = NULL;
+		say(rep, path, err);
+		free(tmp);
+		return 1;
+	}
+	if (fflush(f) || fsync(fileno(f))) {
+		err = -errno;
+		fclose(f);
+		goto fail_errno;
+	}
+	if (fclose(f)) {
+		err = -errno;
+		goto fail_errno;
+	}
+	if (rename(tmp, path)) {
+		err = -errno;
+		goto fail_errno;
+	}
+	g_tmp = NULL;
+	free(tmp);
+	return 0;
+
+fail_errno:
+	unlink(tmp);
+	g_tmp = NULL;
+	fprintf(stderr, PROG ": %s: %s\n", path, diskbench_strerror(err));
+	free(tmp);
+	return 1;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longs[] = {
+		{ "text", no_argument, NULL, OPT_TEXT },
+		{ "csv", no_argument, NULL, OPT_CSV },
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "html", no_argument, NULL, OPT_HTML },
+		{ "title", required_argument, NULL, OPT_TITLE },
+		{ "percentiles", required_argument, NULL, OPT_PERCENTILES },
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, OPT_HELP },
+		{ "version", no_argument, NULL, OPT_VERSION },
+		{ NULL, 0, NULL, 0 },
+	};
+	static const char *const names[] = {
+		[DISKBENCH_FORMAT_BONNIE_TEXT] = "--text",
+		[DISKBENCH_FORMAT_BONNIE_CSV] = "--csv",
+		[DISKBENCH_FORMAT_JSON] = "--json",
+		[DISKBENCH_FORMAT_HTML] = "--html",
+	};
+	struct diskbench_write_opts wo = DISKBENCH_WRITE_OPTS_INIT;
+	double percentiles[DISKBENCH_WRITE_MAX_PERCENTILES];
+	enum diskbench_format fmt = DISKBENCH_FORMAT_AUTO;
+	struct diskbench_report *rep = NULL;
+	const char *out = NULL;
+	bool stdin_used = false;
+	struct sigaction sa;
+	int c, status;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":o:", longs, NULL)) != -1) {
+		enum diskbench_format want = DISKBENCH_FORMAT_AUTO;
+
+		switch (c) {
+		case ':':
+			if (optopt == 'o')
+				bad("option -%c needs an argument%s", "o", "");
+			bad("option %s needs an argument%s", argv[optind - 1], "");
+			break;
+		case '?':
+			if (optopt)
+				fprintf(stderr, PROG ": unknown option -%c\n", optopt);
+			else
+				fprintf(stderr, PROG ": unknown option %s\n", argv[optind - 1]);
+			usage();
+			break;
+		case 'o':
+			if (out)
+				bad("-o %s: the output file is already given%s", optarg, "");
+			if (!*optarg)
+				bad("-o: the file name is empty%s%s", "", "");
+			out = optarg;
+			break;
+		case OPT_TEXT:
+			want = DISKBENCH_FORMAT_BONNIE_TEXT;
+			break;
+		case OPT_CSV:
+			want = DISKBENCH_FORMAT_BONNIE_CSV;
+			break;
+		case OPT_JSON:
+			want = DISKBENCH_FORMAT_JSON;
+			break;
+		case OPT_HTML:
+			want = DISKBENCH_FORMAT_HTML;
+			break;
+		case OPT_TITLE:
+			wo.title = optarg;
+			break;
+		case OPT_PERCENTILES:
+			wo.percentile_count = parse_percentiles(optarg, percentiles);
+			wo.percentiles = percentiles;
+			break;
+		case OPT_HELP:
+			help();
+			break;
+		case OPT_VERSION:
+			printf(PROG " %s\n", diskbench_version_string());
+			return 0;
+		}
+		if (want != DISKBENCH_FORMAT_AUTO) {
+			if (fmt != DISKBENCH_FORMAT_AUTO && fmt != want)
+				bad("%s and %s: choose one output format", names[fmt],
+				    names[want]);
+			fmt = want;
+		}
+	}
+	if (fmt == DISKBENCH_FORMAT_AUTO)
+		fmt = DISKBENCH_FORMAT_BONNIE_TEXT;
+	if (optind == argc) {
+		fprintf(stderr, PROG ": no result files given\n");
+		usage();
+	}
+	for (int i = optind; i < argc; i++) {
+		if (strcmp(argv[i], "-"))
+			continue;
+		if (stdin_used) {
+			fprintf(stderr, PROG ": - (standard input) given twice\n");
+			usage();
+		}
+		stdin_used = true;
+	}
+
+	if (diskbench_report_new(&rep)) {
+		fprintf(stderr, PROG ": %s\n", diskbench_strerror(-ENOMEM));
+		return 1;
+	}
+	for (int i = optind; i < argc; i++) {
+		const char *name = strcmp(argv[i], "-") ? argv[i] : "standard input";
+		struct stat st;
+		int n;
+
+		/* A device (/dev/zero) never ends: the reader would fill memory. */
+		if (strcmp(argv[i], "-") && !stat(argv[i], &st) &&
+		    (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) || S_ISDIR(st.st_mode))) {
+			fprintf(stderr, PROG ": %s: not a file\n", name);
+			diskbench_report_free(rep);
+			return 1;
+		}
+		n = diskbench_report_read_file(rep, DISKBENCH_FORMAT_AUTO, argv[i]);
+
+		if (n < 0) {
+			if (n == -ENOTSUP && !*diskbench_report_errmsg(rep))
+				fprintf(stderr, PROG ": %s: cannot read this format "
+					"(JSON needs a library built with jansson)\n", name);
+			else
+				say(rep, argv[i], n);
+			diskbench_report_free(rep);
+			return 1;
+		}
+		if (n == 0) {
+			fprintf(stderr, PROG ": %s: no runs in this file\n", name);
+			diskbench_report_free(rep);
+			return 1;
+		}
+	}
+
+	if (out && strcmp(out, "-")) {
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = on_signal;
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGINT, &sa, NULL);
+		sigaction(SIGTERM, &sa, NULL);
+		sigaction(SIGHUP, &sa, NULL);
+		status = write_path(rep, fmt, &wo, out);
+	} else {
+		status = write_stdout(rep, fmt, &wo);
+	}
+	diskbench_report_free(rep);
+	return status;
+}

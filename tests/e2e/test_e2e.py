@@ -1,0 +1,349 @@
+#!/usr/bin/env python3
+"""End-to-end tests of diskbench-bonnie and diskbench-report together.
+
+Usage: test_e2e.py PATH-TO-diskbench-bonnie PATH-TO-diskbench-report SOURCE-ROOT
+
+- diskbench-bonnie's --json validates against docs/result-schema.json
+  (python3 jsonschema: the test fails without it), its --html is
+  well-formed (xmllint --noout).
+- diskbench-report reads the CSV and JSON of two runs and a line bonnie++
+  1.98 printed (tests/data/bonnie/s16-n1.out), from files and from
+  standard input, and writes text, CSV, JSON and HTML, which are checked
+  the same way.
+- Malformed or missing input: exit 1, the file named on stderr, no -o file
+  (nor temporary file) left, an existing -o file untouched.
+- A full file system (an 8 MiB tmpfs; needs root, else exit 77) and an
+  unwritable directory: exit 1, a message, nothing left behind.
+- The manual pages render without warnings (when man is installed).
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+BONNIE = os.path.abspath(sys.argv[1])
+REPORT = os.path.abspath(sys.argv[2])
+SRC = os.path.abspath(sys.argv[3])
+ROOT = os.geteuid() == 0
+USER = ['-u', 'root'] if ROOT else []
+
+failures = []
+
+
+def fail(name, why, proc=None):
+    msg = f"FAIL {name}: {why}"
+    if proc is not None:
+        msg += (f"\n  rc={proc.returncode}\n  stdout={proc.stdout[:2000]!r}"
+                f"\n  stderr={proc.stderr[:2000]!r}")
+    failures.append(msg)
+    print(msg, flush=True)
+
+
+def ok(name):
+    print(f"ok   {name}", flush=True)
+
+
+def run(exe, args, cwd=None, stdin=None, timeout=180):
+    return subprocess.run([exe] + args, capture_output=True, text=True,
+                          cwd=cwd, timeout=timeout,
+                          input=stdin if stdin is not None else "")
+
+
+def check(name, cond, why, proc=None):
+    if cond:
+        ok(name)
+    else:
+        fail(name, why, proc)
+    return cond
+
+
+try:
+    import jsonschema
+except ImportError:
+    print("FAIL: python3 jsonschema is missing (Debian: python3-jsonschema)")
+    sys.exit(1)
+if not shutil.which('xmllint'):
+    print("FAIL: xmllint is missing (Debian: libxml2-utils)")
+    sys.exit(1)
+
+with open(os.path.join(SRC, 'docs', 'result-schema.json')) as f:
+    SCHEMA = json.load(f)
+VALIDATOR = jsonschema.validators.validator_for(SCHEMA)(SCHEMA)
+
+
+def schema_errors(text):
+    try:
+        doc = json.loads(text)
+    except ValueError as e:
+        return [f"not JSON: {e}"], None
+    return [f"{'/'.join(map(str, e.absolute_path))}: {e.message}"
+            for e in VALIDATOR.iter_errors(doc)][:5], doc
+
+
+def xml_ok(path):
+    p = subprocess.run(['xmllint', '--noout', path], capture_output=True,
+                       text=True)
+    return p.returncode == 0 and not p.stderr, p.stderr
+
+
+def csv_lines(text):
+    return [l for l in text.splitlines() if l.startswith(('1.98,', '1.97,'))]
+
+
+def bonnie_line():
+    path = os.path.join(SRC, 'tests', 'data', 'bonnie', 's16-n1.out')
+    with open(path) as f:
+        lines = csv_lines(f.read())
+    assert len(lines) == 1, path
+    return lines[0]
+
+
+def test_runs(tmp):
+    """Two small runs with reports; returns their file names."""
+    made = {}
+    for tag, extra in (('a', ['-s', '16', '-r', '8', '-n', '1']),
+                       ('b', ['-s', '16', '-r', '8', '-n', '1', '-f', '-q',
+                              '-z', '42', '--percentiles', '50,99,100'])):
+        js, ht = os.path.join(tmp, f'{tag}.json'), os.path.join(tmp, f'{tag}.html')
+        scratch = os.path.join(tmp, f'scratch-{tag}')
+        os.mkdir(scratch)
+        p = run(BONNIE, USER + ['-d', scratch, '-m', f'e2e-{tag}',
+                                '--json', js, '--html', ht] + extra, cwd=tmp)
+        name = f'bonnie run {tag}'
+        if not check(name, p.returncode == 0 and len(csv_lines(p.stdout)) == 1,
+                     'exit 0 and one CSV line expected', p):
+            continue
+        check(name + ': scratch empty', os.listdir(scratch) == [],
+              f'left {os.listdir(scratch)}')
+        csv = os.path.join(tmp, f'{tag}.csv')
+        with open(csv, 'w') as f:
+            f.write(csv_lines(p.stdout)[0] + '\n')
+        with open(js) as f:
+            errs, doc = schema_errors(f.read())
+        check(name + ': JSON matches the schema', not errs, '; '.join(errs))
+        if doc is not None:
+            check(name + ': JSON has the run', len(doc.get('runs', [])) == 1 and
+                  doc['runs'][0].get('name') == f'e2e-{tag}', 'runs[0].name')
+        good, err = xml_ok(ht)
+        check(name + ': HTML is well-formed', good, err)
+        made[tag] = (csv, js)
+    return made
+
+
+def test_report(tmp, made):
+    if len(made) != 2:
+        fail('report', 'the bonnie runs failed, nothing to read')
+        return
+    real = os.path.join(tmp, 'bonnie++.csv')
+    line = bonnie_line()
+    with open(real, 'w') as f:
+        f.write(line + '\n')
+    inputs = [made['a'][1], made['b'][0], real]
+    ours = {}
+    for tag in ('a', 'b'):
+        with open(made[tag][0]) as f:
+            ours[tag] = f.read().strip()
+
+    # Text, the default: one row per run under one heading per section.
+    p = run(REPORT, inputs)
+    if check('report text', p.returncode == 0 and p.stderr == '', 'exit 0', p):
+        out = p.stdout
+        check('report text: one heading per section',
+              out.count('------Sequential Output------') == 1 and
+              out.count('------Sequential Create------') == 1, out)
+        check('report text: every run', all(n in out for n in
+                                           ('e2e-a', 'e2e-b', 'testhost')), out)
+        check('report text: --text is the default',
+              run(REPORT, ['--text'] + inputs).stdout == out, 'differs')
+
+    # CSV: our lines and bonnie++'s come back unchanged, in order.
+    p = run(REPORT, ['--csv'] + inputs)
+    if check('report csv', p.returncode == 0, 'exit 0', p):
+        got = csv_lines(p.stdout)
+        check('report csv: lines unchanged', got[1:] == [ours['b'], line] and
+              len(got) == 3 and got[0].split(',')[2] == 'e2e-a',
+              f'got {got}')
+
+    # JSON: valid, three runs; the JSON run keeps its histograms.
+    p = run(REPORT, ['--json', '--percentiles', '50,99'] + inputs)
+    if check('report json', p.returncode == 0, 'exit 0', p):
+        errs, doc = schema_errors(p.stdout)
+        check('report json: matches the schema', not errs, '; '.join(errs))
+        if doc:
+            names = [r.get('name') for r in doc.get('runs', [])]
+            check('report json: three runs in order',
+                  names == ['e2e-a', 'e2e-b', 'testhost'], f'{names}')
+
+    # Standard input, and JSON read back gives the same CSV.
+    with open(made['b'][0]) as f:
+        p = run(REPORT, ['--csv', made['a'][1], '-'], stdin=f.read())
+    check('report from stdin', p.returncode == 0 and
+          csv_lines(p.stdout)[1:] == [ours['b']], 'CSV of stdin', p)
+    p = run(REPORT, ['--csv', made['a'][0]])
+    q = run(REPORT, ['--csv', made['a'][1]])
+    check('report: JSON and CSV of a run give the same CSV',
+          p.returncode == 0 and p.stdout == q.stdout and
+          csv_lines(p.stdout) == [ours['a']], f'{p.stdout!r} vs {q.stdout!r}')
+
+    # HTML to a file: well-formed, the title in it, no temporary left.
+    outdir = os.path.join(tmp, 'out')
+    os.mkdir(outdir)
+    html = os.path.join(outdir, 'compare.html')
+    p = run(REPORT, ['--html', '--title', 'e2e <compare>', '-o', html] + inputs)
+    if check('report html -o', p.returncode == 0 and p.stdout == '' and
+             os.listdir(outdir) == ['compare.html'], 'exit 0, one file', p):
+        good, err = xml_ok(html)
+        check('report html: well-formed', good, err)
+        with open(html) as f:
+            page = f.read()
+        check('report html: title escaped', 'e2e &lt;compare&gt;' in page,
+              'title missing')
+        mode = os.stat(html).st_mode & 0o777
+        um = os.umask(0)
+        os.umask(um)
+        check('report html: mode as open(2) would', mode == 0o666 & ~um,
+              oct(mode))
+
+
+def test_report_errors(tmp, made):
+    d = os.path.join(tmp, 'errs')
+    os.mkdir(d)
+    bad = os.path.join(d, 'broken.csv')
+    with open(bad, 'w') as f:
+        f.write('1.98,2.00a,host,1,1,16M,,8192,5,xx\n')
+    trunc = os.path.join(d, 'truncated.json')
+    if made.get('a'):
+        with open(made['a'][1]) as f:
+            text = f.read()
+        with open(trunc, 'w') as f:
+            f.write(text[:len(text) // 2])
+    else:
+        with open(trunc, 'w') as f:
+            f.write('{"schema_version": 1, "runs": [')
+    empty = os.path.join(d, 'empty.csv')
+    open(empty, 'w').close()
+    missing = os.path.join(d, 'missing.json')
+    out = os.path.join(d, 'out.html')
+    good = made['a'][1] if made.get('a') else None
+    for name, path in (('malformed CSV', bad), ('truncated JSON', trunc),
+                       ('empty file', empty), ('missing file', missing)):
+        before = sorted(os.listdir(d))
+        args = ['--html', '-o', out] + ([good] if good else []) + [path]
+        p = run(REPORT, args)
+        check(f'report {name}: exit 1, one line naming the file',
+              p.returncode == 1 and os.path.basename(path) in p.stderr and
+              len(p.stderr.strip().splitlines()) == 1 and p.stdout == '',
+              'exit 1 with the file name', p)
+        check(f'report {name}: no output file', sorted(os.listdir(d)) == before,
+              f'{sorted(os.listdir(d))} vs {before}')
+    # An existing output stays as it was.
+    with open(out, 'w') as f:
+        f.write('keep\n')
+    p = run(REPORT, ['--json', '-o', out, bad])
+    with open(out) as f:
+        check('report error keeps an existing -o file',
+              p.returncode == 1 and f.read() == 'keep\n', 'changed', p)
+    os.unlink(out)
+    # Usage errors.
+    for args in ([], ['--csv', '--json', bad], ['--bogus', bad],
+                 ['--percentiles', '99,50', bad], ['-o']):
+        p = run(REPORT, args)
+        check(f'report usage {args}', p.returncode == 1 and
+              'usage:' in p.stderr and p.stdout == '', 'exit 1 and usage', p)
+    p = run(REPORT, ['--help'])
+    check('report --help', p.returncode == 0 and 'usage:' in p.stdout, '', p)
+    p = run(REPORT, ['--version'])
+    check('report --version', p.returncode == 0 and
+          p.stdout.startswith('diskbench-report '), '', p)
+
+
+def test_enospc(tmp, made):
+    if not ROOT:
+        print('skip full file system: needs root to mount a tmpfs')
+        return False
+    mnt = os.path.join(tmp, 'small')
+    os.mkdir(mnt)
+    p = subprocess.run(['mount', '-t', 'tmpfs', '-o', 'size=8m', 'tmpfs', mnt],
+                       capture_output=True, text=True)
+    if p.returncode:
+        print(f'skip full file system: mount failed: {p.stderr.strip()}')
+        return False
+    try:
+        p = run(BONNIE, USER + ['-d', mnt, '-s', '64', '-r', '0', '-n', '0'],
+                cwd=tmp)
+        check('bonnie ENOSPC: exit 1 and a message',
+              p.returncode == 1 and p.stderr.strip() != '', 'exit 1', p)
+        check('bonnie ENOSPC: directory empty', os.listdir(mnt) == [],
+              f'left {os.listdir(mnt)}')
+        # diskbench-report -o on a file system with no room: no file left.
+        if made.get('a'):
+            fill = os.path.join(mnt, 'fill')
+            subprocess.run(['dd', 'if=/dev/zero', f'of={fill}', 'bs=64k'],
+                           capture_output=True)
+            out = os.path.join(mnt, 'report.json')
+            p = run(REPORT, ['--json', '-o', out, made['a'][1]])
+            check('report ENOSPC: exit 1 naming the file',
+                  p.returncode == 1 and 'report.json' in p.stderr and
+                  'No space left' in p.stderr, 'exit 1', p)
+            check('report ENOSPC: nothing left', os.listdir(mnt) == ['fill'],
+                  f'left {os.listdir(mnt)}')
+            os.unlink(fill)
+    finally:
+        subprocess.run(['umount', mnt])
+    return True
+
+
+def test_unwritable(tmp):
+    d = os.path.join(tmp, 'ro')
+    os.mkdir(d)
+    os.chmod(d, 0o555)
+    user = ['-u', 'nobody'] if ROOT else []
+    p = run(BONNIE, user + ['-d', d, '-s', '16', '-r', '8', '-n', '1'], cwd='/')
+    check('bonnie unwritable directory: exit 1 and a message',
+          p.returncode == 1 and p.stderr.strip() != '', 'exit 1', p)
+    check('bonnie unwritable directory: still empty', os.listdir(d) == [],
+          f'left {os.listdir(d)}')
+    os.chmod(d, 0o755)
+
+
+def test_man_pages():
+    if not shutil.which('man'):
+        print('skip manual pages: man is not installed')
+        return
+    env = dict(os.environ, MANWIDTH='80', LC_ALL='C.UTF-8')
+    for page in ('diskbench-bonnie.1', 'diskbench-report.1'):
+        path = os.path.join(SRC, 'docs', page)
+        p = subprocess.run(['man', '--warnings', '-l', path],
+                           capture_output=True, text=True, env=env)
+        check(f'man {page}', p.returncode == 0 and p.stderr == '' and
+              p.stdout.strip() != '', 'renders without warnings', p)
+
+
+def main():
+    # Others (nobody, with -u) must reach the directories.
+    tmp = tempfile.mkdtemp(prefix='diskbench-e2e.')
+    os.chmod(tmp, 0o755)
+    try:
+        made = test_runs(tmp)
+        test_report(tmp, made)
+        test_report_errors(tmp, made)
+        mounted = test_enospc(tmp, made)
+        test_unwritable(tmp)
+        test_man_pages()
+    finally:
+        subprocess.run(['chmod', '-R', 'u+w', tmp])
+        shutil.rmtree(tmp, ignore_errors=True)
+    if failures:
+        print(f'\n{len(failures)} failure(s)')
+        return 1
+    if not mounted:
+        print('the full file system test was skipped (needs root)')
+        return 77
+    print('all passed')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
