@@ -665,12 +665,23 @@ DISKBENCH_API int diskbench_report_read_file(struct diskbench_report *report,
 			char *b;
 
 			cap = cap ? cap * 2 : 65536;
+			if (cap > DISKBENCH_REPORT_MAX_INPUT)
+				cap = DISKBENCH_REPORT_MAX_INPUT + 1;
 			b = realloc(buf, cap);
 			if (!b) {
 				err = -ENOMEM;
 				break;
 			}
 			buf = b;
+		}
+		if (len >= DISKBENCH_REPORT_MAX_INPUT) {
+			/* A device or a runaway pipe; no result file is this
+			 * large. */
+			err = -EFBIG;
+			diskbench__report_seterr(report,
+				"read %s: larger than %llu bytes, not a result file",
+				path, (unsigned long long)DISKBENCH_REPORT_MAX_INPUT);
+			break;
 		}
 		n = read(fd, buf + len, cap - len);
 		if (n < 0) {

@@ -73,6 +73,9 @@ enum diskbench_format {
 /** Version of the JSON schema the writer follows and the reader accepts. */
 #define DISKBENCH_REPORT_SCHEMA_VERSION 1
 
+/** Largest input diskbench_report_read_file() reads: 1 GiB. */
+#define DISKBENCH_REPORT_MAX_INPUT (UINT64_C(1) << 30)
+
 /** The run's seed field is set (struct diskbench_report_info::seed). */
 #define DISKBENCH_INFO_HAS_SEED UINT32_C(0x01)
 
@@ -344,8 +347,10 @@ DISKBENCH_API int diskbench_report_read(struct diskbench_report *report,
  * @param[in] report the report
  * @param[in] format DISKBENCH_FORMAT_AUTO, _BONNIE_CSV or _JSON
  * @param[in] path   the file
- * @return as diskbench_report_read(); a negative errno from open(2) or
- *         read(2), named with the path in diskbench_report_errmsg()
+ * @return as diskbench_report_read(); -EFBIG for an input larger than
+ *         DISKBENCH_REPORT_MAX_INPUT (a device such as /dev/zero); a
+ *         negative errno from open(2) or read(2), named with the path in
+ *         diskbench_report_errmsg()
  */
 DISKBENCH_API int diskbench_report_read_file(struct diskbench_report *report,
 					     enum diskbench_format format,
