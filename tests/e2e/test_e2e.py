@@ -129,6 +129,25 @@ def test_runs(tmp):
         good, err = xml_ok(ht)
         check(name + ': HTML is well-formed', good, err)
         made[tag] = (csv, js)
+    # bonnie++'s own readers take the program's CSV lines, both in one file.
+    if len(made) == 2:
+        both = os.path.join(tmp, 'both.csv')
+        with open(both, 'w') as f:
+            for tag in ('a', 'b'):
+                with open(made[tag][0]) as g:
+                    f.write(g.read())
+        with open(both) as f:
+            p = subprocess.run(['bon_csv2txt'], stdin=f, capture_output=True,
+                               text=True)
+        check('bon_csv2txt reads both runs', p.returncode == 0 and
+              p.stderr == '' and 'e2e-a' in p.stdout and 'e2e-b' in p.stdout,
+              'exit 0, both names', p)
+        p = subprocess.run(['bon_csv2html', both], capture_output=True,
+                           text=True)
+        check('bon_csv2html reads both runs', p.returncode == 0 and
+              "Can't process" not in p.stderr and
+              p.stdout.count('rowheader') >= 2 and 'e2e-a' in p.stdout and
+              'e2e-b' in p.stdout, 'exit 0, a row per run', p)
     return made
 
 
@@ -277,6 +296,15 @@ def test_enospc(tmp, made):
               p.returncode == 1 and p.stderr.strip() != '', 'exit 1', p)
         check('bonnie ENOSPC: directory empty', os.listdir(mnt) == [],
               f'left {os.listdir(mnt)}')
+        # The room check passes (no big file), but 1024 files of 16 KiB do
+        # not fit in 8 MiB: a real ENOSPC in the middle of seq_create.
+        p = run(BONNIE, USER + ['-d', mnt, '-s', '0', '-n', '1:16384:16384'],
+                cwd=tmp)
+        check('bonnie ENOSPC mid-phase: exit 1 naming the write',
+              p.returncode == 1 and 'No space left on device' in p.stderr and
+              'seq_create: write' in p.stderr, 'exit 1', p)
+        check('bonnie ENOSPC mid-phase: directory empty',
+              os.listdir(mnt) == [], f'left {os.listdir(mnt)}')
         # diskbench-report -o on a file system with no room: no file left.
         if made.get('a'):
             fill = os.path.join(mnt, 'fill')
