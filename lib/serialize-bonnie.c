@@ -97,7 +97,8 @@ static void files_str(char *buf, size_t size, uint64_t files)
 	if (files % 1024 == 0)
 		snprintf(buf, size, "%" PRIu64, files / 1024);
 	else
-		snprintf(buf, size, "%.6g", (double)files / 1024.0);
+		snprintf(buf, size, "%llu.%06llu", (unsigned long long)(files / 1024),
+			 (unsigned long long)(files % 1024 * 1000000 / 1024));
 }
 
 static bool is_seeks(enum diskbench_phase_kind k)
@@ -105,10 +106,38 @@ static bool is_seeks(enum diskbench_phase_kind k)
 	return k == DISKBENCH_PHASE_SEEKS;
 }
 
+/* v (>= 0) with dec (0 or 1) decimals, rounded half away from zero, as
+ * "%.*f" would print it in the C locale whatever the caller's locale: a
+ * decimal comma would break the CSV. */
+static const char *fixed(char *buf, size_t size, double v, int dec)
+{
+	unsigned long long m;
+
+	if (!(v >= 0))
+		v = 0;
+	if (v > 1e17)
+		v = 1e17;
+	m = (unsigned long long)llround(v * (dec ? 10.0 : 1.0));
+	if (dec)
+		snprintf(buf, size, "%llu.%llu", m / 10, m % 10);
+	else
+		snprintf(buf, size, "%llu", m);
+	return buf;
+}
+
+/* Truncated to a whole number (bonnie++'s int()). */
+static unsigned long long whole(double v)
+{
+	if (!(v >= 0))
+		return 0;
+	return v > 1e18 ? 1000000000000000000ull : (unsigned long long)v;
+}
+
 /* The rate and CPU cells of a CSV line. */
 static void csv_pair(struct diskbench__out *o, const struct diskbench_result *res)
 {
 	double rate;
+	char num[32];
 
 	if (!res || !diskbench_result_ran(res)) {
 		diskbench__out_puts(o, ",,");
@@ -120,15 +149,16 @@ static void csv_pair(struct diskbench__out *o, const struct diskbench_result *re
 	}
 	if (diskbench__kind_moves_bytes(res->kind)) {
 		rate = diskbench_result_bytes_per_sec(res) / 1024.0;
-		diskbench__out_printf(o, ",%.0f", floor(rate));
+		diskbench__out_printf(o, ",%llu", whole(rate));
 	} else if (is_seeks(res->kind)) {
 		rate = diskbench_result_ops_per_sec(res);
-		diskbench__out_printf(o, rate >= 1000 ? ",%.0f" : ",%.1f", rate);
+		diskbench__out_printf(o, ",%s", fixed(num, sizeof(num), rate,
+						      rate >= 1000 ? 0 : 1));
 	} else {
-		diskbench__out_printf(o, ",%.0f",
-				      floor(diskbench_result_ops_per_sec(res)));
+		diskbench__out_printf(o, ",%llu",
+				      whole(diskbench_result_ops_per_sec(res)));
 	}
-	diskbench__out_printf(o, ",%.0f", floor(diskbench_result_cpu_percent(res)));
+	diskbench__out_printf(o, ",%llu", whole(diskbench_result_cpu_percent(res)));
 }
 
 static void csv_latency(struct diskbench__out *o, const struct diskbench_result *res)
@@ -232,21 +262,24 @@ int diskbench__write_bonnie_csv(struct diskbench_report *r,
 static void text_rate_kib(struct diskbench__out *o, double v)
 {
 	double m = v / 1024.0;
+	char num[32];
 
 	if (v < 10000)
 		diskbench__out_printf(o, " %4dk", (int)v);
 	else if (m < 1000) {
 		if (m < 100)
-			diskbench__out_printf(o, " %4.1fm", m);
+			diskbench__out_printf(o, " %4sm", fixed(num, sizeof(num), m, 1));
 		else
 			diskbench__out_printf(o, " %4dm", (int)(m + 0.5));
 	} else {
-		diskbench__out_printf(o, " %4.1fg", m / 1024.0);
+		diskbench__out_printf(o, " %4sg", fixed(num, sizeof(num), m / 1024.0, 1));
 	}
 }
 
 static void text_pair(struct diskbench__out *o, const struct diskbench_result *res)
 {
+	char num[32];
+
 	if (!res || !diskbench_result_ran(res)) {
 		diskbench__out_puts(o, "          ");
 		return;
@@ -260,12 +293,13 @@ static void text_pair(struct diskbench__out *o, const struct diskbench_result *r
 	} else if (is_seeks(res->kind)) {
 		double v = diskbench_result_ops_per_sec(res);
 
-		diskbench__out_printf(o, v >= 1000 ? " %5.0f" : " %5.1f", v);
+		diskbench__out_printf(o, " %5s", fixed(num, sizeof(num), v,
+						      v >= 1000 ? 0 : 1));
 	} else {
 		/* bonnie++ prints the file count here (a conversion bug);
 		 * we print the rate. */
-		diskbench__out_printf(o, " %5.0f",
-				      floor(diskbench_result_ops_per_sec(res)));
+		diskbench__out_printf(o, " %5llu",
+				      whole(diskbench_result_ops_per_sec(res)));
 	}
 	diskbench__out_printf(o, " %3d", (int)diskbench_result_cpu_percent(res));
 }
@@ -547,9 +581,11 @@ static int get_uint(struct diskbench_report *r, struct line *ln, int i,
 	return 0;
 }
 
-/* A decimal number (digits, an optional fraction). */
+/* A decimal number (digits, an optional fraction), read without strtod,
+ * whose decimal point follows the caller's locale. */
 static bool decimal(const char *s, size_t n, double *v)
 {
+	double x = 0, scale = 1;
 	size_t i = 0, dot = 0;
 
 	if (!n || n > 30)
@@ -560,13 +596,14 @@ static bool decimal(const char *s, size_t n, double *v)
 				return false;
 		} else if (s[i] < '0' || s[i] > '9') {
 			return false;
+		} else if (dot) {
+			scale *= 10;
+			x = x * 10 + (s[i] - '0');
+		} else {
+			x = x * 10 + (s[i] - '0');
 		}
 	}
-	char tmp[32];
-
-	memcpy(tmp, s, n);
-	tmp[n] = 0;
-	*v = strtod(tmp, NULL);
+	*v = x / scale;
 	return isfinite(*v);
 }
 
