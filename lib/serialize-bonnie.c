@@ -736,7 +736,6 @@ static int parse_line(struct diskbench_report *r, struct line *ln,
 	int err;
 	char *s;
 
-	in.version = NULL;
 	/* Strings first: the run copies them. */
 	if (!empty(ln, 4)) {
 		s = str(ln, 4);
