@@ -1,4 +1,5 @@
 #include "rand.h"
+#include <stddef.h>
 
 void diskbench__rand_seed(struct diskbench__rand *g, uint32_t seed)
 {
@@ -6,6 +7,8 @@ void diskbench__rand_seed(struct diskbench__rand *g, uint32_t seed)
 	 * (Schrage's method, no overflow), then 310 outputs are dropped. */
 	int32_t word = (int32_t)(seed ? seed : 1);
 
+	g->fn = NULL;
+	g->user_data = NULL;
 	g->st[0] = word;
 	for (int i = 1; i < 31; i++) {
 		int32_t hi = word / 127773, lo = word % 127773;

@@ -13,13 +13,20 @@
 struct diskbench__rand {
 	int32_t st[31];
 	unsigned f, r;
+	/* A caller's source (diskbench_run_opts.random), used instead. */
+	uint32_t (*fn)(void *user_data);
+	void *user_data;
 };
 
+/* Seeds the generator; any caller's source is dropped. */
 void diskbench__rand_seed(struct diskbench__rand *g, uint32_t seed);
 
 /* Next value in [0, 2^31), as glibc's rand(). */
 static inline uint32_t diskbench__rand_next(struct diskbench__rand *g)
 {
+	if (g->fn)
+		return g->fn(g->user_data) & UINT32_C(0x7fffffff);
+
 	uint32_t val = (uint32_t)g->st[g->f] + (uint32_t)g->st[g->r];
 
 	g->st[g->f] = (int32_t)val;

@@ -189,6 +189,8 @@ DISKBENCH_API int diskbench_run_execute(struct diskbench_run *run)
 		return -ENOMEM;
 	run->executing = true;
 	diskbench__rand_seed(&run->rng, run->seed);
+	run->rng.fn = run->opts.random;
+	run->rng.user_data = run->opts.random_user_data;
 
 	for (size_t i = 0; i < run->nphases; i++) {
 		struct diskbench_result *res = NULL;

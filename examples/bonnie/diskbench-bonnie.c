@@ -82,6 +82,8 @@ struct options {
 	bool seed_set;
 	uint32_t seed;
 	char *seed_file;           /* -Z, as typed */
+	uint32_t *random;          /* -Z: the file's numbers */
+	size_t random_count, random_next;
 	int64_t test_count;        /* -x; -1 is bonnie++'s "one run, text too" */
 	char *user;                /* -u, without its :group */
 	const char *group;         /* -g or -u's :group */
@@ -323,28 +325,56 @@ static void parse_n(struct options *o, const char *arg)
 	free(copy);
 }
 
-/* bonnie++ -Z: a file of 32-bit big-endian numbers. The library draws from
- * its own seeded generator, so the file's first number (its absolute
- * value, as bonnie++ takes it) becomes the seed. */
+/* bonnie++ -Z: a file of 32-bit big-endian numbers, whose absolute values
+ * are the run's random numbers, used in turn and from the start again when
+ * they run out (and for each -x run). Read whole, up to 64 MiB. */
 static void parse_seed_file(struct options *o, const char *arg)
 {
-	unsigned char b[4];
+	unsigned char *b = NULL;
+	size_t len = 0, cap = 0, n;
 	FILE *f = fopen(arg, "rb");
-	int32_t v;
 
 	if (!f)
 		die("Can't open random file \"%s\".", arg);
-	if (fread(b, 1, 4, f) != 4) {
-		fclose(f);
+	do {
+		if (len == cap) {
+			cap = cap ? cap * 2 : 65536;
+			if (cap > (64u << 20) + 4 || !(b = realloc(b, cap)))
+				die(PROG ": -Z %s: more than 64 MiB, or out of memory", arg);
+		}
+		n = fread(b + len, 1, cap - len, f);
+		len += n;
+	} while (n > 0);
+	if (ferror(f) || len < 4)
 		die("Can't read random data from \"%s\".", arg);
-	}
 	fclose(f);
-	v = (int32_t)((uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 |
-		      (uint32_t)b[2] << 8 | b[3]);
-	o->seed = v == INT32_MIN ? (uint32_t)v : (uint32_t)(v < 0 ? -v : v);
-	o->seed_set = true;
+	free(o->random);
+	o->random_count = len / 4;
+	o->random = malloc(o->random_count * sizeof(*o->random));
+	if (!o->random)
+		die(PROG ": out of memory");
+	for (size_t i = 0; i < o->random_count; i++) {
+		const unsigned char *q = b + 4 * i;
+		int32_t v = (int32_t)((uint32_t)q[0] << 24 | (uint32_t)q[1] << 16 |
+				      (uint32_t)q[2] << 8 | q[3]);
+
+		o->random[i] = v == INT32_MIN ? 0 : (uint32_t)(v < 0 ? -v : v);
+	}
+	free(b);
+	o->seed_set = false;
 	free(o->seed_file);
 	o->seed_file = strdup(arg);
+}
+
+/* The run's random source with -Z: the file's numbers in turn. */
+static uint32_t random_from_file(void *user_data)
+{
+	struct options *o = user_data;
+	uint32_t v = o->random[o->random_next++];
+
+	if (o->random_next == o->random_count)
+		o->random_next = 0;
+	return v;
 }
 
 static void parse_percentiles(struct options *o, const char *arg)
@@ -554,6 +584,8 @@ static void parse_args(struct options *o, int argc, char **argv)
 			o->seed_set = true;
 			free(o->seed_file);
 			o->seed_file = NULL;
+			free(o->random);
+			o->random = NULL;
 			break;
 		}
 		case 'Z':
@@ -1000,6 +1032,7 @@ static void free_options(struct options *o)
 	free(o->cmdline);
 	free(o->machine);
 	free(o->seed_file);
+	free(o->random);
 	free(o->user);
 	free(o->json_path);
 	free(o->html_path);
@@ -1135,6 +1168,10 @@ int main(int argc, char **argv)
 		ro.flags |= DISKBENCH_RUN_SEED;
 		ro.seed = o.seed;
 	}
+	if (o.random) {
+		ro.random = random_from_file;
+		ro.random_user_data = &o;
+	}
 	err = diskbench_run_new(&run, target, &ro);
 	for (int i = 0; !err && i <= cli.nsteps; i++) {
 		struct diskbench_custom_ops co = { sizeof(co), marker_setup, marker_op, NULL };
@@ -1216,6 +1253,7 @@ int main(int argc, char **argv)
 		cli.current = -1;
 		cli.line_open = false;
 		info.start_time_ns = now_ns();
+		o.random_next = 0;    /* each run draws the same numbers */
 		g_run = run;
 		if (g_signal)          /* a signal before g_run was set */
 			diskbench_run_cancel(run);

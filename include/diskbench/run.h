@@ -65,6 +65,20 @@ struct diskbench_progress {
 typedef int (*diskbench_progress_fn)(const struct diskbench_progress *progress,
 				     void *user_data);
 
+/**
+ * A source of random numbers for a run, in place of its seeded generator
+ * (bonnie++ -Z reads them from a file).
+ *
+ * Called on the thread running diskbench_run_execute(), only outside the
+ * timed operations: seek offsets, file names, sizes and shuffles are drawn
+ * before a phase starts timing.
+ *
+ * @param[in] user_data what the caller set beside the function
+ * @return the next number; the run uses its low 31 bits, as it would use a
+ *         value of rand()
+ */
+typedef uint32_t (*diskbench_random_fn)(void *user_data);
+
 /** Default progress interval: 500 ms. */
 #define DISKBENCH_RUN_DEFAULT_PROGRESS_NS UINT64_C(500000000)
 
@@ -92,6 +106,11 @@ struct diskbench_run_opts {
 	uint32_t flags;
 	/** Seed of the run's generator, with DISKBENCH_RUN_SEED. */
 	uint32_t seed;
+	/** Where the run's random numbers come from; NULL: the generator
+	 *  seeded with @ref seed. */
+	diskbench_random_fn random;
+	/** Passed to @ref random. */
+	void *random_user_data;
 };
 
 /**
@@ -102,7 +121,7 @@ struct diskbench_run_opts {
 
 /** Initializer for struct diskbench_run_opts: all defaults. */
 #define DISKBENCH_RUN_OPTS_INIT \
-	{ sizeof(struct diskbench_run_opts), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
+	{ sizeof(struct diskbench_run_opts), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
 
 /**
  * Fills an option struct with its size and the defaults.

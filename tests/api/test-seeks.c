@@ -761,6 +761,56 @@ static struct reqs expected_reqs(uint32_t seed, uint64_t seeks)
 	return q;
 }
 
+/* A caller's random source (bonnie++ -Z): the tickets are its numbers,
+ * low 31 bits, in order, whatever the seed. */
+struct counter_src {
+	uint32_t next;
+	uint64_t calls;
+};
+
+static uint32_t counter_random(void *user_data)
+{
+	struct counter_src *c = user_data;
+
+	c->calls++;
+	/* The top bit set on purpose: the run keeps the low 31 bits. */
+	return 0x80000000u | (c->next++ * 2654435761u >> 1);
+}
+
+static void test_random_source(void **state)
+{
+	struct fx *f = NULL;
+	struct diskbench_run_opts ro = seed_opts(5);
+	struct counter_src src = { 7, 0 };
+	const uint64_t seeks = 300;
+	uint64_t k = 0;
+	size_t from;
+
+	(void)state;
+	ro.random = counter_random;
+	ro.random_user_data = &src;
+	assert_int_equal(fx_setup((void **)&f), 0);
+	fx_start_ex(f, NULL, &ro, 0);
+	add_seeks(f->run, seeks, 1, NO_SETTLE);
+	run_execute_ok(f->run);
+	assert_u64_eq(src.calls, seeks);
+	from = seekers_log_start(f->s);
+	for (uint64_t i = 0; i < seeks; i++) {
+		uint32_t t = ((7 + (uint32_t)i) * 2654435761u >> 1) & 0x7fffffffu;
+
+		assert_int_equal(f->s->log[from + k].kind, SIM_READ);
+		assert_u64_eq(f->s->log[from + k].at, off_of(t, NCH));
+		k++;
+		if (is_update(t)) {
+			assert_int_equal(f->s->log[from + k].kind, SIM_WRITE);
+			assert_u64_eq(f->s->log[from + k].at, off_of(t, NCH));
+			k++;
+		}
+	}
+	assert_clean(f);
+	assert_int_equal(fx_teardown((void **)&f), 0);
+}
+
 static void test_same_seed_same_requests(void **state)
 {
 	struct reqs a, b, c, d, e;
@@ -1495,6 +1545,7 @@ int main(void)
 		T(test_target_sync),
 		T(test_more_seekers_than_tickets),
 		cmocka_unit_test(test_same_seed_same_requests),
+		cmocka_unit_test(test_random_source),
 		cmocka_unit_test(test_tickets_are_glibc_rand),
 		T(test_execute_again_same_tickets),
 		cmocka_unit_test(test_stop_ops),

@@ -352,6 +352,60 @@ def interrupt(tmp, name, args, wait_for, sig, delay):
         fail(name, f'no CSV of what was measured: {out!r}')
 
 
+def created_names(args, cwd):
+    """Runs a program under strace; the base names of the files it created
+    (opened with O_CREAT), in order, and its exit status."""
+    log = os.path.join(cwd, 'strace.log')
+    p = subprocess.run(['strace', '-f', '-qq', '-e', 'trace=open,openat,creat',
+                        '-o', log] + args, cwd=cwd, capture_output=True,
+                       text=True, timeout=300)
+    names = []
+    with open(log) as f:
+        for line in f:
+            if 'O_CREAT' not in line or '"' not in line:
+                continue
+            name = line.split('"')[1].rsplit('/', 1)[-1]
+            if len(name) >= 10 and name[:10].isalnum():
+                names.append(name)
+    os.unlink(log)
+    return p, names
+
+
+def test_random_file_like_bonnie(tmp):
+    """-Z: the numbers of the file are the run's random numbers, as in
+    bonnie++: the same file names, in the same order, as bonnie++ 2.00a
+    makes with the same file (seen with strace)."""
+    name = '-Z against bonnie++'
+    bonnie = shutil.which('bonnie++') or '/usr/sbin/bonnie++'
+    if not shutil.which('strace') or not os.access(bonnie, os.X_OK):
+        fail(name, 'strace and bonnie++ are needed (scripts/test installs them)')
+        return
+    rnd = os.path.join(tmp, 'random.bin')
+    with open(rnd, 'wb') as f:
+        x = 12345
+        for _ in range(5000):
+            x = (x * 1103515245 + 12345) & 0xffffffff
+            f.write(x.to_bytes(4, 'big'))
+    args = ['-s', '0', '-n', '1:0:0:3', '-Z', rnd] + USER
+    got = {}
+    for tag, exe in (('ours', EXE), ('bonnie++', bonnie)):
+        scratch = new_scratch(tmp, 'zrand-' + tag)
+        p, names = created_names([exe, '-d', scratch] + args, tmp)
+        if p.returncode != 0:
+            fail(name, f'{tag} exit {p.returncode}', p)
+            return
+        if not empty(scratch):
+            fail(name, f'{tag} left files in {scratch}')
+        got[tag] = names
+    if len(got['ours']) < 2048 or got['ours'] != got['bonnie++']:
+        fail(name, f"{len(got['ours'])} names, {len(got['bonnie++'])} from "
+             f"bonnie++; first differing: "
+             + str(next(((a, b) for a, b in zip(got['ours'], got['bonnie++'])
+                         if a != b), None)))
+    else:
+        print(f'ok   {name}: {len(got["ours"])} file names identical')
+
+
 def main():
     if not os.access(EXE, os.X_OK):
         print(f'{EXE}: not executable')
@@ -363,6 +417,7 @@ def main():
         test_x2(tmp)
         test_quiet(tmp)
         test_x1_x0(tmp)
+        test_random_file_like_bonnie(tmp)
         # SIGINT in the middle of the per-byte write (about 2.5 s long).
         interrupt(tmp, 'sigint', ['-s', '16', '-r', '8', '-n', '1'],
                   'Writing a byte at a time...', signal.SIGINT, 0.5)
