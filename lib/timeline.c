@@ -26,6 +26,17 @@ static int grow(struct diskbench_timeline *tl, size_t need)
 			return -ENOMEM;
 		cap *= 2;
 	}
+	if (!tl->slots) {
+		/* calloc, not realloc + memset: a large reserve comes from
+		 * fresh zero pages, resident only once recording reaches
+		 * them. */
+		slots = calloc(cap, sizeof(*slots));
+		if (!slots)
+			return -ENOMEM;
+		tl->slots = slots;
+		tl->cap = cap;
+		return 0;
+	}
 	slots = realloc(tl->slots, cap * sizeof(*slots));
 	if (!slots)
 		return -ENOMEM;
@@ -122,12 +133,18 @@ DISKBENCH_API int diskbench_timeline_copy(struct diskbench_timeline **out,
 	if (!tl)
 		return -ENOMEM;
 	*tl = *src;
-	tl->slots = malloc(src->cap * sizeof(*src->slots));
+	/* Room for the intervals used only: a result's copy of a recorder's
+	 * timeline need not carry the recorder's reserve (128 KiB by
+	 * default); recording into the copy grows it again. */
+	tl->cap = src->len ? src->len : 1;
+	tl->slots = calloc(tl->cap, sizeof(*src->slots));
 	if (!tl->slots) {
 		free(tl);
 		return -ENOMEM;
 	}
-	memcpy(tl->slots, src->slots, src->cap * sizeof(*src->slots));
+	memcpy(tl->slots, src->slots, src->len * sizeof(*src->slots));
+	if (tl->cur >= tl->cap)
+		tl->cur = 0, tl->cur_lo = 1, tl->cur_hi = 0;
 	*out = tl;
 	return 0;
 }
