@@ -703,6 +703,8 @@ static int get_phase(struct diskbench_report *r, struct line *ln,
 
 		if (!decimal(ln->f[p], ln->len[p], &rate))
 			return bad(r, ln, fr, "not a rate");
+		if (rate > 1e12)
+			return bad(r, ln, fr, "above 10^12 seeks per second");
 	} else {
 		err = get_uint(r, ln, fr, UINT64_C(1) << 52, &u);
 		if (err)

@@ -816,9 +816,15 @@ static void colour_column(struct bcell *cells, size_t n, int t, bool lower_bette
 		v -= mn;
 		if (lower_better)
 			v = range - v;
-		green = (int)(255.0 * v / range);
-		if (green > 255)
-			green = 255;
+		/* Clamped before the cast: extreme figures read from a file
+		 * (a rate of 1e25) must not overflow an int, nor NaN pass. */
+		double frac = range > 0 ? v / range : 0;
+
+		if (!(frac > 0))
+			frac = 0;
+		if (frac > 1)
+			frac = 1;
+		green = (int)(255.0 * frac);
 		red = 255 - green;
 		snprintf(cells[i * 12].bg[t], sizeof(cells[i * 12].bg[t]),
 			 "#%02X%02X00", (unsigned)red & 0xff, (unsigned)green & 0xff);

@@ -319,6 +319,9 @@ static const struct bad_case bad_cases[] = {
 	{ NULL, { { 21, "abc" } }, "field 22 (num_files) \"abc\"" },
 	{ NULL, { { 21, "0" } }, "field 22 (num_files) \"0\": zero files" },
 	{ NULL, { { 19, "1.2.3" }, { 20, "4" } }, "field 20 (seeks) \"1.2.3\": not a rate" },
+	/* Found by the fuzzer: a rate this large overflowed the HTML colour. */
+	{ NULL, { { 19, "16387777777777777777777777" }, { 20, "3" } },
+	  "field 20 (seeks) \"16387777777777777777777777\": above 10^12" },
 	{ NULL, { { 26, "12" }, { 27, "-3" } }, "field 28 (seq_create_cpu) \"-3\"" },
 };
 
