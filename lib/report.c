@@ -253,7 +253,7 @@ static int add(struct diskbench_report *report,
 	err = diskbench__opts_read(&in, sizeof(in), info);
 	if (err)
 		return err;
-	if (in.files_mode > DISKBENCH_INFO_FILES_SYMLINK) {
+	if (in.files_mode > DISKBENCH_FILES_SYMLINK) {
 		diskbench__report_seterr(report, "unknown files_mode %u",
 					 in.files_mode);
 		return -EINVAL;

@@ -227,9 +227,9 @@ int diskbench__write_bonnie_csv(struct diskbench_report *r,
 		if (in->files) {
 			files_str(buf, sizeof(buf), in->files);
 			diskbench__out_printf(o, ",%s", buf);
-			if (in->files_mode == DISKBENCH_INFO_FILES_HARDLINK)
+			if (in->files_mode == DISKBENCH_FILES_HARDLINK)
 				diskbench__out_puts(o, ",link,");
-			else if (in->files_mode == DISKBENCH_INFO_FILES_SYMLINK)
+			else if (in->files_mode == DISKBENCH_FILES_SYMLINK)
 				diskbench__out_puts(o, ",symlink,");
 			else if (in->max_bytes && in->min_bytes)
 				diskbench__out_printf(o, ",%" PRIu64 ",%" PRIu64,
@@ -371,9 +371,9 @@ static void file_spec(char *buf, size_t size, const struct diskbench_report_info
 
 	files_str(buf, size, in->files);
 	n = strlen(buf);
-	if (in->files_mode == DISKBENCH_INFO_FILES_HARDLINK)
+	if (in->files_mode == DISKBENCH_FILES_HARDLINK)
 		snprintf(buf + n, size - n, ":link");
-	else if (in->files_mode == DISKBENCH_INFO_FILES_SYMLINK)
+	else if (in->files_mode == DISKBENCH_FILES_SYMLINK)
 		snprintf(buf + n, size - n, ":symlink");
 	else if (in->max_bytes)
 		snprintf(buf + n, size - n, ":%" PRIu64 ":%" PRIu64, in->max_bytes,
@@ -423,7 +423,7 @@ int diskbench__write_bonnie_text(struct diskbench_report *r,
 		if (has_files(&r->runs.v[i])) {
 			any_files = true;
 			any_max |= in->max_bytes != 0 ||
-				   in->files_mode != DISKBENCH_INFO_FILES_REGULAR;
+				   in->files_mode != DISKBENCH_FILES_REGULAR;
 			any_min |= in->min_bytes != 0;
 		}
 	}
@@ -788,9 +788,9 @@ static int parse_line(struct diskbench_report *r, struct line *ln,
 			return bad(r, ln, 21, "zero files");
 	}
 	if (is(ln, 22, "link")) {
-		in.files_mode = DISKBENCH_INFO_FILES_HARDLINK;
+		in.files_mode = DISKBENCH_FILES_HARDLINK;
 	} else if (is(ln, 22, "symlink")) {
-		in.files_mode = DISKBENCH_INFO_FILES_SYMLINK;
+		in.files_mode = DISKBENCH_FILES_SYMLINK;
 	} else if (!empty(ln, 22)) {
 		err = get_uint(r, ln, 22, UINT64_MAX, &in.max_bytes);
 		if (err)
@@ -800,7 +800,7 @@ static int parse_line(struct diskbench_report *r, struct line *ln,
 		err = get_uint(r, ln, 23, UINT64_MAX, &in.min_bytes);
 		if (err)
 			return err;
-		if (in.files_mode != DISKBENCH_INFO_FILES_REGULAR)
+		if (in.files_mode != DISKBENCH_FILES_REGULAR)
 			return bad(r, ln, 23, "a smallest size with links");
 		if (in.min_bytes > in.max_bytes)
 			return bad(r, ln, 23, "above the largest size");
@@ -814,7 +814,7 @@ static int parse_line(struct diskbench_report *r, struct line *ln,
 		in.dirs = (uint32_t)v;
 	}
 	if (!in.files && (in.max_bytes || in.min_bytes || in.dirs ||
-			  in.files_mode != DISKBENCH_INFO_FILES_REGULAR))
+			  in.files_mode != DISKBENCH_FILES_REGULAR))
 		return bad(r, ln, 21, "empty, but the file fields after it are set");
 	for (int k = 0; k < 6; k++) {
 		err = get_phase(r, ln, run, big_kinds[k], 9 + 2 * k, 38 + k);

@@ -886,9 +886,9 @@ static int bonnie_table(struct page *pg)
 		conc |= run->info.concurrency > 1;
 		chunk |= run->info.chunk_bytes && run->info.chunk_bytes != 8192;
 		maxc |= run->info.files && (run->info.max_bytes ||
-			run->info.files_mode != DISKBENCH_INFO_FILES_REGULAR);
+			run->info.files_mode != DISKBENCH_FILES_REGULAR);
 		minc |= run->info.files && run->info.min_bytes &&
-			run->info.files_mode == DISKBENCH_INFO_FILES_REGULAR;
+			run->info.files_mode == DISKBENCH_FILES_REGULAR;
 		dirs |= run->info.files && run->info.dirs > 1;
 	}
 	if (!n)
@@ -974,9 +974,9 @@ static int bonnie_table(struct page *pg)
 		if (maxc) {
 			if (!in->files)
 				buf[0] = 0;
-			else if (in->files_mode == DISKBENCH_INFO_FILES_HARDLINK)
+			else if (in->files_mode == DISKBENCH_FILES_HARDLINK)
 				snprintf(buf, sizeof(buf), "link");
-			else if (in->files_mode == DISKBENCH_INFO_FILES_SYMLINK)
+			else if (in->files_mode == DISKBENCH_FILES_SYMLINK)
 				snprintf(buf, sizeof(buf), "symlink");
 			else if (in->max_bytes)
 				snprintf(buf, sizeof(buf), "%llu",
@@ -987,7 +987,7 @@ static int bonnie_table(struct page *pg)
 		}
 		if (minc) {
 			if (in->files && in->min_bytes &&
-			    in->files_mode == DISKBENCH_INFO_FILES_REGULAR)
+			    in->files_mode == DISKBENCH_FILES_REGULAR)
 				snprintf(buf, sizeof(buf), "%llu",
 					 (unsigned long long)in->min_bytes);
 			else

@@ -513,7 +513,7 @@ int diskbench__write_json(struct diskbench_report *r,
 	struct jw j = { o, 0, { true } };
 
 	for (size_t i = 0; i < r->runs.n; i++) {
-		if (r->runs.v[i].info.files_mode > DISKBENCH_INFO_FILES_SYMLINK) {
+		if (r->runs.v[i].info.files_mode > DISKBENCH_FILES_SYMLINK) {
 			diskbench__report_seterr(r, "run %zu: unknown files_mode %u",
 						 i, r->runs.v[i].info.files_mode);
 			return -EINVAL;

@@ -1026,6 +1026,14 @@ static void install_signals(void)
 	}
 }
 
+/* bonnie++'s -n max of -1 asks for hard links, -2 for symbolic links. */
+static uint32_t files_mode(const struct options *o)
+{
+	return o->max_size == -1 ? DISKBENCH_FILES_HARDLINK :
+	       o->max_size == -2 ? DISKBENCH_FILES_SYMLINK :
+				   DISKBENCH_FILES_REGULAR;
+}
+
 static void free_options(struct options *o)
 {
 	free(o->cwd);
@@ -1197,9 +1205,7 @@ int main(int argc, char **argv)
 			struct diskbench_files_opts fo = DISKBENCH_FILES_OPTS_INIT;
 
 			fo.files = (uint64_t)o.files_k * 1024;
-			fo.mode = o.max_size == -1 ? DISKBENCH_FILES_HARDLINK :
-				  o.max_size == -2 ? DISKBENCH_FILES_SYMLINK :
-						     DISKBENCH_FILES_REGULAR;
+			fo.mode = files_mode(&o);
 			if (fo.mode == DISKBENCH_FILES_REGULAR) {
 				fo.max_bytes = (uint64_t)o.max_size;
 				fo.min_bytes = (uint64_t)o.min_size;
@@ -1233,10 +1239,8 @@ int main(int argc, char **argv)
 	}
 	if (o.files_k) {
 		info.files = (uint64_t)o.files_k * 1024;
-		info.files_mode = o.max_size == -1 ? DISKBENCH_INFO_FILES_HARDLINK :
-				  o.max_size == -2 ? DISKBENCH_INFO_FILES_SYMLINK :
-						     DISKBENCH_INFO_FILES_REGULAR;
-		if (info.files_mode == DISKBENCH_INFO_FILES_REGULAR) {
+		info.files_mode = files_mode(&o);
+		if (info.files_mode == DISKBENCH_FILES_REGULAR) {
 			info.max_bytes = (uint64_t)o.max_size;
 			info.min_bytes = (uint64_t)o.min_size;
 		}

@@ -34,6 +34,7 @@
 #define DISKBENCH_REPORT_H
 
 #include <diskbench/common.h>
+#include <diskbench/phase.h>
 #include <diskbench/result.h>
 #include <diskbench/run.h>
 
@@ -79,12 +80,6 @@ enum diskbench_format {
 /** The run's seed field is set (struct diskbench_report_info::seed). */
 #define DISKBENCH_INFO_HAS_SEED UINT32_C(0x01)
 
-/** bonnie++'s small-file phases made regular files (-n N:max:min). */
-#define DISKBENCH_INFO_FILES_REGULAR 0
-/** bonnie++'s small-file phases made hard links (-n N:-1). */
-#define DISKBENCH_INFO_FILES_HARDLINK 1
-/** bonnie++'s small-file phases made symbolic links (-n N:-2). */
-#define DISKBENCH_INFO_FILES_SYMLINK 2
 
 /**
  * A run's metadata. As input (diskbench_report_add()), zero and NULL mean
@@ -140,7 +135,8 @@ struct diskbench_report_info {
 	uint64_t min_bytes;
 	/** Directories of the small-file phases; 0 or 1: none. */
 	uint32_t dirs;
-	/** DISKBENCH_INFO_FILES_REGULAR, _HARDLINK or _SYMLINK. */
+	/** How the small-file phases made their files: DISKBENCH_FILES_REGULAR,
+	 *  _HARDLINK or _SYMLINK (as in struct diskbench_files_opts). */
 	uint32_t files_mode;
 };
 
@@ -216,7 +212,7 @@ DISKBENCH_API void diskbench_report_free(struct diskbench_report *report);
  * @param[in] count   how many
  * @return 0; -EINVAL for a NULL @p report, NULL @p results with a non-zero
  *         count, a NULL result, a files_mode that is not one of
- *         DISKBENCH_INFO_FILES_*; -E2BIG; -ENOMEM
+ *         DISKBENCH_FILES_*; -E2BIG; -ENOMEM
  */
 DISKBENCH_API int
 diskbench_report_add(struct diskbench_report *report,

@@ -144,7 +144,7 @@ static void test_bonnie_header_and_runs(void **state)
 	assert_true(in.flags & DISKBENCH_INFO_HAS_SEED);
 	assert_int_equal(in.seed, 12345);
 	assert_int_equal(in.files, 1024);
-	assert_int_equal(in.files_mode, DISKBENCH_INFO_FILES_SYMLINK);
+	assert_int_equal(in.files_mode, DISKBENCH_FILES_SYMLINK);
 	assert_null(in.host);
 
 	/* What a summary-only result knows. */

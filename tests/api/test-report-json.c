@@ -219,7 +219,7 @@ static struct diskbench_report *tiny_report(const char *name)
 	in.max_bytes = 100;
 	in.min_bytes = 10;
 	in.dirs = 4;
-	in.files_mode = DISKBENCH_INFO_FILES_SYMLINK;
+	in.files_mode = DISKBENCH_FILES_SYMLINK;
 	assert_ok(diskbench_report_new(&r));
 	assert_ok(diskbench_report_add(r, &in,
 				       (const struct diskbench_result *const *)v, 2));
