@@ -84,6 +84,12 @@ struct diskbench__wopts {
 	const char *title;
 };
 
+/* v with dec decimals (0 to 6), rounded half away from zero, in the C
+ * locale's notation whatever the caller's locale (a decimal comma would
+ * break CSV and JSON); |v| is capped at 9e15 / 10^dec, NaN and infinities
+ * print as 0. Returns buf. */
+const char *diskbench__fixed(char *buf, size_t size, double v, int dec);
+
 /* bonnie++'s latency string of a time: "<n>us", "<n>ms" or "<n>s",
  * truncated; "" for 0. buf holds at least 32 bytes. */
 void diskbench__latency_str(char *buf, size_t size, uint64_t ns);

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -428,6 +429,31 @@ void diskbench__out_printf(struct diskbench__out *o, const char *fmt, ...)
 	va_end(ap);
 	diskbench__out_write(o, big, (size_t)n);
 	free(big);
+}
+
+/* v with dec decimals (0 to 6), rounded half away from zero. Locale-free. */
+const char *diskbench__fixed(char *buf, size_t size, double v, int dec)
+{
+	static const unsigned long long p10[] = { 1, 10, 100, 1000, 10000,
+						  100000, 1000000 };
+	unsigned long long p = p10[dec], a;
+	double lim = 9e15 / (double)p;
+	long long m;
+
+	if (!isfinite(v))
+		v = 0;
+	if (v > lim)
+		v = lim;
+	if (v < -lim)
+		v = -lim;
+	m = llround(v * (double)p);
+	a = m < 0 ? (unsigned long long)-m : (unsigned long long)m;
+	if (dec)
+		snprintf(buf, size, "%s%llu.%0*llu", m < 0 ? "-" : "", a / p,
+			 dec, a % p);
+	else
+		snprintf(buf, size, "%s%llu", m < 0 ? "-" : "", a);
+	return buf;
 }
 
 void diskbench__latency_str(char *buf, size_t size, uint64_t ns)

@@ -106,25 +106,6 @@ static bool is_seeks(enum diskbench_phase_kind k)
 	return k == DISKBENCH_PHASE_SEEKS;
 }
 
-/* v (>= 0) with dec (0 or 1) decimals, rounded half away from zero, as
- * "%.*f" would print it in the C locale whatever the caller's locale: a
- * decimal comma would break the CSV. */
-static const char *fixed(char *buf, size_t size, double v, int dec)
-{
-	unsigned long long m;
-
-	if (!(v >= 0))
-		v = 0;
-	if (v > 1e17)
-		v = 1e17;
-	m = (unsigned long long)llround(v * (dec ? 10.0 : 1.0));
-	if (dec)
-		snprintf(buf, size, "%llu.%llu", m / 10, m % 10);
-	else
-		snprintf(buf, size, "%llu", m);
-	return buf;
-}
-
 /* Truncated to a whole number (bonnie++'s int()). */
 static unsigned long long whole(double v)
 {
@@ -152,8 +133,9 @@ static void csv_pair(struct diskbench__out *o, const struct diskbench_result *re
 		diskbench__out_printf(o, ",%llu", whole(rate));
 	} else if (is_seeks(res->kind)) {
 		rate = diskbench_result_ops_per_sec(res);
-		diskbench__out_printf(o, ",%s", fixed(num, sizeof(num), rate,
-						      rate >= 1000 ? 0 : 1));
+		diskbench__out_printf(o, ",%s",
+				      diskbench__fixed(num, sizeof(num), rate,
+						       rate >= 1000 ? 0 : 1));
 	} else {
 		diskbench__out_printf(o, ",%llu",
 				      whole(diskbench_result_ops_per_sec(res)));
@@ -268,11 +250,13 @@ static void text_rate_kib(struct diskbench__out *o, double v)
 		diskbench__out_printf(o, " %4dk", (int)v);
 	else if (m < 1000) {
 		if (m < 100)
-			diskbench__out_printf(o, " %4sm", fixed(num, sizeof(num), m, 1));
+			diskbench__out_printf(o, " %4sm",
+					      diskbench__fixed(num, sizeof(num), m, 1));
 		else
 			diskbench__out_printf(o, " %4dm", (int)(m + 0.5));
 	} else {
-		diskbench__out_printf(o, " %4sg", fixed(num, sizeof(num), m / 1024.0, 1));
+		diskbench__out_printf(o, " %4sg",
+				      diskbench__fixed(num, sizeof(num), m / 1024.0, 1));
 	}
 }
 
@@ -293,8 +277,9 @@ static void text_pair(struct diskbench__out *o, const struct diskbench_result *r
 	} else if (is_seeks(res->kind)) {
 		double v = diskbench_result_ops_per_sec(res);
 
-		diskbench__out_printf(o, " %5s", fixed(num, sizeof(num), v,
-						      v >= 1000 ? 0 : 1));
+		diskbench__out_printf(o, " %5s",
+				      diskbench__fixed(num, sizeof(num), v,
+						       v >= 1000 ? 0 : 1));
 	} else {
 		/* bonnie++ prints the file count here (a conversion bug);
 		 * we print the rate. */

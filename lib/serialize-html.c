@@ -10,7 +10,7 @@
  * characters XML forbids.
  *
  * The output depends on the report only: no clock, no host, no locale (every
- * number is formatted by fixed() below, never by %f, which follows the
+ * number is formatted by diskbench__fixed() below, never by %f, which follows the
  * caller's LC_NUMERIC), so golden files compare byte for byte.
  *
  * Layout, top to bottom:
@@ -132,31 +132,6 @@ static void esc(struct diskbench__out *o, const char *s)
 	diskbench__out_write(o, plain, (size_t)(p - plain));
 }
 
-/* v with dec decimals (0 to 6), rounded half away from zero. Locale-free. */
-static const char *fixed(char *buf, size_t size, double v, int dec)
-{
-	static const unsigned long long p10[] = { 1, 10, 100, 1000, 10000,
-						  100000, 1000000 };
-	unsigned long long p = p10[dec], a;
-	double lim = 9e15 / (double)p;
-	long long m;
-
-	if (!isfinite(v))
-		v = 0;
-	if (v > lim)
-		v = lim;
-	if (v < -lim)
-		v = -lim;
-	m = llround(v * (double)p);
-	a = m < 0 ? (unsigned long long)-m : (unsigned long long)m;
-	if (dec)
-		snprintf(buf, size, "%s%llu.%0*llu", m < 0 ? "-" : "", a / p,
-			 dec, a % p);
-	else
-		snprintf(buf, size, "%s%llu", m < 0 ? "-" : "", a);
-	return buf;
-}
-
 /* Drops trailing zeros after a decimal point, and the point. */
 static const char *trim0(char *s)
 {
@@ -184,7 +159,7 @@ static const char *sig3(char *buf, size_t size, double v)
 		dec = dec > 6 ? 6 : dec;
 	}
 
-	return trim0((char *)fixed(buf, size, v, dec));
+	return trim0((char *)diskbench__fixed(buf, size, v, dec));
 }
 
 /* A latency for people: "201 us", "1.2 ms", "700 ms", "2.5 s". */
@@ -209,7 +184,7 @@ static const char *fmt_sec(char *buf, size_t size, uint64_t ns)
 	char num[40];
 
 	snprintf(buf, size, "%s s",
-		 fixed(num, sizeof(num), (double)ns / NS_PER_S,
+		 diskbench__fixed(num, sizeof(num), (double)ns / NS_PER_S,
 		       ns < 100 * S_NS ? 1 : 0));
 	return buf;
 }
@@ -222,7 +197,7 @@ static const char *fmt_pct(char *buf, size_t size, double p)
 	if (p >= 100)
 		snprintf(buf, size, "max");
 	else
-		snprintf(buf, size, "p%s", trim0((char *)fixed(num, sizeof(num), p, 6)));
+		snprintf(buf, size, "p%s", trim0((char *)diskbench__fixed(num, sizeof(num), p, 6)));
 	return buf;
 }
 
@@ -714,11 +689,11 @@ static void fold_kib(char *buf, size_t size, double kib)
 		double m = kib / 1024;
 
 		if (m < 100)
-			snprintf(buf, size, "%sm", fixed(num, sizeof(num), m, 1));
+			snprintf(buf, size, "%sm", diskbench__fixed(num, sizeof(num), m, 1));
 		else
 			snprintf(buf, size, "%llum", (unsigned long long)(m + 0.5));
 	} else {
-		snprintf(buf, size, "%sg", fixed(num, sizeof(num), kib / 1048576, 1));
+		snprintf(buf, size, "%sg", diskbench__fixed(num, sizeof(num), kib / 1048576, 1));
 	}
 }
 
@@ -754,17 +729,17 @@ static void bcell_fill(struct bcell *c, enum diskbench_phase_kind kind,
 		double r = diskbench_result_ops_per_sec(res);
 		int dec = r >= 1000 ? 0 : 1;
 
-		fixed(c->text[0], sizeof(c->text[0]), r, dec);
+		diskbench__fixed(c->text[0], sizeof(c->text[0]), r, dec);
 		c->v[0] = (double)llround(r * (dec ? 10 : 1)) / (dec ? 10 : 1);
 	} else {
 		double r = floor(diskbench_result_ops_per_sec(res));
 
 		c->v[0] = r;
-		fixed(c->text[0], sizeof(c->text[0]), r, 0);
+		diskbench__fixed(c->text[0], sizeof(c->text[0]), r, 0);
 	}
 	double cpu = floor(diskbench_result_cpu_percent(res));
 
-	fixed(c->text[1], sizeof(c->text[1]), cpu, 0);
+	diskbench__fixed(c->text[1], sizeof(c->text[1]), cpu, 0);
 	c->v[1] = c->v[0] > 0 ? cpu / c->v[0] : 0;
 }
 
@@ -968,7 +943,7 @@ static int bonnie_table(struct page *pg)
 				 (unsigned long long)(in->files / 1024));
 		else
 			snprintf(buf, sizeof(buf), "%s",
-				 trim0((char *)fixed(num, sizeof(num),
+				 trim0((char *)diskbench__fixed(num, sizeof(num),
 						     (double)in->files / 1024, 3)));
 		diskbench__out_printf(o, "<td>%s</td>", buf);
 		if (maxc) {
@@ -1038,7 +1013,7 @@ static const char *N(struct nums *n, double v, int dec)
 {
 	char *s = n->b[n->i++ % 10];
 
-	fixed(s, sizeof(n->b[0]), v, dec);
+	diskbench__fixed(s, sizeof(n->b[0]), v, dec);
 	return trim0(s);
 }
 
@@ -1651,7 +1626,7 @@ static int phase_section(struct page *pg, size_t gi)
 			td_num(o, b2);
 		}
 		snprintf(b2, sizeof(b2), "%s%%",
-			 fixed(b, sizeof(b), diskbench_result_cpu_percent(res), 0));
+			 diskbench__fixed(b, sizeof(b), diskbench_result_cpu_percent(res), 0));
 		td_num(o, b2);
 		if (dist)
 			td_num(o, fmt_lat(b, sizeof(b),
