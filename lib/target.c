@@ -402,6 +402,34 @@ static int choose_name(struct diskbench_target *t, unsigned attempt)
 	return 0;
 }
 
+/*
+ * A descriptor that keeps our new test file's inode for remove_test_file.
+ * Opened anew by name, not dup(2)ed from the handle: a duplicate shares the
+ * open file description, and Linux then takes that description's position
+ * lock on every read(2) and write(2) through the handle (the per-byte
+ * phases make millions of those). The name is checked to still lead to
+ * the handle's inode; if it does not, or the open fails, a duplicate it is.
+ */
+static int hold_identity(const char *path, int handle)
+{
+#ifdef O_PATH
+	const int flags = O_PATH | O_NOFOLLOW | O_CLOEXEC;
+#else
+	const int flags = O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC;
+#endif
+	struct stat a, b;
+	int fd = open(path, flags);
+
+	if (fd >= 0 && (fstat(fd, &a) != 0 || fstat(handle, &b) != 0 ||
+			a.st_dev != b.st_dev || a.st_ino != b.st_ino)) {
+		close(fd);
+		fd = -1;
+	}
+	if (fd < 0)
+		fd = fcntl(handle, F_DUPFD_CLOEXEC, 0);
+	return fd;
+}
+
 int diskbench__target_create_test_file(struct diskbench_target *t,
 				       uint32_t extra, int64_t *handle)
 {
@@ -427,7 +455,7 @@ int diskbench__target_create_test_file(struct diskbench_target *t,
 		t->test_exists = true;
 		t->test_size = 0;
 		if (t->engine->real_fds)
-			t->id_fd = fcntl((int)*handle, F_DUPFD_CLOEXEC, 0);
+			t->id_fd = hold_identity(t->test_path, (int)*handle);
 		return 0;
 	}
 	t->err_op = "create";

@@ -541,6 +541,76 @@ static void test_real_cancel_removes_file(void **state)
 	assert_dir_empty(f->dir);
 }
 
+/*
+ * While putc and put_block write, the handle must be the only descriptor
+ * on its open file description: the library's own hold on the file is a
+ * separate open (its position stays 0), never a dup(2), which would make
+ * Linux take the description's position lock on every write. Seen from
+ * the progress callback through /proc/self/fdinfo.
+ */
+struct fd_watch {
+	const char *dir;
+	unsigned calls, on_file_max, moved_max;
+};
+
+static int fd_watch_progress(const struct diskbench_progress *p, void *ud)
+{
+	struct fd_watch *w = ud;
+	unsigned on_file = 0, moved = 0;
+	size_t dl = strlen(w->dir);
+
+	if (!p->ops)
+		return 0;
+	for (int fd = 0; fd < 1024; fd++) {
+		char link[64], target[512], info[64], line[128];
+		ssize_t n;
+		FILE *fi;
+
+		snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+		n = readlink(link, target, sizeof(target) - 1);
+		if (n < 0)
+			continue;
+		target[n] = '\0';
+		if (strncmp(target, w->dir, dl) || target[dl] != '/')
+			continue;
+		on_file++;
+		snprintf(info, sizeof(info), "/proc/self/fdinfo/%d", fd);
+		fi = fopen(info, "r");
+		assert_non_null(fi);
+		while (fgets(line, sizeof(line), fi))
+			if (!strncmp(line, "pos:", 4) && strtoull(line + 4, NULL, 10))
+				moved++;
+		fclose(fi);
+	}
+	w->calls++;
+	if (on_file > w->on_file_max)
+		w->on_file_max = on_file;
+	if (moved > w->moved_max)
+		w->moved_max = moved;
+	return 0;
+}
+
+static void test_real_handle_not_shared(void **state)
+{
+	struct rfx *f = *state;
+	struct diskbench_run_opts ro = DISKBENCH_RUN_OPTS_INIT;
+	struct fd_watch w = { f->dir, 0, 0, 0 };
+
+	rfx_start(f, NULL, 0, FILE_BYTES);
+	diskbench_run_free(f->run);
+	ro.progress = fd_watch_progress;
+	ro.progress_interval_ns = 1;
+	ro.progress_user_data = &w;
+	assert_ok(diskbench_run_new(&f->run, f->t, &ro));
+	add_bonnie(f, DISKBENCH_PHASE_PUTC);
+	add_bonnie(f, DISKBENCH_PHASE_PUT_BLOCK);
+	run_execute_ok(f->run);
+	assert_true(w.calls > 0);
+	assert_int_equal(w.on_file_max, 2); /* the handle and the hold */
+	assert_int_equal(w.moved_max, 1);   /* only the handle's position moved */
+	assert_dir_empty(f->dir);
+}
+
 int main(void)
 {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, rfx_setup, rfx_teardown)
@@ -554,6 +624,7 @@ int main(void)
 		T(test_real_enospc),
 		T(test_real_error_removes_file),
 		T(test_real_cancel_removes_file),
+		T(test_real_handle_not_shared),
 	};
 #undef T
 
