@@ -29,4 +29,18 @@ int diskbench__opts_read(void *dst, size_t dst_sz, const void *src);
  * field; the *_opts_init functions are this plus nothing (zero is default). */
 void diskbench__opts_init(void *opts, size_t sz);
 
+/*
+ * Zeroed memory for the large arrays (histogram buckets, timeline slots).
+ * From DISKBENCH__BIG_BYTES up it comes straight from mmap(2): zero pages
+ * that become resident only where written, and go back to the system at
+ * diskbench__zfree. calloc cannot promise either once glibc has raised
+ * its mmap threshold (it does so after the first large free): it then
+ * hands out reused heap memory, clearing every page. Below the threshold,
+ * and in sanitizer builds (whose checks see only the allocator), calloc.
+ * diskbench__zfree takes the size given to diskbench__zalloc.
+ */
+#define DISKBENCH__BIG_BYTES ((size_t)16384)
+void *diskbench__zalloc(size_t bytes);
+void diskbench__zfree(void *p, size_t bytes);
+
 #endif

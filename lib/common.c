@@ -1,12 +1,57 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "common-internal.h"
+
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+# define ZALLOC_MMAP 0
+#elif defined(__has_feature)
+# if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || \
+	__has_feature(memory_sanitizer)
+#  define ZALLOC_MMAP 0
+# endif
+#endif
+#ifndef ZALLOC_MMAP
+# if defined(MAP_ANONYMOUS)
+#  define ZALLOC_MMAP 1
+# else
+#  define ZALLOC_MMAP 0
+# endif
+#endif
 
 DISKBENCH_API void diskbench_free(void *ptr)
 {
 	free(ptr);
+}
+
+void *diskbench__zalloc(size_t bytes)
+{
+#if ZALLOC_MMAP
+	if (bytes >= DISKBENCH__BIG_BYTES) {
+		void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		return p == MAP_FAILED ? NULL : p;
+	}
+#endif
+	return calloc(1, bytes ? bytes : 1);
+}
+
+void diskbench__zfree(void *p, size_t bytes)
+{
+	if (!p)
+		return;
+#if ZALLOC_MMAP
+	if (bytes >= DISKBENCH__BIG_BYTES) {
+		munmap(p, bytes);
+		return;
+	}
+#else
+	(void)bytes;
+#endif
+	free(p);
 }
 
 int diskbench__opts_read(void *dst, size_t dst_sz, const void *src)

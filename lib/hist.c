@@ -64,7 +64,7 @@ DISKBENCH_API int diskbench_hist_new(struct diskbench_hist **out,
 
 	size_t ncounts = ((size_t)groups + 1) << bits;
 
-	h = calloc(1, hist_size(ncounts));
+	h = diskbench__zalloc(hist_size(ncounts));
 	if (!h)
 		return -ENOMEM;
 	h->bits = bits;
@@ -80,23 +80,34 @@ DISKBENCH_API int diskbench_hist_new(struct diskbench_hist **out,
 
 DISKBENCH_API void diskbench_hist_free(struct diskbench_hist *hist)
 {
-	free(hist);
+	if (hist)
+		diskbench__zfree(hist, hist_size(hist->ncounts));
 }
 
 DISKBENCH_API int diskbench_hist_copy(struct diskbench_hist **out,
 				      const struct diskbench_hist *src)
 {
 	struct diskbench_hist *h;
+	size_t lo, hi;
 
 	if (!out)
 		return -EINVAL;
 	*out = NULL;
 	if (!src)
 		return -EINVAL;
-	h = malloc(hist_size(src->ncounts));
+	h = diskbench__zalloc(hist_size(src->ncounts));
 	if (!h)
 		return -ENOMEM;
-	memcpy(h, src, hist_size(src->ncounts));
+	memcpy(h, src, sizeof(*h));
+	/* Only the span of used buckets: the rest is zero already, and its
+	 * pages, never written, take no memory. */
+	lo = 0;
+	while (lo < src->ncounts && !src->counts[lo])
+		lo++;
+	hi = src->ncounts;
+	while (hi > lo && !src->counts[hi - 1])
+		hi--;
+	memcpy(h->counts + lo, src->counts + lo, (hi - lo) * sizeof(uint64_t));
 	*out = h;
 	return 0;
 }
@@ -175,7 +186,12 @@ DISKBENCH_API int diskbench_hist_record_values(struct diskbench_hist *hist,
 
 DISKBENCH_API void diskbench_hist_reset(struct diskbench_hist *hist)
 {
-	memset(hist->counts, 0, hist->ncounts * sizeof(uint64_t));
+	/* Only the used buckets are written: pages never used stay out of
+	 * memory (see diskbench__zalloc). */
+	if (hist->count)
+		for (size_t i = 0; i < hist->ncounts; i++)
+			if (hist->counts[i])
+				hist->counts[i] = 0;
 	hist->count = 0;
 	hist->overflow = 0;
 	hist->min = UINT64_MAX;

@@ -26,21 +26,15 @@ static int grow(struct diskbench_timeline *tl, size_t need)
 			return -ENOMEM;
 		cap *= 2;
 	}
-	if (!tl->slots) {
-		/* calloc, not realloc + memset: a large reserve comes from
-		 * fresh zero pages, resident only once recording reaches
-		 * them. */
-		slots = calloc(cap, sizeof(*slots));
-		if (!slots)
-			return -ENOMEM;
-		tl->slots = slots;
-		tl->cap = cap;
-		return 0;
-	}
-	slots = realloc(tl->slots, cap * sizeof(*slots));
+	/* Fresh zero pages (see diskbench__zalloc): a large reserve is
+	 * resident only as far as recording reaches. Only the used slots
+	 * move; the others are zero in both. */
+	slots = diskbench__zalloc(cap * sizeof(*slots));
 	if (!slots)
 		return -ENOMEM;
-	memset(slots + tl->cap, 0, (cap - tl->cap) * sizeof(*slots));
+	if (tl->slots)
+		memcpy(slots, tl->slots, tl->len * sizeof(*slots));
+	diskbench__zfree(tl->slots, tl->cap * sizeof(*slots));
 	tl->slots = slots;
 	tl->cap = cap;
 	return 0;
@@ -115,7 +109,7 @@ DISKBENCH_API void diskbench_timeline_free(struct diskbench_timeline *tl)
 {
 	if (!tl)
 		return;
-	free(tl->slots);
+	diskbench__zfree(tl->slots, tl->cap * sizeof(*tl->slots));
 	free(tl);
 }
 
@@ -137,7 +131,7 @@ DISKBENCH_API int diskbench_timeline_copy(struct diskbench_timeline **out,
 	 * timeline need not carry the recorder's reserve (128 KiB by
 	 * default); recording into the copy grows it again. */
 	tl->cap = src->len ? src->len : 1;
-	tl->slots = calloc(tl->cap, sizeof(*src->slots));
+	tl->slots = diskbench__zalloc(tl->cap * sizeof(*src->slots));
 	if (!tl->slots) {
 		free(tl);
 		return -ENOMEM;
@@ -229,7 +223,9 @@ DISKBENCH_API int diskbench_timeline_merge(struct diskbench_timeline *dst,
 DISKBENCH_API void diskbench_timeline_reset(struct diskbench_timeline *tl,
 					    uint64_t start_ns)
 {
-	memset(tl->slots, 0, tl->cap * sizeof(*tl->slots));
+	/* Slots past len were never written: zero already, and, in a large
+	 * reserve, not resident either. */
+	memset(tl->slots, 0, tl->len * sizeof(*tl->slots));
 	tl->len = 0;
 	tl->start_ns = start_ns;
 	forget_cursor(tl);
