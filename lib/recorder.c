@@ -81,6 +81,7 @@ DISKBENCH_API int diskbench_recorder_begin(struct diskbench_recorder *rec,
 
 	if (!rec)
 		return -EINVAL;
+	rec->npending = 0;
 	diskbench_hist_reset(rec->hist);
 	diskbench_timeline_reset(rec->tl, now_ns);
 	rec->ops = rec->bytes = 0;
@@ -104,6 +105,29 @@ void diskbench__recorder_timeline_failed(struct diskbench_recorder *rec,
 					 int err)
 {
 	set_err(rec, err, "counting an operation in the timeline");
+}
+
+void diskbench__recorder_flush(struct diskbench_recorder *rec)
+{
+	for (unsigned i = 0; i < rec->npending; i++) {
+		const struct diskbench__rec_pending *p = &rec->pending[i];
+		int err;
+
+		diskbench__hist_record(rec->hist, p->latency_ns);
+		err = diskbench__timeline_record(rec->tl, p->end_ns,
+						 p->latency_ns, p->bytes);
+		if (DISKBENCH_UNLIKELY(err))
+			diskbench__recorder_timeline_failed(rec, err);
+	}
+	rec->npending = 0;
+}
+
+/* The getters take a const recorder, as they change nothing a caller can
+ * see; folding in the pending operations is bookkeeping. */
+static void flush_const(const struct diskbench_recorder *rec)
+{
+	if (rec->npending)
+		diskbench__recorder_flush((struct diskbench_recorder *)rec);
 }
 
 DISKBENCH_API uint64_t diskbench_recorder_now(const struct diskbench_recorder *rec)
@@ -155,6 +179,7 @@ DISKBENCH_API int diskbench_recorder_end(struct diskbench_recorder *rec,
 
 	if (!rec || !rec->begun || now_ns < rec->begin_ns)
 		return -EINVAL;
+	diskbench__recorder_flush(rec);
 	rec->end_ns = now_ns;
 	rec->ended = true;
 	err = diskbench_cpu_time(&user, &sys);
@@ -174,6 +199,8 @@ DISKBENCH_API int diskbench_recorder_merge(struct diskbench_recorder *dst,
 
 	if (!dst || !src)
 		return -EINVAL;
+	flush_const(dst);
+	flush_const(src);
 	if (dst->hist->bits != src->hist->bits ||
 	    dst->tl->interval_ns != src->tl->interval_ns)
 		return -EINVAL;
@@ -250,12 +277,14 @@ diskbench_recorder_cpu_system_ns(const struct diskbench_recorder *rec)
 DISKBENCH_API const struct diskbench_hist *
 diskbench_recorder_hist(const struct diskbench_recorder *rec)
 {
+	flush_const(rec);
 	return rec->hist;
 }
 
 DISKBENCH_API const struct diskbench_timeline *
 diskbench_recorder_timeline(const struct diskbench_recorder *rec)
 {
+	flush_const(rec);
 	return rec->tl;
 }
 

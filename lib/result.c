@@ -76,9 +76,12 @@ DISKBENCH_API int diskbench_result_new(struct diskbench_result **out,
 		res->elapsed_ns = diskbench_recorder_elapsed_ns(rec);
 		res->cpu_user_ns = rec->cpu_user_ns;
 		res->cpu_system_ns = rec->cpu_system_ns;
-		err = diskbench_hist_copy(&res->hist, rec->hist);
+		/* Through the getters: they fold in pending operations. */
+		err = diskbench_hist_copy(&res->hist,
+					  diskbench_recorder_hist(rec));
 		if (!err)
-			err = diskbench_timeline_copy(&res->tl, rec->tl);
+			err = diskbench_timeline_copy(&res->tl,
+						      diskbench_recorder_timeline(rec));
 	} else {
 		struct diskbench_timeline_opts to = DISKBENCH_TIMELINE_OPTS_INIT;
 

@@ -13,6 +13,13 @@
  *
  * Nothing on the hot path allocates (but a timeline outliving its reserved
  * room), locks, or makes a system call other than the clock read.
+ * diskbench_recorder_op() keeps the last few dozen operations in a small
+ * batch and adds them to the histogram and timeline together, so that the
+ * cache lines of those two are touched once per batch rather than between
+ * every two I/O calls; the operation and byte counters are always current,
+ * and diskbench_recorder_end(), diskbench_recorder_merge(),
+ * diskbench_recorder_hist() and diskbench_recorder_timeline() fold the
+ * batch in first.
  *
  * Threads each drive their own recorder; diskbench_recorder_merge() sums them
  * when the work is done.
@@ -103,7 +110,10 @@ DISKBENCH_API int diskbench_recorder_begin(struct diskbench_recorder *rec,
  * Ends the operation that started at the last mark, and starts the next.
  *
  * Reads the clock once. The time from the last mark (begin(), mark(), or the
- * previous op()) to now is the operation's latency.
+ * previous op()) to now is the operation's latency. Every few dozen
+ * operations, when the batch is added to the histogram and timeline, the
+ * clock is read a second time after that work, and the next operation
+ * starts then.
  *
  * If the timeline cannot grow, the operation is still counted everywhere
  * else and the error is kept: diskbench_recorder_end() returns it.
@@ -222,7 +232,10 @@ DISKBENCH_API uint64_t diskbench_recorder_cpu_user_ns(const struct diskbench_rec
 DISKBENCH_API uint64_t diskbench_recorder_cpu_system_ns(const struct diskbench_recorder *rec);
 
 /**
- * The recorder's latency histogram.
+ * The recorder's latency histogram, with every operation recorded so far.
+ *
+ * Operations recorded after this call reach the histogram behind the
+ * pointer in batches; call this again to see all of them.
  *
  * @param[in] rec the recorder
  * @return a borrowed pointer, valid until the recorder is freed
@@ -231,7 +244,10 @@ DISKBENCH_API const struct diskbench_hist *
 diskbench_recorder_hist(const struct diskbench_recorder *rec);
 
 /**
- * The recorder's timeline.
+ * The recorder's timeline, with every operation recorded so far.
+ *
+ * As with diskbench_recorder_hist(), later operations reach it in
+ * batches; call this again to see all of them.
  *
  * @param[in] rec the recorder
  * @return a borrowed pointer, valid until the recorder is freed
