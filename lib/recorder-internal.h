@@ -54,12 +54,18 @@ void diskbench__recorder_flush(struct diskbench_recorder *rec);
 void diskbench__recorder_timeline_failed(struct diskbench_recorder *rec,
 					 int err);
 
+/* The recorder's clock: the caller's, or the monotonic clock inlined. */
+static inline uint64_t diskbench__recorder_clock(const struct diskbench_recorder *rec)
+{
+	return rec->clock ? rec->clock(rec->clock_user_data)
+			  : diskbench__clock_ns();
+}
+
 /* The hot path of diskbench_recorder_op(), inlined into the phases. */
 static inline uint64_t diskbench__recorder_op(struct diskbench_recorder *rec,
 					      uint64_t bytes)
 {
-	uint64_t now = rec->clock ? rec->clock(rec->clock_user_data)
-				  : diskbench__clock_ns();
+	uint64_t now = diskbench__recorder_clock(rec);
 	struct diskbench__rec_pending *p;
 	uint64_t lat;
 
@@ -78,8 +84,7 @@ static inline uint64_t diskbench__recorder_op(struct diskbench_recorder *rec,
 		/* The batch's bookkeeping is not the next operation's time:
 		 * that one starts after it. */
 		diskbench__recorder_flush(rec);
-		uint64_t after = rec->clock ? rec->clock(rec->clock_user_data)
-					    : diskbench__clock_ns();
+		uint64_t after = diskbench__recorder_clock(rec);
 		if (after > now)
 			now = after;
 	}

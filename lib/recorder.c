@@ -132,8 +132,7 @@ static void flush_const(const struct diskbench_recorder *rec)
 
 DISKBENCH_API uint64_t diskbench_recorder_now(const struct diskbench_recorder *rec)
 {
-	return rec->clock ? rec->clock(rec->clock_user_data)
-			  : diskbench__clock_ns();
+	return diskbench__recorder_clock(rec);
 }
 
 DISKBENCH_API uint64_t diskbench_recorder_op(struct diskbench_recorder *rec,
