@@ -19,7 +19,6 @@
 #include <grp.h>
 #include <inttypes.h>
 #include <limits.h>
-#include <math.h>
 #include <pwd.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -34,6 +33,8 @@
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "../percentiles.h"
 
 #define PROG "diskbench-bonnie"
 
@@ -377,33 +378,6 @@ static uint32_t random_from_file(void *user_data)
 	return v;
 }
 
-static void parse_percentiles(struct options *o, const char *arg)
-{
-	const char *p = arg;
-
-	o->percentile_count = 0;
-	for (;;) {
-		char *end;
-		double v;
-
-		errno = 0;
-		v = strtod(p, &end);
-		if (end == p || errno || !isfinite(v) || v <= 0 || v > 100 ||
-		    (*end && *end != ','))
-			bad("--percentiles %s: a comma-separated list of percentiles above 0 and at most 100", arg);
-		if (o->percentile_count &&
-		    v <= o->percentiles[o->percentile_count - 1])
-			bad("--percentiles %s: the percentiles must be in ascending order", arg);
-		if (o->percentile_count == DISKBENCH_WRITE_MAX_PERCENTILES)
-			bad("--percentiles %s: at most %d percentiles", arg,
-			    DISKBENCH_WRITE_MAX_PERCENTILES);
-		o->percentiles[o->percentile_count++] = v;
-		if (!*end)
-			break;
-		p = end + 1;
-	}
-}
-
 /* A report path, absolute (relative to where we started, not to -d),
  * whose directory must be writable now rather than after the run. */
 static char *report_path(const char *opt, const char *arg, const char *start_cwd)
@@ -466,6 +440,7 @@ static void parse_args(struct options *o, int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	char start_cwd[PATH_MAX];
+	const char *why;
 	int c;
 
 	if (!getcwd(start_cwd, sizeof(start_cwd)))
@@ -615,7 +590,10 @@ static void parse_args(struct options *o, int argc, char **argv)
 				bad("--iodepth %s: the queue depth must be 1 to 4096", arg);
 			break;
 		case OPT_PERCENTILES:
-			parse_percentiles(o, arg);
+			why = parse_percentile_list(arg, o->percentiles,
+						    &o->percentile_count);
+			if (why)
+				bad("--percentiles %s: %s", arg, why);
 			break;
 		case OPT_TIMELINE:
 			if (!parse_num(arg, NULL, NULL, 1, INT64_MAX / 1000000, &o->timeline_ms))

@@ -16,7 +16,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
-#include <math.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -24,6 +23,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "../percentiles.h"
 
 #define PROG "diskbench-report"
 
@@ -82,33 +83,6 @@ static void on_signal(int sig)
 		unlink(tmp);
 	signal(sig, SIG_DFL);
 	raise(sig);
-}
-
-static size_t parse_percentiles(const char *arg, double *out)
-{
-	const char *p = arg;
-	size_t n = 0;
-
-	for (;;) {
-		char *end;
-		double v;
-
-		errno = 0;
-		v = strtod(p, &end);
-		if (end == p || errno || !isfinite(v) || v <= 0 || v > 100 ||
-		    (*end && *end != ','))
-			bad("--percentiles %s: %s", arg,
-			    "a comma-separated list of percentiles above 0 and at most 100");
-		if (n && v <= out[n - 1])
-			bad("--percentiles %s: %s", arg,
-			    "the percentiles must be in ascending order");
-		if (n == DISKBENCH_WRITE_MAX_PERCENTILES)
-			bad("--percentiles %s: %s", arg, "at most 64 percentiles");
-		out[n++] = v;
-		if (!*end)
-			return n;
-		p = end + 1;
-	}
 }
 
 /* The library's message, with the file's name in front if it lacks it. */
@@ -264,6 +238,7 @@ int main(int argc, char **argv)
 	const char *out = NULL;
 	bool stdin_used = false;
 	struct sigaction sa;
+	const char *why;
 	int c, status;
 
 	opterr = 0;
@@ -306,7 +281,10 @@ int main(int argc, char **argv)
 			wo.title = optarg;
 			break;
 		case OPT_PERCENTILES:
-			wo.percentile_count = parse_percentiles(optarg, percentiles);
+			why = parse_percentile_list(optarg, percentiles,
+						    &wo.percentile_count);
+			if (why)
+				bad("--percentiles %s: %s", optarg, why);
 			wo.percentiles = percentiles;
 			break;
 		case OPT_HELP:
