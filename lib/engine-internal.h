@@ -20,6 +20,12 @@ struct diskbench_engine {
 	bool queued;    /* submit and reap are the engine's own */
 	bool no_files;  /* null engine: nothing is created on disk */
 	bool real_fds;  /* handles are file descriptors of this process */
+	/* Every call that names a file or directory (open, close, unlink,
+	 * mkdir, rmdir, stat, link, symlink, readdir and the *_at ones) is the
+	 * sync engine's: the target may reach the files it made through
+	 * descriptors of its own (openat on a held directory, identity
+	 * checked), and hand them to the engine's read, write and fsync. */
+	bool fs_sync;
 };
 
 /* The sync engine's functions; they ignore user_data. */
@@ -38,6 +44,14 @@ static inline uint64_t diskbench__engine_now(const struct diskbench_engine *e)
 {
 	return e->ops.clock ? e->ops.clock(e->user_data) : diskbench__clock_ns();
 }
+
+/*
+ * Opens @p name in directory descriptor @p dirfd as the sync engine's
+ * open_at does, with extra open(2) flags @p oflags (O_NOFOLLOW, ...).
+ * Returns 0 or a negative errno.
+ */
+int diskbench__fd_openat(int dirfd, const char *name, uint32_t flags,
+			 int oflags, int64_t *handle);
 
 /* The *_at members are all set: the small-file phases may use them. */
 static inline bool diskbench__engine_has_at(const struct diskbench_engine *e)

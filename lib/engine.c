@@ -65,22 +65,28 @@ static int sync_open(const char *path, uint32_t flags, int64_t *handle,
 	return 0;
 }
 
-static int sync_open_at(int64_t dir, const char *name, uint32_t flags,
-			int64_t *handle, void *user_data)
+int diskbench__fd_openat(int dirfd, const char *name, uint32_t flags,
+			 int extra, int64_t *handle)
 {
 	int oflags, fd, err;
 
-	(void)user_data;
 	err = sync_oflags(flags, &oflags);
 	if (err)
 		return err;
 	do
-		fd = openat((int)dir, name, oflags, 0600);
+		fd = openat(dirfd, name, oflags | extra, 0600);
 	while (fd < 0 && errno == EINTR);
 	if (fd < 0)
 		return -errno;
 	*handle = fd;
 	return 0;
+}
+
+static int sync_open_at(int64_t dir, const char *name, uint32_t flags,
+			int64_t *handle, void *user_data)
+{
+	(void)user_data;
+	return diskbench__fd_openat((int)dir, name, flags, 0, handle);
 }
 
 static int sync_close(int64_t handle, void *user_data)
@@ -400,6 +406,12 @@ int diskbench__engine_make(struct diskbench_engine **out,
 	 * (sync, io_uring) can hand to the sync engine's. */
 	e->user_data = user_data;
 	e->name = name;
+#define SAME(member) (e->ops.member == diskbench__sync_ops.member)
+	e->fs_sync = SAME(open) && SAME(close) && SAME(unlink) && SAME(mkdir) &&
+		     SAME(rmdir) && SAME(stat) && SAME(link) && SAME(symlink) &&
+		     SAME(readdir) && SAME(open_at) && SAME(unlink_at) &&
+		     SAME(stat_at) && SAME(link_at) && SAME(symlink_at);
+#undef SAME
 	e->queued = ops->submit && ops->reap;
 	e->depth = e->queued && ops->queue_depth ? ops->queue_depth : 1;
 	*out = e;
@@ -449,6 +461,19 @@ DISKBENCH_API int diskbench_engine_new(struct diskbench_engine **out,
 		return err;
 	if (!o.submit != !o.reap)
 		return -EINVAL;
+	/* An engine that leaves open to the sync engine has this process's
+	 * descriptors as its handles: the directory-handle calls can then be
+	 * the sync engine's too, if the engine sets none of them. */
+	const bool fd_handles = !o.open;
+
+	if (fd_handles && !o.open_at && !o.unlink_at && !o.stat_at &&
+	    !o.link_at && !o.symlink_at) {
+		o.open_at = diskbench__sync_ops.open_at;
+		o.unlink_at = diskbench__sync_ops.unlink_at;
+		o.stat_at = diskbench__sync_ops.stat_at;
+		o.link_at = diskbench__sync_ops.link_at;
+		o.symlink_at = diskbench__sync_ops.symlink_at;
+	}
 #define DEFAULT(member) if (!o.member) o.member = diskbench__sync_ops.member
 	DEFAULT(open);
 	DEFAULT(close);
@@ -474,6 +499,7 @@ DISKBENCH_API int diskbench_engine_new(struct diskbench_engine **out,
 		return err;
 	}
 	(*out)->owned_name = name;
+	(*out)->real_fds = fd_handles;
 	return 0;
 }
 

@@ -44,6 +44,16 @@ struct diskbench__fileset {
 	/* What exists of it. */
 	char *root;           /* the set directory, or NULL */
 	bool root_exists;
+	/* Where the engine is fs_sync (by_fd), the root is held from its
+	 * mkdir on and everything in it is reached through descriptors:
+	 * root_fd, and the subdirectories opened from it and checked against
+	 * the inode numbers noted when they were made. A set directory moved
+	 * or replaced is noticed, and its files are still removed. */
+	bool by_fd;
+	int root_fd;          /* -1: not held */
+	const char *root_name; /* its last component, in root */
+	uint64_t root_dev, root_ino;
+	uint64_t *dir_ino;    /* ndirs inode numbers, by_fd only */
 	uint8_t *dir_exists;  /* ndirs flags */
 	uint32_t ndirs_exist;
 	uint64_t *exists;     /* one bit per file */
@@ -55,7 +65,7 @@ struct diskbench__fileset {
 
 	/* The error that stopped a phase, kept for its result. */
 	char *err_path;
-	char err_op[128];
+	char err_op[768];
 };
 
 /* The target's set, made empty on first use; NULL on ENOMEM. */
@@ -78,6 +88,49 @@ void diskbench__files_forget(struct diskbench__fileset *fs);
  * the target. */
 int diskbench__files_make_root(struct diskbench_target *t,
 			       struct diskbench__fileset *fs);
+
+/* Makes subdirectory d (mode 0700) and notes it; errors are noted in the
+ * target (operation and path). */
+int diskbench__files_make_dir(struct diskbench_target *t,
+			      struct diskbench__fileset *fs, uint32_t d);
+
+/*
+ * Checks, for a phase about to use the set, that the set directory is
+ * still under its name: 0, or -ENOENT (moved away or removed) / -EEXIST
+ * (something else in its place), noted in the target with what moved.
+ * Always 0 where the set is reached by path.
+ */
+int diskbench__files_check_root(struct diskbench_target *t,
+				struct diskbench__fileset *fs);
+
+/*
+ * Opens a handle on subdirectory d, or on the root for d == UINT32_MAX,
+ * as the engine's directory handle: by_fd, relative to the held root,
+ * never through a link, and only if it is the directory we made (-EEXIST
+ * if not). Errors are not noted; the caller names the path.
+ */
+int diskbench__files_open_dir(struct diskbench_target *t,
+			      struct diskbench__fileset *fs, uint32_t d,
+			      int64_t *handle);
+
+/*
+ * Calls @p fn for each entry of directory d (UINT32_MAX: the root), whose
+ * handle from diskbench__files_open_dir() is @p handle (by_fd) or whose
+ * path is @p path (otherwise, through the engine's readdir).
+ */
+int diskbench__files_readdir(struct diskbench_target *t,
+			     struct diskbench__fileset *fs, int64_t handle,
+			     const char *path,
+			     int (*fn)(const char *name, void *arg), void *arg);
+
+/* Removes empty subdirectory d; errors are not noted. */
+int diskbench__files_rmdir(struct diskbench_target *t,
+			   struct diskbench__fileset *fs, uint32_t d);
+
+/* Removes the empty root, if it is still ours under its name; -EEXIST
+ * (noted in the target, saying where it is now) if not. */
+int diskbench__files_rmdir_root(struct diskbench_target *t,
+				struct diskbench__fileset *fs);
 
 /* Subdirectory of file i (0 when there are none). */
 static inline uint32_t diskbench__files_dir_of(const struct diskbench__fileset *fs,

@@ -216,16 +216,13 @@ static int make_dirs(struct files_run *x)
 			return fail(x, err, x->t->err_op, fs->err_path, UINT64_MAX);
 	}
 	for (uint32_t d = 0; d < fs->ndirs; d++) {
-		const char *path;
-
 		if (fs->dir_exists[d])
 			continue;
-		path = diskbench__files_dir_path(fs, d, fs->path);
-		err = x->e->ops.mkdir(path, x->e->user_data);
+		err = diskbench__files_make_dir(x->t, fs, d);
+		if (err == -ENOMEM)
+			return fail(x, err, "allocate", NULL, UINT64_MAX);
 		if (err)
-			return fail(x, err, "mkdir", path, UINT64_MAX);
-		fs->dir_exists[d] = 1;
-		fs->ndirs_exist++;
+			return fail(x, err, x->t->err_op, fs->err_path, UINT64_MAX);
 	}
 	return 0;
 }
@@ -243,12 +240,15 @@ static int open_dirs(struct files_run *x, bool syncs)
 	if (!x->dirh || !x->dirh_open)
 		return fail(x, -ENOMEM, "allocate", NULL, UINT64_MAX);
 	for (uint32_t d = 0; d < x->ndirh; d++) {
-		const char *path = dir_path(x, d, x->fs->path);
-		int err = x->e->ops.open(path, DISKBENCH_OPEN_DIRECTORY,
-					 &x->dirh[d], x->e->user_data);
+		int err = diskbench__files_open_dir(x->t, x->fs,
+						    x->fs->ndirs ? d : UINT32_MAX,
+						    &x->dirh[d]);
 
 		if (err)
-			return fail(x, err, "open directory", path, UINT64_MAX);
+			return fail(x, err,
+				    err == -EEXIST ? "open directory (replaced; left alone)"
+						   : "open directory",
+				    dir_path(x, d, x->fs->path), UINT64_MAX);
 		x->dirh_open[d] = 1;
 	}
 	x->at = x->has_at;
@@ -466,6 +466,13 @@ static int ensure_set(struct files_run *x)
 	struct diskbench__fileset *fs = x->fs;
 	int err;
 
+	/* The set directory we made, still under its name: or this phase
+	 * fails, saying what moved (the files are removed all the same). */
+	if (set_matches(x)) {
+		err = diskbench__files_check_root(x->t, fs);
+		if (err)
+			return fail(x, err, x->t->err_op, fs->err_path, UINT64_MAX);
+	}
 	if (!set_matches(x)) {
 		err = remove_set(x);
 		if (!err)
@@ -597,6 +604,20 @@ static int unlink_one(struct files_run *x, uint64_t i, const char *known)
 	return x->sync ? sync_dir(x, d) : 0;
 }
 
+/* Removes the empty root; a root no longer under its name (check_root)
+ * keeps the target's message. */
+static int rmdir_root(struct files_run *x)
+{
+	struct diskbench__fileset *fs = x->fs;
+	int err = diskbench__files_rmdir_root(x->t, fs);
+
+	if (err == -EEXIST && fs->by_fd)
+		return fail(x, err, x->t->err_op, fs->err_path, UINT64_MAX);
+	if (err)
+		return fail(x, err, "rmdir", fs->root, UINT64_MAX);
+	return 0;
+}
+
 /* Removes the subdirectories and the root, once the files are gone. */
 static int remove_dirs(struct files_run *x)
 {
@@ -604,21 +625,17 @@ static int remove_dirs(struct files_run *x)
 	int err;
 
 	for (uint32_t d = 0; d < fs->ndirs; d++) {
-		const char *path;
-
 		if (!fs->dir_exists[d])
 			continue;
-		path = diskbench__files_dir_path(fs, d, fs->path);
-		err = x->e->ops.rmdir(path, x->e->user_data);
+		err = diskbench__files_rmdir(x->t, fs, d);
 		if (err)
-			return fail(x, err, "rmdir", path, UINT64_MAX);
-		fs->dir_exists[d] = 0;
-		fs->ndirs_exist--;
+			return fail(x, err, "rmdir",
+				    diskbench__files_dir_path(fs, d, fs->path),
+				    UINT64_MAX);
 	}
-	err = x->e->ops.rmdir(fs->root, x->e->user_data);
+	err = rmdir_root(x);
 	if (err)
-		return fail(x, err, "rmdir", fs->root, UINT64_MAX);
-	fs->root_exists = false;
+		return err;
 	if (!fs->nexist)
 		diskbench__files_forget(fs);
 	return 0;
@@ -710,8 +727,9 @@ static int walk(struct files_run *x, bool del)
 	for (uint32_t d = 0; d < n && !x->stop; d++) {
 		x->dir = d;
 		x->dir_path = dir_path(x, d, dpath);
-		err = x->e->ops.readdir(dpath, del ? delete_entry : stat_entry, x,
-					x->e->user_data);
+		err = diskbench__files_readdir(x->t, fs, x->at ? x->dirh[d] : -1,
+					       dpath, del ? delete_entry : stat_entry,
+					       x);
 		if (err == 1 && x->stop)
 			err = 0;
 		if (err) {
@@ -721,13 +739,11 @@ static int walk(struct files_run *x, bool del)
 			break;
 		}
 		if (del && fs->ndirs && !x->stop) {
-			err = x->e->ops.rmdir(dpath, x->e->user_data);
+			err = diskbench__files_rmdir(x->t, fs, d);
 			if (err) {
 				fail(x, err, "rmdir", dpath, UINT64_MAX);
 				break;
 			}
-			fs->dir_exists[d] = 0;
-			fs->ndirs_exist--;
 		}
 	}
 	if (!err && !x->stop && x->count != fs->nfiles) {
@@ -770,14 +786,9 @@ static int run_seq_delete(struct files_run *x)
 	if (!err && !x->stop) {
 		struct diskbench__fileset *fs = x->fs;
 
-		err = x->e->ops.rmdir(fs->root, x->e->user_data);
-		if (err) {
-			fail(x, err, "rmdir", fs->root, UINT64_MAX);
-		} else {
-			fs->root_exists = false;
-			if (!fs->nexist && !fs->ndirs_exist)
-				diskbench__files_forget(fs);
-		}
+		err = rmdir_root(x);
+		if (!err && !fs->nexist && !fs->ndirs_exist)
+			diskbench__files_forget(fs);
 	}
 	if (!err)
 		sync_all(x);

@@ -60,8 +60,8 @@ static int random_worker(struct diskbench__worker *w)
 	struct rnd_stream s = { .st = { .ctx = ctx, .worker = w, .path = R->path,
 					.block = R->block, .next = rnd_next } };
 	uint32_t flags = DISKBENCH_OPEN_READ | R->oflags |
-			 (R->write_percent ? DISKBENCH_OPEN_WRITE : 0) |
-			 (R->t->flags & DISKBENCH_TARGET_SYNC ? DISKBENCH_OPEN_SYNC : 0);
+			 (R->write_percent ? DISKBENCH_OPEN_WRITE : 0);
+	const char *op;
 	char *bufs = diskbench__target_alloc(R->t, R->block * R->depth);
 	int err, cerr;
 
@@ -71,10 +71,10 @@ static int random_worker(struct diskbench__worker *w)
 	s.left = R->ops[w->index];
 	s.blocks = R->blocks;
 	s.write_percent = R->write_percent;
-	err = diskbench__engine_open(e, R->path, flags, &s.st.h);
+	err = diskbench__target_reopen(R->t, flags, &s.st.h, &op);
 	if (err) {
 		free(bufs);
-		return diskbench__ctx_fail(ctx, err, "open", R->path, UINT64_MAX);
+		return diskbench__ctx_fail(ctx, err, op, R->path, UINT64_MAX);
 	}
 	err = diskbench__worker_wait_go(w);
 	if (!err)

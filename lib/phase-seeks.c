@@ -38,19 +38,18 @@ static int seeker(struct diskbench__worker *w)
 	const struct diskbench_engine *e = ctx->engine;
 	unsigned char *buf = diskbench__target_alloc(s->t, s->chunk);
 	bool begun = false;
+	const char *op;
 	int64_t h;
 	int err;
 
 	if (!buf)
 		return diskbench__ctx_fail(ctx, -ENOMEM, "allocate", NULL, UINT64_MAX);
 	/* Each seeker its own descriptor, never O_DIRECT, as bonnie++. */
-	err = diskbench__engine_open(e, s->path,
-				     DISKBENCH_OPEN_READ | DISKBENCH_OPEN_WRITE |
-				     (s->t->flags & DISKBENCH_TARGET_SYNC
-					      ? DISKBENCH_OPEN_SYNC : 0), &h);
+	err = diskbench__target_reopen(s->t, DISKBENCH_OPEN_READ |
+					     DISKBENCH_OPEN_WRITE, &h, &op);
 	if (err) {
 		free(buf);
-		return diskbench__ctx_fail(ctx, err, "open", s->path, UINT64_MAX);
+		return diskbench__ctx_fail(ctx, err, op, s->path, UINT64_MAX);
 	}
 	err = diskbench__worker_wait_go(w);
 	while (!err) {

@@ -10,6 +10,11 @@
 
 struct diskbench_target {
 	char *dir;
+	/* The directory, held from diskbench_target_new() on: where the engine
+	 * is fs_sync, every file is made, opened and removed relative to it,
+	 * so a rename of the directory or a link swapped in for its path
+	 * changes nothing of what is reached. -1 if it could not be opened. */
+	int dir_fd;
 	struct diskbench_engine *engine;
 	bool owns_engine;
 	uint64_t file_bytes;
@@ -20,7 +25,10 @@ struct diskbench_target {
 	/* The test file: its name is chosen at its first creation and kept;
 	 * `exists` is true while a file of ours stands under that name. */
 	char *test_path;
+	const char *test_name;  /* its last component, in test_path */
 	bool test_exists;
+	/* The identity of the test file we made (where id_fd is held). */
+	uint64_t test_dev, test_ino;
 	uint64_t test_size;   /* bytes known to be in it */
 	/* Where handles are real descriptors: a descriptor of our own on the
 	 * test file, held while it exists. It keeps the inode alive, so its
@@ -37,6 +45,13 @@ struct diskbench_target {
 	struct diskbench__fileset *files;
 };
 
+/* Files are reached relative to the held directory, by descriptors of our
+ * own: the engine is fs_sync and the directory is held. */
+static inline bool diskbench__target_by_fd(const struct diskbench_target *t)
+{
+	return t->engine->fs_sync && t->dir_fd >= 0;
+}
+
 /* Removes the small-file phases' files and directories, if any; 0 or the
  * first error (target-files.c). */
 int diskbench__target_files_cleanup(struct diskbench_target *t);
@@ -52,9 +67,21 @@ void diskbench__target_files_free(struct diskbench_target *t);
 int diskbench__target_create_test_file(struct diskbench_target *t,
 				       uint32_t extra, int64_t *handle);
 
-/* Opens our existing test file. */
+/* Opens our existing test file; errors are noted in the target. */
 int diskbench__target_open_test_file(struct diskbench_target *t,
 				     uint32_t flags, int64_t *handle);
+
+/*
+ * Opens our existing test file again, for a worker: the same checks as
+ * diskbench__target_open_test_file(), but nothing is written to the target,
+ * so workers may call it at once. On failure *op says what failed, for the
+ * worker's own error. Where the engine is fs_sync the file is opened
+ * relative to the held directory, without following a link, and only if
+ * it is still the file we created: -ENOENT if our name is gone, -EEXIST
+ * if something else stands there (left alone).
+ */
+int diskbench__target_reopen(const struct diskbench_target *t, uint32_t flags,
+			     int64_t *handle, const char **op);
 
 /* Makes sure our test file exists with at least `bytes` in it, writing it
  * (untimed) if not. */

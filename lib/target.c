@@ -107,6 +107,68 @@ static void forget_test_file(struct diskbench_target *t)
 	t->id_fd = -1;
 	t->test_exists = false;
 	t->test_size = 0;
+	t->test_dev = t->test_ino = 0;
+}
+
+#define by_fd diskbench__target_by_fd
+
+static bool same_file(const struct stat *st, const struct diskbench_target *t)
+{
+	return (uint64_t)st->st_dev == t->test_dev &&
+	       (uint64_t)st->st_ino == t->test_ino;
+}
+
+/*
+ * Whether what stands under our test file's name is the file we created:
+ * 0; -ENOENT if nothing does; -EEXIST if something else does; or the error
+ * of the look-up. Only where we hold its identity (id_fd).
+ */
+static int check_name(const struct diskbench_target *t)
+{
+	struct stat st;
+	int r;
+
+	if (by_fd(t))
+		r = fstatat(t->dir_fd, t->test_name, &st, AT_SYMLINK_NOFOLLOW);
+	else
+		r = lstat(t->test_path, &st);
+	if (r != 0)
+		return -errno;
+	return same_file(&st, t) ? 0 : -EEXIST;
+}
+
+/*
+ * Our test file is no longer under its name. Where the system can say
+ * where it is now (Linux: the held descriptor's /proc link), puts that in
+ * @p where; if that is a name in our own directory, removes it there
+ * (it is still the file we made: checked by identity). Returns true if it
+ * was removed.
+ */
+static bool find_moved(struct diskbench_target *t, char *where, size_t len)
+{
+	snprintf(where, len, "an unknown place");
+#ifdef __linux__
+	char link[64];
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", t->id_fd);
+	n = readlink(link, where, len - 1);
+	if (n <= 0) {
+		snprintf(where, len, "an unknown place");
+		return false;
+	}
+	where[n] = '\0';
+	if (by_fd(t)) {
+		const char *base = strrchr(where, '/');
+		struct stat st;
+
+		base = base ? base + 1 : where;
+		if (*base && fstatat(t->dir_fd, base, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		    same_file(&st, t) && unlinkat(t->dir_fd, base, 0) == 0)
+			return true;
+	}
+#endif
+	return false;
 }
 
 /*
@@ -116,29 +178,50 @@ static void forget_test_file(struct diskbench_target *t)
  */
 static int remove_test_file(struct diskbench_target *t)
 {
+	char where[512];
+	struct stat ours;
 	int err;
 
 	if (!t->test_exists)
 		return 0;
 	if (t->id_fd >= 0) {
-		struct stat ours, there;
-
 		if (fstat(t->id_fd, &ours) == 0 && ours.st_nlink == 0) {
 			/* Someone removed it already: nothing of ours is left. */
 			forget_test_file(t);
 			return 0;
 		}
-		if (lstat(t->test_path, &there) != 0 ||
-		    there.st_dev != ours.st_dev || there.st_ino != ours.st_ino) {
-			/* Ours still exists, but not under its name (renamed,
-			 * or hidden by a mount): never touch what stands
-			 * there, and keep ours on the list. */
-			return target_err(t, -EEXIST,
-					  "find our test file (moved or hidden) at",
-					  UINT64_MAX);
+		err = check_name(t);
+		if (err == -ENOENT || err == -EEXIST) {
+			/* Ours still exists, but not under its name: never
+			 * touch what stands there. Renamed within our
+			 * directory, it is removed under its new name; elsewhere
+			 * it stays on the list, and the message says where. */
+			bool removed = find_moved(t, where, sizeof(where));
+
+			if (removed && err == -ENOENT) {
+				forget_test_file(t);
+				return 0;
+			}
+			t->err_op = "find our test file (moved or replaced) at";
+			t->err_offset = UINT64_MAX;
+			diskbench__target_set_errmsg(t,
+				"%s is not our test file any more: %s%s; %s%s",
+				t->test_path,
+				err == -ENOENT ? "it was moved away" :
+						 "something else was put in its place",
+				err == -EEXIST ? " (left alone)" : "",
+				removed ? "ours was found under another name in the same directory and removed" :
+					  "ours was left at ",
+				removed ? "" : where);
+			if (removed)
+				forget_test_file(t);
+			return -EEXIST;
 		}
 	}
-	err = diskbench__engine_unlink(t->engine, t->test_path);
+	if (by_fd(t))
+		err = unlinkat(t->dir_fd, t->test_name, 0) == 0 ? 0 : -errno;
+	else
+		err = diskbench__engine_unlink(t->engine, t->test_path);
 	if (err && err != -ENOENT) /* already gone: nothing of ours is left */
 		return target_err(t, err, "unlink", UINT64_MAX);
 	forget_test_file(t);
@@ -173,8 +256,8 @@ static char *path_join(const char *dir, const char *name)
  * alignment (512 .. 4096) a direct write accepts. The probe file is removed
  * before returning.
  */
-static int probe_direct(const char *dir, const char *prefix, uint32_t *align,
-			char **errmsg)
+static int probe_direct(int dirfd, const char *dir, const char *prefix,
+			uint32_t *align, char **errmsg)
 {
 #ifdef O_DIRECT
 	char name[160];
@@ -199,8 +282,8 @@ static int probe_direct(const char *dir, const char *prefix, uint32_t *align,
 			err = -ENOMEM;
 			goto out;
 		}
-		fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_DIRECT | O_CLOEXEC,
-			  0600);
+		fd = openat(dirfd, name,
+			    O_RDWR | O_CREAT | O_EXCL | O_DIRECT | O_CLOEXEC, 0600);
 		if (fd >= 0 || errno != EEXIST)
 			break;
 	}
@@ -228,13 +311,13 @@ static int probe_direct(const char *dir, const char *prefix, uint32_t *align,
 		     "O_DIRECT writes of 512 to 4096 aligned bytes all fail in %s",
 		     dir);
 	close(fd);
-	unlink(path);
+	unlinkat(dirfd, name, 0);
 out:
 	free(buf);
 	free(path);
 	return err;
 #else
-	(void)prefix, (void)align;
+	(void)dirfd, (void)prefix, (void)align;
 	return fail(errmsg, -ENOTSUP, "O_DIRECT is not available on this system (%s)",
 		    dir);
 #endif
@@ -298,6 +381,24 @@ DISKBENCH_API int diskbench_target_new(struct diskbench_target **out,
 	if (!t)
 		return -ENOMEM;
 	t->id_fd = -1;
+	/* Held from now on: every file is made, opened and removed
+	 * relative to it (for the fs_sync engines), so what the path leads to
+	 * later does not matter. Only a look-up handle where there is one. */
+#ifdef O_PATH
+	t->dir_fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+#else
+	t->dir_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+#endif
+	if (t->dir_fd < 0) {
+		err = -errno;
+		free(t);
+		return fail(errmsg, err, "%s: %s", dir, diskbench_strerror(err));
+	}
+	if (fstat(t->dir_fd, &st) != 0 || !S_ISDIR(st.st_mode)) {
+		close(t->dir_fd);
+		free(t);
+		return fail(errmsg, -ENOTDIR, "%s: not a directory", dir);
+	}
 	t->file_bytes = o.file_bytes;
 	t->block_bytes = o.block_bytes;
 	t->flags = o.flags;
@@ -321,7 +422,7 @@ DISKBENCH_API int diskbench_target_new(struct diskbench_target **out,
 	if (!t->engine->no_files) {
 		struct statvfs vfs;
 
-		if (statvfs(dir, &vfs) == 0) {
+		if (fstatvfs(t->dir_fd, &vfs) == 0) {
 			uint64_t avail = (uint64_t)vfs.f_bavail * vfs.f_frsize;
 
 			if (avail < t->file_bytes) {
@@ -336,7 +437,7 @@ DISKBENCH_API int diskbench_target_new(struct diskbench_target **out,
 		if (t->flags & DISKBENCH_TARGET_DIRECT) {
 			uint32_t align = 0;
 
-			err = probe_direct(dir, t->prefix, &align, errmsg);
+			err = probe_direct(t->dir_fd, dir, t->prefix, &align, errmsg);
 			if (err)
 				goto fail;
 			t->align = align > t->align ? align : t->align;
@@ -366,6 +467,8 @@ DISKBENCH_API void diskbench_target_free(struct diskbench_target *target)
 	diskbench__target_files_free(target);
 	if (target->owns_engine)
 		diskbench_engine_free(target->engine);
+	if (target->dir_fd >= 0)
+		close(target->dir_fd);
 	free(target->dir);
 	free(target->prefix);
 	free(target->test_path);
@@ -399,6 +502,7 @@ static int choose_name(struct diskbench_target *t, unsigned attempt)
 		return -ENOMEM;
 	free(t->test_path);
 	t->test_path = path;
+	t->test_name = path + strlen(t->dir) + 1;
 	return 0;
 }
 
@@ -410,7 +514,7 @@ static int choose_name(struct diskbench_target *t, unsigned attempt)
  * phases make millions of those). The name is checked to still lead to
  * the handle's inode; if it does not, or the open fails, a duplicate it is.
  */
-static int hold_identity(const char *path, int handle)
+static int hold_identity(int dirfd, const char *name, int handle)
 {
 #ifdef O_PATH
 	const int flags = O_PATH | O_NOFOLLOW | O_CLOEXEC;
@@ -418,7 +522,7 @@ static int hold_identity(const char *path, int handle)
 	const int flags = O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC;
 #endif
 	struct stat a, b;
-	int fd = open(path, flags);
+	int fd = openat(dirfd, name, flags);
 
 	if (fd >= 0 && (fstat(fd, &a) != 0 || fstat(handle, &b) != 0 ||
 			a.st_dev != b.st_dev || a.st_ino != b.st_ino)) {
@@ -447,15 +551,31 @@ int diskbench__target_create_test_file(struct diskbench_target *t,
 			if (err)
 				return err;
 		}
-		err = diskbench__engine_open(t->engine, t->test_path, flags, handle);
+		/* O_CREAT|O_EXCL: never a file that exists, nor a link. */
+		if (by_fd(t))
+			err = diskbench__fd_openat(t->dir_fd, t->test_name, flags, 0,
+						   handle);
+		else
+			err = diskbench__engine_open(t->engine, t->test_path, flags,
+						     handle);
 		if (err == -EEXIST)
 			continue; /* not ours: leave it alone, take another name */
 		if (err)
 			return target_err(t, err, "create", UINT64_MAX);
 		t->test_exists = true;
 		t->test_size = 0;
-		if (t->engine->real_fds)
-			t->id_fd = hold_identity(t->test_path, (int)*handle);
+		if (t->engine->real_fds) {
+			struct stat st;
+
+			if (fstat((int)*handle, &st) == 0) {
+				t->test_dev = (uint64_t)st.st_dev;
+				t->test_ino = (uint64_t)st.st_ino;
+				t->id_fd = by_fd(t) ? hold_identity(t->dir_fd, t->test_name,
+								    (int)*handle)
+						    : hold_identity(AT_FDCWD, t->test_path,
+								    (int)*handle);
+			}
+		}
 		return 0;
 	}
 	t->err_op = "create";
@@ -465,17 +585,72 @@ int diskbench__target_create_test_file(struct diskbench_target *t,
 	return -EEXIST;
 }
 
+/* What a reopen that finds our name taken says. */
+#define OP_GONE "reopen (moved away or removed since it was created)"
+#define OP_REPLACED "reopen (replaced since it was created; left alone)"
+
+int diskbench__target_reopen(const struct diskbench_target *t, uint32_t flags,
+			     int64_t *handle, const char **op)
+{
+	const struct diskbench_engine *e = t->engine;
+	struct stat st;
+	int err;
+
+	*op = "open";
+	if (!t->test_exists)
+		return -ENOENT;
+	if (t->flags & DISKBENCH_TARGET_SYNC)
+		flags |= DISKBENCH_OPEN_SYNC;
+	if (t->id_fd >= 0) {
+		/* Before anything is opened: a link, a FIFO or a device put
+		 * at our name is never opened. */
+		err = check_name(t);
+		if (err)
+			goto out;
+	}
+	if (by_fd(t)) {
+		/* Not blocking, and not following a link, should one be
+		 * swapped in after the check; O_NONBLOCK is taken off again
+		 * once the file is known to be ours. */
+		err = diskbench__fd_openat(t->dir_fd, t->test_name, flags,
+					   O_NOFOLLOW | O_NONBLOCK | O_NOCTTY,
+					   handle);
+		if (err == -ELOOP || err == -EMLINK)
+			err = -EEXIST; /* a link: not ours */
+	} else {
+		err = diskbench__engine_open(e, t->test_path, flags, handle);
+	}
+	if (err)
+		goto out;
+	if (t->id_fd >= 0 &&
+	    (fstat((int)*handle, &st) != 0 || !same_file(&st, t))) {
+		diskbench__engine_close(e, *handle);
+		err = -EEXIST;
+		goto out;
+	}
+	if (by_fd(t)) {
+		int fl = fcntl((int)*handle, F_GETFL);
+
+		if (fl < 0 || fcntl((int)*handle, F_SETFL, fl & ~O_NONBLOCK) < 0) {
+			err = -errno;
+			diskbench__engine_close(e, *handle);
+		}
+	}
+out:
+	if (err == -ENOENT && t->id_fd >= 0)
+		*op = OP_GONE;
+	else if (err == -EEXIST)
+		*op = OP_REPLACED;
+	return err;
+}
+
 int diskbench__target_open_test_file(struct diskbench_target *t,
 				     uint32_t flags, int64_t *handle)
 {
-	int err;
+	const char *op;
+	int err = diskbench__target_reopen(t, flags, handle, &op);
 
-	if (!t->test_exists)
-		return target_err(t, -ENOENT, "open", UINT64_MAX);
-	if (t->flags & DISKBENCH_TARGET_SYNC)
-		flags |= DISKBENCH_OPEN_SYNC;
-	err = diskbench__engine_open(t->engine, t->test_path, flags, handle);
-	return err ? target_err(t, err, "open", UINT64_MAX) : 0;
+	return err ? target_err(t, err, op, UINT64_MAX) : 0;
 }
 
 int diskbench__target_ensure_test_file(struct diskbench_target *t,
@@ -528,17 +703,19 @@ int diskbench__target_ensure_test_file(struct diskbench_target *t,
 void diskbench__target_drop_cache(struct diskbench_target *t)
 {
 #ifdef POSIX_FADV_DONTNEED
-	int fd;
+	const char *op;
+	int64_t h;
 
 	if (!t->test_exists || !t->engine->real_fds)
 		return;
-	fd = open(t->test_path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return; /* only an optimisation of what is measured */
+	/* Our own file, checked as any reopen; never a name reopened
+	 * blindly. */
+	if (diskbench__target_reopen(t, DISKBENCH_OPEN_READ, &h, &op))
+		return; /* the phase's own open reports it */
 	/* Dirty pages are not dropped: write them first. */
-	fdatasync(fd);
-	posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
-	close(fd);
+	fdatasync((int)h);
+	posix_fadvise((int)h, 0, 0, POSIX_FADV_DONTNEED);
+	diskbench__engine_close(t->engine, h);
 #else
 	(void)t;
 #endif
