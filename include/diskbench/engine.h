@@ -16,9 +16,25 @@
  * A caller may pass an engine of its own (diskbench_engine_new()): a
  * simulated device with scripted latencies and a clock of its own, or a real
  * one that injects faults. A member left NULL (or past the table's sz) takes
- * the `sync` engine's behaviour, but for the directory-handle members
- * (open_at and the like), which stay unused; a NULL submit/reap pair runs
- * queued requests one at a time through read and write.
+ * the `sync` engine's behaviour; a NULL submit/reap pair runs queued
+ * requests one at a time through read and write.
+ *
+ * Handles. The handle of a `sync` or `io_uring` engine is a file
+ * descriptor of this process. A user engine that leaves `open` NULL gets
+ * the same: its read, write, fsync and close receive descriptors, and the
+ * directory-handle members (open_at and the like) are the sync engine's
+ * too if it sets none of them. A user engine with an `open` of its own
+ * chooses its handles freely (any int64_t), and its directory-handle
+ * members are never replaced by the sync engine's: left NULL, the
+ * small-file phases hand it full paths.
+ *
+ * Where every call that names a file (open, close, unlink, mkdir, rmdir,
+ * stat, link, symlink, readdir and the *_at members) is the sync engine's,
+ * the target reaches its files through descriptors of its own. It opens
+ * them relative to the directory it holds, checks they are the files it
+ * made, and hands the descriptors to the engine's read, write and fsync
+ * (@ref files). An engine that names files itself is handed the target's
+ * paths, and must itself take care not to follow a name someone swapped.
  *
  * @defgroup engine Engines
  * @{

@@ -9,6 +9,17 @@
  * diskbench_target_free(). It never removes or changes a file it did not
  * create.
  *
+ * It holds its directory from diskbench_target_new() on and, where the
+ * engine's file calls are the sync engine's (the `sync` and `io_uring`
+ * engines, and user engines that leave `open` to the library), reaches
+ * every file relative to it: created with openat(O_CREAT|O_EXCL), opened
+ * again with O_NOFOLLOW only after checking that the name still leads to
+ * the inode it made (st_dev, st_ino). A phase that finds a link, a FIFO or
+ * a stranger's file at one of its names fails (-EEXIST; -ENOENT if the
+ * name is gone) without touching it, and what is still ours is removed.
+ * The directory renamed during a run changes nothing. The full rule, and
+ * its limits: @ref files.
+ *
  * diskbench_target_new() checks, before anything is written: that the path
  * is a directory, that it is writable, that the file system has room for the
  * test file, and with DISKBENCH_TARGET_DIRECT that O_DIRECT works there and
@@ -114,9 +125,14 @@ DISKBENCH_API void diskbench_target_free(struct diskbench_target *target);
  * @param[in] target the target
  * @return 0, or the first negative errno met (every file is still tried);
  *         diskbench_target_errmsg() names the file. -EEXIST means the
- *         target's file is no longer under its name (moved, or hidden by a
- *         mount) and something else may stand there: that is left alone,
- *         and the target's file stays on its list for a later cleanup
+ *         target's test file or small-file directory is no longer under its
+ *         name (moved, or replaced by something else): what stands there is
+ *         left alone, and the message says where ours is now, if the system
+ *         can tell. A test file renamed within the target's directory is
+ *         found and removed there; one moved elsewhere stays on the list
+ *         for a later cleanup. The files of a moved small-file directory
+ *         are removed through the directory handle the target holds; the
+ *         empty directory stays where it was moved
  */
 DISKBENCH_API int diskbench_target_cleanup(struct diskbench_target *target);
 
