@@ -348,6 +348,131 @@ DISKBENCH_API int diskbench_hist_percentile(const struct diskbench_hist *hist,
 	return 0;
 }
 
+/* The value of rank r (1 <= r <= count - overflow): one walk from bucket
+ * *i with *seen values before it, so that ascending ranks cost one pass. */
+static uint64_t value_of_rank(const struct diskbench_hist *hist, uint64_t rank,
+			      size_t *i, uint64_t *seen)
+{
+	for (; *i < hist->ncounts; (*i)++) {
+		if (*seen + hist->counts[*i] >= rank) {
+			uint64_t low, high;
+
+			bucket_bounds(hist->bits, *i, &low, &high);
+			return high < hist->max ? high : hist->max;
+		}
+		*seen += hist->counts[*i];
+	}
+	return hist->max; /* unreachable while the counts add up */
+}
+
+DISKBENCH_API int diskbench_hist_value_at_rank(const struct diskbench_hist *hist,
+					       uint64_t rank, uint64_t *value)
+{
+	size_t i = 0;
+	uint64_t seen = 0;
+
+	if (!hist || !value)
+		return -EINVAL;
+	if (!hist->count)
+		return -ENODATA;
+	if (rank < 1 || rank > hist->count)
+		return -EINVAL;
+	if (rank > hist->count - hist->overflow) {
+		*value = hist->max;
+		return -ERANGE;
+	}
+	*value = value_of_rank(hist, rank, &i, &seen);
+	return 0;
+}
+
+/* Sorts the indices of @p pct by percentile (an insertion sort: the lists
+ * are short, and usually in order already). */
+static void sort_by_percentile(const double *pct, size_t *idx, size_t n)
+{
+	for (size_t k = 0; k < n; k++)
+		idx[k] = k;
+	for (size_t k = 1; k < n; k++) {
+		size_t v = idx[k], j = k;
+
+		while (j > 0 && pct[idx[j - 1]] > pct[v]) {
+			idx[j] = idx[j - 1];
+			j--;
+		}
+		idx[j] = v;
+	}
+}
+
+DISKBENCH_API int diskbench_hist_percentiles(const struct diskbench_hist *hist,
+					     const double *percentiles, size_t n,
+					     uint64_t *values)
+{
+	size_t stack_idx[64], *idx = stack_idx, i = 0;
+	uint64_t seen = 0;
+	bool sorted = true;
+	int ret = 0;
+
+	if (!hist || (n && (!percentiles || !values)))
+		return -EINVAL;
+	for (size_t k = 0; k < n; k++) {
+		if (!(percentiles[k] > 0.0 && percentiles[k] <= 100.0))
+			return -EINVAL;
+		if (k && percentiles[k] < percentiles[k - 1])
+			sorted = false;
+	}
+	if (!n)
+		return 0;
+	if (!hist->count)
+		return -ENODATA;
+	if (!sorted && n > sizeof(stack_idx) / sizeof(stack_idx[0])) {
+		idx = malloc(n * sizeof(*idx));
+		if (!idx)
+			return -ENOMEM;
+	}
+	if (!sorted)
+		sort_by_percentile(percentiles, idx, n);
+	for (size_t k = 0; k < n; k++) {
+		size_t at = sorted ? k : idx[k];
+		uint64_t rank = percentile_rank(percentiles[at], hist->count);
+
+		if (rank > hist->count - hist->overflow) {
+			values[at] = hist->max;
+			ret = -ERANGE;
+		} else {
+			values[at] = value_of_rank(hist, rank, &i, &seen);
+		}
+	}
+	if (idx != stack_idx)
+		free(idx);
+	return ret;
+}
+
+DISKBENCH_API uint64_t diskbench_hist_count_le(const struct diskbench_hist *hist,
+					       uint64_t value)
+{
+	uint64_t below = 0;
+	size_t top;
+
+	if (!hist || !hist->count || value < hist->min)
+		return 0;
+	if (value >= hist->max)
+		return hist->count;
+	if (value > hist->highest)
+		return hist->count; /* within the overflow bucket: all of it */
+	/* Every bucket up to and including value's own. */
+	top = diskbench__hist_index(hist->bits, hist->mask, value);
+	for (size_t i = 0; i <= top && i < hist->ncounts; i++)
+		below += hist->counts[i];
+	return below;
+}
+
+DISKBENCH_API double diskbench_hist_cdf(const struct diskbench_hist *hist,
+					uint64_t value)
+{
+	if (!hist || !hist->count)
+		return 0.0;
+	return (double)diskbench_hist_count_le(hist, value) / (double)hist->count;
+}
+
 DISKBENCH_API int diskbench_hist_foreach(const struct diskbench_hist *hist,
 					 diskbench_hist_bucket_fn fn,
 					 void *user_data)

@@ -247,6 +247,75 @@ DISKBENCH_API int diskbench_hist_percentile(const struct diskbench_hist *hist,
 					    uint64_t *value);
 
 /**
+ * Several percentiles in one pass over the buckets.
+ *
+ * Each value is the one diskbench_hist_percentile() gives for the same
+ * percentile; the list need not be in order (one in increasing order is
+ * walked without sorting or allocating).
+ *
+ * @param[in]  hist        the histogram
+ * @param[in]  percentiles @p n percentiles, each in (0, 100]
+ * @param[in]  n           how many; 0 is allowed and does nothing
+ * @param[out] values      @p n values, in the order of @p percentiles
+ * @return 0; -EINVAL for a NULL argument (with @p n > 0) or a percentile
+ *         outside (0, 100]; -ENODATA if the histogram is empty; -ERANGE if
+ *         any rank falls among the overflowed values (its value is set to
+ *         the maximum, an upper bound; the others are exact as usual);
+ *         -ENOMEM for a long list out of order
+ */
+DISKBENCH_API int diskbench_hist_percentiles(const struct diskbench_hist *hist,
+					     const double *percentiles, size_t n,
+					     uint64_t *values);
+
+/**
+ * Value of a rank: the @p rank-th smallest value recorded (1 is the
+ * smallest), as a bucket gives it.
+ *
+ * The result follows the rule of diskbench_hist_percentile(): the highest
+ * value of the bucket holding that rank, clamped to the exact maximum; so
+ * diskbench_hist_percentile(p) is the value of rank ceil(p / 100 * count).
+ *
+ * @param[in]  hist  the histogram
+ * @param[in]  rank  1 to diskbench_hist_count()
+ * @param[out] value the value
+ * @return 0; -EINVAL for a NULL argument or a rank of 0 or above the count;
+ *         -ENODATA if the histogram is empty; -ERANGE if the rank falls
+ *         among the overflowed values (@p value is set to the maximum)
+ */
+DISKBENCH_API int diskbench_hist_value_at_rank(const struct diskbench_hist *hist,
+					       uint64_t rank, uint64_t *value);
+
+/**
+ * Number of values recorded at or below @p value: the cumulative
+ * distribution, as a count.
+ *
+ * A bucket holds values that differ by at most the relative error, and
+ * its values are counted together: the values of @p value's own bucket
+ * count as at or below it. The result is therefore never below the exact
+ * count, and above it by at most the count of that one bucket. It is exact
+ * below the minimum (0), at or above the maximum (every value), and for a
+ * value at the top of its bucket. Overflowed values count as one bucket
+ * from diskbench_hist_highest() + 1 to the maximum.
+ *
+ * @param[in] hist  the histogram; NULL counts as empty
+ * @param[in] value the value
+ * @return the count
+ */
+DISKBENCH_API uint64_t diskbench_hist_count_le(const struct diskbench_hist *hist,
+					       uint64_t value);
+
+/**
+ * Fraction of the values recorded at or below @p value: the cumulative
+ * distribution function, diskbench_hist_count_le() / diskbench_hist_count().
+ *
+ * @param[in] hist  the histogram; NULL counts as empty
+ * @param[in] value the value
+ * @return a fraction in [0, 1]; 0 for an empty histogram
+ */
+DISKBENCH_API double diskbench_hist_cdf(const struct diskbench_hist *hist,
+					uint64_t value);
+
+/**
  * Called by diskbench_hist_foreach() for each non-empty bucket.
  *
  * @param[in] low       smallest value that lands in the bucket

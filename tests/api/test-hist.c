@@ -1333,6 +1333,232 @@ static void test_hist_sparse_memory(void **state)
 	diskbench_hist_free(h);
 }
 
+/* ---------------------------------------------------------------------- */
+/* Queries: several percentiles, ranks, the cumulative distribution       */
+
+/* Sorted samples of a skewed distribution, with some overflowed. */
+static uint64_t *query_samples(size_t n, uint64_t highest, uint64_t seed)
+{
+	struct test_rng r = { seed };
+	uint64_t *v = malloc(n * sizeof(*v));
+
+	assert_non_null(v);
+	for (size_t i = 0; i < n; i++) {
+		double x = exp(test_rng_normal(&r) * 1.5 + 9.0);
+
+		v[i] = (uint64_t)x + 1;
+		if (i % 997 == 0)
+			v[i] = highest + 1 + (uint64_t)i; /* overflow */
+	}
+	qsort(v, n, sizeof(*v), test_cmp_u64);
+	return v;
+}
+
+static void test_hist_percentiles_one_pass(void **state)
+{
+	const size_t n = 20011;
+	const uint64_t highest = (UINT64_C(1) << 20) - 1;
+	uint64_t *v = query_samples(n, highest, 7);
+	struct diskbench_hist *h = new_hist(highest, 7);
+	double pct[100], shuffled[100];
+	uint64_t got[100], one;
+	struct test_rng r = { 99 };
+	int rc, want_rc = 0;
+
+	(void)state;
+	assert_ok(diskbench_hist_record_values(h, v, n));
+	for (size_t k = 0; k < 100; k++)
+		pct[k] = k == 99 ? 100.0 : 0.5 + (double)k * 0.995;
+	/* in order, no allocation */
+	rc = diskbench_hist_percentiles(h, pct, 100, got);
+	for (size_t k = 0; k < 100; k++) {
+		int prc = diskbench_hist_percentile(h, pct[k], &one);
+
+		if (prc)
+			want_rc = prc;
+		assert_u64_eq(got[k], one);
+	}
+	assert_int_equal(rc, want_rc);
+	assert_int_equal(rc, -ERANGE); /* the top ranks are overflowed */
+	/* out of order, more than fit on the stack: the same values, each in
+	 * its caller's place */
+	memcpy(shuffled, pct, sizeof(pct));
+	for (size_t k = 99; k > 0; k--) {
+		size_t j = test_rng_range(&r, 0, k);
+		double t = shuffled[k];
+
+		shuffled[k] = shuffled[j];
+		shuffled[j] = t;
+	}
+	assert_rc(diskbench_hist_percentiles(h, shuffled, 100, got), -ERANGE);
+	for (size_t k = 0; k < 100; k++) {
+		assert_int_equal(diskbench_hist_percentile(h, shuffled[k], &one) == 0 ||
+				 one == diskbench_hist_max(h), 1);
+		assert_u64_eq(got[k], one);
+	}
+	/* a short list out of order, below the overflow */
+	{
+		const double few[] = { 90.0, 10.0, 50.0 };
+		uint64_t fv[3];
+
+		assert_ok(diskbench_hist_percentiles(h, few, 3, fv));
+		for (size_t k = 0; k < 3; k++) {
+			assert_ok(diskbench_hist_percentile(h, few[k], &one));
+			assert_u64_eq(fv[k], one);
+		}
+	}
+	/* bad input, and nothing asked */
+	pct[3] = 0.0;
+	assert_rc(diskbench_hist_percentiles(h, pct, 100, got), -EINVAL);
+	pct[3] = NAN;
+	assert_rc(diskbench_hist_percentiles(h, pct, 100, got), -EINVAL);
+	pct[3] = 100.5;
+	assert_rc(diskbench_hist_percentiles(h, pct, 100, got), -EINVAL);
+	assert_rc(diskbench_hist_percentiles(NULL, pct, 1, got), -EINVAL);
+	assert_rc(diskbench_hist_percentiles(h, NULL, 1, got), -EINVAL);
+	assert_rc(diskbench_hist_percentiles(h, pct, 1, NULL), -EINVAL);
+	assert_ok(diskbench_hist_percentiles(h, NULL, 0, NULL));
+	diskbench_hist_reset(h);
+	assert_rc(diskbench_hist_percentiles(h, (const double[]){ 50.0 }, 1, got), -ENODATA);
+	diskbench_hist_free(h);
+	free(v);
+}
+
+static void test_hist_value_at_rank(void **state)
+{
+	const size_t n = 10007;
+	const uint64_t highest = (UINT64_C(1) << 20) - 1;
+	uint64_t *v = query_samples(n, highest, 11);
+	struct diskbench_hist *h = new_hist(highest, 7);
+	uint64_t got, prev = 0, over = 0;
+
+	(void)state;
+	assert_ok(diskbench_hist_record_values(h, v, n));
+	over = diskbench_hist_overflow(h);
+	assert_true(over > 0);
+	for (uint64_t rank = 1; rank <= n; rank++) {
+		int rc = diskbench_hist_value_at_rank(h, rank, &got);
+		uint64_t exact = v[rank - 1];
+
+		if (rank > n - over) {
+			assert_int_equal(rc, -ERANGE);
+			assert_u64_eq(got, diskbench_hist_max(h));
+			continue;
+		}
+		assert_ok(rc);
+		/* never below the true value, above it by at most 2^-7 */
+		assert_true(got >= exact);
+		assert_true(got - exact <= exact >> 7);
+		assert_true(got >= diskbench_hist_min(h) && got <= diskbench_hist_max(h));
+		assert_true(got >= prev);
+		prev = got;
+	}
+	/* percentile(p) is the value of rank ceil(p / 100 * n) */
+	{
+		uint64_t p, byrank;
+
+		assert_ok(diskbench_hist_percentile(h, 50.0, &p));
+		assert_ok(diskbench_hist_value_at_rank(h, (n + 1) / 2, &byrank));
+		assert_u64_eq(p, byrank);
+	}
+	assert_rc(diskbench_hist_value_at_rank(h, 0, &got), -EINVAL);
+	assert_rc(diskbench_hist_value_at_rank(h, n + 1, &got), -EINVAL);
+	assert_rc(diskbench_hist_value_at_rank(NULL, 1, &got), -EINVAL);
+	assert_rc(diskbench_hist_value_at_rank(h, 1, NULL), -EINVAL);
+	diskbench_hist_reset(h);
+	assert_rc(diskbench_hist_value_at_rank(h, 1, &got), -ENODATA);
+	diskbench_hist_free(h);
+	free(v);
+}
+
+/* Exact count of sorted samples <= x. */
+static uint64_t exact_le(const uint64_t *v, size_t n, uint64_t x)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (v[mid] <= x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Count of samples in x's bucket: those within [low, high] of it. */
+static int bucket_of(uint64_t low, uint64_t high, uint64_t count, void *ud)
+{
+	uint64_t *q = ud; /* q[0] = x, q[1] = out count, q[2] = found */
+
+	if (q[0] >= low && q[0] <= high) {
+		q[1] = count;
+		q[2] = 1;
+	}
+	return 0;
+}
+
+static void test_hist_cdf(void **state)
+{
+	const size_t n = 30011;
+	const uint64_t highest = (UINT64_C(1) << 20) - 1;
+	uint64_t *v = query_samples(n, highest, 13);
+	struct diskbench_hist *h = new_hist(highest, 7);
+	struct test_rng r = { 5 };
+	uint64_t xs[2000];
+	size_t nx = 0;
+
+	(void)state;
+	assert_ok(diskbench_hist_record_values(h, v, n));
+	/* at the samples, just off them, and at random */
+	for (size_t i = 0; i < n && nx < 1000; i += 31) {
+		xs[nx++] = v[i];
+		xs[nx++] = v[i] - 1;
+	}
+	while (nx < 2000)
+		xs[nx++] = test_rng_range(&r, 0, highest + 100000);
+	for (size_t k = 0; k < nx; k++) {
+		uint64_t x = xs[k], got = diskbench_hist_count_le(h, x);
+		uint64_t exact = exact_le(v, n, x);
+		uint64_t q[3] = { x, 0, 0 };
+		double f = diskbench_hist_cdf(h, x);
+
+		/* never below the exact count, above it by at most x's bucket */
+		assert_true(got >= exact);
+		diskbench_hist_foreach(h, bucket_of, q);
+		assert_true(got - exact <= q[1]);
+		assert_true(f >= 0.0 && f <= 1.0);
+		assert_true(fabs(f - (double)got / (double)n) < 1e-12);
+	}
+	/* exact at the ends */
+	assert_u64_eq(diskbench_hist_count_le(h, diskbench_hist_min(h) - 1), 0);
+	assert_u64_eq(diskbench_hist_count_le(h, diskbench_hist_max(h)), n);
+	assert_u64_eq(diskbench_hist_count_le(h, UINT64_MAX), n);
+	assert_true(diskbench_hist_cdf(h, diskbench_hist_max(h)) == 1.0);
+	/* exact at the top of a bucket below the overflow */
+	{
+		struct diskbench_hist *g = new_hist(highest, 7);
+
+		assert_ok(diskbench_hist_record_n(g, 1000, 5));
+		assert_ok(diskbench_hist_record_n(g, 5000, 7));
+		assert_u64_eq(diskbench_hist_count_le(g, 1000), 5);
+		assert_u64_eq(diskbench_hist_count_le(g, 4000), 5);
+		assert_u64_eq(diskbench_hist_count_le(g, 999), 0);
+		assert_u64_eq(diskbench_hist_count_le(g, 5000), 12);
+		assert_true(fabs(diskbench_hist_cdf(g, 1000) - 5.0 / 12.0) < 1e-15);
+		diskbench_hist_free(g);
+	}
+	/* empty and NULL count as empty */
+	diskbench_hist_reset(h);
+	assert_u64_eq(diskbench_hist_count_le(h, 12345), 0);
+	assert_true(diskbench_hist_cdf(h, 12345) == 0.0);
+	assert_u64_eq(diskbench_hist_count_le(NULL, 1), 0);
+	assert_true(diskbench_hist_cdf(NULL, 1) == 0.0);
+	diskbench_hist_free(h);
+	free(v);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1367,6 +1593,9 @@ int main(void)
 		cmocka_unit_test(test_hist_opts_init),
 		cmocka_unit_test(test_hist_opts_sizes),
 		cmocka_unit_test(test_hist_sparse_memory),
+		cmocka_unit_test(test_hist_percentiles_one_pass),
+		cmocka_unit_test(test_hist_value_at_rank),
+		cmocka_unit_test(test_hist_cdf),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
