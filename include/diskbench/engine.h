@@ -278,6 +278,76 @@ DISKBENCH_API int diskbench_engine_new(struct diskbench_engine **out,
 				       void *user_data);
 
 /**
+ * Makes an engine that wraps another: every member @p ops leaves NULL (or
+ * past its sz) forwards to @p inner, with @p inner's user data; the
+ * members @p ops sets are called with @p user_data. "The sync engine, but
+ * write number 3000 takes 1.5 s longer" or "every fsync fails with EIO" is
+ * one function that does its part and forwards the rest, without
+ * re-implementing the inner engine. To forward from inside such a
+ * function, call the inner engine's own member, found with
+ * diskbench_engine_table():
+ *
+ * @code
+ * struct stall { const struct diskbench_engine_ops *in; void *in_ud; uint64_t n; };
+ *
+ * static int64_t stall_write(int64_t h, const void *buf, uint64_t len,
+ *                            uint64_t off, void *ud)
+ * {
+ *         struct stall *s = ud;
+ *
+ *         if (++s->n == 3000)
+ *                 nanosleep(&(struct timespec){ 1, 500000000 }, NULL);
+ *         return s->in->write(h, buf, len, off, s->in_ud);
+ * }
+ *
+ * // s.in = diskbench_engine_table(inner, &s.in_ud);
+ * // ops.write = stall_write;
+ * // diskbench_engine_wrap(&engine, inner, &ops, &s);
+ * @endcode
+ *
+ * What the wrapper does not override it has of @p inner. That includes
+ * its clock, its queue depth (unless @p ops has submit and reap and a
+ * queue_depth of its own), and its handles: while open stays forwarded,
+ * a wrapper of `sync` or `io_uring` has descriptors for handles, so the
+ * page-cache drop before a reading phase works through it. While every
+ * member that names a file stays forwarded, the target reaches its files
+ * by descriptor and checks them (see the handle contract above). Queued
+ * requests (a phase with a queue depth above 1 on a queued engine) go
+ * through submit and reap, not read and write: override those to see them.
+ * The name is @p ops' name, or "wrap(<inner's name>)". The destroy member,
+ * if set, is called when the wrapper is freed; @p inner is not freed.
+ *
+ * @param[out] out       the engine; free it with diskbench_engine_free()
+ * @param[in]  inner     the engine to forward to; borrowed, it must
+ *                       outlive the wrapper
+ * @param[in]  ops       the members to override; copied
+ * @param[in]  user_data passed to the members @p ops sets
+ * @return 0; -EINVAL for a NULL argument, a table smaller than its sz
+ *         field, or only one of submit and reap set; -E2BIG for a larger
+ *         table with unknown non-zero members; -ENOMEM
+ */
+DISKBENCH_API int diskbench_engine_wrap(struct diskbench_engine **out,
+					struct diskbench_engine *inner,
+					const struct diskbench_engine_ops *ops,
+					void *user_data);
+
+/**
+ * The function table an engine runs on, complete: every member the
+ * engine's maker left NULL already holds what the library uses in its
+ * place (the sync engine's, or the inner engine's for a wrapper); submit,
+ * reap, clock, destroy and the directory-handle members may be NULL. Each
+ * member must be called with the user data stored in @p user_data. A
+ * wrapper's members use this to forward to the engine it wraps.
+ *
+ * @param[in]  engine    the engine
+ * @param[out] user_data where to store the user data its members take;
+ *                       may be NULL
+ * @return the table, valid while the engine lives; NULL for a NULL engine
+ */
+DISKBENCH_API const struct diskbench_engine_ops *
+diskbench_engine_table(const struct diskbench_engine *engine, void **user_data);
+
+/**
  * Frees an engine, calling its destroy function.
  *
  * @param[in] engine the engine; NULL is allowed
