@@ -1,36 +1,206 @@
-/* Custom phases: the caller's operation, timed by the library. */
+/*
+ * Custom phases: the caller's operation, timed by the library, with a
+ * context that reaches the run's target, its engine, files the target makes
+ * for the phase and the test file.
+ */
 #include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include <diskbench/phase.h>
 
 #include "phase-internal.h"
 
+/* One file of the phase: the target's extra file, or the test file. */
+struct custom_file {
+	bool open;
+	int64_t h;
+	size_t extra;       /* index in the target's list */
+};
+
+struct diskbench_custom_ctx {
+	struct diskbench__ctx *ctx;
+	struct diskbench_phase *p;
+	bool timing;        /* inside op: time_from_here moves the mark */
+	struct custom_file files[DISKBENCH_CUSTOM_MAX_FILES];
+	struct custom_file test;
+};
+
+DISKBENCH_API struct diskbench_target *
+diskbench_custom_target(const struct diskbench_custom_ctx *ctx)
+{
+	return ctx ? ctx->ctx->target : NULL;
+}
+
+DISKBENCH_API struct diskbench_engine *
+diskbench_custom_engine(const struct diskbench_custom_ctx *ctx)
+{
+	return ctx ? ctx->ctx->engine : NULL;
+}
+
+DISKBENCH_API int diskbench_custom_file(struct diskbench_custom_ctx *ctx,
+					uint32_t n, uint32_t flags,
+					int64_t *handle)
+{
+	struct custom_file *f;
+	struct diskbench_target *t;
+	int err;
+
+	if (!ctx || !handle || n >= DISKBENCH_CUSTOM_MAX_FILES ||
+	    (flags & ~(DISKBENCH_OPEN_DIRECT | DISKBENCH_OPEN_SYNC)))
+		return -EINVAL;
+	f = &ctx->files[n];
+	if (f->open) {
+		*handle = f->h;
+		return 0;
+	}
+	t = ctx->ctx->target;
+	err = diskbench__target_create_extra(t, flags, &f->h, &f->extra);
+	if (err) {
+		/* The path must outlive the phase: the run copies it. */
+		free(ctx->p->custom_err_path);
+		ctx->p->custom_err_path = t->extra_failed ? strdup(t->extra_failed) : NULL;
+		return diskbench__ctx_fail(ctx->ctx, err,
+					   err == -ENOMEM ? "allocate" : "create",
+					   ctx->p->custom_err_path, UINT64_MAX);
+	}
+	f->open = true;
+	*handle = f->h;
+	return 0;
+}
+
+DISKBENCH_API const char *
+diskbench_custom_file_path(const struct diskbench_custom_ctx *ctx, uint32_t n)
+{
+	if (!ctx || n >= DISKBENCH_CUSTOM_MAX_FILES || !ctx->files[n].open)
+		return NULL;
+	return ctx->ctx->target->extra[ctx->files[n].extra].path;
+}
+
+DISKBENCH_API int diskbench_custom_test_file(struct diskbench_custom_ctx *ctx,
+					     uint64_t min_bytes, int64_t *handle)
+{
+	struct diskbench_target *t;
+	int err;
+
+	if (!ctx || !handle)
+		return -EINVAL;
+	if (ctx->test.open) {
+		*handle = ctx->test.h;
+		return 0;
+	}
+	t = ctx->ctx->target;
+	if (!t->test_exists || t->test_size < min_bytes) {
+		uint64_t want = min_bytes ? min_bytes : t->file_bytes;
+
+		/* whole blocks */
+		want += (t->block_bytes - want % t->block_bytes) % t->block_bytes;
+		err = diskbench__target_ensure_test_file(t, want);
+		if (err)
+			return diskbench__target_fail(t, ctx->ctx, err);
+	}
+	err = diskbench__target_open_test_file(t, DISKBENCH_OPEN_READ |
+						  DISKBENCH_OPEN_WRITE, &ctx->test.h);
+	if (err)
+		return diskbench__target_fail(t, ctx->ctx, err);
+	ctx->test.open = true;
+	*handle = ctx->test.h;
+	return 0;
+}
+
+DISKBENCH_API void diskbench_custom_time_from_here(struct diskbench_custom_ctx *ctx)
+{
+	if (!ctx || !ctx->timing)
+		return;
+	diskbench_recorder_mark(ctx->ctx->rec, diskbench__engine_now(ctx->ctx->engine));
+}
+
+DISKBENCH_API uint64_t diskbench_custom_now(const struct diskbench_custom_ctx *ctx)
+{
+	return ctx ? diskbench__engine_now(ctx->ctx->engine) : 0;
+}
+
+/* Closes what the phase opened and removes the files made for it. */
+static int close_files(struct diskbench_custom_ctx *c, int err)
+{
+	struct diskbench_target *t = c->ctx->target;
+	const struct diskbench_engine *e = c->ctx->engine;
+
+	for (uint32_t n = 0; n < DISKBENCH_CUSTOM_MAX_FILES; n++) {
+		struct custom_file *f = &c->files[n];
+		int cerr, rerr;
+
+		if (!f->open)
+			continue;
+		f->open = false;
+		cerr = diskbench__engine_close(e, f->h);
+		rerr = diskbench__target_remove_extra(t, f->extra);
+		if (!err && cerr)
+			err = diskbench__ctx_fail(c->ctx, cerr, "close",
+						  t->extra[f->extra].path, UINT64_MAX);
+		if (!err && rerr)
+			err = diskbench__target_fail(t, c->ctx, rerr);
+	}
+	if (c->test.open) {
+		int cerr = diskbench__engine_close(e, c->test.h);
+
+		c->test.open = false;
+		if (!err && cerr)
+			err = diskbench__ctx_fail(c->ctx, cerr, "close",
+						  t->test_path, UINT64_MAX);
+	}
+	return err;
+}
+
 static int run_custom(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 {
 	const struct diskbench_custom_ops *ops = &p->custom;
+	struct diskbench_custom_ctx *c = calloc(1, sizeof(*c));
 	int err = 0, eerr;
 
-	if (ops->setup) {
-		err = ops->setup(ctx->target, p->user_data);
+	if (!c)
+		return diskbench__ctx_fail(ctx, -ENOMEM, "allocate", NULL,
+					   UINT64_MAX);
+	c->ctx = ctx;
+	c->p = p;
+	const struct diskbench_custom_ctx_ops *cops = &p->custom_ctx;
+
+	if (cops->setup || ops->setup) {
+		err = cops->setup ? cops->setup(c, p->user_data)
+				  : ops->setup(ctx->target, p->user_data);
 		if (err)
-			return diskbench__ctx_fail(ctx, err < 0 ? err : -EINVAL,
-						   "setup", NULL, UINT64_MAX);
+			err = diskbench__ctx_fail(ctx, err < 0 ? err : -EINVAL,
+						  "setup", NULL, UINT64_MAX);
 	}
-	err = diskbench__ctx_begin(ctx);
+	if (!err)
+		err = diskbench__ctx_begin(ctx);
 	for (uint64_t i = 0; !err; i++) {
 		uint64_t bytes = 0;
-		int r = ops->op(i, &bytes, p->user_data);
+		int r;
 
+		c->timing = true;
+		r = cops->op ? cops->op(c, i, &bytes, p->user_data)
+			     : ops->op(i, &bytes, p->user_data);
+		c->timing = false;
 		if (r == DISKBENCH_CUSTOM_DONE)
 			break;
 		if (r < 0) {
-			err = diskbench__ctx_fail(ctx, r, p->name, NULL, UINT64_MAX);
+			/* The phase's name is the result's: the operation is
+			 * named by its number. */
+			snprintf(p->custom_err_op, sizeof(p->custom_err_op),
+				 "operation %" PRIu64, i);
+			err = diskbench__ctx_fail(ctx, r, p->custom_err_op, NULL,
+						  UINT64_MAX);
 			break;
 		}
 		if (r > 0) {
-			err = diskbench__ctx_fail(ctx, -EINVAL,
-						  "op returned an unknown value",
-						  NULL, UINT64_MAX);
+			snprintf(p->custom_err_op, sizeof(p->custom_err_op),
+				 "operation %" PRIu64 " returned %d, not 0, "
+				 "DISKBENCH_CUSTOM_DONE or a negative errno", i, r);
+			err = diskbench__ctx_fail(ctx, -EINVAL, p->custom_err_op, NULL,
+						  UINT64_MAX);
 			break;
 		}
 		r = diskbench__ctx_after_op(ctx, diskbench__recorder_op(ctx->rec, bytes));
@@ -39,11 +209,21 @@ static int run_custom(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 		if (r)
 			break;
 	}
-	eerr = diskbench_recorder_end(ctx->rec, diskbench__engine_now(ctx->engine));
-	if (!err && eerr)
-		err = diskbench__ctx_fail(ctx, eerr, "record", NULL, UINT64_MAX);
-	if (ops->teardown)
+	if (ctx->rec->begun) {
+		eerr = diskbench_recorder_end(ctx->rec,
+					      diskbench__engine_now(ctx->engine));
+		if (!err && eerr)
+			err = diskbench__ctx_fail(ctx, eerr, "record", NULL,
+						  UINT64_MAX);
+	}
+	/* Teardown whatever happened, setup's failure included; then the
+	 * phase's files go. */
+	if (cops->teardown)
+		cops->teardown(c, p->user_data);
+	else if (ops->teardown)
 		ops->teardown(p->user_data);
+	err = close_files(c, err);
+	free(c);
 	return err;
 }
 
@@ -73,6 +253,33 @@ DISKBENCH_API int diskbench_phase_custom_new(struct diskbench_phase **out,
 				    &diskbench__custom_class);
 	if (!err) {
 		(*out)->custom = o;
+		(*out)->user_data = user_data;
+	}
+	return err;
+}
+
+DISKBENCH_API int
+diskbench_phase_custom_ctx_new(struct diskbench_phase **out, const char *name,
+			       const struct diskbench_custom_ctx_ops *ops,
+			       void *user_data)
+{
+	struct diskbench_custom_ctx_ops o;
+	int err;
+
+	if (!out)
+		return -EINVAL;
+	*out = NULL;
+	if (!name || !ops)
+		return -EINVAL;
+	err = diskbench__opts_read(&o, sizeof(o), ops);
+	if (err)
+		return err;
+	if (!o.op)
+		return -EINVAL;
+	err = diskbench__phase_make(out, name, DISKBENCH_PHASE_CUSTOM,
+				    &diskbench__custom_class);
+	if (!err) {
+		(*out)->custom_ctx = o;
 		(*out)->user_data = user_data;
 	}
 	return err;

@@ -67,7 +67,12 @@ struct diskbench_phase {
 	struct diskbench_random_opts random;
 	struct diskbench_files_opts files;
 	struct diskbench_custom_ops custom;
+	struct diskbench_custom_ctx_ops custom_ctx;  /* op set: this form */
 	void *user_data;
+	/* A custom phase's error: what failed, kept until the next run of it
+	 * (the run copies them into the result after the phase). */
+	char custom_err_op[160];
+	char *custom_err_path;
 };
 
 int diskbench__phase_make(struct diskbench_phase **out, const char *name,

@@ -32,6 +32,7 @@ DISKBENCH_API void diskbench_phase_free(struct diskbench_phase *phase)
 	if (!phase)
 		return;
 	free(phase->name);
+	free(phase->custom_err_path);
 	free(phase);
 }
 

@@ -43,7 +43,34 @@ struct diskbench_target {
 	char *errmsg;
 	/* The small-file phases' files and directories (target-files.c). */
 	struct diskbench__fileset *files;
+	/* Files made for custom phases: "<prefix>.<pid>.custom.<n>". */
+	struct diskbench__extra *extra;
+	size_t nextra, extra_cap;
+	uint64_t extra_seq;
+	char *extra_failed;    /* the path the last failed create tried */
 };
+
+/* A file made for a custom phase. */
+struct diskbench__extra {
+	char *path;
+	const char *name;      /* its last component, in path */
+	uint64_t dev, ino;     /* where handles are descriptors */
+	bool exists;
+};
+
+/*
+ * Creates a new file of the target's for a custom phase (O_CREAT|O_EXCL,
+ * mode 0600, under a name no one holds), opened with DISKBENCH_OPEN_*
+ * @p flags plus read and write; it is on the target's list from then on
+ * and removed by its cleanup. Stores its index in the list. Errors are
+ * noted in the target.
+ */
+int diskbench__target_create_extra(struct diskbench_target *t, uint32_t flags,
+				   int64_t *handle, size_t *index);
+
+/* Removes file @p index of the list, if it is still ours under its name;
+ * 0 or an error noted in the target. */
+int diskbench__target_remove_extra(struct diskbench_target *t, size_t index);
 
 /* Files are reached relative to the held directory, by descriptors of our
  * own: the engine is fs_sync and the directory is held. */

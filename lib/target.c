@@ -459,6 +459,97 @@ fail:
 	return err;
 }
 
+int diskbench__target_create_extra(struct diskbench_target *t, uint32_t flags,
+				   int64_t *handle, size_t *index)
+{
+	const uint32_t oflags = DISKBENCH_OPEN_READ | DISKBENCH_OPEN_WRITE |
+				DISKBENCH_OPEN_CREATE | flags |
+				(t->flags & DISKBENCH_TARGET_SYNC ? DISKBENCH_OPEN_SYNC : 0);
+	struct diskbench__extra *x;
+	char name[160];
+	int err = -EEXIST;
+
+	if (t->nextra == t->extra_cap) {
+		size_t cap = t->extra_cap ? t->extra_cap * 2 : 8;
+		struct diskbench__extra *a = realloc(t->extra, cap * sizeof(*a));
+
+		if (!a)
+			return -ENOMEM;
+		t->extra = a;
+		t->extra_cap = cap;
+	}
+	x = &t->extra[t->nextra];
+	memset(x, 0, sizeof(*x));
+	for (unsigned attempt = 0; attempt < NAME_TRIES && err == -EEXIST; attempt++) {
+		snprintf(name, sizeof(name), "%s.%ld.custom.%" PRIu64, t->prefix,
+			 (long)getpid(), t->extra_seq++);
+		free(x->path);
+		x->path = path_join(t->dir, name);
+		if (!x->path)
+			return -ENOMEM;
+		x->name = x->path + strlen(t->dir) + 1;
+		if (by_fd(t))
+			err = diskbench__fd_openat(t->dir_fd, x->name, oflags, 0, handle);
+		else
+			err = diskbench__engine_open(t->engine, x->path, oflags, handle);
+	}
+	if (err) {
+		t->err_op = "create";
+		t->err_offset = UINT64_MAX;
+		diskbench__target_set_errmsg(t, "create %s: %s", x->path,
+					     diskbench_strerror(err));
+		free(t->extra_failed);
+		t->extra_failed = x->path;
+		x->path = NULL;
+		return err;
+	}
+	x->exists = true;
+	if (t->engine->real_fds) {
+		struct stat st;
+
+		if (fstat((int)*handle, &st) == 0) {
+			x->dev = (uint64_t)st.st_dev;
+			x->ino = (uint64_t)st.st_ino;
+		}
+	}
+	*index = t->nextra++;
+	return 0;
+}
+
+int diskbench__target_remove_extra(struct diskbench_target *t, size_t index)
+{
+	struct diskbench__extra *x;
+	struct stat st;
+	int err;
+
+	if (index >= t->nextra)
+		return -EINVAL;
+	x = &t->extra[index];
+	if (!x->exists)
+		return 0;
+	if (by_fd(t)) {
+		if (fstatat(t->dir_fd, x->name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+			err = -errno;
+		} else if (x->ino && ((uint64_t)st.st_dev != x->dev ||
+				      (uint64_t)st.st_ino != x->ino)) {
+			t->err_op = "find our file (replaced; left alone) at";
+			t->err_offset = UINT64_MAX;
+			diskbench__target_set_errmsg(t,
+				"%s is not our file any more (replaced by something else); left alone",
+				x->path);
+			return -EEXIST;
+		} else {
+			err = unlinkat(t->dir_fd, x->name, 0) == 0 ? 0 : -errno;
+		}
+	} else {
+		err = diskbench__engine_unlink(t->engine, x->path);
+	}
+	if (err && err != -ENOENT)
+		return target_err(t, err, "unlink", UINT64_MAX);
+	x->exists = false;
+	return 0;
+}
+
 DISKBENCH_API void diskbench_target_free(struct diskbench_target *target)
 {
 	if (!target)
@@ -472,6 +563,10 @@ DISKBENCH_API void diskbench_target_free(struct diskbench_target *target)
 	free(target->dir);
 	free(target->prefix);
 	free(target->test_path);
+	for (size_t i = 0; i < target->nextra; i++)
+		free(target->extra[i].path);
+	free(target->extra);
+	free(target->extra_failed);
 	free(target->errmsg);
 	free(target);
 }
@@ -484,7 +579,15 @@ DISKBENCH_API int diskbench_target_cleanup(struct diskbench_target *target)
 		return -EINVAL;
 	err = remove_test_file(target);
 	ferr = diskbench__target_files_cleanup(target);
-	return err ? err : ferr;
+	if (!err)
+		err = ferr;
+	for (size_t i = 0; i < target->nextra; i++) {
+		int xerr = diskbench__target_remove_extra(target, i);
+
+		if (!err)
+			err = xerr;
+	}
+	return err;
 }
 
 static int choose_name(struct diskbench_target *t, unsigned attempt)
@@ -756,6 +859,8 @@ diskbench_target_file_count(const struct diskbench_target *target)
 	size_t n = target->test_exists ? 1 : 0;
 	const struct diskbench__fileset *fs = target->files;
 
+	for (size_t i = 0; i < target->nextra; i++)
+		n += target->extra[i].exists;
 	/* The small-file set: its files, subdirectories and directory. */
 	if (fs)
 		n += (size_t)fs->nexist + fs->ndirs_exist + (fs->root_exists ? 1 : 0);

@@ -253,9 +253,23 @@ DISKBENCH_API int diskbench_phase_files_new(struct diskbench_phase **out,
 #define DISKBENCH_CUSTOM_DONE 1
 
 /**
+ * What a custom phase's callbacks reach of the run it is part of (opaque):
+ * the target, its engine, files the target makes and removes for the
+ * phase, the test file, and the clock of the operation. Given to the
+ * callbacks of struct diskbench_custom_ctx_ops, valid during each call.
+ */
+struct diskbench_custom_ctx;
+
+/**
  * Callbacks of a custom phase. Each takes the user_data given to
  * diskbench_phase_custom_new() last, and is called on the thread running
- * the phase. Only @ref op is timed.
+ * the phase. Only @ref op is timed: an operation's time
+ * runs from the end of the previous one (or the clock's start) to the
+ * return of op, unless diskbench_custom_time_from_here() moves its start.
+ *
+ * Teardown runs after the clock has stopped, whatever happened: after an
+ * op failed, and after setup failed too. For callbacks that reach the
+ * run's target, engine and files, see struct diskbench_custom_ctx_ops.
  */
 struct diskbench_custom_ops {
 	/** sizeof(struct diskbench_custom_ops) as the caller's headers saw it. */
@@ -275,6 +289,149 @@ struct diskbench_custom_ops {
 	/** Cleans up, after the clock stopped, even after an error; may be NULL. */
 	void (*teardown)(void *user_data);
 };
+
+/**
+ * Callbacks of a custom phase that takes a context
+ * (diskbench_phase_custom_ctx_new()): the same as struct
+ * diskbench_custom_ops, each given the phase's struct diskbench_custom_ctx
+ * first, through which it reaches the run's target, its engine, files the
+ * target makes for the phase, and the operation's clock.
+ */
+struct diskbench_custom_ctx_ops {
+	/** sizeof(struct diskbench_custom_ctx_ops) as the caller's headers saw it. */
+	size_t sz;
+	/**
+	 * Prepares, before the clock starts; may be NULL. Returns 0, or a
+	 * negative errno that stops the run (teardown still runs).
+	 */
+	int (*setup)(struct diskbench_custom_ctx *ctx, void *user_data);
+	/**
+	 * Does operation number @p index (from 0) and stores the bytes it
+	 * moved in @p bytes. Returns 0 to go on, DISKBENCH_CUSTOM_DONE when
+	 * there is nothing left (that call is not counted), or a negative
+	 * errno, which stops the phase and is kept as its error, the
+	 * operation named by its number.
+	 */
+	int (*op)(struct diskbench_custom_ctx *ctx, uint64_t index,
+		  uint64_t *bytes, void *user_data);
+	/** Cleans up, after the clock stopped, whatever happened; may be NULL. */
+	void (*teardown)(struct diskbench_custom_ctx *ctx, void *user_data);
+};
+
+/** Initializer for struct diskbench_custom_ctx_ops: no callbacks. */
+#define DISKBENCH_CUSTOM_CTX_OPS_INIT \
+	{ sizeof(struct diskbench_custom_ctx_ops), 0, 0, 0 }
+
+/**
+ * Makes a custom phase whose callbacks take the phase's context. It runs
+ * like one of diskbench_phase_custom_new(): until op returns
+ * DISKBENCH_CUSTOM_DONE or an error, or the run's stop condition is met.
+ *
+ * @param[out] out       the phase; free it with diskbench_phase_free() or
+ *                       hand it to diskbench_run_add()
+ * @param[in]  name      the phase's name in results; copied
+ * @param[in]  ops       the callbacks; copied; op may not be NULL
+ * @param[in]  user_data passed to every callback
+ * @return 0; -EINVAL for a NULL argument or op; -E2BIG; -ENOMEM
+ */
+DISKBENCH_API int
+diskbench_phase_custom_ctx_new(struct diskbench_phase **out, const char *name,
+			       const struct diskbench_custom_ctx_ops *ops,
+			       void *user_data);
+
+/** Most files one custom phase may have (diskbench_custom_file()). */
+#define DISKBENCH_CUSTOM_MAX_FILES 64u
+
+/**
+ * The target the phase runs on.
+ *
+ * @param[in] ctx the phase's context
+ * @return a borrowed pointer, valid while the target lives
+ */
+DISKBENCH_API struct diskbench_target *
+diskbench_custom_target(const struct diskbench_custom_ctx *ctx);
+
+/**
+ * The target's engine: what the built-in phases do their I/O through.
+ * Its functions are reached with diskbench_engine_table().
+ *
+ * @param[in] ctx the phase's context
+ * @return a borrowed pointer, valid while the target lives
+ */
+DISKBENCH_API struct diskbench_engine *
+diskbench_custom_engine(const struct diskbench_custom_ctx *ctx);
+
+/**
+ * File number @p n of this phase: made by the target in its directory the
+ * first time it is asked for (O_CREAT|O_EXCL, mode 0600, a name no one
+ * holds), opened through the target's engine for reading and writing plus
+ * DISKBENCH_OPEN_* @p flags (DISKBENCH_OPEN_DIRECT, DISKBENCH_OPEN_SYNC; the
+ * target's own DISKBENCH_TARGET_SYNC applies too). Later calls for the same
+ * @p n give the same handle at once, so an op may call this every time.
+ * The target keeps the file on its list like its own: the handle is closed
+ * and the file removed when the phase ends (after teardown), and by the
+ * target's cleanup should the run stop first. Do not close the handle.
+ *
+ * @param[in]  ctx    the phase's context
+ * @param[in]  n      0 to DISKBENCH_CUSTOM_MAX_FILES - 1
+ * @param[in]  flags  DISKBENCH_OPEN_DIRECT and/or DISKBENCH_OPEN_SYNC, used
+ *                    when the file is made
+ * @param[out] handle the engine's handle
+ * @return 0; -EINVAL for a NULL argument, @p n out of range or other flags;
+ *         or the error of the create (noted as the phase's error, naming
+ *         the file); -ENOMEM
+ */
+DISKBENCH_API int diskbench_custom_file(struct diskbench_custom_ctx *ctx,
+					uint32_t n, uint32_t flags,
+					int64_t *handle);
+
+/**
+ * Path of file number @p n of this phase, once made; for messages and for
+ * calls that need a path. Never reopen a file by this name: use the handle.
+ *
+ * @param[in] ctx the phase's context
+ * @param[in] n   the file's number
+ * @return a string valid until the phase ends; NULL if the file was not
+ *         made
+ */
+DISKBENCH_API const char *
+diskbench_custom_file_path(const struct diskbench_custom_ctx *ctx, uint32_t n);
+
+/**
+ * The target's test file (the big-file phases' one), opened for reading
+ * and writing through the engine, after making sure it holds at least
+ * @p min_bytes: if not, it is written (whole blocks of zeros) and synced in
+ * this call, so call it from setup. Checked to be the file the target made,
+ * as every reopen. The handle is closed when the phase ends; the file stays,
+ * for the phases after.
+ *
+ * @param[in]  ctx       the phase's context
+ * @param[in]  min_bytes bytes it must hold; 0: whatever it holds, at least
+ *                       the target's file size if it must be made
+ * @param[out] handle    the engine's handle
+ * @return 0; -EINVAL for a NULL argument; or the error of the write or the
+ *         open (noted as the phase's error)
+ */
+DISKBENCH_API int diskbench_custom_test_file(struct diskbench_custom_ctx *ctx,
+					     uint64_t min_bytes, int64_t *handle);
+
+/**
+ * Leaves out of the current operation's time what it did before this call:
+ * the operation's latency runs from here to the return of op. "Append 4 KiB,
+ * then time the fsync" calls this between the two. Called from setup, it
+ * does nothing (setup is never timed).
+ *
+ * @param[in] ctx the phase's context
+ */
+DISKBENCH_API void diskbench_custom_time_from_here(struct diskbench_custom_ctx *ctx);
+
+/**
+ * The phase's clock (the engine's), in nanoseconds.
+ *
+ * @param[in] ctx the phase's context
+ * @return the time
+ */
+DISKBENCH_API uint64_t diskbench_custom_now(const struct diskbench_custom_ctx *ctx);
 
 /**
  * Makes a custom phase. It runs until op returns DISKBENCH_CUSTOM_DONE or

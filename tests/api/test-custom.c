@@ -1,0 +1,392 @@
+/*
+ * tests/api/test-custom.c: custom phases with a context
+ * (diskbench_phase_custom_ctx_new) on a real directory: files the target
+ * makes, tracks and removes for the phase, the test file, the target's
+ * engine, timing only part of an operation, teardown after a failed setup,
+ * and errors that name the phase once and the operation by its number.
+ */
+#include "common-test.h"
+#include "sim-engine.h"
+#include "run-helpers.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+struct cfx {
+	char *dir;
+	struct diskbench_engine *inner, *e;
+	struct diskbench_target *t;
+	struct diskbench_run *run;
+};
+
+static int cfx_setup(void **state)
+{
+	struct cfx *f = calloc(1, sizeof(*f));
+
+	assert_non_null(f);
+	f->dir = tdir_new();
+	assert_ok(diskbench_engine_sync_new(&f->inner));
+	*state = f;
+	return 0;
+}
+
+static int cfx_teardown(void **state)
+{
+	struct cfx *f = *state;
+
+	diskbench_run_free(f->run);
+	diskbench_target_free(f->t);
+	diskbench_engine_free(f->e);
+	diskbench_engine_free(f->inner);
+	assert_dir_empty(f->dir);
+	tdir_remove(f->dir);
+	free(f->dir);
+	free(f);
+	return 0;
+}
+
+static void cfx_start(struct cfx *f, struct diskbench_engine *e)
+{
+	struct diskbench_target_opts to = DISKBENCH_TARGET_OPTS_INIT;
+	char *msg = NULL;
+	int rc;
+
+	to.engine = e;
+	to.file_bytes = 1 << 20;
+	rc = diskbench_target_new(&f->t, f->dir, &to, &msg);
+	if (rc)
+		fail_msg("target_new = %d: %s", rc, msg ? msg : "");
+	assert_ok(diskbench_run_new(&f->run, f->t, NULL));
+}
+
+static void add_ctx_phase(struct cfx *f, const char *name,
+			  const struct diskbench_custom_ctx_ops *ops, void *ud)
+{
+	struct diskbench_phase *p = NULL;
+
+	assert_ok(diskbench_phase_custom_ctx_new(&p, name, ops, ud));
+	assert_ok(diskbench_run_add(f->run, p));
+}
+
+/* ---- an engine whose writes are slow, to see what is timed ---- */
+
+struct slow {
+	const struct diskbench_engine_ops *in;
+	void *in_ud;
+};
+
+static int64_t slow_write(int64_t h, const void *buf, uint64_t len,
+			  uint64_t off, void *ud)
+{
+	struct slow *s = ud;
+
+	nanosleep(&(struct timespec){ 0, 20 * 1000 * 1000 }, NULL);
+	return s->in->write(h, buf, len, off, s->in_ud);
+}
+
+/* ---- append 4 KiB, time only the fsync ---- */
+
+struct appender {
+	bool time_fsync_only;
+	uint64_t n;
+	char path[512];
+	long seen_in_dir;      /* entries of the directory during the phase */
+	size_t file_count;     /* the target's count during the phase */
+	bool teardown;
+	const char *dir;
+	struct diskbench_target *t;
+};
+
+static int append_op(struct diskbench_custom_ctx *ctx, uint64_t index,
+		     uint64_t *bytes, void *ud)
+{
+	struct appender *a = ud;
+	static const char block[4096];
+	void *eud = NULL;
+	const struct diskbench_engine_ops *e =
+		diskbench_engine_table(diskbench_custom_engine(ctx), &eud);
+	int64_t h, n;
+	int err;
+
+	if (index == a->n)
+		return DISKBENCH_CUSTOM_DONE;
+	err = diskbench_custom_file(ctx, 0, 0, &h);
+	if (err)
+		return err;
+	if (index == 0) {
+		snprintf(a->path, sizeof(a->path), "%s",
+			 diskbench_custom_file_path(ctx, 0));
+		a->seen_in_dir = tdir_count(a->dir);
+		a->file_count = diskbench_target_file_count(diskbench_custom_target(ctx));
+	}
+	n = e->write(h, block, sizeof(block), index * sizeof(block), eud);
+	if (n != (int64_t)sizeof(block))
+		return n < 0 ? (int)n : -EIO;
+	if (a->time_fsync_only)
+		diskbench_custom_time_from_here(ctx);
+	err = e->fsync(h, eud);
+	if (err)
+		return err;
+	*bytes = sizeof(block);
+	return 0;
+}
+
+static void append_teardown(struct diskbench_custom_ctx *ctx, void *ud)
+{
+	struct appender *a = ud;
+
+	(void)ctx;
+	a->teardown = true;
+}
+
+static uint64_t run_appender(struct cfx *f, struct appender *a)
+{
+	struct diskbench_custom_ctx_ops ops = DISKBENCH_CUSTOM_CTX_OPS_INIT;
+	const struct diskbench_result *r;
+
+	ops.op = append_op;
+	ops.teardown = append_teardown;
+	a->dir = f->dir;
+	add_ctx_phase(f, "append", &ops, a);
+	run_execute_ok(f->run);
+	r = diskbench_run_result(f->run, diskbench_run_result_count(f->run) - 1);
+	assert_u64_eq(diskbench_result_ops(r), a->n);
+	assert_u64_eq(diskbench_result_bytes(r), a->n * 4096);
+	return diskbench_hist_min(diskbench_result_hist(r));
+}
+
+static void test_custom_times_only_the_fsync(void **state)
+{
+	struct cfx *f = *state;
+	struct diskbench_engine_ops ops = DISKBENCH_ENGINE_OPS_INIT;
+	struct slow s;
+	struct appender whole = { .n = 5 }, part = { .n = 5, .time_fsync_only = true };
+	uint64_t min_whole, min_part;
+	struct stat st;
+
+	s.in = diskbench_engine_table(f->inner, &s.in_ud);
+	ops.write = slow_write;
+	assert_ok(diskbench_engine_wrap(&f->e, f->inner, &ops, &s));
+	cfx_start(f, f->e);
+	min_whole = run_appender(f, &whole);
+	diskbench_run_free(f->run);
+	assert_ok(diskbench_run_new(&f->run, f->t, NULL));
+	min_part = run_appender(f, &part);
+	print_message("    fastest append+fsync %" PRIu64 " ns, fsync alone %" PRIu64
+		      " ns\n", min_whole, min_part);
+	/* every write sleeps 20 ms: in the whole operation, not in the part */
+	assert_true(min_whole >= 20u * 1000 * 1000);
+	assert_true(min_part < 20u * 1000 * 1000);
+	/* the file was the target's, in its directory, counted, and is gone */
+	assert_non_null(strstr(part.path, f->dir));
+	assert_non_null(strstr(part.path, ".custom."));
+	assert_int_equal(part.seen_in_dir, 1);
+	assert_int_equal(part.file_count, 1);
+	assert_true(part.teardown);
+	assert_int_equal(stat(part.path, &st), -1);
+	assert_int_equal(diskbench_target_file_count(f->t), 0);
+}
+
+/* ---- the test file, from setup ---- */
+
+struct reader {
+	int64_t h;
+	uint64_t seen;
+};
+
+static int reader_setup(struct diskbench_custom_ctx *ctx, void *ud)
+{
+	struct reader *r = ud;
+
+	return diskbench_custom_test_file(ctx, 64 * 1024, &r->h);
+}
+
+static int reader_op(struct diskbench_custom_ctx *ctx, uint64_t index,
+		     uint64_t *bytes, void *ud)
+{
+	struct reader *r = ud;
+	unsigned char buf[8192];
+	void *eud = NULL;
+	const struct diskbench_engine_ops *e =
+		diskbench_engine_table(diskbench_custom_engine(ctx), &eud);
+	int64_t n = e->read(r->h, buf, sizeof(buf), index * sizeof(buf), eud);
+
+	if (n < 0)
+		return (int)n;
+	if (n == 0)
+		return DISKBENCH_CUSTOM_DONE;
+	for (int64_t i = 0; i < n; i++)
+		if (buf[i])
+			return -EILSEQ;
+	r->seen += (uint64_t)n;
+	*bytes = (uint64_t)n;
+	return 0;
+}
+
+static void test_custom_test_file(void **state)
+{
+	struct cfx *f = *state;
+	struct diskbench_custom_ctx_ops ops = DISKBENCH_CUSTOM_CTX_OPS_INIT;
+	struct diskbench_bonnie_opts bo = DISKBENCH_BONNIE_OPTS_INIT;
+	struct diskbench_phase *p = NULL;
+	struct reader r = { 0 };
+
+	cfx_start(f, NULL);
+	ops.setup = reader_setup;
+	ops.op = reader_op;
+	add_ctx_phase(f, "reader", &ops, &r);
+	/* the test file stays for the next phase */
+	assert_ok(diskbench_phase_bonnie_new(&p, DISKBENCH_PHASE_GET_BLOCK, &bo));
+	assert_ok(diskbench_run_add(f->run, p));
+	run_execute_ok(f->run);
+	assert_u64_eq(r.seen, 64 * 1024);
+	assert_u64_eq(diskbench_result_bytes(diskbench_run_result(f->run, 1)), 1 << 20);
+	assert_int_equal(diskbench_target_file_count(f->t), 0);
+}
+
+/* ---- failures ---- */
+
+struct counts {
+	int setup_err, op_err;
+	uint64_t fail_at;
+	int setups, ops, teardowns;
+};
+
+static int count_setup(struct diskbench_custom_ctx *ctx, void *ud)
+{
+	struct counts *c = ud;
+
+	(void)ctx;
+	c->setups++;
+	return c->setup_err;
+}
+
+static int count_op(struct diskbench_custom_ctx *ctx, uint64_t index,
+		    uint64_t *bytes, void *ud)
+{
+	struct counts *c = ud;
+
+	(void)ctx;
+	c->ops++;
+	*bytes = 1;
+	return index == c->fail_at ? c->op_err : 0;
+}
+
+static void count_teardown(struct diskbench_custom_ctx *ctx, void *ud)
+{
+	(void)ctx;
+	((struct counts *)ud)->teardowns++;
+}
+
+static void test_custom_teardown_after_failed_setup(void **state)
+{
+	struct cfx *f = *state;
+	struct diskbench_custom_ctx_ops ops = DISKBENCH_CUSTOM_CTX_OPS_INIT;
+	struct counts c = { .setup_err = -EIO, .fail_at = UINT64_MAX };
+	const struct diskbench_result *r;
+
+	cfx_start(f, NULL);
+	ops.setup = count_setup;
+	ops.op = count_op;
+	ops.teardown = count_teardown;
+	add_ctx_phase(f, "probe", &ops, &c);
+	assert_rc(diskbench_run_execute(f->run), -EIO);
+	assert_int_equal(c.setups, 1);
+	assert_int_equal(c.ops, 0);
+	assert_int_equal(c.teardowns, 1);
+	r = diskbench_run_result(f->run, 0);
+	assert_string_equal(diskbench_result_error_op(r), "setup");
+	assert_string_equal(diskbench_run_errmsg(f->run),
+			    "probe: setup: Input/output error");
+}
+
+static void test_custom_error_names_the_operation(void **state)
+{
+	struct cfx *f = *state;
+	struct diskbench_custom_ctx_ops ops = DISKBENCH_CUSTOM_CTX_OPS_INIT;
+	struct counts c = { .op_err = -ENOSPC, .fail_at = 5 };
+	const struct diskbench_result *r;
+
+	cfx_start(f, NULL);
+	ops.op = count_op;
+	ops.teardown = count_teardown;
+	add_ctx_phase(f, "probe", &ops, &c);
+	assert_rc(diskbench_run_execute(f->run), -ENOSPC);
+	r = diskbench_run_result(f->run, 0);
+	assert_u64_eq(diskbench_result_ops(r), 5);
+	assert_string_equal(diskbench_result_error_op(r), "operation 5");
+	/* the phase named once */
+	assert_string_equal(diskbench_run_errmsg(f->run),
+			    "probe: operation 5: No space left on device");
+	assert_int_equal(c.teardowns, 1);
+}
+
+static int enospc_open(const char *path, uint32_t flags, int64_t *h, void *ud)
+{
+	(void)path, (void)flags, (void)h, (void)ud;
+	return -ENOSPC;
+}
+
+static void test_custom_file_create_fails(void **state)
+{
+	struct cfx *f = *state;
+	struct diskbench_engine_ops eops = DISKBENCH_ENGINE_OPS_INIT;
+	struct diskbench_custom_ctx_ops ops = DISKBENCH_CUSTOM_CTX_OPS_INIT;
+	struct appender a = { .n = 3 };
+	const struct diskbench_result *r;
+
+	eops.open = enospc_open;
+	assert_ok(diskbench_engine_wrap(&f->e, f->inner, &eops, NULL));
+	cfx_start(f, f->e);
+	ops.op = append_op;
+	a.dir = f->dir;
+	add_ctx_phase(f, "append", &ops, &a);
+	assert_rc(diskbench_run_execute(f->run), -ENOSPC);
+	r = diskbench_run_result(f->run, 0);
+	print_message("    %s\n", diskbench_run_errmsg(f->run));
+	assert_string_equal(diskbench_result_error_op(r), "create");
+	assert_non_null(diskbench_result_error_path(r));
+	assert_non_null(strstr(diskbench_result_error_path(r), ".custom."));
+	assert_int_equal(strncmp(diskbench_run_errmsg(f->run), "append: create ", 15), 0);
+	assert_int_equal(diskbench_target_file_count(f->t), 0);
+}
+
+static void test_custom_bad_input(void **state)
+{
+	struct cfx *f = *state;
+	struct diskbench_custom_ctx_ops ops = DISKBENCH_CUSTOM_CTX_OPS_INIT;
+	struct diskbench_phase *p = (void *)1;
+	int64_t h;
+
+	(void)f;
+	assert_rc(diskbench_phase_custom_ctx_new(NULL, "x", &ops, NULL), -EINVAL);
+	assert_rc(diskbench_phase_custom_ctx_new(&p, "x", &ops, NULL), -EINVAL);
+	assert_null(p);
+	ops.op = count_op;
+	assert_rc(diskbench_phase_custom_ctx_new(&p, NULL, &ops, NULL), -EINVAL);
+	assert_rc(diskbench_phase_custom_ctx_new(&p, "x", NULL, NULL), -EINVAL);
+	assert_rc(diskbench_custom_file(NULL, 0, 0, &h), -EINVAL);
+	assert_rc(diskbench_custom_test_file(NULL, 0, &h), -EINVAL);
+	assert_null(diskbench_custom_target(NULL));
+	assert_null(diskbench_custom_engine(NULL));
+	assert_null(diskbench_custom_file_path(NULL, 0));
+	assert_u64_eq(diskbench_custom_now(NULL), 0);
+	diskbench_custom_time_from_here(NULL);
+}
+
+int main(void)
+{
+#define T(fn) cmocka_unit_test_setup_teardown(fn, cfx_setup, cfx_teardown)
+	const struct CMUnitTest tests[] = {
+		T(test_custom_times_only_the_fsync),
+		T(test_custom_test_file),
+		T(test_custom_teardown_after_failed_setup),
+		T(test_custom_error_names_the_operation),
+		T(test_custom_file_create_fails),
+		T(test_custom_bad_input),
+	};
+#undef T
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
