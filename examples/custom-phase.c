@@ -1,72 +1,65 @@
 /*
- * custom-phase: benchmark an operation of your own, fsync of a small
- * append, and get the same histogram, timeline and result as the built-in
- * phases, next to a built-in sequential write in the same run.
+ * custom-phase: benchmark an operation of your own, the fsync after a
+ * 4 KiB append, and get the same histogram, timeline and result as the
+ * built-in phases, next to a built-in sequential write in the same run.
  *
- * Shows: diskbench_target_new, diskbench_phase_custom_new,
- * diskbench_phase_seq_new, diskbench_run_new/add/execute,
- * diskbench_run_result, a progress callback.
+ * The append goes to a file the target makes for the phase, through the
+ * target's engine; only the fsync is timed (the append before it is left
+ * out with diskbench_custom_time_from_here()).
+ *
+ * Shows: diskbench_target_new, diskbench_phase_custom_ctx_new,
+ * diskbench_custom_file, diskbench_custom_engine, diskbench_engine_table,
+ * diskbench_custom_time_from_here, diskbench_phase_seq_new,
+ * diskbench_run_new/add/execute, diskbench_run_result, a progress callback.
  *
  * Build against an installed libdiskbench:
  *   cc -o custom-phase custom-phase.c $(pkg-config --cflags --libs diskbench)
  * Run:
  *   ./custom-phase [directory] [appends]     (default: . and 200)
  *
- * Every file it makes is made and removed by the library's target, except
- * the append log, which the custom phase makes in setup and removes in
- * teardown.
+ * Every file it makes is made and removed by the library's target.
  *
  * This example is in the public domain (CC0); copy it freely.
  */
 #include <diskbench.h>
 
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 struct appender {
-	char path[4096];
-	int fd;
 	uint64_t appends;
 };
 
-static int append_setup(struct diskbench_target *target, void *user_data)
+/* One operation: append a 4 KiB record, then time its fsync. */
+static int append_op(struct diskbench_custom_ctx *ctx, uint64_t index,
+		     uint64_t *bytes, void *user_data)
 {
 	struct appender *a = user_data;
-
-	snprintf(a->path, sizeof(a->path), "%s/custom-phase.%ld.log",
-		 diskbench_target_dir(target), (long)getpid());
-	a->fd = open(a->path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND, 0600);
-	return a->fd < 0 ? -1 : 0;
-}
-
-/* One operation: append a 512-byte record and make it durable. */
-static int append_op(uint64_t index, uint64_t *bytes, void *user_data)
-{
-	struct appender *a = user_data;
-	char rec[512];
+	void *eud;
+	const struct diskbench_engine_ops *e =
+		diskbench_engine_table(diskbench_custom_engine(ctx), &eud);
+	char rec[4096];
+	int64_t h, n;
+	int err;
 
 	if (index >= a->appends)
 		return DISKBENCH_CUSTOM_DONE;
+	/* The phase's file 0: made by the target at the first call. */
+	err = diskbench_custom_file(ctx, 0, 0, &h);
+	if (err)
+		return err;
 	memset(rec, 'a' + (int)(index % 26), sizeof(rec));
-	if (write(a->fd, rec, sizeof(rec)) != (ssize_t)sizeof(rec) ||
-	    fdatasync(a->fd) != 0)
-		return -5; /* -EIO: stops the phase, kept as its error */
+	n = e->write(h, rec, sizeof(rec), index * sizeof(rec), eud);
+	if (n != (int64_t)sizeof(rec))
+		return n < 0 ? (int)n : -5; /* -EIO: stops the phase, kept as its error */
+	diskbench_custom_time_from_here(ctx);   /* the append is not timed */
+	err = e->fsync(h, eud);
+	if (err)
+		return err;
 	*bytes = sizeof(rec);
 	return 0;
-}
-
-static void append_teardown(void *user_data)
-{
-	struct appender *a = user_data;
-
-	if (a->fd >= 0) {
-		close(a->fd);
-		unlink(a->path);
-	}
 }
 
 static int progress(const struct diskbench_progress *p, void *user_data)
@@ -89,10 +82,9 @@ static void check(int err, const char *what)
 int main(int argc, char **argv)
 {
 	const char *dir = argc > 1 ? argv[1] : ".";
-	struct appender a = { .fd = -1 };
+	struct appender a = { 0 };
 	struct diskbench_target_opts to = DISKBENCH_TARGET_OPTS_INIT;
-	struct diskbench_custom_ops ops = { sizeof(ops), append_setup,
-					    append_op, append_teardown };
+	struct diskbench_custom_ctx_ops ops = DISKBENCH_CUSTOM_CTX_OPS_INIT;
 	struct diskbench_seq_opts so = DISKBENCH_SEQ_OPTS_INIT;
 	struct diskbench_run_opts ro = DISKBENCH_RUN_OPTS_INIT;
 	struct diskbench_target *target;
@@ -112,7 +104,8 @@ int main(int argc, char **argv)
 	ro.progress = progress;
 	check(diskbench_run_new(&run, target, &ro), "making the run");
 
-	check(diskbench_phase_custom_new(&phase, "append+fdatasync", &ops, &a),
+	ops.op = append_op;
+	check(diskbench_phase_custom_ctx_new(&phase, "fsync after append", &ops, &a),
 	      "making the custom phase");
 	check(diskbench_run_add(run, phase), "adding it");
 	so.flags = DISKBENCH_SEQ_WRITE;
