@@ -21,6 +21,15 @@ _Static_assert(offsetof(struct diskbench_recorder_opts, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_engine_ops, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_report_info, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_write_opts, sz) == 0, "sz first");
+_Static_assert(offsetof(struct diskbench_bonnie_opts, sz) == 0, "sz first");
+_Static_assert(offsetof(struct diskbench_custom_ctx_ops, sz) == 0, "sz first");
+_Static_assert(offsetof(struct diskbench_custom_ops, sz) == 0, "sz first");
+_Static_assert(offsetof(struct diskbench_files_opts, sz) == 0, "sz first");
+_Static_assert(offsetof(struct diskbench_progress, sz) == 0, "sz first");
+_Static_assert(offsetof(struct diskbench_random_opts, sz) == 0, "sz first");
+_Static_assert(offsetof(struct diskbench_run_opts, sz) == 0, "sz first");
+_Static_assert(offsetof(struct diskbench_seq_opts, sz) == 0, "sz first");
+_Static_assert(offsetof(struct diskbench_target_opts, sz) == 0, "sz first");
 
 #define LP64 (sizeof(void *) == 8 && sizeof(long) == 8 && \
 	      _Alignof(uint64_t) == 8)
@@ -121,6 +130,195 @@ static void test_layout_write_opts(void **state)
 	assert_offset(diskbench_write_opts, flags, 24);
 	assert_offset(diskbench_write_opts, title, 32);
 	assert_int_equal(sizeof(struct diskbench_write_opts), 40);
+}
+
+static void test_layout_bonnie_opts(void **state)
+{
+	(void)state;
+	if (!LP64)
+		skip();
+	assert_offset(diskbench_bonnie_opts, sz, 0);
+	assert_offset(diskbench_bonnie_opts, byte_bytes, 8);
+	assert_offset(diskbench_bonnie_opts, seeks, 16);
+	assert_offset(diskbench_bonnie_opts, seekers, 24);
+	assert_offset(diskbench_bonnie_opts, flags, 28);
+	assert_int_equal(sizeof(struct diskbench_bonnie_opts), 32);
+}
+
+static void test_layout_custom_ctx_ops(void **state)
+{
+	(void)state;
+	if (!LP64)
+		skip();
+	assert_offset(diskbench_custom_ctx_ops, sz, 0);
+	assert_offset(diskbench_custom_ctx_ops, setup, 8);
+	assert_offset(diskbench_custom_ctx_ops, op, 16);
+	assert_offset(diskbench_custom_ctx_ops, teardown, 24);
+	assert_int_equal(sizeof(struct diskbench_custom_ctx_ops), 32);
+}
+
+static void test_layout_custom_ops(void **state)
+{
+	(void)state;
+	if (!LP64)
+		skip();
+	assert_offset(diskbench_custom_ops, sz, 0);
+	assert_offset(diskbench_custom_ops, setup, 8);
+	assert_offset(diskbench_custom_ops, op, 16);
+	assert_offset(diskbench_custom_ops, teardown, 24);
+	assert_int_equal(sizeof(struct diskbench_custom_ops), 32);
+}
+
+static void test_layout_files_opts(void **state)
+{
+	(void)state;
+	if (!LP64)
+		skip();
+	assert_offset(diskbench_files_opts, sz, 0);
+	assert_offset(diskbench_files_opts, files, 8);
+	assert_offset(diskbench_files_opts, max_bytes, 16);
+	assert_offset(diskbench_files_opts, min_bytes, 24);
+	assert_offset(diskbench_files_opts, dirs, 32);
+	assert_offset(diskbench_files_opts, chunk_bytes, 36);
+	assert_offset(diskbench_files_opts, mode, 40);
+	assert_offset(diskbench_files_opts, flags, 44);
+	assert_int_equal(sizeof(struct diskbench_files_opts), 48);
+}
+
+static void test_layout_io(void **state)
+{
+	(void)state;
+	if (!LP64)
+		skip();
+	assert_offset(diskbench_io, handle, 0);
+	assert_offset(diskbench_io, buf, 8);
+	assert_offset(diskbench_io, len, 16);
+	assert_offset(diskbench_io, offset, 24);
+	assert_offset(diskbench_io, op, 32);
+	assert_offset(diskbench_io, reserved, 36);
+	assert_offset(diskbench_io, result, 40);
+	assert_offset(diskbench_io, start_ns, 48);
+	assert_offset(diskbench_io, priv, 56);
+	assert_int_equal(sizeof(struct diskbench_io), 64);
+}
+
+static void test_layout_progress(void **state)
+{
+	(void)state;
+	if (!LP64)
+		skip();
+	assert_offset(diskbench_progress, sz, 0);
+	assert_offset(diskbench_progress, phase_name, 8);
+	assert_offset(diskbench_progress, phase_index, 16);
+	assert_offset(diskbench_progress, phase_count, 20);
+	assert_offset(diskbench_progress, fraction, 24);
+	assert_offset(diskbench_progress, ops, 32);
+	assert_offset(diskbench_progress, bytes, 40);
+	assert_offset(diskbench_progress, elapsed_ns, 48);
+	assert_offset(diskbench_progress, bytes_per_sec, 56);
+	assert_offset(diskbench_progress, ops_per_sec, 64);
+	assert_int_equal(sizeof(struct diskbench_progress), 72);
+}
+
+static void test_layout_random_opts(void **state)
+{
+	(void)state;
+	if (!LP64)
+		skip();
+	assert_offset(diskbench_random_opts, sz, 0);
+	assert_offset(diskbench_random_opts, block_bytes, 8);
+	assert_offset(diskbench_random_opts, ops, 16);
+	assert_offset(diskbench_random_opts, time_limit_ns, 24);
+	assert_offset(diskbench_random_opts, write_percent, 32);
+	assert_offset(diskbench_random_opts, queue_depth, 36);
+	assert_offset(diskbench_random_opts, threads, 40);
+	assert_offset(diskbench_random_opts, flags, 44);
+	assert_int_equal(sizeof(struct diskbench_random_opts), 48);
+}
+
+static void test_layout_run_opts(void **state)
+{
+	(void)state;
+	if (!LP64)
+		skip();
+	assert_offset(diskbench_run_opts, sz, 0);
+	assert_offset(diskbench_run_opts, progress, 8);
+	assert_offset(diskbench_run_opts, progress_user_data, 16);
+	assert_offset(diskbench_run_opts, progress_interval_ns, 24);
+	assert_offset(diskbench_run_opts, stop_bytes, 32);
+	assert_offset(diskbench_run_opts, stop_ops, 40);
+	assert_offset(diskbench_run_opts, stop_time_ns, 48);
+	assert_offset(diskbench_run_opts, timeline_interval_ns, 56);
+	assert_offset(diskbench_run_opts, hist_precision_bits, 64);
+	assert_offset(diskbench_run_opts, flags, 68);
+	assert_offset(diskbench_run_opts, seed, 72);
+	assert_offset(diskbench_run_opts, random, 80);
+	assert_offset(diskbench_run_opts, random_user_data, 88);
+	assert_int_equal(sizeof(struct diskbench_run_opts), 96);
+}
+
+static void test_layout_seq_opts(void **state)
+{
+	(void)state;
+	if (!LP64)
+		skip();
+	assert_offset(diskbench_seq_opts, sz, 0);
+	assert_offset(diskbench_seq_opts, block_bytes, 8);
+	assert_offset(diskbench_seq_opts, total_bytes, 16);
+	assert_offset(diskbench_seq_opts, time_limit_ns, 24);
+	assert_offset(diskbench_seq_opts, queue_depth, 32);
+	assert_offset(diskbench_seq_opts, flags, 36);
+	assert_int_equal(sizeof(struct diskbench_seq_opts), 40);
+}
+
+static void test_layout_target_opts(void **state)
+{
+	(void)state;
+	if (!LP64)
+		skip();
+	assert_offset(diskbench_target_opts, sz, 0);
+	assert_offset(diskbench_target_opts, engine, 8);
+	assert_offset(diskbench_target_opts, file_bytes, 16);
+	assert_offset(diskbench_target_opts, name_prefix, 24);
+	assert_offset(diskbench_target_opts, block_bytes, 32);
+	assert_offset(diskbench_target_opts, flags, 36);
+	assert_int_equal(sizeof(struct diskbench_target_opts), 40);
+}
+
+
+/* Every INIT macro sets sz to its struct's size and zeroes the rest. */
+static void test_layout_all_init_macros(void **state)
+{
+	struct diskbench_bonnie_opts bo = DISKBENCH_BONNIE_OPTS_INIT;
+	struct diskbench_custom_ctx_ops cc = DISKBENCH_CUSTOM_CTX_OPS_INIT;
+	struct diskbench_files_opts fo = DISKBENCH_FILES_OPTS_INIT;
+	struct diskbench_random_opts ro = DISKBENCH_RANDOM_OPTS_INIT;
+	struct diskbench_run_opts rn = DISKBENCH_RUN_OPTS_INIT;
+	struct diskbench_seq_opts so = DISKBENCH_SEQ_OPTS_INIT;
+	struct diskbench_target_opts to = DISKBENCH_TARGET_OPTS_INIT;
+	struct diskbench_report_info ri = DISKBENCH_REPORT_INFO_INIT;
+	struct diskbench_write_opts wo = DISKBENCH_WRITE_OPTS_INIT;
+
+	(void)state;
+	assert_int_equal(bo.sz, sizeof(bo));
+	assert_int_equal(bo.flags, 0);
+	assert_int_equal(cc.sz, sizeof(cc));
+	assert_null(cc.op);
+	assert_null(cc.teardown);
+	assert_int_equal(fo.sz, sizeof(fo));
+	assert_int_equal(fo.flags, 0);
+	assert_int_equal(ro.sz, sizeof(ro));
+	assert_int_equal(ro.flags, 0);
+	assert_int_equal(rn.sz, sizeof(rn));
+	assert_null(rn.random_user_data);
+	assert_int_equal(so.sz, sizeof(so));
+	assert_int_equal(so.flags, 0);
+	assert_int_equal(to.sz, sizeof(to));
+	assert_int_equal(to.flags, 0);
+	assert_int_equal(ri.sz, sizeof(ri));
+	assert_int_equal(ri.files_mode, 0);
+	assert_int_equal(wo.sz, sizeof(wo));
+	assert_null(wo.title);
 }
 
 /* Format values are stored by callers (configuration, bindings). */
@@ -273,6 +471,17 @@ int main(void)
 		cmocka_unit_test(test_layout_engine_ops),
 		cmocka_unit_test(test_layout_report_info),
 		cmocka_unit_test(test_layout_write_opts),
+		cmocka_unit_test(test_layout_bonnie_opts),
+		cmocka_unit_test(test_layout_custom_ctx_ops),
+		cmocka_unit_test(test_layout_custom_ops),
+		cmocka_unit_test(test_layout_files_opts),
+		cmocka_unit_test(test_layout_io),
+		cmocka_unit_test(test_layout_progress),
+		cmocka_unit_test(test_layout_random_opts),
+		cmocka_unit_test(test_layout_run_opts),
+		cmocka_unit_test(test_layout_seq_opts),
+		cmocka_unit_test(test_layout_target_opts),
+		cmocka_unit_test(test_layout_all_init_macros),
 		cmocka_unit_test(test_layout_format_values),
 		cmocka_unit_test(test_layout_order_and_init_macros),
 		cmocka_unit_test(test_layout_has_field),
