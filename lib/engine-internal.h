@@ -1,6 +1,7 @@
 #ifndef DISKBENCH_ENGINE_INTERNAL_H
 #define DISKBENCH_ENGINE_INTERNAL_H
 
+#include <dirent.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -52,6 +53,11 @@ static inline uint64_t diskbench__engine_now(const struct diskbench_engine *e)
  */
 int diskbench__fd_openat(int dirfd, const char *name, uint32_t flags,
 			 int oflags, int64_t *handle);
+
+/* Calls @p fn for each entry of @p dp but "." and "..", in the directory's
+ * order, until it returns non-zero (returned); closes @p dp. */
+int diskbench__dir_walk(DIR *dp, int (*fn)(const char *name, void *arg),
+			void *arg);
 
 /* The *_at members are all set: the small-file phases may use them. */
 static inline bool diskbench__engine_has_at(const struct diskbench_engine *e)

@@ -235,17 +235,12 @@ static int sync_sync(void *user_data)
 	return 0;
 }
 
-static int sync_readdir(const char *dir, int (*fn)(const char *name, void *arg),
-			void *arg, void *user_data)
+int diskbench__dir_walk(DIR *dp, int (*fn)(const char *name, void *arg),
+			void *arg)
 {
 	struct dirent *d;
-	DIR *dp;
 	int ret = 0;
 
-	(void)user_data;
-	dp = opendir(dir);
-	if (!dp)
-		return -errno;
 	for (;;) {
 		errno = 0;
 		d = readdir(dp);
@@ -261,6 +256,18 @@ static int sync_readdir(const char *dir, int (*fn)(const char *name, void *arg),
 	}
 	closedir(dp);
 	return ret;
+}
+
+static int sync_readdir(const char *dir, int (*fn)(const char *name, void *arg),
+			void *arg, void *user_data)
+{
+	DIR *dp;
+
+	(void)user_data;
+	dp = opendir(dir);
+	if (!dp)
+		return -errno;
+	return diskbench__dir_walk(dp, fn, arg);
 }
 
 const struct diskbench_engine_ops diskbench__sync_ops = {

@@ -231,6 +231,26 @@ const struct diskbench__phase_class diskbench__custom_class = {
 	.run = run_custom,
 };
 
+/* Makes a custom phase of either form, from the caller's table already
+ * read into *plain or *with_ctx (the other NULL). */
+static int make_custom(struct diskbench_phase **out, const char *name,
+		       const struct diskbench_custom_ops *plain,
+		       const struct diskbench_custom_ctx_ops *with_ctx,
+		       void *user_data)
+{
+	int err = diskbench__phase_make(out, name, DISKBENCH_PHASE_CUSTOM,
+					&diskbench__custom_class);
+
+	if (err)
+		return err;
+	if (plain)
+		(*out)->custom = *plain;
+	else
+		(*out)->custom_ctx = *with_ctx;
+	(*out)->user_data = user_data;
+	return 0;
+}
+
 DISKBENCH_API int diskbench_phase_custom_new(struct diskbench_phase **out,
 					     const char *name,
 					     const struct diskbench_custom_ops *ops,
@@ -247,15 +267,7 @@ DISKBENCH_API int diskbench_phase_custom_new(struct diskbench_phase **out,
 	err = diskbench__opts_read(&o, sizeof(o), ops);
 	if (err)
 		return err;
-	if (!o.op)
-		return -EINVAL;
-	err = diskbench__phase_make(out, name, DISKBENCH_PHASE_CUSTOM,
-				    &diskbench__custom_class);
-	if (!err) {
-		(*out)->custom = o;
-		(*out)->user_data = user_data;
-	}
-	return err;
+	return o.op ? make_custom(out, name, &o, NULL, user_data) : -EINVAL;
 }
 
 DISKBENCH_API int
@@ -274,13 +286,5 @@ diskbench_phase_custom_ctx_new(struct diskbench_phase **out, const char *name,
 	err = diskbench__opts_read(&o, sizeof(o), ops);
 	if (err)
 		return err;
-	if (!o.op)
-		return -EINVAL;
-	err = diskbench__phase_make(out, name, DISKBENCH_PHASE_CUSTOM,
-				    &diskbench__custom_class);
-	if (!err) {
-		(*out)->custom_ctx = o;
-		(*out)->user_data = user_data;
-	}
-	return err;
+	return o.op ? make_custom(out, name, NULL, &o, user_data) : -EINVAL;
 }

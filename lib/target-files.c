@@ -442,9 +442,8 @@ int diskbench__files_readdir(struct diskbench_target *t,
 			     int (*fn)(const char *name, void *arg), void *arg)
 {
 	const struct diskbench_engine *e = t->engine;
-	struct dirent *ent;
 	DIR *dp;
-	int fd, ret = 0;
+	int fd, ret;
 
 	if (!fs->by_fd)
 		return e->ops.readdir(path, fn, arg, e->user_data);
@@ -459,21 +458,7 @@ int diskbench__files_readdir(struct diskbench_target *t,
 		close(fd);
 		return ret;
 	}
-	for (;;) {
-		errno = 0;
-		ent = readdir(dp);
-		if (!ent) {
-			ret = errno ? -errno : 0;
-			break;
-		}
-		if (!strcmp(ent->d_name, ".") || !strcmp(ent->d_name, ".."))
-			continue;
-		ret = fn(ent->d_name, arg);
-		if (ret)
-			break;
-	}
-	closedir(dp);
-	return ret;
+	return diskbench__dir_walk(dp, fn, arg);
 }
 
 int diskbench__files_rmdir(struct diskbench_target *t,
