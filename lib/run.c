@@ -188,6 +188,7 @@ DISKBENCH_API int diskbench_run_execute(struct diskbench_run *run)
 	if (!run->results)
 		return -ENOMEM;
 	run->executing = true;
+	run->target->cancel = &run->cancel;
 	diskbench__rand_seed(&run->rng, run->seed);
 	run->rng.fn = run->opts.random;
 	run->rng.user_data = run->opts.random_user_data;
@@ -220,6 +221,7 @@ DISKBENCH_API int diskbench_run_execute(struct diskbench_run *run)
 		err = cerr;
 		set_errmsg(run, diskbench_target_errmsg(run->target));
 	}
+	run->target->cancel = NULL;
 	atomic_store(&run->cancel, 0);
 	run->executing = false;
 	return err;

@@ -1,6 +1,7 @@
 #ifndef DISKBENCH_TARGET_INTERNAL_H
 #define DISKBENCH_TARGET_INTERNAL_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -29,10 +30,14 @@ struct diskbench_target {
 	 * never removed. -1 when not held. */
 	int id_fd;
 	/* The last failure of a target operation: what and where, for the
-	 * phase's result. */
+	 * phase's result; op_buf holds an err_op made with figures in it. */
 	const char *err_op;
 	uint64_t err_offset;
 	char *errmsg;
+	char op_buf[192];
+	/* While a run executes on the target: its cancel flag, heard by the
+	 * target's own retry loops. NULL otherwise. */
+	const atomic_int *cancel;
 	/* The small-file phases' files and directories (target-files.c). */
 	struct diskbench__fileset *files;
 };

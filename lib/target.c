@@ -76,6 +76,24 @@ static int fail(char **errmsg, int err, const char *fmt, ...)
 	return err;
 }
 
+/* An operation's text made printf-style, in the target (valid until the
+ * next one): for target_err() when the text has figures in it. */
+static const char *target_op(struct diskbench_target *t, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 2, 3)))
+#endif
+	;
+
+static const char *target_op(struct diskbench_target *t, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(t->op_buf, sizeof(t->op_buf), fmt, ap);
+	va_end(ap);
+	return t->op_buf;
+}
+
 /* Notes what failed and where, for the phase's result and errmsg(). */
 static int target_err(struct diskbench_target *t, int err, const char *op,
 		      uint64_t offset)
@@ -483,6 +501,7 @@ int diskbench__target_ensure_test_file(struct diskbench_target *t,
 {
 	const struct diskbench_engine *e = t->engine;
 	uint64_t block = t->block_bytes, off = 0;
+	uint32_t tries = 0;
 	int64_t h;
 	void *buf;
 	int err, cerr;
@@ -501,14 +520,28 @@ int diskbench__target_ensure_test_file(struct diskbench_target *t,
 		uint64_t len = bytes - off < block ? bytes - off : block;
 		int64_t n = diskbench__engine_write(e, h, buf, len, off);
 
-		if (n == -EINTR)
+		if (n == -EINTR) {
+			/* Again, but not for ever, and not once cancelled. */
+			if (t->cancel && atomic_load(t->cancel))
+				err = target_err(t, -ECANCELED, "write", off);
+			else if (++tries >= DISKBENCH_ENGINE_MAX_EINTR)
+				err = target_err(t, -EIO, target_op(t,
+					"engine \"%s\" answered -EINTR %" PRIu32
+					" times in a row to a %" PRIu64 "-byte write to",
+					e->name, tries, len), off);
 			continue;
+		}
 		if (n < 0)
 			err = target_err(t, (int)n, "write", off);
 		else if (n == 0)
 			err = target_err(t, -EIO, "write (nothing written)", off);
+		else if ((uint64_t)n > len)
+			err = target_err(t, -EIO, target_op(t,
+				"engine \"%s\" returned %" PRId64
+				" bytes for a %" PRIu64 "-byte write to",
+				e->name, n, len), off);
 		else
-			off += (uint64_t)n;
+			off += (uint64_t)n, tries = 0;
 	}
 	if (!err) {
 		err = diskbench__engine_fsync(e, h);
