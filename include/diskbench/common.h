@@ -3,6 +3,17 @@
  * @brief Macros shared by every public header: export marker, C++ guards,
  *        deprecation, and the size-prefixed struct helpers.
  *
+ * Structs the caller hands in (option structs, the engine's ops table, a
+ * custom phase's callbacks, diskbench_report_info) start with `size_t sz`,
+ * the size the caller's headers gave them. A smaller sz is an older
+ * caller: the fields past it take their defaults. A larger one is a newer
+ * caller, accepted only if every byte past what this library knows is
+ * zero (else -E2BIG). An sz below `sizeof(size_t)` or above 4096 bytes (no
+ * struct of ours comes near that) is refused with -EINVAL before a byte
+ * past the sz field is read, and an `_init()` function given such an sz
+ * stores it and writes nothing else, so that the call reading the struct
+ * refuses it.
+ *
  * @defgroup common Common definitions
  * @{
  */

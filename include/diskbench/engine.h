@@ -280,8 +280,9 @@ DISKBENCH_API int diskbench_engine_io_uring_new(struct diskbench_engine **out,
  * @param[in]  ops       the functions; copied, so the table need not outlive
  *                       the call
  * @param[in]  user_data passed to every function
- * @return 0; -EINVAL for a NULL argument, a table smaller than its sz field,
- *         or only one of submit and reap set; -E2BIG for a larger table
+ * @return 0; -EINVAL for a NULL argument, a table smaller than its sz field
+ *         or larger than 4096 bytes (see @ref common), or only one of
+ *         submit and reap set; -E2BIG for a larger table
  *         with unknown non-zero members; -ENOMEM
  */
 DISKBENCH_API int diskbench_engine_new(struct diskbench_engine **out,
