@@ -94,6 +94,12 @@ DISKBENCH_API void diskbench_run_free(struct diskbench_run *run)
 	free(run);
 }
 
+static void set_errmsg(struct diskbench_run *run, const char *msg)
+{
+	free(run->errmsg);
+	run->errmsg = msg ? strdup(msg) : NULL;
+}
+
 DISKBENCH_API int diskbench_run_add(struct diskbench_run *run,
 				    struct diskbench_phase *phase)
 {
@@ -117,12 +123,6 @@ DISKBENCH_API int diskbench_run_add(struct diskbench_run *run,
 DISKBENCH_API void diskbench_run_cancel(struct diskbench_run *run)
 {
 	atomic_store(&run->cancel, 1);
-}
-
-static void set_errmsg(struct diskbench_run *run, const char *msg)
-{
-	free(run->errmsg);
-	run->errmsg = msg ? strdup(msg) : NULL;
 }
 
 /* Runs one phase into a new result; returns the phase's error. */
@@ -182,11 +182,19 @@ DISKBENCH_API int diskbench_run_execute(struct diskbench_run *run)
 		return -EINVAL;
 	if (run->executing)
 		return -EBUSY;
+	/* One run at a time on a target: its files are the run's until it
+	 * ends, and diskbench_target_cleanup() says so meanwhile. */
+	if (atomic_exchange(&run->target->busy, 1)) {
+		set_errmsg(run, "another run is executing on this target");
+		return -EBUSY;
+	}
 	drop_results(run);
 	run->results = calloc(run->nphases ? run->nphases : 1,
 			      sizeof(*run->results));
-	if (!run->results)
+	if (!run->results) {
+		atomic_store(&run->target->busy, 0);
 		return -ENOMEM;
+	}
 	run->executing = true;
 	run->target->cancel = &run->cancel;
 	diskbench__rand_seed(&run->rng, run->seed);
@@ -216,12 +224,13 @@ DISKBENCH_API int diskbench_run_execute(struct diskbench_run *run)
 	}
 
 	/* Whatever happened, nothing of ours stays behind. */
-	cerr = diskbench_target_cleanup(run->target);
+	cerr = diskbench__target_remove_all(run->target);
 	if (cerr && !err) {
 		err = cerr;
 		set_errmsg(run, diskbench_target_errmsg(run->target));
 	}
 	run->target->cancel = NULL;
+	atomic_store(&run->target->busy, 0);
 	atomic_store(&run->cancel, 0);
 	run->executing = false;
 	return err;

@@ -38,9 +38,20 @@ struct diskbench_target {
 	/* While a run executes on the target: its cancel flag, heard by the
 	 * target's own retry loops. NULL otherwise. */
 	const atomic_int *cancel;
+	/* Set by a run for the whole of its execute (one run at a time):
+	 * diskbench_target_cleanup() from a callback or another thread then
+	 * touches nothing and says why through `refused` and busy_msg, which
+	 * is made once, with the target, so that no thread writes it. */
+	atomic_int busy;
+	atomic_int refused;
+	char *busy_msg;
 	/* The small-file phases' files and directories (target-files.c). */
 	struct diskbench__fileset *files;
 };
+
+/* Removes every file the target made, busy or not (the run's own cleanup,
+ * and diskbench_target_free()); 0 or the first error. */
+int diskbench__target_remove_all(struct diskbench_target *t);
 
 /* Removes the small-file phases' files and directories, if any; 0 or the
  * first error (target-files.c). */

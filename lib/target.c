@@ -55,6 +55,24 @@ void diskbench__target_set_errmsg(struct diskbench_target *t, const char *fmt,
 	va_end(ap);
 	free(t->errmsg);
 	t->errmsg = s; /* NULL on ENOMEM: errmsg() then says "" */
+	atomic_store(&t->refused, 0);
+}
+
+static char *vformat_s(const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 1, 2)))
+#endif
+	;
+
+static char *vformat_s(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	s = vformat(fmt, ap);
+	va_end(ap);
+	return s;
 }
 
 /* Sets *errmsg (if asked for) for a target that could not be made. */
@@ -322,7 +340,12 @@ DISKBENCH_API int diskbench_target_new(struct diskbench_target **out,
 	t->align = page > 0 ? (uint32_t)page : 4096;
 	t->dir = strdup(dir);
 	t->prefix = strdup(o.name_prefix ? o.name_prefix : "diskbench");
-	if (!t->dir || !t->prefix) {
+	atomic_init(&t->busy, 0);
+	atomic_init(&t->refused, 0);
+	t->busy_msg = t->dir ? vformat_s("cannot clean up %s now: a run is "
+					 "executing on it, and removes its "
+					 "files when it ends", t->dir) : NULL;
+	if (!t->dir || !t->prefix || !t->busy_msg) {
 		err = -ENOMEM;
 		goto fail;
 	}
@@ -380,7 +403,7 @@ DISKBENCH_API void diskbench_target_free(struct diskbench_target *target)
 {
 	if (!target)
 		return;
-	diskbench_target_cleanup(target);
+	diskbench__target_remove_all(target);
 	diskbench__target_files_free(target);
 	if (target->owns_engine)
 		diskbench_engine_free(target->engine);
@@ -388,18 +411,31 @@ DISKBENCH_API void diskbench_target_free(struct diskbench_target *target)
 	free(target->prefix);
 	free(target->test_path);
 	free(target->errmsg);
+	free(target->busy_msg);
 	free(target);
+}
+
+int diskbench__target_remove_all(struct diskbench_target *t)
+{
+	int err = remove_test_file(t);
+	int ferr = diskbench__target_files_cleanup(t);
+
+	return err ? err : ferr;
 }
 
 DISKBENCH_API int diskbench_target_cleanup(struct diskbench_target *target)
 {
-	int err, ferr;
-
 	if (!target)
 		return -EINVAL;
-	err = remove_test_file(target);
-	ferr = diskbench__target_files_cleanup(target);
-	return err ? err : ferr;
+	/* Under a running phase: its files are in use, and the run removes
+	 * them when it ends. The call may come from another thread, so it
+	 * writes nothing but an atomic flag. */
+	if (atomic_load(&target->busy)) {
+		atomic_store(&target->refused, 1);
+		return -EBUSY;
+	}
+	atomic_store(&target->refused, 0);
+	return diskbench__target_remove_all(target);
 }
 
 static int choose_name(struct diskbench_target *t, unsigned attempt)
@@ -621,5 +657,7 @@ diskbench_target_file_count(const struct diskbench_target *target)
 DISKBENCH_API const char *
 diskbench_target_errmsg(const struct diskbench_target *target)
 {
+	if (atomic_load(&target->refused))
+		return target->busy_msg;
 	return target->errmsg ? target->errmsg : "";
 }

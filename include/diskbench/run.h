@@ -166,8 +166,16 @@ DISKBENCH_API int diskbench_run_add(struct diskbench_run *run,
  * Runs the phases in order, keeping one result per phase that started.
  * Results of an earlier execution are dropped first.
  *
+ * The target is the run's for the whole call: diskbench_target_cleanup()
+ * answers -EBUSY meanwhile, and another run on the same target cannot
+ * execute.
+ *
  * @param[in] run the run
- * @return 0; -ECANCELED if diskbench_run_cancel() was called; the negative
+ * @return 0; -EBUSY while this run executes (called from its own
+ *         callback), or while another run executes on the same target
+ *         (diskbench_run_errmsg() says so; the results of the last
+ *         execution are kept); -ECANCELED if diskbench_run_cancel() was
+ *         called; the negative
  *         value a progress callback returned; or the error that stopped a
  *         phase (a negative errno from the engine, or -EIO for a short
  *         transfer that could not complete), which diskbench_run_errmsg()
@@ -219,7 +227,8 @@ diskbench_run_result(const struct diskbench_run *run, size_t index);
 DISKBENCH_API uint32_t diskbench_run_seed(const struct diskbench_run *run);
 
 /**
- * Describes the error that stopped the last execution.
+ * Describes the error that stopped the last execution, or why the last
+ * diskbench_run_execute() was refused.
  *
  * @param[in] run the run
  * @return a string owned by the run, valid until it executes again or is

@@ -103,6 +103,11 @@ DISKBENCH_API int diskbench_target_new(struct diskbench_target **out,
 /**
  * Removes every file the target created, then frees it.
  *
+ * Never while a run executes on the target (from one of its callbacks, or
+ * from another thread): the run still uses the target, and would use freed
+ * memory. Free the runs first, or at least let their
+ * diskbench_run_execute() return.
+ *
  * @param[in] target the target; NULL is allowed
  */
 DISKBENCH_API void diskbench_target_free(struct diskbench_target *target);
@@ -111,12 +116,20 @@ DISKBENCH_API void diskbench_target_free(struct diskbench_target *target);
  * Removes every file the target has created so far; the target stays
  * usable.
  *
+ * While a run executes on the target (this called from a progress
+ * callback or a custom phase, or from another thread), the files belong to
+ * the running phase: nothing is touched, the answer is -EBUSY, and the run
+ * removes them itself when it ends. That answer is safe to ask for from
+ * any thread.
+ *
  * @param[in] target the target
  * @return 0, or the first negative errno met (every file is still tried);
  *         diskbench_target_errmsg() names the file. -EEXIST means the
  *         target's file is no longer under its name (moved, or hidden by a
  *         mount) and something else may stand there: that is left alone,
- *         and the target's file stays on its list for a later cleanup
+ *         and the target's file stays on its list for a later cleanup.
+ *         -EBUSY while a run executes on the target (errmsg says so);
+ *         -EINVAL for a NULL target
  */
 DISKBENCH_API int diskbench_target_cleanup(struct diskbench_target *target);
 
