@@ -62,6 +62,9 @@ struct diskbench__phase_class {
 
 struct diskbench_phase {
 	const struct diskbench__phase_class *cls;
+	/* The run that took it (diskbench_run_add), which frees it; NULL
+	 * while it is the caller's. */
+	const struct diskbench_run *owner;
 	char *name;
 	enum diskbench_phase_kind kind;
 	struct diskbench_bonnie_opts bonnie;

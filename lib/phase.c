@@ -32,7 +32,9 @@ int diskbench__phase_make(struct diskbench_phase **out, const char *name,
 
 DISKBENCH_API void diskbench_phase_free(struct diskbench_phase *phase)
 {
-	if (!phase)
+	/* A run's phase is the run's to free: freeing it here too would be
+	 * a double free at diskbench_run_free(). */
+	if (!phase || phase->owner)
 		return;
 	free(phase->name);
 	free(phase);

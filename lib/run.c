@@ -88,8 +88,10 @@ DISKBENCH_API void diskbench_run_free(struct diskbench_run *run)
 	if (!run)
 		return;
 	drop_results(run);
-	for (size_t i = 0; i < run->nphases; i++)
+	for (size_t i = 0; i < run->nphases; i++) {
+		run->phases[i]->owner = NULL;
 		diskbench_phase_free(run->phases[i]);
+	}
 	free(run->phases);
 	free(run);
 }
@@ -107,6 +109,16 @@ DISKBENCH_API int diskbench_run_add(struct diskbench_run *run,
 		return -EINVAL;
 	if (run->executing)
 		return -EBUSY;
+	/* A phase in two places would run twice and be freed twice. */
+	if (phase->owner) {
+		char buf[256];
+
+		snprintf(buf, sizeof(buf), "phase \"%s\" was added %s already: "
+			 "make a phase for each place it runs", phase->name,
+			 phase->owner == run ? "to this run" : "to another run");
+		set_errmsg(run, buf);
+		return -EINVAL;
+	}
 	if (run->nphases == run->cap) {
 		size_t cap = run->cap ? run->cap * 2 : 8;
 		struct diskbench_phase **p = realloc(run->phases, cap * sizeof(*p));
@@ -117,6 +129,7 @@ DISKBENCH_API int diskbench_run_add(struct diskbench_run *run,
 		run->cap = cap;
 	}
 	run->phases[run->nphases++] = phase;
+	phase->owner = run;
 	return 0;
 }
 

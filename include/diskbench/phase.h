@@ -295,6 +295,9 @@ DISKBENCH_API int diskbench_phase_custom_new(struct diskbench_phase **out,
 /**
  * Frees a phase that was not handed to a run.
  *
+ * A phase that diskbench_run_add() took belongs to the run, which frees
+ * it: freeing it here does nothing.
+ *
  * @param[in] phase the phase; NULL is allowed
  */
 DISKBENCH_API void diskbench_phase_free(struct diskbench_phase *phase);

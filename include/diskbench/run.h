@@ -154,10 +154,14 @@ DISKBENCH_API void diskbench_run_free(struct diskbench_run *run);
 /**
  * Appends a phase. On success the run owns the phase and frees it.
  *
+ * A phase belongs to one run, once: to run the same work twice, or in two
+ * runs, make a phase for each place.
+ *
  * @param[in] run   the run
  * @param[in] phase the phase; on failure it stays the caller's
- * @return 0; -EINVAL for a NULL argument; -EBUSY while the run executes;
- *         -ENOMEM
+ * @return 0; -EINVAL for a NULL argument, or a phase already added to this
+ *         run or to another (diskbench_run_errmsg() says which); -EBUSY
+ *         while the run executes; -ENOMEM
  */
 DISKBENCH_API int diskbench_run_add(struct diskbench_run *run,
 				    struct diskbench_phase *phase);
@@ -228,7 +232,7 @@ DISKBENCH_API uint32_t diskbench_run_seed(const struct diskbench_run *run);
 
 /**
  * Describes the error that stopped the last execution, or why the last
- * diskbench_run_execute() was refused.
+ * diskbench_run_add() or diskbench_run_execute() was refused.
  *
  * @param[in] run the run
  * @return a string owned by the run, valid until it executes again or is
