@@ -42,13 +42,13 @@ DISKBENCH_API void diskbench_phase_free(struct diskbench_phase *phase)
 
 DISKBENCH_API const char *diskbench_phase_name(const struct diskbench_phase *phase)
 {
-	return phase->name;
+	return phase ? phase->name : "";
 }
 
 DISKBENCH_API enum diskbench_phase_kind
 diskbench_phase_kind(const struct diskbench_phase *phase)
 {
-	return phase->kind;
+	return phase ? phase->kind : DISKBENCH_PHASE_CUSTOM;
 }
 
 int diskbench__ctx_new_recorder(const struct diskbench__ctx *ctx,

@@ -135,7 +135,8 @@ DISKBENCH_API int diskbench_run_add(struct diskbench_run *run,
 
 DISKBENCH_API void diskbench_run_cancel(struct diskbench_run *run)
 {
-	atomic_store(&run->cancel, 1);
+	if (run)
+		atomic_store(&run->cancel, 1);
 }
 
 /* Runs one phase into a new result; returns the phase's error. */
@@ -251,21 +252,21 @@ DISKBENCH_API int diskbench_run_execute(struct diskbench_run *run)
 
 DISKBENCH_API size_t diskbench_run_result_count(const struct diskbench_run *run)
 {
-	return run->nresults;
+	return run ? run->nresults : 0;
 }
 
 DISKBENCH_API const struct diskbench_result *
 diskbench_run_result(const struct diskbench_run *run, size_t index)
 {
-	return index < run->nresults ? run->results[index] : NULL;
+	return run && index < run->nresults ? run->results[index] : NULL;
 }
 
 DISKBENCH_API uint32_t diskbench_run_seed(const struct diskbench_run *run)
 {
-	return run->seed;
+	return run ? run->seed : 0;
 }
 
 DISKBENCH_API const char *diskbench_run_errmsg(const struct diskbench_run *run)
 {
-	return run->errmsg ? run->errmsg : "";
+	return run && run->errmsg ? run->errmsg : "";
 }

@@ -615,38 +615,43 @@ void diskbench__target_drop_cache(struct diskbench_target *t)
 
 DISKBENCH_API const char *diskbench_target_dir(const struct diskbench_target *target)
 {
-	return target->dir;
+	return target ? target->dir : "";
 }
 
 DISKBENCH_API struct diskbench_engine *
 diskbench_target_engine(const struct diskbench_target *target)
 {
-	return target->engine;
+	return target ? target->engine : NULL;
 }
 
 DISKBENCH_API uint64_t
 diskbench_target_file_bytes(const struct diskbench_target *target)
 {
-	return target->file_bytes;
+	return target ? target->file_bytes : 0;
 }
 
 DISKBENCH_API uint32_t
 diskbench_target_block_bytes(const struct diskbench_target *target)
 {
-	return target->block_bytes;
+	return target ? target->block_bytes : 0;
 }
 
 DISKBENCH_API uint32_t
 diskbench_target_alignment(const struct diskbench_target *target)
 {
-	return target->align;
+	return target ? target->align : 0;
 }
 
 DISKBENCH_API size_t
 diskbench_target_file_count(const struct diskbench_target *target)
 {
-	size_t n = target->test_exists ? 1 : 0;
-	const struct diskbench__fileset *fs = target->files;
+	size_t n;
+	const struct diskbench__fileset *fs;
+
+	if (!target)
+		return 0;
+	n = target->test_exists ? 1 : 0;
+	fs = target->files;
 
 	/* The small-file set: its files, subdirectories and directory. */
 	if (fs)
@@ -657,6 +662,8 @@ diskbench_target_file_count(const struct diskbench_target *target)
 DISKBENCH_API const char *
 diskbench_target_errmsg(const struct diskbench_target *target)
 {
+	if (!target)
+		return "";
 	if (atomic_load(&target->refused))
 		return target->busy_msg;
 	return target->errmsg ? target->errmsg : "";

@@ -14,6 +14,15 @@
  * stores it and writes nothing else, so that the call reading the struct
  * refuses it.
  *
+ * One rule for NULL holds for every public function: given NULL where it
+ * expects an object (a histogram, a run, a result, ...), a getter returns
+ * its "nothing" (0, 0.0, false, NULL, or "" for a string that always
+ * exists, as a name, a directory or an errmsg), a function that can fail
+ * returns -EINVAL, and a `_free()` or another function returning nothing
+ * does nothing. The same holds for a NULL out-parameter (-EINVAL). Nothing
+ * crashes; individual functions note only what differs from this rule
+ * (a NULL option struct means the defaults, a NULL user_data is passed on).
+ *
  * @defgroup common Common definitions
  * @{
  */

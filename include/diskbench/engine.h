@@ -309,7 +309,7 @@ diskbench_engine_name(const struct diskbench_engine *engine);
  * Most requests the engine keeps in flight (1 for `sync`).
  *
  * @param[in] engine the engine
- * @return the queue depth, at least 1
+ * @return the queue depth, at least 1 (0 for NULL, see @ref common)
  */
 DISKBENCH_API uint32_t
 diskbench_engine_queue_depth(const struct diskbench_engine *engine);

@@ -314,7 +314,7 @@ DISKBENCH_API const char *diskbench_phase_name(const struct diskbench_phase *pha
  * The phase's kind.
  *
  * @param[in] phase the phase
- * @return the kind
+ * @return the kind (DISKBENCH_PHASE_CUSTOM, which is 0, for NULL)
  */
 DISKBENCH_API enum diskbench_phase_kind
 diskbench_phase_kind(const struct diskbench_phase *phase);

@@ -174,7 +174,7 @@ diskbench_target_block_bytes(const struct diskbench_target *target);
  * O_DIRECT alignment found by the probe, or the page size.
  *
  * @param[in] target the target
- * @return bytes, a power of two
+ * @return bytes, a power of two (0 for NULL, see @ref common)
  */
 DISKBENCH_API uint32_t
 diskbench_target_alignment(const struct diskbench_target *target);
