@@ -53,6 +53,10 @@ struct diskbench_target {
  * and diskbench_target_free()); 0 or the first error. */
 int diskbench__target_remove_all(struct diskbench_target *t);
 
+/* Removes the test file, if it exists and is still ours (a file someone
+ * put in its place is left alone: -EEXIST); 0 or the error. */
+int diskbench__target_remove_test_file(struct diskbench_target *t);
+
 /* Removes the small-file phases' files and directories, if any; 0 or the
  * first error (target-files.c). */
 int diskbench__target_files_cleanup(struct diskbench_target *t);

@@ -181,6 +181,11 @@ static int remove_test_file(struct diskbench_target *t)
 	return 0;
 }
 
+int diskbench__target_remove_test_file(struct diskbench_target *t)
+{
+	return remove_test_file(t);
+}
+
 void *diskbench__target_alloc(const struct diskbench_target *t, uint64_t bytes)
 {
 	void *p = NULL;

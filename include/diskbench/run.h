@@ -10,6 +10,16 @@
  * cancellation), the run removes the files its target created before
  * diskbench_run_execute() returns.
  *
+ * Before the first phase, the run checks that the file system has room,
+ * in bytes and in inodes (where it counts them), for the most its phases
+ * will have written at any one time: the test file, and the small-file
+ * phases' files at their largest size in whole blocks with their
+ * directories. Phases run one after another, and the test file is removed
+ * before a small-file phase when no later phase uses it (as bonnie++ does,
+ * which runs the small-file tests after the big-file ones), so the need is
+ * the peak, not the sum. Custom phases need nothing, nor does the null
+ * engine.
+ *
  * @defgroup run Runs
  * @{
  */
@@ -178,8 +188,10 @@ DISKBENCH_API int diskbench_run_add(struct diskbench_run *run,
  * @return 0; -EBUSY while this run executes (called from its own
  *         callback), or while another run executes on the same target
  *         (diskbench_run_errmsg() says so; the results of the last
- *         execution are kept); -ECANCELED if diskbench_run_cancel() was
- *         called; the negative
+ *         execution are kept); -ENOSPC, before any phase, if the file
+ *         system lacks the room or the inodes the phases need (the message
+ *         names the directory, what is free and what is needed);
+ *         -ECANCELED if diskbench_run_cancel() was called; the negative
  *         value a progress callback returned; or the error that stopped a
  *         phase (a negative errno from the engine, or -EIO for a short
  *         transfer that could not complete), which diskbench_run_errmsg()

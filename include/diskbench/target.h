@@ -6,13 +6,15 @@
  * A target owns every file it creates: it makes them with O_EXCL under
  * names no other file has, keeps their list, and removes them all when the
  * run ends, on success, on error and on cancellation, and at the latest in
- * diskbench_target_free(). It never removes or changes a file it did not
- * create.
+ * diskbench_target_free(); a run removes the test file already before its
+ * small-file phases when no later phase uses it. It never removes or
+ * changes a file it did not create.
  *
  * diskbench_target_new() checks, before anything is written: that the path
  * is a directory, that it is writable, that the file system has room for the
  * test file, and with DISKBENCH_TARGET_DIRECT that O_DIRECT works there and
- * that the block size fits the alignment it needs.
+ * that the block size fits the alignment it needs. diskbench_run_execute()
+ * checks the room again, for everything its phases will write.
  *
  * @defgroup target Targets
  * @{
