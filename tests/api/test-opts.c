@@ -95,38 +95,40 @@ static int use_recorder_opts(void *o)
 	return rc;
 }
 
-static int use_phase(int rc, struct diskbench_phase *p)
-{
-	diskbench_phase_free(p);
-	return rc;
-}
-
 static int use_bonnie_opts(void *o)
 {
 	struct diskbench_phase *p = NULL;
+	int rc = diskbench_phase_bonnie_new(&p, DISKBENCH_PHASE_PUTC, o);
 
-	return use_phase(diskbench_phase_bonnie_new(&p, DISKBENCH_PHASE_PUTC, o), p);
+	diskbench_phase_free(p);
+	return rc;
 }
 
 static int use_seq_opts(void *o)
 {
 	struct diskbench_phase *p = NULL;
+	int rc = diskbench_phase_seq_new(&p, o);
 
-	return use_phase(diskbench_phase_seq_new(&p, o), p);
+	diskbench_phase_free(p);
+	return rc;
 }
 
 static int use_random_opts(void *o)
 {
 	struct diskbench_phase *p = NULL;
+	int rc = diskbench_phase_random_new(&p, o);
 
-	return use_phase(diskbench_phase_random_new(&p, o), p);
+	diskbench_phase_free(p);
+	return rc;
 }
 
 static int use_files_opts(void *o)
 {
 	struct diskbench_phase *p = NULL;
+	int rc = diskbench_phase_files_new(&p, DISKBENCH_PHASE_SEQ_CREATE, o);
 
-	return use_phase(diskbench_phase_files_new(&p, DISKBENCH_PHASE_SEQ_CREATE, o), p);
+	diskbench_phase_free(p);
+	return rc;
 }
 
 static int custom_op(uint64_t index, uint64_t *bytes, void *ud)
@@ -138,8 +140,10 @@ static int custom_op(uint64_t index, uint64_t *bytes, void *ud)
 static int use_custom_ops(void *o)
 {
 	struct diskbench_phase *p = NULL;
+	int rc = diskbench_phase_custom_new(&p, "c", o, NULL);
 
-	return use_phase(diskbench_phase_custom_new(&p, "c", o, NULL), p);
+	diskbench_phase_free(p);
+	return rc;
 }
 
 static void prep_custom_ops(void *o)
