@@ -64,7 +64,9 @@ int diskbench__opts_read(void *dst, size_t dst_sz, const void *src)
 		return 0;
 	}
 	memcpy(&src_sz, src, sizeof(src_sz));
-	if (src_sz < sizeof(size_t))
+	/* An sz beyond any struct of ours is garbage, not a newer caller:
+	 * refused before a byte past what we know is read. */
+	if (src_sz < sizeof(size_t) || src_sz > DISKBENCH__OPTS_MAX_SZ)
 		return -EINVAL;
 	if (src_sz > dst_sz) {
 		const unsigned char *tail = (const unsigned char *)src + dst_sz;
@@ -82,6 +84,10 @@ void diskbench__opts_init(void *opts, size_t sz)
 {
 	if (!opts || sz < sizeof(size_t))
 		return;
-	memset(opts, 0, sz);
+	/* An absurd sz: we cannot know how large the caller's struct really
+	 * is, so only its sz field is written, and the call that reads the
+	 * struct refuses it. */
+	if (sz <= DISKBENCH__OPTS_MAX_SZ)
+		memset(opts, 0, sz);
 	memcpy(opts, &sz, sizeof(sz));
 }

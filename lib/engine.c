@@ -524,13 +524,13 @@ DISKBENCH_API void diskbench_engine_free(struct diskbench_engine *engine)
 DISKBENCH_API const char *
 diskbench_engine_name(const struct diskbench_engine *engine)
 {
-	return engine->name;
+	return engine ? engine->name : "";
 }
 
 DISKBENCH_API uint32_t
 diskbench_engine_queue_depth(const struct diskbench_engine *engine)
 {
-	return engine->depth;
+	return engine ? engine->depth : 0;
 }
 
 /* ---- wrappers: an engine that forwards to another ---- */

@@ -115,12 +115,15 @@ DISKBENCH_API int diskbench_hist_copy(struct diskbench_hist **out,
 DISKBENCH_API void diskbench_hist_record(struct diskbench_hist *hist,
 					 uint64_t value)
 {
-	diskbench__hist_record(hist, value);
+	if (hist)
+		diskbench__hist_record(hist, value);
 }
 
 DISKBENCH_API int diskbench_hist_record_n(struct diskbench_hist *hist,
 					  uint64_t value, uint64_t count)
 {
+	if (!hist)
+		return -EINVAL;
 	if (count == 0)
 		return 0;
 	if (hist->count + count < hist->count)
@@ -186,6 +189,8 @@ DISKBENCH_API int diskbench_hist_record_values(struct diskbench_hist *hist,
 
 DISKBENCH_API void diskbench_hist_reset(struct diskbench_hist *hist)
 {
+	if (!hist)
+		return;
 	/* Only the used buckets are written: pages never used stay out of
 	 * memory (see diskbench__zalloc). */
 	if (hist->count)
@@ -242,32 +247,34 @@ DISKBENCH_API int diskbench_hist_merge(struct diskbench_hist *dst,
 
 DISKBENCH_API uint64_t diskbench_hist_count(const struct diskbench_hist *hist)
 {
-	return hist->count;
+	return hist ? hist->count : 0;
 }
 
 DISKBENCH_API uint64_t diskbench_hist_overflow(const struct diskbench_hist *hist)
 {
-	return hist->overflow;
+	return hist ? hist->overflow : 0;
 }
 
 DISKBENCH_API uint64_t diskbench_hist_min(const struct diskbench_hist *hist)
 {
-	return hist->count ? hist->min : 0;
+	return hist && hist->count ? hist->min : 0;
 }
 
 DISKBENCH_API uint64_t diskbench_hist_max(const struct diskbench_hist *hist)
 {
-	return hist->max;
+	return hist ? hist->max : 0;
 }
 
 DISKBENCH_API uint64_t diskbench_hist_sum(const struct diskbench_hist *hist)
 {
+	if (!hist)
+		return 0;
 	return hist->sum_hi ? UINT64_MAX : hist->sum_lo;
 }
 
 DISKBENCH_API double diskbench_hist_mean(const struct diskbench_hist *hist)
 {
-	if (!hist->count)
+	if (!hist || !hist->count)
 		return 0.0;
 	return (double)((long double)diskbench__hist_sum(hist) /
 			(long double)hist->count);
@@ -275,7 +282,7 @@ DISKBENCH_API double diskbench_hist_mean(const struct diskbench_hist *hist)
 
 DISKBENCH_API double diskbench_hist_stddev(const struct diskbench_hist *hist)
 {
-	uint64_t n = hist->count;
+	uint64_t n = hist ? hist->count : 0;
 	diskbench__u128 sum = diskbench__hist_sum(hist), kk, s, d;
 	uint64_t k;
 
@@ -502,16 +509,16 @@ DISKBENCH_API int diskbench_hist_foreach(const struct diskbench_hist *hist,
 
 DISKBENCH_API uint64_t diskbench_hist_highest(const struct diskbench_hist *hist)
 {
-	return hist->highest;
+	return hist ? hist->highest : 0;
 }
 
 DISKBENCH_API uint32_t
 diskbench_hist_precision_bits(const struct diskbench_hist *hist)
 {
-	return hist->bits;
+	return hist ? hist->bits : 0;
 }
 
 DISKBENCH_API size_t diskbench_hist_memory(const struct diskbench_hist *hist)
 {
-	return hist_size(hist->ncounts);
+	return hist ? hist_size(hist->ncounts) : 0;
 }

@@ -53,6 +53,39 @@ static int after_op(struct diskbench__ctx *ctx, uint64_t now, int *err)
 	return r;
 }
 
+/*
+ * A one-byte write(2) or read(2) that did not move its byte (answer n):
+ * asks again after -EINTR, within the bound and while the run is not
+ * cancelled, and names any other failure. 0 once the byte moved. Off the
+ * per-byte loop's fast path, which only compares n with 1.
+ */
+static DISKBENCH_COLD int byte_retry(struct diskbench__ctx *ctx, int64_t h,
+				     unsigned char *c, bool write, int64_t n,
+				     uint64_t pos)
+{
+	const char *path = ctx->target->test_path;
+	uint32_t tries = 0;
+
+	while (n == -EINTR) {
+		int err = diskbench__ctx_eintr(ctx, &tries, write, 1, path, pos);
+
+		if (err)
+			return err;
+		n = write ? diskbench__engine_write(ctx->engine, h, c, 1,
+						    DISKBENCH_OFFSET_CURRENT)
+			  : diskbench__engine_read(ctx->engine, h, c, 1,
+						   DISKBENCH_OFFSET_CURRENT);
+	}
+	if (n == 1)
+		return 0;
+	if (n > 1)
+		return diskbench__ctx_too_much(ctx, write, n, 1, path, pos);
+	return diskbench__ctx_fail(ctx, n < 0 ? (int)n : -EIO,
+				   write ? "write"
+					 : n == 0 ? "read (file ended early)" : "read",
+				   path, pos);
+}
+
 static int run_putc(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 {
 	struct diskbench_target *t = ctx->target;
@@ -78,19 +111,13 @@ static int run_putc(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 	err = diskbench__ctx_begin(ctx);
 	for (i = 0; !err && i < nchunks; i++) {
 		for (uint64_t j = 0; j < chunk; j++, pos++) {
-			const unsigned char c = (unsigned char)(j & 0x7f);
-			int64_t n;
-
-			do
-				n = diskbench__engine_write(ctx->engine, h, &c, 1,
+			unsigned char c = (unsigned char)(j & 0x7f);
+			int64_t n = diskbench__engine_write(ctx->engine, h, &c, 1,
 							    DISKBENCH_OFFSET_CURRENT);
-			while (n == -EINTR);
 
-			if (n != 1) {
-				err = diskbench__ctx_fail(ctx, n < 0 ? (int)n : -EIO,
-							  "write", t->test_path, pos);
+			if (DISKBENCH_UNLIKELY(n != 1) &&
+			    (err = byte_retry(ctx, h, &c, true, n, pos)))
 				break;
-			}
 		}
 		if (err)
 			break;
@@ -223,20 +250,12 @@ static int run_getc(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 	for (uint64_t i = 0; !err && i < nchunks; i++) {
 		for (uint64_t j = 0; j < chunk; j++, pos++) {
 			unsigned char c;
-			int64_t n;
-
-			do
-				n = diskbench__engine_read(ctx->engine, h, &c, 1,
+			int64_t n = diskbench__engine_read(ctx->engine, h, &c, 1,
 							   DISKBENCH_OFFSET_CURRENT);
-			while (n == -EINTR);
 
-			if (n != 1) {
-				err = diskbench__ctx_fail(ctx, n < 0 ? (int)n : -EIO,
-							  n == 0 ? "read (file ended early)"
-								 : "read",
-							  t->test_path, pos);
+			if (DISKBENCH_UNLIKELY(n != 1) &&
+			    (err = byte_retry(ctx, h, &c, false, n, pos)))
 				break;
-			}
 			seen[c]++;
 		}
 		if (err)

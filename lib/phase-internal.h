@@ -47,11 +47,13 @@ struct diskbench__ctx {
 	uint32_t phase_index, phase_count;
 	uint64_t expected_bytes;      /* for the fraction; 0: unknown */
 	uint64_t expected_ops;
-	/* the error that stopped the phase */
+	/* the error that stopped the phase; err_op points to err_op_buf, a
+	 * copy, so that it outlives a worker's context or a formatted text */
 	int err;
 	const char *err_op;
 	const char *err_path;
 	uint64_t err_offset;
+	char err_op_buf[256];
 };
 
 struct diskbench__phase_class {
@@ -60,6 +62,9 @@ struct diskbench__phase_class {
 
 struct diskbench_phase {
 	const struct diskbench__phase_class *cls;
+	/* The run that took it (diskbench_run_add), which frees it; NULL
+	 * while it is the caller's. */
+	const struct diskbench_run *owner;
 	char *name;
 	enum diskbench_phase_kind kind;
 	struct diskbench_bonnie_opts bonnie;
@@ -119,6 +124,31 @@ static inline int diskbench__ctx_after_op(struct diskbench__ctx *ctx,
 /* Keeps the error that stops the phase (the first one) and returns it. */
 int diskbench__ctx_fail(struct diskbench__ctx *ctx, int err, const char *op,
 			const char *path, uint64_t offset);
+
+/* As diskbench__ctx_fail(), the operation's text made printf-style. */
+int diskbench__ctx_failf(struct diskbench__ctx *ctx, int err, const char *path,
+			 uint64_t offset, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 5, 6)))
+#endif
+	;
+
+/*
+ * The engine answered -EINTR (nothing moved) to a read or write of len
+ * bytes at `at`: 0 to ask again, or the error that ends the request, noted
+ * in ctx: -ECANCELED once the run is cancelled, -EIO (naming the engine,
+ * the operation and the count) after DISKBENCH_ENGINE_MAX_EINTR such
+ * answers in a row. *tries counts them; the caller zeroes it when bytes
+ * move. Slow path only: called after an -EINTR, never per operation.
+ */
+int diskbench__ctx_eintr(struct diskbench__ctx *ctx, uint32_t *tries,
+			 bool write, uint64_t len, const char *path,
+			 uint64_t at);
+
+/* The engine said it moved n bytes of a read or write of len (n > len):
+ * fails the phase with -EIO, naming engine, both counts and the place. */
+int diskbench__ctx_too_much(struct diskbench__ctx *ctx, bool write, int64_t n,
+			    uint64_t len, const char *path, uint64_t at);
 
 /*
  * Reads len bytes at offset (or DISKBENCH_OFFSET_CURRENT; `at` is then the

@@ -3,6 +3,7 @@
  * time, one request at a time or several in flight on a queued engine.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 
 #include <diskbench/phase.h>
@@ -57,6 +58,11 @@ int diskbench__stream_sync(struct diskbench__stream *s, void *buf)
 							  s->path, off);
 				break;
 			}
+			if (n > (int64_t)len) {
+				err = diskbench__ctx_too_much(ctx, write, n, len,
+							      s->path, off);
+				break;
+			}
 			err = write
 				? diskbench__ctx_write_full(ctx, s->h, (char *)buf + got,
 							    len - got, off + got,
@@ -77,10 +83,41 @@ int diskbench__stream_sync(struct diskbench__stream *s, void *buf)
 }
 
 /*
+ * An answer that moved nothing (-EINTR or 0 from submit or reap, -EINTR in
+ * a request's result): 0 to ask again, or the error that ends the phase.
+ * Cancellation is heard here unless the phase is already stopping (then
+ * only the bound ends a drain that never ends). `what` completes
+ * "engine "X" ..."; io, if any, names the request.
+ */
+static int stalled(struct diskbench__stream *s, uint32_t *stall, bool stopping,
+		   const char *what, const struct diskbench_io *io)
+{
+	struct diskbench__ctx *ctx = s->ctx;
+	const atomic_int *cancel = s->worker ? s->worker->run_cancel : ctx->cancel;
+
+	if (!stopping && (atomic_load(cancel) || atomic_load(ctx->cancel)))
+		return diskbench__ctx_fail(ctx, -ECANCELED, NULL, NULL, UINT64_MAX);
+	if (++*stall < DISKBENCH_ENGINE_MAX_EINTR)
+		return 0;
+	if (!io)
+		return diskbench__ctx_failf(ctx, -EIO, s->path, UINT64_MAX,
+					    "engine \"%s\" %s %" PRIu32
+					    " times in a row, requests in flight on",
+					    ctx->engine->name, what, *stall);
+	return diskbench__ctx_failf(ctx, -EIO, s->path, io->offset,
+				    "engine \"%s\" %s %" PRIu32
+				    " times in a row, for a %" PRIu64 "-byte %s",
+				    ctx->engine->name, what, *stall, io->len,
+				    io->op == DISKBENCH_IO_WRITE ? "write to"
+								 : "read from");
+}
+
+/*
  * Several requests in flight. Each request's latency runs from its
  * submission to the reap that returned it; one clock read serves a whole
  * batch of submissions or completions. A short transfer is queued again for
- * its remainder, and counted once, when whole.
+ * its remainder, and counted once, when whole; a request answered -EINTR
+ * is queued again whole, with the same start time.
  */
 int diskbench__stream_queued(struct diskbench__stream *s, char *bufs,
 			     uint32_t depth)
@@ -92,6 +129,7 @@ int diskbench__stream_queued(struct diskbench__stream *s, char *bufs,
 	struct diskbench_io **done = calloc(depth, sizeof(*done));
 	struct diskbench_io **freelist = calloc(depth, sizeof(*freelist));
 	uint32_t nfree = depth, inflight = 0, nready = 0;
+	uint32_t stall = 0;   /* answers in a row that moved nothing */
 	bool stop = false, more = true;
 	int err = 0;
 
@@ -130,10 +168,25 @@ int diskbench__stream_queued(struct diskbench__stream *s, char *bufs,
 		while (nready) {
 			int n = e->ops.submit(ready, nready, e->user_data);
 
-			if (n < 0) {
-				err = diskbench__ctx_fail(ctx, n,
-					ready[0]->op == DISKBENCH_IO_WRITE ? "write" : "read",
-					s->path, ready[0]->offset);
+			if (DISKBENCH_UNLIKELY(n <= 0 || (uint32_t)n > nready)) {
+				if (n == -EINTR || n == 0) {
+					err = stalled(s, &stall, stop || err,
+						      n ? "answered -EINTR to submit"
+							: "took no request from submit",
+						      ready[0]);
+					if (!err)
+						continue;
+				} else if (n > 0) {
+					err = diskbench__ctx_failf(ctx, -EIO, s->path,
+						UINT64_MAX,
+						"engine \"%s\" took %d requests of the %" PRIu32
+						" submitted for",
+						e->name, n, nready);
+				} else {
+					err = diskbench__ctx_fail(ctx, n,
+						ready[0]->op == DISKBENCH_IO_WRITE ? "write" : "read",
+						s->path, ready[0]->offset);
+				}
 				/* Give the unsubmitted ones back. */
 				while (nready)
 					freelist[nfree++] = ready[--nready];
@@ -149,9 +202,32 @@ int diskbench__stream_queued(struct diskbench__stream *s, char *bufs,
 
 		int got = e->ops.reap(done, depth, 1, e->user_data);
 
-		if (got < 0) {
-			/* The engine lost track: nothing more can be reaped. */
-			err = diskbench__ctx_fail(ctx, got, "reap", s->path, UINT64_MAX);
+		if (DISKBENCH_UNLIKELY(got <= 0 || (uint32_t)got > depth)) {
+			int r;
+
+			if (got == -EINTR || got == 0) {
+				r = stalled(s, &stall, stop || err,
+					    got ? "answered -EINTR to reap"
+						: "reaped nothing (asked for 1)",
+					    NULL);
+				if (!r)
+					continue;
+				/* Gave up: what is in flight stays the
+				 * engine's, as after a failed reap. */
+				err = r;
+				break;
+			}
+			if (got > 0)
+				err = diskbench__ctx_failf(ctx, -EIO, s->path,
+					UINT64_MAX,
+					"engine \"%s\" reaped %d requests, more than the %" PRIu32
+					" asked for, on",
+					e->name, got, depth);
+			else
+				/* The engine lost track: nothing more can be
+				 * reaped. */
+				err = diskbench__ctx_fail(ctx, got, "reap", s->path,
+							  UINT64_MAX);
 			break;
 		}
 		now = diskbench__engine_now(e);
@@ -161,6 +237,32 @@ int diskbench__stream_queued(struct diskbench__stream *s, char *bufs,
 			bool wr = io->op == DISKBENCH_IO_WRITE;
 
 			inflight--;
+			if (DISKBENCH_UNLIKELY(io->result == -EINTR)) {
+				int r = err || stop ? 1
+					: stalled(s, &stall, false,
+						  "answered -EINTR", io);
+
+				if (!r) {
+					/* Nothing moved: again, whole. */
+					ready[nready++] = io;
+					continue;
+				}
+				if (r < 0)
+					err = r;
+				freelist[nfree++] = io;
+				continue;
+			}
+			if (DISKBENCH_UNLIKELY(io->result > 0 &&
+					       (uint64_t)io->result > io->len)) {
+				if (!err)
+					err = diskbench__ctx_too_much(ctx, wr,
+						io->result, io->len, s->path,
+						io->offset);
+				freelist[nfree++] = io;
+				continue;
+			}
+			if (io->result > 0)
+				stall = 0;
 			if (io->result < 0 || (io->result == 0 && io->len)) {
 				if (!err)
 					err = diskbench__ctx_fail(ctx,

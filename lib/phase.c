@@ -1,6 +1,9 @@
 /* What every phase shares: the object, and the helpers phases call between
  * and around operations. */
 #include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,7 +32,9 @@ int diskbench__phase_make(struct diskbench_phase **out, const char *name,
 
 DISKBENCH_API void diskbench_phase_free(struct diskbench_phase *phase)
 {
-	if (!phase)
+	/* A run's phase is the run's to free: freeing it here too would be
+	 * a double free at diskbench_run_free(). */
+	if (!phase || phase->owner)
 		return;
 	free(phase->name);
 	free(phase->custom_err_path);
@@ -38,13 +43,13 @@ DISKBENCH_API void diskbench_phase_free(struct diskbench_phase *phase)
 
 DISKBENCH_API const char *diskbench_phase_name(const struct diskbench_phase *phase)
 {
-	return phase->name;
+	return phase ? phase->name : "";
 }
 
 DISKBENCH_API enum diskbench_phase_kind
 diskbench_phase_kind(const struct diskbench_phase *phase)
 {
-	return phase->kind;
+	return phase ? phase->kind : DISKBENCH_PHASE_CUSTOM;
 }
 
 int diskbench__ctx_new_recorder(const struct diskbench__ctx *ctx,
@@ -149,67 +154,125 @@ int diskbench__ctx_fail(struct diskbench__ctx *ctx, int err, const char *op,
 {
 	if (!ctx->err) {
 		ctx->err = err;
-		ctx->err_op = op;
+		ctx->err_op = NULL;
+		if (op) {
+			/* A copy: the text may be a worker's, or formatted. */
+			snprintf(ctx->err_op_buf, sizeof(ctx->err_op_buf), "%s", op);
+			ctx->err_op = ctx->err_op_buf;
+		}
 		ctx->err_path = path;
 		ctx->err_offset = offset;
 	}
 	return err;
 }
 
-int diskbench__ctx_read_full(struct diskbench__ctx *ctx, int64_t h, void *buf,
-			     uint64_t len, uint64_t offset, uint64_t at,
-			     const char *path)
+int diskbench__ctx_failf(struct diskbench__ctx *ctx, int err, const char *path,
+			 uint64_t offset, const char *fmt, ...)
+{
+	char op[sizeof(ctx->err_op_buf)];
+	va_list ap;
+
+	if (ctx->err)
+		return err;
+	va_start(ap, fmt);
+	vsnprintf(op, sizeof(op), fmt, ap);
+	va_end(ap);
+	return diskbench__ctx_fail(ctx, err, op, path, offset);
+}
+
+int diskbench__ctx_eintr(struct diskbench__ctx *ctx, uint32_t *tries,
+			 bool write, uint64_t len, const char *path,
+			 uint64_t at)
+{
+	/* An engine that says "interrupted" for ever must neither spin
+	 * unheard nor hang the run: cancellation is heard between two tries,
+	 * and the tries are counted. */
+	if (atomic_load_explicit(ctx->cancel, memory_order_relaxed))
+		return diskbench__ctx_fail(ctx, -ECANCELED, NULL, NULL, UINT64_MAX);
+	if (++*tries < DISKBENCH_ENGINE_MAX_EINTR)
+		return 0;
+	return diskbench__ctx_failf(ctx, -EIO, path, at,
+				    "engine \"%s\" answered -EINTR %" PRIu32
+				    " times in a row to a %" PRIu64 "-byte %s",
+				    ctx->engine->name, *tries, len,
+				    write ? "write to" : "read from");
+}
+
+int diskbench__ctx_too_much(struct diskbench__ctx *ctx, bool write, int64_t n,
+			    uint64_t len, const char *path, uint64_t at)
+{
+	return diskbench__ctx_failf(ctx, -EIO, path, at,
+				    "engine \"%s\" returned %" PRId64
+				    " bytes for a %" PRIu64 "-byte %s",
+				    ctx->engine->name, n, len,
+				    write ? "write to" : "read from");
+}
+
+/*
+ * The loops behind ctx_read_full() and ctx_write_full(). Only an answer
+ * other than "some of the bytes, at most all" leaves the fast path.
+ */
+static int transfer_full(struct diskbench__ctx *ctx, int64_t h, char *buf,
+			 uint64_t len, uint64_t offset, uint64_t at,
+			 const char *path, bool write)
 {
 	uint64_t done = 0;
+	uint32_t tries = 0;
 
 	while (done < len) {
 		uint64_t off = offset == DISKBENCH_OFFSET_CURRENT
 				       ? offset
 				       : offset + done;
-		int64_t n = diskbench__engine_read(ctx->engine, h,
-						   (char *)buf + done,
-						   len - done, off);
+		int64_t n = write
+			? diskbench__engine_write(ctx->engine, h, buf + done,
+						  len - done, off)
+			: diskbench__engine_read(ctx->engine, h, buf + done,
+						 len - done, off);
 
-		if (n == -EINTR)
-			continue; /* interrupted before any data moved: again */
-		if (n < 0)
-			return diskbench__ctx_fail(ctx, (int)n, "read", path,
-						   at + done);
-		if (n == 0)
-			return diskbench__ctx_fail(ctx, -EIO,
-						   "read (file ended early)",
-						   path, at + done);
+		if (DISKBENCH_UNLIKELY(n <= 0 || (uint64_t)n > len - done)) {
+			int err;
+
+			if (n == -EINTR) {
+				/* interrupted before any data moved: again */
+				err = diskbench__ctx_eintr(ctx, &tries, write,
+							   len - done, path,
+							   at + done);
+				if (err)
+					return err;
+				continue;
+			}
+			if (n < 0)
+				return diskbench__ctx_fail(ctx, (int)n,
+							   write ? "write" : "read",
+							   path, at + done);
+			if (n == 0)
+				return diskbench__ctx_fail(ctx, -EIO,
+					write ? "write (nothing written)"
+					      : "read (file ended early)",
+					path, at + done);
+			return diskbench__ctx_too_much(ctx, write, n, len - done,
+						       path, at + done);
+		}
+		tries = 0;
 		done += (uint64_t)n;
 	}
 	return 0;
+}
+
+int diskbench__ctx_read_full(struct diskbench__ctx *ctx, int64_t h, void *buf,
+			     uint64_t len, uint64_t offset, uint64_t at,
+			     const char *path)
+{
+	return transfer_full(ctx, h, buf, len, offset, at, path, false);
 }
 
 int diskbench__ctx_write_full(struct diskbench__ctx *ctx, int64_t h,
 			      const void *buf, uint64_t len, uint64_t offset,
 			      uint64_t at, const char *path)
 {
-	uint64_t done = 0;
-
-	while (done < len) {
-		uint64_t off = offset == DISKBENCH_OFFSET_CURRENT
-				       ? offset
-				       : offset + done;
-		int64_t n = diskbench__engine_write(ctx->engine, h,
-						    (const char *)buf + done,
-						    len - done, off);
-
-		if (n == -EINTR)
-			continue; /* interrupted before any data moved: again */
-		if (n < 0)
-			return diskbench__ctx_fail(ctx, (int)n, "write", path,
-						   at + done);
-		if (n == 0)
-			return diskbench__ctx_fail(ctx, -EIO,
-						   "write (nothing written)",
-						   path, at + done);
-		done += (uint64_t)n;
-	}
-	return 0;
+	/* Written from, never into: the cast only shares the loop. */
+	return transfer_full(ctx, h, (char *)(uintptr_t)buf, len, offset, at,
+			     path, true);
 }
 
 int diskbench__ctx_sync_close(struct diskbench__ctx *ctx, int64_t h,

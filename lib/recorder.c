@@ -132,13 +132,13 @@ static void flush_const(const struct diskbench_recorder *rec)
 
 DISKBENCH_API uint64_t diskbench_recorder_now(const struct diskbench_recorder *rec)
 {
-	return diskbench__recorder_clock(rec);
+	return rec ? diskbench__recorder_clock(rec) : 0;
 }
 
 DISKBENCH_API uint64_t diskbench_recorder_op(struct diskbench_recorder *rec,
 					     uint64_t bytes)
 {
-	return diskbench__recorder_op(rec, bytes);
+	return rec ? diskbench__recorder_op(rec, bytes) : 0;
 }
 
 DISKBENCH_API int diskbench_recorder_record(struct diskbench_recorder *rec,
@@ -167,7 +167,8 @@ DISKBENCH_API int diskbench_recorder_record(struct diskbench_recorder *rec,
 DISKBENCH_API void diskbench_recorder_mark(struct diskbench_recorder *rec,
 					   uint64_t now_ns)
 {
-	rec->last_ns = now_ns;
+	if (rec)
+		rec->last_ns = now_ns;
 }
 
 DISKBENCH_API int diskbench_recorder_end(struct diskbench_recorder *rec,
@@ -239,24 +240,24 @@ DISKBENCH_API int diskbench_recorder_merge(struct diskbench_recorder *dst,
 
 DISKBENCH_API uint64_t diskbench_recorder_ops(const struct diskbench_recorder *rec)
 {
-	return rec->ops;
+	return rec ? rec->ops : 0;
 }
 
 DISKBENCH_API uint64_t diskbench_recorder_bytes(const struct diskbench_recorder *rec)
 {
-	return rec->bytes;
+	return rec ? rec->bytes : 0;
 }
 
 DISKBENCH_API uint64_t
 diskbench_recorder_begin_ns(const struct diskbench_recorder *rec)
 {
-	return rec->begin_ns;
+	return rec ? rec->begin_ns : 0;
 }
 
 DISKBENCH_API uint64_t
 diskbench_recorder_elapsed_ns(const struct diskbench_recorder *rec)
 {
-	return rec->ended && rec->end_ns > rec->begin_ns
+	return rec && rec->ended && rec->end_ns > rec->begin_ns
 		       ? rec->end_ns - rec->begin_ns
 		       : 0;
 }
@@ -264,18 +265,20 @@ diskbench_recorder_elapsed_ns(const struct diskbench_recorder *rec)
 DISKBENCH_API uint64_t
 diskbench_recorder_cpu_user_ns(const struct diskbench_recorder *rec)
 {
-	return rec->cpu_user_ns;
+	return rec ? rec->cpu_user_ns : 0;
 }
 
 DISKBENCH_API uint64_t
 diskbench_recorder_cpu_system_ns(const struct diskbench_recorder *rec)
 {
-	return rec->cpu_system_ns;
+	return rec ? rec->cpu_system_ns : 0;
 }
 
 DISKBENCH_API const struct diskbench_hist *
 diskbench_recorder_hist(const struct diskbench_recorder *rec)
 {
+	if (!rec)
+		return NULL;
 	flush_const(rec);
 	return rec->hist;
 }
@@ -283,6 +286,8 @@ diskbench_recorder_hist(const struct diskbench_recorder *rec)
 DISKBENCH_API const struct diskbench_timeline *
 diskbench_recorder_timeline(const struct diskbench_recorder *rec)
 {
+	if (!rec)
+		return NULL;
 	flush_const(rec);
 	return rec->tl;
 }
@@ -290,5 +295,5 @@ diskbench_recorder_timeline(const struct diskbench_recorder *rec)
 DISKBENCH_API const char *
 diskbench_recorder_errmsg(const struct diskbench_recorder *rec)
 {
-	return rec->errmsg;
+	return rec ? rec->errmsg : "";
 }

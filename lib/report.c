@@ -312,7 +312,7 @@ DISKBENCH_API int diskbench_report_add_run(struct diskbench_report *report,
 
 DISKBENCH_API size_t diskbench_report_run_count(const struct diskbench_report *report)
 {
-	return report->runs.n;
+	return report ? report->runs.n : 0;
 }
 
 DISKBENCH_API int diskbench_report_get_info(const struct diskbench_report *report,
@@ -335,21 +335,21 @@ DISKBENCH_API int diskbench_report_get_info(const struct diskbench_report *repor
 DISKBENCH_API size_t diskbench_report_result_count(const struct diskbench_report *report,
 						   size_t index)
 {
-	return index < report->runs.n ? report->runs.v[index].count : 0;
+	return report && index < report->runs.n ? report->runs.v[index].count : 0;
 }
 
 DISKBENCH_API const struct diskbench_result *
 diskbench_report_result(const struct diskbench_report *report, size_t index,
 			size_t i)
 {
-	if (index >= report->runs.n || i >= report->runs.v[index].count)
+	if (!report || index >= report->runs.n || i >= report->runs.v[index].count)
 		return NULL;
 	return report->runs.v[index].results[i];
 }
 
 DISKBENCH_API const char *diskbench_report_errmsg(const struct diskbench_report *report)
 {
-	return report->errmsg ? report->errmsg : "";
+	return report && report->errmsg ? report->errmsg : "";
 }
 
 /* ---- output ---- */

@@ -203,41 +203,41 @@ DISKBENCH_API int diskbench_result_set_error(struct diskbench_result *res,
 
 DISKBENCH_API const char *diskbench_result_name(const struct diskbench_result *res)
 {
-	return res->name;
+	return res ? res->name : "";
 }
 
 DISKBENCH_API enum diskbench_phase_kind
 diskbench_result_kind(const struct diskbench_result *res)
 {
-	return res->kind;
+	return res ? res->kind : DISKBENCH_PHASE_CUSTOM;
 }
 
 DISKBENCH_API uint64_t diskbench_result_ops(const struct diskbench_result *res)
 {
-	return res->ops;
+	return res ? res->ops : 0;
 }
 
 DISKBENCH_API uint64_t diskbench_result_bytes(const struct diskbench_result *res)
 {
-	return res->bytes;
+	return res ? res->bytes : 0;
 }
 
 DISKBENCH_API uint64_t
 diskbench_result_elapsed_ns(const struct diskbench_result *res)
 {
-	return res->elapsed_ns;
+	return res ? res->elapsed_ns : 0;
 }
 
 DISKBENCH_API uint64_t
 diskbench_result_cpu_user_ns(const struct diskbench_result *res)
 {
-	return res->cpu_user_ns;
+	return res ? res->cpu_user_ns : 0;
 }
 
 DISKBENCH_API uint64_t
 diskbench_result_cpu_system_ns(const struct diskbench_result *res)
 {
-	return res->cpu_system_ns;
+	return res ? res->cpu_system_ns : 0;
 }
 
 static double per_second(const struct diskbench_result *res, double amount)
@@ -264,6 +264,8 @@ bool diskbench__kind_moves_bytes(enum diskbench_phase_kind kind)
 
 DISKBENCH_API double diskbench_result_cpu_percent(const struct diskbench_result *res)
 {
+	if (!res)
+		return 0.0;
 	if (res->summary)
 		return res->cpu_percent;
 	return per_second(res, (double)(res->cpu_user_ns + res->cpu_system_ns)) /
@@ -272,6 +274,8 @@ DISKBENCH_API double diskbench_result_cpu_percent(const struct diskbench_result 
 
 DISKBENCH_API double diskbench_result_ops_per_sec(const struct diskbench_result *res)
 {
+	if (!res)
+		return 0.0;
 	if (res->summary)
 		return diskbench__kind_moves_bytes(res->kind) ? 0.0 : res->rate;
 	return per_second(res, (double)res->ops);
@@ -280,6 +284,8 @@ DISKBENCH_API double diskbench_result_ops_per_sec(const struct diskbench_result 
 DISKBENCH_API double
 diskbench_result_bytes_per_sec(const struct diskbench_result *res)
 {
+	if (!res)
+		return 0.0;
 	if (res->summary)
 		return diskbench__kind_moves_bytes(res->kind) ? res->rate : 0.0;
 	return per_second(res, (double)res->bytes);
@@ -287,29 +293,35 @@ diskbench_result_bytes_per_sec(const struct diskbench_result *res)
 
 DISKBENCH_API bool diskbench_result_ran(const struct diskbench_result *res)
 {
+	if (!res)
+		return false;
 	return res->summary || res->elapsed_ns || res->ops || res->err;
 }
 
 DISKBENCH_API bool diskbench_result_too_fast(const struct diskbench_result *res)
 {
-	return res->too_fast;
+	return res ? res->too_fast : false;
 }
 
 DISKBENCH_API void diskbench_result_set_cpu(struct diskbench_result *res,
 					    uint64_t user_ns, uint64_t system_ns)
 {
+	if (!res)
+		return;
 	res->cpu_user_ns = user_ns;
 	res->cpu_system_ns = system_ns;
 }
 
 DISKBENCH_API bool diskbench_result_summary_only(const struct diskbench_result *res)
 {
-	return res->summary;
+	return res ? res->summary : false;
 }
 
 DISKBENCH_API uint64_t
 diskbench_result_max_latency_ns(const struct diskbench_result *res)
 {
+	if (!res)
+		return 0;
 	if (res->summary)
 		return res->max_latency_ns;
 	return diskbench_hist_count(res->hist) ? diskbench_hist_max(res->hist) : 0;
@@ -318,39 +330,39 @@ diskbench_result_max_latency_ns(const struct diskbench_result *res)
 DISKBENCH_API const struct diskbench_hist *
 diskbench_result_hist(const struct diskbench_result *res)
 {
-	return res->hist;
+	return res ? res->hist : NULL;
 }
 
 DISKBENCH_API const struct diskbench_timeline *
 diskbench_result_timeline(const struct diskbench_result *res)
 {
-	return res->tl;
+	return res ? res->tl : NULL;
 }
 
 DISKBENCH_API int diskbench_result_error(const struct diskbench_result *res)
 {
-	return res->err;
+	return res ? res->err : 0;
 }
 
 DISKBENCH_API const char *
 diskbench_result_error_op(const struct diskbench_result *res)
 {
-	return res->err_op;
+	return res ? res->err_op : NULL;
 }
 
 DISKBENCH_API const char *
 diskbench_result_error_path(const struct diskbench_result *res)
 {
-	return res->err_path;
+	return res ? res->err_path : NULL;
 }
 
 DISKBENCH_API uint64_t
 diskbench_result_error_offset(const struct diskbench_result *res)
 {
-	return res->err_offset;
+	return res ? res->err_offset : UINT64_MAX;
 }
 
 DISKBENCH_API const char *diskbench_result_errmsg(const struct diskbench_result *res)
 {
-	return res->errmsg ? res->errmsg : "";
+	return res && res->errmsg ? res->errmsg : "";
 }

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -88,10 +89,18 @@ DISKBENCH_API void diskbench_run_free(struct diskbench_run *run)
 	if (!run)
 		return;
 	drop_results(run);
-	for (size_t i = 0; i < run->nphases; i++)
+	for (size_t i = 0; i < run->nphases; i++) {
+		run->phases[i]->owner = NULL;
 		diskbench_phase_free(run->phases[i]);
+	}
 	free(run->phases);
 	free(run);
+}
+
+static void set_errmsg(struct diskbench_run *run, const char *msg)
+{
+	free(run->errmsg);
+	run->errmsg = msg ? strdup(msg) : NULL;
 }
 
 DISKBENCH_API int diskbench_run_add(struct diskbench_run *run,
@@ -101,6 +110,16 @@ DISKBENCH_API int diskbench_run_add(struct diskbench_run *run,
 		return -EINVAL;
 	if (run->executing)
 		return -EBUSY;
+	/* A phase in two places would run twice and be freed twice. */
+	if (phase->owner) {
+		char buf[256];
+
+		snprintf(buf, sizeof(buf), "phase \"%s\" was added %s already: "
+			 "make a phase for each place it runs", phase->name,
+			 phase->owner == run ? "to this run" : "to another run");
+		set_errmsg(run, buf);
+		return -EINVAL;
+	}
 	if (run->nphases == run->cap) {
 		size_t cap = run->cap ? run->cap * 2 : 8;
 		struct diskbench_phase **p = realloc(run->phases, cap * sizeof(*p));
@@ -111,18 +130,181 @@ DISKBENCH_API int diskbench_run_add(struct diskbench_run *run,
 		run->cap = cap;
 	}
 	run->phases[run->nphases++] = phase;
+	phase->owner = run;
 	return 0;
 }
 
 DISKBENCH_API void diskbench_run_cancel(struct diskbench_run *run)
 {
-	atomic_store(&run->cancel, 1);
+	if (run)
+		atomic_store(&run->cancel, 1);
 }
 
-static void set_errmsg(struct diskbench_run *run, const char *msg)
+/* ---- room, checked before the first phase ---- */
+
+static bool uses_test_file(const struct diskbench_phase *p)
 {
-	free(run->errmsg);
-	run->errmsg = msg ? strdup(msg) : NULL;
+	return p->cls == &diskbench__bonnie_class ||
+	       p->cls == &diskbench__seq_class ||
+	       p->cls == &diskbench__random_class;
+}
+
+static bool is_files(const struct diskbench_phase *p)
+{
+	return p->cls == &diskbench__files_class;
+}
+
+/* A later phase than i still needs the test file. */
+static bool test_file_needed_after(const struct diskbench_run *run, size_t i)
+{
+	for (size_t j = i + 1; j < run->nphases; j++)
+		if (uses_test_file(run->phases[j]))
+			return true;
+	return false;
+}
+
+/* a * b, or UINT64_MAX if that does not fit. */
+static uint64_t mul_sat(uint64_t a, uint64_t b)
+{
+	return b && a > UINT64_MAX / b ? UINT64_MAX : a * b;
+}
+
+static uint64_t add_sat(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+/* v rounded up to whole blocks of the file system. */
+static uint64_t blocks_of(uint64_t v, uint64_t unit)
+{
+	return add_sat(v, unit - 1) / unit * unit;
+}
+
+struct room {
+	uint64_t bytes, inodes;
+	char what[224];   /* what takes it, for the message */
+};
+
+/* What the test file takes while phase p runs. */
+static uint64_t test_file_bytes(const struct diskbench_phase *p,
+				const struct diskbench_target *t)
+{
+	if (p->cls == &diskbench__seq_class && p->seq.total_bytes)
+		return p->seq.total_bytes;
+	return t->file_bytes;
+}
+
+/*
+ * At most what a small-file phase's set takes: every file at its largest
+ * size in whole blocks (a link takes none, a symbolic link's short target
+ * fits in its inode), an inode each (one for all hard links), and per
+ * directory a block plus 32 bytes an entry (a name is at most 22 bytes).
+ */
+static void files_room(const struct diskbench_files_opts *o, uint64_t unit,
+		       struct room *r)
+{
+	uint64_t n = o->files ? o->files : DISKBENCH_FILES_DEFAULT_COUNT;
+	uint64_t dirs = o->dirs > 1 ? o->dirs : 0;
+
+	r->bytes = o->mode == DISKBENCH_FILES_REGULAR
+			   ? mul_sat(n, blocks_of(o->max_bytes, unit)) : 0;
+	r->inodes = o->mode == DISKBENCH_FILES_HARDLINK ? 1 : n;
+	r->bytes = add_sat(r->bytes, mul_sat(dirs + 1, unit));
+	r->bytes = add_sat(r->bytes, blocks_of(mul_sat(n, 32), unit));
+	r->inodes = add_sat(r->inodes, dirs + 1);
+	if (o->mode == DISKBENCH_FILES_REGULAR && !o->max_bytes)
+		snprintf(r->what, sizeof(r->what), "%" PRIu64 " empty small files", n);
+	else if (o->mode == DISKBENCH_FILES_REGULAR)
+		snprintf(r->what, sizeof(r->what),
+			 "%" PRIu64 " small files of up to %" PRIu64 " bytes",
+			 n, o->max_bytes);
+	else
+		snprintf(r->what, sizeof(r->what), "%" PRIu64 " small files, %s",
+			 n, o->mode == DISKBENCH_FILES_HARDLINK ? "hard links"
+								: "symbolic links");
+}
+
+static double mib(uint64_t bytes)
+{
+	return (double)bytes / (1024.0 * 1024.0);
+}
+
+/*
+ * The most the run's phases will have written at any one time, in bytes
+ * and in inodes: phases run one after another, the test file lives from
+ * the first phase that makes it until the run ends or it is removed before
+ * a small-file phase (see diskbench_run_execute), and the small-file set
+ * from a phase that makes it to the end of a delete phase. Checked against
+ * what the file system says is free, before anything is written: a
+ * shortage is -ENOSPC with a message naming the directory, what is needed
+ * and what is free. Custom phases need nothing, nor does the null engine;
+ * a file system that cannot tell (statvfs fails) is left to the phases.
+ */
+static int check_room(struct diskbench_run *run)
+{
+	const struct diskbench_target *t = run->target;
+	struct room set = { 0, 0, "" }, peak_b = { 0, 0, "" }, peak_i = { 0, 0, "" };
+	struct statvfs v;
+	uint64_t unit, test = 0, avail;
+	bool set_exists = false;
+	char buf[512];
+
+	if (t->engine->no_files || !run->nphases ||
+	    (t->dir_fd >= 0 ? fstatvfs(t->dir_fd, &v) : statvfs(t->dir, &v)) != 0)
+		return 0;
+	unit = v.f_frsize ? v.f_frsize : v.f_bsize;
+	if (!unit)
+		unit = 4096;
+	for (size_t i = 0; i < run->nphases; i++) {
+		const struct diskbench_phase *p = run->phases[i];
+		struct room now;
+
+		if (uses_test_file(p)) {
+			uint64_t b = blocks_of(test_file_bytes(p, t), unit);
+
+			if (b > test)
+				test = b;
+		} else if (is_files(p) && !test_file_needed_after(run, i)) {
+			test = 0;  /* removed before it */
+		}
+		if (is_files(p)) {
+			files_room(&p->files, unit, &set);
+			set_exists = true;
+		}
+		now.bytes = add_sat(test, set_exists ? set.bytes : 0);
+		now.inodes = (test ? 1 : 0) + (set_exists ? set.inodes : 0);
+		snprintf(now.what, sizeof(now.what), "%s: %s%s%s%s", p->name,
+			 test ? "the test file" : "",
+			 test && set_exists ? " and " : "",
+			 set_exists ? set.what : "",
+			 set_exists ? " with their directories" : "");
+		if (now.bytes > peak_b.bytes)
+			peak_b = now;
+		if (now.inodes > peak_i.inodes)
+			peak_i = now;
+		if (p->kind == DISKBENCH_PHASE_SEQ_DELETE ||
+		    p->kind == DISKBENCH_PHASE_RAN_DELETE)
+			set_exists = false;  /* gone at its end */
+	}
+	avail = mul_sat((uint64_t)v.f_bavail, unit);
+	if (peak_b.bytes > avail) {
+		snprintf(buf, sizeof(buf),
+			 "not enough room in %s: %.1f MiB free, the run needs up to "
+			 "%.1f MiB at once (%s)",
+			 t->dir, mib(avail), mib(peak_b.bytes), peak_b.what);
+		set_errmsg(run, buf);
+		return -ENOSPC;
+	}
+	/* Inodes, where the file system counts them (btrfs says 0). */
+	if (v.f_files && peak_i.inodes > (uint64_t)v.f_favail) {
+		snprintf(buf, sizeof(buf),
+			 "not enough inodes in %s: %" PRIu64 " free, the run needs "
+			 "up to %" PRIu64 " at once (%s)",
+			 t->dir, (uint64_t)v.f_favail, peak_i.inodes, peak_i.what);
+		set_errmsg(run, buf);
+		return -ENOSPC;
+	}
+	return 0;
 }
 
 /* Runs one phase into a new result; returns the phase's error. */
@@ -182,17 +364,30 @@ DISKBENCH_API int diskbench_run_execute(struct diskbench_run *run)
 		return -EINVAL;
 	if (run->executing)
 		return -EBUSY;
+	/* One run at a time on a target: its files are the run's until it
+	 * ends, and diskbench_target_cleanup() says so meanwhile. */
+	if (atomic_exchange(&run->target->busy, 1)) {
+		set_errmsg(run, "another run is executing on this target");
+		return -EBUSY;
+	}
 	drop_results(run);
 	run->results = calloc(run->nphases ? run->nphases : 1,
 			      sizeof(*run->results));
-	if (!run->results)
+	if (!run->results) {
+		atomic_store(&run->target->busy, 0);
 		return -ENOMEM;
+	}
 	run->executing = true;
+	run->target->cancel = &run->cancel;
 	diskbench__rand_seed(&run->rng, run->seed);
 	run->rng.fn = run->opts.random;
 	run->rng.user_data = run->opts.random_user_data;
 
-	for (size_t i = 0; i < run->nphases; i++) {
+	/* Room for what the phases will write, before the first one. */
+	if (!atomic_load(&run->cancel))
+		err = check_room(run);
+
+	for (size_t i = 0; !err && i < run->nphases; i++) {
 		struct diskbench_result *res = NULL;
 
 		if (atomic_load(&run->cancel)) {
@@ -200,6 +395,12 @@ DISKBENCH_API int diskbench_run_execute(struct diskbench_run *run)
 			set_errmsg(run, "cancelled");
 			break;
 		}
+		/* As bonnie++: the test file goes before the small-file
+		 * phases, unless a later phase reads it again. A failure to
+		 * remove it is the final cleanup's to report. */
+		if (is_files(run->phases[i]) && run->target->test_exists &&
+		    !test_file_needed_after(run, i))
+			diskbench__target_remove_test_file(run->target);
 		err = run_phase(run, i, &res);
 		if (res)
 			run->results[run->nresults++] = res;
@@ -215,11 +416,13 @@ DISKBENCH_API int diskbench_run_execute(struct diskbench_run *run)
 	}
 
 	/* Whatever happened, nothing of ours stays behind. */
-	cerr = diskbench_target_cleanup(run->target);
+	cerr = diskbench__target_remove_all(run->target);
 	if (cerr && !err) {
 		err = cerr;
 		set_errmsg(run, diskbench_target_errmsg(run->target));
 	}
+	run->target->cancel = NULL;
+	atomic_store(&run->target->busy, 0);
 	atomic_store(&run->cancel, 0);
 	run->executing = false;
 	return err;
@@ -227,21 +430,21 @@ DISKBENCH_API int diskbench_run_execute(struct diskbench_run *run)
 
 DISKBENCH_API size_t diskbench_run_result_count(const struct diskbench_run *run)
 {
-	return run->nresults;
+	return run ? run->nresults : 0;
 }
 
 DISKBENCH_API const struct diskbench_result *
 diskbench_run_result(const struct diskbench_run *run, size_t index)
 {
-	return index < run->nresults ? run->results[index] : NULL;
+	return run && index < run->nresults ? run->results[index] : NULL;
 }
 
 DISKBENCH_API uint32_t diskbench_run_seed(const struct diskbench_run *run)
 {
-	return run->seed;
+	return run ? run->seed : 0;
 }
 
 DISKBENCH_API const char *diskbench_run_errmsg(const struct diskbench_run *run)
 {
-	return run->errmsg ? run->errmsg : "";
+	return run && run->errmsg ? run->errmsg : "";
 }

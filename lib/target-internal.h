@@ -1,6 +1,7 @@
 #ifndef DISKBENCH_TARGET_INTERNAL_H
 #define DISKBENCH_TARGET_INTERNAL_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -37,10 +38,21 @@ struct diskbench_target {
 	 * never removed. -1 when not held. */
 	int id_fd;
 	/* The last failure of a target operation: what and where, for the
-	 * phase's result. */
+	 * phase's result; op_buf holds an err_op made with figures in it. */
 	const char *err_op;
 	uint64_t err_offset;
 	char *errmsg;
+	char op_buf[192];
+	/* While a run executes on the target: its cancel flag, heard by the
+	 * target's own retry loops. NULL otherwise. */
+	const atomic_int *cancel;
+	/* Set by a run for the whole of its execute (one run at a time):
+	 * diskbench_target_cleanup() from a callback or another thread then
+	 * touches nothing and says why through `refused` and busy_msg, which
+	 * is made once, with the target, so that no thread writes it. */
+	atomic_int busy;
+	atomic_int refused;
+	char *busy_msg;
 	/* The small-file phases' files and directories (target-files.c). */
 	struct diskbench__fileset *files;
 	/* Files made for custom phases: "<prefix>.<pid>.custom.<n>". */
@@ -78,6 +90,14 @@ static inline bool diskbench__target_by_fd(const struct diskbench_target *t)
 {
 	return t->engine->fs_sync && t->dir_fd >= 0;
 }
+
+/* Removes every file the target made, busy or not (the run's own cleanup,
+ * and diskbench_target_free()); 0 or the first error. */
+int diskbench__target_remove_all(struct diskbench_target *t);
+
+/* Removes the test file, if it exists and is still ours (a file someone
+ * put in its place is left alone: -EEXIST); 0 or the error. */
+int diskbench__target_remove_test_file(struct diskbench_target *t);
 
 /* Removes the small-file phases' files and directories, if any; 0 or the
  * first error (target-files.c). */

@@ -55,6 +55,24 @@ void diskbench__target_set_errmsg(struct diskbench_target *t, const char *fmt,
 	va_end(ap);
 	free(t->errmsg);
 	t->errmsg = s; /* NULL on ENOMEM: errmsg() then says "" */
+	atomic_store(&t->refused, 0);
+}
+
+static char *vformat_s(const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 1, 2)))
+#endif
+	;
+
+static char *vformat_s(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	s = vformat(fmt, ap);
+	va_end(ap);
+	return s;
 }
 
 /* Sets *errmsg (if asked for) for a target that could not be made. */
@@ -74,6 +92,24 @@ static int fail(char **errmsg, int err, const char *fmt, ...)
 		va_end(ap);
 	}
 	return err;
+}
+
+/* An operation's text made printf-style, in the target (valid until the
+ * next one): for target_err() when the text has figures in it. */
+static const char *target_op(struct diskbench_target *t, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 2, 3)))
+#endif
+	;
+
+static const char *target_op(struct diskbench_target *t, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(t->op_buf, sizeof(t->op_buf), fmt, ap);
+	va_end(ap);
+	return t->op_buf;
 }
 
 /* Notes what failed and where, for the phase's result and errmsg(). */
@@ -226,6 +262,11 @@ static int remove_test_file(struct diskbench_target *t)
 		return target_err(t, err, "unlink", UINT64_MAX);
 	forget_test_file(t);
 	return 0;
+}
+
+int diskbench__target_remove_test_file(struct diskbench_target *t)
+{
+	return remove_test_file(t);
 }
 
 void *diskbench__target_alloc(const struct diskbench_target *t, uint64_t bytes)
@@ -405,7 +446,12 @@ DISKBENCH_API int diskbench_target_new(struct diskbench_target **out,
 	t->align = page > 0 ? (uint32_t)page : 4096;
 	t->dir = strdup(dir);
 	t->prefix = strdup(o.name_prefix ? o.name_prefix : "diskbench");
-	if (!t->dir || !t->prefix) {
+	atomic_init(&t->busy, 0);
+	atomic_init(&t->refused, 0);
+	t->busy_msg = t->dir ? vformat_s("cannot clean up %s now: a run is "
+					 "executing on it, and removes its "
+					 "files when it ends", t->dir) : NULL;
+	if (!t->dir || !t->prefix || !t->busy_msg) {
 		err = -ENOMEM;
 		goto fail;
 	}
@@ -554,7 +600,7 @@ DISKBENCH_API void diskbench_target_free(struct diskbench_target *target)
 {
 	if (!target)
 		return;
-	diskbench_target_cleanup(target);
+	diskbench__target_remove_all(target);
 	diskbench__target_files_free(target);
 	if (target->owns_engine)
 		diskbench_engine_free(target->engine);
@@ -568,26 +614,39 @@ DISKBENCH_API void diskbench_target_free(struct diskbench_target *target)
 	free(target->extra);
 	free(target->extra_failed);
 	free(target->errmsg);
+	free(target->busy_msg);
 	free(target);
 }
 
-DISKBENCH_API int diskbench_target_cleanup(struct diskbench_target *target)
+int diskbench__target_remove_all(struct diskbench_target *t)
 {
-	int err, ferr;
+	int err = remove_test_file(t);
+	int ferr = diskbench__target_files_cleanup(t);
 
-	if (!target)
-		return -EINVAL;
-	err = remove_test_file(target);
-	ferr = diskbench__target_files_cleanup(target);
 	if (!err)
 		err = ferr;
-	for (size_t i = 0; i < target->nextra; i++) {
-		int xerr = diskbench__target_remove_extra(target, i);
+	for (size_t i = 0; i < t->nextra; i++) {
+		int xerr = diskbench__target_remove_extra(t, i);
 
 		if (!err)
 			err = xerr;
 	}
 	return err;
+}
+
+DISKBENCH_API int diskbench_target_cleanup(struct diskbench_target *target)
+{
+	if (!target)
+		return -EINVAL;
+	/* Under a running phase: its files are in use, and the run removes
+	 * them when it ends. The call may come from another thread, so it
+	 * writes nothing but an atomic flag. */
+	if (atomic_load(&target->busy)) {
+		atomic_store(&target->refused, 1);
+		return -EBUSY;
+	}
+	atomic_store(&target->refused, 0);
+	return diskbench__target_remove_all(target);
 }
 
 static int choose_name(struct diskbench_target *t, unsigned attempt)
@@ -761,6 +820,7 @@ int diskbench__target_ensure_test_file(struct diskbench_target *t,
 {
 	const struct diskbench_engine *e = t->engine;
 	uint64_t block = t->block_bytes, off = 0;
+	uint32_t tries = 0;
 	int64_t h;
 	void *buf;
 	int err, cerr;
@@ -779,14 +839,28 @@ int diskbench__target_ensure_test_file(struct diskbench_target *t,
 		uint64_t len = bytes - off < block ? bytes - off : block;
 		int64_t n = diskbench__engine_write(e, h, buf, len, off);
 
-		if (n == -EINTR)
+		if (n == -EINTR) {
+			/* Again, but not for ever, and not once cancelled. */
+			if (t->cancel && atomic_load(t->cancel))
+				err = target_err(t, -ECANCELED, "write", off);
+			else if (++tries >= DISKBENCH_ENGINE_MAX_EINTR)
+				err = target_err(t, -EIO, target_op(t,
+					"engine \"%s\" answered -EINTR %" PRIu32
+					" times in a row to a %" PRIu64 "-byte write to",
+					e->name, tries, len), off);
 			continue;
+		}
 		if (n < 0)
 			err = target_err(t, (int)n, "write", off);
 		else if (n == 0)
 			err = target_err(t, -EIO, "write (nothing written)", off);
+		else if ((uint64_t)n > len)
+			err = target_err(t, -EIO, target_op(t,
+				"engine \"%s\" returned %" PRId64
+				" bytes for a %" PRIu64 "-byte write to",
+				e->name, n, len), off);
 		else
-			off += (uint64_t)n;
+			off += (uint64_t)n, tries = 0;
 	}
 	if (!err) {
 		err = diskbench__engine_fsync(e, h);
@@ -826,38 +900,43 @@ void diskbench__target_drop_cache(struct diskbench_target *t)
 
 DISKBENCH_API const char *diskbench_target_dir(const struct diskbench_target *target)
 {
-	return target->dir;
+	return target ? target->dir : "";
 }
 
 DISKBENCH_API struct diskbench_engine *
 diskbench_target_engine(const struct diskbench_target *target)
 {
-	return target->engine;
+	return target ? target->engine : NULL;
 }
 
 DISKBENCH_API uint64_t
 diskbench_target_file_bytes(const struct diskbench_target *target)
 {
-	return target->file_bytes;
+	return target ? target->file_bytes : 0;
 }
 
 DISKBENCH_API uint32_t
 diskbench_target_block_bytes(const struct diskbench_target *target)
 {
-	return target->block_bytes;
+	return target ? target->block_bytes : 0;
 }
 
 DISKBENCH_API uint32_t
 diskbench_target_alignment(const struct diskbench_target *target)
 {
-	return target->align;
+	return target ? target->align : 0;
 }
 
 DISKBENCH_API size_t
 diskbench_target_file_count(const struct diskbench_target *target)
 {
-	size_t n = target->test_exists ? 1 : 0;
-	const struct diskbench__fileset *fs = target->files;
+	size_t n;
+	const struct diskbench__fileset *fs;
+
+	if (!target)
+		return 0;
+	n = target->test_exists ? 1 : 0;
+	fs = target->files;
 
 	for (size_t i = 0; i < target->nextra; i++)
 		n += target->extra[i].exists;
@@ -870,5 +949,9 @@ diskbench_target_file_count(const struct diskbench_target *target)
 DISKBENCH_API const char *
 diskbench_target_errmsg(const struct diskbench_target *target)
 {
+	if (!target)
+		return "";
+	if (atomic_load(&target->refused))
+		return target->busy_msg;
 	return target->errmsg ? target->errmsg : "";
 }

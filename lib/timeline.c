@@ -148,6 +148,8 @@ DISKBENCH_API int diskbench_timeline_record(struct diskbench_timeline *tl,
 					    uint64_t latency_ns,
 					    uint64_t bytes)
 {
+	if (!tl)
+		return -EINVAL;
 	return diskbench__timeline_record(tl, end_ns, latency_ns, bytes);
 }
 
@@ -223,6 +225,8 @@ DISKBENCH_API int diskbench_timeline_merge(struct diskbench_timeline *dst,
 DISKBENCH_API void diskbench_timeline_reset(struct diskbench_timeline *tl,
 					    uint64_t start_ns)
 {
+	if (!tl)
+		return;
 	/* Slots past len were never written: zero already, and, in a large
 	 * reserve, not resident either. */
 	memset(tl->slots, 0, tl->len * sizeof(*tl->slots));
@@ -233,19 +237,19 @@ DISKBENCH_API void diskbench_timeline_reset(struct diskbench_timeline *tl,
 
 DISKBENCH_API size_t diskbench_timeline_len(const struct diskbench_timeline *tl)
 {
-	return tl->len;
+	return tl ? tl->len : 0;
 }
 
 DISKBENCH_API uint64_t
 diskbench_timeline_interval_ns(const struct diskbench_timeline *tl)
 {
-	return tl->interval_ns;
+	return tl ? tl->interval_ns : 0;
 }
 
 DISKBENCH_API uint64_t
 diskbench_timeline_start_ns(const struct diskbench_timeline *tl)
 {
-	return tl->start_ns;
+	return tl ? tl->start_ns : 0;
 }
 
 DISKBENCH_API int

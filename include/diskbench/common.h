@@ -3,6 +3,26 @@
  * @brief Macros shared by every public header: export marker, C++ guards,
  *        deprecation, and the size-prefixed struct helpers.
  *
+ * Structs the caller hands in (option structs, the engine's ops table, a
+ * custom phase's callbacks, diskbench_report_info) start with `size_t sz`,
+ * the size the caller's headers gave them. A smaller sz is an older
+ * caller: the fields past it take their defaults. A larger one is a newer
+ * caller, accepted only if every byte past what this library knows is
+ * zero (else -E2BIG). An sz below `sizeof(size_t)` or above 4096 bytes (no
+ * struct of ours comes near that) is refused with -EINVAL before a byte
+ * past the sz field is read, and an `_init()` function given such an sz
+ * stores it and writes nothing else, so that the call reading the struct
+ * refuses it.
+ *
+ * One rule for NULL holds for every public function: given NULL where it
+ * expects an object (a histogram, a run, a result, ...), a getter returns
+ * its "nothing" (0, 0.0, false, NULL, or "" for a string that always
+ * exists, as a name, a directory or an errmsg), a function that can fail
+ * returns -EINVAL, and a `_free()` or another function returning nothing
+ * does nothing. The same holds for a NULL out-parameter (-EINVAL). Nothing
+ * crashes; individual functions note only what differs from this rule
+ * (a NULL option struct means the defaults, a NULL user_data is passed on).
+ *
  * @defgroup common Common definitions
  * @{
  */

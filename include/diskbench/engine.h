@@ -68,6 +68,22 @@ struct diskbench_engine;
  */
 #define DISKBENCH_OFFSET_CURRENT UINT64_MAX
 
+/**
+ * Most answers of -EINTR in a row the library takes for one request before
+ * it gives the request up.
+ *
+ * -EINTR from read, write, submit, reap, or in a queued request's result,
+ * means "nothing moved, ask again", and the library asks again at once. A
+ * run cancelled meanwhile (diskbench_run_cancel()) is heard between two
+ * tries; after this many answers in a row with nothing moved (the count
+ * starts again whenever bytes move), the phase fails with -EIO and a
+ * message naming the engine, the operation, the file and the offset. An
+ * answer of 0 to a submit or a reap (nothing taken, nothing completed)
+ * counts the same way. The count costs nothing while the engine does not
+ * answer -EINTR.
+ */
+#define DISKBENCH_ENGINE_MAX_EINTR 4096u
+
 /** What a queued request does. */
 enum diskbench_io_op {
 	DISKBENCH_IO_READ = 0,  /**< read len bytes at offset into buf */
@@ -114,16 +130,20 @@ struct diskbench_engine_ops {
 	int (*close)(int64_t handle, void *user_data);
 	/**
 	 * Reads up to @p len bytes at @p offset (or DISKBENCH_OFFSET_CURRENT).
-	 * Returns the bytes read (0 at the end of the file) or a negative
-	 * errno; -EINTR means nothing was read, and the library asks again.
+	 * Returns the bytes read (0 at the end of the file; more than @p len
+	 * is refused, the phase failing with -EIO) or a negative errno;
+	 * -EINTR means nothing was read, and the library asks again (see
+	 * DISKBENCH_ENGINE_MAX_EINTR).
 	 */
 	int64_t (*read)(int64_t handle, void *buf, uint64_t len,
 			uint64_t offset, void *user_data);
 	/**
 	 * Writes up to @p len bytes at @p offset (or DISKBENCH_OFFSET_CURRENT).
 	 * Returns the bytes written or a negative errno; -EINTR means nothing
-	 * was written, and the library asks again. A short write is followed
-	 * by a write of the rest; a write of nothing is an error (-EIO).
+	 * was written, and the library asks again (see
+	 * DISKBENCH_ENGINE_MAX_EINTR). A short write is followed by a write of
+	 * the rest; a write of nothing, or of more than @p len, is an error
+	 * (-EIO).
 	 */
 	int64_t (*write)(int64_t handle, const void *buf, uint64_t len,
 			 uint64_t offset, void *user_data);
@@ -132,8 +152,10 @@ struct diskbench_engine_ops {
 	/** Removes a file. Returns 0 or a negative errno. */
 	int (*unlink)(const char *path, void *user_data);
 	/**
-	 * Queues @p n requests. Returns how many were taken (at least 1, the
-	 * first ones of the array), or a negative errno. A request the engine
+	 * Queues @p n requests. Returns how many were taken (at least 1 and
+	 * at most @p n, the first ones of the array), or a negative errno;
+	 * -EINTR (or 0) means none was taken, and the library asks again (see
+	 * DISKBENCH_ENGINE_MAX_EINTR). A request the engine
 	 * refuses on its own (a bad handle or op) may be taken and completed
 	 * at once with the error in its result. Requests are reaped on the
 	 * thread that submitted them, and the queue depth counts per thread.
@@ -147,7 +169,12 @@ struct diskbench_engine_ops {
 	 * Waits until at least @p min queued requests have completed, and
 	 * stores up to @p max of them, their result set, in @p done.
 	 * Returns how many were stored, or a negative errno: -EINVAL if
-	 * @p min exceeds the requests in flight.
+	 * @p min exceeds the requests in flight; -EINTR (or 0) means none
+	 * was stored, and the library asks again (see
+	 * DISKBENCH_ENGINE_MAX_EINTR). A request's result is the bytes
+	 * moved (at most its len: more is refused with -EIO; fewer, and the
+	 * rest is queued again) or a negative errno, -EINTR meaning nothing
+	 * moved and the request is queued again whole.
 	 */
 	int (*reap)(struct diskbench_io **done, uint32_t max, uint32_t min,
 		    void *user_data);
@@ -269,8 +296,9 @@ DISKBENCH_API int diskbench_engine_io_uring_new(struct diskbench_engine **out,
  * @param[in]  ops       the functions; copied, so the table need not outlive
  *                       the call
  * @param[in]  user_data passed to every function
- * @return 0; -EINVAL for a NULL argument, a table smaller than its sz field,
- *         or only one of submit and reap set; -E2BIG for a larger table
+ * @return 0; -EINVAL for a NULL argument, a table smaller than its sz field
+ *         or larger than 4096 bytes (see @ref common), or only one of
+ *         submit and reap set; -E2BIG for a larger table
  *         with unknown non-zero members; -ENOMEM
  */
 DISKBENCH_API int diskbench_engine_new(struct diskbench_engine **out,
@@ -367,7 +395,7 @@ diskbench_engine_name(const struct diskbench_engine *engine);
  * Most requests the engine keeps in flight (1 for `sync`).
  *
  * @param[in] engine the engine
- * @return the queue depth, at least 1
+ * @return the queue depth, at least 1 (0 for NULL, see @ref common)
  */
 DISKBENCH_API uint32_t
 diskbench_engine_queue_depth(const struct diskbench_engine *engine);

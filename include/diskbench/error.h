@@ -3,7 +3,8 @@
  * @brief Error codes: every fallible call returns 0 or a negative errno.
  *
  * The library reuses errno names for its own conditions:
- * - `-EINVAL`: a bad argument;
+ * - `-EINVAL`: a bad argument (a NULL object, an option struct whose sz
+ *   is smaller than its sz field or larger than 4096 bytes);
  * - `-E2BIG`: an option struct larger than this library knows, with
  *   non-zero bytes past the fields it knows;
  * - `-ENOMEM`: out of memory;

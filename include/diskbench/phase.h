@@ -452,6 +452,9 @@ DISKBENCH_API int diskbench_phase_custom_new(struct diskbench_phase **out,
 /**
  * Frees a phase that was not handed to a run.
  *
+ * A phase that diskbench_run_add() took belongs to the run, which frees
+ * it: freeing it here does nothing.
+ *
  * @param[in] phase the phase; NULL is allowed
  */
 DISKBENCH_API void diskbench_phase_free(struct diskbench_phase *phase);
@@ -468,7 +471,7 @@ DISKBENCH_API const char *diskbench_phase_name(const struct diskbench_phase *pha
  * The phase's kind.
  *
  * @param[in] phase the phase
- * @return the kind
+ * @return the kind (DISKBENCH_PHASE_CUSTOM, which is 0, for NULL)
  */
 DISKBENCH_API enum diskbench_phase_kind
 diskbench_phase_kind(const struct diskbench_phase *phase);

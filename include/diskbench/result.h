@@ -125,7 +125,7 @@ DISKBENCH_API const char *diskbench_result_name(const struct diskbench_result *r
  * The phase's kind.
  *
  * @param[in] res the result
- * @return the kind
+ * @return the kind (DISKBENCH_PHASE_CUSTOM, which is 0, for NULL)
  */
 DISKBENCH_API enum diskbench_phase_kind
 diskbench_result_kind(const struct diskbench_result *res);

@@ -10,6 +10,16 @@
  * cancellation), the run removes the files its target created before
  * diskbench_run_execute() returns.
  *
+ * Before the first phase, the run checks that the file system has room,
+ * in bytes and in inodes (where it counts them), for the most its phases
+ * will have written at any one time: the test file, and the small-file
+ * phases' files at their largest size in whole blocks with their
+ * directories. Phases run one after another, and the test file is removed
+ * before a small-file phase when no later phase uses it (as bonnie++ does,
+ * which runs the small-file tests after the big-file ones), so the need is
+ * the peak, not the sum. Custom phases need nothing, nor does the null
+ * engine.
+ *
  * @defgroup run Runs
  * @{
  */
@@ -154,10 +164,14 @@ DISKBENCH_API void diskbench_run_free(struct diskbench_run *run);
 /**
  * Appends a phase. On success the run owns the phase and frees it.
  *
+ * A phase belongs to one run, once: to run the same work twice, or in two
+ * runs, make a phase for each place.
+ *
  * @param[in] run   the run
  * @param[in] phase the phase; on failure it stays the caller's
- * @return 0; -EINVAL for a NULL argument; -EBUSY while the run executes;
- *         -ENOMEM
+ * @return 0; -EINVAL for a NULL argument, or a phase already added to this
+ *         run or to another (diskbench_run_errmsg() says which); -EBUSY
+ *         while the run executes; -ENOMEM
  */
 DISKBENCH_API int diskbench_run_add(struct diskbench_run *run,
 				    struct diskbench_phase *phase);
@@ -166,8 +180,18 @@ DISKBENCH_API int diskbench_run_add(struct diskbench_run *run,
  * Runs the phases in order, keeping one result per phase that started.
  * Results of an earlier execution are dropped first.
  *
+ * The target is the run's for the whole call: diskbench_target_cleanup()
+ * answers -EBUSY meanwhile, and another run on the same target cannot
+ * execute.
+ *
  * @param[in] run the run
- * @return 0; -ECANCELED if diskbench_run_cancel() was called; the negative
+ * @return 0; -EBUSY while this run executes (called from its own
+ *         callback), or while another run executes on the same target
+ *         (diskbench_run_errmsg() says so; the results of the last
+ *         execution are kept); -ENOSPC, before any phase, if the file
+ *         system lacks the room or the inodes the phases need (the message
+ *         names the directory, what is free and what is needed);
+ *         -ECANCELED if diskbench_run_cancel() was called; the negative
  *         value a progress callback returned; or the error that stopped a
  *         phase (a negative errno from the engine, or -EIO for a short
  *         transfer that could not complete), which diskbench_run_errmsg()
@@ -219,7 +243,8 @@ diskbench_run_result(const struct diskbench_run *run, size_t index);
 DISKBENCH_API uint32_t diskbench_run_seed(const struct diskbench_run *run);
 
 /**
- * Describes the error that stopped the last execution.
+ * Describes the error that stopped the last execution, or why the last
+ * diskbench_run_add() or diskbench_run_execute() was refused.
  *
  * @param[in] run the run
  * @return a string owned by the run, valid until it executes again or is

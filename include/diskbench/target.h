@@ -6,8 +6,9 @@
  * A target owns every file it creates: it makes them with O_EXCL under
  * names no other file has, keeps their list, and removes them all when the
  * run ends, on success, on error and on cancellation, and at the latest in
- * diskbench_target_free(). It never removes or changes a file it did not
- * create.
+ * diskbench_target_free(); a run removes the test file already before its
+ * small-file phases when no later phase uses it. It never removes or
+ * changes a file it did not create.
  *
  * It holds its directory from diskbench_target_new() on and, where the
  * engine's file calls are the sync engine's (the `sync` and `io_uring`
@@ -23,7 +24,8 @@
  * diskbench_target_new() checks, before anything is written: that the path
  * is a directory, that it is writable, that the file system has room for the
  * test file, and with DISKBENCH_TARGET_DIRECT that O_DIRECT works there and
- * that the block size fits the alignment it needs.
+ * that the block size fits the alignment it needs. diskbench_run_execute()
+ * checks the room again, for everything its phases will write.
  *
  * @defgroup target Targets
  * @{
@@ -114,6 +116,11 @@ DISKBENCH_API int diskbench_target_new(struct diskbench_target **out,
 /**
  * Removes every file the target created, then frees it.
  *
+ * Never while a run executes on the target (from one of its callbacks, or
+ * from another thread): the run still uses the target, and would use freed
+ * memory. Free the runs first, or at least let their
+ * diskbench_run_execute() return.
+ *
  * @param[in] target the target; NULL is allowed
  */
 DISKBENCH_API void diskbench_target_free(struct diskbench_target *target);
@@ -121,6 +128,12 @@ DISKBENCH_API void diskbench_target_free(struct diskbench_target *target);
 /**
  * Removes every file the target has created so far; the target stays
  * usable.
+ *
+ * While a run executes on the target (this called from a progress
+ * callback or a custom phase, or from another thread), the files belong to
+ * the running phase: nothing is touched, the answer is -EBUSY, and the run
+ * removes them itself when it ends. That answer is safe to ask for from
+ * any thread.
  *
  * @param[in] target the target
  * @return 0, or the first negative errno met (every file is still tried);
@@ -132,7 +145,9 @@ DISKBENCH_API void diskbench_target_free(struct diskbench_target *target);
  *         found and removed there; one moved elsewhere stays on the list
  *         for a later cleanup. The files of a moved small-file directory
  *         are removed through the directory handle the target holds; the
- *         empty directory stays where it was moved
+ *         empty directory stays where it was moved. -EBUSY while a run
+ *         executes on the target (errmsg says so); -EINVAL for a NULL
+ *         target
  */
 DISKBENCH_API int diskbench_target_cleanup(struct diskbench_target *target);
 
@@ -177,7 +192,7 @@ diskbench_target_block_bytes(const struct diskbench_target *target);
  * O_DIRECT alignment found by the probe, or the page size.
  *
  * @param[in] target the target
- * @return bytes, a power of two
+ * @return bytes, a power of two (0 for NULL, see @ref common)
  */
 DISKBENCH_API uint32_t
 diskbench_target_alignment(const struct diskbench_target *target);

@@ -11,6 +11,7 @@
 #include "sim-engine.h"
 
 #include <fcntl.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -19,6 +20,7 @@ struct fx {
 	char root[512];
 	struct diskbench_target *t;
 	struct diskbench_run *run;
+	bool mounted;   /* a small tmpfs on dir (root only) */
 };
 
 static int fx_setup(void **state)
@@ -39,6 +41,8 @@ static int fx_teardown(void **state)
 
 	diskbench_run_free(f->run);
 	diskbench_target_free(f->t);
+	if (f->mounted)
+		umount2(f->dir, MNT_DETACH);
 	tdir_remove(f->dir);
 	free(f->dir);
 	free(f);
@@ -570,7 +574,170 @@ static void test_files_real_at_error_path(void **state)
 	assert_int_equal(tdir_count(f->dir), 0);
 }
 
-int main(void)
+/* ---------------------------------------------------------------------- */
+/* Room, checked before the first phase, on an 8 MiB tmpfs (root only) */
+
+static bool mount_small(struct fx *f, const char *opts)
+{
+	if (geteuid() != 0) {
+		print_message("    not root: no small file system to mount "
+			      "(tests/e2e covers it through diskbench-bonnie)\n");
+		return false;
+	}
+	if (mount("none", f->dir, "tmpfs", 0, opts) != 0) {
+		print_message("    mount of a tmpfs (%s) failed: %s\n", opts,
+			      strerror(errno));
+		return false;
+	}
+	f->mounted = true;
+	return true;
+}
+
+static void start_sized(struct fx *f, uint64_t file_bytes)
+{
+	struct diskbench_target_opts to = DISKBENCH_TARGET_OPTS_INIT;
+	char *msg = NULL;
+	int rc;
+
+	to.file_bytes = file_bytes;
+	rc = diskbench_target_new(&f->t, f->dir, &to, &msg);
+	if (rc)
+		fail_msg("target_new = %d: %s", rc, msg ? msg : "");
+	assert_ok(diskbench_run_new(&f->run, f->t, NULL));
+}
+
+static void add_put_block(struct fx *f, enum diskbench_phase_kind k)
+{
+	struct diskbench_phase *p = NULL;
+
+	assert_ok(diskbench_phase_bonnie_new(&p, k, NULL));
+	assert_ok(diskbench_run_add(f->run, p));
+}
+
+/* A run refused up front: -ENOSPC, the message, no phase started, nothing
+ * ever made in the directory. */
+static void expect_refused(struct fx *f, const char *n1, const char *n2)
+{
+	const char *msg;
+
+	assert_rc(diskbench_run_execute(f->run), -ENOSPC);
+	msg = diskbench_run_errmsg(f->run);
+	print_message("    %s\n", msg);
+	if (!strstr(msg, f->dir) || !strstr(msg, n1) || !strstr(msg, n2))
+		fail_msg("errmsg \"%s\" lacks the directory, \"%s\" or \"%s\"",
+			 msg, n1, n2);
+	assert_int_equal(diskbench_run_result_count(f->run), 0);
+	assert_int_equal(diskbench_target_file_count(f->t), 0);
+	assert_int_equal(tdir_count(f->dir), 0);
+}
+
+/*
+ * bonnie++ -n 1:64k:32k after a 1 MiB block write: up to 64 MiB of small
+ * files on 8 MiB. Refused before the first phase, naming what is free and
+ * what is needed; the old library wrote the test file, then the small
+ * files until ENOSPC.
+ */
+static void test_files_real_room_refused(void **state)
+{
+	struct fx *f = *state;
+	struct diskbench_files_opts o = DISKBENCH_FILES_OPTS_INIT;
+
+	if (!mount_small(f, "size=8m"))
+		skip();
+	start_sized(f, UINT64_C(1) << 20);
+	add_put_block(f, DISKBENCH_PHASE_PUT_BLOCK);
+	o.files = 1024;
+	o.max_bytes = 64 << 10;
+	o.min_bytes = 32 << 10;
+	for (size_t i = 0; i < ARRAY_LEN(six); i++)
+		add_files(f, six[i], &o);
+	expect_refused(f, "not enough room in",
+		       "8.0 MiB free, the run needs up to 64.0 MiB at once "
+		       "(seq_create: 1024 small files of up to 65536 bytes");
+}
+
+/*
+ * The peak, not the sum: a 6 MiB test file, then 600 files of 4 KiB
+ * (2.3 MiB) on 8 MiB. The test file goes before the small-file phases
+ * (as bonnie++ does), so the run fits and works; with a block read after
+ * them the test file must stay, the two add up, and the run is refused.
+ */
+static void test_files_real_room_peak(void **state)
+{
+	struct fx *f = *state;
+	struct diskbench_files_opts o = DISKBENCH_FILES_OPTS_INIT;
+	struct look l = { 0 };
+
+	if (!mount_small(f, "size=8m"))
+		skip();
+	start_sized(f, UINT64_C(6) << 20);
+	add_put_block(f, DISKBENCH_PHASE_PUT_BLOCK);
+	o.files = 600;
+	o.max_bytes = o.min_bytes = 4096;
+	add_files(f, DISKBENCH_PHASE_SEQ_CREATE, &o);
+	l.dir = f->dir;
+	add_look(f, &l);
+	add_files(f, DISKBENCH_PHASE_SEQ_STAT, &o);
+	add_files(f, DISKBENCH_PHASE_SEQ_DELETE, &o);
+	if (diskbench_run_execute(f->run))
+		fail_msg("%s", diskbench_run_errmsg(f->run));
+	assert_int_equal(diskbench_run_result_count(f->run), 5);
+	for (size_t i = 0; i < 5; i++)
+		assert_int_equal(diskbench_result_error(diskbench_run_result(f->run, i)), 0);
+	assert_u64_eq(diskbench_result_ops(diskbench_run_result(f->run, 1)), 600);
+	/* During the small-file phases only their directory was there. */
+	assert_int_equal(l.entries, 1);
+	assert_int_equal(tdir_count(f->dir), 0);
+
+	/* The same with a block read at the end: the test file stays. */
+	add_put_block(f, DISKBENCH_PHASE_GET_BLOCK);
+	expect_refused(f, "not enough room in",
+		       "(seq_create: the test file and 600 small files of up to "
+		       "4096 bytes with their directories)");
+}
+
+/* Inodes, where the file system counts them: 200 empty files where 64
+ * inodes are free. */
+static void test_files_real_room_inodes(void **state)
+{
+	struct fx *f = *state;
+	struct diskbench_files_opts o = DISKBENCH_FILES_OPTS_INIT;
+
+	if (!mount_small(f, "size=8m,nr_inodes=64"))
+		skip();
+	start_sized(f, UINT64_C(1) << 20);
+	o.files = 200;
+	for (size_t i = 0; i < ARRAY_LEN(six); i++)
+		add_files(f, six[i], &o);
+	expect_refused(f, "not enough inodes in",
+		       "the run needs up to 201 at once (seq_create: 200 empty small files");
+}
+
+/* Custom phases need no room, nor does anything on the null engine. */
+static int nothing_op(uint64_t index, uint64_t *bytes, void *ud)
+{
+	(void)index, (void)ud;
+	*bytes = 0;
+	return DISKBENCH_CUSTOM_DONE;
+}
+
+static void test_files_real_room_custom(void **state)
+{
+	struct fx *f = *state;
+	struct diskbench_custom_ops co = { sizeof(co), NULL, nothing_op, NULL };
+	struct diskbench_phase *p = NULL;
+
+	if (!mount_small(f, "size=1m"))
+		skip();
+	start_sized(f, 65536);
+	assert_ok(diskbench_phase_custom_new(&p, "nothing", &co, NULL));
+	assert_ok(diskbench_run_add(f->run, p));
+	if (diskbench_run_execute(f->run))
+		fail_msg("%s", diskbench_run_errmsg(f->run));
+	assert_int_equal(diskbench_run_result_count(f->run), 1);
+}
+
+int main(int argc, char **argv)
 {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, fx_setup, fx_teardown)
 	const struct CMUnitTest tests[] = {
@@ -584,8 +751,14 @@ int main(void)
 		T(test_files_real_at_engine),
 		T(test_files_real_partial_at_engine),
 		T(test_files_real_at_error_path),
+		T(test_files_real_room_refused),
+		T(test_files_real_room_peak),
+		T(test_files_real_room_inodes),
+		T(test_files_real_room_custom),
 	};
 #undef T
 
+	if (argc > 1)
+		cmocka_set_test_filter(argv[1]);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -772,6 +772,42 @@ static void test_run_empty_and_args(void **state)
 	diskbench_run_free(NULL);
 }
 
+/*
+ * One phase, one place: added twice to a run, or to a second run, it is
+ * refused with -EINVAL and a message saying where it is; freeing it after
+ * the run took it does nothing. Each run then runs (and frees) its own
+ * phases once: no phase runs twice, none is freed twice.
+ */
+static void test_run_add_twice(void **state)
+{
+	struct fx *f = *state;
+	struct diskbench_run *other = NULL;
+	struct diskbench_phase *p = bonnie(DISKBENCH_PHASE_PUT_BLOCK);
+	struct diskbench_phase *q = bonnie(DISKBENCH_PHASE_GET_BLOCK);
+
+	fx_start(f, NULL, NULL);
+	assert_ok(diskbench_run_new(&other, f->t, NULL));
+	assert_ok(diskbench_run_add(f->run, p));
+	assert_rc(diskbench_run_add(f->run, p), -EINVAL);
+	if (!strstr(diskbench_run_errmsg(f->run), "\"put_block\" was added to this run"))
+		fail_msg("errmsg \"%s\"", diskbench_run_errmsg(f->run));
+	assert_rc(diskbench_run_add(other, p), -EINVAL);
+	if (!strstr(diskbench_run_errmsg(other), "\"put_block\" was added to another run"))
+		fail_msg("errmsg \"%s\"", diskbench_run_errmsg(other));
+	/* The run's now: not the caller's to free. */
+	diskbench_phase_free(p);
+	assert_ok(diskbench_run_add(other, q));
+	run_execute_ok(f->run);
+	assert_int_equal(diskbench_run_result_count(f->run), 1);
+	assert_counts(res(f, 0), "put_block", NCH, FILE_BYTES);
+	run_execute_ok(other);
+	assert_int_equal(diskbench_run_result_count(other), 1);
+	assert_string_equal(diskbench_result_name(diskbench_run_result(other, 0)),
+			    "get_block");
+	diskbench_run_free(other);
+	assert_clean(f);
+}
+
 struct bigger_run_opts {
 	struct diskbench_run_opts o;
 	uint64_t future[2];
@@ -848,7 +884,7 @@ static void test_run_opts_sz(void **state)
 	assert_clean(f);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, fx_setup, fx_teardown)
 	const struct CMUnitTest tests[] = {
@@ -867,9 +903,12 @@ int main(void)
 		T(test_run_stop_time),
 		T(test_run_results_dropped),
 		T(test_run_empty_and_args),
+		T(test_run_add_twice),
 		T(test_run_opts_sz),
 	};
 #undef T
 
+	if (argc > 1)
+		cmocka_set_test_filter(argv[1]);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

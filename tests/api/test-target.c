@@ -8,6 +8,7 @@
 #include "common-test.h"
 #include "sim-engine.h"
 
+#include <pthread.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -608,23 +609,36 @@ static void test_target_replaced_file_kept(void **state)
 	free(path);
 }
 
-/* diskbench_target_cleanup() in the middle of a run removes the file; the
- * target stays usable, and a later phase makes the file again. */
+/*
+ * diskbench_target_cleanup() while a run executes on the target, from a
+ * custom phase between two, from a progress callback in the middle of a
+ * phase, and from another thread: -EBUSY, nothing touched (the file is the
+ * running phase's), errmsg saying why; the run goes on unharmed and
+ * removes everything at its end, and a cleanup after it works again.
+ */
+static void expect_busy(struct diskbench_target *t, const char *dir)
+{
+	assert_int_equal(diskbench_target_file_count(t), 1);
+	assert_int_equal(tdir_count(dir), 1);
+	assert_rc(diskbench_target_cleanup(t), -EBUSY);
+	if (!strstr(diskbench_target_errmsg(t), "a run is executing") ||
+	    !strstr(diskbench_target_errmsg(t), dir))
+		fail_msg("errmsg after -EBUSY: \"%s\"", diskbench_target_errmsg(t));
+	assert_int_equal(diskbench_target_file_count(t), 1);
+	assert_int_equal(tdir_count(dir), 1);
+}
+
 static int cleanup_op(uint64_t index, uint64_t *bytes, void *ud)
 {
 	struct look *l = ud;
 
 	(void)index;
 	*bytes = 0;
-	assert_int_equal(diskbench_target_file_count(l->target), 1);
-	assert_int_equal(tdir_count(l->dir), 1);
-	assert_ok(diskbench_target_cleanup(l->target));
-	assert_int_equal(diskbench_target_file_count(l->target), 0);
-	assert_int_equal(tdir_count(l->dir), 0);
+	expect_busy(l->target, l->dir);
 	return DISKBENCH_CUSTOM_DONE;
 }
 
-static void test_target_cleanup_midway(void **state)
+static void test_target_cleanup_busy_in_phase(void **state)
 {
 	struct tfx *f = *state;
 	struct diskbench_target_opts o = DISKBENCH_TARGET_OPTS_INIT;
@@ -648,8 +662,159 @@ static void test_target_cleanup_midway(void **state)
 	assert_u64_eq(diskbench_result_ops(r), 128);
 	assert_u64_eq(diskbench_result_bytes(r), UINT64_C(1) << 20);
 	assert_int_equal(tdir_count(f->dir), 0);
+	/* Not executing any more: a cleanup is a cleanup again. */
+	assert_ok(diskbench_target_cleanup(t));
+	assert_string_equal(diskbench_target_errmsg(t), "");
 	diskbench_run_free(run);
 	diskbench_target_free(t);
+}
+
+struct busy_progress {
+	struct diskbench_target *t;
+	const char *dir;
+	int calls;
+	struct diskbench_run *other;  /* a second run on the same target */
+	int other_rc;
+};
+
+static int busy_progress_cb(const struct diskbench_progress *p, void *ud)
+{
+	struct busy_progress *b = ud;
+
+	(void)p;
+	if (b->calls++ == 0) {
+		expect_busy(b->t, b->dir);
+		if (b->other)
+			b->other_rc = diskbench_run_execute(b->other);
+	}
+	return 0;
+}
+
+static void test_target_cleanup_busy_progress(void **state)
+{
+	struct tfx *f = *state;
+	struct diskbench_target_opts o = DISKBENCH_TARGET_OPTS_INIT;
+	struct diskbench_run_opts ro = DISKBENCH_RUN_OPTS_INIT;
+	struct diskbench_bonnie_opts bo = DISKBENCH_BONNIE_OPTS_INIT;
+	struct busy_progress b = { .dir = f->dir, .other_rc = 1 };
+	struct diskbench_phase *p = NULL;
+	struct diskbench_run *run = NULL, *other = NULL;
+	const struct diskbench_result *r;
+
+	o.file_bytes = UINT64_C(4) << 20;
+	b.t = make(f->dir, &o);
+	ro.progress = busy_progress_cb;
+	ro.progress_user_data = &b;
+	ro.progress_interval_ns = 1000;  /* at the first block done */
+	assert_ok(diskbench_run_new(&run, b.t, &ro));
+	bo.byte_bytes = o.file_bytes;
+	assert_ok(diskbench_phase_bonnie_new(&p, DISKBENCH_PHASE_PUTC, &bo));
+	assert_ok(diskbench_run_add(run, p));
+	/* A second run on the same target may not execute meanwhile. */
+	assert_ok(diskbench_run_new(&other, b.t, NULL));
+	add_bonnie(other, DISKBENCH_PHASE_PUT_BLOCK);
+	b.other = other;
+	run_ok(run);
+	assert_true(b.calls > 0);
+	assert_rc(b.other_rc, -EBUSY);
+	assert_non_null(strstr(diskbench_run_errmsg(other), "another run"));
+	assert_int_equal(diskbench_run_result_count(other), 0);
+	r = diskbench_run_result(run, 0);
+	assert_int_equal(diskbench_result_error(r), 0);
+	assert_u64_eq(diskbench_result_bytes(r), o.file_bytes);
+	assert_int_equal(tdir_count(f->dir), 0);
+	/* Once the first is done, the second runs. */
+	run_ok(other);
+	assert_int_equal(tdir_count(f->dir), 0);
+	diskbench_run_free(other);
+	diskbench_run_free(run);
+	diskbench_target_free(b.t);
+}
+
+/* From another thread, while a custom phase holds the run still. */
+struct busy_thread {
+	struct diskbench_target *t;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	int stage;          /* 1: asked, 2: answered */
+	int rc;
+	char msg[256];
+};
+
+static void *busy_thread_main(void *arg)
+{
+	struct busy_thread *b = arg;
+
+	pthread_mutex_lock(&b->mu);
+	while (b->stage < 1)
+		pthread_cond_wait(&b->cv, &b->mu);
+	pthread_mutex_unlock(&b->mu);
+	b->rc = diskbench_target_cleanup(b->t);
+	snprintf(b->msg, sizeof(b->msg), "%s", diskbench_target_errmsg(b->t));
+	pthread_mutex_lock(&b->mu);
+	b->stage = 2;
+	pthread_cond_broadcast(&b->cv);
+	pthread_mutex_unlock(&b->mu);
+	return NULL;
+}
+
+struct busy_look {
+	struct busy_thread *b;
+	const char *dir;
+};
+
+static int busy_thread_op(uint64_t index, uint64_t *bytes, void *ud)
+{
+	struct busy_look *l = ud;
+	struct busy_thread *b = l->b;
+
+	(void)index;
+	*bytes = 0;
+	pthread_mutex_lock(&b->mu);
+	b->stage = 1;
+	pthread_cond_broadcast(&b->cv);
+	while (b->stage < 2)
+		pthread_cond_wait(&b->cv, &b->mu);
+	pthread_mutex_unlock(&b->mu);
+	/* The other thread's cleanup left the running phase's file alone. */
+	assert_int_equal(tdir_count(l->dir), 1);
+	return DISKBENCH_CUSTOM_DONE;
+}
+
+static void test_target_cleanup_busy_thread(void **state)
+{
+	struct tfx *f = *state;
+	struct diskbench_target_opts o = DISKBENCH_TARGET_OPTS_INIT;
+	struct busy_thread b = { .rc = 1 };
+	struct busy_look l = { &b, f->dir };
+	struct diskbench_custom_ops co = { sizeof(co), NULL, busy_thread_op, NULL };
+	struct diskbench_run *run = NULL;
+	struct diskbench_phase *p = NULL;
+	pthread_t th;
+
+	pthread_mutex_init(&b.mu, NULL);
+	pthread_cond_init(&b.cv, NULL);
+	o.file_bytes = UINT64_C(1) << 20;
+	b.t = make(f->dir, &o);
+	assert_ok(diskbench_run_new(&run, b.t, NULL));
+	add_bonnie(run, DISKBENCH_PHASE_PUT_BLOCK);
+	assert_ok(diskbench_phase_custom_new(&p, "hold", &co, &l));
+	assert_ok(diskbench_run_add(run, p));
+	add_bonnie(run, DISKBENCH_PHASE_GET_BLOCK);
+	assert_int_equal(pthread_create(&th, NULL, busy_thread_main, &b), 0);
+	run_ok(run);
+	pthread_join(th, NULL);
+	assert_rc(b.rc, -EBUSY);
+	if (!strstr(b.msg, "a run is executing"))
+		fail_msg("errmsg seen by the other thread: \"%s\"", b.msg);
+	assert_int_equal(diskbench_result_error(diskbench_run_result(run, 2)), 0);
+	assert_u64_eq(diskbench_result_bytes(diskbench_run_result(run, 2)),
+		      o.file_bytes);
+	assert_int_equal(tdir_count(f->dir), 0);
+	diskbench_run_free(run);
+	diskbench_target_free(b.t);
+	pthread_cond_destroy(&b.cv);
+	pthread_mutex_destroy(&b.mu);
 }
 
 /* A borrowed engine outlives the target; the target does not free it. */
@@ -680,7 +845,7 @@ static void test_target_borrowed_engine(void **state)
 	assert_int_equal(tdir_count(f->dir), 0);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, tfx_setup, tfx_teardown)
 	const struct CMUnitTest tests[] = {
@@ -698,11 +863,15 @@ int main(void)
 		T(test_target_name_prefix_used),
 		T(test_target_stranger_files_untouched),
 		T(test_target_stranger_probe_name),
-		T(test_target_cleanup_midway),
+		T(test_target_cleanup_busy_in_phase),
+		T(test_target_cleanup_busy_progress),
+		T(test_target_cleanup_busy_thread),
 		T(test_target_replaced_file_kept),
 		T(test_target_borrowed_engine),
 	};
 #undef T
 
+	if (argc > 1)
+		cmocka_set_test_filter(argv[1]);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

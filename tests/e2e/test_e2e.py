@@ -13,7 +13,9 @@ Usage: test_e2e.py PATH-TO-diskbench-bonnie PATH-TO-diskbench-report SOURCE-ROOT
 - Malformed or missing input: exit 1, the file named on stderr, no -o file
   (nor temporary file) left, an existing -o file untouched.
 - A full file system (an 8 MiB tmpfs; needs root, else exit 77) and an
-  unwritable directory: exit 1, a message, nothing left behind.
+  unwritable directory: exit 1, a message, nothing left behind; small
+  files that cannot fit are refused before anything is made, and a test
+  file and small files that fit one after the other run.
 - The manual pages render without warnings (when man is installed).
 """
 import json
@@ -296,14 +298,28 @@ def test_enospc(tmp, made):
               p.returncode == 1 and p.stderr.strip() != '', 'exit 1', p)
         check('bonnie ENOSPC: directory empty', os.listdir(mnt) == [],
               f'left {os.listdir(mnt)}')
-        # The room check passes (no big file), but 1024 files of 16 KiB do
-        # not fit in 8 MiB: a real ENOSPC in the middle of seq_create.
-        p = run(BONNIE, USER + ['-d', mnt, '-s', '0', '-n', '1:16384:16384'],
+        # No big file, but 1024 files of up to 64 KiB do not fit in 8 MiB:
+        # refused before the first test, naming what is free and what is
+        # needed (the library checks bytes and inodes up front; before, it
+        # began "Create files in sequential order..." and hit ENOSPC).
+        p = run(BONNIE, USER + ['-d', mnt, '-s', '0', '-n', '1:64k:32k'],
                 cwd=tmp)
-        check('bonnie ENOSPC mid-phase: exit 1 naming the write',
-              p.returncode == 1 and 'No space left on device' in p.stderr and
-              'seq_create: write' in p.stderr, 'exit 1', p)
-        check('bonnie ENOSPC mid-phase: directory empty',
+        check('bonnie no room for the small files: refused up front',
+              p.returncode == 1 and
+              f'not enough room in {mnt}: 8.0 MiB free, the run needs up '
+              'to 64.0 MiB at once' in p.stderr and
+              'Create files' not in p.stderr and
+              'No space left' not in p.stderr, 'exit 1', p)
+        check('bonnie no room for the small files: directory empty',
+              os.listdir(mnt) == [], f'left {os.listdir(mnt)}')
+        # The peak, not the sum: a 6 MiB file, removed before the 1024
+        # files of 4 KiB (4 MiB), as bonnie++ does: it fits, and runs.
+        p = run(BONNIE, USER + ['-d', mnt, '-s', '6', '-r', '0', '-f', '-q',
+                                '-n', '1:4096:4096'], cwd=tmp)
+        check('bonnie 6 MiB file then 4 MiB of small files in 8 MiB: runs',
+              p.returncode == 0 and len(csv_lines(p.stdout)) == 1,
+              'exit 0 and one CSV line', p)
+        check('bonnie 6 MiB then 4 MiB: directory empty',
               os.listdir(mnt) == [], f'left {os.listdir(mnt)}')
         # diskbench-report -o on a file system with no room: no file left.
         if made.get('a'):

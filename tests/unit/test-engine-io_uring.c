@@ -18,6 +18,8 @@
 
 #include <cmocka.h>
 
+#include <diskbench.h>
+
 #include "engine-internal.h"
 
 #define DEPTH 8
@@ -510,6 +512,61 @@ static void test_engine_io_uring_free_in_flight(void **state)
 	free(buf);
 }
 
+/*
+ * Results of the kernel that say more than asked are refused, as a user
+ * engine's are: the ring's own reap is wrapped to double what the kernel
+ * said, and the sequential phase, queued at depth DEPTH, fails with -EIO
+ * at the first completion, naming the engine and both counts.
+ */
+static int (*kernel_reap)(struct diskbench_io **done, uint32_t max,
+			  uint32_t min, void *user_data);
+
+static int doubling_reap(struct diskbench_io **done, uint32_t max, uint32_t min,
+			 void *user_data)
+{
+	int n = kernel_reap(done, max, min, user_data);
+
+	for (int i = 0; i < n; i++)
+		if (done[i]->result > 0)
+			done[i]->result *= 2;
+	return n;
+}
+
+static void test_engine_io_uring_more_than_asked(void **state)
+{
+	struct fixture *f = *state;
+	struct diskbench_target_opts to = DISKBENCH_TARGET_OPTS_INIT;
+	struct diskbench_seq_opts so = DISKBENCH_SEQ_OPTS_INIT;
+	struct diskbench_target *t = NULL;
+	struct diskbench_run *run = NULL;
+	struct diskbench_phase *p = NULL;
+	const char *msg;
+	char want[128];
+
+	kernel_reap = f->e->ops.reap;
+	f->e->ops.reap = doubling_reap;
+	to.engine = f->e;
+	to.file_bytes = TOTAL;
+	to.block_bytes = BLOCK;
+	assert_int_equal(diskbench_target_new(&t, f->dir, &to, NULL), 0);
+	assert_int_equal(diskbench_run_new(&run, t, NULL), 0);
+	so.flags = DISKBENCH_SEQ_WRITE;
+	so.queue_depth = DEPTH;
+	assert_int_equal(diskbench_phase_seq_new(&p, &so), 0);
+	assert_int_equal(diskbench_run_add(run, p), 0);
+	assert_int_equal(diskbench_run_execute(run), -EIO);
+	msg = diskbench_run_errmsg(run);
+	snprintf(want, sizeof(want),
+		 "engine \"io_uring\" returned %d bytes for a %d-byte write to",
+		 2 * BLOCK, BLOCK);
+	if (!strstr(msg, want))
+		fail_msg("errmsg \"%s\" lacks \"%s\"", msg, want);
+	assert_int_equal(diskbench_target_file_count(t), 0);
+	diskbench_run_free(run);
+	diskbench_target_free(t);
+	f->e->ops.reap = kernel_reap;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -525,6 +582,7 @@ int main(void)
 		T(sync_amid_queued),
 		T(threads),
 		T(free_in_flight),
+		T(more_than_asked),
 #undef T
 	};
 	struct diskbench_engine *e = NULL;
