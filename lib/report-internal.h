@@ -35,6 +35,8 @@ struct diskbench_report {
 /* Sets the report's message (printf-style); keeps the old one on ENOMEM. */
 void diskbench__report_seterr(struct diskbench_report *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* Clears the report's message (every public call starts with this). */
+void diskbench__report_clearerr(struct diskbench_report *r);
 
 /* A new, empty run at the end of the list; NULL on ENOMEM. */
 struct diskbench__report_run *diskbench__runs_push(struct diskbench__run_list *l);
@@ -108,6 +110,15 @@ int diskbench__write_json(struct diskbench_report *r,
 int diskbench__write_html(struct diskbench_report *r,
 			  const struct diskbench__wopts *w,
 			  struct diskbench__out *o);
+
+/* diskbench_report_write_file() with flags. DISKBENCH__WF_NAMED: no
+ * O_TMPFILE, a named temporary file from the start, as on systems that
+ * lack it (tests/unit takes this path). */
+#define DISKBENCH__WF_NAMED 0x1u
+int diskbench__report_write_file(struct diskbench_report *report,
+				 enum diskbench_format format,
+				 const struct diskbench_write_opts *opts,
+				 const char *path, unsigned flags);
 
 /* The readers: runs appended to l; 0 or a negative errno with the message
  * ("<source>:<line>: ...") set on r. */

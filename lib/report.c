@@ -45,7 +45,7 @@ void diskbench__report_seterr(struct diskbench_report *r, const char *fmt, ...)
 	r->errmsg = msg;
 }
 
-static void clear_err(struct diskbench_report *r)
+void diskbench__report_clearerr(struct diskbench_report *r)
 {
 	free(r->errmsg);
 	r->errmsg = NULL;
@@ -248,7 +248,7 @@ static int add(struct diskbench_report *report,
 
 	if (!report)
 		return -EINVAL;
-	clear_err(report);
+	diskbench__report_clearerr(report);
 	if ((count && !results) || (!results && !run))
 		return -EINVAL;
 	err = diskbench__opts_read(&in, sizeof(in), info);
@@ -483,7 +483,7 @@ DISKBENCH_API int diskbench_report_write(struct diskbench_report *report,
 
 	if (!report)
 		return -EINVAL;
-	clear_err(report);
+	diskbench__report_clearerr(report);
 	if (!write)
 		return -EINVAL;
 	err = diskbench__opts_read(&o, sizeof(o), opts);
@@ -549,69 +549,6 @@ DISKBENCH_API int diskbench_report_write(struct diskbench_report *report,
 	return err;
 }
 
-struct fd_sink {
-	int fd;
-	int err;
-};
-
-static int write_fd(const void *buf, size_t len, void *user_data)
-{
-	struct fd_sink *s = user_data;
-	const char *p = buf;
-
-	while (len) {
-		ssize_t n = write(s->fd, p, len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			s->err = -errno;
-			return s->err;
-		}
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
-DISKBENCH_API int diskbench_report_write_file(struct diskbench_report *report,
-					      enum diskbench_format format,
-					      const struct diskbench_write_opts *opts,
-					      const char *path)
-{
-	struct fd_sink s = { -1, 0 };
-	bool std = false;
-	int err;
-
-	if (!report)
-		return -EINVAL;
-	clear_err(report);
-	if (!path)
-		return -EINVAL;
-	if (strcmp(path, "-") == 0) {
-		s.fd = STDOUT_FILENO;
-		std = true;
-	} else {
-		s.fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-		if (s.fd < 0) {
-			err = -errno;
-			diskbench__report_seterr(report, "open %s: %s", path,
-						 strerror(-err));
-			return err;
-		}
-	}
-	err = diskbench_report_write(report, format, opts, write_fd, &s);
-	if (err && err == s.err)
-		diskbench__report_seterr(report, "write %s: %s", path,
-					 strerror(-err));
-	if (!std && close(s.fd) < 0 && !err) {
-		err = -errno;
-		diskbench__report_seterr(report, "close %s: %s", path,
-					 strerror(-err));
-	}
-	return err;
-}
-
 /* ---- input ---- */
 
 DISKBENCH_API int diskbench_report_read(struct diskbench_report *report,
@@ -626,7 +563,7 @@ DISKBENCH_API int diskbench_report_read(struct diskbench_report *report,
 
 	if (!report)
 		return -EINVAL;
-	clear_err(report);
+	diskbench__report_clearerr(report);
 	if (!buf && len)
 		return -EINVAL;
 	if (!source)
@@ -673,7 +610,7 @@ DISKBENCH_API int diskbench_report_read_file(struct diskbench_report *report,
 
 	if (!report)
 		return -EINVAL;
-	clear_err(report);
+	diskbench__report_clearerr(report);
 	if (!path)
 		return -EINVAL;
 	fd = strcmp(path, "-") == 0 ? STDIN_FILENO :

@@ -33,9 +33,6 @@ enum {
 	OPT_PERCENTILES, OPT_HELP, OPT_VERSION,
 };
 
-/* The temporary output file, removed if a signal ends us half-way. */
-static char *volatile g_tmp;
-
 static const char usage_text[] =
 	"usage: " PROG " [--text | --csv | --json | --html] [--title TITLE]\n"
 	"       [--percentiles P,P,...] [-o FILE] RESULT-FILE...\n";
@@ -73,16 +70,6 @@ static void bad(const char *fmt, const char *arg, const char *more)
 	fprintf(stderr, fmt, arg, more);
 	fputc('\n', stderr);
 	usage();
-}
-
-static void on_signal(int sig)
-{
-	char *tmp = g_tmp;
-
-	if (tmp)
-		unlink(tmp);
-	signal(sig, SIG_DFL);
-	raise(sig);
 }
 
 /* The library's message, with the file's name in front if it lacks it. */
@@ -132,83 +119,17 @@ static int write_stdout(struct diskbench_report *rep, enum diskbench_format fmt,
 	return err ? 1 : 0;
 }
 
-/* Writes to a temporary file beside @p path, then renames it into place,
- * so an error never leaves a half-written @p path; the temporary file is
- * removed on any failure. */
+/* Writes to @p path through the library, which replaces a regular file
+ * only by rename of a complete temporary file (keeping its mode), writes
+ * into a device or a FIFO, and refuses anything else. */
 static int write_path(struct diskbench_report *rep, enum diskbench_format fmt,
 		      const struct diskbench_write_opts *wo, const char *path)
 {
-	size_t len = strlen(path);
-	char *tmp = malloc(len + sizeof(".tmp.XXXXXX"));
-	struct out o = { NULL, 0 };
-	mode_t mask;
-	FILE *f;
-	int fd, err;
+	int err = diskbench_report_write_file(rep, fmt, wo, path);
 
-	if (!tmp) {
-		fprintf(stderr, PROG ": %s: %s\n", path, diskbench_strerror(-ENOMEM));
-		return 1;
-	}
-	memcpy(tmp, path, len);
-	memcpy(tmp + len, ".tmp.XXXXXX", sizeof(".tmp.XXXXXX"));
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		fprintf(stderr, PROG ": %s: cannot create a temporary file: %s\n",
-			path, strerror(errno));
-		free(tmp);
-		return 1;
-	}
-	g_tmp = tmp;
-	/* mkstemp makes the file 0600; give it what open(2) would. */
-	mask = umask(0);
-	umask(mask);
-	if (fchmod(fd, 0666 & ~mask)) {
-		err = -errno;
-		close(fd);
-		goto fail_errno;
-	}
-	f = fdopen(fd, "w");
-	if (!f) {
-		err = -errno;
-		close(fd);
-		goto fail_errno;
-	}
-	o.f = f;
-	errno = 0;
-	err = diskbench_report_write(rep, fmt, wo, sink, &o);
-	if (err) {
-		fclose(f);
-		if (err == o.err)
-			goto fail_errno;
-		unlink(tmp);
-		g_tmp = NULL;
+	if (err)
 		say(rep, path, err);
-		free(tmp);
-		return 1;
-	}
-	if (fflush(f) || fsync(fileno(f))) {
-		err = -errno;
-		fclose(f);
-		goto fail_errno;
-	}
-	if (fclose(f)) {
-		err = -errno;
-		goto fail_errno;
-	}
-	if (rename(tmp, path)) {
-		err = -errno;
-		goto fail_errno;
-	}
-	g_tmp = NULL;
-	free(tmp);
-	return 0;
-
-fail_errno:
-	unlink(tmp);
-	g_tmp = NULL;
-	fprintf(stderr, PROG ": %s: %s\n", path, diskbench_strerror(err));
-	free(tmp);
-	return 1;
+	return err ? 1 : 0;
 }
 
 int main(int argc, char **argv)
@@ -237,7 +158,6 @@ int main(int argc, char **argv)
 	struct diskbench_report *rep = NULL;
 	const char *out = NULL;
 	bool stdin_used = false;
-	struct sigaction sa;
 	const char *why;
 	int c, status;
 
@@ -351,17 +271,10 @@ int main(int argc, char **argv)
 		}
 	}
 
-	if (out && strcmp(out, "-")) {
-		memset(&sa, 0, sizeof(sa));
-		sa.sa_handler = on_signal;
-		sigemptyset(&sa.sa_mask);
-		sigaction(SIGINT, &sa, NULL);
-		sigaction(SIGTERM, &sa, NULL);
-		sigaction(SIGHUP, &sa, NULL);
+	if (out && strcmp(out, "-"))
 		status = write_path(rep, fmt, &wo, out);
-	} else {
+	else
 		status = write_stdout(rep, fmt, &wo);
-	}
 	diskbench_report_free(rep);
 	return status;
 }

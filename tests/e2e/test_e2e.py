@@ -18,10 +18,14 @@ Usage: test_e2e.py PATH-TO-diskbench-bonnie PATH-TO-diskbench-report SOURCE-ROOT
 """
 import json
 import os
+import resource
 import shutil
+import signal
+import stat
 import subprocess
 import sys
 import tempfile
+import threading
 
 BONNIE = os.path.abspath(sys.argv[1])
 REPORT = os.path.abspath(sys.argv[2])
@@ -278,6 +282,98 @@ def test_report_errors(tmp, made):
           p.stdout.startswith('diskbench-report '), '', p)
 
 
+def test_report_output(tmp, made):
+    """-o FILE: a regular file is replaced by rename keeping its mode; a
+    FIFO or a device is written into; a symlink or a directory is
+    refused; a failed write keeps the old file. Nothing else is left."""
+    if not made.get('a'):
+        fail('report -o', 'the bonnie runs failed, nothing to read')
+        return
+    src = made['a'][1]
+    want = run(REPORT, ['--json', src]).stdout
+    d = os.path.join(tmp, 'outputs')
+    os.mkdir(d)
+
+    out = os.path.join(d, 'secret.json')
+    with open(out, 'w') as f:
+        f.write('old\n')
+    os.chmod(out, 0o600)
+    p = run(REPORT, ['--json', '-o', out, src])
+    with open(out) as f:
+        got = f.read()
+    check('report -o keeps a 0600 file 0600', p.returncode == 0 and
+          got == want and os.stat(out).st_mode & 0o7777 == 0o600 and
+          os.listdir(d) == ['secret.json'],
+          f'mode {oct(os.stat(out).st_mode)}, {os.listdir(d)}', p)
+    os.unlink(out)
+
+    victim = os.path.join(d, 'victim')
+    with open(victim, 'w') as f:
+        f.write('victim\n')
+    link = os.path.join(d, 'out.html')
+    os.symlink('victim', link)
+    p = run(REPORT, ['--html', '-o', link, src])
+    with open(victim) as f:
+        kept = f.read() == 'victim\n'
+    check('report -o refuses a symbolic link', p.returncode == 1 and
+          'out.html is a symbolic link' in p.stderr and
+          len(p.stderr.splitlines()) == 1 and os.path.islink(link) and
+          os.readlink(link) == 'victim' and kept and
+          sorted(os.listdir(d)) == ['out.html', 'victim'],
+          f'{sorted(os.listdir(d))}', p)
+    os.unlink(link)
+    os.unlink(victim)
+
+    fifo = os.path.join(d, 'fifo')
+    os.mkfifo(fifo)
+    got = []
+    reader = threading.Thread(target=lambda: got.append(open(fifo).read()))
+    reader.start()
+    p = run(REPORT, ['--json', '-o', fifo, src], timeout=30)
+    reader.join(30)
+    check('report -o into a FIFO', p.returncode == 0 and got == [want] and
+          stat.S_ISFIFO(os.lstat(fifo).st_mode) and os.listdir(d) == ['fifo'],
+          f'{os.listdir(d)}', p)
+    os.unlink(fifo)
+
+    if ROOT:
+        null = os.path.join(d, 'null')
+        os.mknod(null, 0o666 | stat.S_IFCHR, os.makedev(1, 3))
+    else:
+        null = '/dev/null'
+    p = run(REPORT, ['--json', '-o', null, src])
+    st = os.lstat(null)
+    check('report -o into a character device', p.returncode == 0 and
+          stat.S_ISCHR(st.st_mode) and st.st_rdev == os.makedev(1, 3),
+          oct(st.st_mode), p)
+    if ROOT:
+        os.unlink(null)
+
+    p = run(REPORT, ['--json', '-o', d, src])
+    check('report -o refuses a directory', p.returncode == 1 and
+          'is a directory' in p.stderr and os.listdir(d) == [], '', p)
+
+    # A write that fails (the file-size limit, SIGXFSZ ignored): the old
+    # file stays byte for byte, no temporary file is left.
+    out = os.path.join(d, 'big.html')
+    with open(out, 'w') as f:
+        f.write('the previous report\n')
+
+    def small_files():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (4096, resource.RLIM_INFINITY))
+
+    p = subprocess.run([REPORT, '--html', '-o', out, src], capture_output=True,
+                       text=True, preexec_fn=small_files, timeout=60)
+    with open(out) as f:
+        got = f.read()
+    check('report -o write failure keeps the old file', p.returncode == 1 and
+          got == 'the previous report\n' and os.listdir(d) == ['big.html'] and
+          'big.html' in p.stderr and 'File too large' in p.stderr and
+          len(p.stderr.splitlines()) == 1, f'{os.listdir(d)}', p)
+    os.unlink(out)
+
+
 def test_enospc(tmp, made):
     if not ROOT:
         print('skip full file system: needs root to mount a tmpfs')
@@ -305,8 +401,12 @@ def test_enospc(tmp, made):
               'seq_create: write' in p.stderr, 'exit 1', p)
         check('bonnie ENOSPC mid-phase: directory empty',
               os.listdir(mnt) == [], f'left {os.listdir(mnt)}')
-        # diskbench-report -o on a file system with no room: no file left.
+        # diskbench-report -o on a file system with no room: no file left,
+        # and an existing one stays byte for byte.
         if made.get('a'):
+            old = os.path.join(mnt, 'old.json')
+            with open(old, 'w') as f:
+                f.write('{"the previous": "report"}\n')
             fill = os.path.join(mnt, 'fill')
             subprocess.run(['dd', 'if=/dev/zero', f'of={fill}', 'bs=64k'],
                            capture_output=True)
@@ -315,9 +415,29 @@ def test_enospc(tmp, made):
             check('report ENOSPC: exit 1 naming the file',
                   p.returncode == 1 and 'report.json' in p.stderr and
                   'No space left' in p.stderr, 'exit 1', p)
-            check('report ENOSPC: nothing left', os.listdir(mnt) == ['fill'],
+            check('report ENOSPC: nothing left',
+                  sorted(os.listdir(mnt)) == ['fill', 'old.json'],
                   f'left {os.listdir(mnt)}')
+            p = run(REPORT, ['--json', '-o', old, made['a'][1]])
+            with open(old) as f:
+                kept = f.read() == '{"the previous": "report"}\n'
+            check('report ENOSPC: the old file kept', p.returncode == 1 and
+                  kept and sorted(os.listdir(mnt)) == ['fill', 'old.json'],
+                  f'left {os.listdir(mnt)}', p)
+            # diskbench-bonnie's --json and --html go the same way.
+            scratch = os.path.join(tmp, 'scratch-enospc')
+            os.mkdir(scratch)
+            p = run(BONNIE, USER + ['-d', scratch, '-s', '0', '-n', '1',
+                                    '--json', old], cwd=tmp)
+            with open(old) as f:
+                kept = f.read() == '{"the previous": "report"}\n'
+            check('bonnie --json ENOSPC: the old file kept',
+                  p.returncode != 0 and kept and
+                  sorted(os.listdir(mnt)) == ['fill', 'old.json'] and
+                  'No space left' in p.stderr,
+                  f'left {os.listdir(mnt)}', p)
             os.unlink(fill)
+            os.unlink(old)
     finally:
         subprocess.run(['umount', mnt])
     return True
@@ -357,6 +477,7 @@ def main():
         made = test_runs(tmp)
         test_report(tmp, made)
         test_report_errors(tmp, made)
+        test_report_output(tmp, made)
         mounted = test_enospc(tmp, made)
         test_unwritable(tmp)
         test_man_pages()
