@@ -33,6 +33,113 @@ enum {
 	OPT_PERCENTILES, OPT_HELP, OPT_VERSION,
 };
 
+/*
+ * Signals. Every catchable signal whose default action ends the process
+ * goes to on_signal(). While the library writes the report to a temporary
+ * file (the -o file is a regular file or new), the handler only notes the
+ * signal: the library removes or renames its temporary file before it
+ * returns, and then the program ends by the signal's default action, so
+ * that nothing is left and the -o file is the old one or the complete new
+ * one. Anywhere else (reading, or writing into standard output, a FIFO or
+ * a device, where nothing would be left, and where a stalled reader could
+ * block the write for ever) the default action is taken at once.
+ * Signals the caller ignores (nohup, trap '' PIPE) stay ignored.
+ */
+static volatile sig_atomic_t g_defer;
+static volatile sig_atomic_t g_caught;
+
+static const int fatal_signals[] = {
+	SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE, SIGALRM, SIGUSR1, SIGUSR2,
+	SIGXFSZ, SIGXCPU, SIGVTALRM, SIGPROF,
+#ifdef SIGIO
+	SIGIO,
+#endif
+#if defined(SIGPOLL) && (!defined(SIGIO) || SIGPOLL != SIGIO)
+	SIGPOLL,
+#endif
+#ifdef SIGPWR
+	SIGPWR,
+#endif
+#ifdef SIGSTKFLT
+	SIGSTKFLT,
+#endif
+#if defined(SIGLOST) && (!defined(SIGPWR) || SIGLOST != SIGPWR)
+	SIGLOST,
+#endif
+};
+
+/* Ends the process by sig's default action (async-signal-safe). */
+static void die_by(int sig)
+{
+	struct sigaction sa;
+	sigset_t set;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_DFL;
+	sigemptyset(&sa.sa_mask);
+	sigaction(sig, &sa, NULL);
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	raise(sig);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	_exit(128 + sig);
+}
+
+static void on_signal(int sig)
+{
+	if (g_defer) {
+		if (!g_caught)
+			g_caught = sig;
+		return;
+	}
+	die_by(sig);
+}
+
+static void catch_one(int sig, const sigset_t *mask)
+{
+	struct sigaction sa, old;
+
+	if (sigaction(sig, NULL, &old) || old.sa_handler == SIG_IGN)
+		return;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sa.sa_mask = *mask;
+	sa.sa_flags = SA_RESTART;
+	sigaction(sig, &sa, NULL);
+}
+
+static void catch_signals(void)
+{
+	size_t n = sizeof(fatal_signals) / sizeof(fatal_signals[0]);
+	sigset_t mask;
+
+	/* One handler at a time: a second signal waits for the first. */
+	sigemptyset(&mask);
+	for (size_t i = 0; i < n; i++)
+		sigaddset(&mask, fatal_signals[i]);
+#ifdef SIGRTMIN
+	for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
+		sigaddset(&mask, sig);
+#endif
+	for (size_t i = 0; i < n; i++)
+		catch_one(fatal_signals[i], &mask);
+#ifdef SIGRTMIN
+	for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
+		catch_one(sig, &mask);
+#endif
+}
+
+/* Whether the library will write @p path through a temporary file: a
+ * regular file, or nothing yet (as it decides, with lstat). */
+static bool through_temporary(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st))
+		return errno == ENOENT;
+	return S_ISREG(st.st_mode);
+}
+
 static const char usage_text[] =
 	"usage: " PROG " [--text | --csv | --json | --html] [--title TITLE]\n"
 	"       [--percentiles P,P,...] [-o FILE] RESULT-FILE...\n";
@@ -161,6 +268,7 @@ int main(int argc, char **argv)
 	const char *why;
 	int c, status;
 
+	catch_signals();
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":o:", longs, NULL)) != -1) {
 		enum diskbench_format want = DISKBENCH_FORMAT_AUTO;
@@ -271,10 +379,17 @@ int main(int argc, char **argv)
 		}
 	}
 
-	if (out && strcmp(out, "-"))
+	if (out && strcmp(out, "-")) {
+		g_defer = through_temporary(out);
 		status = write_path(rep, fmt, &wo, out);
-	else
+		g_defer = 0;
+		if (g_caught) {
+			diskbench_report_free(rep);
+			die_by(g_caught);
+		}
+	} else {
 		status = write_stdout(rep, fmt, &wo);
+	}
 	diskbench_report_free(rep);
 	return status;
 }

@@ -12,6 +12,13 @@ Usage: test_e2e.py PATH-TO-diskbench-bonnie PATH-TO-diskbench-report SOURCE-ROOT
   the same way.
 - Malformed or missing input: exit 1, the file named on stderr, no -o file
   (nor temporary file) left, an existing -o file untouched.
+- -o onto each kind of file: a regular file keeps its mode, a FIFO and a
+  device are written into, a symlink and a directory are refused, a failed
+  write keeps the old file.
+- Every catchable fatal signal sent mid-write (the process stopped once it
+  holds its temporary file open): no temporary file left, the -o file old
+  or complete, death by that signal; into a stalled FIFO or pipe the
+  signal ends it at once; | head -1 ends it quietly.
 - A full file system (an 8 MiB tmpfs; needs root, else exit 77) and an
   unwritable directory: exit 1, a message, nothing left behind.
 - The manual pages render without warnings (when man is installed).
@@ -26,6 +33,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 
 BONNIE = os.path.abspath(sys.argv[1])
 REPORT = os.path.abspath(sys.argv[2])
@@ -374,6 +382,158 @@ def test_report_output(tmp, made):
     os.unlink(out)
 
 
+def many_runs_csv(path, lines):
+    """A CSV of `lines` runs of bonnie++'s own line, each named apart."""
+    fields = bonnie_line().split(',')
+    with open(path, 'w') as f:
+        for i in range(lines):
+            fields[2] = f'run{i}'
+            f.write(','.join(fields) + '\n')
+
+
+def fatal_signals():
+    names = ['SIGHUP', 'SIGINT', 'SIGQUIT', 'SIGTERM', 'SIGPIPE', 'SIGALRM',
+             'SIGUSR1', 'SIGUSR2', 'SIGXFSZ', 'SIGXCPU', 'SIGVTALRM',
+             'SIGPROF', 'SIGIO', 'SIGPWR', 'SIGSTKFLT']
+    sigs = [getattr(signal, n) for n in names if hasattr(signal, n)]
+    if hasattr(signal, 'SIGRTMIN'):
+        sigs += range(signal.SIGRTMIN, signal.SIGRTMAX + 1)
+    return sigs
+
+
+def no_core():
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+
+
+def open_in(pid, d):
+    """Whether process pid has a file in directory d open."""
+    try:
+        fds = os.listdir(f'/proc/{pid}/fd')
+    except OSError:
+        return False
+    for fd in fds:
+        try:
+            if os.readlink(f'/proc/{pid}/fd/{fd}').startswith(d + '/'):
+                return True
+        except OSError:
+            pass
+    return False
+
+
+def test_report_signals(tmp):
+    """Each catchable fatal signal, sent while -o is being written: no
+    temporary file left, the -o file the complete new one (the signal waits
+    for the write), death by that signal. The process is stopped once it
+    holds a file in the output directory open (the temporary file), the
+    signal is sent, and it is continued: the signal is certain to arrive
+    mid-write."""
+    if not os.path.isdir('/proc/self/fd'):
+        fail('report signals', 'needs /proc to see the write begin')
+        return
+    src = os.path.join(tmp, 'signals.csv')
+    many_runs_csv(src, 2000)
+    want = run(REPORT, ['--json', src]).stdout
+    d = os.path.join(tmp, 'sig-out')
+    os.mkdir(d)
+    out = os.path.join(d, 'report.json')
+    old = '{"the previous": "report"}\n'
+    bad = []
+    caught = 0
+    for sig in fatal_signals():
+        with open(out, 'w') as f:
+            f.write(old)
+        p = subprocess.Popen([REPORT, '--json', '-o', out, src],
+                             stdout=subprocess.DEVNULL,
+                             stderr=subprocess.PIPE, preexec_fn=no_core)
+        mid = False
+        while p.poll() is None:
+            if open_in(p.pid, d):
+                os.kill(p.pid, signal.SIGSTOP)
+                mid = open_in(p.pid, d)
+                os.kill(p.pid, sig)
+                os.kill(p.pid, signal.SIGCONT)
+                break
+        err = p.communicate(timeout=60)[1].decode(errors='replace')
+        caught += mid
+        with open(out) as f:
+            got = f.read()
+        why = []
+        if os.listdir(d) != ['report.json']:
+            why.append(f'left {os.listdir(d)}')
+        # Caught mid-write, the signal waits for the write to finish.
+        if got != want and (mid or got != old):
+            why.append(f'-o file is {"the old one" if got == old else "neither"}'
+                       f' ({len(got)} bytes)')
+        if p.returncode != -sig:
+            why.append(f'exit {p.returncode}')
+        if why:
+            bad.append(f'{signal.Signals(sig).name if sig < 32 else sig}: '
+                       f'{", ".join(why)} {err.strip()[:200]}')
+    check(f'report -o: {len(fatal_signals())} signals mid-write leave nothing',
+          not bad, '; '.join(bad))
+    check('report -o: the signals came mid-write', caught >= len(fatal_signals()) // 2,
+          f'{caught} of {len(fatal_signals())}')
+
+    # Into a FIFO whose reader stalls, and into a stalled pipe on standard
+    # output: each signal ends the process at once, nothing is left.
+    fifo = os.path.join(d, 'fifo')
+    os.mkfifo(fifo)
+    bad = []
+    for sig in (signal.SIGTERM, signal.SIGQUIT, signal.SIGUSR1, signal.SIGPIPE):
+        rd = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+        p = subprocess.Popen([REPORT, '--json', '-o', fifo, src],
+                             stderr=subprocess.PIPE, preexec_fn=no_core)
+        time.sleep(0.2)
+        os.kill(p.pid, sig)
+        try:
+            p.communicate(timeout=10)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.communicate()
+            bad.append(f'{signal.Signals(sig).name}: still running')
+        os.close(rd)
+        if p.returncode != -sig or sorted(os.listdir(d)) != ['fifo', 'report.json']:
+            bad.append(f'{signal.Signals(sig).name}: exit {p.returncode}, '
+                       f'{os.listdir(d)}')
+    for sig in (signal.SIGINT, signal.SIGHUP):
+        p = subprocess.Popen([REPORT, '--json', src], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, preexec_fn=no_core)
+        time.sleep(0.2)
+        os.kill(p.pid, sig)
+        try:
+            p.communicate(timeout=10)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.communicate()
+            bad.append(f'stdout {signal.Signals(sig).name}: still running')
+        if p.returncode != -sig:
+            bad.append(f'stdout {signal.Signals(sig).name}: exit {p.returncode}')
+    check('report into a stalled FIFO or pipe: signals end it at once',
+          not bad, '; '.join(bad))
+
+    # A reader that goes away (| head -1): a quiet death by SIGPIPE, or
+    # with SIGPIPE ignored one line naming standard output; never more.
+    for ignore in (False, True):
+        def pre(ignore=ignore):
+            no_core()
+            if ignore:
+                signal.signal(signal.SIGPIPE, signal.SIG_IGN)
+        p = subprocess.Popen([REPORT, '--text', src], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, preexec_fn=pre)
+        p.stdout.readline()
+        p.stdout.close()
+        err = p.stderr.read().decode(errors='replace')
+        p.wait(timeout=30)
+        p.stderr.close()
+        if ignore:
+            good = p.returncode == 1 and err.count('\n') == 1 and \
+                'standard output' in err and 'Broken pipe' in err
+        else:
+            good = p.returncode == -signal.SIGPIPE and err == ''
+        check(f'report | head -1 (SIGPIPE {"ignored" if ignore else "default"})',
+              good, f'exit {p.returncode}, stderr {err!r}')
+
+
 def test_enospc(tmp, made):
     if not ROOT:
         print('skip full file system: needs root to mount a tmpfs')
@@ -478,6 +638,7 @@ def main():
         test_report(tmp, made)
         test_report_errors(tmp, made)
         test_report_output(tmp, made)
+        test_report_signals(tmp)
         mounted = test_enospc(tmp, made)
         test_unwritable(tmp)
         test_man_pages()
