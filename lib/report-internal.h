@@ -48,16 +48,13 @@ int diskbench__run_set_info(struct diskbench__report_run *run,
 /* Appends res to the run, which owns it from then on (freed on failure). */
 int diskbench__run_take(struct diskbench__report_run *run,
 			struct diskbench_result *res);
+/* Gives back the unused room of the run's result array (a reader's run is
+ * complete; a CSV of 100,000 runs holds 100,000 such arrays). */
+void diskbench__run_trim(struct diskbench__report_run *run);
 /* The run's first result of a kind, or NULL. */
 const struct diskbench_result *
 diskbench__run_find(const struct diskbench__report_run *run,
 		    enum diskbench_phase_kind kind);
-
-/* A summary-only result (what a bonnie++ CSV cell pair says). */
-int diskbench__result_summary(struct diskbench_result **out,
-			      enum diskbench_phase_kind kind, bool too_fast,
-			      double rate, double cpu_percent,
-			      uint64_t max_latency_ns);
 
 /* Output to a sink through a buffer; the first sink error sticks and the
  * rest of the output is dropped. */
@@ -122,9 +119,12 @@ int diskbench__report_write_file(struct diskbench_report *report,
 
 /* The readers: runs appended to l; 0 or a negative errno with the message
  * ("<source>:<line>: ...") set on r. */
+/* The CSV reader takes any run of whole lines (the last may lack its
+ * '\n'), so that a file is read a piece at a time; *lineno counts the
+ * lines before buf, for messages, and is advanced past them. */
 int diskbench__read_bonnie_csv(struct diskbench_report *r, const char *buf,
 			       size_t len, const char *source,
-			       struct diskbench__run_list *l);
+			       struct diskbench__run_list *l, size_t *lineno);
 int diskbench__read_json(struct diskbench_report *r, const char *buf,
 			 size_t len, const char *source,
 			 struct diskbench__run_list *l);

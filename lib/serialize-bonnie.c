@@ -124,14 +124,14 @@ static void csv_pair(struct diskbench__out *o, const struct diskbench_result *re
 		diskbench__out_puts(o, ",,");
 		return;
 	}
-	if (res->too_fast) {
+	if (diskbench_result_too_fast(res)) {
 		diskbench__out_puts(o, ",+++++,+++");
 		return;
 	}
-	if (diskbench__kind_moves_bytes(res->kind)) {
+	if (diskbench__kind_moves_bytes(diskbench_result_kind(res))) {
 		rate = diskbench_result_bytes_per_sec(res) / 1024.0;
 		diskbench__out_printf(o, ",%llu", whole(rate));
-	} else if (is_seeks(res->kind)) {
+	} else if (is_seeks(diskbench_result_kind(res))) {
 		rate = diskbench_result_ops_per_sec(res);
 		diskbench__out_printf(o, ",%s",
 				      diskbench__fixed(num, sizeof(num), rate,
@@ -268,13 +268,13 @@ static void text_pair(struct diskbench__out *o, const struct diskbench_result *r
 		diskbench__out_puts(o, "          ");
 		return;
 	}
-	if (res->too_fast) {
+	if (diskbench_result_too_fast(res)) {
 		diskbench__out_puts(o, " +++++ +++");
 		return;
 	}
-	if (diskbench__kind_moves_bytes(res->kind)) {
+	if (diskbench__kind_moves_bytes(diskbench_result_kind(res))) {
 		text_rate_kib(o, diskbench_result_bytes_per_sec(res) / 1024.0);
-	} else if (is_seeks(res->kind)) {
+	} else if (is_seeks(diskbench_result_kind(res))) {
 		double v = diskbench_result_ops_per_sec(res);
 
 		diskbench__out_printf(o, " %5s",
@@ -832,9 +832,9 @@ static int parse_line(struct diskbench_report *r, struct line *ln,
 
 int diskbench__read_bonnie_csv(struct diskbench_report *r, const char *buf,
 			       size_t len, const char *source,
-			       struct diskbench__run_list *l)
+			       struct diskbench__run_list *l, size_t *lineno)
 {
-	struct line ln = { .source = source };
+	struct line ln = { .source = source, .lineno = *lineno };
 	size_t at = 0;
 	int err = 0;
 
@@ -918,7 +918,10 @@ int diskbench__read_bonnie_csv(struct diskbench_report *r, const char *buf,
 			break;
 		}
 		err = parse_line(r, &ln, run);
+		if (!err)
+			diskbench__run_trim(run);
 	}
 	free(ln.scratch);
+	*lineno = ln.lineno;
 	return err;
 }

@@ -446,34 +446,39 @@ static void write_timeline(struct jw *j, const struct diskbench_timeline *tl)
 
 static void write_error(struct jw *j, const struct diskbench_result *res)
 {
-	if (!res->err) {
+	int code = diskbench_result_error(res);
+	uint64_t offset = diskbench_result_error_offset(res);
+
+	if (!code) {
 		jw_key(j, "error");
 		put(j, "null");
 		return;
 	}
 	jw_open(j, "error", "{");
 	jw_key(j, "code");
-	diskbench__out_printf(j->o, "%d", res->err);
-	jw_str(j, "name", diskbench_strerror(res->err));
-	jw_str(j, "op", res->err_op);
-	jw_str(j, "path", res->err_path);
-	jw_u64_or_null(j, "offset_bytes", res->err_offset,
-		       res->err_offset != UINT64_MAX);
-	jw_str(j, "message", res->errmsg ? res->errmsg : "");
+	diskbench__out_printf(j->o, "%d", code);
+	jw_str(j, "name", diskbench_strerror(code));
+	jw_str(j, "op", diskbench_result_error_op(res));
+	jw_str(j, "path", diskbench_result_error_path(res));
+	jw_u64_or_null(j, "offset_bytes", offset, offset != UINT64_MAX);
+	jw_str(j, "message", diskbench_result_errmsg(res));
 	jw_close(j, "}");
 }
 
 static void write_result(struct jw *j, const struct diskbench__wopts *w,
 			 const struct diskbench_result *res)
 {
+	const struct diskbench__measured *m = diskbench__measured_c(res);
+	enum diskbench_phase_kind kind = diskbench_result_kind(res);
+
 	jw_open(j, NULL, "{");
-	jw_str(j, "name", res->name);
-	jw_str(j, "kind", diskbench_phase_kind_name(res->kind));
-	jw_bool(j, "summary_only", res->summary);
-	if (res->summary) {
+	jw_str(j, "name", diskbench_result_name(res));
+	jw_str(j, "kind", diskbench_phase_kind_name(kind));
+	jw_bool(j, "summary_only", !m);
+	if (!m) {
 		/* What bonnie++'s CSV says, and nothing else. */
 		jw_key(j, "rates");
-		put(j, diskbench__kind_moves_bytes(res->kind) ?
+		put(j, diskbench__kind_moves_bytes(kind) ?
 			       "{\"bytes_per_sec\": " : "{\"ops_per_sec\": ");
 		put_double(j, res->rate);
 		put(j, "}");
@@ -486,11 +491,11 @@ static void write_result(struct jw *j, const struct diskbench__wopts *w,
 			put(j, "}");
 		}
 	} else {
-		jw_u64(j, "ops", res->ops);
-		jw_u64(j, "bytes", res->bytes);
-		jw_u64(j, "elapsed_ns", res->elapsed_ns);
-		jw_u64(j, "cpu_user_ns", res->cpu_user_ns);
-		jw_u64(j, "cpu_system_ns", res->cpu_system_ns);
+		jw_u64(j, "ops", m->ops);
+		jw_u64(j, "bytes", m->bytes);
+		jw_u64(j, "elapsed_ns", m->elapsed_ns);
+		jw_u64(j, "cpu_user_ns", m->cpu_user_ns);
+		jw_u64(j, "cpu_system_ns", m->cpu_system_ns);
 		jw_key(j, "rates");
 		put(j, "{\"ops_per_sec\": ");
 		put_double(j, diskbench_result_ops_per_sec(res));
@@ -499,8 +504,8 @@ static void write_result(struct jw *j, const struct diskbench__wopts *w,
 		put(j, "}");
 		jw_double(j, "cpu_percent", diskbench_result_cpu_percent(res));
 		jw_bool(j, "too_fast", res->too_fast);
-		write_latency(j, w, res->hist);
-		write_timeline(j, res->tl);
+		write_latency(j, w, m->hist);
+		write_timeline(j, m->tl);
 	}
 	write_error(j, res);
 	jw_close(j, "}");
@@ -849,18 +854,6 @@ static int rd_row(struct rd *d, json_t *row, size_t n, uint64_t *out)
 	return 0;
 }
 
-static char *dup_str(const char *s, int *err)
-{
-	char *c;
-
-	if (!s || *err)
-		return NULL;
-	c = strdup(s);
-	if (!c)
-		*err = -ENOMEM;
-	return c;
-}
-
 /* latency {count, min_ns, max_ns, histogram {...}} into a new histogram;
  * mean, stddev and percentiles are derived and not read. */
 static int read_hist(struct rd *d, json_t *jl, struct diskbench_hist **out)
@@ -1105,15 +1098,8 @@ static int read_error(struct rd *d, json_t *je, struct diskbench_result *res)
 	    (err = rd_u64(d, je, "offset_bytes", OPT | NULLOK, &offset, NULL)) ||
 	    (err = rd_str(d, je, "message", REQ, &msg)))
 		return err;
-	free(res->err_op);
-	free(res->err_path);
-	free(res->errmsg);
-	res->err = (int)code;
-	res->err_op = dup_str(op, &err);
-	res->err_path = dup_str(path, &err);
-	res->errmsg = dup_str(msg, &err);
-	res->err_offset = offset;
-	return err;
+	return diskbench__result_set_error_msg(res, (int)code, op, path, offset,
+					       msg);
 }
 
 static int kind_of(const char *name, enum diskbench_phase_kind *kind)
@@ -1164,16 +1150,9 @@ static int read_summary(struct rd *d, json_t *jp, enum diskbench_phase_kind kind
 			return err;
 	}
 	err = diskbench__result_summary(out, kind, too_fast, rate, cpu, max);
-	if (!err && strcmp((*out)->name, name) != 0) {
-		char *n = strdup(name);
-
-		if (!n) {
-			diskbench_result_free(*out);
-			*out = NULL;
-			return -ENOMEM;
-		}
-		free((*out)->name);
-		(*out)->name = n;
+	if (!err && (err = diskbench__result_set_name(*out, name))) {
+		diskbench_result_free(*out);
+		*out = NULL;
 	}
 	return err;
 }
@@ -1233,23 +1212,13 @@ static int read_phase(struct rd *d, json_t *jp, struct diskbench_result **out)
 		old = rd_push_key(d, "timeline");
 		err = read_timeline(d, jt, &tl);
 		rd_pop(d, old);
-		if (!err)
-			err = diskbench_result_new(&res, name, kind, NULL);
 		if (err) {
 			diskbench_hist_free(h);
 			diskbench_timeline_free(tl);
 			return err;
 		}
-		diskbench_hist_free(res->hist);
-		diskbench_timeline_free(res->tl);
-		res->hist = h;
-		res->tl = tl;
-		res->ops = v[0];
-		res->bytes = v[1];
-		res->elapsed_ns = v[2];
-		res->cpu_user_ns = v[3];
-		res->cpu_system_ns = v[4];
-		res->too_fast = too_fast;
+		err = diskbench__result_measured(&res, name, kind, h, tl, v[0],
+						 v[1], v[2], v[3], v[4], too_fast);
 	}
 	if (err)
 		return err;
