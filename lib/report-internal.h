@@ -4,6 +4,7 @@
 #define DISKBENCH_REPORT_INTERNAL_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -37,6 +38,20 @@ void diskbench__report_seterr(struct diskbench_report *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* Clears the report's message (every public call starts with this). */
 void diskbench__report_clearerr(struct diskbench_report *r);
+
+/*
+ * Control characters (bytes below 0x20, and 0x7f): no string a reader
+ * reads back may hold one (a name with a line break would break the text
+ * table and every one-line message), and a message that quotes input shows
+ * them escaped. diskbench__has_control() finds one in s[0..n).
+ * diskbench__escape() writes s[0..n) into out for a message: \n, \r, \t
+ * and \xNN for the control characters, the rest as it is, at most max
+ * bytes of s and "..." if there were more; out holds
+ * DISKBENCH__ESCAPED_SIZE(max) bytes. Returns out.
+ */
+#define DISKBENCH__ESCAPED_SIZE(max) (4 * (size_t)(max) + 4)
+bool diskbench__has_control(const char *s, size_t n);
+const char *diskbench__escape(char *out, const char *s, size_t n, size_t max);
 
 /* A new, empty run at the end of the list; NULL on ENOMEM. */
 struct diskbench__report_run *diskbench__runs_push(struct diskbench__run_list *l);

@@ -51,6 +51,45 @@ void diskbench__report_clearerr(struct diskbench_report *r)
 	r->errmsg = NULL;
 }
 
+bool diskbench__has_control(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c < 0x20 || c == 0x7f)
+			return true;
+	}
+	return false;
+}
+
+const char *diskbench__escape(char *out, const char *s, size_t n, size_t max)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t o = 0;
+
+	for (size_t i = 0; i < n && i < max; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c == '\n' || c == '\r' || c == '\t') {
+			out[o++] = '\\';
+			out[o++] = c == '\n' ? 'n' : c == '\r' ? 'r' : 't';
+		} else if (c < 0x20 || c == 0x7f) {
+			out[o++] = '\\';
+			out[o++] = 'x';
+			out[o++] = hex[c >> 4];
+			out[o++] = hex[c & 15];
+		} else {
+			out[o++] = (char)c;
+		}
+	}
+	if (n > max) {
+		memcpy(out + o, "...", 3);
+		o += 3;
+	}
+	out[o] = 0;
+	return out;
+}
+
 /* ---- runs ---- */
 
 static const char **info_strings(struct diskbench_report_info *info, size_t *n)
@@ -552,9 +591,17 @@ DISKBENCH_API int diskbench_report_write(struct diskbench_report *report,
 
 /* ---- input ---- */
 
-/* The format of an input that starts with p[0..len): JSON if its first
- * byte other than white space is '{', else CSV. *known stays false while
- * the input is all white space (more of it may still decide). */
+/* The length of a UTF-8 byte-order mark at p (editors on some systems
+ * put one before JSON and CSV): skipped, whatever the format. */
+static size_t bom_len(const char *p, size_t len)
+{
+	return len >= 3 && memcmp(p, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
+}
+
+/* The format of an input that starts with p[0..len) (after any BOM):
+ * JSON if its first byte other than white space is '{', else CSV. *known
+ * stays false while the input is all white space (more of it may still
+ * decide). */
 static enum diskbench_format detect(const char *p, size_t len, bool *known)
 {
 	size_t i = 0;
@@ -602,6 +649,12 @@ DISKBENCH_API int diskbench_report_read(struct diskbench_report *report,
 		return -EINVAL;
 	if (!source)
 		source = "input";
+	if (p) {
+		size_t bom = bom_len(p, len);
+
+		p += bom;
+		len -= bom;
+	}
 	if (format == DISKBENCH_FORMAT_AUTO)
 		format = detect(p, len, &known);
 	switch (format) {
@@ -633,10 +686,10 @@ DISKBENCH_API int diskbench_report_read_file(struct diskbench_report *report,
 {
 	struct diskbench__run_list l = { 0 };
 	uint64_t total = 0;
-	size_t len = 0, cap = 0, lineno = 0;
+	size_t len = 0, cap = 0, lineno = 0, bom = 0;
 	char *buf = NULL;
 	int fd, err = 0;
-	bool known;
+	bool bom_known = false, known;
 
 	if (!report)
 		return -EINVAL;
@@ -690,37 +743,46 @@ DISKBENCH_API int diskbench_report_read_file(struct diskbench_report *report,
 				path, (unsigned long long)DISKBENCH_REPORT_MAX_INPUT);
 			break;
 		}
+		if (!bom_known) {
+			/* Three bytes decide; a shorter input has none. */
+			if (len < 3)
+				continue;
+			bom_known = true;
+			bom = bom_len(buf, len);
+		}
 		if (format == DISKBENCH_FORMAT_AUTO) {
-			enum diskbench_format f = detect(buf, len, &known);
+			enum diskbench_format f = detect(buf + bom, len - bom,
+							 &known);
 
 			if (known)
 				format = f;
 		}
 		if (format != DISKBENCH_FORMAT_BONNIE_CSV ||
-		    !(nl = memrchr(buf, '\n', len)))
+		    !(nl = memrchr(buf + bom, '\n', len - bom)))
 			continue;
 		size_t whole = (size_t)(nl - buf) + 1;
 
-		err = diskbench__read_bonnie_csv(report, buf, whole, path, &l,
-						 &lineno);
+		err = diskbench__read_bonnie_csv(report, buf + bom, whole - bom,
+						 path, &l, &lineno);
 		if (err)
 			break;
 		memmove(buf, buf + whole, len - whole);
 		len -= whole;
+		bom = 0;
 	}
 	if (fd != STDIN_FILENO)
 		close(fd);
 	if (err == -ENOMEM && !report->errmsg)
 		diskbench__report_seterr(report, "read %s: out of memory", path);
 	if (!err && format != DISKBENCH_FORMAT_BONNIE_CSV) {
-		/* Not CSV: the whole input is in buf. */
+		/* Not CSV: the whole input is in buf, a BOM and all. */
 		err = diskbench_report_read(report, format, buf, len, path);
 		free(buf);
 		return err;
 	}
 	if (!err)
-		err = diskbench__read_bonnie_csv(report, buf ? buf : "", len,
-						 path, &l, &lineno);
+		err = diskbench__read_bonnie_csv(report, buf ? buf + bom : "",
+						 len - bom, path, &l, &lineno);
 	free(buf);
 	return finish_read(report, &l, err, path);
 }

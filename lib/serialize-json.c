@@ -669,6 +669,7 @@ static int rd_u64_value(struct rd *d, const char *key, const json_t *v,
 	if (json_is_string(v)) {
 		const char *s = json_string_value(v);
 		size_t n = json_string_length(v);
+		char shown[DISKBENCH__ESCAPED_SIZE(40)];
 		uint64_t x = 0;
 
 		for (size_t i = 0; i < n; i++) {
@@ -677,14 +678,14 @@ static int rd_u64_value(struct rd *d, const char *key, const json_t *v,
 			if (c > 9 || (i == 0 && c == 0) ||
 			    x > (UINT64_MAX - c) / 10)
 				return rd_fail(d, key,
-					"\"%.40s\" is not an unsigned 64-bit integer",
-					s);
+					"\"%s\" is not an unsigned 64-bit integer",
+					diskbench__escape(shown, s, n, 40));
 			x = x * 10 + c;
 		}
 		if (x <= INT64_MAX)
 			return rd_fail(d, key,
-				"\"%.40s\": a string is only for integers above 2^63 - 1",
-				s);
+				"\"%s\": a string is only for integers above 2^63 - 1",
+				diskbench__escape(shown, s, n, 40));
 		*out = x;
 		return 0;
 	}
@@ -748,12 +749,14 @@ static int rd_u128(struct rd *d, json_t *obj, const char *key, unsigned flags,
 		return rd_fail(d, key, "empty, expected decimal digits");
 	for (size_t i = 0; i < n; i++) {
 		unsigned c = (unsigned char)s[i] - '0';
+		char shown[DISKBENCH__ESCAPED_SIZE(50)];
 
 		if (c > 9 || (i == 0 && c == 0 && n > 1))
-			return rd_fail(d, key,
-				       "\"%.50s\" is not a decimal integer", s);
+			return rd_fail(d, key, "\"%s\" is not a decimal integer",
+				       diskbench__escape(shown, s, n, 50));
 		if (x > (max - c) / 10)
-			return rd_fail(d, key, "\"%.50s\" is above 2^128 - 1", s);
+			return rd_fail(d, key, "\"%s\" is above 2^128 - 1",
+				       diskbench__escape(shown, s, n, 50));
 		x = x * 10 + c;
 	}
 	*out = x;
@@ -773,6 +776,15 @@ static int rd_str(struct rd *d, json_t *obj, const char *key, unsigned flags,
 	if (!json_is_string(v))
 		return rd_fail(d, key, "expected a string%s, found %s",
 			       (flags & NULLOK) ? " or null" : "", type_name(v));
+	/* No control character (see diskbench__has_control). */
+	if (diskbench__has_control(json_string_value(v), json_string_length(v))) {
+		char shown[DISKBENCH__ESCAPED_SIZE(40)];
+
+		return rd_fail(d, key,
+			       "\"%s\": a control character, which no string read back may hold",
+			       diskbench__escape(shown, json_string_value(v),
+						 json_string_length(v), 40));
+	}
 	*out = json_string_value(v);
 	return 0;
 }
@@ -1177,8 +1189,12 @@ static int read_phase(struct rd *d, json_t *jp, struct diskbench_result **out)
 	    (err = rd_bool(d, jp, "too_fast", REQ, &too_fast)) ||
 	    (err = rd_obj(d, jp, "error", OPT | NULLOK, &je)))
 		return err;
-	if (kind_of(kname, &kind))
-		return rd_fail(d, "kind", "unknown phase kind \"%.40s\"", kname);
+	if (kind_of(kname, &kind)) {
+		char shown[DISKBENCH__ESCAPED_SIZE(40)];
+
+		return rd_fail(d, "kind", "unknown phase kind \"%s\"",
+			       diskbench__escape(shown, kname, strlen(kname), 40));
+	}
 
 	if (summary) {
 		err = read_summary(d, jp, kind, name, too_fast, &res);
@@ -1333,8 +1349,12 @@ int diskbench__read_json(struct diskbench_report *r, const char *buf,
 	if (!root) {
 		if (json_error_code(&je) == json_error_out_of_memory)
 			return -ENOMEM;
+		char shown[DISKBENCH__ESCAPED_SIZE(JSON_ERROR_TEXT_LENGTH)];
+
 		diskbench__report_seterr(r, "%s:%d:%d: %s", source, je.line,
-					 je.column, je.text);
+					 je.column,
+					 diskbench__escape(shown, je.text, strlen(je.text),
+							   JSON_ERROR_TEXT_LENGTH));
 		return -EINVAL;
 	}
 	if (!json_is_object(root)) {

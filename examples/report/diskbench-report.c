@@ -265,6 +265,7 @@ int main(int argc, char **argv)
 	struct diskbench_report *rep = NULL;
 	const char *out = NULL;
 	bool stdin_used = false;
+	char short_opt[3] = "-?";
 	const char *why;
 	int c, status;
 
@@ -275,9 +276,13 @@ int main(int argc, char **argv)
 
 		switch (c) {
 		case ':':
-			if (optopt == 'o')
-				bad("option -%c needs an argument%s", "o", "");
-			bad("option %s needs an argument%s", argv[optind - 1], "");
+			/* A long option is the last word getopt read; a short
+			 * one is optopt (a char, made a string for bad()). */
+			if (strncmp(argv[optind - 1], "--", 2) == 0)
+				bad("option %s needs an argument%s",
+				    argv[optind - 1], "");
+			short_opt[1] = (char)optopt;
+			bad("option %s needs an argument%s", short_opt, "");
 			break;
 		case '?':
 			if (optopt)

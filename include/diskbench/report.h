@@ -23,7 +23,9 @@
  * - DISKBENCH_FORMAT_BONNIE_TEXT: bonnie++ 2.00a's text table; several runs
  *   give one row each under one heading, as bon_csv2txt prints them.
  * - DISKBENCH_FORMAT_JSON: every figure of every result, with the schema in
- *   docs/result-schema.json. Written JSON read back is the same report.
+ *   docs/result-schema.json. Written JSON read back is the same report
+ *   (save strings that are not UTF-8, or that hold control characters,
+ *   which the readers refuse).
  * - DISKBENCH_FORMAT_HTML: one self-contained page (inline CSS and SVG)
  *   comparing the runs: the bonnie++ table, latency percentile curves and
  *   timelines per phase.
@@ -60,7 +62,8 @@ typedef int (*diskbench_write_fn)(const void *buf, size_t len, void *user_data);
 
 /** Result formats. Values are fixed: new formats are only appended. */
 enum diskbench_format {
-	/** Readers only: JSON if the input starts with `{`, else bonnie++ CSV. */
+	/** Readers only: JSON if the input starts with `{` (after white space
+	 *  and a UTF-8 byte-order mark), else bonnie++ CSV. */
 	DISKBENCH_FORMAT_AUTO = 0,
 	/** bonnie++ CSV, format 1.98 (reads 1.97 too). */
 	DISKBENCH_FORMAT_BONNIE_CSV = 1,
@@ -358,14 +361,22 @@ DISKBENCH_API int diskbench_report_write_file(struct diskbench_report *report,
  * from CSV knows only what the CSV says: rate, CPU percent and maximum
  * latency (see diskbench_result_summary_only()).
  *
+ * Both formats: a UTF-8 byte-order mark at the start is skipped. No string
+ * read back (a run's name, host, version, options, seed text, a phase's
+ * name or kind, an error's text) may hold a control character (a byte
+ * below 0x20, or 0x7f): such an input is refused, and the message shows
+ * the string with them escaped (`\n`, `\t`, `\x01`), as every message
+ * that quotes input does, so that it stays one line.
+ *
  * @param[in] report the report
  * @param[in] format DISKBENCH_FORMAT_AUTO, _BONNIE_CSV or _JSON
  * @param[in] buf    the input (need not end in a NUL)
  * @param[in] len    its length
  * @param[in] source a name for the input in messages ("results.csv"), or
  *                   NULL for "input"
- * @return the number of runs added; -EINVAL for malformed input, with the
- *         line and field in diskbench_report_errmsg(); -ENOTSUP for a
+ * @return the number of runs added; -EINVAL for malformed input (a
+ *         control character in a string included), with the line and
+ *         field in diskbench_report_errmsg(); -ENOTSUP for a
  *         format that cannot be read, or JSON in a library built without
  *         a JSON parser; -ENOMEM
  */
@@ -376,7 +387,8 @@ DISKBENCH_API int diskbench_report_read(struct diskbench_report *report,
 
 /**
  * Reads runs from a file, as diskbench_report_read() does; "-" is standard
- * input.
+ * input. CSV is read a piece at a time, so that a large file costs what
+ * its runs hold and not its text as well; JSON is read whole.
  * @param[in] report the report
  * @param[in] format DISKBENCH_FORMAT_AUTO, _BONNIE_CSV or _JSON
  * @param[in] path   the file

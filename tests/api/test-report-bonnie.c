@@ -403,6 +403,13 @@ static const struct bad_case bad_cases[] = {
 	{ NULL, { { 19, "16387777777777777777777777" }, { 20, "3" } },
 	  "field 20 (seeks) \"16387777777777777777777777\": above 10^12" },
 	{ NULL, { { 26, "12" }, { 27, "-3" } }, "field 28 (seq_create_cpu) \"-3\"" },
+	/* Control characters: refused in the strings, shown escaped. */
+	{ NULL, { { 2, "a\tb" } },
+	  "input:2: field 3 (name) \"a\\tb\": a control character, which no string read back may hold" },
+	{ NULL, { { 1, "2.00\x7f" } }, "field 2 (bonnie_version) \"2.00\\x7f\": a control character" },
+	{ NULL, { { 4, "seed\x01" "file" } }, "field 5 (seed) \"seed\\x01file\": a control character" },
+	{ NULL, { { 2, "a\rb" } }, "field 3 (name) \"a\\rb\"" },
+	{ NULL, { { 5, "16M\x1b" } }, "field 6 (file_size) \"16M\\x1b\": not a size" },
 };
 
 /* The line of a field-based case: a 1.98 line with nothing run, and the
@@ -461,6 +468,10 @@ static void test_bonnie_malformed(void **state)
 		if (!strstr(diskbench_report_errmsg(r), b->msg))
 			fail_msg("case %zu: message \"%s\" lacks \"%s\"", i,
 				 diskbench_report_errmsg(r), b->msg);
+		/* One line, whatever the input held. */
+		if (strpbrk(diskbench_report_errmsg(r), "\n\r\t\x01\x1b\x7f"))
+			fail_msg("case %zu: message \"%s\" holds a control character",
+				 i, diskbench_report_errmsg(r));
 		assert_int_equal(diskbench_report_run_count(r), 1);
 		free(in);
 		free(line);
@@ -482,6 +493,31 @@ static void test_bonnie_refuses_comma(void **state)
 	assert_int_equal(diskbench_report_write(r, DISKBENCH_FORMAT_BONNIE_CSV, NULL,
 						fx_buf_write, &b), -EINVAL);
 	assert_non_null(strstr(diskbench_report_errmsg(r), "\"a,b\""));
+	assert_int_equal(b.len, 0);
+	/* A line break (a name given through the API: readers refuse one):
+	 * the message stays one line, the break shown escaped. */
+	in.name = "a\nb";
+	assert_int_equal(diskbench_report_add(r, &in, NULL, 0), 0);
+	in.name = "a,b";
+	assert_int_equal(diskbench_report_write(r, DISKBENCH_FORMAT_BONNIE_CSV, NULL,
+						fx_buf_write, &b), -EINVAL);
+	assert_non_null(strstr(diskbench_report_errmsg(r), "\"a,b\""));
+	assert_int_equal(diskbench_report_write(r, DISKBENCH_FORMAT_JSON, NULL,
+						fx_buf_write, &b), 0);
+	free(b.p);
+	b = (struct fx_buf){ 0 };
+	{
+		struct diskbench_report *r2;
+
+		assert_int_equal(diskbench_report_new(&r2), 0);
+		in.name = "a\nb";
+		assert_int_equal(diskbench_report_add(r2, &in, NULL, 0), 0);
+		assert_int_equal(diskbench_report_write(r2, DISKBENCH_FORMAT_BONNIE_CSV,
+							NULL, fx_buf_write, &b), -EINVAL);
+		assert_string_equal(diskbench_report_errmsg(r2),
+			"run 1: its name \"a\\nb\" holds a comma or a line break, which bonnie++ CSV cannot carry");
+		diskbench_report_free(r2);
+	}
 	assert_int_equal(b.len, 0);
 	/* The text table can. */
 	assert_int_equal(diskbench_report_write(r, DISKBENCH_FORMAT_BONNIE_TEXT, NULL,

@@ -233,6 +233,66 @@ static void test_report_files(void **state)
 	diskbench_report_free(r);
 }
 
+/* A UTF-8 byte-order mark before JSON or CSV is skipped, by the format
+ * detection, by each reader, from a buffer and from a file. */
+static void test_report_bom(void **state)
+{
+	static const char bom[] = "\xef\xbb\xbf";
+	struct diskbench_report *r = fx_report(), *back;
+	char path[] = "/tmp/diskbench-bom-XXXXXX";
+	char *want = fx_write(r, DISKBENCH_FORMAT_BONNIE_CSV, NULL), *got;
+	static const enum diskbench_format fmts[] = {
+		DISKBENCH_FORMAT_JSON, DISKBENCH_FORMAT_BONNIE_CSV,
+	};
+
+	(void)state;
+	for (size_t k = 0; k < 2; k++) {
+		char *text = fx_write(r, fmts[k], NULL);
+		size_t len = strlen(text);
+		char *in = malloc(len + 3);
+		int fd;
+
+		strcpy(path, "/tmp/diskbench-bom-XXXXXX");
+		fd = mkstemp(path);
+
+		assert_non_null(in);
+		memcpy(in, bom, 3);
+		memcpy(in + 3, text, len);
+		assert_true(fd >= 0);
+		assert_int_equal(write(fd, in, len + 3), (ssize_t)(len + 3));
+		close(fd);
+		assert_int_equal(diskbench_report_new(&back), 0);
+		if (fmts[k] == DISKBENCH_FORMAT_JSON &&
+		    diskbench_report_read(back, DISKBENCH_FORMAT_JSON, "{}", 2,
+					  NULL) == -ENOTSUP) {
+			/* A library without a JSON parser. */
+			diskbench_report_free(back);
+			free(in);
+			free(text);
+			unlink(path);
+			continue;
+		}
+		assert_int_equal(diskbench_report_read(back, DISKBENCH_FORMAT_AUTO,
+						       in, len + 3, "b"), 3);
+		assert_int_equal(diskbench_report_read(back, fmts[k], in, len + 3,
+						       "b"), 3);
+		assert_int_equal(diskbench_report_read_file(back,
+							    DISKBENCH_FORMAT_AUTO,
+							    path), 3);
+		assert_int_equal(diskbench_report_read_file(back, fmts[k], path), 3);
+		got = fx_write(back, DISKBENCH_FORMAT_BONNIE_CSV, NULL);
+		for (int i = 0; i < 4; i++)
+			assert_memory_equal(got + i * strlen(want), want, strlen(want));
+		free(got);
+		diskbench_report_free(back);
+		free(in);
+		free(text);
+		unlink(path);
+	}
+	free(want);
+	diskbench_report_free(r);
+}
+
 /* A CSV of many runs costs what its runs hold, not a histogram and a
  * timeline apiece (52 KB a line once: 20,000 lines took 1 GB). Read and
  * written as text in a child, whose peak RSS wait4() gives; the bound is
@@ -293,6 +353,7 @@ int main(void)
 		cmocka_unit_test(test_report_opts_sizes),
 		cmocka_unit_test(test_report_errors),
 		cmocka_unit_test(test_report_files),
+		cmocka_unit_test(test_report_bom),
 		cmocka_unit_test(test_report_csv_memory),
 	};
 

@@ -283,6 +283,48 @@ def test_report_errors(tmp, made):
         p = run(REPORT, args)
         check(f'report usage {args}', p.returncode == 1 and
               'usage:' in p.stderr and p.stdout == '', 'exit 1 and usage', p)
+    # The option is named right (a char * once went to %c).
+    for opt in ('-o', '--output', '--title', '--percentiles'):
+        p = run(REPORT, [bad, opt])
+        first = p.stderr.splitlines()[0] if p.stderr else ''
+        check(f'report usage {opt} without its argument',
+              p.returncode == 1 and
+              first == f'diskbench-report: option {opt} needs an argument',
+              first, p)
+    # Control characters in names read back: refused, in one line that
+    # shows them escaped; a UTF-8 byte-order mark before JSON is skipped.
+    if good:
+        with open(good) as f:
+            text = f.read()
+        nl = os.path.join(d, 'newline.json')
+        with open(nl, 'w') as f:
+            f.write(text.replace('"name": "e2e-a"', '"name": "e2e\\na"', 1))
+        p = run(REPORT, [nl])
+        check('report: a name with a line break (JSON) is refused in one line',
+              p.returncode == 1 and p.stdout == '' and
+              len(p.stderr.splitlines()) == 1 and
+              'runs[0].name: "e2e\\na": a control character' in p.stderr,
+              '', p)
+        bom = os.path.join(d, 'bom.json')
+        with open(bom, 'w', encoding='utf-8-sig') as f:
+            f.write(text)
+        p = run(REPORT, ['--csv', bom])
+        q = run(REPORT, ['--csv', good])
+        check('report: JSON after a byte-order mark', p.returncode == 0 and
+              p.stdout == q.stdout and p.stdout != '', '', p)
+        os.unlink(nl)
+        os.unlink(bom)
+    tab = os.path.join(d, 'tab.csv')
+    fields = bonnie_line().split(',')
+    fields[2] = 'test\thost'
+    with open(tab, 'w') as f:
+        f.write(','.join(fields) + '\n')
+    p = run(REPORT, [tab])
+    check('report: a name with a tab (CSV) is refused in one line',
+          p.returncode == 1 and len(p.stderr.splitlines()) == 1 and
+          'field 3 (name) "test\\thost": a control character' in p.stderr,
+          '', p)
+    os.unlink(tab)
     p = run(REPORT, ['--help'])
     check('report --help', p.returncode == 0 and 'usage:' in p.stdout, '', p)
     p = run(REPORT, ['--version'])
