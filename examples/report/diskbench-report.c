@@ -14,7 +14,6 @@
 #include <diskbench.h>
 
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdbool.h>
