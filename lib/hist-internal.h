@@ -41,9 +41,18 @@ struct diskbench_hist {
 	uint64_t mask;          /* (2 << bits) - 1, kept to spare the hot path */
 	uint32_t bits;          /* precision bits */
 	uint32_t groups;        /* bucket groups; highest = 2^(bits+groups) - 1 */
-	size_t ncounts;         /* (groups + 1) << bits */
+	size_t ncounts;         /* (groups + 1) << bits; 0 in the empty one */
 	uint64_t counts[];
 };
+
+/*
+ * The empty histogram of summary-only results, shared and read-only: the
+ * default shape (precision bits and range of diskbench_hist_new(NULL)) but
+ * no buckets stored (ncounts 0), since all would be zero. Readers loop to
+ * ncounts, merging it adds nothing, and diskbench_hist_copy() gives a copy
+ * the full bucket array, so that recording into the copy works.
+ */
+extern const struct diskbench_hist diskbench__hist_empty;
 
 static inline unsigned diskbench__clz64(uint64_t v)
 {

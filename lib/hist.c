@@ -14,6 +14,17 @@ DISKBENCH_API void diskbench_hist_opts_init(struct diskbench_hist_opts *opts,
 	diskbench__opts_init(opts, sz);
 }
 
+/* The default shape: 7 bits, and 35 groups for a range of at least an
+ * hour (2^42 - 1 ns); tests/unit checks it against diskbench_hist_new(). */
+const struct diskbench_hist diskbench__hist_empty = {
+	.min = UINT64_MAX,
+	.highest = (UINT64_C(1) << 42) - 1,
+	.mask = (UINT64_C(2) << DISKBENCH_HIST_DEFAULT_PRECISION_BITS) - 1,
+	.bits = DISKBENCH_HIST_DEFAULT_PRECISION_BITS,
+	.groups = 42 - DISKBENCH_HIST_DEFAULT_PRECISION_BITS,
+	.ncounts = 0,
+};
+
 static size_t hist_size(size_t ncounts)
 {
 	return sizeof(struct diskbench_hist) + ncounts * sizeof(uint64_t);
@@ -95,10 +106,14 @@ DISKBENCH_API int diskbench_hist_copy(struct diskbench_hist **out,
 	*out = NULL;
 	if (!src)
 		return -EINVAL;
-	h = diskbench__zalloc(hist_size(src->ncounts));
+	/* The whole shape, which the shared empty histogram does not store. */
+	size_t ncounts = ((size_t)src->groups + 1) << src->bits;
+
+	h = diskbench__zalloc(hist_size(ncounts));
 	if (!h)
 		return -ENOMEM;
 	memcpy(h, src, sizeof(*h));
+	h->ncounts = ncounts;
 	/* Only the span of used buckets: the rest is zero already, and its
 	 * pages, never written, take no memory. */
 	lo = 0;

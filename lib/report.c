@@ -45,10 +45,49 @@ void diskbench__report_seterr(struct diskbench_report *r, const char *fmt, ...)
 	r->errmsg = msg;
 }
 
-static void clear_err(struct diskbench_report *r)
+void diskbench__report_clearerr(struct diskbench_report *r)
 {
 	free(r->errmsg);
 	r->errmsg = NULL;
+}
+
+bool diskbench__has_control(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c < 0x20 || c == 0x7f)
+			return true;
+	}
+	return false;
+}
+
+const char *diskbench__escape(char *out, const char *s, size_t n, size_t max)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t o = 0;
+
+	for (size_t i = 0; i < n && i < max; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c == '\n' || c == '\r' || c == '\t') {
+			out[o++] = '\\';
+			out[o++] = c == '\n' ? 'n' : c == '\r' ? 'r' : 't';
+		} else if (c < 0x20 || c == 0x7f) {
+			out[o++] = '\\';
+			out[o++] = 'x';
+			out[o++] = hex[c >> 4];
+			out[o++] = hex[c & 15];
+		} else {
+			out[o++] = (char)c;
+		}
+	}
+	if (n > max) {
+		memcpy(out + o, "...", 3);
+		o += 3;
+	}
+	out[o] = 0;
+	return out;
 }
 
 /* ---- runs ---- */
@@ -140,34 +179,27 @@ int diskbench__run_take(struct diskbench__report_run *run,
 	return 0;
 }
 
+void diskbench__run_trim(struct diskbench__report_run *run)
+{
+	struct diskbench_result **v;
+
+	if (!run->count || run->count == run->cap)
+		return;
+	v = realloc(run->results, run->count * sizeof(*v));
+	if (v) {
+		run->results = v;
+		run->cap = run->count;
+	}
+}
+
 const struct diskbench_result *
 diskbench__run_find(const struct diskbench__report_run *run,
 		    enum diskbench_phase_kind kind)
 {
 	for (size_t i = 0; i < run->count; i++)
-		if (run->results[i]->kind == kind)
+		if (diskbench_result_kind(run->results[i]) == kind)
 			return run->results[i];
 	return NULL;
-}
-
-int diskbench__result_summary(struct diskbench_result **out,
-			      enum diskbench_phase_kind kind, bool too_fast,
-			      double rate, double cpu_percent,
-			      uint64_t max_latency_ns)
-{
-	struct diskbench_result *res;
-	int err = diskbench_result_new(&res, diskbench_phase_kind_name(kind),
-				       kind, NULL);
-
-	if (err)
-		return err;
-	res->summary = true;
-	res->too_fast = too_fast;
-	res->rate = rate;
-	res->cpu_percent = cpu_percent;
-	res->max_latency_ns = max_latency_ns;
-	*out = res;
-	return 0;
 }
 
 /* Moves the runs of l to the end of the report; l is left empty. */
@@ -175,6 +207,14 @@ static int commit(struct diskbench_report *r, struct diskbench__run_list *l)
 {
 	struct diskbench__run_list *dst = &r->runs;
 
+	if (!dst->n) {
+		/* The first runs: take l's array rather than copy it, which
+		 * for 100,000 runs read from CSV would hold 17 MB twice. */
+		free(dst->v);
+		*dst = *l;
+		memset(l, 0, sizeof(*l));
+		return 0;
+	}
 	if (dst->n + l->n > dst->cap) {
 		size_t cap = dst->cap ? dst->cap : 4;
 		struct diskbench__report_run *v;
@@ -248,7 +288,7 @@ static int add(struct diskbench_report *report,
 
 	if (!report)
 		return -EINVAL;
-	clear_err(report);
+	diskbench__report_clearerr(report);
 	if ((count && !results) || (!results && !run))
 		return -EINVAL;
 	err = diskbench__opts_read(&in, sizeof(in), info);
@@ -483,7 +523,7 @@ DISKBENCH_API int diskbench_report_write(struct diskbench_report *report,
 
 	if (!report)
 		return -EINVAL;
-	clear_err(report);
+	diskbench__report_clearerr(report);
 	if (!write)
 		return -EINVAL;
 	err = diskbench__opts_read(&o, sizeof(o), opts);
@@ -549,70 +589,47 @@ DISKBENCH_API int diskbench_report_write(struct diskbench_report *report,
 	return err;
 }
 
-struct fd_sink {
-	int fd;
-	int err;
-};
-
-static int write_fd(const void *buf, size_t len, void *user_data)
-{
-	struct fd_sink *s = user_data;
-	const char *p = buf;
-
-	while (len) {
-		ssize_t n = write(s->fd, p, len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			s->err = -errno;
-			return s->err;
-		}
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
-DISKBENCH_API int diskbench_report_write_file(struct diskbench_report *report,
-					      enum diskbench_format format,
-					      const struct diskbench_write_opts *opts,
-					      const char *path)
-{
-	struct fd_sink s = { -1, 0 };
-	bool std = false;
-	int err;
-
-	if (!report)
-		return -EINVAL;
-	clear_err(report);
-	if (!path)
-		return -EINVAL;
-	if (strcmp(path, "-") == 0) {
-		s.fd = STDOUT_FILENO;
-		std = true;
-	} else {
-		s.fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-		if (s.fd < 0) {
-			err = -errno;
-			diskbench__report_seterr(report, "open %s: %s", path,
-						 strerror(-err));
-			return err;
-		}
-	}
-	err = diskbench_report_write(report, format, opts, write_fd, &s);
-	if (err && err == s.err)
-		diskbench__report_seterr(report, "write %s: %s", path,
-					 strerror(-err));
-	if (!std && close(s.fd) < 0 && !err) {
-		err = -errno;
-		diskbench__report_seterr(report, "close %s: %s", path,
-					 strerror(-err));
-	}
-	return err;
-}
-
 /* ---- input ---- */
+
+/* The length of a UTF-8 byte-order mark at p (editors on some systems
+ * put one before JSON and CSV): skipped, whatever the format. */
+static size_t bom_len(const char *p, size_t len)
+{
+	return len >= 3 && memcmp(p, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
+}
+
+/* The format of an input that starts with p[0..len) (after any BOM):
+ * JSON if its first byte other than white space is '{', else CSV. *known
+ * stays false while the input is all white space (more of it may still
+ * decide). */
+static enum diskbench_format detect(const char *p, size_t len, bool *known)
+{
+	size_t i = 0;
+
+	while (i < len && (p[i] == ' ' || p[i] == '\t' || p[i] == '\n' ||
+			   p[i] == '\r'))
+		i++;
+	*known = i < len;
+	return i < len && p[i] == '{' ? DISKBENCH_FORMAT_JSON :
+					DISKBENCH_FORMAT_BONNIE_CSV;
+}
+
+/* Adds what a reader made to the report, all of it or (on err) none. */
+static int finish_read(struct diskbench_report *report,
+		       struct diskbench__run_list *l, int err,
+		       const char *source)
+{
+	size_t n = l->n;
+
+	if (!err && n > INT_MAX)
+		err = -EINVAL;
+	if (!err)
+		err = commit(report, l);
+	diskbench__runs_clear(l);
+	if (err == -ENOMEM && !report->errmsg)
+		diskbench__report_seterr(report, "%s: out of memory", source);
+	return err ? err : (int)n;
+}
 
 DISKBENCH_API int diskbench_report_read(struct diskbench_report *report,
 					enum diskbench_format format,
@@ -621,28 +638,29 @@ DISKBENCH_API int diskbench_report_read(struct diskbench_report *report,
 {
 	struct diskbench__run_list l = { 0 };
 	const char *p = buf;
-	size_t n;
+	size_t lineno = 0;
+	bool known;
 	int err;
 
 	if (!report)
 		return -EINVAL;
-	clear_err(report);
+	diskbench__report_clearerr(report);
 	if (!buf && len)
 		return -EINVAL;
 	if (!source)
 		source = "input";
-	if (format == DISKBENCH_FORMAT_AUTO) {
-		size_t i = 0;
+	if (p) {
+		size_t bom = bom_len(p, len);
 
-		while (i < len && (p[i] == ' ' || p[i] == '\t' || p[i] == '\n' ||
-				   p[i] == '\r'))
-			i++;
-		format = i < len && p[i] == '{' ? DISKBENCH_FORMAT_JSON :
-						  DISKBENCH_FORMAT_BONNIE_CSV;
+		p += bom;
+		len -= bom;
 	}
+	if (format == DISKBENCH_FORMAT_AUTO)
+		format = detect(p, len, &known);
 	switch (format) {
 	case DISKBENCH_FORMAT_BONNIE_CSV:
-		err = diskbench__read_bonnie_csv(report, p ? p : "", len, source, &l);
+		err = diskbench__read_bonnie_csv(report, p ? p : "", len, source,
+						 &l, &lineno);
 		break;
 	case DISKBENCH_FORMAT_JSON:
 		err = diskbench__read_json(report, p ? p : "", len, source, &l);
@@ -652,28 +670,30 @@ DISKBENCH_API int diskbench_report_read(struct diskbench_report *report,
 					 source, (int)format);
 		err = -ENOTSUP;
 	}
-	n = l.n;
-	if (!err && n > INT_MAX)
-		err = -EINVAL;
-	if (!err)
-		err = commit(report, &l);
-	diskbench__runs_clear(&l);
-	if (err == -ENOMEM && !report->errmsg)
-		diskbench__report_seterr(report, "%s: out of memory", source);
-	return err ? err : (int)n;
+	return finish_read(report, &l, err, source);
 }
 
+/*
+ * CSV is read a piece at a time: the whole lines of each read go to the
+ * reader at once, and only a partial last line stays in the buffer, so
+ * that a large CSV costs its runs, not its text as well. JSON (jansson
+ * parses a whole document) and the other formats are read whole, then
+ * handed to diskbench_report_read().
+ */
 DISKBENCH_API int diskbench_report_read_file(struct diskbench_report *report,
 					     enum diskbench_format format,
 					     const char *path)
 {
+	struct diskbench__run_list l = { 0 };
+	uint64_t total = 0;
+	size_t len = 0, cap = 0, lineno = 0, bom = 0;
 	char *buf = NULL;
-	size_t len = 0, cap = 0;
 	int fd, err = 0;
+	bool bom_known = false, known;
 
 	if (!report)
 		return -EINVAL;
-	clear_err(report);
+	diskbench__report_clearerr(report);
 	if (!path)
 		return -EINVAL;
 	fd = strcmp(path, "-") == 0 ? STDIN_FILENO :
@@ -685,6 +705,7 @@ DISKBENCH_API int diskbench_report_read_file(struct diskbench_report *report,
 		return err;
 	}
 	for (;;) {
+		const char *nl;
 		ssize_t n;
 
 		if (len == cap) {
@@ -700,15 +721,6 @@ DISKBENCH_API int diskbench_report_read_file(struct diskbench_report *report,
 			}
 			buf = b;
 		}
-		if (len >= DISKBENCH_REPORT_MAX_INPUT) {
-			/* A device or a runaway pipe; no result file is this
-			 * large. */
-			err = -EFBIG;
-			diskbench__report_seterr(report,
-				"read %s: larger than %llu bytes, not a result file",
-				path, (unsigned long long)DISKBENCH_REPORT_MAX_INPUT);
-			break;
-		}
 		n = read(fd, buf + len, cap - len);
 		if (n < 0) {
 			if (errno == EINTR)
@@ -721,13 +733,56 @@ DISKBENCH_API int diskbench_report_read_file(struct diskbench_report *report,
 		if (n == 0)
 			break;
 		len += (size_t)n;
+		total += (uint64_t)n;
+		if (total > DISKBENCH_REPORT_MAX_INPUT) {
+			/* A device or a runaway pipe; no result file is this
+			 * large. */
+			err = -EFBIG;
+			diskbench__report_seterr(report,
+				"read %s: larger than %llu bytes, not a result file",
+				path, (unsigned long long)DISKBENCH_REPORT_MAX_INPUT);
+			break;
+		}
+		if (!bom_known) {
+			/* Three bytes decide; a shorter input has none. */
+			if (len < 3)
+				continue;
+			bom_known = true;
+			bom = bom_len(buf, len);
+		}
+		if (format == DISKBENCH_FORMAT_AUTO) {
+			enum diskbench_format f = detect(buf + bom, len - bom,
+							 &known);
+
+			if (known)
+				format = f;
+		}
+		if (format != DISKBENCH_FORMAT_BONNIE_CSV ||
+		    !(nl = memrchr(buf + bom, '\n', len - bom)))
+			continue;
+		size_t whole = (size_t)(nl - buf) + 1;
+
+		err = diskbench__read_bonnie_csv(report, buf + bom, whole - bom,
+						 path, &l, &lineno);
+		if (err)
+			break;
+		memmove(buf, buf + whole, len - whole);
+		len -= whole;
+		bom = 0;
 	}
 	if (fd != STDIN_FILENO)
 		close(fd);
-	if (!err)
-		err = diskbench_report_read(report, format, buf, len, path);
-	else if (err == -ENOMEM)
+	if (err == -ENOMEM && !report->errmsg)
 		diskbench__report_seterr(report, "read %s: out of memory", path);
+	if (!err && format != DISKBENCH_FORMAT_BONNIE_CSV) {
+		/* Not CSV: the whole input is in buf, a BOM and all. */
+		err = diskbench_report_read(report, format, buf, len, path);
+		free(buf);
+		return err;
+	}
+	if (!err)
+		err = diskbench__read_bonnie_csv(report, buf ? buf + bom : "",
+						 len - bom, path, &l, &lineno);
 	free(buf);
-	return err;
+	return finish_read(report, &l, err, path);
 }

@@ -6,11 +6,38 @@
 
 #include <diskbench/result.h>
 
-/* Fields are set directly by the library's phases and readers; users go
- * through diskbench_result_new() and the getters. */
+/* What few results have: a name that is not their kind's, an error. */
+struct diskbench__result_extra {
+	char *name;             /* NULL: the kind's name */
+	int err;                /* 0: no error; the strings are then NULL */
+	char *err_op;
+	char *err_path;
+	uint64_t err_offset;    /* UINT64_MAX: none */
+	char *errmsg;
+};
+
+/*
+ * Every result starts with this, and a summary-only one is only this: a
+ * result read from bonnie++ CSV knows a rate in its kind's unit (bytes/s
+ * for the big-file phases, else ops/s), a CPU percent and the largest
+ * latency, and costs 40 bytes (a CSV of 100,000 runs holds 1.2 million of
+ * them). A measured result is a struct diskbench__measured around it, with
+ * counters, times, histogram and timeline; its rate, cpu_percent and
+ * max_latency_ns are unused. Fields are set by the library's phases and
+ * readers through the helpers below; users go through the getters.
+ */
 struct diskbench_result {
-	char *name;
-	enum diskbench_phase_kind kind;
+	struct diskbench__result_extra *extra;  /* NULL: none */
+	double rate;
+	double cpu_percent;
+	uint64_t max_latency_ns;
+	uint8_t kind;           /* enum diskbench_phase_kind */
+	bool summary;           /* only this struct */
+	bool too_fast;
+};
+
+struct diskbench__measured {
+	struct diskbench_result r;
 	uint64_t ops;
 	uint64_t bytes;
 	uint64_t elapsed_ns;
@@ -18,21 +45,45 @@ struct diskbench_result {
 	uint64_t cpu_system_ns;
 	struct diskbench_hist *hist;
 	struct diskbench_timeline *tl;
-	bool too_fast;
-	int err;
-	char *err_op;
-	char *err_path;
-	uint64_t err_offset;
-	char *errmsg;
-	/* A result read from bonnie++ CSV knows only these three: the rate in
-	 * its kind's unit (bytes/s for the big-file phases, else ops/s), the
-	 * CPU percent and the largest latency. Counters, times, histogram and
-	 * timeline stay empty. */
-	bool summary;
-	double rate;
-	double cpu_percent;
-	uint64_t max_latency_ns;
 };
+
+/* The measured part of a result; NULL for a summary-only one. */
+static inline struct diskbench__measured *
+diskbench__measured(struct diskbench_result *res)
+{
+	return res->summary ? NULL : (struct diskbench__measured *)res;
+}
+
+static inline const struct diskbench__measured *
+diskbench__measured_c(const struct diskbench_result *res)
+{
+	return res->summary ? NULL : (const struct diskbench__measured *)res;
+}
+
+/* A summary-only result (what a bonnie++ CSV cell pair says). */
+int diskbench__result_summary(struct diskbench_result **out,
+			      enum diskbench_phase_kind kind, bool too_fast,
+			      double rate, double cpu_percent,
+			      uint64_t max_latency_ns);
+
+/* A measured result from figures read back; takes hist and tl, which are
+ * freed on failure too. */
+int diskbench__result_measured(struct diskbench_result **out,
+			       const char *name, enum diskbench_phase_kind kind,
+			       struct diskbench_hist *hist,
+			       struct diskbench_timeline *tl, uint64_t ops,
+			       uint64_t bytes, uint64_t elapsed_ns,
+			       uint64_t cpu_user_ns, uint64_t cpu_system_ns,
+			       bool too_fast);
+
+/* Gives the result a name (copied); 0 or -ENOMEM. */
+int diskbench__result_set_name(struct diskbench_result *res, const char *name);
+
+/* Sets the error with a message of the caller's (an error read back);
+ * the strings are copied, each may be NULL. 0 or -ENOMEM. */
+int diskbench__result_set_error_msg(struct diskbench_result *res, int code,
+				    const char *op, const char *path,
+				    uint64_t offset, const char *msg);
 
 /* Whether a kind's rate is bytes per second (the five big-file bonnie++
  * phases and the general sequential and random ones). */

@@ -7,8 +7,10 @@
 #include <diskbench/error.h>
 #include <diskbench/result.h>
 
+#include "hist-internal.h"
 #include "recorder-internal.h"
 #include "result-internal.h"
+#include "timeline-internal.h"
 
 static const char *const kind_names[] = {
 	[DISKBENCH_PHASE_CUSTOM] = "custom",
@@ -48,98 +50,250 @@ static char *dup_or_null(const char *s, int *err)
 	return d;
 }
 
+static void extra_free(struct diskbench__result_extra *x)
+{
+	if (!x)
+		return;
+	free(x->name);
+	free(x->err_op);
+	free(x->err_path);
+	free(x->errmsg);
+	free(x);
+}
+
+/* The result's extra part, made on first need. */
+static struct diskbench__result_extra *extra_get(struct diskbench_result *res)
+{
+	if (!res->extra) {
+		res->extra = calloc(1, sizeof(*res->extra));
+		if (res->extra)
+			res->extra->err_offset = UINT64_MAX;
+	}
+	return res->extra;
+}
+
+/* Drops the extra part once it holds nothing: most results have none. */
+static void extra_trim(struct diskbench_result *res)
+{
+	struct diskbench__result_extra *x = res->extra;
+
+	if (x && !x->name && !x->err) {
+		extra_free(x);
+		res->extra = NULL;
+	}
+}
+
+int diskbench__result_set_name(struct diskbench_result *res, const char *name)
+{
+	struct diskbench__result_extra *x;
+	char *n;
+
+	if (!strcmp(name, kind_names[res->kind])) {
+		if (res->extra) {
+			free(res->extra->name);
+			res->extra->name = NULL;
+			extra_trim(res);
+		}
+		return 0;
+	}
+	n = strdup(name);
+	x = n ? extra_get(res) : NULL;
+	if (!x) {
+		free(n);
+		return -ENOMEM;
+	}
+	free(x->name);
+	x->name = n;
+	return 0;
+}
+
+/* A measured result with empty histogram and timeline pointers. */
+static struct diskbench__measured *measured_alloc(enum diskbench_phase_kind kind)
+{
+	struct diskbench__measured *m = calloc(1, sizeof(*m));
+
+	if (m)
+		m->r.kind = (uint8_t)kind;
+	return m;
+}
+
 DISKBENCH_API int diskbench_result_new(struct diskbench_result **out,
 				       const char *name,
 				       enum diskbench_phase_kind kind,
 				       const struct diskbench_recorder *rec)
 {
-	struct diskbench_result *res;
-	int err = 0;
+	struct diskbench__measured *m;
+	int err;
 
 	if (!out)
 		return -EINVAL;
 	*out = NULL;
 	if (!name || !diskbench_phase_kind_name(kind))
 		return -EINVAL;
-	res = calloc(1, sizeof(*res));
-	if (!res)
+	m = measured_alloc(kind);
+	if (!m)
 		return -ENOMEM;
-	res->kind = kind;
-	res->err_offset = UINT64_MAX;
-	res->name = dup_or_null(name, &err);
+	err = diskbench__result_set_name(&m->r, name);
 	if (err)
 		goto fail;
 
 	if (rec) {
-		res->ops = rec->ops;
-		res->bytes = rec->bytes;
-		res->elapsed_ns = diskbench_recorder_elapsed_ns(rec);
-		res->cpu_user_ns = rec->cpu_user_ns;
-		res->cpu_system_ns = rec->cpu_system_ns;
+		m->ops = rec->ops;
+		m->bytes = rec->bytes;
+		m->elapsed_ns = diskbench_recorder_elapsed_ns(rec);
+		m->cpu_user_ns = rec->cpu_user_ns;
+		m->cpu_system_ns = rec->cpu_system_ns;
 		/* Through the getters: they fold in pending operations. */
-		err = diskbench_hist_copy(&res->hist,
-					  diskbench_recorder_hist(rec));
+		err = diskbench_hist_copy(&m->hist, diskbench_recorder_hist(rec));
 		if (!err)
-			err = diskbench_timeline_copy(&res->tl,
+			err = diskbench_timeline_copy(&m->tl,
 						      diskbench_recorder_timeline(rec));
 	} else {
 		struct diskbench_timeline_opts to = DISKBENCH_TIMELINE_OPTS_INIT;
 
 		to.reserve = 1;
-		err = diskbench_hist_new(&res->hist, NULL);
+		err = diskbench_hist_new(&m->hist, NULL);
 		if (!err)
-			err = diskbench_timeline_new(&res->tl, 0, &to);
+			err = diskbench_timeline_new(&m->tl, 0, &to);
 	}
 	if (err)
 		goto fail;
-	res->too_fast = diskbench_result_ran(res) &&
-			res->elapsed_ns < DISKBENCH_TOO_FAST_NS;
-	*out = res;
+	m->r.too_fast = diskbench_result_ran(&m->r) &&
+			m->elapsed_ns < DISKBENCH_TOO_FAST_NS;
+	*out = &m->r;
 	return 0;
 fail:
-	diskbench_result_free(res);
+	diskbench_result_free(&m->r);
 	return err;
+}
+
+int diskbench__result_measured(struct diskbench_result **out,
+			       const char *name, enum diskbench_phase_kind kind,
+			       struct diskbench_hist *hist,
+			       struct diskbench_timeline *tl, uint64_t ops,
+			       uint64_t bytes, uint64_t elapsed_ns,
+			       uint64_t cpu_user_ns, uint64_t cpu_system_ns,
+			       bool too_fast)
+{
+	struct diskbench__measured *m = measured_alloc(kind);
+
+	*out = NULL;
+	if (!m || diskbench__result_set_name(&m->r, name)) {
+		free(m);
+		diskbench_hist_free(hist);
+		diskbench_timeline_free(tl);
+		return -ENOMEM;
+	}
+	m->hist = hist;
+	m->tl = tl;
+	m->ops = ops;
+	m->bytes = bytes;
+	m->elapsed_ns = elapsed_ns;
+	m->cpu_user_ns = cpu_user_ns;
+	m->cpu_system_ns = cpu_system_ns;
+	m->r.too_fast = too_fast;
+	*out = &m->r;
+	return 0;
+}
+
+int diskbench__result_summary(struct diskbench_result **out,
+			      enum diskbench_phase_kind kind, bool too_fast,
+			      double rate, double cpu_percent,
+			      uint64_t max_latency_ns)
+{
+	struct diskbench_result *res;
+
+	*out = NULL;
+	if (!diskbench_phase_kind_name(kind))
+		return -EINVAL;
+	res = calloc(1, sizeof(*res));
+	if (!res)
+		return -ENOMEM;
+	res->kind = (uint8_t)kind;
+	res->summary = true;
+	res->too_fast = too_fast;
+	res->rate = rate;
+	res->cpu_percent = cpu_percent;
+	res->max_latency_ns = max_latency_ns;
+	*out = res;
+	return 0;
 }
 
 DISKBENCH_API void diskbench_result_free(struct diskbench_result *res)
 {
+	struct diskbench__measured *m;
+
 	if (!res)
 		return;
-	free(res->name);
-	diskbench_hist_free(res->hist);
-	diskbench_timeline_free(res->tl);
-	free(res->err_op);
-	free(res->err_path);
-	free(res->errmsg);
+	extra_free(res->extra);
+	m = diskbench__measured(res);
+	if (m) {
+		diskbench_hist_free(m->hist);
+		diskbench_timeline_free(m->tl);
+	}
 	free(res);
+}
+
+static int extra_copy(struct diskbench__result_extra **out,
+		      const struct diskbench__result_extra *src)
+{
+	struct diskbench__result_extra *x;
+	int err = 0;
+
+	*out = NULL;
+	if (!src)
+		return 0;
+	x = calloc(1, sizeof(*x));
+	if (!x)
+		return -ENOMEM;
+	x->err = src->err;
+	x->err_offset = src->err_offset;
+	x->name = dup_or_null(src->name, &err);
+	x->err_op = dup_or_null(src->err_op, &err);
+	x->err_path = dup_or_null(src->err_path, &err);
+	x->errmsg = dup_or_null(src->errmsg, &err);
+	if (err) {
+		extra_free(x);
+		return err;
+	}
+	*out = x;
+	return 0;
 }
 
 DISKBENCH_API int diskbench_result_copy(struct diskbench_result **out,
 					const struct diskbench_result *src)
 {
+	const struct diskbench__measured *sm;
+	struct diskbench__measured *m;
 	struct diskbench_result *res;
-	int err = 0;
+	int err;
 
 	if (!out)
 		return -EINVAL;
 	*out = NULL;
 	if (!src)
 		return -EINVAL;
-	res = calloc(1, sizeof(*res));
-	if (!res)
-		return -ENOMEM;
-	*res = *src;
-	res->name = res->err_op = res->err_path = res->errmsg = NULL;
-	res->hist = NULL;
-	res->tl = NULL;
-	res->name = dup_or_null(src->name, &err);
-	res->err_op = dup_or_null(src->err_op, &err);
-	res->err_path = dup_or_null(src->err_path, &err);
-	res->errmsg = dup_or_null(src->errmsg, &err);
-	if (!err)
-		err = diskbench_hist_copy(&res->hist, src->hist);
-	if (!err)
-		err = diskbench_timeline_copy(&res->tl, src->tl);
+	sm = diskbench__measured_c(src);
+	if (sm) {
+		m = malloc(sizeof(*m));
+		if (!m)
+			return -ENOMEM;
+		*m = *sm;
+		m->hist = NULL;
+		m->tl = NULL;
+		res = &m->r;
+	} else {
+		res = malloc(sizeof(*res));
+		if (!res)
+			return -ENOMEM;
+		*res = *src;
+		m = NULL;
+	}
+	err = extra_copy(&res->extra, src->extra);
+	if (!err && m)
+		err = diskbench_hist_copy(&m->hist, sm->hist);
+	if (!err && m)
+		err = diskbench_timeline_copy(&m->tl, sm->tl);
 	if (err) {
 		diskbench_result_free(res);
 		return err;
@@ -172,77 +326,113 @@ static char *format_errmsg(int code, const char *op, const char *path,
 	return msg;
 }
 
+int diskbench__result_set_error_msg(struct diskbench_result *res, int code,
+				    const char *op, const char *path,
+				    uint64_t offset, const char *msg)
+{
+	struct diskbench__result_extra *x;
+	char *new_op, *new_path, *new_msg;
+	int err = 0;
+
+	new_op = dup_or_null(op, &err);
+	new_path = dup_or_null(path, &err);
+	new_msg = dup_or_null(msg, &err);
+	x = err ? NULL : extra_get(res);
+	if (!x) {
+		free(new_op);
+		free(new_path);
+		free(new_msg);
+		return -ENOMEM;
+	}
+	free(x->err_op);
+	free(x->err_path);
+	free(x->errmsg);
+	x->err = code;
+	x->err_op = new_op;
+	x->err_path = new_path;
+	x->err_offset = offset;
+	x->errmsg = new_msg;
+	return 0;
+}
+
 DISKBENCH_API int diskbench_result_set_error(struct diskbench_result *res,
 					     int code, const char *op,
 					     const char *path, uint64_t offset)
 {
-	char *new_op, *new_path, *msg;
-	int err = 0;
+	char *msg;
+	int err;
 
 	if (!res || code >= 0)
 		return -EINVAL;
-	new_op = dup_or_null(op, &err);
-	new_path = dup_or_null(path, &err);
 	msg = format_errmsg(code, op, path, offset);
-	if (err || !msg) {
-		free(new_op);
-		free(new_path);
-		free(msg);
+	if (!msg)
 		return -ENOMEM;
-	}
-	free(res->err_op);
-	free(res->err_path);
-	free(res->errmsg);
-	res->err = code;
-	res->err_op = new_op;
-	res->err_path = new_path;
-	res->err_offset = offset;
-	res->errmsg = msg;
-	return 0;
+	err = diskbench__result_set_error_msg(res, code, op, path, offset, msg);
+	free(msg);
+	return err;
 }
 
 DISKBENCH_API const char *diskbench_result_name(const struct diskbench_result *res)
 {
-	return res ? res->name : "";
+	if (!res)
+		return "";
+	return res->extra && res->extra->name ? res->extra->name
+					      : kind_names[res->kind];
 }
 
 DISKBENCH_API enum diskbench_phase_kind
 diskbench_result_kind(const struct diskbench_result *res)
 {
-	return res ? res->kind : DISKBENCH_PHASE_CUSTOM;
+	if (!res)
+		return DISKBENCH_PHASE_CUSTOM;
+	return (enum diskbench_phase_kind)res->kind;
 }
+
+/* A summary-only result has no counters or times: 0. */
+#define MEASURED(res, field) \
+	(diskbench__measured_c(res) ? diskbench__measured_c(res)->field : 0)
 
 DISKBENCH_API uint64_t diskbench_result_ops(const struct diskbench_result *res)
 {
-	return res ? res->ops : 0;
+	if (!res)
+		return 0;
+	return MEASURED(res, ops);
 }
 
 DISKBENCH_API uint64_t diskbench_result_bytes(const struct diskbench_result *res)
 {
-	return res ? res->bytes : 0;
+	if (!res)
+		return 0;
+	return MEASURED(res, bytes);
 }
 
 DISKBENCH_API uint64_t
 diskbench_result_elapsed_ns(const struct diskbench_result *res)
 {
-	return res ? res->elapsed_ns : 0;
+	if (!res)
+		return 0;
+	return MEASURED(res, elapsed_ns);
 }
 
 DISKBENCH_API uint64_t
 diskbench_result_cpu_user_ns(const struct diskbench_result *res)
 {
-	return res ? res->cpu_user_ns : 0;
+	if (!res)
+		return 0;
+	return MEASURED(res, cpu_user_ns);
 }
 
 DISKBENCH_API uint64_t
 diskbench_result_cpu_system_ns(const struct diskbench_result *res)
 {
-	return res ? res->cpu_system_ns : 0;
+	if (!res)
+		return 0;
+	return MEASURED(res, cpu_system_ns);
 }
 
-static double per_second(const struct diskbench_result *res, double amount)
+static double per_second(const struct diskbench__measured *m, double amount)
 {
-	return res->elapsed_ns ? amount * 1e9 / (double)res->elapsed_ns : 0.0;
+	return m->elapsed_ns ? amount * 1e9 / (double)m->elapsed_ns : 0.0;
 }
 
 bool diskbench__kind_moves_bytes(enum diskbench_phase_kind kind)
@@ -262,13 +452,20 @@ bool diskbench__kind_moves_bytes(enum diskbench_phase_kind kind)
 	}
 }
 
+static bool moves_bytes(const struct diskbench_result *res)
+{
+	return diskbench__kind_moves_bytes((enum diskbench_phase_kind)res->kind);
+}
+
 DISKBENCH_API double diskbench_result_cpu_percent(const struct diskbench_result *res)
 {
 	if (!res)
 		return 0.0;
-	if (res->summary)
+	const struct diskbench__measured *m = diskbench__measured_c(res);
+
+	if (!m)
 		return res->cpu_percent;
-	return per_second(res, (double)(res->cpu_user_ns + res->cpu_system_ns)) /
+	return per_second(m, (double)(m->cpu_user_ns + m->cpu_system_ns)) /
 	       1e9 * 100.0;
 }
 
@@ -276,9 +473,11 @@ DISKBENCH_API double diskbench_result_ops_per_sec(const struct diskbench_result 
 {
 	if (!res)
 		return 0.0;
-	if (res->summary)
-		return diskbench__kind_moves_bytes(res->kind) ? 0.0 : res->rate;
-	return per_second(res, (double)res->ops);
+	const struct diskbench__measured *m = diskbench__measured_c(res);
+
+	if (!m)
+		return moves_bytes(res) ? 0.0 : res->rate;
+	return per_second(m, (double)m->ops);
 }
 
 DISKBENCH_API double
@@ -286,16 +485,20 @@ diskbench_result_bytes_per_sec(const struct diskbench_result *res)
 {
 	if (!res)
 		return 0.0;
-	if (res->summary)
-		return diskbench__kind_moves_bytes(res->kind) ? res->rate : 0.0;
-	return per_second(res, (double)res->bytes);
+	const struct diskbench__measured *m = diskbench__measured_c(res);
+
+	if (!m)
+		return moves_bytes(res) ? res->rate : 0.0;
+	return per_second(m, (double)m->bytes);
 }
 
 DISKBENCH_API bool diskbench_result_ran(const struct diskbench_result *res)
 {
 	if (!res)
 		return false;
-	return res->summary || res->elapsed_ns || res->ops || res->err;
+	const struct diskbench__measured *m = diskbench__measured_c(res);
+
+	return !m || m->elapsed_ns || m->ops || diskbench_result_error(res);
 }
 
 DISKBENCH_API bool diskbench_result_too_fast(const struct diskbench_result *res)
@@ -306,10 +509,13 @@ DISKBENCH_API bool diskbench_result_too_fast(const struct diskbench_result *res)
 DISKBENCH_API void diskbench_result_set_cpu(struct diskbench_result *res,
 					    uint64_t user_ns, uint64_t system_ns)
 {
-	if (!res)
-		return;
-	res->cpu_user_ns = user_ns;
-	res->cpu_system_ns = system_ns;
+	struct diskbench__measured *m = res ? diskbench__measured(res) : NULL;
+
+	/* A summary-only result keeps the CPU percent it was read with. */
+	if (m) {
+		m->cpu_user_ns = user_ns;
+		m->cpu_system_ns = system_ns;
+	}
 }
 
 DISKBENCH_API bool diskbench_result_summary_only(const struct diskbench_result *res)
@@ -322,47 +528,68 @@ diskbench_result_max_latency_ns(const struct diskbench_result *res)
 {
 	if (!res)
 		return 0;
-	if (res->summary)
+	const struct diskbench__measured *m = diskbench__measured_c(res);
+
+	if (!m)
 		return res->max_latency_ns;
-	return diskbench_hist_count(res->hist) ? diskbench_hist_max(res->hist) : 0;
+	return diskbench_hist_count(m->hist) ? diskbench_hist_max(m->hist) : 0;
 }
 
 DISKBENCH_API const struct diskbench_hist *
 diskbench_result_hist(const struct diskbench_result *res)
 {
-	return res ? res->hist : NULL;
+	if (!res)
+		return NULL;
+	const struct diskbench__measured *m = diskbench__measured_c(res);
+
+	/* A summary-only result shares one empty, read-only histogram. */
+	return m ? m->hist : &diskbench__hist_empty;
 }
 
 DISKBENCH_API const struct diskbench_timeline *
 diskbench_result_timeline(const struct diskbench_result *res)
 {
-	return res ? res->tl : NULL;
+	if (!res)
+		return NULL;
+	const struct diskbench__measured *m = diskbench__measured_c(res);
+
+	return m ? m->tl : &diskbench__timeline_empty;
 }
 
 DISKBENCH_API int diskbench_result_error(const struct diskbench_result *res)
 {
-	return res ? res->err : 0;
+	if (!res)
+		return 0;
+	return res->extra ? res->extra->err : 0;
 }
 
 DISKBENCH_API const char *
 diskbench_result_error_op(const struct diskbench_result *res)
 {
-	return res ? res->err_op : NULL;
+	if (!res)
+		return NULL;
+	return res->extra ? res->extra->err_op : NULL;
 }
 
 DISKBENCH_API const char *
 diskbench_result_error_path(const struct diskbench_result *res)
 {
-	return res ? res->err_path : NULL;
+	if (!res)
+		return NULL;
+	return res->extra ? res->extra->err_path : NULL;
 }
 
 DISKBENCH_API uint64_t
 diskbench_result_error_offset(const struct diskbench_result *res)
 {
-	return res ? res->err_offset : UINT64_MAX;
+	if (!res)
+		return UINT64_MAX;
+	return res->extra ? res->extra->err_offset : UINT64_MAX;
 }
 
 DISKBENCH_API const char *diskbench_result_errmsg(const struct diskbench_result *res)
 {
-	return res && res->errmsg ? res->errmsg : "";
+	if (!res)
+		return "";
+	return res->extra && res->extra->errmsg ? res->extra->errmsg : "";
 }

@@ -124,14 +124,14 @@ static void csv_pair(struct diskbench__out *o, const struct diskbench_result *re
 		diskbench__out_puts(o, ",,");
 		return;
 	}
-	if (res->too_fast) {
+	if (diskbench_result_too_fast(res)) {
 		diskbench__out_puts(o, ",+++++,+++");
 		return;
 	}
-	if (diskbench__kind_moves_bytes(res->kind)) {
+	if (diskbench__kind_moves_bytes(diskbench_result_kind(res))) {
 		rate = diskbench_result_bytes_per_sec(res) / 1024.0;
 		diskbench__out_printf(o, ",%llu", whole(rate));
-	} else if (is_seeks(res->kind)) {
+	} else if (is_seeks(diskbench_result_kind(res))) {
 		rate = diskbench_result_ops_per_sec(res);
 		diskbench__out_printf(o, ",%s",
 				      diskbench__fixed(num, sizeof(num), rate,
@@ -156,10 +156,12 @@ static void csv_latency(struct diskbench__out *o, const struct diskbench_result 
 static int csv_check(struct diskbench_report *r, size_t run, const char *what,
 		     const char *s)
 {
+	char shown[DISKBENCH__ESCAPED_SIZE(60)];
+
 	if (s && strpbrk(s, ",\r\n")) {
 		diskbench__report_seterr(r,
 			"run %zu: its %s \"%s\" holds a comma or a line break, which bonnie++ CSV cannot carry",
-			run + 1, what, s);
+			run + 1, what, diskbench__escape(shown, s, strlen(s), 60));
 		return -EINVAL;
 	}
 	return 0;
@@ -268,13 +270,13 @@ static void text_pair(struct diskbench__out *o, const struct diskbench_result *r
 		diskbench__out_puts(o, "          ");
 		return;
 	}
-	if (res->too_fast) {
+	if (diskbench_result_too_fast(res)) {
 		diskbench__out_puts(o, " +++++ +++");
 		return;
 	}
-	if (diskbench__kind_moves_bytes(res->kind)) {
+	if (diskbench__kind_moves_bytes(diskbench_result_kind(res))) {
 		text_rate_kib(o, diskbench_result_bytes_per_sec(res) / 1024.0);
-	} else if (is_seeks(res->kind)) {
+	} else if (is_seeks(diskbench_result_kind(res))) {
 		double v = diskbench_result_ops_per_sec(res);
 
 		diskbench__out_printf(o, " %5s",
@@ -492,24 +494,18 @@ static int bad(struct diskbench_report *r, const struct line *ln, int i198,
 	       const char *fmt, ...)
 {
 	char what[256];
-	char shown[48];
+	char shown[DISKBENCH__ESCAPED_SIZE(40)];
 	int p = pos(ln, i198);
-	size_t n = ln->len[p] < 40 ? ln->len[p] : 40;
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
-	/* Show the field, made printable. */
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)ln->f[p][i];
-
-		shown[i] = c >= 0x20 && c < 0x7f ? (char)c : '?';
-	}
-	shown[n] = 0;
-	diskbench__report_seterr(r, "%s:%zu: field %d (%s) \"%s%s\": %s",
+	/* Show the field, its control characters escaped. */
+	diskbench__escape(shown, ln->f[p], ln->len[p], 40);
+	diskbench__report_seterr(r, "%s:%zu: field %d (%s) \"%s\": %s",
 				 ln->source, ln->lineno, p + 1, names_198[i198],
-				 shown, ln->len[p] > 40 ? "..." : "", what);
+				 shown, what);
 	return -EINVAL;
 }
 
@@ -723,6 +719,17 @@ static int parse_line(struct diskbench_report *r, struct line *ln,
 	int err;
 	char *s;
 
+	/* The strings the run keeps: no control character (see
+	 * diskbench__has_control). The number fields refuse them anyway. */
+	static const int strings[] = { 1, 2, 4 };
+
+	for (int k = 0; k < 3; k++) {
+		int p = pos(ln, strings[k]);
+
+		if (diskbench__has_control(ln->f[p], ln->len[p]))
+			return bad(r, ln, strings[k],
+				   "a control character, which no string read back may hold");
+	}
 	/* Strings first: the run copies them. */
 	if (!empty(ln, 4)) {
 		s = str(ln, 4);
@@ -832,9 +839,9 @@ static int parse_line(struct diskbench_report *r, struct line *ln,
 
 int diskbench__read_bonnie_csv(struct diskbench_report *r, const char *buf,
 			       size_t len, const char *source,
-			       struct diskbench__run_list *l)
+			       struct diskbench__run_list *l, size_t *lineno)
 {
-	struct line ln = { .source = source };
+	struct line ln = { .source = source, .lineno = *lineno };
 	size_t at = 0;
 	int err = 0;
 
@@ -918,7 +925,10 @@ int diskbench__read_bonnie_csv(struct diskbench_report *r, const char *buf,
 			break;
 		}
 		err = parse_line(r, &ln, run);
+		if (!err)
+			diskbench__run_trim(run);
 	}
 	free(ln.scratch);
+	*lineno = ln.lineno;
 	return err;
 }

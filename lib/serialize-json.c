@@ -446,34 +446,39 @@ static void write_timeline(struct jw *j, const struct diskbench_timeline *tl)
 
 static void write_error(struct jw *j, const struct diskbench_result *res)
 {
-	if (!res->err) {
+	int code = diskbench_result_error(res);
+	uint64_t offset = diskbench_result_error_offset(res);
+
+	if (!code) {
 		jw_key(j, "error");
 		put(j, "null");
 		return;
 	}
 	jw_open(j, "error", "{");
 	jw_key(j, "code");
-	diskbench__out_printf(j->o, "%d", res->err);
-	jw_str(j, "name", diskbench_strerror(res->err));
-	jw_str(j, "op", res->err_op);
-	jw_str(j, "path", res->err_path);
-	jw_u64_or_null(j, "offset_bytes", res->err_offset,
-		       res->err_offset != UINT64_MAX);
-	jw_str(j, "message", res->errmsg ? res->errmsg : "");
+	diskbench__out_printf(j->o, "%d", code);
+	jw_str(j, "name", diskbench_strerror(code));
+	jw_str(j, "op", diskbench_result_error_op(res));
+	jw_str(j, "path", diskbench_result_error_path(res));
+	jw_u64_or_null(j, "offset_bytes", offset, offset != UINT64_MAX);
+	jw_str(j, "message", diskbench_result_errmsg(res));
 	jw_close(j, "}");
 }
 
 static void write_result(struct jw *j, const struct diskbench__wopts *w,
 			 const struct diskbench_result *res)
 {
+	const struct diskbench__measured *m = diskbench__measured_c(res);
+	enum diskbench_phase_kind kind = diskbench_result_kind(res);
+
 	jw_open(j, NULL, "{");
-	jw_str(j, "name", res->name);
-	jw_str(j, "kind", diskbench_phase_kind_name(res->kind));
-	jw_bool(j, "summary_only", res->summary);
-	if (res->summary) {
+	jw_str(j, "name", diskbench_result_name(res));
+	jw_str(j, "kind", diskbench_phase_kind_name(kind));
+	jw_bool(j, "summary_only", !m);
+	if (!m) {
 		/* What bonnie++'s CSV says, and nothing else. */
 		jw_key(j, "rates");
-		put(j, diskbench__kind_moves_bytes(res->kind) ?
+		put(j, diskbench__kind_moves_bytes(kind) ?
 			       "{\"bytes_per_sec\": " : "{\"ops_per_sec\": ");
 		put_double(j, res->rate);
 		put(j, "}");
@@ -486,11 +491,11 @@ static void write_result(struct jw *j, const struct diskbench__wopts *w,
 			put(j, "}");
 		}
 	} else {
-		jw_u64(j, "ops", res->ops);
-		jw_u64(j, "bytes", res->bytes);
-		jw_u64(j, "elapsed_ns", res->elapsed_ns);
-		jw_u64(j, "cpu_user_ns", res->cpu_user_ns);
-		jw_u64(j, "cpu_system_ns", res->cpu_system_ns);
+		jw_u64(j, "ops", m->ops);
+		jw_u64(j, "bytes", m->bytes);
+		jw_u64(j, "elapsed_ns", m->elapsed_ns);
+		jw_u64(j, "cpu_user_ns", m->cpu_user_ns);
+		jw_u64(j, "cpu_system_ns", m->cpu_system_ns);
 		jw_key(j, "rates");
 		put(j, "{\"ops_per_sec\": ");
 		put_double(j, diskbench_result_ops_per_sec(res));
@@ -499,8 +504,8 @@ static void write_result(struct jw *j, const struct diskbench__wopts *w,
 		put(j, "}");
 		jw_double(j, "cpu_percent", diskbench_result_cpu_percent(res));
 		jw_bool(j, "too_fast", res->too_fast);
-		write_latency(j, w, res->hist);
-		write_timeline(j, res->tl);
+		write_latency(j, w, m->hist);
+		write_timeline(j, m->tl);
 	}
 	write_error(j, res);
 	jw_close(j, "}");
@@ -664,6 +669,7 @@ static int rd_u64_value(struct rd *d, const char *key, const json_t *v,
 	if (json_is_string(v)) {
 		const char *s = json_string_value(v);
 		size_t n = json_string_length(v);
+		char shown[DISKBENCH__ESCAPED_SIZE(40)];
 		uint64_t x = 0;
 
 		for (size_t i = 0; i < n; i++) {
@@ -672,14 +678,14 @@ static int rd_u64_value(struct rd *d, const char *key, const json_t *v,
 			if (c > 9 || (i == 0 && c == 0) ||
 			    x > (UINT64_MAX - c) / 10)
 				return rd_fail(d, key,
-					"\"%.40s\" is not an unsigned 64-bit integer",
-					s);
+					"\"%s\" is not an unsigned 64-bit integer",
+					diskbench__escape(shown, s, n, 40));
 			x = x * 10 + c;
 		}
 		if (x <= INT64_MAX)
 			return rd_fail(d, key,
-				"\"%.40s\": a string is only for integers above 2^63 - 1",
-				s);
+				"\"%s\": a string is only for integers above 2^63 - 1",
+				diskbench__escape(shown, s, n, 40));
 		*out = x;
 		return 0;
 	}
@@ -743,12 +749,14 @@ static int rd_u128(struct rd *d, json_t *obj, const char *key, unsigned flags,
 		return rd_fail(d, key, "empty, expected decimal digits");
 	for (size_t i = 0; i < n; i++) {
 		unsigned c = (unsigned char)s[i] - '0';
+		char shown[DISKBENCH__ESCAPED_SIZE(50)];
 
 		if (c > 9 || (i == 0 && c == 0 && n > 1))
-			return rd_fail(d, key,
-				       "\"%.50s\" is not a decimal integer", s);
+			return rd_fail(d, key, "\"%s\" is not a decimal integer",
+				       diskbench__escape(shown, s, n, 50));
 		if (x > (max - c) / 10)
-			return rd_fail(d, key, "\"%.50s\" is above 2^128 - 1", s);
+			return rd_fail(d, key, "\"%s\" is above 2^128 - 1",
+				       diskbench__escape(shown, s, n, 50));
 		x = x * 10 + c;
 	}
 	*out = x;
@@ -768,6 +776,15 @@ static int rd_str(struct rd *d, json_t *obj, const char *key, unsigned flags,
 	if (!json_is_string(v))
 		return rd_fail(d, key, "expected a string%s, found %s",
 			       (flags & NULLOK) ? " or null" : "", type_name(v));
+	/* No control character (see diskbench__has_control). */
+	if (diskbench__has_control(json_string_value(v), json_string_length(v))) {
+		char shown[DISKBENCH__ESCAPED_SIZE(40)];
+
+		return rd_fail(d, key,
+			       "\"%s\": a control character, which no string read back may hold",
+			       diskbench__escape(shown, json_string_value(v),
+						 json_string_length(v), 40));
+	}
 	*out = json_string_value(v);
 	return 0;
 }
@@ -847,18 +864,6 @@ static int rd_row(struct rd *d, json_t *row, size_t n, uint64_t *out)
 			return err;
 	}
 	return 0;
-}
-
-static char *dup_str(const char *s, int *err)
-{
-	char *c;
-
-	if (!s || *err)
-		return NULL;
-	c = strdup(s);
-	if (!c)
-		*err = -ENOMEM;
-	return c;
 }
 
 /* latency {count, min_ns, max_ns, histogram {...}} into a new histogram;
@@ -1105,15 +1110,8 @@ static int read_error(struct rd *d, json_t *je, struct diskbench_result *res)
 	    (err = rd_u64(d, je, "offset_bytes", OPT | NULLOK, &offset, NULL)) ||
 	    (err = rd_str(d, je, "message", REQ, &msg)))
 		return err;
-	free(res->err_op);
-	free(res->err_path);
-	free(res->errmsg);
-	res->err = (int)code;
-	res->err_op = dup_str(op, &err);
-	res->err_path = dup_str(path, &err);
-	res->errmsg = dup_str(msg, &err);
-	res->err_offset = offset;
-	return err;
+	return diskbench__result_set_error_msg(res, (int)code, op, path, offset,
+					       msg);
 }
 
 static int kind_of(const char *name, enum diskbench_phase_kind *kind)
@@ -1164,16 +1162,9 @@ static int read_summary(struct rd *d, json_t *jp, enum diskbench_phase_kind kind
 			return err;
 	}
 	err = diskbench__result_summary(out, kind, too_fast, rate, cpu, max);
-	if (!err && strcmp((*out)->name, name) != 0) {
-		char *n = strdup(name);
-
-		if (!n) {
-			diskbench_result_free(*out);
-			*out = NULL;
-			return -ENOMEM;
-		}
-		free((*out)->name);
-		(*out)->name = n;
+	if (!err && (err = diskbench__result_set_name(*out, name))) {
+		diskbench_result_free(*out);
+		*out = NULL;
 	}
 	return err;
 }
@@ -1198,8 +1189,12 @@ static int read_phase(struct rd *d, json_t *jp, struct diskbench_result **out)
 	    (err = rd_bool(d, jp, "too_fast", REQ, &too_fast)) ||
 	    (err = rd_obj(d, jp, "error", OPT | NULLOK, &je)))
 		return err;
-	if (kind_of(kname, &kind))
-		return rd_fail(d, "kind", "unknown phase kind \"%.40s\"", kname);
+	if (kind_of(kname, &kind)) {
+		char shown[DISKBENCH__ESCAPED_SIZE(40)];
+
+		return rd_fail(d, "kind", "unknown phase kind \"%s\"",
+			       diskbench__escape(shown, kname, strlen(kname), 40));
+	}
 
 	if (summary) {
 		err = read_summary(d, jp, kind, name, too_fast, &res);
@@ -1233,23 +1228,13 @@ static int read_phase(struct rd *d, json_t *jp, struct diskbench_result **out)
 		old = rd_push_key(d, "timeline");
 		err = read_timeline(d, jt, &tl);
 		rd_pop(d, old);
-		if (!err)
-			err = diskbench_result_new(&res, name, kind, NULL);
 		if (err) {
 			diskbench_hist_free(h);
 			diskbench_timeline_free(tl);
 			return err;
 		}
-		diskbench_hist_free(res->hist);
-		diskbench_timeline_free(res->tl);
-		res->hist = h;
-		res->tl = tl;
-		res->ops = v[0];
-		res->bytes = v[1];
-		res->elapsed_ns = v[2];
-		res->cpu_user_ns = v[3];
-		res->cpu_system_ns = v[4];
-		res->too_fast = too_fast;
+		err = diskbench__result_measured(&res, name, kind, h, tl, v[0],
+						 v[1], v[2], v[3], v[4], too_fast);
 	}
 	if (err)
 		return err;
@@ -1364,8 +1349,12 @@ int diskbench__read_json(struct diskbench_report *r, const char *buf,
 	if (!root) {
 		if (json_error_code(&je) == json_error_out_of_memory)
 			return -ENOMEM;
+		char shown[DISKBENCH__ESCAPED_SIZE(JSON_ERROR_TEXT_LENGTH)];
+
 		diskbench__report_seterr(r, "%s:%d:%d: %s", source, je.line,
-					 je.column, je.text);
+					 je.column,
+					 diskbench__escape(shown, je.text, strlen(je.text),
+							   JSON_ERROR_TEXT_LENGTH));
 		return -EINVAL;
 	}
 	if (!json_is_object(root)) {

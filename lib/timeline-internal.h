@@ -29,6 +29,11 @@ struct diskbench_timeline {
 	uint64_t cur_hi;
 };
 
+/* The empty timeline of summary-only results, shared and read-only: the
+ * default interval, starting at 0, no interval used (one zero slot, so
+ * that a copy has something to copy from). */
+extern const struct diskbench_timeline diskbench__timeline_empty;
+
 /* Slow path: finds (and makes room for) the slot of end_ns. */
 int diskbench__timeline_seek(struct diskbench_timeline *tl, uint64_t end_ns);
 

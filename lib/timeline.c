@@ -13,6 +13,20 @@ diskbench_timeline_opts_init(struct diskbench_timeline_opts *opts, size_t sz)
 	diskbench__opts_init(opts, sz);
 }
 
+static const struct diskbench__tl_slot empty_slot[1];
+
+const struct diskbench_timeline diskbench__timeline_empty = {
+	.start_ns = 0,
+	.interval_ns = DISKBENCH_TIMELINE_DEFAULT_INTERVAL_NS,
+	/* Never written through: every writer takes a non-const timeline. */
+	.slots = (struct diskbench__tl_slot *)empty_slot,
+	.cap = 1,
+	.len = 0,
+	.cur = 0,
+	.cur_lo = 1,
+	.cur_hi = 0,
+};
+
 /* Grows the slot array to hold at least `need` slots, zeroing the new ones. */
 static int grow(struct diskbench_timeline *tl, size_t need)
 {

@@ -14,7 +14,6 @@
 #include <diskbench.h>
 
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -33,8 +32,112 @@ enum {
 	OPT_PERCENTILES, OPT_HELP, OPT_VERSION,
 };
 
-/* The temporary output file, removed if a signal ends us half-way. */
-static char *volatile g_tmp;
+/*
+ * Signals. Every catchable signal whose default action ends the process
+ * goes to on_signal(). While the library writes the report to a temporary
+ * file (the -o file is a regular file or new), the handler only notes the
+ * signal: the library removes or renames its temporary file before it
+ * returns, and then the program ends by the signal's default action, so
+ * that nothing is left and the -o file is the old one or the complete new
+ * one. Anywhere else (reading, or writing into standard output, a FIFO or
+ * a device, where nothing would be left, and where a stalled reader could
+ * block the write for ever) the default action is taken at once.
+ * Signals the caller ignores (nohup, trap '' PIPE) stay ignored.
+ */
+static volatile sig_atomic_t g_defer;
+static volatile sig_atomic_t g_caught;
+
+static const int fatal_signals[] = {
+	SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE, SIGALRM, SIGUSR1, SIGUSR2,
+	SIGXFSZ, SIGXCPU, SIGVTALRM, SIGPROF,
+#ifdef SIGIO
+	SIGIO,
+#endif
+#if defined(SIGPOLL) && (!defined(SIGIO) || SIGPOLL != SIGIO)
+	SIGPOLL,
+#endif
+#ifdef SIGPWR
+	SIGPWR,
+#endif
+#ifdef SIGSTKFLT
+	SIGSTKFLT,
+#endif
+#if defined(SIGLOST) && (!defined(SIGPWR) || SIGLOST != SIGPWR)
+	SIGLOST,
+#endif
+};
+
+/* Ends the process by sig's default action (async-signal-safe). */
+static void die_by(int sig)
+{
+	struct sigaction sa;
+	sigset_t set;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_DFL;
+	sigemptyset(&sa.sa_mask);
+	sigaction(sig, &sa, NULL);
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	raise(sig);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	_exit(128 + sig);
+}
+
+static void on_signal(int sig)
+{
+	if (g_defer) {
+		if (!g_caught)
+			g_caught = sig;
+		return;
+	}
+	die_by(sig);
+}
+
+static void catch_one(int sig, const sigset_t *mask)
+{
+	struct sigaction sa, old;
+
+	if (sigaction(sig, NULL, &old) || old.sa_handler == SIG_IGN)
+		return;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sa.sa_mask = *mask;
+	sa.sa_flags = SA_RESTART;
+	sigaction(sig, &sa, NULL);
+}
+
+static void catch_signals(void)
+{
+	size_t n = sizeof(fatal_signals) / sizeof(fatal_signals[0]);
+	sigset_t mask;
+
+	/* One handler at a time: a second signal waits for the first. */
+	sigemptyset(&mask);
+	for (size_t i = 0; i < n; i++)
+		sigaddset(&mask, fatal_signals[i]);
+#ifdef SIGRTMIN
+	for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
+		sigaddset(&mask, sig);
+#endif
+	for (size_t i = 0; i < n; i++)
+		catch_one(fatal_signals[i], &mask);
+#ifdef SIGRTMIN
+	for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
+		catch_one(sig, &mask);
+#endif
+}
+
+/* Whether the library will write @p path through a temporary file: a
+ * regular file, or nothing yet (as it decides, with lstat). */
+static bool through_temporary(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st))
+		return errno == ENOENT;
+	return S_ISREG(st.st_mode);
+}
 
 static const char usage_text[] =
 	"usage: " PROG " [--text | --csv | --json | --html] [--title TITLE]\n"
@@ -73,16 +176,6 @@ static void bad(const char *fmt, const char *arg, const char *more)
 	fprintf(stderr, fmt, arg, more);
 	fputc('\n', stderr);
 	usage();
-}
-
-static void on_signal(int sig)
-{
-	char *tmp = g_tmp;
-
-	if (tmp)
-		unlink(tmp);
-	signal(sig, SIG_DFL);
-	raise(sig);
 }
 
 /* The library's message, with the file's name in front if it lacks it. */
@@ -132,83 +225,17 @@ static int write_stdout(struct diskbench_report *rep, enum diskbench_format fmt,
 	return err ? 1 : 0;
 }
 
-/* Writes to a temporary file beside @p path, then renames it into place,
- * so an error never leaves a half-written @p path; the temporary file is
- * removed on any failure. */
+/* Writes to @p path through the library, which replaces a regular file
+ * only by rename of a complete temporary file (keeping its mode), writes
+ * into a device or a FIFO, and refuses anything else. */
 static int write_path(struct diskbench_report *rep, enum diskbench_format fmt,
 		      const struct diskbench_write_opts *wo, const char *path)
 {
-	size_t len = strlen(path);
-	char *tmp = malloc(len + sizeof(".tmp.XXXXXX"));
-	struct out o = { NULL, 0 };
-	mode_t mask;
-	FILE *f;
-	int fd, err;
+	int err = diskbench_report_write_file(rep, fmt, wo, path);
 
-	if (!tmp) {
-		fprintf(stderr, PROG ": %s: %s\n", path, diskbench_strerror(-ENOMEM));
-		return 1;
-	}
-	memcpy(tmp, path, len);
-	memcpy(tmp + len, ".tmp.XXXXXX", sizeof(".tmp.XXXXXX"));
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		fprintf(stderr, PROG ": %s: cannot create a temporary file: %s\n",
-			path, strerror(errno));
-		free(tmp);
-		return 1;
-	}
-	g_tmp = tmp;
-	/* mkstemp makes the file 0600; give it what open(2) would. */
-	mask = umask(0);
-	umask(mask);
-	if (fchmod(fd, 0666 & ~mask)) {
-		err = -errno;
-		close(fd);
-		goto fail_errno;
-	}
-	f = fdopen(fd, "w");
-	if (!f) {
-		err = -errno;
-		close(fd);
-		goto fail_errno;
-	}
-	o.f = f;
-	errno = 0;
-	err = diskbench_report_write(rep, fmt, wo, sink, &o);
-	if (err) {
-		fclose(f);
-		if (err == o.err)
-			goto fail_errno;
-		unlink(tmp);
-		g_tmp = NULL;
+	if (err)
 		say(rep, path, err);
-		free(tmp);
-		return 1;
-	}
-	if (fflush(f) || fsync(fileno(f))) {
-		err = -errno;
-		fclose(f);
-		goto fail_errno;
-	}
-	if (fclose(f)) {
-		err = -errno;
-		goto fail_errno;
-	}
-	if (rename(tmp, path)) {
-		err = -errno;
-		goto fail_errno;
-	}
-	g_tmp = NULL;
-	free(tmp);
-	return 0;
-
-fail_errno:
-	unlink(tmp);
-	g_tmp = NULL;
-	fprintf(stderr, PROG ": %s: %s\n", path, diskbench_strerror(err));
-	free(tmp);
-	return 1;
+	return err ? 1 : 0;
 }
 
 int main(int argc, char **argv)
@@ -237,19 +264,24 @@ int main(int argc, char **argv)
 	struct diskbench_report *rep = NULL;
 	const char *out = NULL;
 	bool stdin_used = false;
-	struct sigaction sa;
+	char short_opt[3] = "-?";
 	const char *why;
 	int c, status;
 
+	catch_signals();
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":o:", longs, NULL)) != -1) {
 		enum diskbench_format want = DISKBENCH_FORMAT_AUTO;
 
 		switch (c) {
 		case ':':
-			if (optopt == 'o')
-				bad("option -%c needs an argument%s", "o", "");
-			bad("option %s needs an argument%s", argv[optind - 1], "");
+			/* A long option is the last word getopt read; a short
+			 * one is optopt (a char, made a string for bad()). */
+			if (strncmp(argv[optind - 1], "--", 2) == 0)
+				bad("option %s needs an argument%s",
+				    argv[optind - 1], "");
+			short_opt[1] = (char)optopt;
+			bad("option %s needs an argument%s", short_opt, "");
 			break;
 		case '?':
 			if (optopt)
@@ -352,13 +384,13 @@ int main(int argc, char **argv)
 	}
 
 	if (out && strcmp(out, "-")) {
-		memset(&sa, 0, sizeof(sa));
-		sa.sa_handler = on_signal;
-		sigemptyset(&sa.sa_mask);
-		sigaction(SIGINT, &sa, NULL);
-		sigaction(SIGTERM, &sa, NULL);
-		sigaction(SIGHUP, &sa, NULL);
+		g_defer = through_temporary(out);
 		status = write_path(rep, fmt, &wo, out);
+		g_defer = 0;
+		if (g_caught) {
+			diskbench_report_free(rep);
+			die_by(g_caught);
+		}
 	} else {
 		status = write_stdout(rep, fmt, &wo);
 	}

@@ -13,7 +13,8 @@
  *
  * Writers send their output to a diskbench_write_fn sink; the library never
  * uses a `FILE *`. diskbench_report_write_file() is the convenience that
- * writes to a path.
+ * writes to a path, replacing a regular file only by rename of a complete
+ * temporary file.
  *
  * The formats (see docs/report-formats.md):
  * - DISKBENCH_FORMAT_BONNIE_CSV: bonnie++ 2.00a's CSV (format 1.98, 50
@@ -22,7 +23,9 @@
  * - DISKBENCH_FORMAT_BONNIE_TEXT: bonnie++ 2.00a's text table; several runs
  *   give one row each under one heading, as bon_csv2txt prints them.
  * - DISKBENCH_FORMAT_JSON: every figure of every result, with the schema in
- *   docs/result-schema.json. Written JSON read back is the same report.
+ *   docs/result-schema.json. Written JSON read back is the same report
+ *   (save strings that are not UTF-8, or that hold control characters,
+ *   which the readers refuse).
  * - DISKBENCH_FORMAT_HTML: one self-contained page (inline CSS and SVG)
  *   comparing the runs: the bonnie++ table, latency percentile curves and
  *   timelines per phase.
@@ -59,7 +62,8 @@ typedef int (*diskbench_write_fn)(const void *buf, size_t len, void *user_data);
 
 /** Result formats. Values are fixed: new formats are only appended. */
 enum diskbench_format {
-	/** Readers only: JSON if the input starts with `{`, else bonnie++ CSV. */
+	/** Readers only: JSON if the input starts with `{` (after white space
+	 *  and a UTF-8 byte-order mark), else bonnie++ CSV. */
 	DISKBENCH_FORMAT_AUTO = 0,
 	/** bonnie++ CSV, format 1.98 (reads 1.97 too). */
 	DISKBENCH_FORMAT_BONNIE_CSV = 1,
@@ -296,16 +300,52 @@ DISKBENCH_API int diskbench_report_write(struct diskbench_report *report,
 					 diskbench_write_fn write, void *user_data);
 
 /**
- * Writes the report to a file, as diskbench_report_write() does. The file
- * is made or truncated; a "-" path is standard output.
+ * Writes the report to a file, as diskbench_report_write() does, without
+ * ever destroying what was there: what happens depends on what @p path is
+ * (looked at with lstat(2): a symbolic link is not followed).
+ *
+ * - `-`: standard output, written directly.
+ * - Nothing yet, or a regular file: the report goes to a temporary file in
+ *   the same directory, is written whole and fsync'd, and is then renamed
+ *   over @p path, so that @p path is at every moment the old file or the
+ *   complete new one; a reader that has the old file open keeps reading
+ *   it. Where the system and the file system allow it (Linux 3.11 and
+ *   later, with O_TMPFILE; most local file systems), the temporary file
+ *   has no name while it is written, and is named `<name>.tmp.<8 letters>`
+ *   only just before the rename; elsewhere it has that name from the
+ *   start. A new file gets the mode open(2) would give it (0666 less the
+ *   umask, or the directory's default ACL); an old one keeps its mode,
+ *   set-id bits included, and, if the caller may (root), its owner and
+ *   group. Other hard links to an old file keep the old contents. If
+ *   @p path changes while the report is written (another file put in its
+ *   place), nothing is renamed: -EBUSY.
+ * - A character device, a FIFO or a socket: written into, as a shell's
+ *   `>` would (opened without O_CREAT or O_TRUNC, with O_NOFOLLOW and
+ *   O_NOCTTY), after a check that the open found the same file lstat saw.
+ *   A FIFO's open waits for a reader. A socket cannot be opened (ENXIO).
+ * - Anything else is refused, and left alone: a symbolic link (-EINVAL:
+ *   name the file it points to), a directory (-EISDIR), a block device
+ *   (-EINVAL: writing would destroy what it holds), a name ending in `/`
+ *   (-EISDIR).
+ *
+ * On any failure the temporary file is removed, an old file is untouched,
+ * and diskbench_report_errmsg() names @p path and what failed.
+ *
+ * Signals: the library handles none. If the process dies while the
+ * temporary file has no name (O_TMPFILE), nothing is left; between its
+ * linking and its rename, two system calls, or for the whole write where
+ * O_TMPFILE is missing, `<name>.tmp.<8 letters>` beside @p path is left.
+ * A program that catches signals can leave nothing by deferring them
+ * until this call returns (diskbench-report does).
  *
  * @param[in] report the report
  * @param[in] format the format
  * @param[in] opts   options, or NULL
- * @param[in] path   the file
- * @return as diskbench_report_write(); a negative errno from open(2),
- *         write(2) or close(2), named with the path in
- *         diskbench_report_errmsg()
+ * @param[in] path   the file, or "-"
+ * @return as diskbench_report_write(); -EINVAL or -EISDIR for a path
+ *         refused as above; -EBUSY for a path that changed under the call;
+ *         a negative errno from open(2), write(2), fsync(2), rename(2) and
+ *         the like, named with the path in diskbench_report_errmsg()
  */
 DISKBENCH_API int diskbench_report_write_file(struct diskbench_report *report,
 					      enum diskbench_format format,
@@ -321,14 +361,22 @@ DISKBENCH_API int diskbench_report_write_file(struct diskbench_report *report,
  * from CSV knows only what the CSV says: rate, CPU percent and maximum
  * latency (see diskbench_result_summary_only()).
  *
+ * Both formats: a UTF-8 byte-order mark at the start is skipped. No string
+ * read back (a run's name, host, version, options, seed text, a phase's
+ * name or kind, an error's text) may hold a control character (a byte
+ * below 0x20, or 0x7f): such an input is refused, and the message shows
+ * the string with them escaped (`\n`, `\t`, `\x01`), as every message
+ * that quotes input does, so that it stays one line.
+ *
  * @param[in] report the report
  * @param[in] format DISKBENCH_FORMAT_AUTO, _BONNIE_CSV or _JSON
  * @param[in] buf    the input (need not end in a NUL)
  * @param[in] len    its length
  * @param[in] source a name for the input in messages ("results.csv"), or
  *                   NULL for "input"
- * @return the number of runs added; -EINVAL for malformed input, with the
- *         line and field in diskbench_report_errmsg(); -ENOTSUP for a
+ * @return the number of runs added; -EINVAL for malformed input (a
+ *         control character in a string included), with the line and
+ *         field in diskbench_report_errmsg(); -ENOTSUP for a
  *         format that cannot be read, or JSON in a library built without
  *         a JSON parser; -ENOMEM
  */
@@ -339,7 +387,8 @@ DISKBENCH_API int diskbench_report_read(struct diskbench_report *report,
 
 /**
  * Reads runs from a file, as diskbench_report_read() does; "-" is standard
- * input.
+ * input. CSV is read a piece at a time, so that a large file costs what
+ * its runs hold and not its text as well; JSON is read whole.
  * @param[in] report the report
  * @param[in] format DISKBENCH_FORMAT_AUTO, _BONNIE_CSV or _JSON
  * @param[in] path   the file

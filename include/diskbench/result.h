@@ -209,7 +209,8 @@ DISKBENCH_API bool diskbench_result_too_fast(const struct diskbench_result *res)
 
 /**
  * Sets the CPU time of a result, for results assembled from measurements
- * made elsewhere (another process, a rank of an MPI job, a file).
+ * made elsewhere (another process, a rank of an MPI job, a file). A
+ * summary-only result has no CPU times (only a CPU percent): no effect.
  *
  * @param[in] res       the result
  * @param[in] user_ns   user CPU time of the phase
@@ -244,6 +245,10 @@ diskbench_result_max_latency_ns(const struct diskbench_result *res);
 /**
  * The latency histogram of the phase's operations.
  *
+ * For a summary-only result (diskbench_result_summary_only()), an empty
+ * histogram of the default shape, one shared by all such results; copy it
+ * (diskbench_hist_copy()) to record into it.
+ *
  * @param[in] res the result
  * @return a borrowed pointer, valid while the result lives
  */
@@ -252,6 +257,9 @@ diskbench_result_hist(const struct diskbench_result *res);
 
 /**
  * The phase's timeline.
+ *
+ * For a summary-only result, an empty timeline of the default interval,
+ * one shared by all such results.
  *
  * @param[in] res the result
  * @return a borrowed pointer, valid while the result lives

@@ -198,6 +198,86 @@ static void test_bonnie_values_read(void **state)
 	diskbench_report_free(r);
 }
 
+/* A summary-only result holds no histogram or timeline of its own, but
+ * its getters give what an empty one would: a histogram of the default
+ * shape that merges, copies and, copied, records; an empty timeline of the
+ * default interval. Its copy and its counters likewise. */
+static void test_bonnie_summary_empty_parts(void **state)
+{
+	const char *line =
+		"1.98,2.00a,h,1,7,512M,,8192,5,1316,99,412524,87,+++++,+++,2157,99,,,"
+		"123.4,3,4,,,,,8191,99,+++++,+++,+++++,+++,+++++,+++,+++++,+++,+++++,+++,"
+		"8100us,458us,129us,7198us,,120s,267us,312us,1113us,1456us,39us,99ms\n";
+	struct diskbench_hist *def, *h;
+	struct diskbench_timeline *tl;
+	struct diskbench_result *cp;
+	struct diskbench_report *r;
+	const struct diskbench_result *res;
+	const struct diskbench_hist *eh;
+	const struct diskbench_timeline *et;
+	uint64_t v;
+
+	(void)state;
+	assert_int_equal(diskbench_report_new(&r), 0);
+	assert_int_equal(diskbench_report_read(r, DISKBENCH_FORMAT_BONNIE_CSV, line,
+					       strlen(line), NULL), 1);
+	res = diskbench_report_result(r, 0, 1);
+	assert_true(diskbench_result_summary_only(res));
+	assert_string_equal(diskbench_result_name(res), "put_block");
+	assert_u64_eq(diskbench_result_ops(res), 0);
+	assert_u64_eq(diskbench_result_bytes(res), 0);
+	assert_u64_eq(diskbench_result_elapsed_ns(res), 0);
+	assert_u64_eq(diskbench_result_cpu_user_ns(res), 0);
+	assert_true(diskbench_result_ran(res));
+	assert_int_equal(diskbench_result_error(res), 0);
+	assert_string_equal(diskbench_result_errmsg(res), "");
+
+	eh = diskbench_result_hist(res);
+	assert_non_null(eh);
+	assert_ptr_equal(eh, diskbench_result_hist(diskbench_report_result(r, 0, 2)));
+	assert_int_equal(diskbench_hist_new(&def, NULL), 0);
+	assert_u64_eq(diskbench_hist_count(eh), 0);
+	assert_u64_eq(diskbench_hist_max(eh), 0);
+	assert_u64_eq(diskbench_hist_min(eh), 0);
+	assert_u64_eq(diskbench_hist_highest(eh), diskbench_hist_highest(def));
+	assert_int_equal(diskbench_hist_precision_bits(eh),
+			 diskbench_hist_precision_bits(def));
+	assert_int_equal(diskbench_hist_percentile(eh, 50, &v), -ENODATA);
+	diskbench_hist_record(def, 1000);
+	assert_int_equal(diskbench_hist_merge(def, eh), 0);
+	assert_u64_eq(diskbench_hist_count(def), 1);
+	assert_int_equal(diskbench_hist_copy(&h, eh), 0);
+	diskbench_hist_record(h, 5000000);
+	assert_u64_eq(diskbench_hist_count(h), 1);
+	assert_int_equal(diskbench_hist_percentile(h, 100, &v), 0);
+	assert_true(v >= 5000000 && v <= 5000000 * 1.01);
+	assert_int_equal(diskbench_hist_memory(h), diskbench_hist_memory(def));
+	diskbench_hist_free(h);
+	diskbench_hist_free(def);
+
+	et = diskbench_result_timeline(res);
+	assert_non_null(et);
+	assert_int_equal(diskbench_timeline_len(et), 0);
+	assert_u64_eq(diskbench_timeline_interval_ns(et),
+		      DISKBENCH_TIMELINE_DEFAULT_INTERVAL_NS);
+	assert_int_equal(diskbench_timeline_copy(&tl, et), 0);
+	assert_int_equal(diskbench_timeline_record(tl, 250000000, 10, 4096), 0);
+	assert_int_equal(diskbench_timeline_len(tl), 3);
+	diskbench_timeline_free(tl);
+
+	/* A copy is summary-only too, and outlives the report. */
+	assert_int_equal(diskbench_result_copy(&cp, res), 0);
+	diskbench_report_free(r);
+	assert_true(diskbench_result_summary_only(cp));
+	assert_string_equal(diskbench_result_name(cp), "put_block");
+	assert_true(diskbench_result_bytes_per_sec(cp) == 412524.0 * 1024);
+	assert_int_equal(diskbench_result_max_latency_ns(cp), 458000);
+	assert_int_equal(diskbench_result_set_error(cp, -EIO, "write", "x", 0), 0);
+	assert_int_equal(diskbench_result_error(cp), -EIO);
+	assert_u64_eq(diskbench_hist_count(diskbench_result_hist(cp)), 0);
+	diskbench_result_free(cp);
+}
+
 /* A 1.97 line (48 fields, the chunk size in field 7) is read and written
  * as 1.98, its latencies in 2.00a's units (15ms is 15000us there). */
 static void test_bonnie_reads_197(void **state)
@@ -323,6 +403,13 @@ static const struct bad_case bad_cases[] = {
 	{ NULL, { { 19, "16387777777777777777777777" }, { 20, "3" } },
 	  "field 20 (seeks) \"16387777777777777777777777\": above 10^12" },
 	{ NULL, { { 26, "12" }, { 27, "-3" } }, "field 28 (seq_create_cpu) \"-3\"" },
+	/* Control characters: refused in the strings, shown escaped. */
+	{ NULL, { { 2, "a\tb" } },
+	  "input:2: field 3 (name) \"a\\tb\": a control character, which no string read back may hold" },
+	{ NULL, { { 1, "2.00\x7f" } }, "field 2 (bonnie_version) \"2.00\\x7f\": a control character" },
+	{ NULL, { { 4, "seed\x01" "file" } }, "field 5 (seed) \"seed\\x01file\": a control character" },
+	{ NULL, { { 2, "a\rb" } }, "field 3 (name) \"a\\rb\"" },
+	{ NULL, { { 5, "16M\x1b" } }, "field 6 (file_size) \"16M\\x1b\": not a size" },
 };
 
 /* The line of a field-based case: a 1.98 line with nothing run, and the
@@ -381,6 +468,10 @@ static void test_bonnie_malformed(void **state)
 		if (!strstr(diskbench_report_errmsg(r), b->msg))
 			fail_msg("case %zu: message \"%s\" lacks \"%s\"", i,
 				 diskbench_report_errmsg(r), b->msg);
+		/* One line, whatever the input held. */
+		if (strpbrk(diskbench_report_errmsg(r), "\n\r\t\x01\x1b\x7f"))
+			fail_msg("case %zu: message \"%s\" holds a control character",
+				 i, diskbench_report_errmsg(r));
 		assert_int_equal(diskbench_report_run_count(r), 1);
 		free(in);
 		free(line);
@@ -403,6 +494,31 @@ static void test_bonnie_refuses_comma(void **state)
 						fx_buf_write, &b), -EINVAL);
 	assert_non_null(strstr(diskbench_report_errmsg(r), "\"a,b\""));
 	assert_int_equal(b.len, 0);
+	/* A line break (a name given through the API: readers refuse one):
+	 * the message stays one line, the break shown escaped. */
+	in.name = "a\nb";
+	assert_int_equal(diskbench_report_add(r, &in, NULL, 0), 0);
+	in.name = "a,b";
+	assert_int_equal(diskbench_report_write(r, DISKBENCH_FORMAT_BONNIE_CSV, NULL,
+						fx_buf_write, &b), -EINVAL);
+	assert_non_null(strstr(diskbench_report_errmsg(r), "\"a,b\""));
+	assert_int_equal(diskbench_report_write(r, DISKBENCH_FORMAT_JSON, NULL,
+						fx_buf_write, &b), 0);
+	free(b.p);
+	b = (struct fx_buf){ 0 };
+	{
+		struct diskbench_report *r2;
+
+		assert_int_equal(diskbench_report_new(&r2), 0);
+		in.name = "a\nb";
+		assert_int_equal(diskbench_report_add(r2, &in, NULL, 0), 0);
+		assert_int_equal(diskbench_report_write(r2, DISKBENCH_FORMAT_BONNIE_CSV,
+							NULL, fx_buf_write, &b), -EINVAL);
+		assert_string_equal(diskbench_report_errmsg(r2),
+			"run 1: its name \"a\\nb\" holds a comma or a line break, which bonnie++ CSV cannot carry");
+		diskbench_report_free(r2);
+	}
+	assert_int_equal(b.len, 0);
 	/* The text table can. */
 	assert_int_equal(diskbench_report_write(r, DISKBENCH_FORMAT_BONNIE_TEXT, NULL,
 						fx_buf_write, &b), 0);
@@ -416,6 +532,7 @@ int main(void)
 		cmocka_unit_test(test_bonnie_real_output_rewritten),
 		cmocka_unit_test(test_bonnie_header_and_runs),
 		cmocka_unit_test(test_bonnie_values_read),
+		cmocka_unit_test(test_bonnie_summary_empty_parts),
 		cmocka_unit_test(test_bonnie_reads_197),
 		cmocka_unit_test(test_bonnie_golden),
 		cmocka_unit_test(test_bonnie_text_one_run),

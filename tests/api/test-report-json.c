@@ -581,6 +581,8 @@ static void test_report_json_escaping(void **state)
 {
 	static const char name[] = "q\"b\\s/n\nt\tc\x01\x1f del\x7f "
 				   "\xc3\xa9\xe6\x97\xa5\xf0\x9f\x98\x80";
+	static const char printable[] = "q\"b\\s/n t c del "
+					"\xc3\xa9\xe6\x97\xa5\xf0\x9f\x98\x80";
 	struct diskbench_report_info in = DISKBENCH_REPORT_INFO_INIT;
 	struct diskbench_report *r, *r2;
 	char *j;
@@ -601,21 +603,39 @@ static void test_report_json_escaping(void **state)
 	assert_non_null(strstr(j, "\"dir\": \"\xef\xbf\xbd\xef\xbf\xbd\",\n"));
 	free(j);
 
-	/* The valid run reads back as it was; the other one as written. */
+	/* Read back, the control characters are refused, in one line that
+	 * shows them escaped; nothing is added. */
+	j = write_json(r, NULL);
+	assert_ok(diskbench_report_new(&r2));
+	assert_int_equal(diskbench_report_read(r2, DISKBENCH_FORMAT_JSON, j,
+					       strlen(j), "t.json"), -EINVAL);
+	assert_string_equal(diskbench_report_errmsg(r2),
+		"t.json: runs[0].name: \"q\"b\\s/n\\nt\\tc\\x01\\x1f del\\x7f "
+		"\xc3\xa9\xe6\x97\xa5\xf0\x9f\x98\x80\": a control character, "
+		"which no string read back may hold");
+	assert_int_equal(diskbench_report_run_count(r2), 0);
+	free(j);
+	diskbench_report_free(r2);
+	diskbench_report_free(r);
+
+	/* Without them, the valid run reads back as it was; the other one as
+	 * written; a valid-UTF-8 report round-trips exactly. */
+	r = tiny_report(printable);
+	in = (struct diskbench_report_info)DISKBENCH_REPORT_INFO_INIT;
+	in.name = "bad\xff\xc0\x80utf8\xed\xa0\x80!";
+	assert_ok(diskbench_report_add(r, &in, NULL, 0));
 	j = write_json(r, NULL);
 	r2 = read_json(j, 2);
 	diskbench_report_info_init(&in, sizeof(in));
 	assert_ok(diskbench_report_get_info(r2, 0, &in));
-	assert_string_equal(in.name, name);
+	assert_string_equal(in.name, printable);
 	assert_ok(diskbench_report_get_info(r2, 1, &in));
 	assert_string_equal(in.name, "bad\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbdutf8"
 				     "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd!");
 	free(j);
 	diskbench_report_free(r2);
-
-	/* The valid-UTF-8 report round-trips exactly. */
 	diskbench_report_free(r);
-	r = tiny_report(name);
+	r = tiny_report(printable);
 	j = round_trip(r, NULL);
 	free(j);
 	diskbench_report_free(r);
@@ -802,6 +822,24 @@ static const struct bad_case bad_cases[] = {
 	{ "\"summary_only\": false,\n          \"ops\": 3",
 	  "\"summary_only\": true,\n          \"ops\": 3",
 	  "t.json: runs[0].phases[0].rates.bytes_per_sec: a summary-only custom phase has only ops_per_sec" },
+	/* Control characters: refused in every string, shown escaped. */
+	{ "\"name\": \"tiny\",\n      \"host\"", "\"name\": \"ti\\nny\",\n      \"host\"",
+	  "t.json: runs[0].name: \"ti\\nny\": a control character, which no string read back may hold" },
+	{ "\"host\": \"h\"", "\"host\": \"h\\u0007\"", "runs[0].host: \"h\\x07\": a control character" },
+	{ "\"options\": \"-s 1M\"", "\"options\": \"-s\\t1M\"", "runs[0].options: \"-s\\t1M\": a control" },
+	{ "\"seed_text\": \"seedfile\"", "\"seed_text\": \"seed\\u007ffile\"",
+	  "runs[0].seed_text: \"seed\\x7ffile\": a control" },
+	{ "\"name\": \"open-fail\"", "\"name\": \"open\\r\\nfail\"",
+	  "runs[0].phases[1].name: \"open\\r\\nfail\": a control" },
+	{ "\"kind\": \"custom\"", "\"kind\": \"cus\\u001btom\"",
+	  "runs[0].phases[0].kind: \"cus\\x1btom\": a control" },
+	{ "\"message\": \"open /mnt/x: Permission denied\"",
+	  "\"message\": \"open /mnt/x:\\nPermission denied\"",
+	  "runs[0].phases[1].error.message: \"open /mnt/x:\\nPermission denied\": a control" },
+	{ "\"ops\": 3,", "\"ops\": \"1\\n2\",",
+	  "runs[0].phases[0].ops: \"1\\n2\" is not an unsigned 64-bit integer" },
+	{ "\"sum_ns\": \"2300\"", "\"sum_ns\": \"23\\t00\"",
+	  "histogram.sum_ns: \"23\\t00\" is not a decimal integer" },
 };
 
 /* Edits of summary_doc. */
@@ -836,6 +874,11 @@ static void check_bad(struct diskbench_report *r, const char *base,
 		if (strncmp(diskbench_report_errmsg(r), "t.json", 6) != 0)
 			fail_msg("case %zu: message \"%s\" does not name the source",
 				 i, diskbench_report_errmsg(r));
+		/* One line, whatever the input held. */
+		for (const char *m = diskbench_report_errmsg(r); *m; m++)
+			if ((unsigned char)*m < 0x20 || *m == 0x7f)
+				fail_msg("case %zu: message \"%s\" holds a control character",
+					 i, diskbench_report_errmsg(r));
 		assert_int_equal(diskbench_report_run_count(r), 3);
 		free(doc);
 	}

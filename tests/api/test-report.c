@@ -2,6 +2,8 @@
 #include "common-test.h"
 #include "report-fixture.h"
 
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static void test_report_fixture_builds(void **state)
@@ -231,6 +233,118 @@ static void test_report_files(void **state)
 	diskbench_report_free(r);
 }
 
+/* A UTF-8 byte-order mark before JSON or CSV is skipped, by the format
+ * detection, by each reader, from a buffer and from a file. */
+static void test_report_bom(void **state)
+{
+	static const char bom[] = "\xef\xbb\xbf";
+	struct diskbench_report *r = fx_report(), *back;
+	char path[] = "/tmp/diskbench-bom-XXXXXX";
+	char *want = fx_write(r, DISKBENCH_FORMAT_BONNIE_CSV, NULL), *got;
+	static const enum diskbench_format fmts[] = {
+		DISKBENCH_FORMAT_JSON, DISKBENCH_FORMAT_BONNIE_CSV,
+	};
+
+	(void)state;
+	for (size_t k = 0; k < 2; k++) {
+		char *text = fx_write(r, fmts[k], NULL);
+		size_t len = strlen(text);
+		char *in = malloc(len + 3);
+		int fd;
+
+		strcpy(path, "/tmp/diskbench-bom-XXXXXX");
+		fd = mkstemp(path);
+
+		assert_non_null(in);
+		memcpy(in, bom, 3);
+		memcpy(in + 3, text, len);
+		assert_true(fd >= 0);
+		assert_int_equal(write(fd, in, len + 3), (ssize_t)(len + 3));
+		close(fd);
+		assert_int_equal(diskbench_report_new(&back), 0);
+		if (fmts[k] == DISKBENCH_FORMAT_JSON &&
+		    diskbench_report_read(back, DISKBENCH_FORMAT_JSON, "{}", 2,
+					  NULL) == -ENOTSUP) {
+			/* A library without a JSON parser. */
+			diskbench_report_free(back);
+			free(in);
+			free(text);
+			unlink(path);
+			continue;
+		}
+		assert_int_equal(diskbench_report_read(back, DISKBENCH_FORMAT_AUTO,
+						       in, len + 3, "b"), 3);
+		assert_int_equal(diskbench_report_read(back, fmts[k], in, len + 3,
+						       "b"), 3);
+		assert_int_equal(diskbench_report_read_file(back,
+							    DISKBENCH_FORMAT_AUTO,
+							    path), 3);
+		assert_int_equal(diskbench_report_read_file(back, fmts[k], path), 3);
+		got = fx_write(back, DISKBENCH_FORMAT_BONNIE_CSV, NULL);
+		for (int i = 0; i < 4; i++)
+			assert_memory_equal(got + i * strlen(want), want, strlen(want));
+		free(got);
+		diskbench_report_free(back);
+		free(in);
+		free(text);
+		unlink(path);
+	}
+	free(want);
+	diskbench_report_free(r);
+}
+
+/* A CSV of many runs costs what its runs hold, not a histogram and a
+ * timeline apiece (52 KB a line once: 20,000 lines took 1 GB). Read and
+ * written as text in a child, whose peak RSS wait4() gives; the bound is
+ * generous (about 20 MB are needed, sanitizers take more), the old cost
+ * was fifty times it. */
+#define MEM_LINES 20000
+#define MEM_BOUND_KIB (128 * 1024)
+
+static void test_report_csv_memory(void **state)
+{
+	static const char line[] =
+		",1,1111,64M,,8192,5,1536,98,16384,40,21845,35,1536,99,+++++,+++,"
+		"1638,3,1,,,,,1024,90,+++++,+++,1365,60,341,88,+++++,+++,512,30,"
+		"8000us,200us,366us,4000us,15us,610us,976us,50us,732us,2000us,"
+		"40us,1953us\n";
+	char path[] = "/tmp/diskbench-csv-mem-XXXXXX";
+	struct rusage ru;
+	int fd = mkstemp(path), status;
+	FILE *f;
+	pid_t pid;
+
+	(void)state;
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	assert_non_null(f);
+	for (int i = 0; i < MEM_LINES; i++)
+		fprintf(f, "1.98,2.00a,run%d%s", i, line);
+	assert_int_equal(fclose(f), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct diskbench_report *r;
+
+		if (diskbench_report_new(&r) ||
+		    diskbench_report_read_file(r, DISKBENCH_FORMAT_AUTO, path) !=
+			    MEM_LINES ||
+		    diskbench_report_write_file(r, DISKBENCH_FORMAT_BONNIE_TEXT,
+						NULL, "/dev/null"))
+			_exit(1);
+		diskbench_report_free(r);
+		_exit(0);
+	}
+	assert_int_equal(wait4(pid, &status, 0, &ru), pid);
+	unlink(path);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	if (ru.ru_maxrss > MEM_BOUND_KIB)
+		fail_msg("%d CSV lines took %ld KiB, more than %d", MEM_LINES,
+			 ru.ru_maxrss, MEM_BOUND_KIB);
+	print_message("%d CSV lines: peak %ld KiB\n", MEM_LINES, ru.ru_maxrss);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -239,6 +353,8 @@ int main(void)
 		cmocka_unit_test(test_report_opts_sizes),
 		cmocka_unit_test(test_report_errors),
 		cmocka_unit_test(test_report_files),
+		cmocka_unit_test(test_report_bom),
+		cmocka_unit_test(test_report_csv_memory),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

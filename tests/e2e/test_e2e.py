@@ -12,6 +12,13 @@ Usage: test_e2e.py PATH-TO-diskbench-bonnie PATH-TO-diskbench-report SOURCE-ROOT
   the same way.
 - Malformed or missing input: exit 1, the file named on stderr, no -o file
   (nor temporary file) left, an existing -o file untouched.
+- -o onto each kind of file: a regular file keeps its mode, a FIFO and a
+  device are written into, a symlink and a directory are refused, a failed
+  write keeps the old file.
+- Every catchable fatal signal sent mid-write (the process stopped once it
+  holds its temporary file open): no temporary file left, the -o file old
+  or complete, death by that signal; into a stalled FIFO or pipe the
+  signal ends it at once; | head -1 ends it quietly.
 - A full file system (an 8 MiB tmpfs; needs root, else exit 77) and an
   unwritable directory: exit 1, a message, nothing left behind; small
   files that cannot fit are refused before anything is made, and a test
@@ -20,10 +27,15 @@ Usage: test_e2e.py PATH-TO-diskbench-bonnie PATH-TO-diskbench-report SOURCE-ROOT
 """
 import json
 import os
+import resource
 import shutil
+import signal
+import stat
 import subprocess
 import sys
 import tempfile
+import threading
+import time
 
 BONNIE = os.path.abspath(sys.argv[1])
 REPORT = os.path.abspath(sys.argv[2])
@@ -273,11 +285,304 @@ def test_report_errors(tmp, made):
         p = run(REPORT, args)
         check(f'report usage {args}', p.returncode == 1 and
               'usage:' in p.stderr and p.stdout == '', 'exit 1 and usage', p)
+    # The option is named right (a char * once went to %c).
+    for opt in ('-o', '--output', '--title', '--percentiles'):
+        p = run(REPORT, [bad, opt])
+        first = p.stderr.splitlines()[0] if p.stderr else ''
+        check(f'report usage {opt} without its argument',
+              p.returncode == 1 and
+              first == f'diskbench-report: option {opt} needs an argument',
+              first, p)
+    # Control characters in names read back: refused, in one line that
+    # shows them escaped; a UTF-8 byte-order mark before JSON is skipped.
+    if good:
+        with open(good) as f:
+            text = f.read()
+        nl = os.path.join(d, 'newline.json')
+        with open(nl, 'w') as f:
+            f.write(text.replace('"name": "e2e-a"', '"name": "e2e\\na"', 1))
+        p = run(REPORT, [nl])
+        check('report: a name with a line break (JSON) is refused in one line',
+              p.returncode == 1 and p.stdout == '' and
+              len(p.stderr.splitlines()) == 1 and
+              'runs[0].name: "e2e\\na": a control character' in p.stderr,
+              '', p)
+        bom = os.path.join(d, 'bom.json')
+        with open(bom, 'w', encoding='utf-8-sig') as f:
+            f.write(text)
+        p = run(REPORT, ['--csv', bom])
+        q = run(REPORT, ['--csv', good])
+        check('report: JSON after a byte-order mark', p.returncode == 0 and
+              p.stdout == q.stdout and p.stdout != '', '', p)
+        os.unlink(nl)
+        os.unlink(bom)
+    tab = os.path.join(d, 'tab.csv')
+    fields = bonnie_line().split(',')
+    fields[2] = 'test\thost'
+    with open(tab, 'w') as f:
+        f.write(','.join(fields) + '\n')
+    p = run(REPORT, [tab])
+    check('report: a name with a tab (CSV) is refused in one line',
+          p.returncode == 1 and len(p.stderr.splitlines()) == 1 and
+          'field 3 (name) "test\\thost": a control character' in p.stderr,
+          '', p)
+    os.unlink(tab)
     p = run(REPORT, ['--help'])
     check('report --help', p.returncode == 0 and 'usage:' in p.stdout, '', p)
     p = run(REPORT, ['--version'])
     check('report --version', p.returncode == 0 and
           p.stdout.startswith('diskbench-report '), '', p)
+
+
+def test_report_output(tmp, made):
+    """-o FILE: a regular file is replaced by rename keeping its mode; a
+    FIFO or a device is written into; a symlink or a directory is
+    refused; a failed write keeps the old file. Nothing else is left."""
+    if not made.get('a'):
+        fail('report -o', 'the bonnie runs failed, nothing to read')
+        return
+    src = made['a'][1]
+    want = run(REPORT, ['--json', src]).stdout
+    d = os.path.join(tmp, 'outputs')
+    os.mkdir(d)
+
+    out = os.path.join(d, 'secret.json')
+    with open(out, 'w') as f:
+        f.write('old\n')
+    os.chmod(out, 0o600)
+    p = run(REPORT, ['--json', '-o', out, src])
+    with open(out) as f:
+        got = f.read()
+    check('report -o keeps a 0600 file 0600', p.returncode == 0 and
+          got == want and os.stat(out).st_mode & 0o7777 == 0o600 and
+          os.listdir(d) == ['secret.json'],
+          f'mode {oct(os.stat(out).st_mode)}, {os.listdir(d)}', p)
+    os.unlink(out)
+
+    victim = os.path.join(d, 'victim')
+    with open(victim, 'w') as f:
+        f.write('victim\n')
+    link = os.path.join(d, 'out.html')
+    os.symlink('victim', link)
+    p = run(REPORT, ['--html', '-o', link, src])
+    with open(victim) as f:
+        kept = f.read() == 'victim\n'
+    check('report -o refuses a symbolic link', p.returncode == 1 and
+          'out.html is a symbolic link' in p.stderr and
+          len(p.stderr.splitlines()) == 1 and os.path.islink(link) and
+          os.readlink(link) == 'victim' and kept and
+          sorted(os.listdir(d)) == ['out.html', 'victim'],
+          f'{sorted(os.listdir(d))}', p)
+    os.unlink(link)
+    os.unlink(victim)
+
+    fifo = os.path.join(d, 'fifo')
+    os.mkfifo(fifo)
+    got = []
+    reader = threading.Thread(target=lambda: got.append(open(fifo).read()))
+    reader.start()
+    p = run(REPORT, ['--json', '-o', fifo, src], timeout=30)
+    reader.join(30)
+    check('report -o into a FIFO', p.returncode == 0 and got == [want] and
+          stat.S_ISFIFO(os.lstat(fifo).st_mode) and os.listdir(d) == ['fifo'],
+          f'{os.listdir(d)}', p)
+    os.unlink(fifo)
+
+    if ROOT:
+        null = os.path.join(d, 'null')
+        os.mknod(null, 0o666 | stat.S_IFCHR, os.makedev(1, 3))
+    else:
+        null = '/dev/null'
+    p = run(REPORT, ['--json', '-o', null, src])
+    st = os.lstat(null)
+    check('report -o into a character device', p.returncode == 0 and
+          stat.S_ISCHR(st.st_mode) and st.st_rdev == os.makedev(1, 3),
+          oct(st.st_mode), p)
+    if ROOT:
+        os.unlink(null)
+
+    p = run(REPORT, ['--json', '-o', d, src])
+    check('report -o refuses a directory', p.returncode == 1 and
+          'is a directory' in p.stderr and os.listdir(d) == [], '', p)
+
+    # A write that fails (the file-size limit, SIGXFSZ ignored): the old
+    # file stays byte for byte, no temporary file is left.
+    out = os.path.join(d, 'big.html')
+    with open(out, 'w') as f:
+        f.write('the previous report\n')
+
+    def small_files():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (4096, resource.RLIM_INFINITY))
+
+    p = subprocess.run([REPORT, '--html', '-o', out, src], capture_output=True,
+                       text=True, preexec_fn=small_files, timeout=60)
+    with open(out) as f:
+        got = f.read()
+    check('report -o write failure keeps the old file', p.returncode == 1 and
+          got == 'the previous report\n' and os.listdir(d) == ['big.html'] and
+          'big.html' in p.stderr and 'File too large' in p.stderr and
+          len(p.stderr.splitlines()) == 1, f'{os.listdir(d)}', p)
+    os.unlink(out)
+
+
+def many_runs_csv(path, lines):
+    """A CSV of `lines` runs of bonnie++'s own line, each named apart."""
+    fields = bonnie_line().split(',')
+    with open(path, 'w') as f:
+        for i in range(lines):
+            fields[2] = f'run{i}'
+            f.write(','.join(fields) + '\n')
+
+
+def fatal_signals():
+    names = ['SIGHUP', 'SIGINT', 'SIGQUIT', 'SIGTERM', 'SIGPIPE', 'SIGALRM',
+             'SIGUSR1', 'SIGUSR2', 'SIGXFSZ', 'SIGXCPU', 'SIGVTALRM',
+             'SIGPROF', 'SIGIO', 'SIGPWR', 'SIGSTKFLT']
+    sigs = [getattr(signal, n) for n in names if hasattr(signal, n)]
+    if hasattr(signal, 'SIGRTMIN'):
+        sigs += range(signal.SIGRTMIN, signal.SIGRTMAX + 1)
+    return sigs
+
+
+def no_core():
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+
+
+def open_in(pid, d):
+    """Whether process pid has a file in directory d open."""
+    try:
+        fds = os.listdir(f'/proc/{pid}/fd')
+    except OSError:
+        return False
+    for fd in fds:
+        try:
+            if os.readlink(f'/proc/{pid}/fd/{fd}').startswith(d + '/'):
+                return True
+        except OSError:
+            pass
+    return False
+
+
+def test_report_signals(tmp):
+    """Each catchable fatal signal, sent while -o is being written: no
+    temporary file left, the -o file the complete new one (the signal waits
+    for the write), death by that signal. The process is stopped once it
+    holds a file in the output directory open (the temporary file), the
+    signal is sent, and it is continued: the signal is certain to arrive
+    mid-write."""
+    if not os.path.isdir('/proc/self/fd'):
+        fail('report signals', 'needs /proc to see the write begin')
+        return
+    src = os.path.join(tmp, 'signals.csv')
+    many_runs_csv(src, 1000)
+    want = run(REPORT, ['--json', src]).stdout
+    d = os.path.join(tmp, 'sig-out')
+    os.mkdir(d)
+    out = os.path.join(d, 'report.json')
+    old = '{"the previous": "report"}\n'
+    bad = []
+    caught = 0
+    for sig in fatal_signals():
+        # Until the signal is sent: a write too quick for the polling
+        # finishes unseen, and is tried again.
+        for attempt in range(5):
+            with open(out, 'w') as f:
+                f.write(old)
+            p = subprocess.Popen([REPORT, '--json', '-o', out, src],
+                                 stdout=subprocess.DEVNULL,
+                                 stderr=subprocess.PIPE, preexec_fn=no_core)
+            sent = mid = False
+            while p.poll() is None:
+                if open_in(p.pid, d):
+                    os.kill(p.pid, signal.SIGSTOP)
+                    mid = open_in(p.pid, d)
+                    os.kill(p.pid, sig)
+                    os.kill(p.pid, signal.SIGCONT)
+                    sent = True
+                    break
+            err = p.communicate(timeout=60)[1].decode(errors='replace')
+            if sent:
+                break
+        caught += mid
+        with open(out) as f:
+            got = f.read()
+        why = []
+        if os.listdir(d) != ['report.json']:
+            why.append(f'left {os.listdir(d)}')
+        # Caught mid-write, the signal waits for the write to finish.
+        if got != want and (mid or got != old):
+            why.append(f'-o file is {"the old one" if got == old else "neither"}'
+                       f' ({len(got)} bytes)')
+        if p.returncode != -sig:
+            why.append(f'exit {p.returncode}')
+        if why:
+            bad.append(f'{signal.Signals(sig).name if sig < 32 else sig}: '
+                       f'{", ".join(why)} {err.strip()[:200]}')
+    check(f'report -o: {len(fatal_signals())} signals mid-write leave nothing',
+          not bad, '; '.join(bad))
+    check(f'report -o: {caught} of the signals came mid-write',
+          caught >= len(fatal_signals()) // 2,
+          f'{caught} of {len(fatal_signals())}')
+
+    # Into a FIFO whose reader stalls, and into a stalled pipe on standard
+    # output: each signal ends the process at once, nothing is left.
+    fifo = os.path.join(d, 'fifo')
+    os.mkfifo(fifo)
+    bad = []
+    for sig in (signal.SIGTERM, signal.SIGQUIT, signal.SIGUSR1, signal.SIGPIPE):
+        rd = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+        p = subprocess.Popen([REPORT, '--json', '-o', fifo, src],
+                             stderr=subprocess.PIPE, preexec_fn=no_core)
+        time.sleep(0.1)
+        os.kill(p.pid, sig)
+        try:
+            p.communicate(timeout=10)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.communicate()
+            bad.append(f'{signal.Signals(sig).name}: still running')
+        os.close(rd)
+        if p.returncode != -sig or sorted(os.listdir(d)) != ['fifo', 'report.json']:
+            bad.append(f'{signal.Signals(sig).name}: exit {p.returncode}, '
+                       f'{os.listdir(d)}')
+    for sig in (signal.SIGINT, signal.SIGHUP):
+        p = subprocess.Popen([REPORT, '--json', src], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, preexec_fn=no_core)
+        time.sleep(0.1)
+        os.kill(p.pid, sig)
+        try:
+            p.communicate(timeout=10)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.communicate()
+            bad.append(f'stdout {signal.Signals(sig).name}: still running')
+        if p.returncode != -sig:
+            bad.append(f'stdout {signal.Signals(sig).name}: exit {p.returncode}')
+    check('report into a stalled FIFO or pipe: signals end it at once',
+          not bad, '; '.join(bad))
+
+    # A reader that goes away (| head -1): a quiet death by SIGPIPE, or
+    # with SIGPIPE ignored one line naming standard output; never more.
+    for ignore in (False, True):
+        def pre(ignore=ignore):
+            no_core()
+            if ignore:
+                signal.signal(signal.SIGPIPE, signal.SIG_IGN)
+        p = subprocess.Popen([REPORT, '--text', src], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, preexec_fn=pre)
+        p.stdout.readline()
+        p.stdout.close()
+        err = p.stderr.read().decode(errors='replace')
+        p.wait(timeout=30)
+        p.stderr.close()
+        if ignore:
+            good = p.returncode == 1 and err.count('\n') == 1 and \
+                'standard output' in err and 'Broken pipe' in err
+        else:
+            good = p.returncode == -signal.SIGPIPE and err == ''
+        check(f'report | head -1 (SIGPIPE {"ignored" if ignore else "default"})',
+              good, f'exit {p.returncode}, stderr {err!r}')
 
 
 def test_enospc(tmp, made):
@@ -321,8 +626,12 @@ def test_enospc(tmp, made):
               'exit 0 and one CSV line', p)
         check('bonnie 6 MiB then 4 MiB: directory empty',
               os.listdir(mnt) == [], f'left {os.listdir(mnt)}')
-        # diskbench-report -o on a file system with no room: no file left.
+        # diskbench-report -o on a file system with no room: no file left,
+        # and an existing one stays byte for byte.
         if made.get('a'):
+            old = os.path.join(mnt, 'old.json')
+            with open(old, 'w') as f:
+                f.write('{"the previous": "report"}\n')
             fill = os.path.join(mnt, 'fill')
             subprocess.run(['dd', 'if=/dev/zero', f'of={fill}', 'bs=64k'],
                            capture_output=True)
@@ -331,9 +640,29 @@ def test_enospc(tmp, made):
             check('report ENOSPC: exit 1 naming the file',
                   p.returncode == 1 and 'report.json' in p.stderr and
                   'No space left' in p.stderr, 'exit 1', p)
-            check('report ENOSPC: nothing left', os.listdir(mnt) == ['fill'],
+            check('report ENOSPC: nothing left',
+                  sorted(os.listdir(mnt)) == ['fill', 'old.json'],
                   f'left {os.listdir(mnt)}')
+            p = run(REPORT, ['--json', '-o', old, made['a'][1]])
+            with open(old) as f:
+                kept = f.read() == '{"the previous": "report"}\n'
+            check('report ENOSPC: the old file kept', p.returncode == 1 and
+                  kept and sorted(os.listdir(mnt)) == ['fill', 'old.json'],
+                  f'left {os.listdir(mnt)}', p)
+            # diskbench-bonnie's --json and --html go the same way.
+            scratch = os.path.join(tmp, 'scratch-enospc')
+            os.mkdir(scratch)
+            p = run(BONNIE, USER + ['-d', scratch, '-s', '0', '-n', '1',
+                                    '--json', old], cwd=tmp)
+            with open(old) as f:
+                kept = f.read() == '{"the previous": "report"}\n'
+            check('bonnie --json ENOSPC: the old file kept',
+                  p.returncode != 0 and kept and
+                  sorted(os.listdir(mnt)) == ['fill', 'old.json'] and
+                  'No space left' in p.stderr,
+                  f'left {os.listdir(mnt)}', p)
             os.unlink(fill)
+            os.unlink(old)
     finally:
         subprocess.run(['umount', mnt])
     return True
@@ -373,6 +702,8 @@ def main():
         made = test_runs(tmp)
         test_report(tmp, made)
         test_report_errors(tmp, made)
+        test_report_output(tmp, made)
+        test_report_signals(tmp)
         mounted = test_enospc(tmp, made)
         test_unwritable(tmp)
         test_man_pages()

@@ -134,9 +134,28 @@ static void test_opts_read_too_small(void **state)
 	assert_int_equal(diskbench__opts_read(&o, sizeof(o), &in), -EINVAL);
 }
 
+/* The shared empty histogram of summary-only results has the shape of
+ * diskbench_hist_new(NULL) and stores no bucket. */
+static void test_hist_empty_shape(void **state)
+{
+	struct diskbench_hist *h;
+
+	(void)state;
+	assert_int_equal(diskbench_hist_new(&h, NULL), 0);
+	assert_int_equal(diskbench__hist_empty.bits, h->bits);
+	assert_int_equal(diskbench__hist_empty.groups, h->groups);
+	assert_true(diskbench__hist_empty.highest == h->highest);
+	assert_true(diskbench__hist_empty.mask == h->mask);
+	assert_true(diskbench__hist_empty.min == h->min);
+	assert_int_equal(diskbench__hist_empty.ncounts, 0);
+	assert_int_equal(((size_t)h->groups + 1) << h->bits, h->ncounts);
+	diskbench_hist_free(h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_hist_empty_shape),
 		cmocka_unit_test(test_hist_index_tiles_range),
 		cmocka_unit_test(test_hist_index_width),
 		cmocka_unit_test(test_hist_index_top),
