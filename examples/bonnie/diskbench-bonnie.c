@@ -57,7 +57,11 @@ enum { PROGRESS_AUTO, PROGRESS_ON, PROGRESS_OFF };
 enum {
 	OPT_JSON = 256, OPT_HTML, OPT_ENGINE, OPT_IODEPTH, OPT_PERCENTILES,
 	OPT_TIMELINE, OPT_PROGRESS, OPT_NO_PROGRESS, OPT_HELP, OPT_VERSION,
+	OPT_CLEANUP,
 };
+
+/* The longest timeline interval: a day (in ns, still exact in JSON). */
+#define TIMELINE_MAX_MS 86400000
 
 struct options {
 	char *cwd;                 /* the scratch directory, absolute */
@@ -85,7 +89,7 @@ struct options {
 	char *seed_file;           /* -Z, as typed */
 	uint32_t *random;          /* -Z: the file's numbers */
 	size_t random_count, random_next;
-	int64_t test_count;        /* -x; -1 is bonnie++'s "one run, text too" */
+	int64_t test_count;        /* -x; -1 (not given): one run, text too */
 	char *user;                /* -u, without its :group */
 	const char *group;         /* -g or -u's :group */
 	char *json_path, *html_path;
@@ -290,13 +294,13 @@ static void parse_s(struct options *o, const char *arg)
 	if (n < 0)
 		bad("-s %s: at most size:chunk:seeks:seekers", arg);
 	if (!f[0] || !parse_num(f[0], "gt", "m", 0, INT_MAX, &o->file_mib))
-		bad("-s %s: the size must be a number of MiB, optionally with g or t", arg);
+		bad("-s %s: the size must be 0 to %d MiB (g and t allowed)", arg, INT_MAX);
 	if (n > 1 && f[1] &&
 	    (!parse_num(f[1], "k", "b", 0, INT_MAX, &o->chunk) ||
 	     o->chunk < 256 || o->chunk > 1048576 || !is_pow2(o->chunk)))
 		bad("-s %s: the chunk size must be a power of two from 256 to 1048576 bytes (k allowed)", arg);
 	if (n > 2 && f[2] && !parse_num(f[2], "k", NULL, 1, INT_MAX, &o->seeks))
-		bad("-s %s: the number of seeks must be 1 or more (k allowed)", arg);
+		bad("-s %s: the number of seeks must be 1 to %d (k allowed)", arg, INT_MAX);
 	if (n > 3 && f[3] && !parse_num(f[3], NULL, NULL, 1, 1024, &o->seekers))
 		bad("-s %s: the number of seekers must be 1 to 1024", arg);
 	o->size_set = true;
@@ -311,14 +315,16 @@ static void parse_n(struct options *o, const char *arg)
 	if (n < 0)
 		bad("-n %s: at most number:max:min:directories:chunk", arg);
 	if (!f[0] || !parse_num(f[0], "m", "k", 0, INT_MAX / 1024, &o->files_k))
-		bad("-n %s: the number of files must be a number of 1024 files (m allowed)", arg);
+		bad("-n %s: the number of files must be 0 to %d, in units of 1024 files (m allowed)",
+		    arg, INT_MAX / 1024);
 	if (n > 1 && f[1] &&
 	    !parse_num(f[1], "kmg", "b", -2, INT_MAX, &o->max_size))
-		bad("-n %s: the largest size must be bytes (k, m, g allowed), or -1 for hard links, -2 for symbolic links", arg);
+		bad("-n %s: the largest size must be 0 to %d bytes (k, m, g allowed), or -1 for hard links, -2 for symbolic links",
+		    arg, INT_MAX);
 	if (n > 2 && f[2] && !parse_num(f[2], "kmg", "b", 0, INT_MAX, &o->min_size))
-		bad("-n %s: the smallest size must be bytes (k, m, g allowed)", arg);
+		bad("-n %s: the smallest size must be 0 to %d bytes (k, m, g allowed)", arg, INT_MAX);
 	if (n > 3 && f[3] && !parse_num(f[3], "k", NULL, INT_MIN, INT_MAX, &o->dirs))
-		bad("-n %s: the number of directories must be a number (k allowed)", arg);
+		bad("-n %s: the number of directories must be 1 to 99999 (k allowed)", arg);
 	if (n > 4 && f[4] &&
 	    (!parse_num(f[4], "kmg", "b", 0, INT_MAX, &o->fchunk) ||
 	     o->fchunk < 256 || o->fchunk > 1048576 || !is_pow2(o->fchunk)))
@@ -482,7 +488,8 @@ static void parse_args(struct options *o, int argc, char **argv)
 		case 'f':
 			o->byte_mib = 0;
 			if (arg && !parse_num(arg, NULL, "m", 0, INT_MAX, &o->byte_mib))
-				bad("-f%s: the per-byte size must be a number of MiB, attached (-f3)", arg);
+				bad("-f%s: the per-byte size must be 0 to %d MiB, attached (-f3)",
+				    arg, INT_MAX);
 			break;
 		case 'g':
 			if (o->group)
@@ -505,7 +512,8 @@ static void parse_args(struct options *o, int argc, char **argv)
 		case 'p':
 			if (!parse_num(arg, NULL, NULL, -1, SHRT_MAX, &o->procs) ||
 			    o->procs == 0)
-				bad("-p %s: the number of processes must be 1 or more, or -1 to remove the semaphore", arg);
+				bad("-p %s: the number of processes must be 1 to %d, or -1 to remove the semaphore",
+				    arg, SHRT_MAX);
 			o->procs_set = true;
 			break;
 		case 'q':
@@ -513,7 +521,7 @@ static void parse_args(struct options *o, int argc, char **argv)
 			break;
 		case 'r':
 			if (!parse_num(arg, NULL, "m", 0, INT_MAX / 2, &o->ram_mib))
-				bad("-r %s: the RAM size must be a number of MiB", arg);
+				bad("-r %s: the RAM size must be 0 to %d MiB", arg, INT_MAX / 2);
 			break;
 		case 's':
 			parse_s(o, arg);
@@ -538,8 +546,10 @@ static void parse_args(struct options *o, int argc, char **argv)
 			break;
 		}
 		case 'x':
-			if (!parse_num(arg, NULL, NULL, -1, INT_MAX, &o->test_count))
-				bad("-x %s: the number of tests must be 0 or more", arg);
+			/* bonnie++ 2.00a takes -1 (its default: one run with
+			 * the table) and runs nothing for other negatives. */
+			if (!parse_num(arg, NULL, NULL, 0, INT_MAX, &o->test_count))
+				bad("-x %s: the number of tests must be 0 to %d", arg, INT_MAX);
 			break;
 		case 'y':
 			if (!strcmp(arg, "s") || !strcmp(arg, "S"))
@@ -596,8 +606,9 @@ static void parse_args(struct options *o, int argc, char **argv)
 				bad("--percentiles %s: %s", arg, why);
 			break;
 		case OPT_TIMELINE:
-			if (!parse_num(arg, NULL, NULL, 1, INT64_MAX / 1000000, &o->timeline_ms))
-				bad("--timeline-interval %s: the interval must be 1 ms or more", arg);
+			if (!parse_num(arg, NULL, NULL, 1, TIMELINE_MAX_MS, &o->timeline_ms))
+				bad("--timeline-interval %s: the interval must be 1 to %d ms (a day)",
+				    arg, TIMELINE_MAX_MS);
 			break;
 		case OPT_PROGRESS:
 			o->progress = PROGRESS_ON;
