@@ -15,6 +15,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <grp.h>
 #include <inttypes.h>
@@ -384,11 +385,10 @@ static uint32_t random_from_file(void *user_data)
 	return v;
 }
 
-/* A report path, absolute (relative to where we started, not to -d),
- * whose directory must be writable now rather than after the run. */
+/* A report path, absolute (relative to where we started, not to -d). */
 static char *report_path(const char *opt, const char *arg, const char *start_cwd)
 {
-	char *path, *dir, *slash;
+	char *path;
 
 	if (!*arg)
 		bad("%s: the file name is empty", opt);
@@ -398,18 +398,32 @@ static char *report_path(const char *opt, const char *arg, const char *start_cwd
 		path = NULL;
 	if (!path)
 		die(PROG ": out of memory");
-	if (!strcmp(path, "-"))
-		return path;
+	return path;
+}
+
+/*
+ * The report's directory must be writable by the user the run is, now,
+ * rather than after the run: called after -u and -g took effect and
+ * before anything is made (AT_EACCESS: the effective ids decide, as they
+ * will when the file is written).
+ */
+static void check_report_dir(const char *opt, const char *path)
+{
+	char *dir, *slash;
+
+	if (!path || !strcmp(path, "-"))
+		return;
 	dir = strdup(path);
+	if (!dir)
+		die(PROG ": out of memory");
 	slash = strrchr(dir, '/');
 	if (slash == dir)
 		slash[1] = '\0';
 	else
 		*slash = '\0';
-	if (access(dir, W_OK | X_OK))
-		bad("%s %s: cannot write in %s: %s", opt, arg, dir, strerror(errno));
+	if (faccessat(AT_FDCWD, dir, W_OK | X_OK, AT_EACCESS))
+		bad("%s %s: cannot write in %s: %s", opt, path, dir, strerror(errno));
 	free(dir);
-	return path;
 }
 
 static char *join_args(int argc, char **argv)
@@ -1088,6 +1102,9 @@ int main(int argc, char **argv)
 		bad("-p %" PRId64 " and -y: use one or the other", o.procs);
 	if (o.procs_set)
 		return semaphore_server(o.procs);
+	/* As the user the run is, before anything runs. */
+	check_report_dir("--json", o.json_path);
+	check_report_dir("--html", o.html_path);
 
 	memset(&cli, 0, sizeof(cli));
 	cli.o = &o;

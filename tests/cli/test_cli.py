@@ -378,6 +378,31 @@ def interrupt(tmp, name, args, wait_for, sig, delay):
         fail(name, f'no CSV of what was measured: {out!r}')
 
 
+def test_report_dir_as_user(tmp):
+    """--json in a directory the -u user cannot write: refused before
+    anything runs (it was checked as root, and failed after the run)."""
+    name = '--json as -u nobody'
+    if not ROOT:
+        print(f'skip {name}: needs root')
+        return
+    os.chmod(tmp, 0o755)
+    d = new_scratch(tmp, 'scratch-nobody')
+    os.chmod(d, 0o777)
+    outdir = new_scratch(tmp, 'root-only')
+    os.chmod(outdir, 0o755)
+    for opt in ('--json', '--html'):
+        t0 = time.monotonic()
+        p = run(['-d', d, '-u', 'nobody', '-s', '16', '-r', '8', '-n', '1',
+                 opt, os.path.join(outdir, 'r.out')])
+        secs = time.monotonic() - t0
+        if p.returncode != 1 or f'{opt} {outdir}/r.out: cannot write in {outdir}: Permission denied' not in p.stderr:
+            fail(name, 'not refused at once', p)
+        elif 'Writing' in p.stderr or p.stdout:
+            fail(name, f'the run started ({secs:.1f} s)', p)
+        if not empty(d) or not empty(outdir):
+            fail(name, f'made {os.listdir(d)} {os.listdir(outdir)}')
+
+
 def created_names(args, cwd):
     """Runs a program under strace; the base names of the files it created
     (opened with O_CREAT), in order, and its exit status."""
@@ -454,6 +479,7 @@ def main():
         # SIGTERM in the middle of the small-file tests.
         interrupt(tmp, 'sigterm', ['-s', '0', '-n', '4', '-r', '0'],
                   'Create files in sequential order...', signal.SIGTERM, 0.1)
+        test_report_dir_as_user(tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     if failures:
