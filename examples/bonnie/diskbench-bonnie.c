@@ -36,8 +36,12 @@
 #include <unistd.h>
 
 #include "../percentiles.h"
+#include "cleanup.h"
 
 #define PROG "diskbench-bonnie"
+
+/* The target's file name prefix, as bonnie++'s: Bonnie.<pid>... */
+#define NAME_PREFIX "Bonnie"
 
 /* bonnie++'s exit codes. */
 #define EXIT_USAGE 1
@@ -186,6 +190,7 @@ static void help(void)
 	       "      [--json FILE] [--html FILE] [--engine sync|io_uring|null]\n"
 	       "      [--iodepth N] [--percentiles P,P,...] [--timeline-interval MS]\n"
 	       "      [--progress | --no-progress] [--help] [--version]\n"
+	       "      " PROG " --cleanup DIR\n"
 	       "\nVersion: %s\n", diskbench_version_string());
 	exit(0);
 }
@@ -457,6 +462,7 @@ static void parse_args(struct options *o, int argc, char **argv)
 		{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ "version", no_argument, NULL, OPT_VERSION },
+		{ "cleanup", required_argument, NULL, OPT_CLEANUP },
 		{ NULL, 0, NULL, 0 },
 	};
 	char start_cwd[PATH_MAX];
@@ -636,6 +642,11 @@ static void parse_args(struct options *o, int argc, char **argv)
 		case OPT_VERSION:
 			printf(PROG " %s\n", diskbench_version_string());
 			exit(0);
+		case OPT_CLEANUP:
+			/* Alone: it runs nothing, and no option changes it. */
+			if (argc != (strchr(argv[optind - 1], '=') ? 2 : 3))
+				bad("--cleanup %s: give it alone (diskbench-bonnie --cleanup DIR)", arg);
+			exit(bonnie_cleanup(arg, NAME_PREFIX));
 		}
 	}
 	if (optind < argc)
@@ -1146,7 +1157,7 @@ int main(int argc, char **argv)
 		    err == -ENOTSUP ? "not available in this build or on this system"
 				    : diskbench_strerror(err));
 	to.engine = engine;
-	to.name_prefix = "Bonnie";
+	to.name_prefix = NAME_PREFIX;
 	to.block_bytes = (uint32_t)o.chunk;
 	to.file_bytes = o.file_mib ? (uint64_t)o.file_mib << 20 : (uint64_t)o.chunk;
 	if (o.direct && o.file_mib)

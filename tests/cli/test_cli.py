@@ -403,6 +403,166 @@ def test_report_dir_as_user(tmp):
             fail(name, f'made {os.listdir(d)} {os.listdir(outdir)}')
 
 
+def reader(stream, buf, cond):
+    def run():
+        while True:
+            b = stream.read1(4096)
+            if not b:
+                break
+            with cond:
+                buf.extend(b)
+                cond.notify_all()
+        with cond:
+            buf.extend(b'')
+            cond.notify_all()
+    t = threading.Thread(target=run)
+    t.start()
+    return t
+
+
+def wait_for(buf, cond, needle, timeout=60):
+    with cond:
+        return cond.wait_for(lambda: needle in buf, timeout)
+
+
+def kill_during(d, args, wait_for_, delay):
+    """Runs in d, SIGKILLs once wait_for_ is on stderr and delay has
+    passed; returns the names left with the run's pid."""
+    proc = subprocess.Popen([EXE, '-d', d] + USER + args, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
+    err, cond = bytearray(), threading.Condition()
+    t = reader(proc.stderr, err, cond)
+    seen = wait_for(err, cond, wait_for_.encode())
+    time.sleep(delay)
+    proc.kill()
+    proc.wait()
+    t.join()
+    mine = f'Bonnie.{proc.pid}'
+    return seen, [e for e in os.listdir(d) if e == mine or e.startswith(mine + '.')]
+
+
+def dead_pid():
+    p = subprocess.Popen(['true'])
+    p.wait()
+    return p.pid
+
+
+def tree_of(path):
+    out = []
+    for root, dirs, files in os.walk(path):
+        for n in dirs + files:
+            out.append(os.path.relpath(os.path.join(root, n), path))
+    return sorted(out)
+
+
+def test_cleanup(tmp):
+    """--cleanup: removes what SIGKILLed runs left, and only that."""
+    name = '--cleanup'
+    os.chmod(tmp, 0o755)
+    d = new_scratch(tmp, 'scratch-killed')
+    cases = (
+        ('putc', ['-s', '16', '-r', '8', '-n', '0'], 'Writing a byte at a time...', 0.3),
+        ('seeks', ['-s', '16:4k', '-r', '8', '-n', '0', '-f'], "start 'em...", 0.2),
+        ('create', ['-s', '0', '-n', '8:4096:0:3', '-r', '0'],
+         'Create files in sequential order...', 0.2),
+        ('symlinks', ['-s', '0', '-n', '8:-2:0:2', '-r', '0'],
+         'Create files in sequential order...', 0.1),
+    )
+    for what, args, needle, delay in cases:
+        seen, left = kill_during(d, args, needle, delay)
+        if not seen or not left:
+            fail(name, f'SIGKILL in {what} left nothing to clean ({seen})')
+    before = tree_of(d)
+    p = run(['--cleanup', d])
+    if p.returncode != 0 or not empty(d):
+        fail(name, f'killed runs not cleaned: {os.listdir(d)}', p)
+    elif p.stdout.count('removed ') != len(cases) or ' 0 left' not in p.stdout:
+        fail(name, 'what was removed is not said', p)
+    else:
+        print(f'ok   {name}: {len(before)} entries of {len(cases)} killed runs removed')
+
+    # Strangers' files at our names, and ours mixed with theirs.
+    s = new_scratch(tmp, 'scratch-strangers')
+    os.chmod(s, 0o777)
+    putc = bytes(i & 0x7f for i in range(65536))
+    victim = os.path.join(tmp, 'victim')
+    with open(victim, 'wb') as f:
+        f.write(putc)
+    pids = [dead_pid() for _ in range(8)]
+    sleeper = subprocess.Popen(['sleep', '60'])
+
+    def write(rel, data):
+        with open(os.path.join(s, rel), 'wb') as f:
+            f.write(data)
+    try:
+        write(f'Bonnie.{pids[0]}', os.urandom(100000))             # other content
+        os.symlink(victim, os.path.join(s, f'Bonnie.{pids[1]}'))    # a link at our name
+        write(f'Bonnie.{sleeper.pid}', putc)                        # a live pid
+        os.makedirs(os.path.join(s, f'Bonnie.{pids[2]}.files', '00000'))
+        write(f'Bonnie.{pids[2]}.files/00000/0000000000abc', bytes(4096))   # ours
+        write(f'Bonnie.{pids[2]}.files/00000/notes.txt', b'keep me')       # theirs
+        os.makedirs(os.path.join(s, f'Bonnie.{pids[3]}.files'))
+        write(f'Bonnie.{pids[3]}.files/0000000001xyz', b'not zeros')       # our name, their data
+        os.symlink(victim, os.path.join(s, f'Bonnie.{pids[3]}.files', '0000000002q'))
+        ext = os.path.join(tmp, 'elsewhere')
+        os.makedirs(ext)
+        with open(os.path.join(ext, '0000000000abc'), 'wb') as f:
+            f.write(bytes(10))
+        os.symlink(ext, os.path.join(s, f'Bonnie.{pids[4]}.files'))       # a link to a dir
+        os.mkfifo(os.path.join(s, f'Bonnie.{pids[5]}'))                   # a FIFO
+        write('notes.txt', b'not ours')
+        write(f'Bonnie.{pids[6]}.bak', putc)                              # not our name
+        write(f'Bonnie.{pids[7]}', putc)                                  # ours, root's
+        # Not root: nothing of another owner is touched.
+        if ROOT:
+            q = subprocess.run([EXE, '--cleanup', s], capture_output=True, text=True,
+                               timeout=60, preexec_fn=lambda: os.setuid(65534))
+            if q.returncode != 0 or f'left {s}/Bonnie.{pids[7]}: owned by uid 0, not by you' not in q.stdout \
+                    or 'removed' in q.stdout.replace(' 0 removed', ''):
+                fail(name + ' as nobody', 'took what is not its own', q)
+        keep = sorted(os.listdir(s))
+        p = run(['--cleanup', s], timeout=60)
+        want_left = {
+            f'Bonnie.{pids[0]}': 'its content is not what',
+            f'Bonnie.{pids[1]}': 'a symbolic link, not the file',
+            f'Bonnie.{sleeper.pid}': f'process {sleeper.pid} is running',
+            f'Bonnie.{pids[2]}.files/00000/notes.txt': 'not a name',
+            f'Bonnie.{pids[2]}.files': 'it still holds',
+            f'Bonnie.{pids[3]}.files/0000000001xyz': 'its content is not what',
+            f'Bonnie.{pids[3]}.files/0000000002q': 'a symbolic link that',
+            f'Bonnie.{pids[4]}.files': 'a symbolic link, not the directory',
+            f'Bonnie.{pids[5]}': 'a FIFO',
+            f'Bonnie.{pids[6]}.bak': 'not a name',
+        }
+        for rel, why in want_left.items():
+            if f'left {s}/{rel}: {why}' not in p.stdout:
+                fail(name, f'{rel}: not left with {why!r}', p)
+        if p.returncode != 0 or f'removed {s}/Bonnie.{pids[7]} (test file, 65536 bytes)' not in p.stdout:
+            fail(name, 'our test file among strangers not removed', p)
+        got = tree_of(s)
+        want = sorted(set(tree_of(s)) | set())  # computed below
+        want = sorted([f'Bonnie.{pids[0]}', f'Bonnie.{pids[1]}', f'Bonnie.{sleeper.pid}',
+                       f'Bonnie.{pids[2]}.files', f'Bonnie.{pids[2]}.files/00000',
+                       f'Bonnie.{pids[2]}.files/00000/notes.txt',
+                       f'Bonnie.{pids[3]}.files', f'Bonnie.{pids[3]}.files/0000000001xyz',
+                       f'Bonnie.{pids[3]}.files/0000000002q', f'Bonnie.{pids[4]}.files',
+                       f'Bonnie.{pids[5]}', 'notes.txt', f'Bonnie.{pids[6]}.bak'])
+        if got != want:
+            fail(name, f'strangers: {sorted(set(want) - set(got))} gone, '
+                       f'{sorted(set(got) - set(want))} stayed (of {keep})', p)
+        with open(victim, 'rb') as f:
+            if f.read() != putc:
+                fail(name, 'the symbolic link\'s target changed')
+        if os.listdir(ext) != ['0000000000abc']:
+            fail(name, 'the linked directory changed')
+    finally:
+        sleeper.kill()
+        sleeper.wait()
+    p = run(['--cleanup', os.path.join(tmp, 'no-such-dir')])
+    if p.returncode != 1 or 'No such file or directory' not in p.stderr:
+        fail(name, 'a missing directory', p)
+
+
 def created_names(args, cwd):
     """Runs a program under strace; the base names of the files it created
     (opened with O_CREAT), in order, and its exit status."""
@@ -480,6 +640,7 @@ def main():
         interrupt(tmp, 'sigterm', ['-s', '0', '-n', '4', '-r', '0'],
                   'Create files in sequential order...', signal.SIGTERM, 0.1)
         test_report_dir_as_user(tmp)
+        test_cleanup(tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     if failures:
