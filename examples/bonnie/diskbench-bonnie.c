@@ -6,8 +6,10 @@
  * 1.98) and exit codes as bonnie++ 2.00a, with its bugs fixed (see
  * docs/phases.md and the report formats page), plus long options for what
  * only libdiskbench has: JSON and HTML reports, engines, percentiles,
- * timelines, a live progress line. SIGINT and SIGTERM stop the run, remove
- * every file it made, print what was measured as partial, and exit 5.
+ * timelines, a live progress line. Every catchable signal that would end
+ * the program stops the run instead, removes every file it made, prints
+ * what was measured as partial, and exits 5; an error keeps what the run
+ * measured too. --cleanup removes what a run killed by SIGKILL left.
  *
  *   cc -o diskbench-bonnie diskbench-bonnie.c $(pkg-config --cflags --libs diskbench)
  */
@@ -20,9 +22,12 @@
 #include <grp.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <poll.h>
+#include <pthread.h>
 #include <pwd.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -30,6 +35,7 @@
 #include <string.h>
 #include <sys/ipc.h>
 #include <sys/sem.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/utsname.h>
 #include <time.h>
@@ -147,21 +153,194 @@ struct marker {
 	int index;                  /* the step it starts; nsteps: after the last */
 };
 
-static volatile sig_atomic_t g_signal;
-static struct diskbench_run *volatile g_run;
+/*
+ * Signals. Every catchable signal whose default action ends the program
+ * cancels the run instead, so that the library removes its files, and
+ * then the program ends (see SIGNALS in the manual page). The handler
+ * only stores the first signal, sets the run's cancel flag (an atomic
+ * store, safe here: run.h) and writes a byte to g_wake, so that a wait at
+ * a -y barrier ends too. A watcher thread does the same, as SIGPIPE, when
+ * the reader of standard output or error goes away while nothing is being
+ * written (a `| head` that has what it wanted): no run measures on for
+ * nobody.
+ */
+#if ATOMIC_INT_LOCK_FREE != 2 || ATOMIC_POINTER_LOCK_FREE != 2
+# error "the signal handler needs lock-free atomics"
+#endif
+static atomic_int g_signal;
+static _Atomic(struct diskbench_run *) g_run;
+static int g_wake[2] = { -1, -1 };
+
+/* What makes the program stop, from a handler or the watcher thread. */
+static void stop_for(int sig)
+{
+	int none = 0;
+	struct diskbench_run *run;
+
+	atomic_compare_exchange_strong(&g_signal, &none, sig);
+	run = atomic_load(&g_run);
+	if (run)
+		diskbench_run_cancel(run);
+	if (g_wake[1] >= 0)
+		(void)!write(g_wake[1], "", 1);
+}
 
 static void on_signal(int sig)
 {
-	struct diskbench_run *run = g_run;
+	int saved = errno;
 
+	/* bonnie++'s messages for these two. */
 	if (sig == SIGXCPU)
 		(void)!write(STDERR_FILENO, "Exceeded CPU usage.\n", 20);
 	else if (sig == SIGXFSZ)
 		(void)!write(STDERR_FILENO, "exceeded file storage limits.\n", 30);
-	g_signal = sig;
-	/* Only sets an atomic flag: safe here (run.h). */
-	if (run)
-		diskbench_run_cancel(run);
+	stop_for(sig);
+	errno = saved;
+}
+
+/* The signals that end a program by default and can be caught, but for
+ * those that report a fault of the program itself (SEGV, BUS, FPE, ILL,
+ * ABRT, SYS, TRAP), whose handler could not run safely. SIGRTMIN to
+ * SIGRTMAX are added at run time. */
+static const struct {
+	int sig;
+	const char *name;
+} stop_signals[] = {
+	{ SIGHUP, "SIGHUP" }, { SIGINT, "SIGINT" }, { SIGQUIT, "SIGQUIT" },
+	{ SIGTERM, "SIGTERM" }, { SIGPIPE, "SIGPIPE" }, { SIGALRM, "SIGALRM" },
+	{ SIGUSR1, "SIGUSR1" }, { SIGUSR2, "SIGUSR2" }, { SIGXFSZ, "SIGXFSZ" },
+	{ SIGXCPU, "SIGXCPU" }, { SIGVTALRM, "SIGVTALRM" }, { SIGPROF, "SIGPROF" },
+#ifdef SIGIO
+	{ SIGIO, "SIGIO" },
+#elif defined(SIGPOLL)
+	{ SIGPOLL, "SIGPOLL" },
+#endif
+#ifdef SIGPWR
+	{ SIGPWR, "SIGPWR" },
+#endif
+#ifdef SIGSTKFLT
+	{ SIGSTKFLT, "SIGSTKFLT" },
+#endif
+#ifdef SIGLOST
+	{ SIGLOST, "SIGLOST" },
+#endif
+#ifdef SIGEMT
+	{ SIGEMT, "SIGEMT" },
+#endif
+};
+
+/* "SIGQUIT", "SIGRTMIN+3"; buf holds 16. */
+static const char *signal_name(int sig, char *buf, size_t size)
+{
+	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
+		if (stop_signals[i].sig == sig)
+			return stop_signals[i].name;
+#ifdef SIGRTMIN
+	if (sig >= SIGRTMIN && sig <= SIGRTMAX) {
+		snprintf(buf, size, "SIGRTMIN+%d", sig - SIGRTMIN);
+		return buf;
+	}
+#endif
+	snprintf(buf, size, "signal %d", sig);
+	return buf;
+}
+
+/* Whether the reader of fd, a pipe or a socket, is gone: then a write
+ * gives SIGPIPE or EPIPE. */
+static bool reader_gone(int fd)
+{
+	struct pollfd p = { fd, 0, 0 };
+	struct stat st;
+
+	if (fstat(fd, &st) || !(S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)))
+		return false;
+	return poll(&p, 1, 0) == 1 && (p.revents & (POLLERR | POLLHUP));
+}
+
+struct watcher {
+	pthread_t thread;
+	int quit[2];
+	struct pollfd fds[3];
+	nfds_t n;
+	bool running;
+};
+
+static void *watch(void *arg)
+{
+	struct watcher *w = arg;
+
+	for (;;) {
+		if (poll(w->fds, w->n, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			return NULL;
+		}
+		if (w->fds[0].revents)
+			return NULL;
+		for (nfds_t i = 1; i < w->n; i++)
+			if (w->fds[i].revents & (POLLERR | POLLHUP)) {
+				stop_for(SIGPIPE);
+				return NULL;
+			}
+	}
+}
+
+/* Watches standard output and error when they are pipes or sockets. */
+static void watcher_start(struct watcher *w)
+{
+	sigset_t all, old;
+
+	memset(w, 0, sizeof(*w));
+	w->n = 1;
+	for (int fd = STDOUT_FILENO; fd <= STDERR_FILENO; fd++) {
+		struct stat st;
+
+		if (!fstat(fd, &st) && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)))
+			w->fds[w->n++] = (struct pollfd){ fd, 0, 0 };
+	}
+	if (w->n == 1 || pipe(w->quit))
+		return;
+	w->fds[0] = (struct pollfd){ w->quit[0], POLLIN, 0 };
+	/* The signals go to the other threads. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	w->running = pthread_create(&w->thread, NULL, watch, w) == 0;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (!w->running) {
+		close(w->quit[0]);
+		close(w->quit[1]);
+	}
+}
+
+static void watcher_stop(struct watcher *w)
+{
+	if (!w->running)
+		return;
+	(void)!write(w->quit[1], "", 1);
+	pthread_join(w->thread, NULL);
+	close(w->quit[0]);
+	close(w->quit[1]);
+	w->running = false;
+}
+
+/* The default action back for what install_signals() caught. */
+static void default_signals(void)
+{
+	struct sigaction sa, old;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_DFL;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
+		if (sigaction(stop_signals[i].sig, NULL, &old) == 0 &&
+		    old.sa_handler == on_signal)
+			sigaction(stop_signals[i].sig, &sa, NULL);
+#ifdef SIGRTMIN
+	for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
+		sigaction(sig, &sa, NULL);
+#endif
+	if (atomic_load(&g_signal))   /* one that came already */
+		raise(atomic_load(&g_signal));
 }
 
 static void usage(void)
@@ -646,6 +825,8 @@ static void parse_args(struct options *o, int argc, char **argv)
 			/* Alone: it runs nothing, and no option changes it. */
 			if (argc != (strchr(argv[optind - 1], '=') ? 2 : 3))
 				bad("--cleanup %s: give it alone (diskbench-bonnie --cleanup DIR)", arg);
+			/* Each removal is whole: a signal may end it anywhere. */
+			default_signals();
 			exit(bonnie_cleanup(arg, NAME_PREFIX));
 		}
 	}
@@ -725,10 +906,26 @@ union semun {
 	unsigned short *array;
 };
 
-/* -p N and -p -1: make or remove bonnie++'s semaphore set, then exit. */
+/* Writes standard output out; on failure, a message and false. */
+static bool flush_stdout(void)
+{
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return true;
+	if (!atomic_load(&g_signal))
+		fprintf(stderr, PROG ": cannot write to standard output: %s\n",
+			strerror(errno));
+	return false;
+}
+
+/*
+ * -p N and -p -1: make or remove bonnie++'s semaphore set, then exit. A
+ * set this call made is removed again if a signal comes before it is
+ * ready (a set that was there already is not ours to remove).
+ */
 static int semaphore_server(int64_t procs)
 {
 	union semun arg = { .val = (int)procs };
+	bool created;
 	int semid;
 
 	if (procs == -1) {
@@ -742,21 +939,39 @@ static int semaphore_server(int64_t procs)
 			return 1;
 		}
 		printf("Semaphore removed.\n");
-		return 0;
+		return flush_stdout() ? 0 : 1;
 	}
-	semid = semget(SEM_KEY, SEM_COUNT, IPC_CREAT | 0666);
+	if (atomic_load(&g_signal))
+		return EXIT_INTERRUPTED;
+	semid = semget(SEM_KEY, SEM_COUNT, IPC_CREAT | IPC_EXCL | 0666);
+	created = semid != -1;
+	if (!created && errno == EEXIST)
+		semid = semget(SEM_KEY, SEM_COUNT, 0666);   /* as bonnie++ */
 	if (semid == -1) {
 		perror("Can't get semaphore");
 		return 1;
 	}
-	for (int i = 0; i < SEM_COUNT; i++) {
+	for (int i = 0; i < SEM_COUNT && !atomic_load(&g_signal); i++) {
 		if (semctl(semid, i, SETVAL, arg) == -1) {
 			perror("Can't set semaphore value");
+			if (created)
+				semctl(semid, 0, IPC_RMID);
 			return 1;
 		}
 	}
+	if (atomic_load(&g_signal)) {
+		char buf[16];
+
+		if (created)
+			semctl(semid, 0, IPC_RMID);
+		fprintf(stderr, PROG ": interrupted by %s: %s\n",
+			signal_name(atomic_load(&g_signal), buf, sizeof(buf)),
+			created ? "the semaphore set it made was removed"
+				: "the semaphore set was there before and is left");
+		return EXIT_INTERRUPTED;
+	}
 	printf("Creating semaphore for %d procs.\n", (int)procs);
-	return 0;
+	return flush_stdout() ? 0 : 1;
 }
 
 /* The checks bonnie++ makes before it runs, all made before anything is
@@ -852,18 +1067,94 @@ static void end_line(struct cli *cli)
 	cli->line_open = false;
 }
 
+/* Whether a signal came; clears the wake pipe. */
+static bool stopped(void)
+{
+	char buf[64];
+
+	if (g_wake[0] >= 0)
+		while (read(g_wake[0], buf, sizeof(buf)) > 0)
+			;
+	return atomic_load(&g_signal) != 0;
+}
+
+/* -y p: one line of standard input (or its end), read a byte at a time so
+ * that nothing waits in a buffer, or -ECANCELED as soon as a signal came. */
+static int wait_line(void)
+{
+	for (;;) {
+		struct pollfd p[2] = {
+			{ STDIN_FILENO, POLLIN, 0 }, { g_wake[0], POLLIN, 0 },
+		};
+		char c;
+		ssize_t n;
+
+		if (stopped())
+			return -ECANCELED;
+		if (poll(p, g_wake[0] >= 0 ? 2 : 1, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (!(p[0].revents & (POLLIN | POLLHUP | POLLERR | POLLNVAL)))
+			continue;
+		n = read(STDIN_FILENO, &c, 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0 || c == '\n')
+			return 0;  /* a line, or the end: go on, as bonnie++ */
+	}
+}
+
+/* -y s: waits until the test's semaphore is zero, or -ECANCELED. */
+static int wait_zero(int semid, int test)
+{
+	struct sembuf op = { (unsigned short)test, 0, 0 };
+
+	for (;;) {
+#ifdef __linux__
+		/* Woken by a signal (EINTR) or, should one come just before
+		 * the wait began, by the timeout. */
+		struct timespec ts = { 0, 100000000 };
+
+		if (semtimedop(semid, &op, 1, &ts) == 0)
+			return 0;
+#else
+		op.sem_flg = IPC_NOWAIT;
+		if (semop(semid, &op, 1) == 0)
+			return 0;
+		if (errno == EAGAIN) {
+			struct pollfd p = { g_wake[0], POLLIN, 0 };
+
+			poll(&p, g_wake[0] >= 0 ? 1 : 0, 100);
+		}
+#endif
+		if (stopped())
+			return -ECANCELED;
+		if (errno != EINTR && errno != EAGAIN)
+			return -errno;
+	}
+}
+
 static int barrier(struct cli *cli, int test)
 {
 	struct sembuf op;
+	int err;
 
+	if (stopped())
+		return -ECANCELED;
 	if (cli->o->sync_mode == SYNC_PROMPT) {
-		char buf[16];
-
 		printf("\n%d:\n", test);
-		fflush(stdout);
-		if (!fgets(buf, sizeof(buf), stdin) && g_signal)
-			return -ECANCELED;
-		return 0;
+		if (fflush(stdout) || ferror(stdout)) {
+			/* Nobody reads the prompt: stop rather than wait. */
+			if (stopped())
+				return -ECANCELED;
+			end_line(cli);
+			fprintf(stderr, PROG ": -y p: cannot write the prompt: %s\n",
+				strerror(errno));
+			return -EIO;
+		}
+		return wait_line();
 	}
 	if (cli->o->sync_mode != SYNC_SEM)
 		return 0;
@@ -871,20 +1162,20 @@ static int barrier(struct cli *cli, int test)
 	op.sem_op = -1;
 	op.sem_flg = IPC_NOWAIT;
 	if (semop(cli->semid, &op, 1) == 0) {
-		op.sem_op = 0;
-		op.sem_flg = 0;
-		while (semop(cli->semid, &op, 1) == -1) {
-			if (errno != EINTR || g_signal)
-				goto fail;
+		err = wait_zero(cli->semid, test);
+		if (err != -ECANCELED && err) {
+			end_line(cli);
+			errno = -err;
+			perror("semop: semop failed.");
 		}
-		return 0;
+		return err;
 	}
-fail:
-	if (g_signal)
+	err = -errno;
+	if (stopped())
 		return -ECANCELED;
 	end_line(cli);
 	perror("semop: semop failed.");
-	return -errno;
+	return err;
 }
 
 static int marker_setup(struct diskbench_target *target, void *user_data)
@@ -932,7 +1223,9 @@ static int marker_op(uint64_t index, uint64_t *bytes, void *user_data)
 
 static int sink(const void *buf, size_t len, void *user_data)
 {
-	return fwrite(buf, 1, len, user_data) == len ? 0 : -EIO;
+	if (fwrite(buf, 1, len, user_data) == len)
+		return 0;
+	return errno > 0 ? -errno : -EIO;
 }
 
 static int add_results(struct diskbench_report *rep,
@@ -959,8 +1252,10 @@ static int write_report(struct diskbench_report *rep, enum diskbench_format fmt,
 
 	wo.flags = flags;
 	err = diskbench_report_write(rep, fmt, &wo, sink, f);
-	fflush(f);
-	if (err)
+	if (fflush(f) && !err)
+		err = -errno;
+	/* After SIGPIPE the reader is gone: the signal's line says so. */
+	if (err && atomic_load(&g_signal) != SIGPIPE)
 		fprintf(stderr, PROG ": cannot write the %s report: %s\n",
 			fmt == DISKBENCH_FORMAT_BONNIE_CSV ? "CSV" : "text",
 			*diskbench_report_errmsg(rep) ? diskbench_report_errmsg(rep)
@@ -978,6 +1273,8 @@ static int write_file(struct diskbench_report *rep, enum diskbench_format fmt,
 		wo.percentiles = o->percentiles;
 		wo.percentile_count = o->percentile_count;
 	}
+	if (!strcmp(path, "-") && reader_gone(STDOUT_FILENO))
+		return 0;   /* nobody reads: the SIGPIPE line says so */
 	fflush(stdout);
 	err = diskbench_report_write_file(rep, fmt, &wo, path);
 	if (err)
@@ -987,12 +1284,21 @@ static int write_file(struct diskbench_report *rep, enum diskbench_format fmt,
 	return err;
 }
 
-/* Names the phases an interrupted run did not finish. */
-static void say_partial(const struct cli *cli, const struct diskbench_run *run)
+/*
+ * After a run that a signal or an error stopped: which test stopped, how
+ * many did not run, and whether every file was removed. One line, on
+ * standard error if anyone reads it.
+ */
+static void say_partial(const struct cli *cli, const struct diskbench_run *run,
+			const struct diskbench_target *target, bool interrupted)
 {
 	const char *stopped = NULL;
-	size_t n = 0;
+	int sig = atomic_load(&g_signal);
+	size_t n = 0, left = diskbench_target_file_count(target);
+	char buf[16];
 
+	if (reader_gone(STDERR_FILENO))
+		return;
 	for (size_t i = 0; i < diskbench_run_result_count(run); i++) {
 		const struct diskbench_result *r = diskbench_run_result(run, i);
 
@@ -1002,12 +1308,24 @@ static void say_partial(const struct cli *cli, const struct diskbench_run *run)
 		if (diskbench_result_error(r))
 			stopped = diskbench_result_name(r);
 	}
-	fprintf(stderr, PROG ": interrupted by %s: the results are partial (",
-		g_signal == SIGTERM ? "SIGTERM" : g_signal == SIGINT ? "SIGINT" : "a signal");
+	if (interrupted && sig == SIGPIPE && reader_gone(STDOUT_FILENO))
+		fputs(PROG ": standard output was closed (SIGPIPE): the run stopped, "
+		      "its results are partial (", stderr);
+	else if (interrupted)
+		fprintf(stderr, PROG ": interrupted by %s: the results are partial (",
+			signal_name(sig, buf, sizeof(buf)));
+	else
+		fputs(PROG ": the results are partial (", stderr);
 	if (stopped)
-		fprintf(stderr, "%s stopped early, ", stopped);
-	fprintf(stderr, "%d of %d tests did not run); every test file was removed.\n",
-		cli->nsteps - (int)n, cli->nsteps);
+		fprintf(stderr, "%s %s, ", stopped,
+			interrupted ? "stopped early" : "failed");
+	fprintf(stderr, "%d of %d tests did not run); ", cli->nsteps - (int)n,
+		cli->nsteps);
+	if (left)
+		fprintf(stderr, "%zu files or directories could not be removed: %s\n",
+			left, diskbench_target_errmsg(target));
+	else
+		fputs("every test file was removed.\n", stderr);
 }
 
 static uint64_t now_ns(void)
@@ -1020,24 +1338,52 @@ static uint64_t now_ns(void)
 
 static void install_signals(void)
 {
-	struct sigaction sa;
+	struct sigaction sa, old;
+	sigset_t unblock;
+	char buf[16];
 
+	/* The wake pipe: never blocks the handler, never inherited. */
+	if (pipe(g_wake) == 0) {
+		for (int i = 0; i < 2; i++) {
+			fcntl(g_wake[i], F_SETFL, O_NONBLOCK);
+			fcntl(g_wake[i], F_SETFD, FD_CLOEXEC);
+		}
+	} else {
+		g_wake[0] = g_wake[1] = -1;
+	}
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
+	sigfillset(&sa.sa_mask);
 	/* No SA_RESETHAND: a second Ctrl-C must not kill us before the files
 	 * are removed. No SA_RESTART: a wait (semaphore, prompt) ends. */
 	sa.sa_flags = 0;
-	if (sigaction(SIGINT, &sa, NULL) || sigaction(SIGTERM, &sa, NULL) ||
-	    sigaction(SIGXCPU, &sa, NULL) || sigaction(SIGXFSZ, &sa, NULL)) {
-		printf("Can't handle SIGINT.\n");
-		exit(1);
+	sigemptyset(&unblock);
+	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++) {
+		int sig = stop_signals[i].sig;
+
+		/* Started under nohup: SIGHUP stays ignored, as asked. */
+		if (sig == SIGHUP && sigaction(SIGHUP, NULL, &old) == 0 &&
+		    old.sa_handler == SIG_IGN)
+			continue;
+		if (sigaction(sig, &sa, NULL)) {
+			printf("Can't handle %s.\n", stop_signals[i].name);
+			exit(1);
+		}
+		sigaddset(&unblock, sig);
 	}
-	sa.sa_handler = SIG_IGN;
-	if (sigaction(SIGHUP, &sa, NULL)) {
-		printf("Can't handle SIGHUP.\n");
-		exit(1);
+#ifdef SIGRTMIN
+	for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++) {
+		if (sigaction(sig, &sa, NULL)) {
+			printf("Can't handle %s.\n", signal_name(sig, buf, sizeof(buf)));
+			exit(1);
+		}
+		sigaddset(&unblock, sig);
 	}
+#endif
+	/* A signal blocked by whoever started us would wait until exit,
+	 * and one pending since then comes now. */
+	sigprocmask(SIG_UNBLOCK, &unblock, NULL);
+	(void)buf;   /* used only where SIGRTMIN is */
 }
 
 /* bonnie++'s -n max of -1 asks for hard links, -2 for symbolic links. */
@@ -1078,9 +1424,12 @@ int main(int argc, char **argv)
 	struct diskbench_report *all = NULL;
 	struct marker markers[13];
 	struct cli cli;
+	struct watcher watch = { .running = false };
 	struct utsname uts;
 	long page, pages;
-	char *why = NULL;
+	char *why = NULL, name_buf[16];
+	int64_t runs_done = 0;
+	bool out_failed = false, said = false;
 	int err, status = 0;
 
 	install_signals();
@@ -1128,6 +1477,7 @@ int main(int argc, char **argv)
 		}
 	}
 	check_sizes(&o);
+	watcher_start(&watch);
 
 	if (o.test_count > 1) {
 		/* bonnie++'s header, before the runs. */
@@ -1265,37 +1615,44 @@ int main(int argc, char **argv)
 		info.file_chunk_bytes = (uint32_t)o.fchunk;
 	}
 
-	int64_t runs_done = 0;
-
 	for (int64_t n = 0; o.test_count == -1 ? n < 1 : n < o.test_count; n++) {
 		struct diskbench_report *one = NULL;
-		bool partial;
+		bool interrupted;
+		FILE *table = o.quiet ? stderr : stdout;
 
-		if (g_signal)
+		if (atomic_load(&g_signal))
 			break;
 		cli.current = -1;
 		cli.line_open = false;
 		info.start_time_ns = now_ns();
 		o.random_next = 0;    /* each run draws the same numbers */
-		g_run = run;
-		if (g_signal)          /* a signal before g_run was set */
+		atomic_store(&g_run, run);
+		if (atomic_load(&g_signal))   /* a signal before g_run was set */
 			diskbench_run_cancel(run);
 		err = diskbench_run_execute(run);
-		g_run = NULL;
+		atomic_store(&g_run, NULL);
 		end_line(&cli);
-		partial = err && g_signal;
-		if (err && !partial) {
-			fprintf(stderr, PROG ": %s\n", *diskbench_run_errmsg(run) ?
-				diskbench_run_errmsg(run) : diskbench_strerror(err));
+		interrupted = err && atomic_load(&g_signal);
+		if (err && !interrupted) {
+			size_t nres = diskbench_run_result_count(run);
+			const struct diskbench_result *last =
+				nres ? diskbench_run_result(run, nres - 1) : NULL;
+
+			/* A -y wait that failed has said why (barrier()). */
+			if (!last || diskbench_result_kind(last) != DISKBENCH_PHASE_CUSTOM)
+				fprintf(stderr, PROG ": %s\n", *diskbench_run_errmsg(run) ?
+					diskbench_run_errmsg(run) : diskbench_strerror(err));
 			status = EXIT_IO;
-			break;
 		}
-		if (partial)
-			say_partial(&cli, run);
+		if (err) {
+			say_partial(&cli, run, target, interrupted);
+			said = true;
+		}
 		info.seed = diskbench_run_seed(run);
 		info.flags = DISKBENCH_INFO_HAS_SEED;
-		/* Every run goes to the --json and --html report; only
-		 * that needs them all at once. */
+		/* Every run goes to the --json and --html report, the one that
+		 * failed or was stopped too (its error in it); only that report
+		 * needs them all at once. */
 		if (diskbench_report_new(&one) || add_results(one, &info, run) ||
 		    ((o.json_path || o.html_path) && add_results(all, &info, run))) {
 			fprintf(stderr, PROG ": cannot make the report: %s\n",
@@ -1304,18 +1661,23 @@ int main(int argc, char **argv)
 			status = EXIT_IO;
 			break;
 		}
-		if (o.test_count == -1 &&
-		    write_report(one, DISKBENCH_FORMAT_BONNIE_TEXT, 0,
-				 o.quiet ? stderr : stdout))
-			status = EXIT_IO;
-		if (write_report(one, DISKBENCH_FORMAT_BONNIE_CSV, 0, stdout))
-			status = EXIT_IO;
+		/* What was measured, unless its reader is gone; a write
+		 * that fails ends it all (one message: the first). */
+		if (o.test_count == -1 && !reader_gone(fileno(table)) &&
+		    write_report(one, DISKBENCH_FORMAT_BONNIE_TEXT, 0, table))
+			out_failed = true;
+		if (!(out_failed && table == stdout) && !reader_gone(STDOUT_FILENO) &&
+		    write_report(one, DISKBENCH_FORMAT_BONNIE_CSV, 0, stdout))
+			out_failed = true;
 		diskbench_report_free(one);
 		runs_done++;
-		if (partial || status)
+		if (out_failed)
+			status = EXIT_IO;
+		if (err || status)
 			break;
 	}
-	if (status != EXIT_IO && diskbench_report_run_count(all)) {
+	/* Every run measured, whatever stopped the last one. */
+	if (diskbench_report_run_count(all)) {
 		if (o.json_path &&
 		    write_file(all, DISKBENCH_FORMAT_JSON, &o, "--json", o.json_path))
 			status = EXIT_IO;
@@ -1323,12 +1685,24 @@ int main(int argc, char **argv)
 		    write_file(all, DISKBENCH_FORMAT_HTML, &o, "--html", o.html_path))
 			status = EXIT_IO;
 	}
-	if (g_signal) {
-		if (!runs_done)
-			fprintf(stderr, PROG ": interrupted before any test ran; nothing was measured.\n");
+out:
+	watcher_stop(&watch);
+	if (atomic_load(&g_signal)) {
+		const char *sname = signal_name(atomic_load(&g_signal), name_buf,
+						sizeof(name_buf));
+
+		if (reader_gone(STDERR_FILENO) || said)
+			;
+		else if (!runs_done)
+			fprintf(stderr, PROG ": interrupted by %s before any test ran; nothing was measured.\n",
+				sname);
+		else
+			fprintf(stderr, PROG ": interrupted by %s after %" PRId64 " of %" PRId64
+				" runs; every test file was removed.\n", sname, runs_done,
+				o.test_count < 1 ? (int64_t)1 : o.test_count);
 		status = EXIT_INTERRUPTED;
 	}
-out:
+
 	diskbench_report_free(all);
 	diskbench_run_free(run);
 	diskbench_target_free(target);

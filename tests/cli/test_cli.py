@@ -336,7 +336,10 @@ def test_x1_x0(tmp):
         fail('-x 1/0', f'left behind: {os.listdir(d)}')
 
 
-def interrupt(tmp, name, args, wait_for, sig, delay):
+def interrupt(tmp, name, args, wait_for, sig, delay, said=None):
+    """Sends sig once wait_for is on stderr and delay has passed: exit 5,
+    "partial" said (and `said`, if given), no file left, a CSV line of what
+    was measured."""
     d = new_scratch(tmp, 'scratch-' + name.replace(' ', '-'))
     proc = subprocess.Popen([EXE, '-d', d] + USER + args, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
@@ -369,6 +372,8 @@ def interrupt(tmp, name, args, wait_for, sig, delay):
         fail(name, f'exit status {rc}, not 5; stderr={stderr!r}')
     if 'partial' not in stderr:
         fail(name, f'"partial" not said: {stderr!r}')
+    if said and said not in stderr:
+        fail(name, f'{said!r} not said: {stderr!r}')
     if not files_during:
         fail(name, 'no test file existed during the phase')
     if not empty(d):
@@ -376,6 +381,265 @@ def interrupt(tmp, name, args, wait_for, sig, delay):
     lines = out.splitlines()
     if not lines or not check_csv(name, lines[-1]):
         fail(name, f'no CSV of what was measured: {out!r}')
+
+
+# Every catchable signal whose default action ends a program, but for the
+# faults (SEGV, BUS, FPE, ILL, ABRT, SYS, TRAP): the manual page's SIGNALS.
+STOP_SIGNALS = [n for n in ('SIGHUP', 'SIGINT', 'SIGQUIT', 'SIGTERM', 'SIGPIPE',
+                            'SIGALRM', 'SIGUSR1', 'SIGUSR2', 'SIGXFSZ', 'SIGXCPU',
+                            'SIGVTALRM', 'SIGPROF', 'SIGIO', 'SIGPWR', 'SIGSTKFLT')
+                if hasattr(signal, n)]
+
+
+def stop_signals():
+    """(signal number, the name the program gives it), SIGRTMIN..MAX too."""
+    sigs = [(getattr(signal, n), n) for n in STOP_SIGNALS]
+    sigs += [(n, f'SIGRTMIN+{n - signal.SIGRTMIN}')
+             for n in range(signal.SIGRTMIN, signal.SIGRTMAX + 1)]
+    return sigs
+
+
+def test_every_signal(tmp):
+    """Each signal, during putc and during the small-file tests: stopped,
+    nothing left, the measured results printed as partial, exit 5."""
+    sigs = stop_signals()
+    for sig, sname in sigs:
+        interrupt(tmp, f'{sname} in putc', ['-s', '16', '-r', '8', '-n', '1'],
+                  'Writing a byte at a time...', sig, 0.1,
+                  said=f'interrupted by {sname}: the results are partial')
+        interrupt(tmp, f'{sname} in seq_create', ['-s', '0', '-n', '8', '-r', '0'],
+                  'Create files in sequential order...', sig, 0.05,
+                  said=f'interrupted by {sname}: the results are partial')
+    print(f'{len(sigs)} signals checked in putc and in seq_create')
+
+
+def elapsed_pipeline(cmd, timeout=120):
+    """Runs a bash pipeline; its time, stdout, and its first command's
+    exit status (printed last by the pipeline itself)."""
+    t0 = time.monotonic()
+    p = subprocess.run(['bash', '-c', cmd + '; echo "status ${PIPESTATUS[0]}"'],
+                       capture_output=True, text=True, timeout=timeout,
+                       stdin=subprocess.DEVNULL)
+    lines = p.stdout.splitlines()
+    status = int(lines[-1].split()[1]) if lines and lines[-1].startswith('status ') else None
+    return time.monotonic() - t0, lines[:-1], status, p
+
+
+def test_pipe_closed(tmp):
+    """The reader goes away while a run measures: the run stops at once,
+    removes its files and exits 5, as for SIGPIPE. Through a shell, `|
+    head -2` after the first of twenty runs (which would take a minute or
+    more); and standard output and error on one pipe that the test closes
+    after two lines, during put_block."""
+    d = new_scratch(tmp, 'scratch-pipe')
+    user = ' '.join(USER)
+    name = '| head -2'
+    before = len(failures)
+    secs, out, status, p = elapsed_pipeline(
+        f'{EXE} -d {d} {user} -s 16 -r 8 -n 0 -x 20 -q 2>/dev/null | head -2')
+    if len(out) != 2 or not out[0].startswith('format_version,'):
+        fail(name, f'head did not get two lines: {out!r}', p)
+    if secs > 30:
+        fail(name, f'took {secs:.1f} s: it measured on with nobody reading')
+    if status != 5:
+        fail(name, f'exit status {status}, not 5', p)
+    if not empty(d):
+        fail(name, f'left behind: {os.listdir(d)}')
+        for e in os.listdir(d):
+            shutil.rmtree(os.path.join(d, e), ignore_errors=True)
+    if len(failures) == before:
+        print(f'ok   {name}: stopped after {secs:.1f} s, exit {status}')
+
+    name = '2>&1 to a pipe closed'
+    before = len(failures)
+    r, w = os.pipe()
+    proc = subprocess.Popen([EXE, '-d', d] + USER + ['-s', '64', '-r', '8', '-n', '16'],
+                            stdout=w, stderr=w, stdin=subprocess.DEVNULL)
+    os.close(w)
+    got = b''
+    with os.fdopen(r, 'rb', buffering=0) as f:
+        while got.count(b'\n') < 2:
+            b = f.read(1)
+            if not b:
+                break
+            got += b
+        time.sleep(0.2)
+        during = os.listdir(d)
+        t0 = time.monotonic()
+    try:
+        rc = proc.wait(60)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        rc = proc.wait()
+    secs = time.monotonic() - t0
+    if got.count(b'\n') != 2 or not during:
+        fail(name, f'two lines with a test file expected: {got!r} {during}')
+    if secs > 3 or rc != 5:
+        fail(name, f'exit {rc} {secs:.1f} s after the pipe closed')
+    if not empty(d):
+        fail(name, f'left behind: {os.listdir(d)}')
+    if len(failures) == before:
+        print(f'ok   {name}: stopped {secs:.2f} s after, exit {rc}')
+
+
+def test_stdout_error(tmp):
+    """A write to standard output that fails (a full device): one line
+    naming the error, exit 1, nothing left; with -x, before measuring."""
+    d = new_scratch(tmp, 'scratch-full-stdout')
+    for name, extra in (('stdout /dev/full', ['-s', '0', '-n', '1', '-q']),
+                        ('stdout /dev/full -x 5', ['-s', '16', '-r', '8', '-n', '1', '-q', '-x', '5'])):
+        with open('/dev/full', 'w') as full:
+            t0 = time.monotonic()
+            p = subprocess.run([EXE, '-d', d] + USER + extra, stdout=full,
+                               stderr=subprocess.PIPE, text=True, timeout=120,
+                               stdin=subprocess.DEVNULL)
+            secs = time.monotonic() - t0
+        lines = [l for l in p.stderr.splitlines() if 'No space left on device' in l]
+        if p.returncode != 1 or len(lines) != 1:
+            fail(name, f'exit {p.returncode}, stderr {p.stderr!r}')
+        if '-x' in extra and secs > 5:
+            fail(name, f'ran {secs:.1f} s into a full standard output')
+        if not empty(d):
+            fail(name, f'left behind: {os.listdir(d)}')
+
+
+def reader(stream, buf, cond):
+    def run():
+        while True:
+            b = stream.read1(4096)
+            if not b:
+                break
+            with cond:
+                buf.extend(b)
+                cond.notify_all()
+        with cond:
+            buf.extend(b'')
+            cond.notify_all()
+    t = threading.Thread(target=run)
+    t.start()
+    return t
+
+
+def wait_for(buf, cond, needle, timeout=60):
+    with cond:
+        return cond.wait_for(lambda: needle in buf, timeout)
+
+
+def test_prompt_signal(tmp):
+    """-y p: a signal while the run waits for a line, with the test file
+    there: it stops, removes the file, exits 5."""
+    name = '-y p signal'
+    d = new_scratch(tmp, 'scratch-prompt')
+    proc = subprocess.Popen([EXE, '-d', d] + USER + ['-s', '16', '-r', '8', '-f', '-n', '0',
+                                                     '-y', 'p', '-q'],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    out, err, cond = bytearray(), bytearray(), threading.Condition()
+    ts = [reader(proc.stdout, out, cond), reader(proc.stderr, err, cond)]
+    ok_ = wait_for(out, cond, b'\n1:\n')
+    if ok_:
+        proc.stdin.write(b'\n')
+        proc.stdin.flush()
+        ok_ = wait_for(out, cond, b'\n2:\n')
+    time.sleep(0.2)
+    during = os.listdir(d)
+    proc.send_signal(signal.SIGUSR1)
+    try:
+        rc = proc.wait(30)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        rc = proc.wait()
+    proc.stdin.close()
+    for t in ts:
+        t.join()
+    if not ok_:
+        return fail(name, f'no prompt: {bytes(out)!r} {bytes(err)!r}')
+    if not during:
+        fail(name, 'no test file while waiting at the prompt')
+    if rc != 5 or b'interrupted by SIGUSR1' not in err:
+        fail(name, f'exit {rc}, stderr {bytes(err)!r}')
+    if not empty(d):
+        fail(name, f'left behind: {os.listdir(d)}')
+
+
+SEM_KEY = 4711
+IPC_RMID, SETVAL = 0, 16
+
+
+def sem_exists():
+    p = subprocess.run(['ipcs', '-s'], capture_output=True, text=True)
+    return f'0x{SEM_KEY:08x}' in p.stdout
+
+
+def pending(sig):
+    """preexec_fn: the program starts with sig pending and blocked."""
+    def fn():
+        signal.pthread_sigmask(signal.SIG_BLOCK, [sig])
+        os.kill(os.getpid(), sig)
+    return fn
+
+
+def test_semaphores(tmp):
+    """-p and -y s: a signal while waiting at a semaphore cleans up; -p
+    does not leave a set it made when a signal comes first; a signal
+    pending at start (inherited, blocked) is taken, not lost."""
+    import ctypes
+    libc = ctypes.CDLL(None, use_errno=True)
+    if not shutil.which('ipcs'):
+        return fail('-y s', 'ipcs is needed (Debian: util-linux)')
+    if sem_exists():
+        return fail('-y s', f'a semaphore set with key {SEM_KEY} exists already: not ours to use')
+    d = new_scratch(tmp, 'scratch-sem')
+    try:
+        # -p with SIGUSR1 pending: no set left.
+        p = subprocess.run([EXE] + USER + ['-p', '3'], capture_output=True, text=True,
+                           timeout=30, preexec_fn=pending(signal.SIGUSR1))
+        if p.returncode != 5 or sem_exists():
+            fail('-p signal', f'exit {p.returncode}, set left: {sem_exists()}', p)
+        subprocess.run([EXE] + USER + ['-p', '-1'], capture_output=True)
+        # A run with SIGTERM pending: nothing made, exit 5.
+        p = subprocess.run([EXE, '-d', d] + USER + ['-s', '16', '-r', '8', '-n', '1'],
+                           capture_output=True, text=True, timeout=30,
+                           preexec_fn=pending(signal.SIGTERM))
+        if (p.returncode != 5 or 'interrupted by SIGTERM before any test ran' not in p.stderr
+                or not empty(d)):
+            fail('pending SIGTERM', f'left {os.listdir(d)}', p)
+        # -y s: every test's semaphore at 1 lets one process through; test
+        # 2 (rewrite) at 2 makes it wait there, the test file made.
+        p = subprocess.run([EXE] + USER + ['-p', '1'], capture_output=True, text=True)
+        if p.returncode != 0 or 'Creating semaphore for 1 procs.' not in p.stdout:
+            return fail('-p 1', 'no set', p)
+        semid = libc.semget(SEM_KEY, 12, 0o666)
+        if semid < 0 or libc.semctl(semid, 2, SETVAL, 2) != 0:
+            return fail('-y s', f'semctl: errno {ctypes.get_errno()}')
+        proc = subprocess.Popen([EXE, '-d', d] + USER + ['-s', '16', '-r', '8', '-f', '-n', '0',
+                                                         '-y', 's'],
+                                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE)
+        out, err, cond = bytearray(), bytearray(), threading.Condition()
+        ts = [reader(proc.stdout, out, cond), reader(proc.stderr, err, cond)]
+        seen = wait_for(err, cond, b'Writing intelligently...done\n')
+        time.sleep(0.3)
+        during = os.listdir(d)
+        proc.send_signal(signal.SIGALRM)
+        try:
+            rc = proc.wait(30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            rc = proc.wait()
+        for t in ts:
+            t.join()
+        if not seen or not during:
+            fail('-y s signal', f'never waited with the file made: {bytes(err)!r}')
+        if rc != 5 or b'interrupted by SIGALRM' not in err:
+            fail('-y s signal', f'exit {rc}, stderr {bytes(err)!r}')
+        if not empty(d):
+            fail('-y s signal', f'left behind: {os.listdir(d)}')
+    finally:
+        if sem_exists():
+            subprocess.run([EXE] + USER + ['-p', '-1'], capture_output=True)
+    if sem_exists():
+        fail('-p -1', 'the semaphore set is still there')
 
 
 def test_report_dir_as_user(tmp):
@@ -401,28 +665,6 @@ def test_report_dir_as_user(tmp):
             fail(name, f'the run started ({secs:.1f} s)', p)
         if not empty(d) or not empty(outdir):
             fail(name, f'made {os.listdir(d)} {os.listdir(outdir)}')
-
-
-def reader(stream, buf, cond):
-    def run():
-        while True:
-            b = stream.read1(4096)
-            if not b:
-                break
-            with cond:
-                buf.extend(b)
-                cond.notify_all()
-        with cond:
-            buf.extend(b'')
-            cond.notify_all()
-    t = threading.Thread(target=run)
-    t.start()
-    return t
-
-
-def wait_for(buf, cond, needle, timeout=60):
-    with cond:
-        return cond.wait_for(lambda: needle in buf, timeout)
 
 
 def kill_during(d, args, wait_for_, delay):
@@ -465,8 +707,10 @@ def test_cleanup(tmp):
         ('seeks', ['-s', '16:4k', '-r', '8', '-n', '0', '-f'], "start 'em...", 0.2),
         ('create', ['-s', '0', '-n', '8:4096:0:3', '-r', '0'],
          'Create files in sequential order...', 0.2),
-        ('symlinks', ['-s', '0', '-n', '8:-2:0:2', '-r', '0'],
-         'Create files in sequential order...', 0.1),
+        # -b: a directory fsync after each link, so that the kill comes
+        # while the links are there.
+        ('symlinks', ['-s', '0', '-n', '8:-2:0:2', '-r', '0', '-b'],
+         'Create files in sequential order...', 0.3),
     )
     for what, args, needle, delay in cases:
         seen, left = kill_during(d, args, needle, delay)
@@ -639,6 +883,11 @@ def main():
         # SIGTERM in the middle of the small-file tests.
         interrupt(tmp, 'sigterm', ['-s', '0', '-n', '4', '-r', '0'],
                   'Create files in sequential order...', signal.SIGTERM, 0.1)
+        test_every_signal(tmp)
+        test_pipe_closed(tmp)
+        test_stdout_error(tmp)
+        test_prompt_signal(tmp)
+        test_semaphores(tmp)
         test_report_dir_as_user(tmp)
         test_cleanup(tmp)
     finally:
