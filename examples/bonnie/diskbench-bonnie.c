@@ -1460,8 +1460,11 @@ int main(int argc, char **argv)
 	}
 	if (o.procs_set && o.sync_set)
 		bad("-p %" PRId64 " and -y: use one or the other", o.procs);
-	if (o.procs_set)
-		return semaphore_server(o.procs);
+	if (o.procs_set) {
+		status = semaphore_server(o.procs);
+		free_options(&o);
+		return status;
+	}
 	/* As the user the run is, before anything runs. */
 	check_report_dir("--json", o.json_path);
 	check_report_dir("--html", o.html_path);
@@ -1473,7 +1476,8 @@ int main(int argc, char **argv)
 		cli.semid = semget(SEM_KEY, SEM_COUNT, 0666);
 		if (cli.semid == -1) {
 			perror("Can't get semaphore ID");
-			return 1;
+			status = 1;
+			goto out;
 		}
 	}
 	check_sizes(&o);
