@@ -703,7 +703,9 @@ static void bcell_fill(struct bcell *c, enum diskbench_phase_kind kind,
 	uint64_t lat;
 
 	memset(c, 0, sizeof(*c));
-	if (!res || !diskbench_result_ran(res))
+	/* A phase an error stopped has no figures, as in the CSV (empty
+	 * cells, not +++++); the phase's section below gives the error. */
+	if (!res || !diskbench_result_ran(res) || diskbench_result_error(res))
 		return;
 	lat = diskbench_result_max_latency_ns(res);
 	diskbench__latency_str(c->text[2], sizeof(c->text[2]), lat);
