@@ -15,6 +15,8 @@
 
 #include "common-internal.h"
 #include "report-internal.h"
+#include "run-internal.h"
+#include "sysinfo-internal.h"
 
 static const double default_percentiles[] = { 50, 90, 99, 99.9, 99.99, 100 };
 
@@ -303,6 +305,8 @@ static int add(struct diskbench_report *report,
 		in.flags |= DISKBENCH_INFO_HAS_SEED;
 		in.seed = diskbench_run_seed(run);
 	}
+	if (run)
+		diskbench__run_fill_info(run, &in);
 	if (run)
 		count = diskbench_run_result_count(run);
 	dst = diskbench__runs_push(&l);

@@ -491,6 +491,8 @@ static void page_head(struct page *pg)
 		"table.bonnie td.name{text-align:left;font-weight:600}\n"
 		"table.bonnie th.u{font-weight:normal;font-style:italic;font-size:11px}\n"
 		"p.note{color:#555;font-style:italic;margin:4px 0}\n"
+		"p.config{color:#444;font-size:12px;margin:4px 0}\n"
+		"p.config .ck{color:#777}\n"
 		"div.charts{display:flex;flex-wrap:wrap;gap:14px}\n"
 		"div.charts svg{max-width:100%;height:auto;border:1px solid #e2e2e2;background:#fff}\n"
 		"p.foot{margin-top:36px;color:#888;font-size:12px}\n"
@@ -1574,6 +1576,83 @@ static void td_num(struct diskbench__out *o, const char *s)
 	diskbench__out_printf(o, "<td class=\"n\">%s</td>", s);
 }
 
+/* The two results have the same configuration. */
+static bool same_config(const struct diskbench_result *a,
+			const struct diskbench_result *b)
+{
+	size_t n = diskbench_result_config_count(a);
+
+	if (n != diskbench_result_config_count(b))
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		const char *ka, *va, *kb, *vb;
+
+		diskbench_result_config_at(a, i, &ka, &va);
+		diskbench_result_config_at(b, i, &kb, &vb);
+		if (strcmp(ka, kb) || strcmp(va, vb))
+			return false;
+	}
+	return true;
+}
+
+/* One result's configuration, "key value" pairs on a line. */
+static void config_items(struct diskbench__out *o, const struct diskbench_result *res)
+{
+	size_t n = diskbench_result_config_count(res);
+
+	for (size_t i = 0; i < n; i++) {
+		const char *k, *v;
+
+		diskbench_result_config_at(res, i, &k, &v);
+		diskbench__out_puts(o, i ? " &#183; <span class=\"ck\">" : "<span class=\"ck\">");
+		esc(o, k);
+		diskbench__out_puts(o, "</span> ");
+		esc(o, v);
+	}
+}
+
+/* How the group's results were made: once if all runs agree, else per run. */
+static void config_lines(struct page *pg, const struct group *g)
+{
+	struct diskbench__out *o = pg->o;
+	const struct diskbench_result *first = NULL;
+	bool all_same = true;
+	size_t with = 0;
+
+	for (size_t ri = 0; ri < pg->nruns; ri++) {
+		const struct diskbench_result *res = g->res[ri];
+
+		if (!res || !diskbench_result_config_count(res))
+			continue;
+		with++;
+		if (!first)
+			first = res;
+		else if (!same_config(first, res))
+			all_same = false;
+	}
+	if (!first)
+		return;
+	if (all_same) {
+		diskbench__out_puts(o, with > 1 ? "<p class=\"config\">Configuration (every run): "
+						 : "<p class=\"config\">Configuration: ");
+		config_items(o, first);
+		diskbench__out_puts(o, "</p>\n");
+		return;
+	}
+	for (size_t ri = 0; ri < pg->nruns; ri++) {
+		const struct diskbench_result *res = g->res[ri];
+
+		if (!res || !diskbench_result_config_count(res))
+			continue;
+		diskbench__out_puts(o, "<p class=\"config\">");
+		key(pg, ri);
+		esc(o, run_name(pg, ri));
+		diskbench__out_puts(o, ": ");
+		config_items(o, res);
+		diskbench__out_puts(o, "</p>\n");
+	}
+}
+
 static int phase_section(struct page *pg, size_t gi)
 {
 	const struct group *g = &pg->g[gi];
@@ -1668,6 +1747,7 @@ static int phase_section(struct page *pg, size_t gi)
 			diskbench__out_puts(o, "</p>\n");
 		}
 	}
+	config_lines(pg, g);
 	if (!curves) {
 		bool summ = false;
 

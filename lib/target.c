@@ -877,24 +877,31 @@ int diskbench__target_ensure_test_file(struct diskbench_target *t,
 	return 0;
 }
 
-void diskbench__target_drop_cache(struct diskbench_target *t)
+const char *diskbench__target_drop_cache(struct diskbench_target *t)
 {
 #ifdef POSIX_FADV_DONTNEED
 	const char *op;
 	int64_t h;
+	int err;
 
-	if (!t->test_exists || !t->engine->real_fds)
-		return;
+	if (t->engine->no_files)
+		return "not needed (the null engine reads nothing)";
+	if (!t->test_exists)
+		return "not possible (no test file)";
+	if (!t->engine->real_fds)
+		return "not possible (the engine's handles are not file descriptors)";
 	/* Our own file, checked as any reopen; never a name reopened
 	 * blindly. */
 	if (diskbench__target_reopen(t, DISKBENCH_OPEN_READ, &h, &op))
-		return; /* the phase's own open reports it */
+		return "failed (the test file could not be opened)";
 	/* Dirty pages are not dropped: write them first. */
 	fdatasync((int)h);
-	posix_fadvise((int)h, 0, 0, POSIX_FADV_DONTNEED);
+	err = posix_fadvise((int)h, 0, 0, POSIX_FADV_DONTNEED);
 	diskbench__engine_close(t->engine, h);
+	return err ? "failed (posix_fadvise refused)" : "dropped";
 #else
 	(void)t;
+	return "not possible (no posix_fadvise here)";
 #endif
 }
 

@@ -116,7 +116,9 @@ static void test_layout_report_info(void **state)
 	assert_offset(diskbench_report_info, min_bytes, 136);
 	assert_offset(diskbench_report_info, dirs, 144);
 	assert_offset(diskbench_report_info, files_mode, 148);
-	assert_int_equal(sizeof(struct diskbench_report_info), 152);
+	/* appended in 0.2 */
+	assert_offset(diskbench_report_info, end_time_ns, 152);
+	assert_int_equal(sizeof(struct diskbench_report_info), 160);
 }
 
 static void test_layout_write_opts(void **state)
