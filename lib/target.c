@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <diskbench/error.h>
@@ -464,22 +463,9 @@ DISKBENCH_API int diskbench_target_new(struct diskbench_target **out,
 		t->owns_engine = true;
 	}
 
-	/* The null engine writes nothing, so room and O_DIRECT don't matter. */
+	/* The null engine writes nothing, so O_DIRECT does not matter. Room
+	 * is checked by the run, for what its phases will write. */
 	if (!t->engine->no_files) {
-		struct statvfs vfs;
-
-		if (fstatvfs(t->dir_fd, &vfs) == 0) {
-			uint64_t avail = (uint64_t)vfs.f_bavail * vfs.f_frsize;
-
-			if (avail < t->file_bytes) {
-				err = fail(errmsg, -ENOSPC,
-					   "%s has %" PRIu64 " MiB free; the test file needs %" PRIu64 " MiB",
-					   dir, avail >> 20,
-					   (t->file_bytes >> 20) +
-						   ((t->file_bytes & 0xfffff) != 0));
-				goto fail;
-			}
-		}
 		if (t->flags & DISKBENCH_TARGET_DIRECT) {
 			uint32_t align = 0;
 
