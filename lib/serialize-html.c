@@ -1576,47 +1576,53 @@ static void td_num(struct diskbench__out *o, const char *s)
 	diskbench__out_printf(o, "<td class=\"n\">%s</td>", s);
 }
 
-/* The two results have the same configuration. */
-static bool same_config(const struct diskbench_result *a,
-			const struct diskbench_result *b)
+/* Whether key k has value v in every result of the group that has a
+ * configuration. */
+static bool config_common(const struct page *pg, const struct group *g,
+			  const char *k, const char *v)
 {
-	size_t n = diskbench_result_config_count(a);
+	for (size_t ri = 0; ri < pg->nruns; ri++) {
+		const struct diskbench_result *res = g->res[ri];
+		const char *w;
 
-	if (n != diskbench_result_config_count(b))
-		return false;
-	for (size_t i = 0; i < n; i++) {
-		const char *ka, *va, *kb, *vb;
-
-		diskbench_result_config_at(a, i, &ka, &va);
-		diskbench_result_config_at(b, i, &kb, &vb);
-		if (strcmp(ka, kb) || strcmp(va, vb))
+		if (!res || !diskbench_result_config_count(res))
+			continue;
+		w = diskbench_result_config(res, k);
+		if (!w || strcmp(w, v))
 			return false;
 	}
 	return true;
 }
 
-/* One result's configuration, "key value" pairs on a line. */
-static void config_items(struct diskbench__out *o, const struct diskbench_result *res)
+/* "key value" pairs of res on a line: the ones every run shares (common),
+ * or the others. Returns how many were written. */
+static size_t config_items(struct page *pg, const struct group *g,
+			   const struct diskbench_result *res, bool common)
 {
-	size_t n = diskbench_result_config_count(res);
+	struct diskbench__out *o = pg->o;
+	size_t n = diskbench_result_config_count(res), written = 0;
 
 	for (size_t i = 0; i < n; i++) {
 		const char *k, *v;
 
 		diskbench_result_config_at(res, i, &k, &v);
-		diskbench__out_puts(o, i ? " &#183; <span class=\"ck\">" : "<span class=\"ck\">");
+		if (config_common(pg, g, k, v) != common)
+			continue;
+		diskbench__out_puts(o, written++ ? " &#183; <span class=\"ck\">"
+						 : "<span class=\"ck\">");
 		esc(o, k);
 		diskbench__out_puts(o, "</span> ");
 		esc(o, v);
 	}
+	return written;
 }
 
-/* How the group's results were made: once if all runs agree, else per run. */
+/* How the group's results were made: what every run shares on one line,
+ * then per run what is its own. */
 static void config_lines(struct page *pg, const struct group *g)
 {
 	struct diskbench__out *o = pg->o;
 	const struct diskbench_result *first = NULL;
-	bool all_same = true;
 	size_t with = 0;
 
 	for (size_t ri = 0; ri < pg->nruns; ri++) {
@@ -1627,28 +1633,32 @@ static void config_lines(struct page *pg, const struct group *g)
 		with++;
 		if (!first)
 			first = res;
-		else if (!same_config(first, res))
-			all_same = false;
 	}
 	if (!first)
 		return;
-	if (all_same) {
-		diskbench__out_puts(o, with > 1 ? "<p class=\"config\">Configuration (every run): "
-						 : "<p class=\"config\">Configuration: ");
-		config_items(o, first);
-		diskbench__out_puts(o, "</p>\n");
-		return;
-	}
-	for (size_t ri = 0; ri < pg->nruns; ri++) {
+	diskbench__out_puts(o, with > 1 ? "<p class=\"config\">Configuration, every run: "
+					 : "<p class=\"config\">Configuration: ");
+	if (!config_items(pg, g, first, true))
+		diskbench__out_puts(o, "nothing in common");
+	diskbench__out_puts(o, "</p>\n");
+	for (size_t ri = 0; ri < pg->nruns && with > 1; ri++) {
 		const struct diskbench_result *res = g->res[ri];
+		size_t n = res ? diskbench_result_config_count(res) : 0;
+		bool own = false;
 
-		if (!res || !diskbench_result_config_count(res))
+		for (size_t i = 0; i < n && !own; i++) {
+			const char *k, *v;
+
+			diskbench_result_config_at(res, i, &k, &v);
+			own = !config_common(pg, g, k, v);
+		}
+		if (!own)
 			continue;
 		diskbench__out_puts(o, "<p class=\"config\">");
 		key(pg, ri);
 		esc(o, run_name(pg, ri));
 		diskbench__out_puts(o, ": ");
-		config_items(o, res);
+		config_items(pg, g, res, false);
 		diskbench__out_puts(o, "</p>\n");
 	}
 }

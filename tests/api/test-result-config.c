@@ -361,6 +361,43 @@ static void test_config_json_refused(void **state)
 	}
 }
 
+/* The HTML says per phase what every run shares, then what is each run's
+ * own. */
+static void test_config_html(void **state)
+{
+	struct diskbench_report *rep = NULL;
+	struct diskbench_recorder *rec = NULL;
+	struct diskbench_result *r[2];
+	struct diskbench_report_info info = DISKBENCH_REPORT_INFO_INIT;
+	struct buf html = { NULL, 0 };
+	const char *own;
+
+	(void)state;
+	assert_ok(diskbench_recorder_new(&rec, NULL));
+	assert_ok(diskbench_recorder_begin(rec, 0));
+	assert_ok(diskbench_recorder_record(rec, 0, 1000, 4096));
+	assert_ok(diskbench_recorder_end(rec, 2000));
+	assert_ok(diskbench_report_new(&rep));
+	for (int i = 0; i < 2; i++) {
+		assert_ok(diskbench_result_new(&r[i], "probe", DISKBENCH_PHASE_CUSTOM, rec));
+		assert_ok(diskbench_result_set_config(r[i], "block_bytes", "4096"));
+		assert_ok(diskbench_result_set_config(r[i], "engine",
+						      i ? "stalling<&>" : "sync"));
+		info.name = i ? "b" : "a";
+		assert_ok(diskbench_report_add(rep, &info,
+			(const struct diskbench_result *const *)&r[i], 1));
+		diskbench_result_free(r[i]);
+	}
+	assert_ok(diskbench_report_write(rep, DISKBENCH_FORMAT_HTML, NULL, sink, &html));
+	assert_non_null(strstr(html.p, "Configuration, every run: <span class=\"ck\">block_bytes</span> 4096</p>"));
+	own = strstr(html.p, "b: <span class=\"ck\">engine</span> stalling&lt;&amp;&gt;</p>");
+	assert_non_null(own);
+	assert_non_null(strstr(html.p, "a: <span class=\"ck\">engine</span> sync</p>"));
+	free(html.p);
+	diskbench_report_free(rep);
+	diskbench_recorder_free(rec);
+}
+
 /* ---- what add_run takes from the run ---- */
 
 static uint64_t now_real(void)
@@ -440,6 +477,7 @@ int main(void)
 		T(test_config_set_and_copy),
 		T(test_config_json_round_trip),
 		T(test_config_json_refused),
+		T(test_config_html),
 		T(test_add_run_takes_the_run),
 	};
 #undef T
