@@ -16,9 +16,9 @@
  *   sizeof: a newer header may put its next member there without
  *   changing sizeof, and a request this library cannot honour is refused,
  *   never ignored.
- * - The public structs have no tail padding (tests/api checks this on the
- *   ABI it is built for): where alignment would leave some, a member named
- *   `reserved` fills it, and it must be zero. An initializer zeroes every
+ * - The public structs have no tail padding on LP64 and i386 (tests/api
+ *   checks the ABI it is built for): where alignment would leave some, a
+ *   member named `reserved` fills it, and it must be zero. An initializer zeroes every
  *   member it does not name, but C does not promise to clear padding
  *   (GCC at -O2 leaves it as the stack was), so this is what lets a
  *   struct made by its `*_INIT` macro or any other initializer pass. The
