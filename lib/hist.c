@@ -59,7 +59,7 @@ DISKBENCH_API int diskbench_hist_new(struct diskbench_hist **out,
 	if (!out)
 		return -EINVAL;
 	*out = NULL;
-	err = diskbench__opts_read(&o, sizeof(o), opts);
+	err = DISKBENCH__OPTS_READ(&o, hist_opts, opts);
 	if (err)
 		return err;
 

@@ -339,7 +339,7 @@ DISKBENCH_API int diskbench_phase_bonnie_new(struct diskbench_phase **out,
 	if (!out)
 		return -EINVAL;
 	*out = NULL;
-	err = diskbench__opts_read(&o, sizeof(o), opts);
+	err = DISKBENCH__OPTS_READ(&o, bonnie_opts, opts);
 	if (err)
 		return err;
 	switch (kind) {

@@ -957,7 +957,7 @@ DISKBENCH_API int diskbench_phase_files_new(struct diskbench_phase **out,
 	*out = NULL;
 	if (!files_kind(kind))
 		return -ENOTSUP;
-	err = diskbench__opts_read(&o, sizeof(o), opts);
+	err = DISKBENCH__OPTS_READ(&o, files_opts, opts);
 	if (err)
 		return err;
 	if (o.min_bytes > o.max_bytes || o.dirs > FILES_MAX_DIRS ||

@@ -192,7 +192,7 @@ DISKBENCH_API int diskbench_phase_random_new(struct diskbench_phase **out,
 	if (!out)
 		return -EINVAL;
 	*out = NULL;
-	err = diskbench__opts_read(&o, sizeof(o), opts);
+	err = DISKBENCH__OPTS_READ(&o, random_opts, opts);
 	if (err)
 		return err;
 	if (o.write_percent > 100 || o.threads > 1024 ||

@@ -410,7 +410,7 @@ DISKBENCH_API int diskbench_phase_seq_new(struct diskbench_phase **out,
 	if (!out)
 		return -EINVAL;
 	*out = NULL;
-	err = diskbench__opts_read(&o, sizeof(o), opts);
+	err = DISKBENCH__OPTS_READ(&o, seq_opts, opts);
 	if (err)
 		return err;
 	if (o.flags & ~SEQ_FLAGS)

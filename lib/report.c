@@ -293,7 +293,7 @@ static int add(struct diskbench_report *report,
 	diskbench__report_clearerr(report);
 	if ((count && !results) || (!results && !run))
 		return -EINVAL;
-	err = diskbench__opts_read(&in, sizeof(in), info);
+	err = DISKBENCH__OPTS_READ(&in, report_info, info);
 	if (err)
 		return err;
 	if (in.files_mode > DISKBENCH_FILES_SYMLINK) {
@@ -530,7 +530,7 @@ DISKBENCH_API int diskbench_report_write(struct diskbench_report *report,
 	diskbench__report_clearerr(report);
 	if (!write)
 		return -EINVAL;
-	err = diskbench__opts_read(&o, sizeof(o), opts);
+	err = DISKBENCH__OPTS_READ(&o, write_opts, opts);
 	if (err)
 		return err;
 	if (o.percentile_count > DISKBENCH_WRITE_MAX_PERCENTILES ||

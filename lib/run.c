@@ -53,7 +53,7 @@ DISKBENCH_API int diskbench_run_new(struct diskbench_run **out,
 	run = calloc(1, sizeof(*run));
 	if (!run)
 		return -ENOMEM;
-	err = diskbench__opts_read(&run->opts, sizeof(run->opts), opts);
+	err = DISKBENCH__OPTS_READ(&run->opts, run_opts, opts);
 	if (!err && run->opts.hist_precision_bits > DISKBENCH_HIST_MAX_PRECISION_BITS)
 		err = -EINVAL;
 	if (err) {

@@ -381,7 +381,7 @@ DISKBENCH_API int diskbench_target_new(struct diskbench_target **out,
 	*out = NULL;
 	if (!dir || !*dir)
 		return fail(errmsg, -EINVAL, "no directory given");
-	err = diskbench__opts_read(&o, sizeof(o), opts);
+	err = DISKBENCH__OPTS_READ(&o, target_opts, opts);
 	if (err)
 		return fail(errmsg, err, "bad target options: %s",
 			    diskbench_strerror(err));

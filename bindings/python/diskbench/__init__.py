@@ -46,8 +46,10 @@ def _fn(name, restype, *argtypes):
 
 class _HistOpts(ctypes.Structure):
     # struct diskbench_hist_opts: size_t sz; uint64_t highest;
-    # uint32_t precision_bits.
-    _fields_ = [("sz", _size), ("highest", _u64), ("precision_bits", _u32)]
+    # uint32_t precision_bits; uint32_t reserved (zero: the library refuses
+    # a non-zero byte past precision_bits with -E2BIG).
+    _fields_ = [("sz", _size), ("highest", _u64), ("precision_bits", _u32),
+                ("reserved", _u32)]
 
 
 _version = _fn("diskbench_version", _u32)
