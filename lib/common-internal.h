@@ -46,9 +46,9 @@
  * fails while the two disagree.
  */
 #define DISKBENCH__LAST_engine_ops	symlink_at
-#define DISKBENCH__LAST_hist_opts	precision_bits
+#define DISKBENCH__LAST_hist_opts	reserved	/* ignored: 0.1's padding */
 #define DISKBENCH__LAST_timeline_opts	reserve
-#define DISKBENCH__LAST_recorder_opts	hist_precision_bits
+#define DISKBENCH__LAST_recorder_opts	reserved	/* ignored: 0.1's padding */
 #define DISKBENCH__LAST_bonnie_opts	flags
 #define DISKBENCH__LAST_seq_opts	flags
 #define DISKBENCH__LAST_random_opts	flags
@@ -57,7 +57,7 @@
 #define DISKBENCH__LAST_custom_ctx_ops	teardown
 #define DISKBENCH__LAST_target_opts	flags
 #define DISKBENCH__LAST_run_opts	random_user_data
-#define DISKBENCH__LAST_report_info	files_mode
+#define DISKBENCH__LAST_report_info	end_time_ns
 #define DISKBENCH__LAST_write_opts	title
 
 /* The number of bytes of struct diskbench_<tag> this library knows. */

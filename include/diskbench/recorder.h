@@ -60,10 +60,11 @@ struct diskbench_recorder_opts {
 	/** Histogram precision, as diskbench_hist_opts.precision_bits. */
 	uint32_t hist_precision_bits;
 	/**
-	 * Zero. It fills what would be tail padding, which an initializer
-	 * need not clear: every byte past the last member the library knows
-	 * must be zero (see common.h), and a later release may give these
-	 * bytes a meaning.
+	 * Ignored, and never to be given a meaning. It fills what was tail
+	 * padding in 0.1, which an initializer need not clear, so a binary
+	 * built against 0.1's headers may leave anything here; members a
+	 * later release adds come after it, where every byte a caller's sz
+	 * covers must be zero (see common.h). Set it to zero.
 	 */
 	uint32_t reserved;
 };
