@@ -275,10 +275,19 @@ class Report(Closeable):
                 **fields: Any) -> None:
         """Adds an executed run's results, with its metadata (a RunInfo,
         and/or its fields as keywords: name="raid-card", ...). The seed is
-        the run's unless given."""
+        the run's unless given. A run closed since (with its target) still
+        adds the results it kept."""
         if not isinstance(run, Run):
             raise TypeError("run must be a Run, not %s" % type(run).__name__)
-        st, keep = _info_arg(info, fields)._struct()
+        ri = _info_arg(info, fields)
+        if run.closed:
+            if run._seed is None:
+                raise ValueError("Run is closed, and was never executed")
+            if ri.seed is None:
+                ri = dataclasses.replace(ri, seed=run._seed)
+            self.add(run.results, ri)
+            return
+        st, keep = ri._struct()
         check(C.report_add_run(self._p, byref(st), run._p), "report_add_run",
               self._msg)
 

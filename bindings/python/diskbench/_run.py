@@ -631,6 +631,7 @@ class Run(Closeable):
         self._errors = _CallbackErrors()
         self._phases: List[Phase] = []
         self._results: List[Result] = []
+        self._seed: Optional[int] = None
         self._target = target
         opts = C.RunOpts()
         C.run_opts_init(byref(opts), sizeof(opts))
@@ -787,6 +788,7 @@ class Run(Closeable):
                 ref.busy -= 1  # type: ignore[union-attr]
             self._results = [Result._copy_of(C.run_result(p, i))
                              for i in range(C.run_result_count(p))]
+            self._seed = C.run_seed(p)
         errors = self._take_errors()
         if interrupt is not None:
             raise interrupt
