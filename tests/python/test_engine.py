@@ -490,3 +490,29 @@ def test_engine_members_on_worker_threads(tdir):
             res = run.execute()
     assert [r.ops for r in res] == [400, 200]
     assert len(threads) >= 4
+
+
+def test_engine_cannot_close_while_another_thread_calls_its_table(tdir):
+    entered, leave = threading.Event(), threading.Event()
+
+    class Slow(EngineOps):
+        def write(self, handle, buf, offset):
+            entered.set()
+            leave.wait(10)
+            return len(buf)
+    e = Engine.new(Slow())
+    out = []
+    th = threading.Thread(target=lambda: out.append(e.table.write(1, b"abc", 0)))
+    th.start()
+    try:
+        assert entered.wait(10)
+        with pytest.raises(DiskbenchError) as err:
+            e.close()
+        assert err.value.errno == errno.EBUSY and not e.closed
+        assert e.name == "user"          # still usable meanwhile
+    finally:
+        leave.set()
+        th.join()
+    assert out == [3]
+    e.close()
+    assert e.closed

@@ -226,12 +226,15 @@ class _Ref:
     points to it, whatever order Python collects the wrappers in.
 
     ``busy`` counts the calls in progress that released the GIL (a run's
-    execute, a report written to a file); closing anything they use is
-    refused meanwhile. ``keep`` holds what C must be able to reach while
+    execute, a report written to a file), taken under the lock;
+    ``inflight`` the calls on the hot path (an engine's table called from
+    Python), a list appended to and popped from without the lock (each
+    one step under the GIL). Closing anything they use is refused
+    meanwhile (EBUSY). ``keep`` holds what C must be able to reach while
     the object lives (callbacks, strings)."""
 
     __slots__ = ("ptr", "free", "kind", "parent", "children", "busy", "keep",
-                 "on_close")
+                 "inflight")
 
     def __init__(self, ptr: int, free: Optional[Callable[[int], None]],
                  kind: str, parent: Optional["_Ref"] = None) -> None:
@@ -241,8 +244,8 @@ class _Ref:
         self.parent: Optional[_Ref] = None
         self.children: Dict[int, _Ref] = {}
         self.busy = 0
+        self.inflight: List[None] = []
         self.keep: List[Any] = []
-        self.on_close: Optional[Callable[[], None]] = None
         if parent is not None:
             self.attach(parent)
 
@@ -261,40 +264,40 @@ class _Ref:
             raise ValueError("%s is closed" % self.kind)
         return p
 
-    def _busy_in_tree(self) -> Optional["_Ref"]:
-        if self.busy:
-            return self
-        for c in self.children.values():
-            b = c._busy_in_tree()
-            if b is not None:
-                return b
-        return None
+    def _collect(self, out: List["_Ref"]) -> None:
+        # children first, the last made first
+        for c in reversed(list(self.children.values())):
+            c._collect(out)
+        out.append(self)
 
     def close(self) -> None:
         with _lock:
             if self.ptr is None:
                 return
-            b = self._busy_in_tree()
+            nodes: List[_Ref] = []
+            self._collect(nodes)
+            ptrs = [n.ptr for n in nodes]
+            # Pointers go first, then the check: a lock-free call (inflight)
+            # that read a pointer had appended itself before, and is seen;
+            # one that reads it after finds it gone.
+            for n in nodes:
+                n.ptr = None
+            b = next((n for n in nodes if n.busy or n.inflight), None)
             if b is not None:
+                for n, p in zip(nodes, ptrs):
+                    n.ptr = p
                 raise DiskbenchError(
                     -_errno.EBUSY,
                     "cannot close the %s: %s is in use (a run executing or a "
                     "call in progress)" % (self.kind,
                                            "it" if b is self else "its " + b.kind))
-            self._close_tree()
+            for n, p in zip(nodes, ptrs):
+                n._freed(p)
 
-    def _close_tree(self) -> None:
-        for c in reversed(list(self.children.values())):
-            c._close_tree()
+    def _freed(self, p: Optional[int]) -> None:
         self.children.clear()
-        p, self.ptr = self.ptr, None
         if self.free is not None and p:
             self.free(p)
-        if self.on_close is not None:
-            try:
-                self.on_close()
-            except Exception:
-                pass
         if self.parent is not None:
             self.parent.children.pop(id(self), None)
             self.parent = None
@@ -333,6 +336,10 @@ class _View:
 
     def close(self) -> None:
         pass
+
+    @property
+    def inflight(self) -> List[None]:
+        return self.owner.inflight
 
     def acquire(self) -> int:
         with _lock:

@@ -134,7 +134,7 @@ class IORequest:
 def _buf_arg(data: Any, writable: bool, name: str) -> Tuple[Any, int]:
     """(something ctypes passes as a void *, its length) for data given to
     an engine: a Buffer, bytes, or any buffer (writable for a read)."""
-    if isinstance(data, Buffer):
+    if type(data) is Buffer:
         if writable and not data.writable:
             raise TypeError("%s: this Buffer is read-only" % name)
         return data.address, data.length
@@ -171,7 +171,11 @@ class EngineTable:
 
     def __init__(self, engine: "Engine") -> None:
         self._engine = engine
-        self._ref = engine._ref
+        ref = engine._ref
+        # The owner of the engine's pointer (a target, for the engine a
+        # target made itself), and its list of calls in flight.
+        self._owner = ref.owner if isinstance(ref, _View) else ref
+        self._inflight = self._owner.inflight
         ud = ctypes.c_void_p()
         tp = C.engine_table(engine._p, byref(ud))
         if not tp:
@@ -203,12 +207,14 @@ class EngineTable:
         return f
 
     def _call(self, f: Any, *args: Any) -> Any:
-        ref = self._ref
-        ref.acquire()
+        fl = self._inflight
+        fl.append(None)
         try:
+            if self._owner.ptr is None:
+                raise ValueError("Engine is closed")
             return f(*args, self._ud)
         finally:
-            ref.release()
+            fl.pop()
 
     def _fail(self, rc: int, member: str) -> None:
         # An engine member in Python that raised (not an OSError) answered
@@ -241,12 +247,14 @@ class EngineTable:
             handle = i64(handle, "handle")
         addr, n = _buf_arg(buf, True, "buf")
         off = _U64_MAX if offset is None else u64(offset, "offset")
-        ref = self._ref
-        ref.acquire()
+        fl = self._inflight
+        fl.append(None)
         try:
+            if self._owner.ptr is None:
+                raise ValueError("Engine is closed")
             r = self._read(handle, addr, n, off, self._ud)
         finally:
-            ref.release()
+            fl.pop()
         if r < 0:
             self._fail(r, "read")
         return r
@@ -258,12 +266,14 @@ class EngineTable:
             handle = i64(handle, "handle")
         addr, n = _buf_arg(data, False, "data")
         off = _U64_MAX if offset is None else u64(offset, "offset")
-        ref = self._ref
-        ref.acquire()
+        fl = self._inflight
+        fl.append(None)
         try:
+            if self._owner.ptr is None:
+                raise ValueError("Engine is closed")
             r = self._write(handle, addr, n, off, self._ud)
         finally:
-            ref.release()
+            fl.pop()
         if r < 0:
             self._fail(r, "write")
         return r
