@@ -15,8 +15,21 @@ from diskbench import DONE, DiskbenchError
 MiB = 1 << 20
 
 
-def test_the_issue_example(tdir, tmp_path):
-    # The example of issue 19 and the README, as written, at a small size.
+ROOT = os.environ["DISKBENCH_SOURCE_ROOT"]
+
+
+def readme_example(path):
+    text = open(path).read()
+    start = text.index("```python\nimport diskbench\n") + len("```python\n")
+    return text[start:text.index("```", start)]
+
+
+def test_the_readme_example(tdir, tmp_path):
+    # The example of issue 19, as both READMEs show it, run as written but
+    # for the paths and a smaller size.
+    code = readme_example(os.path.join(ROOT, "README.md"))
+    assert code == readme_example(os.path.join(ROOT, "bindings", "python",
+                                               "README.md"))
     old = tmp_path / "old-bonnie.csv"
     old.write_text(
         "1.98,2.00a,oldbox,1,1600000000,1G,,8192,5,90,98,50000,10,30000,5,"
@@ -24,19 +37,17 @@ def test_the_issue_example(tdir, tmp_path):
         "+++++,+++,2100,21,10ms,20ms,30ms,40ms,50ms,60ms,1ms,2ms,3ms,4ms,5ms,"
         "6ms\n")
     out = tmp_path / "compare.html"
-    with diskbench.Target(str(tdir), file_size=4 << 20) as t:
-        run = diskbench.Run(t, seed=42)
-        run.add(diskbench.SeqPhase(write=True, block_size=1 << 20))
-        run.add(diskbench.RandomPhase(block_size=4096, ops=2000))
-        run.execute()
-        for r in run.results:
-            print(r.name, r.bytes_per_sec, r.percentile(99), r.max_latency_ns)
-        report = diskbench.Report.read(str(old))
-        report.add_run(run)
-        report.write(str(out))
+    for a, b in (('"/mnt/test"', repr(str(tdir))), ("256 << 20", "4 << 20"),
+                 ('"old-bonnie.csv"', repr(str(old))),
+                 ('"compare.html"', repr(str(out)))):
+        assert a in code
+        code = code.replace(a, b)
+    scope = {}
+    exec(compile(code, "README.md", "exec"), scope)
+    run = scope["run"]
     names = [r.name for r in run.results]
     assert names == ["seq_write", "random_io"]
-    assert run.results[0].bytes == 4 << 20 and run.results[1].ops == 2000
+    assert run.results[0].bytes == 4 << 20 and run.results[1].ops == 20000
     assert all(r.bytes_per_sec > 0 and r.max_latency_ns > 0 for r in run.results)
     html = out.read_text()
     assert html.startswith("<!DOCTYPE html>") and "oldbox" in html
