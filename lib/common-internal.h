@@ -30,17 +30,65 @@
  */
 #define DISKBENCH__OPTS_MAX_SZ ((size_t)4096)
 
+/* Where @p member of @p type ends: its offset plus its size. */
+#define DISKBENCH__OFFSETOFEND(type, member) \
+	(offsetof(type, member) + sizeof(((type *)0)->member))
+
 /*
- * Reads a caller's size-prefixed option struct into the library's own copy
- * (dst, dst_sz bytes, this build's sizeof). src may be NULL (all defaults).
- * An older caller (smaller sz) gets zeros, meaning defaults, for the fields
- * it does not know; a newer caller (larger sz) is accepted only if every
- * byte we do not know is zero, so a request we would ignore is refused.
- * Returns 0, -EINVAL (sz smaller than the sz field itself, or larger
- * than DISKBENCH__OPTS_MAX_SZ: nothing past the sz field is read) or
- * -E2BIG.
+ * The last member of each struct the library reads from its caller: this
+ * library knows struct diskbench_<tag> up to the end of DISKBENCH__LAST_<tag>
+ * and nothing after it (a `reserved` member that fills what would be tail
+ * padding is after it). sizeof would not do: the bytes behind the last
+ * member are where a newer header's next member goes, keeping sizeof the
+ * same, and the library would then ignore the caller's request. A member
+ * appended in a public header stays unknown (its bytes must be zero, else
+ * -E2BIG) until its struct's line here names it; tests/api/test-opts.c
+ * fails while the two disagree.
  */
-int diskbench__opts_read(void *dst, size_t dst_sz, const void *src);
+#define DISKBENCH__LAST_engine_ops	symlink_at
+#define DISKBENCH__LAST_hist_opts	precision_bits
+#define DISKBENCH__LAST_timeline_opts	reserve
+#define DISKBENCH__LAST_recorder_opts	hist_precision_bits
+#define DISKBENCH__LAST_bonnie_opts	flags
+#define DISKBENCH__LAST_seq_opts	flags
+#define DISKBENCH__LAST_random_opts	flags
+#define DISKBENCH__LAST_files_opts	flags
+#define DISKBENCH__LAST_custom_ops	teardown
+#define DISKBENCH__LAST_custom_ctx_ops	teardown
+#define DISKBENCH__LAST_target_opts	flags
+#define DISKBENCH__LAST_run_opts	random_user_data
+#define DISKBENCH__LAST_report_info	files_mode
+#define DISKBENCH__LAST_write_opts	title
+
+/* The number of bytes of struct diskbench_<tag> this library knows. */
+#define DISKBENCH__KNOWN_END(tag) \
+	DISKBENCH__OFFSETOFEND(struct diskbench_##tag, DISKBENCH__LAST_##tag)
+
+/*
+ * Reads a caller's size-prefixed struct into the library's own copy (dst,
+ * dst_sz bytes, this build's sizeof, of which the first known bytes are
+ * the members this library knows). src may be NULL (all defaults).
+ * An older caller (smaller sz) gets zeros, meaning defaults, for the
+ * members it does not know; whatever the caller's struct holds from known
+ * up to its sz (tail padding included, and a newer caller's members) must
+ * be zero, so that a request we would ignore is refused. Nothing past the
+ * caller's sz is read. Returns 0, -EINVAL (sz smaller than the sz field
+ * itself, or larger than DISKBENCH__OPTS_MAX_SZ: nothing past the sz
+ * field is read) or -E2BIG.
+ */
+int diskbench__opts_read(void *dst, size_t dst_sz, size_t known,
+			 const void *src);
+
+/*
+ * diskbench__opts_read for struct diskbench_<tag>, with its known end from
+ * the list above. The conditionals only make the compiler check that dst
+ * and src point to that struct.
+ */
+#define DISKBENCH__OPTS_READ(dst, tag, src) \
+	diskbench__opts_read(1 ? (dst) : (struct diskbench_##tag *)0, \
+			     sizeof(struct diskbench_##tag), \
+			     DISKBENCH__KNOWN_END(tag), \
+			     1 ? (src) : (const struct diskbench_##tag *)0)
 
 /* Zeroes a caller's option struct of sz bytes and stores sz in its first
  * field; the *_opts_init functions are this plus nothing (zero is default).

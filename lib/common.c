@@ -54,8 +54,10 @@ void diskbench__zfree(void *p, size_t bytes)
 	free(p);
 }
 
-int diskbench__opts_read(void *dst, size_t dst_sz, const void *src)
+int diskbench__opts_read(void *dst, size_t dst_sz, size_t known,
+			 const void *src)
 {
+	const unsigned char *p = src;
 	size_t src_sz;
 
 	memset(dst, 0, dst_sz);
@@ -68,15 +70,15 @@ int diskbench__opts_read(void *dst, size_t dst_sz, const void *src)
 	 * refused before a byte past what we know is read. */
 	if (src_sz < sizeof(size_t) || src_sz > DISKBENCH__OPTS_MAX_SZ)
 		return -EINVAL;
-	if (src_sz > dst_sz) {
-		const unsigned char *tail = (const unsigned char *)src + dst_sz;
-
-		for (size_t i = 0; i < src_sz - dst_sz; i++)
-			if (tail[i])
-				return -E2BIG;
-		src_sz = dst_sz;
-	}
-	memcpy(dst, src, src_sz);
+	/* What lies past the last member we know, up to the caller's sz,
+	 * is a request we cannot honour unless it is zero: a newer header's
+	 * members, or what follows our last member within our sizeof (a
+	 * reserved member, tail padding), where the next member may go
+	 * without changing sizeof. */
+	for (size_t i = known; i < src_sz; i++)
+		if (p[i])
+			return -E2BIG;
+	memcpy(dst, src, src_sz < known ? src_sz : known);
 	return 0;
 }
 

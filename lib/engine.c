@@ -464,7 +464,7 @@ DISKBENCH_API int diskbench_engine_new(struct diskbench_engine **out,
 	*out = NULL;
 	if (!ops)
 		return -EINVAL;
-	err = diskbench__opts_read(&o, sizeof(o), ops);
+	err = DISKBENCH__OPTS_READ(&o, engine_ops, ops);
 	if (err)
 		return err;
 	if (!o.submit != !o.reap)
@@ -719,7 +719,7 @@ DISKBENCH_API int diskbench_engine_wrap(struct diskbench_engine **out,
 	*out = NULL;
 	if (!inner || !ops)
 		return -EINVAL;
-	err = diskbench__opts_read(&o, sizeof(o), ops);
+	err = DISKBENCH__OPTS_READ(&o, engine_ops, ops);
 	if (err)
 		return err;
 	if (!o.submit != !o.reap)

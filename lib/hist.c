@@ -59,7 +59,7 @@ DISKBENCH_API int diskbench_hist_new(struct diskbench_hist **out,
 	if (!out)
 		return -EINVAL;
 	*out = NULL;
-	err = diskbench__opts_read(&o, sizeof(o), opts);
+	err = DISKBENCH__OPTS_READ(&o, hist_opts, opts);
 	if (err)
 		return err;
 
@@ -298,11 +298,12 @@ DISKBENCH_API double diskbench_hist_mean(const struct diskbench_hist *hist)
 DISKBENCH_API double diskbench_hist_stddev(const struct diskbench_hist *hist)
 {
 	uint64_t n = hist ? hist->count : 0;
-	diskbench__u128 sum = diskbench__hist_sum(hist), kk, s, d;
+	diskbench__u128 sum, kk, s, d;
 	uint64_t k;
 
 	if (n < 2)
 		return 0.0;
+	sum = diskbench__hist_sum(hist);
 	/*
 	 * Shift by k = floor(mean): S = sum((v - k)^2) = sumsq - 2k*sum + n*k^2
 	 * is evaluated modulo 2^128, which is exact because the true S fits, and

@@ -282,8 +282,51 @@ static int run_bonnie(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 	}
 }
 
+static void describe_bonnie(const struct diskbench_phase *p,
+			    const struct diskbench__ctx *ctx, struct diskbench__cfg *c)
+{
+	const struct diskbench_target *t = ctx->target;
+	const bool creates = p->kind == DISKBENCH_PHASE_PUTC ||
+			     p->kind == DISKBENCH_PHASE_PUT_BLOCK;
+
+	diskbench__cfg_u64(c, "block_bytes", t->block_bytes);
+	switch (p->kind) {
+	case DISKBENCH_PHASE_PUTC:
+	case DISKBENCH_PHASE_GETC:
+		diskbench__cfg_u64(c, "bytes_per_call", 1);
+		diskbench__cfg_u64(c, "total_bytes", byte_bytes(p, t));
+		break;
+	case DISKBENCH_PHASE_SEEKS:
+		diskbench__cfg_u64(c, "seeks", p->bonnie.seeks ? p->bonnie.seeks
+							     : DISKBENCH_BONNIE_DEFAULT_SEEKS);
+		diskbench__cfg_u64(c, "threads", p->bonnie.seekers ? p->bonnie.seekers
+							     : DISKBENCH_BONNIE_DEFAULT_SEEKERS);
+		diskbench__cfg_u64(c, "write_percent", 10);
+		diskbench__cfg_bool(c, "settle", !(p->bonnie.flags &
+						   DISKBENCH_BONNIE_NO_SETTLE));
+		break;
+	default:
+		diskbench__cfg_u64(c, "total_bytes",
+				   t->file_bytes - t->file_bytes % t->block_bytes);
+		break;
+	}
+	/* bonnie++ opens with O_DIRECT only when creating (-D). */
+	diskbench__cfg_bool(c, "direct", creates && (t->flags & DISKBENCH_TARGET_DIRECT));
+	diskbench__cfg_str(c, "fsync",
+			   p->kind == DISKBENCH_PHASE_SEEKS
+				   ? (p->bonnie.flags & DISKBENCH_BONNIE_SYNC
+					      ? "after each write-back" : "at the end, timed")
+			   : p->kind == DISKBENCH_PHASE_GETC || p->kind == DISKBENCH_PHASE_GET_BLOCK
+				   ? "none" : "at the end, timed");
+	if (p->kind == DISKBENCH_PHASE_GETC || p->kind == DISKBENCH_PHASE_GET_BLOCK ||
+	    p->kind == DISKBENCH_PHASE_REWRITE || p->kind == DISKBENCH_PHASE_SEEKS)
+		diskbench__cfg_str(c, "cache_drop",
+				   "not done (bonnie++ reads what the earlier phases left in the page cache)");
+}
+
 const struct diskbench__phase_class diskbench__bonnie_class = {
 	.run = run_bonnie,
+	.describe = describe_bonnie,
 };
 
 DISKBENCH_API int diskbench_phase_bonnie_new(struct diskbench_phase **out,
@@ -296,7 +339,7 @@ DISKBENCH_API int diskbench_phase_bonnie_new(struct diskbench_phase **out,
 	if (!out)
 		return -EINVAL;
 	*out = NULL;
-	err = diskbench__opts_read(&o, sizeof(o), opts);
+	err = DISKBENCH__OPTS_READ(&o, bonnie_opts, opts);
 	if (err)
 		return err;
 	switch (kind) {

@@ -264,7 +264,7 @@ DISKBENCH_API int diskbench_phase_custom_new(struct diskbench_phase **out,
 	*out = NULL;
 	if (!name || !ops)
 		return -EINVAL;
-	err = diskbench__opts_read(&o, sizeof(o), ops);
+	err = DISKBENCH__OPTS_READ(&o, custom_ops, ops);
 	if (err)
 		return err;
 	return o.op ? make_custom(out, name, &o, NULL, user_data) : -EINVAL;
@@ -283,7 +283,7 @@ diskbench_phase_custom_ctx_new(struct diskbench_phase **out, const char *name,
 	*out = NULL;
 	if (!name || !ops)
 		return -EINVAL;
-	err = diskbench__opts_read(&o, sizeof(o), ops);
+	err = DISKBENCH__OPTS_READ(&o, custom_ctx_ops, ops);
 	if (err)
 		return err;
 	return o.op ? make_custom(out, name, NULL, &o, user_data) : -EINVAL;

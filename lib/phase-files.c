@@ -905,8 +905,29 @@ static int run_files(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 	return err;
 }
 
+static void describe_files(const struct diskbench_phase *p,
+			   const struct diskbench__ctx *ctx, struct diskbench__cfg *c)
+{
+	static const char *const modes[] = { "regular", "hardlink", "symlink" };
+	const struct diskbench_files_opts *o = &p->files;
+
+	(void)ctx;
+	diskbench__cfg_u64(c, "files", o->files ? o->files : DISKBENCH_FILES_DEFAULT_COUNT);
+	diskbench__cfg_u64(c, "dirs", o->dirs > 1 ? o->dirs : 0);
+	diskbench__cfg_str(c, "mode", o->mode < 3 ? modes[o->mode] : "?");
+	if (o->mode == DISKBENCH_FILES_REGULAR) {
+		diskbench__cfg_u64(c, "min_bytes", o->min_bytes);
+		diskbench__cfg_u64(c, "max_bytes", o->max_bytes);
+	}
+	diskbench__cfg_u64(c, "chunk_bytes", o->chunk_bytes ? o->chunk_bytes
+							     : FILES_DEFAULT_CHUNK);
+	diskbench__cfg_str(c, "fsync", o->flags & DISKBENCH_FILES_SYNC
+			   ? "each file and its directory" : "none (sync at the end)");
+}
+
 const struct diskbench__phase_class diskbench__files_class = {
 	.run = run_files,
+	.describe = describe_files,
 };
 
 static bool files_kind(enum diskbench_phase_kind kind)
@@ -936,7 +957,7 @@ DISKBENCH_API int diskbench_phase_files_new(struct diskbench_phase **out,
 	*out = NULL;
 	if (!files_kind(kind))
 		return -ENOTSUP;
-	err = diskbench__opts_read(&o, sizeof(o), opts);
+	err = DISKBENCH__OPTS_READ(&o, files_opts, opts);
 	if (err)
 		return err;
 	if (o.min_bytes > o.max_bytes || o.dirs > FILES_MAX_DIRS ||

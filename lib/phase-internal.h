@@ -54,10 +54,29 @@ struct diskbench__ctx {
 	const char *err_path;
 	uint64_t err_offset;
 	char err_op_buf[256];
+	/* What was done about the page cache before a reading phase, for its
+	 * configuration (cache_drop); NULL: nothing to say. */
+	const char *cache_drop;
 };
+
+/* A result's configuration being set: the first error is kept. */
+struct diskbench__cfg {
+	struct diskbench_result *res;
+	int err;
+};
+
+void diskbench__cfg_str(struct diskbench__cfg *c, const char *key,
+			const char *value);
+void diskbench__cfg_u64(struct diskbench__cfg *c, const char *key,
+			uint64_t value);
+void diskbench__cfg_bool(struct diskbench__cfg *c, const char *key, bool value);
 
 struct diskbench__phase_class {
 	int (*run)(struct diskbench_phase *p, struct diskbench__ctx *ctx);
+	/* Sets the phase's own configuration keys in its result, after it
+	 * ran (the options, defaults resolved); NULL: none. */
+	void (*describe)(const struct diskbench_phase *p,
+			 const struct diskbench__ctx *ctx, struct diskbench__cfg *c);
 };
 
 struct diskbench_phase {

@@ -147,7 +147,7 @@ static int run_random(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 		err = diskbench__target_fail(t, ctx, err);
 		goto out;
 	}
-	diskbench__target_drop_cache(t);
+	ctx->cache_drop = diskbench__target_drop_cache(t);
 	R.path = t->test_path;
 	err = diskbench__run_workers(ctx, threads, random_worker, &R, 0);
 out:
@@ -156,8 +156,31 @@ out:
 	return err;
 }
 
+static void describe_random(const struct diskbench_phase *p,
+			    const struct diskbench__ctx *ctx, struct diskbench__cfg *c)
+{
+	const struct diskbench_random_opts *o = &p->random;
+	const struct diskbench_target *t = ctx->target;
+	uint64_t block = o->block_bytes ? o->block_bytes : t->block_bytes;
+
+	diskbench__cfg_str(c, "access", o->write_percent == 100 ? "write" :
+					o->write_percent ? "read and write" : "read");
+	diskbench__cfg_u64(c, "block_bytes", block);
+	diskbench__cfg_u64(c, "write_percent", o->write_percent);
+	diskbench__cfg_u64(c, "ops_limit", o->ops ? o->ops
+						  : (block ? t->file_bytes / block : 0));
+	diskbench__cfg_u64(c, "queue_depth", o->queue_depth ? o->queue_depth : 1);
+	diskbench__cfg_u64(c, "threads", o->threads ? o->threads : 1);
+	diskbench__cfg_bool(c, "direct", o->flags & DISKBENCH_SEQ_DIRECT);
+	diskbench__cfg_str(c, "fsync", o->write_percent ? "at the end, timed"
+							: "none");
+	if (o->time_limit_ns)
+		diskbench__cfg_u64(c, "time_limit_ns", o->time_limit_ns);
+}
+
 const struct diskbench__phase_class diskbench__random_class = {
 	.run = run_random,
+	.describe = describe_random,
 };
 
 DISKBENCH_API int diskbench_phase_random_new(struct diskbench_phase **out,
@@ -169,7 +192,7 @@ DISKBENCH_API int diskbench_phase_random_new(struct diskbench_phase **out,
 	if (!out)
 		return -EINVAL;
 	*out = NULL;
-	err = diskbench__opts_read(&o, sizeof(o), opts);
+	err = DISKBENCH__OPTS_READ(&o, random_opts, opts);
 	if (err)
 		return err;
 	if (o.write_percent > 100 || o.threads > 1024 ||

@@ -345,7 +345,7 @@ static int run_seq(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 	} else {
 		err = diskbench__target_ensure_test_file(t, s.total);
 		if (!err)
-			diskbench__target_drop_cache(t);
+			ctx->cache_drop = diskbench__target_drop_cache(t);
 		if (!err)
 			err = diskbench__target_open_test_file(t, DISKBENCH_OPEN_READ |
 								  oflags, &s.st.h);
@@ -375,8 +375,29 @@ static int run_seq(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 	return err;
 }
 
+static void describe_seq(const struct diskbench_phase *p,
+			 const struct diskbench__ctx *ctx, struct diskbench__cfg *c)
+{
+	const struct diskbench_seq_opts *o = &p->seq;
+	const struct diskbench_target *t = ctx->target;
+	const bool write = o->flags & DISKBENCH_SEQ_WRITE;
+
+	diskbench__cfg_str(c, "access", write ? "write" : "read");
+	diskbench__cfg_u64(c, "block_bytes", o->block_bytes ? o->block_bytes
+							     : t->block_bytes);
+	diskbench__cfg_u64(c, "total_bytes", o->total_bytes ? o->total_bytes
+							     : t->file_bytes);
+	diskbench__cfg_u64(c, "queue_depth", o->queue_depth ? o->queue_depth : 1);
+	diskbench__cfg_bool(c, "direct", o->flags & DISKBENCH_SEQ_DIRECT);
+	diskbench__cfg_str(c, "fsync", write && !(o->flags & DISKBENCH_SEQ_NO_FSYNC)
+					       ? "at the end, timed" : "none");
+	if (o->time_limit_ns)
+		diskbench__cfg_u64(c, "time_limit_ns", o->time_limit_ns);
+}
+
 const struct diskbench__phase_class diskbench__seq_class = {
 	.run = run_seq,
+	.describe = describe_seq,
 };
 
 DISKBENCH_API int diskbench_phase_seq_new(struct diskbench_phase **out,
@@ -389,7 +410,7 @@ DISKBENCH_API int diskbench_phase_seq_new(struct diskbench_phase **out,
 	if (!out)
 		return -EINVAL;
 	*out = NULL;
-	err = diskbench__opts_read(&o, sizeof(o), opts);
+	err = DISKBENCH__OPTS_READ(&o, seq_opts, opts);
 	if (err)
 		return err;
 	if (o.flags & ~SEQ_FLAGS)

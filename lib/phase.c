@@ -292,3 +292,26 @@ int diskbench__ctx_sync_close(struct diskbench__ctx *ctx, int64_t h,
 	}
 	return err;
 }
+
+/* ---- a result's configuration ---- */
+
+void diskbench__cfg_str(struct diskbench__cfg *c, const char *key,
+			const char *value)
+{
+	if (!c->err && value)
+		c->err = diskbench_result_set_config(c->res, key, value);
+}
+
+void diskbench__cfg_u64(struct diskbench__cfg *c, const char *key,
+			uint64_t value)
+{
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "%" PRIu64, value);
+	diskbench__cfg_str(c, key, buf);
+}
+
+void diskbench__cfg_bool(struct diskbench__cfg *c, const char *key, bool value)
+{
+	diskbench__cfg_str(c, key, value ? "true" : "false");
+}

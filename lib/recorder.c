@@ -37,7 +37,7 @@ diskbench_recorder_new(struct diskbench_recorder **out,
 	if (!out)
 		return -EINVAL;
 	*out = NULL;
-	err = diskbench__opts_read(&o, sizeof(o), opts);
+	err = DISKBENCH__OPTS_READ(&o, recorder_opts, opts);
 	if (err)
 		return err;
 

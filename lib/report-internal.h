@@ -144,11 +144,4 @@ int diskbench__read_json(struct diskbench_report *r, const char *buf,
 			 size_t len, const char *source,
 			 struct diskbench__run_list *l);
 
-/* This machine's facts for unset metadata (lib/sysinfo.c). Each returns a
- * malloc'd string or NULL when it cannot tell. */
-char *diskbench__sys_hostname(void);
-char *diskbench__sys_kernel(void);
-char *diskbench__sys_fs_type(const char *dir);
-uint64_t diskbench__sys_realtime_ns(void);
-
 #endif

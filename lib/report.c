@@ -15,6 +15,8 @@
 
 #include "common-internal.h"
 #include "report-internal.h"
+#include "run-internal.h"
+#include "sysinfo-internal.h"
 
 static const double default_percentiles[] = { 50, 90, 99, 99.9, 99.99, 100 };
 
@@ -291,7 +293,7 @@ static int add(struct diskbench_report *report,
 	diskbench__report_clearerr(report);
 	if ((count && !results) || (!results && !run))
 		return -EINVAL;
-	err = diskbench__opts_read(&in, sizeof(in), info);
+	err = DISKBENCH__OPTS_READ(&in, report_info, info);
 	if (err)
 		return err;
 	if (in.files_mode > DISKBENCH_FILES_SYMLINK) {
@@ -303,6 +305,8 @@ static int add(struct diskbench_report *report,
 		in.flags |= DISKBENCH_INFO_HAS_SEED;
 		in.seed = diskbench_run_seed(run);
 	}
+	if (run)
+		diskbench__run_fill_info(run, &in);
 	if (run)
 		count = diskbench_run_result_count(run);
 	dst = diskbench__runs_push(&l);
@@ -526,7 +530,7 @@ DISKBENCH_API int diskbench_report_write(struct diskbench_report *report,
 	diskbench__report_clearerr(report);
 	if (!write)
 		return -EINVAL;
-	err = diskbench__opts_read(&o, sizeof(o), opts);
+	err = DISKBENCH__OPTS_READ(&o, write_opts, opts);
 	if (err)
 		return err;
 	if (o.percentile_count > DISKBENCH_WRITE_MAX_PERCENTILES ||

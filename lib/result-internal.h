@@ -14,6 +14,10 @@ struct diskbench__result_extra {
 	char *err_path;
 	uint64_t err_offset;    /* UINT64_MAX: none */
 	char *errmsg;
+	/* The configuration that made the result: key, value, key, value...
+	 * in the order they were set. */
+	char **config;
+	size_t nconfig;         /* pairs */
 };
 
 /*
@@ -75,6 +79,10 @@ int diskbench__result_measured(struct diskbench_result **out,
 			       uint64_t bytes, uint64_t elapsed_ns,
 			       uint64_t cpu_user_ns, uint64_t cpu_system_ns,
 			       bool too_fast);
+
+/* diskbench_result_set_config() of a number, in decimal. */
+int diskbench__result_set_config_u64(struct diskbench_result *res,
+				     const char *key, uint64_t value);
 
 /* Gives the result a name (copied); 0 or -ENOMEM. */
 int diskbench__result_set_name(struct diskbench_result *res, const char *name);

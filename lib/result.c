@@ -58,6 +58,9 @@ static void extra_free(struct diskbench__result_extra *x)
 	free(x->err_op);
 	free(x->err_path);
 	free(x->errmsg);
+	for (size_t i = 0; i < 2 * x->nconfig; i++)
+		free(x->config[i]);
+	free(x->config);
 	free(x);
 }
 
@@ -77,7 +80,7 @@ static void extra_trim(struct diskbench_result *res)
 {
 	struct diskbench__result_extra *x = res->extra;
 
-	if (x && !x->name && !x->err) {
+	if (x && !x->name && !x->err && !x->nconfig) {
 		extra_free(x);
 		res->extra = NULL;
 	}
@@ -252,6 +255,14 @@ static int extra_copy(struct diskbench__result_extra **out,
 	x->err_op = dup_or_null(src->err_op, &err);
 	x->err_path = dup_or_null(src->err_path, &err);
 	x->errmsg = dup_or_null(src->errmsg, &err);
+	if (!err && src->nconfig) {
+		x->config = calloc(2 * src->nconfig, sizeof(*x->config));
+		if (!x->config)
+			err = -ENOMEM;
+		for (size_t i = 0; !err && i < 2 * src->nconfig; i++)
+			x->config[i] = dup_or_null(src->config[i], &err);
+		x->nconfig = x->config ? src->nconfig : 0;
+	}
 	if (err) {
 		extra_free(x);
 		return err;
@@ -592,4 +603,110 @@ DISKBENCH_API const char *diskbench_result_errmsg(const struct diskbench_result 
 	if (!res)
 		return "";
 	return res->extra && res->extra->errmsg ? res->extra->errmsg : "";
+}
+
+/* ---- configuration ---- */
+
+/* A key: 1 to 64 of [a-z0-9_.], starting with a letter. */
+static bool config_key_ok(const char *k)
+{
+	size_t n = 0;
+
+	if (!k || !(*k >= 'a' && *k <= 'z'))
+		return false;
+	for (; k[n]; n++)
+		if (!((k[n] >= 'a' && k[n] <= 'z') || (k[n] >= '0' && k[n] <= '9') ||
+		      k[n] == '_' || k[n] == '.') || n >= 64)
+			return false;
+	return true;
+}
+
+/* A value: text without control characters, at most 4096 bytes. */
+static bool config_value_ok(const char *v)
+{
+	size_t n = 0;
+
+	if (!v)
+		return false;
+	for (; v[n]; n++)
+		if ((unsigned char)v[n] < 0x20 || v[n] == 0x7f || n >= 4096)
+			return false;
+	return true;
+}
+
+DISKBENCH_API int diskbench_result_set_config(struct diskbench_result *res,
+					      const char *key, const char *value)
+{
+	struct diskbench__result_extra *x;
+	char *v, **c;
+
+	if (!res || !config_key_ok(key) || !config_value_ok(value))
+		return -EINVAL;
+	x = res->extra;
+	for (size_t i = 0; x && i < x->nconfig; i++) {
+		if (strcmp(x->config[2 * i], key) == 0) {
+			v = strdup(value);
+			if (!v)
+				return -ENOMEM;
+			free(x->config[2 * i + 1]);
+			x->config[2 * i + 1] = v;
+			return 0;
+		}
+	}
+	x = extra_get(res);
+	if (!x)
+		return -ENOMEM;
+	c = realloc(x->config, 2 * (x->nconfig + 1) * sizeof(*c));
+	if (!c) {
+		extra_trim(res);
+		return -ENOMEM;
+	}
+	x->config = c;
+	c[2 * x->nconfig] = strdup(key);
+	c[2 * x->nconfig + 1] = strdup(value);
+	if (!c[2 * x->nconfig] || !c[2 * x->nconfig + 1]) {
+		free(c[2 * x->nconfig]);
+		free(c[2 * x->nconfig + 1]);
+		extra_trim(res);
+		return -ENOMEM;
+	}
+	x->nconfig++;
+	return 0;
+}
+
+int diskbench__result_set_config_u64(struct diskbench_result *res,
+				     const char *key, uint64_t value)
+{
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "%" PRIu64, value);
+	return diskbench_result_set_config(res, key, buf);
+}
+
+DISKBENCH_API size_t
+diskbench_result_config_count(const struct diskbench_result *res)
+{
+	return res && res->extra ? res->extra->nconfig : 0;
+}
+
+DISKBENCH_API int diskbench_result_config_at(const struct diskbench_result *res,
+					     size_t index, const char **key,
+					     const char **value)
+{
+	if (!res || !key || !value || !res->extra || index >= res->extra->nconfig)
+		return -EINVAL;
+	*key = res->extra->config[2 * index];
+	*value = res->extra->config[2 * index + 1];
+	return 0;
+}
+
+DISKBENCH_API const char *
+diskbench_result_config(const struct diskbench_result *res, const char *key)
+{
+	if (!res || !key || !res->extra)
+		return NULL;
+	for (size_t i = 0; i < res->extra->nconfig; i++)
+		if (strcmp(res->extra->config[2 * i], key) == 0)
+			return res->extra->config[2 * i + 1];
+	return NULL;
 }

@@ -14,6 +14,8 @@
 #include "common-internal.h"
 #include "phase-internal.h"
 #include "result-internal.h"
+#include "run-internal.h"
+#include "sysinfo-internal.h"
 
 struct diskbench_run {
 	struct diskbench_target *target;
@@ -27,6 +29,7 @@ struct diskbench_run {
 	uint32_t seed;
 	struct diskbench__rand rng;
 	char *errmsg;
+	uint64_t start_time_ns, end_time_ns;   /* of the last execute */
 };
 
 DISKBENCH_API void diskbench_run_opts_init(struct diskbench_run_opts *opts,
@@ -50,7 +53,7 @@ DISKBENCH_API int diskbench_run_new(struct diskbench_run **out,
 	run = calloc(1, sizeof(*run));
 	if (!run)
 		return -ENOMEM;
-	err = diskbench__opts_read(&run->opts, sizeof(run->opts), opts);
+	err = DISKBENCH__OPTS_READ(&run->opts, run_opts, opts);
 	if (!err && run->opts.hist_precision_bits > DISKBENCH_HIST_MAX_PRECISION_BITS)
 		err = -EINVAL;
 	if (err) {
@@ -307,6 +310,35 @@ static int check_room(struct diskbench_run *run)
 	return 0;
 }
 
+/*
+ * The configuration that made a phase's result: what every phase has (the
+ * engine, the target's file and flags, the run's seed and limits), then the
+ * phase's own keys, then what was done about the page cache.
+ */
+static int describe(const struct diskbench_run *run, const struct diskbench_phase *p,
+		    const struct diskbench__ctx *ctx, struct diskbench_result *res)
+{
+	const struct diskbench_target *t = run->target;
+	struct diskbench__cfg c = { res, 0 };
+
+	diskbench__cfg_str(&c, "engine", t->engine->name);
+	diskbench__cfg_u64(&c, "engine_queue_depth", t->engine->depth);
+	if (uses_test_file(p))
+		diskbench__cfg_u64(&c, "file_bytes", test_file_bytes(p, t));
+	diskbench__cfg_bool(&c, "sync", t->flags & DISKBENCH_TARGET_SYNC);
+	diskbench__cfg_u64(&c, "seed", run->seed);
+	if (run->opts.stop_bytes)
+		diskbench__cfg_u64(&c, "run_stop_bytes", run->opts.stop_bytes);
+	if (run->opts.stop_ops)
+		diskbench__cfg_u64(&c, "run_stop_ops", run->opts.stop_ops);
+	if (run->opts.stop_time_ns)
+		diskbench__cfg_u64(&c, "run_stop_time_ns", run->opts.stop_time_ns);
+	if (p->cls->describe)
+		p->cls->describe(p, ctx, &c);
+	diskbench__cfg_str(&c, "cache_drop", ctx->cache_drop);
+	return c.err;
+}
+
 /* Runs one phase into a new result; returns the phase's error. */
 static int run_phase(struct diskbench_run *run, size_t index,
 		     struct diskbench_result **res_out)
@@ -347,6 +379,9 @@ static int run_phase(struct diskbench_run *run, size_t index,
 	diskbench_recorder_free(rec);
 	if (rerr)
 		return rerr;
+	rerr = describe(run, p, &ctx, *res_out);
+	if (rerr)
+		return rerr;
 	if (ctx.err) {
 		rerr = diskbench_result_set_error(*res_out, ctx.err, ctx.err_op,
 						  ctx.err_path, ctx.err_offset);
@@ -378,6 +413,8 @@ DISKBENCH_API int diskbench_run_execute(struct diskbench_run *run)
 		return -ENOMEM;
 	}
 	run->executing = true;
+	run->start_time_ns = diskbench__sys_realtime_ns();
+	run->end_time_ns = 0;
 	run->target->cancel = &run->cancel;
 	diskbench__rand_seed(&run->rng, run->seed);
 	run->rng.fn = run->opts.random;
@@ -424,8 +461,66 @@ DISKBENCH_API int diskbench_run_execute(struct diskbench_run *run)
 	run->target->cancel = NULL;
 	atomic_store(&run->target->busy, 0);
 	atomic_store(&run->cancel, 0);
+	run->end_time_ns = diskbench__sys_realtime_ns();
 	run->executing = false;
 	return err;
+}
+
+DISKBENCH_API uint64_t diskbench_run_start_time_ns(const struct diskbench_run *run)
+{
+	return run ? run->start_time_ns : 0;
+}
+
+DISKBENCH_API uint64_t diskbench_run_end_time_ns(const struct diskbench_run *run)
+{
+	return run ? run->end_time_ns : 0;
+}
+
+/* What a report's run takes from the run: the fields of *in not set. */
+void diskbench__run_fill_info(const struct diskbench_run *run,
+			      struct diskbench_report_info *in)
+{
+	const struct diskbench_target *t = run->target;
+
+	if (!in->start_time_ns)
+		in->start_time_ns = run->start_time_ns;
+	if (!in->end_time_ns)
+		in->end_time_ns = run->end_time_ns;
+	if (!in->dir)
+		in->dir = t->dir;
+	for (size_t i = 0; i < run->nphases; i++) {
+		const struct diskbench_phase *p = run->phases[i];
+
+		if (uses_test_file(p)) {
+			if (!in->file_bytes)
+				in->file_bytes = t->file_bytes;
+			if (!in->chunk_bytes)
+				in->chunk_bytes = t->block_bytes;
+		}
+		if (p->kind == DISKBENCH_PHASE_SEEKS) {
+			if (!in->seeks)
+				in->seeks = (uint32_t)(p->bonnie.seeks ? p->bonnie.seeks
+							: DISKBENCH_BONNIE_DEFAULT_SEEKS);
+			if (!in->seekers)
+				in->seekers = p->bonnie.seekers ? p->bonnie.seekers
+							 : DISKBENCH_BONNIE_DEFAULT_SEEKERS;
+		}
+		if (is_files(p) && !in->files) {
+			const struct diskbench_files_opts *o = &p->files;
+
+			in->files = o->files ? o->files : DISKBENCH_FILES_DEFAULT_COUNT;
+			if (!in->max_bytes && !in->min_bytes) {
+				in->max_bytes = o->max_bytes;
+				in->min_bytes = o->min_bytes;
+			}
+			if (!in->dirs)
+				in->dirs = o->dirs;
+			if (!in->files_mode)
+				in->files_mode = o->mode;
+			if (!in->file_chunk_bytes)
+				in->file_chunk_bytes = o->chunk_bytes;
+		}
+	}
 }
 
 DISKBENCH_API size_t diskbench_run_result_count(const struct diskbench_run *run)

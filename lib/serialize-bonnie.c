@@ -114,13 +114,25 @@ static unsigned long long whole(double v)
 	return v > 1e18 ? 1000000000000000000ull : (unsigned long long)v;
 }
 
+/*
+ * Whether a phase has figures to show: it ran, and no error stopped it. A
+ * phase that failed or was cancelled part-way is shown as not measured
+ * (empty fields, as one that did not run), never as +++++, which says
+ * "complete, and too fast to time"; its error goes below the text table,
+ * and into JSON and HTML, which can carry it.
+ */
+static bool measured(const struct diskbench_result *res)
+{
+	return res && diskbench_result_ran(res) && !diskbench_result_error(res);
+}
+
 /* The rate and CPU cells of a CSV line. */
 static void csv_pair(struct diskbench__out *o, const struct diskbench_result *res)
 {
 	double rate;
 	char num[32];
 
-	if (!res || !diskbench_result_ran(res)) {
+	if (!measured(res)) {
 		diskbench__out_puts(o, ",,");
 		return;
 	}
@@ -147,7 +159,7 @@ static void csv_latency(struct diskbench__out *o, const struct diskbench_result 
 {
 	char lat[32] = "";
 
-	if (res && diskbench_result_ran(res))
+	if (measured(res))
 		diskbench__latency_str(lat, sizeof(lat),
 				       diskbench_result_max_latency_ns(res));
 	diskbench__out_printf(o, ",%s", lat);
@@ -266,7 +278,7 @@ static void text_pair(struct diskbench__out *o, const struct diskbench_result *r
 {
 	char num[32];
 
-	if (!res || !diskbench_result_ran(res)) {
+	if (!measured(res)) {
 		diskbench__out_puts(o, "          ");
 		return;
 	}
@@ -300,7 +312,7 @@ static void text_latency_line(struct diskbench__out *o,
 		const struct diskbench_result *res = diskbench__run_find(run, kinds[k]);
 		char lat[32] = "";
 
-		if (res && diskbench_result_ran(res))
+		if (measured(res))
 			diskbench__latency_str(lat, sizeof(lat),
 					       diskbench_result_max_latency_ns(res));
 		diskbench__out_printf(o, " %9s", lat);
@@ -391,6 +403,44 @@ static bool has_files(const struct diskbench__report_run *run)
 	return run->info.files || has_kinds(run, file_kinds);
 }
 
+/* Text of an error message on one line: control characters become '?'
+ * (a path may hold a line break). */
+static void text_oneline(struct diskbench__out *o, const char *s)
+{
+	for (; *s; s++) {
+		char c = (unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s;
+
+		diskbench__out_write(o, &c, 1);
+	}
+}
+
+/* Below the table: each phase an error stopped, and the error, since its
+ * cells are empty like those of a phase that did not run. Nothing for a
+ * report without errors, so bonnie++'s table is unchanged. */
+static void text_errors(struct diskbench__out *o, const struct diskbench_report *r)
+{
+	for (size_t i = 0; i < r->runs.n; i++) {
+		const struct diskbench__report_run *run = &r->runs.v[i];
+
+		for (int k = 0; k < 12; k++) {
+			const struct diskbench_result *res =
+				diskbench__run_find(run, k < 6 ? big_kinds[k]
+							       : file_kinds[k - 6]);
+
+			if (!res || !diskbench_result_error(res))
+				continue;
+			if (run->info.name && *run->info.name) {
+				text_oneline(o, run->info.name);
+				diskbench__out_puts(o, " ");
+			}
+			diskbench__out_printf(o, "%s: not measured: ",
+					      diskbench_phase_kind_name(res->kind));
+			text_oneline(o, diskbench_result_errmsg(res));
+			diskbench__out_puts(o, "\n");
+		}
+	}
+}
+
 int diskbench__write_bonnie_text(struct diskbench_report *r,
 				 const struct diskbench__wopts *w,
 				 struct diskbench__out *o)
@@ -435,6 +485,7 @@ int diskbench__write_bonnie_text(struct diskbench_report *r,
 	}
 	if (!any_files) {
 		diskbench__out_puts(o, "\n");
+		text_errors(o, r);
 		return 0;
 	}
 	diskbench__out_printf(o, "Version %5s       ", version);
@@ -463,6 +514,7 @@ int diskbench__write_bonnie_text(struct diskbench_report *r,
 		diskbench__out_puts(o, "\n");
 		text_latency_line(o, run, file_kinds);
 	}
+	text_errors(o, r);
 	return 0;
 }
 

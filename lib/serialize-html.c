@@ -491,6 +491,8 @@ static void page_head(struct page *pg)
 		"table.bonnie td.name{text-align:left;font-weight:600}\n"
 		"table.bonnie th.u{font-weight:normal;font-style:italic;font-size:11px}\n"
 		"p.note{color:#555;font-style:italic;margin:4px 0}\n"
+		"p.config{color:#444;font-size:12px;margin:4px 0}\n"
+		"p.config .ck{color:#777}\n"
 		"div.charts{display:flex;flex-wrap:wrap;gap:14px}\n"
 		"div.charts svg{max-width:100%;height:auto;border:1px solid #e2e2e2;background:#fff}\n"
 		"p.foot{margin-top:36px;color:#888;font-size:12px}\n"
@@ -703,7 +705,9 @@ static void bcell_fill(struct bcell *c, enum diskbench_phase_kind kind,
 	uint64_t lat;
 
 	memset(c, 0, sizeof(*c));
-	if (!res || !diskbench_result_ran(res))
+	/* A phase an error stopped has no figures, as in the CSV (empty
+	 * cells, not +++++); the phase's section below gives the error. */
+	if (!res || !diskbench_result_ran(res) || diskbench_result_error(res))
 		return;
 	lat = diskbench_result_max_latency_ns(res);
 	diskbench__latency_str(c->text[2], sizeof(c->text[2]), lat);
@@ -1572,6 +1576,93 @@ static void td_num(struct diskbench__out *o, const char *s)
 	diskbench__out_printf(o, "<td class=\"n\">%s</td>", s);
 }
 
+/* Whether key k has value v in every result of the group that has a
+ * configuration. */
+static bool config_common(const struct page *pg, const struct group *g,
+			  const char *k, const char *v)
+{
+	for (size_t ri = 0; ri < pg->nruns; ri++) {
+		const struct diskbench_result *res = g->res[ri];
+		const char *w;
+
+		if (!res || !diskbench_result_config_count(res))
+			continue;
+		w = diskbench_result_config(res, k);
+		if (!w || strcmp(w, v))
+			return false;
+	}
+	return true;
+}
+
+/* "key value" pairs of res on a line: the ones every run shares (common),
+ * or the others. Returns how many were written. */
+static size_t config_items(struct page *pg, const struct group *g,
+			   const struct diskbench_result *res, bool common)
+{
+	struct diskbench__out *o = pg->o;
+	size_t n = diskbench_result_config_count(res), written = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const char *k, *v;
+
+		diskbench_result_config_at(res, i, &k, &v);
+		if (config_common(pg, g, k, v) != common)
+			continue;
+		diskbench__out_puts(o, written++ ? " &#183; <span class=\"ck\">"
+						 : "<span class=\"ck\">");
+		esc(o, k);
+		diskbench__out_puts(o, "</span> ");
+		esc(o, v);
+	}
+	return written;
+}
+
+/* How the group's results were made: what every run shares on one line,
+ * then per run what is its own. */
+static void config_lines(struct page *pg, const struct group *g)
+{
+	struct diskbench__out *o = pg->o;
+	const struct diskbench_result *first = NULL;
+	size_t with = 0;
+
+	for (size_t ri = 0; ri < pg->nruns; ri++) {
+		const struct diskbench_result *res = g->res[ri];
+
+		if (!res || !diskbench_result_config_count(res))
+			continue;
+		with++;
+		if (!first)
+			first = res;
+	}
+	if (!first)
+		return;
+	diskbench__out_puts(o, with > 1 ? "<p class=\"config\">Configuration, every run: "
+					 : "<p class=\"config\">Configuration: ");
+	if (!config_items(pg, g, first, true))
+		diskbench__out_puts(o, "nothing in common");
+	diskbench__out_puts(o, "</p>\n");
+	for (size_t ri = 0; ri < pg->nruns && with > 1; ri++) {
+		const struct diskbench_result *res = g->res[ri];
+		size_t n = res ? diskbench_result_config_count(res) : 0;
+		bool own = false;
+
+		for (size_t i = 0; i < n && !own; i++) {
+			const char *k, *v;
+
+			diskbench_result_config_at(res, i, &k, &v);
+			own = !config_common(pg, g, k, v);
+		}
+		if (!own)
+			continue;
+		diskbench__out_puts(o, "<p class=\"config\">");
+		key(pg, ri);
+		esc(o, run_name(pg, ri));
+		diskbench__out_puts(o, ": ");
+		config_items(pg, g, res, false);
+		diskbench__out_puts(o, "</p>\n");
+	}
+}
+
 static int phase_section(struct page *pg, size_t gi)
 {
 	const struct group *g = &pg->g[gi];
@@ -1666,6 +1757,7 @@ static int phase_section(struct page *pg, size_t gi)
 			diskbench__out_puts(o, "</p>\n");
 		}
 	}
+	config_lines(pg, g);
 	if (!curves) {
 		bool summ = false;
 

@@ -336,6 +336,12 @@ static void write_info(struct jw *j, const struct diskbench_report_info *in)
 		put_iso_time(j, in->start_time_ns);
 	else
 		put(j, "null");
+	jw_u64_or_null(j, "end_time_ns", in->end_time_ns, in->end_time_ns);
+	jw_key(j, "end_time");
+	if (in->end_time_ns)
+		put_iso_time(j, in->end_time_ns);
+	else
+		put(j, "null");
 	jw_u64_or_null(j, "seed", in->seed, in->flags & DISKBENCH_INFO_HAS_SEED);
 	jw_str(j, "seed_text", in->seed_text);
 	jw_open(j, "bonnie", "{");
@@ -465,6 +471,42 @@ static void write_error(struct jw *j, const struct diskbench_result *res)
 	jw_close(j, "}");
 }
 
+/* A decimal a JSON reader takes as an integer: no sign, no leading zero,
+ * below 2^63 (jansson's integers are signed). */
+static bool json_integer_text(const char *v)
+{
+	size_t n = strlen(v);
+
+	if (!n || n > 19 || (v[0] == '0' && n > 1))
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (v[i] < '0' || v[i] > '9')
+			return false;
+	return n < 19 || strcmp(v, "9223372036854775807") <= 0;
+}
+
+/* The configuration: numbers as numbers, "true" and "false" as booleans,
+ * the rest as strings; each reads back as the same text. */
+static void write_config(struct jw *j, const struct diskbench_result *res)
+{
+	size_t n = diskbench_result_config_count(res);
+
+	if (!n)
+		return;
+	jw_open(j, "config", "{");
+	for (size_t i = 0; i < n; i++) {
+		const char *k, *v;
+
+		diskbench_result_config_at(res, i, &k, &v);
+		jw_key(j, k);
+		if (json_integer_text(v) || !strcmp(v, "true") || !strcmp(v, "false"))
+			put(j, v);
+		else
+			put_str(j, v);
+	}
+	jw_close(j, "}");
+}
+
 static void write_result(struct jw *j, const struct diskbench__wopts *w,
 			 const struct diskbench_result *res)
 {
@@ -475,6 +517,7 @@ static void write_result(struct jw *j, const struct diskbench__wopts *w,
 	jw_str(j, "name", diskbench_result_name(res));
 	jw_str(j, "kind", diskbench_phase_kind_name(kind));
 	jw_bool(j, "summary_only", !m);
+	write_config(j, res);
 	if (!m) {
 		/* What bonnie++'s CSV says, and nothing else. */
 		jw_key(j, "rates");
@@ -529,6 +572,7 @@ int diskbench__write_json(struct diskbench_report *r,
 	j.first[1] = true;
 	jw_str(&j, "schema", SCHEMA_ID);
 	jw_u64(&j, "schema_version", DISKBENCH_REPORT_SCHEMA_VERSION);
+	jw_u64(&j, "schema_minor", DISKBENCH_REPORT_SCHEMA_MINOR);
 	jw_str(&j, "generator", "libdiskbench " DISKBENCH_VERSION_STRING);
 	jw_open(&j, "runs", "[");
 	for (size_t i = 0; i < r->runs.n && !o->err; i++) {
@@ -1169,13 +1213,53 @@ static int read_summary(struct rd *d, json_t *jp, enum diskbench_phase_kind kind
 	return err;
 }
 
+/* A result's configuration: each member a string, a non-negative integer
+ * or a boolean, kept as text. */
+static int read_config(struct rd *d, json_t *jc, struct diskbench_result *res)
+{
+	const char *key;
+	json_t *v;
+
+	json_object_foreach(jc, key, v) {
+		char num[24];
+		const char *text;
+		int err;
+
+		if (json_is_string(v)) {
+			if ((err = rd_str(d, jc, key, REQ, &text)))
+				return err;
+		} else if (json_is_integer(v) && json_integer_value(v) >= 0) {
+			snprintf(num, sizeof(num), "%lld",
+				 (long long)json_integer_value(v));
+			text = num;
+		} else if (json_is_boolean(v)) {
+			text = json_is_true(v) ? "true" : "false";
+		} else {
+			return rd_fail(d, key,
+				       "expected a string, a non-negative integer or a boolean, found %s",
+				       type_name(v));
+		}
+		err = diskbench_result_set_config(res, key, text);
+		if (err == -EINVAL) {
+			char shown[DISKBENCH__ESCAPED_SIZE(40)];
+
+			return rd_fail(d, NULL,
+				       "\"%s\" is not a configuration key (1 to 64 of a-z, 0-9, _ and ., starting with a letter)",
+				       diskbench__escape(shown, key, strlen(key), 40));
+		}
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 static int read_phase(struct rd *d, json_t *jp, struct diskbench_result **out)
 {
 	enum diskbench_phase_kind kind;
 	struct diskbench_result *res = NULL;
 	const char *name, *kname;
 	bool summary = false, too_fast = false;
-	json_t *jl, *jt, *je, *jr;
+	json_t *jl, *jt, *je, *jr, *jc;
 	double cpu;
 	int err;
 
@@ -1187,7 +1271,8 @@ static int read_phase(struct rd *d, json_t *jp, struct diskbench_result **out)
 	    (err = rd_str(d, jp, "kind", REQ, &kname)) ||
 	    (err = rd_bool(d, jp, "summary_only", OPT, &summary)) ||
 	    (err = rd_bool(d, jp, "too_fast", REQ, &too_fast)) ||
-	    (err = rd_obj(d, jp, "error", OPT | NULLOK, &je)))
+	    (err = rd_obj(d, jp, "error", OPT | NULLOK, &je)) ||
+	    (err = rd_obj(d, jp, "config", OPT, &jc)))
 		return err;
 	if (kind_of(kname, &kind)) {
 		char shown[DISKBENCH__ESCAPED_SIZE(40)];
@@ -1238,6 +1323,16 @@ static int read_phase(struct rd *d, json_t *jp, struct diskbench_result **out)
 	}
 	if (err)
 		return err;
+	if (jc) {
+		size_t old = rd_push_key(d, "config");
+
+		err = read_config(d, jc, res);
+		rd_pop(d, old);
+		if (err) {
+			diskbench_result_free(res);
+			return err;
+		}
+	}
 	if (je) {
 		size_t old = rd_push_key(d, "error");
 
@@ -1275,6 +1370,9 @@ static int read_run(struct rd *d, json_t *jr, struct diskbench__run_list *l)
 	    (err = rd_u64(d, jr, "start_time_ns", OPT | NULLOK,
 			  &in.start_time_ns, NULL)) ||
 	    (err = rd_str(d, jr, "start_time", OPT | NULLOK, &start_text)) ||
+	    (err = rd_u64(d, jr, "end_time_ns", OPT | NULLOK,
+			  &in.end_time_ns, NULL)) ||
+	    (err = rd_str(d, jr, "end_time", OPT | NULLOK, &start_text)) ||
 	    (err = rd_u32(d, jr, "seed", OPT | NULLOK, &in.seed, &has_seed)) ||
 	    (err = rd_str(d, jr, "seed_text", OPT | NULLOK, &in.seed_text)) ||
 	    (err = rd_obj(d, jr, "bonnie", OPT | NULLOK, &jb)) ||
@@ -1343,6 +1441,7 @@ int diskbench__read_json(struct diskbench_report *r, const char *buf,
 	json_error_t je;
 	json_t *root, *jv, *runs;
 	const char *text;
+	uint64_t minor;
 	int err;
 
 	root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
@@ -1377,7 +1476,8 @@ int diskbench__read_json(struct diskbench_report *r, const char *buf,
 			      DISKBENCH_REPORT_SCHEMA_VERSION);
 		goto out;
 	}
-	if ((err = rd_str(&d, root, "schema", OPT, &text)) ||
+	if ((err = rd_u64(&d, root, "schema_minor", OPT, &minor, NULL)) ||
+	    (err = rd_str(&d, root, "schema", OPT, &text)) ||
 	    (err = rd_str(&d, root, "generator", OPT, &text)) ||
 	    (err = rd_arr(&d, root, "runs", REQ, &runs)))
 		goto out;

@@ -17,7 +17,7 @@
 # define HAVE_STATFS_TYPENAME 1
 #endif
 
-#include "report-internal.h"
+#include "sysinfo-internal.h"
 
 char *diskbench__sys_hostname(void)
 {

@@ -136,9 +136,10 @@ int diskbench__target_ensure_test_file(struct diskbench_target *t,
 				       uint64_t bytes);
 
 /* Drops the test file's pages from the page cache (as fio does before a
- * read job), so that reads measure the device; where handles are not real
- * descriptors (user and null engines) there is nothing to drop. */
-void diskbench__target_drop_cache(struct diskbench_target *t);
+ * read job), so that reads measure the device. Returns what was done, for
+ * the phase's configuration: "dropped", or why not (the engine's handles
+ * are not descriptors, the system has no way, the call failed). */
+const char *diskbench__target_drop_cache(struct diskbench_target *t);
 
 /* Fails a phase with the target's last error: operation, file, offset. */
 struct diskbench__ctx;

@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <diskbench/error.h>
@@ -382,7 +381,7 @@ DISKBENCH_API int diskbench_target_new(struct diskbench_target **out,
 	*out = NULL;
 	if (!dir || !*dir)
 		return fail(errmsg, -EINVAL, "no directory given");
-	err = diskbench__opts_read(&o, sizeof(o), opts);
+	err = DISKBENCH__OPTS_READ(&o, target_opts, opts);
 	if (err)
 		return fail(errmsg, err, "bad target options: %s",
 			    diskbench_strerror(err));
@@ -464,22 +463,9 @@ DISKBENCH_API int diskbench_target_new(struct diskbench_target **out,
 		t->owns_engine = true;
 	}
 
-	/* The null engine writes nothing, so room and O_DIRECT don't matter. */
+	/* The null engine writes nothing, so O_DIRECT does not matter. Room
+	 * is checked by the run, for what its phases will write. */
 	if (!t->engine->no_files) {
-		struct statvfs vfs;
-
-		if (fstatvfs(t->dir_fd, &vfs) == 0) {
-			uint64_t avail = (uint64_t)vfs.f_bavail * vfs.f_frsize;
-
-			if (avail < t->file_bytes) {
-				err = fail(errmsg, -ENOSPC,
-					   "%s has %" PRIu64 " MiB free; the test file needs %" PRIu64 " MiB",
-					   dir, avail >> 20,
-					   (t->file_bytes >> 20) +
-						   ((t->file_bytes & 0xfffff) != 0));
-				goto fail;
-			}
-		}
 		if (t->flags & DISKBENCH_TARGET_DIRECT) {
 			uint32_t align = 0;
 
@@ -877,24 +863,31 @@ int diskbench__target_ensure_test_file(struct diskbench_target *t,
 	return 0;
 }
 
-void diskbench__target_drop_cache(struct diskbench_target *t)
+const char *diskbench__target_drop_cache(struct diskbench_target *t)
 {
 #ifdef POSIX_FADV_DONTNEED
 	const char *op;
 	int64_t h;
+	int err;
 
-	if (!t->test_exists || !t->engine->real_fds)
-		return;
+	if (t->engine->no_files)
+		return "not needed (the null engine reads nothing)";
+	if (!t->test_exists)
+		return "not possible (no test file)";
+	if (!t->engine->real_fds)
+		return "not possible (the engine's handles are not file descriptors)";
 	/* Our own file, checked as any reopen; never a name reopened
 	 * blindly. */
 	if (diskbench__target_reopen(t, DISKBENCH_OPEN_READ, &h, &op))
-		return; /* the phase's own open reports it */
+		return "failed (the test file could not be opened)";
 	/* Dirty pages are not dropped: write them first. */
 	fdatasync((int)h);
-	posix_fadvise((int)h, 0, 0, POSIX_FADV_DONTNEED);
+	err = posix_fadvise((int)h, 0, 0, POSIX_FADV_DONTNEED);
 	diskbench__engine_close(t->engine, h);
+	return err ? "failed (posix_fadvise refused)" : "dropped";
 #else
 	(void)t;
+	return "not possible (no posix_fadvise here)";
 #endif
 }
 

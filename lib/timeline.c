@@ -96,7 +96,7 @@ diskbench_timeline_new(struct diskbench_timeline **out, uint64_t start_ns,
 	if (!out)
 		return -EINVAL;
 	*out = NULL;
-	err = diskbench__opts_read(&o, sizeof(o), opts);
+	err = DISKBENCH__OPTS_READ(&o, timeline_opts, opts);
 	if (err)
 		return err;
 	reserve = o.reserve ? o.reserve : DISKBENCH_TIMELINE_DEFAULT_RESERVE;

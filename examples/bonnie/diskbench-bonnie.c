@@ -6,8 +6,10 @@
  * 1.98) and exit codes as bonnie++ 2.00a, with its bugs fixed (see
  * docs/phases.md and the report formats page), plus long options for what
  * only libdiskbench has: JSON and HTML reports, engines, percentiles,
- * timelines, a live progress line. SIGINT and SIGTERM stop the run, remove
- * every file it made, print what was measured as partial, and exit 5.
+ * timelines, a live progress line. Every catchable signal that would end
+ * the program stops the run instead, removes every file it made, prints
+ * what was measured as partial, and exits 5; an error keeps what the run
+ * measured too. --cleanup removes what a run killed by SIGKILL left.
  *
  *   cc -o diskbench-bonnie diskbench-bonnie.c $(pkg-config --cflags --libs diskbench)
  */
@@ -15,13 +17,17 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <grp.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <poll.h>
+#include <pthread.h>
 #include <pwd.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -29,14 +35,19 @@
 #include <string.h>
 #include <sys/ipc.h>
 #include <sys/sem.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "../percentiles.h"
+#include "cleanup.h"
 
 #define PROG "diskbench-bonnie"
+
+/* The target's file name prefix, as bonnie++'s: Bonnie.<pid>... */
+#define NAME_PREFIX "Bonnie"
 
 /* bonnie++'s exit codes. */
 #define EXIT_USAGE 1
@@ -57,7 +68,11 @@ enum { PROGRESS_AUTO, PROGRESS_ON, PROGRESS_OFF };
 enum {
 	OPT_JSON = 256, OPT_HTML, OPT_ENGINE, OPT_IODEPTH, OPT_PERCENTILES,
 	OPT_TIMELINE, OPT_PROGRESS, OPT_NO_PROGRESS, OPT_HELP, OPT_VERSION,
+	OPT_CLEANUP,
 };
+
+/* The longest timeline interval: a day (in ns, still exact in JSON). */
+#define TIMELINE_MAX_MS 86400000
 
 struct options {
 	char *cwd;                 /* the scratch directory, absolute */
@@ -85,7 +100,7 @@ struct options {
 	char *seed_file;           /* -Z, as typed */
 	uint32_t *random;          /* -Z: the file's numbers */
 	size_t random_count, random_next;
-	int64_t test_count;        /* -x; -1 is bonnie++'s "one run, text too" */
+	int64_t test_count;        /* -x; -1 (not given): one run, text too */
 	char *user;                /* -u, without its :group */
 	const char *group;         /* -g or -u's :group */
 	char *json_path, *html_path;
@@ -138,21 +153,194 @@ struct marker {
 	int index;                  /* the step it starts; nsteps: after the last */
 };
 
-static volatile sig_atomic_t g_signal;
-static struct diskbench_run *volatile g_run;
+/*
+ * Signals. Every catchable signal whose default action ends the program
+ * cancels the run instead, so that the library removes its files, and
+ * then the program ends (see SIGNALS in the manual page). The handler
+ * only stores the first signal, sets the run's cancel flag (an atomic
+ * store, safe here: run.h) and writes a byte to g_wake, so that a wait at
+ * a -y barrier ends too. A watcher thread does the same, as SIGPIPE, when
+ * the reader of standard output or error goes away while nothing is being
+ * written (a `| head` that has what it wanted): no run measures on for
+ * nobody.
+ */
+#if ATOMIC_INT_LOCK_FREE != 2 || ATOMIC_POINTER_LOCK_FREE != 2
+# error "the signal handler needs lock-free atomics"
+#endif
+static atomic_int g_signal;
+static _Atomic(struct diskbench_run *) g_run;
+static int g_wake[2] = { -1, -1 };
+
+/* What makes the program stop, from a handler or the watcher thread. */
+static void stop_for(int sig)
+{
+	int none = 0;
+	struct diskbench_run *run;
+
+	atomic_compare_exchange_strong(&g_signal, &none, sig);
+	run = atomic_load(&g_run);
+	if (run)
+		diskbench_run_cancel(run);
+	if (g_wake[1] >= 0)
+		(void)!write(g_wake[1], "", 1);
+}
 
 static void on_signal(int sig)
 {
-	struct diskbench_run *run = g_run;
+	int saved = errno;
 
+	/* bonnie++'s messages for these two. */
 	if (sig == SIGXCPU)
 		(void)!write(STDERR_FILENO, "Exceeded CPU usage.\n", 20);
 	else if (sig == SIGXFSZ)
 		(void)!write(STDERR_FILENO, "exceeded file storage limits.\n", 30);
-	g_signal = sig;
-	/* Only sets an atomic flag: safe here (run.h). */
-	if (run)
-		diskbench_run_cancel(run);
+	stop_for(sig);
+	errno = saved;
+}
+
+/* The signals that end a program by default and can be caught, but for
+ * those that report a fault of the program itself (SEGV, BUS, FPE, ILL,
+ * ABRT, SYS, TRAP), whose handler could not run safely. SIGRTMIN to
+ * SIGRTMAX are added at run time. */
+static const struct {
+	int sig;
+	const char *name;
+} stop_signals[] = {
+	{ SIGHUP, "SIGHUP" }, { SIGINT, "SIGINT" }, { SIGQUIT, "SIGQUIT" },
+	{ SIGTERM, "SIGTERM" }, { SIGPIPE, "SIGPIPE" }, { SIGALRM, "SIGALRM" },
+	{ SIGUSR1, "SIGUSR1" }, { SIGUSR2, "SIGUSR2" }, { SIGXFSZ, "SIGXFSZ" },
+	{ SIGXCPU, "SIGXCPU" }, { SIGVTALRM, "SIGVTALRM" }, { SIGPROF, "SIGPROF" },
+#ifdef SIGIO
+	{ SIGIO, "SIGIO" },
+#elif defined(SIGPOLL)
+	{ SIGPOLL, "SIGPOLL" },
+#endif
+#ifdef SIGPWR
+	{ SIGPWR, "SIGPWR" },
+#endif
+#ifdef SIGSTKFLT
+	{ SIGSTKFLT, "SIGSTKFLT" },
+#endif
+#ifdef SIGLOST
+	{ SIGLOST, "SIGLOST" },
+#endif
+#ifdef SIGEMT
+	{ SIGEMT, "SIGEMT" },
+#endif
+};
+
+/* "SIGQUIT", "SIGRTMIN+3"; buf holds 16. */
+static const char *signal_name(int sig, char *buf, size_t size)
+{
+	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
+		if (stop_signals[i].sig == sig)
+			return stop_signals[i].name;
+#ifdef SIGRTMIN
+	if (sig >= SIGRTMIN && sig <= SIGRTMAX) {
+		snprintf(buf, size, "SIGRTMIN+%d", sig - SIGRTMIN);
+		return buf;
+	}
+#endif
+	snprintf(buf, size, "signal %d", sig);
+	return buf;
+}
+
+/* Whether the reader of fd, a pipe or a socket, is gone: then a write
+ * gives SIGPIPE or EPIPE. */
+static bool reader_gone(int fd)
+{
+	struct pollfd p = { fd, 0, 0 };
+	struct stat st;
+
+	if (fstat(fd, &st) || !(S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)))
+		return false;
+	return poll(&p, 1, 0) == 1 && (p.revents & (POLLERR | POLLHUP));
+}
+
+struct watcher {
+	pthread_t thread;
+	int quit[2];
+	struct pollfd fds[3];
+	nfds_t n;
+	bool running;
+};
+
+static void *watch(void *arg)
+{
+	struct watcher *w = arg;
+
+	for (;;) {
+		if (poll(w->fds, w->n, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			return NULL;
+		}
+		if (w->fds[0].revents)
+			return NULL;
+		for (nfds_t i = 1; i < w->n; i++)
+			if (w->fds[i].revents & (POLLERR | POLLHUP)) {
+				stop_for(SIGPIPE);
+				return NULL;
+			}
+	}
+}
+
+/* Watches standard output and error when they are pipes or sockets. */
+static void watcher_start(struct watcher *w)
+{
+	sigset_t all, old;
+
+	memset(w, 0, sizeof(*w));
+	w->n = 1;
+	for (int fd = STDOUT_FILENO; fd <= STDERR_FILENO; fd++) {
+		struct stat st;
+
+		if (!fstat(fd, &st) && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)))
+			w->fds[w->n++] = (struct pollfd){ fd, 0, 0 };
+	}
+	if (w->n == 1 || pipe(w->quit))
+		return;
+	w->fds[0] = (struct pollfd){ w->quit[0], POLLIN, 0 };
+	/* The signals go to the other threads. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	w->running = pthread_create(&w->thread, NULL, watch, w) == 0;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (!w->running) {
+		close(w->quit[0]);
+		close(w->quit[1]);
+	}
+}
+
+static void watcher_stop(struct watcher *w)
+{
+	if (!w->running)
+		return;
+	(void)!write(w->quit[1], "", 1);
+	pthread_join(w->thread, NULL);
+	close(w->quit[0]);
+	close(w->quit[1]);
+	w->running = false;
+}
+
+/* The default action back for what install_signals() caught. */
+static void default_signals(void)
+{
+	struct sigaction sa, old;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_DFL;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
+		if (sigaction(stop_signals[i].sig, NULL, &old) == 0 &&
+		    old.sa_handler == on_signal)
+			sigaction(stop_signals[i].sig, &sa, NULL);
+#ifdef SIGRTMIN
+	for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
+		sigaction(sig, &sa, NULL);
+#endif
+	if (atomic_load(&g_signal))   /* one that came already */
+		raise(atomic_load(&g_signal));
 }
 
 static void usage(void)
@@ -181,6 +369,7 @@ static void help(void)
 	       "      [--json FILE] [--html FILE] [--engine sync|io_uring|null]\n"
 	       "      [--iodepth N] [--percentiles P,P,...] [--timeline-interval MS]\n"
 	       "      [--progress | --no-progress] [--help] [--version]\n"
+	       "      " PROG " --cleanup DIR\n"
 	       "\nVersion: %s\n", diskbench_version_string());
 	exit(0);
 }
@@ -290,13 +479,13 @@ static void parse_s(struct options *o, const char *arg)
 	if (n < 0)
 		bad("-s %s: at most size:chunk:seeks:seekers", arg);
 	if (!f[0] || !parse_num(f[0], "gt", "m", 0, INT_MAX, &o->file_mib))
-		bad("-s %s: the size must be a number of MiB, optionally with g or t", arg);
+		bad("-s %s: the size must be 0 to %d MiB (g and t allowed)", arg, INT_MAX);
 	if (n > 1 && f[1] &&
 	    (!parse_num(f[1], "k", "b", 0, INT_MAX, &o->chunk) ||
 	     o->chunk < 256 || o->chunk > 1048576 || !is_pow2(o->chunk)))
 		bad("-s %s: the chunk size must be a power of two from 256 to 1048576 bytes (k allowed)", arg);
 	if (n > 2 && f[2] && !parse_num(f[2], "k", NULL, 1, INT_MAX, &o->seeks))
-		bad("-s %s: the number of seeks must be 1 or more (k allowed)", arg);
+		bad("-s %s: the number of seeks must be 1 to %d (k allowed)", arg, INT_MAX);
 	if (n > 3 && f[3] && !parse_num(f[3], NULL, NULL, 1, 1024, &o->seekers))
 		bad("-s %s: the number of seekers must be 1 to 1024", arg);
 	o->size_set = true;
@@ -311,14 +500,16 @@ static void parse_n(struct options *o, const char *arg)
 	if (n < 0)
 		bad("-n %s: at most number:max:min:directories:chunk", arg);
 	if (!f[0] || !parse_num(f[0], "m", "k", 0, INT_MAX / 1024, &o->files_k))
-		bad("-n %s: the number of files must be a number of 1024 files (m allowed)", arg);
+		bad("-n %s: the number of files must be 0 to %d, in units of 1024 files (m allowed)",
+		    arg, INT_MAX / 1024);
 	if (n > 1 && f[1] &&
 	    !parse_num(f[1], "kmg", "b", -2, INT_MAX, &o->max_size))
-		bad("-n %s: the largest size must be bytes (k, m, g allowed), or -1 for hard links, -2 for symbolic links", arg);
+		bad("-n %s: the largest size must be 0 to %d bytes (k, m, g allowed), or -1 for hard links, -2 for symbolic links",
+		    arg, INT_MAX);
 	if (n > 2 && f[2] && !parse_num(f[2], "kmg", "b", 0, INT_MAX, &o->min_size))
-		bad("-n %s: the smallest size must be bytes (k, m, g allowed)", arg);
+		bad("-n %s: the smallest size must be 0 to %d bytes (k, m, g allowed)", arg, INT_MAX);
 	if (n > 3 && f[3] && !parse_num(f[3], "k", NULL, INT_MIN, INT_MAX, &o->dirs))
-		bad("-n %s: the number of directories must be a number (k allowed)", arg);
+		bad("-n %s: the number of directories must be 1 to 99999 (k allowed)", arg);
 	if (n > 4 && f[4] &&
 	    (!parse_num(f[4], "kmg", "b", 0, INT_MAX, &o->fchunk) ||
 	     o->fchunk < 256 || o->fchunk > 1048576 || !is_pow2(o->fchunk)))
@@ -378,11 +569,10 @@ static uint32_t random_from_file(void *user_data)
 	return v;
 }
 
-/* A report path, absolute (relative to where we started, not to -d),
- * whose directory must be writable now rather than after the run. */
+/* A report path, absolute (relative to where we started, not to -d). */
 static char *report_path(const char *opt, const char *arg, const char *start_cwd)
 {
-	char *path, *dir, *slash;
+	char *path;
 
 	if (!*arg)
 		bad("%s: the file name is empty", opt);
@@ -392,18 +582,32 @@ static char *report_path(const char *opt, const char *arg, const char *start_cwd
 		path = NULL;
 	if (!path)
 		die(PROG ": out of memory");
-	if (!strcmp(path, "-"))
-		return path;
+	return path;
+}
+
+/*
+ * The report's directory must be writable by the user the run is, now,
+ * rather than after the run: called after -u and -g took effect and
+ * before anything is made (AT_EACCESS: the effective ids decide, as they
+ * will when the file is written).
+ */
+static void check_report_dir(const char *opt, const char *path)
+{
+	char *dir, *slash;
+
+	if (!path || !strcmp(path, "-"))
+		return;
 	dir = strdup(path);
+	if (!dir)
+		die(PROG ": out of memory");
 	slash = strrchr(dir, '/');
 	if (slash == dir)
 		slash[1] = '\0';
 	else
 		*slash = '\0';
-	if (access(dir, W_OK | X_OK))
-		bad("%s %s: cannot write in %s: %s", opt, arg, dir, strerror(errno));
+	if (faccessat(AT_FDCWD, dir, W_OK | X_OK, AT_EACCESS))
+		bad("%s %s: cannot write in %s: %s", opt, path, dir, strerror(errno));
 	free(dir);
-	return path;
 }
 
 static char *join_args(int argc, char **argv)
@@ -437,6 +641,7 @@ static void parse_args(struct options *o, int argc, char **argv)
 		{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ "version", no_argument, NULL, OPT_VERSION },
+		{ "cleanup", required_argument, NULL, OPT_CLEANUP },
 		{ NULL, 0, NULL, 0 },
 	};
 	char start_cwd[PATH_MAX];
@@ -482,7 +687,8 @@ static void parse_args(struct options *o, int argc, char **argv)
 		case 'f':
 			o->byte_mib = 0;
 			if (arg && !parse_num(arg, NULL, "m", 0, INT_MAX, &o->byte_mib))
-				bad("-f%s: the per-byte size must be a number of MiB, attached (-f3)", arg);
+				bad("-f%s: the per-byte size must be 0 to %d MiB, attached (-f3)",
+				    arg, INT_MAX);
 			break;
 		case 'g':
 			if (o->group)
@@ -505,7 +711,8 @@ static void parse_args(struct options *o, int argc, char **argv)
 		case 'p':
 			if (!parse_num(arg, NULL, NULL, -1, SHRT_MAX, &o->procs) ||
 			    o->procs == 0)
-				bad("-p %s: the number of processes must be 1 or more, or -1 to remove the semaphore", arg);
+				bad("-p %s: the number of processes must be 1 to %d, or -1 to remove the semaphore",
+				    arg, SHRT_MAX);
 			o->procs_set = true;
 			break;
 		case 'q':
@@ -513,7 +720,7 @@ static void parse_args(struct options *o, int argc, char **argv)
 			break;
 		case 'r':
 			if (!parse_num(arg, NULL, "m", 0, INT_MAX / 2, &o->ram_mib))
-				bad("-r %s: the RAM size must be a number of MiB", arg);
+				bad("-r %s: the RAM size must be 0 to %d MiB", arg, INT_MAX / 2);
 			break;
 		case 's':
 			parse_s(o, arg);
@@ -538,8 +745,10 @@ static void parse_args(struct options *o, int argc, char **argv)
 			break;
 		}
 		case 'x':
-			if (!parse_num(arg, NULL, NULL, -1, INT_MAX, &o->test_count))
-				bad("-x %s: the number of tests must be 0 or more", arg);
+			/* bonnie++ 2.00a takes -1 (its default: one run with
+			 * the table) and runs nothing for other negatives. */
+			if (!parse_num(arg, NULL, NULL, 0, INT_MAX, &o->test_count))
+				bad("-x %s: the number of tests must be 0 to %d", arg, INT_MAX);
 			break;
 		case 'y':
 			if (!strcmp(arg, "s") || !strcmp(arg, "S"))
@@ -596,8 +805,9 @@ static void parse_args(struct options *o, int argc, char **argv)
 				bad("--percentiles %s: %s", arg, why);
 			break;
 		case OPT_TIMELINE:
-			if (!parse_num(arg, NULL, NULL, 1, INT64_MAX / 1000000, &o->timeline_ms))
-				bad("--timeline-interval %s: the interval must be 1 ms or more", arg);
+			if (!parse_num(arg, NULL, NULL, 1, TIMELINE_MAX_MS, &o->timeline_ms))
+				bad("--timeline-interval %s: the interval must be 1 to %d ms (a day)",
+				    arg, TIMELINE_MAX_MS);
 			break;
 		case OPT_PROGRESS:
 			o->progress = PROGRESS_ON;
@@ -611,6 +821,13 @@ static void parse_args(struct options *o, int argc, char **argv)
 		case OPT_VERSION:
 			printf(PROG " %s\n", diskbench_version_string());
 			exit(0);
+		case OPT_CLEANUP:
+			/* Alone: it runs nothing, and no option changes it. */
+			if (argc != (strchr(argv[optind - 1], '=') ? 2 : 3))
+				bad("--cleanup %s: give it alone (diskbench-bonnie --cleanup DIR)", arg);
+			/* Each removal is whole: a signal may end it anywhere. */
+			default_signals();
+			exit(bonnie_cleanup(arg, NAME_PREFIX));
 		}
 	}
 	if (optind < argc)
@@ -689,10 +906,26 @@ union semun {
 	unsigned short *array;
 };
 
-/* -p N and -p -1: make or remove bonnie++'s semaphore set, then exit. */
+/* Writes standard output out; on failure, a message and false. */
+static bool flush_stdout(void)
+{
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return true;
+	if (!atomic_load(&g_signal))
+		fprintf(stderr, PROG ": cannot write to standard output: %s\n",
+			strerror(errno));
+	return false;
+}
+
+/*
+ * -p N and -p -1: make or remove bonnie++'s semaphore set, then exit. A
+ * set this call made is removed again if a signal comes before it is
+ * ready (a set that was there already is not ours to remove).
+ */
 static int semaphore_server(int64_t procs)
 {
 	union semun arg = { .val = (int)procs };
+	bool created;
 	int semid;
 
 	if (procs == -1) {
@@ -706,21 +939,39 @@ static int semaphore_server(int64_t procs)
 			return 1;
 		}
 		printf("Semaphore removed.\n");
-		return 0;
+		return flush_stdout() ? 0 : 1;
 	}
-	semid = semget(SEM_KEY, SEM_COUNT, IPC_CREAT | 0666);
+	if (atomic_load(&g_signal))
+		return EXIT_INTERRUPTED;
+	semid = semget(SEM_KEY, SEM_COUNT, IPC_CREAT | IPC_EXCL | 0666);
+	created = semid != -1;
+	if (!created && errno == EEXIST)
+		semid = semget(SEM_KEY, SEM_COUNT, 0666);   /* as bonnie++ */
 	if (semid == -1) {
 		perror("Can't get semaphore");
 		return 1;
 	}
-	for (int i = 0; i < SEM_COUNT; i++) {
+	for (int i = 0; i < SEM_COUNT && !atomic_load(&g_signal); i++) {
 		if (semctl(semid, i, SETVAL, arg) == -1) {
 			perror("Can't set semaphore value");
+			if (created)
+				semctl(semid, 0, IPC_RMID);
 			return 1;
 		}
 	}
+	if (atomic_load(&g_signal)) {
+		char buf[16];
+
+		if (created)
+			semctl(semid, 0, IPC_RMID);
+		fprintf(stderr, PROG ": interrupted by %s: %s\n",
+			signal_name(atomic_load(&g_signal), buf, sizeof(buf)),
+			created ? "the semaphore set it made was removed"
+				: "the semaphore set was there before and is left");
+		return EXIT_INTERRUPTED;
+	}
 	printf("Creating semaphore for %d procs.\n", (int)procs);
-	return 0;
+	return flush_stdout() ? 0 : 1;
 }
 
 /* The checks bonnie++ makes before it runs, all made before anything is
@@ -816,18 +1067,94 @@ static void end_line(struct cli *cli)
 	cli->line_open = false;
 }
 
+/* Whether a signal came; clears the wake pipe. */
+static bool stopped(void)
+{
+	char buf[64];
+
+	if (g_wake[0] >= 0)
+		while (read(g_wake[0], buf, sizeof(buf)) > 0)
+			;
+	return atomic_load(&g_signal) != 0;
+}
+
+/* -y p: one line of standard input (or its end), read a byte at a time so
+ * that nothing waits in a buffer, or -ECANCELED as soon as a signal came. */
+static int wait_line(void)
+{
+	for (;;) {
+		struct pollfd p[2] = {
+			{ STDIN_FILENO, POLLIN, 0 }, { g_wake[0], POLLIN, 0 },
+		};
+		char c;
+		ssize_t n;
+
+		if (stopped())
+			return -ECANCELED;
+		if (poll(p, g_wake[0] >= 0 ? 2 : 1, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (!(p[0].revents & (POLLIN | POLLHUP | POLLERR | POLLNVAL)))
+			continue;
+		n = read(STDIN_FILENO, &c, 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0 || c == '\n')
+			return 0;  /* a line, or the end: go on, as bonnie++ */
+	}
+}
+
+/* -y s: waits until the test's semaphore is zero, or -ECANCELED. */
+static int wait_zero(int semid, int test)
+{
+	struct sembuf op = { (unsigned short)test, 0, 0 };
+
+	for (;;) {
+#ifdef __linux__
+		/* Woken by a signal (EINTR) or, should one come just before
+		 * the wait began, by the timeout. */
+		struct timespec ts = { 0, 100000000 };
+
+		if (semtimedop(semid, &op, 1, &ts) == 0)
+			return 0;
+#else
+		op.sem_flg = IPC_NOWAIT;
+		if (semop(semid, &op, 1) == 0)
+			return 0;
+		if (errno == EAGAIN) {
+			struct pollfd p = { g_wake[0], POLLIN, 0 };
+
+			poll(&p, g_wake[0] >= 0 ? 1 : 0, 100);
+		}
+#endif
+		if (stopped())
+			return -ECANCELED;
+		if (errno != EINTR && errno != EAGAIN)
+			return -errno;
+	}
+}
+
 static int barrier(struct cli *cli, int test)
 {
 	struct sembuf op;
+	int err;
 
+	if (stopped())
+		return -ECANCELED;
 	if (cli->o->sync_mode == SYNC_PROMPT) {
-		char buf[16];
-
 		printf("\n%d:\n", test);
-		fflush(stdout);
-		if (!fgets(buf, sizeof(buf), stdin) && g_signal)
-			return -ECANCELED;
-		return 0;
+		if (fflush(stdout) || ferror(stdout)) {
+			/* Nobody reads the prompt: stop rather than wait. */
+			if (stopped())
+				return -ECANCELED;
+			end_line(cli);
+			fprintf(stderr, PROG ": -y p: cannot write the prompt: %s\n",
+				strerror(errno));
+			return -EIO;
+		}
+		return wait_line();
 	}
 	if (cli->o->sync_mode != SYNC_SEM)
 		return 0;
@@ -835,20 +1162,20 @@ static int barrier(struct cli *cli, int test)
 	op.sem_op = -1;
 	op.sem_flg = IPC_NOWAIT;
 	if (semop(cli->semid, &op, 1) == 0) {
-		op.sem_op = 0;
-		op.sem_flg = 0;
-		while (semop(cli->semid, &op, 1) == -1) {
-			if (errno != EINTR || g_signal)
-				goto fail;
+		err = wait_zero(cli->semid, test);
+		if (err != -ECANCELED && err) {
+			end_line(cli);
+			errno = -err;
+			perror("semop: semop failed.");
 		}
-		return 0;
+		return err;
 	}
-fail:
-	if (g_signal)
+	err = -errno;
+	if (stopped())
 		return -ECANCELED;
 	end_line(cli);
 	perror("semop: semop failed.");
-	return -errno;
+	return err;
 }
 
 static int marker_setup(struct diskbench_target *target, void *user_data)
@@ -896,7 +1223,9 @@ static int marker_op(uint64_t index, uint64_t *bytes, void *user_data)
 
 static int sink(const void *buf, size_t len, void *user_data)
 {
-	return fwrite(buf, 1, len, user_data) == len ? 0 : -EIO;
+	if (fwrite(buf, 1, len, user_data) == len)
+		return 0;
+	return errno > 0 ? -errno : -EIO;
 }
 
 static int add_results(struct diskbench_report *rep,
@@ -923,8 +1252,10 @@ static int write_report(struct diskbench_report *rep, enum diskbench_format fmt,
 
 	wo.flags = flags;
 	err = diskbench_report_write(rep, fmt, &wo, sink, f);
-	fflush(f);
-	if (err)
+	if (fflush(f) && !err)
+		err = -errno;
+	/* After SIGPIPE the reader is gone: the signal's line says so. */
+	if (err && atomic_load(&g_signal) != SIGPIPE)
 		fprintf(stderr, PROG ": cannot write the %s report: %s\n",
 			fmt == DISKBENCH_FORMAT_BONNIE_CSV ? "CSV" : "text",
 			*diskbench_report_errmsg(rep) ? diskbench_report_errmsg(rep)
@@ -942,6 +1273,8 @@ static int write_file(struct diskbench_report *rep, enum diskbench_format fmt,
 		wo.percentiles = o->percentiles;
 		wo.percentile_count = o->percentile_count;
 	}
+	if (!strcmp(path, "-") && reader_gone(STDOUT_FILENO))
+		return 0;   /* nobody reads: the SIGPIPE line says so */
 	fflush(stdout);
 	err = diskbench_report_write_file(rep, fmt, &wo, path);
 	if (err)
@@ -951,12 +1284,21 @@ static int write_file(struct diskbench_report *rep, enum diskbench_format fmt,
 	return err;
 }
 
-/* Names the phases an interrupted run did not finish. */
-static void say_partial(const struct cli *cli, const struct diskbench_run *run)
+/*
+ * After a run that a signal or an error stopped: which test stopped, how
+ * many did not run, and whether every file was removed. One line, on
+ * standard error if anyone reads it.
+ */
+static void say_partial(const struct cli *cli, const struct diskbench_run *run,
+			const struct diskbench_target *target, bool interrupted)
 {
 	const char *stopped = NULL;
-	size_t n = 0;
+	int sig = atomic_load(&g_signal);
+	size_t n = 0, left = diskbench_target_file_count(target);
+	char buf[16];
 
+	if (reader_gone(STDERR_FILENO))
+		return;
 	for (size_t i = 0; i < diskbench_run_result_count(run); i++) {
 		const struct diskbench_result *r = diskbench_run_result(run, i);
 
@@ -966,12 +1308,24 @@ static void say_partial(const struct cli *cli, const struct diskbench_run *run)
 		if (diskbench_result_error(r))
 			stopped = diskbench_result_name(r);
 	}
-	fprintf(stderr, PROG ": interrupted by %s: the results are partial (",
-		g_signal == SIGTERM ? "SIGTERM" : g_signal == SIGINT ? "SIGINT" : "a signal");
+	if (interrupted && sig == SIGPIPE && reader_gone(STDOUT_FILENO))
+		fputs(PROG ": standard output was closed (SIGPIPE): the run stopped, "
+		      "its results are partial (", stderr);
+	else if (interrupted)
+		fprintf(stderr, PROG ": interrupted by %s: the results are partial (",
+			signal_name(sig, buf, sizeof(buf)));
+	else
+		fputs(PROG ": the results are partial (", stderr);
 	if (stopped)
-		fprintf(stderr, "%s stopped early, ", stopped);
-	fprintf(stderr, "%d of %d tests did not run); every test file was removed.\n",
-		cli->nsteps - (int)n, cli->nsteps);
+		fprintf(stderr, "%s %s, ", stopped,
+			interrupted ? "stopped early" : "failed");
+	fprintf(stderr, "%d of %d tests did not run); ", cli->nsteps - (int)n,
+		cli->nsteps);
+	if (left)
+		fprintf(stderr, "%zu files or directories could not be removed: %s\n",
+			left, diskbench_target_errmsg(target));
+	else
+		fputs("every test file was removed.\n", stderr);
 }
 
 static uint64_t now_ns(void)
@@ -984,24 +1338,52 @@ static uint64_t now_ns(void)
 
 static void install_signals(void)
 {
-	struct sigaction sa;
+	struct sigaction sa, old;
+	sigset_t unblock;
+	char buf[16];
 
+	/* The wake pipe: never blocks the handler, never inherited. */
+	if (pipe(g_wake) == 0) {
+		for (int i = 0; i < 2; i++) {
+			fcntl(g_wake[i], F_SETFL, O_NONBLOCK);
+			fcntl(g_wake[i], F_SETFD, FD_CLOEXEC);
+		}
+	} else {
+		g_wake[0] = g_wake[1] = -1;
+	}
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
+	sigfillset(&sa.sa_mask);
 	/* No SA_RESETHAND: a second Ctrl-C must not kill us before the files
 	 * are removed. No SA_RESTART: a wait (semaphore, prompt) ends. */
 	sa.sa_flags = 0;
-	if (sigaction(SIGINT, &sa, NULL) || sigaction(SIGTERM, &sa, NULL) ||
-	    sigaction(SIGXCPU, &sa, NULL) || sigaction(SIGXFSZ, &sa, NULL)) {
-		printf("Can't handle SIGINT.\n");
-		exit(1);
+	sigemptyset(&unblock);
+	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++) {
+		int sig = stop_signals[i].sig;
+
+		/* Started under nohup: SIGHUP stays ignored, as asked. */
+		if (sig == SIGHUP && sigaction(SIGHUP, NULL, &old) == 0 &&
+		    old.sa_handler == SIG_IGN)
+			continue;
+		if (sigaction(sig, &sa, NULL)) {
+			printf("Can't handle %s.\n", stop_signals[i].name);
+			exit(1);
+		}
+		sigaddset(&unblock, sig);
 	}
-	sa.sa_handler = SIG_IGN;
-	if (sigaction(SIGHUP, &sa, NULL)) {
-		printf("Can't handle SIGHUP.\n");
-		exit(1);
+#ifdef SIGRTMIN
+	for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++) {
+		if (sigaction(sig, &sa, NULL)) {
+			printf("Can't handle %s.\n", signal_name(sig, buf, sizeof(buf)));
+			exit(1);
+		}
+		sigaddset(&unblock, sig);
 	}
+#endif
+	/* A signal blocked by whoever started us would wait until exit,
+	 * and one pending since then comes now. */
+	sigprocmask(SIG_UNBLOCK, &unblock, NULL);
+	(void)buf;   /* used only where SIGRTMIN is */
 }
 
 /* bonnie++'s -n max of -1 asks for hard links, -2 for symbolic links. */
@@ -1042,9 +1424,12 @@ int main(int argc, char **argv)
 	struct diskbench_report *all = NULL;
 	struct marker markers[13];
 	struct cli cli;
+	struct watcher watch = { .running = false };
 	struct utsname uts;
 	long page, pages;
-	char *why = NULL;
+	char *why = NULL, name_buf[16];
+	int64_t runs_done = 0;
+	bool out_failed = false, said = false;
 	int err, status = 0;
 
 	install_signals();
@@ -1075,8 +1460,14 @@ int main(int argc, char **argv)
 	}
 	if (o.procs_set && o.sync_set)
 		bad("-p %" PRId64 " and -y: use one or the other", o.procs);
-	if (o.procs_set)
-		return semaphore_server(o.procs);
+	if (o.procs_set) {
+		status = semaphore_server(o.procs);
+		free_options(&o);
+		return status;
+	}
+	/* As the user the run is, before anything runs. */
+	check_report_dir("--json", o.json_path);
+	check_report_dir("--html", o.html_path);
 
 	memset(&cli, 0, sizeof(cli));
 	cli.o = &o;
@@ -1085,10 +1476,12 @@ int main(int argc, char **argv)
 		cli.semid = semget(SEM_KEY, SEM_COUNT, 0666);
 		if (cli.semid == -1) {
 			perror("Can't get semaphore ID");
-			return 1;
+			status = 1;
+			goto out;
 		}
 	}
 	check_sizes(&o);
+	watcher_start(&watch);
 
 	if (o.test_count > 1) {
 		/* bonnie++'s header, before the runs. */
@@ -1118,7 +1511,7 @@ int main(int argc, char **argv)
 		    err == -ENOTSUP ? "not available in this build or on this system"
 				    : diskbench_strerror(err));
 	to.engine = engine;
-	to.name_prefix = "Bonnie";
+	to.name_prefix = NAME_PREFIX;
 	to.block_bytes = (uint32_t)o.chunk;
 	to.file_bytes = o.file_mib ? (uint64_t)o.file_mib << 20 : (uint64_t)o.chunk;
 	if (o.direct && o.file_mib)
@@ -1226,37 +1619,44 @@ int main(int argc, char **argv)
 		info.file_chunk_bytes = (uint32_t)o.fchunk;
 	}
 
-	int64_t runs_done = 0;
-
 	for (int64_t n = 0; o.test_count == -1 ? n < 1 : n < o.test_count; n++) {
 		struct diskbench_report *one = NULL;
-		bool partial;
+		bool interrupted;
+		FILE *table = o.quiet ? stderr : stdout;
 
-		if (g_signal)
+		if (atomic_load(&g_signal))
 			break;
 		cli.current = -1;
 		cli.line_open = false;
 		info.start_time_ns = now_ns();
 		o.random_next = 0;    /* each run draws the same numbers */
-		g_run = run;
-		if (g_signal)          /* a signal before g_run was set */
+		atomic_store(&g_run, run);
+		if (atomic_load(&g_signal))   /* a signal before g_run was set */
 			diskbench_run_cancel(run);
 		err = diskbench_run_execute(run);
-		g_run = NULL;
+		atomic_store(&g_run, NULL);
 		end_line(&cli);
-		partial = err && g_signal;
-		if (err && !partial) {
-			fprintf(stderr, PROG ": %s\n", *diskbench_run_errmsg(run) ?
-				diskbench_run_errmsg(run) : diskbench_strerror(err));
+		interrupted = err && atomic_load(&g_signal);
+		if (err && !interrupted) {
+			size_t nres = diskbench_run_result_count(run);
+			const struct diskbench_result *last =
+				nres ? diskbench_run_result(run, nres - 1) : NULL;
+
+			/* A -y wait that failed has said why (barrier()). */
+			if (!last || diskbench_result_kind(last) != DISKBENCH_PHASE_CUSTOM)
+				fprintf(stderr, PROG ": %s\n", *diskbench_run_errmsg(run) ?
+					diskbench_run_errmsg(run) : diskbench_strerror(err));
 			status = EXIT_IO;
-			break;
 		}
-		if (partial)
-			say_partial(&cli, run);
+		if (err) {
+			say_partial(&cli, run, target, interrupted);
+			said = true;
+		}
 		info.seed = diskbench_run_seed(run);
 		info.flags = DISKBENCH_INFO_HAS_SEED;
-		/* Every run goes to the --json and --html report; only
-		 * that needs them all at once. */
+		/* Every run goes to the --json and --html report, the one that
+		 * failed or was stopped too (its error in it); only that report
+		 * needs them all at once. */
 		if (diskbench_report_new(&one) || add_results(one, &info, run) ||
 		    ((o.json_path || o.html_path) && add_results(all, &info, run))) {
 			fprintf(stderr, PROG ": cannot make the report: %s\n",
@@ -1265,18 +1665,23 @@ int main(int argc, char **argv)
 			status = EXIT_IO;
 			break;
 		}
-		if (o.test_count == -1 &&
-		    write_report(one, DISKBENCH_FORMAT_BONNIE_TEXT, 0,
-				 o.quiet ? stderr : stdout))
-			status = EXIT_IO;
-		if (write_report(one, DISKBENCH_FORMAT_BONNIE_CSV, 0, stdout))
-			status = EXIT_IO;
+		/* What was measured, unless its reader is gone; a write
+		 * that fails ends it all (one message: the first). */
+		if (o.test_count == -1 && !reader_gone(fileno(table)) &&
+		    write_report(one, DISKBENCH_FORMAT_BONNIE_TEXT, 0, table))
+			out_failed = true;
+		if (!(out_failed && table == stdout) && !reader_gone(STDOUT_FILENO) &&
+		    write_report(one, DISKBENCH_FORMAT_BONNIE_CSV, 0, stdout))
+			out_failed = true;
 		diskbench_report_free(one);
 		runs_done++;
-		if (partial || status)
+		if (out_failed)
+			status = EXIT_IO;
+		if (err || status)
 			break;
 	}
-	if (status != EXIT_IO && diskbench_report_run_count(all)) {
+	/* Every run measured, whatever stopped the last one. */
+	if (diskbench_report_run_count(all)) {
 		if (o.json_path &&
 		    write_file(all, DISKBENCH_FORMAT_JSON, &o, "--json", o.json_path))
 			status = EXIT_IO;
@@ -1284,12 +1689,24 @@ int main(int argc, char **argv)
 		    write_file(all, DISKBENCH_FORMAT_HTML, &o, "--html", o.html_path))
 			status = EXIT_IO;
 	}
-	if (g_signal) {
-		if (!runs_done)
-			fprintf(stderr, PROG ": interrupted before any test ran; nothing was measured.\n");
+out:
+	watcher_stop(&watch);
+	if (atomic_load(&g_signal)) {
+		const char *sname = signal_name(atomic_load(&g_signal), name_buf,
+						sizeof(name_buf));
+
+		if (reader_gone(STDERR_FILENO) || said)
+			;
+		else if (!runs_done)
+			fprintf(stderr, PROG ": interrupted by %s before any test ran; nothing was measured.\n",
+				sname);
+		else
+			fprintf(stderr, PROG ": interrupted by %s after %" PRId64 " of %" PRId64
+				" runs; every test file was removed.\n", sname, runs_done,
+				o.test_count < 1 ? (int64_t)1 : o.test_count);
 		status = EXIT_INTERRUPTED;
 	}
-out:
+
 	diskbench_report_free(all);
 	diskbench_run_free(run);
 	diskbench_target_free(target);

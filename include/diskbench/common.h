@@ -5,14 +5,30 @@
  *
  * Structs the caller hands in (option structs, the engine's ops table, a
  * custom phase's callbacks, diskbench_report_info) start with `size_t sz`,
- * the size the caller's headers gave them. A smaller sz is an older
- * caller: the fields past it take their defaults. A larger one is a newer
- * caller, accepted only if every byte past what this library knows is
- * zero (else -E2BIG). An sz below `sizeof(size_t)` or above 4096 bytes (no
- * struct of ours comes near that) is refused with -EINVAL before a byte
- * past the sz field is read, and an `_init()` function given such an sz
- * stores it and writes nothing else, so that the call reading the struct
- * refuses it.
+ * the size the caller's headers gave them. The library knows each such
+ * struct up to the end of its last member, not up to its sizeof, and
+ * reads no byte of the caller's struct past sz:
+ * - A smaller sz is an older caller: the members past it take their
+ *   defaults.
+ * - Every byte from the end of the last member this library knows up to
+ *   sz must be zero, else the call fails with -E2BIG. That covers a newer
+ *   caller's members, and also this struct's own tail padding when sz is
+ *   sizeof: a newer header may put its next member there without
+ *   changing sizeof, and a request this library cannot honour is refused,
+ *   never ignored.
+ * - The public structs have no tail padding on LP64 and i386 (tests/api
+ *   checks the ABI it is built for): where alignment would leave some, a
+ *   member named `reserved` fills it, and it must be zero. An initializer zeroes every
+ *   member it does not name, but C does not promise to clear padding
+ *   (GCC at -O2 leaves it as the stack was), so this is what lets a
+ *   struct made by its `*_INIT` macro or any other initializer pass. The
+ *   `_init()` functions clear all sz bytes. A struct filled some other
+ *   way (memcpy, a union) must have zeros past its last member.
+ * - An sz below `sizeof(size_t)` or above 4096 bytes (no struct of ours
+ *   comes near that) is refused with -EINVAL before a byte past the sz
+ *   field is read, and an `_init()` function given such an sz stores it
+ *   and writes nothing else, so that the call reading the struct refuses
+ *   it.
  *
  * One rule for NULL holds for every public function: given NULL where it
  * expects an object (a histogram, a run, a result, ...), a getter returns

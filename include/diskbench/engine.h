@@ -298,8 +298,8 @@ DISKBENCH_API int diskbench_engine_io_uring_new(struct diskbench_engine **out,
  * @param[in]  user_data passed to every function
  * @return 0; -EINVAL for a NULL argument, a table smaller than its sz field
  *         or larger than 4096 bytes (see @ref common), or only one of
- *         submit and reap set; -E2BIG for a larger table
- *         with unknown non-zero members; -ENOMEM
+ *         submit and reap set; -E2BIG for a non-zero byte past the
+ *         last member this library knows (see @ref common); -ENOMEM
  */
 DISKBENCH_API int diskbench_engine_new(struct diskbench_engine **out,
 				       const struct diskbench_engine_ops *ops,
@@ -351,8 +351,9 @@ DISKBENCH_API int diskbench_engine_new(struct diskbench_engine **out,
  * @param[in]  ops       the members to override; copied
  * @param[in]  user_data passed to the members @p ops sets
  * @return 0; -EINVAL for a NULL argument, a table smaller than its sz
- *         field, or only one of submit and reap set; -E2BIG for a larger
- *         table with unknown non-zero members; -ENOMEM
+ *         field or larger than 4096 bytes, or only one of submit and
+ *         reap set; -E2BIG for a non-zero byte past the last member this
+ *         library knows (see @ref common); -ENOMEM
  */
 DISKBENCH_API int diskbench_engine_wrap(struct diskbench_engine **out,
 					struct diskbench_engine *inner,

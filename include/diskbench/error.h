@@ -5,8 +5,9 @@
  * The library reuses errno names for its own conditions:
  * - `-EINVAL`: a bad argument (a NULL object, an option struct whose sz
  *   is smaller than its sz field or larger than 4096 bytes);
- * - `-E2BIG`: an option struct larger than this library knows, with
- *   non-zero bytes past the fields it knows;
+ * - `-E2BIG`: an option struct with a non-zero byte past the last member
+ *   this library knows, up to its sz (a newer caller's request, or tail
+ *   padding; see @ref common);
  * - `-ENOMEM`: out of memory;
  * - `-ENOTSUP`: an engine or format not available in this build;
  * - `-ERANGE`: a value outside a histogram's range;

@@ -59,10 +59,17 @@ struct diskbench_hist_opts {
 	 * 0: DISKBENCH_HIST_DEFAULT_PRECISION_BITS.
 	 */
 	uint32_t precision_bits;
+	/**
+	 * Zero. It fills what would be tail padding, which an initializer
+	 * need not clear: every byte past the last member the library knows
+	 * must be zero (see common.h), and a later release may give these
+	 * bytes a meaning.
+	 */
+	uint32_t reserved;
 };
 
 /** Initializer for struct diskbench_hist_opts: all defaults. */
-#define DISKBENCH_HIST_OPTS_INIT { sizeof(struct diskbench_hist_opts), 0, 0 }
+#define DISKBENCH_HIST_OPTS_INIT { sizeof(struct diskbench_hist_opts), 0, 0, 0 }
 
 /**
  * Fills an option struct with its size and the defaults.

@@ -59,11 +59,18 @@ struct diskbench_recorder_opts {
 	void *clock_user_data;
 	/** Histogram precision, as diskbench_hist_opts.precision_bits. */
 	uint32_t hist_precision_bits;
+	/**
+	 * Zero. It fills what would be tail padding, which an initializer
+	 * need not clear: every byte past the last member the library knows
+	 * must be zero (see common.h), and a later release may give these
+	 * bytes a meaning.
+	 */
+	uint32_t reserved;
 };
 
 /** Initializer for struct diskbench_recorder_opts: all defaults. */
 #define DISKBENCH_RECORDER_OPTS_INIT \
-	{ sizeof(struct diskbench_recorder_opts), 0, 0, 0, 0, 0, 0 }
+	{ sizeof(struct diskbench_recorder_opts), 0, 0, 0, 0, 0, 0, 0 }
 
 /**
  * Fills an option struct with its size and the defaults.

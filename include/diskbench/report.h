@@ -77,6 +77,10 @@ enum diskbench_format {
 
 /** Version of the JSON schema the writer follows and the reader accepts. */
 #define DISKBENCH_REPORT_SCHEMA_VERSION 1
+/** Minor version of the JSON schema the writer follows: members it added
+ *  to version 1 (1: results' configuration, runs' end time). The reader
+ *  takes any minor version of version 1. */
+#define DISKBENCH_REPORT_SCHEMA_MINOR 1
 
 /** Largest input diskbench_report_read_file() reads: 1 GiB. */
 #define DISKBENCH_REPORT_MAX_INPUT (UINT64_C(1) << 30)
@@ -142,12 +146,14 @@ struct diskbench_report_info {
 	/** How the small-file phases made their files: DISKBENCH_FILES_REGULAR,
 	 *  _HARDLINK or _SYMLINK (as in struct diskbench_files_opts). */
 	uint32_t files_mode;
+	/** End of the run, ns since 1970-01-01 UTC; 0: not known. */
+	uint64_t end_time_ns;
 };
 
 /** Initializer for struct diskbench_report_info: nothing set. */
 #define DISKBENCH_REPORT_INFO_INIT { sizeof(struct diskbench_report_info), \
 	NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0, 0, 0, 0, 0, 0, 0, \
-	0, 0, 0, 0, 0, 0, 0 }
+	0, 0, 0, 0, 0, 0, 0, 0 }
 
 /**
  * Fills an info struct with its size and nothing set.
@@ -224,8 +230,14 @@ diskbench_report_add(struct diskbench_report *report,
 		     const struct diskbench_result *const *results, size_t count);
 
 /**
- * Adds an executed run's results, as diskbench_report_add() does. The seed
- * is the run's (diskbench_run_seed()) unless @p info sets one.
+ * Adds an executed run's results, as diskbench_report_add() does, and what
+ * the run knows of itself. Each of these comes from the run unless @p info
+ * sets it: the seed (diskbench_run_seed()); the start and end time of its
+ * last execute (diskbench_run_start_time_ns(), diskbench_run_end_time_ns());
+ * the target's directory (and from it the file-system type); the test file's
+ * size and block size, when a phase used the test file; the seek phase's
+ * seeks and threads; and the small-file phases' count, sizes, directories,
+ * mode and chunk. A caller's field set (non-zero, non-NULL) always wins.
  *
  * @param[in] report the report
  * @param[in] info   the run's metadata, or NULL for all defaults

@@ -311,6 +311,65 @@ DISKBENCH_API uint64_t diskbench_result_error_offset(const struct diskbench_resu
  */
 DISKBENCH_API const char *diskbench_result_errmsg(const struct diskbench_result *res);
 
+/**
+ * @name Configuration
+ * How a result was made: each result of a run carries its phase's
+ * configuration as key and value strings, set when the phase ran. Among the
+ * keys: `engine`, `queue_depth`, `block_bytes`, `direct`, `sync`, `fsync`,
+ * `threads`, `ops_limit`, `time_limit_ns`, `seed`, `cache_drop`, and each
+ * phase kind's own (@ref result_config lists them all with their values).
+ * Numbers are in decimal, flags "true" or "false". A user's own result, or a
+ * custom phase, may add keys of its own.
+ * @{
+ */
+
+/**
+ * Number of configuration entries.
+ *
+ * @param[in] res the result
+ * @return the count; 0 for a result read from bonnie++ CSV
+ */
+DISKBENCH_API size_t
+diskbench_result_config_count(const struct diskbench_result *res);
+
+/**
+ * Configuration entry number @p index, in the order they were set.
+ *
+ * @param[in]  res   the result
+ * @param[in]  index 0 to diskbench_result_config_count() - 1
+ * @param[out] key   the key, borrowed while the result lives
+ * @param[out] value the value, borrowed until that key is set again
+ * @return 0; -EINVAL for a NULL argument or an index out of range
+ */
+DISKBENCH_API int diskbench_result_config_at(const struct diskbench_result *res,
+					     size_t index, const char **key,
+					     const char **value);
+
+/**
+ * The value of configuration key @p key.
+ *
+ * @param[in] res the result
+ * @param[in] key the key
+ * @return the value, borrowed until that key is set again; NULL if the
+ *         result has no such key
+ */
+DISKBENCH_API const char *
+diskbench_result_config(const struct diskbench_result *res, const char *key);
+
+/**
+ * Sets a configuration entry, replacing the value of a key already there.
+ *
+ * @param[in] res   the result
+ * @param[in] key   1 to 64 of a-z, 0-9, '_' and '.', starting with a letter
+ * @param[in] value at most 4096 bytes, no control characters
+ * @return 0; -EINVAL for a NULL argument or a key or value outside those
+ *         rules; -ENOMEM
+ */
+DISKBENCH_API int diskbench_result_set_config(struct diskbench_result *res,
+					      const char *key, const char *value);
+
+/** @} */
+
 DISKBENCH_END_DECLS
 
 /** @} */

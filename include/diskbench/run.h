@@ -252,6 +252,24 @@ DISKBENCH_API uint32_t diskbench_run_seed(const struct diskbench_run *run);
  */
 DISKBENCH_API const char *diskbench_run_errmsg(const struct diskbench_run *run);
 
+/**
+ * When the run's last diskbench_run_execute() began, on the system's
+ * real-time clock.
+ *
+ * @param[in] run the run
+ * @return ns since 1970-01-01 UTC; 0 before the first execute
+ */
+DISKBENCH_API uint64_t diskbench_run_start_time_ns(const struct diskbench_run *run);
+
+/**
+ * When the run's last diskbench_run_execute() ended (its files removed),
+ * on the system's real-time clock.
+ *
+ * @param[in] run the run
+ * @return ns since 1970-01-01 UTC; 0 before an execute has ended
+ */
+DISKBENCH_API uint64_t diskbench_run_end_time_ns(const struct diskbench_run *run);
+
 DISKBENCH_END_DECLS
 
 /** @} */

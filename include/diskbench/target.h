@@ -22,10 +22,11 @@
  * its limits: @ref files.
  *
  * diskbench_target_new() checks, before anything is written: that the path
- * is a directory, that it is writable, that the file system has room for the
- * test file, and with DISKBENCH_TARGET_DIRECT that O_DIRECT works there and
- * that the block size fits the alignment it needs. diskbench_run_execute()
- * checks the room again, for everything its phases will write.
+ * is a directory, that it is writable, and with DISKBENCH_TARGET_DIRECT that
+ * O_DIRECT works there and that the block size fits the alignment it needs.
+ * Room is checked by diskbench_run_execute(), for what the run's phases will
+ * write: a run of custom phases needs no room for a test file it never
+ * makes.
  *
  * @defgroup target Targets
  * @{
@@ -104,8 +105,7 @@ DISKBENCH_API void diskbench_target_opts_init(struct diskbench_target_opts *opts
  *         that is not a multiple of O_DIRECT's alignment; -E2BIG for
  *         unknown non-zero option bytes; -ENOENT, -ENOTDIR, -EACCES,
  *         -EROFS for a path that is missing, not a directory or not
- *         writable; -ENOSPC if the file system lacks room for the test file;
- *         -ENOTSUP if O_DIRECT was asked for and does not work there;
+ *         writable; -ENOTSUP if O_DIRECT was asked for and does not work there;
  *         -ENOMEM
  */
 DISKBENCH_API int diskbench_target_new(struct diskbench_target **out,

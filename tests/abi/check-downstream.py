@@ -12,11 +12,15 @@
 4. Links it again against the installed libdiskbench.a with
    `pkg-config --static` (so Libs.private must be complete), checks that no
    libdiskbench.so is needed, and runs it.
-5. Removes TMP.
+5. Builds each --example (the programs of examples/, written against the
+   public headers and docs only) the same way, with -Wall -Wextra -Werror,
+   and runs the one that takes a directory (custom-phase) against the
+   install.
+6. Removes TMP.
 
 usage: check-downstream.py --meson=WORD... --cc=WORD... --builddir DIR
          --source downstream.c --version X.Y.Z --soname NAME
-         [--no-shared] [--no-static] [--keep]
+         [--example FILE.c]... [--no-shared] [--no-static] [--keep]
 """
 
 import argparse
@@ -95,6 +99,7 @@ def main():
     ap.add_argument('--no-shared', action='store_true')
     ap.add_argument('--no-static', action='store_true')
     ap.add_argument('--keep', action='store_true')
+    ap.add_argument('--example', action='append', default=[])
     args = ap.parse_args()
 
     if shutil.which('pkg-config') is None:
@@ -173,6 +178,24 @@ def main():
 
         if checked == 0:
             raise Fail('neither a shared nor a static library to check')
+
+        if args.example and not args.no_shared:
+            flags = pkg_config(env, '--cflags', '--libs')
+            renv = dict(env, LD_LIBRARY_PATH=libdir)
+            for src in args.example:
+                name = os.path.splitext(os.path.basename(src))[0]
+                exe = os.path.join(tmp, name)
+                run(args.cc + ['-std=c11', '-Wall', '-Wextra', '-Werror',
+                               '-D_POSIX_C_SOURCE=200809L', src, '-o', exe] +
+                    flags + ['-lm'], env=env,
+                    what='building examples/%s.c against the install' % name)
+                if name == 'custom-phase':
+                    work = os.path.join(tmp, 'work')
+                    os.mkdir(work)
+                    run([exe, work, '20'], env=renv, what='running ' + name)
+                    if os.listdir(work):
+                        raise Fail('%s left %r' % (name, os.listdir(work)))
+            print('ok examples: %d built against the install' % len(args.example))
     except Fail as e:
         print('FAIL ' + str(e))
         return 1

@@ -45,6 +45,8 @@ static void test_layout_hist_opts(void **state)
 	assert_offset(diskbench_hist_opts, sz, 0);
 	assert_offset(diskbench_hist_opts, highest, 8);
 	assert_offset(diskbench_hist_opts, precision_bits, 16);
+	/* appended in what was tail padding */
+	assert_offset(diskbench_hist_opts, reserved, 20);
 	assert_int_equal(sizeof(struct diskbench_hist_opts), 24);
 }
 
@@ -85,6 +87,8 @@ static void test_layout_recorder_opts(void **state)
 	assert_offset(diskbench_recorder_opts, clock, 32);
 	assert_offset(diskbench_recorder_opts, clock_user_data, 40);
 	assert_offset(diskbench_recorder_opts, hist_precision_bits, 48);
+	/* appended in what was tail padding */
+	assert_offset(diskbench_recorder_opts, reserved, 52);
 	assert_int_equal(sizeof(struct diskbench_recorder_opts), 56);
 }
 
@@ -116,7 +120,9 @@ static void test_layout_report_info(void **state)
 	assert_offset(diskbench_report_info, min_bytes, 136);
 	assert_offset(diskbench_report_info, dirs, 144);
 	assert_offset(diskbench_report_info, files_mode, 148);
-	assert_int_equal(sizeof(struct diskbench_report_info), 152);
+	/* appended in 0.2 */
+	assert_offset(diskbench_report_info, end_time_ns, 152);
+	assert_int_equal(sizeof(struct diskbench_report_info), 160);
 }
 
 static void test_layout_write_opts(void **state)
@@ -392,10 +398,15 @@ static void test_layout_order_and_init_macros(void **state)
 		    offsetof(struct diskbench_recorder_opts, clock));
 	assert_true(offsetof(struct diskbench_recorder_opts, clock_user_data) <
 		    offsetof(struct diskbench_recorder_opts, hist_precision_bits));
+	assert_true(offsetof(struct diskbench_hist_opts, precision_bits) <
+		    offsetof(struct diskbench_hist_opts, reserved));
+	assert_true(offsetof(struct diskbench_recorder_opts, hist_precision_bits) <
+		    offsetof(struct diskbench_recorder_opts, reserved));
 
 	assert_int_equal(h.sz, sizeof(h));
 	assert_int_equal(h.highest, 0);
 	assert_int_equal(h.precision_bits, 0);
+	assert_int_equal(h.reserved, 0);
 	assert_int_equal(t.sz, sizeof(t));
 	assert_int_equal(t.interval_ns, 0);
 	assert_int_equal(t.reserve, 0);
@@ -403,6 +414,7 @@ static void test_layout_order_and_init_macros(void **state)
 	assert_null(r.clock);
 	assert_null(r.clock_user_data);
 	assert_int_equal(r.hist_precision_bits, 0);
+	assert_int_equal(r.reserved, 0);
 }
 
 /* DISKBENCH_HAS_FIELD() against a struct the library filled only in part, as

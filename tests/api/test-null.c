@@ -419,11 +419,26 @@ CHECK(diskbench_custom_test_file)
 CHECK(diskbench_custom_time_from_here) { diskbench_custom_time_from_here(NULL); }
 CHECK(diskbench_custom_now) { IS_ZERO(diskbench_custom_now(NULL)); }
 
+CHECK(diskbench_result_config_count) { IS_ZERO(diskbench_result_config_count(NULL)); }
+CHECK(diskbench_result_config_at)
+{
+	const char *k = "x", *v = "y";
+
+	IS_EINVAL(diskbench_result_config_at(NULL, 0, &k, &v));
+}
+CHECK(diskbench_result_config) { IS_NULL(diskbench_result_config(NULL, "engine")); }
+CHECK(diskbench_result_set_config) { IS_EINVAL(diskbench_result_set_config(NULL, "k", "v")); }
+CHECK(diskbench_run_start_time_ns) { IS_ZERO(diskbench_run_start_time_ns(NULL)); }
+CHECK(diskbench_run_end_time_ns) { IS_ZERO(diskbench_run_end_time_ns(NULL)); }
+
 CHECK(diskbench_report_errmsg) { IS_EMPTY(diskbench_report_errmsg(NULL)); }
 
 #define E(fn) { #fn, check_##fn, false }
 static struct entry entries[] = {
 	E(diskbench_engine_wrap), E(diskbench_engine_table),
+	E(diskbench_result_config_count), E(diskbench_result_config_at),
+	E(diskbench_result_config), E(diskbench_result_set_config),
+	E(diskbench_run_start_time_ns), E(diskbench_run_end_time_ns),
 	E(diskbench_hist_percentiles), E(diskbench_hist_value_at_rank),
 	E(diskbench_hist_count_le), E(diskbench_hist_cdf),
 	E(diskbench_phase_custom_ctx_new), E(diskbench_custom_target),

@@ -365,6 +365,66 @@ static void test_bonnie_text_one_run(void **state)
 	diskbench_report_free(all);
 }
 
+/*
+ * A phase an error stopped has no figures: empty CSV fields (rate, CPU,
+ * latency) and blank table cells, like a phase that did not run, never
+ * +++++ (which says "complete, too fast to time"); the table names it and
+ * its error below. The phases before it keep their figures. bon_csv2txt
+ * and bon_csv2html read such lines (tests/cli).
+ */
+static void test_bonnie_failed_phase_not_measured(void **state)
+{
+	struct diskbench_report *all = fx_report(), *r;
+	struct diskbench_result *v[12];
+	struct diskbench_report_info in;
+	char *out, *line;
+
+	(void)state;
+	assert_int_equal(diskbench_report_new(&r), 0);
+	diskbench_report_info_init(&in, sizeof(in));
+	assert_int_equal(diskbench_report_get_info(all, 0, &in), 0);
+	for (size_t i = 0; i < 12; i++)
+		assert_int_equal(diskbench_result_copy(&v[i],
+				 diskbench_report_result(all, 0, i)), 0);
+	/* get_block ran under 0.5 s (+++++ in the golden file) and was
+	 * cancelled; seq_create ran a second and hit ENOSPC. */
+	assert_true(diskbench_result_too_fast(v[4]));
+	assert_int_equal(diskbench_result_set_error(v[4], -ECANCELED, NULL,
+						    NULL, UINT64_MAX), 0);
+	assert_int_equal(diskbench_result_set_error(v[6], -ENOSPC, "write",
+						    "/mnt/t/Bonnie.7.files/x\ny",
+						    4096), 0);
+	assert_int_equal(diskbench_report_add(r, &in,
+		(const struct diskbench_result *const *)v, 7), 0);
+	for (size_t i = 0; i < 12; i++)
+		diskbench_result_free(v[i]);
+
+	out = fx_write(r, DISKBENCH_FORMAT_BONNIE_CSV, NULL);
+	/* The golden line's fields 1..20, then get_block and seq_create
+	 * empty, then the small-file parameters. */
+	assert_non_null(strstr(out, ",1536,98,16384,40,21845,35,1536,99,,,1638,3,"));
+	assert_null(strstr(out, "+++++"));
+	line = strstr(out, ",1,,,,,,,");    /* files 1, then seq_create empty */
+	assert_non_null(line);
+	/* latencies: putc..rewrite, getc, get_block empty, seeks; seq_create
+	 * empty */
+	assert_non_null(strstr(out, ",8000us,200us,366us,4000us,,610us,,,,,,\n"));
+	free(out);
+
+	out = fx_write(r, DISKBENCH_FORMAT_BONNIE_TEXT, NULL);
+	assert_non_null(strstr(out, "raid-a          64M 1536k  98 16.0m  40 21.3m  35 1536k  99            1638   3\n"));
+	assert_non_null(strstr(out, "Latency              8000us     200us     366us    4000us               610us\n"));
+	assert_non_null(strstr(out, "\n                  1                                                            \n"));
+	assert_null(strstr(out, "+++++"));
+	/* Below the table, once each, on one line each. */
+	assert_non_null(strstr(out, "\nraid-a get_block: not measured: Operation canceled\n"
+				    "raid-a seq_create: not measured: write /mnt/t/Bonnie.7.files/x?y at offset 4096: No space left on device\n"));
+	assert_true(strcmp(out + strlen(out) - strlen("device\n"), "device\n") == 0);
+	free(out);
+	diskbench_report_free(r);
+	diskbench_report_free(all);
+}
+
 struct bad_case {
 	const char *line; /* a whole line, or NULL: the fields below */
 	struct { int i; const char *v; } set[4]; /* 0-based 1.98 positions */
@@ -536,6 +596,7 @@ int main(void)
 		cmocka_unit_test(test_bonnie_reads_197),
 		cmocka_unit_test(test_bonnie_golden),
 		cmocka_unit_test(test_bonnie_text_one_run),
+		cmocka_unit_test(test_bonnie_failed_phase_not_measured),
 		cmocka_unit_test(test_bonnie_malformed),
 		cmocka_unit_test(test_bonnie_refuses_comma),
 	};

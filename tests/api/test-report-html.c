@@ -408,6 +408,48 @@ static void test_report_html_empty(void **state)
 	diskbench_report_free(r);
 }
 
+/* bonnie++'s table in the page shows a phase an error stopped as the CSV
+ * does, with empty cells, never +++++ (complete, too fast); the phase's
+ * own section gives the error. */
+static void test_report_html_failed_phase_cells(void **state)
+{
+	struct diskbench_report *all = fx_report(), *r;
+	struct diskbench_result *v[12];
+	struct diskbench_report_info in;
+	char *page;
+	size_t plus;
+
+	(void)state;
+	page = html(all);
+	plus = count(page, ">+++++</td>");
+	free(page);
+	assert_int_equal(diskbench_report_new(&r), 0);
+	diskbench_report_info_init(&in, sizeof(in));
+	assert_int_equal(diskbench_report_get_info(all, 0, &in), 0);
+	for (size_t i = 0; i < 12; i++)
+		assert_int_equal(diskbench_result_copy(&v[i],
+				 diskbench_report_result(all, 0, i)), 0);
+	/* get_block, too fast in the fixture, cancelled */
+	assert_true(diskbench_result_too_fast(v[4]));
+	assert_int_equal(diskbench_result_set_error(v[4], -ECANCELED, NULL,
+						    NULL, UINT64_MAX), 0);
+	assert_int_equal(diskbench_report_add(r, &in,
+		(const struct diskbench_result *const *)v, 12), 0);
+	for (size_t i = 0; i < 12; i++)
+		diskbench_result_free(v[i]);
+	page = html(r);
+	assert_page(page);
+	/* the fixture's three runs have 3 each; this one 2 (seq_stat,
+	 * ran_stat) */
+	assert_int_equal(plus, 9);
+	assert_int_equal(count(page, ">+++++</td>"), 2);
+	assert_non_null(strstr(page, "stopped by an error: Operation canceled"));
+	assert_xmllint_ok(page);
+	free(page);
+	diskbench_report_free(r);
+	diskbench_report_free(all);
+}
+
 /* A run whose phase did nothing, and a custom phase: no charts for the
  * empty one, a page all the same. */
 static void test_report_html_empty_phase(void **state)
@@ -521,6 +563,7 @@ int main(void)
 		cmocka_unit_test(test_report_html_summary_only),
 		cmocka_unit_test(test_report_html_empty),
 		cmocka_unit_test(test_report_html_empty_phase),
+		cmocka_unit_test(test_report_html_failed_phase_cells),
 		cmocka_unit_test(test_report_html_deterministic),
 		cmocka_unit_test(test_report_html_percentiles),
 		cmocka_unit_test(test_report_html_long_timeline),

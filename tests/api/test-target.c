@@ -195,14 +195,64 @@ static void test_target_not_writable(void **state)
 	}
 }
 
+/* Room is the run's to check, for what its phases write: a target with a
+ * test file larger than the disk is made, a run that writes that file is
+ * refused before anything is made, and a run of custom phases runs. */
+static int noop_op(uint64_t index, uint64_t *bytes, void *ud)
+{
+	(void)index, (void)bytes, (void)ud;
+	return DISKBENCH_CUSTOM_DONE;
+}
+
+static int run_one(struct diskbench_target *t, bool writes, char *msg, size_t len)
+{
+	struct diskbench_custom_ops co = { sizeof(co), NULL, noop_op, NULL };
+	struct diskbench_seq_opts so = DISKBENCH_SEQ_OPTS_INIT;
+	struct diskbench_phase *p = NULL;
+	struct diskbench_run *run = NULL;
+	int rc;
+
+	assert_ok(diskbench_run_new(&run, t, NULL));
+	so.flags = DISKBENCH_SEQ_WRITE;
+	if (writes)
+		assert_ok(diskbench_phase_seq_new(&p, &so));
+	else
+		assert_ok(diskbench_phase_custom_new(&p, "probe", &co, NULL));
+	assert_ok(diskbench_run_add(run, p));
+	rc = diskbench_run_execute(run);
+	snprintf(msg, len, "%s", diskbench_run_errmsg(run));
+	diskbench_run_free(run);
+	return rc;
+}
+
+static void expect_no_room(const char *dir, uint64_t file_bytes, const char *n)
+{
+	struct diskbench_target_opts o = DISKBENCH_TARGET_OPTS_INIT;
+	struct diskbench_target *t;
+	char msg[512];
+
+	o.file_bytes = file_bytes;
+	t = make(dir, &o);
+	assert_rc(run_one(t, true, msg, sizeof(msg)), -ENOSPC);
+	print_message("    %s\n", msg);
+	assert_non_null(strstr(msg, dir));
+	assert_non_null(strstr(msg, "MiB"));
+	assert_non_null(strstr(msg, n));
+	assert_int_equal(tdir_count(dir), 0);
+	/* a run that never writes the test file needs no room for it */
+	assert_ok(run_one(t, false, msg, sizeof(msg)));
+	diskbench_target_free(t);
+	assert_int_equal(tdir_count(dir), 0);
+}
+
 static void test_target_no_space(void **state)
 {
 	struct tfx *f = *state;
 	struct diskbench_target_opts o = DISKBENCH_TARGET_OPTS_INIT;
 	struct diskbench_target *t;
+	char msg[512];
 
-	o.file_bytes = UINT64_C(1) << 62;
-	expect_fail(f->dir, &o, -ENOSPC, f->dir, f->dir, "MiB");
+	expect_no_room(f->dir, UINT64_C(1) << 62, "MiB");
 
 	/* A file system of a known size (root only). */
 	if (geteuid() != 0)
@@ -214,10 +264,10 @@ static void test_target_no_space(void **state)
 		return;
 	}
 	f->mounted = true;
-	o.file_bytes = UINT64_C(8) << 20;
-	expect_fail(f->mnt, &o, -ENOSPC, f->mnt, f->mnt, "MiB");
+	expect_no_room(f->mnt, UINT64_C(8) << 20, "8.0 MiB");
 	o.file_bytes = UINT64_C(1) << 20;
 	t = make(f->mnt, &o);
+	assert_ok(run_one(t, true, msg, sizeof(msg)));
 	diskbench_target_free(t);
 	assert_int_equal(tdir_count(f->mnt), 0);
 }
@@ -227,10 +277,8 @@ static void test_target_no_space(void **state)
 static void test_target_no_space_max(void **state)
 {
 	struct tfx *f = *state;
-	struct diskbench_target_opts o = DISKBENCH_TARGET_OPTS_INIT;
 
-	o.file_bytes = UINT64_MAX;
-	expect_fail(f->dir, &o, -ENOSPC, f->dir, f->dir, "1759218604441");
+	expect_no_room(f->dir, UINT64_MAX, "1759218604441");
 }
 
 /* O_DIRECT: it works in /tmp (ext4 here) or says -ENOTSUP; the probe

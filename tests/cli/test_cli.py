@@ -127,6 +127,32 @@ def bad_cases(scratch, tmp):
         (['--percentiles', '101'], '--percentiles 101', True, True),
         (['--timeline-interval', '0'], '--timeline-interval 0', True, True),
         (['--timeline-interval', 'x'], '--timeline-interval x', True, True),
+        # Each numeric option takes its range only, and says which.
+        (['--timeline-interval', '99999999999999'],
+         '--timeline-interval 99999999999999: the interval must be 1 to 86400000 ms', True, True),
+        (['--timeline-interval', '86400001', '-s', '0', '-n', '1'], 'must be 1 to 86400000 ms', True, True),
+        # bonnie++ 2.00a takes -x -1 (its default, one run): refused.
+        (['-x', '-1', '-s', '0', '-n', '1'], '-x -1: the number of tests must be 0 to 2147483647', True, True),
+        (['-x', '99999999999999'], '-x 99999999999999: the number of tests must be 0 to 2147483647', True, True),
+        (['--iodepth', '99999999999999', '--engine', 'io_uring'],
+         '--iodepth 99999999999999: the queue depth must be 1 to 4096', True, True),
+        (['--percentiles', '1e999'], '--percentiles 1e999: a comma-separated list of percentiles above 0 and at most 100', True, True),
+        (['--percentiles', '50,' + '9' * 400], 'above 0 and at most 100', True, True),
+        (['-s', '99999999999999', '-r', '0'], '-s 99999999999999: the size must be 0 to 2147483647 MiB', True, True),
+        (['-s', '99999999999999g', '-r', '0'], 'the size must be 0 to 2147483647 MiB', True, True),
+        (['-s', '16:8k:99999999999999', '-r', '0'], 'the number of seeks must be 1 to 2147483647', True, True),
+        (['-s', '16:99999999999999k', '-r', '0'], 'power of two from 256 to 1048576', True, True),
+        (['-s', '0', '-n', '99999999999999'], '-n 99999999999999: the number of files must be 0 to 2097151', True, True),
+        (['-s', '0', '-n', '1:99999999999999'], 'the largest size must be 0 to 2147483647 bytes', True, True),
+        (['-s', '0', '-n', '1:0:99999999999999'], 'the smallest size must be 0 to 2147483647 bytes', True, True),
+        (['-s', '0', '-n', '1:0:0:99999999999999'], 'the number of directories must be 1 to 99999', True, True),
+        (['-r', '99999999999999'], '-r 99999999999999: the RAM size must be 0 to 1073741823 MiB', True, True),
+        (['-c', '99999999999999'], '-c 99999999999999: the concurrency must be 1 to 200', True, True),
+        (['-p', '99999999999999'], '-p 99999999999999: the number of processes must be 1 to 32767', True, True),
+        (['-p', '-2'], 'the number of processes must be 1 to 32767, or -1', True, True),
+        (['-f99999999999999'], '-f99999999999999: the per-byte size must be 0 to 2147483647 MiB', True, True),
+        (['-z', '4294967296'], '-z 4294967296: the seed must be a number from 0 to 4294967295', True, True),
+        (['-s', '0', '-n', '1', '--cleanup', scratch], '--cleanup', True, True),
         (['--json', os.path.join(missing, 'r.json')], 'cannot write in', True, True),
         (['-D', '-s', '16', '-r', '8', '-n', '0'], 'one-byte writes cannot use O_DIRECT', True, True),
         (['-s', '2000000:256', '-r', '0'], 'File size 2000000 too big for chunk size 256', False, True),
@@ -310,7 +336,10 @@ def test_x1_x0(tmp):
         fail('-x 1/0', f'left behind: {os.listdir(d)}')
 
 
-def interrupt(tmp, name, args, wait_for, sig, delay):
+def interrupt(tmp, name, args, wait_for, sig, delay, said=None):
+    """Sends sig once wait_for is on stderr and delay has passed: exit 5,
+    "partial" said (and `said`, if given), no file left, a CSV line of what
+    was measured."""
     d = new_scratch(tmp, 'scratch-' + name.replace(' ', '-'))
     proc = subprocess.Popen([EXE, '-d', d] + USER + args, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
@@ -343,6 +372,8 @@ def interrupt(tmp, name, args, wait_for, sig, delay):
         fail(name, f'exit status {rc}, not 5; stderr={stderr!r}')
     if 'partial' not in stderr:
         fail(name, f'"partial" not said: {stderr!r}')
+    if said and said not in stderr:
+        fail(name, f'{said!r} not said: {stderr!r}')
     if not files_during:
         fail(name, 'no test file existed during the phase')
     if not empty(d):
@@ -350,6 +381,430 @@ def interrupt(tmp, name, args, wait_for, sig, delay):
     lines = out.splitlines()
     if not lines or not check_csv(name, lines[-1]):
         fail(name, f'no CSV of what was measured: {out!r}')
+
+
+# Every catchable signal whose default action ends a program, but for the
+# faults (SEGV, BUS, FPE, ILL, ABRT, SYS, TRAP): the manual page's SIGNALS.
+STOP_SIGNALS = [n for n in ('SIGHUP', 'SIGINT', 'SIGQUIT', 'SIGTERM', 'SIGPIPE',
+                            'SIGALRM', 'SIGUSR1', 'SIGUSR2', 'SIGXFSZ', 'SIGXCPU',
+                            'SIGVTALRM', 'SIGPROF', 'SIGIO', 'SIGPWR', 'SIGSTKFLT')
+                if hasattr(signal, n)]
+
+
+def stop_signals():
+    """(signal number, the name the program gives it), SIGRTMIN..MAX too."""
+    sigs = [(getattr(signal, n), n) for n in STOP_SIGNALS]
+    sigs += [(n, f'SIGRTMIN+{n - signal.SIGRTMIN}')
+             for n in range(signal.SIGRTMIN, signal.SIGRTMAX + 1)]
+    return sigs
+
+
+def test_every_signal(tmp):
+    """Each signal, during putc and during the small-file tests: stopped,
+    nothing left, the measured results printed as partial, exit 5."""
+    sigs = stop_signals()
+    for sig, sname in sigs:
+        interrupt(tmp, f'{sname} in putc', ['-s', '16', '-r', '8', '-n', '1'],
+                  'Writing a byte at a time...', sig, 0.1,
+                  said=f'interrupted by {sname}: the results are partial')
+        interrupt(tmp, f'{sname} in seq_create', ['-s', '0', '-n', '8', '-r', '0'],
+                  'Create files in sequential order...', sig, 0.05,
+                  said=f'interrupted by {sname}: the results are partial')
+    print(f'{len(sigs)} signals checked in putc and in seq_create')
+
+
+def elapsed_pipeline(cmd, timeout=120):
+    """Runs a bash pipeline; its time, stdout, and its first command's
+    exit status (printed last by the pipeline itself)."""
+    t0 = time.monotonic()
+    p = subprocess.run(['bash', '-c', cmd + '; echo "status ${PIPESTATUS[0]}"'],
+                       capture_output=True, text=True, timeout=timeout,
+                       stdin=subprocess.DEVNULL)
+    lines = p.stdout.splitlines()
+    status = int(lines[-1].split()[1]) if lines and lines[-1].startswith('status ') else None
+    return time.monotonic() - t0, lines[:-1], status, p
+
+
+def test_pipe_closed(tmp):
+    """The reader goes away while a run measures: the run stops at once,
+    removes its files and exits 5, as for SIGPIPE. Through a shell, `|
+    head -2` after the first of twenty runs (which would take a minute or
+    more); and standard output and error on one pipe that the test closes
+    after two lines, during put_block."""
+    d = new_scratch(tmp, 'scratch-pipe')
+    user = ' '.join(USER)
+    name = '| head -2'
+    before = len(failures)
+    secs, out, status, p = elapsed_pipeline(
+        f'{EXE} -d {d} {user} -s 16 -r 8 -n 0 -x 20 -q 2>/dev/null | head -2')
+    if len(out) != 2 or not out[0].startswith('format_version,'):
+        fail(name, f'head did not get two lines: {out!r}', p)
+    if secs > 30:
+        fail(name, f'took {secs:.1f} s: it measured on with nobody reading')
+    if status != 5:
+        fail(name, f'exit status {status}, not 5', p)
+    if not empty(d):
+        fail(name, f'left behind: {os.listdir(d)}')
+        for e in os.listdir(d):
+            shutil.rmtree(os.path.join(d, e), ignore_errors=True)
+    if len(failures) == before:
+        print(f'ok   {name}: stopped after {secs:.1f} s, exit {status}')
+
+    name = '2>&1 to a pipe closed'
+    before = len(failures)
+    r, w = os.pipe()
+    proc = subprocess.Popen([EXE, '-d', d] + USER + ['-s', '64', '-r', '8', '-n', '16'],
+                            stdout=w, stderr=w, stdin=subprocess.DEVNULL)
+    os.close(w)
+    got = b''
+    with os.fdopen(r, 'rb', buffering=0) as f:
+        while got.count(b'\n') < 2:
+            b = f.read(1)
+            if not b:
+                break
+            got += b
+        time.sleep(0.2)
+        during = os.listdir(d)
+        t0 = time.monotonic()
+    try:
+        rc = proc.wait(60)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        rc = proc.wait()
+    secs = time.monotonic() - t0
+    if got.count(b'\n') != 2 or not during:
+        fail(name, f'two lines with a test file expected: {got!r} {during}')
+    if secs > 3 or rc != 5:
+        fail(name, f'exit {rc} {secs:.1f} s after the pipe closed')
+    if not empty(d):
+        fail(name, f'left behind: {os.listdir(d)}')
+    if len(failures) == before:
+        print(f'ok   {name}: stopped {secs:.2f} s after, exit {rc}')
+
+
+def test_stdout_error(tmp):
+    """A write to standard output that fails (a full device): one line
+    naming the error, exit 1, nothing left; with -x, before measuring."""
+    d = new_scratch(tmp, 'scratch-full-stdout')
+    for name, extra in (('stdout /dev/full', ['-s', '0', '-n', '1', '-q']),
+                        ('stdout /dev/full -x 5', ['-s', '16', '-r', '8', '-n', '1', '-q', '-x', '5'])):
+        with open('/dev/full', 'w') as full:
+            t0 = time.monotonic()
+            p = subprocess.run([EXE, '-d', d] + USER + extra, stdout=full,
+                               stderr=subprocess.PIPE, text=True, timeout=120,
+                               stdin=subprocess.DEVNULL)
+            secs = time.monotonic() - t0
+        lines = [l for l in p.stderr.splitlines() if 'No space left on device' in l]
+        if p.returncode != 1 or len(lines) != 1:
+            fail(name, f'exit {p.returncode}, stderr {p.stderr!r}')
+        if '-x' in extra and secs > 5:
+            fail(name, f'ran {secs:.1f} s into a full standard output')
+        if not empty(d):
+            fail(name, f'left behind: {os.listdir(d)}')
+
+
+def reader(stream, buf, cond):
+    def run():
+        while True:
+            b = stream.read1(4096)
+            if not b:
+                break
+            with cond:
+                buf.extend(b)
+                cond.notify_all()
+        with cond:
+            buf.extend(b'')
+            cond.notify_all()
+    t = threading.Thread(target=run)
+    t.start()
+    return t
+
+
+def wait_for(buf, cond, needle, timeout=60):
+    with cond:
+        return cond.wait_for(lambda: needle in buf, timeout)
+
+
+def test_prompt_signal(tmp):
+    """-y p: a signal while the run waits for a line, with the test file
+    there: it stops, removes the file, exits 5."""
+    name = '-y p signal'
+    d = new_scratch(tmp, 'scratch-prompt')
+    proc = subprocess.Popen([EXE, '-d', d] + USER + ['-s', '16', '-r', '8', '-f', '-n', '0',
+                                                     '-y', 'p', '-q'],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    out, err, cond = bytearray(), bytearray(), threading.Condition()
+    ts = [reader(proc.stdout, out, cond), reader(proc.stderr, err, cond)]
+    ok_ = wait_for(out, cond, b'\n1:\n')
+    if ok_:
+        proc.stdin.write(b'\n')
+        proc.stdin.flush()
+        ok_ = wait_for(out, cond, b'\n2:\n')
+    time.sleep(0.2)
+    during = os.listdir(d)
+    proc.send_signal(signal.SIGUSR1)
+    try:
+        rc = proc.wait(30)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        rc = proc.wait()
+    proc.stdin.close()
+    for t in ts:
+        t.join()
+    if not ok_:
+        return fail(name, f'no prompt: {bytes(out)!r} {bytes(err)!r}')
+    if not during:
+        fail(name, 'no test file while waiting at the prompt')
+    if rc != 5 or b'interrupted by SIGUSR1' not in err:
+        fail(name, f'exit {rc}, stderr {bytes(err)!r}')
+    if not empty(d):
+        fail(name, f'left behind: {os.listdir(d)}')
+
+
+SEM_KEY = 4711
+IPC_RMID, SETVAL = 0, 16
+
+
+def sem_exists():
+    p = subprocess.run(['ipcs', '-s'], capture_output=True, text=True)
+    return f'0x{SEM_KEY:08x}' in p.stdout
+
+
+def pending(sig):
+    """preexec_fn: the program starts with sig pending and blocked."""
+    def fn():
+        signal.pthread_sigmask(signal.SIG_BLOCK, [sig])
+        os.kill(os.getpid(), sig)
+    return fn
+
+
+def test_semaphores(tmp):
+    """-p and -y s: a signal while waiting at a semaphore cleans up; -p
+    does not leave a set it made when a signal comes first; a signal
+    pending at start (inherited, blocked) is taken, not lost."""
+    import ctypes
+    libc = ctypes.CDLL(None, use_errno=True)
+    if not shutil.which('ipcs'):
+        return fail('-y s', 'ipcs is needed (Debian: util-linux)')
+    if sem_exists():
+        return fail('-y s', f'a semaphore set with key {SEM_KEY} exists already: not ours to use')
+    d = new_scratch(tmp, 'scratch-sem')
+    try:
+        # -p with SIGUSR1 pending: no set left.
+        p = subprocess.run([EXE] + USER + ['-p', '3'], capture_output=True, text=True,
+                           timeout=30, preexec_fn=pending(signal.SIGUSR1))
+        if p.returncode != 5 or sem_exists():
+            fail('-p signal', f'exit {p.returncode}, set left: {sem_exists()}', p)
+        subprocess.run([EXE] + USER + ['-p', '-1'], capture_output=True)
+        # A run with SIGTERM pending: nothing made, exit 5.
+        p = subprocess.run([EXE, '-d', d] + USER + ['-s', '16', '-r', '8', '-n', '1'],
+                           capture_output=True, text=True, timeout=30,
+                           preexec_fn=pending(signal.SIGTERM))
+        if (p.returncode != 5 or 'interrupted by SIGTERM before any test ran' not in p.stderr
+                or not empty(d)):
+            fail('pending SIGTERM', f'left {os.listdir(d)}', p)
+        # -y s: every test's semaphore at 1 lets one process through; test
+        # 2 (rewrite) at 2 makes it wait there, the test file made.
+        p = subprocess.run([EXE] + USER + ['-p', '1'], capture_output=True, text=True)
+        if p.returncode != 0 or 'Creating semaphore for 1 procs.' not in p.stdout:
+            return fail('-p 1', 'no set', p)
+        semid = libc.semget(SEM_KEY, 12, 0o666)
+        if semid < 0 or libc.semctl(semid, 2, SETVAL, 2) != 0:
+            return fail('-y s', f'semctl: errno {ctypes.get_errno()}')
+        proc = subprocess.Popen([EXE, '-d', d] + USER + ['-s', '16', '-r', '8', '-f', '-n', '0',
+                                                         '-y', 's'],
+                                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE)
+        out, err, cond = bytearray(), bytearray(), threading.Condition()
+        ts = [reader(proc.stdout, out, cond), reader(proc.stderr, err, cond)]
+        seen = wait_for(err, cond, b'Writing intelligently...done\n')
+        time.sleep(0.3)
+        during = os.listdir(d)
+        proc.send_signal(signal.SIGALRM)
+        try:
+            rc = proc.wait(30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            rc = proc.wait()
+        for t in ts:
+            t.join()
+        if not seen or not during:
+            fail('-y s signal', f'never waited with the file made: {bytes(err)!r}')
+        if rc != 5 or b'interrupted by SIGALRM' not in err:
+            fail('-y s signal', f'exit {rc}, stderr {bytes(err)!r}')
+        if not empty(d):
+            fail('-y s signal', f'left behind: {os.listdir(d)}')
+    finally:
+        if sem_exists():
+            subprocess.run([EXE] + USER + ['-p', '-1'], capture_output=True)
+    if sem_exists():
+        fail('-p -1', 'the semaphore set is still there')
+
+
+def test_report_dir_as_user(tmp):
+    """--json in a directory the -u user cannot write: refused before
+    anything runs (it was checked as root, and failed after the run)."""
+    name = '--json as -u nobody'
+    if not ROOT:
+        print(f'skip {name}: needs root')
+        return
+    os.chmod(tmp, 0o755)
+    d = new_scratch(tmp, 'scratch-nobody')
+    os.chmod(d, 0o777)
+    outdir = new_scratch(tmp, 'root-only')
+    os.chmod(outdir, 0o755)
+    for opt in ('--json', '--html'):
+        t0 = time.monotonic()
+        p = run(['-d', d, '-u', 'nobody', '-s', '16', '-r', '8', '-n', '1',
+                 opt, os.path.join(outdir, 'r.out')])
+        secs = time.monotonic() - t0
+        if p.returncode != 1 or f'{opt} {outdir}/r.out: cannot write in {outdir}: Permission denied' not in p.stderr:
+            fail(name, 'not refused at once', p)
+        elif 'Writing' in p.stderr or p.stdout:
+            fail(name, f'the run started ({secs:.1f} s)', p)
+        if not empty(d) or not empty(outdir):
+            fail(name, f'made {os.listdir(d)} {os.listdir(outdir)}')
+
+
+def kill_during(d, args, wait_for_, delay):
+    """Runs in d, SIGKILLs once wait_for_ is on stderr and delay has
+    passed; returns the names left with the run's pid."""
+    proc = subprocess.Popen([EXE, '-d', d] + USER + args, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
+    err, cond = bytearray(), threading.Condition()
+    t = reader(proc.stderr, err, cond)
+    seen = wait_for(err, cond, wait_for_.encode())
+    time.sleep(delay)
+    proc.kill()
+    proc.wait()
+    t.join()
+    mine = f'Bonnie.{proc.pid}'
+    return seen, [e for e in os.listdir(d) if e == mine or e.startswith(mine + '.')]
+
+
+def dead_pid():
+    p = subprocess.Popen(['true'])
+    p.wait()
+    return p.pid
+
+
+def tree_of(path):
+    out = []
+    for root, dirs, files in os.walk(path):
+        for n in dirs + files:
+            out.append(os.path.relpath(os.path.join(root, n), path))
+    return sorted(out)
+
+
+def test_cleanup(tmp):
+    """--cleanup: removes what SIGKILLed runs left, and only that."""
+    name = '--cleanup'
+    os.chmod(tmp, 0o755)
+    d = new_scratch(tmp, 'scratch-killed')
+    cases = (
+        ('putc', ['-s', '16', '-r', '8', '-n', '0'], 'Writing a byte at a time...', 0.3),
+        ('seeks', ['-s', '16:4k', '-r', '8', '-n', '0', '-f'], "start 'em...", 0.2),
+        ('create', ['-s', '0', '-n', '8:4096:0:3', '-r', '0'],
+         'Create files in sequential order...', 0.2),
+        # -b: a directory fsync after each link, so that the kill comes
+        # while the links are there.
+        ('symlinks', ['-s', '0', '-n', '8:-2:0:2', '-r', '0', '-b'],
+         'Create files in sequential order...', 0.3),
+    )
+    for what, args, needle, delay in cases:
+        seen, left = kill_during(d, args, needle, delay)
+        if not seen or not left:
+            fail(name, f'SIGKILL in {what} left nothing to clean ({seen})')
+    before = tree_of(d)
+    p = run(['--cleanup', d])
+    if p.returncode != 0 or not empty(d):
+        fail(name, f'killed runs not cleaned: {os.listdir(d)}', p)
+    elif p.stdout.count('removed ') != len(cases) or ' 0 left' not in p.stdout:
+        fail(name, 'what was removed is not said', p)
+    else:
+        print(f'ok   {name}: {len(before)} entries of {len(cases)} killed runs removed')
+
+    # Strangers' files at our names, and ours mixed with theirs.
+    s = new_scratch(tmp, 'scratch-strangers')
+    os.chmod(s, 0o777)
+    putc = bytes(i & 0x7f for i in range(65536))
+    victim = os.path.join(tmp, 'victim')
+    with open(victim, 'wb') as f:
+        f.write(putc)
+    pids = [dead_pid() for _ in range(8)]
+    sleeper = subprocess.Popen(['sleep', '60'])
+
+    def write(rel, data):
+        with open(os.path.join(s, rel), 'wb') as f:
+            f.write(data)
+    try:
+        write(f'Bonnie.{pids[0]}', os.urandom(100000))             # other content
+        os.symlink(victim, os.path.join(s, f'Bonnie.{pids[1]}'))    # a link at our name
+        write(f'Bonnie.{sleeper.pid}', putc)                        # a live pid
+        os.makedirs(os.path.join(s, f'Bonnie.{pids[2]}.files', '00000'))
+        write(f'Bonnie.{pids[2]}.files/00000/0000000000abc', bytes(4096))   # ours
+        write(f'Bonnie.{pids[2]}.files/00000/notes.txt', b'keep me')       # theirs
+        os.makedirs(os.path.join(s, f'Bonnie.{pids[3]}.files'))
+        write(f'Bonnie.{pids[3]}.files/0000000001xyz', b'not zeros')       # our name, their data
+        os.symlink(victim, os.path.join(s, f'Bonnie.{pids[3]}.files', '0000000002q'))
+        ext = os.path.join(tmp, 'elsewhere')
+        os.makedirs(ext)
+        with open(os.path.join(ext, '0000000000abc'), 'wb') as f:
+            f.write(bytes(10))
+        os.symlink(ext, os.path.join(s, f'Bonnie.{pids[4]}.files'))       # a link to a dir
+        os.mkfifo(os.path.join(s, f'Bonnie.{pids[5]}'))                   # a FIFO
+        write('notes.txt', b'not ours')
+        write(f'Bonnie.{pids[6]}.bak', putc)                              # not our name
+        write(f'Bonnie.{pids[7]}', putc)                                  # ours, root's
+        # Not root: nothing of another owner is touched.
+        if ROOT:
+            q = subprocess.run([EXE, '--cleanup', s], capture_output=True, text=True,
+                               timeout=60, preexec_fn=lambda: os.setuid(65534))
+            if q.returncode != 0 or f'left {s}/Bonnie.{pids[7]}: owned by uid 0, not by you' not in q.stdout \
+                    or 'removed' in q.stdout.replace(' 0 removed', ''):
+                fail(name + ' as nobody', 'took what is not its own', q)
+        keep = sorted(os.listdir(s))
+        p = run(['--cleanup', s], timeout=60)
+        want_left = {
+            f'Bonnie.{pids[0]}': 'its content is not what',
+            f'Bonnie.{pids[1]}': 'a symbolic link, not the file',
+            f'Bonnie.{sleeper.pid}': f'process {sleeper.pid} is running',
+            f'Bonnie.{pids[2]}.files/00000/notes.txt': 'not a name',
+            f'Bonnie.{pids[2]}.files': 'it still holds',
+            f'Bonnie.{pids[3]}.files/0000000001xyz': 'its content is not what',
+            f'Bonnie.{pids[3]}.files/0000000002q': 'a symbolic link that',
+            f'Bonnie.{pids[4]}.files': 'a symbolic link, not the directory',
+            f'Bonnie.{pids[5]}': 'a FIFO',
+            f'Bonnie.{pids[6]}.bak': 'not a name',
+        }
+        for rel, why in want_left.items():
+            if f'left {s}/{rel}: {why}' not in p.stdout:
+                fail(name, f'{rel}: not left with {why!r}', p)
+        if p.returncode != 0 or f'removed {s}/Bonnie.{pids[7]} (test file, 65536 bytes)' not in p.stdout:
+            fail(name, 'our test file among strangers not removed', p)
+        got = tree_of(s)
+        want = sorted(set(tree_of(s)) | set())  # computed below
+        want = sorted([f'Bonnie.{pids[0]}', f'Bonnie.{pids[1]}', f'Bonnie.{sleeper.pid}',
+                       f'Bonnie.{pids[2]}.files', f'Bonnie.{pids[2]}.files/00000',
+                       f'Bonnie.{pids[2]}.files/00000/notes.txt',
+                       f'Bonnie.{pids[3]}.files', f'Bonnie.{pids[3]}.files/0000000001xyz',
+                       f'Bonnie.{pids[3]}.files/0000000002q', f'Bonnie.{pids[4]}.files',
+                       f'Bonnie.{pids[5]}', 'notes.txt', f'Bonnie.{pids[6]}.bak'])
+        if got != want:
+            fail(name, f'strangers: {sorted(set(want) - set(got))} gone, '
+                       f'{sorted(set(got) - set(want))} stayed (of {keep})', p)
+        with open(victim, 'rb') as f:
+            if f.read() != putc:
+                fail(name, 'the symbolic link\'s target changed')
+        if os.listdir(ext) != ['0000000000abc']:
+            fail(name, 'the linked directory changed')
+    finally:
+        sleeper.kill()
+        sleeper.wait()
+    p = run(['--cleanup', os.path.join(tmp, 'no-such-dir')])
+    if p.returncode != 1 or 'No such file or directory' not in p.stderr:
+        fail(name, 'a missing directory', p)
 
 
 def created_names(args, cwd):
@@ -428,6 +883,13 @@ def main():
         # SIGTERM in the middle of the small-file tests.
         interrupt(tmp, 'sigterm', ['-s', '0', '-n', '4', '-r', '0'],
                   'Create files in sequential order...', signal.SIGTERM, 0.1)
+        test_every_signal(tmp)
+        test_pipe_closed(tmp)
+        test_stdout_error(tmp)
+        test_prompt_signal(tmp)
+        test_semaphores(tmp)
+        test_report_dir_as_user(tmp)
+        test_cleanup(tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     if failures:

@@ -23,10 +23,16 @@ Usage: test_e2e.py PATH-TO-diskbench-bonnie PATH-TO-diskbench-report SOURCE-ROOT
   unwritable directory: exit 1, a message, nothing left behind; small
   files that cannot fit are refused before anything is made, and a test
   file and small files that fit one after the other run.
+- Nothing measured is lost: a file system filled while a run waits at a
+  -y p prompt (before the small-file tests, or before run 3 of -x 3), and
+  SIGINT in run 2 of -x 2, keep every earlier figure in the table, the CSV,
+  the JSON and the HTML, with the failed phase marked in each; the exit
+  status is the failure's (1, or 5 for the signal).
 - The manual pages render without warnings (when man is installed).
 """
 import json
 import os
+import re
 import resource
 import shutil
 import signal
@@ -668,6 +674,215 @@ def test_enospc(tmp, made):
     return True
 
 
+class Driven:
+    """diskbench-bonnie with its three streams read as they come; -y p
+    prompts answered by answer(index, test) and a newline."""
+
+    def __init__(self, args, cwd, answer=None):
+        self.out, self.err = bytearray(), bytearray()
+        self.cond = threading.Condition()
+        self.proc = subprocess.Popen([BONNIE] + args, cwd=cwd,
+                                     stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE)
+        self.threads = [threading.Thread(target=self._read, args=(s, b))
+                        for s, b in ((self.proc.stdout, self.out),
+                                     (self.proc.stderr, self.err))]
+        for t in self.threads:
+            t.start()
+        self.answer = answer
+
+    def _read(self, stream, buf):
+        while True:
+            b = stream.read1(4096)
+            with self.cond:
+                buf.extend(b)
+                self.cond.notify_all()
+            if not b:
+                return
+
+    def wait_err(self, needle, count=1, timeout=60):
+        with self.cond:
+            return self.cond.wait_for(lambda: self.err.count(needle) >= count,
+                                      timeout)
+
+    def finish(self, timeout=120):
+        """Answers the prompts until the program ends; (rc, out, err)."""
+        done = 0
+        end = time.monotonic() + timeout
+        while self.proc.poll() is None and time.monotonic() < end:
+            with self.cond:
+                self.cond.wait(0.05)
+                tests = re.findall(rb'\n(\d+):\n', self.out)
+            while done < len(tests):
+                if self.answer:
+                    self.answer(done, int(tests[done]))
+                done += 1
+                try:
+                    self.proc.stdin.write(b'\n')
+                    self.proc.stdin.flush()
+                except BrokenPipeError:
+                    pass
+        if self.proc.poll() is None:
+            self.proc.kill()
+        rc = self.proc.wait()
+        for t in self.threads:
+            t.join()
+        self.proc.stdin.close()
+        return rc, self.out.decode(), self.err.decode()
+
+
+def fill(mnt):
+    """Fills the file system at mnt; the filler's path."""
+    path = os.path.join(mnt, 'filler')
+    subprocess.run(['dd', 'if=/dev/zero', f'of={path}', 'bs=64k'],
+                   capture_output=True)
+    return path
+
+
+def fill_keeping_test_file(mnt, fillers):
+    """Fills the file system at mnt, and holds on to the test file (a
+    hard link), so that the room it takes stays taken when the run removes
+    it before the small-file tests. Adds what it made to fillers."""
+    for name in os.listdir(mnt):
+        if re.fullmatch(r'Bonnie\.\d+', name):
+            hold = os.path.join(mnt, 'hold-' + name)
+            os.link(os.path.join(mnt, name), hold)
+            fillers.append(hold)
+    fillers.append(fill(mnt))
+
+
+def check_kept(name, rc, out, err, js, ht, runs, failed, want_rc, why):
+    """runs: per run, the phases that must have figures; failed: (run
+    index, phase, JSON error code) of the phase that stopped. Checks the
+    CSV (and the table if there is one), the JSON and the HTML."""
+    lines = csv_lines(out)
+    check(f'{name}: exit {want_rc}', rc == want_rc, f'exit {rc}; {err[-600:]!r}')
+    check(f'{name}: says why', why in err, f'{err[-600:]!r}')
+    if not check(f'{name}: a CSV line per run', len(lines) == len(runs),
+                 f'{len(lines)} lines: {out[-800:]!r}'):
+        return
+    fields = {'putc': 9, 'put_block': 11, 'rewrite': 13, 'getc': 15,
+              'get_block': 17, 'seeks': 19, 'seq_create': 26}
+    lat = {'putc': 38, 'put_block': 39, 'rewrite': 40, 'getc': 41,
+           'get_block': 42, 'seeks': 43, 'seq_create': 44}
+    fi, fphase, fcode = failed
+    for i, (line, phases) in enumerate(zip(lines, runs)):
+        f = line.split(',')
+        check(f'{name}: run {i + 1} CSV has its figures',
+              all(f[fields[ph]] and f[lat[ph]] for ph in phases),
+              f'{line!r}')
+        if i == fi:
+            check(f'{name}: run {i + 1} CSV leaves {fphase} empty',
+                  f[fields[fphase]] == f[fields[fphase] + 1] == f[lat[fphase]] == ''
+                  and '+++++' not in f[fields[fphase]], f'{line!r}')
+        # bonnie++'s readers take it.
+        p = subprocess.run(['bon_csv2txt'], input=line + '\n', capture_output=True,
+                           text=True)
+        check(f'{name}: run {i + 1} read by bon_csv2txt',
+              p.returncode == 0 and p.stderr == '' and f[2] in p.stdout, '', p)
+        csvf = os.path.join(os.path.dirname(js), f'{name.replace(" ", "-")}-{i}.csv')
+        with open(csvf, 'w') as g:
+            g.write(line + '\n')
+        p = subprocess.run(['bon_csv2html', csvf], capture_output=True, text=True)
+        check(f'{name}: run {i + 1} read by bon_csv2html',
+              p.returncode == 0 and "Can't process" not in p.stderr and
+              'rowheader' in p.stdout, '', p)
+    if 'Version' in out:
+        check(f'{name}: the table marks {fphase}',
+              f'{fphase}: not measured: ' in out, out[-1200:])
+    with open(js) as g:
+        errs, doc = schema_errors(g.read())
+    check(f'{name}: JSON matches the schema', not errs, '; '.join(errs))
+    if doc is None:
+        return
+    jr = doc.get('runs', [])
+    if not check(f'{name}: JSON has every run', len(jr) == len(runs), f'{len(jr)} runs'):
+        return
+    for i, phases in enumerate(runs):
+        by = {ph['name']: ph for ph in jr[i]['phases']}
+        check(f'{name}: JSON run {i + 1} has its figures',
+              all(ph in by and by[ph]['ops'] > 0 and by[ph]['error'] is None
+                  for ph in phases), f'{sorted(by)}')
+    ferr = {ph['name']: ph for ph in jr[fi]['phases']}.get(fphase, {}).get('error')
+    check(f'{name}: JSON marks {fphase} with its error',
+          ferr is not None and ferr['code'] == fcode, f'{ferr}')
+    good, xerr = xml_ok(ht)
+    check(f'{name}: HTML is well-formed', good, xerr)
+    with open(ht) as g:
+        page = g.read()
+    check(f'{name}: HTML marks {fphase}', 'stopped by an error' in page,
+          'no error in the page')
+    check(f'{name}: HTML has the figures',
+          all(f'>{line.split(",")[lat[ph]]}</td>' in page
+              for line, phases in zip(lines, runs) for ph in phases),
+          'a latency cell is missing')
+
+
+def test_keep_results(tmp):
+    """Nothing measured is lost when a later phase or run fails."""
+    if not ROOT:
+        print('skip keeping results on ENOSPC: needs root to mount a tmpfs')
+        return False
+    mnt = os.path.join(tmp, 'keep')
+    os.mkdir(mnt)
+    p = subprocess.run(['mount', '-t', 'tmpfs', '-o', 'size=32m', 'tmpfs', mnt],
+                       capture_output=True, text=True)
+    if p.returncode:
+        print(f'skip keeping results: mount failed: {p.stderr.strip()}')
+        return False
+    big = ['putc', 'put_block', 'rewrite', 'getc', 'get_block', 'seeks']
+    try:
+        # The small-file tests meet a full file system (filled while the
+        # run waits before them, so that no room check can foresee it).
+        js, ht = os.path.join(tmp, 'keep-a.json'), os.path.join(tmp, 'keep-a.html')
+        filler = []
+        run_ = Driven(USER + ['-d', mnt, '-s', '8', '-r', '4', '-n', '1:4096:4096',
+                              '-y', 'p', '-m', 'keep-a', '--json', js, '--html', ht],
+                      tmp, lambda i, test: fill_keeping_test_file(mnt, filler)
+                      if test == 6 else None)
+        rc, out, err = run_.finish()
+        for f in filler:
+            os.unlink(f)
+        check_kept('ENOSPC in seq_create', rc, out, err, js, ht, [big],
+                   (0, 'seq_create', -28), 1,
+                   'seq_create: write')
+        check('ENOSPC in seq_create: nothing left', os.listdir(mnt) == [],
+              f'{os.listdir(mnt)}')
+        # Run 3 of -x 3 meets a full file system at its block write.
+        js, ht = os.path.join(tmp, 'keep-x.json'), os.path.join(tmp, 'keep-x.html')
+        filler = []
+        run_ = Driven(USER + ['-d', mnt, '-s', '8', '-r', '4', '-f', '-n', '0', '-x', '3',
+                              '-y', 'p', '-m', 'keep-x', '--json', js, '--html', ht],
+                      tmp, lambda i, test: filler.append(fill(mnt)) if i == 8 else None)
+        rc, out, err = run_.finish()
+        for f in filler:
+            os.unlink(f)
+        blocks = ['put_block', 'rewrite', 'get_block', 'seeks']
+        check_kept('-x 3, ENOSPC in run 3', rc, out, err, js, ht, [blocks, blocks, []],
+                   (2, 'put_block', -28), 1, 'put_block: write')
+        check('-x 3, ENOSPC in run 3: nothing left', os.listdir(mnt) == [],
+              f'{os.listdir(mnt)}')
+    finally:
+        subprocess.run(['umount', mnt])
+    # SIGINT in run 2 of -x 2.
+    scratch = os.path.join(tmp, 'scratch-x2int')
+    os.mkdir(scratch)
+    js, ht = os.path.join(tmp, 'keep-int.json'), os.path.join(tmp, 'keep-int.html')
+    run_ = Driven(USER + ['-d', scratch, '-s', '16', '-r', '8', '-n', '0', '-x', '2',
+                          '-m', 'kint', '--json', js, '--html', ht], tmp)
+    seen = run_.wait_err(b'Writing a byte at a time...', 2)
+    time.sleep(0.2)
+    run_.proc.send_signal(signal.SIGINT)
+    rc, out, err = run_.finish()
+    check('SIGINT in run 2 of -x 2: the second run began', seen, err)
+    check_kept('SIGINT in run 2 of -x 2', rc, out, err, js, ht, [big, []],
+               (1, 'putc', -125), 5, 'interrupted by SIGINT')
+    check('SIGINT in run 2 of -x 2: nothing left', os.listdir(scratch) == [],
+          f'{os.listdir(scratch)}')
+    return True
+
+
 def test_unwritable(tmp):
     d = os.path.join(tmp, 'ro')
     os.mkdir(d)
@@ -705,6 +920,7 @@ def main():
         test_report_output(tmp, made)
         test_report_signals(tmp)
         mounted = test_enospc(tmp, made)
+        mounted = test_keep_results(tmp) and mounted
         test_unwritable(tmp)
         test_man_pages()
     finally:

@@ -1,5 +1,6 @@
 """The Python bindings against the built shared library (suite 'python')."""
 
+import ctypes
 import errno
 import math
 import os
@@ -71,6 +72,40 @@ class TestHistogram(unittest.TestCase):
         with self.assertRaises(OSError) as cm:
             h.percentile(100)
         self.assertEqual(cm.exception.errno, errno.ERANGE)
+
+
+class TestOptionStruct(unittest.TestCase):
+    """The ctypes copy of struct diskbench_hist_opts against the library's
+    rule: every byte past precision_bits, up to sz, must be zero."""
+
+    def new(self, opts):
+        lib = diskbench._lib
+        h = ctypes.c_void_p()
+        rc = lib.hist_new(ctypes.byref(h), ctypes.byref(opts))
+        if rc == 0:
+            lib.hist_free(h)
+        return rc
+
+    def test_layout(self):
+        o = diskbench._lib.HistOpts
+        if ctypes.sizeof(ctypes.c_void_p) == 8:
+            self.assertEqual(ctypes.sizeof(o), 24)
+        # No tail padding: reserved ends the struct.
+        self.assertEqual(o.precision_bits.offset + 4, o.reserved.offset)
+        self.assertEqual(o.reserved.offset + 4, ctypes.sizeof(o))
+
+    def test_zeroed_by_ctypes(self):
+        o = diskbench._lib.HistOpts(ctypes.sizeof(diskbench._lib.HistOpts), 1000, 5)
+        self.assertEqual(bytes(o)[diskbench._lib.HistOpts.reserved.offset:], bytes(4))
+        self.assertEqual(self.new(o), 0)
+
+    def test_byte_past_last_member_refused(self):
+        o = diskbench._lib.HistOpts(ctypes.sizeof(diskbench._lib.HistOpts), 1000, 5)
+        o.reserved = 1
+        self.assertEqual(self.new(o), -errno.E2BIG)
+        # An older caller's sz stops before it: not read.
+        o.sz = diskbench._lib.HistOpts.reserved.offset
+        self.assertEqual(self.new(o), 0)
 
 
 if __name__ == "__main__":

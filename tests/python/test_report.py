@@ -174,9 +174,11 @@ def test_add_run_of_a_closed_run(tdir):
         open_rep.add_run(run, name="x", start_time_ns=1)
     assert run.closed
     rep = Report()
-    rep.add_run(run, name="x", start_time_ns=1)    # from the results it kept
-    assert rep.info(0).seed == 99
+    rep.add_run(run, name="x", start_time_ns=1)    # from what it kept
+    assert rep.info(0).seed == 99 and rep.info(0).dir == str(tdir)
+    assert rep.info(0).file_bytes == MiB
     assert rep.dumps("json") == open_rep.dumps("json")
+    assert rep.results(0)[0].config == open_rep.results(0)[0].config != {}
     with pytest.raises(ValueError, match="never executed"):
         rep.add_run(never)
 

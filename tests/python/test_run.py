@@ -78,9 +78,14 @@ def test_target_properties_and_checks(tdir, tmp_path):
     with pytest.raises(DiskbenchError) as e:
         diskbench.Target(tdir, name_prefix="a/b")
     assert e.value.errno == errno.EINVAL
-    with pytest.raises(DiskbenchError) as e:
-        diskbench.Target(tdir, file_size=1 << 62)
-    assert e.value.errno == errno.ENOSPC
+    with diskbench.Target(tdir, file_size=1 << 50) as big:
+        # room is the run's to check, before anything is made
+        run = diskbench.Run(big)
+        run.add(diskbench.SeqPhase(write=True))
+        with pytest.raises(DiskbenchError) as e:
+            run.execute()
+        assert e.value.errno == errno.ENOSPC and str(tdir) in str(e.value)
+        assert os.listdir(tdir) == []
     for kw, exc in (({"file_size": -1}, ValueError), ({"file_size": 2**64}, ValueError),
                     ({"block_size": 2**32}, ValueError), ({"file_size": "1M"}, TypeError),
                     ({"engine": "sync"}, TypeError), ({"direct": 1}, TypeError),
@@ -138,6 +143,11 @@ def test_every_phase(tdir):
     assert all(r.ops == 64 for r in res[11:17])
     assert res[17].ops == 10 and res[17].bytes == 10
     assert res[0].histogram.precision_bits == 5
+    for r in res:   # each result says how it was made
+        assert r.config and r.get_config("engine") == "sync"
+    assert res[10].config["threads"] == "2" and res[7].get_config("fsync") == "none"
+    assert res[10].get_config("no.such.key") is None
+    assert run.start_time_ns <= run.end_time_ns
     assert res[1].timeline.interval_ns == 10**7
     assert res[1].cpu_user_ns + res[1].cpu_system_ns > 0
     assert res[1].cpu_percent > 0 and res[1].too_fast

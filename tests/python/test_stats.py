@@ -355,7 +355,22 @@ def test_result_made_and_changed():
         r.set_error(errno.EIO, op="a\0b")
     with pytest.raises(ValueError):
         r.set_cpu(-1, 0)
+    assert r.config == {} and r.get_config("engine") is None
+    r.set_config("engine", "mine")
+    r.set_config("block_bytes", "4096")
+    r.set_config("engine", "mine.v2")
+    assert r.config == {"engine": "mine.v2", "block_bytes": "4096"}
+    assert r.get_config("engine") == "mine.v2"
+    for key, value, exc in (("Engine", "x", ValueError), ("9a", "x", ValueError),
+                            ("a" * 65, "x", ValueError), ("ok", "a\nb", ValueError),
+                            ("ok", "x" * 4097, ValueError), (None, "x", TypeError),
+                            ("ok", 5, TypeError), ("a\0", "x", ValueError)):
+        with pytest.raises(exc):
+            r.set_config(key, value)
+    with pytest.raises(TypeError):
+        r.get_config(None)
     d = r.to_dict()
+    assert d["config.engine"] == "mine.v2"
     assert d["name"] == "w" and d["p50"] == 1500 and d["errno"] == errno.ENOSPC
     c = r.copy()
     r.close()

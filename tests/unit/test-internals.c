@@ -93,7 +93,7 @@ static void test_opts_read_null_is_defaults(void **state)
 
 	(void)state;
 	memset(&o, 0xff, sizeof(o));
-	assert_int_equal(diskbench__opts_read(&o, sizeof(o), NULL), 0);
+	assert_int_equal(diskbench__opts_read(&o, sizeof(o), sizeof(o), NULL), 0);
 	assert_int_equal(o.sz, sizeof(o));
 	assert_int_equal(o.a, 0);
 	assert_int_equal(o.b, 0);
@@ -106,7 +106,7 @@ static void test_opts_read_older_caller(void **state)
 
 	(void)state;
 	memset(&o, 0xff, sizeof(o));
-	assert_int_equal(diskbench__opts_read(&o, sizeof(o), &in), 0);
+	assert_int_equal(diskbench__opts_read(&o, sizeof(o), sizeof(o), &in), 0);
 	assert_int_equal(o.a, 42);
 	assert_int_equal(o.b, 0); /* unknown to the caller: default */
 }
@@ -117,10 +117,64 @@ static void test_opts_read_newer_caller(void **state)
 	struct opts_v1 o;
 
 	(void)state;
-	assert_int_equal(diskbench__opts_read(&o, sizeof(o), &in), 0);
+	assert_int_equal(diskbench__opts_read(&o, sizeof(o), sizeof(o), &in), 0);
 	assert_int_equal(o.a, 7);
 	in.b = 1; /* a request this build does not know: refused */
-	assert_int_equal(diskbench__opts_read(&o, sizeof(o), &in), -E2BIG);
+	assert_int_equal(diskbench__opts_read(&o, sizeof(o), sizeof(o), &in), -E2BIG);
+}
+
+/* A struct whose last member leaves tail padding, as hist_opts did: the
+ * padding is where the next member goes without changing sizeof. */
+struct opts_padded {
+	size_t sz;
+	uint64_t a;
+	uint32_t b;
+};
+
+#define PADDED_KNOWN DISKBENCH__OFFSETOFEND(struct opts_padded, b)
+
+/* Known ends at the last member, not at sizeof: a byte set in the tail
+ * padding is refused even with sz = sizeof, as past sizeof; zeros there
+ * are accepted; an older caller's sz reads what fits. */
+static void test_opts_read_tail_padding(void **state)
+{
+	union {
+		unsigned char b[sizeof(struct opts_padded) + 8];
+		struct opts_padded o;
+	} in;
+	struct opts_padded o;
+
+	(void)state;
+	assert_true(PADDED_KNOWN < sizeof(struct opts_padded));
+	memset(&in, 0, sizeof(in));
+	in.o.sz = sizeof(in.o);
+	in.o.a = 5;
+	in.o.b = 6;
+	assert_int_equal(diskbench__opts_read(&o, sizeof(o), PADDED_KNOWN, &in), 0);
+	assert_int_equal(o.a, 5);
+	assert_int_equal(o.b, 6);
+	for (size_t i = PADDED_KNOWN; i < sizeof(in.b); i++) {
+		in.o.sz = i < sizeof(in.o) ? sizeof(in.o) : sizeof(in.b);
+		in.b[i] = 0x01;
+		assert_int_equal(diskbench__opts_read(&o, sizeof(o), PADDED_KNOWN, &in),
+				 -E2BIG);
+		in.b[i] = 0;
+	}
+	in.o.sz = sizeof(in.b);
+	assert_int_equal(diskbench__opts_read(&o, sizeof(o), PADDED_KNOWN, &in), 0);
+	/* Past the caller's sz nothing is looked at. */
+	in.o.sz = PADDED_KNOWN;
+	in.b[PADDED_KNOWN] = 0xff;
+	in.b[sizeof(in.b) - 1] = 0xff;
+	assert_int_equal(diskbench__opts_read(&o, sizeof(o), PADDED_KNOWN, &in), 0);
+	assert_int_equal(o.b, 6);
+	in.o.sz = offsetof(struct opts_padded, b);
+	memset(&o, 0xff, sizeof(o));
+	assert_int_equal(diskbench__opts_read(&o, sizeof(o), PADDED_KNOWN, &in), 0);
+	assert_int_equal(o.a, 5);
+	assert_int_equal(o.b, 0);
+	/* The library's own copy has zero padding too. */
+	assert_int_equal(((unsigned char *)&o)[PADDED_KNOWN], 0);
 }
 
 static void test_opts_read_too_small(void **state)
@@ -129,9 +183,9 @@ static void test_opts_read_too_small(void **state)
 	struct opts_v2 o;
 
 	(void)state;
-	assert_int_equal(diskbench__opts_read(&o, sizeof(o), &in), -EINVAL);
+	assert_int_equal(diskbench__opts_read(&o, sizeof(o), sizeof(o), &in), -EINVAL);
 	in.sz = 0;
-	assert_int_equal(diskbench__opts_read(&o, sizeof(o), &in), -EINVAL);
+	assert_int_equal(diskbench__opts_read(&o, sizeof(o), sizeof(o), &in), -EINVAL);
 }
 
 /* The shared empty histogram of summary-only results has the shape of
@@ -162,6 +216,7 @@ int main(void)
 		cmocka_unit_test(test_opts_read_null_is_defaults),
 		cmocka_unit_test(test_opts_read_older_caller),
 		cmocka_unit_test(test_opts_read_newer_caller),
+		cmocka_unit_test(test_opts_read_tail_padding),
 		cmocka_unit_test(test_opts_read_too_small),
 	};
 

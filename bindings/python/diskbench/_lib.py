@@ -62,7 +62,8 @@ SIZE_MAX = (1 << (8 * ctypes.sizeof(c_size_t))) - 1
 
 
 class HistOpts(Structure):
-    _fields_ = [("sz", size), ("highest", u64), ("precision_bits", u32)]
+    _fields_ = [("sz", size), ("highest", u64), ("precision_bits", u32),
+                ("reserved", u32)]
 
 
 class TimelineOpts(Structure):
@@ -80,7 +81,8 @@ CLOCK_FN = ctypes.CFUNCTYPE(u64, P)
 class RecorderOpts(Structure):
     _fields_ = [("sz", size), ("hist_highest", u64), ("interval_ns", u64),
                 ("timeline_reserve", u64), ("clock", CLOCK_FN),
-                ("clock_user_data", P), ("hist_precision_bits", u32)]
+                ("clock_user_data", P), ("hist_precision_bits", u32),
+                ("reserved", u32)]
 
 
 class IO(Structure):
@@ -207,7 +209,7 @@ class ReportInfo(Structure):
                 ("seeks", u32), ("seekers", u32), ("file_chunk_bytes", u32),
                 ("file_bytes", u64), ("chunk_bytes", u64), ("files", u64),
                 ("max_bytes", u64), ("min_bytes", u64), ("dirs", u32),
-                ("files_mode", u32)]
+                ("files_mode", u32), ("end_time_ns", u64)]
 
 
 class WriteOpts(Structure):
@@ -338,6 +340,10 @@ _PROTOTYPES: Tuple[Tuple[Any, ...], ...] = (
     ("result_error_path", c_char_p, (P,)),
     ("result_error_offset", u64, (P,)),
     ("result_errmsg", c_char_p, (P,)),
+    ("result_config_count", size, (P,)),
+    ("result_config_at", c_int, (P, size, POINTER(c_char_p), POINTER(c_char_p))),
+    ("result_config", c_char_p, (P, c_char_p)),
+    ("result_set_config", c_int, (P, c_char_p, c_char_p)),
     # engine.h
     ("engine_sync_new", c_int, (PP,)),
     ("engine_null_new", c_int, (PP,)),
@@ -389,6 +395,8 @@ _PROTOTYPES: Tuple[Tuple[Any, ...], ...] = (
     ("run_result", P, (P, size)),
     ("run_seed", u32, (P,)),
     ("run_errmsg", c_char_p, (P,)),
+    ("run_start_time_ns", u64, (P,)),
+    ("run_end_time_ns", u64, (P,)),
     # report.h
     ("report_info_init", None, (POINTER(ReportInfo), size)),
     ("write_opts_init", None, (POINTER(WriteOpts), size)),

@@ -74,7 +74,7 @@ _FILES_MODE_VALUES = {v: k for k, v in _FILES_MODE_NAMES.items()}
 _INFO_STRINGS = ("name", "host", "kernel", "dir", "fs_type", "options",
                  "version", "seed_text")
 _INFO_U32 = ("concurrency", "seeks", "seekers", "file_chunk_bytes", "dirs")
-_INFO_U64 = ("start_time_ns", "file_bytes", "chunk_bytes", "files",
+_INFO_U64 = ("start_time_ns", "end_time_ns", "file_bytes", "chunk_bytes", "files",
              "max_bytes", "min_bytes")
 
 
@@ -96,6 +96,7 @@ class RunInfo:
     version: Optional[str] = None
     seed_text: Optional[str] = None
     start_time_ns: int = 0
+    end_time_ns: int = 0
     seed: Optional[int] = None
     concurrency: int = 0
     seeks: int = 0
@@ -158,6 +159,34 @@ def _info_arg(info: Optional[RunInfo], kw: Dict[str, Any]) -> RunInfo:
         base.update(kw)
         return RunInfo(**base)
     return info if info is not None else RunInfo()
+
+
+def _merge_info(base: RunInfo, given: RunInfo) -> RunInfo:
+    default = RunInfo()
+    kw = {}
+    for f in dataclasses.fields(RunInfo):
+        v = getattr(given, f.name)
+        kw[f.name] = v if v != getattr(default, f.name) else getattr(base, f.name)
+    return RunInfo(**kw)
+
+
+def _run_info(run_ptr: int) -> Optional[RunInfo]:
+    """The metadata diskbench_report_add_run() takes from an executed run
+    (its seed, start and end time, directory, sizes, ...), read through a
+    report of its own, so that the run can be added after it is closed."""
+    r = C.P()
+    if C.report_new(byref(r)) < 0:
+        return None
+    try:
+        if C.report_add_run(r.value, None, run_ptr) < 0:
+            return None
+        st = C.ReportInfo()
+        C.report_info_init(byref(st), sizeof(st))
+        if C.report_get_info(r.value, 0, byref(st)) < 0:
+            return None
+        return RunInfo._of(st)
+    finally:
+        C.report_free(r.value)
 
 
 class ReportRun(NamedTuple):
@@ -281,11 +310,11 @@ class Report(Closeable):
             raise TypeError("run must be a Run, not %s" % type(run).__name__)
         ri = _info_arg(info, fields)
         if run.closed:
-            if run._seed is None:
+            # What report_add_run would have taken from the run, kept when
+            # it executed; what the caller sets still wins.
+            if run._info is None:
                 raise ValueError("Run is closed, and was never executed")
-            if ri.seed is None:
-                ri = dataclasses.replace(ri, seed=run._seed)
-            self.add(run.results, ri)
+            self.add(run.results, _merge_info(run._info, ri))
             return
         st, keep = ri._struct()
         check(C.report_add_run(self._p, byref(st), run._p), "report_add_run",

@@ -632,6 +632,7 @@ class Run(Closeable):
         self._phases: List[Phase] = []
         self._results: List[Result] = []
         self._seed: Optional[int] = None
+        self._info: Any = None
         self._target = target
         opts = C.RunOpts()
         C.run_opts_init(byref(opts), sizeof(opts))
@@ -714,6 +715,12 @@ class Run(Closeable):
 
     seed = property(lambda self: C.run_seed(self._p),
                     doc="The seed of the run's generator.")
+    start_time_ns = property(lambda self: C.run_start_time_ns(self._p),
+                             doc="When the last execute began, ns since "
+                                 "1970 (real-time clock); 0 before.")
+    end_time_ns = property(lambda self: C.run_end_time_ns(self._p),
+                           doc="When the last execute ended, files removed, "
+                               "ns since 1970; 0 before.")
     errmsg = property(_msg, doc="Why the last execute or add failed; '' if "
                                 "it did not.")
 
@@ -789,6 +796,8 @@ class Run(Closeable):
             self._results = [Result._copy_of(C.run_result(p, i))
                              for i in range(C.run_result_count(p))]
             self._seed = C.run_seed(p)
+            from ._report import _run_info
+            self._info = _run_info(p)
         errors = self._take_errors()
         if interrupt is not None:
             raise interrupt

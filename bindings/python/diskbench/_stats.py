@@ -6,6 +6,7 @@ from __future__ import annotations
 import array
 import ctypes
 import enum
+import re
 from ctypes import byref, sizeof
 from typing import (Any, Callable, Dict, Iterable, Iterator, List, NamedTuple,
                     Optional, Sequence, Union, overload)
@@ -16,6 +17,7 @@ from ._common import (Closeable, DiskbenchError, DiskbenchValueError,
                       check_int, cstr, decode, raise_first, u64)
 
 _U64_MAX = C.U64_MAX
+_CONFIG_KEY = re.compile(r"[a-z][a-z0-9_.]{0,63}")
 
 
 class PhaseKind(enum.IntEnum):
@@ -773,6 +775,43 @@ class Result(Closeable):
         """The timeline (read-only view)."""
         return Timeline._view(C.result_timeline(self._p), self._ref)  # type: ignore[arg-type]
 
+    # configuration: how the result was made
+
+    @property
+    def config(self) -> Dict[str, str]:
+        """The result's configuration, key to value, in the order the keys
+        were set (engine, block_bytes, queue_depth, direct, seed, cache_drop,
+        ...; diskbench_result_config_count and _config_at). Empty for a
+        result read from bonnie++ CSV."""
+        p = self._p
+        out: Dict[str, str] = {}
+        k, v = ctypes.c_char_p(), ctypes.c_char_p()
+        for i in range(C.result_config_count(p)):
+            check(C.result_config_at(p, i, byref(k), byref(v)),
+                  "result_config_at")
+            out[decode(k.value) or ""] = decode(v.value) or ""
+        return out
+
+    def get_config(self, key: str) -> Optional[str]:
+        """The value of one configuration key, or None
+        (diskbench_result_config)."""
+        return decode(C.result_config(self._p, cstr(key, "key")))
+
+    def set_config(self, key: str, value: str) -> None:
+        """Sets a configuration entry (a key of 1 to 64 of a-z, 0-9, '_'
+        and '.', starting with a letter; a value of at most 4096 bytes
+        without control characters), replacing one already there."""
+        p = self._p
+        bkey, bvalue = cstr(key, "key"), cstr(value, "value")
+        if not _CONFIG_KEY.fullmatch(key):
+            raise DiskbenchValueError(
+                "key must be 1 to 64 of a-z, 0-9, '_' and '.', starting with "
+                "a letter, not %r" % key)
+        if len(bvalue) > 4096 or any(c < 0x20 or c == 0x7f for c in bvalue):  # type: ignore[union-attr]
+            raise DiskbenchValueError("value must be at most 4096 bytes "
+                                      "without control characters")
+        check(C.result_set_config(p, bkey, bvalue), "result_set_config")
+
     def percentile(self, p: float) -> int:
         """Latency at percentile p, in ns (see Histogram.percentile)."""
         return self.histogram.percentile(p)
@@ -812,6 +851,8 @@ class Result(Closeable):
             "max_latency_ns": self.max_latency_ns, "errno": self.errno,
             "errmsg": self.errmsg,
         }
+        for k, v in self.config.items():
+            d["config." + k] = v
         h = self.histogram
         if percentiles:
             if h.count:
