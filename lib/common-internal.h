@@ -57,7 +57,7 @@
 #define DISKBENCH__LAST_custom_ctx_ops	teardown
 #define DISKBENCH__LAST_target_opts	flags
 #define DISKBENCH__LAST_run_opts	random_user_data
-#define DISKBENCH__LAST_report_info	files_mode
+#define DISKBENCH__LAST_report_info	end_time_ns
 #define DISKBENCH__LAST_write_opts	title
 
 /* The number of bytes of struct diskbench_<tag> this library knows. */

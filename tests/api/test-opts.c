@@ -278,7 +278,7 @@ SET_LAST(custom_ops, teardown, stub_teardown)
 SET_LAST(custom_ctx_ops, teardown, stub_ctx_teardown)
 SET_LAST(target_opts, flags, DISKBENCH_TARGET_SYNC)
 SET_LAST(run_opts, random_user_data, &some_user_data)
-SET_LAST(report_info, files_mode, DISKBENCH_FILES_SYMLINK)
+SET_LAST(report_info, end_time_ns, 1)
 SET_LAST(write_opts, title, "t")
 
 struct opt_case {
@@ -326,7 +326,7 @@ static const struct opt_case cases[] = {
 	CASE(custom_ctx_ops, custom_ctx_ops, teardown, NULL, prep_custom_ctx_ops),
 	CASE(target_opts, target_opts, flags, init_target_opts, NULL),
 	CASE(run_opts, run_opts, random_user_data, init_run_opts, NULL),
-	CASE(report_info, report_info, files_mode, init_report_info, NULL),
+	CASE(report_info, report_info, end_time_ns, init_report_info, NULL),
 	CASE(write_opts, write_opts, title, init_write_opts, NULL),
 };
 
