@@ -63,3 +63,19 @@ def test_every_exported_function_is_bound_and_used():
     unused = [b for b in sorted(bound)
               if not re.search(r"\b(C|_lib)\.%s\b" % re.escape(b), source)]
     assert unused == [], "bound but never used: %r" % unused
+
+
+def test_type_hints_check():
+    """The package's type hints are consistent (mypy, which scripts/test
+    installs; py.typed promises them to users)."""
+    import shutil
+    import subprocess
+    mypy = shutil.which("mypy")
+    if not mypy:
+        pytest.skip("mypy is not installed (Debian: mypy)")
+    r = subprocess.run([mypy, "--no-incremental", "--cache-dir", "/dev/null",
+                        "--python-version", "3.8", "--ignore-missing-imports",
+                        "-p", "diskbench"], cwd=os.environ["DISKBENCH_PYTHONPATH"],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       text=True, timeout=600)
+    assert r.returncode == 0, r.stdout

@@ -471,5 +471,5 @@ def test_run_lifetimes_and_misuse(tdir, unraisable):
         with pytest.raises(ValueError, match="closed"):
             call()
     assert run.results[0].ops > 0      # copies: still there
-    del run, run2, p, t
+    run = run2 = p = t = None
     assert unraisable == []

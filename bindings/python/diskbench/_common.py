@@ -236,7 +236,7 @@ class _Ref:
     __slots__ = ("ptr", "free", "kind", "parent", "children", "busy", "keep",
                  "inflight")
 
-    def __init__(self, ptr: int, free: Optional[Callable[[int], None]],
+    def __init__(self, ptr: Optional[int], free: Optional[Callable[[int], None]],
                  kind: str, parent: Optional["_Ref"] = None) -> None:
         self.ptr: Optional[int] = ptr
         self.free = free
@@ -324,7 +324,7 @@ class _View:
     __slots__ = ("ptr", "owner", "kind")
 
     def __init__(self, ptr: int, owner: Union[_Ref, "_View"], kind: str) -> None:
-        self.ptr = ptr
+        self.ptr: int = ptr
         self.owner: _Ref = owner.owner if isinstance(owner, _View) else owner
         self.kind = kind
 
@@ -354,6 +354,10 @@ class _View:
     @property
     def busy(self) -> int:
         return self.owner.busy
+
+    @busy.setter
+    def busy(self, value: int) -> None:
+        self.owner.busy = value
 
 
 class Closeable:

@@ -8,7 +8,7 @@ import enum
 import errno as _errno
 import os
 from ctypes import byref, sizeof
-from typing import (Any, Callable, Dict, Iterable, List, Optional, Sequence,
+from typing import (Any, Callable, Dict, List, Optional, Sequence, Set,
                     Tuple, Union)
 
 from . import _lib as C
@@ -41,6 +41,7 @@ class IOOp(enum.IntEnum):
 
 # PyMemoryView_FromMemory makes a memoryview over C memory without a copy
 # (CPython); elsewhere a ctypes array does the same more slowly.
+_from_memory: Any
 try:
     _from_memory = ctypes.pythonapi.PyMemoryView_FromMemory
     _from_memory.restype = ctypes.py_object
@@ -95,7 +96,9 @@ class IORequest:
 
     __slots__ = ("_io", "address")
 
-    def __init__(self, address: int) -> None:
+    def __init__(self, address: Optional[int]) -> None:
+        if not address:
+            raise ValueError("a request at NULL")
         self.address = address
         self._io = C.IO.from_address(address)
 
@@ -172,9 +175,11 @@ class EngineTable:
     def __init__(self, engine: "Engine") -> None:
         self._engine = engine
         ref = engine._ref
+        if ref is None:
+            raise ValueError("Engine is closed")
         # The owner of the engine's pointer (a target, for the engine a
         # target made itself), and its list of calls in flight.
-        self._owner = ref.owner if isinstance(ref, _View) else ref
+        self._owner: _Ref = ref.owner if isinstance(ref, _View) else ref
         self._inflight = self._owner.inflight
         ud = ctypes.c_void_p()
         tp = C.engine_table(engine._p, byref(ud))
@@ -643,6 +648,12 @@ class _Trampolines:
 
 
 class Engine(Closeable):
+    _errors: _CallbackErrors
+    _inflight: Set[int]
+    _inner: Optional["Engine"]
+    _table: Optional[EngineTable]
+    _ops: Any
+
     """An I/O engine (diskbench_engine). Make one with ``Engine.sync()``,
     ``Engine.null()``, ``Engine.io_uring(depth)``, ``Engine.new(ops)`` (your
     own, in Python) or ``Engine.wrap(inner, ops)`` (another engine with some
@@ -656,7 +667,7 @@ class Engine(Closeable):
                         "Engine.new() or Engine.wrap()")
 
     @classmethod
-    def _make(cls, ptr: int, parent: Optional[_Ref] = None,
+    def _make(cls, ptr: Optional[int], parent: Optional[_Ref] = None,
               keep: Optional[List[Any]] = None) -> "Engine":
         obj = object.__new__(cls)
         obj._errors = _CallbackErrors()
@@ -746,13 +757,13 @@ class Engine(Closeable):
         if ("submit" in members) != ("reap" in members):
             raise DiskbenchValueError("ops must have both submit and reap, "
                                       "or neither")
-        name = getattr(ops, "name", None)
+        ename = getattr(ops, "name", None)
         bname = None
-        if name is not None:
-            if not isinstance(name, str):
+        if ename is not None:
+            if not isinstance(ename, str):
                 raise TypeError("ops.name must be a str, not %s"
-                                % type(name).__name__)
-            bname = name.encode()
+                                % type(ename).__name__)
+            bname = ename.encode()
             if b"\0" in bname:
                 raise DiskbenchValueError("ops.name must not contain a NUL")
         qd = check_int(getattr(ops, "queue_depth", 0) or 0, "ops.queue_depth",
@@ -832,7 +843,10 @@ class Engine(Closeable):
         """Cancels every run executing on a target that uses this engine:
         a Python member failed where it could not return an error."""
         with _lock:
-            root = self._ref.owner if isinstance(self._ref, _View) else self._ref
+            ref = self._ref
+            if ref is None:
+                return
+            root = ref.owner if isinstance(ref, _View) else ref
             stack = [root]
             while stack:
                 r = stack.pop()

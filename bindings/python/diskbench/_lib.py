@@ -459,3 +459,9 @@ WRITE_MAX_PERCENTILES = 64
 HIST_MAX_PRECISION_BITS = 16
 CUSTOM_MAX_FILES = 64
 ENGINE_MAX_QUEUE_DEPTH = 4096
+
+
+def __getattr__(name: str) -> Any:
+    # The functions are bound into this module's namespace above; this tells
+    # type checkers that the names exist (as Any: ctypes functions).
+    raise AttributeError("module %r has no attribute %r" % (__name__, name))

@@ -11,7 +11,7 @@ import io
 import os
 import sys
 from ctypes import byref, sizeof
-from typing import (IO, Any, Dict, Iterator, List, NamedTuple, Optional,
+from typing import (IO, Any, Callable, Dict, Iterator, List, NamedTuple, Optional,
                     Sequence, Union)
 
 from . import _lib as C
@@ -46,11 +46,11 @@ class Format(enum.IntEnum):
             raise DiskbenchValueError(
                 "format must be one of auto, csv, text, json, html; not %r"
                 % value)
-        v = check_int(value, "format", 0, 1 << 30)
+        n = check_int(value, "format", 0, 1 << 30)
         try:
-            return cls(v)
+            return cls(n)
         except ValueError:
-            raise DiskbenchValueError("format %d is not a format" % v) from None
+            raise DiskbenchValueError("format %d is not a format" % n) from None
 
 
 _FORMAT_NAMES = {"auto": Format.AUTO, "csv": Format.BONNIE_CSV,
@@ -202,11 +202,15 @@ class _Sink:
 
     def __init__(self, out: Any) -> None:
         self.errors = _CallbackErrors()
+        self.put: Callable[[bytes], Any]
         if isinstance(out, bytearray):
             self.put = out.extend
         elif isinstance(out, io.TextIOBase):
             dec = codecs.getincrementaldecoder("utf-8")("surrogateescape")
-            self.put = lambda b: out.write(dec.decode(b))
+
+            def put_text(b: bytes) -> None:
+                out.write(dec.decode(b))
+            self.put = put_text
         else:
             self.put = out.write
 
@@ -292,10 +296,13 @@ class Report(Closeable):
         except TypeError:
             raise TypeError("data must be bytes or str, not %s"
                             % type(data).__name__) from None
-        buf = mv.tobytes() if not mv.c_contiguous or mv.readonly else mv
-        n = len(buf) if isinstance(buf, bytes) else buf.nbytes
-        arg: Any = buf if isinstance(buf, bytes) else \
-            (ctypes.c_char * n).from_buffer(buf) if n else None
+        arg: Any
+        if not mv.c_contiguous or mv.readonly:
+            arg = mv.tobytes()
+            n = len(arg)
+        else:
+            n = mv.nbytes
+            arg = (ctypes.c_char * n).from_buffer(mv) if n else None
         return check(self._blocking(C.report_read, int(fmt), arg, n,
                                     cstr(source, "source", True)),
                      "report_read", self._msg)

@@ -6,8 +6,8 @@ import ctypes
 import errno as _errno
 import threading
 from ctypes import byref, sizeof
-from typing import (Any, Callable, Dict, List, NamedTuple, Optional, Sequence,
-                    Tuple, Union)
+from typing import (Any, Callable, List, NamedTuple, Optional, Sequence,
+                    Tuple)
 
 from . import _lib as C
 from ._common import (Closeable, DiskbenchError, DiskbenchValueError, PathArg,
@@ -155,7 +155,7 @@ class Phase(Closeable):
     _run: Optional["Run"] = None
     _errors: Optional[_CallbackErrors] = None
 
-    def _init(self, ptr: int, keep: Sequence[Any] = ()) -> None:
+    def _init(self, ptr: Optional[int], keep: Sequence[Any] = ()) -> None:
         self._ref = _Ref(ptr, C.phase_free, type(self).__name__)
         self._ref.keep = list(keep)
         self._run = None
@@ -655,10 +655,11 @@ class Run(Closeable):
         if progress is not None:
             if not callable(progress):
                 raise TypeError("progress must be callable")
+            report_progress: Callable[[Progress], Any] = progress
 
             def progress_t(pp: Any, ud: Any) -> int:
                 try:
-                    r = progress(_progress_of(pp.contents))
+                    r = report_progress(_progress_of(pp.contents))
                     if r is None or r is True:
                         return 0
                     if r is False:
@@ -673,10 +674,11 @@ class Run(Closeable):
         if random is not None:
             if not callable(random):
                 raise TypeError("random must be callable")
+            draw: Callable[[], int] = random
 
             def random_t(ud: Any) -> int:
                 try:
-                    v = random()
+                    v = draw()
                     if type(v) is not int or v < 0 or v > C.U32_MAX:
                         v = u32(v, "the number random returned")
                     return v

@@ -85,7 +85,7 @@ class Bucket(NamedTuple):
 
     low: int
     high: int
-    count: int
+    count: int  # type: ignore[assignment]  # (shadows tuple.count)
 
 
 class TimelinePoint(NamedTuple):
@@ -134,7 +134,7 @@ class Histogram(Closeable):
         self._readonly = False
 
     @classmethod
-    def _wrap(cls, ptr: int) -> "Histogram":
+    def _wrap(cls, ptr: Optional[int]) -> "Histogram":
         obj = cls.__new__(cls)
         obj._ref = _Ref(ptr, C.hist_free, "Histogram")
         obj._readonly = False
@@ -361,7 +361,7 @@ class Timeline(Closeable):
         self._readonly = False
 
     @classmethod
-    def _wrap(cls, ptr: int) -> "Timeline":
+    def _wrap(cls, ptr: Optional[int]) -> "Timeline":
         obj = cls.__new__(cls)
         obj._ref = _Ref(ptr, C.timeline_free, "Timeline")
         obj._readonly = False
@@ -636,7 +636,7 @@ class Result(Closeable):
     they stay valid after the run or report is closed."""
 
     @classmethod
-    def _own(cls, ptr: int) -> "Result":
+    def _own(cls, ptr: Optional[int]) -> "Result":
         obj = cls.__new__(cls)
         obj._ref = _Ref(ptr, C.result_free, "Result")
         return obj
@@ -807,7 +807,8 @@ class Result(Closeable):
             raise DiskbenchValueError(
                 "key must be 1 to 64 of a-z, 0-9, '_' and '.', starting with "
                 "a letter, not %r" % key)
-        if len(bvalue) > 4096 or any(c < 0x20 or c == 0x7f for c in bvalue):  # type: ignore[union-attr]
+        assert bvalue is not None
+        if len(bvalue) > 4096 or any(c < 0x20 or c == 0x7f for c in bvalue):
             raise DiskbenchValueError("value must be at most 4096 bytes "
                                       "without control characters")
         check(C.result_set_config(p, bkey, bvalue), "result_set_config")
@@ -854,14 +855,15 @@ class Result(Closeable):
         for k, v in self.config.items():
             d["config." + k] = v
         h = self.histogram
+        vals: List[Optional[int]]
         if percentiles:
             if h.count:
                 try:
-                    vals: List[Optional[int]] = list(h.percentiles(percentiles))
+                    vals = list(h.percentiles(percentiles))
                 except DiskbenchError as e:
                     vals = list(getattr(e, "values", [None] * len(percentiles)))
             else:
                 vals = [None] * len(percentiles)
-            for p, v in zip(percentiles, vals):
-                d["p%s" % ("%g" % p)] = v
+            for p, pv in zip(percentiles, vals):
+                d["p%s" % ("%g" % p)] = pv
         return d
