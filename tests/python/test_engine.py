@@ -326,8 +326,11 @@ def test_table_of_a_built_in_engine(tdir):
                 t.read(h, b"read-only", 0)
             with pytest.raises(TypeError):
                 t.write(h, 12345, 0)
-            with pytest.raises(ValueError):
-                t.write(h, b"x", -1)
+            for bad in (-1, 2**64 - 1, 2**64):
+                with pytest.raises(ValueError):
+                    t.write(h, b"x", bad)
+                with pytest.raises(ValueError):
+                    t.read(h, bytearray(1), bad)
             with pytest.raises(ValueError):
                 t.write(2**63, b"x", 0)
             t.fsync(h)
@@ -516,3 +519,37 @@ def test_engine_cannot_close_while_another_thread_calls_its_table(tdir):
     assert out == [3]
     e.close()
     assert e.closed
+
+
+def test_no_python_on_the_hot_path_unless_yours(tdir):
+    """A run of a built-in phase through a wrapper with no Python members
+    makes no Python call per operation (threading.setprofile sees every
+    Python function the run's worker thread calls); one Python member
+    makes one per operation."""
+    import sys
+
+    def python_calls(ops):
+        calls = [0]
+
+        def prof(frame, event, arg):
+            if event == "call":
+                calls[0] += 1
+        with Engine.null() as null, Engine.wrap(null, ops) as e:
+            with diskbench.Target(tdir, file_size=MiB, engine=e) as t:
+                run = diskbench.Run(t)
+                run.add(diskbench.SeqPhase(write=True, block_size=512))
+                threading.setprofile(prof)
+                try:
+                    (r,) = run.execute()
+                finally:
+                    threading.setprofile(None)
+                    sys.setprofile(None)
+        assert r.ops == 2048
+        return calls[0]
+
+    class Count(EngineOps):
+        def write(self, h, buf, off):
+            return self.inner.write(h, buf, off)
+    none, one = python_calls(EngineOps()), python_calls(Count())
+    assert none < 20
+    assert one >= 2048

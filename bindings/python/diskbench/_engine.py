@@ -161,6 +161,14 @@ def _buf_arg(data: Any, writable: bool, name: str) -> Tuple[Any, int]:
     return (ctypes.c_char * n).from_buffer(mv), n
 
 
+def _offset_arg(offset: Any) -> int:
+    off = u64(offset, "offset")
+    if off == _U64_MAX:
+        raise DiskbenchValueError("offset 2**64 - 1 means the file position: "
+                                  "pass None")
+    return off
+
+
 class EngineTable:
     """An engine's functions, callable from Python (diskbench_engine_table):
     what a wrapper forwards to, and what a custom phase does its I/O with.
@@ -250,8 +258,16 @@ class EngineTable:
         writable memoryview) at offset; returns the bytes read."""
         if type(handle) is not int or handle < _I64_MIN or handle > _I64_MAX:
             handle = i64(handle, "handle")
-        addr, n = _buf_arg(buf, True, "buf")
-        off = _U64_MAX if offset is None else u64(offset, "offset")
+        if type(buf) is Buffer and buf.writable:
+            addr, n = buf.address, buf.length
+        else:
+            addr, n = _buf_arg(buf, True, "buf")
+        if offset is None:
+            off = _U64_MAX
+        elif type(offset) is int and 0 <= offset < _U64_MAX:
+            off = offset
+        else:
+            off = _offset_arg(offset)
         fl = self._inflight
         fl.append(None)
         try:
@@ -269,8 +285,16 @@ class EngineTable:
         returns the bytes written."""
         if type(handle) is not int or handle < _I64_MIN or handle > _I64_MAX:
             handle = i64(handle, "handle")
-        addr, n = _buf_arg(data, False, "data")
-        off = _U64_MAX if offset is None else u64(offset, "offset")
+        if type(data) is Buffer:
+            addr, n = data.address, data.length
+        else:
+            addr, n = _buf_arg(data, False, "data")
+        if offset is None:
+            off = _U64_MAX
+        elif type(offset) is int and 0 <= offset < _U64_MAX:
+            off = offset
+        else:
+            off = _offset_arg(offset)
         fl = self._inflight
         fl.append(None)
         try:
