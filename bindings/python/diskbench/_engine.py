@@ -812,19 +812,20 @@ class Engine(Closeable):
         e = C.P()
         if inner is None:
             check(C.engine_new(byref(e), byref(table), None), "engine_new")
-            parent = None
-        else:
-            parent = inner._ref.owner if isinstance(inner._ref, _View) else inner._ref
-            check(C.engine_wrap(byref(e), inner._p, byref(table), None),
+            obj._ref = _Ref(e.value, C.engine_free, "Engine", None)
+            obj._ref.keep = keep
+            return obj
+        iref = inner._ref
+        assert iref is not None
+        ip = iref.acquire()
+        try:   # inner kept from closing until the wrapper is attached to it
+            check(C.engine_wrap(byref(e), ip, byref(table), None),
                   "engine_wrap")
-        obj._ref = _Ref(e.value, C.engine_free, "Engine", None)
-        obj._ref.keep = keep
-        if parent is not None:
-            try:
-                obj._ref.attach(parent)
-            except ValueError:
-                obj._ref.close()
-                raise
+            obj._ref = _Ref(e.value, C.engine_free, "Engine", None)
+            obj._ref.keep = keep
+            obj._ref.attach(iref.owner if isinstance(iref, _View) else iref)
+        finally:
+            iref.release()
         return obj
 
     def __repr__(self) -> str:

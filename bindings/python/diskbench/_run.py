@@ -47,9 +47,10 @@ class Target(Closeable):
     ``Target(dir, file_size=0, engine=None, name_prefix=None, block_size=0,
     direct=False, sync=False)``; zero sizes mean the library's defaults
     (300 MiB, 8 KiB). The directory is checked first (a directory,
-    writable, room for the test file; O_DIRECT with ``direct=True``):
-    DiskbenchError names what is wrong. Closing the target closes its runs
-    first, and removes every file it made."""
+    writable; O_DIRECT with ``direct=True``), and a DiskbenchError names
+    what is wrong; room is checked by Run.execute(), for what its phases
+    write. Closing the target closes its runs first, and removes every file
+    it made."""
 
     def __init__(self, dir: PathArg, file_size: int = 0, *,
                  engine: Optional[Engine] = None,
@@ -73,28 +74,26 @@ class Target(Closeable):
             opts.engine = eref.acquire()  # type: ignore[union-attr]
         t = C.P()
         why = ctypes.c_void_p()
+        # The engine stays marked busy until the target is attached to it,
+        # so that no other thread can close it in between.
         try:
             rc = C.target_new(byref(t), bdir, byref(opts), byref(why))
+            msg = None
+            if why.value:
+                msg = decode(ctypes.string_at(why.value))
+                C.free(why.value)
+            if rc >= 0 and engine is not None and engine._errors.items:
+                C.target_free(t.value)
+            if engine is not None:
+                engine._raise_errors("Target()")
+            check(rc, "target_new", lambda: msg or "")
+            self._ref = _Ref(t.value, C.target_free, "Target", None)
+            self._ref.keep = [prefix]
+            if eref is not None:
+                self._ref.attach(eref.owner if isinstance(eref, _View) else eref)
         finally:
             if eref is not None:
                 eref.release()
-        msg = None
-        if why.value:
-            msg = decode(ctypes.string_at(why.value))
-            C.free(why.value)
-        if rc >= 0 and engine is not None and engine._errors.items:
-            C.target_free(t.value)
-            engine._raise_errors("Target()")
-        if engine is not None:
-            engine._raise_errors("Target()")
-        check(rc, "target_new", lambda: msg or "")
-        parent = None
-        if eref is not None:
-            parent = eref.owner if isinstance(eref, _View) else eref
-        self._ref = _Ref(t.value, C.target_free, "Target", None)
-        self._ref.keep = [prefix]
-        if parent is not None:
-            self._ref.attach(parent)
         self._engine = engine if engine is not None else \
             Engine._borrow(C.target_engine(t.value), self._ref)
 
@@ -691,10 +690,15 @@ class Run(Closeable):
             opts.random = C.RANDOM_FN(random_t)
             keep.append(opts.random)
         r = C.P()
-        check(C.run_new(byref(r), target._p, byref(opts)), "run_new")
-        self._ref = _Ref(r.value, C.run_free, "Run", None)
-        self._ref.keep = keep
-        self._ref.attach(target._ref)  # type: ignore[arg-type]
+        tref = target._ref
+        tp = tref.acquire()  # type: ignore[union-attr]
+        try:   # the target kept from closing until the run is attached
+            check(C.run_new(byref(r), tp, byref(opts)), "run_new")
+            self._ref = _Ref(r.value, C.run_free, "Run", None)
+            self._ref.keep = keep
+            self._ref.attach(tref)  # type: ignore[arg-type]
+        finally:
+            tref.release()  # type: ignore[union-attr]
 
     def __repr__(self) -> str:
         if self.closed:
