@@ -80,14 +80,15 @@ class TestOptionStruct(unittest.TestCase):
     zero."""
 
     def new(self, opts):
-        h = diskbench._hist_p()
-        rc = diskbench._hist_new(ctypes.byref(h), ctypes.byref(opts))
+        lib = diskbench._lib
+        h = ctypes.c_void_p()
+        rc = lib.hist_new(ctypes.byref(h), ctypes.byref(opts))
         if rc == 0:
-            diskbench._hist_free(h)
+            lib.hist_free(h)
         return rc
 
     def test_layout(self):
-        o = diskbench._HistOpts
+        o = diskbench._lib.HistOpts
         if ctypes.sizeof(ctypes.c_void_p) == 8:
             self.assertEqual(ctypes.sizeof(o), 24)
         # No tail padding: reserved ends the struct.
@@ -95,29 +96,29 @@ class TestOptionStruct(unittest.TestCase):
         self.assertEqual(o.reserved.offset + 4, ctypes.sizeof(o))
 
     def test_zeroed_by_ctypes(self):
-        o = diskbench._HistOpts(ctypes.sizeof(diskbench._HistOpts), 1000, 5)
-        self.assertEqual(bytes(o)[diskbench._HistOpts.reserved.offset:], bytes(4))
+        o = diskbench._lib.HistOpts(ctypes.sizeof(diskbench._lib.HistOpts), 1000, 5)
+        self.assertEqual(bytes(o)[diskbench._lib.HistOpts.reserved.offset:], bytes(4))
         self.assertEqual(self.new(o), 0)
 
     def test_byte_past_last_member_refused(self):
         # reserved was 0.1's tail padding: ignored, whatever it holds.
-        o = diskbench._HistOpts(ctypes.sizeof(diskbench._HistOpts), 1000, 5)
+        o = diskbench._lib.HistOpts(ctypes.sizeof(diskbench._lib.HistOpts), 1000, 5)
         o.reserved = 1
         self.assertEqual(self.new(o), 0)
         # A newer caller's member past it must be zero.
-        size = ctypes.sizeof(diskbench._HistOpts) + 8
+        size = ctypes.sizeof(diskbench._lib.HistOpts) + 8
 
         class Newer(ctypes.Structure):
-            _fields_ = diskbench._HistOpts._fields_ + [("newer", ctypes.c_uint64)]
+            _fields_ = diskbench._lib.HistOpts._fields_ + [("newer", ctypes.c_uint64)]
 
         n = Newer(size, 1000, 5, 0, 0)
         as_opts = ctypes.cast(ctypes.pointer(n),
-                              ctypes.POINTER(diskbench._HistOpts)).contents
+                              ctypes.POINTER(diskbench._lib.HistOpts)).contents
         self.assertEqual(self.new(as_opts), 0)
         n.newer = 1
         self.assertEqual(self.new(as_opts), -errno.E2BIG)
         # An older caller's sz stops before reserved: not read.
-        o.sz = diskbench._HistOpts.reserved.offset
+        o.sz = diskbench._lib.HistOpts.reserved.offset
         self.assertEqual(self.new(o), 0)
 
 

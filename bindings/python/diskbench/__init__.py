@@ -1,143 +1,84 @@
-"""Python bindings of libdiskbench, over ctypes.
+"""libdiskbench from Python: benchmark disks and file systems, keep whole
+latency distributions and timelines, and read and write bonnie++ CSV,
+JSON and HTML reports.
 
-Only the library's exported functions are used, as a C program would use
-them. The shared library is looked up as ``libdiskbench.so.0`` (the soname)
-unless the environment variable ``DISKBENCH_LIBRARY`` names a file.
+    import diskbench
+    with diskbench.Target("/mnt/test", file_size=256 << 20) as t:
+        run = diskbench.Run(t, seed=42)
+        run.add(diskbench.SeqPhase(write=True, block_size=1 << 20))
+        run.add(diskbench.RandomPhase(block_size=4096, ops=20000))
+        run.execute()
+        for r in run.results:
+            print(r.name, r.bytes_per_sec, r.percentile(99), r.max_latency_ns)
 
-This first part covers versions, errors and the latency histogram; the rest
-of the API follows the same pattern.
+The package is a ctypes binding over the shared library (libdiskbench.so.0,
+or the file the environment variable DISKBENCH_LIBRARY names), using only
+its exported functions. Objects that hold C memory are context managers
+(and close when collected); errors the library reports are DiskbenchError,
+an OSError with the errno and the library's message; arguments are checked
+before they reach C (TypeError, or DiskbenchValueError, a ValueError).
 """
 
-import ctypes
-import ctypes.util
-import math
-import os
+from __future__ import annotations
 
-__all__ = ["version", "version_string", "strerror", "DiskbenchError", "Histogram"]
+from typing import Tuple
 
+from . import _lib
+from ._common import DiskbenchError, DiskbenchValueError, strerror
+from ._engine import (Buffer, Engine, EngineOps, EngineTable, IOOp, IORequest,
+                      OpenFlags)
+from ._report import Format, Report, ReportRun, RunInfo
+from ._run import (DONE, BonniePhase, ContextPhase, CustomContext, CustomPhase,
+                   FilesPhase, Phase, Progress, RandomPhase, Run, SeqPhase,
+                   Target)
+from ._stats import (Bucket, Histogram, PhaseKind, Recorder, Result, Timeline,
+                     TimelinePoint, phase_kind_name)
 
-def _load():
-    path = os.environ.get("DISKBENCH_LIBRARY")
-    if path:
-        return ctypes.CDLL(path)
-    try:
-        return ctypes.CDLL("libdiskbench.so.0")
-    except OSError:
-        found = ctypes.util.find_library("diskbench")
-        if not found:
-            raise
-        return ctypes.CDLL(found)
+__all__ = [
+    "version", "version_string", "check_version", "strerror", "clock_ns",
+    "cpu_time", "library_path", "DiskbenchError", "DiskbenchValueError",
+    "Histogram", "Bucket", "Timeline", "TimelinePoint", "Recorder", "Result",
+    "PhaseKind", "phase_kind_name", "Engine", "EngineOps", "EngineTable",
+    "Buffer", "IORequest", "IOOp", "OpenFlags", "Target", "Phase",
+    "BonniePhase", "SeqPhase", "RandomPhase", "FilesPhase", "CustomPhase",
+    "ContextPhase", "CustomContext", "DONE", "Run", "Progress", "Report",
+    "ReportRun", "RunInfo", "Format",
+]
 
+#: The version of this package; it follows the library's.
+__version__ = "0.2.0"
 
-_lib = _load()
-
-_u32, _u64, _int, _double, _size = (ctypes.c_uint32, ctypes.c_uint64,
-                                    ctypes.c_int, ctypes.c_double,
-                                    ctypes.c_size_t)
-_hist_p = ctypes.c_void_p
-
-
-def _fn(name, restype, *argtypes):
-    f = getattr(_lib, name)
-    f.restype = restype
-    f.argtypes = list(argtypes)
-    return f
+#: The library file loaded (DISKBENCH_LIBRARY, or the soname).
+library_path: str = _lib.path
 
 
-class _HistOpts(ctypes.Structure):
-    # struct diskbench_hist_opts: size_t sz; uint64_t highest;
-    # uint32_t precision_bits; uint32_t reserved (zero: the library refuses
-    # a non-zero byte past precision_bits with -E2BIG).
-    _fields_ = [("sz", _size), ("highest", _u64), ("precision_bits", _u32),
-                ("reserved", _u32)]
+def version() -> int:
+    """The loaded library's version, encoded as major * 10**6 + minor * 10**3
+    + micro."""
+    return _lib.version()
 
 
-_version = _fn("diskbench_version", _u32)
-_version_string = _fn("diskbench_version_string", ctypes.c_char_p)
-_strerror = _fn("diskbench_strerror", ctypes.c_char_p, _int)
-_hist_new = _fn("diskbench_hist_new", _int, ctypes.POINTER(_hist_p),
-                ctypes.POINTER(_HistOpts))
-_hist_free = _fn("diskbench_hist_free", None, _hist_p)
-_hist_record = _fn("diskbench_hist_record", None, _hist_p, _u64)
-_hist_merge = _fn("diskbench_hist_merge", _int, _hist_p, _hist_p)
-_hist_count = _fn("diskbench_hist_count", _u64, _hist_p)
-_hist_overflow = _fn("diskbench_hist_overflow", _u64, _hist_p)
-_hist_min = _fn("diskbench_hist_min", _u64, _hist_p)
-_hist_max = _fn("diskbench_hist_max", _u64, _hist_p)
-_hist_mean = _fn("diskbench_hist_mean", _double, _hist_p)
-_hist_stddev = _fn("diskbench_hist_stddev", _double, _hist_p)
-_hist_percentile = _fn("diskbench_hist_percentile", _int, _hist_p, _double,
-                       ctypes.POINTER(_u64))
-_hist_highest = _fn("diskbench_hist_highest", _u64, _hist_p)
-
-
-def version():
-    """The loaded library's version, encoded (major * 10^6 + minor * 10^3 + micro)."""
-    return _version()
-
-
-def version_string():
+def version_string() -> str:
     """The loaded library's version as "MAJOR.MINOR.MICRO"."""
-    return _version_string().decode()
+    return _lib.version_string().decode()
 
 
-def strerror(err):
-    """The library's description of an error code (negative or positive)."""
-    return _strerror(err).decode()
+def check_version(major: int, minor: int = 0, micro: int = 0) -> bool:
+    """Whether the loaded library is version major.minor.micro or newer."""
+    from ._common import u32
+    return bool(_lib.check_version(u32(major, "major"), u32(minor, "minor"),
+                                   u32(micro, "micro")))
 
 
-class DiskbenchError(OSError):
-    """A negative errno from the library, as an OSError with its errno."""
-
-    def __init__(self, err, what):
-        super().__init__(-err, "%s: %s" % (what, strerror(err)))
+def clock_ns() -> int:
+    """The library's monotonic clock, in ns (diskbench_clock_ns)."""
+    return _lib.clock_ns()
 
 
-def _check(err, what):
-    if err < 0:
-        raise DiskbenchError(err, what)
-    return err
-
-
-class Histogram:
-    """A latency histogram (diskbench_hist)."""
-
-    def __init__(self, highest=0, precision_bits=0):
-        opts = _HistOpts(ctypes.sizeof(_HistOpts), highest, precision_bits)
-        h = _hist_p()
-        _check(_hist_new(ctypes.byref(h), ctypes.byref(opts)), "diskbench_hist_new")
-        self._h = h
-
-    def close(self):
-        """Frees the histogram now rather than when it is collected."""
-        if self._h:
-            _hist_free(self._h)
-            self._h = None
-
-    def __del__(self):
-        self.close()
-
-    def record(self, value):
-        """Records one value (an int >= 0, nanoseconds by convention)."""
-        _hist_record(self._h, value)
-
-    def merge(self, other):
-        """Adds everything recorded in another histogram to this one."""
-        _check(_hist_merge(self._h, other._h), "diskbench_hist_merge")
-
-    def percentile(self, p):
-        """Value at percentile p in (0, 100]; raises DiskbenchError
-        (errno ENODATA) when empty. A rank among values above the range
-        raises errno ERANGE."""
-        v = _u64()
-        _check(_hist_percentile(self._h, p, ctypes.byref(v)),
-               "diskbench_hist_percentile")
-        return v.value
-
-    count = property(lambda self: _hist_count(self._h))
-    overflow = property(lambda self: _hist_overflow(self._h))
-    min = property(lambda self: _hist_min(self._h))
-    max = property(lambda self: _hist_max(self._h))
-    mean = property(lambda self: _hist_mean(self._h))
-    stddev = property(lambda self: _hist_stddev(self._h))
-    highest = property(lambda self: _hist_highest(self._h))
+def cpu_time() -> Tuple[int, int]:
+    """The process's (user, system) CPU time so far, in ns."""
+    import ctypes
+    from ._common import check
+    u, s = ctypes.c_uint64(), ctypes.c_uint64()
+    check(_lib.cpu_time(ctypes.byref(u), ctypes.byref(s)), "cpu_time")
+    return u.value, s.value

@@ -1,0 +1,889 @@
+"""Engines (engine.h): the built-in ones, engines written in Python, and
+wrappers that change one call of another engine and forward the rest."""
+
+from __future__ import annotations
+
+import ctypes
+import enum
+import errno as _errno
+import os
+from ctypes import byref, sizeof
+from typing import (Any, Callable, Dict, List, Optional, Sequence, Set,
+                    Tuple, Union)
+
+from . import _lib as C
+from ._common import (Closeable, DiskbenchError, DiskbenchValueError,
+                      _CallbackErrors, _lock, _Ref, _View, check, check_int,
+                      cpath, decode, errno_of, i64, raise_first, strerror,
+                      u32, u64)
+
+_U64_MAX, _I64_MIN, _I64_MAX = C.U64_MAX, C.I64_MIN, C.I64_MAX
+
+
+class OpenFlags(enum.IntFlag):
+    """DISKBENCH_OPEN_* flags an engine's open is given."""
+
+    READ = 0x01
+    WRITE = 0x02
+    CREATE = 0x04
+    DIRECT = 0x08
+    SYNC = 0x10
+    DIRECTORY = 0x20
+
+
+class IOOp(enum.IntEnum):
+    """What a queued request does (enum diskbench_io_op)."""
+
+    READ = 0
+    WRITE = 1
+    FSYNC = 2
+
+
+# PyMemoryView_FromMemory makes a memoryview over C memory without a copy
+# (CPython); elsewhere a ctypes array does the same more slowly.
+_from_memory: Any
+try:
+    _from_memory = ctypes.pythonapi.PyMemoryView_FromMemory
+    _from_memory.restype = ctypes.py_object
+    _from_memory.argtypes = (ctypes.c_void_p, ctypes.c_ssize_t, ctypes.c_int)
+except (AttributeError, ValueError):  # pragma: no cover - not CPython
+    _from_memory = None
+_PYBUF_READ, _PYBUF_WRITE = 0x100, 0x200
+
+
+class Buffer:
+    """Memory the library lends an engine member for one call: the data to
+    write, or the room to read into. ``len(buf)`` is its length;
+    ``buf.memoryview()`` a view of it without a copy (writable for a read),
+    ``bytes(buf)`` a copy. Valid only during the call. Handing it to an
+    EngineTable call (``self.inner.write(handle, buf, offset)``) passes the
+    same memory on."""
+
+    __slots__ = ("address", "length", "writable")
+
+    def __init__(self, address: int, length: int, writable: bool) -> None:
+        self.address = address
+        self.length = length
+        self.writable = writable
+
+    def __len__(self) -> int:
+        return self.length
+
+    def __bytes__(self) -> bytes:
+        return ctypes.string_at(self.address, self.length) if self.length else b""
+
+    def memoryview(self) -> memoryview:
+        """A memoryview of the buffer (format "B"), writable when the
+        library lends room to read into."""
+        if not self.length:
+            return memoryview(b"")
+        if _from_memory is not None:
+            return _from_memory(self.address, self.length,
+                                _PYBUF_WRITE if self.writable else _PYBUF_READ)
+        arr = (ctypes.c_char * self.length).from_address(self.address)
+        mv = memoryview(arr).cast("B")
+        return mv if self.writable else mv.toreadonly()
+
+    def __repr__(self) -> str:
+        return "<diskbench.Buffer %d bytes at %#x%s>" % (
+            self.length, self.address, "" if self.writable else ", read-only")
+
+
+class IORequest:
+    """One queued request (struct diskbench_io), as submit is given it and
+    reap hands it back: handle, buf, len, offset, op, start_ns, and the
+    ``result`` the engine sets (bytes moved, or a negative errno)."""
+
+    __slots__ = ("_io", "address")
+
+    def __init__(self, address: Optional[int]) -> None:
+        if not address:
+            raise ValueError("a request at NULL")
+        self.address = address
+        self._io = C.IO.from_address(address)
+
+    handle = property(lambda self: self._io.handle)
+    len = property(lambda self: self._io.len)
+    offset = property(lambda self: self._io.offset)
+    op = property(lambda self: IOOp(self._io.op))
+    start_ns = property(lambda self: self._io.start_ns)
+
+    @property
+    def buf(self) -> Buffer:
+        io = self._io
+        return Buffer(io.buf or 0, io.len, io.op == IOOp.READ)
+
+    def _get_result(self) -> int:
+        return self._io.result
+
+    def _set_result(self, value: int) -> None:
+        self._io.result = i64(value, "result")
+
+    result = property(_get_result, _set_result,
+                      doc="Bytes moved, or a negative errno; set it before "
+                          "handing the request back from reap.")
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, IORequest) and other.address == self.address
+
+    def __hash__(self) -> int:
+        return hash(self.address)
+
+    def __repr__(self) -> str:
+        return "<diskbench.IORequest %s handle=%d len=%d offset=%d>" % (
+            self.op.name, self.handle, self.len, self.offset)
+
+
+def _buf_arg(data: Any, writable: bool, name: str) -> Tuple[Any, int]:
+    """(something ctypes passes as a void *, its length) for data given to
+    an engine: a Buffer, bytes, or any buffer (writable for a read)."""
+    if type(data) is Buffer:
+        if writable and not data.writable:
+            raise TypeError("%s: this Buffer is read-only" % name)
+        return data.address, data.length
+    if isinstance(data, bytes) and not writable:
+        return data, len(data)
+    try:
+        mv = memoryview(data)
+    except TypeError:
+        raise TypeError("%s must be a Buffer or a bytes-like object, not %s"
+                        % (name, type(data).__name__)) from None
+    if not mv.c_contiguous:
+        raise TypeError("%s must be contiguous" % name)
+    n = mv.nbytes
+    if mv.readonly:
+        if writable:
+            raise TypeError("%s must be writable (a bytearray, a writable "
+                            "memoryview or a Buffer)" % name)
+        return mv.tobytes(), n
+    if n == 0:
+        return None, 0
+    return (ctypes.c_char * n).from_buffer(mv), n
+
+
+def _offset_arg(offset: Any) -> int:
+    off = u64(offset, "offset")
+    if off == _U64_MAX:
+        raise DiskbenchValueError("offset 2**64 - 1 means the file position: "
+                                  "pass None")
+    return off
+
+
+class EngineTable:
+    """An engine's functions, callable from Python (diskbench_engine_table):
+    what a wrapper forwards to, and what a custom phase does its I/O with.
+    Members the engine's maker left NULL already hold what the library uses
+    in their place (the sync engine's, or the wrapped engine's).
+
+    Each raises DiskbenchError when the engine answers a negative errno,
+    so that an engine member written in Python that forwards and lets the
+    error through gives the library the same errno back. Offsets are ints,
+    or None for "at the file position"."""
+
+    def __init__(self, engine: "Engine") -> None:
+        self._engine = engine
+        ref = engine._ref
+        if ref is None:
+            raise ValueError("Engine is closed")
+        # The owner of the engine's pointer (a target, for the engine a
+        # target made itself), and its list of calls in flight.
+        self._owner: _Ref = ref.owner if isinstance(ref, _View) else ref
+        self._inflight = self._owner.inflight
+        ud = ctypes.c_void_p()
+        tp = C.engine_table(engine._p, byref(ud))
+        if not tp:
+            raise ValueError("the library returned no table")
+        self._ud = ud.value
+        self._tab = C.EngineOps.from_address(tp)
+        self.name = engine.name
+        t = self._tab
+        # The function pointers, read once (the table lives as long as the
+        # engine, which this object keeps).
+        self._f = {n: getattr(t, n) for n in C.ENGINE_MEMBER_TYPES}
+        self._read, self._write = self._f["read"], self._f["write"]
+
+    def __repr__(self) -> str:
+        return "<diskbench.EngineTable of %s>" % self.name
+
+    def has(self, member: str) -> bool:
+        """Whether the table has that member (submit, reap, clock, destroy
+        and the *_at members may be absent)."""
+        if member not in C.ENGINE_MEMBER_TYPES:
+            raise DiskbenchValueError("no engine member is named %r" % member)
+        return bool(self._f[member])
+
+    def _fn(self, member: str) -> Any:
+        f = self._f[member]
+        if not f:
+            raise DiskbenchError(-_errno.ENOTSUP,
+                                 "engine %s has no %s" % (self.name, member))
+        return f
+
+    def _call(self, f: Any, *args: Any) -> Any:
+        fl = self._inflight
+        fl.append(None)
+        try:
+            if self._owner.ptr is None:
+                raise ValueError("Engine is closed")
+            return f(*args, self._ud)
+        finally:
+            fl.pop()
+
+    def _fail(self, rc: int, member: str) -> None:
+        # An engine member in Python that raised (not an OSError) answered
+        # -ECANCELED and kept its exception: that exception is the error.
+        self._engine._raise_errors("EngineTable.%s()" % member)
+        raise DiskbenchError(rc, "engine %s: %s: %s"
+                             % (self.name, member, strerror(rc)))
+
+    def _check(self, rc: int, member: str) -> int:
+        if rc < 0:
+            self._fail(rc, member)
+        return rc
+
+    def open(self, path: Any, flags: int) -> int:
+        """Opens a file; returns the engine's handle."""
+        h = ctypes.c_int64()
+        self._check(self._call(self._fn("open"), cpath(path, "path"),
+                               u32(flags, "flags"), byref(h)), "open")
+        return h.value
+
+    def close(self, handle: int) -> None:
+        """Closes a handle."""
+        self._check(self._call(self._fn("close"), i64(handle, "handle")),
+                    "close")
+
+    def read(self, handle: int, buf: Any, offset: Optional[int] = None) -> int:
+        """Reads up to len(buf) bytes into buf (a Buffer, a bytearray, a
+        writable memoryview) at offset; returns the bytes read."""
+        if type(handle) is not int or handle < _I64_MIN or handle > _I64_MAX:
+            handle = i64(handle, "handle")
+        if type(buf) is Buffer and buf.writable:
+            addr, n = buf.address, buf.length
+        else:
+            addr, n = _buf_arg(buf, True, "buf")
+        if offset is None:
+            off = _U64_MAX
+        elif type(offset) is int and 0 <= offset < _U64_MAX:
+            off = offset
+        else:
+            off = _offset_arg(offset)
+        fl = self._inflight
+        fl.append(None)
+        try:
+            if self._owner.ptr is None:
+                raise ValueError("Engine is closed")
+            r = self._read(handle, addr, n, off, self._ud)
+        finally:
+            fl.pop()
+        if r < 0:
+            self._fail(r, "read")
+        return r
+
+    def write(self, handle: int, data: Any, offset: Optional[int] = None) -> int:
+        """Writes data (a Buffer, bytes, any bytes-like object) at offset;
+        returns the bytes written."""
+        if type(handle) is not int or handle < _I64_MIN or handle > _I64_MAX:
+            handle = i64(handle, "handle")
+        if type(data) is Buffer:
+            addr, n = data.address, data.length
+        else:
+            addr, n = _buf_arg(data, False, "data")
+        if offset is None:
+            off = _U64_MAX
+        elif type(offset) is int and 0 <= offset < _U64_MAX:
+            off = offset
+        else:
+            off = _offset_arg(offset)
+        fl = self._inflight
+        fl.append(None)
+        try:
+            if self._owner.ptr is None:
+                raise ValueError("Engine is closed")
+            r = self._write(handle, addr, n, off, self._ud)
+        finally:
+            fl.pop()
+        if r < 0:
+            self._fail(r, "write")
+        return r
+
+    def fsync(self, handle: int) -> None:
+        """Flushes a file to the device."""
+        self._check(self._call(self._fn("fsync"), i64(handle, "handle")),
+                    "fsync")
+
+    def unlink(self, path: Any) -> None:
+        """Removes a file."""
+        self._check(self._call(self._fn("unlink"), cpath(path, "path")),
+                    "unlink")
+
+    def submit(self, ios: Sequence[IORequest]) -> int:
+        """Queues requests (IORequest objects the library made); returns
+        how many were taken."""
+        addrs = _io_addresses(ios)
+        n = len(addrs)
+        arr = (ctypes.c_void_p * max(n, 1))(*addrs)
+        return self._check(self._call(self._fn("submit"),
+                                      ctypes.cast(arr, ctypes.POINTER(C.IO_P)),
+                                      n), "submit")
+
+    def reap(self, max: int, min: int = 1) -> List[IORequest]:
+        """Waits for at least ``min`` queued requests and returns up to
+        ``max`` completed ones, their result set."""
+        mx = check_int(max, "max", 1, C.U32_MAX)
+        mn = u32(min, "min")
+        done = (ctypes.c_void_p * mx)()
+        n = self._check(self._call(self._fn("reap"),
+                                   ctypes.cast(done, ctypes.POINTER(C.IO_P)),
+                                   mx, mn), "reap")
+        return [IORequest(done[i]) for i in range(n)]
+
+    def clock(self) -> int:
+        """The engine's clock in ns (the monotonic clock if it has none)."""
+        f = self._f["clock"]
+        if not f:
+            return C.clock_ns()
+        return self._call(f)
+
+    def mkdir(self, path: Any) -> None:
+        """Makes a directory."""
+        self._check(self._call(self._fn("mkdir"), cpath(path, "path")), "mkdir")
+
+    def rmdir(self, path: Any) -> None:
+        """Removes an empty directory."""
+        self._check(self._call(self._fn("rmdir"), cpath(path, "path")), "rmdir")
+
+    def stat(self, path: Any) -> int:
+        """The size of a file."""
+        size = ctypes.c_uint64()
+        self._check(self._call(self._fn("stat"), cpath(path, "path"),
+                               byref(size)), "stat")
+        return size.value
+
+    def link(self, existing: Any, path: Any) -> None:
+        """Makes path a hard link to existing."""
+        self._check(self._call(self._fn("link"), cpath(existing, "existing"),
+                               cpath(path, "path")), "link")
+
+    def symlink(self, target: Any, path: Any) -> None:
+        """Makes path a symbolic link holding target."""
+        self._check(self._call(self._fn("symlink"), cpath(target, "target"),
+                               cpath(path, "path")), "symlink")
+
+    def sync(self) -> None:
+        """sync(2): flushes every file system."""
+        self._check(self._call(self._fn("sync")), "sync")
+
+    def readdir(self, dir: Any) -> List[str]:
+        """The entries of a directory, "." and ".." left out."""
+        names: List[str] = []
+
+        def each(name: bytes, arg: Any) -> int:
+            names.append(os.fsdecode(name))
+            return 0
+        fn = C.DIRENT_FN(each)
+        self._check(self._call(self._fn("readdir"), cpath(dir, "dir"), fn,
+                               None), "readdir")
+        return names
+
+    def open_at(self, dir: int, name: Any, flags: int) -> int:
+        """Opens name in the directory handle dir; returns a handle."""
+        h = ctypes.c_int64()
+        self._check(self._call(self._fn("open_at"), i64(dir, "dir"),
+                               cpath(name, "name"), u32(flags, "flags"),
+                               byref(h)), "open_at")
+        return h.value
+
+    def unlink_at(self, dir: int, name: Any) -> None:
+        """Removes name in the directory handle dir."""
+        self._check(self._call(self._fn("unlink_at"), i64(dir, "dir"),
+                               cpath(name, "name")), "unlink_at")
+
+    def stat_at(self, dir: int, name: Any) -> int:
+        """The size of name in the directory handle dir."""
+        size = ctypes.c_uint64()
+        self._check(self._call(self._fn("stat_at"), i64(dir, "dir"),
+                               cpath(name, "name"), byref(size)), "stat_at")
+        return size.value
+
+    def link_at(self, dir0: int, name0: Any, dir: int, name: Any) -> None:
+        """Makes name in dir a hard link to name0 in dir0."""
+        self._check(self._call(self._fn("link_at"), i64(dir0, "dir0"),
+                               cpath(name0, "name0"), i64(dir, "dir"),
+                               cpath(name, "name")), "link_at")
+
+    def symlink_at(self, target: Any, dir: int, name: Any) -> None:
+        """Makes name in dir a symbolic link holding target."""
+        self._check(self._call(self._fn("symlink_at"), cpath(target, "target"),
+                               i64(dir, "dir"), cpath(name, "name")),
+                    "symlink_at")
+
+
+def _io_addresses(ios: Sequence[Any]) -> List[int]:
+    out = []
+    for i, io in enumerate(ios):
+        if not isinstance(io, IORequest):
+            raise TypeError("ios[%d] must be an IORequest, not %s"
+                            % (i, type(io).__name__))
+        out.append(io.address)
+    return out
+
+
+class EngineOps:
+    """Optional base of the object given to Engine.new() or Engine.wrap():
+    it names the members and carries ``inner``, the wrapped engine's
+    EngineTable, which Engine.wrap() sets.
+
+    Define any of these methods; only those defined are handed to the
+    library, every other member is the library's (the sync engine's, or the
+    wrapped engine's, in C: nothing else calls into Python):
+
+    - ``open(path, flags) -> handle``; ``close(handle)``
+    - ``read(handle, buf, offset) -> bytes read``; ``write(handle, buf,
+      offset) -> bytes written`` (buf a Buffer; offset None means at the
+      file position)
+    - ``fsync(handle)``; ``unlink(path)``
+    - ``submit(ios) -> taken``; ``reap(max, min) -> list of IORequest``
+      (define both, or neither)
+    - ``clock() -> ns``; ``destroy()`` (when the engine is freed)
+    - ``mkdir(path)``, ``rmdir(path)``, ``stat(path) -> size``,
+      ``link(existing, path)``, ``symlink(target, path)``, ``sync()``,
+      ``readdir(dir) -> iterable of names``
+    - ``open_at(dir, name, flags) -> handle``, ``unlink_at(dir, name)``,
+      ``stat_at(dir, name) -> size``, ``link_at(dir0, name0, dir, name)``,
+      ``symlink_at(target, dir, name)`` (used only when all five are set)
+
+    An error is an OSError with an errno (the DiskbenchError an EngineTable
+    call raises is one): the library is given -errno, as from a C engine.
+    Any other exception stops the run (the member answers -ECANCELED) and is
+    raised again by Run.execute(). Members are called on the thread that
+    runs the phase, or on the library's worker threads (seeks, random I/O
+    with several threads), each taking the GIL for the call.
+
+    Class attributes ``name`` (shown in reports) and ``queue_depth`` (for
+    submit and reap) are read once, when the engine is made."""
+
+    name: Optional[str] = None
+    queue_depth: int = 0
+    inner: Optional[EngineTable] = None
+
+
+def _fsdecode(b: Optional[bytes]) -> str:
+    return os.fsdecode(b) if b is not None else ""
+
+
+def _handle_ret(v: Any, what: str) -> int:
+    if type(v) is not int or v < _I64_MIN or v > _I64_MAX:
+        v = i64(v, what)
+    return v
+
+
+class _Trampolines:
+    """The C functions that call an engine's Python members. Each catches
+    everything: an OSError with an errno becomes -errno; anything else is
+    kept for Run.execute() to raise, cancels the run, and answers
+    -ECANCELED."""
+
+    def __init__(self, engine: "Engine", ops: Any) -> None:
+        self.engine = engine
+        self.ops = ops
+        self.errors = engine._errors
+
+    def fail(self, exc: BaseException) -> int:
+        e = errno_of(exc)
+        if e is not None:
+            return -e
+        self.errors.add(exc)
+        self.engine._cancel_runs()
+        return -_errno.ECANCELED
+
+    def make(self, member: str, m: Callable[..., Any]) -> Any:
+        return C.ENGINE_MEMBER_TYPES[member](getattr(self, "_" + member)(m))
+
+    def _open(self, m: Callable[..., Any]) -> Callable[..., int]:
+        def f(path: bytes, flags: int, handle: Any, ud: Any) -> int:
+            try:
+                handle[0] = _handle_ret(m(_fsdecode(path), OpenFlags(flags)),
+                                        "the handle open returned")
+                return 0
+            except BaseException as e:
+                return self.fail(e)
+        return f
+
+    def _open_at(self, m: Callable[..., Any]) -> Callable[..., int]:
+        def f(dir: int, name: bytes, flags: int, handle: Any, ud: Any) -> int:
+            try:
+                handle[0] = _handle_ret(m(dir, _fsdecode(name),
+                                          OpenFlags(flags)),
+                                        "the handle open_at returned")
+                return 0
+            except BaseException as e:
+                return self.fail(e)
+        return f
+
+    def _status(self, m: Callable[..., Any], conv: Callable[..., Tuple[Any, ...]]
+                ) -> Callable[..., int]:
+        def f(*args: Any) -> int:
+            try:
+                r = m(*conv(*args[:-1]))
+                if r is None:
+                    return 0
+                return check_int(r, "the value a member returned",
+                                 -(1 << 31), 0)
+            except BaseException as e:
+                return self.fail(e)
+        return f
+
+    def _close(self, m: Callable[..., Any]) -> Callable[..., int]:
+        return self._status(m, lambda h: (h,))
+
+    def _fsync(self, m: Callable[..., Any]) -> Callable[..., int]:
+        return self._status(m, lambda h: (h,))
+
+    def _unlink(self, m: Callable[..., Any]) -> Callable[..., int]:
+        return self._status(m, lambda p: (_fsdecode(p),))
+
+    _mkdir = _unlink
+    _rmdir = _unlink
+
+    def _link(self, m: Callable[..., Any]) -> Callable[..., int]:
+        return self._status(m, lambda a, b: (_fsdecode(a), _fsdecode(b)))
+
+    _symlink = _link
+
+    def _sync(self, m: Callable[..., Any]) -> Callable[..., int]:
+        return self._status(m, lambda: ())
+
+    def _unlink_at(self, m: Callable[..., Any]) -> Callable[..., int]:
+        return self._status(m, lambda d, n: (d, _fsdecode(n)))
+
+    def _link_at(self, m: Callable[..., Any]) -> Callable[..., int]:
+        return self._status(m, lambda d0, n0, d, n: (d0, _fsdecode(n0), d,
+                                                     _fsdecode(n)))
+
+    def _symlink_at(self, m: Callable[..., Any]) -> Callable[..., int]:
+        return self._status(m, lambda t, d, n: (_fsdecode(t), d, _fsdecode(n)))
+
+    def _read(self, m: Callable[..., Any]) -> Callable[..., int]:
+        def f(h: int, buf: Optional[int], n: int, off: int, ud: Any) -> int:
+            try:
+                r = m(h, Buffer(buf or 0, n, True),
+                      None if off == _U64_MAX else off)
+                if type(r) is not int or r < _I64_MIN or r > _I64_MAX:
+                    r = i64(r, "the value read returned")
+                return r
+            except BaseException as e:
+                return self.fail(e)
+        return f
+
+    def _write(self, m: Callable[..., Any]) -> Callable[..., int]:
+        def f(h: int, buf: Optional[int], n: int, off: int, ud: Any) -> int:
+            try:
+                r = m(h, Buffer(buf or 0, n, False),
+                      None if off == _U64_MAX else off)
+                if type(r) is not int or r < _I64_MIN or r > _I64_MAX:
+                    r = i64(r, "the value write returned")
+                return r
+            except BaseException as e:
+                return self.fail(e)
+        return f
+
+    def _stat(self, m: Callable[..., Any]) -> Callable[..., int]:
+        def f(path: bytes, size: Any, ud: Any) -> int:
+            try:
+                size[0] = u64(m(_fsdecode(path)), "the size stat returned")
+                return 0
+            except BaseException as e:
+                return self.fail(e)
+        return f
+
+    def _stat_at(self, m: Callable[..., Any]) -> Callable[..., int]:
+        def f(dir: int, name: bytes, size: Any, ud: Any) -> int:
+            try:
+                size[0] = u64(m(dir, _fsdecode(name)),
+                              "the size stat_at returned")
+                return 0
+            except BaseException as e:
+                return self.fail(e)
+        return f
+
+    def _readdir(self, m: Callable[..., Any]) -> Callable[..., int]:
+        def f(dir: bytes, fn: Any, arg: Any, ud: Any) -> int:
+            try:
+                for name in m(_fsdecode(dir)):
+                    r = fn(os.fsencode(name), arg)
+                    if r:
+                        return r
+                return 0
+            except BaseException as e:
+                return self.fail(e)
+        return f
+
+    def _submit(self, m: Callable[..., Any]) -> Callable[..., int]:
+        inflight = self.engine._inflight
+
+        def f(ios: Any, n: int, ud: Any) -> int:
+            try:
+                reqs = [IORequest(ctypes.cast(ios[i], ctypes.c_void_p).value)
+                        for i in range(n)]
+                r = check_int(m(reqs), "the count submit returned",
+                              -(1 << 31), n)
+                for req in reqs[:max(r, 0)]:
+                    inflight.add(req.address)
+                return r
+            except BaseException as e:
+                return self.fail(e)
+        return f
+
+    def _reap(self, m: Callable[..., Any]) -> Callable[..., int]:
+        inflight = self.engine._inflight
+
+        def f(done: Any, mx: int, mn: int, ud: Any) -> int:
+            try:
+                got = list(m(mx, mn))
+                if len(got) > mx:
+                    raise DiskbenchValueError(
+                        "reap returned %d requests, more than max=%d"
+                        % (len(got), mx))
+                addrs = _io_addresses(got)
+                for a in addrs:
+                    if a not in inflight:
+                        raise DiskbenchValueError(
+                            "reap returned a request that is not in flight")
+                for i, a in enumerate(addrs):
+                    inflight.discard(a)
+                    done[i] = ctypes.cast(a, C.IO_P)
+                return len(addrs)
+            except BaseException as e:
+                return self.fail(e)
+        return f
+
+    def _clock(self, m: Callable[..., Any]) -> Callable[..., int]:
+        from ._stats import _clock_trampoline
+        return _clock_trampoline(m, self.errors, self.engine._cancel_runs)
+
+    def _destroy(self, m: Callable[..., Any]) -> Callable[..., None]:
+        def f(ud: Any) -> None:
+            try:
+                m()
+            except BaseException as e:
+                self.errors.add(e)
+        return f
+
+
+class Engine(Closeable):
+    _errors: _CallbackErrors
+    _inflight: Set[int]
+    _inner: Optional["Engine"]
+    _table: Optional[EngineTable]
+    _ops: Any
+
+    """An I/O engine (diskbench_engine). Make one with ``Engine.sync()``,
+    ``Engine.null()``, ``Engine.io_uring(depth)``, ``Engine.new(ops)`` (your
+    own, in Python) or ``Engine.wrap(inner, ops)`` (another engine with some
+    members replaced). ``table`` gives its functions, callable from Python.
+
+    An engine must outlive the targets and wrappers that use it: closing it
+    closes them first."""
+
+    def __init__(self) -> None:
+        raise TypeError("use Engine.sync(), Engine.null(), Engine.io_uring(), "
+                        "Engine.new() or Engine.wrap()")
+
+    @classmethod
+    def _make(cls, ptr: Optional[int], parent: Optional[_Ref] = None,
+              keep: Optional[List[Any]] = None) -> "Engine":
+        obj = object.__new__(cls)
+        obj._errors = _CallbackErrors()
+        obj._inflight = set()
+        obj._inner = None
+        obj._table = None
+        obj._ops = None
+        obj._ref = _Ref(ptr, C.engine_free, "Engine", parent)
+        if keep:
+            obj._ref.keep = keep
+        return obj
+
+    @classmethod
+    def _borrow(cls, ptr: Optional[int], owner: Union[_Ref, _View]) -> "Engine":
+        if not ptr:
+            raise ValueError("the library returned no engine")
+        obj = object.__new__(cls)
+        obj._errors = _CallbackErrors()
+        obj._inflight = set()
+        obj._inner = None
+        obj._table = None
+        obj._ops = None
+        obj._ref = _View(ptr, owner, "Engine")
+        return obj
+
+    @classmethod
+    def sync(cls) -> "Engine":
+        """The sync engine: one system call per request."""
+        e = C.P()
+        check(C.engine_sync_new(byref(e)), "engine_sync_new")
+        return cls._make(e.value)
+
+    @classmethod
+    def null(cls) -> "Engine":
+        """The null engine: no I/O at all, every request succeeds at once."""
+        e = C.P()
+        check(C.engine_null_new(byref(e)), "engine_null_new")
+        return cls._make(e.value)
+
+    @classmethod
+    def io_uring(cls, depth: int) -> "Engine":
+        """The io_uring engine, depth 1 to 4096; DiskbenchError ENOTSUP
+        where the build or the kernel has no io_uring."""
+        d = check_int(depth, "depth", 1, C.ENGINE_MAX_QUEUE_DEPTH)
+        e = C.P()
+        check(C.engine_io_uring_new(byref(e), d), "engine_io_uring_new")
+        return cls._make(e.value)
+
+    @classmethod
+    def new(cls, ops: Any) -> "Engine":
+        """An engine of your own (diskbench_engine_new): ``ops`` is any
+        object with some of the members EngineOps lists; every member it
+        lacks is the sync engine's."""
+        return cls._from_ops(ops, None)
+
+    @classmethod
+    def wrap(cls, inner: "Engine", ops: Any) -> "Engine":
+        """An engine that forwards every member ``ops`` lacks to ``inner``
+        (diskbench_engine_wrap), in C, with inner's handles, queue and
+        clock. ``ops.inner`` is set to inner's EngineTable, to forward to
+        from the members it has."""
+        if not isinstance(inner, Engine):
+            raise TypeError("inner must be an Engine, not %s"
+                            % type(inner).__name__)
+        inner._p
+        return cls._from_ops(ops, inner)
+
+    @classmethod
+    def _from_ops(cls, ops: Any, inner: Optional["Engine"]) -> "Engine":
+        if ops is None or isinstance(ops, (type, Engine)):
+            raise TypeError("ops must be an object with engine members, not %r"
+                            % (ops,))
+        if inner is not None:
+            try:
+                ops.inner = inner.table
+            except AttributeError:
+                pass
+        members: Dict[str, Callable[..., Any]] = {}
+        for name in C.ENGINE_MEMBER_TYPES:
+            m = getattr(ops, name, None)
+            if m is None:
+                continue
+            if not callable(m):
+                raise TypeError("ops.%s must be callable, not %s"
+                                % (name, type(m).__name__))
+            members[name] = m
+        if ("submit" in members) != ("reap" in members):
+            raise DiskbenchValueError("ops must have both submit and reap, "
+                                      "or neither")
+        ename = getattr(ops, "name", None)
+        bname = None
+        if ename is not None:
+            if not isinstance(ename, str):
+                raise TypeError("ops.name must be a str, not %s"
+                                % type(ename).__name__)
+            bname = ename.encode()
+            if b"\0" in bname:
+                raise DiskbenchValueError("ops.name must not contain a NUL")
+        qd = check_int(getattr(ops, "queue_depth", 0) or 0, "ops.queue_depth",
+                       0, C.ENGINE_MAX_QUEUE_DEPTH)
+
+        obj = object.__new__(cls)
+        obj._errors = _CallbackErrors()
+        obj._inflight = set()
+        obj._table = None
+        obj._inner = inner
+        obj._ops = ops
+        tramp = _Trampolines(obj, ops)
+        table = C.EngineOps()
+        table.sz = sizeof(table)
+        table.name = bname
+        table.queue_depth = qd
+        keep: List[Any] = [bname, tramp]
+        for mname, m in members.items():
+            fn = tramp.make(mname, m)
+            setattr(table, mname, fn)
+            keep.append(fn)
+        e = C.P()
+        if inner is None:
+            check(C.engine_new(byref(e), byref(table), None), "engine_new")
+            obj._ref = _Ref(e.value, C.engine_free, "Engine", None)
+            obj._ref.keep = keep
+            return obj
+        iref = inner._ref
+        assert iref is not None
+        ip = iref.acquire()
+        try:   # inner kept from closing until the wrapper is attached to it
+            check(C.engine_wrap(byref(e), ip, byref(table), None),
+                  "engine_wrap")
+            obj._ref = _Ref(e.value, C.engine_free, "Engine", None)
+            obj._ref.keep = keep
+            obj._ref.attach(iref.owner if isinstance(iref, _View) else iref)
+        finally:
+            iref.release()
+        return obj
+
+    def __repr__(self) -> str:
+        if self.closed:
+            return "<diskbench.Engine closed>"
+        return "<diskbench.Engine %s>" % self.name
+
+    name = property(lambda self: decode(C.engine_name(self._p)) or "",
+                    doc='"sync", "null", "io_uring", or the name of yours.')
+    queue_depth = property(lambda self: C.engine_queue_depth(self._p),
+                           doc="Most requests the engine keeps in flight.")
+
+    @property
+    def inner(self) -> Optional["Engine"]:
+        """The engine this one wraps, or None."""
+        return self._inner
+
+    @property
+    def ops(self) -> Any:
+        """The Python object whose members this engine runs, or None."""
+        return self._ops
+
+    @property
+    def table(self) -> EngineTable:
+        """The engine's functions, callable from Python."""
+        t = self._table
+        if t is None or self.closed:
+            t = self._table = EngineTable(self)
+        return t
+
+    def _chain(self) -> List["Engine"]:
+        out: List[Engine] = []
+        e: Optional[Engine] = self
+        while e is not None and e not in out:
+            out.append(e)
+            e = e._inner
+        return out
+
+    def _cancel_runs(self) -> None:
+        """Cancels every run executing on a target that uses this engine:
+        a Python member failed where it could not return an error."""
+        with _lock:
+            ref = self._ref
+            if ref is None:
+                return
+            root = ref.owner if isinstance(ref, _View) else ref
+            stack = [root]
+            while stack:
+                r = stack.pop()
+                if r.kind == "Run" and r.busy and r.ptr:
+                    C.run_cancel(r.ptr)
+                stack.extend(r.children.values())
+
+    def _take_errors(self) -> List[Tuple[int, BaseException]]:
+        out: List[Tuple[int, BaseException]] = []
+        for e in self._chain():
+            out.extend(e._errors.take())
+        return out
+
+    def _raise_errors(self, where: str) -> None:
+        raise_first(self._take_errors(), where)

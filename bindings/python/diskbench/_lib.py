@@ -1,0 +1,467 @@
+"""The shared library, its structs and its functions, as ctypes sees them.
+
+Nothing here checks anything: this is the C API one to one. The rest of
+the package validates every argument before it calls a function bound here.
+
+Each exported function is one line of ``_PROTOTYPES``: its name without the
+``diskbench_`` prefix, its return type, its argument types, and whether the
+call may block (I/O, a whole run). Calls that cannot block are bound through
+``ctypes.PyDLL`` and keep the GIL, which is cheaper for a short call and
+means no other Python thread can close the object meanwhile. Calls that can
+block are bound through ``ctypes.CDLL`` and release the GIL; the objects
+they use are marked busy for the length of the call (see ``_common._Ref``).
+
+A function the loaded library lacks (an older libdiskbench) is bound to a
+stub that raises NotImplementedError when called, so that importing the
+package still works.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import os
+from ctypes import (POINTER, Structure, c_bool, c_char_p, c_double, c_int,
+                    c_int64, c_size_t, c_uint32, c_uint64, c_void_p)
+from typing import Any, Callable, Dict, Tuple
+
+__all__: list = []
+
+SONAME = "libdiskbench.so.0"
+
+
+def _load_path() -> str:
+    path = os.environ.get("DISKBENCH_LIBRARY")
+    if path:
+        return path
+    try:
+        ctypes.CDLL(SONAME)
+        return SONAME
+    except OSError:
+        found = ctypes.util.find_library("diskbench")
+        if not found:
+            raise OSError(
+                "libdiskbench not found: neither %s nor DISKBENCH_LIBRARY "
+                "(the path of libdiskbench.so) could be loaded" % SONAME)
+        return found
+
+
+path = _load_path()
+_gil = ctypes.PyDLL(path)       # short calls: the GIL is kept
+_nogil = ctypes.CDLL(path)      # calls that may block: the GIL is released
+
+P = c_void_p
+PP = POINTER(c_void_p)
+u32, u64, i64, size = c_uint32, c_uint64, c_int64, c_size_t
+U64_MAX = (1 << 64) - 1
+U32_MAX = (1 << 32) - 1
+I64_MIN, I64_MAX = -(1 << 63), (1 << 63) - 1
+SIZE_MAX = (1 << (8 * ctypes.sizeof(c_size_t))) - 1
+
+# --- structs (include/diskbench/*.h; layouts pinned by tests/abi/test-layout.c)
+
+
+class HistOpts(Structure):
+    _fields_ = [("sz", size), ("highest", u64), ("precision_bits", u32),
+                ("reserved", u32)]
+
+
+class TimelineOpts(Structure):
+    _fields_ = [("sz", size), ("interval_ns", u64), ("reserve", u64)]
+
+
+class TimelinePoint(Structure):
+    _fields_ = [("sz", size), ("offset_ns", u64), ("ops", u64), ("bytes", u64),
+                ("max_latency_ns", u64), ("latency_sum_ns", u64)]
+
+
+CLOCK_FN = ctypes.CFUNCTYPE(u64, P)
+
+
+class RecorderOpts(Structure):
+    _fields_ = [("sz", size), ("hist_highest", u64), ("interval_ns", u64),
+                ("timeline_reserve", u64), ("clock", CLOCK_FN),
+                ("clock_user_data", P), ("hist_precision_bits", u32),
+                ("reserved", u32)]
+
+
+class IO(Structure):
+    _fields_ = [("handle", i64), ("buf", P), ("len", u64), ("offset", u64),
+                ("op", u32), ("reserved", u32), ("result", i64),
+                ("start_ns", u64), ("priv", P)]
+
+
+IO_P = POINTER(IO)
+OPEN_FN = ctypes.CFUNCTYPE(c_int, c_char_p, u32, POINTER(i64), P)
+CLOSE_FN = ctypes.CFUNCTYPE(c_int, i64, P)
+READ_FN = ctypes.CFUNCTYPE(i64, i64, P, u64, u64, P)
+WRITE_FN = ctypes.CFUNCTYPE(i64, i64, P, u64, u64, P)
+FSYNC_FN = ctypes.CFUNCTYPE(c_int, i64, P)
+PATH_FN = ctypes.CFUNCTYPE(c_int, c_char_p, P)            # unlink, mkdir, rmdir
+SUBMIT_FN = ctypes.CFUNCTYPE(c_int, POINTER(IO_P), u32, P)
+REAP_FN = ctypes.CFUNCTYPE(c_int, POINTER(IO_P), u32, u32, P)
+DESTROY_FN = ctypes.CFUNCTYPE(None, P)
+STAT_FN = ctypes.CFUNCTYPE(c_int, c_char_p, POINTER(u64), P)
+LINK_FN = ctypes.CFUNCTYPE(c_int, c_char_p, c_char_p, P)  # link, symlink
+SYNC_FN = ctypes.CFUNCTYPE(c_int, P)
+DIRENT_FN = ctypes.CFUNCTYPE(c_int, c_char_p, P)
+READDIR_FN = ctypes.CFUNCTYPE(c_int, c_char_p, DIRENT_FN, P, P)
+OPEN_AT_FN = ctypes.CFUNCTYPE(c_int, i64, c_char_p, u32, POINTER(i64), P)
+UNLINK_AT_FN = ctypes.CFUNCTYPE(c_int, i64, c_char_p, P)
+STAT_AT_FN = ctypes.CFUNCTYPE(c_int, i64, c_char_p, POINTER(u64), P)
+LINK_AT_FN = ctypes.CFUNCTYPE(c_int, i64, c_char_p, i64, c_char_p, P)
+SYMLINK_AT_FN = ctypes.CFUNCTYPE(c_int, c_char_p, i64, c_char_p, P)
+
+
+class EngineOps(Structure):
+    _fields_ = [("sz", size), ("name", c_char_p), ("open", OPEN_FN),
+                ("close", CLOSE_FN), ("read", READ_FN), ("write", WRITE_FN),
+                ("fsync", FSYNC_FN), ("unlink", PATH_FN),
+                ("submit", SUBMIT_FN), ("reap", REAP_FN), ("clock", CLOCK_FN),
+                ("destroy", DESTROY_FN), ("queue_depth", u32),
+                ("mkdir", PATH_FN), ("rmdir", PATH_FN), ("stat", STAT_FN),
+                ("link", LINK_FN), ("symlink", LINK_FN), ("sync", SYNC_FN),
+                ("readdir", READDIR_FN), ("open_at", OPEN_AT_FN),
+                ("unlink_at", UNLINK_AT_FN), ("stat_at", STAT_AT_FN),
+                ("link_at", LINK_AT_FN), ("symlink_at", SYMLINK_AT_FN)]
+
+
+# The function type of each engine member, by member name.
+ENGINE_MEMBER_TYPES: Dict[str, Any] = {
+    name: ctype for name, ctype in EngineOps._fields_
+    if name not in ("sz", "name", "queue_depth")}
+
+
+class TargetOpts(Structure):
+    _fields_ = [("sz", size), ("engine", P), ("file_bytes", u64),
+                ("name_prefix", c_char_p), ("block_bytes", u32),
+                ("flags", u32)]
+
+
+class BonnieOpts(Structure):
+    _fields_ = [("sz", size), ("byte_bytes", u64), ("seeks", u64),
+                ("seekers", u32), ("flags", u32)]
+
+
+class SeqOpts(Structure):
+    _fields_ = [("sz", size), ("block_bytes", u64), ("total_bytes", u64),
+                ("time_limit_ns", u64), ("queue_depth", u32), ("flags", u32)]
+
+
+class RandomOpts(Structure):
+    _fields_ = [("sz", size), ("block_bytes", u64), ("ops", u64),
+                ("time_limit_ns", u64), ("write_percent", u32),
+                ("queue_depth", u32), ("threads", u32), ("flags", u32)]
+
+
+class FilesOpts(Structure):
+    _fields_ = [("sz", size), ("files", u64), ("max_bytes", u64),
+                ("min_bytes", u64), ("dirs", u32), ("chunk_bytes", u32),
+                ("mode", u32), ("flags", u32)]
+
+
+CUSTOM_SETUP_FN = ctypes.CFUNCTYPE(c_int, P, P)
+CUSTOM_OP_FN = ctypes.CFUNCTYPE(c_int, u64, POINTER(u64), P)
+CUSTOM_TEARDOWN_FN = ctypes.CFUNCTYPE(None, P)
+
+
+class CustomOps(Structure):
+    _fields_ = [("sz", size), ("setup", CUSTOM_SETUP_FN),
+                ("op", CUSTOM_OP_FN), ("teardown", CUSTOM_TEARDOWN_FN)]
+
+
+CTX_SETUP_FN = ctypes.CFUNCTYPE(c_int, P, P)
+CTX_OP_FN = ctypes.CFUNCTYPE(c_int, P, u64, POINTER(u64), P)
+CTX_TEARDOWN_FN = ctypes.CFUNCTYPE(None, P, P)
+
+
+class CustomCtxOps(Structure):
+    _fields_ = [("sz", size), ("setup", CTX_SETUP_FN), ("op", CTX_OP_FN),
+                ("teardown", CTX_TEARDOWN_FN)]
+
+
+class Progress(Structure):
+    _fields_ = [("sz", size), ("phase_name", c_char_p), ("phase_index", u32),
+                ("phase_count", u32), ("fraction", c_double), ("ops", u64),
+                ("bytes", u64), ("elapsed_ns", u64), ("bytes_per_sec", c_double),
+                ("ops_per_sec", c_double)]
+
+
+PROGRESS_FN = ctypes.CFUNCTYPE(c_int, POINTER(Progress), P)
+RANDOM_FN = ctypes.CFUNCTYPE(u32, P)
+
+
+class RunOpts(Structure):
+    _fields_ = [("sz", size), ("progress", PROGRESS_FN),
+                ("progress_user_data", P), ("progress_interval_ns", u64),
+                ("stop_bytes", u64), ("stop_ops", u64), ("stop_time_ns", u64),
+                ("timeline_interval_ns", u64), ("hist_precision_bits", u32),
+                ("flags", u32), ("seed", u32), ("random", RANDOM_FN),
+                ("random_user_data", P)]
+
+
+class ReportInfo(Structure):
+    _fields_ = [("sz", size), ("name", c_char_p), ("host", c_char_p),
+                ("kernel", c_char_p), ("dir", c_char_p), ("fs_type", c_char_p),
+                ("options", c_char_p), ("version", c_char_p),
+                ("seed_text", c_char_p), ("start_time_ns", u64),
+                ("flags", u32), ("seed", u32), ("concurrency", u32),
+                ("seeks", u32), ("seekers", u32), ("file_chunk_bytes", u32),
+                ("file_bytes", u64), ("chunk_bytes", u64), ("files", u64),
+                ("max_bytes", u64), ("min_bytes", u64), ("dirs", u32),
+                ("files_mode", u32), ("end_time_ns", u64)]
+
+
+class WriteOpts(Structure):
+    _fields_ = [("sz", size), ("percentiles", POINTER(c_double)),
+                ("percentile_count", size), ("flags", u32),
+                ("title", c_char_p)]
+
+
+BUCKET_FN = ctypes.CFUNCTYPE(c_int, u64, u64, u64, P)
+WRITE_SINK_FN = ctypes.CFUNCTYPE(c_int, P, size, P)
+
+# The C structs by their C names, for the layout test.
+STRUCTS = {
+    "diskbench_hist_opts": HistOpts,
+    "diskbench_timeline_opts": TimelineOpts,
+    "diskbench_timeline_point": TimelinePoint,
+    "diskbench_recorder_opts": RecorderOpts,
+    "diskbench_io": IO,
+    "diskbench_engine_ops": EngineOps,
+    "diskbench_target_opts": TargetOpts,
+    "diskbench_bonnie_opts": BonnieOpts,
+    "diskbench_seq_opts": SeqOpts,
+    "diskbench_random_opts": RandomOpts,
+    "diskbench_files_opts": FilesOpts,
+    "diskbench_custom_ops": CustomOps,
+    "diskbench_custom_ctx_ops": CustomCtxOps,
+    "diskbench_progress": Progress,
+    "diskbench_run_opts": RunOpts,
+    "diskbench_report_info": ReportInfo,
+    "diskbench_write_opts": WriteOpts,
+}
+
+# --- functions: name (without diskbench_), restype, argtypes, may block ------
+
+B = True   # may block: bound without the GIL
+_PROTOTYPES: Tuple[Tuple[Any, ...], ...] = (
+    # version.h, error.h, common.h, clock.h
+    ("version", u32, ()),
+    ("version_string", c_char_p, ()),
+    ("check_version", c_bool, (u32, u32, u32)),
+    ("strerror", c_char_p, (c_int,)),
+    ("free", None, (P,)),
+    ("clock_ns", u64, ()),
+    ("cpu_time", c_int, (POINTER(u64), POINTER(u64))),
+    # hist.h
+    ("hist_opts_init", None, (POINTER(HistOpts), size)),
+    ("hist_new", c_int, (PP, POINTER(HistOpts))),
+    ("hist_free", None, (P,)),
+    ("hist_copy", c_int, (PP, P)),
+    ("hist_record", None, (P, u64)),
+    ("hist_record_n", c_int, (P, u64, u64)),
+    ("hist_record_values", c_int, (P, P, size)),
+    ("hist_reset", None, (P,)),
+    ("hist_merge", c_int, (P, P)),
+    ("hist_count", u64, (P,)),
+    ("hist_overflow", u64, (P,)),
+    ("hist_min", u64, (P,)),
+    ("hist_max", u64, (P,)),
+    ("hist_sum", u64, (P,)),
+    ("hist_mean", c_double, (P,)),
+    ("hist_stddev", c_double, (P,)),
+    ("hist_percentile", c_int, (P, c_double, POINTER(u64))),
+    ("hist_percentiles", c_int, (P, POINTER(c_double), size, POINTER(u64))),
+    ("hist_value_at_rank", c_int, (P, u64, POINTER(u64))),
+    ("hist_count_le", u64, (P, u64)),
+    ("hist_cdf", c_double, (P, u64)),
+    ("hist_foreach", c_int, (P, BUCKET_FN, P)),
+    ("hist_highest", u64, (P,)),
+    ("hist_precision_bits", u32, (P,)),
+    ("hist_memory", size, (P,)),
+    # timeline.h
+    ("timeline_opts_init", None, (POINTER(TimelineOpts), size)),
+    ("timeline_new", c_int, (PP, u64, POINTER(TimelineOpts))),
+    ("timeline_free", None, (P,)),
+    ("timeline_copy", c_int, (PP, P)),
+    ("timeline_record", c_int, (P, u64, u64, u64)),
+    ("timeline_merge", c_int, (P, P)),
+    ("timeline_reset", None, (P, u64)),
+    ("timeline_len", size, (P,)),
+    ("timeline_interval_ns", u64, (P,)),
+    ("timeline_start_ns", u64, (P,)),
+    ("timeline_get", c_int, (P, size, POINTER(TimelinePoint))),
+    # recorder.h
+    ("recorder_opts_init", None, (POINTER(RecorderOpts), size)),
+    ("recorder_new", c_int, (PP, POINTER(RecorderOpts))),
+    ("recorder_free", None, (P,)),
+    ("recorder_begin", c_int, (P, u64)),
+    ("recorder_op", u64, (P, u64)),
+    ("recorder_record", c_int, (P, u64, u64, u64)),
+    ("recorder_mark", None, (P, u64)),
+    ("recorder_now", u64, (P,)),
+    ("recorder_end", c_int, (P, u64)),
+    ("recorder_merge", c_int, (P, P)),
+    ("recorder_ops", u64, (P,)),
+    ("recorder_bytes", u64, (P,)),
+    ("recorder_begin_ns", u64, (P,)),
+    ("recorder_elapsed_ns", u64, (P,)),
+    ("recorder_cpu_user_ns", u64, (P,)),
+    ("recorder_cpu_system_ns", u64, (P,)),
+    ("recorder_hist", P, (P,)),
+    ("recorder_timeline", P, (P,)),
+    ("recorder_errmsg", c_char_p, (P,)),
+    # result.h
+    ("phase_kind_name", c_char_p, (c_int,)),
+    ("result_new", c_int, (PP, c_char_p, c_int, P)),
+    ("result_free", None, (P,)),
+    ("result_copy", c_int, (PP, P)),
+    ("result_set_error", c_int, (P, c_int, c_char_p, c_char_p, u64)),
+    ("result_name", c_char_p, (P,)),
+    ("result_kind", c_int, (P,)),
+    ("result_ops", u64, (P,)),
+    ("result_bytes", u64, (P,)),
+    ("result_elapsed_ns", u64, (P,)),
+    ("result_cpu_user_ns", u64, (P,)),
+    ("result_cpu_system_ns", u64, (P,)),
+    ("result_cpu_percent", c_double, (P,)),
+    ("result_ops_per_sec", c_double, (P,)),
+    ("result_bytes_per_sec", c_double, (P,)),
+    ("result_ran", c_bool, (P,)),
+    ("result_too_fast", c_bool, (P,)),
+    ("result_set_cpu", None, (P, u64, u64)),
+    ("result_summary_only", c_bool, (P,)),
+    ("result_max_latency_ns", u64, (P,)),
+    ("result_hist", P, (P,)),
+    ("result_timeline", P, (P,)),
+    ("result_error", c_int, (P,)),
+    ("result_error_op", c_char_p, (P,)),
+    ("result_error_path", c_char_p, (P,)),
+    ("result_error_offset", u64, (P,)),
+    ("result_errmsg", c_char_p, (P,)),
+    ("result_config_count", size, (P,)),
+    ("result_config_at", c_int, (P, size, POINTER(c_char_p), POINTER(c_char_p))),
+    ("result_config", c_char_p, (P, c_char_p)),
+    ("result_set_config", c_int, (P, c_char_p, c_char_p)),
+    # engine.h
+    ("engine_sync_new", c_int, (PP,)),
+    ("engine_null_new", c_int, (PP,)),
+    ("engine_io_uring_new", c_int, (PP, u32)),
+    ("engine_new", c_int, (PP, POINTER(EngineOps), P)),
+    ("engine_wrap", c_int, (PP, P, POINTER(EngineOps), P)),
+    ("engine_table", P, (P, PP)),
+    ("engine_free", None, (P,)),
+    ("engine_name", c_char_p, (P,)),
+    ("engine_queue_depth", u32, (P,)),
+    # target.h
+    ("target_opts_init", None, (POINTER(TargetOpts), size)),
+    ("target_new", c_int, (PP, c_char_p, POINTER(TargetOpts),
+                           POINTER(c_void_p)), B),
+    ("target_free", None, (P,), B),
+    ("target_cleanup", c_int, (P,), B),
+    ("target_dir", c_char_p, (P,)),
+    ("target_engine", P, (P,)),
+    ("target_file_bytes", u64, (P,)),
+    ("target_block_bytes", u32, (P,)),
+    ("target_alignment", u32, (P,)),
+    ("target_file_count", size, (P,)),
+    ("target_errmsg", c_char_p, (P,)),
+    # phase.h
+    ("phase_bonnie_new", c_int, (PP, c_int, POINTER(BonnieOpts))),
+    ("phase_seq_new", c_int, (PP, POINTER(SeqOpts))),
+    ("phase_random_new", c_int, (PP, POINTER(RandomOpts))),
+    ("phase_files_new", c_int, (PP, c_int, POINTER(FilesOpts))),
+    ("phase_custom_new", c_int, (PP, c_char_p, POINTER(CustomOps), P)),
+    ("phase_custom_ctx_new", c_int, (PP, c_char_p, POINTER(CustomCtxOps), P)),
+    ("custom_target", P, (P,)),
+    ("custom_engine", P, (P,)),
+    ("custom_file", c_int, (P, u32, u32, POINTER(i64)), B),
+    ("custom_file_path", c_char_p, (P, u32)),
+    ("custom_test_file", c_int, (P, u64, POINTER(i64)), B),
+    ("custom_time_from_here", None, (P,)),
+    ("custom_now", u64, (P,)),
+    ("phase_free", None, (P,)),
+    ("phase_name", c_char_p, (P,)),
+    ("phase_kind", c_int, (P,)),
+    # run.h
+    ("run_opts_init", None, (POINTER(RunOpts), size)),
+    ("run_new", c_int, (PP, P, POINTER(RunOpts))),
+    ("run_free", None, (P,), B),
+    ("run_add", c_int, (P, P)),
+    ("run_execute", c_int, (P,), B),
+    ("run_cancel", None, (P,)),
+    ("run_result_count", size, (P,)),
+    ("run_result", P, (P, size)),
+    ("run_seed", u32, (P,)),
+    ("run_errmsg", c_char_p, (P,)),
+    ("run_start_time_ns", u64, (P,)),
+    ("run_end_time_ns", u64, (P,)),
+    # report.h
+    ("report_info_init", None, (POINTER(ReportInfo), size)),
+    ("write_opts_init", None, (POINTER(WriteOpts), size)),
+    ("report_new", c_int, (PP,)),
+    ("report_free", None, (P,)),
+    ("report_add", c_int, (P, POINTER(ReportInfo), PP, size)),
+    ("report_add_run", c_int, (P, POINTER(ReportInfo), P)),
+    ("report_run_count", size, (P,)),
+    ("report_get_info", c_int, (P, size, POINTER(ReportInfo))),
+    ("report_result_count", size, (P, size)),
+    ("report_result", P, (P, size, size)),
+    ("report_write", c_int, (P, c_int, POINTER(WriteOpts), WRITE_SINK_FN, P), B),
+    ("report_write_file", c_int, (P, c_int, POINTER(WriteOpts), c_char_p), B),
+    ("report_read", c_int, (P, c_int, P, size, c_char_p), B),
+    ("report_read_file", c_int, (P, c_int, c_char_p), B),
+    ("report_errmsg", c_char_p, (P,)),
+)
+
+
+def _missing(name: str) -> Callable[..., Any]:
+    def call(*args: Any) -> Any:
+        raise NotImplementedError(
+            "the loaded libdiskbench (%s) has no diskbench_%s"
+            % (path, name))
+    call.__name__ = "diskbench_" + name
+    return call
+
+
+def _bind() -> Dict[str, Callable[..., Any]]:
+    bound: Dict[str, Callable[..., Any]] = {}
+    for proto in _PROTOTYPES:
+        name, restype, argtypes = proto[:3]
+        dll = _nogil if len(proto) > 3 and proto[3] else _gil
+        try:
+            f = getattr(dll, "diskbench_" + name)
+        except AttributeError:
+            bound[name] = _missing(name)
+            continue
+        f.restype = restype
+        f.argtypes = list(argtypes)
+        bound[name] = f
+    return bound
+
+
+BOUND = _bind()
+globals().update(BOUND)
+
+# --- constants (the headers' macros) ------------------------------------------
+
+CUSTOM_DONE = 1
+OFFSET_CURRENT = U64_MAX
+TARGET_DIRECT, TARGET_SYNC = 0x01, 0x02
+BONNIE_SYNC, BONNIE_NO_SETTLE = 0x01, 0x02
+SEQ_WRITE, SEQ_DIRECT, SEQ_NO_FSYNC = 0x01, 0x02, 0x04
+FILES_SYNC = 0x01
+RUN_SEED = 0x01
+INFO_HAS_SEED = 0x01
+WRITE_CSV_HEADER = 0x01
+WRITE_MAX_PERCENTILES = 64
+HIST_MAX_PRECISION_BITS = 16
+CUSTOM_MAX_FILES = 64
+ENGINE_MAX_QUEUE_DEPTH = 4096
+
+
+def __getattr__(name: str) -> Any:
+    # The functions are bound into this module's namespace above; this tells
+    # type checkers that the names exist (as Any: ctypes functions).
+    raise AttributeError("module %r has no attribute %r" % (__name__, name))

@@ -1,0 +1,473 @@
+"""Reports (report.h): runs and their results, read from bonnie++ CSV and
+JSON, written as CSV, bonnie++'s text table, JSON and HTML."""
+
+from __future__ import annotations
+
+import codecs
+import ctypes
+import dataclasses
+import enum
+import io
+import os
+import sys
+from ctypes import byref, sizeof
+from typing import (IO, Any, Callable, Dict, Iterator, List, NamedTuple, Optional,
+                    Sequence, Union)
+
+from . import _lib as C
+from ._common import (Closeable, DiskbenchValueError, PathArg,
+                      _CallbackErrors, _Ref, check, check_bool, check_float,
+                      check_int, cpath, cstr, decode, raise_first, u32, u64)
+from ._run import Run
+from ._stats import Result
+
+
+class Format(enum.IntEnum):
+    """Result formats (enum diskbench_format)."""
+
+    AUTO = 0
+    BONNIE_CSV = 1
+    BONNIE_TEXT = 2
+    JSON = 3
+    HTML = 4
+
+    @classmethod
+    def of(cls, value: Any) -> "Format":
+        """A Format from a Format or a name: "auto", "csv", "text", "json",
+        "html" (or the member's name)."""
+        if isinstance(value, cls):
+            return value
+        if isinstance(value, str):
+            v = value.strip().lower()
+            if v in _FORMAT_NAMES:
+                return _FORMAT_NAMES[v]
+            if v.upper() in cls.__members__:
+                return cls[v.upper()]
+            raise DiskbenchValueError(
+                "format must be one of auto, csv, text, json, html; not %r"
+                % value)
+        n = check_int(value, "format", 0, 1 << 30)
+        try:
+            return cls(n)
+        except ValueError:
+            raise DiskbenchValueError("format %d is not a format" % n) from None
+
+
+_FORMAT_NAMES = {"auto": Format.AUTO, "csv": Format.BONNIE_CSV,
+                 "bonnie_csv": Format.BONNIE_CSV, "text": Format.BONNIE_TEXT,
+                 "txt": Format.BONNIE_TEXT, "bonnie_text": Format.BONNIE_TEXT,
+                 "json": Format.JSON, "html": Format.HTML, "htm": Format.HTML}
+
+
+def _format_of_path(path: bytes) -> Format:
+    ext = os.path.splitext(path)[1].lower().lstrip(b".").decode("ascii",
+                                                                 "replace")
+    if ext in ("csv", "txt", "text", "json", "html", "htm"):
+        return _FORMAT_NAMES[ext]
+    raise DiskbenchValueError(
+        "cannot tell the format of %r from its name: pass format= (csv, "
+        "text, json or html)" % os.fsdecode(path))
+
+
+_FILES_MODE_NAMES = {0: "regular", 1: "hardlink", 2: "symlink"}
+_FILES_MODE_VALUES = {v: k for k, v in _FILES_MODE_NAMES.items()}
+_INFO_STRINGS = ("name", "host", "kernel", "dir", "fs_type", "options",
+                 "version", "seed_text")
+_INFO_U32 = ("concurrency", "seeks", "seekers", "file_chunk_bytes", "dirs")
+_INFO_U64 = ("start_time_ns", "end_time_ns", "file_bytes", "chunk_bytes", "files",
+             "max_bytes", "min_bytes")
+
+
+@dataclasses.dataclass
+class RunInfo:
+    """A run's metadata (struct diskbench_report_info). Given to
+    Report.add_run() and Report.add(), None and 0 mean "not known" or the
+    library's default (this machine's host name, kernel, the time now);
+    read back from a report, None means the source did not say.
+    ``seed`` is None when not set; ``files_mode`` is "regular",
+    "hardlink" or "symlink"."""
+
+    name: Optional[str] = None
+    host: Optional[str] = None
+    kernel: Optional[str] = None
+    dir: Optional[str] = None
+    fs_type: Optional[str] = None
+    options: Optional[str] = None
+    version: Optional[str] = None
+    seed_text: Optional[str] = None
+    start_time_ns: int = 0
+    end_time_ns: int = 0
+    seed: Optional[int] = None
+    concurrency: int = 0
+    seeks: int = 0
+    seekers: int = 0
+    file_chunk_bytes: int = 0
+    file_bytes: int = 0
+    chunk_bytes: int = 0
+    files: int = 0
+    max_bytes: int = 0
+    min_bytes: int = 0
+    dirs: int = 0
+    files_mode: str = "regular"
+
+    def _struct(self) -> "tuple[C.ReportInfo, List[Any]]":
+        info = C.ReportInfo()
+        C.report_info_init(byref(info), sizeof(info))
+        keep: List[Any] = []
+        for f in _INFO_STRINGS:
+            v = getattr(self, f)
+            if f == "dir" and v is not None and not isinstance(v, str):
+                b: Optional[bytes] = cpath(v, "dir")
+            else:
+                b = cstr(v, f, True)
+            keep.append(b)
+            setattr(info, f, b)
+        for f in _INFO_U32:
+            setattr(info, f, u32(getattr(self, f), f))
+        for f in _INFO_U64:
+            setattr(info, f, u64(getattr(self, f), f))
+        if self.seed is not None:
+            info.seed = u32(self.seed, "seed")
+            info.flags |= C.INFO_HAS_SEED
+        if self.files_mode not in _FILES_MODE_VALUES:
+            raise DiskbenchValueError(
+                "files_mode must be regular, hardlink or symlink, not %r"
+                % (self.files_mode,))
+        info.files_mode = _FILES_MODE_VALUES[self.files_mode]
+        return info, keep
+
+    @classmethod
+    def _of(cls, info: "C.ReportInfo") -> "RunInfo":
+        kw: Dict[str, Any] = {f: decode(getattr(info, f)) for f in _INFO_STRINGS}
+        for f in _INFO_U32 + _INFO_U64:
+            kw[f] = getattr(info, f)
+        kw["seed"] = info.seed if info.flags & C.INFO_HAS_SEED else None
+        kw["files_mode"] = _FILES_MODE_NAMES.get(info.files_mode,
+                                                 str(info.files_mode))
+        return cls(**kw)
+
+
+def _info_arg(info: Optional[RunInfo], kw: Dict[str, Any]) -> RunInfo:
+    if info is not None and not isinstance(info, RunInfo):
+        raise TypeError("info must be a RunInfo, not %s" % type(info).__name__)
+    if kw:
+        base = dataclasses.asdict(info) if info is not None else {}
+        names = {f.name for f in dataclasses.fields(RunInfo)}
+        for k in kw:
+            if k not in names:
+                raise TypeError("unknown run information %r" % k)
+        base.update(kw)
+        return RunInfo(**base)
+    return info if info is not None else RunInfo()
+
+
+def _merge_info(base: RunInfo, given: RunInfo) -> RunInfo:
+    default = RunInfo()
+    kw = {}
+    for f in dataclasses.fields(RunInfo):
+        v = getattr(given, f.name)
+        kw[f.name] = v if v != getattr(default, f.name) else getattr(base, f.name)
+    return RunInfo(**kw)
+
+
+def _run_info(run_ptr: int) -> Optional[RunInfo]:
+    """The metadata diskbench_report_add_run() takes from an executed run
+    (its seed, start and end time, directory, sizes, ...), read through a
+    report of its own, so that the run can be added after it is closed."""
+    r = C.P()
+    if C.report_new(byref(r)) < 0:
+        return None
+    try:
+        if C.report_add_run(r.value, None, run_ptr) < 0:
+            return None
+        st = C.ReportInfo()
+        C.report_info_init(byref(st), sizeof(st))
+        if C.report_get_info(r.value, 0, byref(st)) < 0:
+            return None
+        return RunInfo._of(st)
+    finally:
+        C.report_free(r.value)
+
+
+class ReportRun(NamedTuple):
+    """One run of a report: its metadata and its results (copies)."""
+
+    info: RunInfo
+    results: List[Result]
+
+
+class _Sink:
+    """Sends what a writer produces to a file object (bytes, or text decoded
+    as UTF-8 piece by piece) or into a bytearray."""
+
+    def __init__(self, out: Any) -> None:
+        self.errors = _CallbackErrors()
+        self.put: Callable[[bytes], Any]
+        if isinstance(out, bytearray):
+            self.put = out.extend
+        elif isinstance(out, io.TextIOBase):
+            dec = codecs.getincrementaldecoder("utf-8")("surrogateescape")
+
+            def put_text(b: bytes) -> None:
+                out.write(dec.decode(b))
+            self.put = put_text
+        else:
+            self.put = out.write
+
+        def write(buf: int, n: int, ud: Any) -> int:
+            try:
+                self.put(ctypes.string_at(buf, n))
+                return 0
+            except BaseException as e:
+                self.errors.add(e)
+                return -5  # -EIO
+        self.fn = C.WRITE_SINK_FN(write)
+
+
+class Report(Closeable):
+    """Runs with their metadata and results (diskbench_report).
+
+    ``Report.read(source)`` reads bonnie++ CSV or JSON (a path or a binary
+    file object); ``load()``/``loads()`` add more; ``add_run(run)`` adds an
+    executed Run, ``add(results)`` results made any other way; ``write(dest)``
+    writes CSV, text, JSON or HTML to a path (the format from its suffix,
+    or ``format=``) or to a file object; ``dumps(format)`` gives the bytes."""
+
+    def __init__(self) -> None:
+        r = C.P()
+        check(C.report_new(byref(r)), "report_new")
+        self._ref = _Ref(r.value, C.report_free, "Report")
+
+    @classmethod
+    def read(cls, source: Union[PathArg, IO[bytes]],
+             format: Any = "auto") -> "Report":
+        """A new report with the runs read from a path or a file object."""
+        rep = cls()
+        try:
+            rep.load(source, format)
+        except BaseException:
+            rep.close()
+            raise
+        return rep
+
+    def __repr__(self) -> str:
+        if self.closed:
+            return "<diskbench.Report closed>"
+        return "<diskbench.Report of %d runs>" % len(self)
+
+    def _msg(self) -> str:
+        return decode(C.report_errmsg(self._p)) or ""
+
+    errmsg = property(_msg, doc="Why the last failing call failed; '' if none.")
+
+    def _blocking(self, fn: Any, *args: Any) -> int:
+        ref = self._ref
+        p = ref.acquire()  # type: ignore[union-attr]
+        try:
+            return fn(p, *args)
+        finally:
+            ref.release()  # type: ignore[union-attr]
+
+    def load(self, source: Union[PathArg, IO[bytes]],
+             format: Any = "auto") -> int:
+        """Appends the runs of a file (a path, "-" for standard input, or a
+        file object); returns how many. Nothing is added unless the whole
+        input reads."""
+        fmt = Format.of(format)
+        if hasattr(source, "read"):
+            data = source.read()  # type: ignore[union-attr]
+            if isinstance(data, str):
+                data = data.encode("utf-8", "surrogateescape")
+            name = getattr(source, "name", None)
+            return self.loads(data, fmt, name if isinstance(name, str) else None)
+        path = cpath(source, "source")
+        return check(self._blocking(C.report_read_file, int(fmt), path),
+                     "report_read_file", self._msg)
+
+    def loads(self, data: Union[bytes, bytearray, memoryview, str],
+              format: Any = "auto", source: Optional[str] = None) -> int:
+        """Appends the runs in data (bytes, or a str); returns how many.
+        ``source`` names the input in messages."""
+        fmt = Format.of(format)
+        if isinstance(data, str):
+            data = data.encode("utf-8", "surrogateescape")
+        try:
+            mv = memoryview(data)
+        except TypeError:
+            raise TypeError("data must be bytes or str, not %s"
+                            % type(data).__name__) from None
+        arg: Any
+        if not mv.c_contiguous or mv.readonly:
+            arg = mv.tobytes()
+            n = len(arg)
+        else:
+            n = mv.nbytes
+            arg = (ctypes.c_char * n).from_buffer(mv) if n else None
+        return check(self._blocking(C.report_read, int(fmt), arg, n,
+                                    cstr(source, "source", True)),
+                     "report_read", self._msg)
+
+    def add_run(self, run: Run, info: Optional[RunInfo] = None,
+                **fields: Any) -> None:
+        """Adds an executed run's results, with its metadata (a RunInfo,
+        and/or its fields as keywords: name="raid-card", ...). The seed is
+        the run's unless given. A run closed since (with its target) still
+        adds the results it kept."""
+        if not isinstance(run, Run):
+            raise TypeError("run must be a Run, not %s" % type(run).__name__)
+        ri = _info_arg(info, fields)
+        if run.closed:
+            # What report_add_run would have taken from the run, kept when
+            # it executed; what the caller sets still wins.
+            if run._info is None:
+                raise ValueError("Run is closed, and was never executed")
+            self.add(run.results, _merge_info(run._info, ri))
+            return
+        st, keep = ri._struct()
+        check(C.report_add_run(self._p, byref(st), run._p), "report_add_run",
+              self._msg)
+
+    def add(self, results: Sequence[Result], info: Optional[RunInfo] = None,
+            **fields: Any) -> None:
+        """Adds a run made of results from anywhere (read, merged, made
+        with Result.from_recorder), with its metadata."""
+        res = list(results)
+        for i, r in enumerate(res):
+            if not isinstance(r, Result):
+                raise TypeError("results[%d] must be a Result, not %s"
+                                % (i, type(r).__name__))
+        st, keep = _info_arg(info, fields)._struct()
+        arr = (ctypes.c_void_p * max(len(res), 1))(*[r._p for r in res])
+        check(C.report_add(self._p, byref(st), arr, len(res)), "report_add",
+              self._msg)
+
+    def __len__(self) -> int:
+        return C.report_run_count(self._p)
+
+    def info(self, index: int) -> RunInfo:
+        """The metadata of run ``index``."""
+        p = self._p
+        i = self._index(p, index)
+        st = C.ReportInfo()
+        C.report_info_init(byref(st), sizeof(st))
+        check(C.report_get_info(p, i, byref(st)), "report_get_info", self._msg)
+        return RunInfo._of(st)
+
+    def results(self, index: int) -> List[Result]:
+        """Copies of the results of run ``index``."""
+        p = self._p
+        i = self._index(p, index)
+        return [Result._copy_of(C.report_result(p, i, j))
+                for j in range(C.report_result_count(p, i))]
+
+    def _index(self, p: int, index: int) -> int:
+        n = C.report_run_count(p)
+        i = check_int(index, "index", -(1 << 62), 1 << 62)
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError("run index %d out of range (%d runs)" % (index, n))
+        return i
+
+    def __getitem__(self, index: int) -> ReportRun:
+        return ReportRun(self.info(index), self.results(index))
+
+    def __iter__(self) -> Iterator[ReportRun]:
+        for i in range(len(self)):
+            yield self[i]
+
+    @property
+    def runs(self) -> List[ReportRun]:
+        """Every run, as (info, results)."""
+        return list(self)
+
+    def _write_opts(self, percentiles: Optional[Sequence[float]],
+                    csv_header: bool, title: Optional[str]) -> "tuple[Any, List[Any]]":
+        opts = C.WriteOpts()
+        C.write_opts_init(byref(opts), sizeof(opts))
+        keep: List[Any] = []
+        if percentiles is not None:
+            ps = [check_float(p, "percentiles[%d]" % i)
+                  for i, p in enumerate(percentiles)]
+            if not 0 < len(ps) <= C.WRITE_MAX_PERCENTILES:
+                raise DiskbenchValueError("percentiles: 1 to %d of them, not %d"
+                                          % (C.WRITE_MAX_PERCENTILES, len(ps)))
+            for i, p in enumerate(ps):
+                if not 0 < p <= 100 or (i and p <= ps[i - 1]):
+                    raise DiskbenchValueError(
+                        "percentiles must be ascending, each in (0, 100]: %r"
+                        % (list(percentiles),))
+            arr = (ctypes.c_double * len(ps))(*ps)
+            keep.append(arr)
+            opts.percentiles = ctypes.cast(arr, ctypes.POINTER(ctypes.c_double))
+            opts.percentile_count = len(ps)
+        if check_bool(csv_header, "csv_header"):
+            opts.flags |= C.WRITE_CSV_HEADER
+        t = cstr(title, "title", True)
+        keep.append(t)
+        opts.title = t
+        return opts, keep
+
+    def write(self, dest: Union[PathArg, IO[Any]], format: Any = None, *,
+              percentiles: Optional[Sequence[float]] = None,
+              csv_header: bool = False, title: Optional[str] = None) -> None:
+        """Writes the report to a path (replacing a regular file only by
+        rename of the complete new one; see diskbench_report_write_file) or
+        to a file object (binary, or text: written as UTF-8), in ``format``
+        ("csv", "text", "json", "html"; default: from the path's suffix).
+        ``percentiles`` (ascending) for JSON and HTML, ``csv_header`` for
+        bonnie++'s header line, ``title`` of the HTML page."""
+        opts, keep = self._write_opts(percentiles, csv_header, title)
+        if hasattr(dest, "write") and not isinstance(dest, (str, bytes)):
+            if format is None:
+                name = getattr(dest, "name", None)
+                if not isinstance(name, (str, bytes)):
+                    raise DiskbenchValueError(
+                        "pass format= (csv, text, json or html) to write to "
+                        "a file object")
+                fmt = _format_of_path(os.fsencode(name))
+            else:
+                fmt = Format.of(format)
+            self._write_sink(fmt, opts, dest)
+            return
+        path = cpath(dest, "dest")
+        fmt = _format_of_path(path) if format is None else Format.of(format)
+        if fmt == Format.AUTO:
+            raise DiskbenchValueError("auto is a format for reading only")
+        if path == b"-":
+            sys.stdout.flush()
+        check(self._blocking(C.report_write_file, int(fmt), byref(opts), path),
+              "report_write_file", self._msg)
+
+    def _write_sink(self, fmt: Format, opts: Any, out: Any) -> None:
+        if fmt == Format.AUTO:
+            raise DiskbenchValueError("auto is a format for reading only")
+        sink = _Sink(out)
+        rc = self._blocking(C.report_write, int(fmt), byref(opts), sink.fn,
+                            None)
+        raise_first(sink.errors.take(), "Report.write()")
+        check(rc, "report_write", self._msg)
+
+    def dumps(self, format: Any, *, percentiles: Optional[Sequence[float]] = None,
+              csv_header: bool = False, title: Optional[str] = None) -> bytes:
+        """The report in ``format`` ("csv", "text", "json", "html"), as
+        bytes."""
+        fmt = Format.of(format)
+        opts, keep = self._write_opts(percentiles, csv_header, title)
+        out = bytearray()
+        self._write_sink(fmt, opts, out)
+        return bytes(out)
+
+    def to_dataframe(self) -> Any:
+        """Every result of every run as a pandas DataFrame, a row per
+        result, with the run's name, host and index. Needs pandas."""
+        from ._frames import dataframe_of_dicts
+        rows = []
+        for i, run in enumerate(self):
+            for r in run.results:
+                d = {"run": i, "run_name": run.info.name,
+                     "host": run.info.host}
+                d.update(r.to_dict())
+                rows.append(d)
+                r.close()
+        return dataframe_of_dicts(rows)

@@ -1,0 +1,866 @@
+"""Targets, phases and runs (target.h, phase.h, run.h)."""
+
+from __future__ import annotations
+
+import ctypes
+import errno as _errno
+import threading
+from ctypes import byref, sizeof
+from typing import (Any, Callable, List, NamedTuple, Optional, Sequence,
+                    Tuple)
+
+from . import _lib as C
+from ._common import (Closeable, DiskbenchError, DiskbenchValueError, PathArg,
+                      _CallbackErrors, _lock, _Ref, _View, check, check_bool,
+                      check_int, cpath, cstr, decode, errno_of, raise_first,
+                      seconds_to_ns, u32, u64)
+from ._engine import Engine, EngineTable
+from ._stats import PhaseKind, Result
+
+_U64_MAX = C.U64_MAX
+
+
+class _Done:
+    """The value a custom phase's op returns when there is nothing left."""
+
+    _instance: Optional["_Done"] = None
+
+    def __new__(cls) -> "_Done":
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "diskbench.DONE"
+
+    def __reduce__(self) -> str:
+        return "DONE"
+
+
+DONE = _Done()
+
+
+class Target(Closeable):
+    """Where a benchmark runs (diskbench_target): a directory, the files the
+    library makes there and always removes, and the engine.
+
+    ``Target(dir, file_size=0, engine=None, name_prefix=None, block_size=0,
+    direct=False, sync=False)``; zero sizes mean the library's defaults
+    (300 MiB, 8 KiB). The directory is checked first (a directory,
+    writable; O_DIRECT with ``direct=True``), and a DiskbenchError names
+    what is wrong; room is checked by Run.execute(), for what its phases
+    write. Closing the target closes its runs first, and removes every file
+    it made."""
+
+    def __init__(self, dir: PathArg, file_size: int = 0, *,
+                 engine: Optional[Engine] = None,
+                 name_prefix: Optional[str] = None, block_size: int = 0,
+                 direct: bool = False, sync: bool = False) -> None:
+        bdir = cpath(dir, "dir")
+        opts = C.TargetOpts()
+        C.target_opts_init(byref(opts), sizeof(opts))
+        opts.file_bytes = u64(file_size, "file_size")
+        opts.block_bytes = u32(block_size, "block_size")
+        prefix = cstr(name_prefix, "name_prefix", True)
+        opts.name_prefix = prefix
+        opts.flags = ((C.TARGET_DIRECT if check_bool(direct, "direct") else 0) |
+                      (C.TARGET_SYNC if check_bool(sync, "sync") else 0))
+        eref = None
+        if engine is not None:
+            if not isinstance(engine, Engine):
+                raise TypeError("engine must be an Engine, not %s"
+                                % type(engine).__name__)
+            eref = engine._ref
+            opts.engine = eref.acquire()  # type: ignore[union-attr]
+        t = C.P()
+        why = ctypes.c_void_p()
+        # The engine stays marked busy until the target is attached to it,
+        # so that no other thread can close it in between.
+        try:
+            rc = C.target_new(byref(t), bdir, byref(opts), byref(why))
+            msg = None
+            if why.value:
+                msg = decode(ctypes.string_at(why.value))
+                C.free(why.value)
+            if rc >= 0 and engine is not None and engine._errors.items:
+                C.target_free(t.value)
+            if engine is not None:
+                engine._raise_errors("Target()")
+            check(rc, "target_new", lambda: msg or "")
+            self._ref = _Ref(t.value, C.target_free, "Target", None)
+            self._ref.keep = [prefix]
+            if eref is not None:
+                self._ref.attach(eref.owner if isinstance(eref, _View) else eref)
+        finally:
+            if eref is not None:
+                eref.release()
+        self._engine = engine if engine is not None else \
+            Engine._borrow(C.target_engine(t.value), self._ref)
+
+    def __repr__(self) -> str:
+        if self.closed:
+            return "<diskbench.Target closed>"
+        return "<diskbench.Target %s, %d bytes, %s engine>" % (
+            self.dir, self.file_size, self.engine.name)
+
+    def _msg(self) -> str:
+        return decode(C.target_errmsg(self._p)) or ""
+
+    def close(self) -> None:
+        """Closes the target's runs, removes every file it made and frees
+        it; DiskbenchError EBUSY while one of its runs executes."""
+        super().close()
+        self._engine._raise_errors("Target.close()")
+
+    def cleanup(self) -> None:
+        """Removes every file the target made so far; the target stays
+        usable. DiskbenchError EBUSY while a run executes on it."""
+        ref = self._ref
+        p = ref.acquire()  # type: ignore[union-attr]
+        try:
+            rc = C.target_cleanup(p)
+        finally:
+            ref.release()  # type: ignore[union-attr]
+        self._engine._raise_errors("Target.cleanup()")
+        check(rc, "target_cleanup", self._msg)
+
+    dir = property(lambda self: decode(C.target_dir(self._p)) or "",
+                   doc="The directory, as given.")
+    file_size = property(lambda self: C.target_file_bytes(self._p),
+                         doc="Size of the test file in bytes.")
+    block_size = property(lambda self: C.target_block_bytes(self._p),
+                          doc="Block size of the I/O in bytes.")
+    alignment = property(lambda self: C.target_alignment(self._p),
+                         doc="Alignment of buffers, sizes and offsets.")
+    file_count = property(lambda self: C.target_file_count(self._p),
+                          doc="Files and directories made that still exist.")
+    errmsg = property(_msg, doc="The last error the target met; '' if none.")
+
+    @property
+    def engine(self) -> Engine:
+        """The engine the target's I/O goes through (the one given, or the
+        sync engine the target made)."""
+        self._p
+        return self._engine
+
+
+# --- phases ---------------------------------------------------------------------
+
+
+class Phase(Closeable):
+    """One kind of work, put in a Run (diskbench_phase). A phase belongs to
+    one run, once: run.add() takes it, and the run frees it."""
+
+    _run: Optional["Run"] = None
+    _errors: Optional[_CallbackErrors] = None
+
+    def _init(self, ptr: Optional[int], keep: Sequence[Any] = ()) -> None:
+        self._ref = _Ref(ptr, C.phase_free, type(self).__name__)
+        self._ref.keep = list(keep)
+        self._run = None
+
+    def __repr__(self) -> str:
+        if self.closed:
+            return "<diskbench.%s closed>" % type(self).__name__
+        return "<diskbench.%s %s>" % (type(self).__name__, self.name)
+
+    name = property(lambda self: decode(C.phase_name(self._p)) or "",
+                    doc="The phase's name in results.")
+    kind = property(lambda self: PhaseKind.of(C.phase_kind(self._p)),
+                    doc="The phase's kind.")
+
+    @property
+    def run(self) -> Optional["Run"]:
+        """The run the phase was added to, or None."""
+        return self._run
+
+
+_BIG_FILE_KINDS = (PhaseKind.PUTC, PhaseKind.PUT_BLOCK, PhaseKind.REWRITE,
+                   PhaseKind.GETC, PhaseKind.GET_BLOCK, PhaseKind.SEEKS)
+_FILES_KINDS = (PhaseKind.SEQ_CREATE, PhaseKind.SEQ_STAT, PhaseKind.SEQ_DELETE,
+                PhaseKind.RAN_CREATE, PhaseKind.RAN_STAT, PhaseKind.RAN_DELETE)
+
+
+class BonniePhase(Phase):
+    """One of bonnie++'s big-file phases (diskbench_phase_bonnie_new):
+    kind "putc", "put_block", "rewrite", "getc", "get_block" or "seeks" (or
+    a PhaseKind). ``byte_size``: bytes of the per-byte phases (default
+    3 MiB); ``seeks``, ``seekers``: the seek phase's (8192, 5); ``sync``:
+    bonnie++'s -b; ``settle=False`` skips the 3 s pause before the seeks.
+    ``BonniePhase.all()`` gives the six in bonnie++'s order."""
+
+    def __init__(self, kind: Any, *, byte_size: int = 0, seeks: int = 0,
+                 seekers: int = 0, sync: bool = False,
+                 settle: bool = True) -> None:
+        k = PhaseKind.of(kind)
+        opts = C.BonnieOpts()
+        opts.sz = sizeof(opts)
+        opts.byte_bytes = u64(byte_size, "byte_size")
+        opts.seeks = u64(seeks, "seeks")
+        opts.seekers = u32(seekers, "seekers")
+        opts.flags = ((C.BONNIE_SYNC if check_bool(sync, "sync") else 0) |
+                      (0 if check_bool(settle, "settle") else C.BONNIE_NO_SETTLE))
+        p = C.P()
+        check(C.phase_bonnie_new(byref(p), int(k), byref(opts)),
+              "phase_bonnie_new")
+        self._init(p.value)
+
+    @classmethod
+    def all(cls, **opts: Any) -> List["BonniePhase"]:
+        """The six big-file phases, putc to seeks, with the same options."""
+        return [cls(k, **opts) for k in _BIG_FILE_KINDS]
+
+
+class SeqPhase(Phase):
+    """A sequential read or write (diskbench_phase_seq_new).
+
+    ``write``: write rather than read; ``block_size`` (default: the
+    target's), ``total_bytes`` (default: the target's file size),
+    ``time_limit`` in seconds (0: none), ``queue_depth`` (requests in
+    flight, at most the engine's), ``direct`` (O_DIRECT), ``fsync=False``
+    to leave out the closing fsync of a write."""
+
+    def __init__(self, *, write: bool = False, block_size: int = 0,
+                 total_bytes: int = 0, time_limit: float = 0,
+                 queue_depth: int = 0, direct: bool = False,
+                 fsync: bool = True) -> None:
+        opts = C.SeqOpts()
+        opts.sz = sizeof(opts)
+        opts.block_bytes = u64(block_size, "block_size")
+        opts.total_bytes = u64(total_bytes, "total_bytes")
+        opts.time_limit_ns = seconds_to_ns(time_limit, "time_limit")
+        opts.queue_depth = u32(queue_depth, "queue_depth")
+        opts.flags = ((C.SEQ_WRITE if check_bool(write, "write") else 0) |
+                      (C.SEQ_DIRECT if check_bool(direct, "direct") else 0) |
+                      (0 if check_bool(fsync, "fsync") else C.SEQ_NO_FSYNC))
+        p = C.P()
+        check(C.phase_seq_new(byref(p), byref(opts)), "phase_seq_new")
+        self._init(p.value)
+
+
+class RandomPhase(Phase):
+    """Random I/O over the test file (diskbench_phase_random_new):
+    ``block_size`` (default: the target's), ``ops`` (default: as many as
+    the file has blocks), ``time_limit`` in seconds, ``write_percent``
+    (0 to 100), ``queue_depth`` per thread, ``threads``, ``direct``."""
+
+    def __init__(self, *, block_size: int = 0, ops: int = 0,
+                 time_limit: float = 0, write_percent: int = 0,
+                 queue_depth: int = 0, threads: int = 0,
+                 direct: bool = False) -> None:
+        opts = C.RandomOpts()
+        opts.sz = sizeof(opts)
+        opts.block_bytes = u64(block_size, "block_size")
+        opts.ops = u64(ops, "ops")
+        opts.time_limit_ns = seconds_to_ns(time_limit, "time_limit")
+        opts.write_percent = check_int(write_percent, "write_percent", 0, 100)
+        opts.queue_depth = u32(queue_depth, "queue_depth")
+        opts.threads = u32(threads, "threads")
+        opts.flags = C.SEQ_DIRECT if check_bool(direct, "direct") else 0
+        p = C.P()
+        check(C.phase_random_new(byref(p), byref(opts)), "phase_random_new")
+        self._init(p.value)
+
+
+_FILES_MODES = {"regular": 0, "hardlink": 1, "symlink": 2}
+
+
+class FilesPhase(Phase):
+    """One of bonnie++'s small-file phases (diskbench_phase_files_new):
+    kind "seq_create", "seq_stat", "seq_del", "ran_create", "ran_stat" or
+    "ran_del" (or a PhaseKind). ``files`` (default 16384), ``max_size`` and
+    ``min_size`` (bytes; default empty files), ``dirs``, ``chunk_size``,
+    ``mode`` ("regular", "hardlink" or "symlink"), ``sync`` (bonnie++'s
+    -b). The six phases of a run share their files: give them the same
+    options, as ``FilesPhase.all()`` does."""
+
+    def __init__(self, kind: Any, *, files: int = 0, max_size: int = 0,
+                 min_size: int = 0, dirs: int = 0, chunk_size: int = 0,
+                 mode: str = "regular", sync: bool = False) -> None:
+        k = PhaseKind.of(kind)
+        if mode not in _FILES_MODES:
+            raise DiskbenchValueError("mode must be one of %s, not %r"
+                                      % (", ".join(_FILES_MODES), mode))
+        opts = C.FilesOpts()
+        opts.sz = sizeof(opts)
+        opts.files = u64(files, "files")
+        opts.max_bytes = u64(max_size, "max_size")
+        opts.min_bytes = u64(min_size, "min_size")
+        opts.dirs = u32(dirs, "dirs")
+        opts.chunk_bytes = u32(chunk_size, "chunk_size")
+        opts.mode = _FILES_MODES[mode]
+        opts.flags = C.FILES_SYNC if check_bool(sync, "sync") else 0
+        p = C.P()
+        check(C.phase_files_new(byref(p), int(k), byref(opts)),
+              "phase_files_new")
+        self._init(p.value)
+
+    @classmethod
+    def all(cls, **opts: Any) -> List["FilesPhase"]:
+        """The six small-file phases in bonnie++'s order, same options."""
+        return [cls(k, **opts) for k in _FILES_KINDS]
+
+
+def _phase_fail(errors: _CallbackErrors, exc: BaseException) -> int:
+    e = errno_of(exc)
+    if e is not None:
+        return -e
+    errors.add(exc)
+    return -_errno.ECANCELED
+
+
+def _op_result(r: Any, bytes_p: Any) -> int:
+    if r is None:
+        return 0
+    if r is DONE:
+        return C.CUSTOM_DONE
+    if type(r) is not int or r < 0 or r > _U64_MAX:
+        r = u64(r, "the byte count op returned")
+    if r:
+        bytes_p[0] = r
+    return 0
+
+
+class CustomPhase(Phase):
+    """A phase of your own (diskbench_phase_custom_new): the library calls
+    ``op(index)`` for index 0, 1, 2, ... and times each call into the same
+    histogram, timeline and result as its own phases.
+
+    ``op`` returns the bytes the operation moved (an int, or None for 0),
+    or ``diskbench.DONE`` when there is nothing left. ``setup(target)``
+    runs before the clock starts, ``teardown()`` after it stops (even after
+    an error). An OSError with an errno (raised, or let through from an
+    EngineTable call) stops the phase with that errno, kept in its result;
+    any other exception stops the run and is raised again by
+    Run.execute(). The callbacks run on the thread that runs the phase.
+
+    Pass the callbacks, or subclass and define methods of those names.
+    ``op`` may also be a C function (an instance of ``CustomPhase.c_op_type``,
+    say from a shared library loaded with ctypes), called with
+    ``user_data``: then nothing on the phase's hot path is Python."""
+
+    c_op_type = C.CUSTOM_OP_FN
+    op: Any = None
+    setup: Any = None
+    teardown: Any = None
+
+    def __init__(self, name: str, op: Any = None, *, setup: Any = None,
+                 teardown: Any = None, user_data: Optional[int] = None) -> None:
+        bname = cstr(name, "name")
+        op = op if op is not None else self.op
+        setup = setup if setup is not None else self.setup
+        teardown = teardown if teardown is not None else self.teardown
+        self._errors = _CallbackErrors()
+        errors = self._errors
+        ops = C.CustomOps()
+        ops.sz = sizeof(ops)
+        keep: List[Any] = [bname]
+        ud = None
+        if isinstance(op, C.CUSTOM_OP_FN):
+            ops.op = op
+            ud = None if user_data is None else u64(user_data, "user_data")
+        elif callable(op):
+            if user_data is not None:
+                raise TypeError("user_data is only for an op written in C")
+
+            def op_t(index: int, bytes_p: Any, _ud: Any) -> int:
+                try:
+                    return _op_result(op(index), bytes_p)
+                except BaseException as e:
+                    return _phase_fail(errors, e)
+            ops.op = C.CUSTOM_OP_FN(op_t)
+        else:
+            raise TypeError("op must be callable, not %s" % type(op).__name__)
+        keep.append(ops.op)
+        if setup is not None:
+            if not callable(setup):
+                raise TypeError("setup must be callable")
+
+            def setup_t(target: Any, _ud: Any) -> int:
+                try:
+                    setup(self._target_of(target))
+                    return 0
+                except BaseException as e:
+                    return _phase_fail(errors, e)
+            ops.setup = C.CUSTOM_SETUP_FN(setup_t)
+            keep.append(ops.setup)
+        if teardown is not None:
+            if not callable(teardown):
+                raise TypeError("teardown must be callable")
+
+            def teardown_t(_ud: Any) -> None:
+                try:
+                    teardown()
+                except BaseException as e:
+                    errors.add(e)
+            ops.teardown = C.CUSTOM_TEARDOWN_FN(teardown_t)
+            keep.append(ops.teardown)
+        p = C.P()
+        check(C.phase_custom_new(byref(p), bname, byref(ops), ud),
+              "phase_custom_new")
+        self._init(p.value, keep)
+
+    def _target_of(self, ptr: Optional[int]) -> "Target":
+        run = self._run
+        if run is not None and ptr == run.target._p:
+            return run.target
+        raise RuntimeError("the library passed a target this phase's run "
+                           "does not have")
+
+
+class CustomContext:
+    """What a ContextPhase's callbacks reach of the run (struct
+    diskbench_custom_ctx): valid only during the callback it is given to;
+    any use after raises ValueError."""
+
+    __slots__ = ("_ptr", "_phase", "_table")
+
+    def __init__(self, phase: "ContextPhase") -> None:
+        self._ptr: Optional[int] = None
+        self._phase = phase
+        self._table: Optional[EngineTable] = None
+
+    def _p(self) -> int:
+        p = self._ptr
+        if p is None:
+            raise ValueError("the CustomContext is valid only during the "
+                             "callback it was given to")
+        return p
+
+    @property
+    def target(self) -> Target:
+        """The target the phase runs on (diskbench_custom_target)."""
+        tp = C.custom_target(self._p())
+        run = self._phase._run
+        if run is None or run.target._p != tp:
+            raise RuntimeError("the phase's run has another target")
+        return run.target
+
+    @property
+    def engine(self) -> Engine:
+        """The target's engine (diskbench_custom_engine)."""
+        ep = C.custom_engine(self._p())
+        t = self.target
+        e = t.engine
+        if e._p != ep:
+            e = Engine._borrow(ep, t._ref)  # type: ignore[arg-type]
+        return e
+
+    @property
+    def table(self) -> EngineTable:
+        """The engine's functions, to do the phase's I/O with:
+        ``ctx.table.write(ctx.file(0), data, offset)``."""
+        t = self._table
+        if t is None:
+            t = self._table = self.engine.table
+        else:
+            self._p()
+        return t
+
+    def file(self, n: int = 0, *, direct: bool = False,
+             sync: bool = False) -> int:
+        """The handle of the phase's file number n (0 to 63), made by the
+        target at the first call and removed when the phase ends; the same
+        handle on later calls. Do not close it."""
+        p = self._p()
+        n = check_int(n, "n", 0, C.CUSTOM_MAX_FILES - 1)
+        flags = ((0x08 if check_bool(direct, "direct") else 0) |
+                 (0x10 if check_bool(sync, "sync") else 0))
+        h = ctypes.c_int64()
+        check(C.custom_file(p, n, flags, byref(h)), "custom_file")
+        return h.value
+
+    def file_path(self, n: int = 0) -> Optional[str]:
+        """The path of file n once made (for messages), else None."""
+        p = self._p()
+        return decode(C.custom_file_path(p, check_int(n, "n", 0, C.U32_MAX)))
+
+    def test_file(self, min_bytes: int = 0) -> int:
+        """The handle of the target's test file, written first if it holds
+        less than min_bytes (call this from setup)."""
+        p = self._p()
+        h = ctypes.c_int64()
+        check(C.custom_test_file(p, u64(min_bytes, "min_bytes"), byref(h)),
+              "custom_test_file")
+        return h.value
+
+    def time_from_here(self) -> None:
+        """Leaves what the current operation did so far out of its time."""
+        C.custom_time_from_here(self._p())
+
+    def now(self) -> int:
+        """The phase's clock (the engine's), in ns."""
+        return C.custom_now(self._p())
+
+
+class ContextPhase(Phase):
+    """A custom phase whose callbacks are given a CustomContext
+    (diskbench_phase_custom_ctx_new): ``setup(ctx)``, ``op(ctx, index)``,
+    ``teardown(ctx)``, through which they reach the target, its engine,
+    files the target makes for the phase, the test file, and the clock of
+    the operation (``ctx.time_from_here()``). Otherwise as CustomPhase."""
+
+    op: Any = None
+    setup: Any = None
+    teardown: Any = None
+
+    def __init__(self, name: str, op: Any = None, *, setup: Any = None,
+                 teardown: Any = None) -> None:
+        bname = cstr(name, "name")
+        op = op if op is not None else self.op
+        setup = setup if setup is not None else self.setup
+        teardown = teardown if teardown is not None else self.teardown
+        if not callable(op):
+            raise TypeError("op must be callable, not %s" % type(op).__name__)
+        self._errors = _CallbackErrors()
+        errors = self._errors
+        ctx = CustomContext(self)
+        ops = C.CustomCtxOps()
+        ops.sz = sizeof(ops)
+
+        def op_t(cp: int, index: int, bytes_p: Any, _ud: Any) -> int:
+            ctx._ptr = cp
+            try:
+                return _op_result(op(ctx, index), bytes_p)
+            except BaseException as e:
+                return _phase_fail(errors, e)
+            finally:
+                ctx._ptr = None
+        ops.op = C.CTX_OP_FN(op_t)
+        keep: List[Any] = [bname, ops.op]
+        if setup is not None:
+            if not callable(setup):
+                raise TypeError("setup must be callable")
+
+            def setup_t(cp: int, _ud: Any) -> int:
+                ctx._ptr = cp
+                try:
+                    setup(ctx)
+                    return 0
+                except BaseException as e:
+                    return _phase_fail(errors, e)
+                finally:
+                    ctx._ptr = None
+            ops.setup = C.CTX_SETUP_FN(setup_t)
+            keep.append(ops.setup)
+        if teardown is not None:
+            if not callable(teardown):
+                raise TypeError("teardown must be callable")
+
+            def teardown_t(cp: int, _ud: Any) -> None:
+                ctx._ptr = cp
+                try:
+                    teardown(ctx)
+                except BaseException as e:
+                    errors.add(e)
+                finally:
+                    ctx._ptr = None
+                    ctx._table = None
+            ops.teardown = C.CTX_TEARDOWN_FN(teardown_t)
+            keep.append(ops.teardown)
+        p = C.P()
+        check(C.phase_custom_ctx_new(byref(p), bname, byref(ops), None),
+              "phase_custom_ctx_new")
+        self._init(p.value, keep)
+
+
+# --- runs -------------------------------------------------------------------------
+
+
+class Progress(NamedTuple):
+    """Where a run is, as a progress callback is told (struct
+    diskbench_progress). ``fraction`` is None when not known."""
+
+    phase_name: str
+    phase_index: int
+    phase_count: int
+    fraction: Optional[float]
+    ops: int
+    bytes: int
+    elapsed_ns: int
+    bytes_per_sec: float
+    ops_per_sec: float
+
+
+def _progress_of(pr: Any) -> Progress:
+    # Members past the sz the library filled are not read (a library older
+    # than these fields).
+    def has(field: str) -> bool:
+        f = getattr(C.Progress, field)
+        return f.offset + f.size <= pr.sz
+    frac = pr.fraction if has("fraction") else -1.0
+    return Progress(
+        decode(pr.phase_name) or "" if has("phase_name") else "",
+        pr.phase_index if has("phase_index") else 0,
+        pr.phase_count if has("phase_count") else 0,
+        frac if frac >= 0 else None,
+        pr.ops if has("ops") else 0,
+        pr.bytes if has("bytes") else 0,
+        pr.elapsed_ns if has("elapsed_ns") else 0,
+        pr.bytes_per_sec if has("bytes_per_sec") else 0.0,
+        pr.ops_per_sec if has("ops_per_sec") else 0.0)
+
+
+class Run(Closeable):
+    """Phases in order against one target (diskbench_run).
+
+    ``Run(target, seed=None, progress=None, progress_interval=0.5,
+    stop_bytes=0, stop_ops=0, stop_time=0, timeline_interval=0,
+    hist_precision_bits=0, random=None)``: ``seed`` fixes every random
+    choice (None: drawn from the time, as bonnie++); ``progress(p)`` is
+    called with a Progress at most every ``progress_interval`` seconds and
+    stops the run by returning False or a negative errno; ``stop_*`` stop
+    each phase after so many bytes, operations or seconds;
+    ``timeline_interval`` in seconds; ``random()`` (returning 0 to
+    2**32 - 1) replaces the seeded generator.
+
+    ``execute()`` runs the phases; Ctrl-C cancels it, the library removes
+    its files, and KeyboardInterrupt comes out once it has. ``results``
+    holds a Result per phase that started, also after an error."""
+
+    def __init__(self, target: Target, *, seed: Optional[int] = None,
+                 progress: Optional[Callable[[Progress], Any]] = None,
+                 progress_interval: Optional[float] = None,
+                 stop_bytes: int = 0, stop_ops: int = 0, stop_time: float = 0,
+                 timeline_interval: float = 0, hist_precision_bits: int = 0,
+                 random: Optional[Callable[[], int]] = None) -> None:
+        if not isinstance(target, Target):
+            raise TypeError("target must be a Target, not %s"
+                            % type(target).__name__)
+        self._errors = _CallbackErrors()
+        self._phases: List[Phase] = []
+        self._results: List[Result] = []
+        self._seed: Optional[int] = None
+        self._info: Any = None
+        self._target = target
+        opts = C.RunOpts()
+        C.run_opts_init(byref(opts), sizeof(opts))
+        if progress_interval is not None:
+            opts.progress_interval_ns = seconds_to_ns(progress_interval,
+                                                      "progress_interval")
+        opts.stop_bytes = u64(stop_bytes, "stop_bytes")
+        opts.stop_ops = u64(stop_ops, "stop_ops")
+        opts.stop_time_ns = seconds_to_ns(stop_time, "stop_time")
+        opts.timeline_interval_ns = seconds_to_ns(timeline_interval,
+                                                  "timeline_interval")
+        opts.hist_precision_bits = check_int(hist_precision_bits,
+                                             "hist_precision_bits", 0,
+                                             C.HIST_MAX_PRECISION_BITS)
+        if seed is not None:
+            opts.seed = u32(seed, "seed")
+            opts.flags |= C.RUN_SEED
+        keep: List[Any] = []
+        errors = self._errors
+        if progress is not None:
+            if not callable(progress):
+                raise TypeError("progress must be callable")
+            report_progress: Callable[[Progress], Any] = progress
+
+            def progress_t(pp: Any, ud: Any) -> int:
+                try:
+                    r = report_progress(_progress_of(pp.contents))
+                    if r is None or r is True:
+                        return 0
+                    if r is False:
+                        return -_errno.ECANCELED
+                    return check_int(r, "the value progress returned",
+                                     -(1 << 31), 0)
+                except BaseException as e:
+                    errors.add(e)
+                    return -_errno.ECANCELED
+            opts.progress = C.PROGRESS_FN(progress_t)
+            keep.append(opts.progress)
+        if random is not None:
+            if not callable(random):
+                raise TypeError("random must be callable")
+            draw: Callable[[], int] = random
+
+            def random_t(ud: Any) -> int:
+                try:
+                    v = draw()
+                    if type(v) is not int or v < 0 or v > C.U32_MAX:
+                        v = u32(v, "the number random returned")
+                    return v
+                except BaseException as e:
+                    errors.add(e)
+                    ref = self._ref
+                    if ref is not None and ref.ptr:
+                        C.run_cancel(ref.ptr)
+                    return 0
+            opts.random = C.RANDOM_FN(random_t)
+            keep.append(opts.random)
+        r = C.P()
+        tref = target._ref
+        tp = tref.acquire()  # type: ignore[union-attr]
+        try:   # the target kept from closing until the run is attached
+            check(C.run_new(byref(r), tp, byref(opts)), "run_new")
+            self._ref = _Ref(r.value, C.run_free, "Run", None)
+            self._ref.keep = keep
+            self._ref.attach(tref)  # type: ignore[arg-type]
+        finally:
+            tref.release()  # type: ignore[union-attr]
+
+    def __repr__(self) -> str:
+        if self.closed:
+            return "<diskbench.Run closed>"
+        return "<diskbench.Run of %d phases on %s>" % (len(self._phases),
+                                                       self._target.dir)
+
+    def _msg(self) -> str:
+        return decode(C.run_errmsg(self._p)) or ""
+
+    @property
+    def target(self) -> Target:
+        """The target the run is on."""
+        return self._target
+
+    @property
+    def phases(self) -> List[Phase]:
+        """The phases added, in order."""
+        return list(self._phases)
+
+    seed = property(lambda self: C.run_seed(self._p),
+                    doc="The seed of the run's generator.")
+    start_time_ns = property(lambda self: C.run_start_time_ns(self._p),
+                             doc="When the last execute began, ns since "
+                                 "1970 (real-time clock); 0 before.")
+    end_time_ns = property(lambda self: C.run_end_time_ns(self._p),
+                           doc="When the last execute ended, files removed, "
+                               "ns since 1970; 0 before.")
+    errmsg = property(_msg, doc="Why the last execute or add failed; '' if "
+                                "it did not.")
+
+    def add(self, *phases: Phase) -> None:
+        """Appends phases; the run owns them from then on."""
+        p = self._p
+        for ph in phases:
+            if not isinstance(ph, Phase):
+                raise TypeError("a phase must be a Phase, not %s"
+                                % type(ph).__name__)
+            q = ph._p
+            if ph._run is not None:
+                raise DiskbenchValueError(
+                    "this %s was already added to a run: make a phase for "
+                    "each place" % type(ph).__name__)
+            with _lock:
+                if self._ref.busy:  # type: ignore[union-attr]
+                    raise DiskbenchError(-_errno.EBUSY,
+                                         "cannot add a phase while the run "
+                                         "executes")
+                check(C.run_add(p, q), "run_add", self._msg)
+                ref = ph._ref
+                ref.free = None  # type: ignore[union-attr]
+                self._ref.keep.extend(ref.keep)  # type: ignore[union-attr]
+                ref.attach(self._ref)  # type: ignore[union-attr, arg-type]
+            ph._run = self
+            self._phases.append(ph)
+
+    def cancel(self) -> None:
+        """Asks an executing run to stop after its current operation (safe
+        from any thread; before execute, the next execute stops at once)."""
+        C.run_cancel(self._p)
+
+    def _involved(self) -> List[Any]:
+        return [self] + list(self._phases)
+
+    def _take_errors(self) -> List[Tuple[int, BaseException]]:
+        out: List[Tuple[int, BaseException]] = []
+        for o in self._involved():
+            if o._errors is not None:
+                out.extend(o._errors.take())
+        out.extend(self._target._engine._take_errors())
+        return out
+
+    def execute(self) -> List[Result]:
+        """Runs the phases in order and returns the results (also in
+        ``results``). Raises DiskbenchError for the error that stopped the
+        run (ECANCELED once cancelled), after keeping the results of what
+        ran; an exception raised in a callback of yours comes out as
+        itself; Ctrl-C cancels the run and comes out as KeyboardInterrupt
+        once the library has removed its files.
+
+        Called on the main thread, the run executes on a worker thread while
+        the main thread waits, so that Python's signal handlers keep
+        running; callbacks then run on that worker thread."""
+        ref = self._ref
+        with _lock:
+            p = self._p
+            if ref.busy:  # type: ignore[union-attr]
+                raise DiskbenchError(-_errno.EBUSY,
+                                     "the run is executing already")
+            ref.busy += 1  # type: ignore[union-attr]
+        self._take_errors()  # stale ones from callbacks called outside a run
+        interrupt: Optional[BaseException] = None
+        try:
+            if threading.current_thread() is threading.main_thread():
+                rc, interrupt = _execute_on_worker(p)
+            else:
+                rc = C.run_execute(p)
+        finally:
+            with _lock:
+                ref.busy -= 1  # type: ignore[union-attr]
+            self._results = [Result._copy_of(C.run_result(p, i))
+                             for i in range(C.run_result_count(p))]
+            self._seed = C.run_seed(p)
+            from ._report import _run_info
+            self._info = _run_info(p)
+        errors = self._take_errors()
+        if interrupt is not None:
+            raise interrupt
+        raise_first(errors, "Run.execute()")
+        check(rc, "run_execute", self._msg)
+        return list(self._results)
+
+    @property
+    def results(self) -> List[Result]:
+        """A Result per phase that started in the last execute (copies that
+        outlive the run)."""
+        return list(self._results)
+
+    def to_dataframe(self) -> Any:
+        """The results as a pandas DataFrame, a row per phase. Needs pandas."""
+        from ._frames import dataframe_of_dicts
+        return dataframe_of_dicts([r.to_dict() for r in self._results])
+
+
+def _execute_on_worker(p: int) -> Tuple[int, Optional[BaseException]]:
+    """Runs diskbench_run_execute() on a worker thread and waits for it.
+
+    The library handles no signal, and Python runs its signal handlers on
+    the main thread only, between bytecodes: a main thread blocked in C for
+    the whole run would see Ctrl-C only when the run ends. So the main
+    thread waits here instead, where a signal handler can run; whatever it
+    raises (KeyboardInterrupt) cancels the run, which stops after its
+    current operation and removes its files, and is handed back once the
+    worker is done. Callbacks called on the worker take the GIL themselves
+    (ctypes does), and the main thread holds none while it waits."""
+    box: List[Any] = [None]
+    done = threading.Event()
+
+    def work() -> None:
+        try:
+            box[0] = C.run_execute(p)
+        except BaseException as e:  # pragma: no cover - ctypes raises nothing
+            box[0] = e
+        finally:
+            done.set()
+
+    interrupt: Optional[BaseException] = None
+    t = threading.Thread(target=work, name="diskbench-run")
+    try:
+        t.start()
+    except RuntimeError:
+        return C.run_execute(p), None
+    while True:
+        try:
+            done.wait()
+            t.join()
+            break
+        except BaseException as e:
+            C.run_cancel(p)
+            if interrupt is None:
+                interrupt = e
+    rc = box[0]
+    if isinstance(rc, BaseException):  # pragma: no cover
+        raise rc
+    return rc, interrupt
