@@ -150,6 +150,9 @@ int diskbench__run_seeks(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 		free(tickets);
 		return diskbench__target_fail(t, ctx, err);
 	}
+	/* Untimed, before the seekers open their descriptors. */
+	if (o->flags & DISKBENCH_BONNIE_DROP_CACHE)
+		ctx->cache_drop = diskbench__target_drop_cache(t);
 	s.path = t->test_path;
 	err = diskbench__run_workers(ctx, seekers, seeker, &s,
 				     o->flags & DISKBENCH_BONNIE_NO_SETTLE ? 0 : SETTLE_NS);

@@ -37,6 +37,18 @@ struct diskbench_phase;
 #define DISKBENCH_BONNIE_SYNC      UINT32_C(0x01)
 /** Skip the untimed 3 s pause bonnie++ makes before the seeks start. */
 #define DISKBENCH_BONNIE_NO_SETTLE UINT32_C(0x02)
+/**
+ * Before a reading phase (rewrite, getc, get_block, seeks), outside its
+ * timing, drop the test file's pages from the page cache: fdatasync, then
+ * posix_fadvise(POSIX_FADV_DONTNEED) on a descriptor of the target's own,
+ * checked to be the file it made. The reads then come from the device, not
+ * from what the writing phases left in memory; bonnie++ does not do this
+ * (it asks for a file twice the size of RAM instead). The result's
+ * `cache_drop` configuration says what was done, or why it was not
+ * possible (an engine whose handles are not descriptors, a system without
+ * posix_fadvise). Ignored by the writing phases.
+ */
+#define DISKBENCH_BONNIE_DROP_CACHE UINT32_C(0x04)
 
 /** Options of the bonnie++ big-file phases. Zero means the default. */
 struct diskbench_bonnie_opts {
