@@ -318,6 +318,8 @@ static void describe_bonnie(const struct diskbench_phase *p,
 		diskbench__cfg_u64(c, "write_percent", 10);
 		diskbench__cfg_bool(c, "settle", !(p->bonnie.flags &
 						   DISKBENCH_BONNIE_NO_SETTLE));
+		if (p->bonnie.seek_time_ns)
+			diskbench__cfg_u64(c, "seek_time_ns", p->bonnie.seek_time_ns);
 		break;
 	default:
 		diskbench__cfg_u64(c, "total_bytes",

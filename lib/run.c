@@ -498,6 +498,16 @@ void diskbench__run_fill_info(const struct diskbench_run *run,
 				in->chunk_bytes = t->block_bytes;
 		}
 		if (p->kind == DISKBENCH_PHASE_SEEKS) {
+			/* Bounded by time, the seeks made are the result's
+			 * operations, not the count asked for. */
+			for (size_t r = 0; !in->seeks && p->bonnie.seek_time_ns &&
+					   r < run->nresults; r++)
+				if (diskbench_result_kind(run->results[r]) ==
+				    DISKBENCH_PHASE_SEEKS) {
+					uint64_t ops = diskbench_result_ops(run->results[r]);
+
+					in->seeks = ops > UINT32_MAX ? UINT32_MAX : (uint32_t)ops;
+				}
 			if (!in->seeks)
 				in->seeks = (uint32_t)(p->bonnie.seeks ? p->bonnie.seeks
 							: DISKBENCH_BONNIE_DEFAULT_SEEKS);

@@ -66,11 +66,22 @@ struct diskbench_bonnie_opts {
 	uint32_t seekers;
 	/** DISKBENCH_BONNIE_* flags. */
 	uint32_t flags;
+	/**
+	 * The seek phase's length in time; 0: bonnie++'s, bounded by the
+	 * count alone. Otherwise the seekers run for this long from their
+	 * start: past the `seeks` tickets if they are done sooner (the first
+	 * `seeks` are bonnie++'s draws, the rest come from a generator keyed
+	 * by them, without drawing from the run's), and no longer even with
+	 * tickets left, so that a fast device is measured long enough and a
+	 * slow one does not take hours. The run's own stop conditions still
+	 * apply. Ignored by the other phases.
+	 */
+	uint64_t seek_time_ns;
 };
 
 /** Initializer for struct diskbench_bonnie_opts: all defaults. */
 #define DISKBENCH_BONNIE_OPTS_INIT \
-	{ sizeof(struct diskbench_bonnie_opts), 0, 0, 0, 0 }
+	{ sizeof(struct diskbench_bonnie_opts), 0, 0, 0, 0, 0 }
 
 /**
  * Makes one of bonnie++'s big-file phases, each timed as bonnie++ 2.00a

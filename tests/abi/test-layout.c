@@ -144,7 +144,8 @@ static void test_layout_bonnie_opts(void **state)
 	assert_offset(diskbench_bonnie_opts, seeks, 16);
 	assert_offset(diskbench_bonnie_opts, seekers, 24);
 	assert_offset(diskbench_bonnie_opts, flags, 28);
-	assert_int_equal(sizeof(struct diskbench_bonnie_opts), 32);
+	assert_offset(diskbench_bonnie_opts, seek_time_ns, 32);
+	assert_int_equal(sizeof(struct diskbench_bonnie_opts), 40);
 }
 
 static void test_layout_custom_ctx_ops(void **state)
@@ -304,6 +305,7 @@ static void test_layout_all_init_macros(void **state)
 	(void)state;
 	assert_int_equal(bo.sz, sizeof(bo));
 	assert_int_equal(bo.flags, 0);
+	assert_int_equal(bo.seek_time_ns, 0);
 	assert_int_equal(cc.sz, sizeof(cc));
 	assert_null(cc.op);
 	assert_null(cc.teardown);
