@@ -12,6 +12,7 @@
 #include <diskbench/run.h>
 
 #include "common-internal.h"
+#include "files-internal.h"
 #include "phase-internal.h"
 #include "result-internal.h"
 #include "run-internal.h"
@@ -311,6 +312,31 @@ static int check_room(struct diskbench_run *run)
 }
 
 /*
+ * A cold cache before small-file phases (DISKBENCH_FILES_DROP_CACHES) is
+ * root's alone, and Linux's: a run that asks for it otherwise is refused
+ * before anything is made, rather than failing after its create phase.
+ */
+static int check_allowed(struct diskbench_run *run)
+{
+	char why[256], buf[384];
+	int err;
+
+	for (size_t i = 0; i < run->nphases; i++) {
+		const struct diskbench_phase *p = run->phases[i];
+
+		if (!diskbench__files_drops_caches(p, run->target->engine))
+			continue;
+		err = diskbench__files_can_drop_caches(why, sizeof(why));
+		if (err) {
+			snprintf(buf, sizeof(buf), "%s: %s", p->name, why);
+			set_errmsg(run, buf);
+		}
+		return err;
+	}
+	return 0;
+}
+
+/*
  * The configuration that made a phase's result: what every phase has (the
  * engine, the target's file and flags, the run's seed and limits), then the
  * phase's own keys, then what was done about the page cache.
@@ -420,8 +446,11 @@ DISKBENCH_API int diskbench_run_execute(struct diskbench_run *run)
 	run->rng.fn = run->opts.random;
 	run->rng.user_data = run->opts.random_user_data;
 
-	/* Room for what the phases will write, before the first one. */
+	/* What the phases may not do, and room for what they will write,
+	 * before the first one. */
 	if (!atomic_load(&run->cancel))
+		err = check_allowed(run);
+	if (!err && !atomic_load(&run->cancel))
 		err = check_room(run);
 
 	for (size_t i = 0; !err && i < run->nphases; i++) {

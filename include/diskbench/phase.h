@@ -219,6 +219,20 @@ DISKBENCH_API int diskbench_phase_random_new(struct diskbench_phase **out,
 /** bonnie++'s -b: fsync each file after writing it, and its directory
  *  after each create, link and unlink. */
 #define DISKBENCH_FILES_SYNC     UINT32_C(0x01)
+/**
+ * A cold cache before each stat and delete phase (seq_stat, seq_del,
+ * ran_stat, ran_del), outside its timing: sync(2), then "3" written to
+ * /proc/sys/vm/drop_caches, so that the phase reads the files' inodes,
+ * directories and data from the device rather than from what the create
+ * phase left in memory. This is system-wide: it empties the page cache
+ * and the dentry and inode caches of the whole machine, every program's,
+ * not only the benchmark's. Linux only, and only as root:
+ * diskbench_run_execute() refuses a run that asks for it otherwise with
+ * -EPERM before anything is made, diskbench_run_errmsg() saying why. The
+ * result's `cache_drop` says what was done. Ignored by the create phases,
+ * and where the engine's file calls are its own (not the system's).
+ */
+#define DISKBENCH_FILES_DROP_CACHES UINT32_C(0x02)
 
 /** Default number of small files: 16 x 1024, as bonnie++ -n 16. */
 #define DISKBENCH_FILES_DEFAULT_COUNT (16u * 1024u)

@@ -8,6 +8,13 @@
  * the phase reads with, just before the phase's first read. Without the
  * flag (bonnie++'s behaviour) the same look finds the file in memory,
  * left there by the phase before. The results' cache_drop says which.
+ *
+ * With DISKBENCH_FILES_DROP_CACHES (as root), each small-file stat and
+ * delete phase is preceded by a system-wide drop: a file of the test's
+ * own, which no phase touches, is out of memory after each of them and
+ * still in after the create phases. Not root, the run is refused with
+ * -EPERM before anything is made (as root, a child that became nobody
+ * checks that).
  */
 #include "common-test.h"
 #include "sim-engine.h"
@@ -16,6 +23,7 @@
 #include <stdatomic.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define FILE_BYTES (UINT64_C(16) << 20)
@@ -105,6 +113,7 @@ struct cfx {
 	struct diskbench_target *t;
 	struct diskbench_run *run;
 	struct probe probe;
+	char *witness;      /* a file of the test's own, removed at teardown */
 };
 
 static int cfx_setup(void **state)
@@ -125,6 +134,10 @@ static int cfx_teardown(void **state)
 	diskbench_target_free(f->t);
 	diskbench_engine_free(f->e);
 	diskbench_engine_free(f->sync);
+	if (f->witness) {
+		unlink(f->witness);
+		free(f->witness);
+	}
 	assert_dir_empty(f->dir);
 	tdir_remove(f->dir);
 	free(f->dir);
@@ -278,6 +291,282 @@ static void test_cache_drop_flags_checked(void **state)
 	assert_rc(diskbench_phase_bonnie_new(&p, DISKBENCH_PHASE_GETC, &bo), -EINVAL);
 }
 
+/* ---- small files: a cold cache, system-wide (DISKBENCH_FILES_DROP_CACHES) ---- */
+
+#define WITNESS_BYTES (UINT64_C(4) << 20)
+
+/*
+ * A file of the test's own, outside the target: the phases never touch
+ * it, so only a system-wide drop takes its pages out of memory. A custom
+ * phase after each small-file phase notes how much of it is resident,
+ * then reads it whole again for the next one.
+ */
+struct witness {
+	char *path;
+	int nseen;
+	double resident[8];
+	int err;
+};
+
+static void witness_read(struct witness *w)
+{
+	char buf[65536];
+	FILE *f = fopen(w->path, "rb");
+
+	assert_non_null(f);
+	while (fread(buf, 1, sizeof(buf), f) == sizeof(buf))
+		;
+	fclose(f);
+}
+
+static int witness_setup(struct diskbench_target *t, void *ud)
+{
+	struct witness *w = ud;
+	FILE *f = fopen(w->path, "rb");
+
+	(void)t;
+	if (!f)
+		return -errno;
+	if (w->nseen < (int)ARRAY_LEN(w->resident))
+		w->resident[w->nseen++] = resident_fraction(fileno(f), &w->err);
+	fclose(f);
+	witness_read(w);
+	return 0;
+}
+
+/* No cmocka assertion here: a forked child calls it too. */
+static int add_files_rc(struct diskbench_run *run, enum diskbench_phase_kind k,
+			uint32_t flags)
+{
+	struct diskbench_files_opts fo = DISKBENCH_FILES_OPTS_INIT;
+	struct diskbench_phase *p = NULL;
+	int rc;
+
+	fo.files = 64;
+	fo.dirs = 2;
+	fo.max_bytes = 3000;
+	fo.min_bytes = 10;
+	fo.flags = flags;
+	rc = diskbench_phase_files_new(&p, k, &fo);
+	if (!rc && (rc = diskbench_run_add(run, p)))
+		diskbench_phase_free(p);
+	return rc;
+}
+
+static void add_files(struct diskbench_run *run, enum diskbench_phase_kind k,
+		      uint32_t flags)
+{
+	assert_ok(add_files_rc(run, k, flags));
+}
+
+static const enum diskbench_phase_kind files_kinds[6] = {
+	DISKBENCH_PHASE_SEQ_CREATE, DISKBENCH_PHASE_SEQ_STAT, DISKBENCH_PHASE_SEQ_DELETE,
+	DISKBENCH_PHASE_RAN_CREATE, DISKBENCH_PHASE_RAN_STAT, DISKBENCH_PHASE_RAN_DELETE,
+};
+
+/* As root: the six phases, each followed by the witness's look. After
+ * each stat and delete phase the witness is out of memory; after each
+ * create phase (which drops nothing) it is still in. */
+static void test_cold_metadata_drops_system_caches(void **state)
+{
+	struct cfx *f = *state;
+	struct diskbench_custom_ops co = { sizeof(co), witness_setup, arm_op, NULL };
+	struct witness w = { 0 };
+	char *msg = NULL;
+	static char data[1 << 16];
+
+	if (geteuid() != 0) {
+		print_message("    not root: the cold cache cannot be tried here "
+			      "(test_cold_metadata_refused checks the refusal)\n");
+		skip();
+	}
+	w.path = f->witness = tdir_path(f->dir, "witness");
+	{
+		FILE *out = fopen(w.path, "wb");
+
+		assert_non_null(out);
+		memset(data, 'w', sizeof(data));
+		for (uint64_t b = 0; b < WITNESS_BYTES; b += sizeof(data))
+			assert_int_equal(fwrite(data, 1, sizeof(data), out), sizeof(data));
+		assert_int_equal(fclose(out), 0);
+	}
+	witness_read(&w);
+	if (diskbench_target_new(&f->t, f->dir, NULL, &msg))
+		fail_msg("target_new: %s", msg ? msg : "");
+	assert_ok(diskbench_run_new(&f->run, f->t, NULL));
+	for (int i = 0; i < 6; i++) {
+		struct diskbench_phase *p = NULL;
+
+		add_files(f->run, files_kinds[i], DISKBENCH_FILES_DROP_CACHES);
+		assert_ok(diskbench_phase_custom_new(&p, "witness", &co, &w));
+		assert_ok(diskbench_run_add(f->run, p));
+	}
+	run_execute_ok(f->run);
+	if (w.err)
+		fail_msg("mmap or mincore failed: %s", strerror(w.err));
+	assert_int_equal(w.nseen, 6);
+	for (int i = 0; i < 6; i++) {
+		const struct diskbench_result *r = diskbench_run_result(f->run, 2 * (size_t)i);
+		bool cold = i % 3 != 0;
+		const char *cd = diskbench_result_config(r, "cache_drop");
+
+		assert_int_equal(diskbench_result_kind(r), files_kinds[i]);
+		if (cold) {
+			if (w.resident[i] > 0.01)
+				fail_msg("after %s: %.1f%% of a file of the test's own still "
+					 "in memory: the caches were not dropped",
+					 diskbench_result_name(r), 100 * w.resident[i]);
+			assert_non_null(cd);
+			assert_non_null(strstr(cd, "dropped system-wide"));
+		} else {
+			if (w.resident[i] < 0.9)
+				fail_msg("after %s: only %.1f%% of the witness in memory, "
+					 "yet a create phase drops nothing",
+					 diskbench_result_name(r), 100 * w.resident[i]);
+			assert_null(cd);
+		}
+	}
+}
+
+/* Without the flag the stat and delete phases say they did not drop. */
+static void test_cold_metadata_default_says_not_done(void **state)
+{
+	struct cfx *f = *state;
+	char *msg = NULL;
+
+	if (diskbench_target_new(&f->t, f->dir, NULL, &msg))
+		fail_msg("target_new: %s", msg ? msg : "");
+	assert_ok(diskbench_run_new(&f->run, f->t, NULL));
+	for (int i = 0; i < 6; i++)
+		add_files(f->run, files_kinds[i], 0);
+	run_execute_ok(f->run);
+	for (int i = 0; i < 6; i++) {
+		const char *cd = diskbench_result_config(diskbench_run_result(f->run, (size_t)i),
+							 "cache_drop");
+
+		if (i % 3 == 0)
+			assert_null(cd);
+		else
+			assert_non_null(strstr(cd, "not done (bonnie++ stats and deletes"));
+	}
+}
+
+/* An engine whose file calls are its own (a simulated device): the
+ * system's caches have nothing of its files, so nothing is dropped, no
+ * privilege is needed, and the result says why. */
+static void test_cold_metadata_not_possible_on_sim(void **state)
+{
+	struct cfx *f = *state;
+	struct sim *sim = sim_new(NULL);
+	struct diskbench_target_opts to = DISKBENCH_TARGET_OPTS_INIT;
+	char *msg = NULL;
+
+	f->e = sim_engine(sim);
+	to.engine = f->e;
+	if (diskbench_target_new(&f->t, f->dir, &to, &msg))
+		fail_msg("target_new: %s", msg ? msg : "");
+	assert_ok(diskbench_run_new(&f->run, f->t, NULL));
+	add_files(f->run, DISKBENCH_PHASE_SEQ_CREATE, DISKBENCH_FILES_DROP_CACHES);
+	add_files(f->run, DISKBENCH_PHASE_SEQ_STAT, DISKBENCH_FILES_DROP_CACHES);
+	run_execute_ok(f->run);
+	assert_non_null(strstr(diskbench_result_config(diskbench_run_result(f->run, 1),
+						       "cache_drop"),
+			       "not possible (the engine's files are its own"));
+	diskbench_run_free(f->run);
+	f->run = NULL;
+	diskbench_target_free(f->t);
+	f->t = NULL;
+	diskbench_engine_free(f->e);
+	f->e = NULL;
+	sim_free(sim);
+}
+
+/*
+ * Not root: refused with -EPERM before anything is made, the message
+ * naming the phase, the file and the reason. As root, a child process
+ * that became nobody checks it.
+ */
+static int refused_as_this_user(const char *dir, char *why, size_t len)
+{
+	struct diskbench_target *t = NULL;
+	struct diskbench_run *run = NULL;
+	char *msg = NULL;
+	int rc;
+
+	rc = diskbench_target_new(&t, dir, NULL, &msg);
+	if (rc) {
+		snprintf(why, len, "target_new: %s", msg ? msg : "");
+		diskbench_free(msg);
+		return 0;
+	}
+	if (diskbench_run_new(&run, t, NULL)) {
+		diskbench_target_free(t);
+		snprintf(why, len, "run_new failed");
+		return 0;
+	}
+	rc = add_files_rc(run, DISKBENCH_PHASE_SEQ_CREATE, DISKBENCH_FILES_DROP_CACHES);
+	if (!rc)
+		rc = add_files_rc(run, DISKBENCH_PHASE_SEQ_STAT, DISKBENCH_FILES_DROP_CACHES);
+	if (rc) {
+		snprintf(why, len, "adding the phases: %d", rc);
+		diskbench_run_free(run);
+		diskbench_target_free(t);
+		return 0;
+	}
+	rc = diskbench_run_execute(run);
+	snprintf(why, len, "%s", diskbench_run_errmsg(run));
+	if (rc == -EPERM && diskbench_run_result_count(run) != 0)
+		rc = -EEXIST;   /* a phase ran: not refused up front */
+	diskbench_run_free(run);
+	diskbench_target_free(t);
+	return rc;
+}
+
+static void test_cold_metadata_refused(void **state)
+{
+	struct cfx *f = *state;
+	char why[512] = "";
+	int rc;
+
+	if (geteuid() == 0) {
+		int fds[2], status;
+		pid_t pid;
+		ssize_t n;
+
+		assert_int_equal(chmod(f->dir, 0777), 0);
+		assert_int_equal(pipe(fds), 0);
+		pid = fork();
+		assert_true(pid >= 0);
+		if (pid == 0) {
+			int r = -1;
+
+			close(fds[0]);
+			if (setgid(65534) == 0 && setuid(65534) == 0)
+				r = refused_as_this_user(f->dir, why, sizeof(why));
+			else
+				snprintf(why, sizeof(why), "cannot become nobody");
+			(void)!write(fds[1], why, strlen(why) + 1);
+			_exit(r == -EPERM ? 0 : 1);
+		}
+		close(fds[1]);
+		n = read(fds[0], why, sizeof(why) - 1);
+		why[n > 0 ? n : 0] = '\0';
+		close(fds[0]);
+		assert_int_equal(waitpid(pid, &status, 0), pid);
+		if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+			fail_msg("as nobody, the run was not refused with -EPERM "
+				 "before its first phase: \"%s\"", why);
+		rc = -EPERM;
+	} else {
+		rc = refused_as_this_user(f->dir, why, sizeof(why));
+	}
+	assert_rc(rc, -EPERM);
+	assert_non_null(strstr(why, "seq_stat: "));
+	assert_non_null(strstr(why, "/proc/sys/vm/drop_caches"));
+	assert_non_null(strstr(why, "root"));
+	assert_dir_empty(f->dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -288,6 +577,14 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_cache_drop_not_possible_on_sim,
 						cfx_setup, cfx_teardown),
 		cmocka_unit_test(test_cache_drop_flags_checked),
+		cmocka_unit_test_setup_teardown(test_cold_metadata_drops_system_caches,
+						cfx_setup, cfx_teardown),
+		cmocka_unit_test_setup_teardown(test_cold_metadata_default_says_not_done,
+						cfx_setup, cfx_teardown),
+		cmocka_unit_test_setup_teardown(test_cold_metadata_refused,
+						cfx_setup, cfx_teardown),
+		cmocka_unit_test_setup_teardown(test_cold_metadata_not_possible_on_sim,
+						cfx_setup, cfx_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
