@@ -381,6 +381,7 @@ static int run_phase(struct diskbench_run *run, size_t index,
 	ctx.cancel = &run->cancel;
 	ctx.rng = &run->rng;
 	ctx.timeline_interval_ns = run->opts.timeline_interval_ns;
+	ctx.timeline_max_intervals = run->opts.timeline_max_intervals;
 	ctx.hist_precision_bits = run->opts.hist_precision_bits;
 	err = diskbench__ctx_new_recorder(&ctx, &rec);
 	if (err)

@@ -56,7 +56,8 @@ static void test_layout_timeline_opts(void **state)
 	assert_offset(diskbench_timeline_opts, sz, 0);
 	assert_offset(diskbench_timeline_opts, interval_ns, 8);
 	assert_offset(diskbench_timeline_opts, reserve, 16);
-	assert_int_equal(sizeof(struct diskbench_timeline_opts), 24);
+	assert_offset(diskbench_timeline_opts, max_intervals, 24);
+	assert_int_equal(sizeof(struct diskbench_timeline_opts), 32);
 }
 
 static void test_layout_timeline_point(void **state)
@@ -85,7 +86,8 @@ static void test_layout_recorder_opts(void **state)
 	assert_offset(diskbench_recorder_opts, clock, 32);
 	assert_offset(diskbench_recorder_opts, clock_user_data, 40);
 	assert_offset(diskbench_recorder_opts, hist_precision_bits, 48);
-	assert_int_equal(sizeof(struct diskbench_recorder_opts), 56);
+	assert_offset(diskbench_recorder_opts, timeline_max_intervals, 56);
+	assert_int_equal(sizeof(struct diskbench_recorder_opts), 64);
 }
 
 static void test_layout_report_info(void **state)
@@ -257,7 +259,8 @@ static void test_layout_run_opts(void **state)
 	assert_offset(diskbench_run_opts, seed, 72);
 	assert_offset(diskbench_run_opts, random, 80);
 	assert_offset(diskbench_run_opts, random_user_data, 88);
-	assert_int_equal(sizeof(struct diskbench_run_opts), 96);
+	assert_offset(diskbench_run_opts, timeline_max_intervals, 96);
+	assert_int_equal(sizeof(struct diskbench_run_opts), 104);
 }
 
 static void test_layout_seq_opts(void **state)
@@ -315,6 +318,7 @@ static void test_layout_all_init_macros(void **state)
 	assert_int_equal(ro.flags, 0);
 	assert_int_equal(rn.sz, sizeof(rn));
 	assert_null(rn.random_user_data);
+	assert_int_equal(rn.timeline_max_intervals, 0);
 	assert_int_equal(so.sz, sizeof(so));
 	assert_int_equal(so.flags, 0);
 	assert_int_equal(to.sz, sizeof(to));

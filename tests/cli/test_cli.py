@@ -325,6 +325,15 @@ def test_cache_options(tmp):
     # The CSV's seeks field is the number made, not bonnie++'s 8192.
     if csv_fields(csv[0])[7] != str(seeks['ops']):
         fail(name, f"CSV seeks {csv_fields(csv[0])[7]!r}, the phase made {seeks['ops']}")
+    # Timelines by default: from 100 us, doubled as needed, at most 2048.
+    for ph in phases.values():
+        tl = ph['timeline']
+        iv = tl['interval_ns']
+        if iv % 100000 or (iv // 100000) & (iv // 100000 - 1) or len(tl['points']) > 2048:
+            fail(name, f"{ph['name']}: timeline of {len(tl['points'])} points of {iv} ns")
+    if phases['get_block']['timeline']['interval_ns'] > 1600000:
+        fail(name, f"get_block ({phases['get_block']['elapsed_ns']} ns) has a timeline of "
+             f"{phases['get_block']['timeline']['interval_ns']} ns intervals")
     for ph in ('seq_stat', 'seq_del', 'ran_stat', 'ran_del'):
         cd = phases[ph]['config'].get('cache_drop', '')
         want = 'dropped system-wide' if ROOT else 'not done'
@@ -332,7 +341,7 @@ def test_cache_options(tmp):
             fail(name, f'{ph}: cache_drop {cd!r}, expected {want}...')
     # Without the options: bonnie++'s behaviour, and its RAM rule.
     p = run(['-d', d] + USER + ['-s', '16', '-r', '8', '-n', '0', '--json', out,
-                               '--no-progress'])
+                               '--timeline-interval', '100', '--no-progress'])
     if p.returncode != 0:
         return fail(name + ' (without)', 'exit status', p)
     with open(out) as f:
@@ -343,6 +352,10 @@ def test_cache_options(tmp):
         fail(name, 'without --seek-time, seeks has a seek_time_ns')
     if phases['seeks']['ops'] != 8192:
         fail(name, f"without --seek-time, {phases['seeks']['ops']} seeks, not 8192")
+    for ph in phases.values():
+        if ph['timeline']['interval_ns'] != 100000000:
+            fail(name, f"--timeline-interval 100: {ph['name']} has "
+                 f"{ph['timeline']['interval_ns']} ns intervals")
     os.unlink(out)
     if not empty(d):
         fail(name, f'left behind: {os.listdir(d)}')
