@@ -1325,7 +1325,7 @@ static double ty(const struct tgeo *t, double r)
 	return t->tbot - r / t->ymax * (t->tbot - t->ttop);
 }
 
-/* Operations in a timeline, and its intervals. */
+/* The operations of a timeline, all its intervals. */
 static uint64_t tl_ops(const struct diskbench_timeline *tl)
 {
 	uint64_t ops = 0;
