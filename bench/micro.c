@@ -7,6 +7,10 @@
  *   hist record_values   diskbench_hist_record_values(), per value
  *   recorder op          diskbench_recorder_op(): clock read + histogram +
  *                        timeline + counters, the per-operation cost a phase pays
+ *   recorder op @X us    the same with a timeline interval of X (1000, 100,
+ *                        10 us), and the timeline's memory per second
+ *   recorder op bounded  the same from 100 us, at most 2048 intervals (the
+ *                        interval doubling), as diskbench-bonnie records
  *   recorder record      diskbench_recorder_record() with given times (no clock)
  *   percentile query     diskbench_hist_percentile() on a full histogram
  *   hist merge           diskbench_hist_merge() of two default histograms
@@ -139,6 +143,70 @@ int main(int argc, char **argv)
 		t[r] = (double)(t1 - t0) / n;
 	}
 	printf("%-22s %8.2f ns\n", "recorder op", median(t, rounds));
+
+	/* The same at finer timeline intervals: what a short phase's finer
+	 * timeline costs per operation (4M operations of ~30 ns cross an
+	 * interval every 30 us / interval operations), and the timeline's
+	 * memory per second of phase at that interval. */
+	{
+		static const uint64_t ivs[] = { 1000000, 100000, 10000 };
+
+		for (size_t k = 0; k < sizeof(ivs) / sizeof(ivs[0]); k++) {
+			struct diskbench_recorder_opts ro = DISKBENCH_RECORDER_OPTS_INIT;
+			struct diskbench_recorder *fine;
+			char label[40];
+
+			ro.interval_ns = ivs[k];
+			check(diskbench_recorder_new(&fine, &ro), "recorder_new");
+			for (int r = 0; r < rounds; r++) {
+				const unsigned n = 4000000;
+				uint64_t t0 = diskbench_clock_ns();
+
+				check(diskbench_recorder_begin(fine, t0), "recorder_begin");
+				for (unsigned i = 0; i < n; i++)
+					diskbench_recorder_op(fine, 4096);
+				uint64_t t1 = diskbench_clock_ns();
+
+				check(diskbench_recorder_end(fine, t1), "recorder_end");
+				t[r] = (double)(t1 - t0) / n;
+			}
+			snprintf(label, sizeof(label), "recorder op @%g us",
+				 (double)ivs[k] / 1e3);
+			printf("%-22s %8.2f ns  (timeline: %.0f KiB per second of phase)\n",
+			       label, median(t, rounds),
+			       32.0 * 1e9 / (double)ivs[k] / 1024.0);
+			diskbench_recorder_free(fine);
+		}
+	}
+
+	/* Bounded, as diskbench-bonnie records: from 100 us, at most 2048
+	 * intervals; rounds of 16M operations (about 0.35 s) pass 2048 x
+	 * 100 us, so the interval doubles during each. */
+	{
+		struct diskbench_recorder_opts ro = DISKBENCH_RECORDER_OPTS_INIT;
+		struct diskbench_recorder *b;
+
+		ro.interval_ns = 100000;
+		ro.timeline_max_intervals = 2048;
+		check(diskbench_recorder_new(&b, &ro), "recorder_new");
+		for (int r = 0; r < rounds; r++) {
+			const unsigned n = 16000000;
+			uint64_t t0 = diskbench_clock_ns();
+
+			check(diskbench_recorder_begin(b, t0), "recorder_begin");
+			for (unsigned i = 0; i < n; i++)
+				diskbench_recorder_op(b, 4096);
+			uint64_t t1 = diskbench_clock_ns();
+
+			check(diskbench_recorder_end(b, t1), "recorder_end");
+			t[r] = (double)(t1 - t0) / n;
+		}
+		printf("%-22s %8.2f ns  (timeline: at most 64 KiB; here %zu intervals of %.1f us)\n",
+		       "recorder op bounded", median(t, rounds),
+		       diskbench_timeline_len(diskbench_recorder_timeline(b)),
+		       (double)diskbench_timeline_interval_ns(diskbench_recorder_timeline(b)) / 1e3);
+		diskbench_recorder_free(b);
+	}
 
 	/* recorder record: times supplied by the caller */
 	for (int r = 0; r < rounds; r++) {

@@ -169,15 +169,28 @@ static int run_put_block(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 	return finish(ctx, h, err);
 }
 
+/* With DISKBENCH_BONNIE_DROP_CACHE: the test file's pages out of the page
+ * cache before a reading phase, untimed; the result's cache_drop says how
+ * it went. The writer's fsync came first (each writing phase ends with
+ * one), and the drop syncs again: dirty pages are not dropped. */
+static void drop_cache(const struct diskbench_phase *p, struct diskbench__ctx *ctx)
+{
+	if (p->bonnie.flags & DISKBENCH_BONNIE_DROP_CACHE)
+		ctx->cache_drop = diskbench__target_drop_cache(ctx->target);
+}
+
 /* Opens the test file for the reading phases, after making sure it holds
- * `need` bytes (written untimed if not). Reopens never use O_DIRECT. */
-static int reopen(struct diskbench__ctx *ctx, uint64_t need, int64_t *h)
+ * `need` bytes (written untimed if not) and, if asked, dropping its pages
+ * from the page cache. Reopens never use O_DIRECT. */
+static int reopen(const struct diskbench_phase *p, struct diskbench__ctx *ctx,
+		  uint64_t need, int64_t *h)
 {
 	struct diskbench_target *t = ctx->target;
 	int err = diskbench__target_ensure_test_file(t, need);
 
 	if (err)
 		return diskbench__target_fail(t, ctx, err);
+	drop_cache(p, ctx);
 	err = diskbench__target_open_test_file(t, DISKBENCH_OPEN_READ |
 						  DISKBENCH_OPEN_WRITE, h);
 	if (err)
@@ -190,7 +203,8 @@ static int reopen(struct diskbench__ctx *ctx, uint64_t need, int64_t *h)
  * then changes byte (block number % block size) and writes the block back
  * in place, the read and the write one operation.
  */
-static int run_blocks(struct diskbench__ctx *ctx, bool rewrite)
+static int run_blocks(const struct diskbench_phase *p,
+		      struct diskbench__ctx *ctx, bool rewrite)
 {
 	struct diskbench_target *t = ctx->target;
 	const uint64_t chunk = t->block_bytes;
@@ -204,7 +218,7 @@ static int run_blocks(struct diskbench__ctx *ctx, bool rewrite)
 	if (!buf)
 		return diskbench__ctx_fail(ctx, -ENOMEM, "allocate", NULL,
 					   UINT64_MAX);
-	err = reopen(ctx, nchunks * chunk, &h);
+	err = reopen(p, ctx, nchunks * chunk, &h);
 	if (err) {
 		free(buf);
 		return err;
@@ -243,7 +257,7 @@ static int run_getc(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 	int err;
 
 	ctx->expected_bytes = nchunks * chunk;
-	err = reopen(ctx, nchunks * chunk, &h);
+	err = reopen(p, ctx, nchunks * chunk, &h);
 	if (err)
 		return err;
 	err = diskbench__ctx_begin(ctx);
@@ -274,9 +288,9 @@ static int run_bonnie(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 	switch (p->kind) {
 	case DISKBENCH_PHASE_PUTC: return run_putc(p, ctx);
 	case DISKBENCH_PHASE_PUT_BLOCK: return run_put_block(p, ctx);
-	case DISKBENCH_PHASE_REWRITE: return run_blocks(ctx, true);
+	case DISKBENCH_PHASE_REWRITE: return run_blocks(p, ctx, true);
 	case DISKBENCH_PHASE_GETC: return run_getc(p, ctx);
-	case DISKBENCH_PHASE_GET_BLOCK: return run_blocks(ctx, false);
+	case DISKBENCH_PHASE_GET_BLOCK: return run_blocks(p, ctx, false);
 	case DISKBENCH_PHASE_SEEKS: return diskbench__run_seeks(p, ctx);
 	default: return -ENOTSUP;
 	}
@@ -304,6 +318,8 @@ static void describe_bonnie(const struct diskbench_phase *p,
 		diskbench__cfg_u64(c, "write_percent", 10);
 		diskbench__cfg_bool(c, "settle", !(p->bonnie.flags &
 						   DISKBENCH_BONNIE_NO_SETTLE));
+		if (p->bonnie.seek_time_ns)
+			diskbench__cfg_u64(c, "seek_time_ns", p->bonnie.seek_time_ns);
 		break;
 	default:
 		diskbench__cfg_u64(c, "total_bytes",
@@ -318,10 +334,13 @@ static void describe_bonnie(const struct diskbench_phase *p,
 					      ? "after each write-back" : "at the end, timed")
 			   : p->kind == DISKBENCH_PHASE_GETC || p->kind == DISKBENCH_PHASE_GET_BLOCK
 				   ? "none" : "at the end, timed");
+	/* The run writes ctx->cache_drop over this once the drop was tried. */
 	if (p->kind == DISKBENCH_PHASE_GETC || p->kind == DISKBENCH_PHASE_GET_BLOCK ||
 	    p->kind == DISKBENCH_PHASE_REWRITE || p->kind == DISKBENCH_PHASE_SEEKS)
 		diskbench__cfg_str(c, "cache_drop",
-				   "not done (bonnie++ reads what the earlier phases left in the page cache)");
+				   p->bonnie.flags & DISKBENCH_BONNIE_DROP_CACHE
+					   ? "not done (the phase stopped before it)"
+					   : "not done (bonnie++ reads what the earlier phases left in the page cache)");
 }
 
 const struct diskbench__phase_class diskbench__bonnie_class = {
@@ -354,7 +373,8 @@ DISKBENCH_API int diskbench_phase_bonnie_new(struct diskbench_phase **out,
 		return -ENOTSUP;
 	}
 	if (o.seekers > 1024 ||
-	    (o.flags & ~(DISKBENCH_BONNIE_SYNC | DISKBENCH_BONNIE_NO_SETTLE)))
+	    (o.flags & ~(DISKBENCH_BONNIE_SYNC | DISKBENCH_BONNIE_NO_SETTLE |
+			 DISKBENCH_BONNIE_DROP_CACHE)))
 		return -EINVAL;
 	err = diskbench__phase_make(out, diskbench_phase_kind_name(kind), kind,
 				    &diskbench__bonnie_class);

@@ -32,10 +32,12 @@
  * in docs/phases.md.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <diskbench/phase.h>
 
@@ -65,6 +67,7 @@ struct files_run {
 	uint64_t min_bytes, max_bytes;
 	bool sync;
 	bool random;            /* the random set (ran_*) */
+	bool cold;              /* drop the system's caches before the clock */
 	void *buf;
 	/* Directory handles for the directory fsyncs (with sync) and for the
 	 * *_at calls: one per subdirectory, or one on the root. */
@@ -505,10 +508,97 @@ static int sync_all(struct files_run *x)
 	return err ? fail(x, err, "sync", NULL, UINT64_MAX) : 0;
 }
 
-/* Starts the clock. */
+/* ---- a cold cache (DISKBENCH_FILES_DROP_CACHES) ---- */
+
+#define DROP_CACHES_PATH "/proc/sys/vm/drop_caches"
+
+static bool stats_or_deletes(enum diskbench_phase_kind kind)
+{
+	return kind == DISKBENCH_PHASE_SEQ_STAT || kind == DISKBENCH_PHASE_SEQ_DELETE ||
+	       kind == DISKBENCH_PHASE_RAN_STAT || kind == DISKBENCH_PHASE_RAN_DELETE;
+}
+
+bool diskbench__files_drops_caches(const struct diskbench_phase *p,
+				   const struct diskbench_engine *e)
+{
+	return p->cls == &diskbench__files_class &&
+	       (p->files.flags & DISKBENCH_FILES_DROP_CACHES) &&
+	       stats_or_deletes(p->kind) && e->fs_sync;
+}
+
+int diskbench__files_can_drop_caches(char *why, size_t len)
+{
+#ifdef __linux__
+	int fd;
+
+	if (geteuid() != 0) {
+		snprintf(why, len, "a cold cache before the small-file stat and "
+			 "delete phases (DISKBENCH_FILES_DROP_CACHES) writes "
+			 DROP_CACHES_PATH ", which only root may do (this "
+			 "process runs as uid %ld)", (long)geteuid());
+		return -EPERM;
+	}
+	/* Opening it writes nothing; it fails where /proc/sys is read-only
+	 * (a container) even to root. */
+	fd = open(DROP_CACHES_PATH, O_WRONLY | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(why, len, "a cold cache before the small-file stat and "
+			 "delete phases (DISKBENCH_FILES_DROP_CACHES) needs "
+			 DROP_CACHES_PATH " open for writing: %s", strerror(errno));
+		return -EPERM;
+	}
+	close(fd);
+	return 0;
+#else
+	snprintf(why, len, "a cold cache before the small-file stat and delete "
+		 "phases (DISKBENCH_FILES_DROP_CACHES) is only possible on Linux "
+		 "(" DROP_CACHES_PATH ")");
+	return -EPERM;
+#endif
+}
+
+/*
+ * The whole system's clean caches emptied, after sync(2) wrote the dirty
+ * ones: untimed, just before the clock starts, after everything else the
+ * phase prepares (the directory handles pin only the directories
+ * themselves). The run checked beforehand that this is allowed.
+ */
+static int drop_caches(struct files_run *x)
+{
+#ifdef __linux__
+	ssize_t n;
+	int fd;
+
+	sync();
+	fd = open(DROP_CACHES_PATH, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return fail(x, -errno, "open " DROP_CACHES_PATH " (to drop the caches)",
+			    NULL, UINT64_MAX);
+	n = write(fd, "3", 1);
+	if (n != 1) {
+		int err = n < 0 ? -errno : -EIO;
+
+		close(fd);
+		return fail(x, err, "write 3 to " DROP_CACHES_PATH, NULL, UINT64_MAX);
+	}
+	if (close(fd))
+		return fail(x, -errno, "write 3 to " DROP_CACHES_PATH, NULL, UINT64_MAX);
+	x->ctx->cache_drop = "dropped system-wide (sync, then 3 written to "
+			     DROP_CACHES_PATH ", untimed)";
+	return 0;
+#else
+	return fail(x, -EPERM, "drop the caches (only on Linux)", NULL, UINT64_MAX);
+#endif
+}
+
+/* Starts the clock, after a cold cache if asked for. */
 static int begin(struct files_run *x)
 {
-	int err = diskbench__ctx_begin(x->ctx);
+	int err = x->cold ? drop_caches(x) : 0;
+
+	if (err)
+		return err;
+	err = diskbench__ctx_begin(x->ctx);
 
 	if (err && !x->err)
 		x->err = err;
@@ -867,6 +957,11 @@ static int run_files(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 	x.min_bytes = o->mode == DISKBENCH_FILES_REGULAR ? o->min_bytes : 0;
 	x.max_bytes = o->mode == DISKBENCH_FILES_REGULAR ? o->max_bytes : 0;
 	x.sync = o->flags & DISKBENCH_FILES_SYNC;
+	x.cold = diskbench__files_drops_caches(p, x.e);
+	if ((o->flags & DISKBENCH_FILES_DROP_CACHES) && stats_or_deletes(p->kind) &&
+	    !x.cold)
+		ctx->cache_drop = "not possible (the engine's files are its own, "
+				  "not the system's)";
 	x.random = p->kind == DISKBENCH_PHASE_RAN_CREATE ||
 		   p->kind == DISKBENCH_PHASE_RAN_STAT ||
 		   p->kind == DISKBENCH_PHASE_RAN_DELETE;
@@ -923,6 +1018,12 @@ static void describe_files(const struct diskbench_phase *p,
 							     : FILES_DEFAULT_CHUNK);
 	diskbench__cfg_str(c, "fsync", o->flags & DISKBENCH_FILES_SYNC
 			   ? "each file and its directory" : "none (sync at the end)");
+	/* The run writes ctx->cache_drop over this once the drop was tried. */
+	if (stats_or_deletes(p->kind))
+		diskbench__cfg_str(c, "cache_drop", o->flags & DISKBENCH_FILES_DROP_CACHES
+				   ? "not done (the phase stopped before it)"
+				   : "not done (bonnie++ stats and deletes what the create "
+				     "phase left in the caches)");
 }
 
 const struct diskbench__phase_class diskbench__files_class = {
@@ -961,7 +1062,8 @@ DISKBENCH_API int diskbench_phase_files_new(struct diskbench_phase **out,
 	if (err)
 		return err;
 	if (o.min_bytes > o.max_bytes || o.dirs > FILES_MAX_DIRS ||
-	    o.mode >= FILES_MODES || (o.flags & ~DISKBENCH_FILES_SYNC) ||
+	    o.mode >= FILES_MODES ||
+	    (o.flags & ~(DISKBENCH_FILES_SYNC | DISKBENCH_FILES_DROP_CACHES)) ||
 	    o.files > DISKBENCH__FILES_MAX_COUNT)
 		return -EINVAL;
 	if (o.chunk_bytes &&

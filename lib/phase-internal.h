@@ -30,6 +30,7 @@ struct diskbench__ctx {
 	struct diskbench__rand *rng;
 	/* Run options a phase needs to make recorders of its own (workers). */
 	uint64_t timeline_interval_ns;
+	uint64_t timeline_max_intervals;
 	uint32_t hist_precision_bits;
 	/* stop conditions, 0 = none */
 	uint64_t stop_bytes;

@@ -20,9 +20,32 @@
 /* bonnie++'s pause before releasing the seekers. */
 #define SETTLE_NS UINT64_C(3000000000)
 
+/* splitmix64's finaliser: a well-mixed 64-bit value of x. */
+static uint64_t mix64(uint64_t x)
+{
+	x = (x ^ (x >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+	x = (x ^ (x >> 27)) * UINT64_C(0x94d049bb133111eb);
+	return x ^ (x >> 31);
+}
+
+/*
+ * Ticket i (a value in [0, 2^31), as rand()'s) of a seek phase bounded by
+ * time, once the drawn ones are used up: a function of the index, so that
+ * which seeker takes it does not matter, and keyed by the drawn tickets,
+ * so that a seed gives the same sequence. The run's generator is not
+ * drawn from again: the phases after get the numbers they would get
+ * without the time bound.
+ */
+static uint32_t extra_ticket(uint64_t key, uint64_t i)
+{
+	return (uint32_t)(mix64(key + i * UINT64_C(0x9e3779b97f4a7c15)) >> 33);
+}
+
 struct seeks {
 	const uint32_t *tickets;
-	uint64_t count;
+	uint64_t drawn;         /* tickets[] holds this many */
+	uint64_t count;         /* tickets to take; UINT64_MAX: until the time */
+	uint64_t key;           /* of the tickets past the drawn ones */
 	atomic_uint_fast64_t next;
 	uint64_t blocks;
 	uint64_t chunk;
@@ -67,7 +90,7 @@ static int seeker(struct diskbench__worker *w)
 		if (i >= s->count)
 			break;
 
-		uint32_t r = s->tickets[i];
+		uint32_t r = i < s->drawn ? s->tickets[i] : extra_ticket(s->key, i);
 		uint64_t block = r % s->blocks, off = block * s->chunk;
 		uint64_t bytes = s->chunk;
 
@@ -136,13 +159,25 @@ int diskbench__run_seeks(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 	for (uint64_t i = 0; i < count; i++)
 		tickets[i] = diskbench__rand_next(ctx->rng);
 	s.tickets = tickets;
+	s.drawn = count;
 	/* A ticket is an operation: an ops limit is a shorter ticket list;
-	 * a bytes limit is shared out between the seekers. */
-	s.count = ctx->stop_ops && ctx->stop_ops < count ? ctx->stop_ops : count;
+	 * a bytes limit is shared out between the seekers. Bounded by time,
+	 * the tickets go on past the drawn ones, and each seeker stops at
+	 * the time (from its own start: they start together). */
+	s.count = count;
+	if (o->seek_time_ns) {
+		s.count = UINT64_MAX;
+		s.key = mix64(((uint64_t)tickets[0] << 32 | tickets[count - 1]) ^ count);
+		if (!ctx->stop_time_ns || o->seek_time_ns < ctx->stop_time_ns)
+			ctx->stop_time_ns = o->seek_time_ns;
+	}
+	if (ctx->stop_ops && ctx->stop_ops < s.count)
+		s.count = ctx->stop_ops;
 	ctx->stop_ops = 0;
 	if (ctx->stop_bytes)
 		ctx->stop_bytes = ctx->stop_bytes / seekers ? ctx->stop_bytes / seekers : 1;
-	ctx->expected_ops = s.count;
+	/* Progress: a fraction of the tickets, or of the time. */
+	ctx->expected_ops = s.count == UINT64_MAX ? 0 : s.count;
 	atomic_init(&s.next, 0);
 
 	err = diskbench__target_ensure_test_file(t, s.blocks * s.chunk);
@@ -150,6 +185,9 @@ int diskbench__run_seeks(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 		free(tickets);
 		return diskbench__target_fail(t, ctx, err);
 	}
+	/* Untimed, before the seekers open their descriptors. */
+	if (o->flags & DISKBENCH_BONNIE_DROP_CACHE)
+		ctx->cache_drop = diskbench__target_drop_cache(t);
 	s.path = t->test_path;
 	err = diskbench__run_workers(ctx, seekers, seeker, &s,
 				     o->flags & DISKBENCH_BONNIE_NO_SETTLE ? 0 : SETTLE_NS);

@@ -58,6 +58,7 @@ int diskbench__ctx_new_recorder(const struct diskbench__ctx *ctx,
 	struct diskbench_recorder_opts ro = DISKBENCH_RECORDER_OPTS_INIT;
 
 	ro.interval_ns = ctx->timeline_interval_ns;
+	ro.timeline_max_intervals = ctx->timeline_max_intervals;
 	ro.hist_precision_bits = ctx->hist_precision_bits;
 	ro.clock = ctx->engine->ops.clock;
 	ro.clock_user_data = ctx->engine->user_data;

@@ -52,6 +52,7 @@ diskbench_recorder_new(struct diskbench_recorder **out,
 	ho.precision_bits = o.hist_precision_bits;
 	to.interval_ns = o.interval_ns;
 	to.reserve = o.timeline_reserve;
+	to.max_intervals = o.timeline_max_intervals;
 	err = diskbench_hist_new(&rec->hist, &ho);
 	if (!err)
 		err = diskbench_timeline_new(&rec->tl, 0, &to);
@@ -202,7 +203,7 @@ DISKBENCH_API int diskbench_recorder_merge(struct diskbench_recorder *dst,
 	flush_const(dst);
 	flush_const(src);
 	if (dst->hist->bits != src->hist->bits ||
-	    dst->tl->interval_ns != src->tl->interval_ns)
+	    !diskbench__timeline_mergeable(dst->tl, src->tl))
 		return -EINVAL;
 	if (dst->ops + src->ops < dst->ops ||
 	    dst->hist->count + src->hist->count < dst->hist->count)

@@ -12,6 +12,7 @@
 #include <diskbench/run.h>
 
 #include "common-internal.h"
+#include "files-internal.h"
 #include "phase-internal.h"
 #include "result-internal.h"
 #include "run-internal.h"
@@ -311,6 +312,31 @@ static int check_room(struct diskbench_run *run)
 }
 
 /*
+ * A cold cache before small-file phases (DISKBENCH_FILES_DROP_CACHES) is
+ * root's alone, and Linux's: a run that asks for it otherwise is refused
+ * before anything is made, rather than failing after its create phase.
+ */
+static int check_allowed(struct diskbench_run *run)
+{
+	char why[256], buf[384];
+	int err;
+
+	for (size_t i = 0; i < run->nphases; i++) {
+		const struct diskbench_phase *p = run->phases[i];
+
+		if (!diskbench__files_drops_caches(p, run->target->engine))
+			continue;
+		err = diskbench__files_can_drop_caches(why, sizeof(why));
+		if (err) {
+			snprintf(buf, sizeof(buf), "%s: %s", p->name, why);
+			set_errmsg(run, buf);
+		}
+		return err;
+	}
+	return 0;
+}
+
+/*
  * The configuration that made a phase's result: what every phase has (the
  * engine, the target's file and flags, the run's seed and limits), then the
  * phase's own keys, then what was done about the page cache.
@@ -355,6 +381,7 @@ static int run_phase(struct diskbench_run *run, size_t index,
 	ctx.cancel = &run->cancel;
 	ctx.rng = &run->rng;
 	ctx.timeline_interval_ns = run->opts.timeline_interval_ns;
+	ctx.timeline_max_intervals = run->opts.timeline_max_intervals;
 	ctx.hist_precision_bits = run->opts.hist_precision_bits;
 	err = diskbench__ctx_new_recorder(&ctx, &rec);
 	if (err)
@@ -420,8 +447,11 @@ DISKBENCH_API int diskbench_run_execute(struct diskbench_run *run)
 	run->rng.fn = run->opts.random;
 	run->rng.user_data = run->opts.random_user_data;
 
-	/* Room for what the phases will write, before the first one. */
+	/* What the phases may not do, and room for what they will write,
+	 * before the first one. */
 	if (!atomic_load(&run->cancel))
+		err = check_allowed(run);
+	if (!err && !atomic_load(&run->cancel))
 		err = check_room(run);
 
 	for (size_t i = 0; !err && i < run->nphases; i++) {
@@ -498,6 +528,16 @@ void diskbench__run_fill_info(const struct diskbench_run *run,
 				in->chunk_bytes = t->block_bytes;
 		}
 		if (p->kind == DISKBENCH_PHASE_SEEKS) {
+			/* Bounded by time, the seeks made are the result's
+			 * operations, not the count asked for. */
+			for (size_t r = 0; !in->seeks && p->bonnie.seek_time_ns &&
+					   r < run->nresults; r++)
+				if (diskbench_result_kind(run->results[r]) ==
+				    DISKBENCH_PHASE_SEEKS) {
+					uint64_t ops = diskbench_result_ops(run->results[r]);
+
+					in->seeks = ops > UINT32_MAX ? UINT32_MAX : (uint32_t)ops;
+				}
 			if (!in->seeks)
 				in->seeks = (uint32_t)(p->bonnie.seeks ? p->bonnie.seeks
 							: DISKBENCH_BONNIE_DEFAULT_SEEKS);

@@ -41,6 +41,14 @@
 /* At most this many points per line of a timeline: longer timelines merge
  * neighbouring intervals (worst latency kept, operations summed). */
 #define MAX_POINTS 1000
+/* And at least this many where the phase has the operations for it (see
+ * tl_fold()): a 40 ms phase recorded at 100 us gets 50 points or more,
+ * not the one a 100 ms interval gives. */
+#define MIN_POINTS 50
+/* Points hold this many operations on average, at least two, so that an
+ * empty point (a gap, and three in a row a band) is a hole in the work,
+ * not an interval finer than one operation. */
+#define OPS_PER_POINT 4
 /* Points of a percentile curve between p50 and p99.999. */
 #define CURVE_SAMPLES 95
 /* Shaded "nothing completed" bands: at least this many empty intervals in
@@ -1317,7 +1325,27 @@ static double ty(const struct tgeo *t, double r)
 	return t->tbot - r / t->ymax * (t->tbot - t->ttop);
 }
 
-/* Shaded bands where a run completed nothing for several intervals. */
+/* The operations of a timeline, all its intervals. */
+static uint64_t tl_ops(const struct diskbench_timeline *tl)
+{
+	uint64_t ops = 0;
+
+	for (size_t i = 0; i < diskbench_timeline_len(tl); i++) {
+		struct diskbench_timeline_point p = { sizeof(p), 0, 0, 0, 0, 0 };
+
+		if (diskbench_timeline_get(tl, i, &p) == 0)
+			ops += p.ops;
+	}
+	return ops;
+}
+
+/*
+ * Shaded bands where a run completed nothing for several intervals: at
+ * least BAND_MIN_INTERVALS of them, and at least as long as that many
+ * stretches in which OPS_PER_POINT operations end on average. A timeline
+ * recorded finer than its operations (a bounded one of a short phase)
+ * has empty intervals between any two operations; those are not holes.
+ */
 static void tl_bands(struct page *pg, const struct group *g,
 		     const struct tgeo *t)
 {
@@ -1325,14 +1353,18 @@ static void tl_bands(struct page *pg, const struct group *g,
 
 	for (size_t ri = 0; ri < pg->nruns; ri++) {
 		const struct diskbench_timeline *tl;
-		size_t len, run = 0, bands = 0;
-		uint64_t iv;
+		size_t len, run = 0, bands = 0, min_run;
+		uint64_t iv, ops;
 
 		if (!has_timeline(g->res[ri]))
 			continue;
 		tl = diskbench_result_timeline(g->res[ri]);
 		len = diskbench_timeline_len(tl);
 		iv = diskbench_timeline_interval_ns(tl);
+		ops = tl_ops(tl);
+		min_run = BAND_MIN_INTERVALS;
+		if (ops && (uint64_t)len * OPS_PER_POINT > ops)
+			min_run *= (size_t)(((uint64_t)len * OPS_PER_POINT + ops - 1) / ops);
 		for (size_t i = 0; i <= len && bands < BAND_MAX; i++) {
 			struct diskbench_timeline_point p = { sizeof(p), 0, 0, 0, 0, 0 };
 			uint64_t s, e;
@@ -1341,7 +1373,7 @@ static void tl_bands(struct page *pg, const struct group *g,
 				run++;
 				continue;
 			}
-			if (run >= BAND_MIN_INTERVALS) {
+			if (run >= min_run) {
 				s = (uint64_t)(i - run) * iv;
 				e = (uint64_t)i * iv;
 				e = e > t->tend ? t->tend : e;
@@ -1488,12 +1520,35 @@ static void tl_rate_line(struct page *pg, const struct group *g, size_t ri,
 			      C(tx(t, v[n - 1].t0 + v[n - 1].dur)), prev);
 }
 
+/*
+ * How many of a timeline's intervals one point of its line holds: at most
+ * MAX_POINTS points, and as many as MIN_POINTS where there are operations
+ * enough for OPS_PER_POINT each (or 2 each, to reach MIN_POINTS), but never
+ * a point finer than the interval recorded. A bounded timeline (the run's
+ * timeline_max_intervals) keeps a fine interval for a short phase, so
+ * that is what makes a short phase a line rather than a dot.
+ */
+static size_t tl_fold(const struct diskbench_result *res)
+{
+	const struct diskbench_timeline *tl = diskbench_result_timeline(res);
+	uint64_t len = diskbench_timeline_len(tl), ops = tl_ops(tl), want, k;
+
+	want = ops / OPS_PER_POINT;
+	if (want < MIN_POINTS)
+		want = ops / 2 < MIN_POINTS ? ops / 2 : MIN_POINTS;
+	if (want > MAX_POINTS)
+		want = MAX_POINTS;
+	if (want < 1)
+		want = 1;
+	k = (len + want - 1) / want;
+	return k ? (size_t)k : 1;
+}
+
 static int chart_timeline(struct page *pg, const struct group *g)
 {
 	struct tpt **pts = calloc(pg->nruns, sizeof(*pts));
 	size_t *np = calloc(pg->nruns, sizeof(*np));
-	size_t maxlen = 0, k;
-	uint64_t vmin = UINT64_MAX, vmax = 0, iv = 0;
+	uint64_t vmin = UINT64_MAX, vmax = 0, per = 0;
 	bool bytes = group_bytes(pg, g);
 	struct tgeo t = { 0, 176, 190, 266, 0, 1 };
 	struct logaxis ax;
@@ -1504,24 +1559,26 @@ static int chart_timeline(struct page *pg, const struct group *g)
 		err = -ENOMEM;
 		goto out;
 	}
+	/* One point length for every run, so one label fits all: the
+	 * longest any run needs (runs recorded at different intervals, or
+	 * with bounded timelines of different lengths, fold to it). */
 	for (size_t ri = 0; ri < pg->nruns; ri++) {
-		const struct diskbench_timeline *tl;
+		uint64_t p;
 
 		if (!has_timeline(g->res[ri]))
 			continue;
-		tl = diskbench_result_timeline(g->res[ri]);
-		if (diskbench_timeline_len(tl) > maxlen)
-			maxlen = diskbench_timeline_len(tl);
-		if (!iv)
-			iv = diskbench_timeline_interval_ns(tl);
+		p = diskbench_timeline_interval_ns(diskbench_result_timeline(g->res[ri])) *
+		    tl_fold(g->res[ri]);
+		per = p > per ? p : per;
 	}
-	/* One merge factor for every run, so one label fits all. */
-	k = (maxlen + MAX_POINTS - 1) / MAX_POINTS;
-	k = k ? k : 1;
 	for (size_t ri = 0; ri < pg->nruns; ri++) {
+		uint64_t iv, k;
+
 		if (!has_timeline(g->res[ri]))
 			continue;
-		err = tl_points(g->res[ri], k, &pts[ri], &np[ri]);
+		iv = diskbench_timeline_interval_ns(diskbench_result_timeline(g->res[ri]));
+		k = iv ? (per + iv - 1) / iv : 1;
+		err = tl_points(g->res[ri], k ? (size_t)k : 1, &pts[ri], &np[ri]);
 		if (err)
 			goto out;
 		for (size_t i = 0; i < np[ri]; i++) {
@@ -1550,7 +1607,7 @@ static int chart_timeline(struct page *pg, const struct group *g)
 	svg_open(pg, g, "latency and throughput over time");
 	legend(pg, g, has_timeline, true);
 	tl_bands(pg, g, &t);
-	tl_axes(pg, &t, &ax, iv * k, bytes);
+	tl_axes(pg, &t, &ax, per, bytes);
 	for (size_t ri = 0; ri < pg->nruns; ri++) {
 		if (!pts[ri])
 			continue;

@@ -1,6 +1,7 @@
 #ifndef DISKBENCH_TIMELINE_INTERNAL_H
 #define DISKBENCH_TIMELINE_INTERNAL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -18,6 +19,10 @@ struct diskbench__tl_slot {
 struct diskbench_timeline {
 	uint64_t start_ns;
 	uint64_t interval_ns;
+	uint64_t base_interval_ns;        /* the one it was made with */
+	size_t max_len;                   /* 0: unbounded; else at most this
+					   * many slots, the interval doubled
+					   * as needed */
 	struct diskbench__tl_slot *slots; /* cap slots; unused ones are zero */
 	size_t cap;
 	size_t len;                       /* last slot used + 1 */
@@ -33,6 +38,10 @@ struct diskbench_timeline {
  * default interval, starting at 0, no interval used (one zero slot, so
  * that a copy has something to copy from). */
 extern const struct diskbench_timeline diskbench__timeline_empty;
+
+/* Whether dst and src can be merged (diskbench_timeline_merge). */
+bool diskbench__timeline_mergeable(const struct diskbench_timeline *dst,
+				   const struct diskbench_timeline *src);
 
 /* Slow path: finds (and makes room for) the slot of end_ns. */
 int diskbench__timeline_seek(struct diskbench_timeline *tl, uint64_t end_ns);

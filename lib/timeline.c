@@ -18,6 +18,8 @@ static const struct diskbench__tl_slot empty_slot[1];
 const struct diskbench_timeline diskbench__timeline_empty = {
 	.start_ns = 0,
 	.interval_ns = DISKBENCH_TIMELINE_DEFAULT_INTERVAL_NS,
+	.base_interval_ns = DISKBENCH_TIMELINE_DEFAULT_INTERVAL_NS,
+	.max_len = 0,
 	/* Never written through: every writer takes a non-const timeline. */
 	.slots = (struct diskbench__tl_slot *)empty_slot,
 	.cap = 1,
@@ -62,6 +64,38 @@ static void forget_cursor(struct diskbench_timeline *tl)
 	tl->cur_hi = 0;
 }
 
+/*
+ * A bounded timeline's interval doubled: slot i becomes the sum of slots
+ * 2i and 2i + 1, from the start, which does not move. Exact: an operation
+ * counted in [s + 2iI, s + (2i+1)I) or [s + (2i+1)I, s + (2i+2)I) lies in
+ * [s + 2iI, s + 2(i+1)I). -ERANGE if the length cannot double.
+ */
+static int coarsen(struct diskbench_timeline *tl)
+{
+	size_t half = (tl->len + 1) / 2;
+
+	if (tl->interval_ns > UINT64_MAX / 2)
+		return -ERANGE;
+	for (size_t i = 0; i < half; i++) {
+		struct diskbench__tl_slot a = tl->slots[2 * i], b = { 0, 0, 0, 0 };
+
+		if (2 * i + 1 < tl->len)
+			b = tl->slots[2 * i + 1];
+		a.ops += b.ops;
+		a.bytes += b.bytes;
+		a.latency_sum_ns += b.latency_sum_ns;
+		if (b.max_latency_ns > a.max_latency_ns)
+			a.max_latency_ns = b.max_latency_ns;
+		tl->slots[i] = a;
+	}
+	/* Slots past len stay zero, as grow() and reset() expect. */
+	memset(tl->slots + half, 0, (tl->len - half) * sizeof(*tl->slots));
+	tl->len = half;
+	tl->interval_ns *= 2;
+	forget_cursor(tl);
+	return 0;
+}
+
 int diskbench__timeline_seek(struct diskbench_timeline *tl, uint64_t end_ns)
 {
 	uint64_t idx;
@@ -70,6 +104,14 @@ int diskbench__timeline_seek(struct diskbench_timeline *tl, uint64_t end_ns)
 	if (end_ns < tl->start_ns)
 		return -ERANGE;
 	idx = (end_ns - tl->start_ns) / tl->interval_ns;
+	/* Bounded: coarser until end_ns fits (rarely: each pass halves the
+	 * index, and a phase doubles its length a few times at most). */
+	while (tl->max_len && idx >= tl->max_len) {
+		err = coarsen(tl);
+		if (err)
+			return err;
+		idx = (end_ns - tl->start_ns) / tl->interval_ns;
+	}
 	if (idx >= SIZE_MAX / sizeof(struct diskbench__tl_slot))
 		return -ENOMEM;
 	err = grow(tl, (size_t)idx + 1);
@@ -100,7 +142,10 @@ diskbench_timeline_new(struct diskbench_timeline **out, uint64_t start_ns,
 	if (err)
 		return err;
 	reserve = o.reserve ? o.reserve : DISKBENCH_TIMELINE_DEFAULT_RESERVE;
-	if (reserve > SIZE_MAX / sizeof(struct diskbench__tl_slot))
+	if (o.max_intervals && reserve > o.max_intervals)
+		reserve = o.max_intervals;  /* never more is needed */
+	if (reserve > SIZE_MAX / sizeof(struct diskbench__tl_slot) ||
+	    o.max_intervals > SIZE_MAX / sizeof(struct diskbench__tl_slot))
 		return -ENOMEM;
 
 	tl = calloc(1, sizeof(*tl));
@@ -109,6 +154,8 @@ diskbench_timeline_new(struct diskbench_timeline **out, uint64_t start_ns,
 	tl->start_ns = start_ns;
 	tl->interval_ns = o.interval_ns ? o.interval_ns
 					: DISKBENCH_TIMELINE_DEFAULT_INTERVAL_NS;
+	tl->base_interval_ns = tl->interval_ns;
+	tl->max_len = (size_t)o.max_intervals;
 	err = grow(tl, (size_t)reserve);
 	if (err) {
 		free(tl);
@@ -177,17 +224,77 @@ static void add_slot(struct diskbench__tl_slot *d,
 		d->max_latency_ns = s->max_latency_ns;
 }
 
+/* How many doublings take interval a to b (a <= b), or -1 if none do. */
+static int doublings(uint64_t a, uint64_t b)
+{
+	int k = 0;
+
+	while (a < b && a <= UINT64_MAX / 2)
+		a *= 2, k++;
+	return a == b ? k : -1;
+}
+
+bool diskbench__timeline_mergeable(const struct diskbench_timeline *dst,
+				   const struct diskbench_timeline *src)
+{
+	if (dst->interval_ns == src->interval_ns)
+		return true;
+	/* Unbounded timelines keep their interval: the old rule holds. */
+	if (!dst->max_len && !src->max_len)
+		return false;
+	return dst->interval_ns < src->interval_ns
+		       ? doublings(dst->interval_ns, src->interval_ns) >= 0
+		       : doublings(src->interval_ns, dst->interval_ns) >= 0;
+}
+
+static int merge_same(struct diskbench_timeline *dst,
+		      const struct diskbench_timeline *src);
+
 DISKBENCH_API int diskbench_timeline_merge(struct diskbench_timeline *dst,
 					   const struct diskbench_timeline *src)
+{
+	struct diskbench_timeline *tmp = NULL;
+	int err;
+
+	if (!dst || !src || !diskbench__timeline_mergeable(dst, src))
+		return -EINVAL;
+	if (!src->len) {
+		/* Nothing to add; an empty dst still takes the coarser
+		 * length, as a merge of something would. */
+		while (!dst->len && dst->interval_ns < src->interval_ns)
+			coarsen(dst);
+		return 0;
+	}
+	if (src->interval_ns < dst->interval_ns) {
+		/* src finer: a copy of it, coarsened to dst's length. */
+		err = diskbench_timeline_copy(&tmp, src);
+		if (err)
+			return err;
+		while (tmp->interval_ns < dst->interval_ns)
+			coarsen(tmp);
+		src = tmp;
+	} else {
+		/* dst finer: coarsened in place (nothing is lost, and a
+		 * failure below leaves it as it was in its counts). */
+		while (dst->interval_ns < src->interval_ns)
+			coarsen(dst);
+	}
+	err = merge_same(dst, src);
+	diskbench_timeline_free(tmp);
+	/* Bounded: no more intervals than the bound after the merge. */
+	while (!err && dst->max_len && dst->len > dst->max_len)
+		err = coarsen(dst);
+	return err;
+}
+
+/* The merge of two timelines of the same interval length. */
+static int merge_same(struct diskbench_timeline *dst,
+		      const struct diskbench_timeline *src)
 {
 	uint64_t I, shift = 0;
 	size_t need;
 	int err;
 
-	if (!dst || !src || dst->interval_ns != src->interval_ns)
-		return -EINVAL;
-	if (!src->len)
-		return 0;
 	I = dst->interval_ns;
 
 	/* If src starts earlier, move dst's start back by whole intervals so
@@ -246,6 +353,7 @@ DISKBENCH_API void diskbench_timeline_reset(struct diskbench_timeline *tl,
 	memset(tl->slots, 0, tl->len * sizeof(*tl->slots));
 	tl->len = 0;
 	tl->start_ns = start_ns;
+	tl->interval_ns = tl->base_interval_ns;
 	forget_cursor(tl);
 }
 

@@ -68,11 +68,17 @@ enum { PROGRESS_AUTO, PROGRESS_ON, PROGRESS_OFF };
 enum {
 	OPT_JSON = 256, OPT_HTML, OPT_ENGINE, OPT_IODEPTH, OPT_PERCENTILES,
 	OPT_TIMELINE, OPT_PROGRESS, OPT_NO_PROGRESS, OPT_HELP, OPT_VERSION,
-	OPT_CLEANUP,
+	OPT_CLEANUP, OPT_DROP_CACHE, OPT_COLD_METADATA, OPT_SEEK_TIME,
 };
 
 /* The longest timeline interval: a day (in ns, still exact in JSON). */
 #define TIMELINE_MAX_MS 86400000
+/* Without --timeline-interval: timelines from 100 us, at most 2048
+ * intervals (the interval doubling as a test's length needs). */
+#define TIMELINE_AUTO_START_NS UINT64_C(100000)
+#define TIMELINE_AUTO_MAX 2048
+/* The longest --seek-time: a day. */
+#define SEEK_TIME_MAX_S 86400
 
 struct options {
 	char *cwd;                 /* the scratch directory, absolute */
@@ -110,6 +116,9 @@ struct options {
 	size_t percentile_count;
 	int64_t timeline_ms;
 	int progress;
+	bool drop_cache;           /* --drop-cache */
+	bool cold_metadata;        /* --cold-metadata */
+	int64_t seek_time_s;       /* --seek-time; 0: bonnie++'s count */
 };
 
 /* One of bonnie++'s twelve tests, as the CLI shows it. */
@@ -368,6 +377,7 @@ static void help(void)
 	       "extensions:\n"
 	       "      [--json FILE] [--html FILE] [--engine sync|io_uring|null]\n"
 	       "      [--iodepth N] [--percentiles P,P,...] [--timeline-interval MS]\n"
+	       "      [--drop-cache] [--cold-metadata] [--seek-time SECONDS]\n"
 	       "      [--progress | --no-progress] [--help] [--version]\n"
 	       "      " PROG " --cleanup DIR\n"
 	       "\nVersion: %s\n", diskbench_version_string());
@@ -642,6 +652,9 @@ static void parse_args(struct options *o, int argc, char **argv)
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ "version", no_argument, NULL, OPT_VERSION },
 		{ "cleanup", required_argument, NULL, OPT_CLEANUP },
+		{ "drop-cache", no_argument, NULL, OPT_DROP_CACHE },
+		{ "cold-metadata", no_argument, NULL, OPT_COLD_METADATA },
+		{ "seek-time", required_argument, NULL, OPT_SEEK_TIME },
 		{ NULL, 0, NULL, 0 },
 	};
 	char start_cwd[PATH_MAX];
@@ -663,6 +676,14 @@ static void parse_args(struct options *o, int argc, char **argv)
 			bad("option -%c needs an argument", optopt);
 			break;
 		case '?':
+			/* A long option without an argument given one
+			 * (--progress=x): getopt sets optopt to its value. */
+			if (optopt >= OPT_JSON) {
+				const char *a = argv[optind - 1];
+
+				bad("option %.*s takes no argument",
+				    (int)strcspn(a, "="), a);
+			}
 			if (optopt)
 				bad("unknown option -%c", optopt);
 			bad("unknown option %s", argv[optind - 1]);
@@ -808,6 +829,17 @@ static void parse_args(struct options *o, int argc, char **argv)
 			if (!parse_num(arg, NULL, NULL, 1, TIMELINE_MAX_MS, &o->timeline_ms))
 				bad("--timeline-interval %s: the interval must be 1 to %d ms (a day)",
 				    arg, TIMELINE_MAX_MS);
+			break;
+		case OPT_DROP_CACHE:
+			o->drop_cache = true;
+			break;
+		case OPT_COLD_METADATA:
+			o->cold_metadata = true;
+			break;
+		case OPT_SEEK_TIME:
+			if (!parse_num(arg, NULL, "s", 1, SEEK_TIME_MAX_S, &o->seek_time_s))
+				bad("--seek-time %s: the seek time must be 1 to %d seconds (a day)",
+				    arg, SEEK_TIME_MAX_S);
 			break;
 		case OPT_PROGRESS:
 			o->progress = PROGRESS_ON;
@@ -985,7 +1017,9 @@ static void check_sizes(struct options *o)
 		    o->max_size, o->min_size);
 	if (o->files_k && o->dirs < 1)
 		bad("-n: the number of directories (%" PRId64 ") must be 1 or more", o->dirs);
-	if (o->file_mib && o->ram_mib &&
+	/* With --drop-cache the reads no longer come from memory: a file
+	 * smaller than twice the RAM measures the device too. */
+	if (o->file_mib && o->ram_mib && !o->drop_cache &&
 	    o->file_mib * o->concurrency < o->ram_mib * 2) {
 		fprintf(stderr, "File size should be double RAM for good results, RAM is %dM.\n",
 			(int)o->ram_mib);
@@ -998,6 +1032,17 @@ static void check_sizes(struct options *o)
 		bad("--engine null: the small-file tests need a real file system; add -n 0");
 	if (o->file_mib && o->direct && o->byte_mib)
 		bad("-D: one-byte writes cannot use O_DIRECT; add -f to skip the per-byte tests");
+	/* As the user the run is (after -u): the library would refuse the
+	 * run anyway, but only once it has started. */
+	if (o->files_k && o->cold_metadata) {
+#ifdef __linux__
+		if (geteuid() != 0)
+			bad("--cold-metadata: dropping the caches (/proc/sys/vm/drop_caches, for the whole machine) needs root%s",
+			    o->user ? "; -u makes the run another user" : "");
+#else
+		bad("--cold-metadata: dropping the caches is only possible on Linux");
+#endif
+	}
 	if (o->files_k) {
 		if (o->ram_mib &&
 		    o->files_k * BYTES_PER_FILE_NAME * 2 > o->ram_mib << 10)
@@ -1328,6 +1373,21 @@ static void say_partial(const struct cli *cli, const struct diskbench_run *run,
 		fputs("every test file was removed.\n", stderr);
 }
 
+/* The seeks the run's seek test made (its result's operations). */
+static uint32_t seeks_made(const struct diskbench_run *run, uint32_t asked)
+{
+	for (size_t i = 0; i < diskbench_run_result_count(run); i++) {
+		const struct diskbench_result *r = diskbench_run_result(run, i);
+
+		if (diskbench_result_kind(r) == DISKBENCH_PHASE_SEEKS) {
+			uint64_t ops = diskbench_result_ops(r);
+
+			return ops > UINT32_MAX ? UINT32_MAX : (uint32_t)ops;
+		}
+	}
+	return asked;
+}
+
 static uint64_t now_ns(void)
 {
 	struct timespec ts;
@@ -1542,7 +1602,16 @@ int main(int argc, char **argv)
 	ro.progress = cli.live ? on_progress : NULL;
 	ro.progress_user_data = &cli;
 	ro.progress_interval_ns = 250000000u;
-	ro.timeline_interval_ns = (uint64_t)o.timeline_ms * 1000000u;
+	/* --timeline-interval: that interval, throughout. Otherwise each
+	 * test's timeline starts at 100 us and doubles as the test's length
+	 * needs, up to 2048 intervals: a 40 ms test gets 400 of 100 us, an
+	 * hour-long one about 1100 of 3.3 s, in 64 KiB a timeline. */
+	if (o.timeline_ms) {
+		ro.timeline_interval_ns = (uint64_t)o.timeline_ms * 1000000u;
+	} else {
+		ro.timeline_interval_ns = TIMELINE_AUTO_START_NS;
+		ro.timeline_max_intervals = TIMELINE_AUTO_MAX;
+	}
 	if (o.seed_set) {
 		ro.flags |= DISKBENCH_RUN_SEED;
 		ro.seed = o.seed;
@@ -1571,6 +1640,9 @@ int main(int argc, char **argv)
 			bo.seeks = (uint64_t)o.seeks;
 			bo.seekers = (uint32_t)o.seekers;
 			bo.flags = o.bufsync ? DISKBENCH_BONNIE_SYNC : 0;
+			if (o.drop_cache)
+				bo.flags |= DISKBENCH_BONNIE_DROP_CACHE;
+			bo.seek_time_ns = (uint64_t)o.seek_time_s * 1000000000u;
 			err = diskbench_phase_bonnie_new(&p, cli.steps[i]->kind, &bo);
 		} else {
 			struct diskbench_files_opts fo = DISKBENCH_FILES_OPTS_INIT;
@@ -1584,6 +1656,8 @@ int main(int argc, char **argv)
 			fo.dirs = (uint32_t)o.dirs;
 			fo.chunk_bytes = (uint32_t)o.fchunk;
 			fo.flags = o.bufsync ? DISKBENCH_FILES_SYNC : 0;
+			if (o.cold_metadata)
+				fo.flags |= DISKBENCH_FILES_DROP_CACHES;
 			err = diskbench_phase_files_new(&p, cli.steps[i]->kind, &fo);
 		}
 		if (!err && (err = diskbench_run_add(run, p)))
@@ -1654,6 +1728,9 @@ int main(int argc, char **argv)
 		}
 		info.seed = diskbench_run_seed(run);
 		info.flags = DISKBENCH_INFO_HAS_SEED;
+		/* Bounded by time, the seeks made, not the count asked for. */
+		if (o.seek_time_s && o.file_mib)
+			info.seeks = seeks_made(run, (uint32_t)o.seeks);
 		/* Every run goes to the --json and --html report, the one that
 		 * failed or was stopped too (its error in it); only that report
 		 * needs them all at once. */

@@ -37,6 +37,18 @@ struct diskbench_phase;
 #define DISKBENCH_BONNIE_SYNC      UINT32_C(0x01)
 /** Skip the untimed 3 s pause bonnie++ makes before the seeks start. */
 #define DISKBENCH_BONNIE_NO_SETTLE UINT32_C(0x02)
+/**
+ * Before a reading phase (rewrite, getc, get_block, seeks), outside its
+ * timing, drop the test file's pages from the page cache: fdatasync, then
+ * posix_fadvise(POSIX_FADV_DONTNEED) on a descriptor of the target's own,
+ * checked to be the file it made. The reads then come from the device, not
+ * from what the writing phases left in memory; bonnie++ does not do this
+ * (it asks for a file twice the size of RAM instead). The result's
+ * `cache_drop` configuration says what was done, or why it was not
+ * possible (an engine whose handles are not descriptors, a system without
+ * posix_fadvise). Ignored by the writing phases.
+ */
+#define DISKBENCH_BONNIE_DROP_CACHE UINT32_C(0x04)
 
 /** Options of the bonnie++ big-file phases. Zero means the default. */
 struct diskbench_bonnie_opts {
@@ -54,11 +66,22 @@ struct diskbench_bonnie_opts {
 	uint32_t seekers;
 	/** DISKBENCH_BONNIE_* flags. */
 	uint32_t flags;
+	/**
+	 * The seek phase's length in time; 0: bonnie++'s, bounded by the
+	 * count alone. Otherwise the seekers run for this long from their
+	 * start: past the `seeks` tickets if they are done sooner (the first
+	 * `seeks` are bonnie++'s draws, the rest come from a generator keyed
+	 * by them, without drawing from the run's), and no longer even with
+	 * tickets left, so that a fast device is measured long enough and a
+	 * slow one does not take hours. The run's own stop conditions still
+	 * apply. Ignored by the other phases.
+	 */
+	uint64_t seek_time_ns;
 };
 
 /** Initializer for struct diskbench_bonnie_opts: all defaults. */
 #define DISKBENCH_BONNIE_OPTS_INIT \
-	{ sizeof(struct diskbench_bonnie_opts), 0, 0, 0, 0 }
+	{ sizeof(struct diskbench_bonnie_opts), 0, 0, 0, 0, 0 }
 
 /**
  * Makes one of bonnie++'s big-file phases, each timed as bonnie++ 2.00a
@@ -196,6 +219,20 @@ DISKBENCH_API int diskbench_phase_random_new(struct diskbench_phase **out,
 /** bonnie++'s -b: fsync each file after writing it, and its directory
  *  after each create, link and unlink. */
 #define DISKBENCH_FILES_SYNC     UINT32_C(0x01)
+/**
+ * A cold cache before each stat and delete phase (seq_stat, seq_del,
+ * ran_stat, ran_del), outside its timing: sync(2), then "3" written to
+ * /proc/sys/vm/drop_caches, so that the phase reads the files' inodes,
+ * directories and data from the device rather than from what the create
+ * phase left in memory. This is system-wide: it empties the page cache
+ * and the dentry and inode caches of the whole machine, every program's,
+ * not only the benchmark's. Linux only, and only as root:
+ * diskbench_run_execute() refuses a run that asks for it otherwise with
+ * -EPERM before anything is made, diskbench_run_errmsg() saying why. The
+ * result's `cache_drop` says what was done. Ignored by the create phases,
+ * and where the engine's file calls are its own (not the system's).
+ */
+#define DISKBENCH_FILES_DROP_CACHES UINT32_C(0x02)
 
 /** Default number of small files: 16 x 1024, as bonnie++ -n 16. */
 #define DISKBENCH_FILES_DEFAULT_COUNT (16u * 1024u)

@@ -67,11 +67,14 @@ struct diskbench_recorder_opts {
 	 * covers must be zero (see common.h). Set it to zero.
 	 */
 	uint32_t reserved;
+	/** Most timeline intervals, as diskbench_timeline_opts.max_intervals;
+	 *  0: no bound. */
+	uint64_t timeline_max_intervals;
 };
 
 /** Initializer for struct diskbench_recorder_opts: all defaults. */
 #define DISKBENCH_RECORDER_OPTS_INIT \
-	{ sizeof(struct diskbench_recorder_opts), 0, 0, 0, 0, 0, 0, 0 }
+	{ sizeof(struct diskbench_recorder_opts), 0, 0, 0, 0, 0, 0, 0, 0 }
 
 /**
  * Fills an option struct with its size and the defaults.
@@ -191,7 +194,8 @@ DISKBENCH_API int diskbench_recorder_end(struct diskbench_recorder *rec,
  * @param[in,out] dst the recorder added to
  * @param[in]     src the recorder added; unchanged
  * @return 0; -EINVAL for a NULL argument or mismatched histogram precision
- *         or timeline interval; -ERANGE if a counter would wrap; -ENOMEM
+ *         or timeline intervals (see diskbench_timeline_merge()); -ERANGE
+ *         if a counter would wrap; -ENOMEM
  */
 DISKBENCH_API int diskbench_recorder_merge(struct diskbench_recorder *dst,
 					   const struct diskbench_recorder *src);

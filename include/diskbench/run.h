@@ -121,6 +121,15 @@ struct diskbench_run_opts {
 	diskbench_random_fn random;
 	/** Passed to @ref random. */
 	void *random_user_data;
+	/**
+	 * Most timeline intervals of a result (see
+	 * diskbench_timeline_opts.max_intervals); 0: no bound. With a bound,
+	 * @ref timeline_interval_ns is each phase's first interval, doubled
+	 * as often as the phase's length needs: a short phase gets a fine
+	 * timeline, a long one a coarse one, neither more than this many
+	 * points. diskbench-bonnie uses 100 us and 2048.
+	 */
+	uint64_t timeline_max_intervals;
 };
 
 /**
@@ -131,7 +140,7 @@ struct diskbench_run_opts {
 
 /** Initializer for struct diskbench_run_opts: all defaults. */
 #define DISKBENCH_RUN_OPTS_INIT \
-	{ sizeof(struct diskbench_run_opts), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
+	{ sizeof(struct diskbench_run_opts), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
 
 /**
  * Fills an option struct with its size and the defaults.

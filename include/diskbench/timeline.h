@@ -14,6 +14,15 @@
  * up front (settable), so recording allocates only when a run outlives it.
  * One timeline is for one thread; timelines of several threads merge by time.
  *
+ * A timeline may instead be bounded (diskbench_timeline_opts.max_intervals):
+ * it starts at its interval and, whenever an operation would need more
+ * intervals than the bound, doubles the interval length and adds each pair
+ * of neighbouring intervals into one (operations, bytes and latency sums
+ * added, the worst latency kept). A phase of any length then ends with at
+ * most that many intervals, the finest interval (a power of two times the
+ * first) that holds it: a 40 ms phase started at 100 us keeps 400 points,
+ * an hour-long one a few thousand, in bounded memory.
+ *
  * @defgroup timeline Timeline
  * @{
  */
@@ -40,11 +49,18 @@ struct diskbench_timeline_opts {
 	uint64_t interval_ns;
 	/** Intervals to reserve up front; 0: DISKBENCH_TIMELINE_DEFAULT_RESERVE. */
 	uint64_t reserve;
+	/**
+	 * Most intervals the timeline keeps: past it, the interval length
+	 * doubles and neighbouring intervals are added together (see above),
+	 * so interval_ns is only the first length. 0: no bound, the interval
+	 * stays interval_ns and storage grows as time goes on.
+	 */
+	uint64_t max_intervals;
 };
 
 /** Initializer for struct diskbench_timeline_opts: all defaults. */
 #define DISKBENCH_TIMELINE_OPTS_INIT \
-	{ sizeof(struct diskbench_timeline_opts), 0, 0 }
+	{ sizeof(struct diskbench_timeline_opts), 0, 0, 0 }
 
 /**
  * Fills an option struct with its size and the defaults.
@@ -106,7 +122,9 @@ DISKBENCH_API int diskbench_timeline_copy(struct diskbench_timeline **out,
  * Counts one operation in the interval in which it ended.
  *
  * O(1), without division when operations end in time order; allocates only
- * when @p end_ns lies past the room reserved so far.
+ * when @p end_ns lies past the room reserved so far. A bounded timeline
+ * whose bound @p end_ns would pass first doubles its interval as often as
+ * needed (each time a pass over the intervals so far).
  *
  * @param[in] tl         the timeline
  * @param[in] end_ns     when the operation ended, on the clock of start_ns
@@ -123,21 +141,28 @@ DISKBENCH_API int diskbench_timeline_record(struct diskbench_timeline *tl,
 /**
  * Adds the operations of @p src to @p dst, interval by interval in time.
  *
- * The two must have the same interval length. When their starts differ,
- * each interval of @p src goes to the interval of @p dst in which it starts
- * (exact when the starts differ by a whole number of intervals); if @p src
- * starts earlier, @p dst is extended back to cover it.
+ * The two must have the same interval length, or, if either is bounded
+ * (max_intervals), lengths that differ by a power of two: the finer one's
+ * intervals are then added in pairs up to the coarser length first (@p dst
+ * itself, or a copy of @p src), and a bounded @p dst that would end up
+ * with more intervals than its bound doubles its interval again. When
+ * their starts differ, each interval of @p src goes to the interval of
+ * @p dst in which it starts (exact when the starts differ by a whole
+ * number of intervals); if @p src starts earlier, @p dst is extended back
+ * to cover it.
  *
  * @param[in,out] dst the timeline added to
  * @param[in]     src the timeline added; unchanged
- * @return 0; -EINVAL for a NULL argument or a different interval length;
- *         -ENOMEM (@p dst unchanged)
+ * @return 0; -EINVAL for a NULL argument or interval lengths that cannot
+ *         be merged (nothing changed); -ENOMEM (the operations of @p dst
+ *         unchanged; a bounded @p dst may have doubled its interval)
  */
 DISKBENCH_API int diskbench_timeline_merge(struct diskbench_timeline *dst,
 					   const struct diskbench_timeline *src);
 
 /**
- * Empties a timeline and starts it again at @p start_ns.
+ * Empties a timeline and starts it again at @p start_ns, at the interval
+ * length it was made with.
  *
  * @param[in] tl       the timeline
  * @param[in] start_ns new start
@@ -155,7 +180,7 @@ DISKBENCH_API void diskbench_timeline_reset(struct diskbench_timeline *tl,
 DISKBENCH_API size_t diskbench_timeline_len(const struct diskbench_timeline *tl);
 
 /**
- * Interval length in ns.
+ * Interval length in ns (of a bounded timeline: the length it has now).
  *
  * @param[in] tl the timeline
  * @return the interval length

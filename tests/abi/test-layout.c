@@ -58,7 +58,8 @@ static void test_layout_timeline_opts(void **state)
 	assert_offset(diskbench_timeline_opts, sz, 0);
 	assert_offset(diskbench_timeline_opts, interval_ns, 8);
 	assert_offset(diskbench_timeline_opts, reserve, 16);
-	assert_int_equal(sizeof(struct diskbench_timeline_opts), 24);
+	assert_offset(diskbench_timeline_opts, max_intervals, 24);
+	assert_int_equal(sizeof(struct diskbench_timeline_opts), 32);
 }
 
 static void test_layout_timeline_point(void **state)
@@ -89,7 +90,9 @@ static void test_layout_recorder_opts(void **state)
 	assert_offset(diskbench_recorder_opts, hist_precision_bits, 48);
 	/* appended in what was tail padding */
 	assert_offset(diskbench_recorder_opts, reserved, 52);
-	assert_int_equal(sizeof(struct diskbench_recorder_opts), 56);
+	/* appended in 0.2 */
+	assert_offset(diskbench_recorder_opts, timeline_max_intervals, 56);
+	assert_int_equal(sizeof(struct diskbench_recorder_opts), 64);
 }
 
 static void test_layout_report_info(void **state)
@@ -148,7 +151,8 @@ static void test_layout_bonnie_opts(void **state)
 	assert_offset(diskbench_bonnie_opts, seeks, 16);
 	assert_offset(diskbench_bonnie_opts, seekers, 24);
 	assert_offset(diskbench_bonnie_opts, flags, 28);
-	assert_int_equal(sizeof(struct diskbench_bonnie_opts), 32);
+	assert_offset(diskbench_bonnie_opts, seek_time_ns, 32);
+	assert_int_equal(sizeof(struct diskbench_bonnie_opts), 40);
 }
 
 static void test_layout_custom_ctx_ops(void **state)
@@ -260,7 +264,8 @@ static void test_layout_run_opts(void **state)
 	assert_offset(diskbench_run_opts, seed, 72);
 	assert_offset(diskbench_run_opts, random, 80);
 	assert_offset(diskbench_run_opts, random_user_data, 88);
-	assert_int_equal(sizeof(struct diskbench_run_opts), 96);
+	assert_offset(diskbench_run_opts, timeline_max_intervals, 96);
+	assert_int_equal(sizeof(struct diskbench_run_opts), 104);
 }
 
 static void test_layout_seq_opts(void **state)
@@ -308,6 +313,7 @@ static void test_layout_all_init_macros(void **state)
 	(void)state;
 	assert_int_equal(bo.sz, sizeof(bo));
 	assert_int_equal(bo.flags, 0);
+	assert_int_equal(bo.seek_time_ns, 0);
 	assert_int_equal(cc.sz, sizeof(cc));
 	assert_null(cc.op);
 	assert_null(cc.teardown);
@@ -317,6 +323,7 @@ static void test_layout_all_init_macros(void **state)
 	assert_int_equal(ro.flags, 0);
 	assert_int_equal(rn.sz, sizeof(rn));
 	assert_null(rn.random_user_data);
+	assert_int_equal(rn.timeline_max_intervals, 0);
 	assert_int_equal(so.sz, sizeof(so));
 	assert_int_equal(so.flags, 0);
 	assert_int_equal(to.sz, sizeof(to));

@@ -1571,12 +1571,13 @@ static void test_files_new_args(void **state)
 	BAD(chunk_bytes, 2u << 20);
 	BAD(dirs, 100000);
 	BAD(mode, 3);
-	BAD(flags, 2);
+	BAD(flags, DISKBENCH_FILES_DROP_CACHES << 1);   /* the first unknown bit */
 	GOOD(chunk_bytes, 256);
 	GOOD(chunk_bytes, 1u << 20);
 	GOOD(dirs, 99999);
 	GOOD(mode, DISKBENCH_FILES_SYMLINK);
 	GOOD(flags, DISKBENCH_FILES_SYNC);
+	GOOD(flags, DISKBENCH_FILES_SYNC | DISKBENCH_FILES_DROP_CACHES);
 	GOOD(files, 1);
 	GOOD(max_bytes, 10);
 #undef BAD

@@ -261,23 +261,21 @@ static void stub_ctx_teardown(struct diskbench_custom_ctx *ctx, void *ud)
 	(void)ctx, (void)ud;
 }
 
-static int some_user_data;
-
 #define SET_LAST(tag, member, value) \
 	static void last_##tag(void *o) \
 	{ ((struct diskbench_##tag *)o)->member = (value); }
 SET_LAST(engine_ops, symlink_at, stub_symlink_at)
 SET_LAST(hist_opts, precision_bits, 3)
-SET_LAST(timeline_opts, reserve, 4)
-SET_LAST(recorder_opts, hist_precision_bits, 3)
-SET_LAST(bonnie_opts, flags, DISKBENCH_BONNIE_NO_SETTLE)
+SET_LAST(timeline_opts, max_intervals, 64)
+SET_LAST(recorder_opts, timeline_max_intervals, 64)
+SET_LAST(bonnie_opts, seek_time_ns, 1000000)
 SET_LAST(seq_opts, flags, DISKBENCH_SEQ_WRITE)
 SET_LAST(random_opts, flags, DISKBENCH_SEQ_DIRECT)
 SET_LAST(files_opts, flags, DISKBENCH_FILES_SYNC)
 SET_LAST(custom_ops, teardown, stub_teardown)
 SET_LAST(custom_ctx_ops, teardown, stub_ctx_teardown)
 SET_LAST(target_opts, flags, DISKBENCH_TARGET_SYNC)
-SET_LAST(run_opts, random_user_data, &some_user_data)
+SET_LAST(run_opts, timeline_max_intervals, 64)
 SET_LAST(report_info, end_time_ns, 12345)
 SET_LAST(write_opts, title, "t")
 
@@ -316,17 +314,17 @@ static const struct opt_case cases[] = {
 	CASE(engine_ops, engine_ops, symlink_at, NULL, NULL),
 	CASE(engine_ops, engine_wrap, symlink_at, NULL, NULL),
 	CASE_R(hist_opts, hist_opts, precision_bits, init_hist_opts, NULL),
-	CASE(timeline_opts, timeline_opts, reserve, init_timeline_opts, NULL),
-	CASE_R(recorder_opts, recorder_opts, hist_precision_bits,
-	       init_recorder_opts, NULL),
-	CASE(bonnie_opts, bonnie_opts, flags, NULL, NULL),
+	CASE(timeline_opts, timeline_opts, max_intervals, init_timeline_opts, NULL),
+	CASE(recorder_opts, recorder_opts, timeline_max_intervals,
+	     init_recorder_opts, NULL),
+	CASE(bonnie_opts, bonnie_opts, seek_time_ns, NULL, NULL),
 	CASE(seq_opts, seq_opts, flags, NULL, NULL),
 	CASE(random_opts, random_opts, flags, NULL, NULL),
 	CASE(files_opts, files_opts, flags, NULL, NULL),
 	CASE(custom_ops, custom_ops, teardown, NULL, prep_custom_ops),
 	CASE(custom_ctx_ops, custom_ctx_ops, teardown, NULL, prep_custom_ctx_ops),
 	CASE(target_opts, target_opts, flags, init_target_opts, NULL),
-	CASE(run_opts, run_opts, random_user_data, init_run_opts, NULL),
+	CASE(run_opts, run_opts, timeline_max_intervals, init_run_opts, NULL),
 	CASE(report_info, report_info, end_time_ns, init_report_info, NULL),
 	CASE(write_opts, write_opts, title, init_write_opts, NULL),
 };

@@ -550,6 +550,134 @@ static void test_report_html_long_timeline(void **state)
 	diskbench_report_free(r);
 }
 
+/* The points of the first latency line of the timeline chart. */
+static size_t timeline_points(const char *page, char *label, size_t label_len)
+{
+	const char *svg = strstr(page, ": latency and throughput over time</title>");
+	const char *pl, *end, *per;
+	size_t n = 1;
+
+	assert_non_null(svg);
+	per = strstr(svg, "one point per ");
+	assert_non_null(per);
+	per += strlen("one point per ");
+	end = strchr(per, '<');
+	snprintf(label, label_len, "%.*s", (int)(end - per), per);
+	/* The latency line is joined round; the throughput steps are not. */
+	pl = strstr(svg, "stroke-linejoin=\"round\"");
+	if (!pl || pl > strstr(svg, "</svg>"))
+		return strstr(svg, "<circle") ? 1 : 0;   /* one point: a dot */
+	pl = strstr(pl, "points=\"") + strlen("points=\"");
+	end = strchr(pl, '"');
+	for (const char *c = pl; c < end; c++)
+		n += *c == ' ';
+	return n;
+}
+
+/* A phase of length phase_ns, ops evenly spread, recorded at interval iv
+ * (bounded at max intervals if max > 0); its HTML's timeline points. */
+static size_t points_of(uint64_t phase_ns, uint64_t ops, uint64_t iv, uint64_t max,
+			char *label, size_t label_len)
+{
+	struct diskbench_recorder_opts ro = DISKBENCH_RECORDER_OPTS_INIT;
+	struct diskbench_recorder *rec;
+	struct diskbench_result *res;
+	struct diskbench_report *r;
+	const uint64_t t0 = 1000 * FX_S;
+	char *page;
+	size_t n;
+
+	ro.interval_ns = iv;
+	ro.timeline_max_intervals = max;
+	assert_ok(diskbench_recorder_new(&rec, &ro));
+	assert_ok(diskbench_recorder_begin(rec, t0));
+	for (uint64_t i = 0; i < ops; i++) {
+		uint64_t a = t0 + i * phase_ns / ops, b = t0 + (i + 1) * phase_ns / ops;
+
+		assert_ok(diskbench_recorder_record(rec, a, b, 8192));
+	}
+	assert_ok(diskbench_recorder_end(rec, t0 + phase_ns));
+	assert_ok(diskbench_result_new(&res, "get_block", DISKBENCH_PHASE_GET_BLOCK, rec));
+	diskbench_recorder_free(rec);
+	assert_ok(diskbench_report_new(&r));
+	assert_ok(diskbench_report_add(r, NULL, (const struct diskbench_result *const *)&res, 1));
+	diskbench_result_free(res);
+	page = html(r);
+	n = timeline_points(page, label, label_len);
+	assert_xmllint_ok(page);
+	free(page);
+	diskbench_report_free(r);
+	return n;
+}
+
+/*
+ * The timeline's resolution follows the phase's length: a 40 ms phase is
+ * one point at 100 ms, but at least 50 when recorded with a bounded
+ * timeline from 100 us (diskbench-bonnie's default); a long phase stays
+ * within the 1000-point cap; a phase of few operations gets about one
+ * point per few operations, not a line of empty intervals.
+ */
+static void test_report_html_timeline_adapts(void **state)
+{
+	char label[64];
+	size_t n;
+
+	(void)state;
+	n = points_of(40 * FX_MS, 400, 100 * FX_MS, 0, label, sizeof(label));
+	assert_int_equal(n, 1);
+	n = points_of(40 * FX_MS, 400, 100 * 1000, 2048, label, sizeof(label));
+	print_message("    40 ms, 400 ops from 100 us: %zu points, one per %s\n", n, label);
+	assert_true(n >= 50 && n <= 1000);
+	n = points_of(600 * FX_S, 600000, 100 * 1000, 2048, label, sizeof(label));
+	print_message("    10 min, 600000 ops from 100 us: %zu points, one per %s\n", n, label);
+	assert_true(n >= 500 && n <= 1000);
+	/* 40 ops in 40 ms: 100 us intervals are mostly empty; the line has
+	 * 20 points of 2.1 ms, about 2 operations each. */
+	n = points_of(40 * FX_MS, 40, 100 * 1000, 2048, label, sizeof(label));
+	print_message("    40 ms, 40 ops from 100 us: %zu points, one per %s\n", n, label);
+	assert_int_equal(n, 20);
+	assert_string_equal(label, "2.1 ms");   /* 401 intervals, 21 a point */
+}
+
+/* Operations every 1 ms, recorded at 100 us: the nine empty intervals
+ * between two operations are no hole, and draw no band; a real 50 ms hole
+ * does. */
+static void test_report_html_no_band_between_ops(void **state)
+{
+	struct diskbench_recorder_opts ro = DISKBENCH_RECORDER_OPTS_INIT;
+	struct diskbench_recorder *rec;
+	struct diskbench_result *res;
+	struct diskbench_report *r;
+	const uint64_t t0 = 1000 * FX_S;
+	char *page;
+
+	(void)state;
+	for (int hole = 0; hole < 2; hole++) {
+		uint64_t t = t0;
+
+		ro.interval_ns = 100 * 1000;
+		ro.timeline_max_intervals = 2048;
+		assert_ok(diskbench_recorder_new(&rec, &ro));
+		assert_ok(diskbench_recorder_begin(rec, t0));
+		for (int i = 0; i < 150; i++) {
+			uint64_t lat = hole && i == 100 ? 50 * FX_MS : FX_MS;
+
+			assert_ok(diskbench_recorder_record(rec, t, t + lat, 8192));
+			t += lat;
+		}
+		assert_ok(diskbench_recorder_end(rec, t));
+		assert_ok(diskbench_result_new(&res, "get_block", DISKBENCH_PHASE_GET_BLOCK, rec));
+		diskbench_recorder_free(rec);
+		assert_ok(diskbench_report_new(&r));
+		assert_ok(diskbench_report_add(r, NULL, (const struct diskbench_result *const *)&res, 1));
+		diskbench_result_free(res);
+		page = html(r);
+		assert_int_equal(count(page, "fill-opacity=\"0.16\""), hole ? 1 : 0);
+		free(page);
+		diskbench_report_free(r);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -567,6 +695,8 @@ int main(void)
 		cmocka_unit_test(test_report_html_deterministic),
 		cmocka_unit_test(test_report_html_percentiles),
 		cmocka_unit_test(test_report_html_long_timeline),
+		cmocka_unit_test(test_report_html_timeline_adapts),
+		cmocka_unit_test(test_report_html_no_band_between_ops),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -884,6 +884,57 @@ static void test_run_opts_sz(void **state)
 	assert_clean(f);
 }
 
+/*
+ * timeline_max_intervals: each phase's timeline starts at the run's
+ * interval and doubles as its length needs. A 40 ms phase at 100 us keeps
+ * 401 intervals; a 1 s one ends at 800 us (1251 intervals, at most 2048);
+ * the seekers' bounded timelines, of different lengths, merge.
+ */
+static void test_run_timeline_bounded(void **state)
+{
+	struct fx *f = *state;
+	struct sim_config cfg = { .read_ns = 100 * SIM_US };
+	struct diskbench_run_opts ro = DISKBENCH_RUN_OPTS_INIT;
+	struct endless shortc = { .op_ns = SIM_MS, .bytes_per_op = 1, .count = 40 };
+	struct endless longc = { .op_ns = SIM_MS, .bytes_per_op = 1, .count = 1000 };
+	struct diskbench_bonnie_opts bo = DISKBENCH_BONNIE_OPTS_INIT;
+	struct diskbench_phase *p = NULL;
+	const struct diskbench_timeline *tl;
+	uint64_t ops = 0;
+
+	ro.timeline_interval_ns = 100 * SIM_US;
+	ro.timeline_max_intervals = 2048;
+	fx_start(f, &cfg, &ro);
+	add_endless(f, "short", &shortc);
+	add_endless(f, "long", &longc);
+	bo.seeks = 3000;
+	bo.seekers = 3;
+	bo.flags = DISKBENCH_BONNIE_NO_SETTLE;
+	assert_ok(diskbench_phase_bonnie_new(&p, DISKBENCH_PHASE_SEEKS, &bo));
+	assert_ok(diskbench_run_add(f->run, p));
+	run_execute_ok(f->run);
+
+	tl = diskbench_result_timeline(res(f, 0));
+	assert_u64_eq(diskbench_timeline_interval_ns(tl), 100 * SIM_US);
+	assert_int_equal(diskbench_timeline_len(tl), 401);  /* the 40th ends at 40 ms */
+	tl = diskbench_result_timeline(res(f, 1));
+	assert_u64_eq(diskbench_timeline_interval_ns(tl), 800 * SIM_US);
+	assert_int_equal(diskbench_timeline_len(tl), 1251);
+	/* Seeks: 3000 reads of 100 us on a shared clock, 300 ms. */
+	tl = diskbench_result_timeline(res(f, 2));
+	assert_true(diskbench_timeline_len(tl) <= 2048);
+	assert_true(diskbench_timeline_len(tl) > 1024);
+	for (size_t i = 0; i < diskbench_timeline_len(tl); i++) {
+		struct diskbench_timeline_point pt = { sizeof(pt), 0, 0, 0, 0, 0 };
+
+		assert_ok(diskbench_timeline_get(tl, i, &pt));
+		ops += pt.ops;
+	}
+	assert_u64_eq(ops, 3000);
+	assert_u64_eq(diskbench_result_ops(res(f, 2)), 3000);
+	assert_clean(f);
+}
+
 int main(int argc, char **argv)
 {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, fx_setup, fx_teardown)
@@ -905,6 +956,7 @@ int main(int argc, char **argv)
 		T(test_run_empty_and_args),
 		T(test_run_add_twice),
 		T(test_run_opts_sz),
+		T(test_run_timeline_bounded),
 	};
 #undef T
 

@@ -962,6 +962,188 @@ static void test_stop_time(void **state)
 }
 
 /* ---------------------------------------------------------------------- */
+/* Bounded by time (seek_time_ns) */
+
+/* The read offsets of one seeker, in order, from the seekers' start. */
+static uint64_t *read_offsets_in_order(const struct sim *s, size_t from, size_t *n)
+{
+	uint64_t *v = malloc((s->nlog + 1) * sizeof(*v));
+
+	assert_non_null(v);
+	*n = 0;
+	for (size_t i = from; i < s->nlog; i++)
+		if (s->log[i].kind == SIM_READ)
+			v[(*n)++] = s->log[i].at;
+	return v;
+}
+
+/* One seeker, reads of 1 ms: a run of seeks tickets with seek_time_ns,
+ * and an ops or time limit of the run (0: none). Returns the reads'
+ * offsets in order. */
+static uint64_t *timed_seeks(uint32_t seed, uint64_t seeks, uint64_t seek_time,
+			     uint64_t stop_time, size_t *nreads, uint64_t *ops,
+			     uint64_t *elapsed)
+{
+	struct sim_config cfg = { .read_ns = SIM_MS };
+	struct diskbench_run_opts ro = seed_opts(seed);
+	struct diskbench_bonnie_opts bo = DISKBENCH_BONNIE_OPTS_INIT;
+	struct diskbench_phase *p = NULL;
+	const struct diskbench_result *r;
+	struct fx *f = NULL;
+	uint64_t *v;
+
+	assert_int_equal(fx_setup((void **)&f), 0);
+	ro.stop_time_ns = stop_time;
+	fx_start_ex(f, &cfg, &ro, 0);
+	bo.seeks = seeks;
+	bo.seekers = 1;
+	bo.flags = NO_SETTLE;
+	bo.seek_time_ns = seek_time;
+	assert_ok(diskbench_phase_bonnie_new(&p, DISKBENCH_PHASE_SEEKS, &bo));
+	assert_ok(diskbench_run_add(f->run, p));
+	run_execute_ok(f->run);
+	r = res(f->run, 0);
+	*ops = diskbench_result_ops(r);
+	*elapsed = diskbench_result_elapsed_ns(r);
+	assert_timeline_totals(r);
+	if (seek_time)
+		assert_string_equal(diskbench_result_config(r, "seek_time_ns"),
+				    seek_time == 100 * SIM_MS ? "100000000" : "?");
+	else
+		assert_null(diskbench_result_config(r, "seek_time_ns"));
+	v = read_offsets_in_order(f->s, seekers_log_start(f->s), nreads);
+	assert_u64_eq(*nreads, *ops);
+	/* A report of the run says how many seeks were made (bonnie++'s
+	 * CSV field), not how many were asked for. */
+	{
+		struct diskbench_report *rep = NULL;
+		struct diskbench_report_info in;
+
+		diskbench_report_info_init(&in, sizeof(in));
+		assert_ok(diskbench_report_new(&rep));
+		assert_ok(diskbench_report_add_run(rep, NULL, f->run));
+		assert_ok(diskbench_report_get_info(rep, 0, &in));
+		assert_u64_eq(in.seeks, seek_time ? *ops : seeks);
+		diskbench_report_free(rep);
+	}
+	assert_clean(f);
+	assert_int_equal(fx_teardown((void **)&f), 0);
+	return v;
+}
+
+/* Done with its tickets before the time, the phase goes on with more: the
+ * first ones are bonnie++'s draws, the rest the same for the same seed,
+ * and it ends at the time. */
+static void test_seek_time_goes_past_the_count(void **state)
+{
+	uint32_t *t = tickets_of(31, 50);
+	uint64_t ops, el, ops2, el2;
+	size_t n, n2, differ = 0;
+	uint64_t *a = timed_seeks(31, 50, 100 * SIM_MS, 0, &n, &ops, &el);
+	uint64_t *b = timed_seeks(31, 50, 100 * SIM_MS, 0, &n2, &ops2, &el2);
+	uint64_t *c;
+
+	(void)state;
+	/* Each ticket takes 1 ms: the 100th ends at the time. */
+	assert_u64_eq(ops, 100);
+	assert_u64_eq(el, 100 * SIM_MS);
+	for (uint64_t i = 0; i < 50; i++)
+		assert_u64_eq(a[i], off_of(t[i], NCH));
+	assert_u64_eq(n2, n);
+	assert_memory_equal(a, b, n * sizeof(*a));
+	/* The tickets past the drawn ones are not a repeat of them. */
+	for (size_t i = 50; i < 100; i++)
+		differ += a[i] != a[i - 50];
+	assert_true(differ > 40);
+	/* Another seed, other tickets past the count too. */
+	c = timed_seeks(32, 50, 100 * SIM_MS, 0, &n2, &ops2, &el2);
+	assert_u64_eq(ops2, 100);
+	assert_true(memcmp(a + 50, c + 50, 50 * sizeof(*a)) != 0);
+	free(a), free(b), free(c), free(t);
+}
+
+/* With tickets left at the time, the phase ends there; the run's own time
+ * limit still applies when it is shorter; without a time, bonnie++'s
+ * count alone. */
+static void test_seek_time_bounds_the_count(void **state)
+{
+	uint64_t ops, el;
+	size_t n;
+	uint64_t *a;
+
+	(void)state;
+	a = timed_seeks(5, 1000, 100 * SIM_MS, 0, &n, &ops, &el);
+	assert_u64_eq(ops, 100);
+	assert_u64_eq(el, 100 * SIM_MS);
+	free(a);
+	a = timed_seeks(5, 1000, 100 * SIM_MS, 30 * SIM_MS, &n, &ops, &el);
+	assert_u64_eq(ops, 30);
+	free(a);
+	a = timed_seeks(5, 300, 0, 0, &n, &ops, &el);
+	assert_u64_eq(ops, 300);
+	assert_u64_eq(el, 300 * SIM_MS);
+	free(a);
+}
+
+/* The run's generator is not drawn from again: a phase after a seek phase
+ * bounded by time gets the tickets it would get after one bounded by its
+ * count; and several seekers share the time. */
+static void test_seek_time_later_draws_unchanged(void **state)
+{
+	struct sim_config cfg = { .read_ns = SIM_MS };
+	uint64_t *second[2];
+	size_t nsecond[2];
+
+	(void)state;
+	for (int k = 0; k < 2; k++) {
+		struct diskbench_run_opts ro = seed_opts(77);
+		struct diskbench_bonnie_opts bo = DISKBENCH_BONNIE_OPTS_INIT;
+		struct diskbench_phase *p = NULL;
+		const struct diskbench_result *r;
+		struct fx *f = NULL;
+		size_t from = 0;
+
+		assert_int_equal(fx_setup((void **)&f), 0);
+		fx_start_ex(f, &cfg, &ro, 0);
+		bo.seeks = 40;
+		bo.seekers = k ? 3 : 1;
+		bo.flags = NO_SETTLE;
+		bo.seek_time_ns = k ? 60 * SIM_MS : 0;
+		assert_ok(diskbench_phase_bonnie_new(&p, DISKBENCH_PHASE_SEEKS, &bo));
+		assert_ok(diskbench_run_add(f->run, p));
+		bo.seeks = 25;
+		bo.seekers = 1;
+		bo.seek_time_ns = 0;
+		assert_ok(diskbench_phase_bonnie_new(&p, DISKBENCH_PHASE_SEEKS, &bo));
+		assert_ok(diskbench_run_add(f->run, p));
+		run_execute_ok(f->run);
+		r = res(f->run, 0);
+		if (k) {
+			/* Three seekers, the clock moving 1 ms per read of
+			 * any of them: each stops 60 ms after its start. */
+			assert_true(diskbench_result_ops(r) >= 60);
+			assert_true(diskbench_result_ops(r) <= 3 * 60 + 3);
+		} else {
+			assert_u64_eq(diskbench_result_ops(r), 40);
+		}
+		assert_u64_eq(diskbench_result_ops(res(f->run, 1)), 25);
+		/* The second phase's reads: the last 25 of the log. */
+		uint64_t *all = read_offsets_in_order(f->s, seekers_log_start(f->s),
+						      &nsecond[k]);
+		from = nsecond[k] - 25;
+		second[k] = malloc(25 * sizeof(uint64_t));
+		assert_non_null(second[k]);
+		memcpy(second[k], all + from, 25 * sizeof(uint64_t));
+		free(all);
+		assert_clean(f);
+		assert_int_equal(fx_teardown((void **)&f), 0);
+	}
+	assert_memory_equal(second[0], second[1], 25 * sizeof(uint64_t));
+	free(second[0]);
+	free(second[1]);
+}
+
+/* ---------------------------------------------------------------------- */
 /* Progress and cancellation: reads take real time too, so the run's thread
  * (which polls every few ms) sees the phase going. */
 
@@ -1310,7 +1492,11 @@ static void test_new_args(void **state)
 	assert_rc(diskbench_phase_bonnie_new(&p, DISKBENCH_PHASE_SEEKS, &bo), -EINVAL);
 	assert_null(p);
 	bo.seekers = 0;
-	bo.flags = 0x4;
+	bo.flags = DISKBENCH_BONNIE_DROP_CACHE;
+	assert_ok(diskbench_phase_bonnie_new(&p, DISKBENCH_PHASE_SEEKS, &bo));
+	diskbench_phase_free(p);
+	p = NULL;
+	bo.flags = DISKBENCH_BONNIE_DROP_CACHE << 1;   /* the first unknown bit */
 	assert_rc(diskbench_phase_bonnie_new(&p, DISKBENCH_PHASE_SEEKS, &bo), -EINVAL);
 	assert_null(p);
 	assert_rc(diskbench_phase_bonnie_new(NULL, DISKBENCH_PHASE_SEEKS, NULL), -EINVAL);
@@ -1550,6 +1736,9 @@ int main(void)
 		T(test_execute_again_same_tickets),
 		cmocka_unit_test(test_stop_ops),
 		cmocka_unit_test(test_stop_time),
+		cmocka_unit_test(test_seek_time_goes_past_the_count),
+		cmocka_unit_test(test_seek_time_bounds_the_count),
+		cmocka_unit_test(test_seek_time_later_draws_unchanged),
 		T(test_progress),
 		T(test_cancel_from_progress),
 		T(test_progress_stops_with_its_value),

@@ -637,6 +637,217 @@ static void test_timeline_opts_sizes(void **state)
 	assert_null(tl);
 }
 
+/* ---- bounded timelines (max_intervals) ---- */
+
+static struct diskbench_timeline *new_bounded(uint64_t start, uint64_t interval,
+					      uint64_t max)
+{
+	struct diskbench_timeline_opts o = DISKBENCH_TIMELINE_OPTS_INIT;
+	struct diskbench_timeline *tl = NULL;
+
+	o.interval_ns = interval;
+	o.max_intervals = max;
+	assert_ok(diskbench_timeline_new(&tl, start, &o));
+	return tl;
+}
+
+/* Totals of a timeline: ops, bytes, latency sum, worst latency. */
+static void totals(const struct diskbench_timeline *tl, uint64_t *ops,
+		   uint64_t *bytes, uint64_t *sum, uint64_t *max)
+{
+	*ops = *bytes = *sum = *max = 0;
+	for (size_t i = 0; i < diskbench_timeline_len(tl); i++) {
+		struct diskbench_timeline_point p = get_point(tl, i);
+
+		*ops += p.ops;
+		*bytes += p.bytes;
+		*sum += p.latency_sum_ns;
+		if (p.max_latency_ns > *max)
+			*max = p.max_latency_ns;
+	}
+}
+
+/* One operation a millisecond for 100 ms, latency i + 1 ns, from a 1 ms
+ * interval bounded at 8: the interval doubles to 16 ms (12.5 would do),
+ * and each interval holds exactly the operations that ended in it. */
+static void test_timeline_bounded_doubles(void **state)
+{
+	struct diskbench_timeline *tl = new_bounded(T0, MS, 8);
+
+	(void)state;
+	for (uint64_t i = 0; i < 100; i++)
+		assert_ok(diskbench_timeline_record(tl, T0 + i * MS + MS / 2, i + 1, 10));
+	assert_u64_eq(diskbench_timeline_interval_ns(tl), 16 * MS);
+	assert_int_equal(diskbench_timeline_len(tl), 7);
+	for (uint64_t j = 0; j < 7; j++) {
+		uint64_t lo = 16 * j, hi = j < 6 ? 16 * j + 16 : 100, sum = 0;
+
+		for (uint64_t i = lo; i < hi; i++)
+			sum += i + 1;
+		check_point(tl, (size_t)j, hi - lo, 10 * (hi - lo), hi, sum);
+	}
+	/* Reset: empty, back at its first interval. */
+	diskbench_timeline_reset(tl, T0);
+	assert_int_equal(diskbench_timeline_len(tl), 0);
+	assert_u64_eq(diskbench_timeline_interval_ns(tl), MS);
+	assert_ok(diskbench_timeline_record(tl, T0 + 3 * MS, 1, 1));
+	check_point(tl, 3, 1, 1, 1, 1);
+	diskbench_timeline_free(tl);
+}
+
+/* Below its bound a bounded timeline is an ordinary one; an unbounded
+ * one never changes its interval. */
+static void test_timeline_bounded_short_and_unbounded(void **state)
+{
+	struct diskbench_timeline *b = new_bounded(T0, 100 * 1000, 2048);
+	struct diskbench_timeline *u = new_tl(T0, 100 * 1000, 0);
+
+	(void)state;
+	/* 40 ms at 100 us: 400 points. */
+	for (uint64_t i = 0; i < 40; i++) {
+		assert_ok(diskbench_timeline_record(b, T0 + i * MS + 50000, 1000, 1));
+		assert_ok(diskbench_timeline_record(u, T0 + i * MS + 50000, 1000, 1));
+	}
+	assert_u64_eq(diskbench_timeline_interval_ns(b), 100 * 1000);
+	assert_int_equal(diskbench_timeline_len(b), 391);
+	/* An hour: the unbounded one keeps 100 us, 36 million intervals;
+	 * the bounded one at most 2048. */
+	assert_ok(diskbench_timeline_record(b, T0 + 3600 * UINT64_C(1000000000), 5, 1));
+	assert_true(diskbench_timeline_len(b) <= 2048);
+	assert_true(diskbench_timeline_len(b) > 1024);
+	assert_u64_eq(diskbench_timeline_interval_ns(b), 100 * 1000 * (UINT64_C(1) << 15));
+	assert_u64_eq(diskbench_timeline_interval_ns(u), 100 * 1000);
+	{
+		uint64_t ops, bytes, sum, max;
+
+		totals(b, &ops, &bytes, &sum, &max);
+		assert_u64_eq(ops, 41);
+		assert_u64_eq(sum, 40 * 1000 + 5);
+		assert_u64_eq(max, 1000);
+	}
+	diskbench_timeline_free(b);
+	diskbench_timeline_free(u);
+}
+
+/*
+ * Merging bounded timelines whose intervals differ by a power of two: the
+ * finer is coarsened (dst in place, or a copy of src), the totals add up,
+ * src is unchanged; other ratios, and any mismatch between unbounded
+ * timelines, are refused as before.
+ */
+static void test_timeline_bounded_merge(void **state)
+{
+	uint64_t ops, bytes, sum, max;
+
+	(void)state;
+	for (int dst_fine = 0; dst_fine < 2; dst_fine++) {
+		struct diskbench_timeline *fine = new_bounded(T0, MS, 64);
+		struct diskbench_timeline *coarse = new_bounded(T0, MS, 64);
+		struct diskbench_timeline *dst, *src;
+
+		for (uint64_t i = 0; i < 10; i++)
+			assert_ok(diskbench_timeline_record(fine, T0 + i * MS, 7, 1));
+		for (uint64_t i = 0; i < 300; i++)
+			assert_ok(diskbench_timeline_record(coarse, T0 + i * MS, 3, 2));
+		assert_u64_eq(diskbench_timeline_interval_ns(fine), MS);
+		assert_u64_eq(diskbench_timeline_interval_ns(coarse), 8 * MS);
+		dst = dst_fine ? fine : coarse;
+		src = dst_fine ? coarse : fine;
+		assert_ok(diskbench_timeline_merge(dst, src));
+		assert_u64_eq(diskbench_timeline_interval_ns(dst), 8 * MS);
+		totals(dst, &ops, &bytes, &sum, &max);
+		assert_u64_eq(ops, 310);
+		assert_u64_eq(bytes, 610);
+		assert_u64_eq(sum, 70 + 900);
+		assert_u64_eq(max, 7);
+		/* The first 8 ms: 8 of fine's and 8 of coarse's. */
+		check_point(dst, 0, 16, 8 + 16, 7, 8 * 7 + 8 * 3);
+		/* src unchanged */
+		totals(src, &ops, &bytes, &sum, &max);
+		assert_u64_eq(ops, dst_fine ? 300 : 10);
+		assert_u64_eq(diskbench_timeline_interval_ns(src), dst_fine ? 8 * MS : MS);
+		diskbench_timeline_free(fine);
+		diskbench_timeline_free(coarse);
+	}
+	{
+		struct diskbench_timeline *a = new_bounded(T0, MS, 64);
+		struct diskbench_timeline *b = new_bounded(T0, 3 * MS, 64);
+		struct diskbench_timeline *c = new_tl(T0, MS, 0);
+		struct diskbench_timeline *d = new_tl(T0, 2 * MS, 0);
+
+		assert_ok(diskbench_timeline_record(b, T0, 1, 1));
+		assert_ok(diskbench_timeline_record(d, T0, 1, 1));
+		assert_rc(diskbench_timeline_merge(a, b), -EINVAL);
+		assert_rc(diskbench_timeline_merge(c, d), -EINVAL);
+		assert_int_equal(diskbench_timeline_len(a), 0);
+		assert_int_equal(diskbench_timeline_len(c), 0);
+		/* One bounded side is enough. */
+		assert_ok(diskbench_timeline_merge(a, d));
+		assert_u64_eq(diskbench_timeline_interval_ns(a), 2 * MS);
+		diskbench_timeline_free(a);
+		diskbench_timeline_free(b);
+		diskbench_timeline_free(c);
+		diskbench_timeline_free(d);
+	}
+	{
+		/* Two bounded timelines far apart in time: the merge keeps the
+		 * bound by doubling again. */
+		struct diskbench_timeline *a = new_bounded(T0, MS, 4);
+		struct diskbench_timeline *b = new_bounded(T0 + 100 * MS, MS, 4);
+
+		assert_ok(diskbench_timeline_record(a, T0, 1, 1));
+		assert_ok(diskbench_timeline_record(b, T0 + 102 * MS, 2, 1));
+		assert_ok(diskbench_timeline_merge(a, b));
+		assert_true(diskbench_timeline_len(a) <= 4);
+		totals(a, &ops, &bytes, &sum, &max);
+		assert_u64_eq(ops, 2);
+		assert_u64_eq(max, 2);
+		assert_u64_eq(diskbench_timeline_interval_ns(a), 32 * MS);
+		diskbench_timeline_free(a);
+		diskbench_timeline_free(b);
+	}
+}
+
+/* Recorders pass the bound on, and merge bounded timelines of different
+ * lengths (the workers of a phase). */
+static void test_timeline_bounded_recorders(void **state)
+{
+	struct diskbench_recorder_opts ro = DISKBENCH_RECORDER_OPTS_INIT;
+	struct diskbench_recorder *a = NULL, *b = NULL;
+
+	(void)state;
+	ro.interval_ns = 100 * 1000;
+	ro.timeline_max_intervals = 100;
+	assert_ok(diskbench_recorder_new(&a, &ro));
+	assert_ok(diskbench_recorder_new(&b, &ro));
+	assert_ok(diskbench_recorder_begin(a, T0));
+	assert_ok(diskbench_recorder_begin(b, T0));
+	for (uint64_t i = 1; i <= 50; i++)
+		assert_ok(diskbench_recorder_record(a, T0 + (i - 1) * MS, T0 + i * MS, 1));
+	for (uint64_t i = 1; i <= 5; i++)
+		assert_ok(diskbench_recorder_record(b, T0 + (i - 1) * 100 * 1000,
+						    T0 + i * 100 * 1000, 1));
+	assert_ok(diskbench_recorder_end(a, T0 + 50 * MS));
+	assert_ok(diskbench_recorder_end(b, T0 + MS));
+	assert_u64_eq(diskbench_timeline_interval_ns(diskbench_recorder_timeline(a)),
+		      800 * 1000);
+	assert_u64_eq(diskbench_timeline_interval_ns(diskbench_recorder_timeline(b)),
+		      100 * 1000);
+	assert_ok(diskbench_recorder_merge(b, a));
+	assert_u64_eq(diskbench_timeline_interval_ns(diskbench_recorder_timeline(b)),
+		      800 * 1000);
+	assert_u64_eq(diskbench_recorder_ops(b), 55);
+	{
+		uint64_t ops, bytes, sum, max;
+
+		totals(diskbench_recorder_timeline(b), &ops, &bytes, &sum, &max);
+		assert_u64_eq(ops, 55);
+		assert_u64_eq(max, MS);
+	}
+	diskbench_recorder_free(a);
+	diskbench_recorder_free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -659,6 +870,10 @@ int main(void)
 		cmocka_unit_test(test_timeline_copy),
 		cmocka_unit_test(test_timeline_opts_init),
 		cmocka_unit_test(test_timeline_opts_sizes),
+		cmocka_unit_test(test_timeline_bounded_doubles),
+		cmocka_unit_test(test_timeline_bounded_short_and_unbounded),
+		cmocka_unit_test(test_timeline_bounded_merge),
+		cmocka_unit_test(test_timeline_bounded_recorders),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

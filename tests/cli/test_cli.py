@@ -156,7 +156,27 @@ def bad_cases(scratch, tmp):
         (['--json', os.path.join(missing, 'r.json')], 'cannot write in', True, True),
         (['-D', '-s', '16', '-r', '8', '-n', '0'], 'one-byte writes cannot use O_DIRECT', True, True),
         (['-s', '2000000:256', '-r', '0'], 'File size 2000000 too big for chunk size 256', False, True),
+        (['--seek-time'], 'option --seek-time needs an argument', True, True),
+        (['--seek-time', '0'], '--seek-time 0: the seek time must be 1 to 86400 seconds (a day)', True, True),
+        (['--seek-time', 'x'], '--seek-time x: the seek time must be 1 to 86400 seconds', True, True),
+        (['--seek-time', '86401', '-s', '0', '-n', '1'], 'the seek time must be 1 to 86400 seconds', True, True),
+        (['--seek-time', '1.5'], '--seek-time 1.5', True, True),
+        (['--seek-time', '99999999999999'], 'the seek time must be 1 to 86400 seconds', True, True),
+        (['--drop-cache=x'], 'option --drop-cache takes no argument', True, True),
+        (['--progress=yes'], 'option --progress takes no argument', True, True),
+        # --drop-cache does not lift the other checks.
+        (['--drop-cache', '-D', '-s', '16', '-r', '8', '-n', '0'], 'one-byte writes cannot use O_DIRECT', True, True),
     ]
+    if ROOT:
+        # A cold cache needs root; -u makes the run someone else.
+        cases.append((['-u', 'nobody', '-s', '0', '-n', '1', '--cold-metadata'],
+                      '--cold-metadata: dropping the caches (/proc/sys/vm/drop_caches, '
+                      'for the whole machine) needs root; -u makes the run another user',
+                      True, False))
+    else:
+        cases.append((['-s', '0', '-n', '1', '--cold-metadata'],
+                      '--cold-metadata: dropping the caches (/proc/sys/vm/drop_caches, '
+                      'for the whole machine) needs root', True, True))
     if ROOT:
         cases.append((['-s', '16', '-r', '8'],
                       'You must use the "-u" switch when running as root.', True, False))
@@ -268,6 +288,75 @@ def test_full_run(tmp):
             fail(name, f'stderr lacks {msg!r}', p)
     if ROOT and 'Using uid:0, gid:0.' not in p.stderr:
         fail(name, 'no "Using uid" line', p)
+    if not empty(d):
+        fail(name, f'left behind: {os.listdir(d)}')
+
+
+def test_cache_options(tmp):
+    """--drop-cache, --seek-time and (as root) --cold-metadata: accepted
+    with a file below twice the RAM, and recorded in every result."""
+    import json
+    name = 'cache options'
+    d = new_scratch(tmp, 'scratch-cache')
+    out = os.path.join(tmp, 'cache.json')
+    args = ['-d', d] + USER + ['-s', '16', '-r', '100', '-n', '1', '-m', 'cachehost',
+                               '--drop-cache', '--seek-time', '1', '--json', out,
+                               '--no-progress']
+    if ROOT:
+        args.append('--cold-metadata')
+    p = run(args)
+    if p.returncode != 0:
+        return fail(name, 'exit status', p)
+    with open(out) as f:
+        phases = {ph['name']: ph for ph in json.load(f)['runs'][0]['phases']}
+    for ph in ('rewrite', 'getc', 'get_block', 'seeks'):
+        cd = phases[ph]['config'].get('cache_drop')
+        if cd != 'dropped':
+            fail(name, f'{ph}: cache_drop {cd!r}, expected dropped')
+    seeks = phases['seeks']
+    if seeks['config'].get('seek_time_ns') != 1000000000:
+        fail(name, f"seeks: seek_time_ns {seeks['config'].get('seek_time_ns')!r}")
+    if not 1e9 <= seeks['elapsed_ns'] < 3e9:
+        fail(name, f"seeks ran {seeks['elapsed_ns']} ns, not about 1 s")
+    lines = p.stdout.splitlines()
+    csv = [ln for ln in lines if ln.startswith('1.98,')]
+    if len(csv) != 1 or not check_csv(name, csv[0], 'cachehost'):
+        return fail(name, 'no CSV line', p)
+    # The CSV's seeks field is the number made, not bonnie++'s 8192.
+    if csv_fields(csv[0])[7] != str(seeks['ops']):
+        fail(name, f"CSV seeks {csv_fields(csv[0])[7]!r}, the phase made {seeks['ops']}")
+    # Timelines by default: from 100 us, doubled as needed, at most 2048.
+    for ph in phases.values():
+        tl = ph['timeline']
+        iv = tl['interval_ns']
+        if iv % 100000 or (iv // 100000) & (iv // 100000 - 1) or len(tl['points']) > 2048:
+            fail(name, f"{ph['name']}: timeline of {len(tl['points'])} points of {iv} ns")
+    if phases['get_block']['timeline']['interval_ns'] > 1600000:
+        fail(name, f"get_block ({phases['get_block']['elapsed_ns']} ns) has a timeline of "
+             f"{phases['get_block']['timeline']['interval_ns']} ns intervals")
+    for ph in ('seq_stat', 'seq_del', 'ran_stat', 'ran_del'):
+        cd = phases[ph]['config'].get('cache_drop', '')
+        want = 'dropped system-wide' if ROOT else 'not done'
+        if not cd.startswith(want):
+            fail(name, f'{ph}: cache_drop {cd!r}, expected {want}...')
+    # Without the options: bonnie++'s behaviour, and its RAM rule.
+    p = run(['-d', d] + USER + ['-s', '16', '-r', '8', '-n', '0', '--json', out,
+                               '--timeline-interval', '100', '--no-progress'])
+    if p.returncode != 0:
+        return fail(name + ' (without)', 'exit status', p)
+    with open(out) as f:
+        phases = {ph['name']: ph for ph in json.load(f)['runs'][0]['phases']}
+    if not phases['get_block']['config'].get('cache_drop', '').startswith('not done'):
+        fail(name, 'without --drop-cache, get_block does not say "not done"')
+    if 'seek_time_ns' in phases['seeks']['config']:
+        fail(name, 'without --seek-time, seeks has a seek_time_ns')
+    if phases['seeks']['ops'] != 8192:
+        fail(name, f"without --seek-time, {phases['seeks']['ops']} seeks, not 8192")
+    for ph in phases.values():
+        if ph['timeline']['interval_ns'] != 100000000:
+            fail(name, f"--timeline-interval 100: {ph['name']} has "
+                 f"{ph['timeline']['interval_ns']} ns intervals")
+    os.unlink(out)
     if not empty(d):
         fail(name, f'left behind: {os.listdir(d)}')
 
@@ -873,6 +962,7 @@ def main():
     try:
         test_bad_invocations(tmp)
         test_full_run(tmp)
+        test_cache_options(tmp)
         test_x2(tmp)
         test_quiet(tmp)
         test_x1_x0(tmp)

@@ -67,7 +67,8 @@ class HistOpts(Structure):
 
 
 class TimelineOpts(Structure):
-    _fields_ = [("sz", size), ("interval_ns", u64), ("reserve", u64)]
+    _fields_ = [("sz", size), ("interval_ns", u64), ("reserve", u64),
+                ("max_intervals", u64)]
 
 
 class TimelinePoint(Structure):
@@ -82,7 +83,7 @@ class RecorderOpts(Structure):
     _fields_ = [("sz", size), ("hist_highest", u64), ("interval_ns", u64),
                 ("timeline_reserve", u64), ("clock", CLOCK_FN),
                 ("clock_user_data", P), ("hist_precision_bits", u32),
-                ("reserved", u32)]
+                ("reserved", u32), ("timeline_max_intervals", u64)]
 
 
 class IO(Structure):
@@ -140,7 +141,7 @@ class TargetOpts(Structure):
 
 class BonnieOpts(Structure):
     _fields_ = [("sz", size), ("byte_bytes", u64), ("seeks", u64),
-                ("seekers", u32), ("flags", u32)]
+                ("seekers", u32), ("flags", u32), ("seek_time_ns", u64)]
 
 
 class SeqOpts(Structure):
@@ -197,7 +198,7 @@ class RunOpts(Structure):
                 ("stop_bytes", u64), ("stop_ops", u64), ("stop_time_ns", u64),
                 ("timeline_interval_ns", u64), ("hist_precision_bits", u32),
                 ("flags", u32), ("seed", u32), ("random", RANDOM_FN),
-                ("random_user_data", P)]
+                ("random_user_data", P), ("timeline_max_intervals", u64)]
 
 
 class ReportInfo(Structure):
