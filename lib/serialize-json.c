@@ -19,11 +19,13 @@
 #include <time.h>
 
 #include <diskbench/error.h>
+#include <diskbench/stall.h>
 #include <diskbench/version.h>
 
 #include "hist-internal.h"
 #include "report-internal.h"
 #include "result-internal.h"
+#include "stall-internal.h"
 #include "timeline-internal.h"
 
 #define SCHEMA_ID "https://libdiskbench.org/result-schema/1"
@@ -471,6 +473,84 @@ static void write_error(struct jw *j, const struct diskbench_result *res)
 	jw_close(j, "}");
 }
 
+/* The slow-operation log, exactly: read back. */
+static void write_slow(struct jw *j, const struct diskbench__slow_log *log)
+{
+	if (!log)
+		return;
+	jw_open(j, "slow_ops", "{");
+	jw_u64(j, "threshold_ns", log->threshold_ns);
+	jw_u64(j, "dropped", log->dropped);
+	jw_open(j, "ops", "[");
+	for (size_t i = 0; i < log->len; i++) {
+		const struct diskbench__slow_entry *e = &log->e[i];
+
+		jw_key(j, NULL);
+		put(j, "[");
+		put_u64(j, e->start_ns);
+		put(j, ", ");
+		put_u64(j, e->latency_ns);
+		put(j, ", ");
+		put_u64(j, e->bytes);
+		put(j, ", ");
+		if (e->offset == DISKBENCH_SLOW_NO_OFFSET)
+			put(j, "null");
+		else
+			put_u64(j, e->offset);
+		put(j, ", ");
+		put_u64(j, e->file);
+		put(j, ", ");
+		put_u64(j, e->thread);
+		put(j, "]");
+	}
+	jw_close(j, "]");
+	jw_close(j, "}");
+}
+
+/* The stalls under the default rule, as every output finds them
+ * (diskbench_stalls_find()): derived, not read. */
+static void write_stalls(struct jw *j, const struct diskbench_result *res)
+{
+	struct diskbench_stalls *st;
+	int err = diskbench_stalls_find(&st, res, NULL);
+
+	if (err) {
+		if (!j->o->err)
+			j->o->err = err;
+		return;
+	}
+	jw_open(j, "stalls", "[");
+	for (size_t i = 0; i < diskbench_stalls_count(st); i++) {
+		struct diskbench_stall s;
+
+		memset(&s, 0, sizeof(s));
+		s.sz = sizeof(s);
+		if (diskbench_stalls_get(st, i, &s))
+			break;
+		jw_key(j, NULL);
+		put(j, "{\"start_ns\": ");
+		put_u64(j, s.start_ns);
+		put(j, ", \"end_ns\": ");
+		put_u64(j, s.end_ns);
+		put(j, ", \"latency_ns\": ");
+		put_u64(j, s.latency_ns);
+		put(j, ", \"worst_ns\": ");
+		put_u64(j, s.worst_ns);
+		put(j, ", \"ops\": ");
+		put_u64(j, s.ops);
+		put(j, ", \"precision_ns\": ");
+		put_u64(j, s.precision_ns);
+		put(j, ", \"slow_index\": ");
+		if (s.slow_index == SIZE_MAX)
+			put(j, "null");
+		else
+			put_u64(j, s.slow_index);
+		put(j, "}");
+	}
+	jw_close(j, "]");
+	diskbench_stalls_free(st);
+}
+
 /* A decimal a JSON reader takes as an integer: no sign, no leading zero,
  * below 2^63 (jansson's integers are signed). */
 static bool json_integer_text(const char *v)
@@ -549,6 +629,8 @@ static void write_result(struct jw *j, const struct diskbench__wopts *w,
 		jw_bool(j, "too_fast", res->too_fast);
 		write_latency(j, w, m->hist);
 		write_timeline(j, m->tl);
+		write_slow(j, m->slow);
+		write_stalls(j, res);
 	}
 	write_error(j, res);
 	jw_close(j, "}");

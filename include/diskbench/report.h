@@ -78,9 +78,10 @@ enum diskbench_format {
 /** Version of the JSON schema the writer follows and the reader accepts. */
 #define DISKBENCH_REPORT_SCHEMA_VERSION 1
 /** Minor version of the JSON schema the writer follows: members it added
- *  to version 1 (1: results' configuration, runs' end time). The reader
- *  takes any minor version of version 1. */
-#define DISKBENCH_REPORT_SCHEMA_MINOR 1
+ *  to version 1 (1: results' configuration, runs' end time; 2: each
+ *  phase's stalls and slow-operation log). The reader takes any minor
+ *  version of version 1. */
+#define DISKBENCH_REPORT_SCHEMA_MINOR 2
 
 /** Largest input diskbench_report_read_file() reads: 1 GiB. */
 #define DISKBENCH_REPORT_MAX_INPUT (UINT64_C(1) << 30)

@@ -209,6 +209,19 @@ static int use_write_opts(void *o)
 	return diskbench_report_write(report, DISKBENCH_FORMAT_JSON, o, discard, NULL);
 }
 
+static int use_stall_rules(void *o)
+{
+	struct diskbench_result *res = NULL;
+	struct diskbench_stalls *st = NULL;
+	int rc = diskbench_result_new(&res, "x", DISKBENCH_PHASE_CUSTOM, NULL);
+
+	if (!rc)
+		rc = diskbench_stalls_find(&st, res, o);
+	diskbench_stalls_free(st);
+	diskbench_result_free(res);
+	return rc;
+}
+
 #define INIT_FN(name) \
 	static void init_##name(void *o, size_t sz) \
 	{ diskbench_##name##_init(o, sz); }
@@ -219,6 +232,7 @@ INIT_FN(target_opts)
 INIT_FN(run_opts)
 INIT_FN(report_info)
 INIT_FN(write_opts)
+INIT_FN(stall_rules)
 
 struct opt_case {
 	const char *name;                 /* the struct's tag */
@@ -246,10 +260,13 @@ static const struct opt_case cases[] = {
 	CASE(run_opts, init_run_opts, NULL, use_run_opts),
 	CASE(report_info, init_report_info, NULL, use_report_info),
 	CASE(write_opts, init_write_opts, NULL, use_write_opts),
+	CASE(stall_rules, init_stall_rules, NULL, use_stall_rules),
 };
 
 /* Structs that start with sz but that the library fills, never reads. */
-static const char *const handed_out[] = { "progress", "timeline_point" };
+static const char *const handed_out[] = {
+	"progress", "timeline_point", "stall", "stall_summary", "slow_op",
+};
 
 static void set_sz(void *o, size_t sz)
 {
