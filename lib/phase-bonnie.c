@@ -121,7 +121,8 @@ static int run_putc(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 		}
 		if (err)
 			break;
-		if (after_op(ctx, diskbench__recorder_op(ctx->rec, chunk), &err))
+		if (after_op(ctx, diskbench__recorder_op_at(ctx->rec, chunk,
+							    i * chunk), &err))
 			break;
 	}
 	t->test_size = pos;
@@ -159,7 +160,8 @@ static int run_put_block(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 						i * chunk, t->test_path);
 		if (err)
 			break;
-		if (after_op(ctx, diskbench__recorder_op(ctx->rec, chunk), &err)) {
+		if (after_op(ctx, diskbench__recorder_op_at(ctx->rec, chunk,
+							    i * chunk), &err)) {
 			i++;
 			break;
 		}
@@ -224,7 +226,8 @@ static int run_blocks(struct diskbench__ctx *ctx, bool rewrite)
 			if (err)
 				break;
 		}
-		if (after_op(ctx, diskbench__recorder_op(ctx->rec, chunk), &err))
+		if (after_op(ctx, diskbench__recorder_op_at(ctx->rec, chunk,
+							    k * chunk), &err))
 			break;
 	}
 	free(buf);
@@ -260,7 +263,8 @@ static int run_getc(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 		}
 		if (err)
 			break;
-		if (after_op(ctx, diskbench__recorder_op(ctx->rec, chunk), &err))
+		if (after_op(ctx, diskbench__recorder_op_at(ctx->rec, chunk,
+							    i * chunk), &err))
 			break;
 	}
 	(void)seen;

@@ -31,6 +31,7 @@ struct diskbench__ctx {
 	/* Run options a phase needs to make recorders of its own (workers). */
 	uint64_t timeline_interval_ns;
 	uint32_t hist_precision_bits;
+	uint64_t slow_threshold_ns;
 	/* stop conditions, 0 = none */
 	uint64_t stop_bytes;
 	uint64_t stop_ops;

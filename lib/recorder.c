@@ -61,6 +61,17 @@ diskbench_recorder_new(struct diskbench_recorder **out,
 	}
 	rec->clock = o.clock;
 	rec->clock_user_data = o.clock_user_data;
+	rec->slow_ns = o.slow_threshold_ns ? o.slow_threshold_ns
+					   : DISKBENCH_SLOW_DEFAULT_THRESHOLD_NS;
+	if (rec->slow_ns != UINT64_MAX) {
+		/* Room for the whole log now: nothing allocates on the hot
+		 * path. calloc of this size maps pages untouched until used. */
+		rec->slow = diskbench__slow_new(rec->slow_ns, DISKBENCH_SLOW_MAX);
+		if (!rec->slow) {
+			diskbench_recorder_free(rec);
+			return -ENOMEM;
+		}
+	}
 	*out = rec;
 	return 0;
 }
@@ -71,6 +82,7 @@ DISKBENCH_API void diskbench_recorder_free(struct diskbench_recorder *rec)
 		return;
 	diskbench_hist_free(rec->hist);
 	diskbench_timeline_free(rec->tl);
+	diskbench__slow_free(rec->slow);
 	free(rec);
 }
 
@@ -82,6 +94,10 @@ DISKBENCH_API int diskbench_recorder_begin(struct diskbench_recorder *rec,
 	if (!rec)
 		return -EINVAL;
 	rec->npending = 0;
+	if (rec->slow) {
+		rec->slow->len = 0;
+		rec->slow->dropped = 0;
+	}
 	diskbench_hist_reset(rec->hist);
 	diskbench_timeline_reset(rec->tl, now_ns);
 	rec->ops = rec->bytes = 0;
@@ -105,6 +121,23 @@ void diskbench__recorder_timeline_failed(struct diskbench_recorder *rec,
 					 int err)
 {
 	set_err(rec, err, "counting an operation in the timeline");
+}
+
+void diskbench__recorder_slow(struct diskbench_recorder *rec, uint64_t start_ns,
+			      uint64_t latency_ns, uint64_t bytes,
+			      uint64_t offset)
+{
+	struct diskbench__slow_entry e;
+
+	if (!rec->slow)
+		return;
+	e.start_ns = start_ns;
+	e.latency_ns = latency_ns;
+	e.bytes = bytes;
+	e.offset = offset;
+	e.file = rec->file;
+	e.thread = rec->thread;
+	diskbench__slow_add(rec->slow, &e);
 }
 
 void diskbench__recorder_flush(struct diskbench_recorder *rec)
@@ -145,6 +178,14 @@ DISKBENCH_API int diskbench_recorder_record(struct diskbench_recorder *rec,
 					    uint64_t start_ns, uint64_t end_ns,
 					    uint64_t bytes)
 {
+	return diskbench__recorder_record_at(rec, start_ns, end_ns, bytes,
+					     DISKBENCH_SLOW_NO_OFFSET);
+}
+
+int diskbench__recorder_record_at(struct diskbench_recorder *rec,
+				  uint64_t start_ns, uint64_t end_ns,
+				  uint64_t bytes, uint64_t offset)
+{
 	uint64_t lat;
 	int err;
 
@@ -161,6 +202,8 @@ DISKBENCH_API int diskbench_recorder_record(struct diskbench_recorder *rec,
 	rec->ops++;
 	rec->bytes += bytes;
 	diskbench__hist_record(rec->hist, lat);
+	if (DISKBENCH_UNLIKELY(lat >= rec->slow_ns))
+		diskbench__recorder_slow(rec, start_ns, lat, bytes, offset);
 	return 0;
 }
 
@@ -215,6 +258,18 @@ DISKBENCH_API int diskbench_recorder_merge(struct diskbench_recorder *dst,
 	err = diskbench_timeline_merge(dst->tl, src->tl);
 	if (err)
 		return err;
+	if (src->slow && src->slow->len + src->slow->dropped) {
+		if (!dst->slow) {
+			dst->slow = diskbench__slow_new(src->slow->threshold_ns, 0);
+			if (!dst->slow)
+				return -ENOMEM;
+		}
+		/* Before the histogram: a failure here leaves dst unchanged
+		 * but for its timeline, as a failing timeline merge does. */
+		err = diskbench__slow_merge(dst->slow, src->slow);
+		if (err)
+			return err;
+	}
 	err = diskbench_hist_merge(dst->hist, src->hist);
 	if (err)
 		return err; /* cannot happen after the checks above */

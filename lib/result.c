@@ -152,6 +152,19 @@ DISKBENCH_API int diskbench_result_new(struct diskbench_result **out,
 		if (!err)
 			err = diskbench_timeline_copy(&m->tl,
 						      diskbench_recorder_timeline(rec));
+		/* The log's start times, from the phase's start: the start
+		 * of the timeline (the earliest begin of merged threads). */
+		if (!err)
+			err = diskbench__slow_copy(&m->slow, rec->slow);
+		if (!err && m->slow) {
+			uint64_t t0 = diskbench_timeline_start_ns(m->tl);
+
+			for (size_t i = 0; i < m->slow->len; i++) {
+				struct diskbench__slow_entry *e = &m->slow->e[i];
+
+				e->start_ns = e->start_ns > t0 ? e->start_ns - t0 : 0;
+			}
+		}
 	} else {
 		struct diskbench_timeline_opts to = DISKBENCH_TIMELINE_OPTS_INIT;
 

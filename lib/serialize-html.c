@@ -1433,6 +1433,48 @@ static void tl_rate_line(struct page *pg, const struct group *g, size_t ri,
 			      C(tx(t, v[n - 1].t0 + v[n - 1].dur)), prev);
 }
 
+/* At most this many slow operations per run marked on a timeline and
+ * listed in a phase's table; the JSON has all of them. */
+#define SLOW_SHOWN 500
+#define SLOW_ROWS 20
+
+/*
+ * The slow-operation log on the timeline: a ring at each slow operation's
+ * end and latency, in its run's colour, over the worst-latency line (whose
+ * point for that interval it meets when it was the interval's worst).
+ */
+static void tl_slow_markers(struct page *pg, const struct group *g,
+			    const struct tgeo *t, const struct logaxis *ax)
+{
+	struct diskbench__out *o = pg->o;
+
+	for (size_t ri = 0; ri < pg->nruns; ri++) {
+		const struct diskbench_result *res = g->res[ri];
+		size_t n = res ? diskbench_result_slow_count(res) : 0;
+		struct nums nb = { .i = 0 };
+
+		if (n > SLOW_SHOWN)
+			n = SLOW_SHOWN;
+		for (size_t i = 0; i < n; i++) {
+			struct diskbench_slow_op op;
+			uint64_t end;
+
+			memset(&op, 0, sizeof(op));
+			op.sz = sizeof(op);
+			if (diskbench_result_slow_get(res, i, &op))
+				break;
+			end = op.start_ns + op.latency_ns;
+			if (end > t->tend)
+				end = t->tend;
+			diskbench__out_printf(o, "<circle class=\"slow\" cx=\"%s\" "
+				"cy=\"%s\" r=\"5\" fill=\"none\" stroke=\"%s\" "
+				"stroke-width=\"1.5\"/>\n", C(tx(t, end)),
+				C(logaxis_y(ax, (double)op.latency_ns)),
+				palette[ri % PALETTE_N]);
+		}
+	}
+}
+
 static int chart_timeline(struct page *pg, const struct group *g)
 {
 	struct tpt **pts = calloc(pg->nruns, sizeof(*pts));
@@ -1502,6 +1544,7 @@ static int chart_timeline(struct page *pg, const struct group *g)
 		tl_latency_line(pg, g, ri, pts[ri], np[ri], &t, &ax);
 		tl_rate_line(pg, g, ri, pts[ri], np[ri], &t, bytes);
 	}
+	tl_slow_markers(pg, g, &t, &ax);
 	diskbench__out_puts(pg->o, "</svg>\n");
 out:
 	if (pts)
@@ -1606,6 +1649,67 @@ static void config_lines(struct page *pg, const struct group *g)
 		config_items(pg, g, res, false);
 		diskbench__out_puts(o, "</p>\n");
 	}
+}
+
+/*
+ * The slow operations of each run, the first SLOW_ROWS of them: when each
+ * started, how long it took, what it moved, where (offset, file) and on
+ * which thread, with a count of those not shown and of those the log had
+ * no room for.
+ */
+static void slow_table(struct page *pg, const struct group *g)
+{
+	struct diskbench__out *o = pg->o;
+	bool any = false;
+	char a[48], b[48];
+
+	for (size_t ri = 0; ri < pg->nruns; ri++) {
+		const struct diskbench_result *res = g->res[ri];
+		size_t n = res ? diskbench_result_slow_count(res) : 0;
+		uint64_t dropped = res ? diskbench_result_slow_dropped(res) : 0;
+
+		if (!n && !dropped)
+			continue;
+		if (!any)
+			diskbench__out_puts(o, "<table class=\"pct slow\">\n<tr><th>run</th>"
+				"<th>slow operation, start</th><th>latency</th><th>bytes</th>"
+				"<th>offset</th><th>file</th><th>thread</th></tr>\n");
+		any = true;
+		for (size_t i = 0; i < n && i < SLOW_ROWS; i++) {
+			struct diskbench_slow_op op;
+
+			memset(&op, 0, sizeof(op));
+			op.sz = sizeof(op);
+			if (diskbench_result_slow_get(res, i, &op))
+				break;
+			diskbench__out_puts(o, "<tr><td>");
+			key(pg, ri);
+			esc(o, run_name(pg, ri));
+			diskbench__out_printf(o, "</td><td class=\"n\">%s</td>"
+					      "<td class=\"n\">%s</td><td class=\"n\">%llu</td>",
+					      fmt_sec(a, sizeof(a), op.start_ns),
+					      fmt_lat(b, sizeof(b), (double)op.latency_ns),
+					      (unsigned long long)op.bytes);
+			if (op.offset == DISKBENCH_SLOW_NO_OFFSET)
+				diskbench__out_puts(o, "<td class=\"s\">&#8212;</td>");
+			else
+				diskbench__out_printf(o, "<td class=\"n\">%llu</td>",
+						      (unsigned long long)op.offset);
+			diskbench__out_printf(o, "<td class=\"n\">%u</td><td class=\"n\">%u</td></tr>\n",
+					      op.file, op.thread);
+		}
+		if (n > SLOW_ROWS || dropped) {
+			diskbench__out_puts(o, "<tr><td>");
+			key(pg, ri);
+			esc(o, run_name(pg, ri));
+			diskbench__out_printf(o, "</td><td colspan=\"6\">%llu more in the JSON"
+					      "%s%llu over the threshold not logged</td></tr>\n",
+					      (unsigned long long)(n > SLOW_ROWS ? n - SLOW_ROWS : 0),
+					      ", ", (unsigned long long)dropped);
+		}
+	}
+	if (any)
+		diskbench__out_puts(o, "</table>\n");
 }
 
 static int phase_section(struct page *pg, size_t gi)
@@ -1718,6 +1822,7 @@ static int phase_section(struct page *pg, size_t gi)
 		if (lines)
 			err = chart_timeline(pg, g);
 		diskbench__out_puts(o, "</div>\n");
+		slow_table(pg, g);
 	}
 	diskbench__out_puts(o, "</div>\n");
 	return err;

@@ -1214,6 +1214,77 @@ static int read_timeline(struct rd *d, json_t *jt,
 	return 0;
 }
 
+/* slow_ops {threshold_ns, dropped, ops: [[start, latency, bytes, offset
+ * or null, file, thread], ...]}, exactly. */
+static int read_slow(struct rd *d, json_t *js, struct diskbench__slow_log **out)
+{
+	struct diskbench__slow_log *log;
+	uint64_t threshold = 0, dropped = 0;
+	json_t *jo;
+	size_t n;
+	int err;
+
+	*out = NULL;
+	if ((err = rd_u64(d, js, "threshold_ns", REQ, &threshold, NULL)) ||
+	    (err = rd_u64(d, js, "dropped", REQ, &dropped, NULL)) ||
+	    (err = rd_arr(d, js, "ops", REQ, &jo)))
+		return err;
+	if (!threshold)
+		return rd_fail(d, "threshold_ns", "must be above 0");
+	n = json_array_size(jo);
+	if (n > DISKBENCH_SLOW_MAX)
+		return rd_fail(d, "ops", "%zu operations: at most %d", n,
+			       DISKBENCH_SLOW_MAX);
+	log = diskbench__slow_new(threshold, n);
+	if (!log)
+		return -ENOMEM;
+	log->dropped = dropped;
+	for (size_t i = 0; i < n; i++) {
+		size_t o1 = rd_push_key(d, "ops");
+		size_t o2 = rd_push_index(d, i);
+		json_t *row = json_array_get(jo, i);
+		uint64_t v[6] = { 0 };
+
+		if (!json_is_array(row) || json_array_size(row) != 6)
+			err = rd_fail(d, NULL, "expected an array of 6 integers, found %s",
+				      json_is_array(row) ? "another length" :
+							   type_name(row));
+		for (size_t k = 0; !err && k < 6; k++) {
+			size_t old = rd_push_index(d, k);
+			json_t *x = json_array_get(row, k);
+
+			if (k == 3 && json_is_null(x))
+				v[k] = DISKBENCH_SLOW_NO_OFFSET;
+			else
+				err = rd_u64_value(d, NULL, x, &v[k]);
+			if (!err && k >= 4 && v[k] > UINT32_MAX)
+				err = rd_fail(d, NULL, "above 2^32 - 1");
+			rd_pop(d, old);
+		}
+		if (!err && v[1] < threshold)
+			err = rd_fail(d, NULL, "latency_ns below threshold_ns");
+		else if (!err && v[0] > UINT64_MAX - v[1])
+			err = rd_fail(d, NULL, "start_ns + latency_ns past 2^64 - 1");
+		else if (!err && i && v[0] < log->e[i - 1].start_ns)
+			err = rd_fail(d, NULL, "not in start order");
+		rd_pop(d, o2);
+		rd_pop(d, o1);
+		if (err) {
+			diskbench__slow_free(log);
+			return err;
+		}
+		log->e[i].start_ns = v[0];
+		log->e[i].latency_ns = v[1];
+		log->e[i].bytes = v[2];
+		log->e[i].offset = v[3];
+		log->e[i].file = (uint32_t)v[4];
+		log->e[i].thread = (uint32_t)v[5];
+		log->len = i + 1;
+	}
+	*out = log;
+	return 0;
+}
+
 static int read_error(struct rd *d, json_t *je, struct diskbench_result *res)
 {
 	const char *op, *path, *msg, *name;
@@ -1341,7 +1412,7 @@ static int read_phase(struct rd *d, json_t *jp, struct diskbench_result **out)
 	struct diskbench_result *res = NULL;
 	const char *name, *kname;
 	bool summary = false, too_fast = false;
-	json_t *jl, *jt, *je, *jr, *jc;
+	json_t *jl, *jt, *je, *jr, *jc, *js = NULL;
 	double cpu;
 	int err;
 
@@ -1384,6 +1455,8 @@ static int read_phase(struct rd *d, json_t *jp, struct diskbench_result **out)
 			err = rd_obj(d, jp, "latency", REQ, &jl);
 		if (!err)
 			err = rd_obj(d, jp, "timeline", REQ, &jt);
+		if (!err)
+			err = rd_obj(d, jp, "slow_ops", OPT, &js);
 		if (err)
 			return err;
 		size_t old = rd_push_key(d, "latency");
@@ -1405,6 +1478,19 @@ static int read_phase(struct rd *d, json_t *jp, struct diskbench_result **out)
 	}
 	if (err)
 		return err;
+	if (js) {
+		struct diskbench__slow_log *log;
+		size_t old = rd_push_key(d, "slow_ops");
+
+		err = read_slow(d, js, &log);
+		rd_pop(d, old);
+		if (!err)
+			err = diskbench__result_set_slow(res, log);
+		if (err) {
+			diskbench_result_free(res);
+			return err;
+		}
+	}
 	if (jc) {
 		size_t old = rd_push_key(d, "config");
 

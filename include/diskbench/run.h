@@ -121,6 +121,9 @@ struct diskbench_run_opts {
 	diskbench_random_fn random;
 	/** Passed to @ref random. */
 	void *random_user_data;
+	/** Slow-operation log threshold of the results, as
+	 *  diskbench_recorder_opts.slow_threshold_ns; 0: 50 ms; UINT64_MAX: no log. */
+	uint64_t slow_threshold_ns;
 };
 
 /**
@@ -131,7 +134,7 @@ struct diskbench_run_opts {
 
 /** Initializer for struct diskbench_run_opts: all defaults. */
 #define DISKBENCH_RUN_OPTS_INIT \
-	{ sizeof(struct diskbench_run_opts), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
+	{ sizeof(struct diskbench_run_opts), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
 
 /**
  * Fills an option struct with its size and the defaults.

@@ -89,7 +89,8 @@ static void test_layout_recorder_opts(void **state)
 	assert_offset(diskbench_recorder_opts, clock, 32);
 	assert_offset(diskbench_recorder_opts, clock_user_data, 40);
 	assert_offset(diskbench_recorder_opts, hist_precision_bits, 48);
-	assert_int_equal(sizeof(struct diskbench_recorder_opts), 56);
+	assert_offset(diskbench_recorder_opts, slow_threshold_ns, 56);
+	assert_int_equal(sizeof(struct diskbench_recorder_opts), 64);
 }
 
 static void test_layout_report_info(void **state)
@@ -260,7 +261,8 @@ static void test_layout_run_opts(void **state)
 	assert_offset(diskbench_run_opts, seed, 72);
 	assert_offset(diskbench_run_opts, random, 80);
 	assert_offset(diskbench_run_opts, random_user_data, 88);
-	assert_int_equal(sizeof(struct diskbench_run_opts), 96);
+	assert_offset(diskbench_run_opts, slow_threshold_ns, 96);
+	assert_int_equal(sizeof(struct diskbench_run_opts), 104);
 }
 
 static void test_layout_seq_opts(void **state)

@@ -167,7 +167,8 @@ static size_t count_of(const char *s, const char *what)
 }
 
 /* A result of a custom phase with three operations of 10, 290 and 2000
- * ns, the last above the histogram's range (1023 ns), in a 3000 ns phase. */
+ * ns, the last above the histogram's range (1023 ns) and the only one in
+ * the slow-operation log (threshold 1000 ns), in a 3000 ns phase. */
 static struct diskbench_result *tiny_result(void)
 {
 	struct diskbench_recorder_opts ro = DISKBENCH_RECORDER_OPTS_INIT;
@@ -177,6 +178,7 @@ static struct diskbench_result *tiny_result(void)
 	ro.hist_precision_bits = 2;
 	ro.hist_highest = 1000;
 	ro.interval_ns = 1000;
+	ro.slow_threshold_ns = 1000;
 	assert_ok(diskbench_recorder_new(&rec, &ro));
 	assert_ok(diskbench_recorder_begin(rec, 5000));
 	assert_ok(diskbench_recorder_record(rec, 5000, 5010, 4096));
@@ -308,6 +310,13 @@ static const char tiny_golden[] =
 	"              [2, 8192, 290, 300],\n"
 	"              [0, 0, 0, 0],\n"
 	"              [1, 0, 2000, 2000]\n"
+	"            ]\n"
+	"          },\n"
+	"          \"slow_ops\": {\n"
+	"            \"threshold_ns\": 1000,\n"
+	"            \"dropped\": 0,\n"
+	"            \"ops\": [\n"
+	"              [300, 2000, 0, null, 0, 0]\n"
 	"            ]\n"
 	"          },\n"
 	"          \"stalls\": [],\n"

@@ -135,8 +135,21 @@ static void check_stalls(const struct diskbench_result *r,
 		assert_string_equal(s.phase, "put_block");
 		assert_int_equal(s.kind, DISKBENCH_PHASE_PUT_BLOCK);
 		if (d == 0) {
+			struct diskbench_slow_op op;
+
 			assert_true(s.flags & DISKBENCH_STALL_EXACT);
 			assert_u64_eq(s.latency_ns, lat);
+			assert_u64_eq(s.start_ns, start);
+			/* The write itself, in the slow-operation log. */
+			memset(&op, 0, sizeof(op));
+			op.sz = sizeof(op);
+			assert_ok(diskbench_result_slow_get(r, s.slow_index, &op));
+			assert_u64_eq(op.start_ns, start);
+			assert_u64_eq(op.latency_ns, lat);
+			assert_u64_eq(op.bytes, BLOCK);
+			assert_u64_eq(op.offset, (stalls3[i].nth - 1) * BLOCK);
+			assert_int_equal(op.file, 0);
+			assert_int_equal(op.thread, 0);
 		} else {
 			/* One interval may hide the write's own start. */
 			assert_false(s.flags & DISKBENCH_STALL_EXACT);
@@ -144,21 +157,42 @@ static void check_stalls(const struct diskbench_result *r,
 			assert_int_equal(s.slow_index, SIZE_MAX);
 		}
 	}
-	(void)r;
 }
 
-static void test_stall_rules(void **state)
+/* Run options without a slow-operation log: the timeline alone. */
+static struct diskbench_run_opts no_log(void)
 {
-	struct fx *f = *state;
-	const struct diskbench_result *r = put_block(f, 3, NULL);
+	struct diskbench_run_opts ro = DISKBENCH_RUN_OPTS_INIT;
+
+	ro.slow_threshold_ns = UINT64_MAX;
+	return ro;
+}
+
+/* The log has every write of 50 ms or more, and nothing else. */
+static void check_log(const struct diskbench_result *r)
+{
+	assert_int_equal(diskbench_result_slow_count(r), 3);
+	assert_u64_eq(diskbench_result_slow_dropped(r), 0);
+	assert_u64_eq(diskbench_result_slow_threshold_ns(r),
+		      DISKBENCH_SLOW_DEFAULT_THRESHOLD_NS);
+}
+
+static void stall_rules(struct fx *f, bool log)
+{
+	struct diskbench_run_opts ro = no_log();
+	const struct diskbench_result *r = put_block(f, 3, log ? NULL : &ro);
 	struct diskbench_stall_summary sum;
 	struct diskbench_stalls *st;
 	static const size_t all[] = { 0, 1, 2 }, long2[] = { 1, 2 };
 
+	if (log)
+		check_log(r);
+	else
+		assert_int_equal(diskbench_result_slow_count(r), 0);
 	/* Default rule: p99 is 100 us, so anything from 100 ms on. */
 	st = find(r, 0, 0, 0);
-
 	check_stalls(r, st, all, 3);
+	assert_u64_eq(get(st, 0).precision_ns, log ? 0 : IV);
 	memset(&sum, 0, sizeof(sum));
 	sum.sz = sizeof(sum);
 	assert_ok(diskbench_stalls_summary(st, &sum));
@@ -190,6 +224,22 @@ static void test_stall_rules(void **state)
 	assert_false(sum.stalled);
 	assert_u64_eq(sum.threshold_ns, 4 * SIM_S);
 	diskbench_stalls_free(st);
+	/* A rule below the log's threshold: the log may miss some, so the
+	 * timeline speaks. */
+	st = find(r, 20 * SIM_MS, 20 * SIM_MS, 0);
+	check_stalls(r, st, all, 3);
+	assert_u64_eq(get(st, 0).precision_ns, IV);
+	diskbench_stalls_free(st);
+}
+
+static void test_stall_rules(void **state)
+{
+	stall_rules(*state, true);
+}
+
+static void test_stall_rules_timeline(void **state)
+{
+	stall_rules(*state, false);
 }
 
 static void test_stall_none(void **state)
@@ -294,6 +344,58 @@ static void test_stall_json(void **state)
 		if (!p)
 			fail_msg("stall %zu not in the JSON: %s", i, want);
 	}
+
+	/* Read back: the same log, so the same stalls and the same text. */
+	struct diskbench_report *back;
+	const struct diskbench_result *rb;
+	struct diskbench_stalls *sb;
+	char *j2, *bad, *at;
+	char t1[1024], t2[1024];
+
+	assert_ok(diskbench_report_new(&back));
+	assert_int_equal(diskbench_report_read(back, DISKBENCH_FORMAT_JSON, j,
+					       strlen(j), "s.json"), 1);
+	rb = diskbench_report_result(back, 0, 0);
+	assert_non_null(rb);
+	assert_int_equal(diskbench_result_slow_count(rb), 3);
+	assert_u64_eq(diskbench_result_slow_threshold_ns(rb),
+		      diskbench_result_slow_threshold_ns(r));
+	for (size_t i = 0; i < 3; i++) {
+		struct diskbench_slow_op a, b;
+
+		memset(&a, 0, sizeof(a));
+		memset(&b, 0, sizeof(b));
+		a.sz = b.sz = sizeof(a);
+		assert_ok(diskbench_result_slow_get(r, i, &a));
+		assert_ok(diskbench_result_slow_get(rb, i, &b));
+		assert_memory_equal(&a, &b, sizeof(a));
+	}
+	assert_ok(diskbench_stalls_find(&sb, rb, NULL));
+	assert_true(diskbench_stalls_text(st, t1, sizeof(t1)) > 0);
+	assert_true(diskbench_stalls_text(sb, t2, sizeof(t2)) > 0);
+	assert_string_equal(t1, t2);
+	diskbench_stalls_free(sb);
+	j2 = fx_write(back, DISKBENCH_FORMAT_JSON, NULL);
+	assert_string_equal(j, j2);
+	free(j2);
+	diskbench_report_free(back);
+
+	/* A log entry shorter than the log's threshold is refused. */
+	bad = malloc(strlen(j) + 2);
+	assert_non_null(bad);
+	at = strstr(j, "\"threshold_ns\": 50000000,");
+	assert_non_null(at);
+	/* 600 ms: above the 0.5 s write's latency */
+	memcpy(bad, j, (size_t)(at - j));
+	strcpy(bad + (at - j), "\"threshold_ns\": 600000000,");
+	strcat(bad, at + strlen("\"threshold_ns\": 50000000,"));
+	assert_ok(diskbench_report_new(&back));
+	assert_rc(diskbench_report_read(back, DISKBENCH_FORMAT_JSON, bad,
+					strlen(bad), "s.json"), -EINVAL);
+	assert_non_null(strstr(diskbench_report_errmsg(back),
+			       "slow_ops.ops[0]: latency_ns below threshold_ns"));
+	diskbench_report_free(back);
+	free(bad);
 	free(j);
 	diskbench_report_free(rep);
 	diskbench_stalls_free(st);
@@ -303,6 +405,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_stall_rules, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_stall_rules_timeline, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_stall_none, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_stall_text, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_stall_args, fx_setup, fx_teardown),
