@@ -1289,6 +1289,37 @@ static int write_file(struct diskbench_report *rep, enum diskbench_format fmt,
  * many did not run, and whether every file was removed. One line, on
  * standard error if anyone reads it.
  */
+/*
+ * After a run's table, one line on standard error per stall of its tests,
+ * as diskbench_stalls_find() finds them under the default rule: the same
+ * call, and so the same stalls, as the HTML page's summary and the JSON.
+ */
+static void say_stalls(const struct diskbench_run *run)
+{
+	if (reader_gone(STDERR_FILENO))
+		return;
+	for (size_t i = 0; i < diskbench_run_result_count(run); i++) {
+		struct diskbench_stalls *st = NULL;
+		char buf[4096], *line, *next;
+		long n;
+
+		if (diskbench_stalls_find(&st, diskbench_run_result(run, i), NULL))
+			continue;
+		n = diskbench_stalls_text(st, buf, sizeof(buf));
+		if (n > 0 && (size_t)n >= sizeof(buf))
+			fprintf(stderr, PROG ": (%zu stalls; the first shown)\n",
+				diskbench_stalls_count(st));
+		for (line = buf; n > 0 && *line; line = next) {
+			next = strchr(line, '\n');
+			if (!next)
+				break; /* a line cut by the buffer */
+			*next++ = '\0';
+			fprintf(stderr, PROG ": %s\n", line);
+		}
+		diskbench_stalls_free(st);
+	}
+}
+
 static void say_partial(const struct cli *cli, const struct diskbench_run *run,
 			const struct diskbench_target *target, bool interrupted)
 {
@@ -1673,6 +1704,11 @@ int main(int argc, char **argv)
 		if (!(out_failed && table == stdout) && !reader_gone(STDOUT_FILENO) &&
 		    write_report(one, DISKBENCH_FORMAT_BONNIE_CSV, 0, stdout))
 			out_failed = true;
+		/* The stall lines come after the table, also in a terminal
+		 * that shows both streams. */
+		if (!out_failed && !reader_gone(STDOUT_FILENO) && fflush(stdout))
+			out_failed = true;
+		say_stalls(run);
 		diskbench_report_free(one);
 		runs_done++;
 		if (out_failed)

@@ -401,6 +401,77 @@ static void test_stall_json(void **state)
 	diskbench_stalls_free(st);
 }
 
+static size_t count(const char *s, const char *what)
+{
+	size_t n = 0;
+
+	while ((s = strstr(s, what))) {
+		n++;
+		s += strlen(what);
+	}
+	return n;
+}
+
+/*
+ * The proof in the HTML: the phase is named stalled by the summary (the
+ * same call), each scripted write is a ring on the timeline and a row of
+ * the slow-operation table with its offset; a phase without stalls has
+ * none of these.
+ */
+static void test_stall_html(void **state)
+{
+	struct fx *f = *state;
+	const struct diskbench_result *r = put_block(f, 3, NULL);
+	struct diskbench_report *rep;
+	struct diskbench_stalls *st = find(r, 0, 0, 0);
+	struct diskbench_stall_summary sum;
+	char *h, want[256];
+
+	memset(&sum, 0, sizeof(sum));
+	sum.sz = sizeof(sum);
+	assert_ok(diskbench_stalls_summary(st, &sum));
+	assert_ok(diskbench_report_new(&rep));
+	assert_ok(diskbench_report_add_run(rep, NULL, f->run));
+	h = fx_write(rep, DISKBENCH_FORMAT_HTML, NULL);
+	assert_int_equal(count(h, "<li>"), 1);
+	assert_non_null(strstr(h, " put_block: worst latency 3 s (p99 "));
+	assert_int_equal(sum.count, 3);
+	assert_int_equal(count(h, "<circle class=\"slow\""), 3);
+	assert_int_equal(count(h, "<tr class=\"stall\">"), 1);
+	for (size_t i = 0; i < 3; i++) {
+		snprintf(want, sizeof(want), "</td><td class=\"n\">8192</td>"
+			 "<td class=\"n\">%" PRIu64 "</td><td class=\"n\">0</td>"
+			 "<td class=\"n\">0</td></tr>",
+			 (stalls3[i].nth - 1) * BLOCK);
+		if (!strstr(h, want))
+			fail_msg("no row for stall %zu: %s", i, want);
+	}
+	free(h);
+	diskbench_report_free(rep);
+	diskbench_stalls_free(st);
+}
+
+static void test_stall_html_none(void **state)
+{
+	struct fx *f = *state;
+	struct diskbench_report *rep;
+	char *h, *j;
+
+	(void)put_block(f, 0, NULL);
+	assert_ok(diskbench_report_new(&rep));
+	assert_ok(diskbench_report_add_run(rep, NULL, f->run));
+	h = fx_write(rep, DISKBENCH_FORMAT_HTML, NULL);
+	assert_non_null(strstr(h, "No stalls"));
+	assert_null(strstr(h, "<circle class=\"slow\""));
+	assert_null(strstr(h, "table class=\"pct slow\""));
+	j = fx_write(rep, DISKBENCH_FORMAT_JSON, NULL);
+	assert_non_null(strstr(j, "\"stalls\": [],"));
+	assert_non_null(strstr(j, "\"ops\": []\n"));
+	free(j);
+	free(h);
+	diskbench_report_free(rep);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -410,6 +481,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_stall_text, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_stall_args, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_stall_json, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_stall_html, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_stall_html_none, fx_setup, fx_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
