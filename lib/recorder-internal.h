@@ -23,6 +23,21 @@
  */
 #define DISKBENCH__REC_PENDING 64
 
+/*
+ * The interval p99: a small histogram of the interval being recorded (8
+ * buckets per power of two, 496 in all, at most 12.5% wide), read into the
+ * interval's slot after each batch and emptied when operations move on to
+ * another interval. Only the buckets between lo and hi are ever non-zero.
+ */
+#define DISKBENCH__IVH_BUCKETS 512
+
+struct diskbench__ivh {
+	size_t open;                /* its interval; SIZE_MAX: none */
+	uint64_t n;
+	unsigned lo, hi;
+	uint32_t c[DISKBENCH__IVH_BUCKETS];
+};
+
 struct diskbench__rec_pending {
 	uint64_t end_ns;
 	uint64_t latency_ns;
@@ -50,6 +65,7 @@ struct diskbench_recorder {
 	char errmsg[128];
 	unsigned npending;
 	struct diskbench__rec_pending pending[DISKBENCH__REC_PENDING];
+	struct diskbench__ivh ivh;
 };
 
 /* diskbench_recorder_record() of an operation at a byte offset. */

@@ -17,6 +17,8 @@ diskbench_recorder_opts_init(struct diskbench_recorder_opts *opts, size_t sz)
 	diskbench__opts_init(opts, sz);
 }
 
+static void ivh_empty(struct diskbench__ivh *h);
+
 static void set_err(struct diskbench_recorder *rec, int err, const char *what)
 {
 	if (rec->err)
@@ -63,6 +65,11 @@ diskbench_recorder_new(struct diskbench_recorder **out,
 	rec->clock_user_data = o.clock_user_data;
 	rec->slow_ns = o.slow_threshold_ns ? o.slow_threshold_ns
 					   : DISKBENCH_SLOW_DEFAULT_THRESHOLD_NS;
+	rec->tl->slow_ns = rec->slow_ns;
+	rec->ivh.n = 1;     /* so that ivh_empty() clears it all once */
+	rec->ivh.lo = 0;
+	rec->ivh.hi = DISKBENCH__IVH_BUCKETS - 1;
+	ivh_empty(&rec->ivh);
 	if (rec->slow_ns != UINT64_MAX) {
 		/* Room for the whole log now: nothing allocates on the hot
 		 * path. calloc of this size maps pages untouched until used. */
@@ -100,6 +107,7 @@ DISKBENCH_API int diskbench_recorder_begin(struct diskbench_recorder *rec,
 	}
 	diskbench_hist_reset(rec->hist);
 	diskbench_timeline_reset(rec->tl, now_ns);
+	ivh_empty(&rec->ivh);
 	rec->ops = rec->bytes = 0;
 	rec->begin_ns = rec->last_ns = now_ns;
 	rec->end_ns = 0;
@@ -140,6 +148,93 @@ void diskbench__recorder_slow(struct diskbench_recorder *rec, uint64_t start_ns,
 	diskbench__slow_add(rec->slow, &e);
 }
 
+/* ---- the interval p99 ---- */
+
+static unsigned ivh_bucket(uint64_t v)
+{
+	unsigned msb;
+
+	if (v < 8)
+		return (unsigned)v;
+	msb = 63u - (unsigned)__builtin_clzll(v);
+	return ((msb - 2) << 3) | (unsigned)((v >> (msb - 3)) & 7);
+}
+
+/* The largest value of a bucket. */
+static uint64_t ivh_top(unsigned b)
+{
+	unsigned shift;
+
+	if (b < 8)
+		return b;
+	shift = (b >> 3) - 1;   /* msb - 3 */
+	return ((uint64_t)(8 | (b & 7)) << shift) + ((UINT64_C(1) << shift) - 1);
+}
+
+static void ivh_empty(struct diskbench__ivh *h)
+{
+	if (h->n)
+		memset(&h->c[h->lo], 0, (h->hi - h->lo + 1) * sizeof(h->c[0]));
+	h->n = 0;
+	h->lo = DISKBENCH__IVH_BUCKETS;
+	h->hi = 0;
+	h->open = SIZE_MAX;
+}
+
+/* Writes the open interval's p99 into its slot: the top of the bucket
+ * holding rank ceil(0.99 n), or the interval's maximum if lower. */
+static void ivh_settle(struct diskbench_recorder *rec)
+{
+	struct diskbench__ivh *h = &rec->ivh;
+	struct diskbench__tl_slot *s;
+	uint64_t rank, seen = 0;
+
+	if (!h->n || h->open >= rec->tl->len)
+		return;
+	s = &rec->tl->slots[h->open];
+	rank = h->n - h->n / 100;   /* ceil(0.99 n) */
+	for (unsigned b = h->lo; b <= h->hi; b++) {
+		seen += h->c[b];
+		if (seen >= rank) {
+			uint64_t top = ivh_top(b);
+
+			s->p99_ns = top < s->max_latency_ns ? top : s->max_latency_ns;
+			return;
+		}
+	}
+}
+
+/* One operation into the timeline and the interval histogram. */
+static inline int rec_timeline(struct diskbench_recorder *rec, uint64_t end_ns,
+			       uint64_t latency_ns, uint64_t bytes)
+{
+	struct diskbench__ivh *h = &rec->ivh;
+	int err = diskbench__timeline_record(rec->tl, end_ns, latency_ns, bytes);
+	unsigned b;
+
+	if (DISKBENCH_UNLIKELY(err))
+		return err;
+	if (DISKBENCH_UNLIKELY(rec->tl->cur != h->open)) {
+		/* An operation ending in an interval already left, as only
+		 * out-of-order record() calls make, counts everywhere but in
+		 * that interval's p99, which stays as it was settled. */
+		if (h->open != SIZE_MAX && rec->tl->cur < h->open)
+			return 0;
+		/* A later interval: the last one's p99 is final. */
+		ivh_settle(rec);
+		ivh_empty(h);
+		h->open = rec->tl->cur;
+	}
+	b = ivh_bucket(latency_ns);
+	h->c[b]++;
+	h->n++;
+	if (b < h->lo)
+		h->lo = b;
+	if (b > h->hi)
+		h->hi = b;
+	return 0;
+}
+
 void diskbench__recorder_flush(struct diskbench_recorder *rec)
 {
 	for (unsigned i = 0; i < rec->npending; i++) {
@@ -147,8 +242,7 @@ void diskbench__recorder_flush(struct diskbench_recorder *rec)
 		int err;
 
 		diskbench__hist_record(rec->hist, p->latency_ns);
-		err = diskbench__timeline_record(rec->tl, p->end_ns,
-						 p->latency_ns, p->bytes);
+		err = rec_timeline(rec, p->end_ns, p->latency_ns, p->bytes);
 		if (DISKBENCH_UNLIKELY(err))
 			diskbench__recorder_timeline_failed(rec, err);
 	}
@@ -161,6 +255,15 @@ static void flush_const(const struct diskbench_recorder *rec)
 {
 	if (rec->npending)
 		diskbench__recorder_flush((struct diskbench_recorder *)rec);
+}
+
+/* The timeline as a reader sees it: the pending operations folded in and
+ * the open interval's p99 written (read out of its histogram only here,
+ * not per batch or per record()). */
+static void settle_const(const struct diskbench_recorder *rec)
+{
+	flush_const(rec);
+	ivh_settle((struct diskbench_recorder *)rec);
 }
 
 DISKBENCH_API uint64_t diskbench_recorder_now(const struct diskbench_recorder *rec)
@@ -196,7 +299,7 @@ int diskbench__recorder_record_at(struct diskbench_recorder *rec,
 	lat = end_ns - start_ns;
 	/* Timeline first: it is the part that can fail, and then nothing at
 	 * all is counted. */
-	err = diskbench__timeline_record(rec->tl, end_ns, lat, bytes);
+	err = rec_timeline(rec, end_ns, lat, bytes);
 	if (err)
 		return err;
 	rec->ops++;
@@ -223,6 +326,7 @@ DISKBENCH_API int diskbench_recorder_end(struct diskbench_recorder *rec,
 	if (!rec || !rec->begun || now_ns < rec->begin_ns)
 		return -EINVAL;
 	diskbench__recorder_flush(rec);
+	ivh_settle(rec);
 	rec->end_ns = now_ns;
 	rec->ended = true;
 	err = diskbench_cpu_time(&user, &sys);
@@ -242,8 +346,8 @@ DISKBENCH_API int diskbench_recorder_merge(struct diskbench_recorder *dst,
 
 	if (!dst || !src)
 		return -EINVAL;
-	flush_const(dst);
-	flush_const(src);
+	settle_const(dst);
+	settle_const(src);
 	if (dst->hist->bits != src->hist->bits ||
 	    dst->tl->interval_ns != src->tl->interval_ns)
 		return -EINVAL;
@@ -258,6 +362,9 @@ DISKBENCH_API int diskbench_recorder_merge(struct diskbench_recorder *dst,
 	err = diskbench_timeline_merge(dst->tl, src->tl);
 	if (err)
 		return err;
+	/* dst's intervals may have moved: its open one is settled (by the
+	 * flush above) and starts afresh. */
+	ivh_empty(&dst->ivh);
 	if (src->slow && src->slow->len + src->slow->dropped) {
 		if (!dst->slow) {
 			dst->slow = diskbench__slow_new(src->slow->threshold_ns, 0);
@@ -343,7 +450,7 @@ diskbench_recorder_timeline(const struct diskbench_recorder *rec)
 {
 	if (!rec)
 		return NULL;
-	flush_const(rec);
+	settle_const(rec);
 	return rec->tl;
 }
 

@@ -449,6 +449,23 @@ static void write_timeline(struct jw *j, const struct diskbench_timeline *tl)
 		put(j, "]");
 	}
 	jw_close(j, "]");
+	/* Since minor 2, apart so that readers of minor 1 still take the
+	 * points: per interval, slow operations and p99. */
+	if (tl->slow_ns != UINT64_MAX) {
+		jw_open(j, "tails", "{");
+		jw_u64(j, "slow_threshold_ns", tl->slow_ns);
+		jw_open(j, "points", "[");
+		for (size_t i = 0; i < tl->len; i++) {
+			jw_key(j, NULL);
+			put(j, "[");
+			put_u64(j, tl->slots[i].slow_ops);
+			put(j, ", ");
+			put_u64(j, tl->slots[i].p99_ns);
+			put(j, "]");
+		}
+		jw_close(j, "]");
+		jw_close(j, "}");
+	}
 	jw_close(j, "}");
 }
 
@@ -1210,6 +1227,48 @@ static int read_timeline(struct rd *d, json_t *jt,
 		tl->slots[i].latency_sum_ns = p[3];
 	}
 	tl->len = n;
+
+	json_t *jx = NULL, *jxp;
+	uint64_t thr = 0;
+
+	err = rd_obj(d, jt, "tails", OPT, &jx);
+	if (!err && jx) {
+		size_t o0 = rd_push_key(d, "tails");
+
+		if (!(err = rd_u64(d, jx, "slow_threshold_ns", REQ, &thr, NULL)) &&
+		    !(err = rd_arr(d, jx, "points", REQ, &jxp))) {
+			if (!thr || thr == UINT64_MAX)
+				err = rd_fail(d, "slow_threshold_ns",
+					      "must be above 0 and below 2^64 - 1");
+			else if (json_array_size(jxp) != n)
+				err = rd_fail(d, "points", "%zu intervals, not the timeline's %zu",
+					      json_array_size(jxp), n);
+		}
+		for (size_t i = 0; !err && i < n; i++) {
+			size_t o1 = rd_push_key(d, "points");
+			size_t o2 = rd_push_index(d, i);
+			uint64_t p[2];
+
+			err = rd_row(d, json_array_get(jxp, i), 2, p);
+			if (!err && p[0] > tl->slots[i].ops)
+				err = rd_fail(d, NULL, "more slow operations than operations");
+			else if (!err && p[1] > tl->slots[i].max_latency_ns)
+				err = rd_fail(d, NULL, "p99_ns above the interval's max_latency_ns");
+			rd_pop(d, o2);
+			rd_pop(d, o1);
+			if (!err) {
+				tl->slots[i].slow_ops = p[0];
+				tl->slots[i].p99_ns = p[1];
+			}
+		}
+		rd_pop(d, o0);
+		if (!err)
+			tl->slow_ns = thr;
+	}
+	if (err) {
+		diskbench_timeline_free(tl);
+		return err;
+	}
 	*out = tl;
 	return 0;
 }

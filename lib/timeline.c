@@ -25,6 +25,7 @@ const struct diskbench_timeline diskbench__timeline_empty = {
 	.cur = 0,
 	.cur_lo = 1,
 	.cur_hi = 0,
+	.slow_ns = UINT64_MAX,
 };
 
 /* Grows the slot array to hold at least `need` slots, zeroing the new ones. */
@@ -109,6 +110,7 @@ diskbench_timeline_new(struct diskbench_timeline **out, uint64_t start_ns,
 	tl->start_ns = start_ns;
 	tl->interval_ns = o.interval_ns ? o.interval_ns
 					: DISKBENCH_TIMELINE_DEFAULT_INTERVAL_NS;
+	tl->slow_ns = UINT64_MAX;
 	err = grow(tl, (size_t)reserve);
 	if (err) {
 		free(tl);
@@ -173,6 +175,11 @@ static void add_slot(struct diskbench__tl_slot *d,
 	d->ops += s->ops;
 	d->bytes += s->bytes;
 	d->latency_sum_ns += s->latency_sum_ns;
+	d->slow_ops += s->slow_ops;
+	/* Percentiles of two intervals do not add: the larger p99 is an
+	 * upper bound of the merged one (docs/performance.md). */
+	if (s->p99_ns > d->p99_ns)
+		d->p99_ns = s->p99_ns;
 	if (s->max_latency_ns > d->max_latency_ns)
 		d->max_latency_ns = s->max_latency_ns;
 }
@@ -186,6 +193,8 @@ DISKBENCH_API int diskbench_timeline_merge(struct diskbench_timeline *dst,
 
 	if (!dst || !src || dst->interval_ns != src->interval_ns)
 		return -EINVAL;
+	if (dst->slow_ns == UINT64_MAX)
+		dst->slow_ns = src->slow_ns;
 	if (!src->len)
 		return 0;
 	I = dst->interval_ns;
@@ -291,4 +300,23 @@ diskbench_timeline_get(const struct diskbench_timeline *tl, size_t index,
 	p.sz = sz;
 	memcpy(point, &p, sz);
 	return 0;
+}
+
+DISKBENCH_API int
+diskbench_timeline_tails(const struct diskbench_timeline *tl, size_t index,
+			 uint64_t *slow_ops, uint64_t *p99_ns)
+{
+	if (!tl || !slow_ops || !p99_ns)
+		return -EINVAL;
+	if (index >= tl->len)
+		return -ERANGE;
+	*slow_ops = tl->slots[index].slow_ops;
+	*p99_ns = tl->slots[index].p99_ns;
+	return 0;
+}
+
+DISKBENCH_API uint64_t
+diskbench_timeline_slow_threshold_ns(const struct diskbench_timeline *tl)
+{
+	return tl && tl->slow_ns != UINT64_MAX ? tl->slow_ns : 0;
 }

@@ -462,6 +462,13 @@ CHECK(diskbench_stalls_text)
 
 	IS_EINVAL(diskbench_stalls_text(NULL, buf, sizeof(buf)));
 }
+CHECK(diskbench_timeline_tails)
+{
+	uint64_t a = 1, b = 1;
+
+	IS_EINVAL(diskbench_timeline_tails(NULL, 0, &a, &b));
+}
+CHECK(diskbench_timeline_slow_threshold_ns) { IS_ZERO(diskbench_timeline_slow_threshold_ns(NULL)); }
 CHECK(diskbench_result_slow_count) { IS_ZERO(diskbench_result_slow_count(NULL)); }
 CHECK(diskbench_result_slow_dropped) { IS_ZERO(diskbench_result_slow_dropped(NULL)); }
 CHECK(diskbench_result_slow_threshold_ns) { IS_ZERO(diskbench_result_slow_threshold_ns(NULL)); }
@@ -484,7 +491,8 @@ static struct entry entries[] = {
 	E(diskbench_stalls_get), E(diskbench_stalls_summary),
 	E(diskbench_stalls_text), E(diskbench_result_slow_count),
 	E(diskbench_result_slow_dropped), E(diskbench_result_slow_threshold_ns),
-	E(diskbench_result_slow_get),
+	E(diskbench_result_slow_get), E(diskbench_timeline_tails),
+	E(diskbench_timeline_slow_threshold_ns),
 	E(diskbench_run_start_time_ns), E(diskbench_run_end_time_ns),
 	E(diskbench_hist_percentiles), E(diskbench_hist_value_at_rank),
 	E(diskbench_hist_count_le), E(diskbench_hist_cdf),

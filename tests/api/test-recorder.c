@@ -4,6 +4,7 @@
  */
 #include "common-test.h"
 
+#include <math.h>
 #include <pthread.h>
 #include <time.h>
 
@@ -969,6 +970,76 @@ static void test_recorder_slow_merge(void **state)
 	diskbench_recorder_free(all);
 }
 
+/* ---- per-interval tails ---- */
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Each interval counts its operations at or over the slow threshold and
+ * knows its p99: at or above the exact one (the value at rank
+ * ceil(0.99 n)), at most 12.5% above, never above the interval's maximum.
+ */
+static void test_recorder_interval_tails(void **state)
+{
+	struct fake_clock c = { T0, 0 };
+	struct diskbench_recorder *rec = slow_rec(&c, MS);
+	const struct diskbench_timeline *tl;
+	static uint64_t v[3000];
+	uint64_t slow, p99, x = 88172645463325252u;
+	double worst = 0;
+
+	(void)state;
+	assert_ok(diskbench_recorder_begin(rec, T0));
+	/* Interval 0 (100 ms): 990 of 50 us, then 10 of 2 ms. */
+	for (int i = 0; i < 1000; i++) {
+		c.now += i < 990 ? 50000 : 2 * MS;
+		diskbench_recorder_op(rec, 1);
+	}
+	/* Folded in before the record() calls of later intervals; one of
+	 * interval 0 after them is counted but leaves its p99 alone. */
+	(void)diskbench_recorder_timeline(rec);
+	/* Intervals 1..: log-uniform latencies from 1 us to 1 ms, 3000 in
+	 * each of 20 intervals of 100 ms, each interval's compared with its
+	 * exact p99 (times placed so each batch ends in its interval). */
+	for (int k = 1; k <= 20; k++) {
+		uint64_t t0 = T0 + (uint64_t)k * 100 * MS;
+
+		for (int i = 0; i < 3000; i++) {
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			v[i] = (uint64_t)(1000.0 * pow(1000.0, (double)(x % 1000000) / 1e6));
+			assert_ok(diskbench_recorder_record(rec, t0 + 10000 * (uint64_t)i,
+							    t0 + 10000 * (uint64_t)i + v[i], 1));
+		}
+		qsort(v, 3000, sizeof(v[0]), cmp_u64);
+		tl = diskbench_recorder_timeline(rec);
+		assert_ok(diskbench_timeline_tails(tl, (size_t)k, &slow, &p99));
+		uint64_t exact = v[3000 - 3000 / 100 - 1];
+		assert_true(p99 >= exact);
+		assert_true((double)p99 <= (double)exact * 1.125);
+		assert_true(p99 <= v[2999]);
+		if ((double)p99 / (double)exact - 1 > worst)
+			worst = (double)p99 / (double)exact - 1;
+		assert_u64_eq(slow, 0);
+	}
+	assert_ok(diskbench_recorder_record(rec, T0 + 50 * MS, T0 + 90 * MS, 1));
+	c.now = T0 + 21 * 100 * MS;
+	assert_ok(diskbench_recorder_end(rec, c.now));
+	tl = diskbench_recorder_timeline(rec);
+	assert_u64_eq(diskbench_timeline_slow_threshold_ns(tl), MS);
+	assert_ok(diskbench_timeline_tails(tl, 0, &slow, &p99));
+	assert_u64_eq(slow, 11);
+	assert_true(p99 >= 50000 && p99 <= 50000 + 50000 / 8);
+	assert_rc(diskbench_timeline_tails(tl, 21, &slow, &p99), -ERANGE);
+	print_message("interval p99: worst relative error %.2f%% over 20 intervals\n",
+		      100 * worst);
+	diskbench_recorder_free(rec);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -990,6 +1061,7 @@ int main(void)
 		cmocka_unit_test(test_recorder_slow_log),
 		cmocka_unit_test(test_recorder_slow_bounded),
 		cmocka_unit_test(test_recorder_slow_merge),
+		cmocka_unit_test(test_recorder_interval_tails),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -168,9 +168,29 @@ static struct diskbench_run_opts no_log(void)
 	return ro;
 }
 
-/* The log has every write of 50 ms or more, and nothing else. */
+/* The log has every write of 50 ms or more, and nothing else; the
+ * timeline's tails count each in the interval it ended in. */
 static void check_log(const struct diskbench_result *r)
 {
+	const struct diskbench_timeline *tl = diskbench_result_timeline(r);
+	uint64_t total = 0, slow, p99;
+
+	assert_u64_eq(diskbench_timeline_slow_threshold_ns(tl),
+		      DISKBENCH_SLOW_DEFAULT_THRESHOLD_NS);
+	for (size_t i = 0; i < diskbench_timeline_len(tl); i++) {
+		assert_ok(diskbench_timeline_tails(tl, i, &slow, &p99));
+		total += slow;
+	}
+	assert_u64_eq(total, 3);
+	for (size_t i = 0; i < 3; i++) {
+		uint64_t end = write_start(stalls3[i].nth, 3) + LAT + stalls3[i].ns;
+
+		assert_ok(diskbench_timeline_tails(tl, (size_t)(end / IV), &slow, &p99));
+		assert_u64_eq(slow, 1);
+		/* The fast writes after it end there too: the p99 is
+		 * theirs, to 12.5%. */
+		assert_true(p99 >= LAT && p99 <= LAT + LAT / 8);
+	}
 	assert_int_equal(diskbench_result_slow_count(r), 3);
 	assert_u64_eq(diskbench_result_slow_dropped(r), 0);
 	assert_u64_eq(diskbench_result_slow_threshold_ns(r),
