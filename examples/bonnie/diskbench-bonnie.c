@@ -68,7 +68,7 @@ enum { PROGRESS_AUTO, PROGRESS_ON, PROGRESS_OFF };
 enum {
 	OPT_JSON = 256, OPT_HTML, OPT_ENGINE, OPT_IODEPTH, OPT_PERCENTILES,
 	OPT_TIMELINE, OPT_PROGRESS, OPT_NO_PROGRESS, OPT_HELP, OPT_VERSION,
-	OPT_CLEANUP,
+	OPT_CLEANUP, OPT_HDR_LOG,
 };
 
 /* The longest timeline interval: a day (in ns, still exact in JSON). */
@@ -104,6 +104,7 @@ struct options {
 	char *user;                /* -u, without its :group */
 	const char *group;         /* -g or -u's :group */
 	char *json_path, *html_path;
+	char *hdr_path;            /* --hdr-log */
 	const char *engine;
 	int64_t iodepth;
 	double percentiles[DISKBENCH_WRITE_MAX_PERCENTILES];
@@ -369,6 +370,7 @@ static void help(void)
 	       "      [--json FILE] [--html FILE] [--engine sync|io_uring|null]\n"
 	       "      [--iodepth N] [--percentiles P,P,...] [--timeline-interval MS]\n"
 	       "      [--progress | --no-progress] [--help] [--version]\n"
+	       "      [--hdr-log FILE]\n"
 	       "      " PROG " --cleanup DIR\n"
 	       "\nVersion: %s\n", diskbench_version_string());
 	exit(0);
@@ -633,6 +635,7 @@ static void parse_args(struct options *o, int argc, char **argv)
 	static const struct option longs[] = {
 		{ "json", required_argument, NULL, OPT_JSON },
 		{ "html", required_argument, NULL, OPT_HTML },
+		{ "hdr-log", required_argument, NULL, OPT_HDR_LOG },
 		{ "engine", required_argument, NULL, OPT_ENGINE },
 		{ "iodepth", required_argument, NULL, OPT_IODEPTH },
 		{ "percentiles", required_argument, NULL, OPT_PERCENTILES },
@@ -786,7 +789,12 @@ static void parse_args(struct options *o, int argc, char **argv)
 			break;
 		case OPT_HTML:
 			free(o->html_path);
+	free(o->hdr_path);
 			o->html_path = report_path("--html", arg, start_cwd);
+			break;
+		case OPT_HDR_LOG:
+			free(o->hdr_path);
+			o->hdr_path = report_path("--hdr-log", arg, start_cwd);
 			break;
 		case OPT_ENGINE:
 			if (strcmp(arg, "sync") && strcmp(arg, "io_uring") &&
@@ -1285,11 +1293,6 @@ static int write_file(struct diskbench_report *rep, enum diskbench_format fmt,
 }
 
 /*
- * After a run that a signal or an error stopped: which test stopped, how
- * many did not run, and whether every file was removed. One line, on
- * standard error if anyone reads it.
- */
-/*
  * After a run's table, one line on standard error per stall of its tests,
  * as diskbench_stalls_find() finds them under the default rule: the same
  * call, and so the same stalls, as the HTML page's summary and the JSON.
@@ -1320,6 +1323,11 @@ static void say_stalls(const struct diskbench_run *run)
 	}
 }
 
+/*
+ * After a run that a signal or an error stopped: which test stopped, how
+ * many did not run, and whether every file was removed. One line, on
+ * standard error if anyone reads it.
+ */
 static void say_partial(const struct cli *cli, const struct diskbench_run *run,
 			const struct diskbench_target *target, bool interrupted)
 {
@@ -1499,6 +1507,7 @@ int main(int argc, char **argv)
 	/* As the user the run is, before anything runs. */
 	check_report_dir("--json", o.json_path);
 	check_report_dir("--html", o.html_path);
+	check_report_dir("--hdr-log", o.hdr_path);
 
 	memset(&cli, 0, sizeof(cli));
 	cli.o = &o;
@@ -1689,7 +1698,8 @@ int main(int argc, char **argv)
 		 * failed or was stopped too (its error in it); only that report
 		 * needs them all at once. */
 		if (diskbench_report_new(&one) || add_results(one, &info, run) ||
-		    ((o.json_path || o.html_path) && add_results(all, &info, run))) {
+		    ((o.json_path || o.html_path || o.hdr_path) &&
+		     add_results(all, &info, run))) {
 			fprintf(stderr, PROG ": cannot make the report: %s\n",
 				diskbench_strerror(-ENOMEM));
 			diskbench_report_free(one);
@@ -1723,6 +1733,9 @@ int main(int argc, char **argv)
 			status = EXIT_IO;
 		if (o.html_path &&
 		    write_file(all, DISKBENCH_FORMAT_HTML, &o, "--html", o.html_path))
+			status = EXIT_IO;
+		if (o.hdr_path &&
+		    write_file(all, DISKBENCH_FORMAT_HDR_LOG, &o, "--hdr-log", o.hdr_path))
 			status = EXIT_IO;
 	}
 out:

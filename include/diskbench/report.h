@@ -73,6 +73,10 @@ enum diskbench_format {
 	DISKBENCH_FORMAT_JSON = 3,
 	/** Self-contained HTML comparison (write only). */
 	DISKBENCH_FORMAT_HTML = 4,
+	/** HdrHistogram interval log, "Histogram log format version 1.3"
+	 *  (write only): one compressed histogram per phase, tagged
+	 *  "run/phase"; -ENOTSUP in a library built without zlib. */
+	DISKBENCH_FORMAT_HDR_LOG = 5,
 };
 
 /** Version of the JSON schema the writer follows and the reader accepts. */

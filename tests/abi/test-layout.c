@@ -385,6 +385,7 @@ static void test_layout_format_values(void **state)
 	assert_int_equal(DISKBENCH_FORMAT_BONNIE_TEXT, 2);
 	assert_int_equal(DISKBENCH_FORMAT_JSON, 3);
 	assert_int_equal(DISKBENCH_FORMAT_HTML, 4);
+	assert_int_equal(DISKBENCH_FORMAT_HDR_LOG, 5);
 }
 
 static void test_layout_engine_ops(void **state)
