@@ -789,7 +789,6 @@ static void parse_args(struct options *o, int argc, char **argv)
 			break;
 		case OPT_HTML:
 			free(o->html_path);
-	free(o->hdr_path);
 			o->html_path = report_path("--html", arg, start_cwd);
 			break;
 		case OPT_HDR_LOG:
@@ -1443,6 +1442,7 @@ static void free_options(struct options *o)
 	free(o->user);
 	free(o->json_path);
 	free(o->html_path);
+	free(o->hdr_path);
 }
 
 int main(int argc, char **argv)
