@@ -699,7 +699,7 @@ int diskbench__write_json(struct diskbench_report *r,
 /* Bucket counters all the histograms of one document may take (8 bytes
  * each: 1 GiB); a default histogram takes 4736. */
 #define MAX_HIST_COUNTERS (UINT64_C(1) << 27)
-/* Intervals of one timeline (32 bytes each: 512 MiB; 19 days at 100 ms). */
+/* Intervals of one timeline (48 bytes each: 768 MiB; 19 days at 100 ms). */
 #define MAX_TIMELINE_POINTS ((size_t)1 << 24)
 
 struct rd {

@@ -144,7 +144,7 @@ DISKBENCH_API int diskbench_timeline_copy(struct diskbench_timeline **out,
 		return -ENOMEM;
 	*tl = *src;
 	/* Room for the intervals used only: a result's copy of a recorder's
-	 * timeline need not carry the recorder's reserve (128 KiB by
+	 * timeline need not carry the recorder's reserve (192 KiB by
 	 * default); recording into the copy grows it again. */
 	tl->cap = src->len ? src->len : 1;
 	tl->slots = diskbench__zalloc(tl->cap * sizeof(*src->slots));
