@@ -36,7 +36,7 @@ DISKBENCH_BEGIN_DECLS
 /** Default: a stall relative to the p99 is at least this many p99s. */
 #define DISKBENCH_STALL_DEFAULT_P99_FACTOR 100
 /** In diskbench_stall_rules.p99_factor: no stall relative to the p99. */
-#define DISKBENCH_STALL_NO_RELATIVE UINT32_MAX
+#define DISKBENCH_STALL_NO_RELATIVE UINT64_MAX
 
 /**
  * When an operation is a stall: its latency is at least @ref always_ns, or
@@ -50,8 +50,10 @@ struct diskbench_stall_rules {
 	uint64_t always_ns;
 	/** 0: DISKBENCH_STALL_DEFAULT_FLOOR_NS. */
 	uint64_t floor_ns;
-	/** 0: DISKBENCH_STALL_DEFAULT_P99_FACTOR; DISKBENCH_STALL_NO_RELATIVE: off. */
-	uint32_t p99_factor;
+	/** 0: DISKBENCH_STALL_DEFAULT_P99_FACTOR; DISKBENCH_STALL_NO_RELATIVE: off.
+	 *  64 bits, so that the struct has no tail padding: every byte up
+	 *  to sz is a member. */
+	uint64_t p99_factor;
 };
 
 /** Initializer for struct diskbench_stall_rules: the default rule. */

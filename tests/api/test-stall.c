@@ -76,7 +76,7 @@ static const struct diskbench_result *put_block(struct fx *f, size_t nstalls,
 
 static struct diskbench_stalls *find(const struct diskbench_result *r,
 				     uint64_t always, uint64_t floor,
-				     uint32_t factor)
+				     uint64_t factor)
 {
 	struct diskbench_stall_rules rules = DISKBENCH_STALL_RULES_INIT;
 	struct diskbench_stalls *st = NULL;
