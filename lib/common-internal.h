@@ -2,6 +2,7 @@
 #ifndef DISKBENCH_COMMON_INTERNAL_H
 #define DISKBENCH_COMMON_INTERNAL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -108,5 +109,12 @@ void diskbench__opts_init(void *opts, size_t sz);
 #define DISKBENCH__BIG_BYTES ((size_t)16384)
 void *diskbench__zalloc(size_t bytes);
 void diskbench__zfree(void *p, size_t bytes);
+
+/*
+ * Where descriptor fd's file is now, for a message: its /proc link on
+ * Linux, in buf; "an unknown place" where the system cannot tell. Returns
+ * whether it could.
+ */
+bool diskbench__fd_whereabouts(int fd, char *buf, size_t len);
 
 #endif

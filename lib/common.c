@@ -1,7 +1,9 @@
 #include <errno.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "common-internal.h"
 
@@ -92,4 +94,23 @@ void diskbench__opts_init(void *opts, size_t sz)
 	if (sz <= DISKBENCH__OPTS_MAX_SZ)
 		memset(opts, 0, sz);
 	memcpy(opts, &sz, sizeof(sz));
+}
+
+bool diskbench__fd_whereabouts(int fd, char *buf, size_t len)
+{
+#ifdef __linux__
+	char link[64];
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, buf, len - 1);
+	if (n > 0) {
+		buf[n] = '\0';
+		return true;
+	}
+#else
+	(void)fd;
+#endif
+	snprintf(buf, len, "an unknown place");
+	return false;
 }

@@ -80,10 +80,6 @@ int diskbench__result_measured(struct diskbench_result **out,
 			       uint64_t cpu_user_ns, uint64_t cpu_system_ns,
 			       bool too_fast);
 
-/* diskbench_result_set_config() of a number, in decimal. */
-int diskbench__result_set_config_u64(struct diskbench_result *res,
-				     const char *key, uint64_t value);
-
 /* Gives the result a name (copied); 0 or -ENOMEM. */
 int diskbench__result_set_name(struct diskbench_result *res, const char *name);
 

@@ -674,15 +674,6 @@ DISKBENCH_API int diskbench_result_set_config(struct diskbench_result *res,
 	return 0;
 }
 
-int diskbench__result_set_config_u64(struct diskbench_result *res,
-				     const char *key, uint64_t value)
-{
-	char buf[24];
-
-	snprintf(buf, sizeof(buf), "%" PRIu64, value);
-	return diskbench_result_set_config(res, key, buf);
-}
-
 DISKBENCH_API size_t
 diskbench_result_config_count(const struct diskbench_result *res)
 {

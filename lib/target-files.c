@@ -31,6 +31,7 @@
 #include <diskbench/error.h>
 #include <diskbench/target.h>
 
+#include "common-internal.h"
 #include "engine-internal.h"
 #include "files-internal.h"
 #include "target-internal.h"
@@ -241,23 +242,6 @@ static int note(struct diskbench_target *t, struct diskbench__fileset *fs,
 	return err;
 }
 
-/* Where a held directory is now, for a message: its /proc link on Linux. */
-static void where_now(int fd, char *buf, size_t len)
-{
-	snprintf(buf, len, "an unknown place");
-#ifdef __linux__
-	char link[64];
-	ssize_t n;
-
-	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
-	n = readlink(link, buf, len - 1);
-	if (n > 0)
-		buf[n] = '\0';
-	else
-		snprintf(buf, len, "an unknown place");
-#endif
-}
-
 /* Holds the root just made (by_fd): opened without following a link, and
  * only if it is a directory of ours. */
 static int hold_root(struct diskbench_target *t, struct diskbench__fileset *fs)
@@ -390,7 +374,7 @@ int diskbench__files_check_root(struct diskbench_target *t,
 		return 0;
 	if (err != -ENOENT && err != -EEXIST)
 		return note(t, fs, err, "stat", fs->root);
-	where_now(fs->root_fd, where, sizeof(where));
+	diskbench__fd_whereabouts(fs->root_fd, where, sizeof(where));
 	snprintf(fs->err_op, sizeof(fs->err_op),
 		 "find our small-file directory (%s since it was created; ours is now at %s) at",
 		 err == -ENOENT ? "moved away" : "replaced by something else, left alone,",

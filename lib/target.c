@@ -181,29 +181,15 @@ static int check_name(const struct diskbench_target *t)
  */
 static bool find_moved(struct diskbench_target *t, char *where, size_t len)
 {
-	snprintf(where, len, "an unknown place");
-#ifdef __linux__
-	char link[64];
-	ssize_t n;
+	const char *base;
+	struct stat st;
 
-	snprintf(link, sizeof(link), "/proc/self/fd/%d", t->id_fd);
-	n = readlink(link, where, len - 1);
-	if (n <= 0) {
-		snprintf(where, len, "an unknown place");
+	if (!diskbench__fd_whereabouts(t->id_fd, where, len) || !by_fd(t))
 		return false;
-	}
-	where[n] = '\0';
-	if (by_fd(t)) {
-		const char *base = strrchr(where, '/');
-		struct stat st;
-
-		base = base ? base + 1 : where;
-		if (*base && fstatat(t->dir_fd, base, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-		    same_file(&st, t) && unlinkat(t->dir_fd, base, 0) == 0)
-			return true;
-	}
-#endif
-	return false;
+	base = strrchr(where, '/');
+	base = base ? base + 1 : where;
+	return *base && fstatat(t->dir_fd, base, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	       same_file(&st, t) && unlinkat(t->dir_fd, base, 0) == 0;
 }
 
 /*
