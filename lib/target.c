@@ -154,22 +154,31 @@ static bool same_file(const struct stat *st, const struct diskbench_target *t)
 }
 
 /*
- * Whether what stands under our test file's name is the file we created:
- * 0; -ENOENT if nothing does; -EEXIST if something else does; or the error
- * of the look-up. Only where we hold its identity (id_fd).
+ * Whether what stands under a name of ours (name in the held directory, or
+ * path) is the file with identity dev/ino: 0; -ENOENT if nothing does;
+ * -EEXIST if something else does; or the error of the look-up.
  */
-static int check_name(const struct diskbench_target *t)
+static int check_identity(const struct diskbench_target *t, const char *name,
+			  const char *path, uint64_t dev, uint64_t ino)
 {
 	struct stat st;
 	int r;
 
 	if (by_fd(t))
-		r = fstatat(t->dir_fd, t->test_name, &st, AT_SYMLINK_NOFOLLOW);
+		r = fstatat(t->dir_fd, name, &st, AT_SYMLINK_NOFOLLOW);
 	else
-		r = lstat(t->test_path, &st);
+		r = lstat(path, &st);
 	if (r != 0)
 		return -errno;
-	return same_file(&st, t) ? 0 : -EEXIST;
+	return (uint64_t)st.st_dev == dev && (uint64_t)st.st_ino == ino ? 0 : -EEXIST;
+}
+
+/* check_identity() of the test file; only where we hold its identity
+ * (id_fd). */
+static int check_name(const struct diskbench_target *t)
+{
+	return check_identity(t, t->test_name, t->test_path, t->test_dev,
+			      t->test_ino);
 }
 
 /*
@@ -537,7 +546,6 @@ int diskbench__target_create_extra(struct diskbench_target *t, uint32_t flags,
 int diskbench__target_remove_extra(struct diskbench_target *t, size_t index)
 {
 	struct diskbench__extra *x;
-	struct stat st;
 	int err;
 
 	if (index >= t->nextra)
@@ -546,19 +554,17 @@ int diskbench__target_remove_extra(struct diskbench_target *t, size_t index)
 	if (!x->exists)
 		return 0;
 	if (by_fd(t)) {
-		if (fstatat(t->dir_fd, x->name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
-			err = -errno;
-		} else if (x->ino && ((uint64_t)st.st_dev != x->dev ||
-				      (uint64_t)st.st_ino != x->ino)) {
+		err = x->ino ? check_identity(t, x->name, x->path, x->dev, x->ino) : 0;
+		if (err == -EEXIST) {
 			t->err_op = "find our file (replaced; left alone) at";
 			t->err_offset = UINT64_MAX;
 			diskbench__target_set_errmsg(t,
 				"%s is not our file any more (replaced by something else); left alone",
 				x->path);
 			return -EEXIST;
-		} else {
-			err = unlinkat(t->dir_fd, x->name, 0) == 0 ? 0 : -errno;
 		}
+		if (!err)
+			err = unlinkat(t->dir_fd, x->name, 0) == 0 ? 0 : -errno;
 	} else {
 		err = diskbench__engine_unlink(t->engine, x->path);
 	}
