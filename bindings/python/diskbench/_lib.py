@@ -345,6 +345,14 @@ _PROTOTYPES: Tuple[Tuple[Any, ...], ...] = (
     ("result_config_at", c_int, (P, size, POINTER(c_char_p), POINTER(c_char_p))),
     ("result_config", c_char_p, (P, c_char_p)),
     ("result_set_config", c_int, (P, c_char_p, c_char_p)),
+    # exchange.h
+    ("result_encode", c_int, (P, PP, POINTER(size))),
+    ("result_decode", c_int, (PP, c_char_p, size, PP)),
+    ("result_merge", c_int, (PP, PP, POINTER(i64), size, PP)),
+    ("result_input_count", size, (P,)),
+    ("result_input", P, (P, size)),
+    ("result_input_offset_ns", i64, (P, size)),
+    ("result_start_ns", u64, (P,)),
     # engine.h
     ("engine_sync_new", c_int, (PP,)),
     ("engine_null_new", c_int, (PP,)),
