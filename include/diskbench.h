@@ -19,5 +19,6 @@
 #include <diskbench/phase.h>
 #include <diskbench/run.h>
 #include <diskbench/report.h>
+#include <diskbench/stall.h>
 
 #endif /* DISKBENCH_H */

@@ -6,6 +6,8 @@
 
 #include <diskbench/result.h>
 
+struct diskbench__slow_log;
+
 /* What few results have: a name that is not their kind's, an error. */
 struct diskbench__result_extra {
 	char *name;             /* NULL: the kind's name */
@@ -49,6 +51,7 @@ struct diskbench__measured {
 	uint64_t cpu_system_ns;
 	struct diskbench_hist *hist;
 	struct diskbench_timeline *tl;
+	struct diskbench__slow_log *slow;   /* NULL: no slow-operation log */
 };
 
 /* The measured part of a result; NULL for a summary-only one. */
@@ -79,6 +82,11 @@ int diskbench__result_measured(struct diskbench_result **out,
 			       uint64_t bytes, uint64_t elapsed_ns,
 			       uint64_t cpu_user_ns, uint64_t cpu_system_ns,
 			       bool too_fast);
+
+/* Gives a measured result a slow-operation log (taken, freed on failure
+ * too); -EINVAL for a summary-only result. */
+int diskbench__result_set_slow(struct diskbench_result *res,
+			       struct diskbench__slow_log *log);
 
 /* Gives the result a name (copied); 0 or -ENOMEM. */
 int diskbench__result_set_name(struct diskbench_result *res, const char *name);
