@@ -1040,6 +1040,73 @@ static void test_recorder_interval_tails(void **state)
 	diskbench_recorder_free(rec);
 }
 
+/*
+ * A bounded timeline doubles its interval as the phase goes on; each
+ * doubling merges intervals, and the tails must follow: the slow counts
+ * add up, and the p99 is an upper bound of the merged interval's (the
+ * larger of its parts'), also for the interval the recorder had open when
+ * the doubling came, and for intervals recorded after it.
+ */
+static void test_recorder_interval_tails_bounded(void **state)
+{
+	struct diskbench_recorder_opts o = DISKBENCH_RECORDER_OPTS_INIT;
+	struct diskbench_recorder *rec = NULL;
+	const struct diskbench_timeline *tl;
+	enum { BASE = 64, PER = 200, SLOW = 5 };
+	static uint64_t end[BASE * (PER + SLOW)], lat[BASE * (PER + SLOW)];
+	static uint64_t v[BASE * (PER + SLOW)];
+	size_t n = 0;
+
+	(void)state;
+	o.interval_ns = MS;
+	o.timeline_max_intervals = 4;
+	o.slow_threshold_ns = 500000;
+	assert_ok(diskbench_recorder_new(&rec, &o));
+	assert_ok(diskbench_recorder_begin(rec, T0));
+	for (uint64_t k = 0; k < BASE; k++) {
+		for (uint64_t i = 0; i < PER + SLOW; i++) {
+			end[n] = T0 + k * MS + 1000 + i * 4000;
+			lat[n] = i >= PER && k % 3 == 0 ? 600000
+						      : 1000 + (k * 37 + i * 13) % 5000;
+			/* Slow ones outside every third interval: 450-499 us,
+			 * under the threshold, to move those p99s. */
+			if (i >= PER && k % 3)
+				lat[n] = 450000 + k;
+			assert_ok(diskbench_recorder_record(rec, end[n] - lat[n],
+							    end[n], 1));
+			n++;
+		}
+		/* A reader settles the open interval now and then. */
+		if (k % 5 == 2)
+			(void)diskbench_recorder_timeline(rec);
+	}
+	assert_ok(diskbench_recorder_end(rec, T0 + BASE * MS));
+	tl = diskbench_recorder_timeline(rec);
+	assert_true(diskbench_timeline_len(tl) <= 4);
+	assert_u64_eq(diskbench_timeline_interval_ns(tl), BASE * MS / 4);
+	for (size_t j = 0; j < diskbench_timeline_len(tl); j++) {
+		uint64_t lo = T0 + j * (BASE * MS / 4), hi = lo + BASE * MS / 4;
+		uint64_t slow = 0, p99 = 0, want_slow = 0, max = 0;
+		size_t m = 0;
+
+		for (size_t i = 0; i < n; i++) {
+			if (end[i] < lo || end[i] >= hi)
+				continue;
+			v[m++] = lat[i];
+			want_slow += lat[i] >= 500000;
+			if (lat[i] > max)
+				max = lat[i];
+		}
+		assert_true(m > 0);
+		qsort(v, m, sizeof(v[0]), cmp_u64);
+		assert_ok(diskbench_timeline_tails(tl, j, &slow, &p99));
+		assert_u64_eq(slow, want_slow);
+		assert_true(p99 >= v[m - m / 100 - 1]);
+		assert_true(p99 <= max);
+	}
+	diskbench_recorder_free(rec);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1062,6 +1129,7 @@ int main(void)
 		cmocka_unit_test(test_recorder_slow_bounded),
 		cmocka_unit_test(test_recorder_slow_merge),
 		cmocka_unit_test(test_recorder_interval_tails),
+		cmocka_unit_test(test_recorder_interval_tails_bounded),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
