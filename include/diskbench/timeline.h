@@ -218,8 +218,10 @@ diskbench_timeline_get(const struct diskbench_timeline *tl, size_t index,
  * p99. A recorder's timeline has both: the p99 comes from a small
  * histogram of the interval being recorded (8 buckets per power of two:
  * at most 12.5% above the exact p99, and never above the interval's
- * maximum); in a timeline merged from several threads' it is the largest
- * of theirs, between the exact p99 and the maximum. A timeline of one's
+ * maximum); in a timeline merged from several threads', or an interval
+ * a bounded timeline made by doubling (diskbench_timeline_opts.max_intervals),
+ * it is the largest of its parts', an upper bound of the merged interval's
+ * p99 and never above its maximum. A timeline of one's
  * own (diskbench_timeline_new()) counts no slow operations and has no p99.
  *
  * @param[in]  tl       the timeline

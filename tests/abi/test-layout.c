@@ -313,11 +313,13 @@ static void test_layout_stall(void **state)
 	assert_int_equal(r.p99_factor, 0);
 	if (!LP64)
 		skip();
+	assert_offset(diskbench_stall_rules, sz, 0);
 	assert_offset(diskbench_stall_rules, always_ns, 8);
 	assert_offset(diskbench_stall_rules, floor_ns, 16);
 	assert_offset(diskbench_stall_rules, p99_factor, 24);
 	assert_int_equal(sizeof(struct diskbench_stall_rules), 32);
 
+	assert_offset(diskbench_stall, sz, 0);
 	assert_offset(diskbench_stall, start_ns, 8);
 	assert_offset(diskbench_stall, end_ns, 16);
 	assert_offset(diskbench_stall, latency_ns, 24);
@@ -330,6 +332,7 @@ static void test_layout_stall(void **state)
 	assert_offset(diskbench_stall, slow_index, 80);
 	assert_int_equal(sizeof(struct diskbench_stall), 88);
 
+	assert_offset(diskbench_stall_summary, sz, 0);
 	assert_offset(diskbench_stall_summary, stalled, 8);
 	assert_offset(diskbench_stall_summary, has_dist, 9);
 	assert_offset(diskbench_stall_summary, has_first, 10);
@@ -342,6 +345,7 @@ static void test_layout_stall(void **state)
 	assert_offset(diskbench_stall_summary, count, 64);
 	assert_int_equal(sizeof(struct diskbench_stall_summary), 72);
 
+	assert_offset(diskbench_slow_op, sz, 0);
 	assert_offset(diskbench_slow_op, start_ns, 8);
 	assert_offset(diskbench_slow_op, latency_ns, 16);
 	assert_offset(diskbench_slow_op, bytes, 24);
