@@ -20,5 +20,6 @@
 #include <diskbench/run.h>
 #include <diskbench/report.h>
 #include <diskbench/exchange.h>
+#include <diskbench/stall.h>
 
 #endif /* DISKBENCH_H */

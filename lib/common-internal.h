@@ -49,7 +49,7 @@
 #define DISKBENCH__LAST_engine_ops	symlink_at
 #define DISKBENCH__LAST_hist_opts	reserved	/* ignored: 0.1's padding */
 #define DISKBENCH__LAST_timeline_opts	max_intervals
-#define DISKBENCH__LAST_recorder_opts	timeline_max_intervals
+#define DISKBENCH__LAST_recorder_opts	slow_threshold_ns
 #define DISKBENCH__LAST_bonnie_opts	seek_time_ns
 #define DISKBENCH__LAST_seq_opts	flags
 #define DISKBENCH__LAST_random_opts	flags
@@ -57,9 +57,10 @@
 #define DISKBENCH__LAST_custom_ops	teardown
 #define DISKBENCH__LAST_custom_ctx_ops	teardown
 #define DISKBENCH__LAST_target_opts	flags
-#define DISKBENCH__LAST_run_opts	timeline_max_intervals
+#define DISKBENCH__LAST_run_opts	slow_threshold_ns
 #define DISKBENCH__LAST_report_info	end_time_ns
 #define DISKBENCH__LAST_write_opts	title
+#define DISKBENCH__LAST_stall_rules	p99_factor
 
 /* The number of bytes of struct diskbench_<tag> this library knows. */
 #define DISKBENCH__KNOWN_END(tag) \

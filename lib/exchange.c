@@ -11,7 +11,8 @@
  *   "DBRE"                    magic, 4 bytes
  *   version                   1 byte
  *   kind, flags               varints; flags: 1 summary-only, 2 too fast,
- *                             4 has an error, 8 has inputs
+ *                             4 has an error, 8 has inputs, 16 has a
+ *                             slow-operation log
  *   name                      string
  *   summary-only:  rate, cpu_percent (doubles), max_latency_ns
  *   measured:      ops, bytes, elapsed_ns, cpu_user_ns, cpu_system_ns,
@@ -25,7 +26,12 @@
  *                  timeline: start_ns, interval_ns, base_interval_ns,
  *                  max_intervals, the number of intervals and, for each,
  *                  ops and, if ops > 0, bytes, max_latency_ns and
- *                  sum_latency_ns
+ *                  sum_latency_ns; then the slow threshold of its tails
+ *                  (0: no tails) and, if not 0, for each interval with
+ *                  operations its slow operations and p99_ns;
+ *                  slow-operation log (flag 16): threshold_ns, dropped,
+ *                  the number of entries and, for each, start_ns,
+ *                  latency_ns, bytes, offset, file, thread
  *   configuration: the number of entries, then key and value strings
  *   error (flag 4): code (signed), a byte of which strings follow (1 op,
  *                  2 path), op, path, offset (UINT64_MAX: none), message
@@ -51,6 +57,7 @@
 #include "hist-internal.h"
 #include "restore-internal.h"
 #include "result-internal.h"
+#include "stall-internal.h"
 #include "timeline-internal.h"
 
 /* Start plus offset, which may lie outside either type's range. */
@@ -61,7 +68,8 @@ __extension__ typedef __int128 i128;
 #define F_TOO_FAST 2u
 #define F_ERROR    4u
 #define F_INPUTS   8u
-#define F_KNOWN    (F_SUMMARY | F_TOO_FAST | F_ERROR | F_INPUTS)
+#define F_SLOW     16u
+#define F_KNOWN    (F_SUMMARY | F_TOO_FAST | F_ERROR | F_INPUTS | F_SLOW)
 
 /* A merged result's inputs may themselves be merges, this deep. */
 #define MAX_DEPTH 4
@@ -209,6 +217,30 @@ static void put_timeline(struct enc *e, const struct diskbench_timeline *tl)
 		put_u64(e, s->max_latency_ns);
 		put_u64(e, s->latency_sum_ns);
 	}
+	put_u64(e, tl->slow_ns == UINT64_MAX ? 0 : tl->slow_ns);
+	if (tl->slow_ns == UINT64_MAX)
+		return;
+	for (size_t i = 0; i < tl->len; i++) {
+		if (!tl->slots[i].ops)
+			continue;
+		put_u64(e, tl->slots[i].slow_ops);
+		put_u64(e, tl->slots[i].p99_ns);
+	}
+}
+
+static void put_slow(struct enc *e, const struct diskbench__slow_log *log)
+{
+	put_u64(e, log->threshold_ns);
+	put_u64(e, log->dropped);
+	put_u64(e, log->len);
+	for (size_t i = 0; i < log->len; i++) {
+		put_u64(e, log->e[i].start_ns);
+		put_u64(e, log->e[i].latency_ns);
+		put_u64(e, log->e[i].bytes);
+		put_u64(e, log->e[i].offset);
+		put_u64(e, log->e[i].file);
+		put_u64(e, log->e[i].thread);
+	}
 }
 
 static void put_result(struct enc *e, const struct diskbench_result *res)
@@ -227,6 +259,8 @@ static void put_result(struct enc *e, const struct diskbench_result *res)
 		flags |= F_ERROR;
 	if (x && x->ninputs)
 		flags |= F_INPUTS;
+	if (m && m->slow)
+		flags |= F_SLOW;
 	put_bytes(e, MAGIC, 4);
 	b[0] = DISKBENCH_RESULT_ENCODING_VERSION;
 	put_bytes(e, b, 1);
@@ -246,6 +280,8 @@ static void put_result(struct enc *e, const struct diskbench_result *res)
 		put_u64(e, m->start_ns);
 		put_hist(e, m->hist);
 		put_timeline(e, m->tl);
+		if (m->slow)
+			put_slow(e, m->slow);
 	}
 	put_u64(e, x ? x->nconfig : 0);
 	for (size_t i = 0; x && i < 2 * x->nconfig; i++)
@@ -525,6 +561,23 @@ static int get_timeline(struct dec *d, struct diskbench_timeline **out)
 		tl->len = n;
 	if (!err)
 		err = diskbench__timeline_restore_bound(&d->rs, tl, base, max_len);
+	if (!err) {
+		uint64_t thr;
+
+		d->section = "timeline.tails";
+		err = get_u64(d, "slow_threshold_ns", &thr);
+		if (!err && thr)
+			err = diskbench__timeline_restore_tails(&d->rs, tl, thr, n);
+		for (size_t i = 0; !err && thr && i < n; i++) {
+			uint64_t p[2] = { 0, 0 };
+
+			if (tl->slots[i].ops &&
+			    ((err = get_u64(d, "points", &p[0])) ||
+			     (err = get_u64(d, "points", &p[1]))))
+				break;
+			err = diskbench__timeline_restore_tail(&d->rs, tl, i, p);
+		}
+	}
 	if (err) {
 		diskbench_timeline_free(tl);
 		return err;
@@ -534,6 +587,36 @@ static int get_timeline(struct dec *d, struct diskbench_timeline **out)
 }
 
 static int get_result(struct dec *d, struct diskbench_result **out);
+
+static int get_slow(struct dec *d, struct diskbench__slow_log **out)
+{
+	uint64_t thr, dropped;
+	size_t n;
+	int err;
+
+	d->section = "slow_ops";
+	*out = NULL;
+	if ((err = get_u64(d, "threshold_ns", &thr)) ||
+	    (err = get_u64(d, "dropped", &dropped)) ||
+	    (err = get_size(d, "ops", (size_t)(d->end - d->p) / 6, &n)) ||
+	    (err = diskbench__slow_restore_new(&d->rs, thr, dropped, n, out)))
+		return err;
+	for (size_t i = 0; !err && i < n; i++) {
+		uint64_t v[6];
+
+		for (int k = 0; k < 6 && !err; k++)
+			err = get_u64(d, "ops", &v[k]);
+		if (!err && (v[4] > UINT32_MAX || v[5] > UINT32_MAX))
+			err = dec_fail(d, "ops", "file or thread above 2^32 - 1");
+		if (!err)
+			err = diskbench__slow_restore_entry(&d->rs, *out, i, v);
+	}
+	if (err) {
+		diskbench__slow_free(*out);
+		*out = NULL;
+	}
+	return err;
+}
 
 static int get_error(struct dec *d, struct diskbench_result *res)
 {
@@ -694,6 +777,11 @@ static int get_result(struct dec *d, struct diskbench_result **out)
 		double rate, cpu;
 		uint64_t max;
 
+		if (flags & F_SLOW) {
+			err = dec_fail(d, "flags",
+				       "a slow-operation log in a summary-only result");
+			goto out;
+		}
 		if ((err = get_double(d, "rate", &rate)) ||
 		    (err = get_double(d, "cpu_percent", &cpu)) ||
 		    (err = get_u64(d, "max_latency_ns", &max)))
@@ -727,6 +815,13 @@ static int get_result(struct dec *d, struct diskbench_result **out)
 						 v[4], flags & F_TOO_FAST);
 		if (!err)
 			((struct diskbench__measured *)res)->start_ns = v[5];
+		if (!err && (flags & F_SLOW)) {
+			struct diskbench__slow_log *log;
+
+			err = get_slow(d, &log);
+			if (!err)
+				err = diskbench__result_set_slow(res, log);
+		}
 	}
 	if (err) {
 		if (err == -ENOMEM)
@@ -834,6 +929,63 @@ static int merge_config(struct diskbench_result *dst,
 	}
 	snprintf(num, sizeof(num), "%zu", n);
 	return err ? err : diskbench_result_set_config(dst, "merge.inputs", num);
+}
+
+/*
+ * The slow-operation logs, when every input has one: each entry moved
+ * from its phase's start to the merged start, all in start order, above
+ * the highest of the thresholds (below it, an input without that low a
+ * threshold may have had operations no log kept). No log if an input has
+ * none: a merged log that lacked a process's slow operations would
+ * claim they were fast.
+ */
+static int merge_slow(struct diskbench_result *dst,
+		      const struct diskbench_result *const *in,
+		      const int64_t *offsets_ns, size_t n, uint64_t earliest)
+{
+	struct diskbench__slow_log *log;
+	uint64_t thr = 0;
+	int err = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct diskbench__slow_log *l = diskbench__result_slow(in[i]);
+
+		if (!l)
+			return 0;
+		if (l->threshold_ns > thr)
+			thr = l->threshold_ns;
+	}
+	log = diskbench__slow_new(thr, 0);
+	if (!log)
+		return -ENOMEM;
+	for (size_t i = 0; !err && i < n; i++) {
+		const struct diskbench__slow_log *l = diskbench__result_slow(in[i]);
+		struct diskbench__slow_log *moved;
+		uint64_t shift = (uint64_t)((i128)diskbench_result_start_ns(in[i]) +
+					    (offsets_ns ? offsets_ns[i] : 0)) -
+				 earliest;
+		size_t k = 0;
+
+		err = diskbench__slow_copy(&moved, l);
+		if (err)
+			break;
+		for (size_t j = 0; j < moved->len; j++) {
+			struct diskbench__slow_entry e = moved->e[j];
+
+			if (e.latency_ns < thr ||
+			    e.start_ns > UINT64_MAX - e.latency_ns - shift)
+				continue;
+			e.start_ns += shift;
+			moved->e[k++] = e;
+		}
+		moved->len = k;
+		err = diskbench__slow_merge(log, moved);
+		diskbench__slow_free(moved);
+	}
+	if (!err)
+		return diskbench__result_set_slow(dst, log);
+	diskbench__slow_free(log);
+	return err;
 }
 
 DISKBENCH_API int
@@ -981,7 +1133,9 @@ diskbench_result_merge(struct diskbench_result **out,
 	if (err)
 		return merge_fail(errmsg, err, "out of memory");
 	((struct diskbench__measured *)res)->start_ns = earliest;
-	err = merge_config(res, inputs, n);
+	err = merge_slow(res, inputs, offsets_ns, n, earliest);
+	if (!err)
+		err = merge_config(res, inputs, n);
 	if (!err && first_err < n) {
 		const struct diskbench_result *e = inputs[first_err];
 		const char *msg = diskbench_result_errmsg(e);

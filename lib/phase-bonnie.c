@@ -121,7 +121,8 @@ static int run_putc(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 		}
 		if (err)
 			break;
-		if (after_op(ctx, diskbench__recorder_op(ctx->rec, chunk), &err))
+		if (after_op(ctx, diskbench__recorder_op_at(ctx->rec, chunk,
+							    i * chunk), &err))
 			break;
 	}
 	t->test_size = pos;
@@ -159,7 +160,8 @@ static int run_put_block(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 						i * chunk, t->test_path);
 		if (err)
 			break;
-		if (after_op(ctx, diskbench__recorder_op(ctx->rec, chunk), &err)) {
+		if (after_op(ctx, diskbench__recorder_op_at(ctx->rec, chunk,
+							    i * chunk), &err)) {
 			i++;
 			break;
 		}
@@ -238,7 +240,8 @@ static int run_blocks(const struct diskbench_phase *p,
 			if (err)
 				break;
 		}
-		if (after_op(ctx, diskbench__recorder_op(ctx->rec, chunk), &err))
+		if (after_op(ctx, diskbench__recorder_op_at(ctx->rec, chunk,
+							    k * chunk), &err))
 			break;
 	}
 	free(buf);
@@ -274,7 +277,8 @@ static int run_getc(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 		}
 		if (err)
 			break;
-		if (after_op(ctx, diskbench__recorder_op(ctx->rec, chunk), &err))
+		if (after_op(ctx, diskbench__recorder_op_at(ctx->rec, chunk,
+							    i * chunk), &err))
 			break;
 	}
 	(void)seen;

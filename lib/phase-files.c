@@ -117,11 +117,16 @@ static int fail(struct files_run *x, int err, const char *op,
 	return err;
 }
 
-/* Ends an operation: 0 to go on, 1 at a stop condition, or an error. */
-static int step(struct files_run *x, uint64_t bytes)
+/* Ends an operation on file number `file` (the slow-operation log names
+ * it): 0 to go on, 1 at a stop condition, or an error. */
+static int step(struct files_run *x, uint64_t bytes, uint64_t file)
 {
-	int r = diskbench__ctx_after_op(x->ctx,
-					diskbench__recorder_op(x->ctx->rec, bytes));
+	int r;
+
+	diskbench__recorder_set_file(x->ctx->rec, file < UINT32_MAX ? (uint32_t)file
+								     : UINT32_MAX);
+	r = diskbench__ctx_after_op(x->ctx,
+				    diskbench__recorder_op(x->ctx->rec, bytes));
 
 	if (r < 0)
 		return fail(x, r, NULL, NULL, UINT64_MAX);
@@ -756,7 +761,7 @@ static int run_create(struct files_run *x)
 
 		err = create_one(x, i, true, &bytes);
 		if (!err)
-			err = step(x, bytes);
+			err = step(x, bytes, i);
 		if (err == 1) {
 			err = 0;
 			break;
@@ -789,7 +794,7 @@ static int entry_fn(const char *name, void *arg, bool del)
 	if (err)
 		return err;
 	x->count++;
-	return step(x, bytes);
+	return step(x, bytes, (uint64_t)i);
 }
 
 static int stat_entry(const char *name, void *arg)
@@ -903,7 +908,7 @@ static int run_ran_stat(struct files_run *x)
 
 		err = stat_one(x, fs->order[k], NULL, &bytes);
 		if (!err)
-			err = step(x, bytes);
+			err = step(x, bytes, fs->order[k]);
 		if (err == 1)
 			break;
 	}
@@ -926,7 +931,7 @@ static int run_ran_delete(struct files_run *x)
 	for (uint64_t k = 0; !err && k < fs->nfiles; k++) {
 		err = unlink_one(x, fs->order[k], NULL);
 		if (!err)
-			err = step(x, 0);
+			err = step(x, 0, fs->order[k]);
 	}
 	if (!err)
 		err = remove_dirs(x);

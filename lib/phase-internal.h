@@ -32,6 +32,7 @@ struct diskbench__ctx {
 	uint64_t timeline_interval_ns;
 	uint64_t timeline_max_intervals;
 	uint32_t hist_precision_bits;
+	uint64_t slow_threshold_ns;
 	/* stop conditions, 0 = none */
 	uint64_t stop_bytes;
 	uint64_t stop_ops;

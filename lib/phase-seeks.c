@@ -114,8 +114,8 @@ static int seeker(struct diskbench__worker *w)
 				}
 			}
 		}
-		int rr = diskbench__worker_after_op(w, diskbench__recorder_op(ctx->rec,
-									     bytes));
+		int rr = diskbench__worker_after_op(w,
+				diskbench__recorder_op_at(ctx->rec, bytes, off));
 		if (rr < 0)
 			err = diskbench__ctx_fail(ctx, rr, NULL, NULL, UINT64_MAX);
 		if (rr)

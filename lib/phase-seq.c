@@ -73,7 +73,8 @@ int diskbench__stream_sync(struct diskbench__stream *s, void *buf)
 			if (err)
 				break;
 		}
-		r = diskbench__stream_after_op(s, diskbench__recorder_op(ctx->rec, len));
+		r = diskbench__stream_after_op(s, diskbench__recorder_op_at(ctx->rec,
+									    len, off));
 		if (r < 0)
 			err = diskbench__ctx_fail(ctx, r, NULL, NULL, UINT64_MAX);
 		if (r)
@@ -285,7 +286,11 @@ int diskbench__stream_queued(struct diskbench__stream *s, char *bufs,
 				ready[nready++] = io;
 				continue;
 			}
-			diskbench_recorder_record(ctx->rec, io->start_ns, now, whole);
+			/* A short request went on from where it stopped:
+			 * its offset is back by what moved before. */
+			diskbench__recorder_record_at(ctx->rec, io->start_ns, now,
+						      whole,
+						      io->offset + io->len - whole);
 			freelist[nfree++] = io;
 		}
 		if (!stop && !err) {

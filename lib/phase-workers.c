@@ -122,6 +122,8 @@ int diskbench__run_workers(struct diskbench__ctx *ctx, unsigned n,
 		atomic_init(&w[i].pub_bytes, 0);
 		atomic_init(&w[i].done, 0);
 		err = diskbench__ctx_new_recorder(ctx, &w[i].ctx.rec);
+		if (!err)
+			diskbench__recorder_set_thread(w[i].ctx.rec, i);
 		if (err)
 			diskbench__ctx_fail(ctx, err, "allocate", NULL, UINT64_MAX);
 	}

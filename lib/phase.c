@@ -60,6 +60,7 @@ int diskbench__ctx_new_recorder(const struct diskbench__ctx *ctx,
 	ro.interval_ns = ctx->timeline_interval_ns;
 	ro.timeline_max_intervals = ctx->timeline_max_intervals;
 	ro.hist_precision_bits = ctx->hist_precision_bits;
+	ro.slow_threshold_ns = ctx->slow_threshold_ns;
 	ro.clock = ctx->engine->ops.clock;
 	ro.clock_user_data = ctx->engine->user_data;
 	return diskbench_recorder_new(out, &ro);

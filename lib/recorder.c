@@ -17,6 +17,8 @@ diskbench_recorder_opts_init(struct diskbench_recorder_opts *opts, size_t sz)
 	diskbench__opts_init(opts, sz);
 }
 
+static void ivh_empty(struct diskbench__ivh *h);
+
 static void set_err(struct diskbench_recorder *rec, int err, const char *what)
 {
 	if (rec->err)
@@ -62,6 +64,22 @@ diskbench_recorder_new(struct diskbench_recorder **out,
 	}
 	rec->clock = o.clock;
 	rec->clock_user_data = o.clock_user_data;
+	rec->slow_ns = o.slow_threshold_ns ? o.slow_threshold_ns
+					   : DISKBENCH_SLOW_DEFAULT_THRESHOLD_NS;
+	rec->tl->slow_ns = rec->slow_ns;
+	rec->ivh.n = 1;     /* so that ivh_empty() clears it all once */
+	rec->ivh.lo = 0;
+	rec->ivh.hi = DISKBENCH__IVH_BUCKETS - 1;
+	ivh_empty(&rec->ivh);
+	if (rec->slow_ns != UINT64_MAX) {
+		/* Room for the whole log now: nothing allocates on the hot
+		 * path. calloc of this size maps pages untouched until used. */
+		rec->slow = diskbench__slow_new(rec->slow_ns, DISKBENCH_SLOW_MAX);
+		if (!rec->slow) {
+			diskbench_recorder_free(rec);
+			return -ENOMEM;
+		}
+	}
 	*out = rec;
 	return 0;
 }
@@ -72,6 +90,7 @@ DISKBENCH_API void diskbench_recorder_free(struct diskbench_recorder *rec)
 		return;
 	diskbench_hist_free(rec->hist);
 	diskbench_timeline_free(rec->tl);
+	diskbench__slow_free(rec->slow);
 	free(rec);
 }
 
@@ -83,8 +102,13 @@ DISKBENCH_API int diskbench_recorder_begin(struct diskbench_recorder *rec,
 	if (!rec)
 		return -EINVAL;
 	rec->npending = 0;
+	if (rec->slow) {
+		rec->slow->len = 0;
+		rec->slow->dropped = 0;
+	}
 	diskbench_hist_reset(rec->hist);
 	diskbench_timeline_reset(rec->tl, now_ns);
+	ivh_empty(&rec->ivh);
 	rec->ops = rec->bytes = 0;
 	rec->begin_ns = rec->last_ns = now_ns;
 	rec->end_ns = 0;
@@ -108,6 +132,137 @@ void diskbench__recorder_timeline_failed(struct diskbench_recorder *rec,
 	set_err(rec, err, "counting an operation in the timeline");
 }
 
+void diskbench__recorder_slow(struct diskbench_recorder *rec, uint64_t start_ns,
+			      uint64_t latency_ns, uint64_t bytes,
+			      uint64_t offset)
+{
+	struct diskbench__slow_entry e;
+
+	if (!rec->slow)
+		return;
+	e.start_ns = start_ns;
+	e.latency_ns = latency_ns;
+	e.bytes = bytes;
+	e.offset = offset;
+	e.file = rec->file;
+	e.thread = rec->thread;
+	diskbench__slow_add(rec->slow, &e);
+}
+
+/* ---- the interval p99 ---- */
+
+static unsigned ivh_bucket(uint64_t v)
+{
+	unsigned msb;
+
+	if (v < 8)
+		return (unsigned)v;
+	msb = 63u - (unsigned)__builtin_clzll(v);
+	return ((msb - 2) << 3) | (unsigned)((v >> (msb - 3)) & 7);
+}
+
+/* The largest value of a bucket. */
+static uint64_t ivh_top(unsigned b)
+{
+	unsigned shift;
+
+	if (b < 8)
+		return b;
+	shift = (b >> 3) - 1;   /* msb - 3 */
+	return ((uint64_t)(8 | (b & 7)) << shift) + ((UINT64_C(1) << shift) - 1);
+}
+
+static void ivh_empty(struct diskbench__ivh *h)
+{
+	if (h->n)
+		memset(&h->c[h->lo], 0, (h->hi - h->lo + 1) * sizeof(h->c[0]));
+	h->n = 0;
+	h->lo = DISKBENCH__IVH_BUCKETS;
+	h->hi = 0;
+	h->open = SIZE_MAX;
+	h->floor_ns = 0;
+}
+
+/* Writes the open interval's p99 into its slot: the top of the bucket
+ * holding rank ceil(0.99 n), or the interval's maximum if lower. */
+static void ivh_settle(struct diskbench_recorder *rec)
+{
+	struct diskbench__ivh *h = &rec->ivh;
+	struct diskbench__tl_slot *s;
+	uint64_t rank, seen = 0;
+
+	if (!h->n || h->open >= rec->tl->len)
+		return;
+	s = &rec->tl->slots[h->open];
+	rank = h->n - h->n / 100;   /* ceil(0.99 n) */
+	for (unsigned b = h->lo; b <= h->hi; b++) {
+		seen += h->c[b];
+		if (seen >= rank) {
+			uint64_t top = ivh_top(b);
+
+			if (top > s->max_latency_ns)
+				top = s->max_latency_ns;
+			s->p99_ns = top > h->floor_ns ? top : h->floor_ns;
+			return;
+		}
+	}
+}
+
+/*
+ * A bounded timeline doubled its interval since the open one was taken:
+ * that interval is now open >> k, merged with neighbours whose p99s were
+ * settled (and with whatever a reader settled of the open one). The
+ * histogram goes on for the merged interval; the p99 it settles is never
+ * below what the doubling gave the slot.
+ */
+static void ivh_follow(struct diskbench_recorder *rec)
+{
+	struct diskbench__ivh *h = &rec->ivh;
+	uint64_t ivl = h->open_ivl_ns;
+
+	h->open_ivl_ns = rec->tl->interval_ns;
+	if (h->open == SIZE_MAX)
+		return;
+	while (ivl && ivl < rec->tl->interval_ns)
+		ivl *= 2, h->open >>= 1;
+	if (h->open < rec->tl->len)
+		h->floor_ns = rec->tl->slots[h->open].p99_ns;
+}
+
+/* One operation into the timeline and the interval histogram. */
+static inline int rec_timeline(struct diskbench_recorder *rec, uint64_t end_ns,
+			       uint64_t latency_ns, uint64_t bytes)
+{
+	struct diskbench__ivh *h = &rec->ivh;
+	int err = diskbench__timeline_record(rec->tl, end_ns, latency_ns, bytes);
+	unsigned b;
+
+	if (DISKBENCH_UNLIKELY(err))
+		return err;
+	if (DISKBENCH_UNLIKELY(rec->tl->interval_ns != h->open_ivl_ns))
+		ivh_follow(rec);
+	if (DISKBENCH_UNLIKELY(rec->tl->cur != h->open)) {
+		/* An operation ending in an interval already left, as only
+		 * out-of-order record() calls make, counts everywhere but in
+		 * that interval's p99, which stays as it was settled. */
+		if (h->open != SIZE_MAX && rec->tl->cur < h->open)
+			return 0;
+		/* A later interval: the last one's p99 is final. */
+		ivh_settle(rec);
+		ivh_empty(h);
+		h->open = rec->tl->cur;
+		h->open_ivl_ns = rec->tl->interval_ns;
+	}
+	b = ivh_bucket(latency_ns);
+	h->c[b]++;
+	h->n++;
+	if (b < h->lo)
+		h->lo = b;
+	if (b > h->hi)
+		h->hi = b;
+	return 0;
+}
+
 void diskbench__recorder_flush(struct diskbench_recorder *rec)
 {
 	for (unsigned i = 0; i < rec->npending; i++) {
@@ -115,8 +270,7 @@ void diskbench__recorder_flush(struct diskbench_recorder *rec)
 		int err;
 
 		diskbench__hist_record(rec->hist, p->latency_ns);
-		err = diskbench__timeline_record(rec->tl, p->end_ns,
-						 p->latency_ns, p->bytes);
+		err = rec_timeline(rec, p->end_ns, p->latency_ns, p->bytes);
 		if (DISKBENCH_UNLIKELY(err))
 			diskbench__recorder_timeline_failed(rec, err);
 	}
@@ -129,6 +283,15 @@ static void flush_const(const struct diskbench_recorder *rec)
 {
 	if (rec->npending)
 		diskbench__recorder_flush((struct diskbench_recorder *)rec);
+}
+
+/* The timeline as a reader sees it: the pending operations folded in and
+ * the open interval's p99 written (read out of its histogram only here,
+ * not per batch or per record()). */
+static void settle_const(const struct diskbench_recorder *rec)
+{
+	flush_const(rec);
+	ivh_settle((struct diskbench_recorder *)rec);
 }
 
 DISKBENCH_API uint64_t diskbench_recorder_now(const struct diskbench_recorder *rec)
@@ -146,6 +309,14 @@ DISKBENCH_API int diskbench_recorder_record(struct diskbench_recorder *rec,
 					    uint64_t start_ns, uint64_t end_ns,
 					    uint64_t bytes)
 {
+	return diskbench__recorder_record_at(rec, start_ns, end_ns, bytes,
+					     DISKBENCH_SLOW_NO_OFFSET);
+}
+
+int diskbench__recorder_record_at(struct diskbench_recorder *rec,
+				  uint64_t start_ns, uint64_t end_ns,
+				  uint64_t bytes, uint64_t offset)
+{
 	uint64_t lat;
 	int err;
 
@@ -156,12 +327,14 @@ DISKBENCH_API int diskbench_recorder_record(struct diskbench_recorder *rec,
 	lat = end_ns - start_ns;
 	/* Timeline first: it is the part that can fail, and then nothing at
 	 * all is counted. */
-	err = diskbench__timeline_record(rec->tl, end_ns, lat, bytes);
+	err = rec_timeline(rec, end_ns, lat, bytes);
 	if (err)
 		return err;
 	rec->ops++;
 	rec->bytes += bytes;
 	diskbench__hist_record(rec->hist, lat);
+	if (DISKBENCH_UNLIKELY(lat >= rec->slow_ns))
+		diskbench__recorder_slow(rec, start_ns, lat, bytes, offset);
 	return 0;
 }
 
@@ -181,6 +354,7 @@ DISKBENCH_API int diskbench_recorder_end(struct diskbench_recorder *rec,
 	if (!rec || !rec->begun || now_ns < rec->begin_ns)
 		return -EINVAL;
 	diskbench__recorder_flush(rec);
+	ivh_settle(rec);
 	rec->end_ns = now_ns;
 	rec->ended = true;
 	err = diskbench_cpu_time(&user, &sys);
@@ -200,8 +374,8 @@ DISKBENCH_API int diskbench_recorder_merge(struct diskbench_recorder *dst,
 
 	if (!dst || !src)
 		return -EINVAL;
-	flush_const(dst);
-	flush_const(src);
+	settle_const(dst);
+	settle_const(src);
 	if (dst->hist->bits != src->hist->bits ||
 	    !diskbench__timeline_mergeable(dst->tl, src->tl))
 		return -EINVAL;
@@ -216,6 +390,21 @@ DISKBENCH_API int diskbench_recorder_merge(struct diskbench_recorder *dst,
 	err = diskbench_timeline_merge(dst->tl, src->tl);
 	if (err)
 		return err;
+	/* dst's intervals may have moved: its open one is settled (by the
+	 * flush above) and starts afresh. */
+	ivh_empty(&dst->ivh);
+	if (src->slow && src->slow->len + src->slow->dropped) {
+		if (!dst->slow) {
+			dst->slow = diskbench__slow_new(src->slow->threshold_ns, 0);
+			if (!dst->slow)
+				return -ENOMEM;
+		}
+		/* Before the histogram: a failure here leaves dst unchanged
+		 * but for its timeline, as a failing timeline merge does. */
+		err = diskbench__slow_merge(dst->slow, src->slow);
+		if (err)
+			return err;
+	}
 	err = diskbench_hist_merge(dst->hist, src->hist);
 	if (err)
 		return err; /* cannot happen after the checks above */
@@ -289,7 +478,7 @@ diskbench_recorder_timeline(const struct diskbench_recorder *rec)
 {
 	if (!rec)
 		return NULL;
-	flush_const(rec);
+	settle_const(rec);
 	return rec->tl;
 }
 

@@ -122,6 +122,10 @@ int diskbench__write_json(struct diskbench_report *r,
 int diskbench__write_html(struct diskbench_report *r,
 			  const struct diskbench__wopts *w,
 			  struct diskbench__out *o);
+/* -ENOTSUP without zlib. */
+int diskbench__write_hdr_log(struct diskbench_report *r,
+			     const struct diskbench__wopts *w,
+			     struct diskbench__out *o);
 
 /* diskbench_report_write_file() with flags. DISKBENCH__WF_NAMED: no
  * O_TMPFILE, a named temporary file from the start, as on systems that

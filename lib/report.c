@@ -578,6 +578,9 @@ DISKBENCH_API int diskbench_report_write(struct diskbench_report *report,
 	case DISKBENCH_FORMAT_HTML:
 		err = diskbench__write_html(report, &w, out);
 		break;
+	case DISKBENCH_FORMAT_HDR_LOG:
+		err = diskbench__write_hdr_log(report, &w, out);
+		break;
 	default:
 		diskbench__report_seterr(report, "format %d cannot be written",
 					 (int)format);

@@ -21,12 +21,13 @@
 
 #include "hist-internal.h"
 #include "result-internal.h"
+#include "stall-internal.h"
 #include "timeline-internal.h"
 
 /* Bucket counters all the histograms of one input may take (8 bytes
  * each: 1 GiB); a default histogram takes 4736. */
 #define DISKBENCH__RESTORE_MAX_HIST_COUNTERS (UINT64_C(1) << 27)
-/* Intervals of one timeline (32 bytes each: 512 MiB; 19 days at 100 ms). */
+/* Intervals of one timeline (48 bytes each: 768 MiB; 19 days at 100 ms). */
 #define DISKBENCH__RESTORE_MAX_TIMELINE_POINTS ((size_t)1 << 24)
 
 struct diskbench__restore {
@@ -94,6 +95,30 @@ int diskbench__timeline_restore_bound(struct diskbench__restore *rs,
 				      struct diskbench_timeline *tl,
 				      uint64_t base_interval_ns,
 				      uint64_t max_intervals);
+
+/* A timeline's tails (keys relative to its "tails"): the slow threshold
+ * of its slow_ops, and n, the number of tail points, which must be its
+ * number of intervals. */
+int diskbench__timeline_restore_tails(struct diskbench__restore *rs,
+				      struct diskbench_timeline *tl,
+				      uint64_t slow_threshold_ns, size_t n);
+
+/* Tail point i: p = slow operations, p99. */
+int diskbench__timeline_restore_tail(struct diskbench__restore *rs,
+				     struct diskbench_timeline *tl, size_t i,
+				     const uint64_t p[2]);
+
+/* An empty slow-operation log for n entries (keys relative to the
+ * result's "slow_ops"). */
+int diskbench__slow_restore_new(struct diskbench__restore *rs,
+				uint64_t threshold_ns, uint64_t dropped,
+				size_t n, struct diskbench__slow_log **out);
+
+/* Entry i, in order: start, latency, bytes, offset, file, thread (the
+ * last two at most 2^32 - 1, which the reader checks). */
+int diskbench__slow_restore_entry(struct diskbench__restore *rs,
+				  struct diskbench__slow_log *log, size_t i,
+				  const uint64_t v[6]);
 
 /* A result's error: a negative errno, its message and what it names. */
 int diskbench__result_restore_error(struct diskbench__restore *rs,

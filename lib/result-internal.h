@@ -6,6 +6,8 @@
 
 #include <diskbench/result.h>
 
+struct diskbench__slow_log;
+
 /* What few results have: a name that is not their kind's, an error. */
 struct diskbench__result_extra {
 	char *name;             /* NULL: the kind's name */
@@ -55,6 +57,7 @@ struct diskbench__measured {
 	uint64_t start_ns;      /* when the phase started, on its clock */
 	struct diskbench_hist *hist;
 	struct diskbench_timeline *tl;
+	struct diskbench__slow_log *slow;   /* NULL: no slow-operation log */
 };
 
 /* The measured part of a result; NULL for a summary-only one. */
@@ -92,6 +95,10 @@ int diskbench__result_measured(struct diskbench_result **out,
 int diskbench__result_set_inputs(struct diskbench_result *res,
 				 struct diskbench_result **inputs,
 				 int64_t *offsets_ns, size_t n);
+/* Gives a measured result a slow-operation log (taken, freed on failure
+ * too); -EINVAL for a summary-only result. */
+int diskbench__result_set_slow(struct diskbench_result *res,
+			       struct diskbench__slow_log *log);
 
 /* Gives the result a name (copied); 0 or -ENOMEM. */
 int diskbench__result_set_name(struct diskbench_result *res, const char *name);

@@ -225,6 +225,70 @@ int diskbench__timeline_restore_bound(struct diskbench__restore *rs,
 	return 0;
 }
 
+int diskbench__timeline_restore_tails(struct diskbench__restore *rs,
+				      struct diskbench_timeline *tl,
+				      uint64_t slow_threshold_ns, size_t n)
+{
+	if (!slow_threshold_ns || slow_threshold_ns == UINT64_MAX)
+		return FAIL(rs, "slow_threshold_ns",
+			    "must be above 0 and below 2^64 - 1");
+	if (n != tl->len)
+		return FAIL(rs, "points", "%zu intervals, not the timeline's %zu",
+			    n, tl->len);
+	tl->slow_ns = slow_threshold_ns;
+	return 0;
+}
+
+int diskbench__timeline_restore_tail(struct diskbench__restore *rs,
+				     struct diskbench_timeline *tl, size_t i,
+				     const uint64_t p[2])
+{
+	if (p[0] > tl->slots[i].ops)
+		return FAIL(rs, NULL, "more slow operations than operations");
+	if (p[1] > tl->slots[i].max_latency_ns)
+		return FAIL(rs, NULL, "p99_ns above the interval's max_latency_ns");
+	tl->slots[i].slow_ops = p[0];
+	tl->slots[i].p99_ns = p[1];
+	return 0;
+}
+
+int diskbench__slow_restore_new(struct diskbench__restore *rs,
+				uint64_t threshold_ns, uint64_t dropped,
+				size_t n, struct diskbench__slow_log **out)
+{
+	*out = NULL;
+	if (!threshold_ns)
+		return FAIL(rs, "threshold_ns", "must be above 0");
+	if (n > DISKBENCH_SLOW_MAX)
+		return FAIL(rs, "ops", "%zu operations: at most %d", n,
+			    DISKBENCH_SLOW_MAX);
+	*out = diskbench__slow_new(threshold_ns, n);
+	if (!*out)
+		return -ENOMEM;
+	(*out)->dropped = dropped;
+	return 0;
+}
+
+int diskbench__slow_restore_entry(struct diskbench__restore *rs,
+				  struct diskbench__slow_log *log, size_t i,
+				  const uint64_t v[6])
+{
+	if (v[1] < log->threshold_ns)
+		return FAIL(rs, NULL, "latency_ns below threshold_ns");
+	if (v[0] > UINT64_MAX - v[1])
+		return FAIL(rs, NULL, "start_ns + latency_ns past 2^64 - 1");
+	if (i && v[0] < log->e[i - 1].start_ns)
+		return FAIL(rs, NULL, "not in start order");
+	log->e[i].start_ns = v[0];
+	log->e[i].latency_ns = v[1];
+	log->e[i].bytes = v[2];
+	log->e[i].offset = v[3];
+	log->e[i].file = (uint32_t)v[4];
+	log->e[i].thread = (uint32_t)v[5];
+	log->len = i + 1;
+	return 0;
+}
+
 int diskbench__result_restore_error(struct diskbench__restore *rs,
 				    struct diskbench_result *res, int64_t code,
 				    const char *op, const char *path,

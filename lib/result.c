@@ -9,6 +9,7 @@
 
 #include "hist-internal.h"
 #include "recorder-internal.h"
+#include "stall-internal.h"
 #include "result-internal.h"
 #include "timeline-internal.h"
 
@@ -156,6 +157,19 @@ DISKBENCH_API int diskbench_result_new(struct diskbench_result **out,
 		if (!err)
 			err = diskbench_timeline_copy(&m->tl,
 						      diskbench_recorder_timeline(rec));
+		/* The log's start times, from the phase's start: the start
+		 * of the timeline (the earliest begin of merged threads). */
+		if (!err)
+			err = diskbench__slow_copy(&m->slow, rec->slow);
+		if (!err && m->slow) {
+			uint64_t t0 = diskbench_timeline_start_ns(m->tl);
+
+			for (size_t i = 0; i < m->slow->len; i++) {
+				struct diskbench__slow_entry *e = &m->slow->e[i];
+
+				e->start_ns = e->start_ns > t0 ? e->start_ns - t0 : 0;
+			}
+		}
 	} else {
 		struct diskbench_timeline_opts to = DISKBENCH_TIMELINE_OPTS_INIT;
 
@@ -207,6 +221,28 @@ int diskbench__result_measured(struct diskbench_result **out,
 	return 0;
 }
 
+int diskbench__result_set_slow(struct diskbench_result *res,
+			       struct diskbench__slow_log *log)
+{
+	struct diskbench__measured *m = res ? diskbench__measured(res) : NULL;
+
+	if (!m) {
+		diskbench__slow_free(log);
+		return -EINVAL;
+	}
+	diskbench__slow_free(m->slow);
+	m->slow = log;
+	return 0;
+}
+
+const struct diskbench__slow_log *
+diskbench__result_slow(const struct diskbench_result *res)
+{
+	const struct diskbench__measured *m = res ? diskbench__measured_c(res) : NULL;
+
+	return m ? m->slow : NULL;
+}
+
 int diskbench__result_summary(struct diskbench_result **out,
 			      enum diskbench_phase_kind kind, bool too_fast,
 			      double rate, double cpu_percent,
@@ -241,6 +277,7 @@ DISKBENCH_API void diskbench_result_free(struct diskbench_result *res)
 	if (m) {
 		diskbench_hist_free(m->hist);
 		diskbench_timeline_free(m->tl);
+		diskbench__slow_free(m->slow);
 	}
 	free(res);
 }
@@ -315,6 +352,7 @@ DISKBENCH_API int diskbench_result_copy(struct diskbench_result **out,
 		*m = *sm;
 		m->hist = NULL;
 		m->tl = NULL;
+		m->slow = NULL;
 		res = &m->r;
 	} else {
 		res = malloc(sizeof(*res));
@@ -328,6 +366,8 @@ DISKBENCH_API int diskbench_result_copy(struct diskbench_result **out,
 		err = diskbench_hist_copy(&m->hist, sm->hist);
 	if (!err && m)
 		err = diskbench_timeline_copy(&m->tl, sm->tl);
+	if (!err && m)
+		err = diskbench__slow_copy(&m->slow, sm->slow);
 	if (err) {
 		diskbench_result_free(res);
 		return err;

@@ -383,6 +383,7 @@ static int run_phase(struct diskbench_run *run, size_t index,
 	ctx.timeline_interval_ns = run->opts.timeline_interval_ns;
 	ctx.timeline_max_intervals = run->opts.timeline_max_intervals;
 	ctx.hist_precision_bits = run->opts.hist_precision_bits;
+	ctx.slow_threshold_ns = run->opts.slow_threshold_ns;
 	err = diskbench__ctx_new_recorder(&ctx, &rec);
 	if (err)
 		return err;

@@ -17,7 +17,7 @@
  *   - the runs, one row each (name, host, kernel, file system, directory,
  *     start, seed, options, version);
  *   - the summary: a red line for every phase of every run that stalled
- *     (see stall_check()), then a phase x run grid of worst latencies;
+ *     (diskbench_stalls_find(), see stall_check()), then a phase x run grid of worst latencies;
  *   - bonnie++'s table as bon_csv2html lays it out, coloured by its rule;
  *   - per phase: a table of the percentiles asked for, a percentile curve
  *     (x on a "nines" scale) and a timeline (worst latency per interval on a
@@ -34,6 +34,7 @@
 #include <time.h>
 
 #include <diskbench/hist.h>
+#include <diskbench/stall.h>
 #include <diskbench/timeline.h>
 
 #include "report-internal.h"
@@ -59,8 +60,6 @@
 #define NS_PER_S 1000000000.0
 #define MS_NS UINT64_C(1000000)
 #define S_NS UINT64_C(1000000000)
-/* See stall_check(). */
-#define STALL_FLOOR_NS (100 * MS_NS)
 
 /* Distinct run colours (Tableau 10); runs past ten reuse them dashed. */
 #define PALETTE_N 10
@@ -367,95 +366,41 @@ struct stall {
 	uint64_t first_ns;  /* start of the interval the first one ended in */
 };
 
-/* Largest of 1, 2, 5 x 10^k not above v (v >= 1). */
-static uint64_t nice_floor(uint64_t v)
-{
-	uint64_t d = 1, best = 1;
-
-	while (d <= v) {
-		if (d <= v)
-			best = d;
-		if (2 * d <= v)
-			best = 2 * d;
-		if (5 * d <= v)
-			best = 5 * d;
-		if (d > UINT64_MAX / 10)
-			break;
-		d *= 10;
-	}
-	return best;
-}
-
-struct count_over {
-	uint64_t threshold;
-	uint64_t n;
-};
-
-static int count_over_fn(uint64_t low, uint64_t high, uint64_t count,
-			 void *user_data)
-{
-	struct count_over *c = user_data;
-
-	(void)low;
-	/* A bucket is at most 1% wide; one that straddles the round threshold
-	 * counts, as percentiles take a bucket's top. */
-	if (high >= c->threshold)
-		c->n += count;
-	return 0;
-}
-
 /*
- * A phase stalled when its worst latency is at least 1 s, or at least 100
- * times its p99 and at least STALL_FLOOR_NS. The floor keeps tail latency
- * out: one 8 ms write among three million 500 ns per-byte writes (bonnie++
- * shows such figures every run) is for the percentile curves to show, not
- * a stall; an operation of 100 ms or more is a hole a person notices and
- * that the timeline (100 ms intervals by default) shows. The operations
- * counted are those within a decade of the worst and at least 10 x p99 (or
- * 1 s), against a round threshold: "3 operations over 50 ms".
+ * A phase stalled when its worst operation is a stall under the library's
+ * default rule (diskbench_stalls_find(): at least 1 s, or at least 100
+ * times the p99 and at least 100 ms), the analysis the JSON, the text and
+ * the CLI use too. A failure to make it (-ENOMEM) is the page's error.
  */
-static void stall_check(const struct diskbench_result *res, struct stall *s)
+static void stall_check(struct diskbench__out *o,
+			const struct diskbench_result *res, struct stall *s)
 {
+	struct diskbench_stall_summary sum;
+	struct diskbench_stalls *st;
+	int err;
+
 	memset(s, 0, sizeof(*s));
 	if (!res)
 		return;
-	if (diskbench_result_summary_only(res)) {
-		s->max = diskbench_result_max_latency_ns(res);
-		s->stalled = s->max >= S_NS;
+	memset(&sum, 0, sizeof(sum));
+	sum.sz = sizeof(sum);
+	err = diskbench_stalls_find(&st, res, NULL);
+	if (!err)
+		err = diskbench_stalls_summary(st, &sum);
+	diskbench_stalls_free(st);
+	if (err) {
+		if (!o->err)
+			o->err = err;
 		return;
 	}
-	if (!has_hist(res))
-		return;
-	s->has_dist = true;
-	s->max = diskbench_hist_max(diskbench_result_hist(res));
-	s->p99 = pct(res, 99);
-	s->stalled = s->max >= S_NS ||
-		     (s->max >= STALL_FLOOR_NS && s->max >= 100 * s->p99);
-	if (!s->stalled)
-		return;
-
-	uint64_t t = s->p99 > S_NS / 10 ? S_NS : 10 * s->p99;
-	struct count_over c;
-	const struct diskbench_timeline *tl = diskbench_result_timeline(res);
-	size_t len = diskbench_timeline_len(tl);
-
-	if (t < s->max / 10)
-		t = s->max / 10;
-	s->over_ns = nice_floor(t ? t : 1);
-	c.threshold = s->over_ns;
-	c.n = 0;
-	diskbench_hist_foreach(diskbench_result_hist(res), count_over_fn, &c);
-	s->over = c.n;
-	for (size_t i = 0; i < len; i++) {
-		struct diskbench_timeline_point p = { sizeof(p), 0, 0, 0, 0, 0 };
-
-		if (diskbench_timeline_get(tl, i, &p) == 0 &&
-		    p.max_latency_ns >= s->over_ns) {
-			s->has_first = true;
-			s->first_ns = p.offset_ns;
-			break;
-		}
-	}
+	s->stalled = sum.stalled;
+	s->has_dist = sum.has_dist;
+	s->max = sum.max_ns;
+	s->p99 = sum.p99_ns;
+	s->over_ns = sum.over_ns;
+	s->over = sum.over;
+	s->has_first = sum.has_first;
+	s->first_ns = sum.first_ns;
 }
 
 /* ---- page parts ---- */
@@ -588,7 +533,7 @@ static void summary(struct page *pg)
 
 			if (!res)
 				continue;
-			stall_check(res, &s);
+			stall_check(o, res, &s);
 			if (s.stalled) {
 				diskbench__out_puts(o, lines++ ? "<li>" :
 						    "<ul class=\"stalls\">\n<li>");
@@ -651,7 +596,7 @@ static void summary(struct page *pg)
 				diskbench__out_puts(o, "<td class=\"s\">&#8212;</td>");
 				continue;
 			}
-			stall_check(g->res[ri], &s);
+			stall_check(o, g->res[ri], &s);
 			if (!s.max) {
 				diskbench__out_puts(o, "<td class=\"s\">no operations</td>");
 				continue;
@@ -1544,6 +1489,48 @@ static size_t tl_fold(const struct diskbench_result *res)
 	return k ? (size_t)k : 1;
 }
 
+/* At most this many slow operations per run marked on a timeline and
+ * listed in a phase's table; the JSON has all of them. */
+#define SLOW_SHOWN 500
+#define SLOW_ROWS 20
+
+/*
+ * The slow-operation log on the timeline: a ring at each slow operation's
+ * end and latency, in its run's colour, over the worst-latency line (whose
+ * point for that interval it meets when it was the interval's worst).
+ */
+static void tl_slow_markers(struct page *pg, const struct group *g,
+			    const struct tgeo *t, const struct logaxis *ax)
+{
+	struct diskbench__out *o = pg->o;
+
+	for (size_t ri = 0; ri < pg->nruns; ri++) {
+		const struct diskbench_result *res = g->res[ri];
+		size_t n = res ? diskbench_result_slow_count(res) : 0;
+		struct nums nb = { .i = 0 };
+
+		if (n > SLOW_SHOWN)
+			n = SLOW_SHOWN;
+		for (size_t i = 0; i < n; i++) {
+			struct diskbench_slow_op op;
+			uint64_t end;
+
+			memset(&op, 0, sizeof(op));
+			op.sz = sizeof(op);
+			if (diskbench_result_slow_get(res, i, &op))
+				break;
+			end = op.start_ns + op.latency_ns;
+			if (end > t->tend)
+				end = t->tend;
+			diskbench__out_printf(o, "<circle class=\"slow\" cx=\"%s\" "
+				"cy=\"%s\" r=\"5\" fill=\"none\" stroke=\"%s\" "
+				"stroke-width=\"1.5\"/>\n", C(tx(t, end)),
+				C(logaxis_y(ax, (double)op.latency_ns)),
+				palette[ri % PALETTE_N]);
+		}
+	}
+}
+
 static int chart_timeline(struct page *pg, const struct group *g)
 {
 	struct tpt **pts = calloc(pg->nruns, sizeof(*pts));
@@ -1614,6 +1601,7 @@ static int chart_timeline(struct page *pg, const struct group *g)
 		tl_latency_line(pg, g, ri, pts[ri], np[ri], &t, &ax);
 		tl_rate_line(pg, g, ri, pts[ri], np[ri], &t, bytes);
 	}
+	tl_slow_markers(pg, g, &t, &ax);
 	diskbench__out_puts(pg->o, "</svg>\n");
 out:
 	if (pts)
@@ -1720,6 +1708,67 @@ static void config_lines(struct page *pg, const struct group *g)
 	}
 }
 
+/*
+ * The slow operations of each run, the first SLOW_ROWS of them: when each
+ * started, how long it took, what it moved, where (offset, file) and on
+ * which thread, with a count of those not shown and of those the log had
+ * no room for.
+ */
+static void slow_table(struct page *pg, const struct group *g)
+{
+	struct diskbench__out *o = pg->o;
+	bool any = false;
+	char a[48], b[48];
+
+	for (size_t ri = 0; ri < pg->nruns; ri++) {
+		const struct diskbench_result *res = g->res[ri];
+		size_t n = res ? diskbench_result_slow_count(res) : 0;
+		uint64_t dropped = res ? diskbench_result_slow_dropped(res) : 0;
+
+		if (!n && !dropped)
+			continue;
+		if (!any)
+			diskbench__out_puts(o, "<table class=\"pct slow\">\n<tr><th>run</th>"
+				"<th>slow operation, start</th><th>latency</th><th>bytes</th>"
+				"<th>offset</th><th>file</th><th>thread</th></tr>\n");
+		any = true;
+		for (size_t i = 0; i < n && i < SLOW_ROWS; i++) {
+			struct diskbench_slow_op op;
+
+			memset(&op, 0, sizeof(op));
+			op.sz = sizeof(op);
+			if (diskbench_result_slow_get(res, i, &op))
+				break;
+			diskbench__out_puts(o, "<tr><td>");
+			key(pg, ri);
+			esc(o, run_name(pg, ri));
+			diskbench__out_printf(o, "</td><td class=\"n\">%s</td>"
+					      "<td class=\"n\">%s</td><td class=\"n\">%llu</td>",
+					      fmt_sec(a, sizeof(a), op.start_ns),
+					      fmt_lat(b, sizeof(b), (double)op.latency_ns),
+					      (unsigned long long)op.bytes);
+			if (op.offset == DISKBENCH_SLOW_NO_OFFSET)
+				diskbench__out_puts(o, "<td class=\"s\">&#8212;</td>");
+			else
+				diskbench__out_printf(o, "<td class=\"n\">%llu</td>",
+						      (unsigned long long)op.offset);
+			diskbench__out_printf(o, "<td class=\"n\">%u</td><td class=\"n\">%u</td></tr>\n",
+					      op.file, op.thread);
+		}
+		if (n > SLOW_ROWS || dropped) {
+			diskbench__out_puts(o, "<tr><td>");
+			key(pg, ri);
+			esc(o, run_name(pg, ri));
+			diskbench__out_printf(o, "</td><td colspan=\"6\">%llu more in the JSON"
+					      "%s%llu over the threshold not logged</td></tr>\n",
+					      (unsigned long long)(n > SLOW_ROWS ? n - SLOW_ROWS : 0),
+					      ", ", (unsigned long long)dropped);
+		}
+	}
+	if (any)
+		diskbench__out_puts(o, "</table>\n");
+}
+
 static int phase_section(struct page *pg, size_t gi)
 {
 	const struct group *g = &pg->g[gi];
@@ -1753,7 +1802,7 @@ static int phase_section(struct page *pg, size_t gi)
 		dist = has_hist(res);
 		curves |= dist;
 		lines |= has_timeline(res);
-		stall_check(res, &s);
+		stall_check(o, res, &s);
 		diskbench__out_printf(o, "<tr%s><td>", s.stalled ? " class=\"stall\"" : "");
 		key(pg, ri);
 		esc(o, run_name(pg, ri));
@@ -1830,6 +1879,7 @@ static int phase_section(struct page *pg, size_t gi)
 		if (lines)
 			err = chart_timeline(pg, g);
 		diskbench__out_puts(o, "</div>\n");
+		slow_table(pg, g);
 	}
 	diskbench__out_puts(o, "</div>\n");
 	return err;

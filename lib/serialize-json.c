@@ -19,12 +19,14 @@
 #include <time.h>
 
 #include <diskbench/error.h>
+#include <diskbench/stall.h>
 #include <diskbench/version.h>
 
 #include "hist-internal.h"
 #include "report-internal.h"
 #include "restore-internal.h"
 #include "result-internal.h"
+#include "stall-internal.h"
 #include "timeline-internal.h"
 
 #define SCHEMA_ID "https://libdiskbench.org/result-schema/1"
@@ -429,6 +431,23 @@ static void write_timeline(struct jw *j, const struct diskbench_timeline *tl)
 		put(j, "]");
 	}
 	jw_close(j, "]");
+	/* Since minor 2, apart so that readers of minor 1 still take the
+	 * points: per interval, slow operations and p99. */
+	if (tl->slow_ns != UINT64_MAX) {
+		jw_open(j, "tails", "{");
+		jw_u64(j, "slow_threshold_ns", tl->slow_ns);
+		jw_open(j, "points", "[");
+		for (size_t i = 0; i < tl->len; i++) {
+			jw_key(j, NULL);
+			put(j, "[");
+			put_u64(j, tl->slots[i].slow_ops);
+			put(j, ", ");
+			put_u64(j, tl->slots[i].p99_ns);
+			put(j, "]");
+		}
+		jw_close(j, "]");
+		jw_close(j, "}");
+	}
 	jw_close(j, "}");
 }
 
@@ -451,6 +470,84 @@ static void write_error(struct jw *j, const struct diskbench_result *res)
 	jw_u64_or_null(j, "offset_bytes", offset, offset != UINT64_MAX);
 	jw_str(j, "message", diskbench_result_errmsg(res));
 	jw_close(j, "}");
+}
+
+/* The slow-operation log, exactly: read back. */
+static void write_slow(struct jw *j, const struct diskbench__slow_log *log)
+{
+	if (!log)
+		return;
+	jw_open(j, "slow_ops", "{");
+	jw_u64(j, "threshold_ns", log->threshold_ns);
+	jw_u64(j, "dropped", log->dropped);
+	jw_open(j, "ops", "[");
+	for (size_t i = 0; i < log->len; i++) {
+		const struct diskbench__slow_entry *e = &log->e[i];
+
+		jw_key(j, NULL);
+		put(j, "[");
+		put_u64(j, e->start_ns);
+		put(j, ", ");
+		put_u64(j, e->latency_ns);
+		put(j, ", ");
+		put_u64(j, e->bytes);
+		put(j, ", ");
+		if (e->offset == DISKBENCH_SLOW_NO_OFFSET)
+			put(j, "null");
+		else
+			put_u64(j, e->offset);
+		put(j, ", ");
+		put_u64(j, e->file);
+		put(j, ", ");
+		put_u64(j, e->thread);
+		put(j, "]");
+	}
+	jw_close(j, "]");
+	jw_close(j, "}");
+}
+
+/* The stalls under the default rule, as every output finds them
+ * (diskbench_stalls_find()): derived, not read. */
+static void write_stalls(struct jw *j, const struct diskbench_result *res)
+{
+	struct diskbench_stalls *st;
+	int err = diskbench_stalls_find(&st, res, NULL);
+
+	if (err) {
+		if (!j->o->err)
+			j->o->err = err;
+		return;
+	}
+	jw_open(j, "stalls", "[");
+	for (size_t i = 0; i < diskbench_stalls_count(st); i++) {
+		struct diskbench_stall s;
+
+		memset(&s, 0, sizeof(s));
+		s.sz = sizeof(s);
+		if (diskbench_stalls_get(st, i, &s))
+			break;
+		jw_key(j, NULL);
+		put(j, "{\"start_ns\": ");
+		put_u64(j, s.start_ns);
+		put(j, ", \"end_ns\": ");
+		put_u64(j, s.end_ns);
+		put(j, ", \"latency_ns\": ");
+		put_u64(j, s.latency_ns);
+		put(j, ", \"worst_ns\": ");
+		put_u64(j, s.worst_ns);
+		put(j, ", \"ops\": ");
+		put_u64(j, s.ops);
+		put(j, ", \"precision_ns\": ");
+		put_u64(j, s.precision_ns);
+		put(j, ", \"slow_index\": ");
+		if (s.slow_index == SIZE_MAX)
+			put(j, "null");
+		else
+			put_u64(j, s.slow_index);
+		put(j, "}");
+	}
+	jw_close(j, "]");
+	diskbench_stalls_free(st);
 }
 
 /* A decimal a JSON reader takes as an integer: no sign, no leading zero,
@@ -531,6 +628,8 @@ static void write_result(struct jw *j, const struct diskbench__wopts *w,
 		jw_bool(j, "too_fast", res->too_fast);
 		write_latency(j, w, m->hist);
 		write_timeline(j, m->tl);
+		write_slow(j, m->slow);
+		write_stalls(j, res);
 	}
 	write_error(j, res);
 	jw_close(j, "}");
@@ -1010,7 +1109,90 @@ static int read_timeline(struct rd *d, json_t *jt,
 			return err;
 		}
 	}
+
+	json_t *jx = NULL, *jxp = NULL;
+	uint64_t thr = 0;
+
+	err = rd_obj(d, jt, "tails", OPT, &jx);
+	if (!err && jx) {
+		size_t o0 = rd_push_key(d, "tails");
+
+		if (!(err = rd_u64(d, jx, "slow_threshold_ns", REQ, &thr, NULL)) &&
+		    !(err = rd_arr(d, jx, "points", REQ, &jxp)))
+			err = diskbench__timeline_restore_tails(&d->rs, tl, thr,
+								json_array_size(jxp));
+		for (size_t i = 0; !err && i < n; i++) {
+			size_t o1 = rd_push_key(d, "points");
+			size_t o2 = rd_push_index(d, i);
+			uint64_t p[2];
+
+			err = rd_row(d, json_array_get(jxp, i), 2, p);
+			if (!err)
+				err = diskbench__timeline_restore_tail(&d->rs, tl, i, p);
+			rd_pop(d, o2);
+			rd_pop(d, o1);
+		}
+		rd_pop(d, o0);
+	}
+	if (err) {
+		diskbench_timeline_free(tl);
+		return err;
+	}
 	*out = tl;
+	return 0;
+}
+
+/* slow_ops {threshold_ns, dropped, ops: [[start, latency, bytes, offset
+ * or null, file, thread], ...]}, exactly. */
+static int read_slow(struct rd *d, json_t *js, struct diskbench__slow_log **out)
+{
+	struct diskbench__slow_log *log;
+	uint64_t threshold = 0, dropped = 0;
+	json_t *jo;
+	size_t n;
+	int err;
+
+	*out = NULL;
+	if ((err = rd_u64(d, js, "threshold_ns", REQ, &threshold, NULL)) ||
+	    (err = rd_u64(d, js, "dropped", REQ, &dropped, NULL)) ||
+	    (err = rd_arr(d, js, "ops", REQ, &jo)))
+		return err;
+	n = json_array_size(jo);
+	err = diskbench__slow_restore_new(&d->rs, threshold, dropped, n, &log);
+	if (err)
+		return err;
+	for (size_t i = 0; i < n; i++) {
+		size_t o1 = rd_push_key(d, "ops");
+		size_t o2 = rd_push_index(d, i);
+		json_t *row = json_array_get(jo, i);
+		uint64_t v[6] = { 0 };
+
+		if (!json_is_array(row) || json_array_size(row) != 6)
+			err = rd_fail(d, NULL, "expected an array of 6 integers, found %s",
+				      json_is_array(row) ? "another length" :
+							   type_name(row));
+		for (size_t k = 0; !err && k < 6; k++) {
+			size_t old = rd_push_index(d, k);
+			json_t *x = json_array_get(row, k);
+
+			if (k == 3 && json_is_null(x))
+				v[k] = DISKBENCH_SLOW_NO_OFFSET;
+			else
+				err = rd_u64_value(d, NULL, x, &v[k]);
+			if (!err && k >= 4 && v[k] > UINT32_MAX)
+				err = rd_fail(d, NULL, "above 2^32 - 1");
+			rd_pop(d, old);
+		}
+		if (!err)
+			err = diskbench__slow_restore_entry(&d->rs, log, i, v);
+		rd_pop(d, o2);
+		rd_pop(d, o1);
+		if (err) {
+			diskbench__slow_free(log);
+			return err;
+		}
+	}
+	*out = log;
 	return 0;
 }
 
@@ -1132,7 +1314,7 @@ static int read_phase(struct rd *d, json_t *jp, struct diskbench_result **out)
 	struct diskbench_result *res = NULL;
 	const char *name, *kname;
 	bool summary = false, too_fast = false;
-	json_t *jl, *jt, *je, *jr, *jc;
+	json_t *jl, *jt, *je, *jr, *jc, *js = NULL;
 	double cpu;
 	int err;
 
@@ -1175,6 +1357,8 @@ static int read_phase(struct rd *d, json_t *jp, struct diskbench_result **out)
 			err = rd_obj(d, jp, "latency", REQ, &jl);
 		if (!err)
 			err = rd_obj(d, jp, "timeline", REQ, &jt);
+		if (!err)
+			err = rd_obj(d, jp, "slow_ops", OPT, &js);
 		if (err)
 			return err;
 		size_t old = rd_push_key(d, "latency");
@@ -1196,6 +1380,19 @@ static int read_phase(struct rd *d, json_t *jp, struct diskbench_result **out)
 	}
 	if (err)
 		return err;
+	if (js) {
+		struct diskbench__slow_log *log;
+		size_t old = rd_push_key(d, "slow_ops");
+
+		err = read_slow(d, js, &log);
+		rd_pop(d, old);
+		if (!err)
+			err = diskbench__result_set_slow(res, log);
+		if (err) {
+			diskbench_result_free(res);
+			return err;
+		}
+	}
 	if (jc) {
 		size_t old = rd_push_key(d, "config");
 

@@ -14,6 +14,8 @@ struct diskbench__tl_slot {
 	uint64_t bytes;
 	uint64_t max_latency_ns;
 	uint64_t latency_sum_ns;
+	uint64_t slow_ops;      /* operations at or over the timeline's slow_ns */
+	uint64_t p99_ns;        /* the interval's p99 (the recorder sets it) */
 };
 
 struct diskbench_timeline {
@@ -32,6 +34,10 @@ struct diskbench_timeline {
 	size_t cur;
 	uint64_t cur_lo;
 	uint64_t cur_hi;
+	/* Operations at least this long are counted in slow_ops: the
+	 * recorder's slow threshold; UINT64_MAX (a timeline of one's own):
+	 * none. */
+	uint64_t slow_ns;
 };
 
 /* The empty timeline of summary-only results, shared and read-only: the
@@ -63,6 +69,7 @@ static inline int diskbench__timeline_record(struct diskbench_timeline *tl,
 	s->ops++;
 	s->bytes += bytes;
 	s->latency_sum_ns += latency_ns;
+	s->slow_ops += latency_ns >= tl->slow_ns;
 	if (latency_ns > s->max_latency_ns)
 		s->max_latency_ns = latency_ns;
 	if (tl->cur >= tl->len)

@@ -27,6 +27,7 @@ const struct diskbench_timeline diskbench__timeline_empty = {
 	.cur = 0,
 	.cur_lo = 1,
 	.cur_hi = 0,
+	.slow_ns = UINT64_MAX,
 };
 
 /* Grows the slot array to hold at least `need` slots, zeroing the new ones. */
@@ -64,11 +65,28 @@ static void forget_cursor(struct diskbench_timeline *tl)
 	tl->cur_hi = 0;
 }
 
+static void add_slot(struct diskbench__tl_slot *d,
+		     const struct diskbench__tl_slot *s)
+{
+	d->ops += s->ops;
+	d->bytes += s->bytes;
+	d->latency_sum_ns += s->latency_sum_ns;
+	d->slow_ops += s->slow_ops;
+	/* Percentiles of two intervals do not add: the larger p99 is an
+	 * upper bound of the merged one (docs/performance.md). */
+	if (s->p99_ns > d->p99_ns)
+		d->p99_ns = s->p99_ns;
+	if (s->max_latency_ns > d->max_latency_ns)
+		d->max_latency_ns = s->max_latency_ns;
+}
+
 /*
  * A bounded timeline's interval doubled: slot i becomes the sum of slots
  * 2i and 2i + 1, from the start, which does not move. Exact: an operation
  * counted in [s + 2iI, s + (2i+1)I) or [s + (2i+1)I, s + (2i+2)I) lies in
- * [s + 2iI, s + 2(i+1)I). -ERANGE if the length cannot double.
+ * [s + 2iI, s + 2(i+1)I); the slow-operation counts add up too, and the
+ * p99 is the larger of the two, an upper bound (see add_slot()). -ERANGE
+ * if the length cannot double.
  */
 static int coarsen(struct diskbench_timeline *tl)
 {
@@ -77,15 +95,10 @@ static int coarsen(struct diskbench_timeline *tl)
 	if (tl->interval_ns > UINT64_MAX / 2)
 		return -ERANGE;
 	for (size_t i = 0; i < half; i++) {
-		struct diskbench__tl_slot a = tl->slots[2 * i], b = { 0, 0, 0, 0 };
+		struct diskbench__tl_slot a = tl->slots[2 * i];
 
 		if (2 * i + 1 < tl->len)
-			b = tl->slots[2 * i + 1];
-		a.ops += b.ops;
-		a.bytes += b.bytes;
-		a.latency_sum_ns += b.latency_sum_ns;
-		if (b.max_latency_ns > a.max_latency_ns)
-			a.max_latency_ns = b.max_latency_ns;
+			add_slot(&a, &tl->slots[2 * i + 1]);
 		tl->slots[i] = a;
 	}
 	/* Slots past len stay zero, as grow() and reset() expect. */
@@ -156,6 +169,7 @@ diskbench_timeline_new(struct diskbench_timeline **out, uint64_t start_ns,
 					: DISKBENCH_TIMELINE_DEFAULT_INTERVAL_NS;
 	tl->base_interval_ns = tl->interval_ns;
 	tl->max_len = (size_t)o.max_intervals;
+	tl->slow_ns = UINT64_MAX;
 	err = grow(tl, (size_t)reserve);
 	if (err) {
 		free(tl);
@@ -189,7 +203,7 @@ DISKBENCH_API int diskbench_timeline_copy(struct diskbench_timeline **out,
 		return -ENOMEM;
 	*tl = *src;
 	/* Room for the intervals used only: a result's copy of a recorder's
-	 * timeline need not carry the recorder's reserve (128 KiB by
+	 * timeline need not carry the recorder's reserve (192 KiB by
 	 * default); recording into the copy grows it again. */
 	tl->cap = src->len ? src->len : 1;
 	tl->slots = diskbench__zalloc(tl->cap * sizeof(*src->slots));
@@ -212,16 +226,6 @@ DISKBENCH_API int diskbench_timeline_record(struct diskbench_timeline *tl,
 	if (!tl)
 		return -EINVAL;
 	return diskbench__timeline_record(tl, end_ns, latency_ns, bytes);
-}
-
-static void add_slot(struct diskbench__tl_slot *d,
-		     const struct diskbench__tl_slot *s)
-{
-	d->ops += s->ops;
-	d->bytes += s->bytes;
-	d->latency_sum_ns += s->latency_sum_ns;
-	if (s->max_latency_ns > d->max_latency_ns)
-		d->max_latency_ns = s->max_latency_ns;
 }
 
 /* How many doublings take interval a to b (a <= b), or -1 if none do. */
@@ -258,6 +262,8 @@ DISKBENCH_API int diskbench_timeline_merge(struct diskbench_timeline *dst,
 
 	if (!dst || !src || !diskbench__timeline_mergeable(dst, src))
 		return -EINVAL;
+	if (dst->slow_ns == UINT64_MAX)
+		dst->slow_ns = src->slow_ns;
 	if (!src->len) {
 		/* Nothing to add; an empty dst still takes the coarser
 		 * length, as a merge of something would. */
@@ -399,4 +405,23 @@ diskbench_timeline_get(const struct diskbench_timeline *tl, size_t index,
 	p.sz = sz;
 	memcpy(point, &p, sz);
 	return 0;
+}
+
+DISKBENCH_API int
+diskbench_timeline_tails(const struct diskbench_timeline *tl, size_t index,
+			 uint64_t *slow_ops, uint64_t *p99_ns)
+{
+	if (!tl || !slow_ops || !p99_ns)
+		return -EINVAL;
+	if (index >= tl->len)
+		return -ERANGE;
+	*slow_ops = tl->slots[index].slow_ops;
+	*p99_ns = tl->slots[index].p99_ns;
+	return 0;
+}
+
+DISKBENCH_API uint64_t
+diskbench_timeline_slow_threshold_ns(const struct diskbench_timeline *tl)
+{
+	return tl && tl->slow_ns != UINT64_MAX ? tl->slow_ns : 0;
 }

@@ -69,6 +69,7 @@ enum {
 	OPT_JSON = 256, OPT_HTML, OPT_ENGINE, OPT_IODEPTH, OPT_PERCENTILES,
 	OPT_TIMELINE, OPT_PROGRESS, OPT_NO_PROGRESS, OPT_HELP, OPT_VERSION,
 	OPT_CLEANUP, OPT_DROP_CACHE, OPT_COLD_METADATA, OPT_SEEK_TIME,
+	OPT_HDR_LOG,
 };
 
 /* The longest timeline interval: a day (in ns, still exact in JSON). */
@@ -110,6 +111,7 @@ struct options {
 	char *user;                /* -u, without its :group */
 	const char *group;         /* -g or -u's :group */
 	char *json_path, *html_path;
+	char *hdr_path;            /* --hdr-log */
 	const char *engine;
 	int64_t iodepth;
 	double percentiles[DISKBENCH_WRITE_MAX_PERCENTILES];
@@ -379,6 +381,7 @@ static void help(void)
 	       "      [--iodepth N] [--percentiles P,P,...] [--timeline-interval MS]\n"
 	       "      [--drop-cache] [--cold-metadata] [--seek-time SECONDS]\n"
 	       "      [--progress | --no-progress] [--help] [--version]\n"
+	       "      [--hdr-log FILE]\n"
 	       "      " PROG " --cleanup DIR\n"
 	       "\nVersion: %s\n", diskbench_version_string());
 	exit(0);
@@ -643,6 +646,7 @@ static void parse_args(struct options *o, int argc, char **argv)
 	static const struct option longs[] = {
 		{ "json", required_argument, NULL, OPT_JSON },
 		{ "html", required_argument, NULL, OPT_HTML },
+		{ "hdr-log", required_argument, NULL, OPT_HDR_LOG },
 		{ "engine", required_argument, NULL, OPT_ENGINE },
 		{ "iodepth", required_argument, NULL, OPT_IODEPTH },
 		{ "percentiles", required_argument, NULL, OPT_PERCENTILES },
@@ -808,6 +812,10 @@ static void parse_args(struct options *o, int argc, char **argv)
 		case OPT_HTML:
 			free(o->html_path);
 			o->html_path = report_path("--html", arg, start_cwd);
+			break;
+		case OPT_HDR_LOG:
+			free(o->hdr_path);
+			o->hdr_path = report_path("--hdr-log", arg, start_cwd);
 			break;
 		case OPT_ENGINE:
 			if (strcmp(arg, "sync") && strcmp(arg, "io_uring") &&
@@ -1330,6 +1338,37 @@ static int write_file(struct diskbench_report *rep, enum diskbench_format fmt,
 }
 
 /*
+ * After a run's table, one line on standard error per stall of its tests,
+ * as diskbench_stalls_find() finds them under the default rule: the same
+ * call, and so the same stalls, as the HTML page's summary and the JSON.
+ */
+static void say_stalls(const struct diskbench_run *run)
+{
+	if (reader_gone(STDERR_FILENO))
+		return;
+	for (size_t i = 0; i < diskbench_run_result_count(run); i++) {
+		struct diskbench_stalls *st = NULL;
+		char buf[4096], *line, *next;
+		long n;
+
+		if (diskbench_stalls_find(&st, diskbench_run_result(run, i), NULL))
+			continue;
+		n = diskbench_stalls_text(st, buf, sizeof(buf));
+		if (n > 0 && (size_t)n >= sizeof(buf))
+			fprintf(stderr, PROG ": (%zu stalls; the first shown)\n",
+				diskbench_stalls_count(st));
+		for (line = buf; n > 0 && *line; line = next) {
+			next = strchr(line, '\n');
+			if (!next)
+				break; /* a line cut by the buffer */
+			*next++ = '\0';
+			fprintf(stderr, PROG ": %s\n", line);
+		}
+		diskbench_stalls_free(st);
+	}
+}
+
+/*
  * After a run that a signal or an error stopped: which test stopped, how
  * many did not run, and whether every file was removed. One line, on
  * standard error if anyone reads it.
@@ -1464,6 +1503,7 @@ static void free_options(struct options *o)
 	free(o->user);
 	free(o->json_path);
 	free(o->html_path);
+	free(o->hdr_path);
 }
 
 int main(int argc, char **argv)
@@ -1528,6 +1568,7 @@ int main(int argc, char **argv)
 	/* As the user the run is, before anything runs. */
 	check_report_dir("--json", o.json_path);
 	check_report_dir("--html", o.html_path);
+	check_report_dir("--hdr-log", o.hdr_path);
 
 	memset(&cli, 0, sizeof(cli));
 	cli.o = &o;
@@ -1735,7 +1776,8 @@ int main(int argc, char **argv)
 		 * failed or was stopped too (its error in it); only that report
 		 * needs them all at once. */
 		if (diskbench_report_new(&one) || add_results(one, &info, run) ||
-		    ((o.json_path || o.html_path) && add_results(all, &info, run))) {
+		    ((o.json_path || o.html_path || o.hdr_path) &&
+		     add_results(all, &info, run))) {
 			fprintf(stderr, PROG ": cannot make the report: %s\n",
 				diskbench_strerror(-ENOMEM));
 			diskbench_report_free(one);
@@ -1750,6 +1792,11 @@ int main(int argc, char **argv)
 		if (!(out_failed && table == stdout) && !reader_gone(STDOUT_FILENO) &&
 		    write_report(one, DISKBENCH_FORMAT_BONNIE_CSV, 0, stdout))
 			out_failed = true;
+		/* The stall lines come after the table, also in a terminal
+		 * that shows both streams. */
+		if (!out_failed && !reader_gone(STDOUT_FILENO) && fflush(stdout))
+			out_failed = true;
+		say_stalls(run);
 		diskbench_report_free(one);
 		runs_done++;
 		if (out_failed)
@@ -1764,6 +1811,9 @@ int main(int argc, char **argv)
 			status = EXIT_IO;
 		if (o.html_path &&
 		    write_file(all, DISKBENCH_FORMAT_HTML, &o, "--html", o.html_path))
+			status = EXIT_IO;
+		if (o.hdr_path &&
+		    write_file(all, DISKBENCH_FORMAT_HDR_LOG, &o, "--hdr-log", o.hdr_path))
 			status = EXIT_IO;
 	}
 out:

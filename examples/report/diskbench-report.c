@@ -29,7 +29,7 @@
 
 enum {
 	OPT_TEXT = 256, OPT_CSV, OPT_JSON, OPT_HTML, OPT_TITLE,
-	OPT_PERCENTILES, OPT_HELP, OPT_VERSION,
+	OPT_PERCENTILES, OPT_HELP, OPT_VERSION, OPT_HDR_LOG,
 };
 
 /*
@@ -140,7 +140,7 @@ static bool through_temporary(const char *path)
 }
 
 static const char usage_text[] =
-	"usage: " PROG " [--text | --csv | --json | --html] [--title TITLE]\n"
+	"usage: " PROG " [--text | --csv | --json | --html | --hdr-log] [--title TITLE]\n"
 	"       [--percentiles P,P,...] [-o FILE] RESULT-FILE...\n";
 
 static void usage(void)
@@ -159,6 +159,8 @@ static void help(void)
 	       "  --csv              bonnie++ CSV, format 1.98, one line per run\n"
 	       "  --json             libdiskbench JSON (docs/result-schema.json)\n"
 	       "  --html             a self-contained HTML page comparing the runs\n"
+	       "  --hdr-log          an HdrHistogram interval log (format 1.3): one\n"
+	       "                     histogram per phase, tagged run/phase\n"
 	       "  --title TITLE      title of the HTML page\n"
 	       "  --percentiles LIST latency percentiles for JSON and HTML, ascending,\n"
 	       "                     comma-separated (default 50,90,99,99.9,99.99,100)\n"
@@ -245,6 +247,7 @@ int main(int argc, char **argv)
 		{ "csv", no_argument, NULL, OPT_CSV },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "html", no_argument, NULL, OPT_HTML },
+		{ "hdr-log", no_argument, NULL, OPT_HDR_LOG },
 		{ "title", required_argument, NULL, OPT_TITLE },
 		{ "percentiles", required_argument, NULL, OPT_PERCENTILES },
 		{ "output", required_argument, NULL, 'o' },
@@ -257,6 +260,7 @@ int main(int argc, char **argv)
 		[DISKBENCH_FORMAT_BONNIE_CSV] = "--csv",
 		[DISKBENCH_FORMAT_JSON] = "--json",
 		[DISKBENCH_FORMAT_HTML] = "--html",
+		[DISKBENCH_FORMAT_HDR_LOG] = "--hdr-log",
 	};
 	struct diskbench_write_opts wo = DISKBENCH_WRITE_OPTS_INIT;
 	double percentiles[DISKBENCH_WRITE_MAX_PERCENTILES];
@@ -308,6 +312,9 @@ int main(int argc, char **argv)
 			break;
 		case OPT_HTML:
 			want = DISKBENCH_FORMAT_HTML;
+			break;
+		case OPT_HDR_LOG:
+			want = DISKBENCH_FORMAT_HDR_LOG;
 			break;
 		case OPT_TITLE:
 			wo.title = optarg;

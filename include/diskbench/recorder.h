@@ -21,6 +21,10 @@
  * diskbench_recorder_hist() and diskbench_recorder_timeline() fold the
  * batch in first.
  *
+ * An operation at or over the slow threshold (50 ms by default) is also
+ * kept whole in the slow-operation log, which results carry: the hot path
+ * pays one compare for it.
+ *
  * Threads each drive their own recorder; diskbench_recorder_merge() sums them
  * when the work is done.
  *
@@ -70,11 +74,18 @@ struct diskbench_recorder_opts {
 	/** Most timeline intervals, as diskbench_timeline_opts.max_intervals;
 	 *  0: no bound. */
 	uint64_t timeline_max_intervals;
+	/**
+	 * Operations at least this long go into the slow-operation log (start,
+	 * latency, bytes, offset, file, thread; see <diskbench/stall.h>), up to
+	 * DISKBENCH_SLOW_MAX of them, the rest counted as dropped.
+	 * 0: DISKBENCH_SLOW_DEFAULT_THRESHOLD_NS (50 ms); UINT64_MAX: no log.
+	 */
+	uint64_t slow_threshold_ns;
 };
 
 /** Initializer for struct diskbench_recorder_opts: all defaults. */
 #define DISKBENCH_RECORDER_OPTS_INIT \
-	{ sizeof(struct diskbench_recorder_opts), 0, 0, 0, 0, 0, 0, 0, 0 }
+	{ sizeof(struct diskbench_recorder_opts), 0, 0, 0, 0, 0, 0, 0, 0, 0 }
 
 /**
  * Fills an option struct with its size and the defaults.
@@ -185,8 +196,9 @@ DISKBENCH_API int diskbench_recorder_end(struct diskbench_recorder *rec,
 					 uint64_t now_ns);
 
 /**
- * Adds what @p src recorded to @p dst: operations, bytes, histogram and
- * timeline. The time span becomes the union of both spans (earliest begin to
+ * Adds what @p src recorded to @p dst: operations, bytes, histogram,
+ * timeline and slow-operation log (in start order; past
+ * DISKBENCH_SLOW_MAX entries the latest are counted as dropped). The time span becomes the union of both spans (earliest begin to
  * latest end), so N threads that worked side by side give one rate over the
  * whole span. The CPU time of @p dst is kept: it is the whole process's
  * already.

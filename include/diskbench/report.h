@@ -73,14 +73,19 @@ enum diskbench_format {
 	DISKBENCH_FORMAT_JSON = 3,
 	/** Self-contained HTML comparison (write only). */
 	DISKBENCH_FORMAT_HTML = 4,
+	/** HdrHistogram interval log, "Histogram log format version 1.3"
+	 *  (write only): one compressed histogram per phase, tagged
+	 *  "run/phase"; -ENOTSUP in a library built without zlib. */
+	DISKBENCH_FORMAT_HDR_LOG = 5,
 };
 
 /** Version of the JSON schema the writer follows and the reader accepts. */
 #define DISKBENCH_REPORT_SCHEMA_VERSION 1
 /** Minor version of the JSON schema the writer follows: members it added
- *  to version 1 (1: results' configuration, runs' end time). The reader
- *  takes any minor version of version 1. */
-#define DISKBENCH_REPORT_SCHEMA_MINOR 1
+ *  to version 1 (1: results' configuration, runs' end time; 2: each
+ *  phase's stalls and slow-operation log). The reader takes any minor
+ *  version of version 1. */
+#define DISKBENCH_REPORT_SCHEMA_MINOR 2
 
 /** Largest input diskbench_report_read_file() reads: 1 GiB. */
 #define DISKBENCH_REPORT_MAX_INPUT (UINT64_C(1) << 30)

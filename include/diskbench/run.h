@@ -130,6 +130,9 @@ struct diskbench_run_opts {
 	 * points. diskbench-bonnie uses 100 us and 2048.
 	 */
 	uint64_t timeline_max_intervals;
+	/** Slow-operation log threshold of the results, as
+	 *  diskbench_recorder_opts.slow_threshold_ns; 0: 50 ms; UINT64_MAX: no log. */
+	uint64_t slow_threshold_ns;
 };
 
 /**
@@ -140,7 +143,7 @@ struct diskbench_run_opts {
 
 /** Initializer for struct diskbench_run_opts: all defaults. */
 #define DISKBENCH_RUN_OPTS_INIT \
-	{ sizeof(struct diskbench_run_opts), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
+	{ sizeof(struct diskbench_run_opts), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
 
 /**
  * Fills an option struct with its size and the defaults.

@@ -212,6 +212,38 @@ DISKBENCH_API int
 diskbench_timeline_get(const struct diskbench_timeline *tl, size_t index,
 		       struct diskbench_timeline_point *point);
 
+/**
+ * The tails of one interval: operations at or over the timeline's slow
+ * threshold (diskbench_timeline_slow_threshold_ns()), and the interval's
+ * p99. A recorder's timeline has both: the p99 comes from a small
+ * histogram of the interval being recorded (8 buckets per power of two:
+ * at most 12.5% above the exact p99, and never above the interval's
+ * maximum); in a timeline merged from several threads', or an interval
+ * a bounded timeline made by doubling (diskbench_timeline_opts.max_intervals),
+ * it is the largest of its parts', an upper bound of the merged interval's
+ * p99 and never above its maximum. A timeline of one's
+ * own (diskbench_timeline_new()) counts no slow operations and has no p99.
+ *
+ * @param[in]  tl       the timeline
+ * @param[in]  index    from 0 to diskbench_timeline_len() - 1
+ * @param[out] slow_ops operations at or over the slow threshold
+ * @param[out] p99_ns   the interval's p99; 0 when not known
+ * @return 0; -EINVAL for a NULL argument; -ERANGE for an index past the end
+ */
+DISKBENCH_API int
+diskbench_timeline_tails(const struct diskbench_timeline *tl, size_t index,
+			 uint64_t *slow_ops, uint64_t *p99_ns);
+
+/**
+ * The slow threshold the timeline counts against: its recorder's
+ * (diskbench_recorder_opts.slow_threshold_ns).
+ *
+ * @param[in] tl the timeline
+ * @return the threshold in ns; 0 when it counts none
+ */
+DISKBENCH_API uint64_t
+diskbench_timeline_slow_threshold_ns(const struct diskbench_timeline *tl);
+
 DISKBENCH_END_DECLS
 
 /** @} */

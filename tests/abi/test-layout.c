@@ -30,6 +30,10 @@ _Static_assert(offsetof(struct diskbench_random_opts, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_run_opts, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_seq_opts, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_target_opts, sz) == 0, "sz first");
+_Static_assert(offsetof(struct diskbench_stall_rules, sz) == 0, "sz first");
+_Static_assert(offsetof(struct diskbench_stall, sz) == 0, "sz first");
+_Static_assert(offsetof(struct diskbench_stall_summary, sz) == 0, "sz first");
+_Static_assert(offsetof(struct diskbench_slow_op, sz) == 0, "sz first");
 
 #define LP64 (sizeof(void *) == 8 && sizeof(long) == 8 && \
 	      _Alignof(uint64_t) == 8)
@@ -92,7 +96,8 @@ static void test_layout_recorder_opts(void **state)
 	assert_offset(diskbench_recorder_opts, reserved, 52);
 	/* appended in 0.2 */
 	assert_offset(diskbench_recorder_opts, timeline_max_intervals, 56);
-	assert_int_equal(sizeof(struct diskbench_recorder_opts), 64);
+	assert_offset(diskbench_recorder_opts, slow_threshold_ns, 64);
+	assert_int_equal(sizeof(struct diskbench_recorder_opts), 72);
 }
 
 static void test_layout_report_info(void **state)
@@ -265,7 +270,8 @@ static void test_layout_run_opts(void **state)
 	assert_offset(diskbench_run_opts, random, 80);
 	assert_offset(diskbench_run_opts, random_user_data, 88);
 	assert_offset(diskbench_run_opts, timeline_max_intervals, 96);
-	assert_int_equal(sizeof(struct diskbench_run_opts), 104);
+	assert_offset(diskbench_run_opts, slow_threshold_ns, 104);
+	assert_int_equal(sizeof(struct diskbench_run_opts), 112);
 }
 
 static void test_layout_seq_opts(void **state)
@@ -298,6 +304,57 @@ static void test_layout_target_opts(void **state)
 
 
 /* Every INIT macro sets sz to its struct's size and zeroes the rest. */
+static void test_layout_stall(void **state)
+{
+	struct diskbench_stall_rules r = DISKBENCH_STALL_RULES_INIT;
+
+	(void)state;
+	assert_int_equal(r.sz, sizeof(r));
+	assert_int_equal(r.p99_factor, 0);
+	if (!LP64)
+		skip();
+	assert_offset(diskbench_stall_rules, sz, 0);
+	assert_offset(diskbench_stall_rules, always_ns, 8);
+	assert_offset(diskbench_stall_rules, floor_ns, 16);
+	assert_offset(diskbench_stall_rules, p99_factor, 24);
+	assert_int_equal(sizeof(struct diskbench_stall_rules), 32);
+
+	assert_offset(diskbench_stall, sz, 0);
+	assert_offset(diskbench_stall, start_ns, 8);
+	assert_offset(diskbench_stall, end_ns, 16);
+	assert_offset(diskbench_stall, latency_ns, 24);
+	assert_offset(diskbench_stall, worst_ns, 32);
+	assert_offset(diskbench_stall, ops, 40);
+	assert_offset(diskbench_stall, precision_ns, 48);
+	assert_offset(diskbench_stall, flags, 56);
+	assert_offset(diskbench_stall, phase, 64);
+	assert_offset(diskbench_stall, kind, 72);
+	assert_offset(diskbench_stall, slow_index, 80);
+	assert_int_equal(sizeof(struct diskbench_stall), 88);
+
+	assert_offset(diskbench_stall_summary, sz, 0);
+	assert_offset(diskbench_stall_summary, stalled, 8);
+	assert_offset(diskbench_stall_summary, has_dist, 9);
+	assert_offset(diskbench_stall_summary, has_first, 10);
+	assert_offset(diskbench_stall_summary, max_ns, 16);
+	assert_offset(diskbench_stall_summary, p99_ns, 24);
+	assert_offset(diskbench_stall_summary, threshold_ns, 32);
+	assert_offset(diskbench_stall_summary, over_ns, 40);
+	assert_offset(diskbench_stall_summary, over, 48);
+	assert_offset(diskbench_stall_summary, first_ns, 56);
+	assert_offset(diskbench_stall_summary, count, 64);
+	assert_int_equal(sizeof(struct diskbench_stall_summary), 72);
+
+	assert_offset(diskbench_slow_op, sz, 0);
+	assert_offset(diskbench_slow_op, start_ns, 8);
+	assert_offset(diskbench_slow_op, latency_ns, 16);
+	assert_offset(diskbench_slow_op, bytes, 24);
+	assert_offset(diskbench_slow_op, offset, 32);
+	assert_offset(diskbench_slow_op, file, 40);
+	assert_offset(diskbench_slow_op, thread, 44);
+	assert_int_equal(sizeof(struct diskbench_slow_op), 48);
+}
+
 static void test_layout_all_init_macros(void **state)
 {
 	struct diskbench_bonnie_opts bo = DISKBENCH_BONNIE_OPTS_INIT;
@@ -343,6 +400,7 @@ static void test_layout_format_values(void **state)
 	assert_int_equal(DISKBENCH_FORMAT_BONNIE_TEXT, 2);
 	assert_int_equal(DISKBENCH_FORMAT_JSON, 3);
 	assert_int_equal(DISKBENCH_FORMAT_HTML, 4);
+	assert_int_equal(DISKBENCH_FORMAT_HDR_LOG, 5);
 }
 
 static void test_layout_engine_ops(void **state)
@@ -500,6 +558,7 @@ int main(void)
 		cmocka_unit_test(test_layout_run_opts),
 		cmocka_unit_test(test_layout_seq_opts),
 		cmocka_unit_test(test_layout_target_opts),
+		cmocka_unit_test(test_layout_stall),
 		cmocka_unit_test(test_layout_all_init_macros),
 		cmocka_unit_test(test_layout_format_values),
 		cmocka_unit_test(test_layout_order_and_init_macros),

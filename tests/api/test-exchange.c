@@ -100,10 +100,18 @@ static void assert_tl_same(const struct diskbench_timeline *a,
 	for (size_t i = 0; i < diskbench_timeline_len(a); i++) {
 		struct diskbench_timeline_point pa = { .sz = sizeof(pa) }, pb = { .sz = sizeof(pb) };
 
+		uint64_t sa, qa, sb, qb;
+
 		assert_rc(diskbench_timeline_get(a, i, &pa), 0);
 		assert_rc(diskbench_timeline_get(b, i, &pb), 0);
 		assert_memory_equal(&pa, &pb, sizeof(pa));
+		assert_rc(diskbench_timeline_tails(a, i, &sa, &qa), 0);
+		assert_rc(diskbench_timeline_tails(b, i, &sb, &qb), 0);
+		assert_u64_eq(sa, sb);
+		assert_u64_eq(qa, qb);
 	}
+	assert_u64_eq(diskbench_timeline_slow_threshold_ns(a),
+		      diskbench_timeline_slow_threshold_ns(b));
 }
 
 /* Every getter of two results agrees, inputs included. */
@@ -147,6 +155,17 @@ static void assert_result_equal(const struct diskbench_result *a,
 		assert_rc(diskbench_result_config_at(b, i, &kb, &vb), 0);
 		assert_string_equal(ka, kb);
 		assert_string_equal(va, vb);
+	}
+	assert_u64_eq(diskbench_result_slow_count(a), diskbench_result_slow_count(b));
+	assert_u64_eq(diskbench_result_slow_dropped(a), diskbench_result_slow_dropped(b));
+	assert_u64_eq(diskbench_result_slow_threshold_ns(a),
+		      diskbench_result_slow_threshold_ns(b));
+	for (size_t i = 0; i < diskbench_result_slow_count(a); i++) {
+		struct diskbench_slow_op oa = { .sz = sizeof(oa) }, ob = { .sz = sizeof(ob) };
+
+		assert_rc(diskbench_result_slow_get(a, i, &oa), 0);
+		assert_rc(diskbench_result_slow_get(b, i, &ob), 0);
+		assert_memory_equal(&oa, &ob, sizeof(oa));
 	}
 	assert_u64_eq(diskbench_result_input_count(a), diskbench_result_input_count(b));
 	for (size_t i = 0; i < diskbench_result_input_count(a); i++) {
@@ -472,6 +491,30 @@ static void test_exchange_merge_exact(void **state)
 		}
 		assert_u64_eq(tops, ops);
 		assert_u64_eq(diskbench_timeline_start_ns(tl), 10 * S);
+	}
+
+	/* The slow-operation log: process 2's stall, exact, on the common
+	 * clock; the stall analysis finds it in the merged result and in
+	 * input 2 only. */
+	{
+		struct diskbench_slow_op op = { .sz = sizeof(op) };
+		uint64_t t = 2 * MS;
+		struct diskbench_stalls *st;
+
+		for (unsigned k = 0; k < 120; k++)
+			t += lat_of(2, k);
+		assert_u64_eq(diskbench_result_slow_count(m), 1);
+		assert_rc(diskbench_result_slow_get(m, 0, &op), 0);
+		assert_u64_eq(op.start_ns, t);
+		assert_u64_eq(op.latency_ns, 400 * MS + lat_of(2, 120));
+		assert_rc(diskbench_stalls_find(&st, m, NULL), 0);
+		assert_u64_eq(diskbench_stalls_count(st), 1);
+		diskbench_stalls_free(st);
+		for (unsigned i = 0; i < 4; i++) {
+			assert_rc(diskbench_stalls_find(&st, diskbench_result_input(m, i), NULL), 0);
+			assert_u64_eq(diskbench_stalls_count(st), i == 2);
+			diskbench_stalls_free(st);
+		}
 	}
 
 	/* A merge encodes with its inputs. */

@@ -467,6 +467,54 @@ CHECK(diskbench_result_start_ns) { IS_ZERO(diskbench_result_start_ns(NULL)); }
 CHECK(diskbench_run_start_time_ns) { IS_ZERO(diskbench_run_start_time_ns(NULL)); }
 CHECK(diskbench_run_end_time_ns) { IS_ZERO(diskbench_run_end_time_ns(NULL)); }
 
+CHECK(diskbench_stall_rules_init) { WORKS(diskbench_stall_rules_init(NULL, 0)); }
+CHECK(diskbench_stalls_find)
+{
+	struct diskbench_stalls *st = (struct diskbench_stalls *)1;
+
+	IS_EINVAL(diskbench_stalls_find(NULL, NULL, NULL));
+	IS_EINVAL(diskbench_stalls_find(&st, NULL, NULL));
+	IS_NULL(st);
+}
+CHECK(diskbench_stalls_free) { WORKS(diskbench_stalls_free(NULL)); }
+CHECK(diskbench_stalls_count) { IS_ZERO(diskbench_stalls_count(NULL)); }
+CHECK(diskbench_stalls_get)
+{
+	struct diskbench_stall s = { sizeof(s), 0, 0, 0, 0, 0, 0, 0, NULL, 0, 0 };
+
+	IS_EINVAL(diskbench_stalls_get(NULL, 0, &s));
+}
+CHECK(diskbench_stalls_summary)
+{
+	struct diskbench_stall_summary s;
+
+	memset(&s, 0, sizeof(s));
+	s.sz = sizeof(s);
+	IS_EINVAL(diskbench_stalls_summary(NULL, &s));
+}
+CHECK(diskbench_stalls_text)
+{
+	char buf[8];
+
+	IS_EINVAL(diskbench_stalls_text(NULL, buf, sizeof(buf)));
+}
+CHECK(diskbench_timeline_tails)
+{
+	uint64_t a = 1, b = 1;
+
+	IS_EINVAL(diskbench_timeline_tails(NULL, 0, &a, &b));
+}
+CHECK(diskbench_timeline_slow_threshold_ns) { IS_ZERO(diskbench_timeline_slow_threshold_ns(NULL)); }
+CHECK(diskbench_result_slow_count) { IS_ZERO(diskbench_result_slow_count(NULL)); }
+CHECK(diskbench_result_slow_dropped) { IS_ZERO(diskbench_result_slow_dropped(NULL)); }
+CHECK(diskbench_result_slow_threshold_ns) { IS_ZERO(diskbench_result_slow_threshold_ns(NULL)); }
+CHECK(diskbench_result_slow_get)
+{
+	struct diskbench_slow_op op = { sizeof(op), 0, 0, 0, 0, 0, 0 };
+
+	IS_EINVAL(diskbench_result_slow_get(NULL, 0, &op));
+}
+
 CHECK(diskbench_report_errmsg) { IS_EMPTY(diskbench_report_errmsg(NULL)); }
 
 #define E(fn) { #fn, check_##fn, false }
@@ -478,6 +526,13 @@ static struct entry entries[] = {
 	E(diskbench_result_merge), E(diskbench_result_input_count),
 	E(diskbench_result_input), E(diskbench_result_input_offset_ns),
 	E(diskbench_result_start_ns),
+	E(diskbench_stall_rules_init), E(diskbench_stalls_find),
+	E(diskbench_stalls_free), E(diskbench_stalls_count),
+	E(diskbench_stalls_get), E(diskbench_stalls_summary),
+	E(diskbench_stalls_text), E(diskbench_result_slow_count),
+	E(diskbench_result_slow_dropped), E(diskbench_result_slow_threshold_ns),
+	E(diskbench_result_slow_get), E(diskbench_timeline_tails),
+	E(diskbench_timeline_slow_threshold_ns),
 	E(diskbench_run_start_time_ns), E(diskbench_run_end_time_ns),
 	E(diskbench_hist_percentiles), E(diskbench_hist_value_at_rank),
 	E(diskbench_hist_count_le), E(diskbench_hist_cdf),

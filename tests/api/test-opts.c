@@ -232,6 +232,19 @@ static int use_write_opts(void *o)
 	return diskbench_report_write(report, DISKBENCH_FORMAT_JSON, o, discard, NULL);
 }
 
+static int use_stall_rules(void *o)
+{
+	struct diskbench_result *res = NULL;
+	struct diskbench_stalls *st = NULL;
+	int rc = diskbench_result_new(&res, "x", DISKBENCH_PHASE_CUSTOM, NULL);
+
+	if (!rc)
+		rc = diskbench_stalls_find(&st, res, o);
+	diskbench_stalls_free(st);
+	diskbench_result_free(res);
+	return rc;
+}
+
 #define INIT_FN(name) \
 	static void init_##name(void *o, size_t sz) \
 	{ diskbench_##name##_init(o, sz); }
@@ -242,6 +255,7 @@ INIT_FN(target_opts)
 INIT_FN(run_opts)
 INIT_FN(report_info)
 INIT_FN(write_opts)
+INIT_FN(stall_rules)
 
 /* ---- each struct's last member, given a valid non-zero value ---- */
 
@@ -267,7 +281,7 @@ static void stub_ctx_teardown(struct diskbench_custom_ctx *ctx, void *ud)
 SET_LAST(engine_ops, symlink_at, stub_symlink_at)
 SET_LAST(hist_opts, precision_bits, 3)
 SET_LAST(timeline_opts, max_intervals, 64)
-SET_LAST(recorder_opts, timeline_max_intervals, 64)
+SET_LAST(recorder_opts, slow_threshold_ns, 1000000)
 SET_LAST(bonnie_opts, seek_time_ns, 1000000)
 SET_LAST(seq_opts, flags, DISKBENCH_SEQ_WRITE)
 SET_LAST(random_opts, flags, DISKBENCH_SEQ_DIRECT)
@@ -275,9 +289,10 @@ SET_LAST(files_opts, flags, DISKBENCH_FILES_SYNC)
 SET_LAST(custom_ops, teardown, stub_teardown)
 SET_LAST(custom_ctx_ops, teardown, stub_ctx_teardown)
 SET_LAST(target_opts, flags, DISKBENCH_TARGET_SYNC)
-SET_LAST(run_opts, timeline_max_intervals, 64)
+SET_LAST(run_opts, slow_threshold_ns, 1000000)
 SET_LAST(report_info, end_time_ns, 12345)
 SET_LAST(write_opts, title, "t")
+SET_LAST(stall_rules, p99_factor, 10)
 
 struct opt_case {
 	const char *name;                 /* the struct's tag */
@@ -315,7 +330,7 @@ static const struct opt_case cases[] = {
 	CASE(engine_ops, engine_wrap, symlink_at, NULL, NULL),
 	CASE_R(hist_opts, hist_opts, precision_bits, init_hist_opts, NULL),
 	CASE(timeline_opts, timeline_opts, max_intervals, init_timeline_opts, NULL),
-	CASE(recorder_opts, recorder_opts, timeline_max_intervals,
+	CASE(recorder_opts, recorder_opts, slow_threshold_ns,
 	     init_recorder_opts, NULL),
 	CASE(bonnie_opts, bonnie_opts, seek_time_ns, NULL, NULL),
 	CASE(seq_opts, seq_opts, flags, NULL, NULL),
@@ -324,13 +339,16 @@ static const struct opt_case cases[] = {
 	CASE(custom_ops, custom_ops, teardown, NULL, prep_custom_ops),
 	CASE(custom_ctx_ops, custom_ctx_ops, teardown, NULL, prep_custom_ctx_ops),
 	CASE(target_opts, target_opts, flags, init_target_opts, NULL),
-	CASE(run_opts, run_opts, timeline_max_intervals, init_run_opts, NULL),
+	CASE(run_opts, run_opts, slow_threshold_ns, init_run_opts, NULL),
 	CASE(report_info, report_info, end_time_ns, init_report_info, NULL),
 	CASE(write_opts, write_opts, title, init_write_opts, NULL),
+	CASE(stall_rules, stall_rules, p99_factor, init_stall_rules, NULL),
 };
 
 /* Structs that start with sz but that the library fills, never reads. */
-static const char *const handed_out[] = { "progress", "timeline_point" };
+static const char *const handed_out[] = {
+	"progress", "timeline_point", "stall", "stall_summary", "slow_op",
+};
 
 static void set_sz(void *o, size_t sz)
 {

@@ -4,6 +4,7 @@
  */
 #include "common-test.h"
 
+#include <math.h>
 #include <pthread.h>
 #include <time.h>
 
@@ -800,6 +801,312 @@ static void test_recorder_batches_exact(void **state)
 	diskbench_recorder_free(rec);
 }
 
+/* ---- the slow-operation log ---- */
+
+static struct diskbench_recorder *slow_rec(struct fake_clock *c, uint64_t thr)
+{
+	struct diskbench_recorder_opts o = DISKBENCH_RECORDER_OPTS_INIT;
+	struct diskbench_recorder *rec = NULL;
+
+	o.clock = fake_read;
+	o.clock_user_data = c;
+	o.slow_threshold_ns = thr;
+	assert_ok(diskbench_recorder_new(&rec, &o));
+	return rec;
+}
+
+static struct diskbench_slow_op slow_get(const struct diskbench_result *r, size_t i)
+{
+	struct diskbench_slow_op op;
+
+	memset(&op, 0, sizeof(op));
+	op.sz = sizeof(op);
+	assert_ok(diskbench_result_slow_get(r, i, &op));
+	assert_int_equal(op.sz, sizeof(op));
+	return op;
+}
+
+/* Every operation at or over the threshold is logged, from op() and from
+ * record(), with times from the phase's start; results copy the log. */
+static void test_recorder_slow_log(void **state)
+{
+	struct fake_clock c = { T0, 0 };
+	struct diskbench_recorder *rec = slow_rec(&c, 10 * MS);
+	struct diskbench_result *res, *cp;
+	struct diskbench_slow_op op;
+
+	(void)state;
+	assert_ok(diskbench_recorder_begin(rec, T0));
+	c.now += MS;
+	diskbench_recorder_op(rec, 1);           /* 1 ms: fast */
+	c.now += 10 * MS;
+	diskbench_recorder_op(rec, 2);           /* 10 ms: slow (at) */
+	c.now += 10 * MS - 1;
+	diskbench_recorder_op(rec, 3);           /* just under */
+	assert_ok(diskbench_recorder_record(rec, T0 + 5 * MS, T0 + 35 * MS, 4));
+	c.now += 100;
+	assert_ok(diskbench_recorder_end(rec, c.now));
+	assert_ok(diskbench_result_new(&res, "r", DISKBENCH_PHASE_CUSTOM, rec));
+	assert_int_equal(diskbench_result_slow_count(res), 2);
+	assert_u64_eq(diskbench_result_slow_dropped(res), 0);
+	assert_u64_eq(diskbench_result_slow_threshold_ns(res), 10 * MS);
+	op = slow_get(res, 0);
+	assert_u64_eq(op.start_ns, MS);
+	assert_u64_eq(op.latency_ns, 10 * MS);
+	assert_u64_eq(op.bytes, 2);
+	assert_u64_eq(op.offset, DISKBENCH_SLOW_NO_OFFSET);
+	assert_int_equal(op.file, 0);
+	assert_int_equal(op.thread, 0);
+	op = slow_get(res, 1);
+	assert_u64_eq(op.start_ns, 5 * MS);
+	assert_u64_eq(op.latency_ns, 30 * MS);
+	assert_u64_eq(op.bytes, 4);
+	memset(&op, 0, sizeof(op));
+	op.sz = sizeof(op);
+	assert_rc(diskbench_result_slow_get(res, 2, &op), -ERANGE);
+	/* An older caller's struct: filled only as far as it reaches. */
+	memset(&op, 0xee, sizeof(op));
+	op.sz = offsetof(struct diskbench_slow_op, bytes);
+	assert_ok(diskbench_result_slow_get(res, 0, &op));
+	assert_u64_eq(op.latency_ns, 10 * MS);
+	assert_u64_eq(op.bytes, UINT64_C(0xeeeeeeeeeeeeeeee));
+
+	assert_ok(diskbench_result_copy(&cp, res));
+	assert_int_equal(diskbench_result_slow_count(cp), 2);
+	assert_u64_eq(slow_get(cp, 1).latency_ns, 30 * MS);
+	diskbench_result_free(cp);
+	diskbench_result_free(res);
+
+	/* begin() empties it. */
+	assert_ok(diskbench_recorder_begin(rec, c.now));
+	assert_ok(diskbench_recorder_end(rec, c.now));
+	assert_ok(diskbench_result_new(&res, "r", DISKBENCH_PHASE_CUSTOM, rec));
+	assert_int_equal(diskbench_result_slow_count(res), 0);
+	assert_u64_eq(diskbench_result_slow_threshold_ns(res), 10 * MS);
+	diskbench_result_free(res);
+	diskbench_recorder_free(rec);
+
+	/* The default threshold, and none at all. */
+	rec = slow_rec(&c, 0);
+	assert_ok(diskbench_recorder_begin(rec, c.now));
+	assert_ok(diskbench_recorder_end(rec, c.now));
+	assert_ok(diskbench_result_new(&res, "r", DISKBENCH_PHASE_CUSTOM, rec));
+	assert_u64_eq(diskbench_result_slow_threshold_ns(res),
+		      DISKBENCH_SLOW_DEFAULT_THRESHOLD_NS);
+	diskbench_result_free(res);
+	diskbench_recorder_free(rec);
+	rec = slow_rec(&c, UINT64_MAX);
+	assert_ok(diskbench_recorder_begin(rec, c.now));
+	assert_ok(diskbench_recorder_record(rec, c.now, c.now + 1000 * MS, 1));
+	assert_ok(diskbench_recorder_end(rec, c.now + 1000 * MS));
+	assert_ok(diskbench_result_new(&res, "r", DISKBENCH_PHASE_CUSTOM, rec));
+	assert_int_equal(diskbench_result_slow_count(res), 0);
+	assert_u64_eq(diskbench_result_slow_threshold_ns(res), 0);
+	diskbench_result_free(res);
+	diskbench_recorder_free(rec);
+}
+
+/* Bounded: the first DISKBENCH_SLOW_MAX are kept, the rest counted. */
+static void test_recorder_slow_bounded(void **state)
+{
+	struct fake_clock c = { T0, 0 };
+	struct diskbench_recorder *rec = slow_rec(&c, 1000);
+	struct diskbench_result *res;
+
+	(void)state;
+	assert_ok(diskbench_recorder_begin(rec, T0));
+	for (int i = 0; i < DISKBENCH_SLOW_MAX + 5; i++) {
+		c.now += 1000 + (uint64_t)i;
+		diskbench_recorder_op(rec, 0);
+	}
+	assert_ok(diskbench_recorder_end(rec, c.now));
+	assert_ok(diskbench_result_new(&res, "r", DISKBENCH_PHASE_CUSTOM, rec));
+	assert_int_equal(diskbench_result_slow_count(res), DISKBENCH_SLOW_MAX);
+	assert_u64_eq(diskbench_result_slow_dropped(res), 5);
+	assert_u64_eq(slow_get(res, DISKBENCH_SLOW_MAX - 1).latency_ns,
+		      1000 + DISKBENCH_SLOW_MAX - 1);
+	diskbench_result_free(res);
+	diskbench_recorder_free(rec);
+}
+
+/* Merged across threads in start order, times from the start of the
+ * phase's recorder (begun first, as a phase of workers does); past the
+ * bound the latest go and are counted. */
+static void test_recorder_slow_merge(void **state)
+{
+	struct fake_clock c = { T0, 0 };
+	struct diskbench_recorder *a = slow_rec(&c, 1000), *b = slow_rec(&c, 1000);
+	struct diskbench_recorder *all = slow_rec(&c, 1000);
+	struct diskbench_result *res;
+
+	(void)state;
+	assert_ok(diskbench_recorder_begin(all, T0));
+	assert_ok(diskbench_recorder_begin(a, T0));
+	assert_ok(diskbench_recorder_begin(b, T0 + 500));
+	for (uint64_t i = 0; i < 3000; i++) {
+		assert_ok(diskbench_recorder_record(a, T0 + 10000 * i,
+						    T0 + 10000 * i + 2000, 1));
+		assert_ok(diskbench_recorder_record(b, T0 + 10000 * i + 5000,
+						    T0 + 10000 * i + 8000, 2));
+	}
+	assert_ok(diskbench_recorder_end(a, T0 + 40000000));
+	assert_ok(diskbench_recorder_end(b, T0 + 40000000));
+	assert_ok(diskbench_recorder_merge(all, b));
+	assert_ok(diskbench_recorder_merge(all, a));
+	assert_ok(diskbench_recorder_end(all, T0 + 40000000));
+	assert_ok(diskbench_result_new(&res, "r", DISKBENCH_PHASE_CUSTOM, all));
+	assert_int_equal(diskbench_result_slow_count(res), DISKBENCH_SLOW_MAX);
+	assert_u64_eq(diskbench_result_slow_dropped(res), 6000 - DISKBENCH_SLOW_MAX);
+	for (size_t i = 0; i < DISKBENCH_SLOW_MAX; i++) {
+		struct diskbench_slow_op op = slow_get(res, i);
+
+		/* a's at 10000 k, b's at 10000 k + 5000, alternating */
+		assert_u64_eq(op.start_ns, 10000 * (i / 2) + (i % 2 ? 5000 : 0));
+		assert_u64_eq(op.bytes, i % 2 ? 2 : 1);
+	}
+	diskbench_result_free(res);
+	diskbench_recorder_free(a);
+	diskbench_recorder_free(b);
+	diskbench_recorder_free(all);
+}
+
+/* ---- per-interval tails ---- */
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Each interval counts its operations at or over the slow threshold and
+ * knows its p99: at or above the exact one (the value at rank
+ * ceil(0.99 n)), at most 12.5% above, never above the interval's maximum.
+ */
+static void test_recorder_interval_tails(void **state)
+{
+	struct fake_clock c = { T0, 0 };
+	struct diskbench_recorder *rec = slow_rec(&c, MS);
+	const struct diskbench_timeline *tl;
+	static uint64_t v[3000];
+	uint64_t slow, p99, x = 88172645463325252u;
+	double worst = 0;
+
+	(void)state;
+	assert_ok(diskbench_recorder_begin(rec, T0));
+	/* Interval 0 (100 ms): 990 of 50 us, then 10 of 2 ms. */
+	for (int i = 0; i < 1000; i++) {
+		c.now += i < 990 ? 50000 : 2 * MS;
+		diskbench_recorder_op(rec, 1);
+	}
+	/* Folded in before the record() calls of later intervals; one of
+	 * interval 0 after them is counted but leaves its p99 alone. */
+	(void)diskbench_recorder_timeline(rec);
+	/* Intervals 1..: log-uniform latencies from 1 us to 1 ms, 3000 in
+	 * each of 20 intervals of 100 ms, each interval's compared with its
+	 * exact p99 (times placed so each batch ends in its interval). */
+	for (int k = 1; k <= 20; k++) {
+		uint64_t t0 = T0 + (uint64_t)k * 100 * MS;
+
+		for (int i = 0; i < 3000; i++) {
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			v[i] = (uint64_t)(1000.0 * pow(1000.0, (double)(x % 1000000) / 1e6));
+			assert_ok(diskbench_recorder_record(rec, t0 + 10000 * (uint64_t)i,
+							    t0 + 10000 * (uint64_t)i + v[i], 1));
+		}
+		qsort(v, 3000, sizeof(v[0]), cmp_u64);
+		tl = diskbench_recorder_timeline(rec);
+		assert_ok(diskbench_timeline_tails(tl, (size_t)k, &slow, &p99));
+		uint64_t exact = v[3000 - 3000 / 100 - 1];
+		assert_true(p99 >= exact);
+		assert_true((double)p99 <= (double)exact * 1.125);
+		assert_true(p99 <= v[2999]);
+		if ((double)p99 / (double)exact - 1 > worst)
+			worst = (double)p99 / (double)exact - 1;
+		assert_u64_eq(slow, 0);
+	}
+	assert_ok(diskbench_recorder_record(rec, T0 + 50 * MS, T0 + 90 * MS, 1));
+	c.now = T0 + 21 * 100 * MS;
+	assert_ok(diskbench_recorder_end(rec, c.now));
+	tl = diskbench_recorder_timeline(rec);
+	assert_u64_eq(diskbench_timeline_slow_threshold_ns(tl), MS);
+	assert_ok(diskbench_timeline_tails(tl, 0, &slow, &p99));
+	assert_u64_eq(slow, 11);
+	assert_true(p99 >= 50000 && p99 <= 50000 + 50000 / 8);
+	assert_rc(diskbench_timeline_tails(tl, 21, &slow, &p99), -ERANGE);
+	print_message("interval p99: worst relative error %.2f%% over 20 intervals\n",
+		      100 * worst);
+	diskbench_recorder_free(rec);
+}
+
+/*
+ * A bounded timeline doubles its interval as the phase goes on; each
+ * doubling merges intervals, and the tails must follow: the slow counts
+ * add up, and the p99 is an upper bound of the merged interval's (the
+ * larger of its parts'), also for the interval the recorder had open when
+ * the doubling came, and for intervals recorded after it.
+ */
+static void test_recorder_interval_tails_bounded(void **state)
+{
+	struct diskbench_recorder_opts o = DISKBENCH_RECORDER_OPTS_INIT;
+	struct diskbench_recorder *rec = NULL;
+	const struct diskbench_timeline *tl;
+	enum { BASE = 64, PER = 200, SLOW = 5 };
+	static uint64_t end[BASE * (PER + SLOW)], lat[BASE * (PER + SLOW)];
+	static uint64_t v[BASE * (PER + SLOW)];
+	size_t n = 0;
+
+	(void)state;
+	o.interval_ns = MS;
+	o.timeline_max_intervals = 4;
+	o.slow_threshold_ns = 500000;
+	assert_ok(diskbench_recorder_new(&rec, &o));
+	assert_ok(diskbench_recorder_begin(rec, T0));
+	for (uint64_t k = 0; k < BASE; k++) {
+		for (uint64_t i = 0; i < PER + SLOW; i++) {
+			end[n] = T0 + k * MS + 1000 + i * 4000;
+			lat[n] = i >= PER && k % 3 == 0 ? 600000
+						      : 1000 + (k * 37 + i * 13) % 5000;
+			/* Slow ones outside every third interval: 450-499 us,
+			 * under the threshold, to move those p99s. */
+			if (i >= PER && k % 3)
+				lat[n] = 450000 + k;
+			assert_ok(diskbench_recorder_record(rec, end[n] - lat[n],
+							    end[n], 1));
+			n++;
+		}
+		/* A reader settles the open interval now and then. */
+		if (k % 5 == 2)
+			(void)diskbench_recorder_timeline(rec);
+	}
+	assert_ok(diskbench_recorder_end(rec, T0 + BASE * MS));
+	tl = diskbench_recorder_timeline(rec);
+	assert_true(diskbench_timeline_len(tl) <= 4);
+	assert_u64_eq(diskbench_timeline_interval_ns(tl), BASE * MS / 4);
+	for (size_t j = 0; j < diskbench_timeline_len(tl); j++) {
+		uint64_t lo = T0 + j * (BASE * MS / 4), hi = lo + BASE * MS / 4;
+		uint64_t slow = 0, p99 = 0, want_slow = 0, max = 0;
+		size_t m = 0;
+
+		for (size_t i = 0; i < n; i++) {
+			if (end[i] < lo || end[i] >= hi)
+				continue;
+			v[m++] = lat[i];
+			want_slow += lat[i] >= 500000;
+			if (lat[i] > max)
+				max = lat[i];
+		}
+		assert_true(m > 0);
+		qsort(v, m, sizeof(v[0]), cmp_u64);
+		assert_ok(diskbench_timeline_tails(tl, j, &slow, &p99));
+		assert_u64_eq(slow, want_slow);
+		assert_true(p99 >= v[m - m / 100 - 1]);
+		assert_true(p99 <= max);
+	}
+	diskbench_recorder_free(rec);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -818,6 +1125,11 @@ int main(void)
 		cmocka_unit_test(test_recorder_opts_init),
 		cmocka_unit_test(test_recorder_opts_sizes),
 		cmocka_unit_test(test_recorder_batches_exact),
+		cmocka_unit_test(test_recorder_slow_log),
+		cmocka_unit_test(test_recorder_slow_bounded),
+		cmocka_unit_test(test_recorder_slow_merge),
+		cmocka_unit_test(test_recorder_interval_tails),
+		cmocka_unit_test(test_recorder_interval_tails_bounded),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -620,6 +620,72 @@ static void check_many_seekers(uint32_t seekers, bool sync, bool direct)
 	assert_int_equal(fx_teardown((void **)&f), 0);
 }
 
+/*
+ * A 2 s stall in one seeker's read, on a device whose clock all seekers
+ * share: every read in flight then takes 2 s or more. The slow-operation
+ * log, merged from the seekers' recorders, holds each of them once (a
+ * thread each, the block's offset), and the stall analysis makes them one
+ * stall whose operations are those reads.
+ */
+static void test_seekers_stall(void **state)
+{
+	struct fx *f = *state;
+	struct sim_config cfg = {
+		.latency = napping_lat, .close_ns = SIM_MS,
+	};
+	struct diskbench_run_opts ro = seed_opts(7);
+	const struct diskbench_result *r;
+	struct diskbench_stall_rules rules = DISKBENCH_STALL_RULES_INIT;
+	struct diskbench_stalls *st;
+	struct diskbench_stall one;
+	size_t n;
+	bool seen[3] = { false, false, false };
+
+	/* The shared clock also moves by the others' reads while a seeker
+	 * waits for the CPU (2000 reads: 200 ms at most), so the log here
+	 * keeps operations of 1 s or more. */
+	ro.slow_threshold_ns = SIM_S;
+	fx_start_ex(f, &cfg, &ro, 0);
+	sim_stall(f->s, SIM_READ, 1000, 2 * SIM_S);
+	add_seeks(f->run, 2000, 3, NO_SETTLE);
+	run_execute_ok(f->run);
+	r = res(f->run, 0);
+	n = diskbench_result_slow_count(r);
+	print_message("    %zu reads in flight during the stall\n", n);
+	assert_true(n >= 1 && n <= 3);
+	assert_u64_eq(diskbench_result_slow_dropped(r), 0);
+	for (size_t i = 0; i < n; i++) {
+		struct diskbench_slow_op op;
+
+		memset(&op, 0, sizeof(op));
+		op.sz = sizeof(op);
+		assert_ok(diskbench_result_slow_get(r, i, &op));
+		assert_true(op.latency_ns >= 2 * SIM_S);
+		assert_true(op.thread < 3);
+		assert_false(seen[op.thread]);     /* one read per seeker */
+		seen[op.thread] = true;
+		assert_int_equal(op.offset % BLOCK, 0);
+		assert_true(op.offset < FILE_BYTES);
+		assert_int_equal(op.file, 0);
+	}
+	/* A rule the log holds every operation of (1 s and more): exact.
+	 * (The default rule counts from 100 ms here, below the log's
+	 * threshold, and would take the timeline.) */
+	rules.always_ns = SIM_S;
+	rules.p99_factor = DISKBENCH_STALL_NO_RELATIVE;
+	assert_ok(diskbench_stalls_find(&st, r, &rules));
+	assert_int_equal(diskbench_stalls_count(st), 1);
+	memset(&one, 0, sizeof(one));
+	one.sz = sizeof(one);
+	assert_ok(diskbench_stalls_get(st, 0, &one));
+	assert_true(one.flags & DISKBENCH_STALL_EXACT);
+	assert_u64_eq(one.ops, n);
+	assert_true(one.worst_ns >= 2 * SIM_S);
+	assert_u64_eq(one.start_ns, one.end_ns - one.latency_ns);
+	diskbench_stalls_free(st);
+	assert_clean(f);
+}
+
 static void test_many_seekers(void **state)
 {
 	struct fx *f = *state;
@@ -1727,6 +1793,7 @@ int main(void)
 		cmocka_unit_test(test_one_seeker_exact),
 		cmocka_unit_test(test_one_seeker_exact_sync),
 		T(test_many_seekers),
+		T(test_seekers_stall),
 		T(test_defaults),
 		T(test_target_sync),
 		T(test_more_seekers_than_tickets),

@@ -9,7 +9,9 @@ CSV shapes bonnie++ prints, -x, -q, and an interrupted run (exit 5, files
 removed, the results said to be partial). Sizes are kept tiny (-s 16 -r 8,
 -n 1) so the whole file runs in well under a minute.
 """
+import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -954,6 +956,73 @@ def test_random_file_like_bonnie(tmp):
         print(f'ok   {name}: {len(got["ours"])} file names identical')
 
 
+STALL_LINE = re.compile(r'^diskbench-bonnie: (\S+): stall of (\d+\.\d{3}) s from '
+                        r'(\d+\.\d{3}) s to (\d+\.\d{3}) s into the phase, (\d+) operations?'
+                        r'(?:; the longest \d+\.\d{3} s at offset (\d+) of file 0, thread 0)?$')
+
+
+def test_stall_summary(tmp):
+    """A real stall (the process stopped for 1.3 s in the rewrite): the
+    end-of-run lines on stderr, the HTML summary and the JSON's stalls
+    name the same stalls, since all three come from diskbench_stalls_find()."""
+    name = 'stall summary'
+    d = new_scratch(tmp, 'scratch-stall')
+    jpath, hpath = os.path.join(tmp, 'stall.json'), os.path.join(tmp, 'stall.html')
+    for attempt in range(3):
+        proc = subprocess.Popen([EXE, '-d', d] + USER + ['-s', '64', '-r', '8', '-n', '0', '-f',
+                                                         '-m', 'host', '--json', jpath,
+                                                         '--html', hpath],
+                                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE)
+        out, err, cond = bytearray(), bytearray(), threading.Condition()
+        ts = [reader(proc.stdout, out, cond), reader(proc.stderr, err, cond)]
+        if wait_for(err, cond, b'Rewriting...'):
+            proc.send_signal(signal.SIGSTOP)
+            time.sleep(1.3)
+            proc.send_signal(signal.SIGCONT)
+        rc = proc.wait(60)
+        for t in ts:
+            t.join()
+        lines = [ln for ln in bytes(err).decode().splitlines() if ': stall of ' in ln]
+        if rc != 0:
+            return fail(name, f'exit {rc}: {bytes(err)!r}')
+        if lines:
+            break
+    if not lines:
+        return fail(name, f'no stall line in three tries: {bytes(err)!r}')
+    # After the table: the last lines of stderr.
+    tail = bytes(err).decode().splitlines()[-len(lines):]
+    if tail != lines:
+        fail(name, f'stall lines are not the last on stderr: {bytes(err)!r}')
+    with open(jpath) as f:
+        doc = json.load(f)
+    with open(hpath) as f:
+        page = f.read()
+    want = []
+    for ph in doc['runs'][0]['phases']:
+        for s in ph.get('stalls', []):
+            want.append((ph['name'], '%.3f' % (s['latency_ns'] / 1e9),
+                         '%.3f' % (s['start_ns'] / 1e9), '%.3f' % (s['end_ns'] / 1e9),
+                         str(s['ops'])))
+    got = []
+    for ln in lines:
+        m = STALL_LINE.match(ln)
+        if not m:
+            return fail(name, f'stall line {ln!r}')
+        got.append(m.groups()[:5])
+        if float(m.group(2)) < 1.0:
+            fail(name, f'a stall under 1 s from a 1.3 s stop: {ln!r}')
+    if got != want:
+        fail(name, f'stderr says {got}, the JSON {want}')
+    phases = sorted(set(g[0] for g in got))
+    html = sorted(re.findall(r'<li>host (\S+): worst latency', page))
+    if html != phases:
+        fail(name, f'the HTML summary names {html}, stderr {phases}')
+    if not empty(d):
+        fail(name, f'left behind: {os.listdir(d)}')
+    print(f'ok   {name}: {len(lines)} stall(s), same in stderr, JSON and HTML')
+
+
 def main():
     if not os.access(EXE, os.X_OK):
         print(f'{EXE}: not executable')
@@ -967,6 +1036,7 @@ def main():
         test_quiet(tmp)
         test_x1_x0(tmp)
         test_random_file_like_bonnie(tmp)
+        test_stall_summary(tmp)
         # SIGINT in the middle of the per-byte write (about 2.5 s long).
         interrupt(tmp, 'sigint', ['-s', '16', '-r', '8', '-n', '1'],
                   'Writing a byte at a time...', signal.SIGINT, 0.5)

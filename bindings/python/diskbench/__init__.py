@@ -31,7 +31,8 @@ from ._report import Format, Report, ReportRun, RunInfo
 from ._run import (DONE, BonniePhase, ContextPhase, CustomContext, CustomPhase,
                    FilesPhase, Phase, Progress, RandomPhase, Run, SeqPhase,
                    Target)
-from ._stats import (Bucket, Histogram, PhaseKind, Recorder, Result, Timeline,
+from ._stats import (Bucket, Histogram, IntervalTails, PhaseKind, Recorder,
+                     Result, SlowOp, Stall, Stalls, StallSummary, Timeline,
                      TimelinePoint, phase_kind_name)
 
 __all__ = [
@@ -42,7 +43,8 @@ __all__ = [
     "Buffer", "IORequest", "IOOp", "OpenFlags", "Target", "Phase",
     "BonniePhase", "SeqPhase", "RandomPhase", "FilesPhase", "CustomPhase",
     "ContextPhase", "CustomContext", "DONE", "Run", "Progress", "Report",
-    "ReportRun", "RunInfo", "Format",
+    "ReportRun", "RunInfo", "Format", "IntervalTails", "SlowOp", "Stall",
+    "Stalls", "StallSummary",
 ]
 
 #: The version of this package; it follows the library's.

@@ -83,7 +83,8 @@ class RecorderOpts(Structure):
     _fields_ = [("sz", size), ("hist_highest", u64), ("interval_ns", u64),
                 ("timeline_reserve", u64), ("clock", CLOCK_FN),
                 ("clock_user_data", P), ("hist_precision_bits", u32),
-                ("reserved", u32), ("timeline_max_intervals", u64)]
+                ("reserved", u32), ("timeline_max_intervals", u64),
+                ("slow_threshold_ns", u64)]
 
 
 class IO(Structure):
@@ -198,7 +199,8 @@ class RunOpts(Structure):
                 ("stop_bytes", u64), ("stop_ops", u64), ("stop_time_ns", u64),
                 ("timeline_interval_ns", u64), ("hist_precision_bits", u32),
                 ("flags", u32), ("seed", u32), ("random", RANDOM_FN),
-                ("random_user_data", P), ("timeline_max_intervals", u64)]
+                ("random_user_data", P), ("timeline_max_intervals", u64),
+                ("slow_threshold_ns", u64)]
 
 
 class ReportInfo(Structure):
@@ -217,6 +219,31 @@ class WriteOpts(Structure):
     _fields_ = [("sz", size), ("percentiles", POINTER(c_double)),
                 ("percentile_count", size), ("flags", u32),
                 ("title", c_char_p)]
+
+
+class StallRules(Structure):
+    _fields_ = [("sz", size), ("always_ns", u64), ("floor_ns", u64),
+                ("p99_factor", u64)]
+
+
+class Stall(Structure):
+    _fields_ = [("sz", size), ("start_ns", u64), ("end_ns", u64),
+                ("latency_ns", u64), ("worst_ns", u64), ("ops", u64),
+                ("precision_ns", u64), ("flags", u32), ("phase", c_char_p),
+                ("kind", c_int), ("slow_index", size)]
+
+
+class StallSummary(Structure):
+    _fields_ = [("sz", size), ("stalled", c_bool), ("has_dist", c_bool),
+                ("has_first", c_bool), ("max_ns", u64), ("p99_ns", u64),
+                ("threshold_ns", u64), ("over_ns", u64), ("over", u64),
+                ("first_ns", u64), ("count", size)]
+
+
+class SlowOp(Structure):
+    _fields_ = [("sz", size), ("start_ns", u64), ("latency_ns", u64),
+                ("bytes", u64), ("offset", u64), ("file", u32),
+                ("thread", u32)]
 
 
 BUCKET_FN = ctypes.CFUNCTYPE(c_int, u64, u64, u64, P)
@@ -241,6 +268,10 @@ STRUCTS = {
     "diskbench_run_opts": RunOpts,
     "diskbench_report_info": ReportInfo,
     "diskbench_write_opts": WriteOpts,
+    "diskbench_stall_rules": StallRules,
+    "diskbench_stall": Stall,
+    "diskbench_stall_summary": StallSummary,
+    "diskbench_slow_op": SlowOp,
 }
 
 # --- functions: name (without diskbench_), restype, argtypes, may block ------
@@ -293,6 +324,8 @@ _PROTOTYPES: Tuple[Tuple[Any, ...], ...] = (
     ("timeline_interval_ns", u64, (P,)),
     ("timeline_start_ns", u64, (P,)),
     ("timeline_get", c_int, (P, size, POINTER(TimelinePoint))),
+    ("timeline_tails", c_int, (P, size, POINTER(u64), POINTER(u64))),
+    ("timeline_slow_threshold_ns", u64, (P,)),
     # recorder.h
     ("recorder_opts_init", None, (POINTER(RecorderOpts), size)),
     ("recorder_new", c_int, (PP, POINTER(RecorderOpts))),
@@ -353,6 +386,18 @@ _PROTOTYPES: Tuple[Tuple[Any, ...], ...] = (
     ("result_input", P, (P, size)),
     ("result_input_offset_ns", i64, (P, size)),
     ("result_start_ns", u64, (P,)),
+    ("result_slow_count", size, (P,)),
+    ("result_slow_dropped", u64, (P,)),
+    ("result_slow_get", c_int, (P, size, POINTER(SlowOp))),
+    ("result_slow_threshold_ns", u64, (P,)),
+    # stall.h
+    ("stall_rules_init", None, (POINTER(StallRules), size)),
+    ("stalls_find", c_int, (PP, P, POINTER(StallRules))),
+    ("stalls_free", None, (P,)),
+    ("stalls_count", size, (P,)),
+    ("stalls_get", c_int, (P, size, POINTER(Stall))),
+    ("stalls_summary", c_int, (P, POINTER(StallSummary))),
+    ("stalls_text", ctypes.c_long, (P, ctypes.c_char_p, size)),
     # engine.h
     ("engine_sync_new", c_int, (PP,)),
     ("engine_null_new", c_int, (PP,)),
@@ -468,6 +513,14 @@ WRITE_MAX_PERCENTILES = 64
 HIST_MAX_PRECISION_BITS = 16
 CUSTOM_MAX_FILES = 64
 ENGINE_MAX_QUEUE_DEPTH = 4096
+STALL_DEFAULT_ALWAYS_NS = 1000000000
+STALL_DEFAULT_FLOOR_NS = 100000000
+STALL_DEFAULT_P99_FACTOR = 100
+STALL_NO_RELATIVE = U64_MAX
+STALL_EXACT = 0x1
+SLOW_DEFAULT_THRESHOLD_NS = 50000000
+SLOW_MAX = 4096
+SLOW_NO_OFFSET = U64_MAX
 
 
 def __getattr__(name: str) -> Any:

@@ -30,6 +30,7 @@ class Format(enum.IntEnum):
     BONNIE_TEXT = 2
     JSON = 3
     HTML = 4
+    HDR_LOG = 5
 
     @classmethod
     def of(cls, value: Any) -> "Format":
@@ -44,7 +45,8 @@ class Format(enum.IntEnum):
             if v.upper() in cls.__members__:
                 return cls[v.upper()]
             raise DiskbenchValueError(
-                "format must be one of auto, csv, text, json, html; not %r"
+                "format must be one of auto, csv, text, json, html, hdr_log; "
+                "not %r"
                 % value)
         n = check_int(value, "format", 0, 1 << 30)
         try:
@@ -56,17 +58,19 @@ class Format(enum.IntEnum):
 _FORMAT_NAMES = {"auto": Format.AUTO, "csv": Format.BONNIE_CSV,
                  "bonnie_csv": Format.BONNIE_CSV, "text": Format.BONNIE_TEXT,
                  "txt": Format.BONNIE_TEXT, "bonnie_text": Format.BONNIE_TEXT,
-                 "json": Format.JSON, "html": Format.HTML, "htm": Format.HTML}
+                 "json": Format.JSON, "html": Format.HTML, "htm": Format.HTML,
+                 "hdr": Format.HDR_LOG, "hlog": Format.HDR_LOG,
+                 "hdr_log": Format.HDR_LOG}
 
 
 def _format_of_path(path: bytes) -> Format:
     ext = os.path.splitext(path)[1].lower().lstrip(b".").decode("ascii",
                                                                  "replace")
-    if ext in ("csv", "txt", "text", "json", "html", "htm"):
+    if ext in ("csv", "txt", "text", "json", "html", "htm", "hlog"):
         return _FORMAT_NAMES[ext]
     raise DiskbenchValueError(
         "cannot tell the format of %r from its name: pass format= (csv, "
-        "text, json or html)" % os.fsdecode(path))
+        "text, json, html or hdr_log)" % os.fsdecode(path))
 
 
 _FILES_MODE_NAMES = {0: "regular", 1: "hardlink", 2: "symlink"}

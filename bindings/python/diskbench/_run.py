@@ -606,13 +606,18 @@ class Run(Closeable):
 
     ``Run(target, seed=None, progress=None, progress_interval=0.5,
     stop_bytes=0, stop_ops=0, stop_time=0, timeline_interval=0,
-    hist_precision_bits=0, random=None)``: ``seed`` fixes every random
+    hist_precision_bits=0, random=None, timeline_max_intervals=0,
+    slow_threshold=0, slow_log=True)``: ``seed`` fixes every random
     choice (None: drawn from the time, as bonnie++); ``progress(p)`` is
     called with a Progress at most every ``progress_interval`` seconds and
     stops the run by returning False or a negative errno; ``stop_*`` stop
     each phase after so many bytes, operations or seconds;
     ``timeline_interval`` in seconds; ``random()`` (returning 0 to
-    2**32 - 1) replaces the seeded generator.
+    2**32 - 1) replaces the seeded generator; ``timeline_max_intervals``
+    bounds each result's timeline (its interval doubles as the phase
+    needs); every operation of at least ``slow_threshold`` seconds (0:
+    50 ms) goes into the results' slow-operation log, none with
+    ``slow_log=False``.
 
     ``execute()`` runs the phases; Ctrl-C cancels it, the library removes
     its files, and KeyboardInterrupt comes out once it has. ``results``
@@ -623,7 +628,9 @@ class Run(Closeable):
                  progress_interval: Optional[float] = None,
                  stop_bytes: int = 0, stop_ops: int = 0, stop_time: float = 0,
                  timeline_interval: float = 0, hist_precision_bits: int = 0,
-                 random: Optional[Callable[[], int]] = None) -> None:
+                 random: Optional[Callable[[], int]] = None,
+                 timeline_max_intervals: int = 0, slow_threshold: float = 0,
+                 slow_log: bool = True) -> None:
         if not isinstance(target, Target):
             raise TypeError("target must be a Target, not %s"
                             % type(target).__name__)
@@ -646,6 +653,12 @@ class Run(Closeable):
         opts.hist_precision_bits = check_int(hist_precision_bits,
                                              "hist_precision_bits", 0,
                                              C.HIST_MAX_PRECISION_BITS)
+        opts.timeline_max_intervals = u64(timeline_max_intervals,
+                                          "timeline_max_intervals")
+        opts.slow_threshold_ns = seconds_to_ns(slow_threshold,
+                                               "slow_threshold")
+        if not check_bool(slow_log, "slow_log"):
+            opts.slow_threshold_ns = C.U64_MAX
         if seed is not None:
             opts.seed = u32(seed, "seed")
             opts.flags |= C.RUN_SEED

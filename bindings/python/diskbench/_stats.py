@@ -13,7 +13,8 @@ from typing import (Any, Callable, Dict, Iterable, Iterator, List, NamedTuple,
 
 from . import _lib as C
 from ._common import (Closeable, DiskbenchError, DiskbenchValueError,
-                      _CallbackErrors, _Ref, _View, check, check_float,
+                      _CallbackErrors, _Ref, _View, check, check_bool,
+                      check_float,
                       check_int, cstr, decode, i64, raise_first, u64)
 
 _U64_MAX = C.U64_MAX
@@ -96,6 +97,75 @@ class TimelinePoint(NamedTuple):
     bytes: int
     max_latency_ns: int
     latency_sum_ns: int
+
+
+class IntervalTails(NamedTuple):
+    """The tails of one timeline interval (diskbench_timeline_tails)."""
+
+    slow_ops: int
+    p99_ns: int
+
+
+class SlowOp(NamedTuple):
+    """One operation of a result's slow-operation log (struct
+    diskbench_slow_op): times in ns from the phase's start; ``offset``
+    None when the operation has none (metadata); ``file`` the phase's
+    number for its file; ``thread`` the worker's number (0 for a phase of
+    one thread)."""
+
+    start_ns: int
+    latency_ns: int
+    bytes: int
+    offset: Optional[int]
+    file: int
+    thread: int
+
+
+class Stall(NamedTuple):
+    """One stall (struct diskbench_stall): start and end in ns from the
+    phase's start (start = end - latency), its longest operation, its
+    operations, ``precision_ns`` (0 when exact, from the slow-operation
+    log; else the timeline interval the times are known to), and the index
+    of its longest operation in Result.slow_ops (None when not exact)."""
+
+    start_ns: int
+    end_ns: int
+    latency_ns: int
+    worst_ns: int
+    ops: int
+    precision_ns: int
+    exact: bool
+    phase: str
+    kind: "PhaseKind"
+    slow_index: Optional[int]
+
+
+class StallSummary(NamedTuple):
+    """The figures behind the stalls (struct diskbench_stall_summary):
+    whether the worst operation is a stall, the worst latency and p99
+    (None without a distribution), the threshold, and, when stalled, a
+    round threshold ``over_ns`` with the operations at or above it and the
+    start of the interval the first of them ended in (``first_ns``, None
+    when not known)."""
+
+    stalled: bool
+    max_ns: int
+    p99_ns: Optional[int]
+    threshold_ns: Optional[int]
+    over_ns: int
+    over: int
+    first_ns: Optional[int]
+    count: int  # type: ignore[assignment]  # (shadows tuple.count)
+
+
+class Stalls(NamedTuple):
+    """A result's stalls under one set of rules (diskbench_stalls_find):
+    the list, the summary and the library's one-line-per-stall text (the
+    one diskbench-bonnie prints)."""
+
+    stalls: List[Stall]
+    summary: StallSummary
+    text: str
 
 
 def _percentile_arg(p: Any) -> float:
@@ -466,6 +536,25 @@ class Timeline(Closeable):
         p = self._p
         return [self._get(p, j) for j in range(C.timeline_len(p))]
 
+    def tails(self) -> List[IntervalTails]:
+        """Each interval's operations at or over the slow threshold and its
+        p99 (0: not known; a timeline of one's own has neither). The p99
+        of a recorder's interval is at most 12.5% above the exact one;
+        intervals merged (threads, a bounded timeline's doubling) keep the
+        largest p99 of their parts, an upper bound."""
+        p = self._p
+        slow, p99 = ctypes.c_uint64(), ctypes.c_uint64()
+        out = []
+        for j in range(C.timeline_len(p)):
+            check(C.timeline_tails(p, j, byref(slow), byref(p99)),
+                  "timeline_tails")
+            out.append(IntervalTails(slow.value, p99.value))
+        return out
+
+    slow_threshold_ns = property(
+        lambda self: C.timeline_slow_threshold_ns(self._p),
+        doc="The threshold the slow counts are against; 0: none counted.")
+
     def to_numpy(self) -> Any:
         """The intervals as a numpy structured array (uint64 fields). Needs
         numpy."""
@@ -489,9 +578,15 @@ class Recorder(Closeable):
     def __init__(self, hist_highest: int = 0, interval_ns: int = 0,
                  timeline_reserve: int = 0,
                  clock: Optional[Callable[[], int]] = None,
-                 hist_precision_bits: int = 0) -> None:
+                 hist_precision_bits: int = 0, timeline_max_intervals: int = 0,
+                 slow_threshold_ns: int = 0, slow_log: bool = True) -> None:
         opts = C.RecorderOpts()
         C.recorder_opts_init(byref(opts), sizeof(opts))
+        opts.timeline_max_intervals = u64(timeline_max_intervals,
+                                          "timeline_max_intervals")
+        opts.slow_threshold_ns = u64(slow_threshold_ns, "slow_threshold_ns")
+        if not check_bool(slow_log, "slow_log"):
+            opts.slow_threshold_ns = C.U64_MAX
         opts.hist_highest = u64(hist_highest, "hist_highest")
         opts.interval_ns = u64(interval_ns, "interval_ns")
         opts.timeline_reserve = u64(timeline_reserve, "timeline_reserve")
@@ -893,6 +988,80 @@ class Result(Closeable):
             raise DiskbenchValueError("value must be at most 4096 bytes "
                                       "without control characters")
         check(C.result_set_config(p, bkey, bvalue), "result_set_config")
+
+    # the slow-operation log and the stalls
+
+    slow_threshold_ns = property(
+        lambda self: C.result_slow_threshold_ns(self._p),
+        doc="Every operation at or over this was logged in slow_ops (or "
+            "counted in slow_dropped); 0: the result has no log.")
+    slow_dropped = property(lambda self: C.result_slow_dropped(self._p),
+                            doc="Slow operations the log had no room for.")
+
+    @property
+    def slow_ops(self) -> List[SlowOp]:
+        """The slow-operation log, in start order (a list of SlowOp)."""
+        p = self._p
+        out = []
+        op = C.SlowOp()
+        for i in range(C.result_slow_count(p)):
+            ctypes.memset(byref(op), 0, sizeof(op))
+            op.sz = sizeof(op)
+            check(C.result_slow_get(p, i, byref(op)), "result_slow_get")
+            out.append(SlowOp(op.start_ns, op.latency_ns, op.bytes,
+                              None if op.offset == C.SLOW_NO_OFFSET
+                              else op.offset, op.file, op.thread))
+        return out
+
+    def stalls(self, always_ns: int = 0, floor_ns: int = 0,
+               p99_factor: Optional[int] = 0) -> Stalls:
+        """The result's stalls (diskbench_stalls_find): an operation of at
+        least ``always_ns`` (default 1 s), or of at least ``p99_factor``
+        times the p99 (default 100; None: no such rule) and at least
+        ``floor_ns`` (default 100 ms); overlapping ones make one stall."""
+        rules = C.StallRules()
+        C.stall_rules_init(byref(rules), sizeof(rules))
+        rules.always_ns = u64(always_ns, "always_ns")
+        rules.floor_ns = u64(floor_ns, "floor_ns")
+        if p99_factor is None:
+            rules.p99_factor = C.STALL_NO_RELATIVE
+        else:
+            rules.p99_factor = u64(p99_factor, "p99_factor")
+            if rules.p99_factor == C.STALL_NO_RELATIVE:
+                raise DiskbenchValueError("p99_factor 2**64 - 1 means no "
+                                          "relative rule: pass None")
+        st = C.P()
+        check(C.stalls_find(byref(st), self._p, byref(rules)), "stalls_find")
+        try:
+            found = []
+            one = C.Stall()
+            for i in range(C.stalls_count(st)):
+                ctypes.memset(byref(one), 0, sizeof(one))
+                one.sz = sizeof(one)
+                check(C.stalls_get(st, i, byref(one)), "stalls_get")
+                exact = bool(one.flags & C.STALL_EXACT)
+                found.append(Stall(one.start_ns, one.end_ns, one.latency_ns,
+                                   one.worst_ns, one.ops, one.precision_ns,
+                                   exact, decode(one.phase) or "",
+                                   PhaseKind.of(one.kind),
+                                   one.slow_index if exact else None))
+            sm = C.StallSummary()
+            sm.sz = sizeof(sm)
+            check(C.stalls_summary(st, byref(sm)), "stalls_summary")
+            summary = StallSummary(
+                bool(sm.stalled), sm.max_ns,
+                sm.p99_ns if sm.has_dist else None,
+                sm.threshold_ns if sm.has_dist else None,
+                sm.over_ns, sm.over, sm.first_ns if sm.has_first else None,
+                sm.count)
+            n = C.stalls_text(st, None, 0)
+            check(n if n < 0 else 0, "stalls_text")
+            buf = ctypes.create_string_buffer(n + 1)
+            check(min(C.stalls_text(st, buf, n + 1), 0), "stalls_text")
+            text = buf.value.decode("utf-8", "replace")
+        finally:
+            C.stalls_free(st)
+        return Stalls(found, summary, text)
 
     def percentile(self, p: float) -> int:
         """Latency at percentile p, in ns (see Histogram.percentile)."""

@@ -1,0 +1,282 @@
+/**
+ * @file diskbench/stall.h
+ * @brief Stalls: which phase stalled, when, for how long, on which operations.
+ *
+ * A stall is an operation, or several whose times overlap, that took so
+ * long that a person notices the hole: by default an operation of at
+ * least 1 s, or of at least 100 times the phase's p99 and at least
+ * 100 ms (struct diskbench_stall_rules). diskbench_stalls_find() finds a
+ * result's stalls; the HTML page, the JSON document, the text of
+ * diskbench_stalls_text() and diskbench-bonnie's end-of-run lines all use
+ * it, so they agree.
+ *
+ * Where the stalls come from: a result's slow-operation log (see
+ * diskbench_result_slow_count()), which keeps every operation over the
+ * recorder's slow threshold with its exact start, latency, offset, file and
+ * thread, gives exact times; otherwise (a result read from an older
+ * document, a log that dropped entries, a rule below the log's threshold)
+ * the timeline gives them to one interval: an interval whose worst
+ * latency qualifies holds a stall that ended in it.
+ *
+ * @defgroup stall Stalls
+ * @{
+ */
+#ifndef DISKBENCH_STALL_H
+#define DISKBENCH_STALL_H
+
+#include <diskbench/common.h>
+#include <diskbench/result.h>
+
+DISKBENCH_BEGIN_DECLS
+
+/** Default: an operation at least this long is always a stall (1 s). */
+#define DISKBENCH_STALL_DEFAULT_ALWAYS_NS UINT64_C(1000000000)
+/** Default: a stall relative to the p99 is at least this long (100 ms). */
+#define DISKBENCH_STALL_DEFAULT_FLOOR_NS UINT64_C(100000000)
+/** Default: a stall relative to the p99 is at least this many p99s. */
+#define DISKBENCH_STALL_DEFAULT_P99_FACTOR 100
+/** In diskbench_stall_rules.p99_factor: no stall relative to the p99. */
+#define DISKBENCH_STALL_NO_RELATIVE UINT64_MAX
+
+/**
+ * When an operation is a stall: its latency is at least @ref always_ns, or
+ * at least @ref p99_factor times the phase's p99 and at least
+ * @ref floor_ns. Zero in any field means its default.
+ */
+struct diskbench_stall_rules {
+	/** sizeof(struct diskbench_stall_rules) as the caller's headers saw it. */
+	size_t sz;
+	/** 0: DISKBENCH_STALL_DEFAULT_ALWAYS_NS; UINT64_MAX: no absolute rule. */
+	uint64_t always_ns;
+	/** 0: DISKBENCH_STALL_DEFAULT_FLOOR_NS. */
+	uint64_t floor_ns;
+	/** 0: DISKBENCH_STALL_DEFAULT_P99_FACTOR; DISKBENCH_STALL_NO_RELATIVE: off.
+	 *  64 bits, so that the struct has no tail padding: every byte up
+	 *  to sz is a member. */
+	uint64_t p99_factor;
+};
+
+/** Initializer for struct diskbench_stall_rules: the default rule. */
+#define DISKBENCH_STALL_RULES_INIT \
+	{ sizeof(struct diskbench_stall_rules), 0, 0, 0 }
+
+/**
+ * Fills a rules struct with its size and the defaults.
+ *
+ * @param[out] rules the struct to fill
+ * @param[in]  sz    sizeof(*rules) as the caller sees it
+ */
+DISKBENCH_API void
+diskbench_stall_rules_init(struct diskbench_stall_rules *rules, size_t sz);
+
+/** diskbench_stall.flags: the times are exact (from the slow-operation log). */
+#define DISKBENCH_STALL_EXACT 0x1u
+
+/** One stall, as diskbench_stalls_get() hands it out. */
+struct diskbench_stall {
+	/** Size of this struct as the library filled it; see DISKBENCH_HAS_FIELD(). */
+	size_t sz;
+	/** Start, in ns from the phase's start: @ref end_ns - @ref latency_ns. */
+	uint64_t start_ns;
+	/** End, in ns from the phase's start: the last of its operations ended. */
+	uint64_t end_ns;
+	/** How long it lasted: from the first of its operations' starts to
+	 *  the last one's end (one operation: that operation's latency). */
+	uint64_t latency_ns;
+	/** The longest of its operations. */
+	uint64_t worst_ns;
+	/** Its operations: those at or over the threshold whose times overlap.
+	 *  From the timeline alone, the intervals they ended in (at least
+	 *  one operation each). */
+	uint64_t ops;
+	/** How far the times may be off: 0 when exact, else the timeline's
+	 *  interval (the end is the end of the interval the operation ended
+	 *  in, or the phase's end). */
+	uint64_t precision_ns;
+	/** DISKBENCH_STALL_*. */
+	uint32_t flags;
+	/** The phase: the result's name and kind (borrowed from the result). */
+	const char *phase;
+	/** The phase's kind. */
+	enum diskbench_phase_kind kind;
+	/** With DISKBENCH_STALL_EXACT: index of the longest of its operations
+	 *  in the result's slow-operation log (diskbench_result_slow_get());
+	 *  SIZE_MAX otherwise. */
+	size_t slow_index;
+};
+
+/** A phase's figures behind its stalls, as diskbench_stalls_summary() gives them. */
+struct diskbench_stall_summary {
+	/** Size of this struct as the library filled it; see DISKBENCH_HAS_FIELD(). */
+	size_t sz;
+	/** The worst operation is a stall under the rules. */
+	bool stalled;
+	/** The latency distribution is known (p99, threshold, counts); false
+	 *  for a summary-only result, which knows its maximum only. */
+	bool has_dist;
+	/** The first operation over @ref over_ns ended in a known interval. */
+	bool has_first;
+	/** The worst latency. */
+	uint64_t max_ns;
+	/** The p99 (0 without a distribution). */
+	uint64_t p99_ns;
+	/** An operation at least this long is a stall under the rules. */
+	uint64_t threshold_ns;
+	/** Only when stalled: a round threshold (1, 2 or 5 x 10^k ns) within a
+	 *  decade of the worst and at least 10 x p99 (or 1 s)... */
+	uint64_t over_ns;
+	/** ...and the operations at or above it. */
+	uint64_t over;
+	/** Only when stalled: start of the interval the first operation over
+	 *  @ref over_ns ended in, in ns from the phase's start. */
+	uint64_t first_ns;
+	/** Stalls found (diskbench_stalls_count()). */
+	size_t count;
+};
+
+/** The stalls of one result (opaque). */
+struct diskbench_stalls;
+
+/**
+ * Finds the stalls of a result.
+ *
+ * @param[out] out   the stalls, in the order they ended; free with
+ *                   diskbench_stalls_free(). They borrow the result's name:
+ *                   keep the result until then.
+ * @param[in]  res   the result
+ * @param[in]  rules the rules, or NULL for the defaults
+ * @return 0; -EINVAL for a NULL @p out or @p res or a bad rule (struct too
+ *         small); -E2BIG for unknown non-zero rule bytes; -ENOMEM
+ */
+DISKBENCH_API int
+diskbench_stalls_find(struct diskbench_stalls **out,
+		      const struct diskbench_result *res,
+		      const struct diskbench_stall_rules *rules);
+
+/**
+ * Frees the stalls.
+ *
+ * @param[in] st the stalls; NULL is allowed
+ */
+DISKBENCH_API void diskbench_stalls_free(struct diskbench_stalls *st);
+
+/**
+ * Number of stalls.
+ *
+ * @param[in] st the stalls
+ * @return how many; 0 for NULL
+ */
+DISKBENCH_API size_t diskbench_stalls_count(const struct diskbench_stalls *st);
+
+/**
+ * One stall.
+ *
+ * @param[in]  st    the stalls
+ * @param[in]  index from 0 to diskbench_stalls_count() - 1
+ * @param[out] stall filled up to stall->sz (set it to sizeof(*stall))
+ * @return 0; -EINVAL for a NULL argument or a too small stall->sz;
+ *         -ERANGE for an index past the end
+ */
+DISKBENCH_API int diskbench_stalls_get(const struct diskbench_stalls *st,
+				       size_t index,
+				       struct diskbench_stall *stall);
+
+/**
+ * The figures behind the stalls: worst latency, p99, threshold.
+ *
+ * @param[in]  st  the stalls
+ * @param[out] sum filled up to sum->sz (set it to sizeof(*sum))
+ * @return 0; -EINVAL for a NULL argument or a too small sum->sz
+ */
+DISKBENCH_API int diskbench_stalls_summary(const struct diskbench_stalls *st,
+					   struct diskbench_stall_summary *sum);
+
+/**
+ * The stalls as text, one line each ("put_block: stall of 3 s from 1.2 s
+ * to 4.2 s into the phase, 1 operation, at offset 1048576 of file 0"),
+ * nothing when there are none, as snprintf() writes: at most @p size bytes
+ * with the terminating NUL.
+ *
+ * @param[in]  st   the stalls
+ * @param[out] buf  where to write; may be NULL when @p size is 0
+ * @param[in]  size room at @p buf
+ * @return the length of the whole text (not counting the NUL), which may
+ *         be @p size or more: the text was cut; -EINVAL for a NULL @p st
+ */
+DISKBENCH_API long diskbench_stalls_text(const struct diskbench_stalls *st,
+					 char *buf, size_t size);
+
+/* ---- the slow-operation log ---- */
+
+/** Default threshold of the slow-operation log: 50 ms. */
+#define DISKBENCH_SLOW_DEFAULT_THRESHOLD_NS UINT64_C(50000000)
+/** Entries the slow-operation log of a recorder keeps at most. */
+#define DISKBENCH_SLOW_MAX 4096
+/** diskbench_slow_op.offset when the operation has none (metadata). */
+#define DISKBENCH_SLOW_NO_OFFSET UINT64_MAX
+
+/** One slow operation, as diskbench_result_slow_get() hands it out. */
+struct diskbench_slow_op {
+	/** Size of this struct as the library filled it; see DISKBENCH_HAS_FIELD(). */
+	size_t sz;
+	/** Start, in ns from the phase's start. */
+	uint64_t start_ns;
+	/** Latency, in ns. */
+	uint64_t latency_ns;
+	/** Bytes it moved. */
+	uint64_t bytes;
+	/** Byte offset in its file; DISKBENCH_SLOW_NO_OFFSET when none. */
+	uint64_t offset;
+	/** Its file: the phase's number for it (0: the test file of the
+	 *  big-file phases; a small-file phase's file number). */
+	uint32_t file;
+	/** The thread that made it: 0 for a phase of one thread, else the
+	 *  worker's number from 0. */
+	uint32_t thread;
+};
+
+/**
+ * Slow operations a result keeps (at most DISKBENCH_SLOW_MAX), in the
+ * order they started.
+ *
+ * @param[in] res the result
+ * @return how many; 0 for NULL or a result without a log
+ */
+DISKBENCH_API size_t diskbench_result_slow_count(const struct diskbench_result *res);
+
+/**
+ * Slow operations over the threshold that the log had no room for.
+ *
+ * @param[in] res the result
+ * @return how many
+ */
+DISKBENCH_API uint64_t diskbench_result_slow_dropped(const struct diskbench_result *res);
+
+/**
+ * The threshold of a result's slow-operation log: every operation at or
+ * over it was logged (or counted as dropped).
+ *
+ * @param[in] res the result
+ * @return the threshold in ns; 0 when the result has no log (read from
+ *         CSV, or from JSON of schema minor 1)
+ */
+DISKBENCH_API uint64_t
+diskbench_result_slow_threshold_ns(const struct diskbench_result *res);
+
+/**
+ * One slow operation.
+ *
+ * @param[in]  res   the result
+ * @param[in]  index from 0 to diskbench_result_slow_count() - 1
+ * @param[out] op    filled up to op->sz (set it to sizeof(*op))
+ * @return 0; -EINVAL for a NULL argument or a too small op->sz; -ERANGE
+ *         for an index past the end
+ */
+DISKBENCH_API int diskbench_result_slow_get(const struct diskbench_result *res,
+					    size_t index,
+					    struct diskbench_slow_op *op);
+
+DISKBENCH_END_DECLS
+
+/** @} */
+#endif /* DISKBENCH_STALL_H */
