@@ -265,6 +265,54 @@ def test_real_engine_and_shared_file():
         check(agg[0]["bytes"] == NP * (1 << 20), "each rank wrote its 1 MiB range")
 
 
+def children(pid):
+    out = []
+    for e in os.listdir("/proc"):
+        if not e.isdigit():
+            continue
+        try:
+            with open("/proc/%s/stat" % e) as f:
+                st = f.read()
+        except OSError:
+            continue
+        # pid (comm) state ppid ...
+        if int(st.rsplit(")", 1)[1].split()[1]) == pid:
+            out.append(int(e))
+    return sorted(out)
+
+
+def test_signal_stops_all():
+    print("a signalled rank stops them all", flush=True)
+    with tempfile.TemporaryDirectory() as d:
+        t = time.monotonic()
+        p = subprocess.Popen(MPI_ARGS + [PROG, "-d", d, "-s", "16m", "-b", "64k",
+                                         "--phases", "write,random",
+                                         "--random-ops", "100000000",
+                                         "--time-limit", "20"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True, env=MPI_ENV)
+        ranks = []
+        while time.monotonic() - t < 10 and len(ranks) < NP:
+            time.sleep(0.1)
+            ranks = children(p.pid)
+        # Into the random phase (the write of 16 MiB takes well under 1 s).
+        time.sleep(1.5)
+        check(len(ranks) == NP, "found the %d ranks: %r" % (NP, ranks))
+        if ranks:
+            os.kill(ranks[1], 15)
+        out, err = p.communicate(timeout=60)
+        took = time.monotonic() - t
+        check(p.returncode == 5, "exit 5 after a signal: %d" % p.returncode)
+        lines = [ln for ln in err.splitlines() if ln.startswith("diskbench-mpi:")]
+        check(len(lines) == 1 and "interrupted by signal 15" in lines[0],
+              "one line naming the signal: %r" % lines)
+        check(took < 15, "the others stopped at once, not at their time limit "
+              "(%.1f s)" % took)
+        check("random_io" in out and "(partial)" in out,
+              "the random phase is reported, partial")
+        check(leftovers(d) == [], "nothing left: %r" % leftovers(d))
+
+
 def test_bad_option():
     print("a bad option", flush=True)
     with tempfile.TemporaryDirectory() as d:
