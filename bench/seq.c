@@ -2,13 +2,17 @@
  * bench-seq: one sequential or random phase through the public API, for
  * side-by-side runs against fio (bench/vs-fio). Prints one line:
  *
- *   ops=N bytes=N elapsed_ns=N ops_per_sec=X mib_per_sec=X p50_ns=N p99_ns=N max_ns=N
+ *   ops=N bytes=N elapsed_ns=N ops_per_sec=X mib_per_sec=X p50_ns=N p99_ns=N
+ *   max_ns=N mean_ns=X inflight=X
  *
- * Usage: bench-seq ENGINE RW BLOCK TOTAL DEPTH DIRECT DIR [OPS]
+ * Usage: bench-seq ENGINE RW BLOCK TOTAL DEPTH DIRECT DIR [OPS [SECONDS]]
  *   ENGINE sync|io_uring|null   RW read|write|randread   BLOCK, TOTAL bytes
  *   DEPTH requests in flight    DIRECT 0|1       DIR where the file goes
- *   OPS    requests of randread (default TOTAL / BLOCK)
- * A read first lays the file out (untimed), as fio does.
+ *   OPS    requests of randread (0 or absent: TOTAL / BLOCK)
+ *   SECONDS stop the phase after this long (0 or absent: no limit); with
+ *          a time limit and OPS 0, a randread runs until the limit
+ * A read first lays the file out (untimed), as fio does. inflight is the
+ * requests in flight on average by Little's law: ops/s x mean latency.
  */
 #include <diskbench.h>
 
@@ -39,8 +43,11 @@ int main(int argc, char **argv)
 	char *why = NULL;
 	int err;
 
-	if (argc != 8 && argc != 9) {
-		fprintf(stderr, "usage: bench-seq ENGINE RW BLOCK TOTAL DEPTH DIRECT DIR [OPS]\n");
+	struct diskbench_run_opts rn = DISKBENCH_RUN_OPTS_INIT;
+	double secs = argc > 9 ? strtod(argv[9], NULL) : 0;
+
+	if (argc < 8 || argc > 10 || secs < 0 || secs > 1e6) {
+		fprintf(stderr, "usage: bench-seq ENGINE RW BLOCK TOTAL DEPTH DIRECT DIR [OPS [SECONDS]]\n");
 		return 1;
 	}
 	uint32_t depth = (uint32_t)strtoul(argv[5], NULL, 10);
@@ -65,6 +72,9 @@ int main(int argc, char **argv)
 	ro.block_bytes = so.block_bytes;
 	ro.queue_depth = depth;
 	ro.ops = argc > 8 ? strtoull(argv[8], NULL, 10) : 0;
+	if (!ro.ops && secs > 0)
+		ro.ops = UINT64_MAX / 2;   /* until the time limit */
+	rn.stop_time_ns = (uint64_t)(secs * 1e9);
 	ro.flags = direct ? DISKBENCH_SEQ_DIRECT : 0;
 	to.engine = engine;
 	to.file_bytes = so.total_bytes;
@@ -73,7 +83,7 @@ int main(int argc, char **argv)
 	err = diskbench_target_new(&target, argv[7], &to, &why);
 	if (err)
 		die("target", err, why);
-	if ((err = diskbench_run_new(&run, target, NULL)) ||
+	if ((err = diskbench_run_new(&run, target, &rn)) ||
 	    (err = !strcmp(argv[2], "randread")
 			   ? diskbench_phase_random_new(&phase, &ro)
 			   : diskbench_phase_seq_new(&phase, &so)) ||
@@ -89,11 +99,12 @@ int main(int argc, char **argv)
 	diskbench_hist_percentile(h, 99, &p99);
 	printf("ops=%" PRIu64 " bytes=%" PRIu64 " elapsed_ns=%" PRIu64
 	       " ops_per_sec=%.0f mib_per_sec=%.1f p50_ns=%" PRIu64
-	       " p99_ns=%" PRIu64 " max_ns=%" PRIu64 "\n",
+	       " p99_ns=%" PRIu64 " max_ns=%" PRIu64 " mean_ns=%.1f inflight=%.3f\n",
 	       diskbench_result_ops(res), diskbench_result_bytes(res),
 	       diskbench_result_elapsed_ns(res), diskbench_result_ops_per_sec(res),
 	       diskbench_result_bytes_per_sec(res) / 1048576.0, p50, p99,
-	       diskbench_hist_max(h));
+	       diskbench_hist_max(h), diskbench_hist_mean(h),
+	       diskbench_result_ops_per_sec(res) * diskbench_hist_mean(h) / 1e9);
 	diskbench_run_free(run);
 	diskbench_target_free(target);
 	diskbench_engine_free(engine);

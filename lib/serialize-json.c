@@ -506,6 +506,42 @@ static void write_slow(struct jw *j, const struct diskbench__slow_log *log)
 	jw_close(j, "}");
 }
 
+static void put_u64_or_null(struct jw *j, bool known, uint64_t v)
+{
+	if (known)
+		put_u64(j, v);
+	else
+		put(j, "null");
+}
+
+/* The figures behind the stalls (diskbench_stalls_summary()), which the
+ * HTML's summary line and scripts/bench-tail print: derived, not read. */
+static void write_stall_summary(struct jw *j, const struct diskbench_stalls *st)
+{
+	struct diskbench_stall_summary sum;
+
+	memset(&sum, 0, sizeof(sum));
+	sum.sz = sizeof(sum);
+	if (diskbench_stalls_summary(st, &sum))
+		return;
+	jw_key(j, "stall_summary");
+	put(j, "{\"stalled\": ");
+	put(j, sum.stalled ? "true" : "false");
+	put(j, ", \"max_ns\": ");
+	put_u64(j, sum.max_ns);
+	put(j, ", \"p99_ns\": ");
+	put_u64_or_null(j, sum.has_dist, sum.p99_ns);
+	put(j, ", \"threshold_ns\": ");
+	put_u64_or_null(j, sum.has_dist, sum.threshold_ns);
+	put(j, ", \"over_ns\": ");
+	put_u64_or_null(j, sum.stalled && sum.has_dist, sum.over_ns);
+	put(j, ", \"over\": ");
+	put_u64_or_null(j, sum.stalled && sum.has_dist, sum.over);
+	put(j, ", \"first_ns\": ");
+	put_u64_or_null(j, sum.stalled && sum.has_first, sum.first_ns);
+	put(j, "}");
+}
+
 /* The stalls under the default rule, as every output finds them
  * (diskbench_stalls_find()): derived, not read. */
 static void write_stalls(struct jw *j, const struct diskbench_result *res)
@@ -547,6 +583,7 @@ static void write_stalls(struct jw *j, const struct diskbench_result *res)
 		put(j, "}");
 	}
 	jw_close(j, "]");
+	write_stall_summary(j, st);
 	diskbench_stalls_free(st);
 }
 

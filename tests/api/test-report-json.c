@@ -332,6 +332,7 @@ static const char tiny_golden_1[] =
 	"            ]\n"
 	"          },\n"
 	"          \"stalls\": [],\n"
+	"          \"stall_summary\": {\"stalled\": false, \"max_ns\": 2000, \"p99_ns\": 2000, \"threshold_ns\": 100000000, \"over_ns\": null, \"over\": null, \"first_ns\": null},\n"
 	"          \"error\": null\n";
 
 static const char tiny_golden_2[] =
@@ -377,6 +378,7 @@ static const char tiny_golden_2[] =
 	"            \"points\": []\n"
 	"          },\n"
 	"          \"stalls\": [],\n"
+	"          \"stall_summary\": {\"stalled\": false, \"max_ns\": 0, \"p99_ns\": null, \"threshold_ns\": null, \"over_ns\": null, \"over\": null, \"first_ns\": null},\n"
 	"          \"error\": {\n"
 	"            \"code\": -13,\n"
 	"            \"name\": \"Permission denied\",\n"

@@ -364,6 +364,24 @@ static void test_stall_json(void **state)
 		if (!p)
 			fail_msg("stall %zu not in the JSON: %s", i, want);
 	}
+	/* ...and the figures the HTML's summary line prints. */
+	{
+		struct diskbench_stall_summary sum;
+
+		memset(&sum, 0, sizeof(sum));
+		sum.sz = sizeof(sum);
+		assert_ok(diskbench_stalls_summary(st, &sum));
+		assert_true(sum.stalled && sum.has_dist && sum.has_first);
+		snprintf(want, sizeof(want),
+			 "\"stall_summary\": {\"stalled\": true, \"max_ns\": %" PRIu64
+			 ", \"p99_ns\": %" PRIu64 ", \"threshold_ns\": %" PRIu64
+			 ", \"over_ns\": %" PRIu64 ", \"over\": %" PRIu64
+			 ", \"first_ns\": %" PRIu64 "}",
+			 sum.max_ns, sum.p99_ns, sum.threshold_ns, sum.over_ns,
+			 sum.over, sum.first_ns);
+		if (!strstr(p, want))
+			fail_msg("stall summary not in the JSON: %s", want);
+	}
 
 	/* Read back: the same log, so the same stalls and the same text. */
 	struct diskbench_report *back;

@@ -3,10 +3,11 @@
 
 Usage: test_bench_tail.py PATH-TO-report-dump PATH-TO-bench-tail
 
-The stall rule is written twice, in lib/serialize-html.c and in
-scripts/bench-tail: on the fixed three-run report (report-dump), the
-stalls bench-tail prints must be the HTML report's, word for word, and so
-must its "No stalls" verdict on a report without them. Its p99 is the
+bench-tail words the library's stall summary (the JSON's stall_summary)
+as the HTML does: on the fixed three-run report (report-dump), the
+stalls it prints must be the HTML report's, word for word, and so must
+its "No stalls" verdict on a report without them; a JSON without
+stall_summary is refused, naming the phase. Its p99 is the
 library's (the JSON's own percentile list). --smoke accepts a run with
 every test measured and the cache kept out, and names what is missing or
 wrong otherwise.
@@ -130,6 +131,13 @@ def main():
     if (p.returncode != 1 or 'ran_stat: did not run' not in p.stdout or
             'putc: no operations' not in p.stdout):
         fail(f'--smoke did not name the missing and empty tests: {p.stdout}')
+    old = copy.deepcopy(doc)
+    for r in old['runs']:
+        for ph in r['phases']:
+            ph.pop('stall_summary', None)
+    p = tail(write(tmp, 'old.json', old))
+    if p.returncode == 0 or 'has no stall_summary' not in p.stderr:
+        fail(f'a JSON without stall_summary was not refused: {p.stdout} {p.stderr}')
     p = tail()
     if p.returncode != 2:
         fail('bench-tail without arguments did not exit 2')
