@@ -88,6 +88,18 @@ static const int stop_signals[] = {
 	SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGALRM, SIGUSR1, SIGUSR2,
 	SIGXCPU, SIGXFSZ, SIGPIPE,
 };
+static const char *const stop_names[] = {
+	"SIGHUP", "SIGINT", "SIGQUIT", "SIGTERM", "SIGALRM", "SIGUSR1", "SIGUSR2",
+	"SIGXCPU", "SIGXFSZ", "SIGPIPE",
+};
+
+static const char *signal_name(int sig)
+{
+	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
+		if (stop_signals[i] == sig)
+			return stop_names[i];
+	return "a signal";
+}
 
 static void install_signals(void)
 {
@@ -555,7 +567,7 @@ static int barrier_setup(struct diskbench_target *t, void *ud)
 
 	(void)t;
 	if (atomic_load(&g_signal) && !rk->failed)
-		set_err(rk, "interrupted by signal %d", atomic_load(&g_signal));
+		set_err(rk, "interrupted by %s", signal_name(atomic_load(&g_signal)));
 	s = sync_point(rk, false);
 #ifdef DISKBENCH_MPI_SIM
 	if (rk->barrier_index < rk->nphases)
@@ -1321,7 +1333,8 @@ int main(int argc, char **argv)
 				if (diskbench_result_error(diskbench_run_result(run, i)))
 					phase = diskbench_result_name(diskbench_run_result(run, i));
 			if (atomic_load(&g_signal))
-				set_err(&rk, "interrupted by signal %d%s%s", atomic_load(&g_signal),
+				set_err(&rk, "interrupted by %s%s%s",
+					signal_name(atomic_load(&g_signal)),
 					*phase ? " in " : "", phase);
 			else
 				set_err(&rk, "%s", diskbench_run_errmsg(run));
@@ -1421,16 +1434,33 @@ int main(int argc, char **argv)
 			}
 			if (report(&rk, g, offsets, bound))
 				rc = EXIT_ERROR;
+			/* One line per cause: ranks that failed alike (all of
+			 * them, when mpirun passes a Ctrl-C on) share it. */
 			for (int r = 0; r < g_size; r++) {
+				char who[256] = "";
+				size_t wl = 0;
+				int n = 0;
+
 				if (g[r].status != 1)
 					continue;
 				any_failed = true;
-				fprintf(stderr, PROG ": rank %d failed: %s; the other ranks "
-					"stopped%s\n",
-					r, g[r].err,
+				for (int q = r; q < g_size; q++) {
+					if (g[q].status != 1 || strcmp(g[q].err, g[r].err))
+						continue;
+					if (wl < sizeof(who) - 16)
+						wl += (size_t)snprintf(who + wl, sizeof(who) - wl,
+								       "%s%d", n ? ", " : "", q);
+					n++;
+					if (q != r)
+						g[q].status = 3;  /* told */
+				}
+				fprintf(stderr, PROG ": rank%s %s failed: %s; %s%s\n",
+					n > 1 ? "s" : "", who, g[r].err,
+					n == g_size ? "" : "the other ranks stopped; ",
 					strstr(g[r].err, "could not be removed") ||
 						strstr(g[r].err, "rmdir")
-						? "" : "; every rank removed its files");
+						? "not every file could be removed"
+						: "every rank removed its files");
 			}
 			if (s.signalled)
 				rc = EXIT_INTERRUPTED;

@@ -312,12 +312,36 @@ def test_signal_stops_all():
         took = time.monotonic() - t
         check(p.returncode == 5, "exit 5 after a signal: %d" % p.returncode)
         lines = [ln for ln in err.splitlines() if ln.startswith("diskbench-mpi:")]
-        check(len(lines) == 1 and "interrupted by signal 15" in lines[0],
+        check(len(lines) == 1 and "interrupted by SIGTERM" in lines[0],
               "one line naming the signal: %r" % lines)
         check(took < 15, "the others stopped at once, not at their time limit "
               "(%.1f s)" % took)
         check("random_io" in out and "(partial)" in out,
               "the random phase is reported, partial")
+        check(leftovers(d) == [], "nothing left: %r" % leftovers(d))
+
+
+def test_ctrl_c_on_mpirun():
+    print("Ctrl-C on mpirun", flush=True)
+    with tempfile.TemporaryDirectory() as d:
+        p = subprocess.Popen(MPI_ARGS + [PROG, "-d", d, "-s", "16m", "-b", "64k",
+                                         "--phases", "write,random",
+                                         "--random-ops", "100000000",
+                                         "--time-limit", "20"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True, env=MPI_ENV)
+        t = time.monotonic()
+        while time.monotonic() - t < 10 and len(children(p.pid)) < NP:
+            time.sleep(0.1)
+        time.sleep(1.5)
+        # mpirun passes it on to every rank as SIGTERM.
+        p.send_signal(2)
+        out, err = p.communicate(timeout=60)
+        check(p.returncode != 0, "not 0 after Ctrl-C")
+        lines = [ln for ln in err.splitlines() if ln.startswith("diskbench-mpi:")]
+        check(len(lines) == 1 and lines[0].startswith("diskbench-mpi: ranks 0, 1, 2, 3 failed: "
+                                                      "interrupted by SIGTERM"),
+              "one line for all four ranks: %r" % lines)
         check(leftovers(d) == [], "nothing left: %r" % leftovers(d))
 
 
