@@ -19,6 +19,7 @@
 #include <diskbench/phase.h>
 #include <diskbench/run.h>
 #include <diskbench/report.h>
+#include <diskbench/exchange.h>
 #include <diskbench/stall.h>
 
 #endif /* DISKBENCH_H */

@@ -68,6 +68,24 @@ static inline size_t diskbench__hist_index(unsigned bits, uint64_t mask,
 	return ((size_t)k << bits) + (size_t)(v >> k);
 }
 
+/* Lowest and highest value of the bucket at index i. */
+static inline void diskbench__hist_bucket_bounds(unsigned bits, size_t i,
+						 uint64_t *low, uint64_t *high)
+{
+	size_t half = (size_t)1 << bits;
+	unsigned k;
+	uint64_t sub;
+
+	if (i < 2 * half) {
+		*low = *high = i;
+		return;
+	}
+	k = (unsigned)(i >> bits) - 1;
+	sub = (uint64_t)(i & (half - 1)) + half;
+	*low = sub << k;
+	*high = *low + ((UINT64_C(1) << k) - 1);
+}
+
 static inline void diskbench__hist_record(struct diskbench_hist *h, uint64_t v)
 {
 	h->count++;

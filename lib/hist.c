@@ -30,23 +30,6 @@ static size_t hist_size(size_t ncounts)
 	return sizeof(struct diskbench_hist) + ncounts * sizeof(uint64_t);
 }
 
-/* Lowest and highest value of the bucket at index i. */
-static void bucket_bounds(unsigned bits, size_t i, uint64_t *low,
-			  uint64_t *high)
-{
-	size_t half = (size_t)1 << bits;
-
-	if (i < 2 * half) {
-		*low = *high = i;
-		return;
-	}
-	unsigned k = (unsigned)(i >> bits) - 1;
-	uint64_t sub = (uint64_t)(i & (half - 1)) + half;
-
-	*low = sub << k;
-	*high = *low + ((UINT64_C(1) << k) - 1);
-}
-
 DISKBENCH_API int diskbench_hist_new(struct diskbench_hist **out,
 				     const struct diskbench_hist_opts *opts)
 {
@@ -361,7 +344,7 @@ DISKBENCH_API int diskbench_hist_percentile(const struct diskbench_hist *hist,
 		if (seen >= rank) {
 			uint64_t low, high;
 
-			bucket_bounds(hist->bits, i, &low, &high);
+			diskbench__hist_bucket_bounds(hist->bits, i, &low, &high);
 			*value = high < hist->max ? high : hist->max;
 			return 0;
 		}
@@ -380,7 +363,7 @@ static uint64_t value_of_rank(const struct diskbench_hist *hist, uint64_t rank,
 		if (*seen + hist->counts[*i] >= rank) {
 			uint64_t low, high;
 
-			bucket_bounds(hist->bits, *i, &low, &high);
+			diskbench__hist_bucket_bounds(hist->bits, *i, &low, &high);
 			return high < hist->max ? high : hist->max;
 		}
 		*seen += hist->counts[*i];
@@ -509,7 +492,7 @@ DISKBENCH_API int diskbench_hist_foreach(const struct diskbench_hist *hist,
 
 		if (!hist->counts[i])
 			continue;
-		bucket_bounds(hist->bits, i, &low, &high);
+		diskbench__hist_bucket_bounds(hist->bits, i, &low, &high);
 		ret = fn(low, high, hist->counts[i], user_data);
 		if (ret < 0)
 			return ret;

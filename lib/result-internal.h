@@ -20,6 +20,11 @@ struct diskbench__result_extra {
 	 * in the order they were set. */
 	char **config;
 	size_t nconfig;         /* pairs */
+	/* A merged result's inputs (diskbench_result_merge()), copies owned
+	 * by it, and the clock offset each was given. */
+	struct diskbench_result **inputs;
+	int64_t *input_offsets_ns;
+	size_t ninputs;
 };
 
 /*
@@ -49,6 +54,7 @@ struct diskbench__measured {
 	uint64_t elapsed_ns;
 	uint64_t cpu_user_ns;
 	uint64_t cpu_system_ns;
+	uint64_t start_ns;      /* when the phase started, on its clock */
 	struct diskbench_hist *hist;
 	struct diskbench_timeline *tl;
 	struct diskbench__slow_log *slow;   /* NULL: no slow-operation log */
@@ -83,6 +89,12 @@ int diskbench__result_measured(struct diskbench_result **out,
 			       uint64_t cpu_user_ns, uint64_t cpu_system_ns,
 			       bool too_fast);
 
+/* Gives a result its inputs: takes the array of results (each owned by
+ * it from then on) and the array of offsets, both malloc'd; n > 0. On
+ * -ENOMEM, frees both and everything in them. */
+int diskbench__result_set_inputs(struct diskbench_result *res,
+				 struct diskbench_result **inputs,
+				 int64_t *offsets_ns, size_t n);
 /* Gives a measured result a slow-operation log (taken, freed on failure
  * too); -EINVAL for a summary-only result. */
 int diskbench__result_set_slow(struct diskbench_result *res,
@@ -100,5 +112,9 @@ int diskbench__result_set_error_msg(struct diskbench_result *res, int code,
 /* Whether a kind's rate is bytes per second (the five big-file bonnie++
  * phases and the general sequential and random ones). */
 bool diskbench__kind_moves_bytes(enum diskbench_phase_kind kind);
+
+/* Whether a configuration key follows diskbench_result_set_config()'s
+ * rules. */
+bool diskbench__config_key_ok(const char *key);
 
 #endif

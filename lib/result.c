@@ -62,6 +62,10 @@ static void extra_free(struct diskbench__result_extra *x)
 	for (size_t i = 0; i < 2 * x->nconfig; i++)
 		free(x->config[i]);
 	free(x->config);
+	for (size_t i = 0; i < x->ninputs; i++)
+		diskbench_result_free(x->inputs[i]);
+	free(x->inputs);
+	free(x->input_offsets_ns);
 	free(x);
 }
 
@@ -81,7 +85,7 @@ static void extra_trim(struct diskbench_result *res)
 {
 	struct diskbench__result_extra *x = res->extra;
 
-	if (x && !x->name && !x->err && !x->nconfig) {
+	if (x && !x->name && !x->err && !x->nconfig && !x->ninputs) {
 		extra_free(x);
 		res->extra = NULL;
 	}
@@ -145,6 +149,7 @@ DISKBENCH_API int diskbench_result_new(struct diskbench_result **out,
 		m->ops = rec->ops;
 		m->bytes = rec->bytes;
 		m->elapsed_ns = diskbench_recorder_elapsed_ns(rec);
+		m->start_ns = diskbench_recorder_begin_ns(rec);
 		m->cpu_user_ns = rec->cpu_user_ns;
 		m->cpu_system_ns = rec->cpu_system_ns;
 		/* Through the getters: they fold in pending operations. */
@@ -208,6 +213,9 @@ int diskbench__result_measured(struct diskbench_result **out,
 	m->elapsed_ns = elapsed_ns;
 	m->cpu_user_ns = cpu_user_ns;
 	m->cpu_system_ns = cpu_system_ns;
+	/* What JSON keeps of the start: the timeline's (the recorder starts
+	 * it at the phase's start). */
+	m->start_ns = tl->start_ns;
 	m->r.too_fast = too_fast;
 	*out = &m->r;
 	return 0;
@@ -300,6 +308,21 @@ static int extra_copy(struct diskbench__result_extra **out,
 			x->config[i] = dup_or_null(src->config[i], &err);
 		x->nconfig = x->config ? src->nconfig : 0;
 	}
+	if (!err && src->ninputs) {
+		x->inputs = calloc(src->ninputs, sizeof(*x->inputs));
+		x->input_offsets_ns = malloc(src->ninputs *
+					     sizeof(*x->input_offsets_ns));
+		if (!x->inputs || !x->input_offsets_ns)
+			err = -ENOMEM;
+		else
+			memcpy(x->input_offsets_ns, src->input_offsets_ns,
+			       src->ninputs * sizeof(*x->input_offsets_ns));
+		/* Counted as they are made, so that a failure frees those
+		 * made so far. */
+		for (size_t i = 0; !err && i < src->ninputs; i++, x->ninputs++)
+			err = diskbench_result_copy(&x->inputs[i],
+						    src->inputs[i]);
+	}
 	if (err) {
 		extra_free(x);
 		return err;
@@ -375,6 +398,29 @@ static char *format_errmsg(int code, const char *op, const char *path,
 		 (op || path) && off[0] ? " " : "", off,
 		 op || path || off[0] ? ": " : "", text);
 	return msg;
+}
+
+int diskbench__result_set_inputs(struct diskbench_result *res,
+				 struct diskbench_result **inputs,
+				 int64_t *offsets_ns, size_t n)
+{
+	struct diskbench__result_extra *x = extra_get(res);
+
+	if (!x) {
+		for (size_t i = 0; i < n; i++)
+			diskbench_result_free(inputs[i]);
+		free(inputs);
+		free(offsets_ns);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < x->ninputs; i++)
+		diskbench_result_free(x->inputs[i]);
+	free(x->inputs);
+	free(x->input_offsets_ns);
+	x->inputs = inputs;
+	x->input_offsets_ns = offsets_ns;
+	x->ninputs = n;
+	return 0;
 }
 
 int diskbench__result_set_error_msg(struct diskbench_result *res, int code,
@@ -648,7 +694,7 @@ DISKBENCH_API const char *diskbench_result_errmsg(const struct diskbench_result 
 /* ---- configuration ---- */
 
 /* A key: 1 to 64 of [a-z0-9_.], starting with a letter. */
-static bool config_key_ok(const char *k)
+bool diskbench__config_key_ok(const char *k)
 {
 	size_t n = 0;
 
@@ -680,7 +726,7 @@ DISKBENCH_API int diskbench_result_set_config(struct diskbench_result *res,
 	struct diskbench__result_extra *x;
 	char *v, **c;
 
-	if (!res || !config_key_ok(key) || !config_value_ok(value))
+	if (!res || !diskbench__config_key_ok(key) || !config_value_ok(value))
 		return -EINVAL;
 	x = res->extra;
 	for (size_t i = 0; x && i < x->nconfig; i++) {

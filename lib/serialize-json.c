@@ -24,6 +24,7 @@
 
 #include "hist-internal.h"
 #include "report-internal.h"
+#include "restore-internal.h"
 #include "result-internal.h"
 #include "stall-internal.h"
 #include "timeline-internal.h"
@@ -31,25 +32,6 @@
 #define SCHEMA_ID "https://libdiskbench.org/result-schema/1"
 
 static const char *const files_modes[] = { "regular", "hardlink", "symlink" };
-
-/* Lowest and highest value of the histogram bucket at index i (the same
- * layout as lib/hist.c, see hist-internal.h). */
-static void bucket_bounds(unsigned bits, size_t i, uint64_t *low,
-			  uint64_t *high)
-{
-	size_t half = (size_t)1 << bits;
-	unsigned k;
-	uint64_t sub;
-
-	if (i < 2 * half) {
-		*low = *high = i;
-		return;
-	}
-	k = (unsigned)(i >> bits) - 1;
-	sub = (uint64_t)(i & (half - 1)) + half;
-	*low = sub << k;
-	*high = *low + ((UINT64_C(1) << k) - 1);
-}
 
 /* ---- writer ---- */
 
@@ -413,7 +395,7 @@ static void write_latency(struct jw *j, const struct diskbench__wopts *w,
 
 		if (!h->counts[i])
 			continue;
-		bucket_bounds(h->bits, i, &low, &high);
+		diskbench__hist_bucket_bounds(h->bits, i, &low, &high);
 		jw_key(j, NULL);
 		put(j, "[");
 		put_u64(j, low);
@@ -733,18 +715,15 @@ int diskbench__write_json(struct diskbench_report *r,
 #ifdef DISKBENCH_HAVE_JANSSON
 #include <jansson.h>
 
-/* Bucket counters all the histograms of one document may take (8 bytes
- * each: 1 GiB); a default histogram takes 4736. */
-#define MAX_HIST_COUNTERS (UINT64_C(1) << 27)
-/* Intervals of one timeline (48 bytes each: 768 MiB; 19 days at 100 ms). */
-#define MAX_TIMELINE_POINTS ((size_t)1 << 24)
-
 struct rd {
 	struct diskbench_report *r;
 	const char *source;
 	char path[256];          /* where we are: runs[2].phases[5].latency */
 	size_t plen;
-	uint64_t counters_left;  /* of MAX_HIST_COUNTERS */
+	/* The checks shared with the binary decoder (result-restore.c),
+	 * which report through rd_vfail(); it also keeps the budget of
+	 * bucket counters of the whole document. */
+	struct diskbench__restore rs;
 };
 
 /* Appends to the path; returns the length to go back to. */
@@ -782,21 +761,30 @@ static void rd_pop(struct rd *d, size_t old)
 }
 
 /* Sets "<source>: <path>[.key]: <what>" and returns -EINVAL. */
-static int rd_fail(struct rd *d, const char *key, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static int rd_fail(struct rd *d, const char *key, const char *fmt, ...)
+static int rd_vfail(void *ctx, const char *key, const char *fmt, va_list ap)
 {
+	struct rd *d = ctx;
 	size_t old = key ? rd_push_key(d, key) : d->plen;
 	char msg[320];
-	va_list ap;
 
-	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
 	diskbench__report_seterr(d->r, "%s: %s%s%s", d->source, d->path,
 				 d->plen ? ": " : "", msg);
 	rd_pop(d, old);
 	return -EINVAL;
+}
+
+static int rd_fail(struct rd *d, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int rd_fail(struct rd *d, const char *key, const char *fmt, ...)
+{
+	va_list ap;
+	int err;
+
+	va_start(ap, fmt);
+	err = rd_vfail(d, key, fmt, ap);
+	va_end(ap);
+	return err;
 }
 
 static const char *type_name(const json_t *v)
@@ -1050,31 +1038,23 @@ static int rd_row(struct rd *d, json_t *row, size_t n, uint64_t *out)
  * mean, stddev and percentiles are derived and not read. */
 static int read_hist(struct rd *d, json_t *jl, struct diskbench_hist **out)
 {
-	struct diskbench_hist_opts ho = DISKBENCH_HIST_OPTS_INIT;
+	struct diskbench__hist_restore_state st = { 0 };
 	uint64_t count = 0, min = 0, max = 0, bits = 0, highest = 0;
-	uint64_t overflow = 0, total = 0, first_high = 0, last_low = 0;
-	uint64_t last_high = 0, need, groups, top;
+	uint64_t overflow = 0;
 	diskbench__u128 sum = 0, sumsq = 0;
 	struct diskbench_hist *h;
 	json_t *jh, *jb;
 	bool has_min, has_max;
-	size_t old, nb, prev = 0;
+	size_t old, nb;
 	int err;
 
 	if ((err = rd_u64(d, jl, "count", REQ, &count, NULL)) ||
 	    (err = rd_u64(d, jl, "min_ns", REQ | NULLOK, &min, &has_min)) ||
 	    (err = rd_u64(d, jl, "max_ns", REQ | NULLOK, &max, &has_max)) ||
-	    (err = rd_obj(d, jl, "histogram", REQ, &jh)))
+	    (err = rd_obj(d, jl, "histogram", REQ, &jh)) ||
+	    (err = diskbench__hist_restore_stats(&d->rs, count, has_min, min,
+						 has_max, max)))
 		return err;
-	if (!count && (has_min || has_max))
-		return rd_fail(d, has_min ? "min_ns" : "max_ns",
-			       "must be null when count is 0");
-	if (count && !(has_min && has_max))
-		return rd_fail(d, has_min ? "max_ns" : "min_ns",
-			       "null, but count is %" PRIu64, count);
-	if (min > max)
-		return rd_fail(d, "min_ns", "%" PRIu64 " is above max_ns %" PRIu64,
-			       min, max);
 
 	old = rd_push_key(d, "histogram");
 	if ((err = rd_u64(d, jh, "precision_bits", REQ, &bits, NULL)) ||
@@ -1084,37 +1064,11 @@ static int read_hist(struct rd *d, json_t *jl, struct diskbench_hist **out)
 	    (err = rd_u128(d, jh, "sum_sq_ns2", REQ, &sumsq)) ||
 	    (err = rd_arr(d, jh, "buckets", REQ, &jb)))
 		goto out;
-	if (bits < 1 || bits > DISKBENCH_HIST_MAX_PRECISION_BITS) {
-		err = rd_fail(d, "precision_bits", "%" PRIu64 " is not in 1..%d",
-			      bits, DISKBENCH_HIST_MAX_PRECISION_BITS);
-		goto out;
-	}
-	/* The layout diskbench_hist_new() makes (hist.c): the range is a
-	 * power of two minus one, at least two bucket groups wide. */
-	need = highest ? 64 - diskbench__clz64(highest) : 1;
-	groups = need > bits + 1 ? need - bits : 1;
-	top = bits + groups >= 64 ? UINT64_MAX :
-				    (UINT64_C(1) << (bits + groups)) - 1;
-	if (highest != top) {
-		err = rd_fail(d, "highest_ns",
-			      "%" PRIu64 " is not the top of a histogram range with precision_bits %" PRIu64
-			      " (2^n - 1, at least %" PRIu64 ")",
-			      highest, bits, (UINT64_C(2) << bits) - 1);
-		goto out;
-	}
-	if (((groups + 1) << bits) > d->counters_left) {
-		err = rd_fail(d, NULL,
-			      "the histograms of this input need more than %" PRIu64
-			      " bucket counters in all",
-			      MAX_HIST_COUNTERS);
-		goto out;
-	}
-	ho.precision_bits = (uint32_t)bits;
-	ho.highest = highest;
-	err = diskbench_hist_new(&h, &ho);
+	rd_pop(d, old);
+	err = diskbench__hist_restore_new(&d->rs, bits, highest, &h);
 	if (err)
-		goto out;
-	d->counters_left -= h->ncounts;
+		return err;
+	old = rd_push_key(d, "histogram");
 
 	nb = json_array_size(jb);
 	for (size_t i = 0; i < nb; i++) {
@@ -1129,73 +1083,27 @@ static int read_hist(struct rd *d, json_t *jl, struct diskbench_hist **out)
 				      b[0]);
 		if (!err) {
 			idx = diskbench__hist_index(h->bits, h->mask, b[0]);
-			bucket_bounds(h->bits, idx, &lo, &hi);
+			diskbench__hist_bucket_bounds(h->bits, idx, &lo, &hi);
 			if (lo != b[0] || hi != b[1])
 				err = rd_fail(d, NULL,
 					"[%" PRIu64 ", %" PRIu64 "] is not a bucket of this histogram (%" PRIu64
 					" is in [%" PRIu64 ", %" PRIu64 "])",
 					b[0], b[1], b[0], lo, hi);
-			else if (i && idx <= prev)
-				err = rd_fail(d, NULL,
-					"not above the bucket before: buckets go up, each once");
-			else if (!b[2])
-				err = rd_fail(d, NULL,
-					"count 0: only buckets with values are listed");
-			else if (total + b[2] < total)
-				err = rd_fail(d, NULL,
-					"the bucket counts add up past 2^64 - 1");
+			else
+				err = diskbench__hist_restore_bucket(&d->rs, h, &st,
+								     idx, b[2]);
 		}
 		rd_pop(d, o3);
 		rd_pop(d, o2);
 		if (err)
 			goto fail;
-		h->counts[idx] = b[2];
-		total += b[2];
-		if (!i)
-			first_high = hi;
-		last_low = lo;
-		last_high = hi;
-		prev = idx;
 	}
 	rd_pop(d, old);
 	old = d->plen;
-
-	/* What the histogram's own functions rely on (percentiles stop at the
-	 * count, and stay within [min, max]). */
-	if (total + overflow < total || total + overflow != count) {
-		err = rd_fail(d, NULL,
-			      "the bucket counts (%" PRIu64 ") and histogram.overflow (%" PRIu64
-			      ") do not add up to count (%" PRIu64 ")",
-			      total, overflow, count);
-	} else if (count && total && min > first_high) {
-		err = rd_fail(d, "min_ns", "%" PRIu64 " is above the first bucket",
-			      min);
-	} else if (count && total && max < last_low) {
-		err = rd_fail(d, "max_ns", "%" PRIu64 " is below the last bucket",
-			      max);
-	} else if (count && !overflow && max > last_high) {
-		err = rd_fail(d, "max_ns",
-			      "%" PRIu64 " is above the last bucket, with no overflow",
-			      max);
-	} else if (overflow && max <= h->highest) {
-		err = rd_fail(d, "max_ns",
-			      "%" PRIu64 " is within the range, with an overflow",
-			      max);
-	} else if (sum < (diskbench__u128)count * min ||
-		   sum > (diskbench__u128)count * max) {
-		err = rd_fail(d, "histogram.sum_ns",
-			      "not between count x min_ns and count x max_ns");
-	} else if (!count && sumsq) {
-		err = rd_fail(d, "histogram.sum_sq_ns2",
-			      "not 0, but count is 0");
-	}
+	err = diskbench__hist_restore_finish(&d->rs, h, &st, count, overflow,
+					     min, max, sum, sumsq);
 	if (err)
 		goto fail;
-	h->count = count;
-	h->overflow = overflow;
-	h->min = count ? min : UINT64_MAX;
-	h->max = count ? max : 0;
-	diskbench__hist_set_sums(h, sum, sumsq);
 	*out = h;
 	return 0;
 fail:
@@ -1209,7 +1117,6 @@ out:
 static int read_timeline(struct rd *d, json_t *jt,
 			 struct diskbench_timeline **out)
 {
-	struct diskbench_timeline_opts to = DISKBENCH_TIMELINE_OPTS_INIT;
 	struct diskbench_timeline *tl;
 	uint64_t interval = 0, start = 0;
 	json_t *jp;
@@ -1220,21 +1127,8 @@ static int read_timeline(struct rd *d, json_t *jt,
 	    (err = rd_u64(d, jt, "start_ns", REQ, &start, NULL)) ||
 	    (err = rd_arr(d, jt, "points", REQ, &jp)))
 		return err;
-	if (!interval)
-		return rd_fail(d, "interval_ns", "must be above 0");
 	n = json_array_size(jp);
-	if (n > MAX_TIMELINE_POINTS)
-		return rd_fail(d, "points", "%zu intervals: at most %zu", n,
-			       MAX_TIMELINE_POINTS);
-	/* The end of the last interval must be a time: merging computes it. */
-	if (n && (diskbench__u128)start + (diskbench__u128)n * interval >
-			 (diskbench__u128)UINT64_MAX)
-		return rd_fail(d, "points",
-			       "%zu intervals from start_ns end past 2^64 - 1 ns",
-			       n);
-	to.interval_ns = interval;
-	to.reserve = n ? n : 1;
-	err = diskbench_timeline_new(&tl, start, &to);
+	err = diskbench__timeline_restore_new(&d->rs, interval, start, n, &tl);
 	if (err)
 		return err;
 	for (size_t i = 0; i < n; i++) {
@@ -1243,29 +1137,17 @@ static int read_timeline(struct rd *d, json_t *jt,
 		uint64_t p[4];
 
 		err = rd_row(d, json_array_get(jp, i), 4, p);
-		if (!err && !p[0] && (p[1] || p[2] || p[3]))
-			err = rd_fail(d, NULL,
-				      "bytes or latency in an interval without operations");
-		else if (!err && p[2] > p[3])
-			err = rd_fail(d, NULL,
-				      "max_latency_ns above sum_latency_ns");
-		else if (!err && p[3] > (diskbench__u128)p[0] * p[2])
-			err = rd_fail(d, NULL,
-				      "sum_latency_ns above ops x max_latency_ns");
+		if (!err)
+			err = diskbench__timeline_restore_point(&d->rs, tl, i, p);
 		rd_pop(d, o2);
 		rd_pop(d, o1);
 		if (err) {
 			diskbench_timeline_free(tl);
 			return err;
 		}
-		tl->slots[i].ops = p[0];
-		tl->slots[i].bytes = p[1];
-		tl->slots[i].max_latency_ns = p[2];
-		tl->slots[i].latency_sum_ns = p[3];
 	}
-	tl->len = n;
 
-	json_t *jx = NULL, *jxp;
+	json_t *jx = NULL, *jxp = NULL;
 	uint64_t thr = 0;
 
 	err = rd_obj(d, jt, "tails", OPT, &jx);
@@ -1273,34 +1155,21 @@ static int read_timeline(struct rd *d, json_t *jt,
 		size_t o0 = rd_push_key(d, "tails");
 
 		if (!(err = rd_u64(d, jx, "slow_threshold_ns", REQ, &thr, NULL)) &&
-		    !(err = rd_arr(d, jx, "points", REQ, &jxp))) {
-			if (!thr || thr == UINT64_MAX)
-				err = rd_fail(d, "slow_threshold_ns",
-					      "must be above 0 and below 2^64 - 1");
-			else if (json_array_size(jxp) != n)
-				err = rd_fail(d, "points", "%zu intervals, not the timeline's %zu",
-					      json_array_size(jxp), n);
-		}
+		    !(err = rd_arr(d, jx, "points", REQ, &jxp)))
+			err = diskbench__timeline_restore_tails(&d->rs, tl, thr,
+								json_array_size(jxp));
 		for (size_t i = 0; !err && i < n; i++) {
 			size_t o1 = rd_push_key(d, "points");
 			size_t o2 = rd_push_index(d, i);
 			uint64_t p[2];
 
 			err = rd_row(d, json_array_get(jxp, i), 2, p);
-			if (!err && p[0] > tl->slots[i].ops)
-				err = rd_fail(d, NULL, "more slow operations than operations");
-			else if (!err && p[1] > tl->slots[i].max_latency_ns)
-				err = rd_fail(d, NULL, "p99_ns above the interval's max_latency_ns");
+			if (!err)
+				err = diskbench__timeline_restore_tail(&d->rs, tl, i, p);
 			rd_pop(d, o2);
 			rd_pop(d, o1);
-			if (!err) {
-				tl->slots[i].slow_ops = p[0];
-				tl->slots[i].p99_ns = p[1];
-			}
 		}
 		rd_pop(d, o0);
-		if (!err)
-			tl->slow_ns = thr;
 	}
 	if (err) {
 		diskbench_timeline_free(tl);
@@ -1325,16 +1194,10 @@ static int read_slow(struct rd *d, json_t *js, struct diskbench__slow_log **out)
 	    (err = rd_u64(d, js, "dropped", REQ, &dropped, NULL)) ||
 	    (err = rd_arr(d, js, "ops", REQ, &jo)))
 		return err;
-	if (!threshold)
-		return rd_fail(d, "threshold_ns", "must be above 0");
 	n = json_array_size(jo);
-	if (n > DISKBENCH_SLOW_MAX)
-		return rd_fail(d, "ops", "%zu operations: at most %d", n,
-			       DISKBENCH_SLOW_MAX);
-	log = diskbench__slow_new(threshold, n);
-	if (!log)
-		return -ENOMEM;
-	log->dropped = dropped;
+	err = diskbench__slow_restore_new(&d->rs, threshold, dropped, n, &log);
+	if (err)
+		return err;
 	for (size_t i = 0; i < n; i++) {
 		size_t o1 = rd_push_key(d, "ops");
 		size_t o2 = rd_push_index(d, i);
@@ -1357,25 +1220,14 @@ static int read_slow(struct rd *d, json_t *js, struct diskbench__slow_log **out)
 				err = rd_fail(d, NULL, "above 2^32 - 1");
 			rd_pop(d, old);
 		}
-		if (!err && v[1] < threshold)
-			err = rd_fail(d, NULL, "latency_ns below threshold_ns");
-		else if (!err && v[0] > UINT64_MAX - v[1])
-			err = rd_fail(d, NULL, "start_ns + latency_ns past 2^64 - 1");
-		else if (!err && i && v[0] < log->e[i - 1].start_ns)
-			err = rd_fail(d, NULL, "not in start order");
+		if (!err)
+			err = diskbench__slow_restore_entry(&d->rs, log, i, v);
 		rd_pop(d, o2);
 		rd_pop(d, o1);
 		if (err) {
 			diskbench__slow_free(log);
 			return err;
 		}
-		log->e[i].start_ns = v[0];
-		log->e[i].latency_ns = v[1];
-		log->e[i].bytes = v[2];
-		log->e[i].offset = v[3];
-		log->e[i].file = (uint32_t)v[4];
-		log->e[i].thread = (uint32_t)v[5];
-		log->len = i + 1;
 	}
 	*out = log;
 	return 0;
@@ -1395,16 +1247,14 @@ static int read_error(struct rd *d, json_t *je, struct diskbench_result *res)
 		return rd_fail(d, "code", "expected an integer, found %s",
 			       type_name(jc));
 	code = (long long)json_integer_value(jc);
-	if (code >= 0 || code < INT_MIN)
-		return rd_fail(d, "code", "%lld is not a negative errno", code);
 	if ((err = rd_str(d, je, "name", OPT | NULLOK, &name)) ||
 	    (err = rd_str(d, je, "op", OPT | NULLOK, &op)) ||
 	    (err = rd_str(d, je, "path", OPT | NULLOK, &path)) ||
 	    (err = rd_u64(d, je, "offset_bytes", OPT | NULLOK, &offset, NULL)) ||
 	    (err = rd_str(d, je, "message", REQ, &msg)))
 		return err;
-	return diskbench__result_set_error_msg(res, (int)code, op, path, offset,
-					       msg);
+	return diskbench__result_restore_error(&d->rs, res, code, op, path,
+					       offset, msg);
 }
 
 static int kind_of(const char *name, enum diskbench_phase_kind *kind)
@@ -1488,14 +1338,7 @@ static int read_config(struct rd *d, json_t *jc, struct diskbench_result *res)
 				       "expected a string, a non-negative integer or a boolean, found %s",
 				       type_name(v));
 		}
-		err = diskbench_result_set_config(res, key, text);
-		if (err == -EINVAL) {
-			char shown[DISKBENCH__ESCAPED_SIZE(40)];
-
-			return rd_fail(d, NULL,
-				       "\"%s\" is not a configuration key (1 to 64 of a-z, 0-9, _ and ., starting with a letter)",
-				       diskbench__escape(shown, key, strlen(key), 40));
-		}
+		err = diskbench__result_restore_config(&d->rs, res, key, text);
 		if (err)
 			return err;
 	}
@@ -1701,10 +1544,13 @@ int diskbench__read_json(struct diskbench_report *r, const char *buf,
 			 size_t len, const char *source,
 			 struct diskbench__run_list *l)
 {
-	struct rd d = { r, source, "", 0, MAX_HIST_COUNTERS };
+	struct rd d = { r, source, "", 0,
+			{ rd_vfail, NULL, DISKBENCH__RESTORE_MAX_HIST_COUNTERS } };
 	json_error_t je;
 	json_t *root, *jv, *runs;
 	const char *text;
+
+	d.rs.ctx = &d;
 	uint64_t minor;
 	int err;
 

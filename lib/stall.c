@@ -128,7 +128,9 @@ int diskbench__slow_merge(struct diskbench__slow_log *dst,
 	}
 	if (src->len)
 		memcpy(dst->e + dst->len, src->e, src->len * sizeof(*src->e));
-	qsort(dst->e, n, sizeof(*dst->e), by_start);
+	/* Two empty logs have no array at all: qsort() must not see NULL. */
+	if (n > 1)
+		qsort(dst->e, n, sizeof(*dst->e), by_start);
 	/* Past the bound, the latest go: the first stalls of a phase are the
 	 * ones a reader looks for. */
 	dst->len = keep;

@@ -14,8 +14,33 @@ int main(int argc, char **argv)
 	enum diskbench_format f;
 	int err;
 
+	if (argc == 3 && strcmp(argv[1], "result") == 0) {
+		/* Result N of the fixed report's runs, counted across runs, in
+		 * the binary encoding (exchange.h): a seed for fuzz-result. */
+		size_t want = (size_t)strtoul(argv[2], NULL, 10), n = 0;
+		void *buf;
+		size_t len;
+
+		r = fx_report();
+		for (size_t i = 0; i < diskbench_report_run_count(r); i++) {
+			for (size_t k = 0; k < diskbench_report_result_count(r, i); k++, n++) {
+				if (n != want)
+					continue;
+				err = diskbench_result_encode(diskbench_report_result(r, i, k),
+							      &buf, &len);
+				if (!err && fwrite(buf, 1, len, stdout) != len)
+					err = -EIO;
+				if (!err)
+					diskbench_free(buf);
+				diskbench_report_free(r);
+				return err ? 1 : 0;
+			}
+		}
+		diskbench_report_free(r);
+		return 3;   /* no such result */
+	}
 	if (argc != 2) {
-		fprintf(stderr, "usage: report-dump csv|text|json|html\n");
+		fprintf(stderr, "usage: report-dump csv|text|json|html, or report-dump result N\n");
 		return 2;
 	}
 	if (strcmp(argv[1], "csv") == 0) {

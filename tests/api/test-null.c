@@ -428,6 +428,42 @@ CHECK(diskbench_result_config_at)
 }
 CHECK(diskbench_result_config) { IS_NULL(diskbench_result_config(NULL, "engine")); }
 CHECK(diskbench_result_set_config) { IS_EINVAL(diskbench_result_set_config(NULL, "k", "v")); }
+CHECK(diskbench_result_encode)
+{
+	void *buf = &buf;
+	size_t len = 1;
+
+	IS_EINVAL(diskbench_result_encode(NULL, &buf, &len));
+	IS_NULL(buf);
+	IS_ZERO(len);
+}
+CHECK(diskbench_result_decode)
+{
+	struct diskbench_result *r = (struct diskbench_result *)&r;
+	char *msg = NULL;
+
+	IS_EINVAL(diskbench_result_decode(&r, NULL, 0, &msg));
+	IS_NULL(r);
+	assert_non_null(msg);
+	diskbench_free(msg);
+	IS_EINVAL(diskbench_result_decode(NULL, "DBRE", 4, NULL));
+}
+CHECK(diskbench_result_merge)
+{
+	struct diskbench_result *r = (struct diskbench_result *)&r;
+	const struct diskbench_result *none[1] = { NULL };
+	char *msg = NULL;
+
+	IS_EINVAL(diskbench_result_merge(&r, NULL, NULL, 1, NULL));
+	IS_NULL(r);
+	IS_EINVAL(diskbench_result_merge(&r, none, NULL, 1, &msg));
+	assert_non_null(msg);
+	diskbench_free(msg);
+}
+CHECK(diskbench_result_input_count) { IS_ZERO(diskbench_result_input_count(NULL)); }
+CHECK(diskbench_result_input) { IS_NULL(diskbench_result_input(NULL, 0)); }
+CHECK(diskbench_result_input_offset_ns) { IS_ZERO(diskbench_result_input_offset_ns(NULL, 0)); }
+CHECK(diskbench_result_start_ns) { IS_ZERO(diskbench_result_start_ns(NULL)); }
 CHECK(diskbench_run_start_time_ns) { IS_ZERO(diskbench_run_start_time_ns(NULL)); }
 CHECK(diskbench_run_end_time_ns) { IS_ZERO(diskbench_run_end_time_ns(NULL)); }
 
@@ -486,6 +522,10 @@ static struct entry entries[] = {
 	E(diskbench_engine_wrap), E(diskbench_engine_table),
 	E(diskbench_result_config_count), E(diskbench_result_config_at),
 	E(diskbench_result_config), E(diskbench_result_set_config),
+	E(diskbench_result_encode), E(diskbench_result_decode),
+	E(diskbench_result_merge), E(diskbench_result_input_count),
+	E(diskbench_result_input), E(diskbench_result_input_offset_ns),
+	E(diskbench_result_start_ns),
 	E(diskbench_stall_rules_init), E(diskbench_stalls_find),
 	E(diskbench_stalls_free), E(diskbench_stalls_count),
 	E(diskbench_stalls_get), E(diskbench_stalls_summary),

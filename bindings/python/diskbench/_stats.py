@@ -15,7 +15,7 @@ from . import _lib as C
 from ._common import (Closeable, DiskbenchError, DiskbenchValueError,
                       _CallbackErrors, _Ref, _View, check, check_bool,
                       check_float,
-                      check_int, cstr, decode, raise_first, u64)
+                      check_int, cstr, decode, i64, raise_first, u64)
 
 _U64_MAX = C.U64_MAX
 _CONFIG_KEY = re.compile(r"[a-z][a-z0-9_.]{0,63}")
@@ -764,6 +764,87 @@ class Result(Closeable):
     def copy(self) -> "Result":
         """A new result equal to this one."""
         return Result._copy_of(self._p)
+
+    # exchange between processes (exchange.h)
+
+    def encode(self) -> bytes:
+        """The result as compact, versioned, checksummed bytes
+        (diskbench_result_encode), for another process to decode()."""
+        buf, n = C.P(), C.size()
+        check(C.result_encode(self._p, byref(buf), byref(n)), "result_encode")
+        try:
+            return ctypes.string_at(buf.value, n.value) if buf.value else b""
+        finally:
+            C.free(buf.value)
+
+    @classmethod
+    def decode(cls, data: Any) -> "Result":
+        """A result from bytes encode() wrote (diskbench_result_decode);
+        DiskbenchError with the reason for bytes that are truncated,
+        corrupt or inconsistent."""
+        if not isinstance(data, (bytes, bytearray, memoryview)):
+            raise TypeError("data must be bytes, not %s" % type(data).__name__)
+        b = bytes(data)
+        r, why = C.P(), C.P()
+        rc = C.result_decode(byref(r), b, len(b), byref(why))
+        msg = None
+        if why.value:
+            msg = decode(ctypes.string_at(why.value))
+            C.free(why.value)
+        check(rc, "result_decode", lambda: msg or "")
+        return cls._own(r.value)
+
+    @classmethod
+    def merge(cls, results: Any, offsets_ns: Any = None) -> "Result":
+        """The exact merge of one phase's results from several processes
+        (diskbench_result_merge): histograms bucket by bucket, counters
+        and CPU added, timelines on one clock (each result's start plus
+        its offset in offsets_ns, default all 0), the span from the
+        earliest start to the latest end. The merged result keeps copies
+        of the inputs (inputs, input_offsets_ns)."""
+        rs = list(results)
+        if not rs:
+            raise DiskbenchValueError("merge needs at least one result")
+        for x in rs:
+            if not isinstance(x, Result):
+                raise TypeError("results must be Results, not %s"
+                                % type(x).__name__)
+        arr = (C.P * len(rs))(*[x._p for x in rs])
+        offs = None
+        if offsets_ns is not None:
+            ol = list(offsets_ns)
+            if len(ol) != len(rs):
+                raise DiskbenchValueError("%d offsets for %d results"
+                                          % (len(ol), len(rs)))
+            offs = (C.i64 * len(rs))(*[i64(o, "offsets_ns") for o in ol])
+        r, why = C.P(), C.P()
+        rc = C.result_merge(byref(r), ctypes.cast(arr, C.PP), offs, len(rs),
+                            byref(why))
+        msg = None
+        if why.value:
+            msg = decode(ctypes.string_at(why.value))
+            C.free(why.value)
+        check(rc, "result_merge", lambda: msg or "")
+        return cls._own(r.value)
+
+    @property
+    def inputs(self) -> List["Result"]:
+        """A merged result's inputs, as copies (diskbench_result_input);
+        [] for a result that is not a merge."""
+        p = self._p
+        return [Result._copy_of(C.result_input(p, i))
+                for i in range(C.result_input_count(p))]
+
+    @property
+    def input_offsets_ns(self) -> List[int]:
+        """The clock offset each input was merged with."""
+        p = self._p
+        return [C.result_input_offset_ns(p, i)
+                for i in range(C.result_input_count(p))]
+
+    start_ns = property(lambda self: C.result_start_ns(self._p),
+                        doc="When the phase started, on the clock it was "
+                            "timed with (diskbench_result_start_ns).")
 
     def __repr__(self) -> str:
         if self.closed:

@@ -1,0 +1,364 @@
+#!/usr/bin/env python3
+"""diskbench-mpi under Open MPI with 4 ranks (suite 'mpi').
+
+    test_mpi.py DISKBENCH_MPI DISKBENCH_MPI_SIM MPIRUN
+
+DISKBENCH_MPI_SIM is the same program built with the simulated device of
+tests/api/sim-engine.c (--sim): rank r's i-th read or write of a phase takes
+50 us + 7 us x r + (i^2 mod 97) us, so every figure is known here exactly.
+Checks: the aggregate's counts are the sums of the ranks'; the merged
+histogram is, bucket for bucket, the histogram of all the ranks' values; a
+stall injected on rank 2 is called out for rank 2 only and sits at its time
+on the common clock in the aggregate; a rank that runs out of space (a
+1 MiB tmpfs as its directory, or a simulated device that fills mid-phase)
+stops every rank, rank 0 names it in one line, exit 1, and no file is left
+anywhere; a bad option is one line and exit 1. About 10 s in all.
+"""
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+PROG, SIM, MPIRUN = sys.argv[1:4]
+NP = 4
+# Open MPI as root in a container: oversubscribe the two cores, shared
+# memory without the single-copy mechanism that needs ptrace rights.
+MPI_ENV = dict(os.environ, OMPI_MCA_btl_vader_single_copy_mechanism="none",
+               OMPI_MCA_rmaps_base_oversubscribe="1")
+# Under ASan (scripts/test's build/asan), Open MPI's components leak at exit
+# and are unloaded by then, so that their frames have no module to suppress
+# by name: leak checking is off for the ranks (memory errors and UBSan still
+# stop them); the library's own leaks are the api suite's to find.
+with open(SIM, "rb") as f:
+    ASAN = b"__asan_init" in f.read()
+if ASAN:
+    MPI_ENV["ASAN_OPTIONS"] = MPI_ENV.get("ASAN_OPTIONS", "") + ":detect_leaks=0"
+MPI_ARGS = [MPIRUN, "--allow-run-as-root", "--oversubscribe", "-np", str(NP)]
+SKEW = 10**9            # rank r's simulated clock runs r x 1 s ahead
+
+failures = []
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+        print("FAIL:", what, flush=True)
+    return cond
+
+
+def run(args, prog=SIM, timeout=60):
+    t = time.monotonic()
+    p = subprocess.run(MPI_ARGS + [prog] + args, capture_output=True,
+                       text=True, env=MPI_ENV, timeout=timeout)
+    print("  %s ... -> %d in %.1f s" % (" ".join(args[:6]), p.returncode,
+                                        time.monotonic() - t), flush=True)
+    return p
+
+
+def leftovers(d):
+    out = []
+    for root, dirs, files in os.walk(d):
+        out += [os.path.join(root, x) for x in dirs + files]
+    return sorted(out)
+
+
+def lat(rank, i):
+    return 50000 + 7000 * rank + (i * i % 97) * 1000
+
+
+def bucket(v, bits=7):
+    """The library's log-linear bucket of v (hist-internal.h)."""
+    if v < (2 << bits):
+        return (v, v)
+    k = v.bit_length() - 1 - bits
+    low = (v >> k) << k
+    return (low, low + (1 << k) - 1)
+
+
+def hist_of(values):
+    h = {}
+    for v in values:
+        b = bucket(v)
+        h[b] = h.get(b, 0) + 1
+    return sorted([lo, hi, n] for (lo, hi), n in h.items())
+
+
+def buckets(phase):
+    return sorted(phase["latency"]["histogram"]["buckets"])
+
+
+def add_buckets(lists):
+    h = {}
+    for bl in lists:
+        for lo, hi, n in bl:
+            h[(lo, hi)] = h.get((lo, hi), 0) + n
+    return sorted([lo, hi, n] for (lo, hi), n in h.items())
+
+
+def runs_of(doc):
+    runs = doc["runs"]
+    check(len(runs) == NP + 1, "one run for the aggregate and one per rank")
+    return runs[0]["phases"], [r["phases"] for r in runs[1:]]
+
+
+def test_sums_and_exact_histogram():
+    print("sums and exact histograms", flush=True)
+    with tempfile.TemporaryDirectory() as d:
+        j = os.path.join(d, "out.json")
+        work = os.path.join(d, "work")
+        os.mkdir(work)
+        p = run(["--sim", "-d", work, "-s", "4m", "-b", "16k", "-n", "32",
+                 "--random-ops", "300", "--sim-skew-ns", str(SKEW), "--json", j])
+        check(p.returncode == 0, "a clean run exits 0: " + p.stderr)
+        check(leftovers(work) == [], "nothing left: %r" % leftovers(work))
+        doc = json.load(open(j))
+        agg, ranks = runs_of(doc)
+        names = [x["name"] for x in agg]
+        check(names == ["seq_write", "seq_read", "random_io", "seq_create",
+                        "seq_stat", "seq_del", "ran_create", "ran_stat",
+                        "ran_del"], "the phases: %r" % names)
+        for k, ph in enumerate(agg):
+            per = [r[k] for r in ranks]
+            check(ph["ops"] == sum(x["ops"] for x in per),
+                  "%s: aggregate ops %d = sum of the ranks'" % (ph["name"], ph["ops"]))
+            check(ph["bytes"] == sum(x["bytes"] for x in per),
+                  "%s: aggregate bytes = sum" % ph["name"])
+            check(ph["cpu_user_ns"] == sum(x["cpu_user_ns"] for x in per),
+                  "%s: CPU summed" % ph["name"])
+            check(buckets(ph) == add_buckets(buckets(x) for x in per),
+                  "%s: merged buckets = the ranks' added" % ph["name"])
+            # One time base: rank r's start on the common clock is its own
+            # start minus r seconds (its clock runs ahead by that).
+            starts = [x["timeline"]["start_ns"] - SKEW * r for r, x in enumerate(per)]
+            ends = [s + x["elapsed_ns"] for s, x in zip(starts, per)]
+            check(ph["timeline"]["start_ns"] == min(starts),
+                  "%s: aggregate starts at the earliest start" % ph["name"])
+            check(ph["elapsed_ns"] == max(ends) - min(starts),
+                  "%s: elapsed = latest end - earliest start (%d, %d)"
+                  % (ph["name"], ph["elapsed_ns"], max(ends) - min(starts)))
+            check(sum(pt[0] for pt in ph["timeline"]["points"]) == ph["ops"],
+                  "%s: the aggregate timeline holds every operation" % ph["name"])
+        # Exact: the block read's values are known; the histogram of all of
+        # them is the merged one.
+        read = agg[1]
+        values = []
+        for r in range(NP):
+            n = ranks[r][1]["ops"]
+            check(n == 256, "rank %d read 256 blocks" % r)
+            mine = [lat(r, i) for i in range(n)]
+            check(buckets(ranks[r][1]) == hist_of(mine),
+                  "rank %d's read histogram is that of its latencies" % r)
+            values += mine
+        check(buckets(read) == hist_of(values),
+              "the merged read histogram is the histogram of all ranks' values")
+        check(int(read["latency"]["histogram"]["sum_ns"]) == sum(values),
+              "merged sum of latencies exact")
+        # The table's aggregate row.
+        row = [ln.split() for ln in p.stdout.splitlines()
+               if ln.startswith("seq_read ")]
+        check(row and row[0][1] == "all" and int(row[0][2]) == 4 * 256,
+              "table: seq_read aggregate row with 1024 ops: %r" % row)
+        check("no stalls on any rank" in p.stdout, "no stall called out")
+
+
+def test_stall_on_rank_2():
+    print("a stall on rank 2", flush=True)
+    with tempfile.TemporaryDirectory() as d:
+        j = os.path.join(d, "out.json")
+        work = os.path.join(d, "work")
+        os.mkdir(work)
+        p = run(["--sim", "-d", work, "-s", "4m", "-b", "16k", "--phases",
+                 "write,read", "--sim-skew-ns", str(SKEW),
+                 "--sim-stall", "2:seq_read:100:1500", "--json", j])
+        check(p.returncode == 0, "exit 0: " + p.stderr)
+        stall_lines = [ln for ln in p.stdout.splitlines() if ln.startswith("STALL")]
+        check(len(stall_lines) == 1 and stall_lines[0].startswith("STALL rank 2 seq_read:"),
+              "one stall called out, rank 2's: %r" % stall_lines)
+        doc = json.load(open(j))
+        agg, ranks = runs_of(doc)
+        for r in range(NP):
+            for ph in ranks[r]:
+                n = len(ph["stalls"])
+                check(n == (1 if (r, ph["name"]) == (2, "seq_read") else 0),
+                      "rank %d %s: %d stalls" % (r, ph["name"], n))
+        st = ranks[2][1]["stalls"][0]
+        # Exact, on rank 2's clock: after its first 100 reads.
+        want = sum(lat(2, i) for i in range(100))
+        check(st["start_ns"] == want, "the stall starts %d ns into rank 2's phase (%d)"
+              % (want, st["start_ns"]))
+        check(st["latency_ns"] == 1500 * 10**6 + lat(2, 100), "its latency")
+        # In the aggregate: once, at rank 2's time on the common clock.
+        m = agg[1]
+        r2_start = ranks[2][1]["timeline"]["start_ns"] - 2 * SKEW
+        at = r2_start - m["timeline"]["start_ns"] + want
+        check([s["start_ns"] for s in m["stalls"]] == [at],
+              "the aggregate's stall at %d ns: %r" % (at, m["stalls"]))
+        tl = m["timeline"]
+        end = at + st["latency_ns"]
+        # Rank 2's interval of that end goes to the aggregate interval in
+        # which it starts (docs/mpi.md).
+        own = (want + st["latency_ns"]) // ranks[2][1]["timeline"]["interval_ns"]
+        idx = (r2_start + own * ranks[2][1]["timeline"]["interval_ns"]
+               - tl["start_ns"]) // tl["interval_ns"]
+        big = [i for i, pt in enumerate(tl["points"]) if pt[2] >= 1500 * 10**6]
+        check(big == [idx], "aggregate timeline: the 1.5 s operation in interval %d "
+              "only (%r; end at %d ns)" % (idx, big, end))
+
+
+def test_enospc_tmpfs():
+    print("a rank out of space (tmpfs)", flush=True)
+    with tempfile.TemporaryDirectory() as d:
+        r2 = os.path.join(d, "rank2")
+        os.mkdir(r2)
+        m = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", r2],
+                           capture_output=True, text=True)
+        if not check(m.returncode == 0, "mount a tmpfs (root): " + m.stderr):
+            return
+        try:
+            p = run(["-d", d, "-s", "2m", "-b", "64k", "-n", "16"], prog=PROG)
+            check(p.returncode == 1, "exit 1: %d" % p.returncode)
+            lines = [ln for ln in p.stderr.splitlines()
+                     if ln.startswith("diskbench-mpi:")]
+            check(len(lines) == 1 and lines[0].startswith("diskbench-mpi: rank 2 failed: ")
+                  and ("room" in lines[0] or "No space" in lines[0]),
+                  "one line naming rank 2 and the lack of space: %r" % lines)
+            check(leftovers(d) == [r2], "nothing left anywhere: %r" % leftovers(d))
+        finally:
+            subprocess.run(["umount", r2])
+
+
+def test_enospc_mid_phase():
+    print("a rank out of space in the middle of a phase", flush=True)
+    with tempfile.TemporaryDirectory() as d:
+        p = run(["--sim", "-d", d, "-s", "4m", "-b", "64k", "-n", "16",
+                 "--sim-full", "2:1000000"])
+        check(p.returncode == 1, "exit 1")
+        lines = [ln for ln in p.stderr.splitlines() if ln.startswith("diskbench-mpi:")]
+        check(len(lines) == 1 and "rank 2 failed: " in lines[0] and
+              "No space left on device" in lines[0] and "seq_write" in lines[0],
+              "one line: rank 2, seq_write, ENOSPC: %r" % lines)
+        rows = [ln.split()[0] for ln in p.stdout.splitlines() if ln[:1].isalpha()]
+        check("seq_read" not in rows and "random_io" not in rows,
+              "no phase ran after the failure: %r" % rows)
+        check("(partial)" in p.stdout, "the aggregate is marked partial")
+        check(leftovers(d) == [], "nothing left: %r" % leftovers(d))
+
+
+def test_real_engine_and_shared_file():
+    print("real I/O: a directory per rank, and one shared file", flush=True)
+    with tempfile.TemporaryDirectory() as d:
+        j = os.path.join(d, "out.json")
+        work = os.path.join(d, "work")
+        os.mkdir(work)
+        p = run(["-d", work, "-s", "1m", "-b", "64k", "-n", "16",
+                 "--random-ops", "64", "--json", j, "--html",
+                 os.path.join(d, "out.html")], prog=PROG)
+        check(p.returncode == 0, "exit 0: " + p.stderr)
+        check(leftovers(work) == [], "nothing left: %r" % leftovers(work))
+        agg, ranks = runs_of(json.load(open(j)))
+        for k, ph in enumerate(agg):
+            check(ph["ops"] == sum(r[k]["ops"] for r in ranks), "%s: sum" % ph["name"])
+        check(os.path.getsize(os.path.join(d, "out.html")) > 1000, "an HTML page")
+        check("within +-" in p.stdout, "the clock error bound is reported")
+        p = run(["-d", work, "-s", "1m", "-b", "64k", "--shared-file",
+                 "--json", j], prog=PROG)
+        check(p.returncode == 0, "shared file: exit 0: " + p.stderr)
+        check(leftovers(work) == [], "shared file: nothing left")
+        agg, ranks = runs_of(json.load(open(j)))
+        check([x["name"] for x in agg] == ["shared_write", "shared_read"],
+              "shared file phases")
+        check(agg[0]["bytes"] == NP * (1 << 20), "each rank wrote its 1 MiB range")
+
+
+def children(pid):
+    out = []
+    for e in os.listdir("/proc"):
+        if not e.isdigit():
+            continue
+        try:
+            with open("/proc/%s/stat" % e) as f:
+                st = f.read()
+        except OSError:
+            continue
+        # pid (comm) state ppid ...
+        if int(st.rsplit(")", 1)[1].split()[1]) == pid:
+            out.append(int(e))
+    return sorted(out)
+
+
+def test_signal_stops_all():
+    print("a signalled rank stops them all", flush=True)
+    with tempfile.TemporaryDirectory() as d:
+        t = time.monotonic()
+        p = subprocess.Popen(MPI_ARGS + [PROG, "-d", d, "-s", "16m", "-b", "64k",
+                                         "--phases", "write,random",
+                                         "--random-ops", "100000000",
+                                         "--time-limit", "20"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True, env=MPI_ENV)
+        ranks = []
+        while time.monotonic() - t < 10 and len(ranks) < NP:
+            time.sleep(0.1)
+            ranks = children(p.pid)
+        # Into the random phase (the write of 16 MiB takes well under 1 s).
+        time.sleep(1.5)
+        check(len(ranks) == NP, "found the %d ranks: %r" % (NP, ranks))
+        if ranks:
+            os.kill(ranks[1], 15)
+        out, err = p.communicate(timeout=60)
+        took = time.monotonic() - t
+        check(p.returncode == 5, "exit 5 after a signal: %d" % p.returncode)
+        lines = [ln for ln in err.splitlines() if ln.startswith("diskbench-mpi:")]
+        check(len(lines) == 1 and "interrupted by SIGTERM" in lines[0],
+              "one line naming the signal: %r" % lines)
+        check(took < 15, "the others stopped at once, not at their time limit "
+              "(%.1f s)" % took)
+        check("random_io" in out and "(partial)" in out,
+              "the random phase is reported, partial")
+        check(leftovers(d) == [], "nothing left: %r" % leftovers(d))
+
+
+def test_ctrl_c_on_mpirun():
+    print("Ctrl-C on mpirun", flush=True)
+    with tempfile.TemporaryDirectory() as d:
+        p = subprocess.Popen(MPI_ARGS + [PROG, "-d", d, "-s", "16m", "-b", "64k",
+                                         "--phases", "write,random",
+                                         "--random-ops", "100000000",
+                                         "--time-limit", "20"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True, env=MPI_ENV)
+        t = time.monotonic()
+        while time.monotonic() - t < 10 and len(children(p.pid)) < NP:
+            time.sleep(0.1)
+        time.sleep(1.5)
+        # mpirun passes it on to every rank as SIGTERM.
+        p.send_signal(2)
+        out, err = p.communicate(timeout=60)
+        check(p.returncode != 0, "not 0 after Ctrl-C")
+        lines = [ln for ln in err.splitlines() if ln.startswith("diskbench-mpi:")]
+        check(len(lines) == 1 and lines[0].startswith("diskbench-mpi: ranks 0, 1, 2, 3 failed: "
+                                                      "interrupted by SIGTERM"),
+              "one line for all four ranks: %r" % lines)
+        check(leftovers(d) == [], "nothing left: %r" % leftovers(d))
+
+
+def test_bad_option():
+    print("a bad option", flush=True)
+    with tempfile.TemporaryDirectory() as d:
+        p = run(["-d", d, "-s", "lots"], prog=PROG)
+        check(p.returncode == 1, "exit 1")
+        lines = [ln for ln in p.stderr.splitlines() if ln.startswith("diskbench-mpi:")]
+        check(len(lines) == 1 and "--size" in lines[0], "one line: %r" % lines)
+        check(leftovers(d) == [], "nothing made")
+
+
+if __name__ == "__main__":
+    t0 = time.monotonic()
+    for name, f in list(globals().items()):
+        if name.startswith("test_") and callable(f):
+            f()
+    print("%d failures in %.1f s" % (len(failures), time.monotonic() - t0))
+    sys.exit(1 if failures else 0)
