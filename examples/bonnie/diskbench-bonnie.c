@@ -78,6 +78,11 @@ enum {
  * intervals (the interval doubling as a test's length needs). */
 #define TIMELINE_AUTO_START_NS UINT64_C(100000)
 #define TIMELINE_AUTO_MAX 2048
+/* Without --json or --html nothing draws the timelines: the stall lines
+ * take their times from the slow-operation log, and from the timeline
+ * only when that log overflowed. 128 intervals (6 KiB a test) keep the
+ * peak memory at bonnie++'s. */
+#define TIMELINE_LEAN_MAX 128
 /* The longest --seek-time: a day. */
 #define SEEK_TIME_MAX_S 86400
 
@@ -486,7 +491,7 @@ static bool is_pow2(int64_t v)
 
 static void parse_s(struct options *o, const char *arg)
 {
-	char *copy = strdup(arg), *f[4];
+	char *copy = strdup(arg), *f[4] = { 0 };
 	int n = split(copy, f, 4);
 
 	if (n < 0)
@@ -507,7 +512,7 @@ static void parse_s(struct options *o, const char *arg)
 
 static void parse_n(struct options *o, const char *arg)
 {
-	char *copy = strdup(arg), *f[5];
+	char *copy = strdup(arg), *f[5] = { 0 };
 	int n = split(copy, f, 5);
 
 	if (n < 0)
@@ -1651,7 +1656,9 @@ int main(int argc, char **argv)
 		ro.timeline_interval_ns = (uint64_t)o.timeline_ms * 1000000u;
 	} else {
 		ro.timeline_interval_ns = TIMELINE_AUTO_START_NS;
-		ro.timeline_max_intervals = TIMELINE_AUTO_MAX;
+		ro.timeline_max_intervals = o.json_path || o.html_path
+						    ? TIMELINE_AUTO_MAX
+						    : TIMELINE_LEAN_MAX;
 	}
 	if (o.seed_set) {
 		ro.flags |= DISKBENCH_RUN_SEED;
