@@ -364,7 +364,18 @@ static int describe(const struct diskbench_run *run, const struct diskbench_phas
 	if (p->pace.rate_per_sec > 0) {
 		char rate[40];
 
-		snprintf(rate, sizeof(rate), "%.17g", p->pace.rate_per_sec);
+		double v = p->pace.rate_per_sec;
+
+		/* A whole number in full, else the shortest text that reads
+		 * back as the same double. */
+		if (v == (double)(uint64_t)v)
+			snprintf(rate, sizeof(rate), "%" PRIu64, (uint64_t)v);
+		else
+			for (int prec = 1; prec <= 17; prec++) {
+				snprintf(rate, sizeof(rate), "%.*g", prec, v);
+				if (strtod(rate, NULL) == v)
+					break;
+			}
 		diskbench__cfg_str(&c, "pace_rate_per_sec", rate);
 		diskbench__cfg_str(&c, "pace_arrival",
 				   p->pace.flags & DISKBENCH_PACE_POISSON
