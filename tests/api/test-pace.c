@@ -921,6 +921,80 @@ static void test_json_round_trip(void **state)
 	diskbench_report_free(rep2);
 }
 
+/*
+ * The HTML page: a paced phase has two labelled sets of table and charts,
+ * service time and response time, the pacing figures, and the summary
+ * names the stall in the response time (the analysis run on it) besides
+ * the one operation of the service time. A closed-loop page says nothing
+ * of either.
+ */
+static void test_html(void **state)
+{
+	struct fx *f = *state;
+	struct diskbench_report *rep = NULL;
+	char *h;
+	const char *svc, *resp;
+
+	paced_random(f, 3000, 1000, 0, 1, LAT, 1000, STALL, 7);
+	assert_ok(diskbench_report_new(&rep));
+	assert_ok(diskbench_report_add_run(rep, NULL, f->run));
+	h = fx_write(rep, DISKBENCH_FORMAT_HTML, NULL);
+	assert_non_null(strstr(h, "random I/O, paced</span>"));
+	assert_non_null(strstr(h, "paced at 1000 requests/s (constant arrivals), "
+			       "achieved 1000/s; 3000 requests, 1665 of them late"));
+	svc = strstr(h, "<h4>Service time (from submission to completion)</h4>");
+	resp = strstr(h, "<h4>Response time (from the intended start");
+	assert_non_null(svc);
+	assert_non_null(resp);
+	assert_true(svc < resp);
+	/* each chart says which latency it shows, in its title and on it */
+	assert_non_null(strstr(svc, ": latency by percentile, service time (from submission)</title>"));
+	assert_non_null(strstr(resp, ": latency by percentile, response time (from the intended start)</title>"));
+	assert_non_null(strstr(resp, ": latency and throughput over time, response time (from the intended start)</title>"));
+	assert_non_null(strstr(resp, "font-weight=\"bold\">response time (from the intended start)</text>"));
+	assert_non_null(strstr(resp, "slow request, intended start"));
+	/* the summary: the service time's one operation, and the response
+	 * time's stall, the analysis run on it */
+	assert_non_null(strstr(h, "random_io: worst latency 1.5 s (p99 100 us), 1 operation over"));
+	assert_non_null(strstr(h, "random_io, response time (from the intended start): worst 1.5 s"));
+	free(h);
+	diskbench_report_free(rep);
+}
+
+static void test_html_unpaced(void **state)
+{
+	struct fx *f = *state;
+	struct sim_config cfg = { .read_ns = LAT, .no_data = true };
+	struct diskbench_target_opts to = DISKBENCH_TARGET_OPTS_INIT;
+	struct diskbench_random_opts o = DISKBENCH_RANDOM_OPTS_INIT;
+	struct diskbench_run_opts ro = seed_opts(1);
+	struct diskbench_report *rep = NULL;
+	struct diskbench_phase *p = NULL;
+	char *msg = NULL, *h;
+
+	f->s = sim_new(&cfg);
+	f->e = sim_engine(f->s);
+	to.engine = f->e;
+	to.file_bytes = FILE_BYTES;
+	to.block_bytes = BLOCK;
+	assert_ok(diskbench_target_new(&f->t, f->dir, &to, &msg));
+	assert_ok(diskbench_run_new(&f->run, f->t, &ro));
+	o.ops = 100;
+	assert_ok(diskbench_phase_random_new(&p, &o));
+	assert_ok(diskbench_run_add(f->run, p));
+	run_execute_ok(f->run);
+	assert_ok(diskbench_report_new(&rep));
+	assert_ok(diskbench_report_add_run(rep, NULL, f->run));
+	h = fx_write(rep, DISKBENCH_FORMAT_HTML, NULL);
+	assert_null(strstr(h, "paced at"));
+	assert_null(strstr(h, ", paced</span>"));
+	assert_null(strstr(h, "<h4>"));
+	assert_null(strstr(h, "service time"));
+	assert_non_null(strstr(h, ": latency by percentile</title>"));
+	free(h);
+	diskbench_report_free(rep);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -936,6 +1010,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_unpaced, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_copy, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_json_round_trip, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_html, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_html_unpaced, fx_setup, fx_teardown),
 		cmocka_unit_test(test_threads_real_clock),
 		cmocka_unit_test(test_real_disk),
 	};
