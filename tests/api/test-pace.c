@@ -428,6 +428,64 @@ static void test_poisson(void **state)
 	assert_true(diskbench_result_elapsed_ns(r) != elapsed);
 }
 
+/*
+ * The general sequential phase, paced: 256 reads of 4 KiB at 1000 a
+ * second, one stalled for 1.5 s, exactly as the schedule says; and a
+ * sequential write at depth 2 on the queued device, which keeps the
+ * schedule (nothing late) and ends with its fsync.
+ */
+static void test_seq(void **state)
+{
+	struct fx *f = *state;
+	struct sim_config cfg = { .read_ns = LAT, .write_ns = LAT,
+				  .fsync_ns = SIM_MS, .no_data = true,
+				  .queue_depth = 2 };
+	struct diskbench_target_opts to = DISKBENCH_TARGET_OPTS_INIT;
+	struct diskbench_seq_opts so = DISKBENCH_SEQ_OPTS_INIT;
+	struct diskbench_pace_opts po = DISKBENCH_PACE_OPTS_INIT;
+	struct diskbench_run_opts ro = seed_opts(2);
+	struct diskbench_phase *p = NULL;
+	const struct diskbench_result *w, *r;
+	char *msg = NULL;
+	struct model m;
+
+	f->s = sim_new(&cfg);
+	f->e = sim_engine(f->s);
+	to.engine = f->e;
+	to.file_bytes = FILE_BYTES;
+	to.block_bytes = BLOCK;
+	assert_ok(diskbench_target_new(&f->t, f->dir, &to, &msg));
+	assert_ok(diskbench_run_new(&f->run, f->t, &ro));
+	po.rate_per_sec = 1000;
+	so.flags = DISKBENCH_SEQ_WRITE;
+	so.queue_depth = 2;
+	assert_ok(diskbench_phase_seq_new(&p, &so));
+	assert_ok(diskbench_phase_set_pace(p, &po));
+	assert_ok(diskbench_run_add(f->run, p));
+	so.flags = 0;
+	so.queue_depth = 1;
+	assert_ok(diskbench_phase_seq_new(&p, &so));
+	assert_ok(diskbench_phase_set_pace(p, &po));
+	assert_ok(diskbench_run_add(f->run, p));
+	/* the 257th queued or plain read: the 1st of the read phase is
+	 * read number 1 (the write phase reads nothing) */
+	sim_stall(f->s, SIM_READ, 101, STALL);
+	run_execute_ok(f->run);
+
+	w = diskbench_run_result(f->run, 0);
+	assert_u64_eq(diskbench_result_ops(w), FILE_BYTES / BLOCK);
+	assert_u64_eq(pace_of(w).late, 0);
+	assert_u64_eq(pace_of(w).requests, FILE_BYTES / BLOCK);
+
+	r = diskbench_run_result(f->run, 1);
+	model_run(&m, FILE_BYTES / BLOCK, PERIOD, LAT, 100, STALL);
+	assert_same_hist(diskbench_result_hist(r), m.service);
+	assert_same_hist(diskbench_result_hist(diskbench_result_response(r)),
+			 m.response);
+	assert_u64_eq(pace_of(r).late, m.late);
+	model_free(&m);
+}
+
 /* A custom phase paced: op i waits for i ms; one op takes 1.5 s. */
 struct slow_op {
 	struct sim *s;
@@ -1073,6 +1131,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_queued, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_queued_stall, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_poisson, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_seq, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_custom, fx_setup, fx_teardown),
 		cmocka_unit_test(test_set_pace_refused),
 		cmocka_unit_test_setup_teardown(test_no_wait_until, fx_setup, fx_teardown),
