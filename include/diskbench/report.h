@@ -75,7 +75,8 @@ enum diskbench_format {
 	DISKBENCH_FORMAT_HTML = 4,
 	/** HdrHistogram interval log, "Histogram log format version 1.3"
 	 *  (write only): one compressed histogram per phase, tagged
-	 *  "run/phase"; -ENOTSUP in a library built without zlib. */
+	 *  "run/phase" (a paced phase's response time "run/phase/response");
+	 *  -ENOTSUP in a library built without zlib. */
 	DISKBENCH_FORMAT_HDR_LOG = 5,
 };
 

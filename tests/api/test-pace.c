@@ -1017,6 +1017,25 @@ static void test_html(void **state)
 	assert_non_null(strstr(h, "random_io: worst latency 1.5 s (p99 100 us), 1 operation over"));
 	assert_non_null(strstr(h, "random_io, response time (from the intended start): worst 1.5 s"));
 	free(h);
+	/* The HdrHistogram log: the service time's interval, then the
+	 * response time's, tagged /response, with its maximum (ms). */
+	struct fx_buf probe = { 0 };
+	int rc = diskbench_report_write(rep, DISKBENCH_FORMAT_HDR_LOG, NULL,
+					fx_buf_write, &probe);
+
+	free(probe.p);
+	if (rc != -ENOTSUP) {     /* a library without zlib */
+		const char *svc_line, *resp_line;
+
+		h = fx_write(rep, DISKBENCH_FORMAT_HDR_LOG, NULL);
+		svc_line = strstr(h, "/random_io,");
+		resp_line = strstr(h, "/random_io/response,");
+		assert_non_null(svc_line);
+		assert_non_null(resp_line);
+		assert_true(svc_line < resp_line);
+		assert_non_null(strstr(resp_line, ",1500.100,"));
+		free(h);
+	}
 	diskbench_report_free(rep);
 }
 
