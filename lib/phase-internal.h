@@ -213,6 +213,11 @@ struct diskbench__stream {
 	uint64_t block;
 	bool (*next)(struct diskbench__stream *s, uint64_t *off, uint64_t *len,
 		     bool *write);
+	/* Gives back the last request next() handed out, never made (a
+	 * paced queue held it for its start, and the phase ended first), so
+	 * that what the stream says it covered was done; NULL: nothing to
+	 * undo. */
+	void (*put_back)(struct diskbench__stream *s, uint64_t off, uint64_t len);
 };
 
 /* Runs a stream one request at a time (buf: one block). */

@@ -34,6 +34,15 @@ static bool seq_next(struct diskbench__stream *st, uint64_t *off,
 	return true;
 }
 
+static void seq_put_back(struct diskbench__stream *st, uint64_t off,
+			 uint64_t len)
+{
+	struct seq *s = (struct seq *)st;
+
+	if (off + len == s->next_off)
+		s->next_off = off;
+}
+
 /* One request at a time: one clock read per request. */
 int diskbench__stream_sync(struct diskbench__stream *s, void *buf)
 {
@@ -42,9 +51,16 @@ int diskbench__stream_sync(struct diskbench__stream *s, void *buf)
 	bool write;
 	int err = 0, r;
 
-	while (s->next(s, &off, &len, &write)) {
+	for (;;) {
 		struct diskbench__pacer *pc = ctx->pace;
 		uint64_t intended = 0;
+
+		/* Paced: a request meant to start after the phase's time is
+		 * not taken from the stream. */
+		if (pc && ctx->stop_at_ns && pc->next_ns >= ctx->stop_at_ns)
+			break;
+		if (!s->next(s, &off, &len, &write))
+			break;
 
 		if (pc) {
 			uint64_t now;
@@ -238,6 +254,12 @@ int diskbench__stream_queued(struct diskbench__stream *s, char *bufs,
 			uint64_t off, len;
 			bool write;
 
+			/* ...nor one meant to start after the phase's time. */
+			if (!held && pc && ctx->stop_at_ns &&
+			    pc->next_ns >= ctx->stop_at_ns) {
+				more = false;
+				break;
+			}
 			if (!held && !s->next(s, &h_off, &h_len, &h_write)) {
 				more = false;
 				break;
@@ -431,6 +453,10 @@ int diskbench__stream_queued(struct diskbench__stream *s, char *bufs,
 		if (stop)
 			nready = 0;
 	}
+	/* A request held for its start and never made is the stream's
+	 * again. */
+	if (held && s->put_back)
+		s->put_back(s, h_off, h_len);
 out:
 	free(intended);
 	free(ios);
@@ -444,7 +470,8 @@ static int run_seq(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 {
 	struct diskbench_target *t = ctx->target;
 	const struct diskbench_seq_opts *o = &p->seq;
-	struct seq s = { .st = { .ctx = ctx, .next = seq_next } };
+	struct seq s = { .st = { .ctx = ctx, .next = seq_next,
+				 .put_back = seq_put_back } };
 	uint32_t depth = o->queue_depth ? o->queue_depth : 1;
 	uint32_t oflags = o->flags & DISKBENCH_SEQ_DIRECT ? DISKBENCH_OPEN_DIRECT : 0;
 	char *bufs;

@@ -486,6 +486,67 @@ static void test_seq(void **state)
 	model_free(&m);
 }
 
+/*
+ * A paced write that its time limit ends: the request meant to start
+ * after the limit is never taken, and one held for its start in a queue
+ * when the phase ends is given back, so the test file is believed as long
+ * as what was written: a read of one block more than the write's bytes
+ * lays the file out first (untimed) instead of reading past its end.
+ */
+static void time_limited_write(struct fx *f, uint32_t depth)
+{
+	struct sim_config cfg = { .read_ns = LAT, .write_ns = LAT,
+				  .no_data = true, .queue_depth = 4 };
+	struct diskbench_target_opts to = DISKBENCH_TARGET_OPTS_INIT;
+	struct diskbench_seq_opts so = DISKBENCH_SEQ_OPTS_INIT;
+	struct diskbench_pace_opts po = DISKBENCH_PACE_OPTS_INIT;
+	struct diskbench_run_opts ro = seed_opts(2);
+	struct diskbench_phase *p = NULL;
+	const struct diskbench_result *w;
+	char *msg = NULL;
+	uint64_t written;
+
+	f->s = sim_new(&cfg);
+	f->e = sim_engine(f->s);
+	to.engine = f->e;
+	to.file_bytes = FILE_BYTES;
+	to.block_bytes = BLOCK;
+	assert_ok(diskbench_target_new(&f->t, f->dir, &to, &msg));
+	assert_ok(diskbench_run_new(&f->run, f->t, &ro));
+	po.rate_per_sec = 1000;
+	so.flags = DISKBENCH_SEQ_WRITE | DISKBENCH_SEQ_NO_FSYNC;
+	so.queue_depth = depth;
+	so.time_limit_ns = 50 * SIM_MS + SIM_MS / 2;
+	assert_ok(diskbench_phase_seq_new(&p, &so));
+	assert_ok(diskbench_phase_set_pace(p, &po));
+	assert_ok(diskbench_run_add(f->run, p));
+	/* In the same run (the test file lives until its end): the requests
+	 * at 0, 1, ... 50 ms are 51 blocks; read 52. */
+	so.flags = 0;
+	so.queue_depth = 1;
+	so.time_limit_ns = 0;
+	so.total_bytes = 52 * BLOCK;
+	assert_ok(diskbench_phase_seq_new(&p, &so));
+	assert_ok(diskbench_run_add(f->run, p));
+	run_execute_ok(f->run);
+	w = diskbench_run_result(f->run, 0);
+	written = diskbench_result_bytes(w);
+	assert_u64_eq(written, 51 * BLOCK);
+	assert_u64_eq(pace_of(w).requests, 51);
+	assert_u64_eq(diskbench_result_bytes(diskbench_run_result(f->run, 1)),
+		      52 * BLOCK);
+}
+
+static void test_time_limited_write(void **state)
+{
+	time_limited_write(*state, 1);
+}
+
+static void test_time_limited_write_queued(void **state)
+{
+	time_limited_write(*state, 4);
+}
+
 /* A custom phase paced: op i waits for i ms; one op takes 1.5 s. */
 struct slow_op {
 	struct sim *s;
@@ -1151,6 +1212,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_queued_stall, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_poisson, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_seq, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_time_limited_write, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_time_limited_write_queued, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_custom, fx_setup, fx_teardown),
 		cmocka_unit_test(test_set_pace_refused),
 		cmocka_unit_test_setup_teardown(test_no_wait_until, fx_setup, fx_teardown),
