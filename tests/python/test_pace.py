@@ -82,6 +82,11 @@ def test_a_stall_in_the_response_time(tdir):
     assert len(st) == 1 and st[0].ops == 556 and st[0].start_ns == 1000 * MS
     assert r.get_config("pace_arrival") == "constant"
     assert sim.waits >= 1000
+    d = r.to_dict()
+    assert d["pace.late"] == 1665 and d["pace.poisson"] is False
+    assert d["p100"] == d["response.p100"] == 1500 * MS + 100 * US
+    assert abs(d["p50"] - 100 * US) <= US and d["response.p90"] > 1000 * MS
+    assert "pace.late" not in diskbench.Result.from_recorder("x").to_dict()
 
 
 def test_without_a_stall_both_agree(tdir):

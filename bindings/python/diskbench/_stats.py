@@ -1101,4 +1101,15 @@ class Result(Closeable):
                 vals = [None] * len(percentiles)
             for p, pv in zip(percentiles, vals):
                 d["p%s" % ("%g" % p)] = pv
+        # a paced phase: its schedule's figures, and its response time's
+        # percentiles beside the service time's
+        pace = self.pace
+        if pace is not None:
+            for k, v in pace._asdict().items():
+                d["pace." + k] = v
+            resp = self.response
+            assert resp is not None
+            for k, v in resp.to_dict(percentiles).items():
+                if k.startswith("p") and k[1:2].isdigit():
+                    d["response." + k] = v
         return d
