@@ -46,7 +46,7 @@
  * -E2BIG) until its struct's line here names it; tests/api/test-opts.c
  * fails while the two disagree.
  */
-#define DISKBENCH__LAST_engine_ops	symlink_at
+#define DISKBENCH__LAST_engine_ops	wait_until
 #define DISKBENCH__LAST_hist_opts	reserved	/* ignored: 0.1's padding */
 #define DISKBENCH__LAST_timeline_opts	max_intervals
 #define DISKBENCH__LAST_recorder_opts	slow_threshold_ns
@@ -61,6 +61,7 @@
 #define DISKBENCH__LAST_report_info	end_time_ns
 #define DISKBENCH__LAST_write_opts	title
 #define DISKBENCH__LAST_stall_rules	p99_factor
+#define DISKBENCH__LAST_pace_opts	spin_ns
 
 /* The number of bytes of struct diskbench_<tag> this library knows. */
 #define DISKBENCH__KNOWN_END(tag) \

@@ -27,6 +27,13 @@ struct diskbench_engine {
 	 * descriptors of its own (openat on a held directory, identity
 	 * checked), and hand them to the engine's read, write and fsync. */
 	bool fs_sync;
+	/* Reaps what completes before deadline_ns (the engine's clock),
+	 * waiting no later (a deadline passed: only a look): the count, 0
+	 * at the deadline, or -errno. For paced queues, which spin from the
+	 * deadline to the request's start; NULL: they poll with reap(min 0).
+	 * The io_uring engine's own, not in the public table. */
+	int (*reap_until)(struct diskbench_io **done, uint32_t max,
+			  uint64_t deadline_ns, void *user_data);
 };
 
 /* The sync engine's functions; they ignore user_data. */

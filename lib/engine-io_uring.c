@@ -597,6 +597,54 @@ static int uring_reap(struct diskbench_io **done, uint32_t max, uint32_t min,
 	return (int)n;
 }
 
+/*
+ * For a paced queue with a slot free: what completes before the deadline
+ * (the next request's intended start less the pacing's spin), waiting
+ * with a timeout; past it, only a look (the caller spins to the start,
+ * as it does with nothing in flight).
+ */
+static int uring_reap_until(struct diskbench_io **done, uint32_t max,
+			    uint64_t deadline, void *user_data)
+{
+	struct uring_ring *r;
+	struct io_uring_cqe *cqe;
+	uint32_t n;
+	bool unused;
+	int err, res;
+
+	if (max && !done)
+		return -EINVAL;
+	r = ring_get(user_data, &err);
+	if (!r)
+		return err;
+	ring_collect(r, 0, &res, &unused);
+	if (io_uring_sq_ready(&r->ring)) {
+		unsigned left;
+
+		ring_flush(r, 0, &left);
+		ring_collect(r, 0, &res, &unused);
+	}
+	while (!r->kept && r->inflight) {
+		uint64_t now = diskbench__clock_ns(), wait;
+		struct __kernel_timespec ts;
+
+		if (now >= deadline)
+			break;
+		wait = deadline - now;
+		ts.tv_sec = (long long)(wait / 1000000000u);
+		ts.tv_nsec = (long long)(wait % 1000000000u);
+		err = io_uring_wait_cqe_timeout(&r->ring, &cqe, &ts);
+		if (err == -ETIME)
+			break;
+		if (err && err != -EINTR)
+			return err;
+		ring_collect(r, 0, &res, &unused);
+	}
+	for (n = 0; n < max && r->kept; n++)
+		done[n] = keep_pop(r);
+	return (int)n;
+}
+
 /* ---- the engine ---- */
 
 static void uring_destroy(void *user_data)
@@ -664,8 +712,10 @@ DISKBENCH_API int diskbench_engine_io_uring_new(struct diskbench_engine **out,
 	err = diskbench__engine_make(out, &ops, eng, "io_uring");
 	if (err)
 		uring_destroy(eng);
-	else
+	else {
 		(*out)->real_fds = true; /* open and close are plain syscalls */
+		(*out)->reap_until = uring_reap_until;
+	}
 	return err;
 }
 

@@ -602,6 +602,12 @@ static int wrap_reap(struct diskbench_io **done, uint32_t max, uint32_t min,
 	return FORWARD(w, reap, done, max, min);
 }
 
+static int wrap_wait_until(uint64_t when, void *ud)
+{
+	struct wrap *w = ud;
+	return FORWARD(w, wait_until, when);
+}
+
 static uint64_t wrap_clock(void *ud)
 {
 	struct wrap *w = ud;
@@ -748,6 +754,8 @@ DISKBENCH_API int diskbench_engine_wrap(struct diskbench_engine **out,
 		t.reap = wrap_reap;
 	}
 	t.clock = o.clock || in->clock ? wrap_clock : NULL;
+	if (o.wait_until || in->wait_until)
+		t.wait_until = wrap_wait_until;
 	t.destroy = wrap_destroy;
 	t.queue_depth = o.submit ? o.queue_depth : inner->depth;
 	t.mkdir = wrap_mkdir;

@@ -37,6 +37,11 @@
  *                  2 path), op, path, offset (UINT64_MAX: none), message
  *   inputs (flag 8): their number, then for each its clock offset
  *                  (signed) and its own encoding as a string
+ *   pacing (flag 32, a paced phase): target_per_sec, achieved_per_sec
+ *                  (doubles), requests, late, late_ns, lag_p50_ns,
+ *                  lag_p99_ns, lag_max_ns, flags, streams, then the
+ *                  response-time result's own encoding as a string (a
+ *                  measured result of the same phase, not itself paced)
  *   CRC-32 (IEEE 802.3, as zlib's crc32()) of all the bytes before it,
  *   4 bytes little-endian
  *
@@ -69,7 +74,8 @@ __extension__ typedef __int128 i128;
 #define F_ERROR    4u
 #define F_INPUTS   8u
 #define F_SLOW     16u
-#define F_KNOWN    (F_SUMMARY | F_TOO_FAST | F_ERROR | F_INPUTS | F_SLOW)
+#define F_PACE     32u
+#define F_KNOWN    (F_SUMMARY | F_TOO_FAST | F_ERROR | F_INPUTS | F_SLOW | F_PACE)
 
 /* A merged result's inputs may themselves be merges, this deep. */
 #define MAX_DEPTH 4
@@ -261,6 +267,8 @@ static void put_result(struct enc *e, const struct diskbench_result *res)
 		flags |= F_INPUTS;
 	if (m && m->slow)
 		flags |= F_SLOW;
+	if (m && m->pace)
+		flags |= F_PACE;
 	put_bytes(e, MAGIC, 4);
 	b[0] = DISKBENCH_RESULT_ENCODING_VERSION;
 	put_bytes(e, b, 1);
@@ -310,6 +318,27 @@ static void put_result(struct enc *e, const struct diskbench_result *res)
 			put_bytes(e, sub.p, sub.len);
 			free(sub.p);
 		}
+	}
+	if (flags & F_PACE) {
+		const struct diskbench_pace_info *pi = &m->pace->info;
+		struct enc sub = { 0 };
+
+		put_double(e, pi->target_per_sec);
+		put_double(e, pi->achieved_per_sec);
+		put_u64(e, pi->requests);
+		put_u64(e, pi->late);
+		put_u64(e, pi->late_ns);
+		put_u64(e, pi->lag_p50_ns);
+		put_u64(e, pi->lag_p99_ns);
+		put_u64(e, pi->lag_max_ns);
+		put_u64(e, pi->flags);
+		put_u64(e, pi->streams);
+		put_result(&sub, m->pace->response);
+		if (sub.nomem)
+			e->nomem = true;
+		put_u64(e, sub.len);
+		put_bytes(e, sub.p, sub.len);
+		free(sub.p);
 	}
 	if (e->nomem)
 		return;
@@ -728,6 +757,85 @@ static int get_inputs(struct dec *d, struct diskbench_result *res)
 	return err;
 }
 
+/* A paced phase's pacing figures and response-time result. */
+static int get_pace(struct dec *d, struct diskbench_result *res)
+{
+	static const char *const keys[6] = {
+		"requests", "late", "late_ns", "lag_p50_ns", "lag_p99_ns",
+		"lag_max_ns"
+	};
+	struct diskbench_pace_info pi;
+	struct diskbench_result *resp = NULL;
+	uint64_t v[6], flags, streams;
+	struct dec sub;
+	size_t len;
+	int err, w;
+
+	d->section = "pace";
+	memset(&pi, 0, sizeof(pi));
+	pi.sz = sizeof(pi);
+	if ((err = get_double(d, "target_per_sec", &pi.target_per_sec)) ||
+	    (err = get_double(d, "achieved_per_sec", &pi.achieved_per_sec)))
+		return err;
+	for (int i = 0; i < 6; i++)
+		if ((err = get_u64(d, keys[i], &v[i])))
+			return err;
+	if ((err = get_u64(d, "flags", &flags)) ||
+	    (err = get_u64(d, "streams", &streams)))
+		return err;
+	if (!(pi.target_per_sec > 0) || !(pi.achieved_per_sec >= 0))
+		return dec_fail(d, "target_per_sec", "rates %g and %g: not a schedule's",
+				pi.target_per_sec, pi.achieved_per_sec);
+	if (v[1] > v[0])
+		return dec_fail(d, "late", "%" PRIu64 " is more than the %" PRIu64
+				" requests", v[1], v[0]);
+	if (flags & ~(uint64_t)DISKBENCH_PACE_INFO_POISSON)
+		return dec_fail(d, "flags", "unknown flags 0x%" PRIx64, flags);
+	if (!streams || streams > UINT32_MAX)
+		return dec_fail(d, "streams", "%" PRIu64 ": not a number of streams",
+				streams);
+	pi.requests = v[0];
+	pi.late = v[1];
+	pi.late_ns = v[2];
+	pi.lag_p50_ns = v[3];
+	pi.lag_p99_ns = v[4];
+	pi.lag_max_ns = v[5];
+	pi.flags = (uint32_t)flags;
+	pi.streams = (uint32_t)streams;
+	if ((err = get_size(d, "response", (size_t)(d->end - d->p), &len)))
+		return err;
+	if (d->depth >= MAX_DEPTH)
+		return dec_fail(d, "response", "nested more than %d deep", MAX_DEPTH);
+	sub = *d;
+	sub.base = sub.p = d->p;
+	sub.end = d->p + len;
+	sub.depth = d->depth + 1;
+	sub.section = NULL;
+	sub.rs.ctx = &sub;
+	w = snprintf(sub.where, sizeof(sub.where), "%space.response.", d->where);
+	if (w < 0 || (size_t)w >= sizeof(sub.where))
+		sub.where[sizeof(sub.where) - 1] = 0;
+	err = get_result(&sub, &resp);
+	d->errmsg = sub.errmsg;
+	d->nomem = sub.nomem;
+	d->rs.counters_left = sub.rs.counters_left;
+	d->p += len;
+	if (err)
+		return err;
+	d->section = "pace";
+	if (diskbench_result_summary_only(resp) || diskbench__result_pace(resp) ||
+	    diskbench_result_kind(resp) != diskbench_result_kind(res) ||
+	    strcmp(diskbench_result_name(resp), diskbench_result_name(res))) {
+		diskbench_result_free(resp);
+		return dec_fail(d, "response",
+				"not the phase's own response time (summary-only, paced itself, or another phase)");
+	}
+	err = diskbench__result_set_pace(res, &pi, resp);
+	if (err)
+		d->nomem = true;
+	return err;
+}
+
 /* One whole encoding, from d->p to d->end. */
 static int get_result(struct dec *d, struct diskbench_result **out)
 {
@@ -777,9 +885,9 @@ static int get_result(struct dec *d, struct diskbench_result **out)
 		double rate, cpu;
 		uint64_t max;
 
-		if (flags & F_SLOW) {
+		if (flags & (F_SLOW | F_PACE)) {
 			err = dec_fail(d, "flags",
-				       "a slow-operation log in a summary-only result");
+				       "a slow-operation log or pacing in a summary-only result");
 			goto out;
 		}
 		if ((err = get_double(d, "rate", &rate)) ||
@@ -833,6 +941,8 @@ static int get_result(struct dec *d, struct diskbench_result **out)
 	if ((flags & F_ERROR) && (err = get_error(d, res)))
 		goto out;
 	if ((flags & F_INPUTS) && (err = get_inputs(d, res)))
+		goto out;
+	if ((flags & F_PACE) && (err = get_pace(d, res)))
 		goto out;
 	d->section = NULL;
 	if (d->p != d->end) {
@@ -988,6 +1098,59 @@ static int merge_slow(struct diskbench_result *dst,
 	return err;
 }
 
+/*
+ * Paced inputs: their response times merged as the results are (exactly,
+ * on the common clock), the schedules' figures added (target rates,
+ * requests, late ones, streams), the achieved rate over the merged span;
+ * the lag's maximum is exact, its p50 and p99 the largest of the inputs'
+ * (an upper bound: the lags themselves are not kept).
+ */
+static int merge_pace(struct diskbench_result *res,
+		      const struct diskbench_result *const *inputs,
+		      const int64_t *offsets_ns, size_t n, char **errmsg)
+{
+	const struct diskbench_result **resp = calloc(n, sizeof(*resp));
+	struct diskbench_result *merged = NULL;
+	struct diskbench_pace_info pi;
+	const struct diskbench__measured *m = diskbench__measured_c(res);
+	bool poisson = true;
+	int err;
+
+	if (!resp)
+		return merge_fail(errmsg, -ENOMEM, "out of memory");
+	memset(&pi, 0, sizeof(pi));
+	pi.sz = sizeof(pi);
+	pi.late_ns = diskbench__result_pace(inputs[0])->info.late_ns;
+	for (size_t i = 0; i < n; i++) {
+		const struct diskbench_pace_info *in = &diskbench__result_pace(inputs[i])->info;
+
+		resp[i] = diskbench__result_pace(inputs[i])->response;
+		pi.target_per_sec += in->target_per_sec;
+		pi.requests += in->requests;
+		pi.late += in->late;
+		pi.streams += in->streams;
+		if (in->lag_p50_ns > pi.lag_p50_ns)
+			pi.lag_p50_ns = in->lag_p50_ns;
+		if (in->lag_p99_ns > pi.lag_p99_ns)
+			pi.lag_p99_ns = in->lag_p99_ns;
+		if (in->lag_max_ns > pi.lag_max_ns)
+			pi.lag_max_ns = in->lag_max_ns;
+		poisson = poisson && (in->flags & DISKBENCH_PACE_INFO_POISSON);
+	}
+	pi.flags = poisson ? DISKBENCH_PACE_INFO_POISSON : 0;
+	pi.achieved_per_sec = m->elapsed_ns
+				      ? (double)pi.requests * 1e9 / (double)m->elapsed_ns
+				      : 0;
+	err = diskbench_result_merge(&merged, resp, offsets_ns, n, errmsg);
+	free(resp);
+	if (err)
+		return err;
+	err = diskbench__result_set_pace(res, &pi, merged);
+	if (err)
+		return merge_fail(errmsg, err, "out of memory");
+	return 0;
+}
+
 DISKBENCH_API int
 diskbench_result_merge(struct diskbench_result **out,
 		       const struct diskbench_result *const *inputs,
@@ -1021,6 +1184,19 @@ diskbench_result_merge(struct diskbench_result **out,
 			return merge_fail(errmsg, -EINVAL,
 					  "input %zu (%s) is summary-only: it has no histogram or timeline to merge",
 					  i, diskbench_result_name(inputs[i]));
+		if (!diskbench__result_pace(inputs[i]) != !diskbench__result_pace(inputs[0]))
+			return merge_fail(errmsg, -EINVAL,
+					  "input %zu is %spaced and input 0 is %s: a paced phase's response time has nothing to merge with",
+					  i, diskbench__result_pace(inputs[i]) ? "" : "not ",
+					  diskbench__result_pace(inputs[0]) ? "" : "not");
+		if (diskbench__result_pace(inputs[i]) &&
+		    diskbench__result_pace(inputs[i])->info.late_ns !=
+			    diskbench__result_pace(inputs[0])->info.late_ns)
+			return merge_fail(errmsg, -EINVAL,
+					  "input %zu counts a request late from %" PRIu64
+					  " ns, input 0 from %" PRIu64 " ns: their late counts do not add",
+					  i, diskbench__result_pace(inputs[i])->info.late_ns,
+					  diskbench__result_pace(inputs[0])->info.late_ns);
 	}
 	m0 = diskbench__measured_c(inputs[0]);
 	interval = m0->tl->interval_ns;
@@ -1136,6 +1312,13 @@ diskbench_result_merge(struct diskbench_result **out,
 	err = merge_slow(res, inputs, offsets_ns, n, earliest);
 	if (!err)
 		err = merge_config(res, inputs, n);
+	if (!err && diskbench__result_pace(inputs[0])) {
+		err = merge_pace(res, inputs, offsets_ns, n, errmsg);
+		if (err) {
+			diskbench_result_free(res);
+			return err;
+		}
+	}
 	if (!err && first_err < n) {
 		const struct diskbench_result *e = inputs[first_err];
 		const char *msg = diskbench_result_errmsg(e);

@@ -177,9 +177,21 @@ static int run_custom(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 	if (!err)
 		err = diskbench__ctx_begin(ctx);
 	for (uint64_t i = 0; !err; i++) {
-		uint64_t bytes = 0;
+		struct diskbench__pacer *pc = ctx->pace;
+		uint64_t bytes = 0, intended = 0, submitted = 0;
 		int r;
 
+		if (pc) {
+			/* Open loop: op i starts at its intended time, or at
+			 * once if late; it is the schedule's once it is known
+			 * not to be the call that says DONE. */
+			r = diskbench__pace_wait(ctx, pc->next_ns, &submitted);
+			if (r < 0)
+				err = r;
+			if (r)
+				break;
+			diskbench_recorder_mark(ctx->rec, submitted);
+		}
 		c->timing = true;
 		r = cops->op ? cops->op(c, i, &bytes, p->user_data)
 			     : ops->op(i, &bytes, p->user_data);
@@ -203,7 +215,24 @@ static int run_custom(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 						  UINT64_MAX);
 			break;
 		}
-		r = diskbench__ctx_after_op(ctx, diskbench__recorder_op(ctx->rec, bytes));
+		if (pc) {
+			uint64_t end = diskbench__recorder_clock(ctx->rec);
+			int rerr;
+
+			intended = diskbench__pace_take(pc, submitted);
+			rerr = diskbench__recorder_record_at(ctx->rec,
+					ctx->rec->last_ns, end, bytes,
+					DISKBENCH_SLOW_NO_OFFSET);
+
+			if (DISKBENCH_UNLIKELY(rerr))
+				diskbench__recorder_timeline_failed(ctx->rec, rerr);
+			diskbench__pace_done(pc, intended, end, bytes,
+					     DISKBENCH_SLOW_NO_OFFSET);
+			r = diskbench__ctx_after_op(ctx, end);
+		} else {
+			r = diskbench__ctx_after_op(ctx,
+				diskbench__recorder_op(ctx->rec, bytes));
+		}
 		if (r < 0)
 			err = diskbench__ctx_fail(ctx, r, NULL, NULL, UINT64_MAX);
 		if (r)

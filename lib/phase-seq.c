@@ -34,6 +34,15 @@ static bool seq_next(struct diskbench__stream *st, uint64_t *off,
 	return true;
 }
 
+static void seq_put_back(struct diskbench__stream *st, uint64_t off,
+			 uint64_t len)
+{
+	struct seq *s = (struct seq *)st;
+
+	if (off + len == s->next_off)
+		s->next_off = off;
+}
+
 /* One request at a time: one clock read per request. */
 int diskbench__stream_sync(struct diskbench__stream *s, void *buf)
 {
@@ -42,7 +51,31 @@ int diskbench__stream_sync(struct diskbench__stream *s, void *buf)
 	bool write;
 	int err = 0, r;
 
-	while (s->next(s, &off, &len, &write)) {
+	for (;;) {
+		struct diskbench__pacer *pc = ctx->pace;
+		uint64_t intended = 0;
+
+		/* Paced: a request meant to start after the phase's time is
+		 * not taken from the stream. */
+		if (pc && ctx->stop_at_ns && pc->next_ns >= ctx->stop_at_ns)
+			break;
+		if (!s->next(s, &off, &len, &write))
+			break;
+
+		if (pc) {
+			uint64_t now;
+
+			/* Open loop: wait for the request's intended start
+			 * (or go at once, late); its service time runs from
+			 * here. */
+			r = diskbench__pace_wait(ctx, pc->next_ns, &now);
+			if (r < 0)
+				err = r;
+			if (r)
+				break;
+			intended = diskbench__pace_take(pc, now);
+			diskbench_recorder_mark(ctx->rec, now);
+		}
 		/* One call moves the whole block almost always; the helpers
 		 * finish short transfers and name errors. */
 		int64_t n = write
@@ -73,8 +106,21 @@ int diskbench__stream_sync(struct diskbench__stream *s, void *buf)
 			if (err)
 				break;
 		}
-		r = diskbench__stream_after_op(s, diskbench__recorder_op_at(ctx->rec,
-									    len, off));
+		if (pc) {
+			/* Both times end at the same clock read. */
+			uint64_t end = diskbench__recorder_clock(ctx->rec);
+
+			int rerr = diskbench__recorder_record_at(ctx->rec,
+					ctx->rec->last_ns, end, len, off);
+
+			if (DISKBENCH_UNLIKELY(rerr))
+				diskbench__recorder_timeline_failed(ctx->rec, rerr);
+			diskbench__pace_done(pc, intended, end, len, off);
+			r = diskbench__stream_after_op(s, end);
+		} else {
+			r = diskbench__stream_after_op(s,
+				diskbench__recorder_op_at(ctx->rec, len, off));
+		}
 		if (r < 0)
 			err = diskbench__ctx_fail(ctx, r, NULL, NULL, UINT64_MAX);
 		if (r)
@@ -113,6 +159,56 @@ static int stalled(struct diskbench__stream *s, uint32_t *stall, bool stopping,
 								 : "read from");
 }
 
+/* A paced queue with a free slot waits for a completion polled this often
+ * when the engine cannot wait for one with a deadline. */
+#define PACE_POLL_NS UINT64_C(20000)
+
+/*
+ * Reaps what completes before @p deadline (the next paced request's
+ * intended start), waiting no later: the count reaped, 0 at the deadline
+ * with nothing reaped, or the engine's error. *ended is set when the
+ * phase's time ends first. The io_uring engine waits with a timeout;
+ * other engines are polled (reap with min 0) between short waits.
+ */
+static int paced_reap(struct diskbench__stream *s, struct diskbench_io **done,
+		      uint32_t max, uint64_t deadline, bool *ended)
+{
+	struct diskbench__ctx *ctx = s->ctx;
+	const struct diskbench_engine *e = ctx->engine;
+
+	if (e->reap_until) {
+		uint64_t spin = ctx->pace->spin_ns;
+		uint64_t until = deadline > spin ? deadline - spin : 0;
+
+		if (ctx->stop_at_ns && until > ctx->stop_at_ns)
+			until = ctx->stop_at_ns;
+		int got = e->reap_until(done, max, until, e->user_data);
+
+		if (got == 0 && ctx->stop_at_ns &&
+		    diskbench__engine_now(e) >= ctx->stop_at_ns)
+			*ended = true;
+		return got;
+	}
+	for (;;) {
+		int got = e->ops.reap(done, max, 0, e->user_data);
+		uint64_t now, t;
+
+		if (got)
+			return got;
+		now = diskbench__engine_now(e);
+		if (now >= deadline)
+			return 0;
+		int r = diskbench__pace_wait(ctx, deadline - now > PACE_POLL_NS
+						  ? now + PACE_POLL_NS : deadline, &t);
+		if (r < 0)
+			return r;
+		if (r) {
+			*ended = true;
+			return 0;
+		}
+	}
+}
+
 /*
  * Several requests in flight. Each request's latency runs from its
  * submission to the reap that returned it; one clock read serves a whole
@@ -129,12 +225,18 @@ int diskbench__stream_queued(struct diskbench__stream *s, char *bufs,
 	struct diskbench_io **ready = calloc(depth, sizeof(*ready));
 	struct diskbench_io **done = calloc(depth, sizeof(*done));
 	struct diskbench_io **freelist = calloc(depth, sizeof(*freelist));
+	struct diskbench__pacer *pc = ctx->pace;
+	uint64_t *intended = pc ? calloc(depth, sizeof(*intended)) : NULL;
 	uint32_t nfree = depth, inflight = 0, nready = 0;
 	uint32_t stall = 0;   /* answers in a row that moved nothing */
 	bool stop = false, more = true;
+	/* Paced: the next request, taken from the stream before its start,
+	 * so that the end of the stream is known without waiting for it. */
+	bool held = false, h_write = false;
+	uint64_t h_off = 0, h_len = 0;
 	int err = 0;
 
-	if (!ios || !ready || !done || !freelist) {
+	if (!ios || !ready || !done || !freelist || (pc && !intended)) {
 		err = diskbench__ctx_fail(ctx, -ENOMEM, "allocate", NULL, UINT64_MAX);
 		goto out;
 	}
@@ -152,10 +254,24 @@ int diskbench__stream_queued(struct diskbench__stream *s, char *bufs,
 			uint64_t off, len;
 			bool write;
 
-			if (!s->next(s, &off, &len, &write)) {
+			/* ...nor one meant to start after the phase's time. */
+			if (!held && pc && ctx->stop_at_ns &&
+			    pc->next_ns >= ctx->stop_at_ns) {
 				more = false;
 				break;
 			}
+			if (!held && !s->next(s, &h_off, &h_len, &h_write)) {
+				more = false;
+				break;
+			}
+			held = true;
+			/* Paced: only what the schedule says has started. */
+			if (pc && pc->next_ns > now)
+				break;
+			held = false;
+			off = h_off, len = h_len, write = h_write;
+			if (pc)
+				intended[io - ios] = diskbench__pace_take(pc, now);
 			nfree--;
 			io->buf = bufs + (uint64_t)(io - ios) * s->block;
 			io->op = write ? DISKBENCH_IO_WRITE : DISKBENCH_IO_READ;
@@ -198,10 +314,36 @@ int diskbench__stream_queued(struct diskbench__stream *s, char *bufs,
 				ready[i - (uint32_t)n] = ready[i];
 			nready -= (uint32_t)n;
 		}
-		if (!inflight)
-			break;
+		if (!inflight) {
+			uint64_t t;
+			int r;
 
-		int got = e->ops.reap(done, depth, 1, e->user_data);
+			if (!pc || stop || err || !more)
+				break;
+			/* Paced, nothing in flight: wait for the next start. */
+			r = diskbench__pace_wait(ctx, pc->next_ns, &t);
+			if (r < 0)
+				err = r;
+			if (r)
+				break;
+			continue;
+		}
+
+		int got;
+
+		if (pc && nfree && more && !stop && !err) {
+			bool ended = false;
+
+			/* A slot is free for the next paced request: wait
+			 * for a completion, but not past its start. */
+			got = paced_reap(s, done, depth, pc->next_ns, &ended);
+			if (ended)
+				more = false;
+			if (got == 0)
+				continue;
+		} else {
+			got = e->ops.reap(done, depth, 1, e->user_data);
+		}
 
 		if (DISKBENCH_UNLIKELY(got <= 0 || (uint32_t)got > depth)) {
 			int r;
@@ -291,6 +433,10 @@ int diskbench__stream_queued(struct diskbench__stream *s, char *bufs,
 			diskbench__recorder_record_at(ctx->rec, io->start_ns, now,
 						      whole,
 						      io->offset + io->len - whole);
+			if (pc)
+				diskbench__pace_done(pc, intended[io - ios], now,
+						     whole,
+						     io->offset + io->len - whole);
 			freelist[nfree++] = io;
 		}
 		if (!stop && !err) {
@@ -307,7 +453,12 @@ int diskbench__stream_queued(struct diskbench__stream *s, char *bufs,
 		if (stop)
 			nready = 0;
 	}
+	/* A request held for its start and never made is the stream's
+	 * again. */
+	if (held && s->put_back)
+		s->put_back(s, h_off, h_len);
 out:
+	free(intended);
 	free(ios);
 	free(ready);
 	free(done);
@@ -319,7 +470,8 @@ static int run_seq(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 {
 	struct diskbench_target *t = ctx->target;
 	const struct diskbench_seq_opts *o = &p->seq;
-	struct seq s = { .st = { .ctx = ctx, .next = seq_next } };
+	struct seq s = { .st = { .ctx = ctx, .next = seq_next,
+				 .put_back = seq_put_back } };
 	uint32_t depth = o->queue_depth ? o->queue_depth : 1;
 	uint32_t oflags = o->flags & DISKBENCH_SEQ_DIRECT ? DISKBENCH_OPEN_DIRECT : 0;
 	char *bufs;

@@ -121,9 +121,17 @@ int diskbench__run_workers(struct diskbench__ctx *ctx, unsigned n,
 		atomic_init(&w[i].pub_ops, 0);
 		atomic_init(&w[i].pub_bytes, 0);
 		atomic_init(&w[i].done, 0);
+		w[i].ctx.pace = NULL;
 		err = diskbench__ctx_new_recorder(ctx, &w[i].ctx.rec);
 		if (!err)
 			diskbench__recorder_set_thread(w[i].ctx.rec, i);
+		/* A paced phase: each worker its share of the schedule. */
+		if (!err && ctx->pace)
+			err = diskbench__pacer_new(ctx, ctx->pace_opts,
+						   ctx->phase_index, i, n,
+						   &w[i].ctx.pace);
+		if (!err && w[i].ctx.pace)
+			diskbench__recorder_set_thread(w[i].ctx.pace->resp, i);
 		if (err)
 			diskbench__ctx_fail(ctx, err, "allocate", NULL, UINT64_MAX);
 	}
@@ -213,6 +221,14 @@ int diskbench__run_workers(struct diskbench__ctx *ctx, unsigned n,
 				err = diskbench__ctx_fail(ctx, merr, "merge", NULL,
 							  UINT64_MAX);
 		}
+		if (wc->pace) {
+			int merr = diskbench__pacer_merge(ctx->pace, wc->pace);
+
+			if (merr && !err)
+				err = diskbench__ctx_fail(ctx, merr, "merge", NULL,
+							  UINT64_MAX);
+			diskbench__pacer_free(wc->pace);
+		}
 		if (wc->err && !ctx->err) {
 			/* A worker stopped by another's failure reports the
 			 * cancellation; the real cause comes first. */
@@ -224,6 +240,8 @@ int diskbench__run_workers(struct diskbench__ctx *ctx, unsigned n,
 	}
 	if (!ctx->err && atomic_load(ctx->cancel))
 		diskbench__ctx_fail(ctx, -ECANCELED, NULL, NULL, UINT64_MAX);
+	if (ctx->pace)
+		ctx->pace->streams = n;
 	ctx->rec->cpu_user_ns = user1 > user0 ? user1 - user0 : 0;
 	ctx->rec->cpu_system_ns = sys1 > sys0 ? sys1 - sys0 : 0;
 

@@ -84,6 +84,12 @@ int diskbench__ctx_begin(struct diskbench__ctx *ctx)
 		return diskbench__ctx_fail(ctx, err, "read CPU time", NULL,
 					   UINT64_MAX);
 	ctx->stop_at_ns = ctx->stop_time_ns ? now + ctx->stop_time_ns : 0;
+	if (ctx->pace) {
+		err = diskbench__pacer_begin(ctx->pace, now);
+		if (err)
+			return diskbench__ctx_fail(ctx, err, "read CPU time", NULL,
+						   UINT64_MAX);
+	}
 	ctx->last_progress_ns = now;
 	ctx->last_ops = ctx->last_bytes = 0;
 	ctx->next_progress_ns = now + ctx->progress_interval_ns;

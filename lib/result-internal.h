@@ -58,7 +58,26 @@ struct diskbench__measured {
 	struct diskbench_hist *hist;
 	struct diskbench_timeline *tl;
 	struct diskbench__slow_log *slow;   /* NULL: no slow-operation log */
+	struct diskbench__pace_part *pace;  /* NULL: not paced */
 };
+
+/* A paced phase's pacing figures and response time (a measured result of
+ * its own, same name and kind). */
+struct diskbench__pace_part {
+	struct diskbench_pace_info info;
+	struct diskbench_result *response;
+};
+
+/* Gives a measured result its pacing part: info copied, response taken
+ * (freed on failure too); -EINVAL for a summary-only result or a response
+ * that is one, -ENOMEM. */
+int diskbench__result_set_pace(struct diskbench_result *res,
+			       const struct diskbench_pace_info *info,
+			       struct diskbench_result *response);
+
+/* The pacing part, or NULL. */
+const struct diskbench__pace_part *
+diskbench__result_pace(const struct diskbench_result *res);
 
 /* The measured part of a result; NULL for a summary-only one. */
 static inline struct diskbench__measured *

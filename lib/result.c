@@ -278,6 +278,10 @@ DISKBENCH_API void diskbench_result_free(struct diskbench_result *res)
 		diskbench_hist_free(m->hist);
 		diskbench_timeline_free(m->tl);
 		diskbench__slow_free(m->slow);
+		if (m->pace) {
+			diskbench_result_free(m->pace->response);
+			free(m->pace);
+		}
 	}
 	free(res);
 }
@@ -353,6 +357,7 @@ DISKBENCH_API int diskbench_result_copy(struct diskbench_result **out,
 		m->hist = NULL;
 		m->tl = NULL;
 		m->slow = NULL;
+		m->pace = NULL;
 		res = &m->r;
 	} else {
 		res = malloc(sizeof(*res));
@@ -368,6 +373,13 @@ DISKBENCH_API int diskbench_result_copy(struct diskbench_result **out,
 		err = diskbench_timeline_copy(&m->tl, sm->tl);
 	if (!err && m)
 		err = diskbench__slow_copy(&m->slow, sm->slow);
+	if (!err && m && sm->pace) {
+		struct diskbench_result *resp;
+
+		err = diskbench_result_copy(&resp, sm->pace->response);
+		if (!err)
+			err = diskbench__result_set_pace(res, &sm->pace->info, resp);
+	}
 	if (err) {
 		diskbench_result_free(res);
 		return err;
@@ -786,4 +798,66 @@ diskbench_result_config(const struct diskbench_result *res, const char *key)
 		if (strcmp(res->extra->config[2 * i], key) == 0)
 			return res->extra->config[2 * i + 1];
 	return NULL;
+}
+
+int diskbench__result_set_pace(struct diskbench_result *res,
+			       const struct diskbench_pace_info *info,
+			       struct diskbench_result *response)
+{
+	struct diskbench__measured *m = res ? diskbench__measured(res) : NULL;
+	struct diskbench__pace_part *part;
+
+	if (!m || !response || response->summary) {
+		diskbench_result_free(response);
+		return -EINVAL;
+	}
+	part = calloc(1, sizeof(*part));
+	if (!part) {
+		diskbench_result_free(response);
+		return -ENOMEM;
+	}
+	part->info = *info;
+	part->info.sz = sizeof(part->info);
+	part->response = response;
+	if (m->pace) {
+		diskbench_result_free(m->pace->response);
+		free(m->pace);
+	}
+	m->pace = part;
+	return 0;
+}
+
+const struct diskbench__pace_part *
+diskbench__result_pace(const struct diskbench_result *res)
+{
+	const struct diskbench__measured *m = res ? diskbench__measured_c(res) : NULL;
+
+	return m ? m->pace : NULL;
+}
+
+DISKBENCH_API int diskbench_result_pace(const struct diskbench_result *res,
+					struct diskbench_pace_info *info)
+{
+	const struct diskbench__pace_part *part;
+	size_t sz;
+
+	if (!res || !info || info->sz < sizeof(info->sz))
+		return -EINVAL;
+	part = diskbench__result_pace(res);
+	if (!part)
+		return -ENOENT;
+	/* An older caller's smaller struct gets what fits of ours. */
+	sz = info->sz < sizeof(*info) ? info->sz : sizeof(*info);
+	memcpy((char *)info + sizeof(info->sz),
+	       (const char *)&part->info + sizeof(info->sz), sz - sizeof(info->sz));
+	info->sz = sz;
+	return 0;
+}
+
+DISKBENCH_API const struct diskbench_result *
+diskbench_result_response(const struct diskbench_result *res)
+{
+	const struct diskbench__pace_part *part = diskbench__result_pace(res);
+
+	return part ? part->response : NULL;
 }

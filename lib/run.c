@@ -361,6 +361,30 @@ static int describe(const struct diskbench_run *run, const struct diskbench_phas
 		diskbench__cfg_u64(&c, "run_stop_time_ns", run->opts.stop_time_ns);
 	if (p->cls->describe)
 		p->cls->describe(p, ctx, &c);
+	if (p->pace.rate_per_sec > 0) {
+		char rate[40];
+
+		double v = p->pace.rate_per_sec;
+
+		/* A whole number in full, else the shortest text that reads
+		 * back as the same double. */
+		if (v == (double)(uint64_t)v)
+			snprintf(rate, sizeof(rate), "%" PRIu64, (uint64_t)v);
+		else
+			for (int prec = 1; prec <= 17; prec++) {
+				snprintf(rate, sizeof(rate), "%.*g", prec, v);
+				if (strtod(rate, NULL) == v)
+					break;
+			}
+		diskbench__cfg_str(&c, "pace_rate_per_sec", rate);
+		diskbench__cfg_str(&c, "pace_arrival",
+				   p->pace.flags & DISKBENCH_PACE_POISSON
+					   ? "poisson" : "constant");
+		diskbench__cfg_u64(&c, "pace_late_ns", p->pace.late_ns ? p->pace.late_ns
+					: DISKBENCH_PACE_DEFAULT_LATE_NS);
+		if (p->pace.seed)
+			diskbench__cfg_u64(&c, "pace_seed", p->pace.seed);
+	}
 	diskbench__cfg_str(&c, "cache_drop", ctx->cache_drop);
 	return c.err;
 }
@@ -398,13 +422,31 @@ static int run_phase(struct diskbench_run *run, size_t index,
 	ctx.phase_index = (uint32_t)index;
 	ctx.phase_count = (uint32_t)run->nphases;
 	ctx.next_check_ns = UINT64_MAX;
+	ctx.run_seed = run->seed;
 
-	err = p->cls->run(p, &ctx);
+	err = 0;
+	if (p->pace.rate_per_sec > 0) {
+		ctx.pace_opts = &p->pace;
+		err = diskbench__pacer_new(&ctx, &p->pace, (uint32_t)index, 0, 1,
+					   &ctx.pace);
+		if (err)
+			diskbench__ctx_fail(&ctx, err, "allocate", NULL, UINT64_MAX);
+		else if (e->ops.clock && !e->ops.wait_until)
+			err = diskbench__ctx_failf(&ctx, -ENOTSUP, NULL, UINT64_MAX,
+				"pace the phase: engine \"%s\" has a clock of its "
+				"own and no wait_until to wait on it", e->name);
+	}
+	if (!err)
+		err = p->cls->run(p, &ctx);
 	if (err && !ctx.err)
 		diskbench__ctx_fail(&ctx, err, NULL, NULL, UINT64_MAX);
 
 	rerr = diskbench_result_new(res_out, p->name, p->kind, rec);
 	diskbench_recorder_free(rec);
+	if (!rerr && ctx.pace)
+		rerr = diskbench__pace_to_result(*res_out, ctx.pace, p->name,
+						 p->kind);
+	diskbench__pacer_free(ctx.pace);
 	if (rerr)
 		return rerr;
 	rerr = describe(run, p, &ctx, *res_out);

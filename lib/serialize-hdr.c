@@ -304,6 +304,26 @@ int diskbench__write_hdr_log(struct diskbench_report *r,
 						   (double)diskbench_hist_max(h) / 1e6, 3));
 			err = write_hist(o, h);
 			diskbench__out_puts(o, "\n");
+			/* A paced phase: its response time too, from the
+			 * intended starts, the same interval tagged
+			 * run/phase/response (HdrHistogram's own corrected
+			 * histogram, measured rather than back-filled). */
+			const struct diskbench_result *rr = diskbench_result_response(res);
+
+			if (err || !rr || !diskbench_hist_count(diskbench_result_hist(rr)))
+				continue;
+			h = diskbench_result_hist(rr);
+			diskbench__out_puts(o, "Tag=");
+			out_tag(o, run->info.name ? run->info.name : "run");
+			diskbench__out_puts(o, "/");
+			out_tag(o, diskbench_result_name(res));
+			diskbench__out_printf(o, "/response,%s,%s,%s,", secs(a, sizeof(a), ts),
+					      secs(b, sizeof(b),
+						   diskbench_result_elapsed_ns(res)),
+					      diskbench__fixed(c, sizeof(c),
+						   (double)diskbench_hist_max(h) / 1e6, 3));
+			err = write_hist(o, h);
+			diskbench__out_puts(o, "\n");
 		}
 	}
 	if (err)

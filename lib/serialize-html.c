@@ -217,6 +217,9 @@ struct group {
 	const char *name;
 	size_t occurrence;
 	const struct diskbench_result **res;
+	/* Which latency the charts show, in their titles: NULL for a closed
+	 * loop; "service time" or the response time for a paced phase. */
+	const char *latency;
 };
 
 struct page {
@@ -268,6 +271,7 @@ static int groups_build(struct page *pg)
 					pg->g = v;
 					cap = nc;
 				}
+				pg->g[gi].latency = NULL;
 				pg->g[gi].kind = kind;
 				pg->g[gi].name = name;
 				pg->g[gi].occurrence = occ;
@@ -444,6 +448,8 @@ static void page_head(struct page *pg)
 		"table.bonnie td.name{text-align:left;font-weight:600}\n"
 		"table.bonnie th.u{font-weight:normal;font-style:italic;font-size:11px}\n"
 		"p.note{color:#555;font-style:italic;margin:4px 0}\n"
+		"p.pace{margin:4px 0}\n"
+		"h4{font-size:14px;margin:14px 0 4px}\n"
 		"p.config{color:#444;font-size:12px;margin:4px 0}\n"
 		"p.config .ck{color:#777}\n"
 		"div.charts{display:flex;flex-wrap:wrap;gap:14px}\n"
@@ -517,6 +523,10 @@ static void run_phase(struct page *pg, size_t ri, const struct group *g)
 	esc(pg->o, g->name);
 }
 
+/* How a paced phase's two latencies are named on the page. */
+#define SERVICE_WORDS "service time (from submission)"
+#define RESPONSE_WORDS "response time (from the intended start)"
+
 static void summary(struct page *pg)
 {
 	struct diskbench__out *o = pg->o;
@@ -556,6 +566,29 @@ static void summary(struct page *pg)
 							fmt_sec(a, sizeof(a), s.first_ns));
 				}
 				diskbench__out_puts(o, "</li>\n");
+			}
+			/* A paced phase: the stall analysis on its response
+			 * time too, which a stall makes long for every request
+			 * meant to start meanwhile. */
+			if (diskbench_result_response(res)) {
+				stall_check(o, diskbench_result_response(res), &s);
+				if (s.stalled) {
+					diskbench__out_puts(o, lines++ ? "<li>" :
+							    "<ul class=\"stalls\">\n<li>");
+					run_phase(pg, ri, g);
+					diskbench__out_printf(o, ", " RESPONSE_WORDS
+						": worst %s (p99 %s), %llu request%s over %s",
+						fmt_lat(a, sizeof(a), (double)s.max),
+						fmt_lat(b, sizeof(b), (double)s.p99),
+						(unsigned long long)s.over,
+						s.over == 1 ? "" : "s",
+						fmt_lat(c, sizeof(c), (double)s.over_ns));
+					if (s.has_first)
+						diskbench__out_printf(o,
+							", the first ending at %s into the phase",
+							fmt_sec(a, sizeof(a), s.first_ns));
+					diskbench__out_puts(o, "</li>\n");
+				}
 			}
 			if (diskbench_result_error(res)) {
 				diskbench__out_puts(o, lines++ ? "<li class=\"error\">" :
@@ -1038,9 +1071,11 @@ static void svg_open(struct page *pg, const struct group *g, const char *what)
 		"font-family=\"sans-serif\" font-size=\"11\" fill=\"#333\" "
 		"role=\"img\" aria-label=\"", CW, CH, CW, CH);
 	esc(o, g->name);
-	diskbench__out_printf(o, ": %s\">\n<title>", what);
+	diskbench__out_printf(o, ": %s%s%s\">\n<title>", what,
+			      g->latency ? ", " : "", g->latency ? g->latency : "");
 	esc(o, g->name);
-	diskbench__out_printf(o, ": %s</title>\n", what);
+	diskbench__out_printf(o, ": %s%s%s</title>\n", what,
+			      g->latency ? ", " : "", g->latency ? g->latency : "");
 }
 
 /* Runs past the palette's ten get dashes. */
@@ -1086,6 +1121,17 @@ static double legend(struct page *pg, const struct group *g,
 	struct nums nb = { .i = 0 };
 	double x = PL, y = 13;
 
+	/* A paced phase's two sets of charts differ in what they measure:
+	 * said on the chart itself, first in its legend line. */
+	if (g->latency) {
+		if (draw) {
+			diskbench__out_printf(pg->o, "<text x=\"%s\" y=\"%s\" "
+				"font-weight=\"bold\">", C(x), C(y));
+			esc(pg->o, g->latency);
+			diskbench__out_puts(pg->o, "</text>\n");
+		}
+		x += 1.15 * name_width(g->latency) + 16;
+	}
 	for (size_t ri = 0; ri < pg->nruns; ri++) {
 		double w;
 
@@ -1727,10 +1773,14 @@ static void slow_table(struct page *pg, const struct group *g)
 
 		if (!n && !dropped)
 			continue;
+		/* A response time's log starts at the intended starts. */
 		if (!any)
-			diskbench__out_puts(o, "<table class=\"pct slow\">\n<tr><th>run</th>"
-				"<th>slow operation, start</th><th>latency</th><th>bytes</th>"
-				"<th>offset</th><th>file</th><th>thread</th></tr>\n");
+			diskbench__out_printf(o, "<table class=\"pct slow\">\n<tr><th>run</th>"
+				"<th>%s</th><th>latency</th><th>bytes</th>"
+				"<th>offset</th><th>file</th><th>thread</th></tr>\n",
+				g->latency && !strcmp(g->latency, RESPONSE_WORDS)
+					? "slow request, intended start"
+					: "slow operation, start");
 		any = true;
 		for (size_t i = 0; i < n && i < SLOW_ROWS; i++) {
 			struct diskbench_slow_op op;
@@ -1769,22 +1819,16 @@ static void slow_table(struct page *pg, const struct group *g)
 		diskbench__out_puts(o, "</table>\n");
 }
 
-static int phase_section(struct page *pg, size_t gi)
+/* The table of one latency per run: ops, rate, CPU, mean, percentiles;
+ * a stalled run's row in red. Says whether any run has a distribution
+ * (curves) and a timeline (lines). */
+static void pct_table(struct page *pg, const struct group *g, bool bytes,
+		      bool *curves, bool *lines)
 {
-	const struct group *g = &pg->g[gi];
 	struct diskbench__out *o = pg->o;
-	bool bytes = group_bytes(pg, g), curves = false, lines = false;
 	char b[64], b2[64];
-	int err = 0;
 
-	diskbench__out_printf(o, "<div class=\"phase\" id=\"phase-%zu\">\n<h3>", gi);
-	esc(o, g->name);
-	diskbench__out_printf(o, " <span class=\"kind\">%s", kind_words(g->kind));
-	if (strcmp(g->name, diskbench_phase_kind_name(g->kind)))
-		diskbench__out_printf(o, " (%s)", diskbench_phase_kind_name(g->kind));
-	if (g->occurrence)
-		diskbench__out_printf(o, ", #%zu", g->occurrence + 1);
-	diskbench__out_puts(o, "</span></h3>\n<table class=\"pct\">\n<tr><th>run</th>"
+	diskbench__out_puts(o, "<table class=\"pct\">\n<tr><th>run</th>"
 			    "<th>ops</th><th>rate</th><th>CPU</th><th>mean</th>");
 	for (size_t i = 0; i < pg->w->percentile_count; i++)
 		diskbench__out_printf(o, "<th>%s</th>",
@@ -1800,8 +1844,8 @@ static int phase_section(struct page *pg, size_t gi)
 			continue;
 		summ = diskbench_result_summary_only(res);
 		dist = has_hist(res);
-		curves |= dist;
-		lines |= has_timeline(res);
+		*curves |= dist;
+		*lines |= has_timeline(res);
 		stall_check(o, res, &s);
 		diskbench__out_printf(o, "<tr%s><td>", s.stalled ? " class=\"stall\"" : "");
 		key(pg, ri);
@@ -1844,6 +1888,91 @@ static int phase_section(struct page *pg, size_t gi)
 		diskbench__out_puts(o, "</tr>\n");
 	}
 	diskbench__out_puts(o, "</table>\n");
+}
+
+/* The charts of one latency: its percentile curves, its timeline, its
+ * slow operations. */
+static int latency_charts(struct page *pg, const struct group *g, bool lines)
+{
+	struct diskbench__out *o = pg->o;
+	int err = 0;
+
+	diskbench__out_puts(o, "<div class=\"charts\">\n");
+	chart_percentiles(pg, g);
+	if (lines)
+		err = chart_timeline(pg, g);
+	diskbench__out_puts(o, "</div>\n");
+	slow_table(pg, g);
+	return err;
+}
+
+static bool group_paced(const struct page *pg, const struct group *g)
+{
+	for (size_t ri = 0; ri < pg->nruns; ri++)
+		if (g->res[ri] && diskbench_result_response(g->res[ri]))
+			return true;
+	return false;
+}
+
+/* What each paced run's schedule asked for and got. */
+static void pace_lines(struct page *pg, const struct group *g)
+{
+	struct diskbench__out *o = pg->o;
+	char a[48], b[48], c[48], d[48], e[48], f[48];
+
+	for (size_t ri = 0; ri < pg->nruns; ri++) {
+		struct diskbench_pace_info pi;
+
+		memset(&pi, 0, sizeof(pi));
+		pi.sz = sizeof(pi);
+		if (!g->res[ri] || diskbench_result_pace(g->res[ri], &pi))
+			continue;
+		diskbench__out_puts(o, "<p class=\"pace\">");
+		key(pg, ri);
+		esc(o, run_name(pg, ri));
+		diskbench__out_printf(o, ": paced at %s requests/s (%s arrivals%s), "
+			"achieved %s/s; %llu requests, %llu of them late (submitted "
+			"%s or more after their intended start); submission behind "
+			"the schedule: p50 %s, p99 %s, max %s.</p>\n",
+			sig3(a, sizeof(a), pi.target_per_sec),
+			pi.flags & DISKBENCH_PACE_INFO_POISSON ? "Poisson" : "constant",
+			pi.streams > 1 ? ", shared by the threads" : "",
+			sig3(b, sizeof(b), pi.achieved_per_sec),
+			(unsigned long long)pi.requests, (unsigned long long)pi.late,
+			fmt_lat(c, sizeof(c), (double)pi.late_ns),
+			fmt_lat(d, sizeof(d), (double)pi.lag_p50_ns),
+			fmt_lat(e, sizeof(e), (double)pi.lag_p99_ns),
+			fmt_lat(f, sizeof(f), (double)pi.lag_max_ns));
+	}
+}
+
+static int phase_section(struct page *pg, size_t gi)
+{
+	struct group sg = pg->g[gi], rg;
+	const struct group *g = &sg;
+	struct diskbench__out *o = pg->o;
+	bool bytes = group_bytes(pg, g), curves = false, lines = false;
+	bool paced = group_paced(pg, g);
+	int err = 0;
+
+	sg.latency = NULL;  /* groups_build() leaves it unset */
+
+	diskbench__out_printf(o, "<div class=\"phase\" id=\"phase-%zu\">\n<h3>", gi);
+	esc(o, g->name);
+	diskbench__out_printf(o, " <span class=\"kind\">%s", kind_words(g->kind));
+	if (strcmp(g->name, diskbench_phase_kind_name(g->kind)))
+		diskbench__out_printf(o, " (%s)", diskbench_phase_kind_name(g->kind));
+	if (g->occurrence)
+		diskbench__out_printf(o, ", #%zu", g->occurrence + 1);
+	diskbench__out_puts(o, paced ? ", paced</span></h3>\n" : "</span></h3>\n");
+	if (paced) {
+		/* Two latencies: each with its table and charts, labelled. */
+		sg.latency = SERVICE_WORDS;
+		pace_lines(pg, g);
+		diskbench__out_puts(o, "<h4>Service time (from submission to "
+				    "completion)</h4>\n");
+	}
+	pct_table(pg, g, bytes, &curves, &lines);
 	for (size_t ri = 0; ri < pg->nruns; ri++) {
 		const struct diskbench_result *res = g->res[ri];
 
@@ -1874,12 +2003,29 @@ static int phase_section(struct page *pg, size_t gi)
 			"CPU and worst latency (as bonnie++ CSV gives them).</p>\n" :
 			"<p class=\"note\">No operations recorded.</p>\n");
 	} else {
-		diskbench__out_puts(o, "<div class=\"charts\">\n");
-		chart_percentiles(pg, g);
-		if (lines)
-			err = chart_timeline(pg, g);
-		diskbench__out_puts(o, "</div>\n");
-		slow_table(pg, g);
+		err = latency_charts(pg, g, lines);
+	}
+	if (paced && !err) {
+		/* The same charts of the response time, each run's paced
+		 * result's own (a closed-loop run of the phase has none). */
+		bool rcurves = false, rlines = false;
+
+		rg = sg;
+		rg.latency = RESPONSE_WORDS;
+		rg.res = calloc(pg->nruns, sizeof(*rg.res));
+		if (!rg.res) {
+			err = -ENOMEM;
+		} else {
+			for (size_t ri = 0; ri < pg->nruns; ri++)
+				rg.res[ri] = g->res[ri] ? diskbench_result_response(g->res[ri])
+							: NULL;
+			diskbench__out_puts(o, "<h4>Response time (from the intended "
+				"start to completion, stalls found on it)</h4>\n");
+			pct_table(pg, &rg, bytes, &rcurves, &rlines);
+			if (rcurves)
+				err = latency_charts(pg, &rg, rlines);
+			free(rg.res);
+		}
 	}
 	diskbench__out_puts(o, "</div>\n");
 	return err;

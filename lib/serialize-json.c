@@ -623,6 +623,38 @@ static void write_config(struct jw *j, const struct diskbench_result *res)
 	jw_close(j, "}");
 }
 
+/*
+ * Since minor 3: a paced phase's schedule and its response time, from the
+ * intended start to the completion, with the same pieces as the phase's
+ * own latency (its histogram, timeline, slow-operation log and stalls).
+ */
+static void write_pace(struct jw *j, const struct diskbench__wopts *w,
+		       const struct diskbench__pace_part *pp)
+{
+	const struct diskbench_pace_info *pi = &pp->info;
+	const struct diskbench__measured *rm = diskbench__measured_c(pp->response);
+
+	jw_open(j, "pace", "{");
+	jw_str(j, "arrival", pi->flags & DISKBENCH_PACE_INFO_POISSON ? "poisson"
+								      : "constant");
+	jw_double(j, "target_per_sec", pi->target_per_sec);
+	jw_double(j, "achieved_per_sec", pi->achieved_per_sec);
+	jw_u64(j, "requests", pi->requests);
+	jw_u64(j, "late", pi->late);
+	jw_u64(j, "late_ns", pi->late_ns);
+	jw_u64(j, "lag_p50_ns", pi->lag_p50_ns);
+	jw_u64(j, "lag_p99_ns", pi->lag_p99_ns);
+	jw_u64(j, "lag_max_ns", pi->lag_max_ns);
+	jw_u64(j, "streams", pi->streams);
+	jw_open(j, "response", "{");
+	write_latency(j, w, rm->hist);
+	write_timeline(j, rm->tl);
+	write_slow(j, rm->slow);
+	write_stalls(j, pp->response);
+	jw_close(j, "}");
+	jw_close(j, "}");
+}
+
 static void write_result(struct jw *j, const struct diskbench__wopts *w,
 			 const struct diskbench_result *res)
 {
@@ -667,6 +699,8 @@ static void write_result(struct jw *j, const struct diskbench__wopts *w,
 		write_timeline(j, m->tl);
 		write_slow(j, m->slow);
 		write_stalls(j, res);
+		if (m->pace)
+			write_pace(j, w, m->pace);
 	}
 	write_error(j, res);
 	jw_close(j, "}");
@@ -1345,13 +1379,91 @@ static int read_config(struct rd *d, json_t *jc, struct diskbench_result *res)
 	return 0;
 }
 
+/* A paced phase's "pace" (minor 3) into its measured result res. */
+static int read_pace(struct rd *d, json_t *jp, struct diskbench_result *res)
+{
+	struct diskbench_pace_info pi;
+	struct diskbench_hist *h = NULL;
+	struct diskbench_timeline *tl = NULL;
+	struct diskbench_result *resp = NULL;
+	const struct diskbench__measured *m = diskbench__measured_c(res);
+	json_t *jr, *jl, *jt, *js = NULL;
+	const char *arrival;
+	int err;
+	size_t old;
+
+	memset(&pi, 0, sizeof(pi));
+	pi.sz = sizeof(pi);
+	if ((err = rd_str(d, jp, "arrival", REQ, &arrival)) ||
+	    (err = rd_num(d, jp, "target_per_sec", REQ, &pi.target_per_sec)) ||
+	    (err = rd_num(d, jp, "achieved_per_sec", REQ, &pi.achieved_per_sec)) ||
+	    (err = rd_u64(d, jp, "requests", REQ, &pi.requests, NULL)) ||
+	    (err = rd_u64(d, jp, "late", REQ, &pi.late, NULL)) ||
+	    (err = rd_u64(d, jp, "late_ns", REQ, &pi.late_ns, NULL)) ||
+	    (err = rd_u64(d, jp, "lag_p50_ns", REQ, &pi.lag_p50_ns, NULL)) ||
+	    (err = rd_u64(d, jp, "lag_p99_ns", REQ, &pi.lag_p99_ns, NULL)) ||
+	    (err = rd_u64(d, jp, "lag_max_ns", REQ, &pi.lag_max_ns, NULL)) ||
+	    (err = rd_u32(d, jp, "streams", REQ, &pi.streams, NULL)) ||
+	    (err = rd_obj(d, jp, "response", REQ, &jr)))
+		return err;
+	if (!strcmp(arrival, "poisson"))
+		pi.flags = DISKBENCH_PACE_INFO_POISSON;
+	else if (strcmp(arrival, "constant"))
+		return rd_fail(d, "arrival", "expected \"constant\" or \"poisson\"");
+	if (pi.late > pi.requests)
+		return rd_fail(d, "late", "%" PRIu64 " is more than the %" PRIu64
+			       " requests", pi.late, pi.requests);
+	old = rd_push_key(d, "response");
+	if ((err = rd_obj(d, jr, "latency", REQ, &jl)) ||
+	    (err = rd_obj(d, jr, "timeline", REQ, &jt)) ||
+	    (err = rd_obj(d, jr, "slow_ops", OPT, &js)))
+		goto out;
+	size_t o2 = rd_push_key(d, "latency");
+
+	err = read_hist(d, jl, &h);
+	rd_pop(d, o2);
+	if (!err) {
+		o2 = rd_push_key(d, "timeline");
+		err = read_timeline(d, jt, &tl);
+		rd_pop(d, o2);
+	}
+	if (err) {
+		diskbench_hist_free(h);
+		diskbench_timeline_free(tl);
+		goto out;
+	}
+	/* The same requests as the phase's, over the same span. */
+	err = diskbench__result_measured(&resp, diskbench_result_name(res),
+					 diskbench_result_kind(res), h, tl, m->ops,
+					 m->bytes, m->elapsed_ns, m->cpu_user_ns,
+					 m->cpu_system_ns, res->too_fast);
+	if (!err && js) {
+		struct diskbench__slow_log *log;
+
+		o2 = rd_push_key(d, "slow_ops");
+		err = read_slow(d, js, &log);
+		rd_pop(d, o2);
+		if (!err)
+			err = diskbench__result_set_slow(resp, log);
+	}
+	if (err) {
+		diskbench_result_free(resp);
+		goto out;
+	}
+	rd_pop(d, old);
+	return diskbench__result_set_pace(res, &pi, resp);
+out:
+	rd_pop(d, old);
+	return err;
+}
+
 static int read_phase(struct rd *d, json_t *jp, struct diskbench_result **out)
 {
 	enum diskbench_phase_kind kind;
 	struct diskbench_result *res = NULL;
 	const char *name, *kname;
 	bool summary = false, too_fast = false;
-	json_t *jl, *jt, *je, *jr, *jc, *js = NULL;
+	json_t *jl, *jt, *je, *jr, *jc, *js = NULL, *jpace = NULL;
 	double cpu;
 	int err;
 
@@ -1396,6 +1508,8 @@ static int read_phase(struct rd *d, json_t *jp, struct diskbench_result **out)
 			err = rd_obj(d, jp, "timeline", REQ, &jt);
 		if (!err)
 			err = rd_obj(d, jp, "slow_ops", OPT, &js);
+		if (!err)
+			err = rd_obj(d, jp, "pace", OPT, &jpace);
 		if (err)
 			return err;
 		size_t old = rd_push_key(d, "latency");
@@ -1425,6 +1539,16 @@ static int read_phase(struct rd *d, json_t *jp, struct diskbench_result **out)
 		rd_pop(d, old);
 		if (!err)
 			err = diskbench__result_set_slow(res, log);
+		if (err) {
+			diskbench_result_free(res);
+			return err;
+		}
+	}
+	if (jpace) {
+		size_t old = rd_push_key(d, "pace");
+
+		err = read_pace(d, jpace, res);
+		rd_pop(d, old);
 		if (err) {
 			diskbench_result_free(res);
 			return err;

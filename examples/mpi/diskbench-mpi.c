@@ -125,6 +125,9 @@ struct opts {
 	uint64_t random_block;
 	uint64_t random_ops;
 	uint32_t queue_depth;
+	double rate;              /* random phase paced at this many requests
+				   * a second per rank; 0: closed loop */
+	bool poisson;
 	const char *engine;       /* "sync", "io_uring" */
 	uint64_t files;
 	uint64_t time_limit_ns;
@@ -166,6 +169,7 @@ static void usage(void)
 {
 	say0("usage: mpirun ... " PROG " -d DIR [-s SIZE] [-b BLOCK] [-q DEPTH]\n"
 	     "       [--engine sync|io_uring] [--random-block BYTES] [--random-ops N]\n"
+	     "       [--rate PER_SECOND [--poisson]]\n"
 	     "       [-n FILES] [--phases write,read,random,files] [--shared-file]\n"
 	     "       [--time-limit SECONDS] [--interval-ms MS] [--round-trips N]\n"
 	     "       [--json FILE] [--html FILE]\n");
@@ -223,7 +227,7 @@ static bool parse_phases(const char *s, bool ph[4])
 enum {
 	OPT_ENGINE = 256, OPT_RANDOM_BLOCK, OPT_RANDOM_OPS, OPT_PHASES,
 	OPT_SHARED, OPT_JSON, OPT_HTML, OPT_ROUND_TRIPS, OPT_TIME_LIMIT,
-	OPT_INTERVAL, OPT_HELP, OPT_SIM, OPT_SIM_STALL, OPT_SIM_SKEW,
+	OPT_INTERVAL, OPT_HELP, OPT_RATE, OPT_POISSON, OPT_SIM, OPT_SIM_STALL, OPT_SIM_SKEW,
 	OPT_SIM_FULL,
 };
 
@@ -248,6 +252,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "time-limit", required_argument, NULL, OPT_TIME_LIMIT },
 		{ "interval-ms", required_argument, NULL, OPT_INTERVAL },
 		{ "help", no_argument, NULL, OPT_HELP },
+		{ "rate", required_argument, NULL, OPT_RATE },
+		{ "poisson", no_argument, NULL, OPT_POISSON },
 #ifdef DISKBENCH_MPI_SIM
 		{ "sim", no_argument, NULL, OPT_SIM },
 		{ "sim-stall", required_argument, NULL, OPT_SIM_STALL },
@@ -349,6 +355,24 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			break;
 		case OPT_HTML:
 			o->html = optarg;
+			break;
+		case OPT_RATE: {
+			char *end;
+			double r;
+
+			errno = 0;
+			r = strtod(optarg, &end);
+			if (errno || end == optarg || *end || !(r > 0) ||
+			    r > DISKBENCH_PACE_MAX_RATE) {
+				say0(PROG ": --rate: '%s' is not a rate from above 0 to %g requests a second\n",
+				     optarg, (double)DISKBENCH_PACE_MAX_RATE);
+				return -1;
+			}
+			o->rate = r;
+			break;
+		}
+		case OPT_POISSON:
+			o->poisson = true;
 			break;
 		case OPT_HELP:
 			usage();
@@ -803,6 +827,16 @@ static int build_run(struct rank *rk, struct diskbench_run **out,
 			rnd.ops = o->random_ops;
 			rnd.queue_depth = o->queue_depth;
 			err = diskbench_phase_random_new(&p, &rnd);
+			if (!err && o->rate > 0) {
+				struct diskbench_pace_opts po = DISKBENCH_PACE_OPTS_INIT;
+
+				po.rate_per_sec = o->rate;
+				po.flags = o->poisson ? DISKBENCH_PACE_POISSON : 0;
+				err = diskbench_phase_set_pace(p, &po);
+				if (err)
+					set_err(rk, "pacing the random phase: %s",
+						diskbench_phase_errmsg(p));
+			}
 			err = add_phase(rk, run, p, err, "random_io");
 		}
 		fo.files = o->files;
@@ -1227,9 +1261,32 @@ static int report(struct rank *rk, struct gathered *g, const int64_t *offsets,
 			snprintf(w, sizeof(w), "%d", who[i]);
 			table_row("", w, in[i]);
 		}
-		for (size_t i = 0; i < n; i++)
+		/* A paced phase: the response time (from each request's
+		 * intended start), its own rows and stalls. */
+		if (diskbench_result_response(m)) {
+			char name[64];
+
+			snprintf(name, sizeof(name), "%s response", phase);
+			table_row(name, "all", diskbench_result_response(m));
+			for (size_t i = 0; i < n; i++) {
+				char w[16];
+
+				snprintf(w, sizeof(w), "%d", who[i]);
+				table_row("", w, diskbench_result_response(in[i]));
+			}
+		}
+		for (size_t i = 0; i < n; i++) {
 			stalls += call_out_stalls(phase, who[i], in[i], off[i],
 						  diskbench_result_start_ns(m));
+			if (diskbench_result_response(in[i])) {
+				char name[64];
+
+				snprintf(name, sizeof(name), "%s response time", phase);
+				stalls += call_out_stalls(name, who[i],
+							  diskbench_result_response(in[i]),
+							  off[i], diskbench_result_start_ns(m));
+			}
+		}
 	}
 	if (!stalls && nmerged)
 		printf("no stalls on any rank\n");

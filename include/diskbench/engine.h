@@ -252,12 +252,21 @@ struct diskbench_engine_ops {
 	 */
 	int (*symlink_at)(const char *target, int64_t dir, const char *name,
 			  void *user_data);
+	/**
+	 * Waits until the engine's clock reads at least @p when_ns, for paced
+	 * phases (diskbench_phase_set_pace()). Returns 0 or a negative errno
+	 * (-EINTR: the library asks again). NULL: an engine on the monotonic
+	 * clock is waited for by the library (clock_nanosleep and a short
+	 * spin); a paced phase on an engine with a clock of its own and no
+	 * wait_until fails with -ENOTSUP. A simulated device moves its clock.
+	 */
+	int (*wait_until)(uint64_t when_ns, void *user_data);
 };
 
 /** Initializer for struct diskbench_engine_ops: every member the default. */
 #define DISKBENCH_ENGINE_OPS_INIT \
 	{ sizeof(struct diskbench_engine_ops), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, \
-	  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
+	  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
 
 /**
  * Makes the `sync` engine: one request at a time, each a system call.

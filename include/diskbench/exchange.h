@@ -15,7 +15,8 @@
  * number and a version, ends with a CRC-32 of everything before it, and
  * keeps everything a result holds (counters, times, the start time, every
  * histogram bucket and the sums, every timeline interval with its bound,
- * the configuration, the error, a merged result's inputs), so that a
+ * the configuration, the error, a merged result's inputs, a paced
+ * phase's schedule figures and response time), so that a
  * decoded result equals the one encoded. Decoding checks every byte it
  * reads and refuses truncated, corrupt or inconsistent input with a
  * one-line message, so it may be fed bytes from anywhere.
@@ -89,7 +90,13 @@ DISKBENCH_API int diskbench_result_decode(struct diskbench_result **out,
  * start to the latest end among the inputs that ran; the configuration
  * entries all inputs agree on, plus `merge.inputs` (their number); and the
  * first input's error in input order, its message starting "input N: ",
- * which marks the merged result partial. Copies of the inputs are kept
+ * which marks the merged result partial. Paced inputs (all or none)
+ * merge their response times the same way (diskbench_result_response()),
+ * and their schedules' figures (diskbench_result_pace()) add up: target
+ * rates, requests, late requests and streams; the achieved rate is the
+ * requests over the merged elapsed time; the lag's maximum is exact, its
+ * p50 and p99 are the largest of the inputs' (an upper bound: the lags
+ * themselves are not kept). Copies of the inputs are kept
  * (diskbench_result_input()); the inputs themselves are not changed.
  *
  * @param[out] out        the merged result; free it with
@@ -101,7 +108,9 @@ DISKBENCH_API int diskbench_result_decode(struct diskbench_result **out,
  *                        free it with diskbench_free()
  * @return 0; -EINVAL for a NULL argument, @p n 0, inputs of different
  *         phases (name or kind), a summary-only input, histograms of
- *         different shapes or timelines whose intervals cannot be merged;
+ *         different shapes or timelines whose intervals cannot be merged,
+ *         paced and unpaced inputs together, or paced inputs that count a
+ *         request late from different thresholds;
  *         -ERANGE for an offset that puts a start before 0 or past
  *         2^64 - 1 ns, or sums past 2^64 - 1; -ENOMEM
  */

@@ -513,6 +513,109 @@ DISKBENCH_API const char *diskbench_phase_name(const struct diskbench_phase *pha
 DISKBENCH_API enum diskbench_phase_kind
 diskbench_phase_kind(const struct diskbench_phase *phase);
 
+/** Inter-arrival times drawn from an exponential distribution (a Poisson
+ *  process of the target rate), rather than constant. */
+#define DISKBENCH_PACE_POISSON UINT32_C(0x01)
+
+/** Default threshold past which a paced request counts as late: 1 ms. */
+#define DISKBENCH_PACE_DEFAULT_LATE_NS UINT64_C(1000000)
+
+/** Highest target rate a phase may be paced at: 10^9 requests a second. */
+#define DISKBENCH_PACE_MAX_RATE 1e9
+
+/**
+ * Pacing of a phase (diskbench_phase_set_pace()): an open loop at a target
+ * rate. Zero means the default, but for the rate.
+ */
+struct diskbench_pace_opts {
+	/** sizeof(struct diskbench_pace_opts) as the caller's headers saw it. */
+	size_t sz;
+	/** Requests a second the schedule asks for, over all of the phase's
+	 *  threads and queue slots: more than 0, at most
+	 *  DISKBENCH_PACE_MAX_RATE. */
+	double rate_per_sec;
+	/** DISKBENCH_PACE_* flags. */
+	uint32_t flags;
+	/** Seed of the Poisson schedule; 0: derived from the run's seed and
+	 *  the phase's place in the run, so that a run's seed repeats it. */
+	uint32_t seed;
+	/** A request whose submission came this long or more after its
+	 *  intended start counts as late; 0: DISKBENCH_PACE_DEFAULT_LATE_NS. */
+	uint64_t late_ns;
+	/**
+	 * How long before an intended start the wait stops sleeping and
+	 * spins on the clock (a sleep wakes up late by the timer slack and
+	 * the scheduler's delay: some 80 us on a virtual machine); 0:
+	 * DISKBENCH_PACE_DEFAULT_SPIN_NS; UINT64_MAX: never sleep. More is
+	 * more precise and costs more CPU: a thread spins this long per
+	 * request at most. Ignored for engines with a wait_until.
+	 */
+	uint64_t spin_ns;
+};
+
+/** Default spin before an intended start: 200 us. */
+#define DISKBENCH_PACE_DEFAULT_SPIN_NS UINT64_C(200000)
+
+/** Initializer for struct diskbench_pace_opts: no rate yet. */
+#define DISKBENCH_PACE_OPTS_INIT { sizeof(struct diskbench_pace_opts), 0, 0, 0, 0, 0 }
+
+/**
+ * Fills a pacing struct with its size and the defaults (no rate yet).
+ *
+ * @param[out] opts the struct to fill
+ * @param[in]  sz   sizeof(*opts) as the caller sees it
+ */
+DISKBENCH_API void diskbench_pace_opts_init(struct diskbench_pace_opts *opts,
+					    size_t sz);
+
+/**
+ * Paces a phase: an open loop. Each request gets an intended start from a
+ * schedule at @p opts->rate_per_sec (constant inter-arrival times, or
+ * exponential ones with DISKBENCH_PACE_POISSON), starting when the phase's
+ * clock starts; the phase waits for that time before it submits the
+ * request, or submits at once when it is late. A late schedule is caught
+ * up by issuing at once, never by skipping requests. With several threads
+ * (random phase) each thread runs its share of the schedule (rate / threads,
+ * constant schedules interleaved, Poisson ones independent, which sums to
+ * a Poisson process of the whole rate); at a queue depth above 1, a request
+ * is submitted at its intended start if a slot is free, else as soon as one
+ * is.
+ *
+ * The result then has two latencies: service time, from submission to
+ * completion (diskbench_result_hist(), as for every phase), and response
+ * time, from the intended start to completion (diskbench_result_response()),
+ * with the pacing's figures (diskbench_result_pace()). A device that
+ * stalls for 1.5 s shows one slow operation in the service time, and every
+ * request that should have started meanwhile in the response time.
+ *
+ * Waiting uses the engine's wait_until member, or, for an engine on the
+ * monotonic clock, clock_nanosleep(TIMER_ABSTIME) and a spin for the last
+ * @p opts->spin_ns (200 us by default). A phase paced on an engine with a clock of its own
+ * and no wait_until fails when it runs (-ENOTSUP).
+ *
+ * Paced may be: the random phase, the general sequential phase and custom
+ * phases. The bonnie++ phases and the small-file phases keep bonnie++'s
+ * closed loop.
+ *
+ * @param[in] phase the phase, not yet run or between runs
+ * @param[in] opts  the pacing, or NULL to make the phase closed-loop again
+ * @return 0; -EINVAL for a NULL @p phase, a rate not above 0, above
+ *         DISKBENCH_PACE_MAX_RATE or not a number, or unknown flags;
+ *         -ENOTSUP for a kind that cannot be paced; -E2BIG. The reason is
+ *         in diskbench_phase_errmsg().
+ */
+DISKBENCH_API int diskbench_phase_set_pace(struct diskbench_phase *phase,
+					   const struct diskbench_pace_opts *opts);
+
+/**
+ * Why the last call on a phase failed.
+ *
+ * @param[in] phase the phase
+ * @return a string valid until the next call on the phase; "" if the last
+ *         call did not fail
+ */
+DISKBENCH_API const char *diskbench_phase_errmsg(const struct diskbench_phase *phase);
+
 DISKBENCH_END_DECLS
 
 /** @} */

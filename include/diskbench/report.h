@@ -75,7 +75,8 @@ enum diskbench_format {
 	DISKBENCH_FORMAT_HTML = 4,
 	/** HdrHistogram interval log, "Histogram log format version 1.3"
 	 *  (write only): one compressed histogram per phase, tagged
-	 *  "run/phase"; -ENOTSUP in a library built without zlib. */
+	 *  "run/phase" (a paced phase's response time "run/phase/response");
+	 *  -ENOTSUP in a library built without zlib. */
 	DISKBENCH_FORMAT_HDR_LOG = 5,
 };
 
@@ -83,9 +84,10 @@ enum diskbench_format {
 #define DISKBENCH_REPORT_SCHEMA_VERSION 1
 /** Minor version of the JSON schema the writer follows: members it added
  *  to version 1 (1: results' configuration, runs' end time; 2: each
- *  phase's stalls and slow-operation log). The reader takes any minor
+ *  phase's stalls and slow-operation log; 3: a paced phase's "pace",
+ *  its schedule's figures and response time). The reader takes any minor
  *  version of version 1. */
-#define DISKBENCH_REPORT_SCHEMA_MINOR 2
+#define DISKBENCH_REPORT_SCHEMA_MINOR 3
 
 /** Largest input diskbench_report_read_file() reads: 1 GiB. */
 #define DISKBENCH_REPORT_MAX_INPUT (UINT64_C(1) << 30)

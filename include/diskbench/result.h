@@ -370,6 +370,64 @@ DISKBENCH_API int diskbench_result_set_config(struct diskbench_result *res,
 
 /** @} */
 
+/** diskbench_pace_info.flags: the schedule was a Poisson process. */
+#define DISKBENCH_PACE_INFO_POISSON UINT32_C(0x01)
+
+/** What a paced phase's schedule asked for and got (diskbench_result_pace()). */
+struct diskbench_pace_info {
+	/** Size of this struct as the library filled it; see DISKBENCH_HAS_FIELD(). */
+	size_t sz;
+	/** The rate asked for, requests a second. */
+	double target_per_sec;
+	/** The rate achieved: requests completed over the phase's time. */
+	double achieved_per_sec;
+	/** Requests issued (each completed, or the phase failed). */
+	uint64_t requests;
+	/** Requests submitted @ref late_ns or more after their intended start. */
+	uint64_t late;
+	/** The threshold of @ref late. */
+	uint64_t late_ns;
+	/** How far the submissions were behind the schedule (submission minus
+	 *  intended start): median, 99th percentile and largest, in ns, to
+	 *  the histogram's precision. */
+	uint64_t lag_p50_ns;
+	/** See @ref lag_p50_ns. */
+	uint64_t lag_p99_ns;
+	/** See @ref lag_p50_ns. */
+	uint64_t lag_max_ns;
+	/** DISKBENCH_PACE_INFO_*. */
+	uint32_t flags;
+	/** Schedules the rate was shared among (the phase's threads). */
+	uint32_t streams;
+};
+
+/**
+ * The pacing figures of a paced phase's result (see
+ * diskbench_phase_set_pace()).
+ *
+ * @param[in]  res  the result
+ * @param[out] info filled up to info->sz (set it to sizeof(*info))
+ * @return 0; -EINVAL for a NULL argument or a too small info->sz; -ENOENT
+ *         if the phase was not paced
+ */
+DISKBENCH_API int diskbench_result_pace(const struct diskbench_result *res,
+					struct diskbench_pace_info *info);
+
+/**
+ * A paced phase's response time, as a result of its own: the same name,
+ * kind, operations, bytes and times, but with a histogram, a timeline and a
+ * slow-operation log of each request's time from its intended start to its
+ * completion. Everything that reads a result reads it: the percentiles,
+ * diskbench_stalls_find() (the stall analysis on response time), the
+ * serializers' pieces.
+ *
+ * @param[in] res the result
+ * @return a result owned by @p res, valid while it lives; NULL if the phase
+ *         was not paced (or @p res is NULL)
+ */
+DISKBENCH_API const struct diskbench_result *
+diskbench_result_response(const struct diskbench_result *res);
+
 DISKBENCH_END_DECLS
 
 /** @} */

@@ -34,6 +34,8 @@ _Static_assert(offsetof(struct diskbench_stall_rules, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_stall, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_stall_summary, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_slow_op, sz) == 0, "sz first");
+_Static_assert(offsetof(struct diskbench_pace_opts, sz) == 0, "sz first");
+_Static_assert(offsetof(struct diskbench_pace_info, sz) == 0, "sz first");
 
 #define LP64 (sizeof(void *) == 8 && sizeof(long) == 8 && \
 	      _Alignof(uint64_t) == 8)
@@ -303,6 +305,40 @@ static void test_layout_target_opts(void **state)
 }
 
 
+/* Pacing: the options (no tail padding: every byte up to sz a member)
+ * and the figures handed out. */
+static void test_layout_pace(void **state)
+{
+	struct diskbench_pace_opts o = DISKBENCH_PACE_OPTS_INIT;
+
+	(void)state;
+	assert_int_equal(o.sz, sizeof(o));
+	assert_true(o.rate_per_sec == 0);
+	assert_int_equal(o.spin_ns, 0);
+	if (!LP64)
+		skip();
+	assert_offset(diskbench_pace_opts, sz, 0);
+	assert_offset(diskbench_pace_opts, rate_per_sec, 8);
+	assert_offset(diskbench_pace_opts, flags, 16);
+	assert_offset(diskbench_pace_opts, seed, 20);
+	assert_offset(diskbench_pace_opts, late_ns, 24);
+	assert_offset(diskbench_pace_opts, spin_ns, 32);
+	assert_int_equal(sizeof(struct diskbench_pace_opts), 40);
+
+	assert_offset(diskbench_pace_info, sz, 0);
+	assert_offset(diskbench_pace_info, target_per_sec, 8);
+	assert_offset(diskbench_pace_info, achieved_per_sec, 16);
+	assert_offset(diskbench_pace_info, requests, 24);
+	assert_offset(diskbench_pace_info, late, 32);
+	assert_offset(diskbench_pace_info, late_ns, 40);
+	assert_offset(diskbench_pace_info, lag_p50_ns, 48);
+	assert_offset(diskbench_pace_info, lag_p99_ns, 56);
+	assert_offset(diskbench_pace_info, lag_max_ns, 64);
+	assert_offset(diskbench_pace_info, flags, 72);
+	assert_offset(diskbench_pace_info, streams, 76);
+	assert_int_equal(sizeof(struct diskbench_pace_info), 80);
+}
+
 /* Every INIT macro sets sz to its struct's size and zeroes the rest. */
 static void test_layout_stall(void **state)
 {
@@ -443,7 +479,9 @@ static void test_layout_engine_ops(void **state)
 	assert_offset(diskbench_engine_ops, stat_at, 176);
 	assert_offset(diskbench_engine_ops, link_at, 184);
 	assert_offset(diskbench_engine_ops, symlink_at, 192);
-	assert_int_equal(sizeof(struct diskbench_engine_ops), 200);
+	/* appended: paced phases */
+	assert_offset(diskbench_engine_ops, wait_until, 200);
+	assert_int_equal(sizeof(struct diskbench_engine_ops), 208);
 }
 
 /* On any platform, fields come in declaration order (appended, never
@@ -561,6 +599,7 @@ int main(void)
 		cmocka_unit_test(test_layout_stall),
 		cmocka_unit_test(test_layout_all_init_macros),
 		cmocka_unit_test(test_layout_format_values),
+		cmocka_unit_test(test_layout_pace),
 		cmocka_unit_test(test_layout_order_and_init_macros),
 		cmocka_unit_test(test_layout_has_field),
 		cmocka_unit_test(test_layout_phase_kind_values),

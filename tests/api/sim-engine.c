@@ -867,6 +867,17 @@ static uint64_t sim_clock_fn(void *user_data)
 	return s->now;
 }
 
+/* A paced phase waits: the fake clock jumps to the time it waits for. */
+static int sim_wait_until_fn(uint64_t when, void *user_data)
+{
+	struct sim *s = user_data;
+
+	s->waits++;
+	if (when > s->now)
+		s->now = when;
+	return 0;
+}
+
 static void sim_destroy_fn(void *user_data)
 {
 	struct sim *s = user_data;
@@ -969,6 +980,8 @@ SIM_LOCKED(int, sim_reap_fn,
 	    void *user_data),
 	   (done, max, min, user_data))
 SIM_LOCKED(uint64_t, sim_clock_fn, (void *user_data), (user_data))
+SIM_LOCKED(int, sim_wait_until_fn, (uint64_t when, void *user_data),
+	   (when, user_data))
 SIM_LOCKED(int, sim_mkdir_fn, (const char *path, void *user_data),
 	   (path, user_data))
 SIM_LOCKED(int, sim_rmdir_fn, (const char *path, void *user_data),
@@ -1009,6 +1022,8 @@ struct diskbench_engine *sim_engine(struct sim *s)
 	ops.sync = sim_sync_fn_locked;
 	ops.readdir = sim_readdir_fn_locked;
 	ops.clock = sim_clock_fn_locked;
+	if (!s->cfg.no_wait_until)
+		ops.wait_until = sim_wait_until_fn_locked;
 	ops.destroy = sim_destroy_fn;
 	if (s->cfg.queue_depth) {
 		ops.submit = sim_submit_fn_locked;

@@ -9,7 +9,8 @@
  *   removed file for inspection (sim_removed()).
  * - A fake clock (the engine's clock) that only moves when a request takes
  *   its scripted latency: a base per kind, plus a cost per byte moved, plus
- *   stalls at chosen requests; or a function of the caller's.
+ *   stalls at chosen requests; or a function of the caller's. A paced
+ *   phase's wait (wait_until) moves it to the time waited for.
  * - Faults at the Nth call of a kind, or the Nth read-or-write: an error
  *   (EIO, ENOSPC, ...), a short transfer (half the bytes), -EINTR once,
  *   nothing moved (0), or a stall. Opens, creates, fsyncs, closes and
@@ -106,6 +107,7 @@ struct sim_config {
 	uint64_t sync_ns;        /* each sync */
 	bool readdir_reverse;    /* readdir lists newest first */
 	size_t mlog_cap;         /* metadata calls logged; 0: none */
+	bool no_wait_until;      /* leave wait_until out (paced phases fail) */
 };
 
 struct sim_file {
@@ -156,6 +158,7 @@ struct sim {
 	struct sim_config cfg;
 	uint64_t now;
 	uint64_t clock_reads;
+	uint64_t waits;                  /* wait_until calls (paced phases) */
 	/* counters */
 	uint64_t calls[SIM_KINDS];
 	uint64_t read1, write1;          /* 1-byte reads and writes */

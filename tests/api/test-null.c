@@ -517,6 +517,26 @@ CHECK(diskbench_result_slow_get)
 
 CHECK(diskbench_report_errmsg) { IS_EMPTY(diskbench_report_errmsg(NULL)); }
 
+CHECK(diskbench_pace_opts_init) { WORKS(diskbench_pace_opts_init(NULL, 0)); }
+CHECK(diskbench_phase_set_pace)
+{
+	struct diskbench_pace_opts o = DISKBENCH_PACE_OPTS_INIT;
+
+	o.rate_per_sec = 10;
+	IS_EINVAL(diskbench_phase_set_pace(NULL, &o));
+	IS_EINVAL(diskbench_phase_set_pace(NULL, NULL));
+}
+CHECK(diskbench_phase_errmsg) { IS_EMPTY(diskbench_phase_errmsg(NULL)); }
+CHECK(diskbench_result_pace)
+{
+	struct diskbench_pace_info pi;
+
+	memset(&pi, 0, sizeof(pi));
+	pi.sz = sizeof(pi);
+	IS_EINVAL(diskbench_result_pace(NULL, &pi));
+}
+CHECK(diskbench_result_response) { IS_NULL(diskbench_result_response(NULL)); }
+
 #define E(fn) { #fn, check_##fn, false }
 static struct entry entries[] = {
 	E(diskbench_engine_wrap), E(diskbench_engine_table),
@@ -527,6 +547,9 @@ static struct entry entries[] = {
 	E(diskbench_result_input), E(diskbench_result_input_offset_ns),
 	E(diskbench_result_start_ns),
 	E(diskbench_stall_rules_init), E(diskbench_stalls_find),
+	E(diskbench_pace_opts_init), E(diskbench_phase_set_pace),
+	E(diskbench_phase_errmsg), E(diskbench_result_pace),
+	E(diskbench_result_response),
 	E(diskbench_stalls_free), E(diskbench_stalls_count),
 	E(diskbench_stalls_get), E(diskbench_stalls_summary),
 	E(diskbench_stalls_text), E(diskbench_result_slow_count),

@@ -245,6 +245,22 @@ static int use_stall_rules(void *o)
 	return rc;
 }
 
+static int use_pace_opts(void *o)
+{
+	struct diskbench_phase *p = NULL;
+	int rc = diskbench_phase_seq_new(&p, NULL);
+
+	if (!rc)
+		rc = diskbench_phase_set_pace(p, o);
+	diskbench_phase_free(p);
+	return rc;
+}
+
+static void prep_pace_opts(void *o)
+{
+	((struct diskbench_pace_opts *)o)->rate_per_sec = 100;
+}
+
 #define INIT_FN(name) \
 	static void init_##name(void *o, size_t sz) \
 	{ diskbench_##name##_init(o, sz); }
@@ -256,13 +272,14 @@ INIT_FN(run_opts)
 INIT_FN(report_info)
 INIT_FN(write_opts)
 INIT_FN(stall_rules)
+INIT_FN(pace_opts)
 
 /* ---- each struct's last member, given a valid non-zero value ---- */
 
-static int stub_symlink_at(const char *t, int64_t d, const char *name, void *ud)
+static int stub_wait_until(uint64_t when, void *ud)
 {
-	(void)t, (void)d, (void)name, (void)ud;
-	return -ENOSYS;
+	(void)when, (void)ud;
+	return 0;
 }
 
 static void stub_teardown(void *ud)
@@ -278,7 +295,7 @@ static void stub_ctx_teardown(struct diskbench_custom_ctx *ctx, void *ud)
 #define SET_LAST(tag, member, value) \
 	static void last_##tag(void *o) \
 	{ ((struct diskbench_##tag *)o)->member = (value); }
-SET_LAST(engine_ops, symlink_at, stub_symlink_at)
+SET_LAST(engine_ops, wait_until, stub_wait_until)
 SET_LAST(hist_opts, precision_bits, 3)
 SET_LAST(timeline_opts, max_intervals, 64)
 SET_LAST(recorder_opts, slow_threshold_ns, 1000000)
@@ -293,6 +310,7 @@ SET_LAST(run_opts, slow_threshold_ns, 1000000)
 SET_LAST(report_info, end_time_ns, 12345)
 SET_LAST(write_opts, title, "t")
 SET_LAST(stall_rules, p99_factor, 10)
+SET_LAST(pace_opts, spin_ns, 1000)
 
 struct opt_case {
 	const char *name;                 /* the struct's tag */
@@ -326,8 +344,8 @@ struct opt_case {
 	CASE_(tag, call, last, END_OF(tag, reserved), true, init, prep)
 
 static const struct opt_case cases[] = {
-	CASE(engine_ops, engine_ops, symlink_at, NULL, NULL),
-	CASE(engine_ops, engine_wrap, symlink_at, NULL, NULL),
+	CASE(engine_ops, engine_ops, wait_until, NULL, NULL),
+	CASE(engine_ops, engine_wrap, wait_until, NULL, NULL),
 	CASE_R(hist_opts, hist_opts, precision_bits, init_hist_opts, NULL),
 	CASE(timeline_opts, timeline_opts, max_intervals, init_timeline_opts, NULL),
 	CASE(recorder_opts, recorder_opts, slow_threshold_ns,
@@ -343,11 +361,13 @@ static const struct opt_case cases[] = {
 	CASE(report_info, report_info, end_time_ns, init_report_info, NULL),
 	CASE(write_opts, write_opts, title, init_write_opts, NULL),
 	CASE(stall_rules, stall_rules, p99_factor, init_stall_rules, NULL),
+	CASE(pace_opts, pace_opts, spin_ns, init_pace_opts, prep_pace_opts),
 };
 
 /* Structs that start with sz but that the library fills, never reads. */
 static const char *const handed_out[] = {
 	"progress", "timeline_point", "stall", "stall_summary", "slow_op",
+	"pace_info",
 };
 
 static void set_sz(void *o, size_t sz)

@@ -208,6 +208,47 @@ def test_stall_on_rank_2():
               "only (%r; end at %d ns)" % (idx, big, end))
 
 
+def test_paced_stall_on_rank_2():
+    """--rate paces the random phase: a 1.5 s stall on rank 2 at 1000
+    requests a second is one slow operation of service time and some 1500
+    late responses, called out for rank 2 only, in both latencies; the
+    aggregate's response time and schedule are the ranks' merged."""
+    print("a paced random phase, a stall on rank 2", flush=True)
+    with tempfile.TemporaryDirectory() as d:
+        j = os.path.join(d, "out.json")
+        work = os.path.join(d, "work")
+        os.mkdir(work)
+        p = run(["--sim", "-d", work, "-s", "4m", "--phases", "random",
+                 "--random-ops", "2000", "--rate", "1000",
+                 "--sim-stall", "2:random_io:100:1500", "--json", j])
+        check(p.returncode == 0, "exit 0: " + p.stderr)
+        check(leftovers(work) == [], "nothing left: %r" % leftovers(work))
+        stall_lines = [ln for ln in p.stdout.splitlines() if ln.startswith("STALL")]
+        check(len(stall_lines) == 2 and
+              stall_lines[0].startswith("STALL rank 2 random_io:") and
+              stall_lines[1].startswith("STALL rank 2 random_io response time:"),
+              "rank 2's stall, in service and in response time: %r" % stall_lines)
+        check(any(ln.startswith("random_io response") for ln in p.stdout.splitlines()),
+              "the table has the response-time rows")
+        doc = json.load(open(j))
+        agg, ranks = runs_of(doc)
+        m = agg[0]
+        check(m["pace"]["requests"] == 4 * 2000, "aggregate requests: %r" % m["pace"]["requests"])
+        check(m["pace"]["target_per_sec"] == 4000, "aggregate target rate")
+        check(m["pace"]["late"] == sum(r[0]["pace"]["late"] for r in ranks),
+              "aggregate late = sum of the ranks'")
+        check(ranks[2][0]["pace"]["late"] > 1000 and
+              all(ranks[r][0]["pace"]["late"] == 0 for r in (0, 1, 3)),
+              "only rank 2 fell behind: %r" % [r[0]["pace"]["late"] for r in ranks])
+        resp = m["pace"]["response"]["latency"]
+        check(sorted(resp["histogram"]["buckets"]) ==
+              add_buckets(sorted(r[0]["pace"]["response"]["latency"]["histogram"]["buckets"])
+                          for r in ranks),
+              "the merged response histogram is the ranks' added")
+        check(resp["count"] == 8000 and resp["max_ns"] >= 1500 * 10**6,
+              "response: 8000 requests, the worst at least 1.5 s")
+
+
 def test_enospc_tmpfs():
     print("a rank out of space (tmpfs)", flush=True)
     with tempfile.TemporaryDirectory() as d:

@@ -31,8 +31,8 @@ from ._report import Format, Report, ReportRun, RunInfo
 from ._run import (DONE, BonniePhase, ContextPhase, CustomContext, CustomPhase,
                    FilesPhase, Phase, Progress, RandomPhase, Run, SeqPhase,
                    Target)
-from ._stats import (Bucket, Histogram, IntervalTails, PhaseKind, Recorder,
-                     Result, SlowOp, Stall, Stalls, StallSummary, Timeline,
+from ._stats import (Bucket, Histogram, IntervalTails, PaceInfo, PhaseKind,
+                     Recorder, Result, SlowOp, Stall, Stalls, StallSummary, Timeline,
                      TimelinePoint, phase_kind_name)
 
 __all__ = [
@@ -44,7 +44,7 @@ __all__ = [
     "BonniePhase", "SeqPhase", "RandomPhase", "FilesPhase", "CustomPhase",
     "ContextPhase", "CustomContext", "DONE", "Run", "Progress", "Report",
     "ReportRun", "RunInfo", "Format", "IntervalTails", "SlowOp", "Stall",
-    "Stalls", "StallSummary",
+    "Stalls", "StallSummary", "PaceInfo",
 ]
 
 #: The version of this package; it follows the library's.

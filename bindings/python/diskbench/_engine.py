@@ -338,6 +338,12 @@ class EngineTable:
                                    mx, mn), "reap")
         return [IORequest(done[i]) for i in range(n)]
 
+    def wait_until(self, when_ns: int) -> None:
+        """Waits until the engine's clock reads at least when_ns (the
+        member paced phases use; DiskbenchError ENOTSUP if it has none)."""
+        self._check(self._call(self._fn("wait_until"), u64(when_ns, "when_ns")),
+                    "wait_until")
+
     def clock(self) -> int:
         """The engine's clock in ns (the monotonic clock if it has none)."""
         f = self._f["clock"]
@@ -452,6 +458,9 @@ class EngineOps:
     - ``open_at(dir, name, flags) -> handle``, ``unlink_at(dir, name)``,
       ``stat_at(dir, name) -> size``, ``link_at(dir0, name0, dir, name)``,
       ``symlink_at(target, dir, name)`` (used only when all five are set)
+    - ``wait_until(when_ns)``: returns once the engine's clock reads at
+      least when_ns, for paced phases (Phase.pace()); an engine with a
+      clock of its own needs it to be paced
 
     An error is an OSError with an errno (the DiskbenchError an EngineTable
     call raises is one): the library is given -errno, as from a C engine.
@@ -654,6 +663,15 @@ class _Trampolines:
                     inflight.discard(a)
                     done[i] = ctypes.cast(a, C.IO_P)
                 return len(addrs)
+            except BaseException as e:
+                return self.fail(e)
+        return f
+
+    def _wait_until(self, m: Callable[..., Any]) -> Callable[..., int]:
+        def f(when: int, ud: Any) -> int:
+            try:
+                m(when)
+                return 0
             except BaseException as e:
                 return self.fail(e)
         return f

@@ -113,6 +113,7 @@ UNLINK_AT_FN = ctypes.CFUNCTYPE(c_int, i64, c_char_p, P)
 STAT_AT_FN = ctypes.CFUNCTYPE(c_int, i64, c_char_p, POINTER(u64), P)
 LINK_AT_FN = ctypes.CFUNCTYPE(c_int, i64, c_char_p, i64, c_char_p, P)
 SYMLINK_AT_FN = ctypes.CFUNCTYPE(c_int, c_char_p, i64, c_char_p, P)
+WAIT_UNTIL_FN = ctypes.CFUNCTYPE(c_int, u64, P)
 
 
 class EngineOps(Structure):
@@ -125,7 +126,8 @@ class EngineOps(Structure):
                 ("link", LINK_FN), ("symlink", LINK_FN), ("sync", SYNC_FN),
                 ("readdir", READDIR_FN), ("open_at", OPEN_AT_FN),
                 ("unlink_at", UNLINK_AT_FN), ("stat_at", STAT_AT_FN),
-                ("link_at", LINK_AT_FN), ("symlink_at", SYMLINK_AT_FN)]
+                ("link_at", LINK_AT_FN), ("symlink_at", SYMLINK_AT_FN),
+                ("wait_until", WAIT_UNTIL_FN)]
 
 
 # The function type of each engine member, by member name.
@@ -246,6 +248,19 @@ class SlowOp(Structure):
                 ("thread", u32)]
 
 
+class PaceOpts(Structure):
+    _fields_ = [("sz", size), ("rate_per_sec", c_double), ("flags", u32),
+                ("seed", u32), ("late_ns", u64), ("spin_ns", u64)]
+
+
+class PaceInfo(Structure):
+    _fields_ = [("sz", size), ("target_per_sec", c_double),
+                ("achieved_per_sec", c_double), ("requests", u64),
+                ("late", u64), ("late_ns", u64), ("lag_p50_ns", u64),
+                ("lag_p99_ns", u64), ("lag_max_ns", u64), ("flags", u32),
+                ("streams", u32)]
+
+
 BUCKET_FN = ctypes.CFUNCTYPE(c_int, u64, u64, u64, P)
 WRITE_SINK_FN = ctypes.CFUNCTYPE(c_int, P, size, P)
 
@@ -272,6 +287,8 @@ STRUCTS = {
     "diskbench_stall": Stall,
     "diskbench_stall_summary": StallSummary,
     "diskbench_slow_op": SlowOp,
+    "diskbench_pace_opts": PaceOpts,
+    "diskbench_pace_info": PaceInfo,
 }
 
 # --- functions: name (without diskbench_), restype, argtypes, may block ------
@@ -467,6 +484,12 @@ _PROTOTYPES: Tuple[Tuple[Any, ...], ...] = (
     ("report_read", c_int, (P, c_int, P, size, c_char_p), B),
     ("report_read_file", c_int, (P, c_int, c_char_p), B),
     ("report_errmsg", c_char_p, (P,)),
+    # paced phases (phase.h, result.h)
+    ("pace_opts_init", None, (POINTER(PaceOpts), size)),
+    ("phase_set_pace", c_int, (P, POINTER(PaceOpts))),
+    ("phase_errmsg", c_char_p, (P,)),
+    ("result_pace", c_int, (P, POINTER(PaceInfo))),
+    ("result_response", P, (P,)),
 )
 
 
@@ -521,6 +544,11 @@ STALL_EXACT = 0x1
 SLOW_DEFAULT_THRESHOLD_NS = 50000000
 SLOW_MAX = 4096
 SLOW_NO_OFFSET = U64_MAX
+PACE_POISSON = 0x01
+PACE_INFO_POISSON = 0x01
+PACE_DEFAULT_LATE_NS = 1000000
+PACE_DEFAULT_SPIN_NS = 200000
+PACE_MAX_RATE = 1e9
 
 
 def __getattr__(name: str) -> Any:

@@ -174,6 +174,41 @@ class Phase(Closeable):
         """The run the phase was added to, or None."""
         return self._run
 
+    def pace(self, rate: Optional[float], *, poisson: bool = False,
+             seed: int = 0, late: float = 0, spin: float = 0) -> "Phase":
+        """Paces the phase (diskbench_phase_set_pace): an open loop of
+        ``rate`` requests a second (over all its threads), constant
+        inter-arrival times or, with ``poisson``, exponential ones (``seed``
+        0: from the run's). A request ``late`` seconds or more behind its
+        intended start counts as late (default 1 ms); ``spin``: how long
+        before a start the wait spins rather than sleeps (default 200 us).
+        Its result then has ``response`` (response time from the intended
+        start) and ``pace`` besides the service time. ``rate`` None: a
+        closed loop again. Random, sequential and custom phases only
+        (DiskbenchError ENOTSUP otherwise). Returns the phase."""
+        p = self._p
+        if rate is None:
+            check(C.phase_set_pace(p, None), "phase_set_pace")
+            return self
+        if isinstance(rate, bool) or not isinstance(rate, (int, float)):
+            raise TypeError("rate must be a number, not %s"
+                            % type(rate).__name__)
+        o = C.PaceOpts()
+        C.pace_opts_init(byref(o), sizeof(o))
+        o.rate_per_sec = float(rate)
+        o.flags = C.PACE_POISSON if check_bool(poisson, "poisson") else 0
+        o.seed = u32(seed, "seed")
+        o.late_ns = seconds_to_ns(late, "late")
+        o.spin_ns = seconds_to_ns(spin, "spin")
+        check(C.phase_set_pace(p, byref(o)), "phase_set_pace",
+              lambda: decode(C.phase_errmsg(p)) or "")
+        return self
+
+    @property
+    def errmsg(self) -> str:
+        """Why the last call on the phase failed; '' if it did not."""
+        return decode(C.phase_errmsg(self._p)) or ""
+
 
 _BIG_FILE_KINDS = (PhaseKind.PUTC, PhaseKind.PUT_BLOCK, PhaseKind.REWRITE,
                    PhaseKind.GETC, PhaseKind.GET_BLOCK, PhaseKind.SEEKS)

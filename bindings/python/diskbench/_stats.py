@@ -6,6 +6,7 @@ from __future__ import annotations
 import array
 import ctypes
 import enum
+import errno as _errno
 import re
 from ctypes import byref, sizeof
 from typing import (Any, Callable, Dict, Iterable, Iterator, List, NamedTuple,
@@ -119,6 +120,26 @@ class SlowOp(NamedTuple):
     offset: Optional[int]
     file: int
     thread: int
+
+
+class PaceInfo(NamedTuple):
+    """What a paced phase's schedule asked for and got (struct
+    diskbench_pace_info): the target and achieved rate (requests a
+    second), the requests issued, those submitted ``late_ns`` or more after
+    their intended start, the lag of submissions behind the schedule
+    (median, 99th percentile, largest, in ns), whether arrivals were
+    Poisson, and the schedules the rate was shared among (threads)."""
+
+    target_per_sec: float
+    achieved_per_sec: float
+    requests: int
+    late: int
+    late_ns: int
+    lag_p50_ns: int
+    lag_p99_ns: int
+    lag_max_ns: int
+    poisson: bool
+    streams: int
 
 
 class Stall(NamedTuple):
@@ -951,6 +972,51 @@ class Result(Closeable):
         """The timeline (read-only view)."""
         return Timeline._view(C.result_timeline(self._p), self._ref)  # type: ignore[arg-type]
 
+    # a paced phase: response time and the schedule's figures
+
+    @property
+    def response(self) -> Optional["Result"]:
+        """A paced phase's response time (diskbench_result_response), as a
+        Result of its own (a copy): its histogram, timeline, slow_ops and
+        stalls() are of each request's time from its intended start to its
+        completion. None for a phase that was not paced. The copy is made
+        once and kept with this result."""
+        cached = self.__dict__.get("_response")
+        if cached is not None and not cached.closed:
+            return cached
+        rp = C.result_response(self._p)
+        if not rp:
+            return None
+        resp = Result._copy_of(rp)
+        self.__dict__["_response"] = resp
+        return resp
+
+    @property
+    def response_histogram(self) -> Optional[Histogram]:
+        """The response-time histogram of a paced phase, or None."""
+        r = self.response
+        return r.histogram if r is not None else None
+
+    @property
+    def response_timeline(self) -> Optional[Timeline]:
+        """The response-time timeline of a paced phase, or None."""
+        r = self.response
+        return r.timeline if r is not None else None
+
+    @property
+    def pace(self) -> Optional[PaceInfo]:
+        """A paced phase's figures (diskbench_result_pace), or None."""
+        pi = C.PaceInfo()
+        pi.sz = sizeof(pi)
+        rc = C.result_pace(self._p, byref(pi))
+        if rc == -_errno.ENOENT:
+            return None
+        check(rc, "result_pace")
+        return PaceInfo(pi.target_per_sec, pi.achieved_per_sec, pi.requests,
+                        pi.late, pi.late_ns, pi.lag_p50_ns, pi.lag_p99_ns,
+                        pi.lag_max_ns, bool(pi.flags & C.PACE_INFO_POISSON),
+                        pi.streams)
+
     # configuration: how the result was made
 
     @property
@@ -1116,4 +1182,15 @@ class Result(Closeable):
                 vals = [None] * len(percentiles)
             for p, pv in zip(percentiles, vals):
                 d["p%s" % ("%g" % p)] = pv
+        # a paced phase: its schedule's figures, and its response time's
+        # percentiles beside the service time's
+        pace = self.pace
+        if pace is not None:
+            for k, v in pace._asdict().items():
+                d["pace." + k] = v
+            resp = self.response
+            assert resp is not None
+            for k, v in resp.to_dict(percentiles).items():
+                if k.startswith("p") and k[1:2].isdigit():
+                    d["response." + k] = v
         return d
