@@ -154,7 +154,8 @@ void diskbench__target_set_errmsg(struct diskbench_target *t, const char *fmt,
 #endif
 	;
 
-/* A buffer aligned for the target's files (O_DIRECT included), zeroed. */
+/* A buffer aligned for the target's files (O_DIRECT included), zeroed; from
+ * 1 MiB up, 2 MiB-aligned whole huge pages advised for THP (target.c). */
 void *diskbench__target_alloc(const struct diskbench_target *t, uint64_t bytes);
 
 #endif

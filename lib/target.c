@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -263,6 +264,9 @@ int diskbench__target_remove_test_file(struct diskbench_target *t)
 	return remove_test_file(t);
 }
 
+#define LARGE_BUFFER (UINT64_C(1) << 20)
+#define HUGE_PAGE (UINT64_C(2) << 20)
+
 void *diskbench__target_alloc(const struct diskbench_target *t, uint64_t bytes)
 {
 	void *p = NULL;
@@ -270,8 +274,24 @@ void *diskbench__target_alloc(const struct diskbench_target *t, uint64_t bytes)
 
 	if (bytes == 0)
 		bytes = 1;
+	/*
+	 * Large-block buffers in transparent huge pages (where the kernel has
+	 * them): a 1 MiB O_DIRECT request in 4 KiB pages that are not
+	 * physically adjacent is 256 segments, and a device taking fewer
+	 * (virtio-blk: 254) gets it split in two, so the device would see
+	 * half-size requests (docs/performance.md, 2026-12-01). Rounded up to
+	 * whole 2 MiB pages; the advice is only a hint.
+	 */
+	if (bytes >= LARGE_BUFFER) {
+		align = HUGE_PAGE;
+		bytes = (bytes + HUGE_PAGE - 1) & ~(uint64_t)(HUGE_PAGE - 1);
+	}
 	if (posix_memalign(&p, align, (size_t)bytes) != 0)
 		return NULL;
+#ifdef MADV_HUGEPAGE
+	if (bytes >= HUGE_PAGE)
+		(void)madvise(p, (size_t)bytes, MADV_HUGEPAGE);
+#endif
 	memset(p, 0, (size_t)bytes);
 	return p;
 }
