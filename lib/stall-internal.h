@@ -25,6 +25,7 @@ struct diskbench__slow_log {
 	uint64_t dropped;
 	size_t len;
 	size_t cap;
+	size_t alloc;   /* entries e was allocated with (diskbench__zalloc) */
 	struct diskbench__slow_entry *e;
 };
 

@@ -49,13 +49,17 @@ struct diskbench__slow_log *diskbench__slow_new(uint64_t threshold_ns,
 	if (cap > DISKBENCH_SLOW_MAX)
 		cap = DISKBENCH_SLOW_MAX;
 	if (cap) {
-		log->e = calloc(cap, sizeof(*log->e));
+		/* Fresh zero pages (4096 entries are 160 KiB): resident only as
+		 * far as slow operations fill them, not from the start, in
+		 * every recorder of every worker. */
+		log->e = diskbench__zalloc(cap * sizeof(*log->e));
 		if (!log->e) {
 			free(log);
 			return NULL;
 		}
 	}
 	log->cap = cap;
+	log->alloc = cap;
 	log->threshold_ns = threshold_ns;
 	return log;
 }
@@ -64,7 +68,7 @@ void diskbench__slow_free(struct diskbench__slow_log *log)
 {
 	if (!log)
 		return;
-	free(log->e);
+	diskbench__zfree(log->e, log->alloc * sizeof(*log->e));
 	free(log);
 }
 
@@ -120,11 +124,15 @@ int diskbench__slow_merge(struct diskbench__slow_log *dst,
 	if (n > dst->cap) {
 		struct diskbench__slow_entry *e;
 
-		e = realloc(dst->e, n * sizeof(*e));
+		e = diskbench__zalloc(n * sizeof(*e));
 		if (!e)
 			return -ENOMEM;
+		if (dst->len)
+			memcpy(e, dst->e, dst->len * sizeof(*e));
+		diskbench__zfree(dst->e, dst->alloc * sizeof(*e));
 		dst->e = e;
 		dst->cap = n;
+		dst->alloc = n;
 	}
 	if (src->len)
 		memcpy(dst->e + dst->len, src->e, src->len * sizeof(*src->e));

@@ -9,6 +9,10 @@ CSV shapes bonnie++ prints, -x, -q, and an interrupted run (exit 5, files
 removed, the results said to be partial). Sizes are kept tiny (-s 16 -r 8,
 -n 1) so the whole file runs in well under a minute.
 """
+import os as _os
+import sys as _sys
+_sys.path.insert(0, _os.path.join(_os.path.dirname(_os.path.abspath(__file__)), ".."))
+import signal_defaults  # noqa: E402,F401 (first: the children inherit it)
 import json
 import os
 import re

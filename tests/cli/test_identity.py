@@ -11,6 +11,10 @@ keep every byte, the link must stay, the phase must fail with a message
 that says what moved, and what is still ours must be removed. Run as root
 with -u root, as the issue that found this did.
 """
+import os as _os
+import sys as _sys
+_sys.path.insert(0, _os.path.join(_os.path.dirname(_os.path.abspath(__file__)), ".."))
+import signal_defaults  # noqa: E402,F401 (first: the children inherit it)
 import os
 import queue
 import re

@@ -30,6 +30,10 @@ Usage: test_e2e.py PATH-TO-diskbench-bonnie PATH-TO-diskbench-report SOURCE-ROOT
   status is the failure's (1, or 5 for the signal).
 - The manual pages render without warnings (when man is installed).
 """
+import os as _os
+import sys as _sys
+_sys.path.insert(0, _os.path.join(_os.path.dirname(_os.path.abspath(__file__)), ".."))
+import signal_defaults  # noqa: E402,F401 (first: the children inherit it)
 import json
 import os
 import re

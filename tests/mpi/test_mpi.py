@@ -15,6 +15,10 @@ stops every rank, rank 0 names it in one line, exit 1, and no file is left
 anywhere; a bad option is one line and exit 1. About 10 s in all.
 """
 
+import os as _os
+import sys as _sys
+_sys.path.insert(0, _os.path.join(_os.path.dirname(_os.path.abspath(__file__)), ".."))
+import signal_defaults  # noqa: E402,F401 (first: the children inherit it)
 import json
 import os
 import subprocess

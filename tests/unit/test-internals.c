@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -21,6 +22,7 @@
 
 #include "common-internal.h"
 #include "hist-internal.h"
+#include "stall-internal.h"
 #include "target-internal.h"
 
 /* For every precision, indexes of consecutive values never skip a slot and
@@ -279,11 +281,72 @@ static void test_target_alloc_large_buffers(void **state)
 	assert_int_equal(rmdir(dir), 0);
 }
 
+/* Under ASan and TSan diskbench__zalloc() is calloc() (lib/common.c), so
+ * that the sanitizers see every allocation: residency is not checked. */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+# define ZALLOC_MMAP 0
+#else
+# define ZALLOC_MMAP 1
+#endif
+
+/* Pages of [p, p + len) in memory (mincore), p rounded down to a page. */
+static size_t resident_pages(const void *p, size_t len)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	uintptr_t lo = (uintptr_t)p & ~((uintptr_t)pg - 1);
+	size_t n = ((uintptr_t)p + len - lo + (size_t)pg - 1) / (size_t)pg;
+	unsigned char *v = calloc(n, 1);
+	size_t in = 0;
+
+	assert_non_null(v);
+	assert_int_equal(mincore((void *)lo, n * (size_t)pg, v), 0);
+	for (size_t i = 0; i < n; i++)
+		in += v[i] & 1;
+	free(v);
+	return in;
+}
+
+/*
+ * A recorder's slow-operation log has room for 4096 entries (160 KiB) from
+ * the start, so that recording never allocates; those pages must not be
+ * resident until slow operations fill them (every worker of a phase has
+ * one). calloc() would hand out, and clear, memory freed before: made so
+ * here by raising glibc's mmap threshold with a large block freed, then
+ * freeing a written heap block of that size.
+ */
+static void test_slow_log_not_resident(void **state)
+{
+	struct diskbench__slow_log *log;
+	struct diskbench__slow_entry e = { .start_ns = 1, .latency_ns = 2 };
+	size_t bytes = DISKBENCH_SLOW_MAX * sizeof(struct diskbench__slow_entry);
+	void *big = malloc(2 * bytes), *dirty;
+
+	(void)state;
+	assert_non_null(big);
+	free(big);
+	dirty = malloc(bytes + 4096);
+	assert_non_null(dirty);
+	memset(dirty, 0x5a, bytes + 4096);
+	free(dirty);
+	log = diskbench__slow_new(1, DISKBENCH_SLOW_MAX);
+	assert_non_null(log);
+	assert_int_equal(log->cap, DISKBENCH_SLOW_MAX);
+	if (ZALLOC_MMAP)
+		assert_int_equal(resident_pages(log->e, bytes), 0);
+	diskbench__slow_add(log, &e);
+	assert_int_equal(log->len, 1);
+	if (ZALLOC_MMAP)
+		assert_int_equal(resident_pages(log->e, bytes), 1);
+	assert_int_equal(log->e[0].latency_ns, 2);
+	diskbench__slow_free(log);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_hist_empty_shape),
 		cmocka_unit_test(test_target_alloc_large_buffers),
+		cmocka_unit_test(test_slow_log_not_resident),
 		cmocka_unit_test(test_hist_index_tiles_range),
 		cmocka_unit_test(test_hist_index_width),
 		cmocka_unit_test(test_hist_index_top),
