@@ -282,6 +282,8 @@ void *diskbench__target_alloc(const struct diskbench_target *t, uint64_t bytes)
 	 * half-size requests (docs/performance.md, 2026-12-01). Rounded up to
 	 * whole 2 MiB pages; the advice is only a hint.
 	 */
+	if (bytes > SIZE_MAX - HUGE_PAGE)
+		return NULL;
 	if (bytes >= LARGE_BUFFER) {
 		align = HUGE_PAGE;
 		bytes = (bytes + HUGE_PAGE - 1) & ~(uint64_t)(HUGE_PAGE - 1);
