@@ -254,12 +254,35 @@ static const char *secs(char *buf, size_t size, uint64_t ns)
 	return diskbench__fixed(buf, size, (double)ns / 1e9, 3);
 }
 
+/* One interval line: "Tag=run/phase<suffix>", its start on the wall
+ * clock, the phase's length, the maximum in ms, and h compressed. */
+static int interval(struct diskbench__out *o,
+		    const struct diskbench__report_run *run,
+		    const struct diskbench_result *res, const char *suffix,
+		    const struct diskbench_hist *h, uint64_t ts)
+{
+	char a[64], b[64], c[64];
+	int err;
+
+	diskbench__out_puts(o, "Tag=");
+	out_tag(o, run->info.name ? run->info.name : "run");
+	diskbench__out_puts(o, "/");
+	out_tag(o, diskbench_result_name(res));
+	diskbench__out_printf(o, "%s,%s,%s,%s,", suffix, secs(a, sizeof(a), ts),
+			      secs(b, sizeof(b), diskbench_result_elapsed_ns(res)),
+			      diskbench__fixed(c, sizeof(c),
+					       (double)diskbench_hist_max(h) / 1e6, 3));
+	err = write_hist(o, h);
+	diskbench__out_puts(o, "\n");
+	return err;
+}
+
 int diskbench__write_hdr_log(struct diskbench_report *r,
 			     const struct diskbench__wopts *w,
 			     struct diskbench__out *o)
 {
 	uint64_t start = 0;
-	char a[64], b[64], c[64];
+	char a[64];
 	int err = 0;
 
 	(void)w;
@@ -293,17 +316,7 @@ int diskbench__write_hdr_log(struct diskbench_report *r,
 			/* The run's start on the wall clock, plus how far into
 			 * the run (its monotonic clock) the phase began. */
 			ts = run->info.start_time_ns + (at > t0 ? at - t0 : 0);
-			diskbench__out_puts(o, "Tag=");
-			out_tag(o, run->info.name ? run->info.name : "run");
-			diskbench__out_puts(o, "/");
-			out_tag(o, diskbench_result_name(res));
-			diskbench__out_printf(o, ",%s,%s,%s,", secs(a, sizeof(a), ts),
-					      secs(b, sizeof(b),
-						   diskbench_result_elapsed_ns(res)),
-					      diskbench__fixed(c, sizeof(c),
-						   (double)diskbench_hist_max(h) / 1e6, 3));
-			err = write_hist(o, h);
-			diskbench__out_puts(o, "\n");
+			err = interval(o, run, res, "", h, ts);
 			/* A paced phase: its response time too, from the
 			 * intended starts, the same interval tagged
 			 * run/phase/response (HdrHistogram's own corrected
@@ -312,18 +325,8 @@ int diskbench__write_hdr_log(struct diskbench_report *r,
 
 			if (err || !rr || !diskbench_hist_count(diskbench_result_hist(rr)))
 				continue;
-			h = diskbench_result_hist(rr);
-			diskbench__out_puts(o, "Tag=");
-			out_tag(o, run->info.name ? run->info.name : "run");
-			diskbench__out_puts(o, "/");
-			out_tag(o, diskbench_result_name(res));
-			diskbench__out_printf(o, "/response,%s,%s,%s,", secs(a, sizeof(a), ts),
-					      secs(b, sizeof(b),
-						   diskbench_result_elapsed_ns(res)),
-					      diskbench__fixed(c, sizeof(c),
-						   (double)diskbench_hist_max(h) / 1e6, 3));
-			err = write_hist(o, h);
-			diskbench__out_puts(o, "\n");
+			err = interval(o, run, res, "/response",
+				       diskbench_result_hist(rr), ts);
 		}
 	}
 	if (err)
