@@ -617,6 +617,31 @@ static int get_timeline(struct dec *d, struct diskbench_timeline **out)
 
 static int get_result(struct dec *d, struct diskbench_result **out);
 
+/* A result encoded inside this one, the next len bytes (a merged result's
+ * input, a paced result's response): decoded with the same checks, one
+ * level deeper, its messages naming where it sits ("inputs[2]."). */
+static int get_nested(struct dec *d, size_t len, const char *where,
+		      struct diskbench_result **out)
+{
+	struct dec sub = *d;
+	int w, err;
+
+	sub.base = sub.p = d->p;
+	sub.end = d->p + len;
+	sub.depth = d->depth + 1;
+	sub.section = NULL;
+	sub.rs.ctx = &sub;
+	w = snprintf(sub.where, sizeof(sub.where), "%s%s", d->where, where);
+	if (w < 0 || (size_t)w >= sizeof(sub.where))
+		sub.where[sizeof(sub.where) - 1] = 0;
+	err = get_result(&sub, out);
+	d->errmsg = sub.errmsg;
+	d->nomem = sub.nomem;
+	d->rs.counters_left = sub.rs.counters_left;
+	d->p += len;
+	return err;
+}
+
 static int get_slow(struct dec *d, struct diskbench__slow_log **out)
 {
 	uint64_t thr, dropped;
@@ -719,30 +744,16 @@ static int get_inputs(struct dec *d, struct diskbench_result *res)
 		return -ENOMEM;
 	}
 	for (size_t i = 0; !err && i < n; i++) {
-		struct dec sub;
+		char where[32];
 		uint64_t z;
-		int w;
 
 		d->section = "inputs";
 		if ((err = get_u64(d, NULL, &z)) ||
 		    (err = get_size(d, NULL, (size_t)(d->end - d->p), &len)))
 			break;
 		off[i] = unzigzag(z);
-		sub = *d;
-		sub.base = sub.p = d->p;
-		sub.end = d->p + len;
-		sub.depth = d->depth + 1;
-		sub.section = NULL;
-		sub.rs.ctx = &sub;
-		w = snprintf(sub.where, sizeof(sub.where), "%sinputs[%zu].",
-			     d->where, i);
-		if (w < 0 || (size_t)w >= sizeof(sub.where))
-			sub.where[sizeof(sub.where) - 1] = 0;
-		err = get_result(&sub, &in[i]);
-		d->errmsg = sub.errmsg;
-		d->nomem = sub.nomem;
-		d->rs.counters_left = sub.rs.counters_left;
-		d->p += len;
+		snprintf(where, sizeof(where), "inputs[%zu].", i);
+		err = get_nested(d, len, where, &in[i]);
 	}
 	if (err) {
 		for (size_t i = 0; i < n; i++)
@@ -767,9 +778,8 @@ static int get_pace(struct dec *d, struct diskbench_result *res)
 	struct diskbench_pace_info pi;
 	struct diskbench_result *resp = NULL;
 	uint64_t v[6], flags, streams;
-	struct dec sub;
 	size_t len;
-	int err, w;
+	int err;
 
 	d->section = "pace";
 	memset(&pi, 0, sizeof(pi));
@@ -806,20 +816,7 @@ static int get_pace(struct dec *d, struct diskbench_result *res)
 		return err;
 	if (d->depth >= MAX_DEPTH)
 		return dec_fail(d, "response", "nested more than %d deep", MAX_DEPTH);
-	sub = *d;
-	sub.base = sub.p = d->p;
-	sub.end = d->p + len;
-	sub.depth = d->depth + 1;
-	sub.section = NULL;
-	sub.rs.ctx = &sub;
-	w = snprintf(sub.where, sizeof(sub.where), "%space.response.", d->where);
-	if (w < 0 || (size_t)w >= sizeof(sub.where))
-		sub.where[sizeof(sub.where) - 1] = 0;
-	err = get_result(&sub, &resp);
-	d->errmsg = sub.errmsg;
-	d->nomem = sub.nomem;
-	d->rs.counters_left = sub.rs.counters_left;
-	d->p += len;
+	err = get_nested(d, len, "pace.response.", &resp);
 	if (err)
 		return err;
 	d->section = "pace";
