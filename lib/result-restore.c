@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "report-internal.h"
+#include "out-internal.h"
 #include "restore-internal.h"
 
 int diskbench__restore_fail(struct diskbench__restore *rs, const char *key,

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report-internal.h"
+#include "serialize-internal.h"
 
 #define KIB UINT64_C(1024)
 #define MIB (KIB * KIB)

@@ -32,7 +32,7 @@
 #include <diskbench/hist.h>
 #include <diskbench/timeline.h>
 
-#include "report-internal.h"
+#include "serialize-internal.h"
 
 #ifdef DISKBENCH_HAVE_ZLIB
 #include <zlib.h>

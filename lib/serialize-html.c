@@ -37,7 +37,7 @@
 #include <diskbench/stall.h>
 #include <diskbench/timeline.h>
 
-#include "report-internal.h"
+#include "serialize-internal.h"
 
 /* At most this many points per line of a timeline: longer timelines merge
  * neighbouring intervals (worst latency kept, operations summed). */

@@ -23,7 +23,7 @@
 #include <diskbench/version.h>
 
 #include "hist-internal.h"
-#include "report-internal.h"
+#include "serialize-internal.h"
 #include "restore-internal.h"
 #include "result-internal.h"
 #include "stall-internal.h"
@@ -1666,7 +1666,7 @@ static int read_run(struct rd *d, json_t *jr, struct diskbench__run_list *l)
 
 int diskbench__read_json(struct diskbench_report *r, const char *buf,
 			 size_t len, const char *source,
-			 struct diskbench__run_list *l)
+			 struct diskbench__run_list *l, size_t *lineno)
 {
 	struct rd d = { r, source, "", 0,
 			{ rd_vfail, NULL, DISKBENCH__RESTORE_MAX_HIST_COUNTERS } };
@@ -1678,6 +1678,7 @@ int diskbench__read_json(struct diskbench_report *r, const char *buf,
 	uint64_t minor;
 	int err;
 
+	(void)lineno;
 	root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
 	if (!root) {
 		if (json_error_code(&je) == json_error_out_of_memory)
@@ -1730,11 +1731,12 @@ out:
 
 int diskbench__read_json(struct diskbench_report *r, const char *buf,
 			 size_t len, const char *source,
-			 struct diskbench__run_list *l)
+			 struct diskbench__run_list *l, size_t *lineno)
 {
 	(void)buf;
 	(void)len;
 	(void)l;
+	(void)lineno;
 	diskbench__report_seterr(r,
 		"%s: reading JSON needs jansson, and this libdiskbench was built without it (meson option json)",
 		source);

@@ -18,7 +18,7 @@
 #include <diskbench/timeline.h>
 
 #include "common-internal.h"
-#include "report-internal.h"
+#include "out-internal.h"
 #include "result-internal.h"
 #include "stall-internal.h"
 
