@@ -25,6 +25,14 @@
 bool diskbench__has_control(const char *s, size_t n);
 const char *diskbench__escape(char *out, const char *s, size_t n, size_t max);
 
+/* The length of the UTF-8 sequence at p, 1 to 4, or 0 if it is not
+ * well-formed UTF-8 (RFC 3629, as jansson checks what it reads): no
+ * overlong form, no surrogate (U+D800 to U+DFFF), nothing above U+10FFFF,
+ * no sequence cut short (by the NUL of a string: nothing past it is read).
+ * With code, *code is the character. Which characters a format allows on
+ * top of this (XML refuses U+FFFE and U+FFFF) is the format's rule. */
+size_t diskbench__utf8_len(const unsigned char *p, uint32_t *code);
+
 /* Output to a sink through a buffer; the first sink error sticks and the
  * rest of the output is dropped. */
 struct diskbench__out {
@@ -53,5 +61,16 @@ const char *diskbench__fixed(char *buf, size_t size, double v, int dec);
 /* bonnie++'s latency string of a time: "<n>us", "<n>ms" or "<n>s",
  * truncated; "" for 0. buf holds at least 32 bytes. */
 void diskbench__latency_str(char *buf, size_t size, uint64_t ns);
+
+/* A size as bonnie++ writes its -s: "<n>G" for whole GiB, "<n>M" for
+ * whole MiB; sizes bonnie++ cannot make fall back to "<n>k" or bytes
+ * (0 is "0G"). */
+void diskbench__size_str(char *buf, size_t size, uint64_t bytes);
+
+/* A rate in KiB/s folded as bonnie++'s text table does (section 8 of the
+ * reference): "<n>k" below 10000, then MiB/s ("<n.n>m" below 100,
+ * "<n>m" rounded), then "<n.n>g"; whole units truncated. Returns buf,
+ * which holds at least 24 bytes. */
+const char *diskbench__kib_str(char *buf, size_t size, double kib);
 
 #endif

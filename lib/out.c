@@ -1,6 +1,8 @@
 /* The output toolkit under the serializers (out-internal.h). */
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -124,6 +126,45 @@ void diskbench__out_printf(struct diskbench__out *o, const char *fmt, ...)
 	free(big);
 }
 
+size_t diskbench__utf8_len(const unsigned char *p, uint32_t *code)
+{
+	uint32_t cp;
+	size_t n;
+
+	if (p[0] < 0x80) {
+		if (code)
+			*code = p[0];
+		return 1;
+	}
+	if (p[0] < 0xc2)
+		return 0;
+	if (p[0] < 0xe0) {
+		n = 2;
+		cp = p[0] & 0x1f;
+	} else if (p[0] < 0xf0) {
+		n = 3;
+		cp = p[0] & 0x0f;
+	} else if (p[0] < 0xf5) {
+		n = 4;
+		cp = p[0] & 0x07;
+	} else {
+		return 0;
+	}
+	/* A NUL ends the string before a sequence is complete: it fails the
+	 * continuation test, so nothing past it is read. */
+	for (size_t i = 1; i < n; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (p[i] & 0x3f);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
+	    cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	if (code)
+		*code = cp;
+	return n;
+}
+
 /* v with dec decimals (0 to 6), rounded half away from zero. Locale-free. */
 const char *diskbench__fixed(char *buf, size_t size, double v, int dec)
 {
@@ -164,3 +205,32 @@ void diskbench__latency_str(char *buf, size_t size, uint64_t ns)
 		snprintf(buf, size, "%lluus", (unsigned long long)(ns / 1000));
 }
 
+
+void diskbench__size_str(char *buf, size_t size, uint64_t bytes)
+{
+	if (bytes % (UINT64_C(1) << 30) == 0)
+		snprintf(buf, size, "%" PRIu64 "G", bytes >> 30);
+	else if (bytes % (UINT64_C(1) << 20) == 0)
+		snprintf(buf, size, "%" PRIu64 "M", bytes >> 20);
+	else if (bytes % 1024 == 0)
+		snprintf(buf, size, "%" PRIu64 "k", bytes >> 10);
+	else
+		snprintf(buf, size, "%" PRIu64, bytes);
+}
+
+const char *diskbench__kib_str(char *buf, size_t size, double kib)
+{
+	double m = kib / 1024;
+	char num[40];
+
+	if (kib < 10000)
+		snprintf(buf, size, "%lldk", (long long)kib);
+	else if (m < 100)
+		snprintf(buf, size, "%sm", diskbench__fixed(num, sizeof(num), m, 1));
+	else if (m < 1000)
+		snprintf(buf, size, "%lldm", (long long)(m + 0.5));
+	else
+		snprintf(buf, size, "%sg",
+			 diskbench__fixed(num, sizeof(num), m / 1024, 1));
+	return buf;
+}

@@ -44,7 +44,8 @@
 #include "files-internal.h"
 #include "phase-internal.h"
 
-#define FILES_DEFAULT_CHUNK 8192u
+/* bonnie++ has one default chunk for -n as for -s: the target's block. */
+#define FILES_DEFAULT_CHUNK DISKBENCH_TARGET_DEFAULT_BLOCK_BYTES
 #define FILES_MIN_CHUNK 256u
 #define FILES_MAX_CHUNK 1048576u
 #define FILES_MAX_DIRS 99999u

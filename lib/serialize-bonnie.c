@@ -13,15 +13,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <diskbench/phase.h>
+#include <diskbench/target.h>
+
 #include "serialize-internal.h"
 
 #define KIB UINT64_C(1024)
 #define MIB (KIB * KIB)
 #define GIB (MIB * KIB)
 
-#define DEFAULT_CHUNK 8192
-#define DEFAULT_SEEKS 8192
-#define DEFAULT_SEEKERS 5
 
 /* The twelve bonnie++ phases in CSV order: big-file, then small-file. */
 static const enum diskbench_phase_kind big_kinds[6] = {
@@ -63,21 +63,6 @@ static const char header_line[] =
 	"seq_del_latency,ran_create_latency,ran_stat_latency,ran_del_latency\n";
 
 /* ---- shared formatting ---- */
-
-/* The big file's size as bonnie++ writes it: "<n>G" for whole GiB,
- * "<n>M" for whole MiB; sizes bonnie++ cannot make fall back to "<n>k"
- * or bytes. */
-static void size_str(char *buf, size_t size, uint64_t bytes)
-{
-	if (bytes % GIB == 0)
-		snprintf(buf, size, "%" PRIu64 "G", bytes / GIB);
-	else if (bytes % MIB == 0)
-		snprintf(buf, size, "%" PRIu64 "M", bytes / MIB);
-	else if (bytes % KIB == 0)
-		snprintf(buf, size, "%" PRIu64 "k", bytes / KIB);
-	else
-		snprintf(buf, size, "%" PRIu64, bytes);
-}
 
 /* A chunk size in bytes, "k" or "m" (the text label's chunk part). */
 static void chunk_str(char *buf, size_t size, uint64_t bytes)
@@ -210,11 +195,13 @@ int diskbench__write_bonnie_csv(struct diskbench_report *r,
 		else if (in->flags & DISKBENCH_INFO_HAS_SEED)
 			diskbench__out_printf(o, "%u", in->seed);
 		if (in->file_bytes) {
-			size_str(buf, sizeof(buf), in->file_bytes);
+			diskbench__size_str(buf, sizeof(buf), in->file_bytes);
 			/* Field 6, the chunk size, stays empty as in 2.00a. */
 			diskbench__out_printf(o, ",%s,,%u,%u", buf,
-					      in->seeks ? in->seeks : DEFAULT_SEEKS,
-					      in->seekers ? in->seekers : DEFAULT_SEEKERS);
+					      in->seeks ? in->seeks :
+					      DISKBENCH_BONNIE_DEFAULT_SEEKS,
+					      in->seekers ? in->seekers :
+					      DISKBENCH_BONNIE_DEFAULT_SEEKERS);
 		} else {
 			diskbench__out_puts(o, ",,,,");
 		}
@@ -255,25 +242,6 @@ int diskbench__write_bonnie_csv(struct diskbench_report *r,
 
 /* ---- text ---- */
 
-static void text_rate_kib(struct diskbench__out *o, double v)
-{
-	double m = v / 1024.0;
-	char num[32];
-
-	if (v < 10000)
-		diskbench__out_printf(o, " %4dk", (int)v);
-	else if (m < 1000) {
-		if (m < 100)
-			diskbench__out_printf(o, " %4sm",
-					      diskbench__fixed(num, sizeof(num), m, 1));
-		else
-			diskbench__out_printf(o, " %4dm", (int)(m + 0.5));
-	} else {
-		diskbench__out_printf(o, " %4sg",
-				      diskbench__fixed(num, sizeof(num), m / 1024.0, 1));
-	}
-}
-
 static void text_pair(struct diskbench__out *o, const struct diskbench_result *res)
 {
 	char num[32];
@@ -287,7 +255,9 @@ static void text_pair(struct diskbench__out *o, const struct diskbench_result *r
 		return;
 	}
 	if (diskbench__kind_moves_bytes(diskbench_result_kind(res))) {
-		text_rate_kib(o, diskbench_result_bytes_per_sec(res) / 1024.0);
+		diskbench__out_printf(o, " %5s",
+				      diskbench__kib_str(num, sizeof(num),
+							 diskbench_result_bytes_per_sec(res) / 1024.0));
 	} else if (is_seeks(diskbench_result_kind(res))) {
 		double v = diskbench_result_ops_per_sec(res);
 
@@ -339,8 +309,9 @@ static void big_spec(char *buf, size_t size, const struct diskbench_report_info 
 	char parts[4][32] = { "", "", "", "" };
 	int last = -1;
 
-	size_str(buf, size, in->file_bytes);
-	if (in->chunk_bytes && in->chunk_bytes != DEFAULT_CHUNK) {
+	diskbench__size_str(buf, size, in->file_bytes);
+	if (in->chunk_bytes &&
+	    in->chunk_bytes != DISKBENCH_TARGET_DEFAULT_BLOCK_BYTES) {
 		chunk_str(parts[0], sizeof(parts[0]), in->chunk_bytes);
 		last = 0;
 	}
@@ -348,12 +319,12 @@ static void big_spec(char *buf, size_t size, const struct diskbench_report_info 
 		snprintf(parts[1], sizeof(parts[1]), "%u", in->concurrency);
 		last = 1;
 	}
-	if (in->seeks && in->seeks != DEFAULT_SEEKS) {
+	if (in->seeks && in->seeks != DISKBENCH_BONNIE_DEFAULT_SEEKS) {
 		snprintf(parts[2], sizeof(parts[2]), "%u", in->seeks);
 		last = 2;
 	}
 	/* bonnie++ 2.00a loses this part; we keep it. */
-	if (in->seekers && in->seekers != DEFAULT_SEEKERS) {
+	if (in->seekers && in->seekers != DISKBENCH_BONNIE_DEFAULT_SEEKERS) {
 		snprintf(parts[3], sizeof(parts[3]), "%u", in->seekers);
 		last = 3;
 	}

@@ -35,6 +35,7 @@
 
 #include <diskbench/hist.h>
 #include <diskbench/stall.h>
+#include <diskbench/target.h>
 #include <diskbench/timeline.h>
 
 #include "serialize-internal.h"
@@ -76,34 +77,17 @@ static const char *const palette[PALETTE_N] = {
 
 /* ---- text ---- */
 
-/* Length of the valid UTF-8 sequence at p, 0 if it is not one (XML also
- * refuses U+FFFE and U+FFFF). */
-static size_t utf8_len(const unsigned char *p)
+/* The length of the character at p if XML 1.0 allows it (well-formed
+ * UTF-8 but for U+FFFE and U+FFFF, which XML's Char leaves out; the
+ * control characters are esc()'s), else 0. */
+static size_t xml_char_len(const unsigned char *p)
 {
-	unsigned c = p[0];
+	uint32_t c;
+	size_t n = diskbench__utf8_len(p, &c);
 
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf)
-		return (p[1] & 0xc0) == 0x80 ? 2 : 0;
-	if (c >= 0xe0 && c <= 0xef) {
-		unsigned lo = c == 0xe0 ? 0xa0 : 0x80, hi = c == 0xed ? 0x9f : 0xbf;
-
-		if (p[1] < lo || p[1] > hi || (p[2] & 0xc0) != 0x80)
-			return 0;
-		if (c == 0xef && p[1] == 0xbf && (p[2] == 0xbe || p[2] == 0xbf))
-			return 0;
-		return 3;
-	}
-	if (c >= 0xf0 && c <= 0xf4) {
-		unsigned lo = c == 0xf0 ? 0x90 : 0x80, hi = c == 0xf4 ? 0x8f : 0xbf;
-
-		if (p[1] < lo || p[1] > hi || (p[2] & 0xc0) != 0x80 ||
-		    (p[3] & 0xc0) != 0x80)
-			return 0;
-		return 4;
-	}
-	return 0;
+	if (!n || c == 0xfffe || c == 0xffff)
+		return 0;
+	return n;
 }
 
 /* Writes user text escaped for element content and quoted attributes. */
@@ -114,7 +98,7 @@ static void esc(struct diskbench__out *o, const char *s)
 
 	while (*p) {
 		const char *rep = NULL;
-		size_t n = utf8_len(p);
+		size_t n = xml_char_len(p);
 
 		switch (*p) {
 		case '&': rep = "&amp;"; break;
@@ -665,26 +649,6 @@ struct bcell {
 	char bg[3][8];      /* "#RRGG00" or "" */
 };
 
-/* bonnie++'s k/m/g folding of a KiB/s figure (its text table, section 8
- * of the reference), applied to the integer its CSV holds. */
-static void fold_kib(char *buf, size_t size, double kib)
-{
-	char num[40];
-
-	if (kib < 10000) {
-		snprintf(buf, size, "%lluk", (unsigned long long)kib);
-	} else if (kib / 1024 < 1000) {
-		double m = kib / 1024;
-
-		if (m < 100)
-			snprintf(buf, size, "%sm", diskbench__fixed(num, sizeof(num), m, 1));
-		else
-			snprintf(buf, size, "%llum", (unsigned long long)(m + 0.5));
-	} else {
-		snprintf(buf, size, "%sg", diskbench__fixed(num, sizeof(num), kib / 1048576, 1));
-	}
-}
-
 static void bcell_fill(struct bcell *c, enum diskbench_phase_kind kind,
 		       const struct diskbench_result *res)
 {
@@ -714,7 +678,7 @@ static void bcell_fill(struct bcell *c, enum diskbench_phase_kind kind,
 		double kib = floor(diskbench_result_bytes_per_sec(res) / 1024);
 
 		c->v[0] = kib;
-		fold_kib(c->text[0], sizeof(c->text[0]), kib);
+		diskbench__kib_str(c->text[0], sizeof(c->text[0]), kib);
 	} else if (kind == DISKBENCH_PHASE_SEEKS) {
 		double r = diskbench_result_ops_per_sec(res);
 		int dec = r >= 1000 ? 0 : 1;
@@ -805,19 +769,13 @@ static void bcell_td(struct diskbench__out *o, const struct bcell *c, int t,
 	diskbench__out_printf(o, ">%s</td>", c->text[t]);
 }
 
-/* File size as bonnie++ folds it: "64M", "2G". */
+/* A size as bonnie++ folds it ("64M", "2G"); an empty cell for 0. */
 static void fold_size(char *buf, size_t size, uint64_t bytes)
 {
 	if (!bytes)
 		buf[0] = 0;
-	else if (bytes % (UINT64_C(1) << 30) == 0)
-		snprintf(buf, size, "%lluG", (unsigned long long)(bytes >> 30));
-	else if (bytes % (UINT64_C(1) << 20) == 0)
-		snprintf(buf, size, "%lluM", (unsigned long long)(bytes >> 20));
-	else if (bytes % 1024 == 0)
-		snprintf(buf, size, "%lluk", (unsigned long long)(bytes >> 10));
 	else
-		snprintf(buf, size, "%llu", (unsigned long long)bytes);
+		diskbench__size_str(buf, size, bytes);
 }
 
 static int bonnie_table(struct page *pg)
@@ -849,7 +807,8 @@ static int bonnie_table(struct page *pg)
 				   diskbench__run_find(run, bonnie_kinds[k]));
 		rows[n++] = ri;
 		conc |= run->info.concurrency > 1;
-		chunk |= run->info.chunk_bytes && run->info.chunk_bytes != 8192;
+		chunk |= run->info.chunk_bytes &&
+			 run->info.chunk_bytes != DISKBENCH_TARGET_DEFAULT_BLOCK_BYTES;
 		maxc |= run->info.files && (run->info.max_bytes ||
 			run->info.files_mode != DISKBENCH_FILES_REGULAR);
 		minc |= run->info.files && run->info.min_bytes &&
@@ -919,7 +878,8 @@ static int bonnie_table(struct page *pg)
 		fold_size(buf, sizeof(buf), in->file_bytes);
 		diskbench__out_printf(o, "<td>%s</td>", buf);
 		if (chunk) {
-			fold_size(buf, sizeof(buf), in->chunk_bytes ? in->chunk_bytes : 8192);
+			fold_size(buf, sizeof(buf), in->chunk_bytes ? in->chunk_bytes :
+				  DISKBENCH_TARGET_DEFAULT_BLOCK_BYTES);
 			diskbench__out_printf(o, "<td>%s</td>", buf);
 		}
 		for (int k = 0; k < 6; k++) {

@@ -51,42 +51,6 @@ static void put(struct jw *j, const char *s)
 	diskbench__out_puts(j->o, s);
 }
 
-/* Length of the valid UTF-8 sequence at p (as jansson checks it: no
- * overlong forms, no surrogates, nothing above U+10FFFF); 0 if invalid. */
-static size_t utf8_len(const unsigned char *p)
-{
-	uint32_t cp;
-	size_t n;
-
-	if (p[0] < 0x80)
-		return 1;
-	if (p[0] < 0xc2)
-		return 0;
-	if (p[0] < 0xe0) {
-		n = 2;
-		cp = p[0] & 0x1f;
-	} else if (p[0] < 0xf0) {
-		n = 3;
-		cp = p[0] & 0x0f;
-	} else if (p[0] < 0xf5) {
-		n = 4;
-		cp = p[0] & 0x07;
-	} else {
-		return 0;
-	}
-	/* A NUL ends the string before a sequence is complete: it fails the
-	 * continuation test, so nothing past it is read. */
-	for (size_t i = 1; i < n; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (p[i] & 0x3f);
-	}
-	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
-	    cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return n;
-}
-
 /* A JSON string (RFC 8259): quote, backslash and control characters
  * escaped; bytes that are not UTF-8 become U+FFFD, since JSON text must be
  * UTF-8 (paths and host names are bytes). NULL is null. */
@@ -118,7 +82,7 @@ static void put_str(struct jw *j, const char *s)
 				snprintf(buf, sizeof(buf), "\\u%04x", *p);
 				esc = buf;
 			}
-		} else if (*p >= 0x80 && !(n = utf8_len(p))) {
+		} else if (*p >= 0x80 && !(n = diskbench__utf8_len(p, NULL))) {
 			esc = "\xef\xbf\xbd";
 			n = 1;
 		}

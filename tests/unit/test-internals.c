@@ -22,6 +22,7 @@
 
 #include "common-internal.h"
 #include "hist-internal.h"
+#include "out-internal.h"
 #include "stall-internal.h"
 #include "target-internal.h"
 
@@ -341,9 +342,76 @@ static void test_slow_log_not_resident(void **state)
 	diskbench__slow_free(log);
 }
 
+/* The one UTF-8 check of the writers: well-formed sequences pass with
+ * their length and character; overlong forms, surrogates, anything above
+ * U+10FFFF, stray continuation bytes and sequences cut short by the
+ * string's NUL are refused (0), and nothing past the NUL is read. */
+static void test_utf8_len_edges(void **state)
+{
+	static const struct {
+		const char *s;
+		size_t len;
+		uint32_t code;
+	} cases[] = {
+		{ "a", 1, 'a' },
+		{ "\x7f", 1, 0x7f },
+		{ "\xc2\x80", 2, 0x80 },
+		{ "\xdf\xbf", 2, 0x7ff },
+		{ "\xe0\xa0\x80", 3, 0x800 },
+		{ "\xed\x9f\xbf", 3, 0xd7ff },
+		{ "\xee\x80\x80", 3, 0xe000 },
+		{ "\xef\xbf\xbe", 3, 0xfffe },
+		{ "\xef\xbf\xbf", 3, 0xffff },
+		{ "\xf0\x90\x80\x80", 4, 0x10000 },
+		{ "\xf4\x8f\xbf\xbf", 4, 0x10ffff },
+		/* overlong forms */
+		{ "\xc0\x80", 0, 0 },
+		{ "\xc1\xbf", 0, 0 },
+		{ "\xe0\x9f\xbf", 0, 0 },
+		{ "\xf0\x8f\xbf\xbf", 0, 0 },
+		/* surrogates */
+		{ "\xed\xa0\x80", 0, 0 },
+		{ "\xed\xbf\xbf", 0, 0 },
+		/* above U+10FFFF */
+		{ "\xf4\x90\x80\x80", 0, 0 },
+		{ "\xf5\x80\x80\x80", 0, 0 },
+		{ "\xff", 0, 0 },
+		/* a continuation byte alone, a lead byte not followed by one */
+		{ "\x80", 0, 0 },
+		{ "\xc3" "a", 0, 0 },
+		{ "\xe2\x82" "a", 0, 0 },
+		/* cut short by the end of the string */
+		{ "\xc3", 0, 0 },
+		{ "\xe2\x82", 0, 0 },
+		{ "\xf0\x9f\x98", 0, 0 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		size_t n = strlen(cases[i].s) + 1;
+		/* Exactly the string and its NUL, so that ASan sees a read
+		 * past the end. */
+		unsigned char *p = malloc(n);
+		uint32_t code = UINT32_MAX;
+		size_t len;
+
+		assert_non_null(p);
+		memcpy(p, cases[i].s, n);
+		len = diskbench__utf8_len(p, &code);
+		if (len != cases[i].len)
+			fail_msg("case %zu: length %zu, expected %zu", i, len,
+				 cases[i].len);
+		if (len)
+			assert_int_equal(code, cases[i].code);
+		assert_int_equal(diskbench__utf8_len(p, NULL), len);
+		free(p);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_utf8_len_edges),
 		cmocka_unit_test(test_hist_empty_shape),
 		cmocka_unit_test(test_target_alloc_large_buffers),
 		cmocka_unit_test(test_slow_log_not_resident),
