@@ -128,10 +128,6 @@ int diskbench__result_set_error_msg(struct diskbench_result *res, int code,
 				    const char *op, const char *path,
 				    uint64_t offset, const char *msg);
 
-/* Whether a kind's rate is bytes per second (the five big-file bonnie++
- * phases and the general sequential and random ones). */
-bool diskbench__kind_moves_bytes(enum diskbench_phase_kind kind);
-
 /* Whether a configuration key follows diskbench_result_set_config()'s
  * rules. */
 bool diskbench__config_key_ok(const char *key);

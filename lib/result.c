@@ -8,36 +8,11 @@
 #include <diskbench/result.h>
 
 #include "hist-internal.h"
+#include "kind-internal.h"
 #include "recorder-internal.h"
 #include "stall-internal.h"
 #include "result-internal.h"
 #include "timeline-internal.h"
-
-static const char *const kind_names[] = {
-	[DISKBENCH_PHASE_CUSTOM] = "custom",
-	[DISKBENCH_PHASE_PUTC] = "putc",
-	[DISKBENCH_PHASE_PUT_BLOCK] = "put_block",
-	[DISKBENCH_PHASE_REWRITE] = "rewrite",
-	[DISKBENCH_PHASE_GETC] = "getc",
-	[DISKBENCH_PHASE_GET_BLOCK] = "get_block",
-	[DISKBENCH_PHASE_SEEKS] = "seeks",
-	[DISKBENCH_PHASE_SEQ_CREATE] = "seq_create",
-	[DISKBENCH_PHASE_SEQ_STAT] = "seq_stat",
-	[DISKBENCH_PHASE_SEQ_DELETE] = "seq_del",
-	[DISKBENCH_PHASE_RAN_CREATE] = "ran_create",
-	[DISKBENCH_PHASE_RAN_STAT] = "ran_stat",
-	[DISKBENCH_PHASE_RAN_DELETE] = "ran_del",
-	[DISKBENCH_PHASE_SEQ_READ] = "seq_read",
-	[DISKBENCH_PHASE_SEQ_WRITE] = "seq_write",
-	[DISKBENCH_PHASE_RANDOM_IO] = "random_io",
-};
-
-DISKBENCH_API const char *diskbench_phase_kind_name(enum diskbench_phase_kind kind)
-{
-	if ((unsigned)kind >= sizeof(kind_names) / sizeof(kind_names[0]))
-		return NULL;
-	return kind_names[kind];
-}
 
 static char *dup_or_null(const char *s, int *err)
 {
@@ -96,7 +71,7 @@ int diskbench__result_set_name(struct diskbench_result *res, const char *name)
 	struct diskbench__result_extra *x;
 	char *n;
 
-	if (!strcmp(name, kind_names[res->kind])) {
+	if (!strcmp(name, diskbench_phase_kind_name(res->kind))) {
 		if (res->extra) {
 			free(res->extra->name);
 			res->extra->name = NULL;
@@ -486,7 +461,7 @@ DISKBENCH_API const char *diskbench_result_name(const struct diskbench_result *r
 	if (!res)
 		return "";
 	return res->extra && res->extra->name ? res->extra->name
-					      : kind_names[res->kind];
+					      : diskbench_phase_kind_name(res->kind);
 }
 
 DISKBENCH_API enum diskbench_phase_kind
@@ -542,23 +517,6 @@ diskbench_result_cpu_system_ns(const struct diskbench_result *res)
 static double per_second(const struct diskbench__measured *m, double amount)
 {
 	return m->elapsed_ns ? amount * 1e9 / (double)m->elapsed_ns : 0.0;
-}
-
-bool diskbench__kind_moves_bytes(enum diskbench_phase_kind kind)
-{
-	switch (kind) {
-	case DISKBENCH_PHASE_PUTC:
-	case DISKBENCH_PHASE_PUT_BLOCK:
-	case DISKBENCH_PHASE_REWRITE:
-	case DISKBENCH_PHASE_GETC:
-	case DISKBENCH_PHASE_GET_BLOCK:
-	case DISKBENCH_PHASE_SEQ_READ:
-	case DISKBENCH_PHASE_SEQ_WRITE:
-	case DISKBENCH_PHASE_RANDOM_IO:
-		return true;
-	default:
-		return false;
-	}
 }
 
 static bool moves_bytes(const struct diskbench_result *res)

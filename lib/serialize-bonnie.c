@@ -16,6 +16,7 @@
 #include <diskbench/phase.h>
 #include <diskbench/target.h>
 
+#include "kind-internal.h"
 #include "serialize-internal.h"
 
 #define KIB UINT64_C(1024)
@@ -23,16 +24,12 @@
 #define GIB (MIB * KIB)
 
 
-/* The twelve bonnie++ phases in CSV order: big-file, then small-file. */
-static const enum diskbench_phase_kind big_kinds[6] = {
-	DISKBENCH_PHASE_PUTC, DISKBENCH_PHASE_PUT_BLOCK, DISKBENCH_PHASE_REWRITE,
-	DISKBENCH_PHASE_GETC, DISKBENCH_PHASE_GET_BLOCK, DISKBENCH_PHASE_SEEKS,
-};
-static const enum diskbench_phase_kind file_kinds[6] = {
-	DISKBENCH_PHASE_SEQ_CREATE, DISKBENCH_PHASE_SEQ_STAT,
-	DISKBENCH_PHASE_SEQ_DELETE, DISKBENCH_PHASE_RAN_CREATE,
-	DISKBENCH_PHASE_RAN_STAT, DISKBENCH_PHASE_RAN_DELETE,
-};
+/* The run's result of bonnie++'s phase at place i of its CSV order. */
+static const struct diskbench_result *
+bonnie_find(const struct diskbench__report_run *run, int i)
+{
+	return diskbench__run_find(run, diskbench__bonnie_kind(i));
+}
 
 /* Field names of a 1.98 line (the 50 positions). */
 static const char *const names_198[50] = {
@@ -206,7 +203,7 @@ int diskbench__write_bonnie_csv(struct diskbench_report *r,
 			diskbench__out_puts(o, ",,,,");
 		}
 		for (int k = 0; k < 6; k++)
-			csv_pair(o, diskbench__run_find(run, big_kinds[k]));
+			csv_pair(o, bonnie_find(run, k));
 		if (in->files) {
 			files_str(buf, sizeof(buf), in->files);
 			diskbench__out_printf(o, ",%s", buf);
@@ -230,11 +227,11 @@ int diskbench__write_bonnie_csv(struct diskbench_report *r,
 			diskbench__out_puts(o, ",,,,,");
 		}
 		for (int k = 0; k < 6; k++)
-			csv_pair(o, diskbench__run_find(run, file_kinds[k]));
+			csv_pair(o, bonnie_find(run, 6 + k));
 		for (int k = 0; k < 6; k++)
-			csv_latency(o, diskbench__run_find(run, big_kinds[k]));
+			csv_latency(o, bonnie_find(run, k));
 		for (int k = 0; k < 6; k++)
-			csv_latency(o, diskbench__run_find(run, file_kinds[k]));
+			csv_latency(o, bonnie_find(run, 6 + k));
 		diskbench__out_puts(o, "\n");
 	}
 	return 0;
@@ -275,11 +272,11 @@ static void text_pair(struct diskbench__out *o, const struct diskbench_result *r
 
 static void text_latency_line(struct diskbench__out *o,
 			      const struct diskbench__report_run *run,
-			      const enum diskbench_phase_kind kinds[6])
+			      int first)
 {
 	diskbench__out_puts(o, "Latency          ");
-	for (int k = 0; k < 6; k++) {
-		const struct diskbench_result *res = diskbench__run_find(run, kinds[k]);
+	for (int k = first; k < first + 6; k++) {
+		const struct diskbench_result *res = bonnie_find(run, k);
 		char lat[32] = "";
 
 		if (measured(res))
@@ -355,23 +352,22 @@ static void file_spec(char *buf, size_t size, const struct diskbench_report_info
 
 /* Whether a run belongs in the big-file or the file section: it was
  * given the parameters, or has results of the section's phases. */
-static bool has_kinds(const struct diskbench__report_run *run,
-		      const enum diskbench_phase_kind kinds[6])
+static bool has_kinds(const struct diskbench__report_run *run, int first)
 {
-	for (int k = 0; k < 6; k++)
-		if (diskbench__run_find(run, kinds[k]))
+	for (int k = first; k < first + 6; k++)
+		if (bonnie_find(run, k))
 			return true;
 	return false;
 }
 
 static bool has_big(const struct diskbench__report_run *run)
 {
-	return run->info.file_bytes || has_kinds(run, big_kinds);
+	return run->info.file_bytes || has_kinds(run, 0);
 }
 
 static bool has_files(const struct diskbench__report_run *run)
 {
-	return run->info.files || has_kinds(run, file_kinds);
+	return run->info.files || has_kinds(run, 6);
 }
 
 /* Text of an error message on one line: control characters become '?'
@@ -394,9 +390,7 @@ static void text_errors(struct diskbench__out *o, const struct diskbench_report 
 		const struct diskbench__report_run *run = &r->runs.v[i];
 
 		for (int k = 0; k < 12; k++) {
-			const struct diskbench_result *res =
-				diskbench__run_find(run, k < 6 ? big_kinds[k]
-							       : file_kinds[k - 6]);
+			const struct diskbench_result *res = bonnie_find(run, k);
 
 			if (!res || !diskbench_result_error(res))
 				continue;
@@ -449,9 +443,9 @@ int diskbench__write_bonnie_text(struct diskbench_report *r,
 			big_spec(spec, sizeof(spec), &run->info);
 			text_label(o, run->info.name, spec);
 			for (int k = 0; k < 6; k++)
-				text_pair(o, diskbench__run_find(run, big_kinds[k]));
+				text_pair(o, bonnie_find(run, k));
 			diskbench__out_puts(o, "\n");
-			text_latency_line(o, run, big_kinds);
+			text_latency_line(o, run, 0);
 		}
 	}
 	if (!any_files) {
@@ -481,9 +475,9 @@ int diskbench__write_bonnie_text(struct diskbench_report *r,
 		else
 			text_label(o, run->info.name, spec);
 		for (int k = 0; k < 6; k++)
-			text_pair(o, diskbench__run_find(run, file_kinds[k]));
+			text_pair(o, bonnie_find(run, 6 + k));
 		diskbench__out_puts(o, "\n");
-		text_latency_line(o, run, file_kinds);
+		text_latency_line(o, run, 6);
 	}
 	text_errors(o, r);
 	return 0;
@@ -832,12 +826,14 @@ static int parse_line(struct diskbench_report *r, struct line *ln,
 			  in.files_mode != DISKBENCH_FILES_REGULAR))
 		return bad(r, ln, 21, "empty, but the file fields after it are set");
 	for (int k = 0; k < 6; k++) {
-		err = get_phase(r, ln, run, big_kinds[k], 9 + 2 * k, 38 + k);
+		err = get_phase(r, ln, run, diskbench__bonnie_kind(k), 9 + 2 * k,
+				38 + k);
 		if (err)
 			return err;
 	}
 	for (int k = 0; k < 6; k++) {
-		err = get_phase(r, ln, run, file_kinds[k], 26 + 2 * k, 44 + k);
+		err = get_phase(r, ln, run, diskbench__bonnie_kind(6 + k),
+				26 + 2 * k, 44 + k);
 		if (err)
 			return err;
 	}

@@ -38,6 +38,7 @@
 #include <diskbench/target.h>
 #include <diskbench/timeline.h>
 
+#include "kind-internal.h"
 #include "serialize-internal.h"
 
 /* At most this many points per line of a timeline: longer timelines merge
@@ -281,29 +282,16 @@ static const char *run_name(const struct page *pg, size_t ri)
 /* What a kind is, in words. */
 static const char *kind_words(enum diskbench_phase_kind kind)
 {
-	switch (kind) {
-	case DISKBENCH_PHASE_PUTC: return "bonnie++ per-byte write";
-	case DISKBENCH_PHASE_PUT_BLOCK: return "bonnie++ block write";
-	case DISKBENCH_PHASE_REWRITE: return "bonnie++ rewrite";
-	case DISKBENCH_PHASE_GETC: return "bonnie++ per-byte read";
-	case DISKBENCH_PHASE_GET_BLOCK: return "bonnie++ block read";
-	case DISKBENCH_PHASE_SEEKS: return "bonnie++ random seeks";
-	case DISKBENCH_PHASE_SEQ_CREATE: return "bonnie++ sequential create";
-	case DISKBENCH_PHASE_SEQ_STAT: return "bonnie++ sequential stat";
-	case DISKBENCH_PHASE_SEQ_DELETE: return "bonnie++ sequential delete";
-	case DISKBENCH_PHASE_RAN_CREATE: return "bonnie++ random create";
-	case DISKBENCH_PHASE_RAN_STAT: return "bonnie++ random stat";
-	case DISKBENCH_PHASE_RAN_DELETE: return "bonnie++ random delete";
-	case DISKBENCH_PHASE_SEQ_READ: return "sequential read";
-	case DISKBENCH_PHASE_SEQ_WRITE: return "sequential write";
-	case DISKBENCH_PHASE_RANDOM_IO: return "random I/O";
-	default: return "custom phase";
-	}
+	const struct diskbench__kind *k = diskbench__kind(kind);
+
+	return k ? k->words : "custom phase";
 }
 
 static bool is_bonnie_kind(enum diskbench_phase_kind kind)
 {
-	return kind >= DISKBENCH_PHASE_PUTC && kind <= DISKBENCH_PHASE_RAN_DELETE;
+	const struct diskbench__kind *k = diskbench__kind(kind);
+
+	return k && k->group != DISKBENCH__GROUP_NONE;
 }
 
 /* Whether a group's rates are bytes (MiB/s) or operations per second. The
@@ -633,14 +621,6 @@ static void summary(struct page *pg)
 
 /* ---- the bonnie++ table ---- */
 
-static const enum diskbench_phase_kind bonnie_kinds[12] = {
-	DISKBENCH_PHASE_PUTC, DISKBENCH_PHASE_PUT_BLOCK, DISKBENCH_PHASE_REWRITE,
-	DISKBENCH_PHASE_GETC, DISKBENCH_PHASE_GET_BLOCK, DISKBENCH_PHASE_SEEKS,
-	DISKBENCH_PHASE_SEQ_CREATE, DISKBENCH_PHASE_SEQ_STAT,
-	DISKBENCH_PHASE_SEQ_DELETE, DISKBENCH_PHASE_RAN_CREATE,
-	DISKBENCH_PHASE_RAN_STAT, DISKBENCH_PHASE_RAN_DELETE,
-};
-
 /* One phase of one run as bonnie++'s CSV has it: the text shown and the
  * number bon_csv2html would read from the CSV cell (0: none). */
 struct bcell {
@@ -798,13 +778,14 @@ static int bonnie_table(struct page *pg)
 		bool any = false;
 
 		for (int k = 0; k < 12; k++)
-			if (diskbench__run_find(run, bonnie_kinds[k]))
+			if (diskbench__run_find(run, diskbench__bonnie_kind(k)))
 				any = true;
 		if (!any)
 			continue;
 		for (int k = 0; k < 12; k++)
-			bcell_fill(&cells[n * 12 + k], bonnie_kinds[k],
-				   diskbench__run_find(run, bonnie_kinds[k]));
+			bcell_fill(&cells[n * 12 + k], diskbench__bonnie_kind(k),
+				   diskbench__run_find(run,
+						       diskbench__bonnie_kind(k)));
 		rows[n++] = ri;
 		conc |= run->info.concurrency > 1;
 		chunk |= run->info.chunk_bytes &&

@@ -23,6 +23,7 @@
 #include <diskbench/version.h>
 
 #include "hist-internal.h"
+#include "kind-internal.h"
 #include "serialize-internal.h"
 #include "restore-internal.h"
 #include "result-internal.h"
@@ -1255,20 +1256,6 @@ static int read_error(struct rd *d, json_t *je, struct diskbench_result *res)
 					       offset, msg);
 }
 
-static int kind_of(const char *name, enum diskbench_phase_kind *kind)
-{
-	const char *k;
-
-	for (int i = 0; (k = diskbench_phase_kind_name((enum diskbench_phase_kind)i));
-	     i++) {
-		if (strcmp(k, name) == 0) {
-			*kind = (enum diskbench_phase_kind)i;
-			return 0;
-		}
-	}
-	return -EINVAL;
-}
-
 static int read_summary(struct rd *d, json_t *jp, enum diskbench_phase_kind kind,
 			const char *name, bool too_fast,
 			struct diskbench_result **out)
@@ -1442,7 +1429,7 @@ static int read_phase(struct rd *d, json_t *jp, struct diskbench_result **out)
 	    (err = rd_obj(d, jp, "error", OPT | NULLOK, &je)) ||
 	    (err = rd_obj(d, jp, "config", OPT, &jc)))
 		return err;
-	if (kind_of(kname, &kind)) {
+	if (diskbench__kind_by_name(kname, &kind)) {
 		char shown[DISKBENCH__ESCAPED_SIZE(40)];
 
 		return rd_fail(d, "kind", "unknown phase kind \"%s\"",

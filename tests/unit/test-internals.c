@@ -22,6 +22,7 @@
 
 #include "common-internal.h"
 #include "hist-internal.h"
+#include "kind-internal.h"
 #include "out-internal.h"
 #include "stall-internal.h"
 #include "target-internal.h"
@@ -408,10 +409,54 @@ static void test_utf8_len_edges(void **state)
 	}
 }
 
+/* The table of kinds: a row for every kind and none past the last;
+ * bonnie++'s twelve places hold its twelve kinds once each in CSV order
+ * (the enum's order), the first six the big file's; names read back to
+ * their kind; the byte-moving kinds are the five big-file transfers and
+ * the general sequential and random ones. */
+static void test_kind_table(void **state)
+{
+	static const bool bytes[] = {
+		[DISKBENCH_PHASE_PUTC] = true, [DISKBENCH_PHASE_PUT_BLOCK] = true,
+		[DISKBENCH_PHASE_REWRITE] = true, [DISKBENCH_PHASE_GETC] = true,
+		[DISKBENCH_PHASE_GET_BLOCK] = true,
+		[DISKBENCH_PHASE_SEQ_READ] = true,
+		[DISKBENCH_PHASE_SEQ_WRITE] = true,
+		[DISKBENCH_PHASE_RANDOM_IO] = true,
+	};
+	enum diskbench_phase_kind k;
+
+	(void)state;
+	for (int i = 0; i <= DISKBENCH_PHASE_RANDOM_IO; i++) {
+		const struct diskbench__kind *row = diskbench__kind(i);
+
+		assert_non_null(row);
+		assert_non_null(row->words);
+		assert_string_equal(row->name, diskbench_phase_kind_name(i));
+		assert_int_equal(diskbench__kind_by_name(row->name, &k), 0);
+		assert_int_equal(k, i);
+		assert_int_equal(diskbench__kind_moves_bytes(i), bytes[i]);
+		if (i >= DISKBENCH_PHASE_PUTC && i <= DISKBENCH_PHASE_RAN_DELETE) {
+			assert_int_equal(row->bonnie, i - 1);
+			assert_int_equal(diskbench__bonnie_kind(i - 1), i);
+			assert_int_equal(row->group, i <= DISKBENCH_PHASE_SEEKS ?
+					 DISKBENCH__GROUP_BIG : DISKBENCH__GROUP_FILES);
+		} else {
+			assert_int_equal(row->bonnie, -1);
+			assert_int_equal(row->group, DISKBENCH__GROUP_NONE);
+		}
+	}
+	assert_null(diskbench__kind(DISKBENCH_PHASE_RANDOM_IO + 1));
+	assert_null(diskbench_phase_kind_name(DISKBENCH_PHASE_RANDOM_IO + 1));
+	assert_false(diskbench__kind_moves_bytes(DISKBENCH_PHASE_RANDOM_IO + 1));
+	assert_int_equal(diskbench__kind_by_name("seq_delete", &k), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_utf8_len_edges),
+		cmocka_unit_test(test_kind_table),
 		cmocka_unit_test(test_hist_empty_shape),
 		cmocka_unit_test(test_target_alloc_large_buffers),
 		cmocka_unit_test(test_slow_log_not_resident),
