@@ -68,6 +68,15 @@ int diskbench__hist_restore_bucket(struct diskbench__restore *rs,
 				   struct diskbench__hist_restore_state *st,
 				   size_t idx, uint64_t count);
 
+/* The bucket of values low to high gets count values, as
+ * diskbench__hist_restore_bucket(), once low is at most the histogram's
+ * highest value and [low, high] is exactly one of its buckets (a reader
+ * that names buckets by their bounds). */
+int diskbench__hist_restore_range(struct diskbench__restore *rs,
+				  struct diskbench_hist *h,
+				  struct diskbench__hist_restore_state *st,
+				  uint64_t low, uint64_t high, uint64_t count);
+
 /* The figures besides the buckets, checked against them and against each
  * other (what percentiles and the mean rely on), then set. */
 int diskbench__hist_restore_finish(struct diskbench__restore *rs,

@@ -106,6 +106,26 @@ int diskbench__hist_restore_bucket(struct diskbench__restore *rs,
 	return 0;
 }
 
+int diskbench__hist_restore_range(struct diskbench__restore *rs,
+				  struct diskbench_hist *h,
+				  struct diskbench__hist_restore_state *st,
+				  uint64_t low, uint64_t high, uint64_t count)
+{
+	uint64_t lo, hi;
+	size_t idx;
+
+	if (low > h->highest)
+		return FAIL(rs, NULL, "%" PRIu64 " is above highest_ns", low);
+	idx = diskbench__hist_index(h->bits, h->mask, low);
+	diskbench__hist_bucket_bounds(h->bits, idx, &lo, &hi);
+	if (lo != low || hi != high)
+		return FAIL(rs, NULL,
+			    "[%" PRIu64 ", %" PRIu64 "] is not a bucket of this histogram (%" PRIu64
+			    " is in [%" PRIu64 ", %" PRIu64 "])",
+			    low, high, low, lo, hi);
+	return diskbench__hist_restore_bucket(rs, h, st, idx, count);
+}
+
 int diskbench__hist_restore_finish(struct diskbench__restore *rs,
 				   struct diskbench_hist *h,
 				   const struct diskbench__hist_restore_state *st,

@@ -1073,25 +1073,12 @@ static int read_hist(struct rd *d, json_t *jl, struct diskbench_hist **out)
 	for (size_t i = 0; i < nb; i++) {
 		size_t o2 = rd_push_key(d, "buckets");
 		size_t o3 = rd_push_index(d, i);
-		uint64_t b[3], lo = 0, hi = 0;
-		size_t idx = 0;
+		uint64_t b[3];
 
 		err = rd_row(d, json_array_get(jb, i), 3, b);
-		if (!err && b[0] > h->highest)
-			err = rd_fail(d, NULL, "%" PRIu64 " is above highest_ns",
-				      b[0]);
-		if (!err) {
-			idx = diskbench__hist_index(h->bits, h->mask, b[0]);
-			diskbench__hist_bucket_bounds(h->bits, idx, &lo, &hi);
-			if (lo != b[0] || hi != b[1])
-				err = rd_fail(d, NULL,
-					"[%" PRIu64 ", %" PRIu64 "] is not a bucket of this histogram (%" PRIu64
-					" is in [%" PRIu64 ", %" PRIu64 "])",
-					b[0], b[1], b[0], lo, hi);
-			else
-				err = diskbench__hist_restore_bucket(&d->rs, h, &st,
-								     idx, b[2]);
-		}
+		if (!err)
+			err = diskbench__hist_restore_range(&d->rs, h, &st, b[0],
+							    b[1], b[2]);
 		rd_pop(d, o3);
 		rd_pop(d, o2);
 		if (err)
