@@ -30,6 +30,7 @@
 
 #include <diskbench/report.h>
 
+#include "report-file-internal.h"
 #include "report-internal.h"
 
 #ifndef NAME_MAX

@@ -4,8 +4,8 @@
  * is described in docs/result-json.md and docs/result-schema.json; the
  * writer is serialize-json.c. Every check of what is read back that the
  * binary decoder makes as well is result-restore.c's
- * (restore-internal.h); this file walks the document and names the place
- * of an error.
+ * (result-restore-internal.h); this file walks the document and names
+ * the place of an error.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -23,7 +23,7 @@
 #include <diskbench/version.h>
 
 #include "kind-internal.h"
-#include "restore-internal.h"
+#include "result-restore-internal.h"
 #include "result-internal.h"
 #include "serialize-internal.h"
 #include "serialize-json-internal.h"

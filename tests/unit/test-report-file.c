@@ -14,7 +14,7 @@
 
 #include <diskbench.h>
 
-#include "report-internal.h"
+#include "report-file-internal.h"
 
 #include "../api/report-fixture.h"
 #include "../api/write-file-cases.h"

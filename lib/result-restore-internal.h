@@ -1,7 +1,7 @@
 /*
  * Rebuilding a result from figures read back: the checks and the
  * assembly every reader of a measured result shares (the JSON reader,
- * serialize-json.c, and the binary decoder, exchange.c), so that
+ * serialize-json-read.c, and the binary decoder, exchange.c), so that
  * what one refuses the other refuses too, with the same words.
  *
  * A reader keeps its own idea of where it is in its input (a JSON path,
@@ -11,8 +11,8 @@
  * returns (a negative errno, -EINVAL). The keys and messages name the
  * fields as docs/result-json.md does.
  */
-#ifndef DISKBENCH_RESTORE_INTERNAL_H
-#define DISKBENCH_RESTORE_INTERNAL_H
+#ifndef DISKBENCH_RESULT_RESTORE_INTERNAL_H
+#define DISKBENCH_RESULT_RESTORE_INTERNAL_H
 
 #include <stdarg.h>
 #include <stdbool.h>
