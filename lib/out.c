@@ -2,8 +2,8 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
-#include <stdint.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

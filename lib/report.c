@@ -1,13 +1,9 @@
 /* Reports: runs with metadata and results (report-internal.h). Writing and
  * reading them is lib/serialize.c's. */
 #include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <diskbench/report.h>
 #include <diskbench/run.h>
