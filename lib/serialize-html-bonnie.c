@@ -270,8 +270,8 @@ int diskbench__html_bonnie_table(struct diskbench__html_page *pg)
 				 (unsigned long long)(in->files / 1024));
 		else
 			snprintf(buf, sizeof(buf), "%s",
-				 diskbench__html_trim0((char *)diskbench__fixed(num, sizeof(num),
-						     (double)in->files / 1024, 3)));
+				 diskbench__html_trim0((char *)diskbench__fixed(num,
+					sizeof(num), (double)in->files / 1024, 3)));
 		diskbench__out_printf(o, "<td>%s</td>", buf);
 		if (maxc) {
 			if (!in->files)

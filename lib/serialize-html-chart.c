@@ -143,7 +143,8 @@ static const char *dash(size_t ri)
 
 /* Stroke width of a run's line: earlier runs wider, so that runs with the
  * same figures show as nested strokes instead of hiding one another. */
-static const char *line_width(struct diskbench__html_page *pg, const struct diskbench__html_group *g,
+static const char *line_width(struct diskbench__html_page *pg,
+			      const struct diskbench__html_group *g,
 			      bool (*has)(const struct diskbench_result *),
 			      size_t ri, struct nums *nb)
 {
@@ -169,7 +170,8 @@ static double name_width(const char *s)
 /* The legend strip above a chart: one entry per run that has a line, rows
  * as needed. With draw false only measures. Returns the y at which the plot
  * may start. */
-static double legend(struct diskbench__html_page *pg, const struct diskbench__html_group *g,
+static double legend(struct diskbench__html_page *pg,
+		     const struct diskbench__html_group *g,
 		     bool (*has)(const struct diskbench_result *), bool draw)
 {
 	struct nums nb = { .i = 0 };
@@ -392,7 +394,8 @@ static uint64_t tl_ops(const struct diskbench_timeline *tl)
  * recorded finer than its operations (a bounded one of a short phase)
  * has empty intervals between any two operations; those are not holes.
  */
-static void tl_bands(struct diskbench__html_page *pg, const struct diskbench__html_group *g,
+static void tl_bands(struct diskbench__html_page *pg,
+		     const struct diskbench__html_group *g,
 		     const struct tgeo *t)
 {
 	struct nums nb = { .i = 0 };
@@ -499,7 +502,8 @@ static void tl_axes(struct diskbench__html_page *pg, const struct tgeo *t,
 }
 
 /* Worst latency, with gaps where nothing completed. */
-static void tl_latency_line(struct diskbench__html_page *pg, const struct diskbench__html_group *g, size_t ri,
+static void tl_latency_line(struct diskbench__html_page *pg,
+			    const struct diskbench__html_group *g, size_t ri,
 			    const struct tpt *v, size_t n, const struct tgeo *t,
 			    const struct logaxis *ax)
 {
@@ -535,7 +539,8 @@ static void tl_latency_line(struct diskbench__html_page *pg, const struct diskbe
 }
 
 /* Throughput as steps, down to zero where nothing completed. */
-static void tl_rate_line(struct diskbench__html_page *pg, const struct diskbench__html_group *g, size_t ri,
+static void tl_rate_line(struct diskbench__html_page *pg,
+			 const struct diskbench__html_group *g, size_t ri,
 			 const struct tpt *v, size_t n, const struct tgeo *t,
 			 bool bytes)
 {
@@ -599,7 +604,8 @@ static size_t tl_fold(const struct diskbench_result *res)
  * end and latency, in its run's colour, over the worst-latency line (whose
  * point for that interval it meets when it was the interval's worst).
  */
-static void tl_slow_markers(struct diskbench__html_page *pg, const struct diskbench__html_group *g,
+static void tl_slow_markers(struct diskbench__html_page *pg,
+			    const struct diskbench__html_group *g,
 			    const struct tgeo *t, const struct logaxis *ax)
 {
 	struct diskbench__out *o = pg->o;

@@ -112,7 +112,8 @@ const char *diskbench__html_lat(char *buf, size_t size, double ns)
 
 	while (i < 3 && ns >= 999.5 * u[i].div)
 		i++;
-	snprintf(buf, size, "%s %s", diskbench__html_sig3(num, sizeof(num), ns / u[i].div),
+	snprintf(buf, size, "%s %s",
+		 diskbench__html_sig3(num, sizeof(num), ns / u[i].div),
 		 u[i].unit);
 	return buf;
 }
@@ -124,7 +125,7 @@ const char *diskbench__html_sec(char *buf, size_t size, uint64_t ns)
 
 	snprintf(buf, size, "%s s",
 		 diskbench__fixed(num, sizeof(num), (double)ns / NS_PER_S,
-		       ns < 100 * S_NS ? 1 : 0));
+				  ns < 100 * S_NS ? 1 : 0));
 	return buf;
 }
 
@@ -136,7 +137,9 @@ const char *diskbench__html_pct(char *buf, size_t size, double p)
 	if (p >= 100)
 		snprintf(buf, size, "max");
 	else
-		snprintf(buf, size, "p%s", diskbench__html_trim0((char *)diskbench__fixed(num, sizeof(num), p, 6)));
+		snprintf(buf, size, "p%s",
+			 diskbench__html_trim0((char *)diskbench__fixed(num,
+						sizeof(num), p, 6)));
 	return buf;
 }
 

@@ -414,7 +414,8 @@ static void td_num(struct diskbench__out *o, const char *s)
 
 /* Whether key k has value v in every result of the group that has a
  * configuration. */
-static bool config_common(const struct diskbench__html_page *pg, const struct diskbench__html_group *g,
+static bool config_common(const struct diskbench__html_page *pg,
+			  const struct diskbench__html_group *g,
 			  const char *k, const char *v)
 {
 	for (size_t ri = 0; ri < pg->nruns; ri++) {
@@ -432,7 +433,8 @@ static bool config_common(const struct diskbench__html_page *pg, const struct di
 
 /* "key value" pairs of res on a line: the ones every run shares (common),
  * or the others. Returns how many were written. */
-static size_t config_items(struct diskbench__html_page *pg, const struct diskbench__html_group *g,
+static size_t config_items(struct diskbench__html_page *pg,
+			   const struct diskbench__html_group *g,
 			   const struct diskbench_result *res, bool common)
 {
 	struct diskbench__out *o = pg->o;
@@ -569,7 +571,8 @@ static void slow_table(struct diskbench__html_page *pg,
 /* The table of one latency per run: ops, rate, CPU, mean, percentiles;
  * a stalled run's row in red. Says whether any run has a distribution
  * (curves) and a timeline (lines). */
-static void pct_table(struct diskbench__html_page *pg, const struct diskbench__html_group *g, bool bytes,
+static void pct_table(struct diskbench__html_page *pg,
+		      const struct diskbench__html_group *g, bool bytes,
 		      bool *curves, bool *lines)
 {
 	struct diskbench__out *o = pg->o;
