@@ -62,7 +62,7 @@
 #include "hist-internal.h"
 #include "restore-internal.h"
 #include "result-internal.h"
-#include "stall-internal.h"
+#include "slow-log-internal.h"
 #include "timeline-internal.h"
 
 /* Start plus offset, which may lie outside either type's range. */

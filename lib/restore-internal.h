@@ -21,7 +21,7 @@
 
 #include "hist-internal.h"
 #include "result-internal.h"
-#include "stall-internal.h"
+#include "slow-log-internal.h"
 #include "timeline-internal.h"
 
 /* Bucket counters all the histograms of one input may take (8 bytes

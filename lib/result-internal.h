@@ -136,4 +136,8 @@ bool diskbench__kind_moves_bytes(enum diskbench_phase_kind kind);
  * rules. */
 bool diskbench__config_key_ok(const char *key);
 
+/* The result's slow-operation log, NULL when it has none. */
+const struct diskbench__slow_log *
+diskbench__result_slow(const struct diskbench_result *res);
+
 #endif

@@ -22,7 +22,7 @@
 
 #include "common-internal.h"
 #include "hist-internal.h"
-#include "stall-internal.h"
+#include "slow-log-internal.h"
 #include "target-internal.h"
 
 /* For every precision, indexes of consecutive values never skip a slot and
