@@ -165,6 +165,10 @@ int diskbench__ctx_failf(struct diskbench__ctx *ctx, int err, const char *path,
 #endif
 	;
 
+/* Fails a phase with the target's last error: operation, file, offset. */
+int diskbench__ctx_fail_target(struct diskbench__ctx *ctx,
+			       struct diskbench_target *t, int err);
+
 /*
  * The engine answered -EINTR (nothing moved) to a read or write of len
  * bytes at `at`: 0 to ask again, or the error that ends the request, noted

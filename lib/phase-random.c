@@ -144,7 +144,7 @@ static int run_random(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 
 	err = diskbench__target_ensure_test_file(t, R.blocks * R.block);
 	if (err) {
-		err = diskbench__target_fail(t, ctx, err);
+		err = diskbench__ctx_fail_target(ctx, t, err);
 		goto out;
 	}
 	ctx->cache_drop = diskbench__target_drop_cache(t);

@@ -183,7 +183,7 @@ int diskbench__run_seeks(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 	err = diskbench__target_ensure_test_file(t, s.blocks * s.chunk);
 	if (err) {
 		free(tickets);
-		return diskbench__target_fail(t, ctx, err);
+		return diskbench__ctx_fail_target(ctx, t, err);
 	}
 	/* Untimed, before the seekers open their descriptors. */
 	if (o->flags & DISKBENCH_BONNIE_DROP_CACHE)

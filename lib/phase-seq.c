@@ -509,7 +509,7 @@ static int run_seq(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 	}
 	if (err) {
 		free(bufs);
-		return diskbench__target_fail(t, ctx, err);
+		return diskbench__ctx_fail_target(ctx, t, err);
 	}
 	s.st.path = t->test_path;
 

@@ -188,6 +188,13 @@ int diskbench__ctx_failf(struct diskbench__ctx *ctx, int err, const char *path,
 	return diskbench__ctx_fail(ctx, err, op, path, offset);
 }
 
+int diskbench__ctx_fail_target(struct diskbench__ctx *ctx,
+			       struct diskbench_target *t, int err)
+{
+	return diskbench__ctx_fail(ctx, err, t->err_op ? t->err_op : "prepare",
+				   t->test_path, t->err_offset);
+}
+
 int diskbench__ctx_eintr(struct diskbench__ctx *ctx, uint32_t *tries,
 			 bool write, uint64_t len, const char *path,
 			 uint64_t at)

@@ -237,8 +237,8 @@ static int note(struct diskbench_target *t, struct diskbench__fileset *fs,
 	}
 	t->err_op = op;
 	t->err_offset = UINT64_MAX;
-	diskbench__target_set_errmsg(t, "%s %s: %s", op, path,
-				     diskbench_strerror(err));
+	diskbench__target_put_errmsg(t, diskbench__format("%s %s: %s", op, path,
+							  diskbench_strerror(err)));
 	return err;
 }
 
