@@ -60,7 +60,7 @@
 #include <diskbench/exchange.h>
 
 #include "hist-internal.h"
-#include "restore-internal.h"
+#include "result-restore-internal.h"
 #include "result-internal.h"
 #include "slow-log-internal.h"
 #include "timeline-internal.h"

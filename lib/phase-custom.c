@@ -185,7 +185,7 @@ static int run_custom(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 			/* Open loop: op i starts at its intended time, or at
 			 * once if late; it is the schedule's once it is known
 			 * not to be the call that says DONE. */
-			r = diskbench__pace_wait(ctx, pc->next_ns, &submitted);
+			r = diskbench__ctx_pace_wait(ctx, pc->next_ns, &submitted);
 			if (r < 0)
 				err = r;
 			if (r)
@@ -258,6 +258,7 @@ static int run_custom(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 
 const struct diskbench__phase_class diskbench__custom_class = {
 	.run = run_custom,
+	.paceable = true,
 };
 
 /* Makes a custom phase of either form, from the caller's table already

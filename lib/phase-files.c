@@ -41,7 +41,7 @@
 
 #include <diskbench/phase.h>
 
-#include "files-internal.h"
+#include "target-files-internal.h"
 #include "phase-internal.h"
 
 #define FILES_DEFAULT_CHUNK 8192u

@@ -12,7 +12,8 @@
 
 #include "common-internal.h"
 #include "engine-internal.h"
-#include "rand.h"
+#include "rand-internal.h"
+#include "pacer-internal.h"
 #include "recorder-internal.h"
 #include "target-internal.h"
 
@@ -87,6 +88,8 @@ struct diskbench__phase_class {
 	 * ran (the options, defaults resolved); NULL: none. */
 	void (*describe)(const struct diskbench_phase *p,
 			 const struct diskbench__ctx *ctx, struct diskbench__cfg *c);
+	/* Whether diskbench_phase_set_pace() may pace it. */
+	bool paceable;
 };
 
 struct diskbench_phase {
@@ -311,79 +314,14 @@ static inline int diskbench__stream_after_op(struct diskbench__stream *s,
 int diskbench__ctx_report(struct diskbench__ctx *ctx, uint64_t now,
 			  uint64_t begin_ns, uint64_t ops, uint64_t bytes);
 
-/* ---- pacing (phase-pace.c) ---- */
+/* ---- pacing: the context's side (phase.c; the schedule is pacer.c's) ---- */
 
-/*
- * One stream of a paced phase's schedule: the intended start of its next
- * request, the response-time recorder (intended start to completion) and
- * the lag of submissions behind the schedule. Stream i of n runs at
- * rate / n: constant schedules interleaved (its first request i / rate
- * after the start), Poisson ones independent.
- */
-struct diskbench__pacer {
-	uint64_t next_ns;          /* intended start of the next request */
-	double period_ns;          /* this stream's mean inter-arrival time */
-	double frac_ns;            /* the constant schedule's fraction of a ns */
-	uint64_t offset_ns;        /* the first request's delay (constant) */
-	uint64_t rng;              /* the Poisson schedule's generator state */
-	bool poisson;
-	uint64_t late_ns;
-	uint64_t spin_ns;          /* spun, not slept, before a start */
-	uint64_t late;             /* requests submitted late_ns or more late */
-	uint64_t requests;         /* requests submitted */
-	struct diskbench_recorder *resp;
-	struct diskbench_hist *lag;
-	double rate;               /* the whole phase's target */
-	uint32_t streams;
-};
-
-/* A pacer for stream i of n of a phase paced by o; the recorder like the
- * ctx's. 0 or -ENOMEM. */
-int diskbench__pacer_new(const struct diskbench__ctx *ctx,
-			 const struct diskbench_pace_opts *o, uint32_t phase_index,
-			 unsigned i, unsigned n, struct diskbench__pacer **out);
-void diskbench__pacer_free(struct diskbench__pacer *pc);
-/* Starts the schedule and the response recorder at now (the phase's clock
- * start); 0 or the recorder's error. */
-int diskbench__pacer_begin(struct diskbench__pacer *pc, uint64_t now);
-/* Adds src's figures to dst's (a worker's into the phase's). */
-int diskbench__pacer_merge(struct diskbench__pacer *dst,
-			   const struct diskbench__pacer *src);
-/* Ends the response recorder with the phase's recorder. */
-int diskbench__pacer_end(struct diskbench__pacer *pc, uint64_t now);
-
-/* The request taken next is submitted now: its intended start is
- * returned, the schedule moves on, the lag is counted. */
-void diskbench__pace_draw(struct diskbench__pacer *pc);
-
-/* The schedule's next intended start. */
-static inline void diskbench__pace_advance(struct diskbench__pacer *pc)
-{
-	double step;
-
-	if (pc->poisson) {
-		diskbench__pace_draw(pc);
-		return;
-	}
-	/* Whole ns ahead, the fraction carried: 3 requests at 3 per 10 ns
-	 * take 10 ns, not 9. */
-	step = pc->period_ns + pc->frac_ns;
-	pc->next_ns += (uint64_t)step;
-	pc->frac_ns = step - (double)(uint64_t)step;
-}
-
-static inline uint64_t diskbench__pace_take(struct diskbench__pacer *pc,
-					    uint64_t now)
-{
-	uint64_t intended = pc->next_ns, lag = now > intended ? now - intended : 0;
-
-	diskbench__hist_record(pc->lag, lag);
-	if (lag >= pc->late_ns)
-		pc->late++;
-	pc->requests++;
-	diskbench__pace_advance(pc);
-	return intended;
-}
+/* A pacer for stream i of n of phase phase_index paced by o, its
+ * response-time recorder like the ctx's. 0 or -ENOMEM. */
+int diskbench__ctx_new_pacer(const struct diskbench__ctx *ctx,
+			     const struct diskbench_pace_opts *o,
+			     uint32_t phase_index, unsigned i, unsigned n,
+			     struct diskbench__pacer **out);
 
 /*
  * Waits on the engine's clock until @p when (a request's intended start):
@@ -391,22 +329,10 @@ static inline uint64_t diskbench__pace_take(struct diskbench__pacer *pc,
  * (the request is not made); or a negative error, noted in ctx
  * (cancelled, the engine's wait failed, -ENOTSUP without a way to wait).
  */
-int diskbench__pace_wait(struct diskbench__ctx *ctx, uint64_t when,
-			 uint64_t *now);
+int diskbench__ctx_pace_wait(struct diskbench__ctx *ctx, uint64_t when,
+			     uint64_t *now);
 
-/* A paced request completed at end: its response time into the pacer. */
-static inline void diskbench__pace_done(struct diskbench__pacer *pc,
-					uint64_t intended, uint64_t end,
-					uint64_t bytes, uint64_t offset)
-{
-	diskbench__recorder_record_at(pc->resp, intended, end, bytes, offset);
-}
-
-/* Whether a phase can be paced, and the result's pacing part from the
- * phase's pacer (after the run); defined in phase-pace.c. */
+/* Whether a phase can be paced (its class says; phase-pace.c). */
 bool diskbench__phase_paceable(const struct diskbench_phase *p);
-int diskbench__pace_to_result(struct diskbench_result *res,
-			      const struct diskbench__pacer *pc,
-			      const char *name, enum diskbench_phase_kind kind);
 
 #endif

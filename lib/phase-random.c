@@ -181,6 +181,7 @@ static void describe_random(const struct diskbench_phase *p,
 const struct diskbench__phase_class diskbench__random_class = {
 	.run = run_random,
 	.describe = describe_random,
+	.paceable = true,
 };
 
 DISKBENCH_API int diskbench_phase_random_new(struct diskbench_phase **out,

@@ -68,7 +68,7 @@ int diskbench__stream_sync(struct diskbench__stream *s, void *buf)
 			/* Open loop: wait for the request's intended start
 			 * (or go at once, late); its service time runs from
 			 * here. */
-			r = diskbench__pace_wait(ctx, pc->next_ns, &now);
+			r = diskbench__ctx_pace_wait(ctx, pc->next_ns, &now);
 			if (r < 0)
 				err = r;
 			if (r)
@@ -198,7 +198,7 @@ static int paced_reap(struct diskbench__stream *s, struct diskbench_io **done,
 		now = diskbench__engine_now(e);
 		if (now >= deadline)
 			return 0;
-		int r = diskbench__pace_wait(ctx, deadline - now > PACE_POLL_NS
+		int r = diskbench__ctx_pace_wait(ctx, deadline - now > PACE_POLL_NS
 						  ? now + PACE_POLL_NS : deadline, &t);
 		if (r < 0)
 			return r;
@@ -321,7 +321,7 @@ int diskbench__stream_queued(struct diskbench__stream *s, char *bufs,
 			if (!pc || stop || err || !more)
 				break;
 			/* Paced, nothing in flight: wait for the next start. */
-			r = diskbench__pace_wait(ctx, pc->next_ns, &t);
+			r = diskbench__ctx_pace_wait(ctx, pc->next_ns, &t);
 			if (r < 0)
 				err = r;
 			if (r)
@@ -555,6 +555,7 @@ static void describe_seq(const struct diskbench_phase *p,
 const struct diskbench__phase_class diskbench__seq_class = {
 	.run = run_seq,
 	.describe = describe_seq,
+	.paceable = true,
 };
 
 DISKBENCH_API int diskbench_phase_seq_new(struct diskbench_phase **out,

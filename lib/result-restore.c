@@ -1,5 +1,5 @@
 /*
- * Rebuilding results from figures read back (restore-internal.h): the
+ * Rebuilding results from figures read back (result-restore-internal.h): the
  * checks both readers of measured results make, the JSON reader and the
  * binary decoder.
  */
@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "report-internal.h"
-#include "restore-internal.h"
+#include "result-restore-internal.h"
 
 int diskbench__restore_fail(struct diskbench__restore *rs, const char *key,
 			    const char *fmt, ...)

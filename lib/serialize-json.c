@@ -24,7 +24,7 @@
 
 #include "hist-internal.h"
 #include "report-internal.h"
-#include "restore-internal.h"
+#include "result-restore-internal.h"
 #include "result-internal.h"
 #include "slow-log-internal.h"
 #include "timeline-internal.h"

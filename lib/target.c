@@ -14,7 +14,7 @@
 
 #include "common-internal.h"
 #include "engine-internal.h"
-#include "files-internal.h"
+#include "target-files-internal.h"
 #include "target-internal.h"
 
 /* How many other names to try when a stranger holds ours. */

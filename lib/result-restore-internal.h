@@ -11,8 +11,8 @@
  * returns (a negative errno, -EINVAL). The keys and messages name the
  * fields as docs/result-json.md does.
  */
-#ifndef DISKBENCH_RESTORE_INTERNAL_H
-#define DISKBENCH_RESTORE_INTERNAL_H
+#ifndef DISKBENCH_RESULT_RESTORE_INTERNAL_H
+#define DISKBENCH_RESULT_RESTORE_INTERNAL_H
 
 #include <stdarg.h>
 #include <stdbool.h>

@@ -10,8 +10,8 @@
  * when sizes vary; a 32-bit visiting order only once a random phase
  * shuffles; one bit per file for "exists".
  */
-#ifndef DISKBENCH_FILES_INTERNAL_H
-#define DISKBENCH_FILES_INTERNAL_H
+#ifndef DISKBENCH_TARGET_FILES_INTERNAL_H
+#define DISKBENCH_TARGET_FILES_INTERNAL_H
 
 #include <stdbool.h>
 #include <stddef.h>
