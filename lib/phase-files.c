@@ -41,8 +41,9 @@
 
 #include <diskbench/phase.h>
 
-#include "target-files-internal.h"
+#include "phase-files-internal.h"
 #include "phase-internal.h"
+#include "target-files-internal.h"
 
 #define FILES_DEFAULT_CHUNK 8192u
 #define FILES_MIN_CHUNK 256u

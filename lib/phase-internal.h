@@ -204,111 +204,10 @@ int diskbench__ctx_write_full(struct diskbench__ctx *ctx, int64_t h,
 			      const void *buf, uint64_t len, uint64_t offset,
 			      uint64_t at, const char *path);
 
-struct diskbench__worker;
-
-/*
- * A stream of requests on one open file, for the sequential and random
- * phases: next() hands out the next request (false when there is none).
- * Buffers are block bytes each. On a worker thread, `worker` is set, so
- * that its counts are published after each operation for progress.
- */
-struct diskbench__stream {
-	struct diskbench__ctx *ctx;
-	struct diskbench__worker *worker;  /* NULL on the phase's thread */
-	const char *path;
-	int64_t h;
-	uint64_t block;
-	bool (*next)(struct diskbench__stream *s, uint64_t *off, uint64_t *len,
-		     bool *write);
-	/* Gives back the last request next() handed out, never made (a
-	 * paced queue held it for its start, and the phase ended first), so
-	 * that what the stream says it covered was done; NULL: nothing to
-	 * undo. */
-	void (*put_back)(struct diskbench__stream *s, uint64_t off, uint64_t len);
-};
-
-/* Runs a stream one request at a time (buf: one block). */
-int diskbench__stream_sync(struct diskbench__stream *s, void *buf);
-/* Runs a stream with up to depth requests in flight (bufs: depth blocks). */
-int diskbench__stream_queued(struct diskbench__stream *s, char *bufs,
-			     uint32_t depth);
-
 /* fsync then close, as bonnie++ ends every big-file phase; errors go to
  * ctx_fail, but the handle is closed in any case. */
 int diskbench__ctx_sync_close(struct diskbench__ctx *ctx, int64_t h,
 			      bool sync, const char *path);
-
-/*
- * Phases that run on several threads (seeks, random I/O with threads):
- * each worker has its own copy of the context with its own recorder (no
- * progress callback; the cancel flag and the stop conditions shared), and
- * publishes its counts so that the phase's thread can report progress.
- * When all are done their recorders are merged into the phase's: the time
- * span runs from the first worker's begin to the last one's end, and the
- * CPU time is the process's over the phase, counted once.
- */
-struct diskbench__worker {
-	struct diskbench__ctx ctx;      /* the worker's own */
-	struct diskbench__workers *all;
-	const atomic_int *run_cancel;   /* the run's flag, heard at once */
-	unsigned index;
-	void *arg;                      /* the phase's */
-	atomic_uint_fast64_t pub_ops;
-	atomic_uint_fast64_t pub_bytes;
-	atomic_int done;
-	int err;
-	pthread_t thread;
-	bool started;
-	bool started_work;              /* said ready (under the workers' mu) */
-};
-
-/* The body of one worker: prepares (untimed), calls
- * diskbench__worker_wait_go(), then works; returns 0 or its error (also
- * kept in its ctx through ctx_fail). */
-typedef int (*diskbench__worker_fn)(struct diskbench__worker *w);
-
-/*
- * Runs n workers of body(w) with w->arg = arg. settle_ns: an untimed pause
- * between the workers' preparation and their start (bonnie++'s 3 s before
- * the seeks). Returns the first worker's error (kept in ctx), 0 otherwise.
- */
-int diskbench__run_workers(struct diskbench__ctx *ctx, unsigned n,
-			   diskbench__worker_fn body, void *arg,
-			   uint64_t settle_ns);
-
-/*
- * Says the worker's preparation is over (or failed: err), then blocks until
- * the phase's thread lets the workers go, which it does only once all are
- * ready and none failed; 0, or -ECANCELED.
- */
-int diskbench__worker_wait_go(struct diskbench__worker *w);
-
-/* Stops every worker of the phase at their next operation (this one
- * failed). */
-void diskbench__worker_stop_all(struct diskbench__worker *w);
-
-/* After each of a worker's operations: publishes its counts, then as
- * diskbench__ctx_after_op() on its own context. */
-static inline int diskbench__worker_after_op(struct diskbench__worker *w,
-					     uint64_t now)
-{
-	atomic_store_explicit(&w->pub_ops, w->ctx.rec->ops, memory_order_relaxed);
-	atomic_store_explicit(&w->pub_bytes, w->ctx.rec->bytes,
-			      memory_order_relaxed);
-	if (DISKBENCH_UNLIKELY(atomic_load_explicit(w->run_cancel,
-						    memory_order_relaxed)))
-		return -ECANCELED;
-	return diskbench__ctx_after_op(&w->ctx, now);
-}
-
-/* After an operation of a stream: as diskbench__worker_after_op() on a
- * worker thread, else as diskbench__ctx_after_op(). */
-static inline int diskbench__stream_after_op(struct diskbench__stream *s,
-					     uint64_t now)
-{
-	return s->worker ? diskbench__worker_after_op(s->worker, now)
-			 : diskbench__ctx_after_op(s->ctx, now);
-}
 
 /* Calls the progress callback, if any, with these figures; its return. */
 int diskbench__ctx_report(struct diskbench__ctx *ctx, uint64_t now,
@@ -331,8 +230,5 @@ int diskbench__ctx_new_pacer(const struct diskbench__ctx *ctx,
  */
 int diskbench__ctx_pace_wait(struct diskbench__ctx *ctx, uint64_t when,
 			     uint64_t *now);
-
-/* Whether a phase can be paced (its class says; phase-pace.c). */
-bool diskbench__phase_paceable(const struct diskbench_phase *p);
 
 #endif

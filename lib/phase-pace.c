@@ -25,11 +25,6 @@ DISKBENCH_API void diskbench_pace_opts_init(struct diskbench_pace_opts *opts,
 	diskbench__opts_init(opts, sz);
 }
 
-bool diskbench__phase_paceable(const struct diskbench_phase *p)
-{
-	return p->cls->paceable;
-}
-
 DISKBENCH_API int diskbench_phase_set_pace(struct diskbench_phase *phase,
 					   const struct diskbench_pace_opts *opts)
 {
@@ -51,7 +46,7 @@ DISKBENCH_API int diskbench_phase_set_pace(struct diskbench_phase *phase,
 			 : "pacing options are not initialised (sz too small or too large)");
 		return err;
 	}
-	if (!diskbench__phase_paceable(phase)) {
+	if (!phase->cls->paceable) {
 		snprintf(phase->errmsg, sizeof(phase->errmsg),
 			 "%s: this kind of phase cannot be paced (only random, "
 			 "sequential and custom phases can)", phase->name);

@@ -10,6 +10,8 @@
 #include <diskbench/phase.h>
 
 #include "phase-internal.h"
+#include "phase-workers-internal.h"
+#include "phase-seq-internal.h"
 
 struct rnd {
 	struct diskbench_target *t;

@@ -16,6 +16,7 @@
 #include <diskbench/phase.h>
 
 #include "phase-internal.h"
+#include "phase-workers-internal.h"
 
 /* bonnie++'s pause before releasing the seekers. */
 #define SETTLE_NS UINT64_C(3000000000)

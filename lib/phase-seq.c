@@ -9,6 +9,7 @@
 #include <diskbench/phase.h>
 
 #include "phase-internal.h"
+#include "phase-seq-internal.h"
 
 #define SEQ_FLAGS (DISKBENCH_SEQ_WRITE | DISKBENCH_SEQ_DIRECT | DISKBENCH_SEQ_NO_FSYNC)
 

@@ -8,6 +8,7 @@
 #include <diskbench/clock.h>
 
 #include "phase-internal.h"
+#include "phase-workers-internal.h"
 
 struct diskbench__workers {
 	pthread_mutex_t mu;

@@ -12,7 +12,7 @@
 #include <diskbench/run.h>
 
 #include "common-internal.h"
-#include "target-files-internal.h"
+#include "phase-files-internal.h"
 #include "phase-internal.h"
 #include "result-internal.h"
 #include "run-internal.h"

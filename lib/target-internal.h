@@ -100,12 +100,6 @@ int diskbench__target_remove_all(struct diskbench_target *t);
  * put in its place is left alone: -EEXIST); 0 or the error. */
 int diskbench__target_remove_test_file(struct diskbench_target *t);
 
-/* Removes the small-file phases' files and directories, if any; 0 or the
- * first error (target-files.c). */
-int diskbench__target_files_cleanup(struct diskbench_target *t);
-/* Frees what diskbench__target_files_cleanup() leaves (target-files.c). */
-void diskbench__target_files_free(struct diskbench_target *t);
-
 /*
  * Creates the test file anew (removing our previous one first), opened for
  * reading and writing, plus `extra` flags (DISKBENCH_OPEN_DIRECT, ...).
