@@ -210,7 +210,7 @@ int main(int argc, char **argv)
 		o.write_percent = write ? 100 : 0;
 		o.queue_depth = (uint32_t)depth;
 		o.threads = (uint32_t)threads;
-		o.flags = direct ? DISKBENCH_SEQ_DIRECT : 0;
+		o.flags = direct ? DISKBENCH_RANDOM_DIRECT : 0;
 		err = diskbench_phase_random_new(&p, &o);
 	}
 	if (err) {

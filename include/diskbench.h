@@ -15,6 +15,7 @@
 #include <diskbench/recorder.h>
 #include <diskbench/result.h>
 #include <diskbench/engine.h>
+#include <diskbench/sys/engine.h>
 #include <diskbench/target.h>
 #include <diskbench/phase.h>
 #include <diskbench/run.h>

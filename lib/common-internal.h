@@ -3,6 +3,7 @@
 #define DISKBENCH_COMMON_INTERNAL_H
 
 #include <stdbool.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -118,5 +119,14 @@ void diskbench__zfree(void *p, size_t bytes);
  * whether it could.
  */
 bool diskbench__fd_whereabouts(int fd, char *buf, size_t len);
+
+/* A string made printf-style in memory of its own (free() it); NULL when
+ * there is no memory or the format fails. */
+char *diskbench__vformat(const char *fmt, va_list ap);
+char *diskbench__format(const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 1, 2)))
+#endif
+	;
 
 #endif

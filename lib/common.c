@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -113,4 +114,32 @@ bool diskbench__fd_whereabouts(int fd, char *buf, size_t len)
 #endif
 	snprintf(buf, len, "an unknown place");
 	return false;
+}
+
+char *diskbench__vformat(const char *fmt, va_list ap)
+{
+	va_list aq;
+	int n;
+	char *s;
+
+	va_copy(aq, ap);
+	n = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
+	if (n < 0)
+		return NULL;
+	s = malloc((size_t)n + 1);
+	if (s)
+		vsnprintf(s, (size_t)n + 1, fmt, ap);
+	return s;
+}
+
+char *diskbench__format(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	s = diskbench__vformat(fmt, ap);
+	va_end(ap);
+	return s;
 }

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include <diskbench/engine.h>
+#include <diskbench/sys/engine.h>
 
 #include "clock-internal.h"
 

@@ -62,7 +62,7 @@
 #include "hist-internal.h"
 #include "result-restore-internal.h"
 #include "result-internal.h"
-#include "stall-internal.h"
+#include "slow-log-internal.h"
 #include "timeline-internal.h"
 
 /* Start plus offset, which may lie outside either type's range. */
@@ -793,15 +793,10 @@ static int get_pace(struct dec *d, struct diskbench_result *res)
 	if ((err = get_u64(d, "flags", &flags)) ||
 	    (err = get_u64(d, "streams", &streams)))
 		return err;
-	if (!(pi.target_per_sec > 0) || !(pi.achieved_per_sec >= 0))
-		return dec_fail(d, "target_per_sec", "rates %g and %g: not a schedule's",
-				pi.target_per_sec, pi.achieved_per_sec);
-	if (v[1] > v[0])
-		return dec_fail(d, "late", "%" PRIu64 " is more than the %" PRIu64
-				" requests", v[1], v[0]);
-	if (flags & ~(uint64_t)DISKBENCH_PACE_INFO_POISSON)
+	/* What only this encoding can get wrong: the widths. */
+	if (flags > UINT32_MAX)
 		return dec_fail(d, "flags", "unknown flags 0x%" PRIx64, flags);
-	if (!streams || streams > UINT32_MAX)
+	if (streams > UINT32_MAX)
 		return dec_fail(d, "streams", "%" PRIu64 ": not a number of streams",
 				streams);
 	pi.requests = v[0];
@@ -820,15 +815,8 @@ static int get_pace(struct dec *d, struct diskbench_result *res)
 	if (err)
 		return err;
 	d->section = "pace";
-	if (diskbench_result_summary_only(resp) || diskbench__result_pace(resp) ||
-	    diskbench_result_kind(resp) != diskbench_result_kind(res) ||
-	    strcmp(diskbench_result_name(resp), diskbench_result_name(res))) {
-		diskbench_result_free(resp);
-		return dec_fail(d, "response",
-				"not the phase's own response time (summary-only, paced itself, or another phase)");
-	}
-	err = diskbench__result_set_pace(res, &pi, resp);
-	if (err)
+	err = diskbench__result_restore_pace(&d->rs, res, &pi, resp);
+	if (err == -ENOMEM)
 		d->nomem = true;
 	return err;
 }

@@ -107,7 +107,7 @@ static int run_putc(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 					   t->dir, UINT64_MAX);
 	err = diskbench__target_create_test_file(t, 0, &h);
 	if (err)
-		return diskbench__target_fail(t, ctx, err);
+		return diskbench__ctx_fail_target(ctx, t, err);
 	err = diskbench__ctx_begin(ctx);
 	for (i = 0; !err && i < nchunks; i++) {
 		for (uint64_t j = 0; j < chunk; j++, pos++) {
@@ -150,7 +150,7 @@ static int run_put_block(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 	err = diskbench__target_create_test_file(t, direct, &h);
 	if (err) {
 		free(buf);
-		return diskbench__target_fail(t, ctx, err);
+		return diskbench__ctx_fail_target(ctx, t, err);
 	}
 	err = diskbench__ctx_begin(ctx);
 	for (i = 0; !err && i < nchunks; i++) {
@@ -191,12 +191,12 @@ static int reopen(const struct diskbench_phase *p, struct diskbench__ctx *ctx,
 	int err = diskbench__target_ensure_test_file(t, need);
 
 	if (err)
-		return diskbench__target_fail(t, ctx, err);
+		return diskbench__ctx_fail_target(ctx, t, err);
 	drop_cache(p, ctx);
 	err = diskbench__target_open_test_file(t, DISKBENCH_OPEN_READ |
 						  DISKBENCH_OPEN_WRITE, h);
 	if (err)
-		return diskbench__target_fail(t, ctx, err);
+		return diskbench__ctx_fail_target(ctx, t, err);
 	return 0;
 }
 

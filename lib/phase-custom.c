@@ -99,12 +99,12 @@ DISKBENCH_API int diskbench_custom_test_file(struct diskbench_custom_ctx *ctx,
 		want += (t->block_bytes - want % t->block_bytes) % t->block_bytes;
 		err = diskbench__target_ensure_test_file(t, want);
 		if (err)
-			return diskbench__target_fail(t, ctx->ctx, err);
+			return diskbench__ctx_fail_target(ctx->ctx, t, err);
 	}
 	err = diskbench__target_open_test_file(t, DISKBENCH_OPEN_READ |
 						  DISKBENCH_OPEN_WRITE, &ctx->test.h);
 	if (err)
-		return diskbench__target_fail(t, ctx->ctx, err);
+		return diskbench__ctx_fail_target(ctx->ctx, t, err);
 	ctx->test.open = true;
 	*handle = ctx->test.h;
 	return 0;
@@ -141,7 +141,7 @@ static int close_files(struct diskbench_custom_ctx *c, int err)
 			err = diskbench__ctx_fail(c->ctx, cerr, "close",
 						  t->extra[f->extra].path, UINT64_MAX);
 		if (!err && rerr)
-			err = diskbench__target_fail(t, c->ctx, rerr);
+			err = diskbench__ctx_fail_target(c->ctx, t, rerr);
 	}
 	if (c->test.open) {
 		int cerr = diskbench__engine_close(e, c->test.h);
@@ -185,7 +185,7 @@ static int run_custom(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 			/* Open loop: op i starts at its intended time, or at
 			 * once if late; it is the schedule's once it is known
 			 * not to be the call that says DONE. */
-			r = diskbench__pace_wait(ctx, pc->next_ns, &submitted);
+			r = diskbench__ctx_pace_wait(ctx, pc->next_ns, &submitted);
 			if (r < 0)
 				err = r;
 			if (r)
@@ -258,6 +258,7 @@ static int run_custom(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 
 const struct diskbench__phase_class diskbench__custom_class = {
 	.run = run_custom,
+	.paceable = true,
 };
 
 /* Makes a custom phase of either form, from the caller's table already

@@ -41,8 +41,9 @@
 
 #include <diskbench/phase.h>
 
-#include "files-internal.h"
+#include "phase-files-internal.h"
 #include "phase-internal.h"
+#include "target-files-internal.h"
 
 /* bonnie++ has one default chunk for -n as for -s: the target's block. */
 #define FILES_DEFAULT_CHUNK DISKBENCH_TARGET_DEFAULT_BLOCK_BYTES

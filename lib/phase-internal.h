@@ -12,7 +12,8 @@
 
 #include "common-internal.h"
 #include "engine-internal.h"
-#include "rand.h"
+#include "rand-internal.h"
+#include "pacer-internal.h"
 #include "recorder-internal.h"
 #include "target-internal.h"
 
@@ -87,6 +88,8 @@ struct diskbench__phase_class {
 	 * ran (the options, defaults resolved); NULL: none. */
 	void (*describe)(const struct diskbench_phase *p,
 			 const struct diskbench__ctx *ctx, struct diskbench__cfg *c);
+	/* Whether diskbench_phase_set_pace() may pace it. */
+	bool paceable;
 };
 
 struct diskbench_phase {
@@ -165,6 +168,10 @@ int diskbench__ctx_failf(struct diskbench__ctx *ctx, int err, const char *path,
 #endif
 	;
 
+/* Fails a phase with the target's last error: operation, file, offset. */
+int diskbench__ctx_fail_target(struct diskbench__ctx *ctx,
+			       struct diskbench_target *t, int err);
+
 /*
  * The engine answered -EINTR (nothing moved) to a read or write of len
  * bytes at `at`: 0 to ask again, or the error that ends the request, noted
@@ -197,189 +204,23 @@ int diskbench__ctx_write_full(struct diskbench__ctx *ctx, int64_t h,
 			      const void *buf, uint64_t len, uint64_t offset,
 			      uint64_t at, const char *path);
 
-struct diskbench__worker;
-
-/*
- * A stream of requests on one open file, for the sequential and random
- * phases: next() hands out the next request (false when there is none).
- * Buffers are block bytes each. On a worker thread, `worker` is set, so
- * that its counts are published after each operation for progress.
- */
-struct diskbench__stream {
-	struct diskbench__ctx *ctx;
-	struct diskbench__worker *worker;  /* NULL on the phase's thread */
-	const char *path;
-	int64_t h;
-	uint64_t block;
-	bool (*next)(struct diskbench__stream *s, uint64_t *off, uint64_t *len,
-		     bool *write);
-	/* Gives back the last request next() handed out, never made (a
-	 * paced queue held it for its start, and the phase ended first), so
-	 * that what the stream says it covered was done; NULL: nothing to
-	 * undo. */
-	void (*put_back)(struct diskbench__stream *s, uint64_t off, uint64_t len);
-};
-
-/* Runs a stream one request at a time (buf: one block). */
-int diskbench__stream_sync(struct diskbench__stream *s, void *buf);
-/* Runs a stream with up to depth requests in flight (bufs: depth blocks). */
-int diskbench__stream_queued(struct diskbench__stream *s, char *bufs,
-			     uint32_t depth);
-
 /* fsync then close, as bonnie++ ends every big-file phase; errors go to
  * ctx_fail, but the handle is closed in any case. */
 int diskbench__ctx_sync_close(struct diskbench__ctx *ctx, int64_t h,
 			      bool sync, const char *path);
 
-/*
- * Phases that run on several threads (seeks, random I/O with threads):
- * each worker has its own copy of the context with its own recorder (no
- * progress callback; the cancel flag and the stop conditions shared), and
- * publishes its counts so that the phase's thread can report progress.
- * When all are done their recorders are merged into the phase's: the time
- * span runs from the first worker's begin to the last one's end, and the
- * CPU time is the process's over the phase, counted once.
- */
-struct diskbench__worker {
-	struct diskbench__ctx ctx;      /* the worker's own */
-	struct diskbench__workers *all;
-	const atomic_int *run_cancel;   /* the run's flag, heard at once */
-	unsigned index;
-	void *arg;                      /* the phase's */
-	atomic_uint_fast64_t pub_ops;
-	atomic_uint_fast64_t pub_bytes;
-	atomic_int done;
-	int err;
-	pthread_t thread;
-	bool started;
-	bool started_work;              /* said ready (under the workers' mu) */
-};
-
-/* The body of one worker: prepares (untimed), calls
- * diskbench__worker_wait_go(), then works; returns 0 or its error (also
- * kept in its ctx through ctx_fail). */
-typedef int (*diskbench__worker_fn)(struct diskbench__worker *w);
-
-/*
- * Runs n workers of body(w) with w->arg = arg. settle_ns: an untimed pause
- * between the workers' preparation and their start (bonnie++'s 3 s before
- * the seeks). Returns the first worker's error (kept in ctx), 0 otherwise.
- */
-int diskbench__run_workers(struct diskbench__ctx *ctx, unsigned n,
-			   diskbench__worker_fn body, void *arg,
-			   uint64_t settle_ns);
-
-/*
- * Says the worker's preparation is over (or failed: err), then blocks until
- * the phase's thread lets the workers go, which it does only once all are
- * ready and none failed; 0, or -ECANCELED.
- */
-int diskbench__worker_wait_go(struct diskbench__worker *w);
-
-/* Stops every worker of the phase at their next operation (this one
- * failed). */
-void diskbench__worker_stop_all(struct diskbench__worker *w);
-
-/* After each of a worker's operations: publishes its counts, then as
- * diskbench__ctx_after_op() on its own context. */
-static inline int diskbench__worker_after_op(struct diskbench__worker *w,
-					     uint64_t now)
-{
-	atomic_store_explicit(&w->pub_ops, w->ctx.rec->ops, memory_order_relaxed);
-	atomic_store_explicit(&w->pub_bytes, w->ctx.rec->bytes,
-			      memory_order_relaxed);
-	if (DISKBENCH_UNLIKELY(atomic_load_explicit(w->run_cancel,
-						    memory_order_relaxed)))
-		return -ECANCELED;
-	return diskbench__ctx_after_op(&w->ctx, now);
-}
-
-/* After an operation of a stream: as diskbench__worker_after_op() on a
- * worker thread, else as diskbench__ctx_after_op(). */
-static inline int diskbench__stream_after_op(struct diskbench__stream *s,
-					     uint64_t now)
-{
-	return s->worker ? diskbench__worker_after_op(s->worker, now)
-			 : diskbench__ctx_after_op(s->ctx, now);
-}
-
 /* Calls the progress callback, if any, with these figures; its return. */
 int diskbench__ctx_report(struct diskbench__ctx *ctx, uint64_t now,
 			  uint64_t begin_ns, uint64_t ops, uint64_t bytes);
 
-/* ---- pacing (phase-pace.c) ---- */
+/* ---- pacing: the context's side (phase.c; the schedule is pacer.c's) ---- */
 
-/*
- * One stream of a paced phase's schedule: the intended start of its next
- * request, the response-time recorder (intended start to completion) and
- * the lag of submissions behind the schedule. Stream i of n runs at
- * rate / n: constant schedules interleaved (its first request i / rate
- * after the start), Poisson ones independent.
- */
-struct diskbench__pacer {
-	uint64_t next_ns;          /* intended start of the next request */
-	double period_ns;          /* this stream's mean inter-arrival time */
-	double frac_ns;            /* the constant schedule's fraction of a ns */
-	uint64_t offset_ns;        /* the first request's delay (constant) */
-	uint64_t rng;              /* the Poisson schedule's generator state */
-	bool poisson;
-	uint64_t late_ns;
-	uint64_t spin_ns;          /* spun, not slept, before a start */
-	uint64_t late;             /* requests submitted late_ns or more late */
-	uint64_t requests;         /* requests submitted */
-	struct diskbench_recorder *resp;
-	struct diskbench_hist *lag;
-	double rate;               /* the whole phase's target */
-	uint32_t streams;
-};
-
-/* A pacer for stream i of n of a phase paced by o; the recorder like the
- * ctx's. 0 or -ENOMEM. */
-int diskbench__pacer_new(const struct diskbench__ctx *ctx,
-			 const struct diskbench_pace_opts *o, uint32_t phase_index,
-			 unsigned i, unsigned n, struct diskbench__pacer **out);
-void diskbench__pacer_free(struct diskbench__pacer *pc);
-/* Starts the schedule and the response recorder at now (the phase's clock
- * start); 0 or the recorder's error. */
-int diskbench__pacer_begin(struct diskbench__pacer *pc, uint64_t now);
-/* Adds src's figures to dst's (a worker's into the phase's). */
-int diskbench__pacer_merge(struct diskbench__pacer *dst,
-			   const struct diskbench__pacer *src);
-/* Ends the response recorder with the phase's recorder. */
-int diskbench__pacer_end(struct diskbench__pacer *pc, uint64_t now);
-
-/* The request taken next is submitted now: its intended start is
- * returned, the schedule moves on, the lag is counted. */
-void diskbench__pace_draw(struct diskbench__pacer *pc);
-
-/* The schedule's next intended start. */
-static inline void diskbench__pace_advance(struct diskbench__pacer *pc)
-{
-	double step;
-
-	if (pc->poisson) {
-		diskbench__pace_draw(pc);
-		return;
-	}
-	/* Whole ns ahead, the fraction carried: 3 requests at 3 per 10 ns
-	 * take 10 ns, not 9. */
-	step = pc->period_ns + pc->frac_ns;
-	pc->next_ns += (uint64_t)step;
-	pc->frac_ns = step - (double)(uint64_t)step;
-}
-
-static inline uint64_t diskbench__pace_take(struct diskbench__pacer *pc,
-					    uint64_t now)
-{
-	uint64_t intended = pc->next_ns, lag = now > intended ? now - intended : 0;
-
-	diskbench__hist_record(pc->lag, lag);
-	if (lag >= pc->late_ns)
-		pc->late++;
-	pc->requests++;
-	diskbench__pace_advance(pc);
-	return intended;
-}
+/* A pacer for stream i of n of phase phase_index paced by o, its
+ * response-time recorder like the ctx's. 0 or -ENOMEM. */
+int diskbench__ctx_new_pacer(const struct diskbench__ctx *ctx,
+			     const struct diskbench_pace_opts *o,
+			     uint32_t phase_index, unsigned i, unsigned n,
+			     struct diskbench__pacer **out);
 
 /*
  * Waits on the engine's clock until @p when (a request's intended start):
@@ -387,22 +228,7 @@ static inline uint64_t diskbench__pace_take(struct diskbench__pacer *pc,
  * (the request is not made); or a negative error, noted in ctx
  * (cancelled, the engine's wait failed, -ENOTSUP without a way to wait).
  */
-int diskbench__pace_wait(struct diskbench__ctx *ctx, uint64_t when,
-			 uint64_t *now);
-
-/* A paced request completed at end: its response time into the pacer. */
-static inline void diskbench__pace_done(struct diskbench__pacer *pc,
-					uint64_t intended, uint64_t end,
-					uint64_t bytes, uint64_t offset)
-{
-	diskbench__recorder_record_at(pc->resp, intended, end, bytes, offset);
-}
-
-/* Whether a phase can be paced, and the result's pacing part from the
- * phase's pacer (after the run); defined in phase-pace.c. */
-bool diskbench__phase_paceable(const struct diskbench_phase *p);
-int diskbench__pace_to_result(struct diskbench_result *res,
-			      const struct diskbench__pacer *pc,
-			      const char *name, enum diskbench_phase_kind kind);
+int diskbench__ctx_pace_wait(struct diskbench__ctx *ctx, uint64_t when,
+			     uint64_t *now);
 
 #endif

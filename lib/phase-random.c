@@ -10,6 +10,8 @@
 #include <diskbench/phase.h>
 
 #include "phase-internal.h"
+#include "phase-workers-internal.h"
+#include "phase-seq-internal.h"
 
 struct rnd {
 	struct diskbench_target *t;
@@ -108,11 +110,11 @@ static int run_random(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 	R.blocks = t->file_bytes / R.block;
 	R.write_percent = o->write_percent;
 	R.depth = o->queue_depth ? o->queue_depth : 1;
-	R.oflags = o->flags & DISKBENCH_SEQ_DIRECT ? DISKBENCH_OPEN_DIRECT : 0;
+	R.oflags = o->flags & DISKBENCH_RANDOM_DIRECT ? DISKBENCH_OPEN_DIRECT : 0;
 	if (!R.blocks)
 		return diskbench__ctx_fail(ctx, -EINVAL,
 			"check block size against the file size", t->dir, UINT64_MAX);
-	if ((o->flags & DISKBENCH_SEQ_DIRECT) && R.block % t->align)
+	if ((o->flags & DISKBENCH_RANDOM_DIRECT) && R.block % t->align)
 		return diskbench__ctx_fail(ctx, -EINVAL,
 			"check O_DIRECT alignment of the block size", t->dir,
 			UINT64_MAX);
@@ -144,7 +146,7 @@ static int run_random(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 
 	err = diskbench__target_ensure_test_file(t, R.blocks * R.block);
 	if (err) {
-		err = diskbench__target_fail(t, ctx, err);
+		err = diskbench__ctx_fail_target(ctx, t, err);
 		goto out;
 	}
 	ctx->cache_drop = diskbench__target_drop_cache(t);
@@ -171,7 +173,7 @@ static void describe_random(const struct diskbench_phase *p,
 						  : (block ? t->file_bytes / block : 0));
 	diskbench__cfg_u64(c, "queue_depth", o->queue_depth ? o->queue_depth : 1);
 	diskbench__cfg_u64(c, "threads", o->threads ? o->threads : 1);
-	diskbench__cfg_bool(c, "direct", o->flags & DISKBENCH_SEQ_DIRECT);
+	diskbench__cfg_bool(c, "direct", o->flags & DISKBENCH_RANDOM_DIRECT);
 	diskbench__cfg_str(c, "fsync", o->write_percent ? "at the end, timed"
 							: "none");
 	if (o->time_limit_ns)
@@ -181,6 +183,7 @@ static void describe_random(const struct diskbench_phase *p,
 const struct diskbench__phase_class diskbench__random_class = {
 	.run = run_random,
 	.describe = describe_random,
+	.paceable = true,
 };
 
 DISKBENCH_API int diskbench_phase_random_new(struct diskbench_phase **out,
@@ -196,7 +199,7 @@ DISKBENCH_API int diskbench_phase_random_new(struct diskbench_phase **out,
 	if (err)
 		return err;
 	if (o.write_percent > 100 || o.threads > 1024 ||
-	    (o.flags & ~DISKBENCH_SEQ_DIRECT))
+	    (o.flags & ~DISKBENCH_RANDOM_DIRECT))
 		return -EINVAL;
 	err = diskbench__phase_make(out,
 				    diskbench_phase_kind_name(DISKBENCH_PHASE_RANDOM_IO),

@@ -16,6 +16,7 @@
 #include <diskbench/phase.h>
 
 #include "phase-internal.h"
+#include "phase-workers-internal.h"
 
 /* bonnie++'s pause before releasing the seekers. */
 #define SETTLE_NS UINT64_C(3000000000)
@@ -183,7 +184,7 @@ int diskbench__run_seeks(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 	err = diskbench__target_ensure_test_file(t, s.blocks * s.chunk);
 	if (err) {
 		free(tickets);
-		return diskbench__target_fail(t, ctx, err);
+		return diskbench__ctx_fail_target(ctx, t, err);
 	}
 	/* Untimed, before the seekers open their descriptors. */
 	if (o->flags & DISKBENCH_BONNIE_DROP_CACHE)

@@ -9,6 +9,7 @@
 #include <diskbench/phase.h>
 
 #include "phase-internal.h"
+#include "phase-seq-internal.h"
 
 #define SEQ_FLAGS (DISKBENCH_SEQ_WRITE | DISKBENCH_SEQ_DIRECT | DISKBENCH_SEQ_NO_FSYNC)
 
@@ -68,7 +69,7 @@ int diskbench__stream_sync(struct diskbench__stream *s, void *buf)
 			/* Open loop: wait for the request's intended start
 			 * (or go at once, late); its service time runs from
 			 * here. */
-			r = diskbench__pace_wait(ctx, pc->next_ns, &now);
+			r = diskbench__ctx_pace_wait(ctx, pc->next_ns, &now);
 			if (r < 0)
 				err = r;
 			if (r)
@@ -198,7 +199,7 @@ static int paced_reap(struct diskbench__stream *s, struct diskbench_io **done,
 		now = diskbench__engine_now(e);
 		if (now >= deadline)
 			return 0;
-		int r = diskbench__pace_wait(ctx, deadline - now > PACE_POLL_NS
+		int r = diskbench__ctx_pace_wait(ctx, deadline - now > PACE_POLL_NS
 						  ? now + PACE_POLL_NS : deadline, &t);
 		if (r < 0)
 			return r;
@@ -321,7 +322,7 @@ int diskbench__stream_queued(struct diskbench__stream *s, char *bufs,
 			if (!pc || stop || err || !more)
 				break;
 			/* Paced, nothing in flight: wait for the next start. */
-			r = diskbench__pace_wait(ctx, pc->next_ns, &t);
+			r = diskbench__ctx_pace_wait(ctx, pc->next_ns, &t);
 			if (r < 0)
 				err = r;
 			if (r)
@@ -509,7 +510,7 @@ static int run_seq(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 	}
 	if (err) {
 		free(bufs);
-		return diskbench__target_fail(t, ctx, err);
+		return diskbench__ctx_fail_target(ctx, t, err);
 	}
 	s.st.path = t->test_path;
 
@@ -555,6 +556,7 @@ static void describe_seq(const struct diskbench_phase *p,
 const struct diskbench__phase_class diskbench__seq_class = {
 	.run = run_seq,
 	.describe = describe_seq,
+	.paceable = true,
 };
 
 DISKBENCH_API int diskbench_phase_seq_new(struct diskbench_phase **out,

@@ -8,6 +8,7 @@
 #include <diskbench/clock.h>
 
 #include "phase-internal.h"
+#include "phase-workers-internal.h"
 
 struct diskbench__workers {
 	pthread_mutex_t mu;
@@ -127,7 +128,7 @@ int diskbench__run_workers(struct diskbench__ctx *ctx, unsigned n,
 			diskbench__recorder_set_thread(w[i].ctx.rec, i);
 		/* A paced phase: each worker its share of the schedule. */
 		if (!err && ctx->pace)
-			err = diskbench__pacer_new(ctx, ctx->pace_opts,
+			err = diskbench__ctx_new_pacer(ctx, ctx->pace_opts,
 						   ctx->phase_index, i, n,
 						   &w[i].ctx.pace);
 		if (!err && w[i].ctx.pace)

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <diskbench/phase.h>
 
@@ -188,6 +189,13 @@ int diskbench__ctx_failf(struct diskbench__ctx *ctx, int err, const char *path,
 	return diskbench__ctx_fail(ctx, err, op, path, offset);
 }
 
+int diskbench__ctx_fail_target(struct diskbench__ctx *ctx,
+			       struct diskbench_target *t, int err)
+{
+	return diskbench__ctx_fail(ctx, err, t->err_op ? t->err_op : "prepare",
+				   t->test_path, t->err_offset);
+}
+
 int diskbench__ctx_eintr(struct diskbench__ctx *ctx, uint32_t *tries,
 			 bool write, uint64_t len, const char *path,
 			 uint64_t at)
@@ -322,4 +330,82 @@ void diskbench__cfg_u64(struct diskbench__cfg *c, const char *key,
 void diskbench__cfg_bool(struct diskbench__cfg *c, const char *key, bool value)
 {
 	diskbench__cfg_str(c, key, value ? "true" : "false");
+}
+
+DISKBENCH_API const char *diskbench_phase_errmsg(const struct diskbench_phase *phase)
+{
+	return phase ? phase->errmsg : "";
+}
+
+/* ---- pacing: the phase context's side ---- */
+
+/* Longest single sleep, so that cancellation is heard while waiting for a
+ * far intended start (a slow rate). */
+#define PACE_NAP_NS UINT64_C(5000000)
+
+/* Sleeps on the monotonic clock until `until` (absolute). */
+static void sleep_until(uint64_t until)
+{
+	struct timespec ts = { (time_t)(until / 1000000000u),
+			       (long)(until % 1000000000u) };
+
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
+}
+
+int diskbench__ctx_pace_wait(struct diskbench__ctx *ctx, uint64_t when,
+			     uint64_t *now)
+{
+	const struct diskbench_engine *e = ctx->engine;
+	uint64_t t = diskbench__engine_now(e);
+	unsigned eintr = 0;
+
+	if (ctx->stop_at_ns && when >= ctx->stop_at_ns && t < when)
+		return 1;
+	while (t < when) {
+		uint64_t until = when;
+
+		if (atomic_load_explicit(ctx->cancel, memory_order_relaxed))
+			return diskbench__ctx_fail(ctx, -ECANCELED, NULL, NULL,
+						   UINT64_MAX);
+		if (until - t > PACE_NAP_NS)
+			until = t + PACE_NAP_NS;
+		if (e->ops.wait_until) {
+			int r = e->ops.wait_until(until, e->user_data);
+
+			if (r == -EINTR && ++eintr < DISKBENCH_ENGINE_MAX_EINTR)
+				r = 0;
+			if (r)
+				return diskbench__ctx_failf(ctx, r < 0 ? r : -EIO,
+					NULL, UINT64_MAX,
+					"engine \"%s\" failed to wait for a paced "
+					"request's start", e->name);
+		} else if (e->ops.clock) {
+			return diskbench__ctx_failf(ctx, -ENOTSUP, NULL, UINT64_MAX,
+				"engine \"%s\" has a clock of its own and no "
+				"wait_until: a paced phase cannot wait on it",
+				e->name);
+		} else if (until - t > ctx->pace->spin_ns) {
+			sleep_until(until - ctx->pace->spin_ns);
+		}
+		/* else spin: the clock read is the loop */
+		t = diskbench__engine_now(e);
+	}
+	*now = t;
+	return 0;
+}
+
+int diskbench__ctx_new_pacer(const struct diskbench__ctx *ctx,
+			     const struct diskbench_pace_opts *o,
+			     uint32_t phase_index, unsigned i, unsigned n,
+			     struct diskbench__pacer **out)
+{
+	struct diskbench_recorder *resp;
+	int err = diskbench__ctx_new_recorder(ctx, &resp);
+
+	*out = NULL;
+	if (err)
+		return err;
+	return diskbench__pacer_new(o, ctx->run_seed, ctx->hist_precision_bits,
+				    phase_index, i, n, resp, out);
 }

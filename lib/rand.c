@@ -1,4 +1,4 @@
-#include "rand.h"
+#include "rand-internal.h"
 #include <stddef.h>
 
 void diskbench__rand_seed(struct diskbench__rand *g, uint32_t seed)

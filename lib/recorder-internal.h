@@ -8,7 +8,7 @@
 
 #include "clock-internal.h"
 #include "hist-internal.h"
-#include "stall-internal.h"
+#include "slow-log-internal.h"
 #include "timeline-internal.h"
 
 /*

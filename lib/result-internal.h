@@ -132,4 +132,8 @@ int diskbench__result_set_error_msg(struct diskbench_result *res, int code,
  * rules. */
 bool diskbench__config_key_ok(const char *key);
 
+/* The result's slow-operation log, NULL when it has none. */
+const struct diskbench__slow_log *
+diskbench__result_slow(const struct diskbench_result *res);
+
 #endif

@@ -21,7 +21,7 @@
 
 #include "hist-internal.h"
 #include "result-internal.h"
-#include "stall-internal.h"
+#include "slow-log-internal.h"
 #include "timeline-internal.h"
 
 /* Bucket counters all the histograms of one input may take (8 bytes
@@ -140,5 +140,15 @@ int diskbench__result_restore_error(struct diskbench__restore *rs,
 int diskbench__result_restore_config(struct diskbench__restore *rs,
 				     struct diskbench_result *res,
 				     const char *key, const char *value);
+
+/* A paced result's schedule figures and its response-time result (keys
+ * relative to the result's "pace"): rates, late requests against
+ * requests, streams, and a response that is the phase's own (measured,
+ * not paced itself, the same name and kind); then set on res. resp is
+ * taken, and freed on failure. */
+int diskbench__result_restore_pace(struct diskbench__restore *rs,
+				   struct diskbench_result *res,
+				   const struct diskbench_pace_info *pi,
+				   struct diskbench_result *resp);
 
 #endif

@@ -338,3 +338,33 @@ int diskbench__result_restore_config(struct diskbench__restore *rs,
 	}
 	return err;
 }
+
+int diskbench__result_restore_pace(struct diskbench__restore *rs,
+				   struct diskbench_result *res,
+				   const struct diskbench_pace_info *pi,
+				   struct diskbench_result *resp)
+{
+	int err = 0;
+
+	if (!(pi->target_per_sec > 0) || !(pi->achieved_per_sec >= 0))
+		err = FAIL(rs, "target_per_sec",
+			   "rates %g and %g: not a schedule's",
+			   pi->target_per_sec, pi->achieved_per_sec);
+	else if (pi->late > pi->requests)
+		err = FAIL(rs, "late", "%" PRIu64 " is more than the %" PRIu64
+			   " requests", pi->late, pi->requests);
+	else if (pi->flags & ~(uint32_t)DISKBENCH_PACE_INFO_POISSON)
+		err = FAIL(rs, "flags", "unknown flags 0x%" PRIx32, pi->flags);
+	else if (!pi->streams)
+		err = FAIL(rs, "streams", "0: not a number of streams");
+	else if (diskbench_result_summary_only(resp) || diskbench__result_pace(resp) ||
+		 diskbench_result_kind(resp) != diskbench_result_kind(res) ||
+		 strcmp(diskbench_result_name(resp), diskbench_result_name(res)))
+		err = FAIL(rs, "response",
+			   "not the phase's own response time (summary-only, paced itself, or another phase)");
+	if (err) {
+		diskbench_result_free(resp);
+		return err;
+	}
+	return diskbench__result_set_pace(res, pi, resp);
+}

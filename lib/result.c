@@ -10,7 +10,7 @@
 #include "hist-internal.h"
 #include "kind-internal.h"
 #include "recorder-internal.h"
-#include "stall-internal.h"
+#include "slow-log-internal.h"
 #include "result-internal.h"
 #include "timeline-internal.h"
 
@@ -818,4 +818,54 @@ diskbench_result_response(const struct diskbench_result *res)
 	const struct diskbench__pace_part *part = diskbench__result_pace(res);
 
 	return part ? part->response : NULL;
+}
+
+/* ---- the slow-operation log of a result ---- */
+
+DISKBENCH_API size_t diskbench_result_slow_count(const struct diskbench_result *res)
+{
+	const struct diskbench__slow_log *log = diskbench__result_slow(res);
+
+	return log ? log->len : 0;
+}
+
+DISKBENCH_API uint64_t diskbench_result_slow_dropped(const struct diskbench_result *res)
+{
+	const struct diskbench__slow_log *log = diskbench__result_slow(res);
+
+	return log ? log->dropped : 0;
+}
+
+DISKBENCH_API uint64_t
+diskbench_result_slow_threshold_ns(const struct diskbench_result *res)
+{
+	const struct diskbench__slow_log *log = diskbench__result_slow(res);
+
+	return log ? log->threshold_ns : 0;
+}
+
+DISKBENCH_API int diskbench_result_slow_get(const struct diskbench_result *res,
+					    size_t index,
+					    struct diskbench_slow_op *op)
+{
+	const struct diskbench__slow_log *log;
+	struct diskbench_slow_op o;
+	size_t sz;
+
+	if (!res || !op || op->sz < sizeof(size_t))
+		return -EINVAL;
+	log = diskbench__result_slow(res);
+	if (!log || index >= log->len)
+		return -ERANGE;
+	o.sz = sizeof(o);
+	o.start_ns = log->e[index].start_ns;
+	o.latency_ns = log->e[index].latency_ns;
+	o.bytes = log->e[index].bytes;
+	o.offset = log->e[index].offset;
+	o.file = log->e[index].file;
+	o.thread = log->e[index].thread;
+	sz = op->sz < sizeof(o) ? op->sz : sizeof(o);
+	o.sz = sz;
+	memcpy(op, &o, sz);
+	return 0;
 }

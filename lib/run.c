@@ -12,7 +12,7 @@
 #include <diskbench/run.h>
 
 #include "common-internal.h"
-#include "files-internal.h"
+#include "phase-files-internal.h"
 #include "phase-internal.h"
 #include "result-internal.h"
 #include "run-internal.h"
@@ -427,7 +427,7 @@ static int run_phase(struct diskbench_run *run, size_t index,
 	err = 0;
 	if (p->pace.rate_per_sec > 0) {
 		ctx.pace_opts = &p->pace;
-		err = diskbench__pacer_new(&ctx, &p->pace, (uint32_t)index, 0, 1,
+		err = diskbench__ctx_new_pacer(&ctx, &p->pace, (uint32_t)index, 0, 1,
 					   &ctx.pace);
 		if (err)
 			diskbench__ctx_fail(&ctx, err, "allocate", NULL, UINT64_MAX);

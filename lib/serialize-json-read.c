@@ -27,7 +27,7 @@
 #include "result-internal.h"
 #include "serialize-internal.h"
 #include "serialize-json-internal.h"
-#include "stall-internal.h"
+#include "slow-log-internal.h"
 #include "timeline-internal.h"
 
 struct rd {
@@ -664,9 +664,6 @@ static int read_pace(struct rd *d, json_t *jp, struct diskbench_result *res)
 		pi.flags = DISKBENCH_PACE_INFO_POISSON;
 	else if (strcmp(arrival, "constant"))
 		return rd_fail(d, "arrival", "expected \"constant\" or \"poisson\"");
-	if (pi.late > pi.requests)
-		return rd_fail(d, "late", "%" PRIu64 " is more than the %" PRIu64
-			       " requests", pi.late, pi.requests);
 	old = rd_push_key(d, "response");
 	if ((err = rd_obj(d, jr, "latency", REQ, &jl)) ||
 	    (err = rd_obj(d, jr, "timeline", REQ, &jt)) ||
@@ -705,7 +702,8 @@ static int read_pace(struct rd *d, json_t *jp, struct diskbench_result *res)
 		goto out;
 	}
 	rd_pop(d, old);
-	return diskbench__result_set_pace(res, &pi, resp);
+	/* The checks the binary decoder makes too (result-restore.c). */
+	return diskbench__result_restore_pace(&d->rs, res, &pi, resp);
 out:
 	rd_pop(d, old);
 	return err;

@@ -26,7 +26,7 @@
 #include "serialize-internal.h"
 #include "serialize-json-internal.h"
 #include "result-internal.h"
-#include "stall-internal.h"
+#include "slow-log-internal.h"
 #include "timeline-internal.h"
 
 #define SCHEMA_ID "https://libdiskbench.org/result-schema/1"

@@ -4,9 +4,6 @@
  * slow-operation log (exact) or the timeline (to one interval). Every
  * output (HTML, JSON, text, the CLI) calls diskbench_stalls_find(), so
  * they all say the same.
- *
- * Also here: the slow-operation log itself, as results and recorders keep
- * it, and the result getters of it.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -20,7 +17,7 @@
 #include "common-internal.h"
 #include "out-internal.h"
 #include "result-internal.h"
-#include "stall-internal.h"
+#include "slow-log-internal.h"
 
 #define S_NS UINT64_C(1000000000)
 
@@ -35,167 +32,6 @@ DISKBENCH_API void
 diskbench_stall_rules_init(struct diskbench_stall_rules *rules, size_t sz)
 {
 	diskbench__opts_init(rules, sz);
-}
-
-/* ---- the slow-operation log ---- */
-
-struct diskbench__slow_log *diskbench__slow_new(uint64_t threshold_ns,
-						size_t cap)
-{
-	struct diskbench__slow_log *log = calloc(1, sizeof(*log));
-
-	if (!log)
-		return NULL;
-	if (cap > DISKBENCH_SLOW_MAX)
-		cap = DISKBENCH_SLOW_MAX;
-	if (cap) {
-		/* Fresh zero pages (4096 entries are 160 KiB): resident only as
-		 * far as slow operations fill them, not from the start, in
-		 * every recorder of every worker. */
-		log->e = diskbench__zalloc(cap * sizeof(*log->e));
-		if (!log->e) {
-			free(log);
-			return NULL;
-		}
-	}
-	log->cap = cap;
-	log->alloc = cap;
-	log->threshold_ns = threshold_ns;
-	return log;
-}
-
-void diskbench__slow_free(struct diskbench__slow_log *log)
-{
-	if (!log)
-		return;
-	diskbench__zfree(log->e, log->alloc * sizeof(*log->e));
-	free(log);
-}
-
-int diskbench__slow_copy(struct diskbench__slow_log **out,
-			 const struct diskbench__slow_log *src)
-{
-	struct diskbench__slow_log *log;
-
-	*out = NULL;
-	if (!src)
-		return 0;
-	/* A copy holds what there is: results keep many logs, most short. */
-	log = diskbench__slow_new(src->threshold_ns, src->len);
-	if (!log)
-		return -ENOMEM;
-	if (src->len)
-		memcpy(log->e, src->e, src->len * sizeof(*log->e));
-	log->len = src->len;
-	log->dropped = src->dropped;
-	*out = log;
-	return 0;
-}
-
-void diskbench__slow_add(struct diskbench__slow_log *log,
-			 const struct diskbench__slow_entry *e)
-{
-	if (log->len < log->cap)
-		log->e[log->len++] = *e;
-	else
-		log->dropped++;
-}
-
-static int by_start(const void *a, const void *b)
-{
-	const struct diskbench__slow_entry *x = a, *y = b;
-
-	if (x->start_ns != y->start_ns)
-		return x->start_ns < y->start_ns ? -1 : 1;
-	if (x->thread != y->thread)
-		return x->thread < y->thread ? -1 : 1;
-	return 0;
-}
-
-int diskbench__slow_merge(struct diskbench__slow_log *dst,
-			  const struct diskbench__slow_log *src)
-{
-	size_t n, keep;
-
-	if (!src)
-		return 0;
-	n = dst->len + src->len;
-	keep = n < DISKBENCH_SLOW_MAX ? n : DISKBENCH_SLOW_MAX;
-	if (n > dst->cap) {
-		struct diskbench__slow_entry *e;
-
-		e = diskbench__zalloc(n * sizeof(*e));
-		if (!e)
-			return -ENOMEM;
-		if (dst->len)
-			memcpy(e, dst->e, dst->len * sizeof(*e));
-		diskbench__zfree(dst->e, dst->alloc * sizeof(*e));
-		dst->e = e;
-		dst->cap = n;
-		dst->alloc = n;
-	}
-	if (src->len)
-		memcpy(dst->e + dst->len, src->e, src->len * sizeof(*src->e));
-	/* Two empty logs have no array at all: qsort() must not see NULL. */
-	if (n > 1)
-		qsort(dst->e, n, sizeof(*dst->e), by_start);
-	/* Past the bound, the latest go: the first stalls of a phase are the
-	 * ones a reader looks for. */
-	dst->len = keep;
-	dst->dropped += src->dropped + (n - keep);
-	if (src->threshold_ns > dst->threshold_ns)
-		dst->threshold_ns = src->threshold_ns;
-	if (dst->cap > DISKBENCH_SLOW_MAX)
-		dst->cap = DISKBENCH_SLOW_MAX;
-	return 0;
-}
-
-DISKBENCH_API size_t diskbench_result_slow_count(const struct diskbench_result *res)
-{
-	const struct diskbench__slow_log *log = diskbench__result_slow(res);
-
-	return log ? log->len : 0;
-}
-
-DISKBENCH_API uint64_t diskbench_result_slow_dropped(const struct diskbench_result *res)
-{
-	const struct diskbench__slow_log *log = diskbench__result_slow(res);
-
-	return log ? log->dropped : 0;
-}
-
-DISKBENCH_API uint64_t
-diskbench_result_slow_threshold_ns(const struct diskbench_result *res)
-{
-	const struct diskbench__slow_log *log = diskbench__result_slow(res);
-
-	return log ? log->threshold_ns : 0;
-}
-
-DISKBENCH_API int diskbench_result_slow_get(const struct diskbench_result *res,
-					    size_t index,
-					    struct diskbench_slow_op *op)
-{
-	const struct diskbench__slow_log *log;
-	struct diskbench_slow_op o;
-	size_t sz;
-
-	if (!res || !op || op->sz < sizeof(size_t))
-		return -EINVAL;
-	log = diskbench__result_slow(res);
-	if (!log || index >= log->len)
-		return -ERANGE;
-	o.sz = sizeof(o);
-	o.start_ns = log->e[index].start_ns;
-	o.latency_ns = log->e[index].latency_ns;
-	o.bytes = log->e[index].bytes;
-	o.offset = log->e[index].offset;
-	o.file = log->e[index].file;
-	o.thread = log->e[index].thread;
-	sz = op->sz < sizeof(o) ? op->sz : sizeof(o);
-	o.sz = sz;
-	memcpy(op, &o, sz);
-	return 0;
 }
 
 /* ---- finding stalls ---- */

@@ -33,7 +33,7 @@
 
 #include "common-internal.h"
 #include "engine-internal.h"
-#include "files-internal.h"
+#include "target-files-internal.h"
 #include "target-internal.h"
 
 /* How many other names to try when a stranger holds ours. */
@@ -237,8 +237,8 @@ static int note(struct diskbench_target *t, struct diskbench__fileset *fs,
 	}
 	t->err_op = op;
 	t->err_offset = UINT64_MAX;
-	diskbench__target_set_errmsg(t, "%s %s: %s", op, path,
-				     diskbench_strerror(err));
+	diskbench__target_put_errmsg(t, diskbench__format("%s %s: %s", op, path,
+							  diskbench_strerror(err)));
 	return err;
 }
 

@@ -4,6 +4,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include <diskbench/target.h>
 
@@ -99,12 +100,6 @@ int diskbench__target_remove_all(struct diskbench_target *t);
  * put in its place is left alone: -EEXIST); 0 or the error. */
 int diskbench__target_remove_test_file(struct diskbench_target *t);
 
-/* Removes the small-file phases' files and directories, if any; 0 or the
- * first error (target-files.c). */
-int diskbench__target_files_cleanup(struct diskbench_target *t);
-/* Frees what diskbench__target_files_cleanup() leaves (target-files.c). */
-void diskbench__target_files_free(struct diskbench_target *t);
-
 /*
  * Creates the test file anew (removing our previous one first), opened for
  * reading and writing, plus `extra` flags (DISKBENCH_OPEN_DIRECT, ...).
@@ -141,11 +136,6 @@ int diskbench__target_ensure_test_file(struct diskbench_target *t,
  * are not descriptors, the system has no way, the call failed). */
 const char *diskbench__target_drop_cache(struct diskbench_target *t);
 
-/* Fails a phase with the target's last error: operation, file, offset. */
-struct diskbench__ctx;
-int diskbench__target_fail(struct diskbench_target *t,
-			   struct diskbench__ctx *ctx, int err);
-
 /* Sets the target's error message, printf-style. */
 void diskbench__target_set_errmsg(struct diskbench_target *t, const char *fmt,
 				  ...)
@@ -153,6 +143,16 @@ void diskbench__target_set_errmsg(struct diskbench_target *t, const char *fmt,
 	__attribute__((format(printf, 2, 3)))
 #endif
 	;
+
+/* Makes s (formatted, or NULL on ENOMEM: errmsg() then says "") the
+ * target's error message; for target.c and target-files.c alike. */
+static inline void diskbench__target_put_errmsg(struct diskbench_target *t,
+					      char *s)
+{
+	free(t->errmsg);
+	t->errmsg = s;
+	atomic_store(&t->refused, 0);
+}
 
 /* A buffer aligned for the target's files (O_DIRECT included), zeroed; from
  * 1 MiB up, 2 MiB-aligned whole huge pages advised for THP (target.c). */

@@ -14,8 +14,7 @@
 
 #include "common-internal.h"
 #include "engine-internal.h"
-#include "files-internal.h"
-#include "phase-internal.h"
+#include "target-files-internal.h"
 #include "target-internal.h"
 
 /* How many other names to try when a stranger holds ours. */
@@ -27,23 +26,6 @@ DISKBENCH_API void diskbench_target_opts_init(struct diskbench_target_opts *opts
 	diskbench__opts_init(opts, sz);
 }
 
-static char *vformat(const char *fmt, va_list ap)
-{
-	va_list aq;
-	int n;
-	char *s;
-
-	va_copy(aq, ap);
-	n = vsnprintf(NULL, 0, fmt, aq);
-	va_end(aq);
-	if (n < 0)
-		return NULL;
-	s = malloc((size_t)n + 1);
-	if (s)
-		vsnprintf(s, (size_t)n + 1, fmt, ap);
-	return s;
-}
-
 void diskbench__target_set_errmsg(struct diskbench_target *t, const char *fmt,
 				  ...)
 {
@@ -51,28 +33,9 @@ void diskbench__target_set_errmsg(struct diskbench_target *t, const char *fmt,
 	char *s;
 
 	va_start(ap, fmt);
-	s = vformat(fmt, ap);
+	s = diskbench__vformat(fmt, ap);
 	va_end(ap);
-	free(t->errmsg);
-	t->errmsg = s; /* NULL on ENOMEM: errmsg() then says "" */
-	atomic_store(&t->refused, 0);
-}
-
-static char *vformat_s(const char *fmt, ...)
-#if defined(__GNUC__)
-	__attribute__((format(printf, 1, 2)))
-#endif
-	;
-
-static char *vformat_s(const char *fmt, ...)
-{
-	va_list ap;
-	char *s;
-
-	va_start(ap, fmt);
-	s = vformat(fmt, ap);
-	va_end(ap);
-	return s;
+	diskbench__target_put_errmsg(t, s);
 }
 
 /* Sets *errmsg (if asked for) for a target that could not be made. */
@@ -88,7 +51,7 @@ static int fail(char **errmsg, int err, const char *fmt, ...)
 
 	if (errmsg) {
 		va_start(ap, fmt);
-		*errmsg = vformat(fmt, ap);
+		*errmsg = diskbench__vformat(fmt, ap);
 		va_end(ap);
 	}
 	return err;
@@ -127,13 +90,6 @@ static int target_err(struct diskbench_target *t, int err, const char *op,
 					     t->test_path ? t->test_path : t->dir,
 					     diskbench_strerror(err));
 	return err;
-}
-
-int diskbench__target_fail(struct diskbench_target *t,
-			   struct diskbench__ctx *ctx, int err)
-{
-	return diskbench__ctx_fail(ctx, err, t->err_op ? t->err_op : "prepare",
-				   t->test_path, t->err_offset);
 }
 
 static void forget_test_file(struct diskbench_target *t)
@@ -464,7 +420,7 @@ DISKBENCH_API int diskbench_target_new(struct diskbench_target **out,
 	t->prefix = strdup(o.name_prefix ? o.name_prefix : "diskbench");
 	atomic_init(&t->busy, 0);
 	atomic_init(&t->refused, 0);
-	t->busy_msg = t->dir ? vformat_s("cannot clean up %s now: a run is "
+	t->busy_msg = t->dir ? diskbench__format("cannot clean up %s now: a run is "
 					 "executing on it, and removes its "
 					 "files when it ends", t->dir) : NULL;
 	if (!t->dir || !t->prefix || !t->busy_msg) {

@@ -183,9 +183,16 @@ struct diskbench_random_opts {
 	uint32_t queue_depth;
 	/** Threads, each with its own descriptor; 0: 1. At most 1024. */
 	uint32_t threads;
-	/** Open with O_DIRECT (DISKBENCH_SEQ_DIRECT). */
+	/** DISKBENCH_RANDOM_* flags. */
 	uint32_t flags;
 };
+
+/**
+ * Open the test file with O_DIRECT. The same value as DISKBENCH_SEQ_DIRECT,
+ * which random phases took before this flag had a name of its own and
+ * still take.
+ */
+#define DISKBENCH_RANDOM_DIRECT UINT32_C(0x02)
 
 /** Initializer for struct diskbench_random_opts: all defaults. */
 #define DISKBENCH_RANDOM_OPTS_INIT \
@@ -198,7 +205,7 @@ struct diskbench_random_opts {
  * in the given mix, one request at a time or several in flight, on one
  * thread or several. "4 KiB random reads at depth 32 over a 1 GiB file" is
  * a 1 GiB target on an io_uring engine and this phase with block_bytes
- * 4096, queue_depth 32 and DISKBENCH_SEQ_DIRECT. The file is laid out first
+ * 4096, queue_depth 32 and DISKBENCH_RANDOM_DIRECT. The file is laid out first
  * if missing or short, untimed, and dropped from the page cache.
  *
  * @param[out] out  the phase

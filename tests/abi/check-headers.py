@@ -8,7 +8,7 @@ project's compiler arguments (-D_GNU_SOURCE and the like), only on the
 compiler a user would run.
 
 It also checks that the list it was given is complete: every *.h in
---partdir is in it (else meson would neither test nor install the header),
+--partdir and its sys/ is in it (else meson would neither test nor install the header),
 and the umbrella header includes every one of them.
 
 usage: check-headers.py --cc=WORD... [--cxx=WORD...] -I DIR...
@@ -67,8 +67,9 @@ def main():
 
     ok = True
     if args.partdir:
-        parts = {'diskbench/' + os.path.basename(p)
-                 for p in glob.glob(os.path.join(args.partdir, '*.h'))}
+        parts = {'diskbench/' + os.path.relpath(p, args.partdir)
+                 for pat in ('*.h', os.path.join('sys', '*.h'))
+                 for p in glob.glob(os.path.join(args.partdir, pat))}
         for h in sorted(parts - set(args.headers)):
             print('FAIL <%s> is not in public_header_names '
                   '(include/diskbench/meson.build)' % h)

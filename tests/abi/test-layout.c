@@ -36,6 +36,10 @@ _Static_assert(offsetof(struct diskbench_stall_summary, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_slow_op, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_pace_opts, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_pace_info, sz) == 0, "sz first");
+/* Programs that passed DISKBENCH_SEQ_DIRECT to a random phase, before the
+ * flag had its own name, still get O_DIRECT. */
+_Static_assert(DISKBENCH_RANDOM_DIRECT == DISKBENCH_SEQ_DIRECT,
+	       "random phases keep taking DISKBENCH_SEQ_DIRECT");
 
 #define LP64 (sizeof(void *) == 8 && sizeof(long) == 8 && \
 	      _Alignof(uint64_t) == 8)

@@ -24,7 +24,8 @@
 #include "hist-internal.h"
 #include "kind-internal.h"
 #include "out-internal.h"
-#include "stall-internal.h"
+#include "result-restore-internal.h"
+#include "slow-log-internal.h"
 #include "target-internal.h"
 
 /* For every precision, indexes of consecutive values never skip a slot and
@@ -452,6 +453,99 @@ static void test_kind_table(void **state)
 	assert_int_equal(diskbench__kind_by_name("seq_delete", &k), -EINVAL);
 }
 
+/* ---- a paced result read back: the checks both readers share ---- */
+
+struct pace_fail {
+	char key[32];
+	char msg[160];
+	int calls;
+};
+
+static int pace_fail_fn(void *ctx, const char *key, const char *fmt, va_list ap)
+{
+	struct pace_fail *f = ctx;
+
+	f->calls++;
+	snprintf(f->key, sizeof(f->key), "%s", key ? key : "");
+	vsnprintf(f->msg, sizeof(f->msg), fmt, ap);
+	return -EINVAL;
+}
+
+static struct diskbench_result *measured(const char *name,
+					 enum diskbench_phase_kind kind)
+{
+	struct diskbench_hist *h = NULL;
+	struct diskbench_timeline *tl = NULL;
+	struct diskbench_result *r = NULL;
+
+	assert_int_equal(diskbench_hist_new(&h, NULL), 0);
+	assert_int_equal(diskbench_timeline_new(&tl, 0, NULL), 0);
+	assert_int_equal(diskbench__result_measured(&r, name, kind, h, tl, 10,
+						    40960, 1000000, 0, 0, false), 0);
+	return r;
+}
+
+/* Each figure that cannot come from a schedule is refused, naming its key,
+ * and the phase keeps no pacing; figures that can are set. */
+static void test_restore_pace_checks(void **state)
+{
+	static const struct {
+		const char *key;
+		double target, achieved;
+		uint64_t requests, late;
+		uint32_t flags, streams;
+		int resp;   /* 0: the phase's own, 1: another name, 2: another kind */
+	} cases[] = {
+		{ "target_per_sec", 0, 10, 10, 0, 0, 1, 0 },
+		{ "target_per_sec", -1, 10, 10, 0, 0, 1, 0 },
+		{ "target_per_sec", 100, -1, 10, 0, 0, 1, 0 },
+		{ "late", 100, 10, 10, 11, 0, 1, 0 },
+		{ "flags", 100, 10, 10, 0, 0x2, 1, 0 },
+		{ "streams", 100, 10, 10, 0, 0, 0, 0 },
+		{ "response", 100, 10, 10, 0, 0, 1, 1 },
+		{ "response", 100, 10, 10, 0, 0, 1, 2 },
+		{ NULL, 100, 10, 10, 10, DISKBENCH_PACE_INFO_POISSON, 4, 0 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct pace_fail f = { .calls = 0 };
+		struct diskbench__restore rs = { pace_fail_fn, &f, 0 };
+		struct diskbench_pace_info pi, got = { .sz = sizeof(got) };
+		struct diskbench_result *res = measured("random", DISKBENCH_PHASE_RANDOM_IO);
+		struct diskbench_result *resp = measured(
+			cases[i].resp == 1 ? "other" : "random",
+			cases[i].resp == 2 ? DISKBENCH_PHASE_SEQ_READ
+					   : DISKBENCH_PHASE_RANDOM_IO);
+		int err;
+
+		memset(&pi, 0, sizeof(pi));
+		pi.sz = sizeof(pi);
+		pi.target_per_sec = cases[i].target;
+		pi.achieved_per_sec = cases[i].achieved;
+		pi.requests = cases[i].requests;
+		pi.late = cases[i].late;
+		pi.flags = cases[i].flags;
+		pi.streams = cases[i].streams;
+		err = diskbench__result_restore_pace(&rs, res, &pi, resp);
+		if (cases[i].key) {
+			assert_int_equal(err, -EINVAL);
+			assert_int_equal(f.calls, 1);
+			assert_string_equal(f.key, cases[i].key);
+			assert_int_not_equal(diskbench_result_pace(res, &got), 0);
+			assert_null(diskbench_result_response(res));
+		} else {
+			assert_int_equal(err, 0);
+			assert_int_equal(f.calls, 0);
+			assert_int_equal(diskbench_result_pace(res, &got), 0);
+			assert_int_equal(got.streams, 4);
+			assert_int_equal(got.late, 10);
+			assert_non_null(diskbench_result_response(res));
+		}
+		diskbench_result_free(res);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -460,6 +554,7 @@ int main(void)
 		cmocka_unit_test(test_hist_empty_shape),
 		cmocka_unit_test(test_target_alloc_large_buffers),
 		cmocka_unit_test(test_slow_log_not_resident),
+		cmocka_unit_test(test_restore_pace_checks),
 		cmocka_unit_test(test_hist_index_tiles_range),
 		cmocka_unit_test(test_hist_index_width),
 		cmocka_unit_test(test_hist_index_top),

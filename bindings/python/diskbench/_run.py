@@ -291,7 +291,7 @@ class RandomPhase(Phase):
         opts.write_percent = check_int(write_percent, "write_percent", 0, 100)
         opts.queue_depth = u32(queue_depth, "queue_depth")
         opts.threads = u32(threads, "threads")
-        opts.flags = C.SEQ_DIRECT if check_bool(direct, "direct") else 0
+        opts.flags = C.RANDOM_DIRECT if check_bool(direct, "direct") else 0
         p = C.P()
         check(C.phase_random_new(byref(p), byref(opts)), "phase_random_new")
         self._init(p.value)

@@ -10,7 +10,7 @@ import errno as _errno
 import re
 from ctypes import byref, sizeof
 from typing import (Any, Callable, Dict, Iterable, Iterator, List, NamedTuple,
-                    Optional, Sequence, Union, overload)
+                    Optional, Sequence, Type, TypeVar, Union, overload)
 
 from . import _lib as C
 from ._common import (Closeable, DiskbenchError, DiskbenchValueError,
@@ -202,7 +202,36 @@ def _read_only(obj: Any) -> None:
                                          obj._ref.owner.kind))
 
 
-class Histogram(Closeable):
+_Lent = TypeVar("_Lent", bound="_Lendable")
+
+
+class _Lendable(Closeable):
+    """A wrapper the library hands out two ways: its own (``_wrap``, freed
+    with the class's ``_free``, e.g. a copy) or lent out of an owner
+    (``_view``, read-only, valid while the owner is open)."""
+
+    _free = ""          # the diskbench_*_free binding's name in _lib
+    _readonly = False
+
+    @classmethod
+    def _wrap(cls: Type[_Lent], ptr: Optional[int]) -> _Lent:
+        obj = cls.__new__(cls)
+        obj._ref = _Ref(ptr, getattr(C, cls._free), cls.__name__)
+        obj._readonly = False
+        return obj
+
+    @classmethod
+    def _view(cls: Type[_Lent], ptr: Optional[int],
+              owner: Union[_Ref, _View]) -> _Lent:
+        if not ptr:
+            raise ValueError("the library returned no %s" % cls.__name__.lower())
+        obj = cls.__new__(cls)
+        obj._ref = _View(ptr, owner, cls.__name__)
+        obj._readonly = True
+        return obj
+
+
+class Histogram(_Lendable):
     """A latency histogram (diskbench_hist): log-linear buckets, exact
     count, min, max, sum and moments, percentiles within the precision.
 
@@ -210,6 +239,8 @@ class Histogram(Closeable):
     default (one hour of nanoseconds, 7 bits: 0.79% relative error).
     Histograms that belong to a result or a recorder are read-only views,
     valid while their owner is open; ``copy()`` gives one of your own."""
+
+    _free = "hist_free"
 
     def __init__(self, highest: int = 0, precision_bits: int = 0) -> None:
         highest = u64(highest, "highest")
@@ -223,22 +254,6 @@ class Histogram(Closeable):
         check(C.hist_new(byref(h), byref(opts)), "hist_new")
         self._ref = _Ref(h.value, C.hist_free, "Histogram")
         self._readonly = False
-
-    @classmethod
-    def _wrap(cls, ptr: Optional[int]) -> "Histogram":
-        obj = cls.__new__(cls)
-        obj._ref = _Ref(ptr, C.hist_free, "Histogram")
-        obj._readonly = False
-        return obj
-
-    @classmethod
-    def _view(cls, ptr: Optional[int], owner: Union[_Ref, _View]) -> "Histogram":
-        if not ptr:
-            raise ValueError("the library returned no histogram")
-        obj = cls.__new__(cls)
-        obj._ref = _View(ptr, owner, "Histogram")
-        obj._readonly = True
-        return obj
 
     def __repr__(self) -> str:
         if self.closed:
@@ -431,13 +446,15 @@ class Histogram(Closeable):
         return dataframe(self.buckets(), Bucket._fields)
 
 
-class Timeline(Closeable):
+class Timeline(_Lendable):
     """Operations, bytes and worst latency per interval (diskbench_timeline).
 
     ``Timeline(start_ns=0, interval_ns=0, reserve=0)``: zero means the
     library's default (100 ms intervals, 4096 reserved). Indexing gives
     TimelinePoint tuples; a result's or a recorder's timeline is a
     read-only view."""
+
+    _free = "timeline_free"
 
     def __init__(self, start_ns: int = 0, interval_ns: int = 0,
                  reserve: int = 0) -> None:
@@ -450,22 +467,6 @@ class Timeline(Closeable):
         check(C.timeline_new(byref(t), start_ns, byref(opts)), "timeline_new")
         self._ref = _Ref(t.value, C.timeline_free, "Timeline")
         self._readonly = False
-
-    @classmethod
-    def _wrap(cls, ptr: Optional[int]) -> "Timeline":
-        obj = cls.__new__(cls)
-        obj._ref = _Ref(ptr, C.timeline_free, "Timeline")
-        obj._readonly = False
-        return obj
-
-    @classmethod
-    def _view(cls, ptr: Optional[int], owner: Union[_Ref, _View]) -> "Timeline":
-        if not ptr:
-            raise ValueError("the library returned no timeline")
-        obj = cls.__new__(cls)
-        obj._ref = _View(ptr, owner, "Timeline")
-        obj._readonly = True
-        return obj
 
     def __repr__(self) -> str:
         if self.closed:

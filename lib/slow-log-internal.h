@@ -1,5 +1,5 @@
-#ifndef DISKBENCH_STALL_INTERNAL_H
-#define DISKBENCH_STALL_INTERNAL_H
+#ifndef DISKBENCH_SLOW_LOG_INTERNAL_H
+#define DISKBENCH_SLOW_LOG_INTERNAL_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -43,9 +43,5 @@ void diskbench__slow_add(struct diskbench__slow_log *log,
  * latest ones past DISKBENCH_SLOW_MAX; 0 or -ENOMEM. */
 int diskbench__slow_merge(struct diskbench__slow_log *dst,
 			  const struct diskbench__slow_log *src);
-
-/* The result's log, NULL when it has none. */
-const struct diskbench__slow_log *
-diskbench__result_slow(const struct diskbench_result *res);
 
 #endif

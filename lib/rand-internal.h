@@ -5,8 +5,8 @@
  * same seek offsets, file names, sizes and shuffles on every libc, and the
  * same as bonnie++ with that seed on glibc.
  */
-#ifndef DISKBENCH_RAND_H
-#define DISKBENCH_RAND_H
+#ifndef DISKBENCH_RAND_INTERNAL_H
+#define DISKBENCH_RAND_INTERNAL_H
 
 #include <stdint.h>
 

@@ -10,8 +10,8 @@
  * when sizes vary; a 32-bit visiting order only once a random phase
  * shuffles; one bit per file for "exists".
  */
-#ifndef DISKBENCH_FILES_INTERNAL_H
-#define DISKBENCH_FILES_INTERNAL_H
+#ifndef DISKBENCH_TARGET_FILES_INTERNAL_H
+#define DISKBENCH_TARGET_FILES_INTERNAL_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -67,21 +67,6 @@ struct diskbench__fileset {
 	char *err_path;
 	char err_op[768];
 };
-
-/*
- * Whether phase p drops the system's caches before its clock starts
- * (DISKBENCH_FILES_DROP_CACHES on a stat or delete phase whose engine's
- * file calls are the system's).
- */
-bool diskbench__files_drops_caches(const struct diskbench_phase *p,
-				   const struct diskbench_engine *e);
-
-/*
- * Whether this process may drop the system's caches (Linux, root, and
- * /proc/sys/vm/drop_caches open for writing): 0, or -EPERM with the
- * reason in why.
- */
-int diskbench__files_can_drop_caches(char *why, size_t len);
 
 /* The target's set, made empty on first use; NULL on ENOMEM. */
 struct diskbench__fileset *diskbench__files_get(struct diskbench_target *t);
@@ -200,5 +185,11 @@ int64_t diskbench__files_lookup(const struct diskbench__fileset *fs,
  * made by us is never removed.
  */
 int diskbench__files_remove(struct diskbench_target *t);
+
+/* Removes the small-file phases' files and directories, if any; 0 or the
+ * first error. */
+int diskbench__target_files_cleanup(struct diskbench_target *t);
+/* Frees what diskbench__target_files_cleanup() leaves. */
+void diskbench__target_files_free(struct diskbench_target *t);
 
 #endif

@@ -1,0 +1,138 @@
+#!/usr/bin/env python3
+"""Checks that the library's files are layered: no circle of calls.
+
+Reads the object files of the library (the static archive built without
+visibility, so every internal function is a symbol) and draws an arrow
+from file A to file B when A uses a function or variable that B defines.
+Fails when the arrows make a circle: two files that call each other, or
+a longer loop (report.c -> serialize-json.c -> report.c). Each file then
+has a place: below the files it calls, above those that call it
+(docs/architecture.md lists them).
+
+Also fails when lib/NAME-internal.h declares a function that NAME.c does
+not define: an internal header is named after the file it belongs to, so
+that a reader finds the code of a declaration without searching.
+
+usage: check-layers.py --nm NM --archive LIB.a --libdir DIR
+"""
+import argparse
+import collections
+import glob
+import os
+import re
+import subprocess
+import sys
+
+
+def read_symbols(nm, archive):
+    """({symbol: defining file}, {file: set of undefined symbols})."""
+    out = subprocess.run([nm, '-A', archive], capture_output=True, text=True,
+                         check=True).stdout
+    defs, uses = {}, collections.defaultdict(set)
+    for line in out.splitlines():
+        # "archive:member.o:0000000000000010 T name" or "archive:member.o:  U name"
+        head, _, rest = line.rpartition(':')
+        parts = head.split(':')
+        member = os.path.basename(parts[-1]) if len(parts) > 1 else head
+        member = re.sub(r'\.o(bj)?$', '', member)
+        fields = rest.split()
+        if len(fields) == 2 and fields[0] == 'U':
+            uses[member].add(fields[1])
+        elif len(fields) == 3 and fields[1] in 'TDBRVWG':
+            defs[fields[2]] = member
+        uses.setdefault(member, set())
+    return defs, uses
+
+
+def circles(graph):
+    """Strongly connected components of more than one node (Tarjan)."""
+    index, low, stack, on, found = {}, {}, [], set(), []
+    counter = [0]
+
+    def visit(v):
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on.add(v)
+        for w in graph[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                found.append(sorted(comp))
+
+    sys.setrecursionlimit(10000)
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def header_owners(libdir, defs):
+    """Lines 'X-internal.h declares f, defined in Y.c' for every mismatch."""
+    bad = []
+    for h in sorted(glob.glob(os.path.join(libdir, '*-internal.h'))):
+        owner = os.path.basename(h)[:-len('-internal.h')] + '.c'
+        text = open(h, encoding='utf-8').read()
+        text = re.sub(r'/\*.*?\*/', '', text, flags=re.S)
+        # Inline functions are the header's own code, not declarations.
+        text = re.sub(r'static\s+inline[^;{]*\{.*?\n\}', '', text, flags=re.S)
+        for name in sorted(set(re.findall(r'\b(diskbench_\w+)\s*\(', text))):
+            where = defs.get(name)
+            if where and where != owner:
+                bad.append('%s declares %s, defined in %s'
+                           % (os.path.basename(h), name, where))
+    return bad
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--nm', required=True)
+    ap.add_argument('--archive', required=True)
+    ap.add_argument('--libdir', required=True)
+    args = ap.parse_args()
+
+    defs, uses = read_symbols(args.nm, args.archive)
+    if len(uses) < 10:
+        print('FAIL read %d object files from %s: not the library'
+              % (len(uses), args.archive))
+        return 1
+    graph = collections.defaultdict(dict)
+    for f, names in uses.items():
+        graph.setdefault(f, {})
+        for n in names:
+            g = defs.get(n)
+            if g and g != f:
+                graph[f].setdefault(g, []).append(n)
+    ok = True
+    for comp in circles(graph):
+        ok = False
+        print('FAIL these files call each other in a circle: %s'
+              % ', '.join(comp))
+        for a in comp:
+            for b in comp:
+                if b in graph[a]:
+                    names = sorted(graph[a][b])
+                    more = ' and %d more' % (len(names) - 4) if len(names) > 4 else ''
+                    print('  %s -> %s: %s%s' % (a, b, ', '.join(names[:4]), more))
+    for line in header_owners(args.libdir, defs):
+        ok = False
+        print('FAIL ' + line)
+    edges = sum(len(v) for v in graph.values())
+    print('%d files, %d arrows between them%s'
+          % (len(graph), edges, ', no circle' if ok else ''))
+    return 0 if ok else 1
+
+
+if __name__ == '__main__':
+    sys.exit(main())
