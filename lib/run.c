@@ -461,9 +461,46 @@ static int run_phase(struct diskbench_run *run, size_t index,
 	return ctx.err;
 }
 
+/*
+ * Tells the caller's event callback that phase i starts or ended (see
+ * diskbench_run_event_fn), between phases, where no recorder runs: what it
+ * takes is in no result. A negative answer is the run's error, with a
+ * message naming the phase and the event; anything else goes on.
+ */
+static int phase_event(struct diskbench_run *run, uint32_t type, size_t i,
+		       const struct diskbench_result *res, int phase_err)
+{
+	const struct diskbench_phase *p = run->phases[i];
+	struct diskbench_run_event ev;
+	char buf[256];
+	int rc;
+
+	if (!run->opts.event)
+		return 0;
+	memset(&ev, 0, sizeof(ev));
+	ev.sz = sizeof(ev);
+	ev.run = run;
+	ev.phase = p;
+	ev.phase_name = p->name;
+	ev.result = res;
+	ev.type = type;
+	ev.phase_index = (uint32_t)i;
+	ev.phase_count = (uint32_t)run->nphases;
+	ev.phase_kind = p->kind;
+	ev.error = phase_err;
+	rc = run->opts.event(&ev, run->opts.event_user_data);
+	if (rc >= 0)
+		return 0;
+	snprintf(buf, sizeof(buf), "%s: the %s event failed: %s", p->name,
+		 type == DISKBENCH_RUN_EVENT_PHASE_START ? "start" : "end",
+		 diskbench_strerror(rc));
+	set_errmsg(run, buf);
+	return rc;
+}
+
 DISKBENCH_API int diskbench_run_execute(struct diskbench_run *run)
 {
-	int err = 0, cerr;
+	int err = 0, cerr, eerr;
 
 	if (!run)
 		return -EINVAL;
@@ -505,6 +542,11 @@ DISKBENCH_API int diskbench_run_execute(struct diskbench_run *run)
 			set_errmsg(run, "cancelled");
 			break;
 		}
+		/* Before anything of the phase is done; a failure stops the
+		 * run, the phase not started (no result, no end event). */
+		err = phase_event(run, DISKBENCH_RUN_EVENT_PHASE_START, i, NULL, 0);
+		if (err)
+			break;
 		/* As bonnie++: the test file goes before the small-file
 		 * phases, unless a later phase reads it again. A failure to
 		 * remove it is the final cleanup's to report. */
@@ -514,6 +556,13 @@ DISKBENCH_API int diskbench_run_execute(struct diskbench_run *run)
 		err = run_phase(run, i, &res);
 		if (res)
 			run->results[run->nresults++] = res;
+		/* Every start has its end, a failed phase's too (the run stops
+		 * after it then, whatever the event answers). */
+		eerr = phase_event(run, DISKBENCH_RUN_EVENT_PHASE_END, i, res, err);
+		if (!err && eerr) {
+			err = eerr;
+			break;
+		}
 		if (err) {
 			char buf[256];
 

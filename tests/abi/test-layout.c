@@ -28,6 +28,7 @@ _Static_assert(offsetof(struct diskbench_files_opts, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_progress, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_random_opts, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_run_opts, sz) == 0, "sz first");
+_Static_assert(offsetof(struct diskbench_run_event, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_seq_opts, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_target_opts, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_stall_rules, sz) == 0, "sz first");
@@ -273,7 +274,27 @@ static void test_layout_run_opts(void **state)
 	assert_offset(diskbench_run_opts, random_user_data, 88);
 	assert_offset(diskbench_run_opts, timeline_max_intervals, 96);
 	assert_offset(diskbench_run_opts, slow_threshold_ns, 104);
-	assert_int_equal(sizeof(struct diskbench_run_opts), 112);
+	assert_offset(diskbench_run_opts, event, 112);
+	assert_offset(diskbench_run_opts, event_user_data, 120);
+	assert_int_equal(sizeof(struct diskbench_run_opts), 128);
+}
+
+static void test_layout_run_event(void **state)
+{
+	(void)state;
+	if (!LP64)
+		skip();
+	assert_offset(diskbench_run_event, sz, 0);
+	assert_offset(diskbench_run_event, run, 8);
+	assert_offset(diskbench_run_event, phase, 16);
+	assert_offset(diskbench_run_event, phase_name, 24);
+	assert_offset(diskbench_run_event, result, 32);
+	assert_offset(diskbench_run_event, type, 40);
+	assert_offset(diskbench_run_event, phase_index, 44);
+	assert_offset(diskbench_run_event, phase_count, 48);
+	assert_offset(diskbench_run_event, phase_kind, 52);
+	assert_offset(diskbench_run_event, error, 56);
+	assert_int_equal(sizeof(struct diskbench_run_event), 64);
 }
 
 static void test_layout_seq_opts(void **state)
@@ -416,6 +437,8 @@ static void test_layout_all_init_macros(void **state)
 	assert_int_equal(ro.flags, 0);
 	assert_int_equal(rn.sz, sizeof(rn));
 	assert_null(rn.random_user_data);
+	assert_null(rn.event);
+	assert_null(rn.event_user_data);
 	assert_int_equal(rn.timeline_max_intervals, 0);
 	assert_int_equal(so.sz, sizeof(so));
 	assert_int_equal(so.flags, 0);
@@ -594,6 +617,7 @@ int main(void)
 		cmocka_unit_test(test_layout_progress),
 		cmocka_unit_test(test_layout_random_opts),
 		cmocka_unit_test(test_layout_run_opts),
+		cmocka_unit_test(test_layout_run_event),
 		cmocka_unit_test(test_layout_seq_opts),
 		cmocka_unit_test(test_layout_target_opts),
 		cmocka_unit_test(test_layout_stall),

@@ -306,7 +306,7 @@ SET_LAST(files_opts, flags, DISKBENCH_FILES_SYNC)
 SET_LAST(custom_ops, teardown, stub_teardown)
 SET_LAST(custom_ctx_ops, teardown, stub_ctx_teardown)
 SET_LAST(target_opts, flags, DISKBENCH_TARGET_SYNC)
-SET_LAST(run_opts, slow_threshold_ns, 1000000)
+SET_LAST(run_opts, event_user_data, (void *)&report)
 SET_LAST(report_info, end_time_ns, 12345)
 SET_LAST(write_opts, title, "t")
 SET_LAST(stall_rules, p99_factor, 10)
@@ -357,7 +357,7 @@ static const struct opt_case cases[] = {
 	CASE(custom_ops, custom_ops, teardown, NULL, prep_custom_ops),
 	CASE(custom_ctx_ops, custom_ctx_ops, teardown, NULL, prep_custom_ctx_ops),
 	CASE(target_opts, target_opts, flags, init_target_opts, NULL),
-	CASE(run_opts, run_opts, slow_threshold_ns, init_run_opts, NULL),
+	CASE(run_opts, run_opts, event_user_data, init_run_opts, NULL),
 	CASE(report_info, report_info, end_time_ns, init_report_info, NULL),
 	CASE(write_opts, write_opts, title, init_write_opts, NULL),
 	CASE(stall_rules, stall_rules, p99_factor, init_stall_rules, NULL),
@@ -367,7 +367,7 @@ static const struct opt_case cases[] = {
 /* Structs that start with sz but that the library fills, never reads. */
 static const char *const handed_out[] = {
 	"progress", "timeline_point", "stall", "stall_summary", "slow_op",
-	"pace_info",
+	"pace_info", "run_event",
 };
 
 static void set_sz(void *o, size_t sz)

@@ -195,6 +195,15 @@ PROGRESS_FN = ctypes.CFUNCTYPE(c_int, POINTER(Progress), P)
 RANDOM_FN = ctypes.CFUNCTYPE(u32, P)
 
 
+class RunEvent(Structure):
+    _fields_ = [("sz", size), ("run", P), ("phase", P), ("phase_name", c_char_p),
+                ("result", P), ("type", u32), ("phase_index", u32),
+                ("phase_count", u32), ("phase_kind", c_int), ("error", c_int)]
+
+
+RUN_EVENT_FN = ctypes.CFUNCTYPE(c_int, POINTER(RunEvent), P)
+
+
 class RunOpts(Structure):
     _fields_ = [("sz", size), ("progress", PROGRESS_FN),
                 ("progress_user_data", P), ("progress_interval_ns", u64),
@@ -202,7 +211,8 @@ class RunOpts(Structure):
                 ("timeline_interval_ns", u64), ("hist_precision_bits", u32),
                 ("flags", u32), ("seed", u32), ("random", RANDOM_FN),
                 ("random_user_data", P), ("timeline_max_intervals", u64),
-                ("slow_threshold_ns", u64)]
+                ("slow_threshold_ns", u64), ("event", RUN_EVENT_FN),
+                ("event_user_data", P)]
 
 
 class ReportInfo(Structure):
@@ -281,6 +291,7 @@ STRUCTS = {
     "diskbench_custom_ctx_ops": CustomCtxOps,
     "diskbench_progress": Progress,
     "diskbench_run_opts": RunOpts,
+    "diskbench_run_event": RunEvent,
     "diskbench_report_info": ReportInfo,
     "diskbench_write_opts": WriteOpts,
     "diskbench_stall_rules": StallRules,
@@ -530,6 +541,7 @@ BONNIE_SYNC, BONNIE_NO_SETTLE = 0x01, 0x02
 SEQ_WRITE, SEQ_DIRECT, SEQ_NO_FSYNC = 0x01, 0x02, 0x04
 FILES_SYNC = 0x01
 RUN_SEED = 0x01
+RUN_EVENT_PHASE_START, RUN_EVENT_PHASE_END = 1, 2
 INFO_HAS_SEED = 0x01
 WRITE_CSV_HEADER = 0x01
 WRITE_MAX_PERCENTILES = 64

@@ -636,13 +636,42 @@ def _progress_of(pr: Any) -> Progress:
         pr.ops_per_sec if has("ops_per_sec") else 0.0)
 
 
+class RunEvent(NamedTuple):
+    """A phase's start or end, as a run's event callback is told (struct
+    diskbench_run_event). ``type`` is "start" or "end"; at the end,
+    ``result`` is the phase's Result (a copy; None if the library could not
+    make one) and ``error`` the negative errno that stopped the phase (0 if
+    it completed)."""
+
+    type: str
+    phase_index: int
+    phase_count: int
+    phase_name: str
+    kind: PhaseKind
+    result: Optional[Result]
+    error: int
+
+
+def _event_of(ev: Any) -> RunEvent:
+    kind: Any
+    try:
+        kind = PhaseKind(ev.phase_kind)
+    except ValueError:  # a kind newer than this package
+        kind = ev.phase_kind
+    return RunEvent("start" if ev.type == C.RUN_EVENT_PHASE_START else "end",
+                    ev.phase_index, ev.phase_count,
+                    decode(ev.phase_name) or "", kind,
+                    Result._copy_of(ev.result) if ev.result else None,
+                    ev.error)
+
+
 class Run(Closeable):
     """Phases in order against one target (diskbench_run).
 
     ``Run(target, seed=None, progress=None, progress_interval=0.5,
     stop_bytes=0, stop_ops=0, stop_time=0, timeline_interval=0,
     hist_precision_bits=0, random=None, timeline_max_intervals=0,
-    slow_threshold=0, slow_log=True)``: ``seed`` fixes every random
+    slow_threshold=0, slow_log=True, events=None)``: ``seed`` fixes every random
     choice (None: drawn from the time, as bonnie++); ``progress(p)`` is
     called with a Progress at most every ``progress_interval`` seconds and
     stops the run by returning False or a negative errno; ``stop_*`` stop
@@ -652,7 +681,10 @@ class Run(Closeable):
     bounds each result's timeline (its interval doubles as the phase
     needs); every operation of at least ``slow_threshold`` seconds (0:
     50 ms) goes into the results' slow-operation log, none with
-    ``slow_log=False``.
+    ``slow_log=False``. ``events(e)`` is called with a RunEvent when each
+    phase starts and ends, outside the phases' timing; it stops the run by
+    returning False or a negative errno (a start event: before the phase
+    does anything).
 
     ``execute()`` runs the phases; Ctrl-C cancels it, the library removes
     its files, and KeyboardInterrupt comes out once it has. ``results``
@@ -665,7 +697,8 @@ class Run(Closeable):
                  timeline_interval: float = 0, hist_precision_bits: int = 0,
                  random: Optional[Callable[[], int]] = None,
                  timeline_max_intervals: int = 0, slow_threshold: float = 0,
-                 slow_log: bool = True) -> None:
+                 slow_log: bool = True,
+                 events: Optional[Callable[[RunEvent], Any]] = None) -> None:
         if not isinstance(target, Target):
             raise TypeError("target must be a Target, not %s"
                             % type(target).__name__)
@@ -718,6 +751,25 @@ class Run(Closeable):
                     return -_errno.ECANCELED
             opts.progress = C.PROGRESS_FN(progress_t)
             keep.append(opts.progress)
+        if events is not None:
+            if not callable(events):
+                raise TypeError("events must be callable")
+            tell: Callable[[RunEvent], Any] = events
+
+            def event_t(ep: Any, ud: Any) -> int:
+                try:
+                    r = tell(_event_of(ep.contents))
+                    if r is None or r is True:
+                        return 0
+                    if r is False:
+                        return -_errno.ECANCELED
+                    return check_int(r, "the value events returned",
+                                     -(1 << 31), 0)
+                except BaseException as e:
+                    errors.add(e)
+                    return -_errno.ECANCELED
+            opts.event = C.RUN_EVENT_FN(event_t)
+            keep.append(opts.event)
         if random is not None:
             if not callable(random):
                 raise TypeError("random must be callable")
