@@ -62,6 +62,7 @@
 #define DISKBENCH__LAST_write_opts	title
 #define DISKBENCH__LAST_stall_rules	p99_factor
 #define DISKBENCH__LAST_pace_opts	spin_ns
+#define DISKBENCH__LAST_bonnie_suite_opts	files_flags
 
 /* The number of bytes of struct diskbench_<tag> this library knows. */
 #define DISKBENCH__KNOWN_END(tag) \

@@ -29,6 +29,7 @@ _Static_assert(offsetof(struct diskbench_progress, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_random_opts, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_run_opts, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_run_event, sz) == 0, "sz first");
+_Static_assert(offsetof(struct diskbench_bonnie_suite_opts, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_seq_opts, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_target_opts, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_stall_rules, sz) == 0, "sz first");
@@ -279,6 +280,27 @@ static void test_layout_run_opts(void **state)
 	assert_int_equal(sizeof(struct diskbench_run_opts), 128);
 }
 
+static void test_layout_bonnie_suite_opts(void **state)
+{
+	(void)state;
+	if (!LP64)
+		skip();
+	assert_offset(diskbench_bonnie_suite_opts, sz, 0);
+	assert_offset(diskbench_bonnie_suite_opts, byte_bytes, 8);
+	assert_offset(diskbench_bonnie_suite_opts, seeks, 16);
+	assert_offset(diskbench_bonnie_suite_opts, seek_time_ns, 24);
+	assert_offset(diskbench_bonnie_suite_opts, files, 32);
+	assert_offset(diskbench_bonnie_suite_opts, max_bytes, 40);
+	assert_offset(diskbench_bonnie_suite_opts, min_bytes, 48);
+	assert_offset(diskbench_bonnie_suite_opts, seekers, 56);
+	assert_offset(diskbench_bonnie_suite_opts, flags, 60);
+	assert_offset(diskbench_bonnie_suite_opts, files_mode, 64);
+	assert_offset(diskbench_bonnie_suite_opts, dirs, 68);
+	assert_offset(diskbench_bonnie_suite_opts, file_chunk_bytes, 72);
+	assert_offset(diskbench_bonnie_suite_opts, files_flags, 76);
+	assert_int_equal(sizeof(struct diskbench_bonnie_suite_opts), 80);
+}
+
 static void test_layout_run_event(void **state)
 {
 	(void)state;
@@ -415,6 +437,7 @@ static void test_layout_stall(void **state)
 static void test_layout_all_init_macros(void **state)
 {
 	struct diskbench_bonnie_opts bo = DISKBENCH_BONNIE_OPTS_INIT;
+	struct diskbench_bonnie_suite_opts bs = DISKBENCH_BONNIE_SUITE_OPTS_INIT;
 	struct diskbench_custom_ctx_ops cc = DISKBENCH_CUSTOM_CTX_OPS_INIT;
 	struct diskbench_files_opts fo = DISKBENCH_FILES_OPTS_INIT;
 	struct diskbench_random_opts ro = DISKBENCH_RANDOM_OPTS_INIT;
@@ -428,6 +451,9 @@ static void test_layout_all_init_macros(void **state)
 	assert_int_equal(bo.sz, sizeof(bo));
 	assert_int_equal(bo.flags, 0);
 	assert_int_equal(bo.seek_time_ns, 0);
+	assert_int_equal(bs.sz, sizeof(bs));
+	assert_int_equal(bs.flags, 0);
+	assert_int_equal(bs.files_flags, 0);
 	assert_int_equal(cc.sz, sizeof(cc));
 	assert_null(cc.op);
 	assert_null(cc.teardown);
@@ -618,6 +644,7 @@ int main(void)
 		cmocka_unit_test(test_layout_random_opts),
 		cmocka_unit_test(test_layout_run_opts),
 		cmocka_unit_test(test_layout_run_event),
+		cmocka_unit_test(test_layout_bonnie_suite_opts),
 		cmocka_unit_test(test_layout_seq_opts),
 		cmocka_unit_test(test_layout_target_opts),
 		cmocka_unit_test(test_layout_stall),

@@ -83,3 +83,57 @@ def test_failed_phase_gets_its_end_event(tdir):
     assert [(e.type, e.phase_name) for e in seen] == [("start", "a"), ("end", "a")]
     assert seen[1].error < 0 and seen[1].result is not None
     assert seen[1].result.ops == 3
+
+
+# --- the bonnie++ suite (Run.add_bonnie) -----------------------------------
+
+BIG = ["putc", "put_block", "rewrite", "getc", "get_block", "seeks"]
+SMALL = ["seq_create", "seq_stat", "seq_del", "ran_create", "ran_stat", "ran_del"]
+
+
+def small_suite(run, **kw):
+    opts = dict(byte_size=64 << 10, seeks=50, seekers=2, settle=False,
+                files=20, max_size=2000, min_size=10, dirs=3, chunk_size=1024)
+    opts.update(kw)
+    run.add_bonnie(**opts)
+
+
+def test_bonnie_suite_in_order_and_report_fills_itself(tdir):
+    seen = []
+    with diskbench.Target(tdir, file_size=MiB) as t:
+        run = diskbench.Run(t, seed=3, events=seen.append)
+        small_suite(run)
+        res = run.execute()
+        assert [r.name for r in res] == BIG + SMALL
+        assert [e.phase_name for e in seen if e.type == "start"] == BIG + SMALL
+        assert res[5].ops == 50 and res[6].ops == 20
+        rep = diskbench.Report()
+        rep.add_run(run)
+    info = rep.runs[0].info
+    assert (info.file_bytes, info.chunk_bytes, info.seeks, info.seekers) == \
+        (MiB, 8192, 50, 2)
+    assert (info.files, info.max_bytes, info.min_bytes, info.dirs,
+            info.file_chunk_bytes, info.files_mode) == \
+        (20, 2000, 10, 3, 1024, "regular")
+
+
+def test_bonnie_suite_parts_and_refusals(tdir):
+    with diskbench.Target(tdir, file_size=MiB) as t:
+        run = diskbench.Run(t)
+        small_suite(run, byte_tests=False, small_files=False)
+        assert [r.name for r in run.execute()] == [
+            "put_block", "rewrite", "get_block", "seeks"]
+        with pytest.raises(DiskbenchError) as exc:
+            small_suite(run)
+        assert exc.value.errno == errno.EINVAL and "bonnie++ suite" in run.errmsg
+        run = diskbench.Run(t)
+        for kw in ({"big_file": False, "small_files": False},
+                   {"min_size": 5000}, {"seekers": 1025}):
+            with pytest.raises(DiskbenchError):
+                small_suite(run, **kw)
+        with pytest.raises(ValueError):
+            small_suite(run, mode="fifo")
+        with pytest.raises(ValueError):
+            small_suite(run, seeks=-1)
+        small_suite(run, big_file=False, mode="symlink")
+        assert [r.name for r in run.execute()] == SMALL

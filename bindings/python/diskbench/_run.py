@@ -855,6 +855,64 @@ class Run(Closeable):
             ph._run = self
             self._phases.append(ph)
 
+    def add_bonnie(self, *, byte_size: int = 0, seeks: int = 0,
+                   seekers: int = 0, seek_time: float = 0, files: int = 0,
+                   max_size: int = 0, min_size: int = 0, dirs: int = 0,
+                   chunk_size: int = 0, mode: str = "regular",
+                   sync: bool = False, settle: bool = True,
+                   drop_cache: bool = False, cold_metadata: bool = False,
+                   byte_tests: bool = True, big_file: bool = True,
+                   small_files: bool = True) -> None:
+        """Appends bonnie++'s tests in its order (diskbench_run_add_bonnie),
+        with bonnie++'s defaults for what is left 0, and records their
+        parameters on the run for its reports. ``byte_size``, ``seeks``,
+        ``seekers``, ``seek_time`` (seconds; 0: bounded by the count) for
+        the big-file tests; ``files``, ``max_size``, ``min_size``,
+        ``dirs``, ``chunk_size``, ``mode`` ("regular", "hardlink",
+        "symlink") for the small-file ones; ``sync`` (bonnie++'s -b, both),
+        ``settle=False`` (no 3 s pause before the seeks), ``drop_cache``
+        (before the big-file reads), ``cold_metadata`` (before the
+        small-file stats and deletes, root only); ``byte_tests=False``
+        (bonnie++'s -f), ``big_file=False`` (-s 0), ``small_files=False``
+        (-n 0) leave tests out. The suite's phases are in ``results``
+        once executed, not in ``phases``."""
+        if mode not in _FILES_MODES:
+            raise DiskbenchValueError("mode must be one of %s, not %r"
+                                      % (", ".join(_FILES_MODES), mode))
+        o = C.BonnieSuiteOpts()
+        C.bonnie_suite_opts_init(byref(o), sizeof(o))
+        o.byte_bytes = u64(byte_size, "byte_size")
+        o.seeks = u64(seeks, "seeks")
+        o.seekers = u32(seekers, "seekers")
+        o.seek_time_ns = seconds_to_ns(seek_time, "seek_time")
+        o.files = u64(files, "files")
+        o.max_bytes = u64(max_size, "max_size")
+        o.min_bytes = u64(min_size, "min_size")
+        o.dirs = u32(dirs, "dirs")
+        o.file_chunk_bytes = u32(chunk_size, "chunk_size")
+        o.files_mode = _FILES_MODES[mode]
+        s = check_bool(sync, "sync")
+        o.flags = ((C.BONNIE_SYNC if s else 0) |
+                   (0 if check_bool(settle, "settle") else C.BONNIE_NO_SETTLE) |
+                   (C.BONNIE_DROP_CACHE if check_bool(drop_cache, "drop_cache")
+                    else 0) |
+                   (0 if check_bool(byte_tests, "byte_tests")
+                    else C.BONNIE_SUITE_NO_BYTE_TESTS) |
+                   (0 if check_bool(big_file, "big_file")
+                    else C.BONNIE_SUITE_NO_BIG_FILE) |
+                   (0 if check_bool(small_files, "small_files")
+                    else C.BONNIE_SUITE_NO_SMALL_FILES))
+        o.files_flags = ((C.FILES_SYNC if s else 0) |
+                         (C.FILES_DROP_CACHES
+                          if check_bool(cold_metadata, "cold_metadata") else 0))
+        with _lock:
+            if self._ref.busy:  # type: ignore[union-attr]
+                raise DiskbenchError(-_errno.EBUSY,
+                                     "cannot add a suite while the run "
+                                     "executes")
+            check(C.run_add_bonnie(self._p, byref(o)), "run_add_bonnie",
+                  self._msg)
+
     def cancel(self) -> None:
         """Asks an executing run to stop after its current operation (safe
         from any thread; before execute, the next execute stops at once)."""
