@@ -22,5 +22,6 @@
 #include <diskbench/report.h>
 #include <diskbench/exchange.h>
 #include <diskbench/stall.h>
+#include <diskbench/bonnie.h>
 
 #endif /* DISKBENCH_H */

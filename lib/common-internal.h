@@ -58,11 +58,12 @@
 #define DISKBENCH__LAST_custom_ops	teardown
 #define DISKBENCH__LAST_custom_ctx_ops	teardown
 #define DISKBENCH__LAST_target_opts	flags
-#define DISKBENCH__LAST_run_opts	slow_threshold_ns
+#define DISKBENCH__LAST_run_opts	event_user_data
 #define DISKBENCH__LAST_report_info	end_time_ns
 #define DISKBENCH__LAST_write_opts	title
 #define DISKBENCH__LAST_stall_rules	p99_factor
 #define DISKBENCH__LAST_pace_opts	spin_ns
+#define DISKBENCH__LAST_bonnie_suite_opts	files_flags
 
 /* The number of bytes of struct diskbench_<tag> this library knows. */
 #define DISKBENCH__KNOWN_END(tag) \

@@ -39,14 +39,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <diskbench/bonnie.h>
 #include <diskbench/phase.h>
 
 #include "phase-files-internal.h"
 #include "phase-internal.h"
 #include "target-files-internal.h"
 
-/* bonnie++ has one default chunk for -n as for -s: the target's block. */
-#define FILES_DEFAULT_CHUNK DISKBENCH_TARGET_DEFAULT_BLOCK_BYTES
+#define FILES_DEFAULT_CHUNK DISKBENCH_BONNIE_DEFAULT_FILE_CHUNK_BYTES
 #define FILES_MIN_CHUNK 256u
 #define FILES_MAX_CHUNK 1048576u
 #define FILES_MAX_DIRS 99999u

@@ -2,6 +2,7 @@
 #ifndef DISKBENCH_RUN_INTERNAL_H
 #define DISKBENCH_RUN_INTERNAL_H
 
+#include <diskbench/bonnie.h>
 #include <diskbench/report.h>
 #include <diskbench/run.h>
 
@@ -9,5 +10,16 @@
  * caller did not set. Strings are borrowed from the run. */
 void diskbench__run_fill_info(const struct diskbench_run *run,
 			      struct diskbench_report_info *in);
+
+/*
+ * diskbench_run_add_bonnie()'s last step: appends its n phases, all or
+ * none (the run owns them on success, the caller still on failure), and
+ * records the suite's options, bonnie++'s defaults resolved, for
+ * diskbench__run_fill_info(). 0; -EBUSY while the run executes; -EINVAL
+ * for a run that holds a suite already (with a message); -ENOMEM.
+ */
+int diskbench__run_add_suite(struct diskbench_run *run,
+			     struct diskbench_phase *const *phases, size_t n,
+			     const struct diskbench_bonnie_suite_opts *rec);
 
 #endif

@@ -31,6 +31,9 @@ struct diskbench_run {
 	struct diskbench__rand rng;
 	char *errmsg;
 	uint64_t start_time_ns, end_time_ns;   /* of the last execute */
+	/* A bonnie++ suite's parameters (diskbench_run_add_bonnie). */
+	bool has_bonnie;
+	struct diskbench_bonnie_suite_opts bonnie;
 };
 
 DISKBENCH_API void diskbench_run_opts_init(struct diskbench_run_opts *opts,
@@ -135,6 +138,43 @@ DISKBENCH_API int diskbench_run_add(struct diskbench_run *run,
 	}
 	run->phases[run->nphases++] = phase;
 	phase->owner = run;
+	return 0;
+}
+
+int diskbench__run_add_suite(struct diskbench_run *run,
+			     struct diskbench_phase *const *phases, size_t n,
+			     const struct diskbench_bonnie_suite_opts *rec)
+{
+	if (run->executing)
+		return -EBUSY;
+	/* One set of bonnie++ parameters per report run. */
+	if (run->has_bonnie) {
+		set_errmsg(run, "the run holds a bonnie++ suite already: its "
+			   "report can show the parameters of one");
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (phases[i]->owner)
+			return -EINVAL;
+	/* Room for all first: then adding cannot fail half-way. */
+	if (run->nphases + n > run->cap) {
+		size_t cap = run->cap ? run->cap : 8;
+		struct diskbench_phase **p;
+
+		while (cap < run->nphases + n)
+			cap *= 2;
+		p = realloc(run->phases, cap * sizeof(*p));
+		if (!p)
+			return -ENOMEM;
+		run->phases = p;
+		run->cap = cap;
+	}
+	for (size_t i = 0; i < n; i++) {
+		run->phases[run->nphases++] = phases[i];
+		phases[i]->owner = run;
+	}
+	run->bonnie = *rec;
+	run->has_bonnie = true;
 	return 0;
 }
 
@@ -461,9 +501,46 @@ static int run_phase(struct diskbench_run *run, size_t index,
 	return ctx.err;
 }
 
+/*
+ * Tells the caller's event callback that phase i starts or ended (see
+ * diskbench_run_event_fn), between phases, where no recorder runs: what it
+ * takes is in no result. A negative answer is the run's error, with a
+ * message naming the phase and the event; anything else goes on.
+ */
+static int phase_event(struct diskbench_run *run, uint32_t type, size_t i,
+		       const struct diskbench_result *res, int phase_err)
+{
+	const struct diskbench_phase *p = run->phases[i];
+	struct diskbench_run_event ev;
+	char buf[256];
+	int rc;
+
+	if (!run->opts.event)
+		return 0;
+	memset(&ev, 0, sizeof(ev));
+	ev.sz = sizeof(ev);
+	ev.run = run;
+	ev.phase = p;
+	ev.phase_name = p->name;
+	ev.result = res;
+	ev.type = type;
+	ev.phase_index = (uint32_t)i;
+	ev.phase_count = (uint32_t)run->nphases;
+	ev.phase_kind = p->kind;
+	ev.error = phase_err;
+	rc = run->opts.event(&ev, run->opts.event_user_data);
+	if (rc >= 0)
+		return 0;
+	snprintf(buf, sizeof(buf), "%s: the %s event failed: %s", p->name,
+		 type == DISKBENCH_RUN_EVENT_PHASE_START ? "start" : "end",
+		 diskbench_strerror(rc));
+	set_errmsg(run, buf);
+	return rc;
+}
+
 DISKBENCH_API int diskbench_run_execute(struct diskbench_run *run)
 {
-	int err = 0, cerr;
+	int err = 0, cerr, eerr;
 
 	if (!run)
 		return -EINVAL;
@@ -505,6 +582,11 @@ DISKBENCH_API int diskbench_run_execute(struct diskbench_run *run)
 			set_errmsg(run, "cancelled");
 			break;
 		}
+		/* Before anything of the phase is done; a failure stops the
+		 * run, the phase not started (no result, no end event). */
+		err = phase_event(run, DISKBENCH_RUN_EVENT_PHASE_START, i, NULL, 0);
+		if (err)
+			break;
 		/* As bonnie++: the test file goes before the small-file
 		 * phases, unless a later phase reads it again. A failure to
 		 * remove it is the final cleanup's to report. */
@@ -514,6 +596,13 @@ DISKBENCH_API int diskbench_run_execute(struct diskbench_run *run)
 		err = run_phase(run, i, &res);
 		if (res)
 			run->results[run->nresults++] = res;
+		/* Every start has its end, a failed phase's too (the run stops
+		 * after it then, whatever the event answers). */
+		eerr = phase_event(run, DISKBENCH_RUN_EVENT_PHASE_END, i, res, err);
+		if (!err && eerr) {
+			err = eerr;
+			break;
+		}
 		if (err) {
 			char buf[256];
 
@@ -549,6 +638,53 @@ DISKBENCH_API uint64_t diskbench_run_end_time_ns(const struct diskbench_run *run
 	return run ? run->end_time_ns : 0;
 }
 
+/* The seeks a report names: bounded by time, those the seek phase made
+ * (its result's operations) once it ran; else the count asked for. */
+static uint32_t seeks_reported(const struct diskbench_run *run, uint64_t asked,
+			       uint64_t seek_time_ns)
+{
+	for (size_t r = 0; seek_time_ns && r < run->nresults; r++)
+		if (diskbench_result_kind(run->results[r]) == DISKBENCH_PHASE_SEEKS) {
+			uint64_t ops = diskbench_result_ops(run->results[r]);
+
+			return ops > UINT32_MAX ? UINT32_MAX : (uint32_t)ops;
+		}
+	return asked > UINT32_MAX ? UINT32_MAX : (uint32_t)asked;
+}
+
+/* What a bonnie++ suite recorded, for the fields of *in not set; only
+ * for the parts of it that are in the run. */
+static void fill_bonnie_info(const struct diskbench_run *run,
+			     struct diskbench_report_info *in)
+{
+	const struct diskbench_bonnie_suite_opts *b = &run->bonnie;
+	const struct diskbench_target *t = run->target;
+
+	if (!(b->flags & DISKBENCH_BONNIE_SUITE_NO_BIG_FILE)) {
+		if (!in->file_bytes)
+			in->file_bytes = t->file_bytes;
+		if (!in->chunk_bytes)
+			in->chunk_bytes = t->block_bytes;
+		if (!in->seeks)
+			in->seeks = seeks_reported(run, b->seeks, b->seek_time_ns);
+		if (!in->seekers)
+			in->seekers = b->seekers;
+	}
+	if (!(b->flags & DISKBENCH_BONNIE_SUITE_NO_SMALL_FILES) && !in->files) {
+		in->files = b->files;
+		if (!in->max_bytes && !in->min_bytes) {
+			in->max_bytes = b->max_bytes;
+			in->min_bytes = b->min_bytes;
+		}
+		if (!in->dirs)
+			in->dirs = b->dirs;
+		if (!in->files_mode)
+			in->files_mode = b->files_mode;
+		if (!in->file_chunk_bytes)
+			in->file_chunk_bytes = b->file_chunk_bytes;
+	}
+}
+
 /* What a report's run takes from the run: the fields of *in not set. */
 void diskbench__run_fill_info(const struct diskbench_run *run,
 			      struct diskbench_report_info *in)
@@ -561,6 +697,9 @@ void diskbench__run_fill_info(const struct diskbench_run *run,
 		in->end_time_ns = run->end_time_ns;
 	if (!in->dir)
 		in->dir = t->dir;
+	if (run->has_bonnie)
+		fill_bonnie_info(run, in);
+	/* Phases made by hand (or besides the suite): what they say. */
 	for (size_t i = 0; i < run->nphases; i++) {
 		const struct diskbench_phase *p = run->phases[i];
 
@@ -571,19 +710,10 @@ void diskbench__run_fill_info(const struct diskbench_run *run,
 				in->chunk_bytes = t->block_bytes;
 		}
 		if (p->kind == DISKBENCH_PHASE_SEEKS) {
-			/* Bounded by time, the seeks made are the result's
-			 * operations, not the count asked for. */
-			for (size_t r = 0; !in->seeks && p->bonnie.seek_time_ns &&
-					   r < run->nresults; r++)
-				if (diskbench_result_kind(run->results[r]) ==
-				    DISKBENCH_PHASE_SEEKS) {
-					uint64_t ops = diskbench_result_ops(run->results[r]);
-
-					in->seeks = ops > UINT32_MAX ? UINT32_MAX : (uint32_t)ops;
-				}
 			if (!in->seeks)
-				in->seeks = (uint32_t)(p->bonnie.seeks ? p->bonnie.seeks
-							: DISKBENCH_BONNIE_DEFAULT_SEEKS);
+				in->seeks = seeks_reported(run, p->bonnie.seeks ? p->bonnie.seeks
+							   : DISKBENCH_BONNIE_DEFAULT_SEEKS,
+							   p->bonnie.seek_time_ns);
 			if (!in->seekers)
 				in->seekers = p->bonnie.seekers ? p->bonnie.seekers
 							 : DISKBENCH_BONNIE_DEFAULT_SEEKERS;

@@ -154,19 +154,13 @@ static const struct step all_steps[12] = {
 /* The state the run's callbacks share. */
 struct cli {
 	const struct options *o;
-	const struct step *steps[12];
+	const struct step *steps[12];   /* the run's phases, in its order */
 	int nsteps;
 	int current;                /* step running, -1 before the first */
 	bool line_open;             /* a step's message waits for its "done" */
 	bool live;                  /* a live progress line on stderr */
+	bool barrier_failed;        /* a -y wait failed, and said why */
 	int semid;
-};
-
-/* A marker between two steps: a custom phase that does no operation; its
- * untimed setup prints bonnie++'s messages and synchronises (-y). */
-struct marker {
-	struct cli *cli;
-	int index;                  /* the step it starts; nsteps: after the last */
 };
 
 /*
@@ -1236,17 +1230,40 @@ static int barrier(struct cli *cli, int test)
 	return err;
 }
 
-static int marker_setup(struct diskbench_target *target, void *user_data)
+/*
+ * The run's phase events, outside every test's timing: at a test's start,
+ * the -y barrier, then bonnie++'s message ("Writing intelligently...");
+ * at its end, when it completed, the "done" that closes the line (one
+ * "done..." per seeker after the seeks). A test that failed or was
+ * stopped leaves its line open for end_line().
+ */
+static int on_event(const struct diskbench_run_event *ev, void *user_data)
 {
-	struct marker *m = user_data;
-	struct cli *cli = m->cli;
+	struct cli *cli = user_data;
 	bool quiet = cli->o->quiet;
+	const struct step *s;
 	int err;
 
-	(void)target;
-	if (cli->current >= 0 && !quiet) {
-		const struct step *s = cli->steps[cli->current];
-
+	if ((int)ev->phase_index >= cli->nsteps)
+		return -EINVAL;   /* the suite and the table disagree */
+	s = cli->steps[ev->phase_index];
+	if (ev->type == DISKBENCH_RUN_EVENT_PHASE_START) {
+		cli->current = (int)ev->phase_index;
+		err = barrier(cli, s->test);
+		if (err) {
+			cli->barrier_failed = true;
+			return err;
+		}
+		if (!quiet) {
+			fputs(s->message, stderr);
+			fflush(stderr);
+			cli->line_open = true;
+		}
+		return 0;
+	}
+	if (ev->error)
+		return 0;
+	if (!quiet) {
 		if (cli->live)
 			fprintf(stderr, "\r\033[K%s", s->message);
 		if (s->kind == DISKBENCH_PHASE_SEEKS)
@@ -1257,24 +1274,7 @@ static int marker_setup(struct diskbench_target *target, void *user_data)
 		fputc('\n', stderr);
 	}
 	cli->line_open = false;
-	cli->current = m->index;
-	if (m->index >= cli->nsteps)
-		return 0;
-	err = barrier(cli, cli->steps[m->index]->test);
-	if (err)
-		return err;
-	if (!quiet) {
-		fputs(cli->steps[m->index]->message, stderr);
-		fflush(stderr);
-		cli->line_open = true;
-	}
 	return 0;
-}
-
-static int marker_op(uint64_t index, uint64_t *bytes, void *user_data)
-{
-	(void)index, (void)bytes, (void)user_data;
-	return DISKBENCH_CUSTOM_DONE;
 }
 
 /* ---- output ---- */
@@ -1284,22 +1284,6 @@ static int sink(const void *buf, size_t len, void *user_data)
 	if (fwrite(buf, 1, len, user_data) == len)
 		return 0;
 	return errno > 0 ? -errno : -EIO;
-}
-
-static int add_results(struct diskbench_report *rep,
-		       const struct diskbench_report_info *info,
-		       const struct diskbench_run *run)
-{
-	const struct diskbench_result *res[32];
-	size_t n = 0;
-
-	for (size_t i = 0; i < diskbench_run_result_count(run) && n < 32; i++) {
-		const struct diskbench_result *r = diskbench_run_result(run, i);
-
-		if (diskbench_result_kind(r) != DISKBENCH_PHASE_CUSTOM)
-			res[n++] = r;
-	}
-	return diskbench_report_add(rep, info, res, n);
 }
 
 static int write_report(struct diskbench_report *rep, enum diskbench_format fmt,
@@ -1391,8 +1375,6 @@ static void say_partial(const struct cli *cli, const struct diskbench_run *run,
 	for (size_t i = 0; i < diskbench_run_result_count(run); i++) {
 		const struct diskbench_result *r = diskbench_run_result(run, i);
 
-		if (diskbench_result_kind(r) == DISKBENCH_PHASE_CUSTOM)
-			continue;
 		n++;
 		if (diskbench_result_error(r))
 			stopped = diskbench_result_name(r);
@@ -1415,29 +1397,6 @@ static void say_partial(const struct cli *cli, const struct diskbench_run *run,
 			left, diskbench_target_errmsg(target));
 	else
 		fputs("every test file was removed.\n", stderr);
-}
-
-/* The seeks the run's seek test made (its result's operations). */
-static uint32_t seeks_made(const struct diskbench_run *run, uint32_t asked)
-{
-	for (size_t i = 0; i < diskbench_run_result_count(run); i++) {
-		const struct diskbench_result *r = diskbench_run_result(run, i);
-
-		if (diskbench_result_kind(r) == DISKBENCH_PHASE_SEEKS) {
-			uint64_t ops = diskbench_result_ops(r);
-
-			return ops > UINT32_MAX ? UINT32_MAX : (uint32_t)ops;
-		}
-	}
-	return asked;
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 static void install_signals(void)
@@ -1514,20 +1473,23 @@ static void free_options(struct options *o)
 int main(int argc, char **argv)
 {
 	struct options o = {
-		.concurrency = 1, .file_mib = 300, .chunk = 8192,
+		.concurrency = 1, .file_mib = 300,
+		.chunk = DISKBENCH_BONNIE_DEFAULT_CHUNK_BYTES,
 		.seeks = DISKBENCH_BONNIE_DEFAULT_SEEKS,
 		.seekers = DISKBENCH_BONNIE_DEFAULT_SEEKERS,
-		.files_k = 16, .dirs = 1, .fchunk = 8192, .byte_mib = 3,
+		.files_k = DISKBENCH_BONNIE_DEFAULT_FILES / 1024, .dirs = 1,
+		.fchunk = DISKBENCH_BONNIE_DEFAULT_FILE_CHUNK_BYTES,
+		.byte_mib = DISKBENCH_BONNIE_DEFAULT_BYTE_BYTES >> 20,
 		.test_count = -1, .progress = PROGRESS_AUTO,
 	};
 	struct diskbench_target_opts to = DISKBENCH_TARGET_OPTS_INIT;
 	struct diskbench_run_opts ro = DISKBENCH_RUN_OPTS_INIT;
+	struct diskbench_bonnie_suite_opts so = DISKBENCH_BONNIE_SUITE_OPTS_INIT;
 	struct diskbench_report_info info = DISKBENCH_REPORT_INFO_INIT;
 	struct diskbench_engine *engine = NULL;
 	struct diskbench_target *target = NULL;
 	struct diskbench_run *run = NULL;
 	struct diskbench_report *all = NULL;
-	struct marker markers[13];
 	struct cli cli;
 	struct watcher watch = { .running = false };
 	struct utsname uts;
@@ -1630,8 +1592,8 @@ int main(int argc, char **argv)
 		goto out;
 	}
 
-	/* The run: bonnie++'s tests in its order, a marker before each and
-	 * one after the last. */
+	/* The run: bonnie++'s tests in its order (the library's suite), and
+	 * the messages and -y barriers of each, which the run's events show. */
 	if (o.file_mib)
 		for (int i = 0; i < 6; i++) {
 			if (!o.byte_mib && (all_steps[i].kind == DISKBENCH_PHASE_PUTC ||
@@ -1647,6 +1609,8 @@ int main(int argc, char **argv)
 
 	ro.progress = cli.live ? on_progress : NULL;
 	ro.progress_user_data = &cli;
+	ro.event = on_event;
+	ro.event_user_data = &cli;
 	ro.progress_interval_ns = 250000000u;
 	/* --timeline-interval: that interval, throughout. Otherwise each
 	 * test's timeline starts at 100 us and doubles as the test's length
@@ -1668,49 +1632,33 @@ int main(int argc, char **argv)
 		ro.random = random_from_file;
 		ro.random_user_data = &o;
 	}
-	err = diskbench_run_new(&run, target, &ro);
-	for (int i = 0; !err && i <= cli.nsteps; i++) {
-		struct diskbench_custom_ops co = { sizeof(co), marker_setup, marker_op, NULL };
-		struct diskbench_phase *p = NULL;
-
-		markers[i].cli = &cli;
-		markers[i].index = i;
-		err = diskbench_phase_custom_new(&p, "bonnie-step", &co, &markers[i]);
-		if (!err && (err = diskbench_run_add(run, p)))
-			diskbench_phase_free(p);
-		if (err || i == cli.nsteps)
-			break;
-		p = NULL;
-		if (cli.steps[i]->kind <= DISKBENCH_PHASE_SEEKS) {
-			struct diskbench_bonnie_opts bo = DISKBENCH_BONNIE_OPTS_INIT;
-
-			bo.byte_bytes = (uint64_t)o.byte_mib << 20;
-			bo.seeks = (uint64_t)o.seeks;
-			bo.seekers = (uint32_t)o.seekers;
-			bo.flags = o.bufsync ? DISKBENCH_BONNIE_SYNC : 0;
-			if (o.drop_cache)
-				bo.flags |= DISKBENCH_BONNIE_DROP_CACHE;
-			bo.seek_time_ns = (uint64_t)o.seek_time_s * 1000000000u;
-			err = diskbench_phase_bonnie_new(&p, cli.steps[i]->kind, &bo);
-		} else {
-			struct diskbench_files_opts fo = DISKBENCH_FILES_OPTS_INIT;
-
-			fo.files = (uint64_t)o.files_k * 1024;
-			fo.mode = files_mode(&o);
-			if (fo.mode == DISKBENCH_FILES_REGULAR) {
-				fo.max_bytes = (uint64_t)o.max_size;
-				fo.min_bytes = (uint64_t)o.min_size;
-			}
-			fo.dirs = (uint32_t)o.dirs;
-			fo.chunk_bytes = (uint32_t)o.fchunk;
-			fo.flags = o.bufsync ? DISKBENCH_FILES_SYNC : 0;
-			if (o.cold_metadata)
-				fo.flags |= DISKBENCH_FILES_DROP_CACHES;
-			err = diskbench_phase_files_new(&p, cli.steps[i]->kind, &fo);
-		}
-		if (!err && (err = diskbench_run_add(run, p)))
-			diskbench_phase_free(p);
+	so.byte_bytes = (uint64_t)o.byte_mib << 20;
+	so.seeks = (uint64_t)o.seeks;
+	so.seekers = (uint32_t)o.seekers;
+	so.seek_time_ns = (uint64_t)o.seek_time_s * 1000000000u;
+	so.flags = o.bufsync ? DISKBENCH_BONNIE_SYNC : 0;
+	if (o.drop_cache)
+		so.flags |= DISKBENCH_BONNIE_DROP_CACHE;
+	if (!o.byte_mib)
+		so.flags |= DISKBENCH_BONNIE_SUITE_NO_BYTE_TESTS;
+	if (!o.file_mib)
+		so.flags |= DISKBENCH_BONNIE_SUITE_NO_BIG_FILE;
+	if (!o.files_k)
+		so.flags |= DISKBENCH_BONNIE_SUITE_NO_SMALL_FILES;
+	so.files = (uint64_t)o.files_k * 1024;
+	so.files_mode = files_mode(&o);
+	if (so.files_mode == DISKBENCH_FILES_REGULAR) {
+		so.max_bytes = (uint64_t)o.max_size;
+		so.min_bytes = (uint64_t)o.min_size;
 	}
+	so.dirs = (uint32_t)o.dirs;
+	so.file_chunk_bytes = (uint32_t)o.fchunk;
+	so.files_flags = o.bufsync ? DISKBENCH_FILES_SYNC : 0;
+	if (o.cold_metadata)
+		so.files_flags |= DISKBENCH_FILES_DROP_CACHES;
+	err = diskbench_run_new(&run, target, &ro);
+	if (!err)
+		err = diskbench_run_add_bonnie(run, &so);
 	if (!err)
 		err = diskbench_report_new(&all);
 	if (err) {
@@ -1724,22 +1672,8 @@ int main(int argc, char **argv)
 	info.options = o.cmdline;
 	info.seed_text = o.seed_file;
 	info.concurrency = (uint32_t)o.concurrency;
-	if (o.file_mib) {
-		info.file_bytes = (uint64_t)o.file_mib << 20;
-		info.chunk_bytes = (uint64_t)o.chunk;
-		info.seeks = (uint32_t)o.seeks;
-		info.seekers = (uint32_t)o.seekers;
-	}
-	if (o.files_k) {
-		info.files = (uint64_t)o.files_k * 1024;
-		info.files_mode = files_mode(&o);
-		if (info.files_mode == DISKBENCH_FILES_REGULAR) {
-			info.max_bytes = (uint64_t)o.max_size;
-			info.min_bytes = (uint64_t)o.min_size;
-		}
-		info.dirs = (uint32_t)o.dirs;
-		info.file_chunk_bytes = (uint32_t)o.fchunk;
-	}
+	/* The rest (seed, times, sizes, seeks, small-file parameters) the
+	 * report takes from the run and its suite. */
 
 	for (int64_t n = 0; o.test_count == -1 ? n < 1 : n < o.test_count; n++) {
 		struct diskbench_report *one = NULL;
@@ -1750,7 +1684,7 @@ int main(int argc, char **argv)
 			break;
 		cli.current = -1;
 		cli.line_open = false;
-		info.start_time_ns = now_ns();
+		cli.barrier_failed = false;
 		o.random_next = 0;    /* each run draws the same numbers */
 		atomic_store(&g_run, run);
 		if (atomic_load(&g_signal))   /* a signal before g_run was set */
@@ -1760,12 +1694,8 @@ int main(int argc, char **argv)
 		end_line(&cli);
 		interrupted = err && atomic_load(&g_signal);
 		if (err && !interrupted) {
-			size_t nres = diskbench_run_result_count(run);
-			const struct diskbench_result *last =
-				nres ? diskbench_run_result(run, nres - 1) : NULL;
-
 			/* A -y wait that failed has said why (barrier()). */
-			if (!last || diskbench_result_kind(last) != DISKBENCH_PHASE_CUSTOM)
+			if (!cli.barrier_failed)
 				fprintf(stderr, PROG ": %s\n", *diskbench_run_errmsg(run) ?
 					diskbench_run_errmsg(run) : diskbench_strerror(err));
 			status = EXIT_IO;
@@ -1774,17 +1704,13 @@ int main(int argc, char **argv)
 			say_partial(&cli, run, target, interrupted);
 			said = true;
 		}
-		info.seed = diskbench_run_seed(run);
-		info.flags = DISKBENCH_INFO_HAS_SEED;
-		/* Bounded by time, the seeks made, not the count asked for. */
-		if (o.seek_time_s && o.file_mib)
-			info.seeks = seeks_made(run, (uint32_t)o.seeks);
 		/* Every run goes to the --json and --html report, the one that
 		 * failed or was stopped too (its error in it); only that report
 		 * needs them all at once. */
-		if (diskbench_report_new(&one) || add_results(one, &info, run) ||
+		if (diskbench_report_new(&one) ||
+		    diskbench_report_add_run(one, &info, run) ||
 		    ((o.json_path || o.html_path || o.hdr_path) &&
-		     add_results(all, &info, run))) {
+		     diskbench_report_add_run(all, &info, run))) {
 			fprintf(stderr, PROG ": cannot make the report: %s\n",
 				diskbench_strerror(-ENOMEM));
 			diskbench_report_free(one);

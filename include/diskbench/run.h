@@ -89,6 +89,88 @@ typedef int (*diskbench_progress_fn)(const struct diskbench_progress *progress,
  */
 typedef uint32_t (*diskbench_random_fn)(void *user_data);
 
+/** A phase is about to start (diskbench_run_event.type). */
+#define DISKBENCH_RUN_EVENT_PHASE_START UINT32_C(1)
+/** A phase has ended, its result made (diskbench_run_event.type). */
+#define DISKBENCH_RUN_EVENT_PHASE_END   UINT32_C(2)
+
+/**
+ * What a run event callback is told; valid only during the call.
+ *
+ * A start event comes before anything of the phase is done (before its
+ * untimed preparation: creating or writing files it needs, dropping caches,
+ * bonnie++'s pause before the seeks), an end event after the phase's result
+ * is made and kept by the run. See diskbench_run_event_fn for when each
+ * fires.
+ */
+struct diskbench_run_event {
+	/** Size of this struct as the library filled it; see DISKBENCH_HAS_FIELD(). */
+	size_t sz;
+	/** The run; borrowed. During the call diskbench_run_result_count()
+	 *  counts the results kept so far (at an end event, this phase's
+	 *  included). */
+	const struct diskbench_run *run;
+	/** The phase; borrowed, owned by the run. */
+	const struct diskbench_phase *phase;
+	/** Its name, as diskbench_phase_name(). */
+	const char *phase_name;
+	/** At an end event, the phase's result (as diskbench_run_result()
+	 *  gives it), complete or partial; NULL at a start event, or when the
+	 *  result itself could not be made (-ENOMEM). */
+	const struct diskbench_result *result;
+	/** DISKBENCH_RUN_EVENT_PHASE_START or DISKBENCH_RUN_EVENT_PHASE_END. */
+	uint32_t type;
+	/** Index of the phase in the run, from 0. */
+	uint32_t phase_index;
+	/** Number of phases in the run. */
+	uint32_t phase_count;
+	/** Its kind, as diskbench_phase_kind(). */
+	enum diskbench_phase_kind phase_kind;
+	/** At an end event, the error that stopped the phase (a negative
+	 *  errno; -ECANCELED when it was cancelled), 0 if it completed; 0 at a
+	 *  start event. */
+	int error;
+};
+
+/**
+ * Told when each phase of a run starts and ends (bonnie++ prints its
+ * "Writing with putc()..." and "done" lines there, and waits at its -y
+ * barriers).
+ *
+ * Called on the thread running diskbench_run_execute(), between phases,
+ * outside every phase's timing: the time it takes is in no result (a
+ * result's elapsed time, rates and CPU time are the phase's alone), only
+ * in the run's start and end times. The phase and the run must not be
+ * changed from it; diskbench_run_add() and diskbench_run_execute() answer
+ * -EBUSY, diskbench_run_cancel() works as from anywhere else.
+ *
+ * - A start event comes for each phase the run reaches: not after the run
+ *   stopped (an earlier phase failed, a cancellation came between two
+ *   phases, an event failed), nor when the run is refused before its first
+ *   phase (-ENOSPC, -EPERM, a cancellation before diskbench_run_execute()).
+ * - A negative value returned from a start event stops the run there: the
+ *   phase does not start and gets no result and no end event,
+ *   diskbench_run_execute() returns that value, diskbench_run_errmsg()
+ *   says "<phase>: the start event failed: <strerror>", and every result
+ *   measured before is kept, as after any failure.
+ * - Every start event that returned 0 gets exactly one end event, also
+ *   when the phase failed or was cancelled (a cancellation made during
+ *   the start event is seen by the phase as one made while it runs): the
+ *   end event then carries the partial result and its error, and the run
+ *   stops after it, whatever the end event returns.
+ * - A negative value returned from the end event of a phase that
+ *   completed stops the run before the next phase, with that value; the
+ *   phase's result is kept, and diskbench_run_errmsg() says "<phase>: the
+ *   end event failed: <strerror>".
+ *
+ * @param[in] event     what happened; valid only during the call
+ * @param[in] user_data as given in the options
+ * @return 0 to go on (a positive value is taken as 0); a negative errno
+ *         stops the run
+ */
+typedef int (*diskbench_run_event_fn)(const struct diskbench_run_event *event,
+				      void *user_data);
+
 /** Default progress interval: 500 ms. */
 #define DISKBENCH_RUN_DEFAULT_PROGRESS_NS UINT64_C(500000000)
 
@@ -133,6 +215,10 @@ struct diskbench_run_opts {
 	/** Slow-operation log threshold of the results, as
 	 *  diskbench_recorder_opts.slow_threshold_ns; 0: 50 ms; UINT64_MAX: no log. */
 	uint64_t slow_threshold_ns;
+	/** Phase start and end callback, or NULL; see diskbench_run_event_fn. */
+	diskbench_run_event_fn event;
+	/** Passed to @ref event. */
+	void *event_user_data;
 };
 
 /**
@@ -143,7 +229,8 @@ struct diskbench_run_opts {
 
 /** Initializer for struct diskbench_run_opts: all defaults. */
 #define DISKBENCH_RUN_OPTS_INIT \
-	{ sizeof(struct diskbench_run_opts), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
+	{ sizeof(struct diskbench_run_opts), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, \
+	  0, 0 }
 
 /**
  * Fills an option struct with its size and the defaults.
@@ -204,7 +291,7 @@ DISKBENCH_API int diskbench_run_add(struct diskbench_run *run,
  *         system lacks the room or the inodes the phases need (the message
  *         names the directory, what is free and what is needed);
  *         -ECANCELED if diskbench_run_cancel() was called; the negative
- *         value a progress callback returned; or the error that stopped a
+ *         value a progress or event callback returned; or the error that stopped a
  *         phase (a negative errno from the engine, or -EIO for a short
  *         transfer that could not complete), which diskbench_run_errmsg()
  *         and the phase's result describe

@@ -28,6 +28,8 @@ _Static_assert(offsetof(struct diskbench_files_opts, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_progress, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_random_opts, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_run_opts, sz) == 0, "sz first");
+_Static_assert(offsetof(struct diskbench_run_event, sz) == 0, "sz first");
+_Static_assert(offsetof(struct diskbench_bonnie_suite_opts, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_seq_opts, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_target_opts, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_stall_rules, sz) == 0, "sz first");
@@ -277,7 +279,48 @@ static void test_layout_run_opts(void **state)
 	assert_offset(diskbench_run_opts, random_user_data, 88);
 	assert_offset(diskbench_run_opts, timeline_max_intervals, 96);
 	assert_offset(diskbench_run_opts, slow_threshold_ns, 104);
-	assert_int_equal(sizeof(struct diskbench_run_opts), 112);
+	assert_offset(diskbench_run_opts, event, 112);
+	assert_offset(diskbench_run_opts, event_user_data, 120);
+	assert_int_equal(sizeof(struct diskbench_run_opts), 128);
+}
+
+static void test_layout_bonnie_suite_opts(void **state)
+{
+	(void)state;
+	if (!LP64)
+		skip();
+	assert_offset(diskbench_bonnie_suite_opts, sz, 0);
+	assert_offset(diskbench_bonnie_suite_opts, byte_bytes, 8);
+	assert_offset(diskbench_bonnie_suite_opts, seeks, 16);
+	assert_offset(diskbench_bonnie_suite_opts, seek_time_ns, 24);
+	assert_offset(diskbench_bonnie_suite_opts, files, 32);
+	assert_offset(diskbench_bonnie_suite_opts, max_bytes, 40);
+	assert_offset(diskbench_bonnie_suite_opts, min_bytes, 48);
+	assert_offset(diskbench_bonnie_suite_opts, seekers, 56);
+	assert_offset(diskbench_bonnie_suite_opts, flags, 60);
+	assert_offset(diskbench_bonnie_suite_opts, files_mode, 64);
+	assert_offset(diskbench_bonnie_suite_opts, dirs, 68);
+	assert_offset(diskbench_bonnie_suite_opts, file_chunk_bytes, 72);
+	assert_offset(diskbench_bonnie_suite_opts, files_flags, 76);
+	assert_int_equal(sizeof(struct diskbench_bonnie_suite_opts), 80);
+}
+
+static void test_layout_run_event(void **state)
+{
+	(void)state;
+	if (!LP64)
+		skip();
+	assert_offset(diskbench_run_event, sz, 0);
+	assert_offset(diskbench_run_event, run, 8);
+	assert_offset(diskbench_run_event, phase, 16);
+	assert_offset(diskbench_run_event, phase_name, 24);
+	assert_offset(diskbench_run_event, result, 32);
+	assert_offset(diskbench_run_event, type, 40);
+	assert_offset(diskbench_run_event, phase_index, 44);
+	assert_offset(diskbench_run_event, phase_count, 48);
+	assert_offset(diskbench_run_event, phase_kind, 52);
+	assert_offset(diskbench_run_event, error, 56);
+	assert_int_equal(sizeof(struct diskbench_run_event), 64);
 }
 
 static void test_layout_seq_opts(void **state)
@@ -398,6 +441,7 @@ static void test_layout_stall(void **state)
 static void test_layout_all_init_macros(void **state)
 {
 	struct diskbench_bonnie_opts bo = DISKBENCH_BONNIE_OPTS_INIT;
+	struct diskbench_bonnie_suite_opts bs = DISKBENCH_BONNIE_SUITE_OPTS_INIT;
 	struct diskbench_custom_ctx_ops cc = DISKBENCH_CUSTOM_CTX_OPS_INIT;
 	struct diskbench_files_opts fo = DISKBENCH_FILES_OPTS_INIT;
 	struct diskbench_random_opts ro = DISKBENCH_RANDOM_OPTS_INIT;
@@ -411,6 +455,9 @@ static void test_layout_all_init_macros(void **state)
 	assert_int_equal(bo.sz, sizeof(bo));
 	assert_int_equal(bo.flags, 0);
 	assert_int_equal(bo.seek_time_ns, 0);
+	assert_int_equal(bs.sz, sizeof(bs));
+	assert_int_equal(bs.flags, 0);
+	assert_int_equal(bs.files_flags, 0);
 	assert_int_equal(cc.sz, sizeof(cc));
 	assert_null(cc.op);
 	assert_null(cc.teardown);
@@ -420,6 +467,8 @@ static void test_layout_all_init_macros(void **state)
 	assert_int_equal(ro.flags, 0);
 	assert_int_equal(rn.sz, sizeof(rn));
 	assert_null(rn.random_user_data);
+	assert_null(rn.event);
+	assert_null(rn.event_user_data);
 	assert_int_equal(rn.timeline_max_intervals, 0);
 	assert_int_equal(so.sz, sizeof(so));
 	assert_int_equal(so.flags, 0);
@@ -598,6 +647,8 @@ int main(void)
 		cmocka_unit_test(test_layout_progress),
 		cmocka_unit_test(test_layout_random_opts),
 		cmocka_unit_test(test_layout_run_opts),
+		cmocka_unit_test(test_layout_run_event),
+		cmocka_unit_test(test_layout_bonnie_suite_opts),
 		cmocka_unit_test(test_layout_seq_opts),
 		cmocka_unit_test(test_layout_target_opts),
 		cmocka_unit_test(test_layout_stall),

@@ -303,6 +303,10 @@ CHECK(diskbench_run_result) { IS_NULL(diskbench_run_result(NULL, 0)); }
 CHECK(diskbench_run_seed) { IS_ZERO(diskbench_run_seed(NULL)); }
 CHECK(diskbench_run_errmsg) { IS_EMPTY(diskbench_run_errmsg(NULL)); }
 
+/* bonnie.h */
+CHECK(diskbench_bonnie_suite_opts_init) { diskbench_bonnie_suite_opts_init(NULL, sizeof(struct diskbench_bonnie_suite_opts)); }
+CHECK(diskbench_run_add_bonnie) { IS_EINVAL(diskbench_run_add_bonnie(NULL, NULL)); }
+
 /* report.h */
 CHECK(diskbench_report_info_init) { diskbench_report_info_init(NULL, sizeof(struct diskbench_report_info)); }
 CHECK(diskbench_write_opts_init) { diskbench_write_opts_init(NULL, sizeof(struct diskbench_write_opts)); }
@@ -622,6 +626,7 @@ static struct entry entries[] = {
 	E(diskbench_run_add), E(diskbench_run_execute), E(diskbench_run_cancel),
 	E(diskbench_run_result_count), E(diskbench_run_result),
 	E(diskbench_run_seed), E(diskbench_run_errmsg),
+	E(diskbench_bonnie_suite_opts_init), E(diskbench_run_add_bonnie),
 	E(diskbench_report_info_init), E(diskbench_write_opts_init),
 	E(diskbench_report_new), E(diskbench_report_free), E(diskbench_report_add),
 	E(diskbench_report_add_run), E(diskbench_report_run_count),

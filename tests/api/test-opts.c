@@ -216,6 +216,17 @@ static int use_run_opts(void *o)
 	return rc;
 }
 
+static int use_bonnie_suite_opts(void *o)
+{
+	struct diskbench_run *run = NULL;
+	int rc = diskbench_run_new(&run, target, NULL);
+
+	if (!rc)
+		rc = diskbench_run_add_bonnie(run, o);
+	diskbench_run_free(run);
+	return rc;
+}
+
 static int use_report_info(void *o)
 {
 	return diskbench_report_add(report, o, NULL, 0);
@@ -269,6 +280,7 @@ INIT_FN(timeline_opts)
 INIT_FN(recorder_opts)
 INIT_FN(target_opts)
 INIT_FN(run_opts)
+INIT_FN(bonnie_suite_opts)
 INIT_FN(report_info)
 INIT_FN(write_opts)
 INIT_FN(stall_rules)
@@ -306,7 +318,8 @@ SET_LAST(files_opts, flags, DISKBENCH_FILES_SYNC)
 SET_LAST(custom_ops, teardown, stub_teardown)
 SET_LAST(custom_ctx_ops, teardown, stub_ctx_teardown)
 SET_LAST(target_opts, flags, DISKBENCH_TARGET_SYNC)
-SET_LAST(run_opts, slow_threshold_ns, 1000000)
+SET_LAST(run_opts, event_user_data, (void *)&report)
+SET_LAST(bonnie_suite_opts, files_flags, DISKBENCH_FILES_SYNC)
 SET_LAST(report_info, end_time_ns, 12345)
 SET_LAST(write_opts, title, "t")
 SET_LAST(stall_rules, p99_factor, 10)
@@ -357,7 +370,9 @@ static const struct opt_case cases[] = {
 	CASE(custom_ops, custom_ops, teardown, NULL, prep_custom_ops),
 	CASE(custom_ctx_ops, custom_ctx_ops, teardown, NULL, prep_custom_ctx_ops),
 	CASE(target_opts, target_opts, flags, init_target_opts, NULL),
-	CASE(run_opts, run_opts, slow_threshold_ns, init_run_opts, NULL),
+	CASE(run_opts, run_opts, event_user_data, init_run_opts, NULL),
+	CASE(bonnie_suite_opts, bonnie_suite_opts, files_flags,
+	     init_bonnie_suite_opts, NULL),
 	CASE(report_info, report_info, end_time_ns, init_report_info, NULL),
 	CASE(write_opts, write_opts, title, init_write_opts, NULL),
 	CASE(stall_rules, stall_rules, p99_factor, init_stall_rules, NULL),
@@ -367,7 +382,7 @@ static const struct opt_case cases[] = {
 /* Structs that start with sz but that the library fills, never reads. */
 static const char *const handed_out[] = {
 	"progress", "timeline_point", "stall", "stall_summary", "slow_op",
-	"pace_info",
+	"pace_info", "run_event",
 };
 
 static void set_sz(void *o, size_t sz)
@@ -902,6 +917,8 @@ FROM_INIT(custom_ctx_ops, custom_ctx_ops, DISKBENCH_CUSTOM_CTX_OPS_INIT,
 FROM_INIT(target_opts, target_opts, DISKBENCH_TARGET_OPTS_INIT,
 	  o.engine = null_engine)
 FROM_INIT(run_opts, run_opts, DISKBENCH_RUN_OPTS_INIT, o.stop_ops = 10)
+FROM_INIT(bonnie_suite_opts, bonnie_suite_opts, DISKBENCH_BONNIE_SUITE_OPTS_INIT,
+	  o.seeks = 10)
 FROM_INIT(report_info, report_info, DISKBENCH_REPORT_INFO_INIT, o.name = "x")
 FROM_INIT(write_opts, write_opts, DISKBENCH_WRITE_OPTS_INIT, o.title = "x")
 
@@ -928,7 +945,7 @@ static const struct {
 	I(engine_ops), I(engine_wrap), I(hist_opts), I(timeline_opts),
 	I(recorder_opts), I(bonnie_opts), I(seq_opts), I(random_opts),
 	I(files_opts), I(custom_ctx_ops), I(target_opts), I(run_opts),
-	I(report_info), I(write_opts),
+	I(bonnie_suite_opts), I(report_info), I(write_opts),
 #undef I
 	{ "{ sizeof(co), NULL, op, NULL } for custom_ops", from_positional_custom_ops },
 	{ "{ sizeof(o), 1000, 3, 0 } for hist_opts", from_positional_hist_opts },

@@ -29,8 +29,8 @@ from ._engine import (Buffer, Engine, EngineOps, EngineTable, IOOp, IORequest,
                       OpenFlags)
 from ._report import Format, Report, ReportRun, RunInfo
 from ._run import (DONE, BonniePhase, ContextPhase, CustomContext, CustomPhase,
-                   FilesPhase, Phase, Progress, RandomPhase, Run, SeqPhase,
-                   Target)
+                   FilesPhase, Phase, Progress, RandomPhase, Run, RunEvent,
+                   SeqPhase, Target)
 from ._stats import (Bucket, Histogram, IntervalTails, PaceInfo, PhaseKind,
                      Recorder, Result, SlowOp, Stall, Stalls, StallSummary, Timeline,
                      TimelinePoint, phase_kind_name)
@@ -42,7 +42,7 @@ __all__ = [
     "PhaseKind", "phase_kind_name", "Engine", "EngineOps", "EngineTable",
     "Buffer", "IORequest", "IOOp", "OpenFlags", "Target", "Phase",
     "BonniePhase", "SeqPhase", "RandomPhase", "FilesPhase", "CustomPhase",
-    "ContextPhase", "CustomContext", "DONE", "Run", "Progress", "Report",
+    "ContextPhase", "CustomContext", "DONE", "Run", "RunEvent", "Progress", "Report",
     "ReportRun", "RunInfo", "Format", "IntervalTails", "SlowOp", "Stall",
     "Stalls", "StallSummary", "PaceInfo",
 ]

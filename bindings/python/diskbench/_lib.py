@@ -164,6 +164,14 @@ class FilesOpts(Structure):
                 ("mode", u32), ("flags", u32)]
 
 
+class BonnieSuiteOpts(Structure):
+    _fields_ = [("sz", size), ("byte_bytes", u64), ("seeks", u64),
+                ("seek_time_ns", u64), ("files", u64), ("max_bytes", u64),
+                ("min_bytes", u64), ("seekers", u32), ("flags", u32),
+                ("files_mode", u32), ("dirs", u32), ("file_chunk_bytes", u32),
+                ("files_flags", u32)]
+
+
 CUSTOM_SETUP_FN = ctypes.CFUNCTYPE(c_int, P, P)
 CUSTOM_OP_FN = ctypes.CFUNCTYPE(c_int, u64, POINTER(u64), P)
 CUSTOM_TEARDOWN_FN = ctypes.CFUNCTYPE(None, P)
@@ -195,6 +203,15 @@ PROGRESS_FN = ctypes.CFUNCTYPE(c_int, POINTER(Progress), P)
 RANDOM_FN = ctypes.CFUNCTYPE(u32, P)
 
 
+class RunEvent(Structure):
+    _fields_ = [("sz", size), ("run", P), ("phase", P), ("phase_name", c_char_p),
+                ("result", P), ("type", u32), ("phase_index", u32),
+                ("phase_count", u32), ("phase_kind", c_int), ("error", c_int)]
+
+
+RUN_EVENT_FN = ctypes.CFUNCTYPE(c_int, POINTER(RunEvent), P)
+
+
 class RunOpts(Structure):
     _fields_ = [("sz", size), ("progress", PROGRESS_FN),
                 ("progress_user_data", P), ("progress_interval_ns", u64),
@@ -202,7 +219,8 @@ class RunOpts(Structure):
                 ("timeline_interval_ns", u64), ("hist_precision_bits", u32),
                 ("flags", u32), ("seed", u32), ("random", RANDOM_FN),
                 ("random_user_data", P), ("timeline_max_intervals", u64),
-                ("slow_threshold_ns", u64)]
+                ("slow_threshold_ns", u64), ("event", RUN_EVENT_FN),
+                ("event_user_data", P)]
 
 
 class ReportInfo(Structure):
@@ -277,10 +295,12 @@ STRUCTS = {
     "diskbench_seq_opts": SeqOpts,
     "diskbench_random_opts": RandomOpts,
     "diskbench_files_opts": FilesOpts,
+    "diskbench_bonnie_suite_opts": BonnieSuiteOpts,
     "diskbench_custom_ops": CustomOps,
     "diskbench_custom_ctx_ops": CustomCtxOps,
     "diskbench_progress": Progress,
     "diskbench_run_opts": RunOpts,
+    "diskbench_run_event": RunEvent,
     "diskbench_report_info": ReportInfo,
     "diskbench_write_opts": WriteOpts,
     "diskbench_stall_rules": StallRules,
@@ -460,6 +480,8 @@ _PROTOTYPES: Tuple[Tuple[Any, ...], ...] = (
     ("run_new", c_int, (PP, P, POINTER(RunOpts))),
     ("run_free", None, (P,), B),
     ("run_add", c_int, (P, P)),
+    ("bonnie_suite_opts_init", None, (POINTER(BonnieSuiteOpts), size)),
+    ("run_add_bonnie", c_int, (P, POINTER(BonnieSuiteOpts))),
     ("run_execute", c_int, (P,), B),
     ("run_cancel", None, (P,)),
     ("run_result_count", size, (P,)),
@@ -526,11 +548,15 @@ globals().update(BOUND)
 CUSTOM_DONE = 1
 OFFSET_CURRENT = U64_MAX
 TARGET_DIRECT, TARGET_SYNC = 0x01, 0x02
-BONNIE_SYNC, BONNIE_NO_SETTLE = 0x01, 0x02
+BONNIE_SYNC, BONNIE_NO_SETTLE, BONNIE_DROP_CACHE = 0x01, 0x02, 0x04
+BONNIE_SUITE_NO_BYTE_TESTS = 0x100
+BONNIE_SUITE_NO_BIG_FILE = 0x200
+BONNIE_SUITE_NO_SMALL_FILES = 0x400
 SEQ_WRITE, SEQ_DIRECT, SEQ_NO_FSYNC = 0x01, 0x02, 0x04
 RANDOM_DIRECT = 0x02
-FILES_SYNC = 0x01
+FILES_SYNC, FILES_DROP_CACHES = 0x01, 0x02
 RUN_SEED = 0x01
+RUN_EVENT_PHASE_START, RUN_EVENT_PHASE_END = 1, 2
 INFO_HAS_SEED = 0x01
 WRITE_CSV_HEADER = 0x01
 WRITE_MAX_PERCENTILES = 64

@@ -636,13 +636,42 @@ def _progress_of(pr: Any) -> Progress:
         pr.ops_per_sec if has("ops_per_sec") else 0.0)
 
 
+class RunEvent(NamedTuple):
+    """A phase's start or end, as a run's event callback is told (struct
+    diskbench_run_event). ``type`` is "start" or "end"; at the end,
+    ``result`` is the phase's Result (a copy; None if the library could not
+    make one) and ``error`` the negative errno that stopped the phase (0 if
+    it completed)."""
+
+    type: str
+    phase_index: int
+    phase_count: int
+    phase_name: str
+    kind: PhaseKind
+    result: Optional[Result]
+    error: int
+
+
+def _event_of(ev: Any) -> RunEvent:
+    kind: Any
+    try:
+        kind = PhaseKind(ev.phase_kind)
+    except ValueError:  # a kind newer than this package
+        kind = ev.phase_kind
+    return RunEvent("start" if ev.type == C.RUN_EVENT_PHASE_START else "end",
+                    ev.phase_index, ev.phase_count,
+                    decode(ev.phase_name) or "", kind,
+                    Result._copy_of(ev.result) if ev.result else None,
+                    ev.error)
+
+
 class Run(Closeable):
     """Phases in order against one target (diskbench_run).
 
     ``Run(target, seed=None, progress=None, progress_interval=0.5,
     stop_bytes=0, stop_ops=0, stop_time=0, timeline_interval=0,
     hist_precision_bits=0, random=None, timeline_max_intervals=0,
-    slow_threshold=0, slow_log=True)``: ``seed`` fixes every random
+    slow_threshold=0, slow_log=True, events=None)``: ``seed`` fixes every random
     choice (None: drawn from the time, as bonnie++); ``progress(p)`` is
     called with a Progress at most every ``progress_interval`` seconds and
     stops the run by returning False or a negative errno; ``stop_*`` stop
@@ -652,7 +681,10 @@ class Run(Closeable):
     bounds each result's timeline (its interval doubles as the phase
     needs); every operation of at least ``slow_threshold`` seconds (0:
     50 ms) goes into the results' slow-operation log, none with
-    ``slow_log=False``.
+    ``slow_log=False``. ``events(e)`` is called with a RunEvent when each
+    phase starts and ends, outside the phases' timing; it stops the run by
+    returning False or a negative errno (a start event: before the phase
+    does anything).
 
     ``execute()`` runs the phases; Ctrl-C cancels it, the library removes
     its files, and KeyboardInterrupt comes out once it has. ``results``
@@ -665,7 +697,8 @@ class Run(Closeable):
                  timeline_interval: float = 0, hist_precision_bits: int = 0,
                  random: Optional[Callable[[], int]] = None,
                  timeline_max_intervals: int = 0, slow_threshold: float = 0,
-                 slow_log: bool = True) -> None:
+                 slow_log: bool = True,
+                 events: Optional[Callable[[RunEvent], Any]] = None) -> None:
         if not isinstance(target, Target):
             raise TypeError("target must be a Target, not %s"
                             % type(target).__name__)
@@ -718,6 +751,25 @@ class Run(Closeable):
                     return -_errno.ECANCELED
             opts.progress = C.PROGRESS_FN(progress_t)
             keep.append(opts.progress)
+        if events is not None:
+            if not callable(events):
+                raise TypeError("events must be callable")
+            tell: Callable[[RunEvent], Any] = events
+
+            def event_t(ep: Any, ud: Any) -> int:
+                try:
+                    r = tell(_event_of(ep.contents))
+                    if r is None or r is True:
+                        return 0
+                    if r is False:
+                        return -_errno.ECANCELED
+                    return check_int(r, "the value events returned",
+                                     -(1 << 31), 0)
+                except BaseException as e:
+                    errors.add(e)
+                    return -_errno.ECANCELED
+            opts.event = C.RUN_EVENT_FN(event_t)
+            keep.append(opts.event)
         if random is not None:
             if not callable(random):
                 raise TypeError("random must be callable")
@@ -802,6 +854,64 @@ class Run(Closeable):
                 ref.attach(self._ref)  # type: ignore[union-attr, arg-type]
             ph._run = self
             self._phases.append(ph)
+
+    def add_bonnie(self, *, byte_size: int = 0, seeks: int = 0,
+                   seekers: int = 0, seek_time: float = 0, files: int = 0,
+                   max_size: int = 0, min_size: int = 0, dirs: int = 0,
+                   chunk_size: int = 0, mode: str = "regular",
+                   sync: bool = False, settle: bool = True,
+                   drop_cache: bool = False, cold_metadata: bool = False,
+                   byte_tests: bool = True, big_file: bool = True,
+                   small_files: bool = True) -> None:
+        """Appends bonnie++'s tests in its order (diskbench_run_add_bonnie),
+        with bonnie++'s defaults for what is left 0, and records their
+        parameters on the run for its reports. ``byte_size``, ``seeks``,
+        ``seekers``, ``seek_time`` (seconds; 0: bounded by the count) for
+        the big-file tests; ``files``, ``max_size``, ``min_size``,
+        ``dirs``, ``chunk_size``, ``mode`` ("regular", "hardlink",
+        "symlink") for the small-file ones; ``sync`` (bonnie++'s -b, both),
+        ``settle=False`` (no 3 s pause before the seeks), ``drop_cache``
+        (before the big-file reads), ``cold_metadata`` (before the
+        small-file stats and deletes, root only); ``byte_tests=False``
+        (bonnie++'s -f), ``big_file=False`` (-s 0), ``small_files=False``
+        (-n 0) leave tests out. The suite's phases are in ``results``
+        once executed, not in ``phases``."""
+        if mode not in _FILES_MODES:
+            raise DiskbenchValueError("mode must be one of %s, not %r"
+                                      % (", ".join(_FILES_MODES), mode))
+        o = C.BonnieSuiteOpts()
+        C.bonnie_suite_opts_init(byref(o), sizeof(o))
+        o.byte_bytes = u64(byte_size, "byte_size")
+        o.seeks = u64(seeks, "seeks")
+        o.seekers = u32(seekers, "seekers")
+        o.seek_time_ns = seconds_to_ns(seek_time, "seek_time")
+        o.files = u64(files, "files")
+        o.max_bytes = u64(max_size, "max_size")
+        o.min_bytes = u64(min_size, "min_size")
+        o.dirs = u32(dirs, "dirs")
+        o.file_chunk_bytes = u32(chunk_size, "chunk_size")
+        o.files_mode = _FILES_MODES[mode]
+        s = check_bool(sync, "sync")
+        o.flags = ((C.BONNIE_SYNC if s else 0) |
+                   (0 if check_bool(settle, "settle") else C.BONNIE_NO_SETTLE) |
+                   (C.BONNIE_DROP_CACHE if check_bool(drop_cache, "drop_cache")
+                    else 0) |
+                   (0 if check_bool(byte_tests, "byte_tests")
+                    else C.BONNIE_SUITE_NO_BYTE_TESTS) |
+                   (0 if check_bool(big_file, "big_file")
+                    else C.BONNIE_SUITE_NO_BIG_FILE) |
+                   (0 if check_bool(small_files, "small_files")
+                    else C.BONNIE_SUITE_NO_SMALL_FILES))
+        o.files_flags = ((C.FILES_SYNC if s else 0) |
+                         (C.FILES_DROP_CACHES
+                          if check_bool(cold_metadata, "cold_metadata") else 0))
+        with _lock:
+            if self._ref.busy:  # type: ignore[union-attr]
+                raise DiskbenchError(-_errno.EBUSY,
+                                     "cannot add a suite while the run "
+                                     "executes")
+            check(C.run_add_bonnie(self._p, byref(o)), "run_add_bonnie",
+                  self._msg)
 
     def cancel(self) -> None:
         """Asks an executing run to stop after its current operation (safe

@@ -1,0 +1,117 @@
+/*
+ * bonnie++ as a preset suite of the library (include/diskbench/bonnie.h):
+ * its tests in its order, made by the phase constructors as a caller would
+ * make them by hand, and its parameters, with bonnie++'s defaults
+ * resolved here once, recorded on the run for its reports
+ * (diskbench__run_fill_info).
+ */
+#include <errno.h>
+
+#include <diskbench/bonnie.h>
+
+#include "common-internal.h"
+#include "run-internal.h"
+
+/* bonnie++ 2.00a's order. */
+static const enum diskbench_phase_kind big_tests[] = {
+	DISKBENCH_PHASE_PUTC, DISKBENCH_PHASE_PUT_BLOCK, DISKBENCH_PHASE_REWRITE,
+	DISKBENCH_PHASE_GETC, DISKBENCH_PHASE_GET_BLOCK, DISKBENCH_PHASE_SEEKS,
+};
+static const enum diskbench_phase_kind small_tests[] = {
+	DISKBENCH_PHASE_SEQ_CREATE, DISKBENCH_PHASE_SEQ_STAT,
+	DISKBENCH_PHASE_SEQ_DELETE, DISKBENCH_PHASE_RAN_CREATE,
+	DISKBENCH_PHASE_RAN_STAT, DISKBENCH_PHASE_RAN_DELETE,
+};
+
+#define ARRAY_SIZE_BIG (sizeof(big_tests) / sizeof(big_tests[0]))
+#define ARRAY_SIZE_SMALL (sizeof(small_tests) / sizeof(small_tests[0]))
+
+#define BIG_FLAGS (DISKBENCH_BONNIE_SYNC | DISKBENCH_BONNIE_NO_SETTLE | \
+		   DISKBENCH_BONNIE_DROP_CACHE)
+#define SUITE_FLAGS (DISKBENCH_BONNIE_SUITE_NO_BYTE_TESTS | \
+		     DISKBENCH_BONNIE_SUITE_NO_BIG_FILE | \
+		     DISKBENCH_BONNIE_SUITE_NO_SMALL_FILES)
+#define FILES_FLAGS (DISKBENCH_FILES_SYNC | DISKBENCH_FILES_DROP_CACHES)
+
+DISKBENCH_API void
+diskbench_bonnie_suite_opts_init(struct diskbench_bonnie_suite_opts *opts,
+				 size_t sz)
+{
+	diskbench__opts_init(opts, sz);
+}
+
+DISKBENCH_API int
+diskbench_run_add_bonnie(struct diskbench_run *run,
+			 const struct diskbench_bonnie_suite_opts *opts)
+{
+	struct diskbench_bonnie_suite_opts o;
+	struct diskbench_bonnie_opts bo = DISKBENCH_BONNIE_OPTS_INIT;
+	struct diskbench_files_opts fo = DISKBENCH_FILES_OPTS_INIT;
+	struct diskbench_phase *p[ARRAY_SIZE_BIG + ARRAY_SIZE_SMALL];
+	size_t n = 0;
+	int err;
+
+	if (!run)
+		return -EINVAL;
+	err = DISKBENCH__OPTS_READ(&o, bonnie_suite_opts, opts);
+	if (err)
+		return err;
+	/* Checked here too: a part left out makes no phase that would. */
+	if ((o.flags & ~(BIG_FLAGS | SUITE_FLAGS)) || (o.files_flags & ~FILES_FLAGS) ||
+	    (o.flags & DISKBENCH_BONNIE_SUITE_NO_BIG_FILE &&
+	     o.flags & DISKBENCH_BONNIE_SUITE_NO_SMALL_FILES))
+		return -EINVAL;
+
+	/* bonnie++'s defaults, resolved once: what the phases run with is
+	 * what the run records for its reports. */
+	if (!o.byte_bytes)
+		o.byte_bytes = DISKBENCH_BONNIE_DEFAULT_BYTE_BYTES;
+	if (!o.seeks)
+		o.seeks = DISKBENCH_BONNIE_DEFAULT_SEEKS;
+	if (!o.seekers)
+		o.seekers = DISKBENCH_BONNIE_DEFAULT_SEEKERS;
+	if (!o.files)
+		o.files = DISKBENCH_BONNIE_DEFAULT_FILES;
+	if (!o.file_chunk_bytes)
+		o.file_chunk_bytes = DISKBENCH_BONNIE_DEFAULT_FILE_CHUNK_BYTES;
+	/* Links have no sizes (bonnie++'s max -1 and -2). */
+	if (o.files_mode != DISKBENCH_FILES_REGULAR)
+		o.max_bytes = o.min_bytes = 0;
+
+	bo.byte_bytes = o.byte_bytes;
+	bo.seeks = o.seeks;
+	bo.seekers = o.seekers;
+	bo.flags = o.flags & BIG_FLAGS;
+	bo.seek_time_ns = o.seek_time_ns;
+	fo.files = o.files;
+	fo.max_bytes = o.max_bytes;
+	fo.min_bytes = o.min_bytes;
+	fo.dirs = o.dirs;
+	fo.chunk_bytes = o.file_chunk_bytes;
+	fo.mode = o.files_mode;
+	fo.flags = o.files_flags;
+
+	for (size_t i = 0; !err && !(o.flags & DISKBENCH_BONNIE_SUITE_NO_BIG_FILE) &&
+			   i < ARRAY_SIZE_BIG; i++) {
+		enum diskbench_phase_kind k = big_tests[i];
+
+		if ((k == DISKBENCH_PHASE_PUTC || k == DISKBENCH_PHASE_GETC) &&
+		    (o.flags & DISKBENCH_BONNIE_SUITE_NO_BYTE_TESTS))
+			continue;
+		err = diskbench_phase_bonnie_new(&p[n], k, &bo);
+		if (!err)
+			n++;
+	}
+	for (size_t i = 0; !err && !(o.flags & DISKBENCH_BONNIE_SUITE_NO_SMALL_FILES) &&
+			   i < ARRAY_SIZE_SMALL; i++) {
+		err = diskbench_phase_files_new(&p[n], small_tests[i], &fo);
+		if (!err)
+			n++;
+	}
+	if (!err)
+		err = diskbench__run_add_suite(run, p, n, &o);
+	if (err)
+		while (n)
+			diskbench_phase_free(p[--n]);
+	return err;
+}
