@@ -22,4 +22,11 @@ int diskbench__run_add_suite(struct diskbench_run *run,
 			     struct diskbench_phase *const *phases, size_t n,
 			     const struct diskbench_bonnie_suite_opts *rec);
 
+/* Sets the run's error message (diskbench_run_errmsg()), printf-style. */
+void diskbench__run_set_errmsg(struct diskbench_run *run, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 2, 3)))
+#endif
+	;
+
 #endif

@@ -1,5 +1,6 @@
 #include <errno.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -108,6 +109,16 @@ static void set_errmsg(struct diskbench_run *run, const char *msg)
 {
 	free(run->errmsg);
 	run->errmsg = msg ? strdup(msg) : NULL;
+}
+
+void diskbench__run_set_errmsg(struct diskbench_run *run, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	free(run->errmsg);
+	run->errmsg = diskbench__vformat(fmt, ap);
+	va_end(ap);
 }
 
 DISKBENCH_API int diskbench_run_add(struct diskbench_run *run,

@@ -6,8 +6,11 @@
  * (diskbench__run_fill_info).
  */
 #include <errno.h>
+#include <stdbool.h>
 
 #include <diskbench/bonnie.h>
+#include <diskbench/error.h>
+#include <diskbench/result.h>
 
 #include "common-internal.h"
 #include "run-internal.h"
@@ -33,6 +36,28 @@ static const enum diskbench_phase_kind small_tests[] = {
 		     DISKBENCH_BONNIE_SUITE_NO_SMALL_FILES)
 #define FILES_FLAGS (DISKBENCH_FILES_SYNC | DISKBENCH_FILES_DROP_CACHES)
 
+/* A test's constructor refused the options the suite gave it. */
+static void refused(struct diskbench_run *run, enum diskbench_phase_kind k,
+		    int err)
+{
+	bool big = k <= DISKBENCH_PHASE_SEEKS;
+
+	if (err == -EINVAL)
+		diskbench__run_set_errmsg(run, "bonnie++ suite: the %s test refuses "
+					  "these options (%s)",
+					  diskbench_phase_kind_name(k), big
+					  ? "seekers: at most 1024"
+					  : "min_bytes: at most max_bytes; dirs: at "
+					    "most 99999; files_mode: one of "
+					    "DISKBENCH_FILES_*; files: below "
+					    "2^32; file_chunk_bytes: a power of two "
+					    "from 256 to 1048576");
+	else
+		diskbench__run_set_errmsg(run, "bonnie++ suite: making the %s test: %s",
+					  diskbench_phase_kind_name(k),
+					  diskbench_strerror(err));
+}
+
 DISKBENCH_API void
 diskbench_bonnie_suite_opts_init(struct diskbench_bonnie_suite_opts *opts,
 				 size_t sz)
@@ -54,13 +79,30 @@ diskbench_run_add_bonnie(struct diskbench_run *run,
 	if (!run)
 		return -EINVAL;
 	err = DISKBENCH__OPTS_READ(&o, bonnie_suite_opts, opts);
-	if (err)
+	if (err) {
+		diskbench__run_set_errmsg(run, "bonnie++ suite: %s", err == -E2BIG
+			? "options have unknown non-zero bytes (a newer header?)"
+			: "options are not initialised (sz too small or too large)");
 		return err;
+	}
 	/* Checked here too: a part left out makes no phase that would. */
-	if ((o.flags & ~(BIG_FLAGS | SUITE_FLAGS)) || (o.files_flags & ~FILES_FLAGS) ||
-	    (o.flags & DISKBENCH_BONNIE_SUITE_NO_BIG_FILE &&
-	     o.flags & DISKBENCH_BONNIE_SUITE_NO_SMALL_FILES))
+	if (o.flags & ~(BIG_FLAGS | SUITE_FLAGS)) {
+		diskbench__run_set_errmsg(run, "bonnie++ suite: unknown flags 0x%x",
+					  (unsigned)(o.flags & ~(BIG_FLAGS | SUITE_FLAGS)));
 		return -EINVAL;
+	}
+	if (o.files_flags & ~FILES_FLAGS) {
+		diskbench__run_set_errmsg(run, "bonnie++ suite: unknown files_flags 0x%x",
+					  (unsigned)(o.files_flags & ~FILES_FLAGS));
+		return -EINVAL;
+	}
+	if (o.flags & DISKBENCH_BONNIE_SUITE_NO_BIG_FILE &&
+	    o.flags & DISKBENCH_BONNIE_SUITE_NO_SMALL_FILES) {
+		diskbench__run_set_errmsg(run, "bonnie++ suite: both the big-file and "
+					  "the small-file tests are left out: "
+					  "nothing to run");
+		return -EINVAL;
+	}
 
 	/* bonnie++'s defaults, resolved once: what the phases run with is
 	 * what the run records for its reports. */
@@ -101,12 +143,16 @@ diskbench_run_add_bonnie(struct diskbench_run *run,
 		err = diskbench_phase_bonnie_new(&p[n], k, &bo);
 		if (!err)
 			n++;
+		else
+			refused(run, k, err);
 	}
 	for (size_t i = 0; !err && !(o.flags & DISKBENCH_BONNIE_SUITE_NO_SMALL_FILES) &&
 			   i < ARRAY_SIZE_SMALL; i++) {
 		err = diskbench_phase_files_new(&p[n], small_tests[i], &fo);
 		if (!err)
 			n++;
+		else
+			refused(run, small_tests[i], err);
 	}
 	if (!err)
 		err = diskbench__run_add_suite(run, p, n, &o);

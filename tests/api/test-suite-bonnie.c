@@ -420,21 +420,31 @@ static void test_suite_refusals(void **state)
 
 	fx_start(f, NULL);
 	assert_int_equal(diskbench_run_add_bonnie(NULL, NULL), -EINVAL);
+	/* each with a message naming what was wrong */
 	o = small_opts();
 	o.flags |= 0x8000;
 	assert_int_equal(diskbench_run_add_bonnie(f->run, &o), -EINVAL);
+	assert_non_null(strstr(diskbench_run_errmsg(f->run), "unknown flags 0x8000"));
 	o = small_opts();
 	o.flags |= DISKBENCH_BONNIE_SUITE_NO_BIG_FILE | DISKBENCH_BONNIE_SUITE_NO_SMALL_FILES;
 	assert_int_equal(diskbench_run_add_bonnie(f->run, &o), -EINVAL);
+	assert_non_null(strstr(diskbench_run_errmsg(f->run), "nothing to run"));
 	o = small_opts();
 	o.min_bytes = 5000;          /* above max */
 	assert_int_equal(diskbench_run_add_bonnie(f->run, &o), -EINVAL);
+	assert_non_null(strstr(diskbench_run_errmsg(f->run),
+			       "refuses these options (min_bytes: at most max_bytes"));
 	o = small_opts();
 	o.seekers = 1025;
 	assert_int_equal(diskbench_run_add_bonnie(f->run, &o), -EINVAL);
+	assert_non_null(strstr(diskbench_run_errmsg(f->run), "seekers: at most 1024"));
 	o = small_opts();
 	o.files_flags = 0x80;
 	assert_int_equal(diskbench_run_add_bonnie(f->run, &o), -EINVAL);
+	assert_non_null(strstr(diskbench_run_errmsg(f->run), "unknown files_flags 0x80"));
+	memset(&o, 0, sizeof(o));    /* sz 0: not initialised */
+	assert_int_equal(diskbench_run_add_bonnie(f->run, &o), -EINVAL);
+	assert_non_null(strstr(diskbench_run_errmsg(f->run), "not initialised"));
 	/* none of them added a phase */
 	run_execute_ok(f->run);
 	assert_u64_eq(diskbench_run_result_count(f->run), 0);
