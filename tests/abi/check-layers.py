@@ -13,7 +13,11 @@ Also fails when lib/NAME-internal.h declares a function that NAME.c does
 not define: an internal header is named after the file it belongs to, so
 that a reader finds the code of a declaration without searching.
 
-usage: check-layers.py --nm NM --archive LIB.a --libdir DIR
+With --doc, also fails when a file calls one in a higher layer than its
+own, the layers being the "### N. name" sections of docs/architecture.md
+under which each lib/ file is named.
+
+usage: check-layers.py --nm NM --archive LIB.a --libdir DIR [--doc FILE]
 """
 import argparse
 import collections
@@ -95,11 +99,29 @@ def header_owners(libdir, defs):
     return bad
 
 
+def doc_layers(path):
+    """{file: layer number} from the "### N. name" sections of the page."""
+    layers, current = {}, None
+    for line in open(path, encoding='utf-8'):
+        m = re.match(r'###\s+(\d+)\.', line)
+        if m:
+            current = int(m.group(1))
+            continue
+        if line.startswith('#'):
+            current = None
+            continue
+        if current is not None:
+            for name in re.findall(r'`lib/([A-Za-z0-9_.+-]+\.c)`', line):
+                layers[name[:-2]] = current
+    return layers
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--nm', required=True)
     ap.add_argument('--archive', required=True)
     ap.add_argument('--libdir', required=True)
+    ap.add_argument('--doc')
     args = ap.parse_args()
 
     defs, uses = read_symbols(args.nm, args.archive)
@@ -128,6 +150,21 @@ def main():
     for line in header_owners(args.libdir, defs):
         ok = False
         print('FAIL ' + line)
+    if args.doc:
+        layer = doc_layers(args.doc)
+        for f in sorted(graph):
+            base = f[:-2] if f.endswith('.c') else f
+            if base not in layer:
+                ok = False
+                print('FAIL lib/%s.c is in no layer of %s' % (base, args.doc))
+                continue
+            for g, names in sorted(graph[f].items()):
+                gb = g[:-2] if g.endswith('.c') else g
+                if gb in layer and layer[gb] > layer[base]:
+                    ok = False
+                    print('FAIL lib/%s.c (layer %d) calls lib/%s.c (layer %d, '
+                          'above it): %s' % (base, layer[base], gb, layer[gb],
+                                             ', '.join(sorted(names)[:4])))
     edges = sum(len(v) for v in graph.values())
     print('%d files, %d arrows between them%s'
           % (len(graph), edges, ', no circle' if ok else ''))
