@@ -960,7 +960,7 @@ class Run(Closeable):
             self._results = [Result._copy_of(C.run_result(p, i))
                              for i in range(C.run_result_count(p))]
             self._seed = C.run_seed(p)
-            from ._report import _run_info
+            from ._info import _run_info
             self._info = _run_info(p)
         errors = self._take_errors()
         if interrupt is not None:
