@@ -665,6 +665,28 @@ def _event_of(ev: Any) -> RunEvent:
                     ev.error)
 
 
+def _callback_returning_status(fn: Any, what: str, convert: Callable[[Any], Any],
+                               errors: Any) -> Callable[[Any, Any], int]:
+    """A C callback for a run's progress or events: calls fn with the C
+    struct converted; None or True go on, False cancels, an int at most 0
+    is the status; an exception is kept for execute() and cancels."""
+    if not callable(fn):
+        raise TypeError("%s must be callable" % what)
+
+    def call(p: Any, ud: Any) -> int:
+        try:
+            r = fn(convert(p.contents))
+            if r is None or r is True:
+                return 0
+            if r is False:
+                return -_errno.ECANCELED
+            return check_int(r, "the value %s returned" % what, -(1 << 31), 0)
+        except BaseException as e:
+            errors.add(e)
+            return -_errno.ECANCELED
+    return call
+
+
 class Run(Closeable):
     """Phases in order against one target (diskbench_run).
 
@@ -733,42 +755,13 @@ class Run(Closeable):
         keep: List[Any] = []
         errors = self._errors
         if progress is not None:
-            if not callable(progress):
-                raise TypeError("progress must be callable")
-            report_progress: Callable[[Progress], Any] = progress
-
-            def progress_t(pp: Any, ud: Any) -> int:
-                try:
-                    r = report_progress(_progress_of(pp.contents))
-                    if r is None or r is True:
-                        return 0
-                    if r is False:
-                        return -_errno.ECANCELED
-                    return check_int(r, "the value progress returned",
-                                     -(1 << 31), 0)
-                except BaseException as e:
-                    errors.add(e)
-                    return -_errno.ECANCELED
-            opts.progress = C.PROGRESS_FN(progress_t)
+            opts.progress = C.PROGRESS_FN(
+                _callback_returning_status(progress, "progress", _progress_of,
+                                           errors))
             keep.append(opts.progress)
         if events is not None:
-            if not callable(events):
-                raise TypeError("events must be callable")
-            tell: Callable[[RunEvent], Any] = events
-
-            def event_t(ep: Any, ud: Any) -> int:
-                try:
-                    r = tell(_event_of(ep.contents))
-                    if r is None or r is True:
-                        return 0
-                    if r is False:
-                        return -_errno.ECANCELED
-                    return check_int(r, "the value events returned",
-                                     -(1 << 31), 0)
-                except BaseException as e:
-                    errors.add(e)
-                    return -_errno.ECANCELED
-            opts.event = C.RUN_EVENT_FN(event_t)
+            opts.event = C.RUN_EVENT_FN(
+                _callback_returning_status(events, "events", _event_of, errors))
             keep.append(opts.event)
         if random is not None:
             if not callable(random):
