@@ -14,13 +14,13 @@ void diskbench__run_fill_info(const struct diskbench_run *run,
 /*
  * diskbench_run_add_bonnie()'s last step: appends its n phases, all or
  * none (the run owns them on success, the caller still on failure), and
- * records the suite's options, bonnie++'s defaults resolved, for
- * diskbench__run_fill_info(). 0; -EBUSY while the run executes; -EINVAL
+ * notes that the run holds a suite. Its phases carry bonnie++'s defaults
+ * resolved, so diskbench__run_fill_info() reads its parameters from them
+ * as from phases made by hand. 0; -EBUSY while the run executes; -EINVAL
  * for a run that holds a suite already (with a message); -ENOMEM.
  */
 int diskbench__run_add_suite(struct diskbench_run *run,
-			     struct diskbench_phase *const *phases, size_t n,
-			     const struct diskbench_bonnie_suite_opts *rec);
+			     struct diskbench_phase *const *phases, size_t n);
 
 /* Sets the run's error message (diskbench_run_errmsg()), printf-style. */
 void diskbench__run_set_errmsg(struct diskbench_run *run, const char *fmt, ...)

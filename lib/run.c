@@ -32,9 +32,9 @@ struct diskbench_run {
 	struct diskbench__rand rng;
 	char *errmsg;
 	uint64_t start_time_ns, end_time_ns;   /* of the last execute */
-	/* A bonnie++ suite's parameters (diskbench_run_add_bonnie). */
+	/* Holds a bonnie++ suite (diskbench_run_add_bonnie): one a run, as
+	 * a report's run shows one set of bonnie++ parameters. */
 	bool has_bonnie;
-	struct diskbench_bonnie_suite_opts bonnie;
 };
 
 DISKBENCH_API void diskbench_run_opts_init(struct diskbench_run_opts *opts,
@@ -153,8 +153,7 @@ DISKBENCH_API int diskbench_run_add(struct diskbench_run *run,
 }
 
 int diskbench__run_add_suite(struct diskbench_run *run,
-			     struct diskbench_phase *const *phases, size_t n,
-			     const struct diskbench_bonnie_suite_opts *rec)
+			     struct diskbench_phase *const *phases, size_t n)
 {
 	if (run->executing)
 		return -EBUSY;
@@ -184,7 +183,6 @@ int diskbench__run_add_suite(struct diskbench_run *run,
 		run->phases[run->nphases++] = phases[i];
 		phases[i]->owner = run;
 	}
-	run->bonnie = *rec;
 	run->has_bonnie = true;
 	return 0;
 }
@@ -663,39 +661,6 @@ static uint32_t seeks_reported(const struct diskbench_run *run, uint64_t asked,
 	return asked > UINT32_MAX ? UINT32_MAX : (uint32_t)asked;
 }
 
-/* What a bonnie++ suite recorded, for the fields of *in not set; only
- * for the parts of it that are in the run. */
-static void fill_bonnie_info(const struct diskbench_run *run,
-			     struct diskbench_report_info *in)
-{
-	const struct diskbench_bonnie_suite_opts *b = &run->bonnie;
-	const struct diskbench_target *t = run->target;
-
-	if (!(b->flags & DISKBENCH_BONNIE_SUITE_NO_BIG_FILE)) {
-		if (!in->file_bytes)
-			in->file_bytes = t->file_bytes;
-		if (!in->chunk_bytes)
-			in->chunk_bytes = t->block_bytes;
-		if (!in->seeks)
-			in->seeks = seeks_reported(run, b->seeks, b->seek_time_ns);
-		if (!in->seekers)
-			in->seekers = b->seekers;
-	}
-	if (!(b->flags & DISKBENCH_BONNIE_SUITE_NO_SMALL_FILES) && !in->files) {
-		in->files = b->files;
-		if (!in->max_bytes && !in->min_bytes) {
-			in->max_bytes = b->max_bytes;
-			in->min_bytes = b->min_bytes;
-		}
-		if (!in->dirs)
-			in->dirs = b->dirs;
-		if (!in->files_mode)
-			in->files_mode = b->files_mode;
-		if (!in->file_chunk_bytes)
-			in->file_chunk_bytes = b->file_chunk_bytes;
-	}
-}
-
 /* What a report's run takes from the run: the fields of *in not set. */
 void diskbench__run_fill_info(const struct diskbench_run *run,
 			      struct diskbench_report_info *in)
@@ -708,9 +673,7 @@ void diskbench__run_fill_info(const struct diskbench_run *run,
 		in->end_time_ns = run->end_time_ns;
 	if (!in->dir)
 		in->dir = t->dir;
-	if (run->has_bonnie)
-		fill_bonnie_info(run, in);
-	/* Phases made by hand (or besides the suite): what they say. */
+	/* What the phases say, the suite's as those made by hand. */
 	for (size_t i = 0; i < run->nphases; i++) {
 		const struct diskbench_phase *p = run->phases[i];
 

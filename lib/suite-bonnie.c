@@ -1,8 +1,8 @@
 /*
  * bonnie++ as a preset suite of the library (include/diskbench/bonnie.h):
  * its tests in its order, made by the phase constructors as a caller would
- * make them by hand, and its parameters, with bonnie++'s defaults
- * resolved here once, recorded on the run for its reports
+ * make them by hand, with bonnie++'s defaults resolved here once in their
+ * options, which is where a report of the run reads its parameters
  * (diskbench__run_fill_info).
  */
 #include <errno.h>
@@ -105,7 +105,7 @@ diskbench_run_add_bonnie(struct diskbench_run *run,
 	}
 
 	/* bonnie++'s defaults, resolved once: what the phases run with is
-	 * what the run records for its reports. */
+	 * what a report of the run says. */
 	if (!o.byte_bytes)
 		o.byte_bytes = DISKBENCH_BONNIE_DEFAULT_BYTE_BYTES;
 	if (!o.seeks)
@@ -155,7 +155,7 @@ diskbench_run_add_bonnie(struct diskbench_run *run,
 			refused(run, small_tests[i], err);
 	}
 	if (!err)
-		err = diskbench__run_add_suite(run, p, n, &o);
+		err = diskbench__run_add_suite(run, p, n);
 	if (err)
 		while (n)
 			diskbench_phase_free(p[--n]);

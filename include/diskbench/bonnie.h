@@ -1,8 +1,8 @@
 /**
  * @file diskbench/bonnie.h
  * @brief bonnie++ as a preset suite: its twelve tests added to a run in its
- *        order, with its defaults, and its parameters recorded on the run
- *        so that a report of it fills bonnie++'s fields by itself.
+ *        order, with its defaults, each test carrying its parameters so
+ *        that a report of the run fills bonnie++'s fields by itself.
  *
  * diskbench_run_add_bonnie() makes the phases diskbench_phase_bonnie_new()
  * and diskbench_phase_files_new() make, in bonnie++ 2.00a's order: putc,
@@ -114,8 +114,8 @@ diskbench_bonnie_suite_opts_init(struct diskbench_bonnie_suite_opts *opts,
 				 size_t sz);
 
 /**
- * Appends bonnie++'s tests to a run, in bonnie++'s order (see above), and
- * records their parameters on it.
+ * Appends bonnie++'s tests to a run, in bonnie++'s order (see above), with
+ * bonnie++'s defaults resolved in their options.
  *
  * The run owns the phases, as after diskbench_run_add(); they may follow
  * or precede other phases. diskbench_report_add_run() then fills, in each
