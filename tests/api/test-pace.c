@@ -13,7 +13,7 @@
  */
 #include "common-test.h"
 #include "sim-engine.h"
-#include "sim-fixture.h"
+#include "fixture.h"
 #include "run-helpers.h"
 #include "report-fixture.h"
 

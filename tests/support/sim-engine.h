@@ -1,5 +1,5 @@
 /*
- * tests/api/sim-engine.h: a simulated device, as a user engine
+ * tests/support/sim-engine.h: a simulated device, as a user engine
  * (diskbench_engine_new()), for tests that need exact times and faults.
  *
  * - Files live in memory, keyed by path: contents, size, and open handles

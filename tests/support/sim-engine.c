@@ -1,5 +1,5 @@
 /*
- * tests/api/sim-engine.c: the simulated device of sim-engine.h, and the
+ * tests/support/sim-engine.c: the simulated device of sim-engine.h, and the
  * temporary directories of the tests that need a real one.
  */
 #include "common-test.h"
