@@ -9,61 +9,21 @@
  */
 #include "common-test.h"
 #include "sim-engine.h"
+#include "fixture.h"
 
 #include <fcntl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-struct fx {
-	char *dir;
-	char root[512];
-	struct diskbench_target *t;
-	struct diskbench_run *run;
-	bool mounted;   /* a small tmpfs on dir (root only) */
-};
-
-static int fx_setup(void **state)
-{
-	struct fx *f = calloc(1, sizeof(*f));
-
-	assert_non_null(f);
-	f->dir = tdir_new();
-	snprintf(f->root, sizeof(f->root), "%s/diskbench.%ld.files", f->dir,
-		 (long)getpid());
-	*state = f;
-	return 0;
-}
-
-static int fx_teardown(void **state)
-{
-	struct fx *f = *state;
-
-	diskbench_run_free(f->run);
-	diskbench_target_free(f->t);
-	if (f->mounted)
-		umount2(f->dir, MNT_DETACH);
-	tdir_remove(f->dir);
-	free(f->dir);
-	free(f);
-	return 0;
-}
-
 static void fx_start(struct fx *f, struct diskbench_engine *e, uint32_t seed)
 {
 	struct diskbench_target_opts to = DISKBENCH_TARGET_OPTS_INIT;
-	struct diskbench_run_opts ro = DISKBENCH_RUN_OPTS_INIT;
-	char *msg = NULL;
-	int rc;
+	struct diskbench_run_opts ro = seed_opts(seed);
 
 	to.engine = e;
 	to.file_bytes = 1 << 20;
-	rc = diskbench_target_new(&f->t, f->dir, &to, &msg);
-	if (rc)
-		fail_msg("target_new = %d: %s", rc, msg ? msg : "");
-	ro.flags = DISKBENCH_RUN_SEED;
-	ro.seed = seed;
-	assert_ok(diskbench_run_new(&f->run, f->t, &ro));
+	fx_open_opts(f, &to, &ro, 0);
 }
 
 static const enum diskbench_phase_kind six[] = {
@@ -595,15 +555,7 @@ static bool mount_small(struct fx *f, const char *opts)
 
 static void start_sized(struct fx *f, uint64_t file_bytes)
 {
-	struct diskbench_target_opts to = DISKBENCH_TARGET_OPTS_INIT;
-	char *msg = NULL;
-	int rc;
-
-	to.file_bytes = file_bytes;
-	rc = diskbench_target_new(&f->t, f->dir, &to, &msg);
-	if (rc)
-		fail_msg("target_new = %d: %s", rc, msg ? msg : "");
-	assert_ok(diskbench_run_new(&f->run, f->t, NULL));
+	fx_open(f, file_bytes, 0, 0, NULL);
 }
 
 static void add_put_block(struct fx *f, enum diskbench_phase_kind k)
@@ -739,7 +691,7 @@ static void test_files_real_room_custom(void **state)
 
 int main(int argc, char **argv)
 {
-#define T(fn) cmocka_unit_test_setup_teardown(fn, fx_setup, fx_teardown)
+#define T(fn) cmocka_unit_test_setup_teardown(fn, fx_setup_loose, fx_teardown)
 	const struct CMUnitTest tests[] = {
 		T(test_files_real_six),
 		T(test_files_real_dirs_sizes),

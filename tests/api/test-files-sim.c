@@ -8,82 +8,23 @@
 #include "common-test.h"
 #include "sim-engine.h"
 #include "run-helpers.h"
+#include "fixture.h"
 
 #include <ctype.h>
 #include <unistd.h>
-
-struct fx {
-	char *dir;
-	char root[512];       /* the set directory's expected path */
-	struct sim *s;
-	struct diskbench_engine *e;
-	struct diskbench_target *t;
-	struct diskbench_run *run;
-};
-
-static int fx_setup(void **state)
-{
-	struct fx *f = calloc(1, sizeof(*f));
-
-	assert_non_null(f);
-	f->dir = tdir_new();
-	snprintf(f->root, sizeof(f->root), "%s/diskbench.%ld.files", f->dir,
-		 (long)getpid());
-	*state = f;
-	return 0;
-}
-
-static void fx_stop(struct fx *f)
-{
-	diskbench_run_free(f->run);
-	diskbench_target_free(f->t);
-	diskbench_engine_free(f->e);
-	sim_free(f->s);
-	f->run = NULL;
-	f->t = NULL;
-	f->e = NULL;
-	f->s = NULL;
-}
-
-static int fx_teardown(void **state)
-{
-	struct fx *f = *state;
-	long left;
-
-	fx_stop(f);
-	/* The simulated device never touches the real directory. */
-	left = tdir_count(f->dir);
-	tdir_remove(f->dir);
-	free(f->dir);
-	free(f);
-	if (left != 0) {
-		print_error("the directory was not left empty (%ld entries)\n", left);
-		return -1;
-	}
-	return 0;
-}
 
 /* Device, engine, target and a run with the given seed; cfg may be NULL. */
 static void fx_start_ex(struct fx *f, const struct sim_config *cfg,
 			uint32_t seed, const struct diskbench_run_opts *base)
 {
-	struct diskbench_target_opts to = DISKBENCH_TARGET_OPTS_INIT;
 	struct diskbench_run_opts ro = DISKBENCH_RUN_OPTS_INIT;
-	char *msg = NULL;
-	int rc;
 
-	f->s = sim_new(cfg);
-	f->e = sim_engine(f->s);
-	to.engine = f->e;
-	to.file_bytes = 1 << 20;
-	rc = diskbench_target_new(&f->t, f->dir, &to, &msg);
-	if (rc)
-		fail_msg("target_new = %d: %s", rc, msg ? msg : "");
 	if (base)
 		ro = *base;
 	ro.flags |= DISKBENCH_RUN_SEED;
 	ro.seed = seed;
-	assert_ok(diskbench_run_new(&f->run, f->t, &ro));
+	fx_sim(f, cfg);
+	fx_open(f, 1 << 20, 0, 0, &ro);
 }
 
 static void fx_start(struct fx *f, const struct sim_config *cfg, uint32_t seed)
@@ -197,7 +138,7 @@ static void assert_ok_res(const struct diskbench_result *r, const char *name,
 }
 
 /* Nothing of the run's is left: files, links, directories, handles. */
-static void assert_clean(const struct fx *f)
+static void assert_files_clean(const struct fx *f)
 {
 	assert_int_equal(sim_file_count(f->s), 0);
 	assert_int_equal(sim_dir_count(f->s), 0);
@@ -363,7 +304,7 @@ static void test_files_calls_regular(void **state)
 	assert_u64_eq(f->s->write_cur, sim_calls(f->s, SIM_WRITE));
 	assert_u64_eq(f->s->bytes_written, seq_bytes + ran_bytes);
 	assert_u64_eq(f->s->bytes_read, seq_bytes + ran_bytes);
-	assert_clean(f);
+	assert_files_clean(f);
 }
 
 /* With -b and 4 directories: a handle per directory, fsync of each file
@@ -409,7 +350,7 @@ static void test_files_calls_sync_dirs(void **state)
 	assert_u64_eq(delta(&sn, 2, SIM_READDIR), 4);
 	assert_u64_eq(delta(&sn, 4, SIM_READDIR), 0);
 	assert_u64_eq(delta(&sn, 5, SIM_READDIR), 0);
-	assert_clean(f);
+	assert_files_clean(f);
 }
 
 /* Hard links: file 0 made empty, 49 links to it; with -b a directory
@@ -444,7 +385,7 @@ static void test_files_calls_hardlink(void **state)
 		assert_ptr_equal(made[i]->hard, made[0]);
 		assert_ptr_equal(made[50 + i]->hard, made[50]);
 	}
-	assert_clean(f);
+	assert_files_clean(f);
 }
 
 /*
@@ -485,7 +426,7 @@ static void test_files_symlink_targets(void **state)
 			assert_string_equal(l->symlink, i < per ? name0 : other);
 		}
 	}
-	assert_clean(f);
+	assert_files_clean(f);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -577,7 +518,7 @@ static void test_files_exact_latencies(void **state)
 		      64 * UNLINK_NS + META_NS + SYNC_NS);
 	for (size_t k = 0; k < 6; k++)
 		assert_true(diskbench_result_too_fast(res(f, k)));
-	assert_clean(f);
+	assert_files_clean(f);
 }
 
 /*
@@ -612,7 +553,7 @@ static void test_files_exact_latencies_dirs(void **state)
 	/* 40 unlinks, 4 readdirs, 4 + 1 rmdirs, sync */
 	assert_u64_eq(diskbench_result_elapsed_ns(res(f, 2)),
 		      40 * UNLINK_NS + 9 * META_NS + SYNC_NS);
-	assert_clean(f);
+	assert_files_clean(f);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -687,7 +628,7 @@ static void test_files_bonnie_names_seed_12345(void **state)
 	assert_int_equal(n, 2048);
 	for (size_t i = 0; i < ARRAY_LEN(ran_del); i++)
 		assert_string_equal(base_name(paths[1024 + i]), ran_del[i]);
-	assert_clean(f);
+	assert_files_clean(f);
 	fx_stop(f);
 
 	/* Sizes: 4096 max, 1024 min, 4 directories. */
@@ -711,7 +652,7 @@ static void test_files_bonnie_names_seed_12345(void **state)
 		assert_string_equal(made[1024]->path, want);
 		snprintf(want, sizeof(want), "%s/00000/PBRCeR5VjT0000000001", f->root);
 		assert_string_equal(made[1025]->path, want);
-		assert_clean(f);
+		assert_files_clean(f);
 	}
 	free(paths);
 }
@@ -737,7 +678,7 @@ static void test_files_name_format(void **state)
 		assert_true(lengths[0][l] > 0);
 		assert_true(lengths[1][l] > 0);
 	}
-	assert_clean(f);
+	assert_files_clean(f);
 }
 
 /* The calls of one run of the six phases, as "kind path" lines. */
@@ -776,7 +717,7 @@ static char *trace_six(struct fx *f, uint32_t seed,
 		len += (size_t)snprintf(out + len, cap - len, "%" PRIu64 "\n",
 					f->s->files[i]->size);
 	}
-	assert_clean(f);
+	assert_files_clean(f);
 	fx_stop(f);
 	return out;
 }
@@ -821,7 +762,7 @@ static void random_names(struct fx *f, uint64_t max, uint64_t min,
 			assert_u64_eq(made[i]->size, min);
 		}
 	}
-	assert_clean(f);
+	assert_files_clean(f);
 	fx_stop(f);
 }
 
@@ -862,7 +803,7 @@ static void test_files_sizes_in_range(void **state)
 	}
 	assert_true(lo >= 100 && lo < 110);
 	assert_true(hi <= 200 && hi > 190);
-	assert_clean(f);
+	assert_files_clean(f);
 }
 
 /* Files per directory, in index order: each takes files / dirs + 1. */
@@ -892,7 +833,7 @@ static void check_distribution(struct fx *f, uint64_t files, uint32_t dirs,
 	}
 	for (uint32_t k = 0; k < dirs; k++)
 		assert_u64_eq(got[k], want[k]);
-	assert_clean(f);
+	assert_files_clean(f);
 	fx_stop(f);
 	free(made);
 	free(got);
@@ -960,7 +901,7 @@ static void test_files_orders(void **state)
 			assert_true(seen_s[i] && seen_u[i]);
 		assert_true(same_s < 10 && same_u < 10 && same_su < 10);
 	}
-	assert_clean(f);
+	assert_files_clean(f);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -999,7 +940,7 @@ static void test_files_alone(void **state)
 		assert_int_equal(made_files(f->s, made, 30), 30);
 		for (size_t k = 0; k < 30; k++)
 			check_name(made[k]->path, f->root, ran, 0, 30, k);
-		assert_clean(f);
+		assert_files_clean(f);
 		fx_stop(f);
 	}
 }
@@ -1038,7 +979,7 @@ static void test_files_twice_and_other_options(void **state)
 	assert_int_equal(made_files(f->s, made, ARRAY_LEN(made)), 150);
 	for (size_t i = 0; i < 40; i++)
 		assert_string_not_equal(made[i]->path, made[40 + i]->path);
-	assert_clean(f);
+	assert_files_clean(f);
 }
 
 /* A stop condition ends each phase early; the next one completes the set
@@ -1068,7 +1009,7 @@ static void test_files_stop_ops(void **state)
 	assert_u64_eq(delta(&sn, 4, SIM_CREATE), 70);
 	assert_u64_eq(delta(&sn, 5, SIM_UNLINK), 30);
 	/* the run's cleanup took the rest */
-	assert_clean(f);
+	assert_files_clean(f);
 }
 
 struct prog {
@@ -1108,7 +1049,7 @@ static void test_files_progress_and_cancel(void **state)
 	assert_true(fabs(g.fraction - 0.5) < 1e-12);
 	assert_int_equal(diskbench_run_result_count(f->run), 1);
 	assert_int_equal(diskbench_result_error(res(f, 0)), -ECANCELED);
-	assert_clean(f);
+	assert_files_clean(f);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -1138,7 +1079,7 @@ run_fault(struct fx *f, const struct diskbench_files_opts *o, int err,
 	for (size_t k = 0; k < phase; k++)
 		assert_ok_res(res(f, k), diskbench_phase_kind_name(six[k]),
 			      diskbench_result_ops(res(f, k)));
-	assert_clean(f);
+	assert_files_clean(f);
 	return r;
 }
 
@@ -1348,7 +1289,7 @@ static void test_files_fault_in_preparation(void **state)
 	assert_u64_eq(diskbench_result_error_offset(r), 0);
 	assert_u64_eq(diskbench_result_ops(r), 0);
 	assert_u64_eq(diskbench_result_elapsed_ns(r), 0); /* never started */
-	assert_clean(f);
+	assert_files_clean(f);
 }
 
 /* The cleanup cannot remove a file: the run says so; the target still
@@ -1369,7 +1310,7 @@ static void test_files_fault_cleanup(void **state)
 	assert_int_equal(sim_file_count(f->s), 1);
 	assert_int_equal(sim_dir_count(f->s), 2); /* root and its directory */
 	assert_ok(diskbench_target_cleanup(f->t));
-	assert_clean(f);
+	assert_files_clean(f);
 }
 
 /* A file of ours disappears behind our back: the walk finds one fewer,
@@ -1434,7 +1375,7 @@ static void test_files_count_mismatch(void **state)
 			    "readdir (expected 100 files, found 99)");
 	assert_string_equal(diskbench_result_error_path(r), f->root);
 	assert_u64_eq(diskbench_result_ops(r), 99);
-	assert_clean(f);
+	assert_files_clean(f);
 }
 
 /* A stranger's file in our directory is neither counted nor removed: the
@@ -1470,7 +1411,7 @@ static void test_files_stranger_in_set(void **state)
 	assert_non_null(strstr(diskbench_target_errmsg(f->t), "rmdir"));
 	theirs->linked = false;
 	assert_ok(diskbench_target_cleanup(f->t));
-	assert_clean(f);
+	assert_files_clean(f);
 }
 
 /* A stranger's directory under our name is left alone: another name. */
@@ -1494,7 +1435,7 @@ static void test_files_stranger_root(void **state)
 	for (size_t i = 0; i < 40; i++)
 		check_name(made[i]->path, other, i >= 20, 0, 20, i % 20);
 	theirs->linked = false;
-	assert_clean(f);
+	assert_files_clean(f);
 }
 
 /* The null engine makes no directories: a clear error. */

@@ -122,24 +122,14 @@ paced_random(struct fx *f, uint64_t n, double rate, uint32_t pflags,
 {
 	struct sim_config cfg = { .read_ns = lat, .no_data = true,
 				  .queue_depth = depth > 1 ? depth : 0 };
-	struct diskbench_target_opts to = DISKBENCH_TARGET_OPTS_INIT;
 	struct diskbench_random_opts o = DISKBENCH_RANDOM_OPTS_INIT;
 	struct diskbench_pace_opts po = DISKBENCH_PACE_OPTS_INIT;
 	struct diskbench_run_opts ro = seed_opts(seed);
 	struct diskbench_phase *p = NULL;
 	const struct diskbench_result *r;
-	char *msg = NULL;
-	int rc;
 
-	f->s = sim_new(&cfg);
-	f->e = sim_engine(f->s);
-	to.engine = f->e;
-	to.file_bytes = FILE_BYTES;
-	to.block_bytes = BLOCK;
-	rc = diskbench_target_new(&f->t, f->dir, &to, &msg);
-	if (rc)
-		fail_msg("target_new = %d: %s", rc, msg ? msg : "");
-	assert_ok(diskbench_run_new(&f->run, f->t, &ro));
+	fx_sim(f, &cfg);
+	fx_open(f, FILE_BYTES, BLOCK, 0, &ro);
 	/* No read happens before the phase's: the first one is its first. */
 	if (stall)
 		sim_stall(f->s, SIM_READ, stall_at + 1, stall);
@@ -440,22 +430,15 @@ static void test_seq(void **state)
 	struct sim_config cfg = { .read_ns = LAT, .write_ns = LAT,
 				  .fsync_ns = SIM_MS, .no_data = true,
 				  .queue_depth = 2 };
-	struct diskbench_target_opts to = DISKBENCH_TARGET_OPTS_INIT;
 	struct diskbench_seq_opts so = DISKBENCH_SEQ_OPTS_INIT;
 	struct diskbench_pace_opts po = DISKBENCH_PACE_OPTS_INIT;
 	struct diskbench_run_opts ro = seed_opts(2);
 	struct diskbench_phase *p = NULL;
 	const struct diskbench_result *w, *r;
-	char *msg = NULL;
 	struct model m;
 
-	f->s = sim_new(&cfg);
-	f->e = sim_engine(f->s);
-	to.engine = f->e;
-	to.file_bytes = FILE_BYTES;
-	to.block_bytes = BLOCK;
-	assert_ok(diskbench_target_new(&f->t, f->dir, &to, &msg));
-	assert_ok(diskbench_run_new(&f->run, f->t, &ro));
+	fx_sim(f, &cfg);
+	fx_open(f, FILE_BYTES, BLOCK, 0, &ro);
 	po.rate_per_sec = 1000;
 	so.flags = DISKBENCH_SEQ_WRITE;
 	so.queue_depth = 2;
@@ -497,22 +480,15 @@ static void time_limited_write(struct fx *f, uint32_t depth)
 {
 	struct sim_config cfg = { .read_ns = LAT, .write_ns = LAT,
 				  .no_data = true, .queue_depth = 4 };
-	struct diskbench_target_opts to = DISKBENCH_TARGET_OPTS_INIT;
 	struct diskbench_seq_opts so = DISKBENCH_SEQ_OPTS_INIT;
 	struct diskbench_pace_opts po = DISKBENCH_PACE_OPTS_INIT;
 	struct diskbench_run_opts ro = seed_opts(2);
 	struct diskbench_phase *p = NULL;
 	const struct diskbench_result *w;
-	char *msg = NULL;
 	uint64_t written;
 
-	f->s = sim_new(&cfg);
-	f->e = sim_engine(f->s);
-	to.engine = f->e;
-	to.file_bytes = FILE_BYTES;
-	to.block_bytes = BLOCK;
-	assert_ok(diskbench_target_new(&f->t, f->dir, &to, &msg));
-	assert_ok(diskbench_run_new(&f->run, f->t, &ro));
+	fx_sim(f, &cfg);
+	fx_open(f, FILE_BYTES, BLOCK, 0, &ro);
 	po.rate_per_sec = 1000;
 	so.flags = DISKBENCH_SEQ_WRITE | DISKBENCH_SEQ_NO_FSYNC;
 	so.queue_depth = depth;
@@ -662,21 +638,14 @@ static void test_no_wait_until(void **state)
 	struct fx *f = *state;
 	struct sim_config cfg = { .read_ns = LAT, .no_data = true,
 				  .no_wait_until = true };
-	struct diskbench_target_opts to = DISKBENCH_TARGET_OPTS_INIT;
 	struct diskbench_random_opts o = DISKBENCH_RANDOM_OPTS_INIT;
 	struct diskbench_pace_opts po = DISKBENCH_PACE_OPTS_INIT;
 	struct diskbench_run_opts ro = seed_opts(1);
 	struct diskbench_phase *p = NULL;
 	const struct diskbench_result *r;
-	char *msg = NULL;
 
-	f->s = sim_new(&cfg);
-	f->e = sim_engine(f->s);
-	to.engine = f->e;
-	to.file_bytes = FILE_BYTES;
-	to.block_bytes = BLOCK;
-	assert_ok(diskbench_target_new(&f->t, f->dir, &to, &msg));
-	assert_ok(diskbench_run_new(&f->run, f->t, &ro));
+	fx_sim(f, &cfg);
+	fx_open(f, FILE_BYTES, BLOCK, 0, &ro);
 	o.ops = 10;
 	assert_ok(diskbench_phase_random_new(&p, &o));
 	po.rate_per_sec = 100;
@@ -695,21 +664,14 @@ static void test_unpaced(void **state)
 {
 	struct fx *f = *state;
 	struct sim_config cfg = { .read_ns = LAT, .no_data = true };
-	struct diskbench_target_opts to = DISKBENCH_TARGET_OPTS_INIT;
 	struct diskbench_random_opts o = DISKBENCH_RANDOM_OPTS_INIT;
 	struct diskbench_run_opts ro = seed_opts(1);
 	struct diskbench_pace_info pi = { sizeof(pi), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
 	struct diskbench_phase *p = NULL;
 	const struct diskbench_result *r;
-	char *msg = NULL;
 
-	f->s = sim_new(&cfg);
-	f->e = sim_engine(f->s);
-	to.engine = f->e;
-	to.file_bytes = FILE_BYTES;
-	to.block_bytes = BLOCK;
-	assert_ok(diskbench_target_new(&f->t, f->dir, &to, &msg));
-	assert_ok(diskbench_run_new(&f->run, f->t, &ro));
+	fx_sim(f, &cfg);
+	fx_open(f, FILE_BYTES, BLOCK, 0, &ro);
 	o.ops = 10;
 	assert_ok(diskbench_phase_random_new(&p, &o));
 	assert_ok(diskbench_run_add(f->run, p));
@@ -1104,20 +1066,14 @@ static void test_html_unpaced(void **state)
 {
 	struct fx *f = *state;
 	struct sim_config cfg = { .read_ns = LAT, .no_data = true };
-	struct diskbench_target_opts to = DISKBENCH_TARGET_OPTS_INIT;
 	struct diskbench_random_opts o = DISKBENCH_RANDOM_OPTS_INIT;
 	struct diskbench_run_opts ro = seed_opts(1);
 	struct diskbench_report *rep = NULL;
 	struct diskbench_phase *p = NULL;
-	char *msg = NULL, *h;
+	char *h;
 
-	f->s = sim_new(&cfg);
-	f->e = sim_engine(f->s);
-	to.engine = f->e;
-	to.file_bytes = FILE_BYTES;
-	to.block_bytes = BLOCK;
-	assert_ok(diskbench_target_new(&f->t, f->dir, &to, &msg));
-	assert_ok(diskbench_run_new(&f->run, f->t, &ro));
+	fx_sim(f, &cfg);
+	fx_open(f, FILE_BYTES, BLOCK, 0, &ro);
 	o.ops = 100;
 	assert_ok(diskbench_phase_random_new(&p, &o));
 	assert_ok(diskbench_run_add(f->run, p));

@@ -7,6 +7,7 @@
 #include "common-test.h"
 #include "sim-engine.h"
 #include "run-helpers.h"
+#include "fixture.h"
 
 #include <pthread.h>
 #include <signal.h>
@@ -21,60 +22,11 @@
 #define NCH (FILE_BYTES / BLOCK)
 #define SEQ_BLOCK (UINT64_C(64) << 10)
 
-struct fx {
-	char *dir;
-	struct sim *s;
-	struct diskbench_engine *e;
-	struct diskbench_target *t;
-	struct diskbench_run *run;
-};
-
-static int fx_setup(void **state)
-{
-	struct fx *f = calloc(1, sizeof(*f));
-
-	assert_non_null(f);
-	f->dir = tdir_new();
-	*state = f;
-	return 0;
-}
-
-static int fx_teardown(void **state)
-{
-	struct fx *f = *state;
-	long left;
-
-	diskbench_run_free(f->run);
-	diskbench_target_free(f->t);
-	diskbench_engine_free(f->e);
-	sim_free(f->s);
-	left = tdir_count(f->dir);
-	tdir_remove(f->dir);
-	free(f->dir);
-	free(f);
-	if (left != 0) {
-		print_error("the directory was not left empty (%ld entries)\n", left);
-		return -1;
-	}
-	return 0;
-}
-
 static void fx_start(struct fx *f, const struct sim_config *cfg,
 		     const struct diskbench_run_opts *ro)
 {
-	struct diskbench_target_opts to = DISKBENCH_TARGET_OPTS_INIT;
-	char *msg = NULL;
-	int rc;
-
-	f->s = sim_new(cfg);
-	f->e = sim_engine(f->s);
-	to.engine = f->e;
-	to.file_bytes = FILE_BYTES;
-	to.block_bytes = BLOCK;
-	rc = diskbench_target_new(&f->t, f->dir, &to, &msg);
-	if (rc)
-		fail_msg("target_new = %d: %s", rc, msg ? msg : "");
-	assert_ok(diskbench_run_new(&f->run, f->t, ro));
+	fx_sim(f, cfg);
+	fx_open(f, FILE_BYTES, BLOCK, 0, ro);
 }
 
 static struct diskbench_phase *bonnie(enum diskbench_phase_kind k)
@@ -152,14 +104,6 @@ static void assert_counts(const struct diskbench_result *r, const char *name,
 	assert_string_equal(diskbench_result_name(r), name);
 	assert_u64_eq(diskbench_result_ops(r), ops);
 	assert_u64_eq(diskbench_result_bytes(r), bytes);
-}
-
-static void assert_clean(const struct fx *f)
-{
-	assert_int_equal(sim_file_count(f->s), 0);
-	assert_int_equal(sim_open_handles(f->s), 0);
-	assert_int_equal(diskbench_target_file_count(f->t), 0);
-	assert_u64_eq(f->s->bad_calls, 0);
 }
 
 /* ---------------------------------------------------------------------- */

@@ -61,25 +61,14 @@ static bool direct_works(const char *dir)
 static void fx_start_ex(struct fx *f, const struct sim_config *cfg,
 			const struct diskbench_run_opts *ro, uint32_t tflags)
 {
-	struct diskbench_target_opts to = DISKBENCH_TARGET_OPTS_INIT;
 	struct sim_config c = { 0 };
-	char *msg = NULL;
-	int rc;
 
 	if (cfg)
 		c = *cfg;
 	if (!c.log_cap)
 		c.log_cap = LOG_CAP;
-	f->s = sim_new(&c);
-	f->e = sim_engine(f->s);
-	to.engine = f->e;
-	to.file_bytes = FILE_BYTES;
-	to.block_bytes = BLOCK;
-	to.flags = tflags;
-	rc = diskbench_target_new(&f->t, f->dir, &to, &msg);
-	if (rc)
-		fail_msg("target_new = %d: %s", rc, msg ? msg : "");
-	assert_ok(diskbench_run_new(&f->run, f->t, ro));
+	fx_sim(f, &c);
+	fx_open(f, FILE_BYTES, BLOCK, tflags, ro);
 }
 
 static void fx_start(struct fx *f, const struct sim_config *cfg, uint32_t seed)

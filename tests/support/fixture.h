@@ -1,58 +1,106 @@
 /*
- * The fixture the simulated-device tests share: a temporary directory (the
- * device never touches it, and teardown checks it stayed empty), the
- * expected name of the test file, and the objects a test makes, freed by
- * teardown in the right order.
+ * tests/support/fixture.h: the one fixture of the tests that run phases
+ * ("temp dir + engine + target + run"), and checks on what a run left.
+ *
+ * fx_setup() makes a temporary directory under /tmp and the names the
+ * target will use in it; a test then picks its engine (the variant: the
+ * simulated device, the sync engine buffered or O_DIRECT, io_uring, or an
+ * engine of its own in f->e), and fx_open() makes the target and a run.
+ * fx_teardown() frees the run, the target, the engines and the device in
+ * that order, undoes what a test did to the directory (a tmpfs mounted on
+ * it, its mode, a move), and removes it. With fx_setup() the directory
+ * must be empty by then (the simulated device never touches it, and a run
+ * on real files leaves nothing); fx_setup_loose() does not check that, for
+ * tests that break the directory on purpose.
  */
-#ifndef DISKBENCH_TEST_SIM_FIXTURE_H
-#define DISKBENCH_TEST_SIM_FIXTURE_H
+#ifndef DISKBENCH_TEST_FIXTURE_H
+#define DISKBENCH_TEST_FIXTURE_H
 
 #include "common-test.h"
 #include "sim-engine.h"
 
 #include <unistd.h>
 
+enum fx_variant {
+	FX_SIM,       /* the simulated device of sim-engine.h */
+	FX_REAL,      /* the sync engine, buffered, on the real directory */
+	FX_DIRECT,    /* the sync engine, with DISKBENCH_TARGET_DIRECT */
+	FX_IO_URING,  /* the io_uring engine (fx_engine()'s depth) */
+};
+
 struct fx {
-	char *dir;
+	char *dir;            /* the temporary directory */
 	char path[512];       /* the test file's expected name */
-	struct sim *s;
-	struct diskbench_engine *e;
+	char root[512];       /* the small-file set directory's expected name */
+	char *moved;          /* where a test moved dir, or NULL (removed too) */
+	bool mounted;         /* a test mounted a file system on dir */
+	bool strict;          /* teardown fails if dir is not empty */
+	struct sim *s;        /* the simulated device, or NULL */
+	struct ropen r;       /* what ropen_engine() saw, if a test used it */
+	struct diskbench_engine *inner; /* an engine e wraps, or NULL */
+	struct diskbench_engine *e;     /* the target's engine; NULL: sync */
 	struct diskbench_target *t;
 	struct diskbench_run *run;
 };
 
-static inline int fx_setup(void **state)
-{
-	struct fx *f = calloc(1, sizeof(*f));
+/* cmocka setup and teardown; the state is a struct fx. */
+int fx_setup(void **state);
+int fx_setup_loose(void **state);
+int fx_teardown(void **state);
 
-	assert_non_null(f);
-	f->dir = tdir_new();
-	snprintf(f->path, sizeof(f->path), "%s/diskbench.%ld", f->dir,
-		 (long)getpid());
-	*state = f;
-	return 0;
-}
+/* The same for a fixture inside a larger struct: fx_fini() returns -1
+ * (after printing why) if a strict fixture's directory was not empty. */
+void fx_init(struct fx *f, bool strict);
+int fx_fini(struct fx *f);
 
-static inline int fx_teardown(void **state)
-{
-	struct fx *f = *state;
-	long left;
+/* Frees the run, target, engines and device, and clears them, so that a
+ * test may start again in the same directory. */
+void fx_stop(struct fx *f);
 
-	diskbench_run_free(f->run);
-	diskbench_target_free(f->t);
-	diskbench_engine_free(f->e);
-	sim_free(f->s);
-	/* The simulated device never touches the real directory. */
-	left = tdir_count(f->dir);
-	tdir_remove(f->dir);
-	free(f->dir);
-	free(f);
-	if (left != 0) {
-		print_error("the directory was not left empty (%ld entries)\n", left);
-		return -1;
-	}
-	return 0;
-}
+/* The variant's engine in f->e (FX_SIM: a device made from cfg, which may
+ * be NULL; FX_IO_URING: queue depth `depth`); returns the target flags
+ * the variant needs (DISKBENCH_TARGET_DIRECT for FX_DIRECT, else 0). */
+uint32_t fx_engine(struct fx *f, enum fx_variant v,
+		   const struct sim_config *cfg, uint32_t depth);
+
+/* A simulated device from cfg (may be NULL) as f->e: fx_engine(FX_SIM). */
+void fx_sim(struct fx *f, const struct sim_config *cfg);
+
+/*
+ * The target in f->dir (to may be NULL: defaults; an engine it does not
+ * name is f->e, NULL: the sync engine) and a run on it (ro may be NULL: defaults). Any error fails
+ * the test with the library's message, but for target_new's `allowed`
+ * error (0: none), which is returned after printing the message.
+ */
+int fx_open_opts(struct fx *f, struct diskbench_target_opts *to,
+		 const struct diskbench_run_opts *ro, int allowed);
+
+/* fx_open_opts() with file and block sizes (block 0: the default) and the
+ * target's flags, no error allowed. */
+void fx_open(struct fx *f, uint64_t file_bytes, uint32_t block_bytes,
+	     uint32_t tflags, const struct diskbench_run_opts *ro);
+
+/*
+ * Whether the machine can do a variant, checked before a test program
+ * runs its tests: 0 if it can, 77 (the exit code of a skipped test) with a
+ * "SKIP: ..." line if the library says -ENOTSUP, 1 with the error
+ * otherwise. FX_DIRECT: a DIRECT target of file_bytes (and block_bytes, 0:
+ * the default) under /tmp; FX_IO_URING: an io_uring engine of `depth`.
+ */
+int fx_probe(enum fx_variant v, uint64_t file_bytes, uint32_t block_bytes,
+	     uint32_t depth);
+
+/*
+ * One test program, several groups of tests (the variants of one part):
+ * argv[1] names the group to run; the arguments after it are the group's.
+ * Returns the group's exit code, or 1 for an unknown name.
+ */
+struct fx_group {
+	const char *name;
+	int (*run)(int argc, char **argv);
+};
+
+int fx_main(int argc, char **argv, const struct fx_group *groups, size_t n);
 
 /* Run options with a fixed seed. */
 static inline struct diskbench_run_opts seed_opts(uint32_t seed)
@@ -90,4 +138,4 @@ static inline void assert_timeline_totals(const struct diskbench_result *r)
 	assert_u64_eq(bytes, diskbench_result_bytes(r));
 }
 
-#endif
+#endif /* DISKBENCH_TEST_FIXTURE_H */

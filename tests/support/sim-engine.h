@@ -35,7 +35,8 @@
  * the sim saw; sim_calls() tells how many came so far, to aim at requests
  * of a later phase.
  *
- * Also here: temporary directories for the tests that need a real one.
+ * Also here: the real engine that shows its opens (ropen), the bonnie++
+ * patterns and their check; tdir.h (included) has the temporary directories.
  */
 #ifndef DISKBENCH_TEST_SIM_ENGINE_H
 #define DISKBENCH_TEST_SIM_ENGINE_H
@@ -46,6 +47,8 @@
 #include <stdint.h>
 
 #include <diskbench.h>
+
+#include "tdir.h"
 
 /* Kinds of call; SIM_RW counts reads and writes together. */
 enum sim_kind {
@@ -279,22 +282,5 @@ struct file_check {
 };
 
 int file_check_op(uint64_t index, uint64_t *bytes, void *user_data);
-
-/* ---- temporary directories ---- */
-
-/* Makes /tmp/diskbench-test-XXXXXX; returns a malloc'd path. */
-char *tdir_new(void);
-/* Number of entries in dir, "." and ".." aside; -1 if it cannot be read. */
-long tdir_count(const char *dir);
-/* The entries' names, space-separated (for messages); malloc'd. */
-char *tdir_list(const char *dir);
-/* Removes the entries (files and empty directories) and dir itself. */
-void tdir_remove(const char *dir);
-/* dir/name, malloc'd. */
-char *tdir_path(const char *dir, const char *name);
-/* Writes a whole file; returns 0 or -errno. */
-int tdir_write(const char *path, const void *data, size_t len);
-/* Reads up to cap bytes of a file; returns the length or -errno. */
-long tdir_read(const char *path, void *buf, size_t cap);
 
 #endif /* DISKBENCH_TEST_SIM_ENGINE_H */
