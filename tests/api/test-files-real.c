@@ -10,6 +10,7 @@
 #include "common-test.h"
 #include "sim-engine.h"
 #include "fixture.h"
+#include "run-helpers.h"
 
 #include <fcntl.h>
 #include <sys/mount.h>
@@ -111,11 +112,7 @@ static void run_six(struct fx *f, const struct diskbench_files_opts *o,
 		      diskbench_result_bytes(diskbench_run_result(f->run, 2)));
 	assert_u64_eq(diskbench_result_bytes(diskbench_run_result(f->run, 4)),
 		      diskbench_result_bytes(diskbench_run_result(f->run, 5)));
-	if (tdir_count(f->dir) != 0) {
-		char *left = tdir_list(f->dir);
-
-		fail_msg("left in %s: %s", f->dir, left);
-	}
+	assert_dir_empty(f->dir);
 }
 
 static void test_files_real_six(void **state)

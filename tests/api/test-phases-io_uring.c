@@ -7,6 +7,7 @@
 #include "common-test.h"
 #include "sim-engine.h"
 #include "run-helpers.h"
+#include "fixture.h"
 
 #include <sys/mount.h>
 #include <unistd.h>
@@ -20,68 +21,33 @@
 #define SEQ_BLOCK (UINT64_C(64) << 10)
 #define NSEQ (FILE_BYTES / SEQ_BLOCK)
 
-struct ufx {
-	char *dir;
-	char path[512];
-	bool mounted;
-	struct diskbench_engine *e;
-	struct diskbench_target *t;
-	struct diskbench_run *run;
-};
-
+/* The fixture with an io_uring engine of DEPTH. */
 static int ufx_setup(void **state)
 {
-	struct ufx *f = calloc(1, sizeof(*f));
-
-	assert_non_null(f);
-	f->dir = tdir_new();
-	snprintf(f->path, sizeof(f->path), "%s/diskbench.%ld", f->dir,
-		 (long)getpid());
-	assert_ok(diskbench_engine_io_uring_new(&f->e, DEPTH));
-	*state = f;
+	fx_setup_loose(state);
+	fx_engine(*state, FX_IO_URING, NULL, DEPTH);
 	return 0;
 }
 
-static int ufx_teardown(void **state)
-{
-	struct ufx *f = *state;
-
-	diskbench_run_free(f->run);
-	diskbench_target_free(f->t);
-	diskbench_engine_free(f->e);
-	if (f->mounted)
-		umount2(f->dir, MNT_DETACH);
-	tdir_remove(f->dir);
-	free(f->dir);
-	free(f);
-	return 0;
-}
-
-static int ufx_target(struct ufx *f, uint32_t flags, uint64_t file_bytes,
+static int ufx_target(struct fx *f, uint32_t flags, uint64_t file_bytes,
 		      const struct diskbench_run_opts *ro)
 {
 	struct diskbench_target_opts to = DISKBENCH_TARGET_OPTS_INIT;
-	char *msg = NULL;
 	int rc;
 
-	to.engine = f->e;
 	to.file_bytes = file_bytes;
 	to.block_bytes = BLOCK;
 	to.flags = flags;
-	rc = diskbench_target_new(&f->t, f->dir, &to, &msg);
-	if (rc == -ENOTSUP && (flags & DISKBENCH_TARGET_DIRECT)) {
-		print_message("    O_DIRECT refused in %s: %s\n", f->dir, msg);
-		diskbench_free(msg);
-		return rc;
-	}
+	/* O_DIRECT may be refused there (-ENOTSUP): the caller skips. */
+	rc = fx_open_opts(f, &to, ro,
+			  flags & DISKBENCH_TARGET_DIRECT ? -ENOTSUP : 0);
 	if (rc)
-		fail_msg("target_new(%s) = %d: %s", f->dir, rc, msg ? msg : "");
+		return rc;
 	assert_ptr_equal(diskbench_target_engine(f->t), f->e);
-	assert_ok(diskbench_run_new(&f->run, f->t, ro));
 	return 0;
 }
 
-static void add_bonnie(struct ufx *f, enum diskbench_phase_kind k)
+static void add_bonnie(struct fx *f, enum diskbench_phase_kind k)
 {
 	struct diskbench_bonnie_opts bo = DISKBENCH_BONNIE_OPTS_INIT;
 	struct diskbench_phase *p = NULL;
@@ -91,7 +57,7 @@ static void add_bonnie(struct ufx *f, enum diskbench_phase_kind k)
 	assert_ok(diskbench_run_add(f->run, p));
 }
 
-static void add_seq(struct ufx *f, uint32_t flags, uint64_t block,
+static void add_seq(struct fx *f, uint32_t flags, uint64_t block,
 		    uint64_t total, uint32_t depth)
 {
 	struct diskbench_seq_opts so = DISKBENCH_SEQ_OPTS_INIT;
@@ -105,7 +71,7 @@ static void add_seq(struct ufx *f, uint32_t flags, uint64_t block,
 	assert_ok(diskbench_run_add(f->run, p));
 }
 
-static void add_check(struct ufx *f, struct file_check *c, enum pattern pat,
+static void add_check(struct fx *f, struct file_check *c, enum pattern pat,
 		      uint64_t size)
 {
 	struct diskbench_custom_ops co = { sizeof(co), NULL, file_check_op, NULL };
@@ -126,7 +92,7 @@ static void assert_checked(const struct file_check *c)
 		fail_msg("%s", c->why);
 }
 
-static const struct diskbench_result *res(const struct ufx *f, size_t i)
+static const struct diskbench_result *res(const struct fx *f, size_t i)
 {
 	const struct diskbench_result *r = diskbench_run_result(f->run, i);
 
@@ -156,7 +122,7 @@ static void assert_res(const struct diskbench_result *r, const char *name,
 
 static void test_uring_engine(void **state)
 {
-	struct ufx *f = *state;
+	struct fx *f = *state;
 
 	assert_string_equal(diskbench_engine_name(f->e), "io_uring");
 	assert_int_equal(diskbench_engine_queue_depth(f->e), DEPTH);
@@ -165,7 +131,7 @@ static void test_uring_engine(void **state)
 /* bonnie++'s five through io_uring, one request at a time. */
 static void test_uring_bonnie_sequence(void **state)
 {
-	struct ufx *f = *state;
+	struct fx *f = *state;
 	struct file_check c1, c2, c3;
 
 	ufx_target(f, 0, FILE_BYTES, NULL);
@@ -194,7 +160,7 @@ static void test_uring_bonnie_sequence(void **state)
 /* The sequential phase at depth 8, 4 and 1; depth 9 is refused. */
 static void test_uring_seq_depths(void **state)
 {
-	struct ufx *f = *state;
+	struct fx *f = *state;
 	struct file_check c;
 	static const uint32_t depths[] = { DEPTH, 4, 1 };
 
@@ -227,7 +193,7 @@ static void test_uring_seq_depths(void **state)
 /* O_DIRECT at depth 8, if the file system takes O_DIRECT. */
 static void test_uring_seq_direct(void **state)
 {
-	struct ufx *f = *state;
+	struct fx *f = *state;
 
 	if (ufx_target(f, DISKBENCH_TARGET_DIRECT, FILE_BYTES, NULL) == -ENOTSUP)
 		skip();
@@ -257,7 +223,7 @@ static int cancel_progress(const struct diskbench_progress *p, void *ud)
 
 static void test_uring_cancel_queued(void **state)
 {
-	struct ufx *f = *state;
+	struct fx *f = *state;
 	struct diskbench_run_opts ro = DISKBENCH_RUN_OPTS_INIT;
 	const struct diskbench_result *r;
 	const uint64_t total = UINT64_C(256) << 20;
@@ -303,7 +269,7 @@ static int noop_op(uint64_t index, uint64_t *bytes, void *ud)
 
 static void test_uring_enospc_queued(void **state)
 {
-	struct ufx *f = *state;
+	struct fx *f = *state;
 	struct diskbench_custom_ops co = { sizeof(co), fill_setup, noop_op, NULL };
 	struct diskbench_phase *p = NULL;
 	const struct diskbench_result *r;
@@ -340,7 +306,7 @@ static void test_uring_enospc_queued(void **state)
 
 int main(void)
 {
-#define T(fn) cmocka_unit_test_setup_teardown(fn, ufx_setup, ufx_teardown)
+#define T(fn) cmocka_unit_test_setup_teardown(fn, ufx_setup, fx_teardown)
 	const struct CMUnitTest tests[] = {
 		T(test_uring_engine),
 		T(test_uring_bonnie_sequence),
@@ -350,19 +316,9 @@ int main(void)
 		T(test_uring_enospc_queued),
 	};
 #undef T
-	struct diskbench_engine *e = NULL;
-	int rc = diskbench_engine_io_uring_new(&e, DEPTH);
+	int rc = fx_probe(FX_IO_URING, 0, 0, DEPTH);
 
-	diskbench_engine_free(e);
-	if (rc == -ENOTSUP) {
-		printf("SKIP: diskbench_engine_io_uring_new() says -ENOTSUP: no "
-		       "io_uring in this build or kernel\n");
-		return 77;
-	}
-	if (rc) {
-		printf("diskbench_engine_io_uring_new(%d) = %d (%s)\n", DEPTH, rc,
-		       strerror(-rc));
-		return 1;
-	}
+	if (rc)
+		return rc;
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

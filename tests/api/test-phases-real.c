@@ -8,6 +8,7 @@
 #include "common-test.h"
 #include "sim-engine.h"
 #include "run-helpers.h"
+#include "fixture.h"
 
 #include <fcntl.h>
 #include <sys/mount.h>
@@ -22,66 +23,19 @@
 #define SEQ_BLOCK (UINT64_C(64) << 10)
 #define NSEQ (FILE_BYTES / SEQ_BLOCK)  /* 128 */
 
-struct rfx {
-	char *dir;
-	char path[512];
-	char *moved;       /* where a test moved dir, or NULL */
-	bool mounted;
-	struct diskbench_engine *e;
-	struct diskbench_target *t;
-	struct diskbench_run *run;
-};
-
-static int rfx_setup(void **state)
-{
-	struct rfx *f = calloc(1, sizeof(*f));
-
-	assert_non_null(f);
-	f->dir = tdir_new();
-	snprintf(f->path, sizeof(f->path), "%s/diskbench.%ld", f->dir,
-		 (long)getpid());
-	*state = f;
-	return 0;
-}
-
-static int rfx_teardown(void **state)
-{
-	struct rfx *f = *state;
-
-	diskbench_run_free(f->run);
-	diskbench_target_free(f->t);
-	diskbench_engine_free(f->e);
-	if (f->mounted)
-		umount2(f->dir, MNT_DETACH);
-	chmod(f->dir, 0700);
-	if (f->moved) {
-		tdir_remove(f->moved);
-		free(f->moved);
-	}
-	tdir_remove(f->dir);
-	free(f->dir);
-	free(f);
-	return 0;
-}
-
-static void rfx_start(struct rfx *f, struct diskbench_engine *e, uint32_t tflags,
+static void rfx_start(struct fx *f, struct diskbench_engine *e, uint32_t tflags,
 		      uint64_t file_bytes)
 {
 	struct diskbench_target_opts to = DISKBENCH_TARGET_OPTS_INIT;
-	char *msg = NULL;
-	int rc;
 
 	to.engine = e;
 	to.file_bytes = file_bytes;
 	to.block_bytes = BLOCK;
 	to.flags = tflags;
-	rc = diskbench_target_new(&f->t, f->dir, &to, &msg);
-	if (rc)
-		fail_msg("target_new(%s) = %d: %s", f->dir, rc, msg ? msg : "");
-	assert_ok(diskbench_run_new(&f->run, f->t, NULL));
+	fx_open_opts(f, &to, NULL, 0);
 }
 
-static void add_bonnie(struct rfx *f, enum diskbench_phase_kind k)
+static void add_bonnie(struct fx *f, enum diskbench_phase_kind k)
 {
 	struct diskbench_bonnie_opts bo = DISKBENCH_BONNIE_OPTS_INIT;
 	struct diskbench_phase *p = NULL;
@@ -91,7 +45,7 @@ static void add_bonnie(struct rfx *f, enum diskbench_phase_kind k)
 	assert_ok(diskbench_run_add(f->run, p));
 }
 
-static void add_seq(struct rfx *f, uint32_t flags, uint64_t total)
+static void add_seq(struct fx *f, uint32_t flags, uint64_t total)
 {
 	struct diskbench_seq_opts so = DISKBENCH_SEQ_OPTS_INIT;
 	struct diskbench_phase *p = NULL;
@@ -103,7 +57,7 @@ static void add_seq(struct rfx *f, uint32_t flags, uint64_t total)
 	assert_ok(diskbench_run_add(f->run, p));
 }
 
-static void add_custom(struct rfx *f, const char *name,
+static void add_custom(struct fx *f, const char *name,
 		       int (*setup)(struct diskbench_target *, void *),
 		       int (*op)(uint64_t, uint64_t *, void *), void *ud)
 {
@@ -114,7 +68,7 @@ static void add_custom(struct rfx *f, const char *name,
 	assert_ok(diskbench_run_add(f->run, p));
 }
 
-static void add_check(struct rfx *f, struct file_check *c, enum pattern pat,
+static void add_check(struct fx *f, struct file_check *c, enum pattern pat,
 		      uint64_t size)
 {
 	c->dir = f->dir;
@@ -131,7 +85,7 @@ static void assert_checked(const struct file_check *c)
 		fail_msg("%s", c->why);
 }
 
-static const struct diskbench_result *res(const struct rfx *f, size_t i)
+static const struct diskbench_result *res(const struct fx *f, size_t i)
 {
 	const struct diskbench_result *r = diskbench_run_result(f->run, i);
 
@@ -173,7 +127,7 @@ static void assert_res(const struct diskbench_result *r, const char *name,
  * checked after each writing phase. */
 static void test_real_bonnie_sequence(void **state)
 {
-	struct rfx *f = *state;
+	struct fx *f = *state;
 	struct file_check c1, c2, c3, c4;
 	static const char *const names[] = {
 		"putc", "check", "put_block", "check", "rewrite", "check",
@@ -227,7 +181,7 @@ static void test_real_bonnie_sequence(void **state)
  * total first writes it. */
 static void test_real_seq_partial(void **state)
 {
-	struct rfx *f = *state;
+	struct fx *f = *state;
 	const uint64_t total = FILE_BYTES + 1000;
 
 	rfx_start(f, NULL, 0, FILE_BYTES);
@@ -244,7 +198,7 @@ static void test_real_seq_partial(void **state)
 /* DISKBENCH_TARGET_SYNC opens every file with O_SYNC. */
 static void test_real_sync_flag(void **state)
 {
-	struct rfx *f = *state;
+	struct fx *f = *state;
 	struct ropen r = { 0 };
 
 	f->e = ropen_engine(&r);
@@ -284,7 +238,7 @@ static int noop_op(uint64_t index, uint64_t *bytes, void *ud)
  * create its file, and says which. */
 static void test_real_dir_vanishes(void **state)
 {
-	struct rfx *f = *state;
+	struct fx *f = *state;
 	const struct diskbench_result *r;
 	const char *msg;
 
@@ -316,12 +270,12 @@ static void test_real_dir_vanishes(void **state)
  * negative errno.
  */
 struct lock {
-	struct rfx *f;
+	struct fx *f;
 	int err;        /* what a write there should fail with */
 };
 
 /* As root: a tmpfs on the directory, before the target is made. */
-static void lock_prepare(struct rfx *f)
+static void lock_prepare(struct fx *f)
 {
 	if (geteuid() != 0)
 		return;
@@ -348,7 +302,7 @@ static int lock_setup(struct diskbench_target *t, void *ud)
 }
 
 /* Undoes lock_setup (the tmpfs stays mounted, writable again). */
-static void unlock(struct rfx *f)
+static void unlock(struct fx *f)
 {
 	if (f->mounted)
 		assert_int_equal(mount("none", f->dir, "tmpfs", MS_REMOUNT,
@@ -358,7 +312,7 @@ static void unlock(struct rfx *f)
 
 static void test_real_dir_unwritable(void **state)
 {
-	struct rfx *f = *state;
+	struct fx *f = *state;
 	struct lock l = { f, 0 };
 	const struct diskbench_result *r;
 	int rc;
@@ -392,7 +346,7 @@ static void test_real_dir_unwritable(void **state)
  */
 static void test_real_dir_unwritable_with_file(void **state)
 {
-	struct rfx *f = *state;
+	struct fx *f = *state;
 	struct lock l = { f, 0 };
 	int rc;
 
@@ -444,7 +398,7 @@ static int fill_setup(struct diskbench_target *t, void *ud)
 
 static void test_real_enospc(void **state)
 {
-	struct rfx *f = *state;
+	struct fx *f = *state;
 	const struct diskbench_result *r;
 	const uint64_t file = UINT64_C(1) << 20;
 	uint64_t off;
@@ -490,7 +444,7 @@ static int fail_op(uint64_t index, uint64_t *bytes, void *ud)
 
 static void test_real_error_removes_file(void **state)
 {
-	struct rfx *f = *state;
+	struct fx *f = *state;
 
 	rfx_start(f, NULL, 0, FILE_BYTES);
 	add_bonnie(f, DISKBENCH_PHASE_PUT_BLOCK);
@@ -523,7 +477,7 @@ static int cancel_progress(const struct diskbench_progress *p, void *ud)
 
 static void test_real_cancel_removes_file(void **state)
 {
-	struct rfx *f = *state;
+	struct fx *f = *state;
 	struct diskbench_run_opts ro = DISKBENCH_RUN_OPTS_INIT;
 	const struct diskbench_result *r;
 
@@ -607,7 +561,7 @@ static int fd_watch_progress(const struct diskbench_progress *p, void *ud)
 
 static void test_real_handle_not_shared(void **state)
 {
-	struct rfx *f = *state;
+	struct fx *f = *state;
 	struct diskbench_run_opts ro = DISKBENCH_RUN_OPTS_INIT;
 	struct fd_watch w = { f->dir, 0, 0, 0 };
 
@@ -628,7 +582,7 @@ static void test_real_handle_not_shared(void **state)
 
 int main(void)
 {
-#define T(fn) cmocka_unit_test_setup_teardown(fn, rfx_setup, rfx_teardown)
+#define T(fn) cmocka_unit_test_setup_teardown(fn, fx_setup_loose, fx_teardown)
 	const struct CMUnitTest tests[] = {
 		T(test_real_bonnie_sequence),
 		T(test_real_seq_partial),

@@ -998,15 +998,10 @@ static void test_real_threads(void **state)
 	struct diskbench_run_opts ro = seed_opts(10);
 	struct ropts o = { .ops = 2000, .wp = 30, .threads = 3 };
 	const struct diskbench_result *r;
-	char *msg = NULL, *left;
-	int rc;
 
 	to.file_bytes = UINT64_C(8) << 20;
 	to.block_bytes = BLOCK;
-	rc = diskbench_target_new(&f->t, f->dir, &to, &msg);
-	if (rc)
-		fail_msg("target_new = %d: %s", rc, msg ? msg : "");
-	assert_ok(diskbench_run_new(&f->run, f->t, &ro));
+	fx_open_opts(f, &to, &ro, 0);
 	add_random(f->run, &o);
 	run_execute_ok(f->run);
 	r = res(f->run, 0);
@@ -1015,10 +1010,7 @@ static void test_real_threads(void **state)
 	assert_timeline_totals(r);
 	assert_true(isfinite(diskbench_result_cpu_percent(r)));
 	assert_int_equal(diskbench_target_file_count(f->t), 0);
-	left = tdir_list(f->dir);
-	if (*left)
-		fail_msg("left in %s: %s", f->dir, left);
-	free(left);
+	assert_dir_empty(f->dir);
 }
 
 int main(void)

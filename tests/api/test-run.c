@@ -548,14 +548,10 @@ static void test_run_cancel_from_signal(void **state)
 	struct sigaction sa, old;
 	struct itimerval it = { { 0, 0 }, { 0, 50000 } }; /* once, in 50 ms */
 	const struct diskbench_result *r;
-	char *msg = NULL;
 	int rc;
 
 	to.file_bytes = UINT64_C(64) << 20;
-	rc = diskbench_target_new(&f->t, f->dir, &to, &msg);
-	if (rc)
-		fail_msg("target_new = %d: %s", rc, msg);
-	assert_ok(diskbench_run_new(&f->run, f->t, NULL));
+	fx_open_opts(f, &to, NULL, 0);
 	bo.byte_bytes = to.file_bytes;
 	assert_ok(diskbench_phase_bonnie_new(&p, DISKBENCH_PHASE_PUTC, &bo));
 	assert_ok(diskbench_run_add(f->run, p));

@@ -1563,50 +1563,14 @@ static void test_new_args(void **state)
 /* ---------------------------------------------------------------------- */
 /* Real files */
 
-struct rfx {
-	char *dir;
-	char path[512];
-	struct diskbench_target *t;
-	struct diskbench_run *run;
-};
-
-static int rfx_setup(void **state)
-{
-	struct rfx *f = calloc(1, sizeof(*f));
-
-	assert_non_null(f);
-	f->dir = tdir_new();
-	snprintf(f->path, sizeof(f->path), "%s/diskbench.%ld", f->dir,
-		 (long)getpid());
-	*state = f;
-	return 0;
-}
-
-static int rfx_teardown(void **state)
-{
-	struct rfx *f = *state;
-
-	diskbench_run_free(f->run);
-	diskbench_target_free(f->t);
-	tdir_remove(f->dir);
-	free(f->dir);
-	free(f);
-	return 0;
-}
-
-static void rfx_start(struct rfx *f, uint64_t file_bytes, uint32_t seed)
+static void rfx_start(struct fx *f, uint64_t file_bytes, uint32_t seed)
 {
 	struct diskbench_target_opts to = DISKBENCH_TARGET_OPTS_INIT;
 	struct diskbench_run_opts ro = seed_opts(seed);
-	char *msg = NULL;
-	int rc;
 
 	to.file_bytes = file_bytes;
 	to.block_bytes = BLOCK;
-	rc = diskbench_target_new(&f->t, f->dir, &to, &msg);
-	if (rc)
-		fail_msg("target_new(%s) = %d: %s", f->dir, rc, msg ? msg : "");
-	assert_ok(diskbench_run_new(&f->run, f->t, &ro));
+	fx_open_opts(f, &to, &ro, 0);
 }
 
 /* A custom phase after the seeks: reads the test file and checks it. */
@@ -1658,7 +1622,7 @@ out:
 
 static void test_real_five_seekers(void **state)
 {
-	struct rfx *f = *state;
+	struct fx *f = *state;
 	struct diskbench_custom_ops co = { sizeof(co), NULL, seek_check_op, NULL };
 	struct diskbench_phase *p = NULL;
 	const uint64_t seeks = 2000;
@@ -1730,7 +1694,7 @@ static uint64_t wall_ns(void)
 
 static void test_real_settle(void **state)
 {
-	struct rfx *f = *state;
+	struct fx *f = *state;
 	struct canceller c;
 	pthread_t th;
 	const struct diskbench_result *r;
@@ -1777,7 +1741,7 @@ static void test_real_settle(void **state)
 int main(void)
 {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, fx_setup, fx_teardown)
-#define R(fn) cmocka_unit_test_setup_teardown(fn, rfx_setup, rfx_teardown)
+#define R(fn) cmocka_unit_test_setup_teardown(fn, fx_setup_loose, fx_teardown)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_one_seeker_exact),
 		cmocka_unit_test(test_one_seeker_exact_sync),

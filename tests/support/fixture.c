@@ -80,6 +80,16 @@ int fx_setup_loose(void **state)
 	return setup(state, false);
 }
 
+int fx_setup_wrap(void **state)
+{
+	struct fx *f;
+
+	setup(state, true);
+	f = *state;
+	assert_ok(diskbench_engine_sync_new(&f->inner));
+	return 0;
+}
+
 int fx_teardown(void **state)
 {
 	struct fx *f = *state;

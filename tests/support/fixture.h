@@ -46,6 +46,8 @@ struct fx {
 /* cmocka setup and teardown; the state is a struct fx. */
 int fx_setup(void **state);
 int fx_setup_loose(void **state);
+/* fx_setup() with a sync engine in f->inner, for a test to wrap. */
+int fx_setup_wrap(void **state);
 int fx_teardown(void **state);
 
 /* The same for a fixture inside a larger struct: fx_fini() returns -1
