@@ -115,16 +115,6 @@ static void add_six_snapped(struct fx *f, const struct diskbench_files_opts *o,
 	}
 }
 
-static const struct diskbench_result *res(const struct fx *f, size_t i)
-{
-	const struct diskbench_result *r = diskbench_run_result(f->run, i);
-
-	if (!r)
-		fail_msg("no result %zu (count %zu)", i,
-			 diskbench_run_result_count(f->run));
-	return r;
-}
-
 static void assert_ok_res(const struct diskbench_result *r, const char *name,
 			  uint64_t ops)
 {
@@ -250,12 +240,12 @@ static void test_files_calls_regular(void **state)
 	assert_true(seq_nonempty > 150 && seq_nonempty <= 200);
 
 	for (size_t k = 0; k < 12; k += 2)
-		assert_ok_res(res(f, k), diskbench_phase_kind_name(six[k / 2]), 200);
-	assert_u64_eq(diskbench_result_bytes(res(f, 0)), seq_bytes);
-	assert_u64_eq(diskbench_result_bytes(res(f, 2)), seq_bytes);
-	assert_u64_eq(diskbench_result_bytes(res(f, 4)), 0);
-	assert_u64_eq(diskbench_result_bytes(res(f, 6)), ran_bytes);
-	assert_u64_eq(diskbench_result_bytes(res(f, 8)), ran_bytes);
+		assert_ok_res(fx_res(f, k), diskbench_phase_kind_name(six[k / 2]), 200);
+	assert_u64_eq(diskbench_result_bytes(fx_res(f, 0)), seq_bytes);
+	assert_u64_eq(diskbench_result_bytes(fx_res(f, 2)), seq_bytes);
+	assert_u64_eq(diskbench_result_bytes(fx_res(f, 4)), 0);
+	assert_u64_eq(diskbench_result_bytes(fx_res(f, 6)), ran_bytes);
+	assert_u64_eq(diskbench_result_bytes(fx_res(f, 8)), ran_bytes);
 
 	/* seq_create: the root, 200 creates, the writes, 200 closes, sync */
 	assert_u64_eq(delta(&sn, 0, SIM_MKDIR), 1);
@@ -321,7 +311,7 @@ static void test_files_calls_sync_dirs(void **state)
 	add_six_snapped(f, &o, &sn);
 	run_execute_ok(f->run);
 	for (size_t k = 0; k < 12; k += 2)
-		assert_ok_res(res(f, k), diskbench_phase_kind_name(six[k / 2]), 100);
+		assert_ok_res(fx_res(f, k), diskbench_phase_kind_name(six[k / 2]), 100);
 	for (size_t k = 0; k < 6; k += 3) {
 		/* create: root + 4, a handle on each of the 4, 2 writes a file */
 		assert_u64_eq(delta(&sn, k, SIM_MKDIR), 5);
@@ -368,7 +358,7 @@ static void test_files_calls_hardlink(void **state)
 	add_six_snapped(f, &o, &sn);
 	run_execute_ok(f->run);
 	for (size_t k = 0; k < 12; k += 2)
-		assert_ok_res(res(f, k), diskbench_phase_kind_name(six[k / 2]), 50);
+		assert_ok_res(fx_res(f, k), diskbench_phase_kind_name(six[k / 2]), 50);
 	for (size_t k = 0; k < 6; k += 3) {
 		assert_u64_eq(delta(&sn, k, SIM_CREATE), 1);
 		assert_u64_eq(delta(&sn, k, SIM_LINK), 49);
@@ -406,7 +396,7 @@ static void test_files_symlink_targets(void **state)
 	add_six_snapped(f, &o, &sn);
 	run_execute_ok(f->run);
 	for (size_t k = 0; k < 12; k += 2)
-		assert_ok_res(res(f, k), diskbench_phase_kind_name(six[k / 2]), 50);
+		assert_ok_res(fx_res(f, k), diskbench_phase_kind_name(six[k / 2]), 50);
 	assert_u64_eq(delta(&sn, 0, SIM_CREATE), 1);
 	assert_u64_eq(delta(&sn, 0, SIM_SYMLINK), 49);
 	assert_u64_eq(delta(&sn, 3, SIM_SYMLINK), 49);
@@ -478,46 +468,46 @@ static void test_files_exact_latencies(void **state)
 		add_files(f, six[i], &o);
 	run_execute_ok(f->run);
 	for (size_t k = 0; k < 6; k++)
-		assert_ok_res(res(f, k), diskbench_phase_kind_name(six[k]), 64);
+		assert_ok_res(fx_res(f, k), diskbench_phase_kind_name(six[k]), 64);
 
 	for (size_t i = 0; i < 64; i++)
 		lat[i] = create;
 	for (size_t k = 0; k < 6; k += 3) {
-		assert_hist_is(res(f, k), lat, 64);
-		assert_u64_eq(diskbench_result_elapsed_ns(res(f, k)),
+		assert_hist_is(fx_res(f, k), lat, 64);
+		assert_u64_eq(diskbench_result_elapsed_ns(fx_res(f, k)),
 			      64 * create + SYNC_NS);
-		assert_u64_eq(diskbench_result_bytes(res(f, k)), 64 * 600);
+		assert_u64_eq(diskbench_result_bytes(fx_res(f, k)), 64 * 600);
 	}
 	/* (percentiles: compared with the reference's above) */
-	assert_u64_eq(diskbench_hist_max(diskbench_result_hist(res(f, 0))), create);
+	assert_u64_eq(diskbench_hist_max(diskbench_result_hist(fx_res(f, 0))), create);
 
 	/* seq_stat: the readdir's time in the first entry */
 	for (size_t i = 0; i < 64; i++)
 		lat[i] = st + (i == 0 ? META_NS : 0);
-	assert_hist_is(res(f, 1), lat, 64);
-	assert_u64_eq(diskbench_result_elapsed_ns(res(f, 1)), 64 * st + META_NS);
-	assert_u64_eq(diskbench_hist_min(diskbench_result_hist(res(f, 1))), st);
-	assert_u64_eq(diskbench_hist_max(diskbench_result_hist(res(f, 1))),
+	assert_hist_is(fx_res(f, 1), lat, 64);
+	assert_u64_eq(diskbench_result_elapsed_ns(fx_res(f, 1)), 64 * st + META_NS);
+	assert_u64_eq(diskbench_hist_min(diskbench_result_hist(fx_res(f, 1))), st);
+	assert_u64_eq(diskbench_hist_max(diskbench_result_hist(fx_res(f, 1))),
 		      st + META_NS);
 	/* ran_stat: by path, all equal */
 	for (size_t i = 0; i < 64; i++)
 		lat[i] = st;
-	assert_hist_is(res(f, 4), lat, 64);
-	assert_u64_eq(diskbench_result_elapsed_ns(res(f, 4)), 64 * st);
+	assert_hist_is(fx_res(f, 4), lat, 64);
+	assert_u64_eq(diskbench_result_elapsed_ns(fx_res(f, 4)), 64 * st);
 
 	/* seq_del: readdir in the first; the rmdir and sync after the last */
 	for (size_t i = 0; i < 64; i++)
 		lat[i] = UNLINK_NS + (i == 0 ? META_NS : 0);
-	assert_hist_is(res(f, 2), lat, 64);
-	assert_u64_eq(diskbench_result_elapsed_ns(res(f, 2)),
+	assert_hist_is(fx_res(f, 2), lat, 64);
+	assert_u64_eq(diskbench_result_elapsed_ns(fx_res(f, 2)),
 		      64 * UNLINK_NS + META_NS + META_NS + SYNC_NS);
 	for (size_t i = 0; i < 64; i++)
 		lat[i] = UNLINK_NS;
-	assert_hist_is(res(f, 5), lat, 64);
-	assert_u64_eq(diskbench_result_elapsed_ns(res(f, 5)),
+	assert_hist_is(fx_res(f, 5), lat, 64);
+	assert_u64_eq(diskbench_result_elapsed_ns(fx_res(f, 5)),
 		      64 * UNLINK_NS + META_NS + SYNC_NS);
 	for (size_t k = 0; k < 6; k++)
-		assert_true(diskbench_result_too_fast(res(f, k)));
+		assert_true(diskbench_result_too_fast(fx_res(f, k)));
 	assert_files_clean(f);
 }
 
@@ -540,18 +530,18 @@ static void test_files_exact_latencies_dirs(void **state)
 	run_execute_ok(f->run);
 	for (size_t i = 0; i < 40; i++)
 		lat[i] = create;
-	assert_hist_is(res(f, 0), lat, 40);
-	assert_u64_eq(diskbench_result_elapsed_ns(res(f, 0)), 40 * create + SYNC_NS);
+	assert_hist_is(fx_res(f, 0), lat, 40);
+	assert_u64_eq(diskbench_result_elapsed_ns(fx_res(f, 0)), 40 * create + SYNC_NS);
 	/* empty files: stat only */
 	for (size_t i = 0; i < 40; i++)
 		lat[i] = META_NS + (i % 11 == 0 ? META_NS : 0);
-	assert_hist_is(res(f, 1), lat, 40);
-	assert_u64_eq(diskbench_result_elapsed_ns(res(f, 1)), 44 * META_NS);
+	assert_hist_is(fx_res(f, 1), lat, 40);
+	assert_u64_eq(diskbench_result_elapsed_ns(fx_res(f, 1)), 44 * META_NS);
 	for (size_t i = 0; i < 40; i++)
 		lat[i] = UNLINK_NS + (i == 0 ? META_NS : i % 11 == 0 ? 2 * META_NS : 0);
-	assert_hist_is(res(f, 2), lat, 40);
+	assert_hist_is(fx_res(f, 2), lat, 40);
 	/* 40 unlinks, 4 readdirs, 4 + 1 rmdirs, sync */
-	assert_u64_eq(diskbench_result_elapsed_ns(res(f, 2)),
+	assert_u64_eq(diskbench_result_elapsed_ns(fx_res(f, 2)),
 		      40 * UNLINK_NS + 9 * META_NS + SYNC_NS);
 	assert_files_clean(f);
 }
@@ -929,11 +919,11 @@ static void test_files_alone(void **state)
 		add_files(f, alone[i], &o);
 		add_snap(f, &sn);
 		run_execute_ok(f->run);
-		assert_ok_res(res(f, 0), diskbench_phase_kind_name(alone[i]), 30);
+		assert_ok_res(fx_res(f, 0), diskbench_phase_kind_name(alone[i]), 30);
 		assert_u64_eq(delta(&sn, 0, SIM_CREATE), 30);
 		assert_u64_eq(delta(&sn, 0, SIM_SYNC), del ? 1 : 0);
 		/* the creates are not timed */
-		assert_u64_eq(diskbench_result_elapsed_ns(res(f, 0)),
+		assert_u64_eq(diskbench_result_elapsed_ns(fx_res(f, 0)),
 			      !del ? 30 * META_NS + (ran ? 0 : META_NS)
 				   : 30 * UNLINK_NS + META_NS + SYNC_NS +
 					     (ran ? 0 : META_NS));
@@ -963,19 +953,19 @@ static void test_files_twice_and_other_options(void **state)
 	add_files(f, DISKBENCH_PHASE_SEQ_STAT, &o2);
 	add_snap(f, &sn);
 	run_execute_ok(f->run);
-	assert_ok_res(res(f, 0), "ran_create", 40);
-	assert_ok_res(res(f, 2), "ran_create", 40);
-	assert_ok_res(res(f, 4), "seq_stat", 70);
+	assert_ok_res(fx_res(f, 0), "ran_create", 40);
+	assert_ok_res(fx_res(f, 2), "ran_create", 40);
+	assert_ok_res(fx_res(f, 4), "seq_stat", 70);
 	assert_u64_eq(delta(&sn, 1, SIM_UNLINK), 40);
 	assert_u64_eq(delta(&sn, 1, SIM_RMDIR), 1);
 	assert_u64_eq(delta(&sn, 1, SIM_CREATE), 40);
 	/* the removal is not timed */
-	assert_u64_eq(diskbench_result_elapsed_ns(res(f, 2)),
+	assert_u64_eq(diskbench_result_elapsed_ns(fx_res(f, 2)),
 		      40 * (OPEN_NS + CLOSE_NS) + SYNC_NS);
 	assert_u64_eq(delta(&sn, 2, SIM_UNLINK), 40);
 	assert_u64_eq(delta(&sn, 2, SIM_CREATE), 70);
 	assert_u64_eq(delta(&sn, 2, SIM_MKDIR), 3);
-	assert_u64_eq(diskbench_result_bytes(res(f, 4)), 700);
+	assert_u64_eq(diskbench_result_bytes(fx_res(f, 4)), 700);
 	assert_int_equal(made_files(f->s, made, ARRAY_LEN(made)), 150);
 	for (size_t i = 0; i < 40; i++)
 		assert_string_not_equal(made[i]->path, made[40 + i]->path);
@@ -996,7 +986,7 @@ static void test_files_stop_ops(void **state)
 	add_six_snapped(f, &o, &sn);
 	run_execute_ok(f->run);
 	for (size_t k = 0; k < 12; k += 2)
-		assert_ok_res(res(f, k), diskbench_phase_kind_name(six[k / 2]), 30);
+		assert_ok_res(fx_res(f, k), diskbench_phase_kind_name(six[k / 2]), 30);
 	assert_u64_eq(delta(&sn, 0, SIM_CREATE), 30);
 	assert_u64_eq(delta(&sn, 0, SIM_SYNC), 1);
 	assert_u64_eq(delta(&sn, 1, SIM_CREATE), 70);  /* completed */
@@ -1048,7 +1038,7 @@ static void test_files_progress_and_cancel(void **state)
 	assert_u64_eq(g.ops, 50);
 	assert_true(fabs(g.fraction - 0.5) < 1e-12);
 	assert_int_equal(diskbench_run_result_count(f->run), 1);
-	assert_int_equal(diskbench_result_error(res(f, 0)), -ECANCELED);
+	assert_int_equal(diskbench_result_error(fx_res(f, 0)), -ECANCELED);
 	assert_files_clean(f);
 }
 
@@ -1067,7 +1057,7 @@ run_fault(struct fx *f, const struct diskbench_files_opts *o, int err,
 		add_files(f, six[i], o);
 	assert_rc(diskbench_run_execute(f->run), err);
 	assert_int_equal(diskbench_run_result_count(f->run), phase + 1);
-	r = res(f, phase);
+	r = fx_res(f, phase);
 	assert_int_equal(diskbench_result_error(r), err);
 	if (!diskbench_result_error_op(r) ||
 	    strcmp(diskbench_result_error_op(r), op) != 0)
@@ -1077,8 +1067,8 @@ run_fault(struct fx *f, const struct diskbench_files_opts *o, int err,
 	assert_non_null(strstr(diskbench_run_errmsg(f->run),
 			       diskbench_phase_kind_name(six[phase])));
 	for (size_t k = 0; k < phase; k++)
-		assert_ok_res(res(f, k), diskbench_phase_kind_name(six[k]),
-			      diskbench_result_ops(res(f, k)));
+		assert_ok_res(fx_res(f, k), diskbench_phase_kind_name(six[k]),
+			      diskbench_result_ops(fx_res(f, k)));
 	assert_files_clean(f);
 	return r;
 }
@@ -1283,7 +1273,7 @@ static void test_files_fault_in_preparation(void **state)
 	sim_fail(f->s, SIM_WRITE, 12, -ENOSPC);
 	add_files(f, DISKBENCH_PHASE_RAN_STAT, &o);
 	assert_rc(diskbench_run_execute(f->run), -ENOSPC);
-	r = res(f, 0);
+	r = fx_res(f, 0);
 	assert_string_equal(diskbench_result_error_op(r), "write");
 	assert_string_equal(diskbench_result_error_path(r), made_path(f, 11));
 	assert_u64_eq(diskbench_result_error_offset(r), 0);
@@ -1303,7 +1293,7 @@ static void test_files_fault_cleanup(void **state)
 	sim_fail(f->s, SIM_UNLINK, 3, -EIO);
 	add_files(f, DISKBENCH_PHASE_SEQ_CREATE, &o);
 	assert_rc(diskbench_run_execute(f->run), -EIO);
-	assert_int_equal(diskbench_result_error(res(f, 0)), 0);
+	assert_int_equal(diskbench_result_error(fx_res(f, 0)), 0);
 	assert_non_null(strstr(diskbench_run_errmsg(f->run), "unlink"));
 	assert_non_null(strstr(diskbench_run_errmsg(f->run), made_path(f, 2)));
 	assert_non_null(strstr(diskbench_target_errmsg(f->t), made_path(f, 2)));
@@ -1369,7 +1359,7 @@ static void test_files_count_mismatch(void **state)
 	add_vanish(f, &v);
 	add_files(f, DISKBENCH_PHASE_SEQ_STAT, &o);
 	assert_rc(diskbench_run_execute(f->run), -EIO);
-	r = res(f, 2);
+	r = fx_res(f, 2);
 	assert_int_equal(diskbench_result_error(r), -EIO);
 	assert_string_equal(diskbench_result_error_op(r),
 			    "readdir (expected 100 files, found 99)");
@@ -1396,8 +1386,8 @@ static void test_files_stranger_in_set(void **state)
 	add_files(f, DISKBENCH_PHASE_SEQ_STAT, &o);
 	add_files(f, DISKBENCH_PHASE_SEQ_DELETE, &o);
 	assert_rc(diskbench_run_execute(f->run), -ENOTEMPTY);
-	assert_ok_res(res(f, 2), "seq_stat", 50);
-	r = res(f, 3);
+	assert_ok_res(fx_res(f, 2), "seq_stat", 50);
+	r = fx_res(f, 3);
 	assert_string_equal(diskbench_result_error_op(r), "rmdir");
 	assert_string_equal(diskbench_result_error_path(r), f->root);
 	assert_u64_eq(diskbench_result_ops(r), 50);
@@ -1454,7 +1444,7 @@ static void test_files_null_engine(void **state)
 	assert_ok(diskbench_phase_files_new(&p, DISKBENCH_PHASE_SEQ_CREATE, &o));
 	assert_ok(diskbench_run_add(f->run, p));
 	assert_rc(diskbench_run_execute(f->run), -ENOTSUP);
-	r = res(f, 0);
+	r = fx_res(f, 0);
 	assert_string_equal(diskbench_result_error_op(r), "mkdir");
 	assert_string_equal(diskbench_result_error_path(r), f->root);
 	assert_non_null(strstr(diskbench_run_errmsg(f->run), "mkdir"));

@@ -85,23 +85,6 @@ static void add_check(struct fx *f, struct file_check *c, enum pattern pat,
 	assert_ok(diskbench_run_add(f->run, p));
 }
 
-static void assert_checked(const struct file_check *c)
-{
-	assert_true(c->checked);
-	if (c->why[0])
-		fail_msg("%s", c->why);
-}
-
-static const struct diskbench_result *res(const struct fx *f, size_t i)
-{
-	const struct diskbench_result *r = diskbench_run_result(f->run, i);
-
-	if (!r)
-		fail_msg("no result %zu (count %zu)", i,
-			 diskbench_run_result_count(f->run));
-	return r;
-}
-
 static void assert_res(const struct diskbench_result *r, const char *name,
 		       uint64_t ops, uint64_t bytes)
 {
@@ -145,11 +128,11 @@ static void test_uring_bonnie_sequence(void **state)
 	add_bonnie(f, DISKBENCH_PHASE_GET_BLOCK);
 	run_execute_ok(f->run);
 	assert_int_equal(diskbench_run_result_count(f->run), 8);
-	assert_res(res(f, 0), "putc", NBCH, BYTE_BYTES);
-	assert_res(res(f, 2), "put_block", NCH, FILE_BYTES);
-	assert_res(res(f, 4), "rewrite", NCH, FILE_BYTES);
-	assert_res(res(f, 6), "getc", NBCH, BYTE_BYTES);
-	assert_res(res(f, 7), "get_block", NCH, FILE_BYTES);
+	assert_res(fx_res(f, 0), "putc", NBCH, BYTE_BYTES);
+	assert_res(fx_res(f, 2), "put_block", NCH, FILE_BYTES);
+	assert_res(fx_res(f, 4), "rewrite", NCH, FILE_BYTES);
+	assert_res(fx_res(f, 6), "getc", NBCH, BYTE_BYTES);
+	assert_res(fx_res(f, 7), "get_block", NCH, FILE_BYTES);
 	assert_checked(&c1);
 	assert_checked(&c2);
 	assert_checked(&c3);
@@ -175,18 +158,18 @@ static void test_uring_seq_depths(void **state)
 	add_seq(f, 0, SEQ_BLOCK, FILE_BYTES + 4096, DEPTH);
 	run_execute_ok(f->run);
 	for (size_t i = 0; i < 2 * ARRAY_LEN(depths); i++)
-		assert_res(res(f, i), i % 2 ? "seq_read" : "seq_write", NSEQ,
+		assert_res(fx_res(f, i), i % 2 ? "seq_read" : "seq_write", NSEQ,
 			   FILE_BYTES);
 	assert_checked(&c);
-	assert_res(res(f, 7), "seq_write", NSEQ + 1, FILE_BYTES + 4096);
-	assert_res(res(f, 8), "seq_read", NSEQ + 1, FILE_BYTES + 4096);
+	assert_res(fx_res(f, 7), "seq_write", NSEQ + 1, FILE_BYTES + 4096);
+	assert_res(fx_res(f, 8), "seq_read", NSEQ + 1, FILE_BYTES + 4096);
 	assert_dir_empty(f->dir);
 
 	diskbench_run_free(f->run);
 	assert_ok(diskbench_run_new(&f->run, f->t, NULL));
 	add_seq(f, DISKBENCH_SEQ_WRITE, SEQ_BLOCK, 0, DEPTH + 1);
 	assert_rc(diskbench_run_execute(f->run), -EINVAL);
-	assert_int_equal(diskbench_result_error(res(f, 0)), -EINVAL);
+	assert_int_equal(diskbench_result_error(fx_res(f, 0)), -EINVAL);
 	assert_dir_empty(f->dir);
 }
 
@@ -203,10 +186,10 @@ static void test_uring_seq_direct(void **state)
 	add_bonnie(f, DISKBENCH_PHASE_PUT_BLOCK);
 	add_bonnie(f, DISKBENCH_PHASE_GET_BLOCK);
 	run_execute_ok(f->run);
-	assert_res(res(f, 0), "seq_write", 8, FILE_BYTES);
-	assert_res(res(f, 1), "seq_read", 8, FILE_BYTES);
-	assert_res(res(f, 2), "put_block", NCH, FILE_BYTES);
-	assert_res(res(f, 3), "get_block", NCH, FILE_BYTES);
+	assert_res(fx_res(f, 0), "seq_write", 8, FILE_BYTES);
+	assert_res(fx_res(f, 1), "seq_read", 8, FILE_BYTES);
+	assert_res(fx_res(f, 2), "put_block", NCH, FILE_BYTES);
+	assert_res(fx_res(f, 3), "get_block", NCH, FILE_BYTES);
 	assert_dir_empty(f->dir);
 }
 
@@ -237,7 +220,7 @@ static void test_uring_cancel_queued(void **state)
 	add_seq(f, 0, SEQ_BLOCK, 0, DEPTH);
 	assert_rc(diskbench_run_execute(f->run), -ECANCELED);
 	assert_int_equal(diskbench_run_result_count(f->run), 1);
-	r = res(f, 0);
+	r = fx_res(f, 0);
 	assert_int_equal(diskbench_result_error(r), -ECANCELED);
 	assert_true(diskbench_result_ops(r) > 0);
 	assert_true(diskbench_result_ops(r) < total / 4096);
@@ -292,7 +275,7 @@ static void test_uring_enospc_queued(void **state)
 	assert_ok(diskbench_run_add(f->run, p));
 	add_seq(f, DISKBENCH_SEQ_WRITE, SEQ_BLOCK, 0, DEPTH);
 	assert_rc(diskbench_run_execute(f->run), -ENOSPC);
-	r = res(f, 1);
+	r = fx_res(f, 1);
 	print_message("    %s\n", diskbench_run_errmsg(f->run));
 	assert_int_equal(diskbench_result_error(r), -ENOSPC);
 	assert_string_equal(diskbench_result_error_op(r), "write");

@@ -78,23 +78,6 @@ static void add_check(struct fx *f, struct file_check *c, enum pattern pat,
 	add_custom(f, "check", NULL, file_check_op, c);
 }
 
-static void assert_checked(const struct file_check *c)
-{
-	assert_true(c->checked);
-	if (c->why[0])
-		fail_msg("%s", c->why);
-}
-
-static const struct diskbench_result *res(const struct fx *f, size_t i)
-{
-	const struct diskbench_result *r = diskbench_run_result(f->run, i);
-
-	if (!r)
-		fail_msg("no result %zu (count %zu)", i,
-			 diskbench_run_result_count(f->run));
-	return r;
-}
-
 static void assert_res(const struct diskbench_result *r, const char *name,
 		       uint64_t ops, uint64_t bytes)
 {
@@ -158,8 +141,8 @@ static void test_real_bonnie_sequence(void **state)
 
 		if (!strcmp(names[i], "check"))
 			continue;
-		assert_res(res(f, i), names[i], ops[i], ops[i] * unit);
-		assert_false(diskbench_result_kind(res(f, i)) ==
+		assert_res(fx_res(f, i), names[i], ops[i], ops[i] * unit);
+		assert_false(diskbench_result_kind(fx_res(f, i)) ==
 			     DISKBENCH_PHASE_CUSTOM);
 	}
 	assert_checked(&c1);
@@ -172,7 +155,7 @@ static void test_real_bonnie_sequence(void **state)
 	/* Again on the same target and run: the same, from scratch. */
 	run_execute_ok(f->run);
 	assert_int_equal(diskbench_run_result_count(f->run), ARRAY_LEN(names));
-	assert_res(res(f, 2), "put_block", NCH, FILE_BYTES);
+	assert_res(fx_res(f, 2), "put_block", NCH, FILE_BYTES);
 	assert_checked(&c3);
 	assert_dir_empty(f->dir);
 }
@@ -189,9 +172,9 @@ static void test_real_seq_partial(void **state)
 	add_seq(f, DISKBENCH_SEQ_WRITE | DISKBENCH_SEQ_NO_FSYNC, total);
 	add_seq(f, 0, total);
 	run_execute_ok(f->run);
-	assert_res(res(f, 0), "seq_read", NSEQ + 1, total);
-	assert_res(res(f, 1), "seq_write", NSEQ + 1, total);
-	assert_res(res(f, 2), "seq_read", NSEQ + 1, total);
+	assert_res(fx_res(f, 0), "seq_read", NSEQ + 1, total);
+	assert_res(fx_res(f, 1), "seq_write", NSEQ + 1, total);
+	assert_res(fx_res(f, 2), "seq_read", NSEQ + 1, total);
 	assert_dir_empty(f->dir);
 }
 
@@ -207,7 +190,7 @@ static void test_real_sync_flag(void **state)
 	add_bonnie(f, DISKBENCH_PHASE_GET_BLOCK);
 	add_seq(f, DISKBENCH_SEQ_WRITE, 0);
 	run_execute_ok(f->run);
-	assert_res(res(f, 0), "put_block", 128, UINT64_C(1) << 20);
+	assert_res(fx_res(f, 0), "put_block", 128, UINT64_C(1) << 20);
 	assert_int_equal(r.n, 3);
 	for (size_t i = 0; i < r.n; i++) {
 		assert_true(r.flags[i] & DISKBENCH_OPEN_SYNC);
@@ -248,7 +231,7 @@ static void test_real_dir_vanishes(void **state)
 	add_bonnie(f, DISKBENCH_PHASE_GET_BLOCK);
 	assert_rc(diskbench_run_execute(f->run), -ENOENT);
 	assert_int_equal(diskbench_run_result_count(f->run), 2);
-	r = res(f, 1);
+	r = fx_res(f, 1);
 	assert_int_equal(diskbench_result_error(r), -ENOENT);
 	assert_string_equal(diskbench_result_error_op(r), "create");
 	assert_string_equal(diskbench_result_error_path(r), f->path);
@@ -328,7 +311,7 @@ static void test_real_dir_unwritable(void **state)
 		skip();
 	}
 	assert_rc(rc, l.err);
-	r = res(f, 1);
+	r = fx_res(f, 1);
 	assert_int_equal(diskbench_result_error(r), l.err);
 	assert_string_equal(diskbench_result_error_op(r), "create");
 	assert_string_equal(diskbench_result_error_path(r), f->path);
@@ -364,7 +347,7 @@ static void test_real_dir_unwritable_with_file(void **state)
 	/* The file system refuses the change (l.err). */
 	assert_rc(rc, l.err);
 	assert_int_equal(diskbench_run_result_count(f->run), 3);
-	assert_int_equal(diskbench_result_error(res(f, 2)), rc);
+	assert_int_equal(diskbench_result_error(fx_res(f, 2)), rc);
 	print_message("    %s\n", diskbench_run_errmsg(f->run));
 	assert_non_null(strstr(diskbench_run_errmsg(f->run), f->path));
 	/* Still ours, still there. */
@@ -419,7 +402,7 @@ static void test_real_enospc(void **state)
 		   (void *)(uintptr_t)(UINT64_C(1536) << 10));
 	add_bonnie(f, DISKBENCH_PHASE_PUT_BLOCK);
 	assert_rc(diskbench_run_execute(f->run), -ENOSPC);
-	r = res(f, 1);
+	r = fx_res(f, 1);
 	assert_int_equal(diskbench_result_error(r), -ENOSPC);
 	assert_string_equal(diskbench_result_error_op(r), "write");
 	assert_string_equal(diskbench_result_error_path(r), f->path);
@@ -452,7 +435,7 @@ static void test_real_error_removes_file(void **state)
 	add_bonnie(f, DISKBENCH_PHASE_GET_BLOCK);
 	assert_rc(diskbench_run_execute(f->run), -EIO);
 	assert_int_equal(diskbench_run_result_count(f->run), 2);
-	assert_string_equal(diskbench_result_error_op(res(f, 1)), "operation 0");
+	assert_string_equal(diskbench_result_error_op(fx_res(f, 1)), "operation 0");
 	assert_int_equal(diskbench_target_file_count(f->t), 0);
 	assert_dir_empty(f->dir);
 }
@@ -487,8 +470,8 @@ static void test_real_cancel_removes_file(void **state)
 	add_bonnie(f, DISKBENCH_PHASE_GET_BLOCK);
 	assert_rc(diskbench_run_execute(f->run), -ECANCELED);
 	assert_int_equal(diskbench_run_result_count(f->run), 2);
-	assert_int_equal(diskbench_result_error(res(f, 1)), -ECANCELED);
-	assert_u64_eq(diskbench_result_ops(res(f, 1)), 1);
+	assert_int_equal(diskbench_result_error(fx_res(f, 1)), -ECANCELED);
+	assert_u64_eq(diskbench_result_ops(fx_res(f, 1)), 1);
 	assert_dir_empty(f->dir);
 
 	/* Within a write, from the progress callback (real clock, 1 ms). */
@@ -502,7 +485,7 @@ static void test_real_cancel_removes_file(void **state)
 	add_bonnie(f, DISKBENCH_PHASE_PUT_BLOCK);
 	assert_rc(diskbench_run_execute(f->run), -ECANCELED);
 	assert_int_equal(diskbench_run_result_count(f->run), 1);
-	r = res(f, 0);
+	r = fx_res(f, 0);
 	assert_int_equal(diskbench_result_error(r), -ECANCELED);
 	assert_true(diskbench_result_ops(r) < NBCH);
 	assert_u64_eq(diskbench_result_bytes(r), diskbench_result_ops(r) * BLOCK);

@@ -61,16 +61,6 @@ static void add_seq(struct fx *f, uint32_t flags, uint64_t block,
 	assert_ok(diskbench_run_add(f->run, p));
 }
 
-static const struct diskbench_result *res(const struct fx *f, size_t i)
-{
-	const struct diskbench_result *r = diskbench_run_result(f->run, i);
-
-	if (!r)
-		fail_msg("no result %zu (count %zu)", i,
-			 diskbench_run_result_count(f->run));
-	return r;
-}
-
 static void assert_res(const struct diskbench_result *r, const char *name,
 		       uint64_t ops, uint64_t bytes)
 {
@@ -152,7 +142,7 @@ static void test_putc_exact(void **state)
 	add_bonnie(f, DISKBENCH_PHASE_PUTC);
 	run_execute_ok(f->run);
 	assert_int_equal(diskbench_run_result_count(f->run), 1);
-	r = res(f, 0);
+	r = fx_res(f, 0);
 	assert_ok_res(r, "putc", NBCH, BYTE_BYTES);
 	assert_int_equal(diskbench_result_kind(r), DISKBENCH_PHASE_PUTC);
 
@@ -211,7 +201,7 @@ static void test_put_block_stall_exact(void **state)
 	sim_stall(f->s, SIM_WRITE, 50, stall);
 	add_bonnie(f, DISKBENCH_PHASE_PUT_BLOCK);
 	run_execute_ok(f->run);
-	r = res(f, 0);
+	r = fx_res(f, 0);
 	assert_ok_res(r, "put_block", NCH, FILE_BYTES);
 	assert_int_equal(diskbench_result_kind(r), DISKBENCH_PHASE_PUT_BLOCK);
 
@@ -280,8 +270,8 @@ static void run_put_block_elapsed(uint64_t fsync_ns, bool *too_fast,
 	fx_start(f, &cfg);
 	add_bonnie(f, DISKBENCH_PHASE_PUT_BLOCK);
 	run_execute_ok(f->run);
-	*too_fast = diskbench_result_too_fast(res(f, 0));
-	*elapsed = diskbench_result_elapsed_ns(res(f, 0));
+	*too_fast = diskbench_result_too_fast(fx_res(f, 0));
+	*elapsed = diskbench_result_elapsed_ns(fx_res(f, 0));
 	assert_int_equal(fx_teardown((void **)&f), 0);
 }
 
@@ -320,8 +310,8 @@ static void test_rewrite_exact(void **state)
 	add_bonnie(f, DISKBENCH_PHASE_REWRITE);
 	run_execute_ok(f->run);
 	assert_int_equal(diskbench_run_result_count(f->run), 2);
-	assert_ok_res(res(f, 0), "put_block", NCH, FILE_BYTES);
-	r = res(f, 1);
+	assert_ok_res(fx_res(f, 0), "put_block", NCH, FILE_BYTES);
+	r = fx_res(f, 1);
 	/* Counted once, though read and written. */
 	assert_ok_res(r, "rewrite", NCH, FILE_BYTES);
 	assert_int_equal(diskbench_result_kind(r), DISKBENCH_PHASE_REWRITE);
@@ -375,7 +365,7 @@ static void test_getc_alone_exact(void **state)
 	fx_start(f, &cfg);
 	add_bonnie(f, DISKBENCH_PHASE_GETC);
 	run_execute_ok(f->run);
-	r = res(f, 0);
+	r = fx_res(f, 0);
 	assert_ok_res(r, "getc", NBCH, BYTE_BYTES);
 	assert_int_equal(diskbench_result_kind(r), DISKBENCH_PHASE_GETC);
 	assert_u64_eq(sim_calls(f->s, SIM_READ), BYTE_BYTES);
@@ -404,13 +394,13 @@ static void test_getc_after_putc(void **state)
 	add_bonnie(f, DISKBENCH_PHASE_PUTC);
 	add_bonnie(f, DISKBENCH_PHASE_GETC);
 	run_execute_ok(f->run);
-	assert_ok_res(res(f, 0), "putc", NBCH, BYTE_BYTES);
-	assert_ok_res(res(f, 1), "getc", NBCH, BYTE_BYTES);
+	assert_ok_res(fx_res(f, 0), "putc", NBCH, BYTE_BYTES);
+	assert_ok_res(fx_res(f, 1), "getc", NBCH, BYTE_BYTES);
 	assert_u64_eq(sim_calls(f->s, SIM_CREATE), 1);
 	assert_u64_eq(sim_calls(f->s, SIM_OPEN), 1);
 	assert_u64_eq(sim_calls(f->s, SIM_WRITE), BYTE_BYTES);
 	assert_u64_eq(f->s->read1, BYTE_BYTES);
-	assert_u64_eq(diskbench_result_elapsed_ns(res(f, 1)), BYTE_BYTES * SIM_US);
+	assert_u64_eq(diskbench_result_elapsed_ns(fx_res(f, 1)), BYTE_BYTES * SIM_US);
 	assert_clean(f);
 }
 
@@ -428,7 +418,7 @@ static void test_get_block_exact(void **state)
 	add_bonnie(f, DISKBENCH_PHASE_PUT_BLOCK);
 	add_bonnie(f, DISKBENCH_PHASE_GET_BLOCK);
 	run_execute_ok(f->run);
-	r = res(f, 1);
+	r = fx_res(f, 1);
 	assert_ok_res(r, "get_block", NCH, FILE_BYTES);
 	assert_int_equal(diskbench_result_kind(r), DISKBENCH_PHASE_GET_BLOCK);
 	assert_u64_eq(sim_calls(f->s, SIM_READ), NCH);
@@ -460,10 +450,10 @@ static void test_bonnie_sequence_calls(void **state)
 	assert_int_equal(diskbench_run_result_count(f->run), 5);
 	assert_null(diskbench_run_result(f->run, 5));
 	for (size_t i = 0; i < 5; i++) {
-		assert_ok_res(res(f, i), names[i], ops[i], bytes[i]);
-		assert_int_equal(diskbench_result_kind(res(f, i)),
+		assert_ok_res(fx_res(f, i), names[i], ops[i], bytes[i]);
+		assert_int_equal(diskbench_result_kind(fx_res(f, i)),
 				 DISKBENCH_PHASE_PUTC + (int)i);
-		assert_timeline_totals(res(f, i));
+		assert_timeline_totals(fx_res(f, i));
 	}
 	/* Two creates (putc, put_block), three reopens, a fsync and a
 	 * close ending each phase. */
@@ -518,7 +508,7 @@ static void test_bonnie_direct_opens(void **state)
 	add_bonnie(f, DISKBENCH_PHASE_GET_BLOCK);
 	run_execute_ok(f->run);
 	for (size_t i = 0; i < 3; i++)
-		assert_ok_res(res(f, i), diskbench_result_name(res(f, i)), NCH,
+		assert_ok_res(fx_res(f, i), diskbench_result_name(fx_res(f, i)), NCH,
 			      FILE_BYTES);
 	assert_u64_eq(sim_calls(f->s, SIM_CREATE), 1);
 	assert_u64_eq(sim_calls(f->s, SIM_OPEN), 2);
@@ -535,7 +525,7 @@ static void test_bonnie_direct_opens(void **state)
 	add_bonnie(f, DISKBENCH_PHASE_PUT_BLOCK);
 	assert_rc(diskbench_run_execute(f->run), -EINVAL);
 	assert_int_equal(diskbench_run_result_count(f->run), 1);
-	r = res(f, 0);
+	r = fx_res(f, 0);
 	assert_int_equal(diskbench_result_error(r), -EINVAL);
 	assert_u64_eq(diskbench_result_ops(r), 0);
 	assert_non_null(strstr(diskbench_result_errmsg(r), "O_DIRECT"));
@@ -558,7 +548,7 @@ static void test_seq_write_exact(void **state)
 	fx_start(f, &cfg);
 	add_seq(f, DISKBENCH_SEQ_WRITE, SEQ_BLOCK, 0, 0, 0);
 	run_execute_ok(f->run);
-	r = res(f, 0);
+	r = fx_res(f, 0);
 	assert_ok_res(r, "seq_write", NSEQ, FILE_BYTES);
 	assert_int_equal(diskbench_result_kind(r), DISKBENCH_PHASE_SEQ_WRITE);
 	assert_u64_eq(diskbench_result_elapsed_ns(r),
@@ -587,9 +577,9 @@ static void test_seq_write_no_fsync(void **state)
 	fx_start(f, &cfg);
 	add_seq(f, DISKBENCH_SEQ_WRITE | DISKBENCH_SEQ_NO_FSYNC, SEQ_BLOCK, 0, 0, 0);
 	run_execute_ok(f->run);
-	assert_ok_res(res(f, 0), "seq_write", NSEQ, FILE_BYTES);
+	assert_ok_res(fx_res(f, 0), "seq_write", NSEQ, FILE_BYTES);
 	assert_u64_eq(sim_calls(f->s, SIM_FSYNC), 0);
-	assert_u64_eq(diskbench_result_elapsed_ns(res(f, 0)), NSEQ * SIM_MS + SIM_MS);
+	assert_u64_eq(diskbench_result_elapsed_ns(fx_res(f, 0)), NSEQ * SIM_MS + SIM_MS);
 	assert_clean(f);
 }
 
@@ -603,7 +593,7 @@ static void test_seq_write_partial_block(void **state)
 	fx_start(f, &cfg);
 	add_seq(f, DISKBENCH_SEQ_WRITE, SEQ_BLOCK, total, 0, 0);
 	run_execute_ok(f->run);
-	assert_ok_res(res(f, 0), "seq_write", NSEQ + 1, total);
+	assert_ok_res(fx_res(f, 0), "seq_write", NSEQ + 1, total);
 	assert_u64_eq(f->s->log[NSEQ].len, 1000);
 	assert_u64_eq(f->s->log[NSEQ].at, FILE_BYTES);
 	assert_u64_eq(sim_removed(f->s, 0)->size, total);
@@ -625,7 +615,7 @@ static void test_seq_read_exact(void **state)
 	fx_start(f, &cfg);
 	add_seq(f, 0, SEQ_BLOCK, 0, 0, 0);
 	run_execute_ok(f->run);
-	r = res(f, 0);
+	r = fx_res(f, 0);
 	assert_ok_res(r, "seq_read", NSEQ, FILE_BYTES);
 	assert_int_equal(diskbench_result_kind(r), DISKBENCH_PHASE_SEQ_READ);
 	assert_u64_eq(sim_calls(f->s, SIM_READ), NSEQ);
@@ -653,10 +643,10 @@ static void test_seq_time_limit(void **state)
 	add_seq(f, DISKBENCH_SEQ_WRITE, SEQ_BLOCK, 0, 0, 0);
 	run_execute_ok(f->run);
 	assert_int_equal(diskbench_run_result_count(f->run), 3);
-	assert_ok_res(res(f, 0), "seq_write", 5, 5 * SEQ_BLOCK);
-	assert_ok_res(res(f, 1), "seq_read", 7, 7 * SEQ_BLOCK);
+	assert_ok_res(fx_res(f, 0), "seq_write", 5, 5 * SEQ_BLOCK);
+	assert_ok_res(fx_res(f, 1), "seq_read", 7, 7 * SEQ_BLOCK);
 	/* The limit was the phase's own: the next phase runs to its end. */
-	assert_ok_res(res(f, 2), "seq_write", NSEQ, FILE_BYTES);
+	assert_ok_res(fx_res(f, 2), "seq_write", NSEQ, FILE_BYTES);
 	assert_clean(f);
 
 	diskbench_run_free(f->run);
@@ -665,8 +655,8 @@ static void test_seq_time_limit(void **state)
 	add_seq(f, DISKBENCH_SEQ_WRITE, SEQ_BLOCK, 0, 5 * SIM_MS, 0);
 	add_seq(f, DISKBENCH_SEQ_WRITE, SEQ_BLOCK, 0, 2 * SIM_MS, 0);
 	run_execute_ok(f->run);
-	assert_ok_res(res(f, 0), "seq_write", 3, 3 * SEQ_BLOCK);
-	assert_ok_res(res(f, 1), "seq_write", 2, 2 * SEQ_BLOCK);
+	assert_ok_res(fx_res(f, 0), "seq_write", 3, 3 * SEQ_BLOCK);
+	assert_ok_res(fx_res(f, 1), "seq_write", 2, 2 * SEQ_BLOCK);
 	assert_clean(f);
 }
 
@@ -686,13 +676,13 @@ static void test_seq_queued_exact(void **state)
 	add_seq(f, DISKBENCH_SEQ_WRITE, SEQ_BLOCK, 0, 0, 4);
 	add_seq(f, 0, SEQ_BLOCK, 0, 0, 8);
 	run_execute_ok(f->run);
-	r = res(f, 0);
+	r = fx_res(f, 0);
 	assert_ok_res(r, "seq_write", NSEQ, FILE_BYTES);
 	assert_u64_eq(diskbench_hist_min(diskbench_result_hist(r)), SIM_MS);
 	assert_u64_eq(diskbench_hist_max(diskbench_result_hist(r)), SIM_MS);
 	/* Four rounds of four, then fsync and close. */
 	assert_u64_eq(diskbench_result_elapsed_ns(r), 4 * SIM_MS + 2 * SIM_MS);
-	r = res(f, 1);
+	r = fx_res(f, 1);
 	assert_ok_res(r, "seq_read", NSEQ, FILE_BYTES);
 	assert_u64_eq(diskbench_hist_max(diskbench_result_hist(r)), SIM_MS / 2);
 	assert_u64_eq(diskbench_result_elapsed_ns(r), 2 * (SIM_MS / 2) + SIM_MS);
@@ -726,7 +716,7 @@ static void test_seq_queued_latencies(void **state)
 	run_execute_ok(f->run);
 	for (uint64_t k = 1; k <= NSEQ; k++)
 		diskbench_hist_record(ref, k * 100 * SIM_US);
-	test_assert_hist_equal(diskbench_result_hist(res(f, 0)), ref);
+	test_assert_hist_equal(diskbench_result_hist(fx_res(f, 0)), ref);
 	diskbench_hist_free(ref);
 	/* The same queue, by hand. */
 	for (;;) {
@@ -745,7 +735,7 @@ static void test_seq_queued_latencies(void **state)
 			else
 				i++;
 	}
-	assert_u64_eq(diskbench_result_elapsed_ns(res(f, 0)), now);
+	assert_u64_eq(diskbench_result_elapsed_ns(fx_res(f, 0)), now);
 	assert_u64_eq(f->s->max_inflight, 4);
 	assert_clean(f);
 }
@@ -761,14 +751,14 @@ static void test_seq_queued_short(void **state)
 	sim_fault(f->s, SIM_WRITE, 6, SIM_SHORT);
 	add_seq(f, DISKBENCH_SEQ_WRITE | DISKBENCH_SEQ_NO_FSYNC, SEQ_BLOCK, 0, 0, 4);
 	run_execute_ok(f->run);
-	assert_ok_res(res(f, 0), "seq_write", NSEQ, FILE_BYTES);
+	assert_ok_res(fx_res(f, 0), "seq_write", NSEQ, FILE_BYTES);
 	assert_u64_eq(sim_calls(f->s, SIM_WRITE), NSEQ + 1);
 	assert_u64_eq(f->s->bytes_written, FILE_BYTES);
 	assert_u64_eq(sim_removed(f->s, 0)->size, FILE_BYTES);
 	/* The short one took two round trips from its submission. */
 	assert_ok(diskbench_hist_record_n(ref, SIM_MS, NSEQ - 1));
 	diskbench_hist_record(ref, 2 * SIM_MS);
-	test_assert_hist_equal(diskbench_result_hist(res(f, 0)), ref);
+	test_assert_hist_equal(diskbench_result_hist(fx_res(f, 0)), ref);
 	diskbench_hist_free(ref);
 	assert_clean(f);
 }
@@ -787,7 +777,7 @@ static void test_seq_queued_error(void **state)
 	add_seq(f, 0, SEQ_BLOCK, 0, 0, 4);
 	assert_rc(diskbench_run_execute(f->run), -EIO);
 	assert_int_equal(diskbench_run_result_count(f->run), 1);
-	r = res(f, 0);
+	r = fx_res(f, 0);
 	assert_int_equal(diskbench_result_error(r), -EIO);
 	assert_string_equal(diskbench_result_error_op(r), "write");
 	assert_string_equal(diskbench_result_error_path(r), f->path);
@@ -815,10 +805,10 @@ static void test_seq_queued_stops(void **state)
 	/* 1 ms rounds of 4: 5 ms is 20 requests. */
 	add_seq(f, DISKBENCH_SEQ_WRITE, SEQ_BLOCK, 64 * SEQ_BLOCK, 5 * SIM_MS, 4);
 	run_execute_ok(f->run);
-	ops = diskbench_result_ops(res(f, 0));
+	ops = diskbench_result_ops(fx_res(f, 0));
 	assert_true(ops >= 10 && ops < 10 + 4);
-	assert_u64_eq(diskbench_result_bytes(res(f, 0)), ops * SEQ_BLOCK);
-	ops = diskbench_result_ops(res(f, 1));
+	assert_u64_eq(diskbench_result_bytes(fx_res(f, 0)), ops * SEQ_BLOCK);
+	ops = diskbench_result_ops(fx_res(f, 1));
 	assert_true(ops >= 10 && ops < 10 + 4);
 	assert_clean(f);
 
@@ -826,10 +816,10 @@ static void test_seq_queued_stops(void **state)
 	assert_ok(diskbench_run_new(&f->run, f->t, NULL));
 	add_seq(f, DISKBENCH_SEQ_WRITE, SEQ_BLOCK, 64 * SEQ_BLOCK, 5 * SIM_MS, 4);
 	run_execute_ok(f->run);
-	ops = diskbench_result_ops(res(f, 0));
+	ops = diskbench_result_ops(fx_res(f, 0));
 	assert_true(ops >= 20 && ops < 20 + 4);
-	assert_u64_eq(diskbench_result_elapsed_ns(res(f, 0)), ops / 4 * SIM_MS);
-	assert_int_equal(diskbench_result_error(res(f, 0)), 0);
+	assert_u64_eq(diskbench_result_elapsed_ns(fx_res(f, 0)), ops / 4 * SIM_MS);
+	assert_int_equal(diskbench_result_error(fx_res(f, 0)), 0);
 	assert_clean(f);
 }
 
@@ -843,7 +833,7 @@ static void test_seq_bad_depth_and_alignment(void **state)
 	fx_start(f, &cfg);
 	add_seq(f, DISKBENCH_SEQ_WRITE, SEQ_BLOCK, 0, 0, 5);
 	assert_rc(diskbench_run_execute(f->run), -EINVAL);
-	r = res(f, 0);
+	r = fx_res(f, 0);
 	assert_int_equal(diskbench_result_error(r), -EINVAL);
 	assert_u64_eq(diskbench_result_ops(r), 0);
 	assert_true(strlen(diskbench_result_errmsg(r)) > 0);
@@ -854,7 +844,7 @@ static void test_seq_bad_depth_and_alignment(void **state)
 	assert_ok(diskbench_run_new(&f->run, f->t, NULL));
 	add_seq(f, DISKBENCH_SEQ_WRITE | DISKBENCH_SEQ_DIRECT, 1000, 0, 0, 0);
 	assert_rc(diskbench_run_execute(f->run), -EINVAL);
-	r = res(f, 0);
+	r = fx_res(f, 0);
 	assert_int_equal(diskbench_result_error(r), -EINVAL);
 	assert_non_null(strstr(diskbench_result_errmsg(r), "align"));
 	assert_u64_eq(sim_calls(f->s, SIM_CREATE), 0);
@@ -978,9 +968,9 @@ static void test_bonnie_byte_bytes_rounding(void **state)
 	assert_ok(diskbench_phase_bonnie_new(&p, DISKBENCH_PHASE_PUTC, NULL));
 	assert_ok(diskbench_run_add(f->run, p));
 	run_execute_ok(f->run);
-	assert_ok_res(res(f, 0), "putc", 3, 3 * BLOCK);
-	assert_ok_res(res(f, 1), "getc", NCH, FILE_BYTES);
-	assert_ok_res(res(f, 2), "putc", NCH, FILE_BYTES);
+	assert_ok_res(fx_res(f, 0), "putc", 3, 3 * BLOCK);
+	assert_ok_res(fx_res(f, 1), "getc", NCH, FILE_BYTES);
+	assert_ok_res(fx_res(f, 2), "putc", NCH, FILE_BYTES);
 	assert_clean(f);
 }
 
@@ -1063,8 +1053,8 @@ static void check_fault(const struct fault_case *c, int err)
 	assert_int_equal(diskbench_run_result_count(f->run), c->phase + 1);
 	assert_null(diskbench_run_result(f->run, (size_t)c->phase + 1));
 	for (int i = 0; i < c->phase; i++)
-		assert_int_equal(diskbench_result_error(res(f, (size_t)i)), 0);
-	r = res(f, (size_t)c->phase);
+		assert_int_equal(diskbench_result_error(fx_res(f, (size_t)i)), 0);
+	r = fx_res(f, (size_t)c->phase);
 	assert_string_equal(diskbench_result_name(r), seq_names[c->phase]);
 	assert_int_equal(diskbench_result_error(r), err);
 	assert_true(diskbench_result_ran(r));
@@ -1119,7 +1109,7 @@ static void test_fault_device_full(void **state)
 	add_bonnie(f, DISKBENCH_PHASE_GET_BLOCK);
 	assert_rc(diskbench_run_execute(f->run), -ENOSPC);
 	assert_int_equal(diskbench_run_result_count(f->run), 1);
-	r = res(f, 0);
+	r = fx_res(f, 0);
 	assert_int_equal(diskbench_result_error(r), -ENOSPC);
 	assert_string_equal(diskbench_result_error_op(r), "write");
 	assert_u64_eq(diskbench_result_error_offset(r), FILE_BYTES / 2 + 4096);
@@ -1149,11 +1139,11 @@ static void test_fault_short_transfers(void **state)
 	add_seq(f, DISKBENCH_SEQ_WRITE, SEQ_BLOCK, 0, 0, 0);
 	add_seq(f, 0, SEQ_BLOCK, 0, 0, 0);
 	run_execute_ok(f->run);
-	assert_ok_res(res(f, 0), "put_block", NCH, FILE_BYTES);
-	assert_ok_res(res(f, 1), "rewrite", NCH, FILE_BYTES);
-	assert_ok_res(res(f, 2), "get_block", NCH, FILE_BYTES);
-	assert_ok_res(res(f, 3), "seq_write", NSEQ, FILE_BYTES);
-	assert_ok_res(res(f, 4), "seq_read", NSEQ, FILE_BYTES);
+	assert_ok_res(fx_res(f, 0), "put_block", NCH, FILE_BYTES);
+	assert_ok_res(fx_res(f, 1), "rewrite", NCH, FILE_BYTES);
+	assert_ok_res(fx_res(f, 2), "get_block", NCH, FILE_BYTES);
+	assert_ok_res(fx_res(f, 3), "seq_write", NSEQ, FILE_BYTES);
+	assert_ok_res(fx_res(f, 4), "seq_read", NSEQ, FILE_BYTES);
 	assert_u64_eq(sim_calls(f->s, SIM_WRITE), 2 * NCH + NSEQ + 3);
 	assert_u64_eq(sim_calls(f->s, SIM_READ), 2 * NCH + NSEQ + 3);
 	/* The content is as if nothing had happened. */
@@ -1161,7 +1151,7 @@ static void test_fault_short_transfers(void **state)
 	/* In put_block, the short write's op took two calls. */
 	assert_ok(diskbench_hist_record_n(ref, SIM_MS, NCH - 1));
 	diskbench_hist_record(ref, 2 * SIM_MS);
-	test_assert_hist_equal(diskbench_result_hist(res(f, 0)), ref);
+	test_assert_hist_equal(diskbench_result_hist(fx_res(f, 0)), ref);
 	diskbench_hist_free(ref);
 	assert_clean(f);
 }
@@ -1185,13 +1175,13 @@ static void test_fault_eintr_retried(void **state)
 	add_full_sequence(f);
 	run_execute_ok(f->run);
 	assert_int_equal(diskbench_run_result_count(f->run), 7);
-	assert_ok_res(res(f, 0), "putc", NBCH, BYTE_BYTES);
-	assert_ok_res(res(f, 1), "put_block", NCH, FILE_BYTES);
-	assert_ok_res(res(f, 2), "rewrite", NCH, FILE_BYTES);
-	assert_ok_res(res(f, 3), "getc", NBCH, BYTE_BYTES);
-	assert_ok_res(res(f, 4), "get_block", NCH, FILE_BYTES);
-	assert_ok_res(res(f, 5), "seq_write", NSEQ, FILE_BYTES);
-	assert_ok_res(res(f, 6), "seq_read", NSEQ, FILE_BYTES);
+	assert_ok_res(fx_res(f, 0), "putc", NBCH, BYTE_BYTES);
+	assert_ok_res(fx_res(f, 1), "put_block", NCH, FILE_BYTES);
+	assert_ok_res(fx_res(f, 2), "rewrite", NCH, FILE_BYTES);
+	assert_ok_res(fx_res(f, 3), "getc", NBCH, BYTE_BYTES);
+	assert_ok_res(fx_res(f, 4), "get_block", NCH, FILE_BYTES);
+	assert_ok_res(fx_res(f, 5), "seq_write", NSEQ, FILE_BYTES);
+	assert_ok_res(fx_res(f, 6), "seq_read", NSEQ, FILE_BYTES);
 	assert_u64_eq(f->s->write1, BYTE_BYTES + 1);
 	assert_u64_eq(f->s->read1, BYTE_BYTES + 1);
 	assert_u64_eq(f->s->bytes_written, BYTE_BYTES + 3 * FILE_BYTES);
@@ -1209,7 +1199,7 @@ static void test_fault_zero_transfer(void **state)
 	sim_fault(f->s, SIM_WRITE, 10, SIM_ZERO);
 	add_bonnie(f, DISKBENCH_PHASE_PUT_BLOCK);
 	assert_rc(diskbench_run_execute(f->run), -EIO);
-	r = res(f, 0);
+	r = fx_res(f, 0);
 	assert_int_equal(diskbench_result_error(r), -EIO);
 	assert_non_null(strstr(diskbench_result_error_op(r), "write"));
 	assert_u64_eq(diskbench_result_error_offset(r), 9 * BLOCK);
@@ -1223,7 +1213,7 @@ static void test_fault_zero_transfer(void **state)
 	add_bonnie(f, DISKBENCH_PHASE_GETC);
 	sim_fault(f->s, SIM_READ, 3 * BLOCK + 1, SIM_ZERO);
 	assert_rc(diskbench_run_execute(f->run), -EIO);
-	r = res(f, 1);
+	r = fx_res(f, 1);
 	assert_int_equal(diskbench_result_error(r), -EIO);
 	assert_non_null(strstr(diskbench_result_error_op(r), "read"));
 	assert_u64_eq(diskbench_result_error_offset(r), 3 * BLOCK);
@@ -1244,7 +1234,7 @@ static void test_fault_fsync_at_close(void **state)
 	add_bonnie(f, DISKBENCH_PHASE_GET_BLOCK);
 	assert_rc(diskbench_run_execute(f->run), -EIO);
 	assert_int_equal(diskbench_run_result_count(f->run), 1);
-	r = res(f, 0);
+	r = fx_res(f, 0);
 	assert_int_equal(diskbench_result_error(r), -EIO);
 	assert_string_equal(diskbench_result_error_op(r), "fsync");
 	assert_string_equal(diskbench_result_error_path(r), f->path);
@@ -1268,7 +1258,7 @@ static void test_fault_close(void **state)
 	add_bonnie(f, DISKBENCH_PHASE_GET_BLOCK);
 	assert_rc(diskbench_run_execute(f->run), -EIO);
 	assert_int_equal(diskbench_run_result_count(f->run), 2);
-	r = res(f, 1);
+	r = fx_res(f, 1);
 	assert_string_equal(diskbench_result_error_op(r), "close");
 	assert_string_equal(diskbench_result_error_path(r), f->path);
 	assert_u64_eq(diskbench_result_ops(r), NCH);
@@ -1288,7 +1278,7 @@ static void test_fault_create_and_open(void **state)
 	add_bonnie(f, DISKBENCH_PHASE_PUT_BLOCK);
 	assert_rc(diskbench_run_execute(f->run), -ENOSPC);
 	assert_int_equal(diskbench_run_result_count(f->run), 2);
-	r = res(f, 1);
+	r = fx_res(f, 1);
 	assert_int_equal(diskbench_result_error(r), -ENOSPC);
 	assert_string_equal(diskbench_result_error_op(r), "create");
 	assert_non_null(diskbench_result_error_path(r));
@@ -1303,7 +1293,7 @@ static void test_fault_create_and_open(void **state)
 	add_bonnie(f, DISKBENCH_PHASE_REWRITE);
 	sim_fail(f->s, SIM_OPEN, 1, -EACCES);
 	assert_rc(diskbench_run_execute(f->run), -EACCES);
-	r = res(f, 1);
+	r = fx_res(f, 1);
 	assert_int_equal(diskbench_result_error(r), -EACCES);
 	assert_string_equal(diskbench_result_error_op(r), "open");
 	assert_string_equal(diskbench_result_error_path(r), f->path);
@@ -1325,7 +1315,7 @@ static void test_fault_in_preparation(void **state)
 	sim_fail(f->s, SIM_WRITE, 3, -EIO);
 	add_bonnie(f, DISKBENCH_PHASE_GET_BLOCK);
 	assert_rc(diskbench_run_execute(f->run), -EIO);
-	r = res(f, 0);
+	r = fx_res(f, 0);
 	assert_int_equal(diskbench_result_error(r), -EIO);
 	assert_u64_eq(diskbench_result_ops(r), 0);
 	assert_string_equal(diskbench_result_error_path(r), f->path);
@@ -1349,7 +1339,7 @@ static void test_fault_unlink_at_end(void **state)
 	sim_fail(f->s, SIM_UNLINK, 1, -EIO);
 	add_bonnie(f, DISKBENCH_PHASE_PUT_BLOCK);
 	assert_rc(diskbench_run_execute(f->run), -EIO);
-	assert_int_equal(diskbench_result_error(res(f, 0)), 0);
+	assert_int_equal(diskbench_result_error(fx_res(f, 0)), 0);
 	assert_non_null(strstr(diskbench_run_errmsg(f->run), f->path));
 	assert_int_equal(sim_file_count(f->s), 1);
 	assert_int_equal(diskbench_target_file_count(f->t), 1);
@@ -1371,8 +1361,8 @@ static void test_fault_then_rerun(void **state)
 	assert_int_equal(diskbench_run_result_count(f->run), 1);
 	run_execute_ok(f->run);
 	assert_int_equal(diskbench_run_result_count(f->run), 2);
-	assert_ok_res(res(f, 0), "put_block", NCH, FILE_BYTES);
-	assert_ok_res(res(f, 1), "get_block", NCH, FILE_BYTES);
+	assert_ok_res(fx_res(f, 0), "put_block", NCH, FILE_BYTES);
+	assert_ok_res(fx_res(f, 1), "get_block", NCH, FILE_BYTES);
 	assert_clean(f);
 }
 
@@ -1504,7 +1494,7 @@ static void test_custom_exact(void **state)
 	add_custom(f, name, &c);
 	memset(name, 0, sizeof(name)); /* copied */
 	run_execute_ok(f->run);
-	r = res(f, 0);
+	r = fx_res(f, 0);
 	/* Ops 0..4 counted (bytes 0+10+20+30+40); the DONE call is not. */
 	assert_ok_res(r, "my-bench", 5, 100);
 	assert_int_equal(diskbench_result_kind(r), DISKBENCH_PHASE_CUSTOM);
@@ -1536,7 +1526,7 @@ static void test_custom_op_error(void **state)
 	add_custom(f, "later", &later);
 	assert_rc(diskbench_run_execute(f->run), -EIO);
 	assert_int_equal(diskbench_run_result_count(f->run), 1);
-	r = res(f, 0);
+	r = fx_res(f, 0);
 	assert_res(r, "flaky", 3, 30);
 	assert_int_equal(diskbench_result_error(r), -EIO);
 	/* The operation is named by its number; the phase's name comes once,
@@ -1565,7 +1555,7 @@ static void test_custom_setup_error(void **state)
 	assert_int_equal(c.setup_calls, 1);
 	assert_int_equal(c.op_calls, 0);
 	assert_int_equal(diskbench_run_result_count(f->run), 1);
-	r = res(f, 0);
+	r = fx_res(f, 0);
 	assert_int_equal(diskbench_result_error(r), -ENOSPC);
 	assert_u64_eq(diskbench_result_ops(r), 0);
 	assert_non_null(strstr(diskbench_run_errmsg(f->run), "needs-room"));
@@ -1576,7 +1566,7 @@ static void test_custom_setup_error(void **state)
 	c = (struct cust){ .done_at = UINT64_MAX, .fail_at = 2, .fail_err = 7 };
 	add_custom(f, "odd", &c);
 	assert_rc(diskbench_run_execute(f->run), -EINVAL);
-	assert_u64_eq(diskbench_result_ops(res(f, 0)), 2);
+	assert_u64_eq(diskbench_result_ops(fx_res(f, 0)), 2);
 	assert_int_equal(c.teardown_calls, 1);
 }
 
@@ -1593,7 +1583,7 @@ static void test_custom_cpu_fields(void **state)
 	fx_start(f, NULL);
 	add_custom(f, "burn", &c);
 	run_execute_ok(f->run);
-	r = res(f, 0);
+	r = fx_res(f, 0);
 	cpu = diskbench_result_cpu_user_ns(r) + diskbench_result_cpu_system_ns(r);
 	assert_true(cpu >= 35 * SIM_MS);
 	assert_true(cpu < 5 * SIM_S);

@@ -162,6 +162,16 @@ void fx_open(struct fx *f, uint64_t file_bytes, uint32_t block_bytes,
 	fx_open_opts(f, &to, ro, 0);
 }
 
+const struct diskbench_result *fx_res(const struct fx *f, size_t i)
+{
+	const struct diskbench_result *r = diskbench_run_result(f->run, i);
+
+	if (!r)
+		fail_msg("no result %zu (count %zu)", i,
+			 diskbench_run_result_count(f->run));
+	return r;
+}
+
 int fx_probe(enum fx_variant v, uint64_t file_bytes, uint32_t block_bytes,
 	     uint32_t depth)
 {

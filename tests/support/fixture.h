@@ -82,6 +82,9 @@ int fx_open_opts(struct fx *f, struct diskbench_target_opts *to,
 void fx_open(struct fx *f, uint64_t file_bytes, uint32_t block_bytes,
 	     uint32_t tflags, const struct diskbench_run_opts *ro);
 
+/* The run's i-th result; fails the test if there is none. */
+const struct diskbench_result *fx_res(const struct fx *f, size_t i);
+
 /*
  * Whether the machine can do a variant, checked before a test program
  * runs its tests: 0 if it can, 77 (the exit code of a skipped test) with a

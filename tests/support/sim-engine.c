@@ -1157,3 +1157,10 @@ int file_check_op(uint64_t index, uint64_t *bytes, void *user_data)
 	free(path);
 	return DISKBENCH_CUSTOM_DONE;
 }
+
+void assert_checked(const struct file_check *c)
+{
+	assert_true(c->checked);
+	if (c->why[0])
+		fail_msg("%s", c->why);
+}

@@ -283,4 +283,7 @@ struct file_check {
 
 int file_check_op(uint64_t index, uint64_t *bytes, void *user_data);
 
+/* The check ran, and found the file as it should be. */
+void assert_checked(const struct file_check *c);
+
 #endif /* DISKBENCH_TEST_SIM_ENGINE_H */
