@@ -1,5 +1,5 @@
 /*
- * tests/api/test-custom.c: custom phases with a context
+ * tests/api/test-phase-custom.c: custom phases with a context
  * (diskbench_phase_custom_ctx_new) on a real directory: files the target
  * makes, tracks and removes for the phase, the test file, the target's
  * engine, timing only part of an operation, teardown after a failed setup,

@@ -1,5 +1,5 @@
 /*
- * tests/api/test-files-real.c: bonnie++'s small-file phases on a real
+ * tests/api/test-phase-files-real.c: bonnie++'s small-file phases on a real
  * temporary directory with the sync engine: every phase does all its
  * files, links resolve, the set directory is private, a stranger's
  * directory under our name is left alone, and the directory is empty
@@ -686,7 +686,10 @@ static void test_files_real_room_custom(void **state)
 	assert_int_equal(diskbench_run_result_count(f->run), 1);
 }
 
-int main(int argc, char **argv)
+int phase_files_real_tests(int argc, char **argv);
+
+/* The group "real" of test-api-phase-files (main() is in test-phase-files.c). */
+int phase_files_real_tests(int argc, char **argv)
 {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, fx_setup_loose, fx_teardown)
 	const struct CMUnitTest tests[] = {

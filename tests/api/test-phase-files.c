@@ -1,5 +1,5 @@
 /*
- * tests/api/test-files-sim.c: bonnie++'s small-file phases on the
+ * tests/api/test-phase-files.c: bonnie++'s small-file phases on the
  * simulated device (sim-engine.h): exact engine calls per phase, exact
  * latencies from the fake clock, bonnie++'s names, sizes and orders (the
  * same as the real bonnie++ 2.00a for seed 12345), the same draws for the
@@ -1531,7 +1531,7 @@ static void test_files_new_args(void **state)
 		  -EINVAL);
 }
 
-int main(void)
+static int sim_tests(int argc, char **argv)
 {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, fx_setup, fx_teardown)
 	const struct CMUnitTest tests[] = {
@@ -1569,4 +1569,22 @@ int main(void)
 #undef T
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
+}
+
+int phase_files_real_tests(int argc, char **argv);
+
+/*
+ * test-api-phase-files GROUP [ARG...]: the part's tests on the simulated
+ * device ("sim", above) and on real files with the sync engine ("real",
+ * test-phase-files-real.c; its argument is a cmocka test filter); meson
+ * registers each group as a test of its own.
+ */
+int main(int argc, char **argv)
+{
+	static const struct fx_group groups[] = {
+		{ "sim", sim_tests },
+		{ "real", phase_files_real_tests },
+	};
+
+	return fx_main(argc, argv, groups, ARRAY_LEN(groups));
 }

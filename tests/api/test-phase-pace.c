@@ -1,15 +1,15 @@
 /*
- * tests/api/test-pace.c: paced phases (diskbench_phase_set_pace()), an open
- * loop at a target rate. On the simulated device every time is exact, so
- * each request's intended start, submission and completion are computed
- * here from the schedule and compared with the two distributions the
- * result keeps: service time (submission to completion) and response time
- * (intended start to completion). One 1.5 s stall at 1000 requests a second
- * is one slow operation of service time and some 1700 late responses
- * falling from 1.5 s; without it both agree. Also: a device that cannot
- * keep up, queue depth, Poisson schedules that repeat with the seed,
- * threads on the real clock, custom phases, what cannot be paced, and a
- * real disk at a rate well below its capacity.
+ * tests/api/test-phase-pace.c: paced phases (diskbench_phase_set_pace()), an
+ * open loop at a target rate. On the simulated device every time is exact, so
+ * each request's intended start, submission and completion are computed here
+ * from the schedule and compared with the two distributions the result keeps:
+ * service time (submission to completion) and response time (intended start
+ * to completion). One 1.5 s stall at 1000 requests a second is one slow
+ * operation of service time and some 1700 late responses falling from 1.5 s;
+ * without it both agree. Also: a device that cannot keep up, queue depth,
+ * Poisson schedules that repeat with the seed, threads on the real clock,
+ * custom phases, what cannot be paced, and a real disk at a rate well below
+ * its capacity.
  */
 #include "common-test.h"
 #include "sim-engine.h"

@@ -1,6 +1,6 @@
 /*
- * tests/api/test-random-device.c: the random I/O phase with O_DIRECT on a
- * real file system (a temporary directory under /tmp): the sync engine one
+ * tests/api/test-phase-random-direct.c: the random I/O phase with O_DIRECT
+ * on a real file system (a temporary directory under /tmp): the sync engine one
  * request at a time, and io_uring at depth 32 (one thread, and two threads
  * each with its own ring). Exits 77 (skipped) only if
  * diskbench_engine_io_uring_new() or the target's O_DIRECT probe says
@@ -97,7 +97,10 @@ static void test_uring_direct(void **state)
 	check_results(f, 3, blocks);
 }
 
-int main(void)
+int phase_random_direct_tests(int argc, char **argv);
+
+/* The group "direct" of test-api-phase-random (main() is in test-phase-random.c). */
+int phase_random_direct_tests(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_sync_direct, fx_setup_loose,

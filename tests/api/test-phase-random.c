@@ -1,5 +1,6 @@
 /*
- * tests/api/test-random.c: the random I/O phase (DISKBENCH_PHASE_RANDOM_IO).
+ * tests/api/test-phase-random.c: the random I/O phase
+ * (DISKBENCH_PHASE_RANDOM_IO).
  *
  * On the simulated device (sim-engine.h): exact counts and, with one thread,
  * exact latencies and elapsed time; block-aligned offsets within the file;
@@ -1013,7 +1014,7 @@ static void test_real_threads(void **state)
 	assert_dir_empty(f->dir);
 }
 
-int main(void)
+static int sim_tests(int argc, char **argv)
 {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, fx_setup, fx_teardown)
 	const struct CMUnitTest tests[] = {
@@ -1039,4 +1040,22 @@ int main(void)
 #undef T
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
+}
+
+int phase_random_direct_tests(int argc, char **argv);
+
+/*
+ * test-api-phase-random GROUP [ARG...]: the part's tests on the simulated
+ * device ("sim", above) and with O_DIRECT, by the sync and the io_uring
+ * engines ("direct", test-phase-random-direct.c); meson registers each
+ * group as a test of its own.
+ */
+int main(int argc, char **argv)
+{
+	static const struct fx_group groups[] = {
+		{ "sim", sim_tests },
+		{ "direct", phase_random_direct_tests },
+	};
+
+	return fx_main(argc, argv, groups, ARRAY_LEN(groups));
 }

@@ -1,5 +1,6 @@
 /*
- * tests/api/test-seeks.c: bonnie++'s random-seek phase (DISKBENCH_PHASE_SEEKS).
+ * tests/api/test-phase-seeks.c: bonnie++'s random-seek phase
+ * (DISKBENCH_PHASE_SEEKS).
  *
  * On the simulated device (sim-engine.h), shared by the seeker threads: the
  * tickets are glibc's rand() sequence after srand(seed) (checked against

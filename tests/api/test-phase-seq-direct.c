@@ -1,5 +1,5 @@
 /*
- * tests/api/test-phases-direct.c: the phases with O_DIRECT on a real file
+ * tests/api/test-phase-seq-direct.c: the phases with O_DIRECT on a real file
  * system (a temporary directory under /tmp). Exits 77 (skipped) only if
  * the target says O_DIRECT does not work there (-ENOTSUP).
  *
@@ -192,7 +192,10 @@ static void test_direct_putc_fails(void **state)
 	assert_dir_empty(f->dir);
 }
 
-int main(void)
+int phase_seq_direct_tests(int argc, char **argv);
+
+/* The group "direct" of test-api-phase-seq (main() is in test-phase-seq.c). */
+int phase_seq_direct_tests(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_direct_bonnie_and_seq,

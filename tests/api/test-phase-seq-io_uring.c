@@ -1,5 +1,5 @@
 /*
- * tests/api/test-phases-io_uring.c: the phases through the io_uring engine
+ * tests/api/test-phase-seq-io_uring.c: the phases through the io_uring engine
  * at queue depth 8, on a real file system (a temporary directory under
  * /tmp). Exits 77 (skipped) only if diskbench_engine_io_uring_new() says
  * -ENOTSUP.
@@ -287,7 +287,10 @@ static void test_uring_enospc_queued(void **state)
 	free(left);
 }
 
-int main(void)
+int phase_seq_io_uring_tests(int argc, char **argv);
+
+/* The group "io_uring" of test-api-phase-seq (main() is in test-phase-seq.c). */
+int phase_seq_io_uring_tests(int argc, char **argv)
 {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, ufx_setup, fx_teardown)
 	const struct CMUnitTest tests[] = {

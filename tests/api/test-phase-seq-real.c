@@ -1,5 +1,5 @@
 /*
- * tests/api/test-phases-real.c: the phases on a real file system, in a
+ * tests/api/test-phase-seq-real.c: the phases on a real file system, in a
  * temporary directory under /tmp, with the default sync engine, buffered:
  * exact counts, the file's content between phases, and nothing left behind
  * after success, errors (a directory that vanishes or turns read-only in the
@@ -563,7 +563,10 @@ static void test_real_handle_not_shared(void **state)
 	assert_dir_empty(f->dir);
 }
 
-int main(void)
+int phase_seq_real_tests(int argc, char **argv);
+
+/* The group "real" of test-api-phase-seq (main() is in test-phase-seq.c). */
+int phase_seq_real_tests(int argc, char **argv)
 {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, fx_setup_loose, fx_teardown)
 	const struct CMUnitTest tests[] = {

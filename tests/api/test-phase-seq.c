@@ -1,5 +1,5 @@
 /*
- * tests/api/test-phases-sim.c: the phases on a simulated device
+ * tests/api/test-phase-seq.c: the phases on a simulated device
  * (sim-engine.h), where every latency is scripted, so counts, times,
  * percentiles and timelines are exact, and faults land on chosen requests.
  *
@@ -1626,7 +1626,7 @@ static void test_custom_new_args(void **state)
 	assert_rc(diskbench_phase_custom_new(&p, "x", &big.o, NULL), -E2BIG);
 }
 
-int main(void)
+static int sim_tests(int argc, char **argv)
 {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, fx_setup, fx_teardown)
 	const struct CMUnitTest tests[] = {
@@ -1676,4 +1676,26 @@ int main(void)
 #undef T
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
+}
+
+int phase_seq_real_tests(int argc, char **argv);
+int phase_seq_direct_tests(int argc, char **argv);
+int phase_seq_io_uring_tests(int argc, char **argv);
+
+/*
+ * test-api-phase-seq GROUP [ARG...]: the part's tests on the simulated
+ * device ("sim", above), on real files with the sync engine ("real"),
+ * with O_DIRECT ("direct") and with the io_uring engine ("io_uring"), in
+ * test-phase-seq-*.c; meson registers each group as a test of its own.
+ */
+int main(int argc, char **argv)
+{
+	static const struct fx_group groups[] = {
+		{ "sim", sim_tests },
+		{ "real", phase_seq_real_tests },
+		{ "direct", phase_seq_direct_tests },
+		{ "io_uring", phase_seq_io_uring_tests },
+	};
+
+	return fx_main(argc, argv, groups, ARRAY_LEN(groups));
 }
