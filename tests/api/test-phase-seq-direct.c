@@ -40,20 +40,6 @@ static void add_bonnie(struct fx *f, enum diskbench_phase_kind k)
 	assert_ok(diskbench_run_add(f->run, p));
 }
 
-static void add_seq(struct fx *f, uint32_t flags, uint64_t block,
-		    uint64_t total, uint32_t depth)
-{
-	struct diskbench_seq_opts so = DISKBENCH_SEQ_OPTS_INIT;
-	struct diskbench_phase *p = NULL;
-
-	so.flags = flags;
-	so.block_bytes = block;
-	so.total_bytes = total;
-	so.queue_depth = depth;
-	assert_ok(diskbench_phase_seq_new(&p, &so));
-	assert_ok(diskbench_run_add(f->run, p));
-}
-
 static void add_check(struct fx *f, struct file_check *c, enum pattern pat)
 {
 	struct diskbench_custom_ops co = { sizeof(co), NULL, file_check_op, NULL };
@@ -94,8 +80,8 @@ static void test_direct_bonnie_and_seq(void **state)
 	add_bonnie(f, DISKBENCH_PHASE_REWRITE);
 	add_check(f, &c2, PATTERN_REWRITE);
 	add_bonnie(f, DISKBENCH_PHASE_GET_BLOCK);
-	add_seq(f, DISKBENCH_SEQ_WRITE | DISKBENCH_SEQ_DIRECT, SEQ_BLOCK, 0, 0);
-	add_seq(f, DISKBENCH_SEQ_DIRECT, SEQ_BLOCK, 0, 0);
+	fx_add_seq(f, DISKBENCH_SEQ_WRITE | DISKBENCH_SEQ_DIRECT, SEQ_BLOCK, 0, 0);
+	fx_add_seq(f, DISKBENCH_SEQ_DIRECT, SEQ_BLOCK, 0, 0);
 	run_execute_ok(f->run);
 	run = f->run;
 	assert_res(diskbench_run_result(run, 0), "put_block", NCH, FILE_BYTES);
@@ -135,8 +121,8 @@ static void test_direct_sync_engine(void **state)
 	add_bonnie(f, DISKBENCH_PHASE_PUT_BLOCK);
 	add_bonnie(f, DISKBENCH_PHASE_REWRITE);
 	add_bonnie(f, DISKBENCH_PHASE_GET_BLOCK);
-	add_seq(f, DISKBENCH_SEQ_WRITE | DISKBENCH_SEQ_DIRECT, SEQ_BLOCK, 0, 0);
-	add_seq(f, DISKBENCH_SEQ_DIRECT, 4096, 0, 0);
+	fx_add_seq(f, DISKBENCH_SEQ_WRITE | DISKBENCH_SEQ_DIRECT, SEQ_BLOCK, 0, 0);
+	fx_add_seq(f, DISKBENCH_SEQ_DIRECT, 4096, 0, 0);
 	run_execute_ok(f->run);
 	assert_res(diskbench_run_result(f->run, 0), "put_block", NCH, FILE_BYTES);
 	assert_res(diskbench_run_result(f->run, 1), "rewrite", NCH, FILE_BYTES);
@@ -155,7 +141,7 @@ static void test_direct_seq_misaligned(void **state)
 	const struct diskbench_result *r;
 
 	dfx_start(f, true);
-	add_seq(f, DISKBENCH_SEQ_WRITE | DISKBENCH_SEQ_DIRECT, 1000, 0, 0);
+	fx_add_seq(f, DISKBENCH_SEQ_WRITE | DISKBENCH_SEQ_DIRECT, 1000, 0, 0);
 	assert_rc(diskbench_run_execute(f->run), -EINVAL);
 	r = diskbench_run_result(f->run, 0);
 	assert_int_equal(diskbench_result_error(r), -EINVAL);
@@ -164,7 +150,7 @@ static void test_direct_seq_misaligned(void **state)
 
 	diskbench_run_free(f->run);
 	assert_ok(diskbench_run_new(&f->run, f->t, NULL));
-	add_seq(f, DISKBENCH_SEQ_DIRECT, 4096, 10 * 4096 + 100, 0);
+	fx_add_seq(f, DISKBENCH_SEQ_DIRECT, 4096, 10 * 4096 + 100, 0);
 	assert_rc(diskbench_run_execute(f->run), -EINVAL);
 	r = diskbench_run_result(f->run, 0);
 	assert_non_null(strstr(diskbench_result_errmsg(r), "align"));

@@ -57,20 +57,6 @@ static void add_bonnie(struct fx *f, enum diskbench_phase_kind k)
 	assert_ok(diskbench_run_add(f->run, p));
 }
 
-static void add_seq(struct fx *f, uint32_t flags, uint64_t block,
-		    uint64_t total, uint32_t depth)
-{
-	struct diskbench_seq_opts so = DISKBENCH_SEQ_OPTS_INIT;
-	struct diskbench_phase *p = NULL;
-
-	so.flags = flags;
-	so.block_bytes = block;
-	so.total_bytes = total;
-	so.queue_depth = depth;
-	assert_ok(diskbench_phase_seq_new(&p, &so));
-	assert_ok(diskbench_run_add(f->run, p));
-}
-
 static void add_check(struct fx *f, struct file_check *c, enum pattern pat,
 		      uint64_t size)
 {
@@ -149,13 +135,13 @@ static void test_uring_seq_depths(void **state)
 
 	ufx_target(f, 0, FILE_BYTES, NULL);
 	for (size_t i = 0; i < ARRAY_LEN(depths); i++) {
-		add_seq(f, DISKBENCH_SEQ_WRITE, SEQ_BLOCK, 0, depths[i]);
-		add_seq(f, 0, SEQ_BLOCK, 0, depths[i]);
+		fx_add_seq(f, DISKBENCH_SEQ_WRITE, SEQ_BLOCK, 0, depths[i]);
+		fx_add_seq(f, 0, SEQ_BLOCK, 0, depths[i]);
 	}
 	add_check(f, &c, PATTERN_ZERO, FILE_BYTES);
 	/* A total that is not whole blocks, read and written queued. */
-	add_seq(f, DISKBENCH_SEQ_WRITE, SEQ_BLOCK, FILE_BYTES + 4096, DEPTH);
-	add_seq(f, 0, SEQ_BLOCK, FILE_BYTES + 4096, DEPTH);
+	fx_add_seq(f, DISKBENCH_SEQ_WRITE, SEQ_BLOCK, FILE_BYTES + 4096, DEPTH);
+	fx_add_seq(f, 0, SEQ_BLOCK, FILE_BYTES + 4096, DEPTH);
 	run_execute_ok(f->run);
 	for (size_t i = 0; i < 2 * ARRAY_LEN(depths); i++)
 		assert_res(fx_res(f, i), i % 2 ? "seq_read" : "seq_write", NSEQ,
@@ -167,7 +153,7 @@ static void test_uring_seq_depths(void **state)
 
 	diskbench_run_free(f->run);
 	assert_ok(diskbench_run_new(&f->run, f->t, NULL));
-	add_seq(f, DISKBENCH_SEQ_WRITE, SEQ_BLOCK, 0, DEPTH + 1);
+	fx_add_seq(f, DISKBENCH_SEQ_WRITE, SEQ_BLOCK, 0, DEPTH + 1);
 	assert_rc(diskbench_run_execute(f->run), -EINVAL);
 	assert_int_equal(diskbench_result_error(fx_res(f, 0)), -EINVAL);
 	assert_dir_empty(f->dir);
@@ -180,9 +166,9 @@ static void test_uring_seq_direct(void **state)
 
 	if (ufx_target(f, DISKBENCH_TARGET_DIRECT, FILE_BYTES, NULL) == -ENOTSUP)
 		skip();
-	add_seq(f, DISKBENCH_SEQ_WRITE | DISKBENCH_SEQ_DIRECT, UINT64_C(1) << 20,
+	fx_add_seq(f, DISKBENCH_SEQ_WRITE | DISKBENCH_SEQ_DIRECT, UINT64_C(1) << 20,
 		0, DEPTH);
-	add_seq(f, DISKBENCH_SEQ_DIRECT, UINT64_C(1) << 20, 0, DEPTH);
+	fx_add_seq(f, DISKBENCH_SEQ_DIRECT, UINT64_C(1) << 20, 0, DEPTH);
 	add_bonnie(f, DISKBENCH_PHASE_PUT_BLOCK);
 	add_bonnie(f, DISKBENCH_PHASE_GET_BLOCK);
 	run_execute_ok(f->run);
@@ -195,15 +181,6 @@ static void test_uring_seq_direct(void **state)
 
 /* Cancelled in the middle of a queued write: requests in flight are
  * drained, the file is removed. */
-static int cancel_progress(const struct diskbench_progress *p, void *ud)
-{
-	struct diskbench_run **run = ud;
-
-	(void)p;
-	diskbench_run_cancel(*run);
-	return 0;
-}
-
 static void test_uring_cancel_queued(void **state)
 {
 	struct fx *f = *state;
@@ -211,13 +188,13 @@ static void test_uring_cancel_queued(void **state)
 	const struct diskbench_result *r;
 	const uint64_t total = UINT64_C(256) << 20;
 
-	ro.progress = cancel_progress;
+	ro.progress = fx_cancel_progress;
 	ro.progress_user_data = &f->run;
 	ro.progress_interval_ns = 1000000;
 	ufx_target(f, 0, FILE_BYTES, &ro);
 	/* 256 MiB in 4 KiB requests: far more than a millisecond. */
-	add_seq(f, DISKBENCH_SEQ_WRITE | DISKBENCH_SEQ_NO_FSYNC, 4096, total, DEPTH);
-	add_seq(f, 0, SEQ_BLOCK, 0, DEPTH);
+	fx_add_seq(f, DISKBENCH_SEQ_WRITE | DISKBENCH_SEQ_NO_FSYNC, 4096, total, DEPTH);
+	fx_add_seq(f, 0, SEQ_BLOCK, 0, DEPTH);
 	assert_rc(diskbench_run_execute(f->run), -ECANCELED);
 	assert_int_equal(diskbench_run_result_count(f->run), 1);
 	r = fx_res(f, 0);
@@ -273,7 +250,7 @@ static void test_uring_enospc_queued(void **state)
 	assert_ok(diskbench_phase_custom_new(&p, "fill", &co,
 					     (void *)(uintptr_t)(UINT64_C(1536) << 10)));
 	assert_ok(diskbench_run_add(f->run, p));
-	add_seq(f, DISKBENCH_SEQ_WRITE, SEQ_BLOCK, 0, DEPTH);
+	fx_add_seq(f, DISKBENCH_SEQ_WRITE, SEQ_BLOCK, 0, DEPTH);
 	assert_rc(diskbench_run_execute(f->run), -ENOSPC);
 	r = fx_res(f, 1);
 	print_message("    %s\n", diskbench_run_errmsg(f->run));

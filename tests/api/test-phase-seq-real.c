@@ -449,15 +449,6 @@ static int cancel_op(uint64_t index, uint64_t *bytes, void *ud)
 	return 0;
 }
 
-static int cancel_progress(const struct diskbench_progress *p, void *ud)
-{
-	struct diskbench_run **run = ud;
-
-	(void)p;
-	diskbench_run_cancel(*run);
-	return 0;
-}
-
 static void test_real_cancel_removes_file(void **state)
 {
 	struct fx *f = *state;
@@ -476,7 +467,7 @@ static void test_real_cancel_removes_file(void **state)
 
 	/* Within a write, from the progress callback (real clock, 1 ms). */
 	diskbench_run_free(f->run);
-	ro.progress = cancel_progress;
+	ro.progress = fx_cancel_progress;
 	ro.progress_interval_ns = 1000000;
 	ro.progress_user_data = &f->run;
 	assert_ok(diskbench_run_new(&f->run, f->t, &ro));

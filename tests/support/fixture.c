@@ -162,6 +162,29 @@ void fx_open(struct fx *f, uint64_t file_bytes, uint32_t block_bytes,
 	fx_open_opts(f, &to, ro, 0);
 }
 
+void fx_add_seq(struct fx *f, uint32_t flags, uint64_t block_bytes,
+		uint64_t total_bytes, uint32_t queue_depth)
+{
+	struct diskbench_seq_opts so = DISKBENCH_SEQ_OPTS_INIT;
+	struct diskbench_phase *p = NULL;
+
+	so.flags = flags;
+	so.block_bytes = block_bytes;
+	so.total_bytes = total_bytes;
+	so.queue_depth = queue_depth;
+	assert_ok(diskbench_phase_seq_new(&p, &so));
+	assert_ok(diskbench_run_add(f->run, p));
+}
+
+int fx_cancel_progress(const struct diskbench_progress *p, void *user_data)
+{
+	struct diskbench_run **run = user_data;
+
+	(void)p;
+	diskbench_run_cancel(*run);
+	return 0;
+}
+
 const struct diskbench_result *fx_res(const struct fx *f, size_t i)
 {
 	const struct diskbench_result *r = diskbench_run_result(f->run, i);

@@ -82,6 +82,14 @@ int fx_open_opts(struct fx *f, struct diskbench_target_opts *to,
 void fx_open(struct fx *f, uint64_t file_bytes, uint32_t block_bytes,
 	     uint32_t tflags, const struct diskbench_run_opts *ro);
 
+/* Adds the general sequential phase (diskbench_phase_seq_new()) to f->run. */
+void fx_add_seq(struct fx *f, uint32_t flags, uint64_t block_bytes,
+		uint64_t total_bytes, uint32_t queue_depth);
+
+/* A progress callback that cancels the run (user data: its address,
+ * struct diskbench_run **) at its first call. */
+int fx_cancel_progress(const struct diskbench_progress *p, void *user_data);
+
 /* The run's i-th result; fails the test if there is none. */
 const struct diskbench_result *fx_res(const struct fx *f, size_t i);
 
