@@ -709,34 +709,25 @@ static void test_copy(void **state)
  */
 static void test_threads_real_clock(void **state)
 {
-	struct diskbench_engine *e = NULL;
-	struct diskbench_target *t = NULL;
-	struct diskbench_run *run = NULL;
-	struct diskbench_target_opts to = DISKBENCH_TARGET_OPTS_INIT;
+	struct fx *f = *state;
 	struct diskbench_random_opts o = DISKBENCH_RANDOM_OPTS_INIT;
 	struct diskbench_pace_opts po = DISKBENCH_PACE_OPTS_INIT;
 	struct diskbench_run_opts ro = seed_opts(5);
 	struct diskbench_phase *p = NULL;
 	const struct diskbench_result *r;
 	struct diskbench_pace_info pi;
-	char *dir = tdir_new(), *msg = NULL;
 
-	(void)state;
-	assert_ok(diskbench_engine_null_new(&e));
-	to.engine = e;
-	to.file_bytes = FILE_BYTES;
-	to.block_bytes = BLOCK;
-	assert_ok(diskbench_target_new(&t, dir, &to, &msg));
-	assert_ok(diskbench_run_new(&run, t, &ro));
+	assert_ok(diskbench_engine_null_new(&f->e));
+	fx_open(f, FILE_BYTES, BLOCK, 0, &ro);
 	o.ops = 1000000;
 	o.threads = 4;
 	o.time_limit_ns = 300 * SIM_MS;
 	assert_ok(diskbench_phase_random_new(&p, &o));
 	po.rate_per_sec = 2000;
 	assert_ok(diskbench_phase_set_pace(p, &po));
-	assert_ok(diskbench_run_add(run, p));
-	run_execute_ok(run);
-	r = diskbench_run_result(run, 0);
+	assert_ok(diskbench_run_add(f->run, p));
+	run_execute_ok(f->run);
+	r = diskbench_run_result(f->run, 0);
 	pi = pace_of(r);
 	assert_int_equal(pi.streams, 4);
 	assert_u64_eq(pi.requests, diskbench_result_ops(r));
@@ -746,11 +737,6 @@ static void test_threads_real_clock(void **state)
 		fail_msg("achieved %.1f/s of 2000", pi.achieved_per_sec);
 	assert_u64_eq(diskbench_hist_count(diskbench_result_hist(
 			      diskbench_result_response(r))), pi.requests);
-	diskbench_run_free(run);
-	diskbench_target_free(t);
-	diskbench_engine_free(e);
-	tdir_remove(dir);
-	free(dir);
 }
 
 /*
@@ -1272,7 +1258,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_json_round_trip, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_html, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_html_unpaced, fx_setup, fx_teardown),
-		cmocka_unit_test(test_threads_real_clock),
+		cmocka_unit_test_setup_teardown(test_threads_real_clock, fx_setup_loose, fx_teardown),
 		cmocka_unit_test(test_io_uring_real_clock),
 		cmocka_unit_test(test_real_disk),
 	};
