@@ -13,7 +13,6 @@
 #include "run-helpers.h"
 
 #include <fcntl.h>
-#include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -534,22 +533,6 @@ static void test_files_real_at_error_path(void **state)
 /* ---------------------------------------------------------------------- */
 /* Room, checked before the first phase, on an 8 MiB tmpfs (root only) */
 
-static bool mount_small(struct fx *f, const char *opts)
-{
-	if (geteuid() != 0) {
-		print_message("    not root: no small file system to mount "
-			      "(tests/e2e covers it through diskbench-bonnie)\n");
-		return false;
-	}
-	if (mount("none", f->dir, "tmpfs", 0, opts) != 0) {
-		print_message("    mount of a tmpfs (%s) failed: %s\n", opts,
-			      strerror(errno));
-		return false;
-	}
-	f->mounted = true;
-	return true;
-}
-
 static void start_sized(struct fx *f, uint64_t file_bytes)
 {
 	fx_open(f, file_bytes, 0, 0, NULL);
@@ -591,7 +574,7 @@ static void test_files_real_room_refused(void **state)
 	struct fx *f = *state;
 	struct diskbench_files_opts o = DISKBENCH_FILES_OPTS_INIT;
 
-	if (!mount_small(f, "size=8m"))
+	if (!fx_mount_tmpfs(f, "size=8m"))
 		skip();
 	start_sized(f, UINT64_C(1) << 20);
 	add_put_block(f, DISKBENCH_PHASE_PUT_BLOCK);
@@ -617,7 +600,7 @@ static void test_files_real_room_peak(void **state)
 	struct diskbench_files_opts o = DISKBENCH_FILES_OPTS_INIT;
 	struct look l = { 0 };
 
-	if (!mount_small(f, "size=8m"))
+	if (!fx_mount_tmpfs(f, "size=8m"))
 		skip();
 	start_sized(f, UINT64_C(6) << 20);
 	add_put_block(f, DISKBENCH_PHASE_PUT_BLOCK);
@@ -652,7 +635,7 @@ static void test_files_real_room_inodes(void **state)
 	struct fx *f = *state;
 	struct diskbench_files_opts o = DISKBENCH_FILES_OPTS_INIT;
 
-	if (!mount_small(f, "size=8m,nr_inodes=64"))
+	if (!fx_mount_tmpfs(f, "size=8m,nr_inodes=64"))
 		skip();
 	start_sized(f, UINT64_C(1) << 20);
 	o.files = 200;
@@ -676,7 +659,7 @@ static void test_files_real_room_custom(void **state)
 	struct diskbench_custom_ops co = { sizeof(co), NULL, nothing_op, NULL };
 	struct diskbench_phase *p = NULL;
 
-	if (!mount_small(f, "size=1m"))
+	if (!fx_mount_tmpfs(f, "size=1m"))
 		skip();
 	start_sized(f, 65536);
 	assert_ok(diskbench_phase_custom_new(&p, "nothing", &co, NULL));

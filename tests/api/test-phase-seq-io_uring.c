@@ -9,7 +9,6 @@
 #include "run-helpers.h"
 #include "fixture.h"
 
-#include <sys/mount.h>
 #include <unistd.h>
 
 #define DEPTH 8
@@ -236,16 +235,8 @@ static void test_uring_enospc_queued(void **state)
 	const uint64_t file = UINT64_C(1) << 20;
 	char *left;
 
-	if (geteuid() != 0) {
-		print_message("    not root: no small file system to fill\n");
+	if (!fx_mount_tmpfs(f, "size=2m"))
 		skip();
-	}
-	if (mount("none", f->dir, "tmpfs", 0, "size=2m") != 0) {
-		print_message("    mount of a 2 MiB tmpfs failed: %s\n",
-			      strerror(errno));
-		skip();
-	}
-	f->mounted = true;
 	ufx_target(f, 0, file, NULL);
 	assert_ok(diskbench_phase_custom_new(&p, "fill", &co,
 					     (void *)(uintptr_t)(UINT64_C(1536) << 10)));

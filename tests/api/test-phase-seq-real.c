@@ -387,16 +387,8 @@ static void test_real_enospc(void **state)
 	uint64_t off;
 	char *filler;
 
-	if (geteuid() != 0) {
-		print_message("    not root: no small file system to fill\n");
+	if (!fx_mount_tmpfs(f, "size=2m"))
 		skip();
-	}
-	if (mount("none", f->dir, "tmpfs", 0, "size=2m") != 0) {
-		print_message("    mount of a 2 MiB tmpfs failed: %s\n",
-			      strerror(errno));
-		skip();
-	}
-	f->mounted = true;
 	rfx_start(f, NULL, 0, file);
 	add_custom(f, "fill", fill_setup, noop_op,
 		   (void *)(uintptr_t)(UINT64_C(1536) << 10));

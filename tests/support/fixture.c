@@ -162,6 +162,21 @@ void fx_open(struct fx *f, uint64_t file_bytes, uint32_t block_bytes,
 	fx_open_opts(f, &to, ro, 0);
 }
 
+bool fx_mount_tmpfs(struct fx *f, const char *opts)
+{
+	if (geteuid() != 0) {
+		print_message("    not root: no small file system to mount\n");
+		return false;
+	}
+	if (mount("none", f->dir, "tmpfs", 0, opts) != 0) {
+		print_message("    mount of a tmpfs (%s) failed: %s\n", opts,
+			      strerror(errno));
+		return false;
+	}
+	f->mounted = true;
+	return true;
+}
+
 void fx_add_seq(struct fx *f, uint32_t flags, uint64_t block_bytes,
 		uint64_t total_bytes, uint32_t queue_depth)
 {

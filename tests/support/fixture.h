@@ -82,6 +82,11 @@ int fx_open_opts(struct fx *f, struct diskbench_target_opts *to,
 void fx_open(struct fx *f, uint64_t file_bytes, uint32_t block_bytes,
 	     uint32_t tflags, const struct diskbench_run_opts *ro);
 
+/* Mounts a small tmpfs (mount(2) options opts, e.g. "size=2m") on f->dir,
+ * unmounted at teardown; false, after saying why, if not root or the
+ * mount fails (the caller skips). */
+bool fx_mount_tmpfs(struct fx *f, const char *opts);
+
 /* Adds the general sequential phase (diskbench_phase_seq_new()) to f->run. */
 void fx_add_seq(struct fx *f, uint32_t flags, uint64_t block_bytes,
 		uint64_t total_bytes, uint32_t queue_depth);
