@@ -861,26 +861,6 @@ static void test_faults(void **state)
 /* ---------------------------------------------------------------------- */
 /* Progress and cancellation, with reads taking real time */
 
-struct slow {
-	uint64_t sleep_ns, read_ns;
-};
-
-static uint64_t slow_lat(int kind, uint64_t nth, uint64_t bytes, void *ud)
-{
-	struct slow *sl = ud;
-
-	(void)nth;
-	(void)bytes;
-	if (kind != SIM_READ)
-		return 0;
-	if (sl->sleep_ns) {
-		struct timespec ts = { 0, (long)sl->sleep_ns };
-
-		nanosleep(&ts, NULL);
-	}
-	return sl->read_ns;
-}
-
 struct prog {
 	pthread_t main;
 	struct diskbench_run *run;
@@ -927,8 +907,8 @@ static int prog_cb(const struct diskbench_progress *p, void *ud)
 
 static void check_progress(struct fx *f, unsigned cancel_at, uint64_t ops)
 {
-	struct slow sl = { 100 * SIM_US, SIM_MS };
-	struct sim_config cfg = { .latency = slow_lat, .latency_user_data = &sl };
+	struct sim_slow sl = { 100 * SIM_US, SIM_MS };
+	struct sim_config cfg = { .latency = sim_slow_latency, .latency_user_data = &sl };
 	struct diskbench_run_opts ro = seed_opts(3);
 	struct ropts o = { .ops = ops, .threads = 2 };
 	struct prog g = { 0 };

@@ -1203,27 +1203,6 @@ static void test_seek_time_later_draws_unchanged(void **state)
 /* Progress and cancellation: reads take real time too, so the run's thread
  * (which polls every few ms) sees the phase going. */
 
-struct slow {
-	uint64_t sleep_ns;    /* real time per read */
-	uint64_t read_ns;     /* simulated */
-};
-
-static uint64_t slow_lat(int kind, uint64_t nth, uint64_t bytes, void *ud)
-{
-	struct slow *sl = ud;
-
-	(void)nth;
-	(void)bytes;
-	if (kind != SIM_READ)
-		return 0;
-	if (sl->sleep_ns) {
-		struct timespec ts = { 0, (long)sl->sleep_ns };
-
-		nanosleep(&ts, NULL);
-	}
-	return sl->read_ns;
-}
-
 struct prog {
 	pthread_t main;
 	struct diskbench_run *run;
@@ -1288,10 +1267,10 @@ static int prog_cb(const struct diskbench_progress *p, void *ud)
 	return 0;
 }
 
-static void start_slow(struct fx *f, struct slow *sl, struct prog *g,
+static void start_slow(struct fx *f, struct sim_slow *sl, struct prog *g,
 		       uint32_t seekers, uint64_t seeks)
 {
-	struct sim_config cfg = { .latency = slow_lat, .latency_user_data = sl };
+	struct sim_config cfg = { .latency = sim_slow_latency, .latency_user_data = sl };
 	struct diskbench_run_opts ro = seed_opts(77);
 
 	g->main = pthread_self();
@@ -1308,7 +1287,7 @@ static void start_slow(struct fx *f, struct slow *sl, struct prog *g,
 static void test_progress(void **state)
 {
 	struct fx *f = *state;
-	struct slow sl = { 100 * SIM_US, SIM_MS };
+	struct sim_slow sl = { 100 * SIM_US, SIM_MS };
 	struct prog g = { 0 };
 	const struct diskbench_result *r;
 
@@ -1330,7 +1309,7 @@ static void test_progress(void **state)
 static void test_cancel_from_progress(void **state)
 {
 	struct fx *f = *state;
-	struct slow sl = { 100 * SIM_US, SIM_MS };
+	struct sim_slow sl = { 100 * SIM_US, SIM_MS };
 	struct prog g = { 0 };
 	const struct diskbench_result *r;
 
@@ -1367,7 +1346,7 @@ static void test_cancel_from_progress(void **state)
 static void test_progress_stops_with_its_value(void **state)
 {
 	struct fx *f = *state;
-	struct slow sl = { 100 * SIM_US, SIM_MS };
+	struct sim_slow sl = { 100 * SIM_US, SIM_MS };
 	struct prog g = { 0 };
 	const struct diskbench_result *r;
 
@@ -1476,8 +1455,8 @@ static void test_fault_one_seeker(void **state)
 static void test_fault_many_seekers(void **state)
 {
 	struct fx *f = *state;
-	struct slow sl = { 100 * SIM_US, SIM_US };
-	struct sim_config cfg = { .latency = slow_lat, .latency_user_data = &sl };
+	struct sim_slow sl = { 100 * SIM_US, SIM_US };
+	struct sim_config cfg = { .latency = sim_slow_latency, .latency_user_data = &sl };
 	const uint64_t seeks = 20000;
 	const struct diskbench_result *r;
 	const struct sim_log *bad = NULL;

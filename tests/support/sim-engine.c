@@ -5,9 +5,9 @@
 #include "common-test.h"
 #include "sim-engine.h"
 
-#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #define HANDLE_BASE 1000
@@ -1051,6 +1051,22 @@ void sim_advance(struct sim *s, uint64_t ns)
 	pthread_mutex_lock(&s->mu);
 	s->now += ns;
 	pthread_mutex_unlock(&s->mu);
+}
+
+uint64_t sim_slow_latency(int kind, uint64_t nth, uint64_t bytes, void *ud)
+{
+	struct sim_slow *sl = ud;
+
+	(void)nth;
+	(void)bytes;
+	if (kind != SIM_READ)
+		return 0;
+	if (sl->sleep_ns) {
+		struct timespec ts = { 0, (long)sl->sleep_ns };
+
+		nanosleep(&ts, NULL);
+	}
+	return sl->read_ns;
 }
 
 /* ---- a real engine that shows its opens ---- */

@@ -237,6 +237,19 @@ struct sim_file *sim_put_dir(struct sim *s, const char *path);
  * directories), "." and ".." aside. */
 size_t sim_dir_entries(const struct sim *s, const char *dir);
 
+/*
+ * A latency function (sim_config.latency; user data: struct sim_slow):
+ * each read takes read_ns on the fake clock and sleeps sleep_ns of real
+ * time first, so that a run takes long enough for progress reports and
+ * cancellation; other requests take no time.
+ */
+struct sim_slow {
+	uint64_t sleep_ns;    /* real time per read */
+	uint64_t read_ns;     /* simulated */
+};
+
+uint64_t sim_slow_latency(int kind, uint64_t nth, uint64_t bytes, void *ud);
+
 /* ---- a real engine that shows its opens ---- */
 
 /*
