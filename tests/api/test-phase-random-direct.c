@@ -1,6 +1,6 @@
 /*
- * tests/api/test-phase-random-direct.c: the random I/O phase with O_DIRECT
- * on a real file system (a temporary directory under /tmp): the sync engine one
+ * tests/api/test-phase-random-direct.c: the random I/O phase, O_DIRECT, on a
+ * real file system (a temporary directory under /tmp): the sync engine one
  * request at a time, and io_uring at depth 32 (one thread, and two threads
  * each with its own ring). Exits 77 (skipped) only if
  * diskbench_engine_io_uring_new() or the target's O_DIRECT probe says
