@@ -19,6 +19,7 @@
 #include "common-test.h"
 #include "sim-engine.h"
 #include "run-helpers.h"
+#include "fixture.h"
 
 #include <stdatomic.h>
 #include <sys/mman.h>
@@ -107,47 +108,33 @@ static int arm_op(uint64_t index, uint64_t *bytes, void *ud)
 	return DISKBENCH_CUSTOM_DONE;
 }
 
-struct cfx {
-	char *dir;
-	struct diskbench_engine *sync, *e;
-	struct diskbench_target *t;
-	struct diskbench_run *run;
-	struct probe probe;
-	char *witness;      /* a file of the test's own, removed at teardown */
-};
+/*
+ * The fixture (fixture.h) and, for the one test that runs at a time, the
+ * probe on its reads and a file of the test's own, removed at teardown.
+ */
+static struct probe probe;
+static char *witness;
 
 static int cfx_setup(void **state)
 {
-	struct cfx *f = calloc(1, sizeof(*f));
-
-	assert_non_null(f);
-	f->dir = tdir_new();
-	*state = f;
-	return 0;
+	memset(&probe, 0, sizeof(probe));
+	witness = NULL;
+	return fx_setup(state);
 }
 
 static int cfx_teardown(void **state)
 {
-	struct cfx *f = *state;
-
-	diskbench_run_free(f->run);
-	diskbench_target_free(f->t);
-	diskbench_engine_free(f->e);
-	diskbench_engine_free(f->sync);
-	if (f->witness) {
-		unlink(f->witness);
-		free(f->witness);
+	if (witness) {
+		unlink(witness);
+		free(witness);
+		witness = NULL;
 	}
-	assert_dir_empty(f->dir);
-	tdir_remove(f->dir);
-	free(f->dir);
-	free(f);
-	return 0;
+	return fx_teardown(state);
 }
 
 /* A run on a sync engine wrapped by the probe: put_block, then the four
  * reading phases, each after a marker that arms the probe. */
-static void cfx_run(struct cfx *f, uint32_t flags)
+static void cfx_run(struct fx *f, uint32_t flags)
 {
 	static const enum diskbench_phase_kind readers[] = {
 		DISKBENCH_PHASE_REWRITE, DISKBENCH_PHASE_GETC,
@@ -158,21 +145,16 @@ static void cfx_run(struct cfx *f, uint32_t flags)
 	struct diskbench_bonnie_opts bo = DISKBENCH_BONNIE_OPTS_INIT;
 	struct diskbench_custom_ops co = { sizeof(co), arm_setup, arm_op, NULL };
 	struct diskbench_phase *p = NULL;
-	char *msg = NULL;
-	int rc;
 
-	assert_ok(diskbench_engine_sync_new(&f->sync));
-	f->probe.in = diskbench_engine_table(f->sync, &f->probe.in_ud);
+	assert_ok(diskbench_engine_sync_new(&f->inner));
+	probe.in = diskbench_engine_table(f->inner, &probe.in_ud);
 	ops.name = "probe";
 	ops.read = probe_read;
-	assert_ok(diskbench_engine_wrap(&f->e, f->sync, &ops, &f->probe));
+	assert_ok(diskbench_engine_wrap(&f->e, f->inner, &ops, &probe));
 	to.engine = f->e;
 	to.file_bytes = FILE_BYTES;
 	to.block_bytes = BLOCK;
-	rc = diskbench_target_new(&f->t, f->dir, &to, &msg);
-	if (rc)
-		fail_msg("target_new = %d: %s", rc, msg ? msg : "");
-	assert_ok(diskbench_run_new(&f->run, f->t, NULL));
+	fx_open_opts(f, &to, NULL, 0);
 
 	bo.byte_bytes = UINT64_C(1) << 20;
 	bo.seeks = 200;
@@ -181,18 +163,18 @@ static void cfx_run(struct cfx *f, uint32_t flags)
 	assert_ok(diskbench_phase_bonnie_new(&p, DISKBENCH_PHASE_PUT_BLOCK, &bo));
 	assert_ok(diskbench_run_add(f->run, p));
 	for (size_t i = 0; i < ARRAY_LEN(readers); i++) {
-		assert_ok(diskbench_phase_custom_new(&p, "arm", &co, &f->probe));
+		assert_ok(diskbench_phase_custom_new(&p, "arm", &co, &probe));
 		assert_ok(diskbench_run_add(f->run, p));
 		assert_ok(diskbench_phase_bonnie_new(&p, readers[i], &bo));
 		assert_ok(diskbench_run_add(f->run, p));
 	}
 	run_execute_ok(f->run);
-	if (f->probe.err)
-		fail_msg("mmap or mincore failed: %s", strerror(f->probe.err));
-	assert_int_equal(f->probe.looks, 4);
+	if (probe.err)
+		fail_msg("mmap or mincore failed: %s", strerror(probe.err));
+	assert_int_equal(probe.looks, 4);
 }
 
-static const char *cfg(const struct cfx *f, size_t i, const char *key)
+static const char *cfg(const struct fx *f, size_t i, const char *key)
 {
 	const char *v = diskbench_result_config(diskbench_run_result(f->run, i), key);
 
@@ -206,7 +188,7 @@ static const char *const reader_names[] = { "rewrite", "getc", "get_block", "see
 
 static void test_cache_drop_pages_gone(void **state)
 {
-	struct cfx *f = *state;
+	struct fx *f = *state;
 
 	cfx_run(f, DISKBENCH_BONNIE_DROP_CACHE);
 	for (int i = 0; i < 4; i++) {
@@ -216,10 +198,10 @@ static void test_cache_drop_pages_gone(void **state)
 		assert_string_equal(name, reader_names[i]);
 		/* Every page was in memory after the phase before (the
 		 * control test below shows it); none is at the first read. */
-		if (f->probe.resident[i] > 0.01)
+		if (probe.resident[i] > 0.01)
 			fail_msg("%s: %.1f%% of the test file still in the page "
 				 "cache at its first read", name,
-				 100 * f->probe.resident[i]);
+				 100 * probe.resident[i]);
 		assert_string_equal(cfg(f, 2 + 2 * (size_t)i, "cache_drop"), "dropped");
 	}
 	/* The writer says nothing about the cache. */
@@ -230,16 +212,16 @@ static void test_cache_drop_pages_gone(void **state)
  * memory, and the results say the cache was not dropped. */
 static void test_cache_drop_default_keeps_cache(void **state)
 {
-	struct cfx *f = *state;
+	struct fx *f = *state;
 
 	cfx_run(f, 0);
 	for (int i = 0; i < 4; i++) {
 		const char *name = reader_names[i];
 
-		if (f->probe.resident[i] < 0.9)
+		if (probe.resident[i] < 0.9)
 			fail_msg("%s: only %.1f%% of the test file in the page cache "
 				 "without a drop (the machine is short of memory?)",
-				 name, 100 * f->probe.resident[i]);
+				 name, 100 * probe.resident[i]);
 		assert_non_null(strstr(cfg(f, 2 + 2 * (size_t)i, "cache_drop"),
 				       "not done (bonnie++ reads"));
 	}
@@ -249,7 +231,7 @@ static void test_cache_drop_default_keeps_cache(void **state)
  * dropped, and the result says why rather than "dropped". */
 static void test_cache_drop_not_possible_on_sim(void **state)
 {
-	struct cfx *f = *state;
+	struct fx *f = *state;
 	struct diskbench_target_opts to = DISKBENCH_TARGET_OPTS_INIT;
 	struct diskbench_bonnie_opts bo = DISKBENCH_BONNIE_OPTS_INIT;
 	struct diskbench_phase *p = NULL;
@@ -369,7 +351,7 @@ static const enum diskbench_phase_kind files_kinds[6] = {
  * create phase (which drops nothing) it is still in. */
 static void test_cold_metadata_drops_system_caches(void **state)
 {
-	struct cfx *f = *state;
+	struct fx *f = *state;
 	struct diskbench_custom_ops co = { sizeof(co), witness_setup, arm_op, NULL };
 	struct witness w = { 0 };
 	char *msg = NULL;
@@ -380,7 +362,7 @@ static void test_cold_metadata_drops_system_caches(void **state)
 			      "(test_cold_metadata_refused checks the refusal)\n");
 		skip();
 	}
-	w.path = f->witness = tdir_path(f->dir, "witness");
+	w.path = witness = tdir_path(f->dir, "witness");
 	{
 		FILE *out = fopen(w.path, "wb");
 
@@ -431,7 +413,7 @@ static void test_cold_metadata_drops_system_caches(void **state)
 /* Without the flag the stat and delete phases say they did not drop. */
 static void test_cold_metadata_default_says_not_done(void **state)
 {
-	struct cfx *f = *state;
+	struct fx *f = *state;
 	char *msg = NULL;
 
 	if (diskbench_target_new(&f->t, f->dir, NULL, &msg))
@@ -456,7 +438,7 @@ static void test_cold_metadata_default_says_not_done(void **state)
  * privilege is needed, and the result says why. */
 static void test_cold_metadata_not_possible_on_sim(void **state)
 {
-	struct cfx *f = *state;
+	struct fx *f = *state;
 	struct sim *sim = sim_new(NULL);
 	struct diskbench_target_opts to = DISKBENCH_TARGET_OPTS_INIT;
 	char *msg = NULL;
@@ -524,7 +506,7 @@ static int refused_as_this_user(const char *dir, char *why, size_t len)
 
 static void test_cold_metadata_refused(void **state)
 {
-	struct cfx *f = *state;
+	struct fx *f = *state;
 	char why[512] = "";
 	int rc;
 

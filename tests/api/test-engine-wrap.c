@@ -13,61 +13,24 @@
 #include "common-test.h"
 #include "sim-engine.h"
 #include "run-helpers.h"
+#include "fixture.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
-struct wfx {
-	char *dir;
-	struct diskbench_engine *inner, *e;
-	struct diskbench_target *t;
-	struct diskbench_run *run;
-};
-
-static int wfx_setup(void **state)
-{
-	struct wfx *f = calloc(1, sizeof(*f));
-
-	assert_non_null(f);
-	f->dir = tdir_new();
-	assert_ok(diskbench_engine_sync_new(&f->inner));
-	*state = f;
-	return 0;
-}
-
-static int wfx_teardown(void **state)
-{
-	struct wfx *f = *state;
-
-	diskbench_run_free(f->run);
-	diskbench_target_free(f->t);
-	diskbench_engine_free(f->e);
-	diskbench_engine_free(f->inner);
-	assert_dir_empty(f->dir);
-	tdir_remove(f->dir);
-	free(f->dir);
-	free(f);
-	return 0;
-}
-
-static void wfx_start(struct wfx *f, struct diskbench_engine *e,
+static void wfx_start(struct fx *f, struct diskbench_engine *e,
 		      uint64_t file_bytes)
 {
 	struct diskbench_target_opts to = DISKBENCH_TARGET_OPTS_INIT;
-	char *msg = NULL;
-	int rc;
 
 	diskbench_run_free(f->run);
 	diskbench_target_free(f->t);
 	f->run = NULL;
 	to.engine = e;
 	to.file_bytes = file_bytes;
-	rc = diskbench_target_new(&f->t, f->dir, &to, &msg);
-	if (rc)
-		fail_msg("target_new = %d: %s", rc, msg ? msg : "");
-	assert_ok(diskbench_run_new(&f->run, f->t, NULL));
+	fx_open_opts(f, &to, NULL, 0);
 }
 
 /* ---- a write that stalls once ---- */
@@ -97,7 +60,7 @@ static void stall_destroy(void *ud)
 
 static void test_wrap_stalls_one_write(void **state)
 {
-	struct wfx *f = *state;
+	struct fx *f = *state;
 	struct diskbench_engine_ops ops = DISKBENCH_ENGINE_OPS_INIT;
 	struct diskbench_seq_opts so = DISKBENCH_SEQ_OPTS_INIT;
 	struct stall s = { 0 };
@@ -155,7 +118,7 @@ static int eio_fsync(int64_t h, void *ud)
 
 static void test_wrap_fsync_fails(void **state)
 {
-	struct wfx *f = *state;
+	struct fx *f = *state;
 	struct diskbench_engine_ops ops = DISKBENCH_ENGINE_OPS_INIT;
 	struct diskbench_seq_opts so = DISKBENCH_SEQ_OPTS_INIT;
 	struct diskbench_phase *p = NULL;
@@ -181,7 +144,7 @@ static void test_wrap_fsync_fails(void **state)
 
 static void test_wrap_keeps_queue(void **state)
 {
-	struct wfx *f = *state;
+	struct fx *f = *state;
 	struct diskbench_engine_ops ops = DISKBENCH_ENGINE_OPS_INIT;
 	struct diskbench_engine *uring = NULL;
 	const struct diskbench_engine_ops *t;
@@ -225,7 +188,7 @@ static void test_wrap_keeps_queue(void **state)
 /* ---- the page cache is dropped through a wrapper too ---- */
 
 /* p50 of 4 KiB random reads of a fresh 64 MiB file through engine e. */
-static uint64_t random_read_p50(struct wfx *f, struct diskbench_engine *e)
+static uint64_t random_read_p50(struct fx *f, struct diskbench_engine *e)
 {
 	struct diskbench_random_opts ro = DISKBENCH_RANDOM_OPTS_INIT;
 	struct diskbench_phase *p = NULL;
@@ -252,7 +215,7 @@ static int64_t pass_read(int64_t h, void *buf, uint64_t len, uint64_t off,
 
 static void test_wrap_drops_cache(void **state)
 {
-	struct wfx *f = *state;
+	struct fx *f = *state;
 	struct diskbench_engine_ops ops = DISKBENCH_ENGINE_OPS_INIT;
 	struct diskbench_engine *only_write = NULL;
 	struct stall s = { 0 };
@@ -299,7 +262,7 @@ static int any_submit(struct diskbench_io *const *ios, uint32_t n, void *ud)
 
 static void test_wrap_bad_input(void **state)
 {
-	struct wfx *f = *state;
+	struct fx *f = *state;
 	struct diskbench_engine_ops ops = DISKBENCH_ENGINE_OPS_INIT;
 	struct diskbench_engine *e = (void *)1;
 	void *ud = (void *)1;
@@ -316,7 +279,7 @@ static void test_wrap_bad_input(void **state)
 
 int main(void)
 {
-#define T(fn) cmocka_unit_test_setup_teardown(fn, wfx_setup, wfx_teardown)
+#define T(fn) cmocka_unit_test_setup_teardown(fn, fx_setup_wrap, fx_teardown)
 	const struct CMUnitTest tests[] = {
 		T(test_wrap_stalls_one_write),
 		T(test_wrap_fsync_fails),

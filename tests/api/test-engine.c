@@ -5,6 +5,7 @@
  */
 #include "common-test.h"
 #include "sim-engine.h"
+#include "fixture.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -362,30 +363,6 @@ static void test_engine_user_at_members_sz(void **state)
 /* ---------------------------------------------------------------------- */
 /* User engines at work */
 
-struct dir_state {
-	char *dir;
-};
-
-static int dir_setup(void **state)
-{
-	struct dir_state *d = calloc(1, sizeof(*d));
-
-	assert_non_null(d);
-	d->dir = tdir_new();
-	*state = d;
-	return 0;
-}
-
-static int dir_teardown(void **state)
-{
-	struct dir_state *d = *state;
-
-	tdir_remove(d->dir);
-	free(d->dir);
-	free(d);
-	return 0;
-}
-
 static struct diskbench_target *target_on(const char *dir,
 					  struct diskbench_engine *e,
 					  uint64_t file_bytes, uint32_t block)
@@ -419,7 +396,7 @@ static void add_bonnie(struct diskbench_run *run, enum diskbench_phase_kind k)
  */
 static void test_engine_user_smaller_sz_defaults(void **state)
 {
-	struct dir_state *d = *state;
+	struct fx *d = *state;
 	struct diskbench_engine_ops o = full_ops();
 	struct diskbench_engine *e = NULL;
 	struct diskbench_target *t;
@@ -462,7 +439,7 @@ static void test_engine_user_smaller_sz_defaults(void **state)
  */
 static void test_engine_user_clock_only(void **state)
 {
-	struct dir_state *d = *state;
+	struct fx *d = *state;
 	struct diskbench_engine_ops o = DISKBENCH_ENGINE_OPS_INIT;
 	struct diskbench_engine *e = NULL;
 	struct diskbench_target *t;
@@ -530,7 +507,7 @@ static void test_engine_user_no_at_uses_paths(void **state)
 		DISKBENCH_PHASE_SEQ_DELETE, DISKBENCH_PHASE_RAN_CREATE,
 		DISKBENCH_PHASE_RAN_STAT, DISKBENCH_PHASE_RAN_DELETE,
 	};
-	struct dir_state *d = *state;
+	struct fx *d = *state;
 	const uint64_t n = 50;
 
 	for (int older = 0; older < 2; older++) {
@@ -587,7 +564,7 @@ static int probe_op(uint64_t index, uint64_t *bytes, void *ud)
 
 static void test_engine_null_no_files(void **state)
 {
-	struct dir_state *d = *state;
+	struct fx *d = *state;
 	struct diskbench_engine *e = NULL;
 	struct diskbench_target *t;
 	struct diskbench_run *run = NULL;
@@ -634,7 +611,7 @@ static void test_engine_null_no_files(void **state)
  * called once, by diskbench_engine_free(), and not by the target. */
 static void test_engine_user_data_and_destroy(void **state)
 {
-	struct dir_state *d = *state;
+	struct fx *d = *state;
 	struct sim *s = sim_new(NULL);
 	struct diskbench_engine *e = sim_engine(s);
 	struct diskbench_target *t = target_on(d->dir, e, 64 << 10, 8192);
@@ -671,15 +648,15 @@ int main(void)
 		cmocka_unit_test(test_engine_user_larger_sz),
 		cmocka_unit_test(test_engine_user_at_members_sz),
 		cmocka_unit_test_setup_teardown(test_engine_user_smaller_sz_defaults,
-						dir_setup, dir_teardown),
+						fx_setup_loose, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_engine_user_clock_only,
-						dir_setup, dir_teardown),
+						fx_setup_loose, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_engine_user_no_at_uses_paths,
-						dir_setup, dir_teardown),
+						fx_setup_loose, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_engine_null_no_files,
-						dir_setup, dir_teardown),
+						fx_setup_loose, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_engine_user_data_and_destroy,
-						dir_setup, dir_teardown),
+						fx_setup_loose, fx_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -13,6 +13,7 @@
 #include "common-test.h"
 #include "sim-engine.h"
 #include "run-helpers.h"
+#include "fixture.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -22,80 +23,55 @@
 #define BLOCK 8192u
 #define VICTIM_BYTE 0xab
 
-struct ifx {
-	char *dir;          /* the scratch directory */
-	char *other;        /* a directory of someone else's */
-	char *moved_dir;    /* where a test renamed dir, or NULL */
-	char test[512];     /* our test file's name */
-	char root[512];     /* our small-file directory's name */
-	char victim[512];   /* a file of someone else's, in other */
-	struct diskbench_engine *e;
-	struct diskbench_target *t;
-	struct diskbench_run *run;
-};
+/*
+ * The fixture (fixture.h; f->path is our test file's name, f->root our
+ * small-file directory's) and, for the one test that runs at a time, a
+ * directory of someone else's with a file in it.
+ */
+static char *other;
+static char victim[512];
 
 static int ifx_setup(void **state)
 {
-	struct ifx *f = calloc(1, sizeof(*f));
 	unsigned char *buf = malloc(FILE_BYTES);
 
-	assert_non_null(f);
 	assert_non_null(buf);
-	f->dir = tdir_new();
-	f->other = tdir_new();
-	snprintf(f->test, sizeof(f->test), "%s/diskbench.%ld", f->dir,
-		 (long)getpid());
-	snprintf(f->root, sizeof(f->root), "%s/diskbench.%ld.files", f->dir,
-		 (long)getpid());
-	snprintf(f->victim, sizeof(f->victim), "%s/victim", f->other);
+	fx_setup_loose(state);
+	other = tdir_new();
+	snprintf(victim, sizeof(victim), "%s/victim", other);
 	memset(buf, VICTIM_BYTE, FILE_BYTES);
-	assert_ok(tdir_write(f->victim, buf, FILE_BYTES));
+	assert_ok(tdir_write(victim, buf, FILE_BYTES));
 	free(buf);
-	*state = f;
 	return 0;
 }
 
 static int ifx_teardown(void **state)
 {
-	struct ifx *f = *state;
+	int rc = fx_teardown(state);
 
-	diskbench_run_free(f->run);
-	diskbench_target_free(f->t);
-	diskbench_engine_free(f->e);
-	if (f->moved_dir) {
-		tdir_remove(f->moved_dir);
-		free(f->moved_dir);
-	}
-	tdir_remove(f->dir);
-	tdir_remove(f->other);
-	free(f->dir);
-	free(f->other);
-	free(f);
-	return 0;
+	tdir_remove(other);
+	free(other);
+	other = NULL;
+	return rc;
 }
 
-static void ifx_start(struct ifx *f)
+static void ifx_start(struct fx *f)
 {
 	struct diskbench_target_opts to = DISKBENCH_TARGET_OPTS_INIT;
-	char *msg = NULL;
-	int rc;
 
 	to.engine = f->e;
 	to.file_bytes = FILE_BYTES;
 	to.block_bytes = BLOCK;
-	rc = diskbench_target_new(&f->t, f->dir, &to, &msg);
-	if (rc)
-		fail_msg("target_new(%s) = %d: %s", f->dir, rc, msg ? msg : "");
-	assert_ok(diskbench_run_new(&f->run, f->t, NULL));
+	fx_open_opts(f, &to, NULL, 0);
 }
 
-static void add(struct ifx *f, struct diskbench_phase *p)
+static void add(struct fx *f, struct diskbench_phase *p)
 {
 	assert_non_null(p);
 	assert_ok(diskbench_run_add(f->run, p));
 }
 
-static void add_bonnie(struct ifx *f, enum diskbench_phase_kind k)
+static void add_bonnie(struct fx *f, enum diskbench_phase_kind k)
 {
 	struct diskbench_bonnie_opts bo = DISKBENCH_BONNIE_OPTS_INIT;
 	struct diskbench_phase *p = NULL;
@@ -107,7 +83,7 @@ static void add_bonnie(struct ifx *f, enum diskbench_phase_kind k)
 	add(f, p);
 }
 
-static void add_files(struct ifx *f, enum diskbench_phase_kind k, uint32_t dirs)
+static void add_files(struct fx *f, enum diskbench_phase_kind k, uint32_t dirs)
 {
 	struct diskbench_files_opts fo = DISKBENCH_FILES_OPTS_INIT;
 	struct diskbench_phase *p = NULL;
@@ -136,9 +112,9 @@ enum swap {
 };
 
 struct swapper {
-	struct ifx *f;
+	struct fx *f;
 	enum swap how;
-	const char *name;   /* f->test or f->root */
+	const char *name;   /* f->path or f->root */
 	char moved[600];    /* where ours went */
 	int err;            /* 0, or why the swap failed */
 };
@@ -146,28 +122,28 @@ struct swapper {
 static int swap_setup(struct diskbench_target *t, void *ud)
 {
 	struct swapper *s = ud;
-	struct ifx *f = s->f;
+	struct fx *f = s->f;
 
 	(void)t;
 	if (s->how == SWAP_DIR_RENAMED) {
 		snprintf(s->moved, sizeof(s->moved), "%s.renamed", f->dir);
 		if (rename(f->dir, s->moved) != 0)
 			return s->err = -errno;
-		f->moved_dir = strdup(s->moved);
+		f->moved = strdup(s->moved);
 		/* and a new, empty directory where it was */
 		if (mkdir(f->dir, 0700) != 0)
 			return s->err = -errno;
 		return 0;
 	}
 	if (s->how == SWAP_ELSEWHERE)
-		snprintf(s->moved, sizeof(s->moved), "%s/moved", f->other);
+		snprintf(s->moved, sizeof(s->moved), "%s/moved", other);
 	else
 		snprintf(s->moved, sizeof(s->moved), "%s.m", s->name);
 	if (rename(s->name, s->moved) != 0)
 		return s->err = -errno;
 	switch (s->how) {
 	case SWAP_SYMLINK:
-		if (symlink(s->name == f->test ? f->victim : f->other, s->name))
+		if (symlink(s->name == f->path ? victim : other, s->name))
 			return s->err = -errno;
 		break;
 	case SWAP_FIFO:
@@ -184,7 +160,7 @@ static int swap_setup(struct diskbench_target *t, void *ud)
 	return 0;
 }
 
-static void add_swap(struct ifx *f, struct swapper *s)
+static void add_swap(struct fx *f, struct swapper *s)
 {
 	struct diskbench_custom_ops co = { sizeof(co), swap_setup, noop_op, NULL };
 	struct diskbench_phase *p = NULL;
@@ -194,13 +170,13 @@ static void add_swap(struct ifx *f, struct swapper *s)
 }
 
 /* The victim has every byte it had. */
-static void assert_victim_intact(const struct ifx *f)
+static void assert_victim_intact(const struct fx *f)
 {
 	unsigned char *buf = malloc(FILE_BYTES + 1);
 	long n;
 
 	assert_non_null(buf);
-	n = tdir_read(f->victim, buf, FILE_BYTES + 1);
+	n = tdir_read(victim, buf, FILE_BYTES + 1);
 	assert_int_equal(n, (long)FILE_BYTES);
 	for (uint64_t i = 0; i < FILE_BYTES; i++)
 		if (buf[i] != VICTIM_BYTE)
@@ -210,7 +186,7 @@ static void assert_victim_intact(const struct ifx *f)
 }
 
 /* The phase after the swap failed with @p err, and said so. */
-static void assert_failed(struct ifx *f, size_t index, int err, const char *what)
+static void assert_failed(struct fx *f, size_t index, int err, const char *what)
 {
 	const struct diskbench_result *r = diskbench_run_result(f->run, index);
 	const char *msg = diskbench_run_errmsg(f->run);
@@ -226,10 +202,10 @@ static void assert_failed(struct ifx *f, size_t index, int err, const char *what
 /* ---- the test file ---- */
 
 /* Each phase that reopens the test file, after a swap of each kind. */
-static void swap_test_file(struct ifx *f, enum diskbench_phase_kind k,
+static void swap_test_file(struct fx *f, enum diskbench_phase_kind k,
 			   enum swap how)
 {
-	struct swapper s = { f, how, f->test, "", 0 };
+	struct swapper s = { f, how, f->path, "", 0 };
 	struct stat st;
 	int want = how == SWAP_AWAY || how == SWAP_ELSEWHERE ? -ENOENT : -EEXIST;
 	char text[16] = "";
@@ -262,16 +238,16 @@ static void swap_test_file(struct ifx *f, enum diskbench_phase_kind k,
 
 	switch (how) {
 	case SWAP_SYMLINK:
-		assert_int_equal(lstat(f->test, &st), 0);
+		assert_int_equal(lstat(f->path, &st), 0);
 		assert_true(S_ISLNK(st.st_mode));
 		assert_victim_intact(f);
 		break;
 	case SWAP_FIFO:
-		assert_int_equal(lstat(f->test, &st), 0);
+		assert_int_equal(lstat(f->path, &st), 0);
 		assert_true(S_ISFIFO(st.st_mode));
 		break;
 	case SWAP_FILE:
-		assert_int_equal(tdir_read(f->test, text, sizeof(text)), 8);
+		assert_int_equal(tdir_read(f->path, text, sizeof(text)), 8);
 		assert_memory_equal(text, "stranger", 8);
 		break;
 	default:
@@ -294,7 +270,7 @@ static void swap_test_file(struct ifx *f, enum diskbench_phase_kind k,
 	/* Only the stranger's entry, if any, is left. */
 	assert_int_equal(tdir_count(f->dir), how == SWAP_AWAY ||
 					      how == SWAP_ELSEWHERE ? 0 : 1);
-	unlink(f->test);
+	unlink(f->path);
 }
 
 #define SWAP_TEST(name, kind, how) \
@@ -328,7 +304,7 @@ static int64_t pass_write(int64_t h, const void *buf, uint64_t len,
 
 static void test_symlink_rewrite_user_engine(void **state)
 {
-	struct ifx *f = *state;
+	struct fx *f = *state;
 	struct diskbench_engine_ops ops = DISKBENCH_ENGINE_OPS_INIT;
 
 	ops.name = "pass";
@@ -357,7 +333,7 @@ static int count_setup(struct diskbench_target *t, void *ud)
  * everything from there; nothing appears in the new one. */
 static void test_dir_renamed(void **state)
 {
-	struct ifx *f = *state;
+	struct fx *f = *state;
 	struct swapper s = { f, SWAP_DIR_RENAMED, f->dir, "", 0 };
 	struct counter in_moved = { s.moved, -1 }, in_new = { NULL, -1 };
 	struct diskbench_custom_ops co = { sizeof(co), count_setup, noop_op, NULL };
@@ -392,12 +368,12 @@ static void test_dir_renamed(void **state)
 
 /* ---- the small-file directory ---- */
 
-static void swap_root(struct ifx *f, enum diskbench_phase_kind k, uint32_t dirs,
+static void swap_root(struct fx *f, enum diskbench_phase_kind k, uint32_t dirs,
 		      enum swap how)
 {
 	struct swapper s = { f, how, f->root, "", 0 };
 	int want = how == SWAP_AWAY ? -ENOENT : -EEXIST;
-	long before = tdir_count(f->other);
+	long before = tdir_count(other);
 	struct stat st;
 
 	ifx_start(f);
@@ -414,7 +390,7 @@ static void swap_root(struct ifx *f, enum diskbench_phase_kind k, uint32_t dirs,
 		assert_int_equal(lstat(f->root, &st), 0);
 		assert_true(S_ISLNK(st.st_mode));
 	}
-	assert_int_equal(tdir_count(f->other), before);
+	assert_int_equal(tdir_count(other), before);
 	assert_victim_intact(f);
 	/* Our files, in the moved directory, were removed through the
 	 * directory we hold; the directory itself is no longer under our name:

@@ -13,70 +13,30 @@
 #include "common-test.h"
 #include "sim-engine.h"
 #include "run-helpers.h"
+#include "fixture.h"
 
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
-struct kfx {
-	char *dir;
-	struct diskbench_engine *e;
-	struct sim *sim;
-	struct diskbench_target *t;
-	struct diskbench_run *run;
-};
-
-static int kfx_setup(void **state)
-{
-	struct kfx *f = calloc(1, sizeof(*f));
-
-	assert_non_null(f);
-	f->dir = tdir_new();
-	*state = f;
-	return 0;
-}
-
-static int kfx_teardown(void **state)
-{
-	struct kfx *f = *state;
-
-	diskbench_run_free(f->run);
-	diskbench_target_free(f->t);
-	diskbench_engine_free(f->e);
-	if (f->sim)
-		sim_free(f->sim);
-	assert_dir_empty(f->dir);
-	tdir_remove(f->dir);
-	free(f->dir);
-	free(f);
-	return 0;
-}
-
-static void kfx_start(struct kfx *f, struct diskbench_engine *e, uint32_t seed)
+static void kfx_start(struct fx *f, struct diskbench_engine *e, uint32_t seed)
 {
 	struct diskbench_target_opts to = DISKBENCH_TARGET_OPTS_INIT;
-	struct diskbench_run_opts ro = DISKBENCH_RUN_OPTS_INIT;
-	char *msg = NULL;
-	int rc;
+	struct diskbench_run_opts ro = seed_opts(seed);
 
 	to.engine = e;
 	to.file_bytes = 1 << 20;
 	to.block_bytes = 8192;
-	rc = diskbench_target_new(&f->t, f->dir, &to, &msg);
-	if (rc)
-		fail_msg("target_new = %d: %s", rc, msg ? msg : "");
-	ro.flags = DISKBENCH_RUN_SEED;
-	ro.seed = seed;
-	assert_ok(diskbench_run_new(&f->run, f->t, &ro));
+	fx_open_opts(f, &to, &ro, 0);
 }
 
-static void add(struct kfx *f, struct diskbench_phase *p)
+static void add(struct fx *f, struct diskbench_phase *p)
 {
 	assert_non_null(p);
 	assert_ok(diskbench_run_add(f->run, p));
 }
 
-static const char *cfg(const struct kfx *f, size_t i, const char *key)
+static const char *cfg(const struct fx *f, size_t i, const char *key)
 {
 	const char *v = diskbench_result_config(diskbench_run_result(f->run, i), key);
 
@@ -85,7 +45,7 @@ static const char *cfg(const struct kfx *f, size_t i, const char *key)
 	return v;
 }
 
-static void add_all_kinds(struct kfx *f)
+static void add_all_kinds(struct fx *f)
 {
 	struct diskbench_seq_opts so = DISKBENCH_SEQ_OPTS_INIT;
 	struct diskbench_random_opts ro = DISKBENCH_RANDOM_OPTS_INIT;
@@ -125,7 +85,7 @@ static void add_all_kinds(struct kfx *f)
 
 static void test_config_of_each_kind(void **state)
 {
-	struct kfx *f = *state;
+	struct fx *f = *state;
 
 	kfx_start(f, NULL, 77);
 	add_all_kinds(f);
@@ -177,12 +137,10 @@ static void test_config_of_each_kind(void **state)
  * dropped, and the result says so. */
 static void test_config_says_cache_not_dropped(void **state)
 {
-	struct kfx *f = *state;
+	struct fx *f = *state;
 	struct diskbench_seq_opts so = DISKBENCH_SEQ_OPTS_INIT;
 	struct diskbench_phase *p = NULL;
-	f->sim = sim_new(NULL);
-	assert_non_null(f->sim);
-	f->e = sim_engine(f->sim);
+	fx_sim(f, NULL);
 	kfx_start(f, f->e, 1);
 	assert_ok(diskbench_phase_seq_new(&p, &so));
 	add(f, p);
@@ -268,7 +226,7 @@ static struct buf write_json(struct diskbench_report *rep)
 
 static void test_config_json_round_trip(void **state)
 {
-	struct kfx *f = *state;
+	struct fx *f = *state;
 	struct diskbench_report *rep = NULL, *back = NULL;
 	struct diskbench_report_info info;
 	struct buf a, b;
@@ -410,7 +368,7 @@ static uint64_t now_real(void)
 
 static void test_add_run_takes_the_run(void **state)
 {
-	struct kfx *f = *state;
+	struct fx *f = *state;
 	struct diskbench_report *rep = NULL;
 	struct diskbench_report_info info, given = DISKBENCH_REPORT_INFO_INIT;
 	struct buf text = { NULL, 0 };
@@ -470,7 +428,7 @@ static void test_add_run_takes_the_run(void **state)
 
 int main(void)
 {
-#define T(fn) cmocka_unit_test_setup_teardown(fn, kfx_setup, kfx_teardown)
+#define T(fn) cmocka_unit_test_setup_teardown(fn, fx_setup, fx_teardown)
 	const struct CMUnitTest tests[] = {
 		T(test_config_of_each_kind),
 		T(test_config_says_cache_not_dropped),

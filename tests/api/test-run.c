@@ -7,6 +7,7 @@
 #include "common-test.h"
 #include "sim-engine.h"
 #include "run-helpers.h"
+#include "fixture.h"
 
 #include <pthread.h>
 #include <signal.h>
@@ -21,60 +22,11 @@
 #define NCH (FILE_BYTES / BLOCK)
 #define SEQ_BLOCK (UINT64_C(64) << 10)
 
-struct fx {
-	char *dir;
-	struct sim *s;
-	struct diskbench_engine *e;
-	struct diskbench_target *t;
-	struct diskbench_run *run;
-};
-
-static int fx_setup(void **state)
-{
-	struct fx *f = calloc(1, sizeof(*f));
-
-	assert_non_null(f);
-	f->dir = tdir_new();
-	*state = f;
-	return 0;
-}
-
-static int fx_teardown(void **state)
-{
-	struct fx *f = *state;
-	long left;
-
-	diskbench_run_free(f->run);
-	diskbench_target_free(f->t);
-	diskbench_engine_free(f->e);
-	sim_free(f->s);
-	left = tdir_count(f->dir);
-	tdir_remove(f->dir);
-	free(f->dir);
-	free(f);
-	if (left != 0) {
-		print_error("the directory was not left empty (%ld entries)\n", left);
-		return -1;
-	}
-	return 0;
-}
-
 static void fx_start(struct fx *f, const struct sim_config *cfg,
 		     const struct diskbench_run_opts *ro)
 {
-	struct diskbench_target_opts to = DISKBENCH_TARGET_OPTS_INIT;
-	char *msg = NULL;
-	int rc;
-
-	f->s = sim_new(cfg);
-	f->e = sim_engine(f->s);
-	to.engine = f->e;
-	to.file_bytes = FILE_BYTES;
-	to.block_bytes = BLOCK;
-	rc = diskbench_target_new(&f->t, f->dir, &to, &msg);
-	if (rc)
-		fail_msg("target_new = %d: %s", rc, msg ? msg : "");
-	assert_ok(diskbench_run_new(&f->run, f->t, ro));
+	fx_sim(f, cfg);
+	fx_open(f, FILE_BYTES, BLOCK, 0, ro);
 }
 
 static struct diskbench_phase *bonnie(enum diskbench_phase_kind k)
@@ -133,16 +85,6 @@ static void add_endless(struct fx *f, const char *name, struct endless *c)
 	assert_ok(diskbench_run_add(f->run, p));
 }
 
-static const struct diskbench_result *res(const struct fx *f, size_t i)
-{
-	const struct diskbench_result *r = diskbench_run_result(f->run, i);
-
-	if (!r)
-		fail_msg("no result %zu (count %zu)", i,
-			 diskbench_run_result_count(f->run));
-	return r;
-}
-
 static void assert_counts(const struct diskbench_result *r, const char *name,
 			  uint64_t ops, uint64_t bytes)
 {
@@ -152,14 +94,6 @@ static void assert_counts(const struct diskbench_result *r, const char *name,
 	assert_string_equal(diskbench_result_name(r), name);
 	assert_u64_eq(diskbench_result_ops(r), ops);
 	assert_u64_eq(diskbench_result_bytes(r), bytes);
-}
-
-static void assert_clean(const struct fx *f)
-{
-	assert_int_equal(sim_file_count(f->s), 0);
-	assert_int_equal(sim_open_handles(f->s), 0);
-	assert_int_equal(diskbench_target_file_count(f->t), 0);
-	assert_u64_eq(f->s->bad_calls, 0);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -256,8 +190,8 @@ static void test_run_progress_rate(void **state)
 	add_bonnie(f, DISKBENCH_PHASE_PUT_BLOCK);
 	add_seq(f, DISKBENCH_SEQ_WRITE, SEQ_BLOCK, seq_total);
 	run_execute_ok(f->run);
-	assert_counts(res(f, 0), "put_block", NCH, FILE_BYTES);
-	assert_counts(res(f, 1), "seq_write", 1000, seq_total);
+	assert_counts(fx_res(f, 0), "put_block", NCH, FILE_BYTES);
+	assert_counts(fx_res(f, 1), "seq_write", 1000, seq_total);
 
 	for (size_t i = 0; i < g->n; i++) {
 		const struct call *c = &g->calls[i];
@@ -333,7 +267,7 @@ static void test_run_progress_time_not_in_ops(void **state)
 	g->advance_ns = 50 * SIM_MS;
 	add_seq(f, DISKBENCH_SEQ_WRITE, SEQ_BLOCK, 100 * SEQ_BLOCK);
 	run_execute_ok(f->run);
-	r = res(f, 0);
+	r = fx_res(f, 0);
 	assert_counts(r, "seq_write", 100, 100 * SEQ_BLOCK);
 	assert_true(g->n >= 9 && g->n <= 10);
 	assert_u64_eq(diskbench_hist_min(diskbench_result_hist(r)), 10 * SIM_MS);
@@ -359,7 +293,7 @@ static void test_run_progress_unknown_fraction(void **state)
 	g->s = f->s;
 	add_endless(f, "mine", &c);
 	run_execute_ok(f->run);
-	assert_counts(res(f, 0), "mine", 1000, 1000);
+	assert_counts(fx_res(f, 0), "mine", 1000, 1000);
 	assert_true(g->n >= 9 && g->n <= 10);
 	for (size_t i = 0; i < g->n; i++) {
 		assert_true(g->calls[i].fraction < 0);
@@ -389,7 +323,7 @@ static void test_run_progress_stop_code(void **state)
 	assert_rc(diskbench_run_execute(f->run), -1234);
 	assert_int_equal(g->n, 3);
 	assert_int_equal(diskbench_run_result_count(f->run), 1);
-	r = res(f, 0);
+	r = fx_res(f, 0);
 	assert_int_equal(diskbench_result_error(r), -1234);
 	assert_u64_eq(diskbench_result_ops(r), g->calls[2].ops);
 	assert_u64_eq(diskbench_result_ops(r), 30);
@@ -421,7 +355,7 @@ static void test_run_cancel_from_progress(void **state)
 	assert_rc(diskbench_run_execute(f->run), -ECANCELED);
 	assert_int_equal(g->n, 2);
 	assert_int_equal(diskbench_run_result_count(f->run), 1);
-	r = res(f, 0);
+	r = fx_res(f, 0);
 	assert_int_equal(diskbench_result_error(r), -ECANCELED);
 	assert_true(diskbench_result_ops(r) == 20 || diskbench_result_ops(r) == 21);
 	assert_u64_eq(diskbench_result_bytes(r), diskbench_result_ops(r) * BLOCK);
@@ -432,8 +366,8 @@ static void test_run_cancel_from_progress(void **state)
 	g->cancel_at = 0;
 	run_execute_ok(f->run);
 	assert_int_equal(diskbench_run_result_count(f->run), 2);
-	assert_counts(res(f, 0), "put_block", NCH, FILE_BYTES);
-	assert_counts(res(f, 1), "get_block", NCH, FILE_BYTES);
+	assert_counts(fx_res(f, 0), "put_block", NCH, FILE_BYTES);
+	assert_counts(fx_res(f, 1), "get_block", NCH, FILE_BYTES);
 	assert_clean(f);
 	free(g);
 }
@@ -453,7 +387,7 @@ static void test_run_cancel_before_execute(void **state)
 	for (int k = 0; k < SIM_KINDS; k++)
 		assert_u64_eq(sim_calls(f->s, k), 0);
 	run_execute_ok(f->run);
-	assert_counts(res(f, 0), "putc", BYTE_BYTES / BLOCK, BYTE_BYTES);
+	assert_counts(fx_res(f, 0), "putc", BYTE_BYTES / BLOCK, BYTE_BYTES);
 	assert_clean(f);
 }
 
@@ -476,7 +410,7 @@ static void test_run_busy_during_execute(void **state)
 	assert_rc(g->add_rc, -EBUSY);
 	assert_rc(g->exec_rc, -EBUSY);
 	assert_int_equal(diskbench_run_result_count(f->run), 1);
-	assert_counts(res(f, 0), "put_block", NCH, FILE_BYTES);
+	assert_counts(fx_res(f, 0), "put_block", NCH, FILE_BYTES);
 	assert_clean(f);
 	/* Not executing any more: adding works. */
 	add_bonnie(f, DISKBENCH_PHASE_GET_BLOCK);
@@ -570,7 +504,7 @@ static void test_run_cancel_from_thread(void **state)
 		      (double)(t1 - c.cancelled_at) / 1e6);
 	assert_true(t1 - c.cancelled_at < 2 * SIM_S);
 	assert_int_equal(diskbench_run_result_count(f->run), 1);
-	r = res(f, 0);
+	r = fx_res(f, 0);
 	assert_int_equal(diskbench_result_error(r), -ECANCELED);
 	assert_true(diskbench_result_ops(r) > 0);
 	assert_true(diskbench_result_ops(r) < to.file_bytes / BLOCK);
@@ -604,14 +538,10 @@ static void test_run_cancel_from_signal(void **state)
 	struct sigaction sa, old;
 	struct itimerval it = { { 0, 0 }, { 0, 50000 } }; /* once, in 50 ms */
 	const struct diskbench_result *r;
-	char *msg = NULL;
 	int rc;
 
 	to.file_bytes = UINT64_C(64) << 20;
-	rc = diskbench_target_new(&f->t, f->dir, &to, &msg);
-	if (rc)
-		fail_msg("target_new = %d: %s", rc, msg);
-	assert_ok(diskbench_run_new(&f->run, f->t, NULL));
+	fx_open_opts(f, &to, NULL, 0);
 	bo.byte_bytes = to.file_bytes;
 	assert_ok(diskbench_phase_bonnie_new(&p, DISKBENCH_PHASE_PUTC, &bo));
 	assert_ok(diskbench_run_add(f->run, p));
@@ -628,7 +558,7 @@ static void test_run_cancel_from_signal(void **state)
 
 	assert_rc(rc, -ECANCELED);
 	assert_int_equal(diskbench_run_result_count(f->run), 1);
-	r = res(f, 0);
+	r = fx_res(f, 0);
 	assert_int_equal(diskbench_result_error(r), -ECANCELED);
 	assert_true(diskbench_result_ops(r) > 0);
 	assert_true(diskbench_result_ops(r) < to.file_bytes / BLOCK);
@@ -674,8 +604,8 @@ static void test_run_stop_ops(void **state)
 	run_execute_ok(f->run);
 	assert_int_equal(diskbench_run_result_count(f->run), 8);
 	for (size_t i = 0; i < 7; i++)
-		assert_counts(res(f, i), all_names[i], 10, 10 * BLOCK);
-	assert_counts(res(f, 7), "endless", 10, 30);
+		assert_counts(fx_res(f, i), all_names[i], 10, 10 * BLOCK);
+	assert_counts(fx_res(f, 7), "endless", 10, 30);
 	/* No more one-byte calls than the ten ops needed. */
 	assert_u64_eq(f->s->write1, 10 * BLOCK);
 	assert_u64_eq(f->s->read1, 10 * BLOCK);
@@ -695,8 +625,8 @@ static void test_run_stop_bytes(void **state)
 	add_all(f, &c);
 	run_execute_ok(f->run);
 	for (size_t i = 0; i < 7; i++)
-		assert_counts(res(f, i), all_names[i], 13, 13 * BLOCK);
-	assert_counts(res(f, 7), "endless", 100, 100000);
+		assert_counts(fx_res(f, i), all_names[i], 13, 13 * BLOCK);
+	assert_counts(fx_res(f, 7), "endless", 100, 100000);
 	assert_clean(f);
 }
 
@@ -715,8 +645,8 @@ static void test_run_stop_time(void **state)
 	add_all(f, &c);
 	run_execute_ok(f->run);
 	for (size_t i = 0; i < 7; i++)
-		assert_counts(res(f, i), all_names[i], ops[i], ops[i] * BLOCK);
-	assert_counts(res(f, 7), "endless", 5, 5);
+		assert_counts(fx_res(f, i), all_names[i], ops[i], ops[i] * BLOCK);
+	assert_counts(fx_res(f, 7), "endless", 5, 5);
 	assert_clean(f);
 }
 
@@ -734,13 +664,13 @@ static void test_run_results_dropped(void **state)
 	add_bonnie(f, DISKBENCH_PHASE_GET_BLOCK);
 	assert_rc(diskbench_run_execute(f->run), -EIO);
 	assert_int_equal(diskbench_run_result_count(f->run), 1);
-	assert_int_equal(diskbench_result_error(res(f, 0)), -EIO);
+	assert_int_equal(diskbench_result_error(fx_res(f, 0)), -EIO);
 	assert_true(strlen(diskbench_run_errmsg(f->run)) > 0);
 
 	run_execute_ok(f->run);
 	assert_string_equal(diskbench_run_errmsg(f->run), "");
 	assert_int_equal(diskbench_run_result_count(f->run), 2);
-	r = res(f, 0);
+	r = fx_res(f, 0);
 	assert_int_equal(diskbench_result_error(r), 0);
 	assert_null(diskbench_result_error_op(r));
 	assert_counts(r, "put_block", NCH, FILE_BYTES);
@@ -799,7 +729,7 @@ static void test_run_add_twice(void **state)
 	assert_ok(diskbench_run_add(other, q));
 	run_execute_ok(f->run);
 	assert_int_equal(diskbench_run_result_count(f->run), 1);
-	assert_counts(res(f, 0), "put_block", NCH, FILE_BYTES);
+	assert_counts(fx_res(f, 0), "put_block", NCH, FILE_BYTES);
 	run_execute_ok(other);
 	assert_int_equal(diskbench_run_result_count(other), 1);
 	assert_string_equal(diskbench_result_name(diskbench_run_result(other, 0)),
@@ -844,7 +774,7 @@ static void test_run_opts_sz(void **state)
 	assert_ok(diskbench_run_new(&f->run, f->t, &ro));
 	add_bonnie(f, DISKBENCH_PHASE_PUT_BLOCK);
 	run_execute_ok(f->run);
-	assert_counts(res(f, 0), "put_block", NCH, FILE_BYTES);
+	assert_counts(fx_res(f, 0), "put_block", NCH, FILE_BYTES);
 
 	/* A newer caller: zero tail accepted, non-zero refused. */
 	memset(&big, 0, sizeof(big));
@@ -857,7 +787,7 @@ static void test_run_opts_sz(void **state)
 	assert_ok(diskbench_run_new(&f->run, f->t, &big.o));
 	add_bonnie(f, DISKBENCH_PHASE_PUT_BLOCK);
 	run_execute_ok(f->run);
-	r = res(f, 0);
+	r = fx_res(f, 0);
 	assert_counts(r, "put_block", 7, 7 * BLOCK);
 	assert_u64_eq(diskbench_timeline_interval_ns(diskbench_result_timeline(r)),
 		      SIM_MS);
@@ -876,7 +806,7 @@ static void test_run_opts_sz(void **state)
 	assert_ok(diskbench_run_new(&f->run, f->t, NULL));
 	add_bonnie(f, DISKBENCH_PHASE_PUT_BLOCK);
 	run_execute_ok(f->run);
-	r = res(f, 0);
+	r = fx_res(f, 0);
 	assert_u64_eq(diskbench_timeline_interval_ns(diskbench_result_timeline(r)),
 		      DISKBENCH_TIMELINE_DEFAULT_INTERVAL_NS);
 	assert_int_equal(diskbench_hist_precision_bits(diskbench_result_hist(r)),
@@ -914,14 +844,14 @@ static void test_run_timeline_bounded(void **state)
 	assert_ok(diskbench_run_add(f->run, p));
 	run_execute_ok(f->run);
 
-	tl = diskbench_result_timeline(res(f, 0));
+	tl = diskbench_result_timeline(fx_res(f, 0));
 	assert_u64_eq(diskbench_timeline_interval_ns(tl), 100 * SIM_US);
 	assert_int_equal(diskbench_timeline_len(tl), 401);  /* the 40th ends at 40 ms */
-	tl = diskbench_result_timeline(res(f, 1));
+	tl = diskbench_result_timeline(fx_res(f, 1));
 	assert_u64_eq(diskbench_timeline_interval_ns(tl), 800 * SIM_US);
 	assert_int_equal(diskbench_timeline_len(tl), 1251);
 	/* Seeks: 3000 reads of 100 us on a shared clock, 300 ms. */
-	tl = diskbench_result_timeline(res(f, 2));
+	tl = diskbench_result_timeline(fx_res(f, 2));
 	assert_true(diskbench_timeline_len(tl) <= 2048);
 	assert_true(diskbench_timeline_len(tl) > 1024);
 	for (size_t i = 0; i < diskbench_timeline_len(tl); i++) {
@@ -931,7 +861,7 @@ static void test_run_timeline_bounded(void **state)
 		ops += pt.ops;
 	}
 	assert_u64_eq(ops, 3000);
-	assert_u64_eq(diskbench_result_ops(res(f, 2)), 3000);
+	assert_u64_eq(diskbench_result_ops(fx_res(f, 2)), 3000);
 	assert_clean(f);
 }
 

@@ -6,7 +6,7 @@
  */
 #include "common-test.h"
 #include "sim-engine.h"
-#include "sim-fixture.h"
+#include "fixture.h"
 #include "run-helpers.h"
 #include "report-fixture.h"
 
@@ -46,22 +46,12 @@ static const struct diskbench_result *put_block(struct fx *f, size_t nstalls,
 		.write_ns = LAT, .fsync_ns = 3 * SIM_MS, .close_ns = SIM_MS,
 		.open_ns = 5 * SIM_MS, .no_data = true,
 	};
-	struct diskbench_target_opts to = DISKBENCH_TARGET_OPTS_INIT;
 	struct diskbench_bonnie_opts bo = DISKBENCH_BONNIE_OPTS_INIT;
 	struct diskbench_phase *p = NULL;
 	const struct diskbench_result *r;
-	char *msg = NULL;
-	int rc;
 
-	f->s = sim_new(&cfg);
-	f->e = sim_engine(f->s);
-	to.engine = f->e;
-	to.file_bytes = FILE_BYTES;
-	to.block_bytes = BLOCK;
-	rc = diskbench_target_new(&f->t, f->dir, &to, &msg);
-	if (rc)
-		fail_msg("target_new = %d: %s", rc, msg ? msg : "");
-	assert_ok(diskbench_run_new(&f->run, f->t, ro));
+	fx_sim(f, &cfg);
+	fx_open(f, FILE_BYTES, BLOCK, 0, ro);
 	for (size_t i = 0; i < nstalls; i++)
 		sim_stall(f->s, SIM_WRITE, stalls3[i].nth, stalls3[i].ns);
 	assert_ok(diskbench_phase_bonnie_new(&p, DISKBENCH_PHASE_PUT_BLOCK, &bo));

@@ -16,8 +16,8 @@
 
 #include "report-file-internal.h"
 
-#include "../api/report-fixture.h"
-#include "../api/write-file-cases.h"
+#include "report-fixture.h"
+#include "write-file-cases.h"
 
 static int named(struct diskbench_report *r, enum diskbench_format f,
 		 const struct diskbench_write_opts *o, const char *path)

@@ -1,5 +1,5 @@
 /*
- * tests/api/test-custom.c: custom phases with a context
+ * tests/api/test-phase-custom.c: custom phases with a context
  * (diskbench_phase_custom_ctx_new) on a real directory: files the target
  * makes, tracks and removes for the phase, the test file, the target's
  * engine, timing only part of an operation, teardown after a failed setup,
@@ -8,60 +8,23 @@
 #include "common-test.h"
 #include "sim-engine.h"
 #include "run-helpers.h"
+#include "fixture.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
-struct cfx {
-	char *dir;
-	struct diskbench_engine *inner, *e;
-	struct diskbench_target *t;
-	struct diskbench_run *run;
-};
-
-static int cfx_setup(void **state)
-{
-	struct cfx *f = calloc(1, sizeof(*f));
-
-	assert_non_null(f);
-	f->dir = tdir_new();
-	assert_ok(diskbench_engine_sync_new(&f->inner));
-	*state = f;
-	return 0;
-}
-
-static int cfx_teardown(void **state)
-{
-	struct cfx *f = *state;
-
-	diskbench_run_free(f->run);
-	diskbench_target_free(f->t);
-	diskbench_engine_free(f->e);
-	diskbench_engine_free(f->inner);
-	assert_dir_empty(f->dir);
-	tdir_remove(f->dir);
-	free(f->dir);
-	free(f);
-	return 0;
-}
-
-static void cfx_start(struct cfx *f, struct diskbench_engine *e)
+static void cfx_start(struct fx *f, struct diskbench_engine *e)
 {
 	struct diskbench_target_opts to = DISKBENCH_TARGET_OPTS_INIT;
-	char *msg = NULL;
-	int rc;
 
 	to.engine = e;
 	to.file_bytes = 1 << 20;
-	rc = diskbench_target_new(&f->t, f->dir, &to, &msg);
-	if (rc)
-		fail_msg("target_new = %d: %s", rc, msg ? msg : "");
-	assert_ok(diskbench_run_new(&f->run, f->t, NULL));
+	fx_open_opts(f, &to, NULL, 0);
 }
 
-static void add_ctx_phase(struct cfx *f, const char *name,
+static void add_ctx_phase(struct fx *f, const char *name,
 			  const struct diskbench_custom_ctx_ops *ops, void *ud)
 {
 	struct diskbench_phase *p = NULL;
@@ -141,7 +104,7 @@ static void append_teardown(struct diskbench_custom_ctx *ctx, void *ud)
 	a->teardown = true;
 }
 
-static uint64_t run_appender(struct cfx *f, struct appender *a)
+static uint64_t run_appender(struct fx *f, struct appender *a)
 {
 	struct diskbench_custom_ctx_ops ops = DISKBENCH_CUSTOM_CTX_OPS_INIT;
 	const struct diskbench_result *r;
@@ -159,7 +122,7 @@ static uint64_t run_appender(struct cfx *f, struct appender *a)
 
 static void test_custom_times_only_the_fsync(void **state)
 {
-	struct cfx *f = *state;
+	struct fx *f = *state;
 	struct diskbench_engine_ops ops = DISKBENCH_ENGINE_OPS_INIT;
 	struct slow s;
 	struct appender whole = { .n = 5 }, part = { .n = 5, .time_fsync_only = true };
@@ -227,7 +190,7 @@ static int reader_op(struct diskbench_custom_ctx *ctx, uint64_t index,
 
 static void test_custom_test_file(void **state)
 {
-	struct cfx *f = *state;
+	struct fx *f = *state;
 	struct diskbench_custom_ctx_ops ops = DISKBENCH_CUSTOM_CTX_OPS_INIT;
 	struct diskbench_bonnie_opts bo = DISKBENCH_BONNIE_OPTS_INIT;
 	struct diskbench_phase *p = NULL;
@@ -282,7 +245,7 @@ static void count_teardown(struct diskbench_custom_ctx *ctx, void *ud)
 
 static void test_custom_teardown_after_failed_setup(void **state)
 {
-	struct cfx *f = *state;
+	struct fx *f = *state;
 	struct diskbench_custom_ctx_ops ops = DISKBENCH_CUSTOM_CTX_OPS_INIT;
 	struct counts c = { .setup_err = -EIO, .fail_at = UINT64_MAX };
 	const struct diskbench_result *r;
@@ -304,7 +267,7 @@ static void test_custom_teardown_after_failed_setup(void **state)
 
 static void test_custom_error_names_the_operation(void **state)
 {
-	struct cfx *f = *state;
+	struct fx *f = *state;
 	struct diskbench_custom_ctx_ops ops = DISKBENCH_CUSTOM_CTX_OPS_INIT;
 	struct counts c = { .op_err = -ENOSPC, .fail_at = 5 };
 	const struct diskbench_result *r;
@@ -331,7 +294,7 @@ static int enospc_open(const char *path, uint32_t flags, int64_t *h, void *ud)
 
 static void test_custom_file_create_fails(void **state)
 {
-	struct cfx *f = *state;
+	struct fx *f = *state;
 	struct diskbench_engine_ops eops = DISKBENCH_ENGINE_OPS_INIT;
 	struct diskbench_custom_ctx_ops ops = DISKBENCH_CUSTOM_CTX_OPS_INIT;
 	struct appender a = { .n = 3 };
@@ -355,7 +318,7 @@ static void test_custom_file_create_fails(void **state)
 
 static void test_custom_bad_input(void **state)
 {
-	struct cfx *f = *state;
+	struct fx *f = *state;
 	struct diskbench_custom_ctx_ops ops = DISKBENCH_CUSTOM_CTX_OPS_INIT;
 	struct diskbench_phase *p = (void *)1;
 	int64_t h;
@@ -378,7 +341,7 @@ static void test_custom_bad_input(void **state)
 
 int main(void)
 {
-#define T(fn) cmocka_unit_test_setup_teardown(fn, cfx_setup, cfx_teardown)
+#define T(fn) cmocka_unit_test_setup_teardown(fn, fx_setup_wrap, fx_teardown)
 	const struct CMUnitTest tests[] = {
 		T(test_custom_times_only_the_fsync),
 		T(test_custom_test_file),

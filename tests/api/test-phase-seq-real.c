@@ -1,5 +1,5 @@
 /*
- * tests/api/test-phases-real.c: the phases on a real file system, in a
+ * tests/api/test-phase-seq-real.c: the phases on a real file system, in a
  * temporary directory under /tmp, with the default sync engine, buffered:
  * exact counts, the file's content between phases, and nothing left behind
  * after success, errors (a directory that vanishes or turns read-only in the
@@ -8,6 +8,7 @@
 #include "common-test.h"
 #include "sim-engine.h"
 #include "run-helpers.h"
+#include "fixture.h"
 
 #include <fcntl.h>
 #include <sys/mount.h>
@@ -22,66 +23,19 @@
 #define SEQ_BLOCK (UINT64_C(64) << 10)
 #define NSEQ (FILE_BYTES / SEQ_BLOCK)  /* 128 */
 
-struct rfx {
-	char *dir;
-	char path[512];
-	char *moved;       /* where a test moved dir, or NULL */
-	bool mounted;
-	struct diskbench_engine *e;
-	struct diskbench_target *t;
-	struct diskbench_run *run;
-};
-
-static int rfx_setup(void **state)
-{
-	struct rfx *f = calloc(1, sizeof(*f));
-
-	assert_non_null(f);
-	f->dir = tdir_new();
-	snprintf(f->path, sizeof(f->path), "%s/diskbench.%ld", f->dir,
-		 (long)getpid());
-	*state = f;
-	return 0;
-}
-
-static int rfx_teardown(void **state)
-{
-	struct rfx *f = *state;
-
-	diskbench_run_free(f->run);
-	diskbench_target_free(f->t);
-	diskbench_engine_free(f->e);
-	if (f->mounted)
-		umount2(f->dir, MNT_DETACH);
-	chmod(f->dir, 0700);
-	if (f->moved) {
-		tdir_remove(f->moved);
-		free(f->moved);
-	}
-	tdir_remove(f->dir);
-	free(f->dir);
-	free(f);
-	return 0;
-}
-
-static void rfx_start(struct rfx *f, struct diskbench_engine *e, uint32_t tflags,
+static void rfx_start(struct fx *f, struct diskbench_engine *e, uint32_t tflags,
 		      uint64_t file_bytes)
 {
 	struct diskbench_target_opts to = DISKBENCH_TARGET_OPTS_INIT;
-	char *msg = NULL;
-	int rc;
 
 	to.engine = e;
 	to.file_bytes = file_bytes;
 	to.block_bytes = BLOCK;
 	to.flags = tflags;
-	rc = diskbench_target_new(&f->t, f->dir, &to, &msg);
-	if (rc)
-		fail_msg("target_new(%s) = %d: %s", f->dir, rc, msg ? msg : "");
-	assert_ok(diskbench_run_new(&f->run, f->t, NULL));
+	fx_open_opts(f, &to, NULL, 0);
 }
 
-static void add_bonnie(struct rfx *f, enum diskbench_phase_kind k)
+static void add_bonnie(struct fx *f, enum diskbench_phase_kind k)
 {
 	struct diskbench_bonnie_opts bo = DISKBENCH_BONNIE_OPTS_INIT;
 	struct diskbench_phase *p = NULL;
@@ -91,7 +45,7 @@ static void add_bonnie(struct rfx *f, enum diskbench_phase_kind k)
 	assert_ok(diskbench_run_add(f->run, p));
 }
 
-static void add_seq(struct rfx *f, uint32_t flags, uint64_t total)
+static void add_seq(struct fx *f, uint32_t flags, uint64_t total)
 {
 	struct diskbench_seq_opts so = DISKBENCH_SEQ_OPTS_INIT;
 	struct diskbench_phase *p = NULL;
@@ -103,7 +57,7 @@ static void add_seq(struct rfx *f, uint32_t flags, uint64_t total)
 	assert_ok(diskbench_run_add(f->run, p));
 }
 
-static void add_custom(struct rfx *f, const char *name,
+static void add_custom(struct fx *f, const char *name,
 		       int (*setup)(struct diskbench_target *, void *),
 		       int (*op)(uint64_t, uint64_t *, void *), void *ud)
 {
@@ -114,7 +68,7 @@ static void add_custom(struct rfx *f, const char *name,
 	assert_ok(diskbench_run_add(f->run, p));
 }
 
-static void add_check(struct rfx *f, struct file_check *c, enum pattern pat,
+static void add_check(struct fx *f, struct file_check *c, enum pattern pat,
 		      uint64_t size)
 {
 	c->dir = f->dir;
@@ -122,23 +76,6 @@ static void add_check(struct rfx *f, struct file_check *c, enum pattern pat,
 	c->block = BLOCK;
 	c->size = size;
 	add_custom(f, "check", NULL, file_check_op, c);
-}
-
-static void assert_checked(const struct file_check *c)
-{
-	assert_true(c->checked);
-	if (c->why[0])
-		fail_msg("%s", c->why);
-}
-
-static const struct diskbench_result *res(const struct rfx *f, size_t i)
-{
-	const struct diskbench_result *r = diskbench_run_result(f->run, i);
-
-	if (!r)
-		fail_msg("no result %zu (count %zu)", i,
-			 diskbench_run_result_count(f->run));
-	return r;
 }
 
 static void assert_res(const struct diskbench_result *r, const char *name,
@@ -173,7 +110,7 @@ static void assert_res(const struct diskbench_result *r, const char *name,
  * checked after each writing phase. */
 static void test_real_bonnie_sequence(void **state)
 {
-	struct rfx *f = *state;
+	struct fx *f = *state;
 	struct file_check c1, c2, c3, c4;
 	static const char *const names[] = {
 		"putc", "check", "put_block", "check", "rewrite", "check",
@@ -204,8 +141,8 @@ static void test_real_bonnie_sequence(void **state)
 
 		if (!strcmp(names[i], "check"))
 			continue;
-		assert_res(res(f, i), names[i], ops[i], ops[i] * unit);
-		assert_false(diskbench_result_kind(res(f, i)) ==
+		assert_res(fx_res(f, i), names[i], ops[i], ops[i] * unit);
+		assert_false(diskbench_result_kind(fx_res(f, i)) ==
 			     DISKBENCH_PHASE_CUSTOM);
 	}
 	assert_checked(&c1);
@@ -218,7 +155,7 @@ static void test_real_bonnie_sequence(void **state)
 	/* Again on the same target and run: the same, from scratch. */
 	run_execute_ok(f->run);
 	assert_int_equal(diskbench_run_result_count(f->run), ARRAY_LEN(names));
-	assert_res(res(f, 2), "put_block", NCH, FILE_BYTES);
+	assert_res(fx_res(f, 2), "put_block", NCH, FILE_BYTES);
 	assert_checked(&c3);
 	assert_dir_empty(f->dir);
 }
@@ -227,7 +164,7 @@ static void test_real_bonnie_sequence(void **state)
  * total first writes it. */
 static void test_real_seq_partial(void **state)
 {
-	struct rfx *f = *state;
+	struct fx *f = *state;
 	const uint64_t total = FILE_BYTES + 1000;
 
 	rfx_start(f, NULL, 0, FILE_BYTES);
@@ -235,16 +172,16 @@ static void test_real_seq_partial(void **state)
 	add_seq(f, DISKBENCH_SEQ_WRITE | DISKBENCH_SEQ_NO_FSYNC, total);
 	add_seq(f, 0, total);
 	run_execute_ok(f->run);
-	assert_res(res(f, 0), "seq_read", NSEQ + 1, total);
-	assert_res(res(f, 1), "seq_write", NSEQ + 1, total);
-	assert_res(res(f, 2), "seq_read", NSEQ + 1, total);
+	assert_res(fx_res(f, 0), "seq_read", NSEQ + 1, total);
+	assert_res(fx_res(f, 1), "seq_write", NSEQ + 1, total);
+	assert_res(fx_res(f, 2), "seq_read", NSEQ + 1, total);
 	assert_dir_empty(f->dir);
 }
 
 /* DISKBENCH_TARGET_SYNC opens every file with O_SYNC. */
 static void test_real_sync_flag(void **state)
 {
-	struct rfx *f = *state;
+	struct fx *f = *state;
 	struct ropen r = { 0 };
 
 	f->e = ropen_engine(&r);
@@ -253,7 +190,7 @@ static void test_real_sync_flag(void **state)
 	add_bonnie(f, DISKBENCH_PHASE_GET_BLOCK);
 	add_seq(f, DISKBENCH_SEQ_WRITE, 0);
 	run_execute_ok(f->run);
-	assert_res(res(f, 0), "put_block", 128, UINT64_C(1) << 20);
+	assert_res(fx_res(f, 0), "put_block", 128, UINT64_C(1) << 20);
 	assert_int_equal(r.n, 3);
 	for (size_t i = 0; i < r.n; i++) {
 		assert_true(r.flags[i] & DISKBENCH_OPEN_SYNC);
@@ -284,7 +221,7 @@ static int noop_op(uint64_t index, uint64_t *bytes, void *ud)
  * create its file, and says which. */
 static void test_real_dir_vanishes(void **state)
 {
-	struct rfx *f = *state;
+	struct fx *f = *state;
 	const struct diskbench_result *r;
 	const char *msg;
 
@@ -294,7 +231,7 @@ static void test_real_dir_vanishes(void **state)
 	add_bonnie(f, DISKBENCH_PHASE_GET_BLOCK);
 	assert_rc(diskbench_run_execute(f->run), -ENOENT);
 	assert_int_equal(diskbench_run_result_count(f->run), 2);
-	r = res(f, 1);
+	r = fx_res(f, 1);
 	assert_int_equal(diskbench_result_error(r), -ENOENT);
 	assert_string_equal(diskbench_result_error_op(r), "create");
 	assert_string_equal(diskbench_result_error_path(r), f->path);
@@ -316,12 +253,12 @@ static void test_real_dir_vanishes(void **state)
  * negative errno.
  */
 struct lock {
-	struct rfx *f;
+	struct fx *f;
 	int err;        /* what a write there should fail with */
 };
 
 /* As root: a tmpfs on the directory, before the target is made. */
-static void lock_prepare(struct rfx *f)
+static void lock_prepare(struct fx *f)
 {
 	if (geteuid() != 0)
 		return;
@@ -348,7 +285,7 @@ static int lock_setup(struct diskbench_target *t, void *ud)
 }
 
 /* Undoes lock_setup (the tmpfs stays mounted, writable again). */
-static void unlock(struct rfx *f)
+static void unlock(struct fx *f)
 {
 	if (f->mounted)
 		assert_int_equal(mount("none", f->dir, "tmpfs", MS_REMOUNT,
@@ -358,7 +295,7 @@ static void unlock(struct rfx *f)
 
 static void test_real_dir_unwritable(void **state)
 {
-	struct rfx *f = *state;
+	struct fx *f = *state;
 	struct lock l = { f, 0 };
 	const struct diskbench_result *r;
 	int rc;
@@ -374,7 +311,7 @@ static void test_real_dir_unwritable(void **state)
 		skip();
 	}
 	assert_rc(rc, l.err);
-	r = res(f, 1);
+	r = fx_res(f, 1);
 	assert_int_equal(diskbench_result_error(r), l.err);
 	assert_string_equal(diskbench_result_error_op(r), "create");
 	assert_string_equal(diskbench_result_error_path(r), f->path);
@@ -392,7 +329,7 @@ static void test_real_dir_unwritable(void **state)
  */
 static void test_real_dir_unwritable_with_file(void **state)
 {
-	struct rfx *f = *state;
+	struct fx *f = *state;
 	struct lock l = { f, 0 };
 	int rc;
 
@@ -410,7 +347,7 @@ static void test_real_dir_unwritable_with_file(void **state)
 	/* The file system refuses the change (l.err). */
 	assert_rc(rc, l.err);
 	assert_int_equal(diskbench_run_result_count(f->run), 3);
-	assert_int_equal(diskbench_result_error(res(f, 2)), rc);
+	assert_int_equal(diskbench_result_error(fx_res(f, 2)), rc);
 	print_message("    %s\n", diskbench_run_errmsg(f->run));
 	assert_non_null(strstr(diskbench_run_errmsg(f->run), f->path));
 	/* Still ours, still there. */
@@ -444,28 +381,20 @@ static int fill_setup(struct diskbench_target *t, void *ud)
 
 static void test_real_enospc(void **state)
 {
-	struct rfx *f = *state;
+	struct fx *f = *state;
 	const struct diskbench_result *r;
 	const uint64_t file = UINT64_C(1) << 20;
 	uint64_t off;
 	char *filler;
 
-	if (geteuid() != 0) {
-		print_message("    not root: no small file system to fill\n");
+	if (!fx_mount_tmpfs(f, "size=2m"))
 		skip();
-	}
-	if (mount("none", f->dir, "tmpfs", 0, "size=2m") != 0) {
-		print_message("    mount of a 2 MiB tmpfs failed: %s\n",
-			      strerror(errno));
-		skip();
-	}
-	f->mounted = true;
 	rfx_start(f, NULL, 0, file);
 	add_custom(f, "fill", fill_setup, noop_op,
 		   (void *)(uintptr_t)(UINT64_C(1536) << 10));
 	add_bonnie(f, DISKBENCH_PHASE_PUT_BLOCK);
 	assert_rc(diskbench_run_execute(f->run), -ENOSPC);
-	r = res(f, 1);
+	r = fx_res(f, 1);
 	assert_int_equal(diskbench_result_error(r), -ENOSPC);
 	assert_string_equal(diskbench_result_error_op(r), "write");
 	assert_string_equal(diskbench_result_error_path(r), f->path);
@@ -490,7 +419,7 @@ static int fail_op(uint64_t index, uint64_t *bytes, void *ud)
 
 static void test_real_error_removes_file(void **state)
 {
-	struct rfx *f = *state;
+	struct fx *f = *state;
 
 	rfx_start(f, NULL, 0, FILE_BYTES);
 	add_bonnie(f, DISKBENCH_PHASE_PUT_BLOCK);
@@ -498,7 +427,7 @@ static void test_real_error_removes_file(void **state)
 	add_bonnie(f, DISKBENCH_PHASE_GET_BLOCK);
 	assert_rc(diskbench_run_execute(f->run), -EIO);
 	assert_int_equal(diskbench_run_result_count(f->run), 2);
-	assert_string_equal(diskbench_result_error_op(res(f, 1)), "operation 0");
+	assert_string_equal(diskbench_result_error_op(fx_res(f, 1)), "operation 0");
 	assert_int_equal(diskbench_target_file_count(f->t), 0);
 	assert_dir_empty(f->dir);
 }
@@ -512,18 +441,9 @@ static int cancel_op(uint64_t index, uint64_t *bytes, void *ud)
 	return 0;
 }
 
-static int cancel_progress(const struct diskbench_progress *p, void *ud)
-{
-	struct diskbench_run **run = ud;
-
-	(void)p;
-	diskbench_run_cancel(*run);
-	return 0;
-}
-
 static void test_real_cancel_removes_file(void **state)
 {
-	struct rfx *f = *state;
+	struct fx *f = *state;
 	struct diskbench_run_opts ro = DISKBENCH_RUN_OPTS_INIT;
 	const struct diskbench_result *r;
 
@@ -533,13 +453,13 @@ static void test_real_cancel_removes_file(void **state)
 	add_bonnie(f, DISKBENCH_PHASE_GET_BLOCK);
 	assert_rc(diskbench_run_execute(f->run), -ECANCELED);
 	assert_int_equal(diskbench_run_result_count(f->run), 2);
-	assert_int_equal(diskbench_result_error(res(f, 1)), -ECANCELED);
-	assert_u64_eq(diskbench_result_ops(res(f, 1)), 1);
+	assert_int_equal(diskbench_result_error(fx_res(f, 1)), -ECANCELED);
+	assert_u64_eq(diskbench_result_ops(fx_res(f, 1)), 1);
 	assert_dir_empty(f->dir);
 
 	/* Within a write, from the progress callback (real clock, 1 ms). */
 	diskbench_run_free(f->run);
-	ro.progress = cancel_progress;
+	ro.progress = fx_cancel_progress;
 	ro.progress_interval_ns = 1000000;
 	ro.progress_user_data = &f->run;
 	assert_ok(diskbench_run_new(&f->run, f->t, &ro));
@@ -548,7 +468,7 @@ static void test_real_cancel_removes_file(void **state)
 	add_bonnie(f, DISKBENCH_PHASE_PUT_BLOCK);
 	assert_rc(diskbench_run_execute(f->run), -ECANCELED);
 	assert_int_equal(diskbench_run_result_count(f->run), 1);
-	r = res(f, 0);
+	r = fx_res(f, 0);
 	assert_int_equal(diskbench_result_error(r), -ECANCELED);
 	assert_true(diskbench_result_ops(r) < NBCH);
 	assert_u64_eq(diskbench_result_bytes(r), diskbench_result_ops(r) * BLOCK);
@@ -607,7 +527,7 @@ static int fd_watch_progress(const struct diskbench_progress *p, void *ud)
 
 static void test_real_handle_not_shared(void **state)
 {
-	struct rfx *f = *state;
+	struct fx *f = *state;
 	struct diskbench_run_opts ro = DISKBENCH_RUN_OPTS_INIT;
 	struct fd_watch w = { f->dir, 0, 0, 0 };
 
@@ -626,9 +546,12 @@ static void test_real_handle_not_shared(void **state)
 	assert_dir_empty(f->dir);
 }
 
-int main(void)
+int phase_seq_real_tests(int argc, char **argv);
+
+/* The group "real" of test-api-phase-seq (main() is in test-phase-seq.c). */
+int phase_seq_real_tests(int argc, char **argv)
 {
-#define T(fn) cmocka_unit_test_setup_teardown(fn, rfx_setup, rfx_teardown)
+#define T(fn) cmocka_unit_test_setup_teardown(fn, fx_setup_loose, fx_teardown)
 	const struct CMUnitTest tests[] = {
 		T(test_real_bonnie_sequence),
 		T(test_real_seq_partial),

@@ -1,5 +1,5 @@
 /*
- * tests/api/test-files-sim.c: bonnie++'s small-file phases on the
+ * tests/api/test-phase-files.c: bonnie++'s small-file phases on the
  * simulated device (sim-engine.h): exact engine calls per phase, exact
  * latencies from the fake clock, bonnie++'s names, sizes and orders (the
  * same as the real bonnie++ 2.00a for seed 12345), the same draws for the
@@ -8,82 +8,23 @@
 #include "common-test.h"
 #include "sim-engine.h"
 #include "run-helpers.h"
+#include "fixture.h"
 
 #include <ctype.h>
 #include <unistd.h>
-
-struct fx {
-	char *dir;
-	char root[512];       /* the set directory's expected path */
-	struct sim *s;
-	struct diskbench_engine *e;
-	struct diskbench_target *t;
-	struct diskbench_run *run;
-};
-
-static int fx_setup(void **state)
-{
-	struct fx *f = calloc(1, sizeof(*f));
-
-	assert_non_null(f);
-	f->dir = tdir_new();
-	snprintf(f->root, sizeof(f->root), "%s/diskbench.%ld.files", f->dir,
-		 (long)getpid());
-	*state = f;
-	return 0;
-}
-
-static void fx_stop(struct fx *f)
-{
-	diskbench_run_free(f->run);
-	diskbench_target_free(f->t);
-	diskbench_engine_free(f->e);
-	sim_free(f->s);
-	f->run = NULL;
-	f->t = NULL;
-	f->e = NULL;
-	f->s = NULL;
-}
-
-static int fx_teardown(void **state)
-{
-	struct fx *f = *state;
-	long left;
-
-	fx_stop(f);
-	/* The simulated device never touches the real directory. */
-	left = tdir_count(f->dir);
-	tdir_remove(f->dir);
-	free(f->dir);
-	free(f);
-	if (left != 0) {
-		print_error("the directory was not left empty (%ld entries)\n", left);
-		return -1;
-	}
-	return 0;
-}
 
 /* Device, engine, target and a run with the given seed; cfg may be NULL. */
 static void fx_start_ex(struct fx *f, const struct sim_config *cfg,
 			uint32_t seed, const struct diskbench_run_opts *base)
 {
-	struct diskbench_target_opts to = DISKBENCH_TARGET_OPTS_INIT;
 	struct diskbench_run_opts ro = DISKBENCH_RUN_OPTS_INIT;
-	char *msg = NULL;
-	int rc;
 
-	f->s = sim_new(cfg);
-	f->e = sim_engine(f->s);
-	to.engine = f->e;
-	to.file_bytes = 1 << 20;
-	rc = diskbench_target_new(&f->t, f->dir, &to, &msg);
-	if (rc)
-		fail_msg("target_new = %d: %s", rc, msg ? msg : "");
 	if (base)
 		ro = *base;
 	ro.flags |= DISKBENCH_RUN_SEED;
 	ro.seed = seed;
-	assert_ok(diskbench_run_new(&f->run, f->t, &ro));
+	fx_sim(f, cfg);
+	fx_open(f, 1 << 20, 0, 0, &ro);
 }
 
 static void fx_start(struct fx *f, const struct sim_config *cfg, uint32_t seed)
@@ -174,16 +115,6 @@ static void add_six_snapped(struct fx *f, const struct diskbench_files_opts *o,
 	}
 }
 
-static const struct diskbench_result *res(const struct fx *f, size_t i)
-{
-	const struct diskbench_result *r = diskbench_run_result(f->run, i);
-
-	if (!r)
-		fail_msg("no result %zu (count %zu)", i,
-			 diskbench_run_result_count(f->run));
-	return r;
-}
-
 static void assert_ok_res(const struct diskbench_result *r, const char *name,
 			  uint64_t ops)
 {
@@ -197,7 +128,7 @@ static void assert_ok_res(const struct diskbench_result *r, const char *name,
 }
 
 /* Nothing of the run's is left: files, links, directories, handles. */
-static void assert_clean(const struct fx *f)
+static void assert_files_clean(const struct fx *f)
 {
 	assert_int_equal(sim_file_count(f->s), 0);
 	assert_int_equal(sim_dir_count(f->s), 0);
@@ -309,12 +240,12 @@ static void test_files_calls_regular(void **state)
 	assert_true(seq_nonempty > 150 && seq_nonempty <= 200);
 
 	for (size_t k = 0; k < 12; k += 2)
-		assert_ok_res(res(f, k), diskbench_phase_kind_name(six[k / 2]), 200);
-	assert_u64_eq(diskbench_result_bytes(res(f, 0)), seq_bytes);
-	assert_u64_eq(diskbench_result_bytes(res(f, 2)), seq_bytes);
-	assert_u64_eq(diskbench_result_bytes(res(f, 4)), 0);
-	assert_u64_eq(diskbench_result_bytes(res(f, 6)), ran_bytes);
-	assert_u64_eq(diskbench_result_bytes(res(f, 8)), ran_bytes);
+		assert_ok_res(fx_res(f, k), diskbench_phase_kind_name(six[k / 2]), 200);
+	assert_u64_eq(diskbench_result_bytes(fx_res(f, 0)), seq_bytes);
+	assert_u64_eq(diskbench_result_bytes(fx_res(f, 2)), seq_bytes);
+	assert_u64_eq(diskbench_result_bytes(fx_res(f, 4)), 0);
+	assert_u64_eq(diskbench_result_bytes(fx_res(f, 6)), ran_bytes);
+	assert_u64_eq(diskbench_result_bytes(fx_res(f, 8)), ran_bytes);
 
 	/* seq_create: the root, 200 creates, the writes, 200 closes, sync */
 	assert_u64_eq(delta(&sn, 0, SIM_MKDIR), 1);
@@ -363,7 +294,7 @@ static void test_files_calls_regular(void **state)
 	assert_u64_eq(f->s->write_cur, sim_calls(f->s, SIM_WRITE));
 	assert_u64_eq(f->s->bytes_written, seq_bytes + ran_bytes);
 	assert_u64_eq(f->s->bytes_read, seq_bytes + ran_bytes);
-	assert_clean(f);
+	assert_files_clean(f);
 }
 
 /* With -b and 4 directories: a handle per directory, fsync of each file
@@ -380,7 +311,7 @@ static void test_files_calls_sync_dirs(void **state)
 	add_six_snapped(f, &o, &sn);
 	run_execute_ok(f->run);
 	for (size_t k = 0; k < 12; k += 2)
-		assert_ok_res(res(f, k), diskbench_phase_kind_name(six[k / 2]), 100);
+		assert_ok_res(fx_res(f, k), diskbench_phase_kind_name(six[k / 2]), 100);
 	for (size_t k = 0; k < 6; k += 3) {
 		/* create: root + 4, a handle on each of the 4, 2 writes a file */
 		assert_u64_eq(delta(&sn, k, SIM_MKDIR), 5);
@@ -409,7 +340,7 @@ static void test_files_calls_sync_dirs(void **state)
 	assert_u64_eq(delta(&sn, 2, SIM_READDIR), 4);
 	assert_u64_eq(delta(&sn, 4, SIM_READDIR), 0);
 	assert_u64_eq(delta(&sn, 5, SIM_READDIR), 0);
-	assert_clean(f);
+	assert_files_clean(f);
 }
 
 /* Hard links: file 0 made empty, 49 links to it; with -b a directory
@@ -427,7 +358,7 @@ static void test_files_calls_hardlink(void **state)
 	add_six_snapped(f, &o, &sn);
 	run_execute_ok(f->run);
 	for (size_t k = 0; k < 12; k += 2)
-		assert_ok_res(res(f, k), diskbench_phase_kind_name(six[k / 2]), 50);
+		assert_ok_res(fx_res(f, k), diskbench_phase_kind_name(six[k / 2]), 50);
 	for (size_t k = 0; k < 6; k += 3) {
 		assert_u64_eq(delta(&sn, k, SIM_CREATE), 1);
 		assert_u64_eq(delta(&sn, k, SIM_LINK), 49);
@@ -444,7 +375,7 @@ static void test_files_calls_hardlink(void **state)
 		assert_ptr_equal(made[i]->hard, made[0]);
 		assert_ptr_equal(made[50 + i]->hard, made[50]);
 	}
-	assert_clean(f);
+	assert_files_clean(f);
 }
 
 /*
@@ -465,7 +396,7 @@ static void test_files_symlink_targets(void **state)
 	add_six_snapped(f, &o, &sn);
 	run_execute_ok(f->run);
 	for (size_t k = 0; k < 12; k += 2)
-		assert_ok_res(res(f, k), diskbench_phase_kind_name(six[k / 2]), 50);
+		assert_ok_res(fx_res(f, k), diskbench_phase_kind_name(six[k / 2]), 50);
 	assert_u64_eq(delta(&sn, 0, SIM_CREATE), 1);
 	assert_u64_eq(delta(&sn, 0, SIM_SYMLINK), 49);
 	assert_u64_eq(delta(&sn, 3, SIM_SYMLINK), 49);
@@ -485,7 +416,7 @@ static void test_files_symlink_targets(void **state)
 			assert_string_equal(l->symlink, i < per ? name0 : other);
 		}
 	}
-	assert_clean(f);
+	assert_files_clean(f);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -537,47 +468,47 @@ static void test_files_exact_latencies(void **state)
 		add_files(f, six[i], &o);
 	run_execute_ok(f->run);
 	for (size_t k = 0; k < 6; k++)
-		assert_ok_res(res(f, k), diskbench_phase_kind_name(six[k]), 64);
+		assert_ok_res(fx_res(f, k), diskbench_phase_kind_name(six[k]), 64);
 
 	for (size_t i = 0; i < 64; i++)
 		lat[i] = create;
 	for (size_t k = 0; k < 6; k += 3) {
-		assert_hist_is(res(f, k), lat, 64);
-		assert_u64_eq(diskbench_result_elapsed_ns(res(f, k)),
+		assert_hist_is(fx_res(f, k), lat, 64);
+		assert_u64_eq(diskbench_result_elapsed_ns(fx_res(f, k)),
 			      64 * create + SYNC_NS);
-		assert_u64_eq(diskbench_result_bytes(res(f, k)), 64 * 600);
+		assert_u64_eq(diskbench_result_bytes(fx_res(f, k)), 64 * 600);
 	}
 	/* (percentiles: compared with the reference's above) */
-	assert_u64_eq(diskbench_hist_max(diskbench_result_hist(res(f, 0))), create);
+	assert_u64_eq(diskbench_hist_max(diskbench_result_hist(fx_res(f, 0))), create);
 
 	/* seq_stat: the readdir's time in the first entry */
 	for (size_t i = 0; i < 64; i++)
 		lat[i] = st + (i == 0 ? META_NS : 0);
-	assert_hist_is(res(f, 1), lat, 64);
-	assert_u64_eq(diskbench_result_elapsed_ns(res(f, 1)), 64 * st + META_NS);
-	assert_u64_eq(diskbench_hist_min(diskbench_result_hist(res(f, 1))), st);
-	assert_u64_eq(diskbench_hist_max(diskbench_result_hist(res(f, 1))),
+	assert_hist_is(fx_res(f, 1), lat, 64);
+	assert_u64_eq(diskbench_result_elapsed_ns(fx_res(f, 1)), 64 * st + META_NS);
+	assert_u64_eq(diskbench_hist_min(diskbench_result_hist(fx_res(f, 1))), st);
+	assert_u64_eq(diskbench_hist_max(diskbench_result_hist(fx_res(f, 1))),
 		      st + META_NS);
 	/* ran_stat: by path, all equal */
 	for (size_t i = 0; i < 64; i++)
 		lat[i] = st;
-	assert_hist_is(res(f, 4), lat, 64);
-	assert_u64_eq(diskbench_result_elapsed_ns(res(f, 4)), 64 * st);
+	assert_hist_is(fx_res(f, 4), lat, 64);
+	assert_u64_eq(diskbench_result_elapsed_ns(fx_res(f, 4)), 64 * st);
 
 	/* seq_del: readdir in the first; the rmdir and sync after the last */
 	for (size_t i = 0; i < 64; i++)
 		lat[i] = UNLINK_NS + (i == 0 ? META_NS : 0);
-	assert_hist_is(res(f, 2), lat, 64);
-	assert_u64_eq(diskbench_result_elapsed_ns(res(f, 2)),
+	assert_hist_is(fx_res(f, 2), lat, 64);
+	assert_u64_eq(diskbench_result_elapsed_ns(fx_res(f, 2)),
 		      64 * UNLINK_NS + META_NS + META_NS + SYNC_NS);
 	for (size_t i = 0; i < 64; i++)
 		lat[i] = UNLINK_NS;
-	assert_hist_is(res(f, 5), lat, 64);
-	assert_u64_eq(diskbench_result_elapsed_ns(res(f, 5)),
+	assert_hist_is(fx_res(f, 5), lat, 64);
+	assert_u64_eq(diskbench_result_elapsed_ns(fx_res(f, 5)),
 		      64 * UNLINK_NS + META_NS + SYNC_NS);
 	for (size_t k = 0; k < 6; k++)
-		assert_true(diskbench_result_too_fast(res(f, k)));
-	assert_clean(f);
+		assert_true(diskbench_result_too_fast(fx_res(f, k)));
+	assert_files_clean(f);
 }
 
 /*
@@ -599,20 +530,20 @@ static void test_files_exact_latencies_dirs(void **state)
 	run_execute_ok(f->run);
 	for (size_t i = 0; i < 40; i++)
 		lat[i] = create;
-	assert_hist_is(res(f, 0), lat, 40);
-	assert_u64_eq(diskbench_result_elapsed_ns(res(f, 0)), 40 * create + SYNC_NS);
+	assert_hist_is(fx_res(f, 0), lat, 40);
+	assert_u64_eq(diskbench_result_elapsed_ns(fx_res(f, 0)), 40 * create + SYNC_NS);
 	/* empty files: stat only */
 	for (size_t i = 0; i < 40; i++)
 		lat[i] = META_NS + (i % 11 == 0 ? META_NS : 0);
-	assert_hist_is(res(f, 1), lat, 40);
-	assert_u64_eq(diskbench_result_elapsed_ns(res(f, 1)), 44 * META_NS);
+	assert_hist_is(fx_res(f, 1), lat, 40);
+	assert_u64_eq(diskbench_result_elapsed_ns(fx_res(f, 1)), 44 * META_NS);
 	for (size_t i = 0; i < 40; i++)
 		lat[i] = UNLINK_NS + (i == 0 ? META_NS : i % 11 == 0 ? 2 * META_NS : 0);
-	assert_hist_is(res(f, 2), lat, 40);
+	assert_hist_is(fx_res(f, 2), lat, 40);
 	/* 40 unlinks, 4 readdirs, 4 + 1 rmdirs, sync */
-	assert_u64_eq(diskbench_result_elapsed_ns(res(f, 2)),
+	assert_u64_eq(diskbench_result_elapsed_ns(fx_res(f, 2)),
 		      40 * UNLINK_NS + 9 * META_NS + SYNC_NS);
-	assert_clean(f);
+	assert_files_clean(f);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -687,7 +618,7 @@ static void test_files_bonnie_names_seed_12345(void **state)
 	assert_int_equal(n, 2048);
 	for (size_t i = 0; i < ARRAY_LEN(ran_del); i++)
 		assert_string_equal(base_name(paths[1024 + i]), ran_del[i]);
-	assert_clean(f);
+	assert_files_clean(f);
 	fx_stop(f);
 
 	/* Sizes: 4096 max, 1024 min, 4 directories. */
@@ -711,7 +642,7 @@ static void test_files_bonnie_names_seed_12345(void **state)
 		assert_string_equal(made[1024]->path, want);
 		snprintf(want, sizeof(want), "%s/00000/PBRCeR5VjT0000000001", f->root);
 		assert_string_equal(made[1025]->path, want);
-		assert_clean(f);
+		assert_files_clean(f);
 	}
 	free(paths);
 }
@@ -737,7 +668,7 @@ static void test_files_name_format(void **state)
 		assert_true(lengths[0][l] > 0);
 		assert_true(lengths[1][l] > 0);
 	}
-	assert_clean(f);
+	assert_files_clean(f);
 }
 
 /* The calls of one run of the six phases, as "kind path" lines. */
@@ -776,7 +707,7 @@ static char *trace_six(struct fx *f, uint32_t seed,
 		len += (size_t)snprintf(out + len, cap - len, "%" PRIu64 "\n",
 					f->s->files[i]->size);
 	}
-	assert_clean(f);
+	assert_files_clean(f);
 	fx_stop(f);
 	return out;
 }
@@ -821,7 +752,7 @@ static void random_names(struct fx *f, uint64_t max, uint64_t min,
 			assert_u64_eq(made[i]->size, min);
 		}
 	}
-	assert_clean(f);
+	assert_files_clean(f);
 	fx_stop(f);
 }
 
@@ -862,7 +793,7 @@ static void test_files_sizes_in_range(void **state)
 	}
 	assert_true(lo >= 100 && lo < 110);
 	assert_true(hi <= 200 && hi > 190);
-	assert_clean(f);
+	assert_files_clean(f);
 }
 
 /* Files per directory, in index order: each takes files / dirs + 1. */
@@ -892,7 +823,7 @@ static void check_distribution(struct fx *f, uint64_t files, uint32_t dirs,
 	}
 	for (uint32_t k = 0; k < dirs; k++)
 		assert_u64_eq(got[k], want[k]);
-	assert_clean(f);
+	assert_files_clean(f);
 	fx_stop(f);
 	free(made);
 	free(got);
@@ -960,7 +891,7 @@ static void test_files_orders(void **state)
 			assert_true(seen_s[i] && seen_u[i]);
 		assert_true(same_s < 10 && same_u < 10 && same_su < 10);
 	}
-	assert_clean(f);
+	assert_files_clean(f);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -988,18 +919,18 @@ static void test_files_alone(void **state)
 		add_files(f, alone[i], &o);
 		add_snap(f, &sn);
 		run_execute_ok(f->run);
-		assert_ok_res(res(f, 0), diskbench_phase_kind_name(alone[i]), 30);
+		assert_ok_res(fx_res(f, 0), diskbench_phase_kind_name(alone[i]), 30);
 		assert_u64_eq(delta(&sn, 0, SIM_CREATE), 30);
 		assert_u64_eq(delta(&sn, 0, SIM_SYNC), del ? 1 : 0);
 		/* the creates are not timed */
-		assert_u64_eq(diskbench_result_elapsed_ns(res(f, 0)),
+		assert_u64_eq(diskbench_result_elapsed_ns(fx_res(f, 0)),
 			      !del ? 30 * META_NS + (ran ? 0 : META_NS)
 				   : 30 * UNLINK_NS + META_NS + SYNC_NS +
 					     (ran ? 0 : META_NS));
 		assert_int_equal(made_files(f->s, made, 30), 30);
 		for (size_t k = 0; k < 30; k++)
 			check_name(made[k]->path, f->root, ran, 0, 30, k);
-		assert_clean(f);
+		assert_files_clean(f);
 		fx_stop(f);
 	}
 }
@@ -1022,23 +953,23 @@ static void test_files_twice_and_other_options(void **state)
 	add_files(f, DISKBENCH_PHASE_SEQ_STAT, &o2);
 	add_snap(f, &sn);
 	run_execute_ok(f->run);
-	assert_ok_res(res(f, 0), "ran_create", 40);
-	assert_ok_res(res(f, 2), "ran_create", 40);
-	assert_ok_res(res(f, 4), "seq_stat", 70);
+	assert_ok_res(fx_res(f, 0), "ran_create", 40);
+	assert_ok_res(fx_res(f, 2), "ran_create", 40);
+	assert_ok_res(fx_res(f, 4), "seq_stat", 70);
 	assert_u64_eq(delta(&sn, 1, SIM_UNLINK), 40);
 	assert_u64_eq(delta(&sn, 1, SIM_RMDIR), 1);
 	assert_u64_eq(delta(&sn, 1, SIM_CREATE), 40);
 	/* the removal is not timed */
-	assert_u64_eq(diskbench_result_elapsed_ns(res(f, 2)),
+	assert_u64_eq(diskbench_result_elapsed_ns(fx_res(f, 2)),
 		      40 * (OPEN_NS + CLOSE_NS) + SYNC_NS);
 	assert_u64_eq(delta(&sn, 2, SIM_UNLINK), 40);
 	assert_u64_eq(delta(&sn, 2, SIM_CREATE), 70);
 	assert_u64_eq(delta(&sn, 2, SIM_MKDIR), 3);
-	assert_u64_eq(diskbench_result_bytes(res(f, 4)), 700);
+	assert_u64_eq(diskbench_result_bytes(fx_res(f, 4)), 700);
 	assert_int_equal(made_files(f->s, made, ARRAY_LEN(made)), 150);
 	for (size_t i = 0; i < 40; i++)
 		assert_string_not_equal(made[i]->path, made[40 + i]->path);
-	assert_clean(f);
+	assert_files_clean(f);
 }
 
 /* A stop condition ends each phase early; the next one completes the set
@@ -1055,7 +986,7 @@ static void test_files_stop_ops(void **state)
 	add_six_snapped(f, &o, &sn);
 	run_execute_ok(f->run);
 	for (size_t k = 0; k < 12; k += 2)
-		assert_ok_res(res(f, k), diskbench_phase_kind_name(six[k / 2]), 30);
+		assert_ok_res(fx_res(f, k), diskbench_phase_kind_name(six[k / 2]), 30);
 	assert_u64_eq(delta(&sn, 0, SIM_CREATE), 30);
 	assert_u64_eq(delta(&sn, 0, SIM_SYNC), 1);
 	assert_u64_eq(delta(&sn, 1, SIM_CREATE), 70);  /* completed */
@@ -1068,7 +999,7 @@ static void test_files_stop_ops(void **state)
 	assert_u64_eq(delta(&sn, 4, SIM_CREATE), 70);
 	assert_u64_eq(delta(&sn, 5, SIM_UNLINK), 30);
 	/* the run's cleanup took the rest */
-	assert_clean(f);
+	assert_files_clean(f);
 }
 
 struct prog {
@@ -1107,8 +1038,8 @@ static void test_files_progress_and_cancel(void **state)
 	assert_u64_eq(g.ops, 50);
 	assert_true(fabs(g.fraction - 0.5) < 1e-12);
 	assert_int_equal(diskbench_run_result_count(f->run), 1);
-	assert_int_equal(diskbench_result_error(res(f, 0)), -ECANCELED);
-	assert_clean(f);
+	assert_int_equal(diskbench_result_error(fx_res(f, 0)), -ECANCELED);
+	assert_files_clean(f);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -1126,7 +1057,7 @@ run_fault(struct fx *f, const struct diskbench_files_opts *o, int err,
 		add_files(f, six[i], o);
 	assert_rc(diskbench_run_execute(f->run), err);
 	assert_int_equal(diskbench_run_result_count(f->run), phase + 1);
-	r = res(f, phase);
+	r = fx_res(f, phase);
 	assert_int_equal(diskbench_result_error(r), err);
 	if (!diskbench_result_error_op(r) ||
 	    strcmp(diskbench_result_error_op(r), op) != 0)
@@ -1136,9 +1067,9 @@ run_fault(struct fx *f, const struct diskbench_files_opts *o, int err,
 	assert_non_null(strstr(diskbench_run_errmsg(f->run),
 			       diskbench_phase_kind_name(six[phase])));
 	for (size_t k = 0; k < phase; k++)
-		assert_ok_res(res(f, k), diskbench_phase_kind_name(six[k]),
-			      diskbench_result_ops(res(f, k)));
-	assert_clean(f);
+		assert_ok_res(fx_res(f, k), diskbench_phase_kind_name(six[k]),
+			      diskbench_result_ops(fx_res(f, k)));
+	assert_files_clean(f);
 	return r;
 }
 
@@ -1342,13 +1273,13 @@ static void test_files_fault_in_preparation(void **state)
 	sim_fail(f->s, SIM_WRITE, 12, -ENOSPC);
 	add_files(f, DISKBENCH_PHASE_RAN_STAT, &o);
 	assert_rc(diskbench_run_execute(f->run), -ENOSPC);
-	r = res(f, 0);
+	r = fx_res(f, 0);
 	assert_string_equal(diskbench_result_error_op(r), "write");
 	assert_string_equal(diskbench_result_error_path(r), made_path(f, 11));
 	assert_u64_eq(diskbench_result_error_offset(r), 0);
 	assert_u64_eq(diskbench_result_ops(r), 0);
 	assert_u64_eq(diskbench_result_elapsed_ns(r), 0); /* never started */
-	assert_clean(f);
+	assert_files_clean(f);
 }
 
 /* The cleanup cannot remove a file: the run says so; the target still
@@ -1362,14 +1293,14 @@ static void test_files_fault_cleanup(void **state)
 	sim_fail(f->s, SIM_UNLINK, 3, -EIO);
 	add_files(f, DISKBENCH_PHASE_SEQ_CREATE, &o);
 	assert_rc(diskbench_run_execute(f->run), -EIO);
-	assert_int_equal(diskbench_result_error(res(f, 0)), 0);
+	assert_int_equal(diskbench_result_error(fx_res(f, 0)), 0);
 	assert_non_null(strstr(diskbench_run_errmsg(f->run), "unlink"));
 	assert_non_null(strstr(diskbench_run_errmsg(f->run), made_path(f, 2)));
 	assert_non_null(strstr(diskbench_target_errmsg(f->t), made_path(f, 2)));
 	assert_int_equal(sim_file_count(f->s), 1);
 	assert_int_equal(sim_dir_count(f->s), 2); /* root and its directory */
 	assert_ok(diskbench_target_cleanup(f->t));
-	assert_clean(f);
+	assert_files_clean(f);
 }
 
 /* A file of ours disappears behind our back: the walk finds one fewer,
@@ -1428,13 +1359,13 @@ static void test_files_count_mismatch(void **state)
 	add_vanish(f, &v);
 	add_files(f, DISKBENCH_PHASE_SEQ_STAT, &o);
 	assert_rc(diskbench_run_execute(f->run), -EIO);
-	r = res(f, 2);
+	r = fx_res(f, 2);
 	assert_int_equal(diskbench_result_error(r), -EIO);
 	assert_string_equal(diskbench_result_error_op(r),
 			    "readdir (expected 100 files, found 99)");
 	assert_string_equal(diskbench_result_error_path(r), f->root);
 	assert_u64_eq(diskbench_result_ops(r), 99);
-	assert_clean(f);
+	assert_files_clean(f);
 }
 
 /* A stranger's file in our directory is neither counted nor removed: the
@@ -1455,8 +1386,8 @@ static void test_files_stranger_in_set(void **state)
 	add_files(f, DISKBENCH_PHASE_SEQ_STAT, &o);
 	add_files(f, DISKBENCH_PHASE_SEQ_DELETE, &o);
 	assert_rc(diskbench_run_execute(f->run), -ENOTEMPTY);
-	assert_ok_res(res(f, 2), "seq_stat", 50);
-	r = res(f, 3);
+	assert_ok_res(fx_res(f, 2), "seq_stat", 50);
+	r = fx_res(f, 3);
 	assert_string_equal(diskbench_result_error_op(r), "rmdir");
 	assert_string_equal(diskbench_result_error_path(r), f->root);
 	assert_u64_eq(diskbench_result_ops(r), 50);
@@ -1470,7 +1401,7 @@ static void test_files_stranger_in_set(void **state)
 	assert_non_null(strstr(diskbench_target_errmsg(f->t), "rmdir"));
 	theirs->linked = false;
 	assert_ok(diskbench_target_cleanup(f->t));
-	assert_clean(f);
+	assert_files_clean(f);
 }
 
 /* A stranger's directory under our name is left alone: another name. */
@@ -1494,7 +1425,7 @@ static void test_files_stranger_root(void **state)
 	for (size_t i = 0; i < 40; i++)
 		check_name(made[i]->path, other, i >= 20, 0, 20, i % 20);
 	theirs->linked = false;
-	assert_clean(f);
+	assert_files_clean(f);
 }
 
 /* The null engine makes no directories: a clear error. */
@@ -1513,7 +1444,7 @@ static void test_files_null_engine(void **state)
 	assert_ok(diskbench_phase_files_new(&p, DISKBENCH_PHASE_SEQ_CREATE, &o));
 	assert_ok(diskbench_run_add(f->run, p));
 	assert_rc(diskbench_run_execute(f->run), -ENOTSUP);
-	r = res(f, 0);
+	r = fx_res(f, 0);
 	assert_string_equal(diskbench_result_error_op(r), "mkdir");
 	assert_string_equal(diskbench_result_error_path(r), f->root);
 	assert_non_null(strstr(diskbench_run_errmsg(f->run), "mkdir"));
@@ -1600,7 +1531,7 @@ static void test_files_new_args(void **state)
 		  -EINVAL);
 }
 
-int main(void)
+static int sim_tests(int argc, char **argv)
 {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, fx_setup, fx_teardown)
 	const struct CMUnitTest tests[] = {
@@ -1638,4 +1569,22 @@ int main(void)
 #undef T
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
+}
+
+int phase_files_real_tests(int argc, char **argv);
+
+/*
+ * test-api-phase-files GROUP [ARG...]: the part's tests on the simulated
+ * device ("sim", above) and on real files with the sync engine ("real",
+ * test-phase-files-real.c; its argument is a cmocka test filter); meson
+ * registers each group as a test of its own.
+ */
+int main(int argc, char **argv)
+{
+	static const struct fx_group groups[] = {
+		{ "sim", sim_tests },
+		{ "real", phase_files_real_tests },
+	};
+
+	return fx_main(argc, argv, groups, ARRAY_LEN(groups));
 }

@@ -1,5 +1,6 @@
 /*
- * tests/api/test-random.c: the random I/O phase (DISKBENCH_PHASE_RANDOM_IO).
+ * tests/api/test-phase-random.c: the random I/O phase
+ * (DISKBENCH_PHASE_RANDOM_IO).
  *
  * On the simulated device (sim-engine.h): exact counts and, with one thread,
  * exact latencies and elapsed time; block-aligned offsets within the file;
@@ -14,7 +15,7 @@
  */
 #include "common-test.h"
 #include "sim-engine.h"
-#include "sim-fixture.h"
+#include "fixture.h"
 #include "run-helpers.h"
 
 #include <pthread.h>
@@ -29,25 +30,14 @@
 static void fx_start_ex(struct fx *f, const struct sim_config *cfg,
 			const struct diskbench_run_opts *ro, uint32_t tflags)
 {
-	struct diskbench_target_opts to = DISKBENCH_TARGET_OPTS_INIT;
 	struct sim_config c = { 0 };
-	char *msg = NULL;
-	int rc;
 
 	if (cfg)
 		c = *cfg;
 	if (!c.log_cap)
 		c.log_cap = LOG_CAP;
-	f->s = sim_new(&c);
-	f->e = sim_engine(f->s);
-	to.engine = f->e;
-	to.file_bytes = FILE_BYTES;
-	to.block_bytes = BLOCK;
-	to.flags = tflags;
-	rc = diskbench_target_new(&f->t, f->dir, &to, &msg);
-	if (rc)
-		fail_msg("target_new = %d: %s", rc, msg ? msg : "");
-	assert_ok(diskbench_run_new(&f->run, f->t, ro));
+	fx_sim(f, &c);
+	fx_open(f, FILE_BYTES, BLOCK, tflags, ro);
 }
 
 static void fx_start(struct fx *f, const struct sim_config *cfg, uint32_t seed)
@@ -871,26 +861,6 @@ static void test_faults(void **state)
 /* ---------------------------------------------------------------------- */
 /* Progress and cancellation, with reads taking real time */
 
-struct slow {
-	uint64_t sleep_ns, read_ns;
-};
-
-static uint64_t slow_lat(int kind, uint64_t nth, uint64_t bytes, void *ud)
-{
-	struct slow *sl = ud;
-
-	(void)nth;
-	(void)bytes;
-	if (kind != SIM_READ)
-		return 0;
-	if (sl->sleep_ns) {
-		struct timespec ts = { 0, (long)sl->sleep_ns };
-
-		nanosleep(&ts, NULL);
-	}
-	return sl->read_ns;
-}
-
 struct prog {
 	pthread_t main;
 	struct diskbench_run *run;
@@ -937,8 +907,8 @@ static int prog_cb(const struct diskbench_progress *p, void *ud)
 
 static void check_progress(struct fx *f, unsigned cancel_at, uint64_t ops)
 {
-	struct slow sl = { 100 * SIM_US, SIM_MS };
-	struct sim_config cfg = { .latency = slow_lat, .latency_user_data = &sl };
+	struct sim_slow sl = { 100 * SIM_US, SIM_MS };
+	struct sim_config cfg = { .latency = sim_slow_latency, .latency_user_data = &sl };
 	struct diskbench_run_opts ro = seed_opts(3);
 	struct ropts o = { .ops = ops, .threads = 2 };
 	struct prog g = { 0 };
@@ -1009,15 +979,10 @@ static void test_real_threads(void **state)
 	struct diskbench_run_opts ro = seed_opts(10);
 	struct ropts o = { .ops = 2000, .wp = 30, .threads = 3 };
 	const struct diskbench_result *r;
-	char *msg = NULL, *left;
-	int rc;
 
 	to.file_bytes = UINT64_C(8) << 20;
 	to.block_bytes = BLOCK;
-	rc = diskbench_target_new(&f->t, f->dir, &to, &msg);
-	if (rc)
-		fail_msg("target_new = %d: %s", rc, msg ? msg : "");
-	assert_ok(diskbench_run_new(&f->run, f->t, &ro));
+	fx_open_opts(f, &to, &ro, 0);
 	add_random(f->run, &o);
 	run_execute_ok(f->run);
 	r = res(f->run, 0);
@@ -1026,13 +991,10 @@ static void test_real_threads(void **state)
 	assert_timeline_totals(r);
 	assert_true(isfinite(diskbench_result_cpu_percent(r)));
 	assert_int_equal(diskbench_target_file_count(f->t), 0);
-	left = tdir_list(f->dir);
-	if (*left)
-		fail_msg("left in %s: %s", f->dir, left);
-	free(left);
+	assert_dir_empty(f->dir);
 }
 
-int main(void)
+static int sim_tests(int argc, char **argv)
 {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, fx_setup, fx_teardown)
 	const struct CMUnitTest tests[] = {
@@ -1058,4 +1020,22 @@ int main(void)
 #undef T
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
+}
+
+int phase_random_direct_tests(int argc, char **argv);
+
+/*
+ * test-api-phase-random GROUP [ARG...]: the part's tests on the simulated
+ * device ("sim", above) and with O_DIRECT, by the sync and the io_uring
+ * engines ("direct", test-phase-random-direct.c); meson registers each
+ * group as a test of its own.
+ */
+int main(int argc, char **argv)
+{
+	static const struct fx_group groups[] = {
+		{ "sim", sim_tests },
+		{ "direct", phase_random_direct_tests },
+	};
+
+	return fx_main(argc, argv, groups, ARRAY_LEN(groups));
 }

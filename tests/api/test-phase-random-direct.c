@@ -1,5 +1,5 @@
 /*
- * tests/api/test-random-device.c: the random I/O phase with O_DIRECT on a
+ * tests/api/test-phase-random-direct.c: the random I/O phase, O_DIRECT, on a
  * real file system (a temporary directory under /tmp): the sync engine one
  * request at a time, and io_uring at depth 32 (one thread, and two threads
  * each with its own ring). Exits 77 (skipped) only if
@@ -8,6 +8,8 @@
  */
 #include "common-test.h"
 #include "sim-engine.h"
+#include "fixture.h"
+#include "run-helpers.h"
 
 #include <unistd.h>
 
@@ -16,59 +18,16 @@
 #define OPS 2000u
 #define DEPTH 32u
 
-struct dfx {
-	char *dir;
-	struct diskbench_engine *e;
-	struct diskbench_target *t;
-	struct diskbench_run *run;
-};
-
-static int dfx_setup(void **state)
+static void dfx_start(struct fx *f, bool uring)
 {
-	struct dfx *f = calloc(1, sizeof(*f));
-
-	assert_non_null(f);
-	f->dir = tdir_new();
-	*state = f;
-	return 0;
-}
-
-static int dfx_teardown(void **state)
-{
-	struct dfx *f = *state;
-
-	diskbench_run_free(f->run);
-	diskbench_target_free(f->t);
-	diskbench_engine_free(f->e);
-	tdir_remove(f->dir);
-	free(f->dir);
-	free(f);
-	return 0;
-}
-
-static void dfx_start(struct dfx *f, bool uring)
-{
-	struct diskbench_target_opts to = DISKBENCH_TARGET_OPTS_INIT;
-	struct diskbench_run_opts ro = DISKBENCH_RUN_OPTS_INIT;
-	char *msg = NULL;
-	int rc;
+	struct diskbench_run_opts ro = seed_opts(20240601);
 
 	if (uring)
-		assert_ok(diskbench_engine_io_uring_new(&f->e, DEPTH));
-	to.engine = f->e;
-	to.file_bytes = FILE_BYTES;
-	to.block_bytes = BLOCK;
-	to.flags = DISKBENCH_TARGET_DIRECT;
-	rc = diskbench_target_new(&f->t, f->dir, &to, &msg);
-	if (rc)
-		fail_msg("target_new(%s, DIRECT) = %d: %s", f->dir, rc,
-			 msg ? msg : "");
-	ro.flags = DISKBENCH_RUN_SEED;
-	ro.seed = 20240601;
-	assert_ok(diskbench_run_new(&f->run, f->t, &ro));
+		fx_engine(f, FX_IO_URING, NULL, DEPTH);
+	fx_open(f, FILE_BYTES, BLOCK, fx_engine(f, FX_DIRECT, NULL, 0), &ro);
 }
 
-static void add_random(struct dfx *f, uint32_t block, uint32_t wp,
+static void add_random(struct fx *f, uint32_t block, uint32_t wp,
 		       uint32_t depth, uint32_t threads)
 {
 	struct diskbench_random_opts o = DISKBENCH_RANDOM_OPTS_INIT;
@@ -84,9 +43,8 @@ static void add_random(struct dfx *f, uint32_t block, uint32_t wp,
 	assert_ok(diskbench_run_add(f->run, p));
 }
 
-static void check_results(struct dfx *f, size_t n, const uint32_t *blocks)
+static void check_results(struct fx *f, size_t n, const uint32_t *blocks)
 {
-	char *left;
 	int rc = diskbench_run_execute(f->run);
 
 	if (rc)
@@ -110,16 +68,13 @@ static void check_results(struct dfx *f, size_t n, const uint32_t *blocks)
 			      diskbench_hist_max(h));
 	}
 	assert_int_equal(diskbench_target_file_count(f->t), 0);
-	left = tdir_list(f->dir);
-	if (*left)
-		fail_msg("left in %s: %s", f->dir, left);
-	free(left);
+	assert_dir_empty(f->dir);
 }
 
 /* The sync engine, O_DIRECT, one request at a time: reads, then a mix. */
 static void test_sync_direct(void **state)
 {
-	struct dfx *f = *state;
+	struct fx *f = *state;
 	const uint32_t blocks[] = { BLOCK, 2 * BLOCK };
 
 	dfx_start(f, false);
@@ -132,7 +87,7 @@ static void test_sync_direct(void **state)
  * with 32 in flight on its own ring. */
 static void test_uring_direct(void **state)
 {
-	struct dfx *f = *state;
+	struct fx *f = *state;
 	const uint32_t blocks[] = { BLOCK, BLOCK, BLOCK };
 
 	dfx_start(f, true);
@@ -142,48 +97,22 @@ static void test_uring_direct(void **state)
 	check_results(f, 3, blocks);
 }
 
-int main(void)
+int phase_random_direct_tests(int argc, char **argv);
+
+/* The group "direct" of test-api-phase-random (main() is in test-phase-random.c). */
+int phase_random_direct_tests(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_sync_direct, dfx_setup,
-						dfx_teardown),
-		cmocka_unit_test_setup_teardown(test_uring_direct, dfx_setup,
-						dfx_teardown),
+		cmocka_unit_test_setup_teardown(test_sync_direct, fx_setup_loose,
+						fx_teardown),
+		cmocka_unit_test_setup_teardown(test_uring_direct, fx_setup_loose,
+						fx_teardown),
 	};
-	struct diskbench_target_opts to = DISKBENCH_TARGET_OPTS_INIT;
-	struct diskbench_target *t = NULL;
-	struct diskbench_engine *e = NULL;
-	char *dir, *msg = NULL;
-	int rc;
+	int rc = fx_probe(FX_IO_URING, 0, 0, DEPTH);
 
-	rc = diskbench_engine_io_uring_new(&e, DEPTH);
-	diskbench_engine_free(e);
-	if (rc == -ENOTSUP) {
-		printf("SKIP: diskbench_engine_io_uring_new() says -ENOTSUP\n");
-		return 77;
-	}
-	if (rc) {
-		printf("diskbench_engine_io_uring_new(%u) = %d (%s)\n", DEPTH, rc,
-		       strerror(-rc));
-		return 1;
-	}
-	dir = tdir_new();
-	to.flags = DISKBENCH_TARGET_DIRECT;
-	to.file_bytes = FILE_BYTES;
-	to.block_bytes = BLOCK;
-	rc = diskbench_target_new(&t, dir, &to, &msg);
-	diskbench_target_free(t);
-	tdir_remove(dir);
-	free(dir);
-	if (rc == -ENOTSUP) {
-		printf("SKIP: O_DIRECT does not work under /tmp: %s\n", msg);
-		diskbench_free(msg);
-		return 77;
-	}
-	if (rc) {
-		printf("target_new(DIRECT) under /tmp = %d: %s\n", rc, msg);
-		diskbench_free(msg);
-		return 1;
-	}
+	if (!rc)
+		rc = fx_probe(FX_DIRECT, FILE_BYTES, BLOCK, 0);
+	if (rc)
+		return rc;
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

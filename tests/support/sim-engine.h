@@ -1,5 +1,5 @@
 /*
- * tests/api/sim-engine.h: a simulated device, as a user engine
+ * tests/support/sim-engine.h: a simulated device, as a user engine
  * (diskbench_engine_new()), for tests that need exact times and faults.
  *
  * - Files live in memory, keyed by path: contents, size, and open handles
@@ -35,7 +35,8 @@
  * the sim saw; sim_calls() tells how many came so far, to aim at requests
  * of a later phase.
  *
- * Also here: temporary directories for the tests that need a real one.
+ * Also here: the real engine that shows its opens (ropen), the bonnie++
+ * patterns and their check; tdir.h (included) has the temporary directories.
  */
 #ifndef DISKBENCH_TEST_SIM_ENGINE_H
 #define DISKBENCH_TEST_SIM_ENGINE_H
@@ -46,6 +47,8 @@
 #include <stdint.h>
 
 #include <diskbench.h>
+
+#include "tdir.h"
 
 /* Kinds of call; SIM_RW counts reads and writes together. */
 enum sim_kind {
@@ -234,6 +237,19 @@ struct sim_file *sim_put_dir(struct sim *s, const char *path);
  * directories), "." and ".." aside. */
 size_t sim_dir_entries(const struct sim *s, const char *dir);
 
+/*
+ * A latency function (sim_config.latency; user data: struct sim_slow):
+ * each read takes read_ns on the fake clock and sleeps sleep_ns of real
+ * time first, so that a run takes long enough for progress reports and
+ * cancellation; other requests take no time.
+ */
+struct sim_slow {
+	uint64_t sleep_ns;    /* real time per read */
+	uint64_t read_ns;     /* simulated */
+};
+
+uint64_t sim_slow_latency(int kind, uint64_t nth, uint64_t bytes, void *ud);
+
 /* ---- a real engine that shows its opens ---- */
 
 /*
@@ -280,21 +296,7 @@ struct file_check {
 
 int file_check_op(uint64_t index, uint64_t *bytes, void *user_data);
 
-/* ---- temporary directories ---- */
-
-/* Makes /tmp/diskbench-test-XXXXXX; returns a malloc'd path. */
-char *tdir_new(void);
-/* Number of entries in dir, "." and ".." aside; -1 if it cannot be read. */
-long tdir_count(const char *dir);
-/* The entries' names, space-separated (for messages); malloc'd. */
-char *tdir_list(const char *dir);
-/* Removes the entries (files and empty directories) and dir itself. */
-void tdir_remove(const char *dir);
-/* dir/name, malloc'd. */
-char *tdir_path(const char *dir, const char *name);
-/* Writes a whole file; returns 0 or -errno. */
-int tdir_write(const char *path, const void *data, size_t len);
-/* Reads up to cap bytes of a file; returns the length or -errno. */
-long tdir_read(const char *path, void *buf, size_t cap);
+/* The check ran, and found the file as it should be. */
+void assert_checked(const struct file_check *c);
 
 #endif /* DISKBENCH_TEST_SIM_ENGINE_H */

@@ -1,5 +1,5 @@
 /*
- * tests/api/test-phases-direct.c: the phases with O_DIRECT on a real file
+ * tests/api/test-phase-seq-direct.c: the phases with O_DIRECT on a real file
  * system (a temporary directory under /tmp). Exits 77 (skipped) only if
  * the target says O_DIRECT does not work there (-ENOTSUP).
  *
@@ -10,6 +10,7 @@
 #include "common-test.h"
 #include "sim-engine.h"
 #include "run-helpers.h"
+#include "fixture.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -20,58 +21,16 @@
 #define SEQ_BLOCK (UINT64_C(1) << 20)
 #define NSEQ (FILE_BYTES / SEQ_BLOCK)
 
-struct dfx {
-	char *dir;
-	struct ropen r;
-	struct diskbench_engine *e;
-	struct diskbench_target *t;
-	struct diskbench_run *run;
-};
-
-static int dfx_setup(void **state)
-{
-	struct dfx *f = calloc(1, sizeof(*f));
-
-	assert_non_null(f);
-	f->dir = tdir_new();
-	*state = f;
-	return 0;
-}
-
-static int dfx_teardown(void **state)
-{
-	struct dfx *f = *state;
-
-	diskbench_run_free(f->run);
-	diskbench_target_free(f->t);
-	diskbench_engine_free(f->e);
-	tdir_remove(f->dir);
-	free(f->dir);
-	free(f);
-	return 0;
-}
-
 /* A DIRECT target; with_ropen: through the engine that shows its opens. */
-static void dfx_start(struct dfx *f, bool with_ropen)
+static void dfx_start(struct fx *f, bool with_ropen)
 {
-	struct diskbench_target_opts to = DISKBENCH_TARGET_OPTS_INIT;
-	char *msg = NULL;
-	int rc;
-
 	if (with_ropen)
 		f->e = ropen_engine(&f->r);
-	to.engine = f->e;
-	to.file_bytes = FILE_BYTES;
-	to.block_bytes = BLOCK;
-	to.flags = DISKBENCH_TARGET_DIRECT;
-	rc = diskbench_target_new(&f->t, f->dir, &to, &msg);
-	if (rc)
-		fail_msg("target_new(DIRECT) = %d: %s", rc, msg ? msg : "");
+	fx_open(f, FILE_BYTES, BLOCK, fx_engine(f, FX_DIRECT, NULL, 0), NULL);
 	assert_int_equal(BLOCK % diskbench_target_alignment(f->t), 0);
-	assert_ok(diskbench_run_new(&f->run, f->t, NULL));
 }
 
-static void add_bonnie(struct dfx *f, enum diskbench_phase_kind k)
+static void add_bonnie(struct fx *f, enum diskbench_phase_kind k)
 {
 	struct diskbench_bonnie_opts bo = DISKBENCH_BONNIE_OPTS_INIT;
 	struct diskbench_phase *p = NULL;
@@ -81,21 +40,7 @@ static void add_bonnie(struct dfx *f, enum diskbench_phase_kind k)
 	assert_ok(diskbench_run_add(f->run, p));
 }
 
-static void add_seq(struct dfx *f, uint32_t flags, uint64_t block,
-		    uint64_t total, uint32_t depth)
-{
-	struct diskbench_seq_opts so = DISKBENCH_SEQ_OPTS_INIT;
-	struct diskbench_phase *p = NULL;
-
-	so.flags = flags;
-	so.block_bytes = block;
-	so.total_bytes = total;
-	so.queue_depth = depth;
-	assert_ok(diskbench_phase_seq_new(&p, &so));
-	assert_ok(diskbench_run_add(f->run, p));
-}
-
-static void add_check(struct dfx *f, struct file_check *c, enum pattern pat)
+static void add_check(struct fx *f, struct file_check *c, enum pattern pat)
 {
 	struct diskbench_custom_ops co = { sizeof(co), NULL, file_check_op, NULL };
 	struct diskbench_phase *p = NULL;
@@ -125,7 +70,7 @@ static void assert_res(const struct diskbench_result *r, const char *name,
 
 static void test_direct_bonnie_and_seq(void **state)
 {
-	struct dfx *f = *state;
+	struct fx *f = *state;
 	struct file_check c1, c2;
 	struct diskbench_run *run;
 
@@ -135,8 +80,8 @@ static void test_direct_bonnie_and_seq(void **state)
 	add_bonnie(f, DISKBENCH_PHASE_REWRITE);
 	add_check(f, &c2, PATTERN_REWRITE);
 	add_bonnie(f, DISKBENCH_PHASE_GET_BLOCK);
-	add_seq(f, DISKBENCH_SEQ_WRITE | DISKBENCH_SEQ_DIRECT, SEQ_BLOCK, 0, 0);
-	add_seq(f, DISKBENCH_SEQ_DIRECT, SEQ_BLOCK, 0, 0);
+	fx_add_seq(f, DISKBENCH_SEQ_WRITE | DISKBENCH_SEQ_DIRECT, SEQ_BLOCK, 0, 0);
+	fx_add_seq(f, DISKBENCH_SEQ_DIRECT, SEQ_BLOCK, 0, 0);
 	run_execute_ok(f->run);
 	run = f->run;
 	assert_res(diskbench_run_result(run, 0), "put_block", NCH, FILE_BYTES);
@@ -170,14 +115,14 @@ static void test_direct_bonnie_and_seq(void **state)
 /* The same with the default sync engine. */
 static void test_direct_sync_engine(void **state)
 {
-	struct dfx *f = *state;
+	struct fx *f = *state;
 
 	dfx_start(f, false);
 	add_bonnie(f, DISKBENCH_PHASE_PUT_BLOCK);
 	add_bonnie(f, DISKBENCH_PHASE_REWRITE);
 	add_bonnie(f, DISKBENCH_PHASE_GET_BLOCK);
-	add_seq(f, DISKBENCH_SEQ_WRITE | DISKBENCH_SEQ_DIRECT, SEQ_BLOCK, 0, 0);
-	add_seq(f, DISKBENCH_SEQ_DIRECT, 4096, 0, 0);
+	fx_add_seq(f, DISKBENCH_SEQ_WRITE | DISKBENCH_SEQ_DIRECT, SEQ_BLOCK, 0, 0);
+	fx_add_seq(f, DISKBENCH_SEQ_DIRECT, 4096, 0, 0);
 	run_execute_ok(f->run);
 	assert_res(diskbench_run_result(f->run, 0), "put_block", NCH, FILE_BYTES);
 	assert_res(diskbench_run_result(f->run, 1), "rewrite", NCH, FILE_BYTES);
@@ -192,11 +137,11 @@ static void test_direct_sync_engine(void **state)
  * message, not by the kernel in the middle. */
 static void test_direct_seq_misaligned(void **state)
 {
-	struct dfx *f = *state;
+	struct fx *f = *state;
 	const struct diskbench_result *r;
 
 	dfx_start(f, true);
-	add_seq(f, DISKBENCH_SEQ_WRITE | DISKBENCH_SEQ_DIRECT, 1000, 0, 0);
+	fx_add_seq(f, DISKBENCH_SEQ_WRITE | DISKBENCH_SEQ_DIRECT, 1000, 0, 0);
 	assert_rc(diskbench_run_execute(f->run), -EINVAL);
 	r = diskbench_run_result(f->run, 0);
 	assert_int_equal(diskbench_result_error(r), -EINVAL);
@@ -205,7 +150,7 @@ static void test_direct_seq_misaligned(void **state)
 
 	diskbench_run_free(f->run);
 	assert_ok(diskbench_run_new(&f->run, f->t, NULL));
-	add_seq(f, DISKBENCH_SEQ_DIRECT, 4096, 10 * 4096 + 100, 0);
+	fx_add_seq(f, DISKBENCH_SEQ_DIRECT, 4096, 10 * 4096 + 100, 0);
 	assert_rc(diskbench_run_execute(f->run), -EINVAL);
 	r = diskbench_run_result(f->run, 0);
 	assert_non_null(strstr(diskbench_result_errmsg(r), "align"));
@@ -217,7 +162,7 @@ static void test_direct_seq_misaligned(void **state)
  * phase fails at once, and its file is removed. */
 static void test_direct_putc_fails(void **state)
 {
-	struct dfx *f = *state;
+	struct fx *f = *state;
 	const struct diskbench_result *r;
 
 	dfx_start(f, false);
@@ -233,38 +178,24 @@ static void test_direct_putc_fails(void **state)
 	assert_dir_empty(f->dir);
 }
 
-int main(void)
+int phase_seq_direct_tests(int argc, char **argv);
+
+/* The group "direct" of test-api-phase-seq (main() is in test-phase-seq.c). */
+int phase_seq_direct_tests(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_direct_bonnie_and_seq,
-						dfx_setup, dfx_teardown),
+						fx_setup_loose, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_direct_sync_engine,
-						dfx_setup, dfx_teardown),
+						fx_setup_loose, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_direct_seq_misaligned,
-						dfx_setup, dfx_teardown),
+						fx_setup_loose, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_direct_putc_fails,
-						dfx_setup, dfx_teardown),
+						fx_setup_loose, fx_teardown),
 	};
-	struct diskbench_target_opts to = DISKBENCH_TARGET_OPTS_INIT;
-	struct diskbench_target *t = NULL;
-	char *dir = tdir_new(), *msg = NULL;
-	int rc;
+	int rc = fx_probe(FX_DIRECT, FILE_BYTES, 0, 0);
 
-	to.flags = DISKBENCH_TARGET_DIRECT;
-	to.file_bytes = FILE_BYTES;
-	rc = diskbench_target_new(&t, dir, &to, &msg);
-	diskbench_target_free(t);
-	tdir_remove(dir);
-	free(dir);
-	if (rc == -ENOTSUP) {
-		printf("SKIP: O_DIRECT does not work under /tmp: %s\n", msg);
-		diskbench_free(msg);
-		return 77;
-	}
-	if (rc) {
-		printf("target_new(DIRECT) under /tmp = %d: %s\n", rc, msg);
-		diskbench_free(msg);
-		return 1;
-	}
+	if (rc)
+		return rc;
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

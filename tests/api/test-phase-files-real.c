@@ -1,5 +1,5 @@
 /*
- * tests/api/test-files-real.c: bonnie++'s small-file phases on a real
+ * tests/api/test-phase-files-real.c: bonnie++'s small-file phases on a real
  * temporary directory with the sync engine: every phase does all its
  * files, links resolve, the set directory is private, a stranger's
  * directory under our name is left alone, and the directory is empty
@@ -9,61 +9,21 @@
  */
 #include "common-test.h"
 #include "sim-engine.h"
+#include "fixture.h"
+#include "run-helpers.h"
 
 #include <fcntl.h>
-#include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-struct fx {
-	char *dir;
-	char root[512];
-	struct diskbench_target *t;
-	struct diskbench_run *run;
-	bool mounted;   /* a small tmpfs on dir (root only) */
-};
-
-static int fx_setup(void **state)
-{
-	struct fx *f = calloc(1, sizeof(*f));
-
-	assert_non_null(f);
-	f->dir = tdir_new();
-	snprintf(f->root, sizeof(f->root), "%s/diskbench.%ld.files", f->dir,
-		 (long)getpid());
-	*state = f;
-	return 0;
-}
-
-static int fx_teardown(void **state)
-{
-	struct fx *f = *state;
-
-	diskbench_run_free(f->run);
-	diskbench_target_free(f->t);
-	if (f->mounted)
-		umount2(f->dir, MNT_DETACH);
-	tdir_remove(f->dir);
-	free(f->dir);
-	free(f);
-	return 0;
-}
 
 static void fx_start(struct fx *f, struct diskbench_engine *e, uint32_t seed)
 {
 	struct diskbench_target_opts to = DISKBENCH_TARGET_OPTS_INIT;
-	struct diskbench_run_opts ro = DISKBENCH_RUN_OPTS_INIT;
-	char *msg = NULL;
-	int rc;
+	struct diskbench_run_opts ro = seed_opts(seed);
 
 	to.engine = e;
 	to.file_bytes = 1 << 20;
-	rc = diskbench_target_new(&f->t, f->dir, &to, &msg);
-	if (rc)
-		fail_msg("target_new = %d: %s", rc, msg ? msg : "");
-	ro.flags = DISKBENCH_RUN_SEED;
-	ro.seed = seed;
-	assert_ok(diskbench_run_new(&f->run, f->t, &ro));
+	fx_open_opts(f, &to, &ro, 0);
 }
 
 static const enum diskbench_phase_kind six[] = {
@@ -151,11 +111,7 @@ static void run_six(struct fx *f, const struct diskbench_files_opts *o,
 		      diskbench_result_bytes(diskbench_run_result(f->run, 2)));
 	assert_u64_eq(diskbench_result_bytes(diskbench_run_result(f->run, 4)),
 		      diskbench_result_bytes(diskbench_run_result(f->run, 5)));
-	if (tdir_count(f->dir) != 0) {
-		char *left = tdir_list(f->dir);
-
-		fail_msg("left in %s: %s", f->dir, left);
-	}
+	assert_dir_empty(f->dir);
 }
 
 static void test_files_real_six(void **state)
@@ -577,33 +533,9 @@ static void test_files_real_at_error_path(void **state)
 /* ---------------------------------------------------------------------- */
 /* Room, checked before the first phase, on an 8 MiB tmpfs (root only) */
 
-static bool mount_small(struct fx *f, const char *opts)
-{
-	if (geteuid() != 0) {
-		print_message("    not root: no small file system to mount "
-			      "(tests/e2e covers it through diskbench-bonnie)\n");
-		return false;
-	}
-	if (mount("none", f->dir, "tmpfs", 0, opts) != 0) {
-		print_message("    mount of a tmpfs (%s) failed: %s\n", opts,
-			      strerror(errno));
-		return false;
-	}
-	f->mounted = true;
-	return true;
-}
-
 static void start_sized(struct fx *f, uint64_t file_bytes)
 {
-	struct diskbench_target_opts to = DISKBENCH_TARGET_OPTS_INIT;
-	char *msg = NULL;
-	int rc;
-
-	to.file_bytes = file_bytes;
-	rc = diskbench_target_new(&f->t, f->dir, &to, &msg);
-	if (rc)
-		fail_msg("target_new = %d: %s", rc, msg ? msg : "");
-	assert_ok(diskbench_run_new(&f->run, f->t, NULL));
+	fx_open(f, file_bytes, 0, 0, NULL);
 }
 
 static void add_put_block(struct fx *f, enum diskbench_phase_kind k)
@@ -642,7 +574,7 @@ static void test_files_real_room_refused(void **state)
 	struct fx *f = *state;
 	struct diskbench_files_opts o = DISKBENCH_FILES_OPTS_INIT;
 
-	if (!mount_small(f, "size=8m"))
+	if (!fx_mount_tmpfs(f, "size=8m"))
 		skip();
 	start_sized(f, UINT64_C(1) << 20);
 	add_put_block(f, DISKBENCH_PHASE_PUT_BLOCK);
@@ -668,7 +600,7 @@ static void test_files_real_room_peak(void **state)
 	struct diskbench_files_opts o = DISKBENCH_FILES_OPTS_INIT;
 	struct look l = { 0 };
 
-	if (!mount_small(f, "size=8m"))
+	if (!fx_mount_tmpfs(f, "size=8m"))
 		skip();
 	start_sized(f, UINT64_C(6) << 20);
 	add_put_block(f, DISKBENCH_PHASE_PUT_BLOCK);
@@ -703,7 +635,7 @@ static void test_files_real_room_inodes(void **state)
 	struct fx *f = *state;
 	struct diskbench_files_opts o = DISKBENCH_FILES_OPTS_INIT;
 
-	if (!mount_small(f, "size=8m,nr_inodes=64"))
+	if (!fx_mount_tmpfs(f, "size=8m,nr_inodes=64"))
 		skip();
 	start_sized(f, UINT64_C(1) << 20);
 	o.files = 200;
@@ -727,7 +659,7 @@ static void test_files_real_room_custom(void **state)
 	struct diskbench_custom_ops co = { sizeof(co), NULL, nothing_op, NULL };
 	struct diskbench_phase *p = NULL;
 
-	if (!mount_small(f, "size=1m"))
+	if (!fx_mount_tmpfs(f, "size=1m"))
 		skip();
 	start_sized(f, 65536);
 	assert_ok(diskbench_phase_custom_new(&p, "nothing", &co, NULL));
@@ -737,9 +669,12 @@ static void test_files_real_room_custom(void **state)
 	assert_int_equal(diskbench_run_result_count(f->run), 1);
 }
 
-int main(int argc, char **argv)
+int phase_files_real_tests(int argc, char **argv);
+
+/* The group "real" of test-api-phase-files (main() is in test-phase-files.c). */
+int phase_files_real_tests(int argc, char **argv)
 {
-#define T(fn) cmocka_unit_test_setup_teardown(fn, fx_setup, fx_teardown)
+#define T(fn) cmocka_unit_test_setup_teardown(fn, fx_setup_loose, fx_teardown)
 	const struct CMUnitTest tests[] = {
 		T(test_files_real_six),
 		T(test_files_real_dirs_sizes),

@@ -1,5 +1,5 @@
 /*
- * tests/api/test-phases-io_uring.c: the phases through the io_uring engine
+ * tests/api/test-phase-seq-io_uring.c: the phases through the io_uring engine
  * at queue depth 8, on a real file system (a temporary directory under
  * /tmp). Exits 77 (skipped) only if diskbench_engine_io_uring_new() says
  * -ENOTSUP.
@@ -7,8 +7,8 @@
 #include "common-test.h"
 #include "sim-engine.h"
 #include "run-helpers.h"
+#include "fixture.h"
 
-#include <sys/mount.h>
 #include <unistd.h>
 
 #define DEPTH 8
@@ -20,68 +20,33 @@
 #define SEQ_BLOCK (UINT64_C(64) << 10)
 #define NSEQ (FILE_BYTES / SEQ_BLOCK)
 
-struct ufx {
-	char *dir;
-	char path[512];
-	bool mounted;
-	struct diskbench_engine *e;
-	struct diskbench_target *t;
-	struct diskbench_run *run;
-};
-
+/* The fixture with an io_uring engine of DEPTH. */
 static int ufx_setup(void **state)
 {
-	struct ufx *f = calloc(1, sizeof(*f));
-
-	assert_non_null(f);
-	f->dir = tdir_new();
-	snprintf(f->path, sizeof(f->path), "%s/diskbench.%ld", f->dir,
-		 (long)getpid());
-	assert_ok(diskbench_engine_io_uring_new(&f->e, DEPTH));
-	*state = f;
+	fx_setup_loose(state);
+	fx_engine(*state, FX_IO_URING, NULL, DEPTH);
 	return 0;
 }
 
-static int ufx_teardown(void **state)
-{
-	struct ufx *f = *state;
-
-	diskbench_run_free(f->run);
-	diskbench_target_free(f->t);
-	diskbench_engine_free(f->e);
-	if (f->mounted)
-		umount2(f->dir, MNT_DETACH);
-	tdir_remove(f->dir);
-	free(f->dir);
-	free(f);
-	return 0;
-}
-
-static int ufx_target(struct ufx *f, uint32_t flags, uint64_t file_bytes,
+static int ufx_target(struct fx *f, uint32_t flags, uint64_t file_bytes,
 		      const struct diskbench_run_opts *ro)
 {
 	struct diskbench_target_opts to = DISKBENCH_TARGET_OPTS_INIT;
-	char *msg = NULL;
 	int rc;
 
-	to.engine = f->e;
 	to.file_bytes = file_bytes;
 	to.block_bytes = BLOCK;
 	to.flags = flags;
-	rc = diskbench_target_new(&f->t, f->dir, &to, &msg);
-	if (rc == -ENOTSUP && (flags & DISKBENCH_TARGET_DIRECT)) {
-		print_message("    O_DIRECT refused in %s: %s\n", f->dir, msg);
-		diskbench_free(msg);
-		return rc;
-	}
+	/* O_DIRECT may be refused there (-ENOTSUP): the caller skips. */
+	rc = fx_open_opts(f, &to, ro,
+			  flags & DISKBENCH_TARGET_DIRECT ? -ENOTSUP : 0);
 	if (rc)
-		fail_msg("target_new(%s) = %d: %s", f->dir, rc, msg ? msg : "");
+		return rc;
 	assert_ptr_equal(diskbench_target_engine(f->t), f->e);
-	assert_ok(diskbench_run_new(&f->run, f->t, ro));
 	return 0;
 }
 
-static void add_bonnie(struct ufx *f, enum diskbench_phase_kind k)
+static void add_bonnie(struct fx *f, enum diskbench_phase_kind k)
 {
 	struct diskbench_bonnie_opts bo = DISKBENCH_BONNIE_OPTS_INIT;
 	struct diskbench_phase *p = NULL;
@@ -91,21 +56,7 @@ static void add_bonnie(struct ufx *f, enum diskbench_phase_kind k)
 	assert_ok(diskbench_run_add(f->run, p));
 }
 
-static void add_seq(struct ufx *f, uint32_t flags, uint64_t block,
-		    uint64_t total, uint32_t depth)
-{
-	struct diskbench_seq_opts so = DISKBENCH_SEQ_OPTS_INIT;
-	struct diskbench_phase *p = NULL;
-
-	so.flags = flags;
-	so.block_bytes = block;
-	so.total_bytes = total;
-	so.queue_depth = depth;
-	assert_ok(diskbench_phase_seq_new(&p, &so));
-	assert_ok(diskbench_run_add(f->run, p));
-}
-
-static void add_check(struct ufx *f, struct file_check *c, enum pattern pat,
+static void add_check(struct fx *f, struct file_check *c, enum pattern pat,
 		      uint64_t size)
 {
 	struct diskbench_custom_ops co = { sizeof(co), NULL, file_check_op, NULL };
@@ -117,23 +68,6 @@ static void add_check(struct ufx *f, struct file_check *c, enum pattern pat,
 	c->size = size;
 	assert_ok(diskbench_phase_custom_new(&p, "check", &co, c));
 	assert_ok(diskbench_run_add(f->run, p));
-}
-
-static void assert_checked(const struct file_check *c)
-{
-	assert_true(c->checked);
-	if (c->why[0])
-		fail_msg("%s", c->why);
-}
-
-static const struct diskbench_result *res(const struct ufx *f, size_t i)
-{
-	const struct diskbench_result *r = diskbench_run_result(f->run, i);
-
-	if (!r)
-		fail_msg("no result %zu (count %zu)", i,
-			 diskbench_run_result_count(f->run));
-	return r;
 }
 
 static void assert_res(const struct diskbench_result *r, const char *name,
@@ -156,7 +90,7 @@ static void assert_res(const struct diskbench_result *r, const char *name,
 
 static void test_uring_engine(void **state)
 {
-	struct ufx *f = *state;
+	struct fx *f = *state;
 
 	assert_string_equal(diskbench_engine_name(f->e), "io_uring");
 	assert_int_equal(diskbench_engine_queue_depth(f->e), DEPTH);
@@ -165,7 +99,7 @@ static void test_uring_engine(void **state)
 /* bonnie++'s five through io_uring, one request at a time. */
 static void test_uring_bonnie_sequence(void **state)
 {
-	struct ufx *f = *state;
+	struct fx *f = *state;
 	struct file_check c1, c2, c3;
 
 	ufx_target(f, 0, FILE_BYTES, NULL);
@@ -179,11 +113,11 @@ static void test_uring_bonnie_sequence(void **state)
 	add_bonnie(f, DISKBENCH_PHASE_GET_BLOCK);
 	run_execute_ok(f->run);
 	assert_int_equal(diskbench_run_result_count(f->run), 8);
-	assert_res(res(f, 0), "putc", NBCH, BYTE_BYTES);
-	assert_res(res(f, 2), "put_block", NCH, FILE_BYTES);
-	assert_res(res(f, 4), "rewrite", NCH, FILE_BYTES);
-	assert_res(res(f, 6), "getc", NBCH, BYTE_BYTES);
-	assert_res(res(f, 7), "get_block", NCH, FILE_BYTES);
+	assert_res(fx_res(f, 0), "putc", NBCH, BYTE_BYTES);
+	assert_res(fx_res(f, 2), "put_block", NCH, FILE_BYTES);
+	assert_res(fx_res(f, 4), "rewrite", NCH, FILE_BYTES);
+	assert_res(fx_res(f, 6), "getc", NBCH, BYTE_BYTES);
+	assert_res(fx_res(f, 7), "get_block", NCH, FILE_BYTES);
 	assert_checked(&c1);
 	assert_checked(&c2);
 	assert_checked(&c3);
@@ -194,84 +128,75 @@ static void test_uring_bonnie_sequence(void **state)
 /* The sequential phase at depth 8, 4 and 1; depth 9 is refused. */
 static void test_uring_seq_depths(void **state)
 {
-	struct ufx *f = *state;
+	struct fx *f = *state;
 	struct file_check c;
 	static const uint32_t depths[] = { DEPTH, 4, 1 };
 
 	ufx_target(f, 0, FILE_BYTES, NULL);
 	for (size_t i = 0; i < ARRAY_LEN(depths); i++) {
-		add_seq(f, DISKBENCH_SEQ_WRITE, SEQ_BLOCK, 0, depths[i]);
-		add_seq(f, 0, SEQ_BLOCK, 0, depths[i]);
+		fx_add_seq(f, DISKBENCH_SEQ_WRITE, SEQ_BLOCK, 0, depths[i]);
+		fx_add_seq(f, 0, SEQ_BLOCK, 0, depths[i]);
 	}
 	add_check(f, &c, PATTERN_ZERO, FILE_BYTES);
 	/* A total that is not whole blocks, read and written queued. */
-	add_seq(f, DISKBENCH_SEQ_WRITE, SEQ_BLOCK, FILE_BYTES + 4096, DEPTH);
-	add_seq(f, 0, SEQ_BLOCK, FILE_BYTES + 4096, DEPTH);
+	fx_add_seq(f, DISKBENCH_SEQ_WRITE, SEQ_BLOCK, FILE_BYTES + 4096, DEPTH);
+	fx_add_seq(f, 0, SEQ_BLOCK, FILE_BYTES + 4096, DEPTH);
 	run_execute_ok(f->run);
 	for (size_t i = 0; i < 2 * ARRAY_LEN(depths); i++)
-		assert_res(res(f, i), i % 2 ? "seq_read" : "seq_write", NSEQ,
+		assert_res(fx_res(f, i), i % 2 ? "seq_read" : "seq_write", NSEQ,
 			   FILE_BYTES);
 	assert_checked(&c);
-	assert_res(res(f, 7), "seq_write", NSEQ + 1, FILE_BYTES + 4096);
-	assert_res(res(f, 8), "seq_read", NSEQ + 1, FILE_BYTES + 4096);
+	assert_res(fx_res(f, 7), "seq_write", NSEQ + 1, FILE_BYTES + 4096);
+	assert_res(fx_res(f, 8), "seq_read", NSEQ + 1, FILE_BYTES + 4096);
 	assert_dir_empty(f->dir);
 
 	diskbench_run_free(f->run);
 	assert_ok(diskbench_run_new(&f->run, f->t, NULL));
-	add_seq(f, DISKBENCH_SEQ_WRITE, SEQ_BLOCK, 0, DEPTH + 1);
+	fx_add_seq(f, DISKBENCH_SEQ_WRITE, SEQ_BLOCK, 0, DEPTH + 1);
 	assert_rc(diskbench_run_execute(f->run), -EINVAL);
-	assert_int_equal(diskbench_result_error(res(f, 0)), -EINVAL);
+	assert_int_equal(diskbench_result_error(fx_res(f, 0)), -EINVAL);
 	assert_dir_empty(f->dir);
 }
 
 /* O_DIRECT at depth 8, if the file system takes O_DIRECT. */
 static void test_uring_seq_direct(void **state)
 {
-	struct ufx *f = *state;
+	struct fx *f = *state;
 
 	if (ufx_target(f, DISKBENCH_TARGET_DIRECT, FILE_BYTES, NULL) == -ENOTSUP)
 		skip();
-	add_seq(f, DISKBENCH_SEQ_WRITE | DISKBENCH_SEQ_DIRECT, UINT64_C(1) << 20,
+	fx_add_seq(f, DISKBENCH_SEQ_WRITE | DISKBENCH_SEQ_DIRECT, UINT64_C(1) << 20,
 		0, DEPTH);
-	add_seq(f, DISKBENCH_SEQ_DIRECT, UINT64_C(1) << 20, 0, DEPTH);
+	fx_add_seq(f, DISKBENCH_SEQ_DIRECT, UINT64_C(1) << 20, 0, DEPTH);
 	add_bonnie(f, DISKBENCH_PHASE_PUT_BLOCK);
 	add_bonnie(f, DISKBENCH_PHASE_GET_BLOCK);
 	run_execute_ok(f->run);
-	assert_res(res(f, 0), "seq_write", 8, FILE_BYTES);
-	assert_res(res(f, 1), "seq_read", 8, FILE_BYTES);
-	assert_res(res(f, 2), "put_block", NCH, FILE_BYTES);
-	assert_res(res(f, 3), "get_block", NCH, FILE_BYTES);
+	assert_res(fx_res(f, 0), "seq_write", 8, FILE_BYTES);
+	assert_res(fx_res(f, 1), "seq_read", 8, FILE_BYTES);
+	assert_res(fx_res(f, 2), "put_block", NCH, FILE_BYTES);
+	assert_res(fx_res(f, 3), "get_block", NCH, FILE_BYTES);
 	assert_dir_empty(f->dir);
 }
 
 /* Cancelled in the middle of a queued write: requests in flight are
  * drained, the file is removed. */
-static int cancel_progress(const struct diskbench_progress *p, void *ud)
-{
-	struct diskbench_run **run = ud;
-
-	(void)p;
-	diskbench_run_cancel(*run);
-	return 0;
-}
-
 static void test_uring_cancel_queued(void **state)
 {
-	struct ufx *f = *state;
+	struct fx *f = *state;
 	struct diskbench_run_opts ro = DISKBENCH_RUN_OPTS_INIT;
 	const struct diskbench_result *r;
 	const uint64_t total = UINT64_C(256) << 20;
 
-	ro.progress = cancel_progress;
+	ro.progress = fx_cancel_progress;
 	ro.progress_user_data = &f->run;
 	ro.progress_interval_ns = 1000000;
 	ufx_target(f, 0, FILE_BYTES, &ro);
 	/* 256 MiB in 4 KiB requests: far more than a millisecond. */
-	add_seq(f, DISKBENCH_SEQ_WRITE | DISKBENCH_SEQ_NO_FSYNC, 4096, total, DEPTH);
-	add_seq(f, 0, SEQ_BLOCK, 0, DEPTH);
+	fx_add_seq(f, DISKBENCH_SEQ_WRITE | DISKBENCH_SEQ_NO_FSYNC, 4096, total, DEPTH);
+	fx_add_seq(f, 0, SEQ_BLOCK, 0, DEPTH);
 	assert_rc(diskbench_run_execute(f->run), -ECANCELED);
 	assert_int_equal(diskbench_run_result_count(f->run), 1);
-	r = res(f, 0);
+	r = fx_res(f, 0);
 	assert_int_equal(diskbench_result_error(r), -ECANCELED);
 	assert_true(diskbench_result_ops(r) > 0);
 	assert_true(diskbench_result_ops(r) < total / 4096);
@@ -303,30 +228,22 @@ static int noop_op(uint64_t index, uint64_t *bytes, void *ud)
 
 static void test_uring_enospc_queued(void **state)
 {
-	struct ufx *f = *state;
+	struct fx *f = *state;
 	struct diskbench_custom_ops co = { sizeof(co), fill_setup, noop_op, NULL };
 	struct diskbench_phase *p = NULL;
 	const struct diskbench_result *r;
 	const uint64_t file = UINT64_C(1) << 20;
 	char *left;
 
-	if (geteuid() != 0) {
-		print_message("    not root: no small file system to fill\n");
+	if (!fx_mount_tmpfs(f, "size=2m"))
 		skip();
-	}
-	if (mount("none", f->dir, "tmpfs", 0, "size=2m") != 0) {
-		print_message("    mount of a 2 MiB tmpfs failed: %s\n",
-			      strerror(errno));
-		skip();
-	}
-	f->mounted = true;
 	ufx_target(f, 0, file, NULL);
 	assert_ok(diskbench_phase_custom_new(&p, "fill", &co,
 					     (void *)(uintptr_t)(UINT64_C(1536) << 10)));
 	assert_ok(diskbench_run_add(f->run, p));
-	add_seq(f, DISKBENCH_SEQ_WRITE, SEQ_BLOCK, 0, DEPTH);
+	fx_add_seq(f, DISKBENCH_SEQ_WRITE, SEQ_BLOCK, 0, DEPTH);
 	assert_rc(diskbench_run_execute(f->run), -ENOSPC);
-	r = res(f, 1);
+	r = fx_res(f, 1);
 	print_message("    %s\n", diskbench_run_errmsg(f->run));
 	assert_int_equal(diskbench_result_error(r), -ENOSPC);
 	assert_string_equal(diskbench_result_error_op(r), "write");
@@ -338,9 +255,12 @@ static void test_uring_enospc_queued(void **state)
 	free(left);
 }
 
-int main(void)
+int phase_seq_io_uring_tests(int argc, char **argv);
+
+/* The group "io_uring" of test-api-phase-seq (main() is in test-phase-seq.c). */
+int phase_seq_io_uring_tests(int argc, char **argv)
 {
-#define T(fn) cmocka_unit_test_setup_teardown(fn, ufx_setup, ufx_teardown)
+#define T(fn) cmocka_unit_test_setup_teardown(fn, ufx_setup, fx_teardown)
 	const struct CMUnitTest tests[] = {
 		T(test_uring_engine),
 		T(test_uring_bonnie_sequence),
@@ -350,19 +270,9 @@ int main(void)
 		T(test_uring_enospc_queued),
 	};
 #undef T
-	struct diskbench_engine *e = NULL;
-	int rc = diskbench_engine_io_uring_new(&e, DEPTH);
+	int rc = fx_probe(FX_IO_URING, 0, 0, DEPTH);
 
-	diskbench_engine_free(e);
-	if (rc == -ENOTSUP) {
-		printf("SKIP: diskbench_engine_io_uring_new() says -ENOTSUP: no "
-		       "io_uring in this build or kernel\n");
-		return 77;
-	}
-	if (rc) {
-		printf("diskbench_engine_io_uring_new(%d) = %d (%s)\n", DEPTH, rc,
-		       strerror(-rc));
-		return 1;
-	}
+	if (rc)
+		return rc;
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

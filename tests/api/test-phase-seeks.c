@@ -1,5 +1,6 @@
 /*
- * tests/api/test-seeks.c: bonnie++'s random-seek phase (DISKBENCH_PHASE_SEEKS).
+ * tests/api/test-phase-seeks.c: bonnie++'s random-seek phase
+ * (DISKBENCH_PHASE_SEEKS).
  *
  * On the simulated device (sim-engine.h), shared by the seeker threads: the
  * tickets are glibc's rand() sequence after srand(seed) (checked against
@@ -17,7 +18,7 @@
  */
 #include "common-test.h"
 #include "sim-engine.h"
-#include "sim-fixture.h"
+#include "fixture.h"
 #include "run-helpers.h"
 
 #include <pthread.h>
@@ -61,25 +62,14 @@ static bool direct_works(const char *dir)
 static void fx_start_ex(struct fx *f, const struct sim_config *cfg,
 			const struct diskbench_run_opts *ro, uint32_t tflags)
 {
-	struct diskbench_target_opts to = DISKBENCH_TARGET_OPTS_INIT;
 	struct sim_config c = { 0 };
-	char *msg = NULL;
-	int rc;
 
 	if (cfg)
 		c = *cfg;
 	if (!c.log_cap)
 		c.log_cap = LOG_CAP;
-	f->s = sim_new(&c);
-	f->e = sim_engine(f->s);
-	to.engine = f->e;
-	to.file_bytes = FILE_BYTES;
-	to.block_bytes = BLOCK;
-	to.flags = tflags;
-	rc = diskbench_target_new(&f->t, f->dir, &to, &msg);
-	if (rc)
-		fail_msg("target_new = %d: %s", rc, msg ? msg : "");
-	assert_ok(diskbench_run_new(&f->run, f->t, ro));
+	fx_sim(f, &c);
+	fx_open(f, FILE_BYTES, BLOCK, tflags, ro);
 }
 
 static void fx_start(struct fx *f, const struct sim_config *cfg, uint32_t seed)
@@ -1213,27 +1203,6 @@ static void test_seek_time_later_draws_unchanged(void **state)
 /* Progress and cancellation: reads take real time too, so the run's thread
  * (which polls every few ms) sees the phase going. */
 
-struct slow {
-	uint64_t sleep_ns;    /* real time per read */
-	uint64_t read_ns;     /* simulated */
-};
-
-static uint64_t slow_lat(int kind, uint64_t nth, uint64_t bytes, void *ud)
-{
-	struct slow *sl = ud;
-
-	(void)nth;
-	(void)bytes;
-	if (kind != SIM_READ)
-		return 0;
-	if (sl->sleep_ns) {
-		struct timespec ts = { 0, (long)sl->sleep_ns };
-
-		nanosleep(&ts, NULL);
-	}
-	return sl->read_ns;
-}
-
 struct prog {
 	pthread_t main;
 	struct diskbench_run *run;
@@ -1298,10 +1267,10 @@ static int prog_cb(const struct diskbench_progress *p, void *ud)
 	return 0;
 }
 
-static void start_slow(struct fx *f, struct slow *sl, struct prog *g,
+static void start_slow(struct fx *f, struct sim_slow *sl, struct prog *g,
 		       uint32_t seekers, uint64_t seeks)
 {
-	struct sim_config cfg = { .latency = slow_lat, .latency_user_data = sl };
+	struct sim_config cfg = { .latency = sim_slow_latency, .latency_user_data = sl };
 	struct diskbench_run_opts ro = seed_opts(77);
 
 	g->main = pthread_self();
@@ -1318,7 +1287,7 @@ static void start_slow(struct fx *f, struct slow *sl, struct prog *g,
 static void test_progress(void **state)
 {
 	struct fx *f = *state;
-	struct slow sl = { 100 * SIM_US, SIM_MS };
+	struct sim_slow sl = { 100 * SIM_US, SIM_MS };
 	struct prog g = { 0 };
 	const struct diskbench_result *r;
 
@@ -1340,7 +1309,7 @@ static void test_progress(void **state)
 static void test_cancel_from_progress(void **state)
 {
 	struct fx *f = *state;
-	struct slow sl = { 100 * SIM_US, SIM_MS };
+	struct sim_slow sl = { 100 * SIM_US, SIM_MS };
 	struct prog g = { 0 };
 	const struct diskbench_result *r;
 
@@ -1377,7 +1346,7 @@ static void test_cancel_from_progress(void **state)
 static void test_progress_stops_with_its_value(void **state)
 {
 	struct fx *f = *state;
-	struct slow sl = { 100 * SIM_US, SIM_MS };
+	struct sim_slow sl = { 100 * SIM_US, SIM_MS };
 	struct prog g = { 0 };
 	const struct diskbench_result *r;
 
@@ -1486,8 +1455,8 @@ static void test_fault_one_seeker(void **state)
 static void test_fault_many_seekers(void **state)
 {
 	struct fx *f = *state;
-	struct slow sl = { 100 * SIM_US, SIM_US };
-	struct sim_config cfg = { .latency = slow_lat, .latency_user_data = &sl };
+	struct sim_slow sl = { 100 * SIM_US, SIM_US };
+	struct sim_config cfg = { .latency = sim_slow_latency, .latency_user_data = &sl };
 	const uint64_t seeks = 20000;
 	const struct diskbench_result *r;
 	const struct sim_log *bad = NULL;
@@ -1574,50 +1543,14 @@ static void test_new_args(void **state)
 /* ---------------------------------------------------------------------- */
 /* Real files */
 
-struct rfx {
-	char *dir;
-	char path[512];
-	struct diskbench_target *t;
-	struct diskbench_run *run;
-};
-
-static int rfx_setup(void **state)
-{
-	struct rfx *f = calloc(1, sizeof(*f));
-
-	assert_non_null(f);
-	f->dir = tdir_new();
-	snprintf(f->path, sizeof(f->path), "%s/diskbench.%ld", f->dir,
-		 (long)getpid());
-	*state = f;
-	return 0;
-}
-
-static int rfx_teardown(void **state)
-{
-	struct rfx *f = *state;
-
-	diskbench_run_free(f->run);
-	diskbench_target_free(f->t);
-	tdir_remove(f->dir);
-	free(f->dir);
-	free(f);
-	return 0;
-}
-
-static void rfx_start(struct rfx *f, uint64_t file_bytes, uint32_t seed)
+static void rfx_start(struct fx *f, uint64_t file_bytes, uint32_t seed)
 {
 	struct diskbench_target_opts to = DISKBENCH_TARGET_OPTS_INIT;
 	struct diskbench_run_opts ro = seed_opts(seed);
-	char *msg = NULL;
-	int rc;
 
 	to.file_bytes = file_bytes;
 	to.block_bytes = BLOCK;
-	rc = diskbench_target_new(&f->t, f->dir, &to, &msg);
-	if (rc)
-		fail_msg("target_new(%s) = %d: %s", f->dir, rc, msg ? msg : "");
-	assert_ok(diskbench_run_new(&f->run, f->t, &ro));
+	fx_open_opts(f, &to, &ro, 0);
 }
 
 /* A custom phase after the seeks: reads the test file and checks it. */
@@ -1669,7 +1602,7 @@ out:
 
 static void test_real_five_seekers(void **state)
 {
-	struct rfx *f = *state;
+	struct fx *f = *state;
 	struct diskbench_custom_ops co = { sizeof(co), NULL, seek_check_op, NULL };
 	struct diskbench_phase *p = NULL;
 	const uint64_t seeks = 2000;
@@ -1741,7 +1674,7 @@ static uint64_t wall_ns(void)
 
 static void test_real_settle(void **state)
 {
-	struct rfx *f = *state;
+	struct fx *f = *state;
 	struct canceller c;
 	pthread_t th;
 	const struct diskbench_result *r;
@@ -1788,7 +1721,7 @@ static void test_real_settle(void **state)
 int main(void)
 {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, fx_setup, fx_teardown)
-#define R(fn) cmocka_unit_test_setup_teardown(fn, rfx_setup, rfx_teardown)
+#define R(fn) cmocka_unit_test_setup_teardown(fn, fx_setup_loose, fx_teardown)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_one_seeker_exact),
 		cmocka_unit_test(test_one_seeker_exact_sync),

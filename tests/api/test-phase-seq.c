@@ -1,5 +1,5 @@
 /*
- * tests/api/test-phases-sim.c: the phases on a simulated device
+ * tests/api/test-phase-seq.c: the phases on a simulated device
  * (sim-engine.h), where every latency is scripted, so counts, times,
  * percentiles and timelines are exact, and faults land on chosen requests.
  *
@@ -8,7 +8,7 @@
  */
 #include "common-test.h"
 #include "sim-engine.h"
-#include "sim-fixture.h"
+#include "fixture.h"
 #include "run-helpers.h"
 
 #include <time.h>
@@ -26,20 +26,8 @@
 static void fx_start_ex(struct fx *f, const struct sim_config *cfg,
 			const struct diskbench_run_opts *ro, uint32_t tflags)
 {
-	struct diskbench_target_opts to = DISKBENCH_TARGET_OPTS_INIT;
-	char *msg = NULL;
-	int rc;
-
-	f->s = sim_new(cfg);
-	f->e = sim_engine(f->s);
-	to.engine = f->e;
-	to.file_bytes = FILE_BYTES;
-	to.block_bytes = BLOCK;
-	to.flags = tflags;
-	rc = diskbench_target_new(&f->t, f->dir, &to, &msg);
-	if (rc)
-		fail_msg("target_new = %d: %s", rc, msg ? msg : "");
-	assert_ok(diskbench_run_new(&f->run, f->t, ro));
+	fx_sim(f, cfg);
+	fx_open(f, FILE_BYTES, BLOCK, tflags, ro);
 }
 
 static void fx_start(struct fx *f, const struct sim_config *cfg)
@@ -71,16 +59,6 @@ static void add_seq(struct fx *f, uint32_t flags, uint64_t block,
 	so.queue_depth = depth;
 	assert_ok(diskbench_phase_seq_new(&p, &so));
 	assert_ok(diskbench_run_add(f->run, p));
-}
-
-static const struct diskbench_result *res(const struct fx *f, size_t i)
-{
-	const struct diskbench_result *r = diskbench_run_result(f->run, i);
-
-	if (!r)
-		fail_msg("no result %zu (count %zu)", i,
-			 diskbench_run_result_count(f->run));
-	return r;
 }
 
 static void assert_res(const struct diskbench_result *r, const char *name,
@@ -164,7 +142,7 @@ static void test_putc_exact(void **state)
 	add_bonnie(f, DISKBENCH_PHASE_PUTC);
 	run_execute_ok(f->run);
 	assert_int_equal(diskbench_run_result_count(f->run), 1);
-	r = res(f, 0);
+	r = fx_res(f, 0);
 	assert_ok_res(r, "putc", NBCH, BYTE_BYTES);
 	assert_int_equal(diskbench_result_kind(r), DISKBENCH_PHASE_PUTC);
 
@@ -223,7 +201,7 @@ static void test_put_block_stall_exact(void **state)
 	sim_stall(f->s, SIM_WRITE, 50, stall);
 	add_bonnie(f, DISKBENCH_PHASE_PUT_BLOCK);
 	run_execute_ok(f->run);
-	r = res(f, 0);
+	r = fx_res(f, 0);
 	assert_ok_res(r, "put_block", NCH, FILE_BYTES);
 	assert_int_equal(diskbench_result_kind(r), DISKBENCH_PHASE_PUT_BLOCK);
 
@@ -292,8 +270,8 @@ static void run_put_block_elapsed(uint64_t fsync_ns, bool *too_fast,
 	fx_start(f, &cfg);
 	add_bonnie(f, DISKBENCH_PHASE_PUT_BLOCK);
 	run_execute_ok(f->run);
-	*too_fast = diskbench_result_too_fast(res(f, 0));
-	*elapsed = diskbench_result_elapsed_ns(res(f, 0));
+	*too_fast = diskbench_result_too_fast(fx_res(f, 0));
+	*elapsed = diskbench_result_elapsed_ns(fx_res(f, 0));
 	assert_int_equal(fx_teardown((void **)&f), 0);
 }
 
@@ -332,8 +310,8 @@ static void test_rewrite_exact(void **state)
 	add_bonnie(f, DISKBENCH_PHASE_REWRITE);
 	run_execute_ok(f->run);
 	assert_int_equal(diskbench_run_result_count(f->run), 2);
-	assert_ok_res(res(f, 0), "put_block", NCH, FILE_BYTES);
-	r = res(f, 1);
+	assert_ok_res(fx_res(f, 0), "put_block", NCH, FILE_BYTES);
+	r = fx_res(f, 1);
 	/* Counted once, though read and written. */
 	assert_ok_res(r, "rewrite", NCH, FILE_BYTES);
 	assert_int_equal(diskbench_result_kind(r), DISKBENCH_PHASE_REWRITE);
@@ -387,7 +365,7 @@ static void test_getc_alone_exact(void **state)
 	fx_start(f, &cfg);
 	add_bonnie(f, DISKBENCH_PHASE_GETC);
 	run_execute_ok(f->run);
-	r = res(f, 0);
+	r = fx_res(f, 0);
 	assert_ok_res(r, "getc", NBCH, BYTE_BYTES);
 	assert_int_equal(diskbench_result_kind(r), DISKBENCH_PHASE_GETC);
 	assert_u64_eq(sim_calls(f->s, SIM_READ), BYTE_BYTES);
@@ -416,13 +394,13 @@ static void test_getc_after_putc(void **state)
 	add_bonnie(f, DISKBENCH_PHASE_PUTC);
 	add_bonnie(f, DISKBENCH_PHASE_GETC);
 	run_execute_ok(f->run);
-	assert_ok_res(res(f, 0), "putc", NBCH, BYTE_BYTES);
-	assert_ok_res(res(f, 1), "getc", NBCH, BYTE_BYTES);
+	assert_ok_res(fx_res(f, 0), "putc", NBCH, BYTE_BYTES);
+	assert_ok_res(fx_res(f, 1), "getc", NBCH, BYTE_BYTES);
 	assert_u64_eq(sim_calls(f->s, SIM_CREATE), 1);
 	assert_u64_eq(sim_calls(f->s, SIM_OPEN), 1);
 	assert_u64_eq(sim_calls(f->s, SIM_WRITE), BYTE_BYTES);
 	assert_u64_eq(f->s->read1, BYTE_BYTES);
-	assert_u64_eq(diskbench_result_elapsed_ns(res(f, 1)), BYTE_BYTES * SIM_US);
+	assert_u64_eq(diskbench_result_elapsed_ns(fx_res(f, 1)), BYTE_BYTES * SIM_US);
 	assert_clean(f);
 }
 
@@ -440,7 +418,7 @@ static void test_get_block_exact(void **state)
 	add_bonnie(f, DISKBENCH_PHASE_PUT_BLOCK);
 	add_bonnie(f, DISKBENCH_PHASE_GET_BLOCK);
 	run_execute_ok(f->run);
-	r = res(f, 1);
+	r = fx_res(f, 1);
 	assert_ok_res(r, "get_block", NCH, FILE_BYTES);
 	assert_int_equal(diskbench_result_kind(r), DISKBENCH_PHASE_GET_BLOCK);
 	assert_u64_eq(sim_calls(f->s, SIM_READ), NCH);
@@ -472,10 +450,10 @@ static void test_bonnie_sequence_calls(void **state)
 	assert_int_equal(diskbench_run_result_count(f->run), 5);
 	assert_null(diskbench_run_result(f->run, 5));
 	for (size_t i = 0; i < 5; i++) {
-		assert_ok_res(res(f, i), names[i], ops[i], bytes[i]);
-		assert_int_equal(diskbench_result_kind(res(f, i)),
+		assert_ok_res(fx_res(f, i), names[i], ops[i], bytes[i]);
+		assert_int_equal(diskbench_result_kind(fx_res(f, i)),
 				 DISKBENCH_PHASE_PUTC + (int)i);
-		assert_timeline_totals(res(f, i));
+		assert_timeline_totals(fx_res(f, i));
 	}
 	/* Two creates (putc, put_block), three reopens, a fsync and a
 	 * close ending each phase. */
@@ -530,7 +508,7 @@ static void test_bonnie_direct_opens(void **state)
 	add_bonnie(f, DISKBENCH_PHASE_GET_BLOCK);
 	run_execute_ok(f->run);
 	for (size_t i = 0; i < 3; i++)
-		assert_ok_res(res(f, i), diskbench_result_name(res(f, i)), NCH,
+		assert_ok_res(fx_res(f, i), diskbench_result_name(fx_res(f, i)), NCH,
 			      FILE_BYTES);
 	assert_u64_eq(sim_calls(f->s, SIM_CREATE), 1);
 	assert_u64_eq(sim_calls(f->s, SIM_OPEN), 2);
@@ -547,7 +525,7 @@ static void test_bonnie_direct_opens(void **state)
 	add_bonnie(f, DISKBENCH_PHASE_PUT_BLOCK);
 	assert_rc(diskbench_run_execute(f->run), -EINVAL);
 	assert_int_equal(diskbench_run_result_count(f->run), 1);
-	r = res(f, 0);
+	r = fx_res(f, 0);
 	assert_int_equal(diskbench_result_error(r), -EINVAL);
 	assert_u64_eq(diskbench_result_ops(r), 0);
 	assert_non_null(strstr(diskbench_result_errmsg(r), "O_DIRECT"));
@@ -570,7 +548,7 @@ static void test_seq_write_exact(void **state)
 	fx_start(f, &cfg);
 	add_seq(f, DISKBENCH_SEQ_WRITE, SEQ_BLOCK, 0, 0, 0);
 	run_execute_ok(f->run);
-	r = res(f, 0);
+	r = fx_res(f, 0);
 	assert_ok_res(r, "seq_write", NSEQ, FILE_BYTES);
 	assert_int_equal(diskbench_result_kind(r), DISKBENCH_PHASE_SEQ_WRITE);
 	assert_u64_eq(diskbench_result_elapsed_ns(r),
@@ -599,9 +577,9 @@ static void test_seq_write_no_fsync(void **state)
 	fx_start(f, &cfg);
 	add_seq(f, DISKBENCH_SEQ_WRITE | DISKBENCH_SEQ_NO_FSYNC, SEQ_BLOCK, 0, 0, 0);
 	run_execute_ok(f->run);
-	assert_ok_res(res(f, 0), "seq_write", NSEQ, FILE_BYTES);
+	assert_ok_res(fx_res(f, 0), "seq_write", NSEQ, FILE_BYTES);
 	assert_u64_eq(sim_calls(f->s, SIM_FSYNC), 0);
-	assert_u64_eq(diskbench_result_elapsed_ns(res(f, 0)), NSEQ * SIM_MS + SIM_MS);
+	assert_u64_eq(diskbench_result_elapsed_ns(fx_res(f, 0)), NSEQ * SIM_MS + SIM_MS);
 	assert_clean(f);
 }
 
@@ -615,7 +593,7 @@ static void test_seq_write_partial_block(void **state)
 	fx_start(f, &cfg);
 	add_seq(f, DISKBENCH_SEQ_WRITE, SEQ_BLOCK, total, 0, 0);
 	run_execute_ok(f->run);
-	assert_ok_res(res(f, 0), "seq_write", NSEQ + 1, total);
+	assert_ok_res(fx_res(f, 0), "seq_write", NSEQ + 1, total);
 	assert_u64_eq(f->s->log[NSEQ].len, 1000);
 	assert_u64_eq(f->s->log[NSEQ].at, FILE_BYTES);
 	assert_u64_eq(sim_removed(f->s, 0)->size, total);
@@ -637,7 +615,7 @@ static void test_seq_read_exact(void **state)
 	fx_start(f, &cfg);
 	add_seq(f, 0, SEQ_BLOCK, 0, 0, 0);
 	run_execute_ok(f->run);
-	r = res(f, 0);
+	r = fx_res(f, 0);
 	assert_ok_res(r, "seq_read", NSEQ, FILE_BYTES);
 	assert_int_equal(diskbench_result_kind(r), DISKBENCH_PHASE_SEQ_READ);
 	assert_u64_eq(sim_calls(f->s, SIM_READ), NSEQ);
@@ -665,10 +643,10 @@ static void test_seq_time_limit(void **state)
 	add_seq(f, DISKBENCH_SEQ_WRITE, SEQ_BLOCK, 0, 0, 0);
 	run_execute_ok(f->run);
 	assert_int_equal(diskbench_run_result_count(f->run), 3);
-	assert_ok_res(res(f, 0), "seq_write", 5, 5 * SEQ_BLOCK);
-	assert_ok_res(res(f, 1), "seq_read", 7, 7 * SEQ_BLOCK);
+	assert_ok_res(fx_res(f, 0), "seq_write", 5, 5 * SEQ_BLOCK);
+	assert_ok_res(fx_res(f, 1), "seq_read", 7, 7 * SEQ_BLOCK);
 	/* The limit was the phase's own: the next phase runs to its end. */
-	assert_ok_res(res(f, 2), "seq_write", NSEQ, FILE_BYTES);
+	assert_ok_res(fx_res(f, 2), "seq_write", NSEQ, FILE_BYTES);
 	assert_clean(f);
 
 	diskbench_run_free(f->run);
@@ -677,8 +655,8 @@ static void test_seq_time_limit(void **state)
 	add_seq(f, DISKBENCH_SEQ_WRITE, SEQ_BLOCK, 0, 5 * SIM_MS, 0);
 	add_seq(f, DISKBENCH_SEQ_WRITE, SEQ_BLOCK, 0, 2 * SIM_MS, 0);
 	run_execute_ok(f->run);
-	assert_ok_res(res(f, 0), "seq_write", 3, 3 * SEQ_BLOCK);
-	assert_ok_res(res(f, 1), "seq_write", 2, 2 * SEQ_BLOCK);
+	assert_ok_res(fx_res(f, 0), "seq_write", 3, 3 * SEQ_BLOCK);
+	assert_ok_res(fx_res(f, 1), "seq_write", 2, 2 * SEQ_BLOCK);
 	assert_clean(f);
 }
 
@@ -698,13 +676,13 @@ static void test_seq_queued_exact(void **state)
 	add_seq(f, DISKBENCH_SEQ_WRITE, SEQ_BLOCK, 0, 0, 4);
 	add_seq(f, 0, SEQ_BLOCK, 0, 0, 8);
 	run_execute_ok(f->run);
-	r = res(f, 0);
+	r = fx_res(f, 0);
 	assert_ok_res(r, "seq_write", NSEQ, FILE_BYTES);
 	assert_u64_eq(diskbench_hist_min(diskbench_result_hist(r)), SIM_MS);
 	assert_u64_eq(diskbench_hist_max(diskbench_result_hist(r)), SIM_MS);
 	/* Four rounds of four, then fsync and close. */
 	assert_u64_eq(diskbench_result_elapsed_ns(r), 4 * SIM_MS + 2 * SIM_MS);
-	r = res(f, 1);
+	r = fx_res(f, 1);
 	assert_ok_res(r, "seq_read", NSEQ, FILE_BYTES);
 	assert_u64_eq(diskbench_hist_max(diskbench_result_hist(r)), SIM_MS / 2);
 	assert_u64_eq(diskbench_result_elapsed_ns(r), 2 * (SIM_MS / 2) + SIM_MS);
@@ -738,7 +716,7 @@ static void test_seq_queued_latencies(void **state)
 	run_execute_ok(f->run);
 	for (uint64_t k = 1; k <= NSEQ; k++)
 		diskbench_hist_record(ref, k * 100 * SIM_US);
-	test_assert_hist_equal(diskbench_result_hist(res(f, 0)), ref);
+	test_assert_hist_equal(diskbench_result_hist(fx_res(f, 0)), ref);
 	diskbench_hist_free(ref);
 	/* The same queue, by hand. */
 	for (;;) {
@@ -757,7 +735,7 @@ static void test_seq_queued_latencies(void **state)
 			else
 				i++;
 	}
-	assert_u64_eq(diskbench_result_elapsed_ns(res(f, 0)), now);
+	assert_u64_eq(diskbench_result_elapsed_ns(fx_res(f, 0)), now);
 	assert_u64_eq(f->s->max_inflight, 4);
 	assert_clean(f);
 }
@@ -773,14 +751,14 @@ static void test_seq_queued_short(void **state)
 	sim_fault(f->s, SIM_WRITE, 6, SIM_SHORT);
 	add_seq(f, DISKBENCH_SEQ_WRITE | DISKBENCH_SEQ_NO_FSYNC, SEQ_BLOCK, 0, 0, 4);
 	run_execute_ok(f->run);
-	assert_ok_res(res(f, 0), "seq_write", NSEQ, FILE_BYTES);
+	assert_ok_res(fx_res(f, 0), "seq_write", NSEQ, FILE_BYTES);
 	assert_u64_eq(sim_calls(f->s, SIM_WRITE), NSEQ + 1);
 	assert_u64_eq(f->s->bytes_written, FILE_BYTES);
 	assert_u64_eq(sim_removed(f->s, 0)->size, FILE_BYTES);
 	/* The short one took two round trips from its submission. */
 	assert_ok(diskbench_hist_record_n(ref, SIM_MS, NSEQ - 1));
 	diskbench_hist_record(ref, 2 * SIM_MS);
-	test_assert_hist_equal(diskbench_result_hist(res(f, 0)), ref);
+	test_assert_hist_equal(diskbench_result_hist(fx_res(f, 0)), ref);
 	diskbench_hist_free(ref);
 	assert_clean(f);
 }
@@ -799,7 +777,7 @@ static void test_seq_queued_error(void **state)
 	add_seq(f, 0, SEQ_BLOCK, 0, 0, 4);
 	assert_rc(diskbench_run_execute(f->run), -EIO);
 	assert_int_equal(diskbench_run_result_count(f->run), 1);
-	r = res(f, 0);
+	r = fx_res(f, 0);
 	assert_int_equal(diskbench_result_error(r), -EIO);
 	assert_string_equal(diskbench_result_error_op(r), "write");
 	assert_string_equal(diskbench_result_error_path(r), f->path);
@@ -827,10 +805,10 @@ static void test_seq_queued_stops(void **state)
 	/* 1 ms rounds of 4: 5 ms is 20 requests. */
 	add_seq(f, DISKBENCH_SEQ_WRITE, SEQ_BLOCK, 64 * SEQ_BLOCK, 5 * SIM_MS, 4);
 	run_execute_ok(f->run);
-	ops = diskbench_result_ops(res(f, 0));
+	ops = diskbench_result_ops(fx_res(f, 0));
 	assert_true(ops >= 10 && ops < 10 + 4);
-	assert_u64_eq(diskbench_result_bytes(res(f, 0)), ops * SEQ_BLOCK);
-	ops = diskbench_result_ops(res(f, 1));
+	assert_u64_eq(diskbench_result_bytes(fx_res(f, 0)), ops * SEQ_BLOCK);
+	ops = diskbench_result_ops(fx_res(f, 1));
 	assert_true(ops >= 10 && ops < 10 + 4);
 	assert_clean(f);
 
@@ -838,10 +816,10 @@ static void test_seq_queued_stops(void **state)
 	assert_ok(diskbench_run_new(&f->run, f->t, NULL));
 	add_seq(f, DISKBENCH_SEQ_WRITE, SEQ_BLOCK, 64 * SEQ_BLOCK, 5 * SIM_MS, 4);
 	run_execute_ok(f->run);
-	ops = diskbench_result_ops(res(f, 0));
+	ops = diskbench_result_ops(fx_res(f, 0));
 	assert_true(ops >= 20 && ops < 20 + 4);
-	assert_u64_eq(diskbench_result_elapsed_ns(res(f, 0)), ops / 4 * SIM_MS);
-	assert_int_equal(diskbench_result_error(res(f, 0)), 0);
+	assert_u64_eq(diskbench_result_elapsed_ns(fx_res(f, 0)), ops / 4 * SIM_MS);
+	assert_int_equal(diskbench_result_error(fx_res(f, 0)), 0);
 	assert_clean(f);
 }
 
@@ -855,7 +833,7 @@ static void test_seq_bad_depth_and_alignment(void **state)
 	fx_start(f, &cfg);
 	add_seq(f, DISKBENCH_SEQ_WRITE, SEQ_BLOCK, 0, 0, 5);
 	assert_rc(diskbench_run_execute(f->run), -EINVAL);
-	r = res(f, 0);
+	r = fx_res(f, 0);
 	assert_int_equal(diskbench_result_error(r), -EINVAL);
 	assert_u64_eq(diskbench_result_ops(r), 0);
 	assert_true(strlen(diskbench_result_errmsg(r)) > 0);
@@ -866,7 +844,7 @@ static void test_seq_bad_depth_and_alignment(void **state)
 	assert_ok(diskbench_run_new(&f->run, f->t, NULL));
 	add_seq(f, DISKBENCH_SEQ_WRITE | DISKBENCH_SEQ_DIRECT, 1000, 0, 0, 0);
 	assert_rc(diskbench_run_execute(f->run), -EINVAL);
-	r = res(f, 0);
+	r = fx_res(f, 0);
 	assert_int_equal(diskbench_result_error(r), -EINVAL);
 	assert_non_null(strstr(diskbench_result_errmsg(r), "align"));
 	assert_u64_eq(sim_calls(f->s, SIM_CREATE), 0);
@@ -990,9 +968,9 @@ static void test_bonnie_byte_bytes_rounding(void **state)
 	assert_ok(diskbench_phase_bonnie_new(&p, DISKBENCH_PHASE_PUTC, NULL));
 	assert_ok(diskbench_run_add(f->run, p));
 	run_execute_ok(f->run);
-	assert_ok_res(res(f, 0), "putc", 3, 3 * BLOCK);
-	assert_ok_res(res(f, 1), "getc", NCH, FILE_BYTES);
-	assert_ok_res(res(f, 2), "putc", NCH, FILE_BYTES);
+	assert_ok_res(fx_res(f, 0), "putc", 3, 3 * BLOCK);
+	assert_ok_res(fx_res(f, 1), "getc", NCH, FILE_BYTES);
+	assert_ok_res(fx_res(f, 2), "putc", NCH, FILE_BYTES);
 	assert_clean(f);
 }
 
@@ -1075,8 +1053,8 @@ static void check_fault(const struct fault_case *c, int err)
 	assert_int_equal(diskbench_run_result_count(f->run), c->phase + 1);
 	assert_null(diskbench_run_result(f->run, (size_t)c->phase + 1));
 	for (int i = 0; i < c->phase; i++)
-		assert_int_equal(diskbench_result_error(res(f, (size_t)i)), 0);
-	r = res(f, (size_t)c->phase);
+		assert_int_equal(diskbench_result_error(fx_res(f, (size_t)i)), 0);
+	r = fx_res(f, (size_t)c->phase);
 	assert_string_equal(diskbench_result_name(r), seq_names[c->phase]);
 	assert_int_equal(diskbench_result_error(r), err);
 	assert_true(diskbench_result_ran(r));
@@ -1131,7 +1109,7 @@ static void test_fault_device_full(void **state)
 	add_bonnie(f, DISKBENCH_PHASE_GET_BLOCK);
 	assert_rc(diskbench_run_execute(f->run), -ENOSPC);
 	assert_int_equal(diskbench_run_result_count(f->run), 1);
-	r = res(f, 0);
+	r = fx_res(f, 0);
 	assert_int_equal(diskbench_result_error(r), -ENOSPC);
 	assert_string_equal(diskbench_result_error_op(r), "write");
 	assert_u64_eq(diskbench_result_error_offset(r), FILE_BYTES / 2 + 4096);
@@ -1161,11 +1139,11 @@ static void test_fault_short_transfers(void **state)
 	add_seq(f, DISKBENCH_SEQ_WRITE, SEQ_BLOCK, 0, 0, 0);
 	add_seq(f, 0, SEQ_BLOCK, 0, 0, 0);
 	run_execute_ok(f->run);
-	assert_ok_res(res(f, 0), "put_block", NCH, FILE_BYTES);
-	assert_ok_res(res(f, 1), "rewrite", NCH, FILE_BYTES);
-	assert_ok_res(res(f, 2), "get_block", NCH, FILE_BYTES);
-	assert_ok_res(res(f, 3), "seq_write", NSEQ, FILE_BYTES);
-	assert_ok_res(res(f, 4), "seq_read", NSEQ, FILE_BYTES);
+	assert_ok_res(fx_res(f, 0), "put_block", NCH, FILE_BYTES);
+	assert_ok_res(fx_res(f, 1), "rewrite", NCH, FILE_BYTES);
+	assert_ok_res(fx_res(f, 2), "get_block", NCH, FILE_BYTES);
+	assert_ok_res(fx_res(f, 3), "seq_write", NSEQ, FILE_BYTES);
+	assert_ok_res(fx_res(f, 4), "seq_read", NSEQ, FILE_BYTES);
 	assert_u64_eq(sim_calls(f->s, SIM_WRITE), 2 * NCH + NSEQ + 3);
 	assert_u64_eq(sim_calls(f->s, SIM_READ), 2 * NCH + NSEQ + 3);
 	/* The content is as if nothing had happened. */
@@ -1173,7 +1151,7 @@ static void test_fault_short_transfers(void **state)
 	/* In put_block, the short write's op took two calls. */
 	assert_ok(diskbench_hist_record_n(ref, SIM_MS, NCH - 1));
 	diskbench_hist_record(ref, 2 * SIM_MS);
-	test_assert_hist_equal(diskbench_result_hist(res(f, 0)), ref);
+	test_assert_hist_equal(diskbench_result_hist(fx_res(f, 0)), ref);
 	diskbench_hist_free(ref);
 	assert_clean(f);
 }
@@ -1197,13 +1175,13 @@ static void test_fault_eintr_retried(void **state)
 	add_full_sequence(f);
 	run_execute_ok(f->run);
 	assert_int_equal(diskbench_run_result_count(f->run), 7);
-	assert_ok_res(res(f, 0), "putc", NBCH, BYTE_BYTES);
-	assert_ok_res(res(f, 1), "put_block", NCH, FILE_BYTES);
-	assert_ok_res(res(f, 2), "rewrite", NCH, FILE_BYTES);
-	assert_ok_res(res(f, 3), "getc", NBCH, BYTE_BYTES);
-	assert_ok_res(res(f, 4), "get_block", NCH, FILE_BYTES);
-	assert_ok_res(res(f, 5), "seq_write", NSEQ, FILE_BYTES);
-	assert_ok_res(res(f, 6), "seq_read", NSEQ, FILE_BYTES);
+	assert_ok_res(fx_res(f, 0), "putc", NBCH, BYTE_BYTES);
+	assert_ok_res(fx_res(f, 1), "put_block", NCH, FILE_BYTES);
+	assert_ok_res(fx_res(f, 2), "rewrite", NCH, FILE_BYTES);
+	assert_ok_res(fx_res(f, 3), "getc", NBCH, BYTE_BYTES);
+	assert_ok_res(fx_res(f, 4), "get_block", NCH, FILE_BYTES);
+	assert_ok_res(fx_res(f, 5), "seq_write", NSEQ, FILE_BYTES);
+	assert_ok_res(fx_res(f, 6), "seq_read", NSEQ, FILE_BYTES);
 	assert_u64_eq(f->s->write1, BYTE_BYTES + 1);
 	assert_u64_eq(f->s->read1, BYTE_BYTES + 1);
 	assert_u64_eq(f->s->bytes_written, BYTE_BYTES + 3 * FILE_BYTES);
@@ -1221,7 +1199,7 @@ static void test_fault_zero_transfer(void **state)
 	sim_fault(f->s, SIM_WRITE, 10, SIM_ZERO);
 	add_bonnie(f, DISKBENCH_PHASE_PUT_BLOCK);
 	assert_rc(diskbench_run_execute(f->run), -EIO);
-	r = res(f, 0);
+	r = fx_res(f, 0);
 	assert_int_equal(diskbench_result_error(r), -EIO);
 	assert_non_null(strstr(diskbench_result_error_op(r), "write"));
 	assert_u64_eq(diskbench_result_error_offset(r), 9 * BLOCK);
@@ -1235,7 +1213,7 @@ static void test_fault_zero_transfer(void **state)
 	add_bonnie(f, DISKBENCH_PHASE_GETC);
 	sim_fault(f->s, SIM_READ, 3 * BLOCK + 1, SIM_ZERO);
 	assert_rc(diskbench_run_execute(f->run), -EIO);
-	r = res(f, 1);
+	r = fx_res(f, 1);
 	assert_int_equal(diskbench_result_error(r), -EIO);
 	assert_non_null(strstr(diskbench_result_error_op(r), "read"));
 	assert_u64_eq(diskbench_result_error_offset(r), 3 * BLOCK);
@@ -1256,7 +1234,7 @@ static void test_fault_fsync_at_close(void **state)
 	add_bonnie(f, DISKBENCH_PHASE_GET_BLOCK);
 	assert_rc(diskbench_run_execute(f->run), -EIO);
 	assert_int_equal(diskbench_run_result_count(f->run), 1);
-	r = res(f, 0);
+	r = fx_res(f, 0);
 	assert_int_equal(diskbench_result_error(r), -EIO);
 	assert_string_equal(diskbench_result_error_op(r), "fsync");
 	assert_string_equal(diskbench_result_error_path(r), f->path);
@@ -1280,7 +1258,7 @@ static void test_fault_close(void **state)
 	add_bonnie(f, DISKBENCH_PHASE_GET_BLOCK);
 	assert_rc(diskbench_run_execute(f->run), -EIO);
 	assert_int_equal(diskbench_run_result_count(f->run), 2);
-	r = res(f, 1);
+	r = fx_res(f, 1);
 	assert_string_equal(diskbench_result_error_op(r), "close");
 	assert_string_equal(diskbench_result_error_path(r), f->path);
 	assert_u64_eq(diskbench_result_ops(r), NCH);
@@ -1300,7 +1278,7 @@ static void test_fault_create_and_open(void **state)
 	add_bonnie(f, DISKBENCH_PHASE_PUT_BLOCK);
 	assert_rc(diskbench_run_execute(f->run), -ENOSPC);
 	assert_int_equal(diskbench_run_result_count(f->run), 2);
-	r = res(f, 1);
+	r = fx_res(f, 1);
 	assert_int_equal(diskbench_result_error(r), -ENOSPC);
 	assert_string_equal(diskbench_result_error_op(r), "create");
 	assert_non_null(diskbench_result_error_path(r));
@@ -1315,7 +1293,7 @@ static void test_fault_create_and_open(void **state)
 	add_bonnie(f, DISKBENCH_PHASE_REWRITE);
 	sim_fail(f->s, SIM_OPEN, 1, -EACCES);
 	assert_rc(diskbench_run_execute(f->run), -EACCES);
-	r = res(f, 1);
+	r = fx_res(f, 1);
 	assert_int_equal(diskbench_result_error(r), -EACCES);
 	assert_string_equal(diskbench_result_error_op(r), "open");
 	assert_string_equal(diskbench_result_error_path(r), f->path);
@@ -1337,7 +1315,7 @@ static void test_fault_in_preparation(void **state)
 	sim_fail(f->s, SIM_WRITE, 3, -EIO);
 	add_bonnie(f, DISKBENCH_PHASE_GET_BLOCK);
 	assert_rc(diskbench_run_execute(f->run), -EIO);
-	r = res(f, 0);
+	r = fx_res(f, 0);
 	assert_int_equal(diskbench_result_error(r), -EIO);
 	assert_u64_eq(diskbench_result_ops(r), 0);
 	assert_string_equal(diskbench_result_error_path(r), f->path);
@@ -1361,7 +1339,7 @@ static void test_fault_unlink_at_end(void **state)
 	sim_fail(f->s, SIM_UNLINK, 1, -EIO);
 	add_bonnie(f, DISKBENCH_PHASE_PUT_BLOCK);
 	assert_rc(diskbench_run_execute(f->run), -EIO);
-	assert_int_equal(diskbench_result_error(res(f, 0)), 0);
+	assert_int_equal(diskbench_result_error(fx_res(f, 0)), 0);
 	assert_non_null(strstr(diskbench_run_errmsg(f->run), f->path));
 	assert_int_equal(sim_file_count(f->s), 1);
 	assert_int_equal(diskbench_target_file_count(f->t), 1);
@@ -1383,8 +1361,8 @@ static void test_fault_then_rerun(void **state)
 	assert_int_equal(diskbench_run_result_count(f->run), 1);
 	run_execute_ok(f->run);
 	assert_int_equal(diskbench_run_result_count(f->run), 2);
-	assert_ok_res(res(f, 0), "put_block", NCH, FILE_BYTES);
-	assert_ok_res(res(f, 1), "get_block", NCH, FILE_BYTES);
+	assert_ok_res(fx_res(f, 0), "put_block", NCH, FILE_BYTES);
+	assert_ok_res(fx_res(f, 1), "get_block", NCH, FILE_BYTES);
 	assert_clean(f);
 }
 
@@ -1516,7 +1494,7 @@ static void test_custom_exact(void **state)
 	add_custom(f, name, &c);
 	memset(name, 0, sizeof(name)); /* copied */
 	run_execute_ok(f->run);
-	r = res(f, 0);
+	r = fx_res(f, 0);
 	/* Ops 0..4 counted (bytes 0+10+20+30+40); the DONE call is not. */
 	assert_ok_res(r, "my-bench", 5, 100);
 	assert_int_equal(diskbench_result_kind(r), DISKBENCH_PHASE_CUSTOM);
@@ -1548,7 +1526,7 @@ static void test_custom_op_error(void **state)
 	add_custom(f, "later", &later);
 	assert_rc(diskbench_run_execute(f->run), -EIO);
 	assert_int_equal(diskbench_run_result_count(f->run), 1);
-	r = res(f, 0);
+	r = fx_res(f, 0);
 	assert_res(r, "flaky", 3, 30);
 	assert_int_equal(diskbench_result_error(r), -EIO);
 	/* The operation is named by its number; the phase's name comes once,
@@ -1577,7 +1555,7 @@ static void test_custom_setup_error(void **state)
 	assert_int_equal(c.setup_calls, 1);
 	assert_int_equal(c.op_calls, 0);
 	assert_int_equal(diskbench_run_result_count(f->run), 1);
-	r = res(f, 0);
+	r = fx_res(f, 0);
 	assert_int_equal(diskbench_result_error(r), -ENOSPC);
 	assert_u64_eq(diskbench_result_ops(r), 0);
 	assert_non_null(strstr(diskbench_run_errmsg(f->run), "needs-room"));
@@ -1588,7 +1566,7 @@ static void test_custom_setup_error(void **state)
 	c = (struct cust){ .done_at = UINT64_MAX, .fail_at = 2, .fail_err = 7 };
 	add_custom(f, "odd", &c);
 	assert_rc(diskbench_run_execute(f->run), -EINVAL);
-	assert_u64_eq(diskbench_result_ops(res(f, 0)), 2);
+	assert_u64_eq(diskbench_result_ops(fx_res(f, 0)), 2);
 	assert_int_equal(c.teardown_calls, 1);
 }
 
@@ -1605,7 +1583,7 @@ static void test_custom_cpu_fields(void **state)
 	fx_start(f, NULL);
 	add_custom(f, "burn", &c);
 	run_execute_ok(f->run);
-	r = res(f, 0);
+	r = fx_res(f, 0);
 	cpu = diskbench_result_cpu_user_ns(r) + diskbench_result_cpu_system_ns(r);
 	assert_true(cpu >= 35 * SIM_MS);
 	assert_true(cpu < 5 * SIM_S);
@@ -1648,7 +1626,7 @@ static void test_custom_new_args(void **state)
 	assert_rc(diskbench_phase_custom_new(&p, "x", &big.o, NULL), -E2BIG);
 }
 
-int main(void)
+static int sim_tests(int argc, char **argv)
 {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, fx_setup, fx_teardown)
 	const struct CMUnitTest tests[] = {
@@ -1698,4 +1676,26 @@ int main(void)
 #undef T
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
+}
+
+int phase_seq_real_tests(int argc, char **argv);
+int phase_seq_direct_tests(int argc, char **argv);
+int phase_seq_io_uring_tests(int argc, char **argv);
+
+/*
+ * test-api-phase-seq GROUP [ARG...]: the part's tests on the simulated
+ * device ("sim", above), on real files with the sync engine ("real"),
+ * with O_DIRECT ("direct") and with the io_uring engine ("io_uring"), in
+ * test-phase-seq-*.c; meson registers each group as a test of its own.
+ */
+int main(int argc, char **argv)
+{
+	static const struct fx_group groups[] = {
+		{ "sim", sim_tests },
+		{ "real", phase_seq_real_tests },
+		{ "direct", phase_seq_direct_tests },
+		{ "io_uring", phase_seq_io_uring_tests },
+	};
+
+	return fx_main(argc, argv, groups, ARRAY_LEN(groups));
 }

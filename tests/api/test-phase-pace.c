@@ -1,19 +1,19 @@
 /*
- * tests/api/test-pace.c: paced phases (diskbench_phase_set_pace()), an open
- * loop at a target rate. On the simulated device every time is exact, so
- * each request's intended start, submission and completion are computed
- * here from the schedule and compared with the two distributions the
- * result keeps: service time (submission to completion) and response time
- * (intended start to completion). One 1.5 s stall at 1000 requests a second
- * is one slow operation of service time and some 1700 late responses
- * falling from 1.5 s; without it both agree. Also: a device that cannot
- * keep up, queue depth, Poisson schedules that repeat with the seed,
- * threads on the real clock, custom phases, what cannot be paced, and a
- * real disk at a rate well below its capacity.
+ * tests/api/test-phase-pace.c: paced phases (diskbench_phase_set_pace()), an
+ * open loop at a target rate. On the simulated device every time is exact, so
+ * each request's intended start, submission and completion are computed here
+ * from the schedule and compared with the two distributions the result keeps:
+ * service time (submission to completion) and response time (intended start
+ * to completion). One 1.5 s stall at 1000 requests a second is one slow
+ * operation of service time and some 1700 late responses falling from 1.5 s;
+ * without it both agree. Also: a device that cannot keep up, queue depth,
+ * Poisson schedules that repeat with the seed, threads on the real clock,
+ * custom phases, what cannot be paced, and a real disk at a rate well below
+ * its capacity.
  */
 #include "common-test.h"
 #include "sim-engine.h"
-#include "sim-fixture.h"
+#include "fixture.h"
 #include "run-helpers.h"
 #include "report-fixture.h"
 
@@ -122,24 +122,14 @@ paced_random(struct fx *f, uint64_t n, double rate, uint32_t pflags,
 {
 	struct sim_config cfg = { .read_ns = lat, .no_data = true,
 				  .queue_depth = depth > 1 ? depth : 0 };
-	struct diskbench_target_opts to = DISKBENCH_TARGET_OPTS_INIT;
 	struct diskbench_random_opts o = DISKBENCH_RANDOM_OPTS_INIT;
 	struct diskbench_pace_opts po = DISKBENCH_PACE_OPTS_INIT;
 	struct diskbench_run_opts ro = seed_opts(seed);
 	struct diskbench_phase *p = NULL;
 	const struct diskbench_result *r;
-	char *msg = NULL;
-	int rc;
 
-	f->s = sim_new(&cfg);
-	f->e = sim_engine(f->s);
-	to.engine = f->e;
-	to.file_bytes = FILE_BYTES;
-	to.block_bytes = BLOCK;
-	rc = diskbench_target_new(&f->t, f->dir, &to, &msg);
-	if (rc)
-		fail_msg("target_new = %d: %s", rc, msg ? msg : "");
-	assert_ok(diskbench_run_new(&f->run, f->t, &ro));
+	fx_sim(f, &cfg);
+	fx_open(f, FILE_BYTES, BLOCK, 0, &ro);
 	/* No read happens before the phase's: the first one is its first. */
 	if (stall)
 		sim_stall(f->s, SIM_READ, stall_at + 1, stall);
@@ -440,22 +430,15 @@ static void test_seq(void **state)
 	struct sim_config cfg = { .read_ns = LAT, .write_ns = LAT,
 				  .fsync_ns = SIM_MS, .no_data = true,
 				  .queue_depth = 2 };
-	struct diskbench_target_opts to = DISKBENCH_TARGET_OPTS_INIT;
 	struct diskbench_seq_opts so = DISKBENCH_SEQ_OPTS_INIT;
 	struct diskbench_pace_opts po = DISKBENCH_PACE_OPTS_INIT;
 	struct diskbench_run_opts ro = seed_opts(2);
 	struct diskbench_phase *p = NULL;
 	const struct diskbench_result *w, *r;
-	char *msg = NULL;
 	struct model m;
 
-	f->s = sim_new(&cfg);
-	f->e = sim_engine(f->s);
-	to.engine = f->e;
-	to.file_bytes = FILE_BYTES;
-	to.block_bytes = BLOCK;
-	assert_ok(diskbench_target_new(&f->t, f->dir, &to, &msg));
-	assert_ok(diskbench_run_new(&f->run, f->t, &ro));
+	fx_sim(f, &cfg);
+	fx_open(f, FILE_BYTES, BLOCK, 0, &ro);
 	po.rate_per_sec = 1000;
 	so.flags = DISKBENCH_SEQ_WRITE;
 	so.queue_depth = 2;
@@ -497,22 +480,15 @@ static void time_limited_write(struct fx *f, uint32_t depth)
 {
 	struct sim_config cfg = { .read_ns = LAT, .write_ns = LAT,
 				  .no_data = true, .queue_depth = 4 };
-	struct diskbench_target_opts to = DISKBENCH_TARGET_OPTS_INIT;
 	struct diskbench_seq_opts so = DISKBENCH_SEQ_OPTS_INIT;
 	struct diskbench_pace_opts po = DISKBENCH_PACE_OPTS_INIT;
 	struct diskbench_run_opts ro = seed_opts(2);
 	struct diskbench_phase *p = NULL;
 	const struct diskbench_result *w;
-	char *msg = NULL;
 	uint64_t written;
 
-	f->s = sim_new(&cfg);
-	f->e = sim_engine(f->s);
-	to.engine = f->e;
-	to.file_bytes = FILE_BYTES;
-	to.block_bytes = BLOCK;
-	assert_ok(diskbench_target_new(&f->t, f->dir, &to, &msg));
-	assert_ok(diskbench_run_new(&f->run, f->t, &ro));
+	fx_sim(f, &cfg);
+	fx_open(f, FILE_BYTES, BLOCK, 0, &ro);
 	po.rate_per_sec = 1000;
 	so.flags = DISKBENCH_SEQ_WRITE | DISKBENCH_SEQ_NO_FSYNC;
 	so.queue_depth = depth;
@@ -662,21 +638,14 @@ static void test_no_wait_until(void **state)
 	struct fx *f = *state;
 	struct sim_config cfg = { .read_ns = LAT, .no_data = true,
 				  .no_wait_until = true };
-	struct diskbench_target_opts to = DISKBENCH_TARGET_OPTS_INIT;
 	struct diskbench_random_opts o = DISKBENCH_RANDOM_OPTS_INIT;
 	struct diskbench_pace_opts po = DISKBENCH_PACE_OPTS_INIT;
 	struct diskbench_run_opts ro = seed_opts(1);
 	struct diskbench_phase *p = NULL;
 	const struct diskbench_result *r;
-	char *msg = NULL;
 
-	f->s = sim_new(&cfg);
-	f->e = sim_engine(f->s);
-	to.engine = f->e;
-	to.file_bytes = FILE_BYTES;
-	to.block_bytes = BLOCK;
-	assert_ok(diskbench_target_new(&f->t, f->dir, &to, &msg));
-	assert_ok(diskbench_run_new(&f->run, f->t, &ro));
+	fx_sim(f, &cfg);
+	fx_open(f, FILE_BYTES, BLOCK, 0, &ro);
 	o.ops = 10;
 	assert_ok(diskbench_phase_random_new(&p, &o));
 	po.rate_per_sec = 100;
@@ -695,21 +664,14 @@ static void test_unpaced(void **state)
 {
 	struct fx *f = *state;
 	struct sim_config cfg = { .read_ns = LAT, .no_data = true };
-	struct diskbench_target_opts to = DISKBENCH_TARGET_OPTS_INIT;
 	struct diskbench_random_opts o = DISKBENCH_RANDOM_OPTS_INIT;
 	struct diskbench_run_opts ro = seed_opts(1);
 	struct diskbench_pace_info pi = { sizeof(pi), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
 	struct diskbench_phase *p = NULL;
 	const struct diskbench_result *r;
-	char *msg = NULL;
 
-	f->s = sim_new(&cfg);
-	f->e = sim_engine(f->s);
-	to.engine = f->e;
-	to.file_bytes = FILE_BYTES;
-	to.block_bytes = BLOCK;
-	assert_ok(diskbench_target_new(&f->t, f->dir, &to, &msg));
-	assert_ok(diskbench_run_new(&f->run, f->t, &ro));
+	fx_sim(f, &cfg);
+	fx_open(f, FILE_BYTES, BLOCK, 0, &ro);
 	o.ops = 10;
 	assert_ok(diskbench_phase_random_new(&p, &o));
 	assert_ok(diskbench_run_add(f->run, p));
@@ -747,34 +709,25 @@ static void test_copy(void **state)
  */
 static void test_threads_real_clock(void **state)
 {
-	struct diskbench_engine *e = NULL;
-	struct diskbench_target *t = NULL;
-	struct diskbench_run *run = NULL;
-	struct diskbench_target_opts to = DISKBENCH_TARGET_OPTS_INIT;
+	struct fx *f = *state;
 	struct diskbench_random_opts o = DISKBENCH_RANDOM_OPTS_INIT;
 	struct diskbench_pace_opts po = DISKBENCH_PACE_OPTS_INIT;
 	struct diskbench_run_opts ro = seed_opts(5);
 	struct diskbench_phase *p = NULL;
 	const struct diskbench_result *r;
 	struct diskbench_pace_info pi;
-	char *dir = tdir_new(), *msg = NULL;
 
-	(void)state;
-	assert_ok(diskbench_engine_null_new(&e));
-	to.engine = e;
-	to.file_bytes = FILE_BYTES;
-	to.block_bytes = BLOCK;
-	assert_ok(diskbench_target_new(&t, dir, &to, &msg));
-	assert_ok(diskbench_run_new(&run, t, &ro));
+	assert_ok(diskbench_engine_null_new(&f->e));
+	fx_open(f, FILE_BYTES, BLOCK, 0, &ro);
 	o.ops = 1000000;
 	o.threads = 4;
 	o.time_limit_ns = 300 * SIM_MS;
 	assert_ok(diskbench_phase_random_new(&p, &o));
 	po.rate_per_sec = 2000;
 	assert_ok(diskbench_phase_set_pace(p, &po));
-	assert_ok(diskbench_run_add(run, p));
-	run_execute_ok(run);
-	r = diskbench_run_result(run, 0);
+	assert_ok(diskbench_run_add(f->run, p));
+	run_execute_ok(f->run);
+	r = diskbench_run_result(f->run, 0);
 	pi = pace_of(r);
 	assert_int_equal(pi.streams, 4);
 	assert_u64_eq(pi.requests, diskbench_result_ops(r));
@@ -784,11 +737,6 @@ static void test_threads_real_clock(void **state)
 		fail_msg("achieved %.1f/s of 2000", pi.achieved_per_sec);
 	assert_u64_eq(diskbench_hist_count(diskbench_result_hist(
 			      diskbench_result_response(r))), pi.requests);
-	diskbench_run_free(run);
-	diskbench_target_free(t);
-	diskbench_engine_free(e);
-	tdir_remove(dir);
-	free(dir);
 }
 
 /*
@@ -1104,20 +1052,14 @@ static void test_html_unpaced(void **state)
 {
 	struct fx *f = *state;
 	struct sim_config cfg = { .read_ns = LAT, .no_data = true };
-	struct diskbench_target_opts to = DISKBENCH_TARGET_OPTS_INIT;
 	struct diskbench_random_opts o = DISKBENCH_RANDOM_OPTS_INIT;
 	struct diskbench_run_opts ro = seed_opts(1);
 	struct diskbench_report *rep = NULL;
 	struct diskbench_phase *p = NULL;
-	char *msg = NULL, *h;
+	char *h;
 
-	f->s = sim_new(&cfg);
-	f->e = sim_engine(f->s);
-	to.engine = f->e;
-	to.file_bytes = FILE_BYTES;
-	to.block_bytes = BLOCK;
-	assert_ok(diskbench_target_new(&f->t, f->dir, &to, &msg));
-	assert_ok(diskbench_run_new(&f->run, f->t, &ro));
+	fx_sim(f, &cfg);
+	fx_open(f, FILE_BYTES, BLOCK, 0, &ro);
 	o.ops = 100;
 	assert_ok(diskbench_phase_random_new(&p, &o));
 	assert_ok(diskbench_run_add(f->run, p));
@@ -1316,7 +1258,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_json_round_trip, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_html, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_html_unpaced, fx_setup, fx_teardown),
-		cmocka_unit_test(test_threads_real_clock),
+		cmocka_unit_test_setup_teardown(test_threads_real_clock, fx_setup_loose, fx_teardown),
 		cmocka_unit_test(test_io_uring_real_clock),
 		cmocka_unit_test(test_real_disk),
 	};
