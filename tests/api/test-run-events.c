@@ -6,8 +6,7 @@
  * with a real sleep); what a failing start or end event does; and the
  * events of a failed phase and of a cancelled run, as run.h says.
  */
-#include "common-test.h"
-#include "sim-engine.h"
+#include "fixture.h"
 #include "run-helpers.h"
 
 #include <time.h>
@@ -83,74 +82,32 @@ static int on_event(const struct diskbench_run_event *e, void *ud)
 	return 0;
 }
 
-struct fx {
-	char *dir;
-	struct sim *s;
-	struct diskbench_engine *e;
-	struct diskbench_target *t;
-	struct diskbench_run *run;
-	struct events x;
-};
+/* What the callback of the test running now saw (one test at a time). */
+static struct events got;
 
-static int fx_setup(void **state)
+static int ev_setup(void **state)
 {
-	struct fx *f = calloc(1, sizeof(*f));
-
-	assert_non_null(f);
-	f->dir = tdir_new();
-	*state = f;
-	return 0;
-}
-
-static int fx_teardown(void **state)
-{
-	struct fx *f = *state;
-	long left;
-
-	diskbench_run_free(f->run);
-	diskbench_target_free(f->t);
-	diskbench_engine_free(f->e);
-	sim_free(f->s);
-	left = tdir_count(f->dir);
-	tdir_remove(f->dir);
-	free(f->dir);
-	free(f);
-	if (left != 0) {
-		print_error("the directory was not left empty (%ld entries)\n", left);
-		return -1;
-	}
-	return 0;
+	memset(&got, 0, sizeof(got));
+	return fx_setup(state);
 }
 
 /* A target on the simulated device (or the null engine: null = true) and
- * a run whose events go to f->x, or to nothing (with_events = false). */
+ * a run whose events go to got, or to nothing (with_events = false). */
 static void fx_start(struct fx *f, bool null, bool with_events)
 {
-	struct diskbench_target_opts to = DISKBENCH_TARGET_OPTS_INIT;
-	struct diskbench_run_opts ro = DISKBENCH_RUN_OPTS_INIT;
-	char *msg = NULL;
-	int rc;
+	struct diskbench_run_opts ro = seed_opts(7);
 
 	if (null) {
 		assert_ok(diskbench_engine_null_new(&f->e));
 	} else {
-		f->s = sim_new(NULL);
-		f->e = sim_engine(f->s);
-		f->x.s = f->s;
+		fx_sim(f, NULL);
+		got.s = f->s;
 	}
-	to.engine = f->e;
-	to.file_bytes = FILE_BYTES;
-	to.block_bytes = BLOCK;
-	rc = diskbench_target_new(&f->t, f->dir, &to, &msg);
-	if (rc)
-		fail_msg("target_new = %d: %s", rc, msg ? msg : "");
-	ro.flags = DISKBENCH_RUN_SEED;
-	ro.seed = 7;
 	if (with_events) {
 		ro.event = on_event;
-		ro.event_user_data = &f->x;
+		ro.event_user_data = &got;
 	}
-	assert_ok(diskbench_run_new(&f->run, f->t, &ro));
+	fx_open(f, FILE_BYTES, BLOCK, 0, &ro);
 }
 
 /* A custom phase of `count` ops, each advancing the simulated clock by
@@ -202,9 +159,9 @@ static void expect_event(const struct fx *f, size_t i, uint32_t type,
 {
 	const struct seen *s;
 
-	if (i >= f->x.n)
-		fail_msg("event %zu did not come (%zu events)", i, f->x.n);
-	s = &f->x.ev[i];
+	if (i >= got.n)
+		fail_msg("event %zu did not come (%zu events)", i, got.n);
+	s = &got.ev[i];
 	if (s->type != type || s->index != index || strcmp(s->name, name) ||
 	    s->error != error)
 		fail_msg("event %zu: type %u, phase %u \"%s\", error %d; expected "
@@ -244,7 +201,7 @@ static void test_events_in_order(void **state)
 	add_seq_write(f);
 	add_ops(f, "third", &c);
 	run_execute_ok(f->run);
-	assert_u64_eq(f->x.n, 6);
+	assert_u64_eq(got.n, 6);
 	expect_event(f, 0, START, 0, "first", 0);
 	expect_event(f, 1, END, 0, "first", 0);
 	expect_event(f, 2, START, 1, "seq_write", 0);
@@ -252,15 +209,15 @@ static void test_events_in_order(void **state)
 	expect_event(f, 4, START, 2, "third", 0);
 	expect_event(f, 5, END, 2, "third", 0);
 	for (size_t i = 0; i < 6; i++)
-		assert_int_equal(f->x.ev[i].count, 3);
-	assert_int_equal(f->x.ev[0].kind, DISKBENCH_PHASE_CUSTOM);
-	assert_int_equal(f->x.ev[2].kind, DISKBENCH_PHASE_SEQ_WRITE);
-	assert_int_equal(f->x.ev[3].kind, DISKBENCH_PHASE_SEQ_WRITE);
-	assert_ptr_equal(f->x.ev[2].phase, f->x.ev[3].phase);
-	assert_int_equal(diskbench_phase_kind(f->x.ev[2].phase),
+		assert_int_equal(got.ev[i].count, 3);
+	assert_int_equal(got.ev[0].kind, DISKBENCH_PHASE_CUSTOM);
+	assert_int_equal(got.ev[2].kind, DISKBENCH_PHASE_SEQ_WRITE);
+	assert_int_equal(got.ev[3].kind, DISKBENCH_PHASE_SEQ_WRITE);
+	assert_ptr_equal(got.ev[2].phase, got.ev[3].phase);
+	assert_int_equal(diskbench_phase_kind(got.ev[2].phase),
 			 DISKBENCH_PHASE_SEQ_WRITE);
-	assert_u64_eq(diskbench_result_ops(f->x.ev[1].result), 3);
-	assert_u64_eq(diskbench_result_ops(f->x.ev[3].result),
+	assert_u64_eq(diskbench_result_ops(got.ev[1].result), 3);
+	assert_u64_eq(diskbench_result_ops(got.ev[3].result),
 		      FILE_BYTES / BLOCK);
 	assert_clean_sim(f->s, f->t);
 }
@@ -294,13 +251,13 @@ static void test_event_time_not_in_results(void **state)
 
 	/* with events of 5 s each */
 	fx_start(f, false, true);
-	f->x.advance_ns = 5 * SIM_S;
+	got.advance_ns = 5 * SIM_S;
 	add_ops(f, "a", &a);
 	add_seq_write(f);
 	add_ops(f, "b", &b);
 	t0 = sim_now(f->s);
 	run_execute_ok(f->run);
-	assert_u64_eq(f->x.n, 6);
+	assert_u64_eq(got.n, 6);
 	/* the events did take the time */
 	assert_true(sim_now(f->s) - t0 >= 30 * SIM_S);
 	for (size_t i = 0; i < 3; i++) {
@@ -322,11 +279,11 @@ static void test_event_sleep_not_in_results_null(void **state)
 	uint64_t run_ns;
 
 	fx_start(f, true, true);
-	f->x.sleep_ns = 150 * SIM_MS;
+	got.sleep_ns = 150 * SIM_MS;
 	add_ops(f, "a", &a);
 	add_ops(f, "b", &b);
 	run_execute_ok(f->run);
-	assert_u64_eq(f->x.n, 4);
+	assert_u64_eq(got.n, 4);
 	run_ns = diskbench_run_end_time_ns(f->run) - diskbench_run_start_time_ns(f->run);
 	assert_true(run_ns >= 600 * SIM_MS);
 	for (size_t i = 0; i < 2; i++) {
@@ -348,13 +305,13 @@ static void test_start_event_fails(void **state)
 	struct ops a = { .count = 3, .op_ns = SIM_MS }, c = { .count = 2, .op_ns = SIM_MS };
 
 	fx_start(f, false, true);
-	f->x.fail_at = 3;           /* the second phase's start */
-	f->x.fail_rc = -EIO;
+	got.fail_at = 3;           /* the second phase's start */
+	got.fail_rc = -EIO;
 	add_ops(f, "first", &a);
 	add_seq_write(f);
 	add_ops(f, "third", &c);
 	assert_int_equal(diskbench_run_execute(f->run), -EIO);
-	assert_u64_eq(f->x.n, 3);
+	assert_u64_eq(got.n, 3);
 	expect_event(f, 0, START, 0, "first", 0);
 	expect_event(f, 1, END, 0, "first", 0);
 	expect_event(f, 2, START, 1, "seq_write", 0);
@@ -376,12 +333,12 @@ static void test_end_event_fails(void **state)
 	struct ops a = { .count = 3, .op_ns = SIM_MS }, c = { .count = 2, .op_ns = SIM_MS };
 
 	fx_start(f, false, true);
-	f->x.fail_at = 2;           /* the first phase's end */
-	f->x.fail_rc = -ENOSPC;
+	got.fail_at = 2;           /* the first phase's end */
+	got.fail_rc = -ENOSPC;
 	add_ops(f, "first", &a);
 	add_ops(f, "second", &c);
 	assert_int_equal(diskbench_run_execute(f->run), -ENOSPC);
-	assert_u64_eq(f->x.n, 2);
+	assert_u64_eq(got.n, 2);
 	expect_event(f, 1, END, 0, "first", 0);
 	assert_u64_eq(diskbench_run_result_count(f->run), 1);
 	assert_int_equal(diskbench_result_error(diskbench_run_result(f->run, 0)), 0);
@@ -397,11 +354,11 @@ static void test_event_positive_goes_on(void **state)
 	struct ops a = { .count = 3, .op_ns = SIM_MS };
 
 	fx_start(f, false, true);
-	f->x.fail_at = 1;
-	f->x.fail_rc = 1;
+	got.fail_at = 1;
+	got.fail_rc = 1;
 	add_ops(f, "first", &a);
 	run_execute_ok(f->run);
-	assert_u64_eq(f->x.n, 2);
+	assert_u64_eq(got.n, 2);
 }
 
 /* A phase that fails gets its end event, with its error and its partial
@@ -418,10 +375,10 @@ static void test_failed_phase_gets_end_event(void **state)
 	add_seq_write(f);
 	add_ops(f, "third", &c);
 	assert_int_equal(diskbench_run_execute(f->run), -EIO);
-	assert_u64_eq(f->x.n, 4);
+	assert_u64_eq(got.n, 4);
 	expect_event(f, 2, START, 1, "seq_write", 0);
 	expect_event(f, 3, END, 1, "seq_write", -EIO);
-	r = f->x.ev[3].result;
+	r = got.ev[3].result;
 	assert_non_null(r);
 	assert_int_equal(diskbench_result_error(r), -EIO);
 	assert_u64_eq(diskbench_result_ops(r), 4);
@@ -441,10 +398,10 @@ static void test_cancel_in_phase(void **state)
 	add_ops(f, "first", &a);
 	add_ops(f, "second", &c);
 	assert_int_equal(diskbench_run_execute(f->run), -ECANCELED);
-	assert_u64_eq(f->x.n, 2);
+	assert_u64_eq(got.n, 2);
 	expect_event(f, 1, END, 0, "first", -ECANCELED);
-	assert_int_equal(diskbench_result_error(f->x.ev[1].result), -ECANCELED);
-	assert_true(diskbench_result_ops(f->x.ev[1].result) < 100);
+	assert_int_equal(diskbench_result_error(got.ev[1].result), -ECANCELED);
+	assert_true(diskbench_result_ops(got.ev[1].result) < 100);
 	assert_u64_eq(diskbench_run_result_count(f->run), 1);
 }
 
@@ -456,12 +413,12 @@ static void test_cancel_in_end_event(void **state)
 	struct ops a = { .count = 3, .op_ns = SIM_MS }, c = { .count = 2, .op_ns = SIM_MS };
 
 	fx_start(f, false, true);
-	f->x.fail_at = 2;
-	f->x.cancel = true;
+	got.fail_at = 2;
+	got.cancel = true;
 	add_ops(f, "first", &a);
 	add_ops(f, "second", &c);
 	assert_int_equal(diskbench_run_execute(f->run), -ECANCELED);
-	assert_u64_eq(f->x.n, 2);
+	assert_u64_eq(got.n, 2);
 	assert_u64_eq(diskbench_run_result_count(f->run), 1);
 	assert_int_equal(diskbench_result_error(diskbench_run_result(f->run, 0)), 0);
 }
@@ -474,12 +431,12 @@ static void test_cancel_in_start_event(void **state)
 	struct ops a = { .count = 3, .op_ns = SIM_MS }, c = { .count = 2, .op_ns = SIM_MS };
 
 	fx_start(f, false, true);
-	f->x.fail_at = 3;
-	f->x.cancel = true;
+	got.fail_at = 3;
+	got.cancel = true;
 	add_ops(f, "first", &a);
 	add_ops(f, "second", &c);
 	assert_int_equal(diskbench_run_execute(f->run), -ECANCELED);
-	assert_u64_eq(f->x.n, 4);
+	assert_u64_eq(got.n, 4);
 	expect_event(f, 3, END, 1, "second", -ECANCELED);
 	assert_u64_eq(diskbench_run_result_count(f->run), 2);
 	assert_int_equal(diskbench_result_error(diskbench_run_result(f->run, 1)),
@@ -497,11 +454,11 @@ static void test_no_events_before_first_phase(void **state)
 	add_ops(f, "first", &a);
 	diskbench_run_cancel(f->run);
 	assert_int_equal(diskbench_run_execute(f->run), -ECANCELED);
-	assert_u64_eq(f->x.n, 0);
+	assert_u64_eq(got.n, 0);
 	assert_u64_eq(diskbench_run_result_count(f->run), 0);
 	/* and the next execute has them again */
 	run_execute_ok(f->run);
-	assert_u64_eq(f->x.n, 2);
+	assert_u64_eq(got.n, 2);
 }
 
 /* The run cannot be changed from an event: diskbench_run_add() is -EBUSY. */
@@ -512,16 +469,16 @@ static void test_event_cannot_add(void **state)
 
 	fx_start(f, false, true);
 	add_ops(f, "first", &a);
-	f->x.run = f->run;
-	f->x.add_rc = 1;
+	got.run = f->run;
+	got.add_rc = 1;
 	run_execute_ok(f->run);
-	assert_int_equal(f->x.add_rc, -EBUSY);
+	assert_int_equal(got.add_rc, -EBUSY);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-#define T(fn) cmocka_unit_test_setup_teardown(fn, fx_setup, fx_teardown)
+#define T(fn) cmocka_unit_test_setup_teardown(fn, ev_setup, fx_teardown)
 		T(test_events_in_order),
 		T(test_event_time_not_in_results),
 		T(test_event_sleep_not_in_results_null),

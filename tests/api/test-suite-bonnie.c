@@ -6,8 +6,7 @@
  * configuration), the parameters a report takes from the run by itself
  * (and the caller's info winning), and the refusals, which add nothing.
  */
-#include "common-test.h"
-#include "sim-engine.h"
+#include "fixture.h"
 #include "run-helpers.h"
 
 #include <unistd.h>
@@ -19,77 +18,23 @@
 #define SEEKERS 3u
 #define FILES 40u
 
-struct fx {
-	char *dir;
-	struct sim *s;
-	struct diskbench_engine *e;
-	struct diskbench_target *t;
-	struct diskbench_run *run;
-};
-
-static int fx_setup(void **state)
-{
-	struct fx *f = calloc(1, sizeof(*f));
-
-	assert_non_null(f);
-	f->dir = tdir_new();
-	*state = f;
-	return 0;
-}
-
-static void fx_stop(struct fx *f)
-{
-	diskbench_run_free(f->run);
-	diskbench_target_free(f->t);
-	diskbench_engine_free(f->e);
-	sim_free(f->s);
-	f->run = NULL, f->t = NULL, f->e = NULL, f->s = NULL;
-}
-
-static int fx_teardown(void **state)
-{
-	struct fx *f = *state;
-	long left;
-
-	fx_stop(f);
-	left = tdir_count(f->dir);
-	tdir_remove(f->dir);
-	free(f->dir);
-	free(f);
-	if (left != 0) {
-		print_error("the directory was not left empty (%ld entries)\n", left);
-		return -1;
-	}
-	return 0;
-}
-
 /* Every simulated call takes a little, so that the times compare. */
 static void fx_start(struct fx *f, const struct diskbench_run_opts *ro_in)
 {
 	struct sim_config cfg = { 0 };
-	struct diskbench_target_opts to = DISKBENCH_TARGET_OPTS_INIT;
 	struct diskbench_run_opts ro = DISKBENCH_RUN_OPTS_INIT;
-	char *msg = NULL;
-	int rc;
 
 	cfg.read_ns = 3 * SIM_US;
 	cfg.write_ns = 5 * SIM_US;
 	cfg.fsync_ns = SIM_MS;
 	cfg.meta_ns = 2 * SIM_US;
 	cfg.byte_ns = 1;
-	f->s = sim_new(&cfg);
-	f->e = sim_engine(f->s);
-	to.engine = f->e;
-	to.file_bytes = FILE_BYTES;
-	to.block_bytes = BLOCK;
-	rc = diskbench_target_new(&f->t, f->dir, &to, &msg);
-	if (rc)
-		fail_msg("target_new = %d: %s", rc, msg ? msg : "");
+	fx_sim(f, &cfg);
 	if (ro_in)
 		ro = *ro_in;
 	ro.flags |= DISKBENCH_RUN_SEED;
 	ro.seed = 99;
-	assert_ok(diskbench_run_new(&f->run, f->t, &ro));
+	fx_open(f, FILE_BYTES, BLOCK, 0, &ro);
 }
 
 /* Small sizes, no 3 s pause before the seeks. */
