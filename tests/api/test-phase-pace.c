@@ -982,6 +982,27 @@ static void test_json_round_trip(void **state)
 		assert_non_null(strstr(diskbench_report_errmsg(rep2), "arrival"));
 		free(bad);
 	}
+	/* Figures no schedule has are refused as the binary decoder refuses
+	 * them (result-restore.c): no streams, no rate. */
+	for (int k = 0; k < 2; k++) {
+		const char *key = k ? "\"target_per_sec\": " : "\"streams\": ";
+		char *bad = strdup(j);
+		char *s = strstr(bad, key);
+
+		assert_non_null(s);
+		s += strlen(key);
+		*s++ = '0';
+		while (strchr("0123456789.e+-", *s))
+			*s++ = ' ';
+		diskbench_report_free(rep2);
+		assert_ok(diskbench_report_new(&rep2));
+		assert_int_equal(diskbench_report_read(rep2, DISKBENCH_FORMAT_JSON,
+						       bad, strlen(bad), "bad.json"),
+				 -EINVAL);
+		assert_non_null(strstr(diskbench_report_errmsg(rep2),
+				       k ? "target_per_sec" : "streams"));
+		free(bad);
+	}
 	free(old);
 	free(j);
 	free(j2);
