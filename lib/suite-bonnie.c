@@ -13,21 +13,13 @@
 #include <diskbench/result.h>
 
 #include "common-internal.h"
+#include "kind-internal.h"
 #include "run-internal.h"
 
-/* bonnie++ 2.00a's order. */
-static const enum diskbench_phase_kind big_tests[] = {
-	DISKBENCH_PHASE_PUTC, DISKBENCH_PHASE_PUT_BLOCK, DISKBENCH_PHASE_REWRITE,
-	DISKBENCH_PHASE_GETC, DISKBENCH_PHASE_GET_BLOCK, DISKBENCH_PHASE_SEEKS,
-};
-static const enum diskbench_phase_kind small_tests[] = {
-	DISKBENCH_PHASE_SEQ_CREATE, DISKBENCH_PHASE_SEQ_STAT,
-	DISKBENCH_PHASE_SEQ_DELETE, DISKBENCH_PHASE_RAN_CREATE,
-	DISKBENCH_PHASE_RAN_STAT, DISKBENCH_PHASE_RAN_DELETE,
-};
-
-#define ARRAY_SIZE_BIG (sizeof(big_tests) / sizeof(big_tests[0]))
-#define ARRAY_SIZE_SMALL (sizeof(small_tests) / sizeof(small_tests[0]))
+/* bonnie++ 2.00a runs its tests in the order of its CSV columns
+ * (diskbench__bonnie_kind()): the big file's six, then the small files'. */
+#define BIG_TESTS 6
+#define SMALL_TESTS 6
 
 #define BIG_FLAGS (DISKBENCH_BONNIE_SYNC | DISKBENCH_BONNIE_NO_SETTLE | \
 		   DISKBENCH_BONNIE_DROP_CACHE)
@@ -40,7 +32,7 @@ static const enum diskbench_phase_kind small_tests[] = {
 static void refused(struct diskbench_run *run, enum diskbench_phase_kind k,
 		    int err)
 {
-	bool big = k <= DISKBENCH_PHASE_SEEKS;
+	bool big = diskbench__kind(k)->group == DISKBENCH__GROUP_BIG;
 
 	if (err == -EINVAL)
 		diskbench__run_set_errmsg(run, "bonnie++ suite: the %s test refuses "
@@ -72,7 +64,7 @@ diskbench_run_add_bonnie(struct diskbench_run *run,
 	struct diskbench_bonnie_suite_opts o;
 	struct diskbench_bonnie_opts bo = DISKBENCH_BONNIE_OPTS_INIT;
 	struct diskbench_files_opts fo = DISKBENCH_FILES_OPTS_INIT;
-	struct diskbench_phase *p[ARRAY_SIZE_BIG + ARRAY_SIZE_SMALL];
+	struct diskbench_phase *p[BIG_TESTS + SMALL_TESTS];
 	size_t n = 0;
 	int err;
 
@@ -134,8 +126,8 @@ diskbench_run_add_bonnie(struct diskbench_run *run,
 	fo.flags = o.files_flags;
 
 	for (size_t i = 0; !err && !(o.flags & DISKBENCH_BONNIE_SUITE_NO_BIG_FILE) &&
-			   i < ARRAY_SIZE_BIG; i++) {
-		enum diskbench_phase_kind k = big_tests[i];
+			   i < BIG_TESTS; i++) {
+		enum diskbench_phase_kind k = diskbench__bonnie_kind((int)i);
 
 		if ((k == DISKBENCH_PHASE_PUTC || k == DISKBENCH_PHASE_GETC) &&
 		    (o.flags & DISKBENCH_BONNIE_SUITE_NO_BYTE_TESTS))
@@ -147,12 +139,14 @@ diskbench_run_add_bonnie(struct diskbench_run *run,
 			refused(run, k, err);
 	}
 	for (size_t i = 0; !err && !(o.flags & DISKBENCH_BONNIE_SUITE_NO_SMALL_FILES) &&
-			   i < ARRAY_SIZE_SMALL; i++) {
-		err = diskbench_phase_files_new(&p[n], small_tests[i], &fo);
+			   i < SMALL_TESTS; i++) {
+		enum diskbench_phase_kind k = diskbench__bonnie_kind(BIG_TESTS + (int)i);
+
+		err = diskbench_phase_files_new(&p[n], k, &fo);
 		if (!err)
 			n++;
 		else
-			refused(run, small_tests[i], err);
+			refused(run, k, err);
 	}
 	if (!err)
 		err = diskbench__run_add_suite(run, p, n);
