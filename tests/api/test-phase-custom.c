@@ -3,7 +3,9 @@
  * (diskbench_phase_custom_ctx_new) on a real directory: files the target
  * makes, tracks and removes for the phase, the test file, the target's
  * engine, timing only part of an operation, teardown after a failed setup,
- * and errors that name the phase once and the operation by its number.
+ * and errors that name the phase once and the operation by its number;
+ * and the table form (diskbench_phase_custom_new) on the simulated
+ * device, where its times are exact.
  */
 #include "common-test.h"
 #include "sim-engine.h"
@@ -339,6 +341,240 @@ static void test_custom_bad_input(void **state)
 	diskbench_custom_time_from_here(NULL);
 }
 
+/* The simulated device, a 1 MiB test file of 8 KiB blocks, and a run. */
+static void sim_start(struct fx *f)
+{
+	fx_sim(f, NULL);
+	fx_open(f, UINT64_C(1) << 20, 8192, 0, NULL);
+}
+
+/* ---- the table form (diskbench_phase_custom_new) on the simulated device ---- */
+
+struct cust {
+	struct sim *s;
+	struct diskbench_target *target_seen;
+	int setup_calls, teardown_calls;
+	uint64_t op_calls;
+	uint64_t done_at;         /* op index that returns DONE */
+	uint64_t fail_at;         /* op index that returns fail_err */
+	int fail_err;
+	int setup_ret;
+	uint64_t burn_ns;         /* CPU to burn in each op */
+	uint64_t teardown_now;    /* sim clock when teardown ran */
+};
+
+static void burn_cpu(uint64_t ns)
+{
+	struct timespec a, b;
+	volatile uint64_t x = 1;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &a);
+	do {
+		for (int i = 0; i < 10000; i++)
+			x = x * 6364136223846793005u + 1442695040888963407u;
+		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &b);
+	} while ((uint64_t)(b.tv_sec - a.tv_sec) * 1000000000u +
+		 (uint64_t)b.tv_nsec - (uint64_t)a.tv_nsec < ns);
+}
+
+static int cust_setup(struct diskbench_target *t, void *ud)
+{
+	struct cust *c = ud;
+
+	c->setup_calls++;
+	c->target_seen = t;
+	sim_advance(c->s, SIM_S); /* before the clock starts */
+	return c->setup_ret;
+}
+
+static int cust_op(uint64_t index, uint64_t *bytes, void *ud)
+{
+	struct cust *c = ud;
+
+	assert_int_equal(index, c->op_calls);
+	c->op_calls++;
+	if (index == c->done_at)
+		return DISKBENCH_CUSTOM_DONE;
+	if (index == c->fail_at) {
+		sim_advance(c->s, 7 * SIM_MS);
+		return c->fail_err;
+	}
+	if (c->burn_ns)
+		burn_cpu(c->burn_ns);
+	*bytes = index * 10;
+	sim_advance(c->s, (index + 1) * SIM_MS);
+	return 0;
+}
+
+static void cust_teardown(void *ud)
+{
+	struct cust *c = ud;
+
+	c->teardown_calls++;
+	c->teardown_now = sim_now(c->s);
+	sim_advance(c->s, SIM_S); /* after the clock stopped */
+}
+
+static void add_custom(struct fx *f, const char *name, struct cust *c)
+{
+	struct diskbench_custom_ops co = {
+		sizeof(co), cust_setup, cust_op, cust_teardown,
+	};
+	struct diskbench_phase *p = NULL;
+
+	c->s = f->s;
+	assert_ok(diskbench_phase_custom_new(&p, name, &co, c));
+	assert_string_equal(diskbench_phase_name(p), name);
+	assert_int_equal(diskbench_phase_kind(p), DISKBENCH_PHASE_CUSTOM);
+	assert_ok(diskbench_run_add(f->run, p));
+}
+
+static void test_custom_exact(void **state)
+{
+	struct fx *f = *state;
+	struct cust c = { .done_at = 5, .fail_at = UINT64_MAX };
+	struct diskbench_hist *ref = NULL;
+	const struct diskbench_result *r;
+	char name[32];
+
+	assert_ok(diskbench_hist_new(&ref, NULL));
+	sim_start(f);
+	snprintf(name, sizeof(name), "my-bench");
+	add_custom(f, name, &c);
+	memset(name, 0, sizeof(name)); /* copied */
+	run_execute_ok(f->run);
+	r = fx_res(f, 0);
+	/* Ops 0..4 counted (bytes 0+10+20+30+40); the DONE call is not. */
+	assert_result_ok(r, "my-bench", 5, 100);
+	assert_int_equal(diskbench_result_kind(r), DISKBENCH_PHASE_CUSTOM);
+	assert_int_equal(c.op_calls, 6);
+	assert_int_equal(c.setup_calls, 1);
+	assert_int_equal(c.teardown_calls, 1);
+	assert_ptr_equal(c.target_seen, f->t);
+	/* Only the ops are timed: 1+2+3+4+5 ms; not setup, not teardown. */
+	assert_u64_eq(diskbench_result_elapsed_ns(r), 15 * SIM_MS);
+	for (uint64_t k = 1; k <= 5; k++)
+		diskbench_hist_record(ref, k * SIM_MS);
+	test_assert_hist_equal(diskbench_result_hist(r), ref);
+	diskbench_hist_free(ref);
+	assert_u64_eq(c.teardown_now, SIM_T0 + SIM_S + 15 * SIM_MS);
+	assert_u64_eq(sim_calls(f->s, SIM_CREATE) + sim_calls(f->s, SIM_WRITE), 0);
+}
+
+/* An op error stops the phase and the run; it is kept with the phase's
+ * name as the operation; teardown still runs; later phases do not. */
+static void test_custom_op_error(void **state)
+{
+	struct fx *f = *state;
+	struct cust c = { .done_at = UINT64_MAX, .fail_at = 3, .fail_err = -EIO };
+	struct cust later = { .done_at = 1, .fail_at = UINT64_MAX };
+	const struct diskbench_result *r;
+
+	sim_start(f);
+	add_custom(f, "flaky", &c);
+	add_custom(f, "later", &later);
+	assert_rc(diskbench_run_execute(f->run), -EIO);
+	assert_int_equal(diskbench_run_result_count(f->run), 1);
+	r = fx_res(f, 0);
+	assert_result(r, "flaky", 3, 30);
+	assert_int_equal(diskbench_result_error(r), -EIO);
+	/* The operation is named by its number; the phase's name comes once,
+	 * from the run's message. */
+	assert_string_equal(diskbench_result_error_op(r), "operation 3");
+	assert_null(diskbench_result_error_path(r));
+	assert_u64_eq(diskbench_result_error_offset(r), UINT64_MAX);
+	assert_string_equal(diskbench_result_errmsg(r), "operation 3: Input/output error");
+	assert_string_equal(diskbench_run_errmsg(f->run),
+			    "flaky: operation 3: Input/output error");
+	assert_int_equal(c.teardown_calls, 1);
+	assert_int_equal(c.op_calls, 4);
+	assert_int_equal(later.setup_calls + later.teardown_calls, 0);
+	assert_int_equal(later.op_calls, 0);
+}
+
+static void test_custom_setup_error(void **state)
+{
+	struct fx *f = *state;
+	struct cust c = { .done_at = 1, .fail_at = UINT64_MAX, .setup_ret = -ENOSPC };
+	const struct diskbench_result *r;
+
+	sim_start(f);
+	add_custom(f, "needs-room", &c);
+	assert_rc(diskbench_run_execute(f->run), -ENOSPC);
+	assert_int_equal(c.setup_calls, 1);
+	assert_int_equal(c.op_calls, 0);
+	assert_int_equal(diskbench_run_result_count(f->run), 1);
+	r = fx_res(f, 0);
+	assert_int_equal(diskbench_result_error(r), -ENOSPC);
+	assert_u64_eq(diskbench_result_ops(r), 0);
+	assert_non_null(strstr(diskbench_run_errmsg(f->run), "needs-room"));
+
+	/* A positive value from op that is not DONE is not accepted. */
+	diskbench_run_free(f->run);
+	assert_ok(diskbench_run_new(&f->run, f->t, NULL));
+	c = (struct cust){ .done_at = UINT64_MAX, .fail_at = 2, .fail_err = 7 };
+	add_custom(f, "odd", &c);
+	assert_rc(diskbench_run_execute(f->run), -EINVAL);
+	assert_u64_eq(diskbench_result_ops(fx_res(f, 0)), 2);
+	assert_int_equal(c.teardown_calls, 1);
+}
+
+/* CPU time is measured (real, not simulated) and gives cpu_percent over
+ * the simulated elapsed time. */
+static void test_custom_cpu_fields(void **state)
+{
+	struct fx *f = *state;
+	struct cust c = { .done_at = 4, .fail_at = UINT64_MAX,
+			  .burn_ns = 10 * SIM_MS };
+	const struct diskbench_result *r;
+	uint64_t cpu;
+
+	sim_start(f);
+	add_custom(f, "burn", &c);
+	run_execute_ok(f->run);
+	r = fx_res(f, 0);
+	cpu = diskbench_result_cpu_user_ns(r) + diskbench_result_cpu_system_ns(r);
+	assert_true(cpu >= 35 * SIM_MS);
+	assert_true(cpu < 5 * SIM_S);
+	assert_u64_eq(diskbench_result_elapsed_ns(r), 10 * SIM_MS);
+	assert_rel(diskbench_result_cpu_percent(r),
+		   (double)cpu / (double)(10 * SIM_MS) * 100.0, 1e-9);
+	assert_rel(diskbench_result_bytes_per_sec(r), 60.0 / 0.010, 1e-9);
+	assert_rel(diskbench_result_ops_per_sec(r), 4.0 / 0.010, 1e-9);
+}
+
+static void test_custom_new_args(void **state)
+{
+	struct diskbench_custom_ops co = { sizeof(co), NULL, cust_op, NULL };
+	struct diskbench_phase *p = (void *)1;
+	struct {
+		struct diskbench_custom_ops o;
+		void *future;
+	} big;
+
+	(void)state;
+	assert_rc(diskbench_phase_custom_new(NULL, "x", &co, NULL), -EINVAL);
+	assert_rc(diskbench_phase_custom_new(&p, NULL, &co, NULL), -EINVAL);
+	assert_null(p);
+	assert_rc(diskbench_phase_custom_new(&p, "x", NULL, NULL), -EINVAL);
+	co.op = NULL;
+	assert_rc(diskbench_phase_custom_new(&p, "x", &co, NULL), -EINVAL);
+	/* An older table without op (sz too small to hold it). */
+	co.op = cust_op;
+	co.sz = offsetof(struct diskbench_custom_ops, op);
+	assert_rc(diskbench_phase_custom_new(&p, "x", &co, NULL), -EINVAL);
+	co.sz = offsetof(struct diskbench_custom_ops, teardown);
+	assert_ok(diskbench_phase_custom_new(&p, "x", &co, NULL));
+	diskbench_phase_free(p);
+	memset(&big, 0, sizeof(big));
+	big.o.sz = sizeof(big);
+	big.o.op = cust_op;
+	assert_ok(diskbench_phase_custom_new(&p, "x", &big.o, NULL));
+	diskbench_phase_free(p);
+	big.future = &big;
+	assert_rc(diskbench_phase_custom_new(&p, "x", &big.o, NULL), -E2BIG);
+}
+
 int main(void)
 {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, fx_setup_wrap, fx_teardown)
@@ -349,6 +585,13 @@ int main(void)
 		T(test_custom_error_names_the_operation),
 		T(test_custom_file_create_fails),
 		T(test_custom_bad_input),
+#undef T
+#define T(fn) cmocka_unit_test_setup_teardown(fn, fx_setup, fx_teardown)
+		T(test_custom_exact),
+		T(test_custom_op_error),
+		T(test_custom_setup_error),
+		T(test_custom_cpu_fields),
+		cmocka_unit_test(test_custom_new_args),
 	};
 #undef T
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -84,14 +84,8 @@ static const struct diskbench_result *res(const struct diskbench_run *run,
 static void assert_ok_res(const struct diskbench_result *r, uint64_t ops,
 			  uint64_t bytes)
 {
-	if (diskbench_result_error(r))
-		fail_msg("unexpected error %s", diskbench_result_errmsg(r));
-	assert_string_equal(diskbench_result_name(r), "random_io");
+	assert_result_ok(r, "random_io", ops, bytes);
 	assert_int_equal(diskbench_result_kind(r), DISKBENCH_PHASE_RANDOM_IO);
-	assert_u64_eq(diskbench_result_ops(r), ops);
-	assert_u64_eq(diskbench_result_bytes(r), bytes);
-	assert_u64_eq(diskbench_hist_count(diskbench_result_hist(r)), ops);
-	assert_true(diskbench_result_ran(r));
 }
 
 static void assert_rate(const struct diskbench_result *r)

@@ -105,19 +105,6 @@ static const struct diskbench_result *res(const struct diskbench_run *run,
 	return r;
 }
 
-static void assert_ok_res(const struct diskbench_result *r, const char *name,
-			  uint64_t ops, uint64_t bytes)
-{
-	if (diskbench_result_error(r))
-		fail_msg("%s: unexpected error %s", name,
-			 diskbench_result_errmsg(r));
-	assert_string_equal(diskbench_result_name(r), name);
-	assert_u64_eq(diskbench_result_ops(r), ops);
-	assert_u64_eq(diskbench_result_bytes(r), bytes);
-	assert_u64_eq(diskbench_hist_count(diskbench_result_hist(r)), ops);
-	assert_true(diskbench_result_ran(r));
-}
-
 /* rate = ops / elapsed, the elapsed time from first start to last end. */
 static void assert_rate(const struct diskbench_result *r)
 {
@@ -417,7 +404,7 @@ static void check_one_seeker_exact(bool sync)
 	assert_int_equal(diskbench_result_kind(r), DISKBENCH_PHASE_SEEKS);
 	/* An operation is a ticket; bytes: each read, and each write-back. */
 	assert_true(ups > 50 && ups < 150); /* the seed gives about 10% */
-	assert_ok_res(r, "seeks", seeks, (seeks + ups) * BLOCK);
+	assert_result_ok(r, "seeks", seeks, (seeks + ups) * BLOCK);
 
 	/* The calls: one create (layout), one open (the seeker), never
 	 * O_DIRECT; two fsync+close pairs (layout, seeker); then the unlink. */
@@ -562,7 +549,7 @@ static void check_many_seekers(uint32_t seekers, bool sync, bool direct)
 	run_execute_ok(f->run);
 	s = f->s;
 	r = res(f->run, 0);
-	assert_ok_res(r, "seeks", seeks, (seeks + ups) * BLOCK);
+	assert_result_ok(r, "seeks", seeks, (seeks + ups) * BLOCK);
 	assert_u64_eq(sim_calls(s, SIM_READ), seeks);
 	assert_u64_eq(sim_calls(s, SIM_WRITE), NCH + ups);
 	/* Each seeker opened its own handle, without O_DIRECT even on an
@@ -721,7 +708,7 @@ static void test_defaults(void **state)
 	assert_ok(diskbench_phase_bonnie_new(&p, DISKBENCH_PHASE_SEEKS, &bo));
 	assert_ok(diskbench_run_add(f->run, p));
 	run_execute_ok(f->run);
-	assert_ok_res(res(f->run, 0), "seeks", DISKBENCH_BONNIE_DEFAULT_SEEKS,
+	assert_result_ok(res(f->run, 0), "seeks", DISKBENCH_BONNIE_DEFAULT_SEEKS,
 		      (DISKBENCH_BONNIE_DEFAULT_SEEKS +
 		       updates_of(t, DISKBENCH_BONNIE_DEFAULT_SEEKS)) * BLOCK);
 	assert_u64_eq(sim_calls(f->s, SIM_OPEN), DISKBENCH_BONNIE_DEFAULT_SEEKERS);
@@ -743,7 +730,7 @@ static void test_more_seekers_than_tickets(void **state)
 	add_seeks(f->run, 3, 8, NO_SETTLE);
 	run_execute_ok(f->run);
 	r = res(f->run, 0);
-	assert_ok_res(r, "seeks", 3, (3 + updates_of(t, 3)) * BLOCK);
+	assert_result_ok(r, "seeks", 3, (3 + updates_of(t, 3)) * BLOCK);
 	assert_u64_eq(sim_calls(f->s, SIM_READ), 3);
 	assert_u64_eq(sim_calls(f->s, SIM_OPEN), 8);
 	assert_u64_eq(sim_calls(f->s, SIM_CLOSE), 9);
@@ -971,7 +958,7 @@ static void test_stop_ops(void **state)
 		fx_start_ex(f, NULL, &ro, 0);
 		add_seeks(f->run, 1000, seekers[i], NO_SETTLE);
 		run_execute_ok(f->run);
-		assert_ok_res(res(f->run, 0), "seeks", 123,
+		assert_result_ok(res(f->run, 0), "seeks", 123,
 			      (123 + updates_of(t, 123)) * BLOCK);
 		assert_u64_eq(sim_calls(f->s, SIM_READ), 123);
 		/* The first 123 tickets. */
@@ -1624,7 +1611,7 @@ static void test_real_five_seekers(void **state)
 
 		for (uint64_t i = 0; i < seeks; i++)
 			ups += is_update(t[i]);
-		assert_ok_res(r, "seeks", seeks, (seeks + ups) * BLOCK);
+		assert_result_ok(r, "seeks", seeks, (seeks + ups) * BLOCK);
 	}
 	assert_true(c.checked);
 	if (c.why[0])
@@ -1707,7 +1694,7 @@ static void test_real_settle(void **state)
 	{
 		uint32_t *t = tickets_of(3, 300);
 
-		assert_ok_res(r, "seeks", 300, (300 + updates_of(t, 300)) * BLOCK);
+		assert_result_ok(r, "seeks", 300, (300 + updates_of(t, 300)) * BLOCK);
 		free(t);
 	}
 	print_message("    execute %.3f s, phase %.3f s\n", (double)wall / 1e9,

@@ -56,13 +56,7 @@ static void add_check(struct fx *f, struct file_check *c, enum pattern pat)
 static void assert_res(const struct diskbench_result *r, const char *name,
 		       uint64_t ops, uint64_t bytes)
 {
-	assert_non_null(r);
-	if (diskbench_result_error(r))
-		fail_msg("%s: %s", name, diskbench_result_errmsg(r));
-	assert_string_equal(diskbench_result_name(r), name);
-	assert_u64_eq(diskbench_result_ops(r), ops);
-	assert_u64_eq(diskbench_result_bytes(r), bytes);
-	assert_u64_eq(diskbench_hist_count(diskbench_result_hist(r)), ops);
+	assert_result_ok(r, name, ops, bytes);
 	assert_true(diskbench_result_elapsed_ns(r) > 0);
 }
 

@@ -75,12 +75,7 @@ static void assert_res(const struct diskbench_result *r, const char *name,
 {
 	const struct diskbench_hist *h = diskbench_result_hist(r);
 
-	if (diskbench_result_error(r))
-		fail_msg("%s: %s", name, diskbench_result_errmsg(r));
-	assert_string_equal(diskbench_result_name(r), name);
-	assert_u64_eq(diskbench_result_ops(r), ops);
-	assert_u64_eq(diskbench_result_bytes(r), bytes);
-	assert_u64_eq(diskbench_hist_count(h), ops);
+	assert_result_ok(r, name, ops, bytes);
 	assert_true(diskbench_result_elapsed_ns(r) > 0);
 	/* Each request's latency lies within the phase. */
 	assert_true(diskbench_hist_max(h) <= diskbench_result_elapsed_ns(r));

@@ -61,26 +61,6 @@ static void add_seq(struct fx *f, uint32_t flags, uint64_t block,
 	assert_ok(diskbench_run_add(f->run, p));
 }
 
-static void assert_res(const struct diskbench_result *r, const char *name,
-		       uint64_t ops, uint64_t bytes)
-{
-	assert_string_equal(diskbench_result_name(r), name);
-	assert_u64_eq(diskbench_result_ops(r), ops);
-	assert_u64_eq(diskbench_result_bytes(r), bytes);
-	assert_u64_eq(diskbench_hist_count(diskbench_result_hist(r)), ops);
-}
-
-static void assert_ok_res(const struct diskbench_result *r, const char *name,
-			  uint64_t ops, uint64_t bytes)
-{
-	if (diskbench_result_error(r))
-		fail_msg("%s: unexpected error %s", name,
-			 diskbench_result_errmsg(r));
-	assert_string_equal(diskbench_result_errmsg(r), "");
-	assert_res(r, name, ops, bytes);
-	assert_true(diskbench_result_ran(r));
-}
-
 /* putc's content: byte j of each block is j & 0x7f. */
 static void assert_putc_pattern(const struct sim_file *sf, uint64_t bytes)
 {
@@ -143,7 +123,7 @@ static void test_putc_exact(void **state)
 	run_execute_ok(f->run);
 	assert_int_equal(diskbench_run_result_count(f->run), 1);
 	r = fx_res(f, 0);
-	assert_ok_res(r, "putc", NBCH, BYTE_BYTES);
+	assert_result_ok(r, "putc", NBCH, BYTE_BYTES);
 	assert_int_equal(diskbench_result_kind(r), DISKBENCH_PHASE_PUTC);
 
 	/* Exactly byte_bytes one-byte writes at the file position. */
@@ -202,7 +182,7 @@ static void test_put_block_stall_exact(void **state)
 	add_bonnie(f, DISKBENCH_PHASE_PUT_BLOCK);
 	run_execute_ok(f->run);
 	r = fx_res(f, 0);
-	assert_ok_res(r, "put_block", NCH, FILE_BYTES);
+	assert_result_ok(r, "put_block", NCH, FILE_BYTES);
 	assert_int_equal(diskbench_result_kind(r), DISKBENCH_PHASE_PUT_BLOCK);
 
 	/* One write(2) of a block per operation, at the file position. */
@@ -310,10 +290,10 @@ static void test_rewrite_exact(void **state)
 	add_bonnie(f, DISKBENCH_PHASE_REWRITE);
 	run_execute_ok(f->run);
 	assert_int_equal(diskbench_run_result_count(f->run), 2);
-	assert_ok_res(fx_res(f, 0), "put_block", NCH, FILE_BYTES);
+	assert_result_ok(fx_res(f, 0), "put_block", NCH, FILE_BYTES);
 	r = fx_res(f, 1);
 	/* Counted once, though read and written. */
-	assert_ok_res(r, "rewrite", NCH, FILE_BYTES);
+	assert_result_ok(r, "rewrite", NCH, FILE_BYTES);
 	assert_int_equal(diskbench_result_kind(r), DISKBENCH_PHASE_REWRITE);
 	assert_u64_eq(diskbench_result_elapsed_ns(r),
 		      NCH * op_ns + 2 * SIM_MS + SIM_MS);
@@ -366,7 +346,7 @@ static void test_getc_alone_exact(void **state)
 	add_bonnie(f, DISKBENCH_PHASE_GETC);
 	run_execute_ok(f->run);
 	r = fx_res(f, 0);
-	assert_ok_res(r, "getc", NBCH, BYTE_BYTES);
+	assert_result_ok(r, "getc", NBCH, BYTE_BYTES);
 	assert_int_equal(diskbench_result_kind(r), DISKBENCH_PHASE_GETC);
 	assert_u64_eq(sim_calls(f->s, SIM_READ), BYTE_BYTES);
 	assert_u64_eq(f->s->read1, BYTE_BYTES);
@@ -394,8 +374,8 @@ static void test_getc_after_putc(void **state)
 	add_bonnie(f, DISKBENCH_PHASE_PUTC);
 	add_bonnie(f, DISKBENCH_PHASE_GETC);
 	run_execute_ok(f->run);
-	assert_ok_res(fx_res(f, 0), "putc", NBCH, BYTE_BYTES);
-	assert_ok_res(fx_res(f, 1), "getc", NBCH, BYTE_BYTES);
+	assert_result_ok(fx_res(f, 0), "putc", NBCH, BYTE_BYTES);
+	assert_result_ok(fx_res(f, 1), "getc", NBCH, BYTE_BYTES);
 	assert_u64_eq(sim_calls(f->s, SIM_CREATE), 1);
 	assert_u64_eq(sim_calls(f->s, SIM_OPEN), 1);
 	assert_u64_eq(sim_calls(f->s, SIM_WRITE), BYTE_BYTES);
@@ -419,7 +399,7 @@ static void test_get_block_exact(void **state)
 	add_bonnie(f, DISKBENCH_PHASE_GET_BLOCK);
 	run_execute_ok(f->run);
 	r = fx_res(f, 1);
-	assert_ok_res(r, "get_block", NCH, FILE_BYTES);
+	assert_result_ok(r, "get_block", NCH, FILE_BYTES);
 	assert_int_equal(diskbench_result_kind(r), DISKBENCH_PHASE_GET_BLOCK);
 	assert_u64_eq(sim_calls(f->s, SIM_READ), NCH);
 	assert_u64_eq(f->s->read_cur, NCH);
@@ -450,7 +430,7 @@ static void test_bonnie_sequence_calls(void **state)
 	assert_int_equal(diskbench_run_result_count(f->run), 5);
 	assert_null(diskbench_run_result(f->run, 5));
 	for (size_t i = 0; i < 5; i++) {
-		assert_ok_res(fx_res(f, i), names[i], ops[i], bytes[i]);
+		assert_result_ok(fx_res(f, i), names[i], ops[i], bytes[i]);
 		assert_int_equal(diskbench_result_kind(fx_res(f, i)),
 				 DISKBENCH_PHASE_PUTC + (int)i);
 		assert_timeline_totals(fx_res(f, i));
@@ -508,7 +488,7 @@ static void test_bonnie_direct_opens(void **state)
 	add_bonnie(f, DISKBENCH_PHASE_GET_BLOCK);
 	run_execute_ok(f->run);
 	for (size_t i = 0; i < 3; i++)
-		assert_ok_res(fx_res(f, i), diskbench_result_name(fx_res(f, i)), NCH,
+		assert_result_ok(fx_res(f, i), diskbench_result_name(fx_res(f, i)), NCH,
 			      FILE_BYTES);
 	assert_u64_eq(sim_calls(f->s, SIM_CREATE), 1);
 	assert_u64_eq(sim_calls(f->s, SIM_OPEN), 2);
@@ -549,7 +529,7 @@ static void test_seq_write_exact(void **state)
 	add_seq(f, DISKBENCH_SEQ_WRITE, SEQ_BLOCK, 0, 0, 0);
 	run_execute_ok(f->run);
 	r = fx_res(f, 0);
-	assert_ok_res(r, "seq_write", NSEQ, FILE_BYTES);
+	assert_result_ok(r, "seq_write", NSEQ, FILE_BYTES);
 	assert_int_equal(diskbench_result_kind(r), DISKBENCH_PHASE_SEQ_WRITE);
 	assert_u64_eq(diskbench_result_elapsed_ns(r),
 		      NSEQ * SIM_MS + 5 * SIM_MS + SIM_MS);
@@ -577,7 +557,7 @@ static void test_seq_write_no_fsync(void **state)
 	fx_start(f, &cfg);
 	add_seq(f, DISKBENCH_SEQ_WRITE | DISKBENCH_SEQ_NO_FSYNC, SEQ_BLOCK, 0, 0, 0);
 	run_execute_ok(f->run);
-	assert_ok_res(fx_res(f, 0), "seq_write", NSEQ, FILE_BYTES);
+	assert_result_ok(fx_res(f, 0), "seq_write", NSEQ, FILE_BYTES);
 	assert_u64_eq(sim_calls(f->s, SIM_FSYNC), 0);
 	assert_u64_eq(diskbench_result_elapsed_ns(fx_res(f, 0)), NSEQ * SIM_MS + SIM_MS);
 	assert_clean(f);
@@ -593,7 +573,7 @@ static void test_seq_write_partial_block(void **state)
 	fx_start(f, &cfg);
 	add_seq(f, DISKBENCH_SEQ_WRITE, SEQ_BLOCK, total, 0, 0);
 	run_execute_ok(f->run);
-	assert_ok_res(fx_res(f, 0), "seq_write", NSEQ + 1, total);
+	assert_result_ok(fx_res(f, 0), "seq_write", NSEQ + 1, total);
 	assert_u64_eq(f->s->log[NSEQ].len, 1000);
 	assert_u64_eq(f->s->log[NSEQ].at, FILE_BYTES);
 	assert_u64_eq(sim_removed(f->s, 0)->size, total);
@@ -616,7 +596,7 @@ static void test_seq_read_exact(void **state)
 	add_seq(f, 0, SEQ_BLOCK, 0, 0, 0);
 	run_execute_ok(f->run);
 	r = fx_res(f, 0);
-	assert_ok_res(r, "seq_read", NSEQ, FILE_BYTES);
+	assert_result_ok(r, "seq_read", NSEQ, FILE_BYTES);
 	assert_int_equal(diskbench_result_kind(r), DISKBENCH_PHASE_SEQ_READ);
 	assert_u64_eq(sim_calls(f->s, SIM_READ), NSEQ);
 	assert_u64_eq(f->s->bytes_read, FILE_BYTES);
@@ -643,10 +623,10 @@ static void test_seq_time_limit(void **state)
 	add_seq(f, DISKBENCH_SEQ_WRITE, SEQ_BLOCK, 0, 0, 0);
 	run_execute_ok(f->run);
 	assert_int_equal(diskbench_run_result_count(f->run), 3);
-	assert_ok_res(fx_res(f, 0), "seq_write", 5, 5 * SEQ_BLOCK);
-	assert_ok_res(fx_res(f, 1), "seq_read", 7, 7 * SEQ_BLOCK);
+	assert_result_ok(fx_res(f, 0), "seq_write", 5, 5 * SEQ_BLOCK);
+	assert_result_ok(fx_res(f, 1), "seq_read", 7, 7 * SEQ_BLOCK);
 	/* The limit was the phase's own: the next phase runs to its end. */
-	assert_ok_res(fx_res(f, 2), "seq_write", NSEQ, FILE_BYTES);
+	assert_result_ok(fx_res(f, 2), "seq_write", NSEQ, FILE_BYTES);
 	assert_clean(f);
 
 	diskbench_run_free(f->run);
@@ -655,8 +635,8 @@ static void test_seq_time_limit(void **state)
 	add_seq(f, DISKBENCH_SEQ_WRITE, SEQ_BLOCK, 0, 5 * SIM_MS, 0);
 	add_seq(f, DISKBENCH_SEQ_WRITE, SEQ_BLOCK, 0, 2 * SIM_MS, 0);
 	run_execute_ok(f->run);
-	assert_ok_res(fx_res(f, 0), "seq_write", 3, 3 * SEQ_BLOCK);
-	assert_ok_res(fx_res(f, 1), "seq_write", 2, 2 * SEQ_BLOCK);
+	assert_result_ok(fx_res(f, 0), "seq_write", 3, 3 * SEQ_BLOCK);
+	assert_result_ok(fx_res(f, 1), "seq_write", 2, 2 * SEQ_BLOCK);
 	assert_clean(f);
 }
 
@@ -677,13 +657,13 @@ static void test_seq_queued_exact(void **state)
 	add_seq(f, 0, SEQ_BLOCK, 0, 0, 8);
 	run_execute_ok(f->run);
 	r = fx_res(f, 0);
-	assert_ok_res(r, "seq_write", NSEQ, FILE_BYTES);
+	assert_result_ok(r, "seq_write", NSEQ, FILE_BYTES);
 	assert_u64_eq(diskbench_hist_min(diskbench_result_hist(r)), SIM_MS);
 	assert_u64_eq(diskbench_hist_max(diskbench_result_hist(r)), SIM_MS);
 	/* Four rounds of four, then fsync and close. */
 	assert_u64_eq(diskbench_result_elapsed_ns(r), 4 * SIM_MS + 2 * SIM_MS);
 	r = fx_res(f, 1);
-	assert_ok_res(r, "seq_read", NSEQ, FILE_BYTES);
+	assert_result_ok(r, "seq_read", NSEQ, FILE_BYTES);
 	assert_u64_eq(diskbench_hist_max(diskbench_result_hist(r)), SIM_MS / 2);
 	assert_u64_eq(diskbench_result_elapsed_ns(r), 2 * (SIM_MS / 2) + SIM_MS);
 	assert_u64_eq(f->s->max_inflight, 8);
@@ -751,7 +731,7 @@ static void test_seq_queued_short(void **state)
 	sim_fault(f->s, SIM_WRITE, 6, SIM_SHORT);
 	add_seq(f, DISKBENCH_SEQ_WRITE | DISKBENCH_SEQ_NO_FSYNC, SEQ_BLOCK, 0, 0, 4);
 	run_execute_ok(f->run);
-	assert_ok_res(fx_res(f, 0), "seq_write", NSEQ, FILE_BYTES);
+	assert_result_ok(fx_res(f, 0), "seq_write", NSEQ, FILE_BYTES);
 	assert_u64_eq(sim_calls(f->s, SIM_WRITE), NSEQ + 1);
 	assert_u64_eq(f->s->bytes_written, FILE_BYTES);
 	assert_u64_eq(sim_removed(f->s, 0)->size, FILE_BYTES);
@@ -968,9 +948,9 @@ static void test_bonnie_byte_bytes_rounding(void **state)
 	assert_ok(diskbench_phase_bonnie_new(&p, DISKBENCH_PHASE_PUTC, NULL));
 	assert_ok(diskbench_run_add(f->run, p));
 	run_execute_ok(f->run);
-	assert_ok_res(fx_res(f, 0), "putc", 3, 3 * BLOCK);
-	assert_ok_res(fx_res(f, 1), "getc", NCH, FILE_BYTES);
-	assert_ok_res(fx_res(f, 2), "putc", NCH, FILE_BYTES);
+	assert_result_ok(fx_res(f, 0), "putc", 3, 3 * BLOCK);
+	assert_result_ok(fx_res(f, 1), "getc", NCH, FILE_BYTES);
+	assert_result_ok(fx_res(f, 2), "putc", NCH, FILE_BYTES);
 	assert_clean(f);
 }
 
@@ -1139,11 +1119,11 @@ static void test_fault_short_transfers(void **state)
 	add_seq(f, DISKBENCH_SEQ_WRITE, SEQ_BLOCK, 0, 0, 0);
 	add_seq(f, 0, SEQ_BLOCK, 0, 0, 0);
 	run_execute_ok(f->run);
-	assert_ok_res(fx_res(f, 0), "put_block", NCH, FILE_BYTES);
-	assert_ok_res(fx_res(f, 1), "rewrite", NCH, FILE_BYTES);
-	assert_ok_res(fx_res(f, 2), "get_block", NCH, FILE_BYTES);
-	assert_ok_res(fx_res(f, 3), "seq_write", NSEQ, FILE_BYTES);
-	assert_ok_res(fx_res(f, 4), "seq_read", NSEQ, FILE_BYTES);
+	assert_result_ok(fx_res(f, 0), "put_block", NCH, FILE_BYTES);
+	assert_result_ok(fx_res(f, 1), "rewrite", NCH, FILE_BYTES);
+	assert_result_ok(fx_res(f, 2), "get_block", NCH, FILE_BYTES);
+	assert_result_ok(fx_res(f, 3), "seq_write", NSEQ, FILE_BYTES);
+	assert_result_ok(fx_res(f, 4), "seq_read", NSEQ, FILE_BYTES);
 	assert_u64_eq(sim_calls(f->s, SIM_WRITE), 2 * NCH + NSEQ + 3);
 	assert_u64_eq(sim_calls(f->s, SIM_READ), 2 * NCH + NSEQ + 3);
 	/* The content is as if nothing had happened. */
@@ -1175,13 +1155,13 @@ static void test_fault_eintr_retried(void **state)
 	add_full_sequence(f);
 	run_execute_ok(f->run);
 	assert_int_equal(diskbench_run_result_count(f->run), 7);
-	assert_ok_res(fx_res(f, 0), "putc", NBCH, BYTE_BYTES);
-	assert_ok_res(fx_res(f, 1), "put_block", NCH, FILE_BYTES);
-	assert_ok_res(fx_res(f, 2), "rewrite", NCH, FILE_BYTES);
-	assert_ok_res(fx_res(f, 3), "getc", NBCH, BYTE_BYTES);
-	assert_ok_res(fx_res(f, 4), "get_block", NCH, FILE_BYTES);
-	assert_ok_res(fx_res(f, 5), "seq_write", NSEQ, FILE_BYTES);
-	assert_ok_res(fx_res(f, 6), "seq_read", NSEQ, FILE_BYTES);
+	assert_result_ok(fx_res(f, 0), "putc", NBCH, BYTE_BYTES);
+	assert_result_ok(fx_res(f, 1), "put_block", NCH, FILE_BYTES);
+	assert_result_ok(fx_res(f, 2), "rewrite", NCH, FILE_BYTES);
+	assert_result_ok(fx_res(f, 3), "getc", NBCH, BYTE_BYTES);
+	assert_result_ok(fx_res(f, 4), "get_block", NCH, FILE_BYTES);
+	assert_result_ok(fx_res(f, 5), "seq_write", NSEQ, FILE_BYTES);
+	assert_result_ok(fx_res(f, 6), "seq_read", NSEQ, FILE_BYTES);
 	assert_u64_eq(f->s->write1, BYTE_BYTES + 1);
 	assert_u64_eq(f->s->read1, BYTE_BYTES + 1);
 	assert_u64_eq(f->s->bytes_written, BYTE_BYTES + 3 * FILE_BYTES);
@@ -1361,8 +1341,8 @@ static void test_fault_then_rerun(void **state)
 	assert_int_equal(diskbench_run_result_count(f->run), 1);
 	run_execute_ok(f->run);
 	assert_int_equal(diskbench_run_result_count(f->run), 2);
-	assert_ok_res(fx_res(f, 0), "put_block", NCH, FILE_BYTES);
-	assert_ok_res(fx_res(f, 1), "get_block", NCH, FILE_BYTES);
+	assert_result_ok(fx_res(f, 0), "put_block", NCH, FILE_BYTES);
+	assert_result_ok(fx_res(f, 1), "get_block", NCH, FILE_BYTES);
 	assert_clean(f);
 }
 
@@ -1397,233 +1377,6 @@ static void test_stranger_file_untouched(void **state)
 	}
 	assert_int_equal(diskbench_target_file_count(f->t), 0);
 	assert_int_equal(sim_open_handles(f->s), 0);
-}
-
-/* ---------------------------------------------------------------------- */
-/* Custom phases */
-
-struct cust {
-	struct sim *s;
-	struct diskbench_target *target_seen;
-	int setup_calls, teardown_calls;
-	uint64_t op_calls;
-	uint64_t done_at;         /* op index that returns DONE */
-	uint64_t fail_at;         /* op index that returns fail_err */
-	int fail_err;
-	int setup_ret;
-	uint64_t burn_ns;         /* CPU to burn in each op */
-	uint64_t teardown_now;    /* sim clock when teardown ran */
-};
-
-static void burn_cpu(uint64_t ns)
-{
-	struct timespec a, b;
-	volatile uint64_t x = 1;
-
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &a);
-	do {
-		for (int i = 0; i < 10000; i++)
-			x = x * 6364136223846793005u + 1442695040888963407u;
-		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &b);
-	} while ((uint64_t)(b.tv_sec - a.tv_sec) * 1000000000u +
-		 (uint64_t)b.tv_nsec - (uint64_t)a.tv_nsec < ns);
-}
-
-static int cust_setup(struct diskbench_target *t, void *ud)
-{
-	struct cust *c = ud;
-
-	c->setup_calls++;
-	c->target_seen = t;
-	sim_advance(c->s, SIM_S); /* before the clock starts */
-	return c->setup_ret;
-}
-
-static int cust_op(uint64_t index, uint64_t *bytes, void *ud)
-{
-	struct cust *c = ud;
-
-	assert_int_equal(index, c->op_calls);
-	c->op_calls++;
-	if (index == c->done_at)
-		return DISKBENCH_CUSTOM_DONE;
-	if (index == c->fail_at) {
-		sim_advance(c->s, 7 * SIM_MS);
-		return c->fail_err;
-	}
-	if (c->burn_ns)
-		burn_cpu(c->burn_ns);
-	*bytes = index * 10;
-	sim_advance(c->s, (index + 1) * SIM_MS);
-	return 0;
-}
-
-static void cust_teardown(void *ud)
-{
-	struct cust *c = ud;
-
-	c->teardown_calls++;
-	c->teardown_now = sim_now(c->s);
-	sim_advance(c->s, SIM_S); /* after the clock stopped */
-}
-
-static void add_custom(struct fx *f, const char *name, struct cust *c)
-{
-	struct diskbench_custom_ops co = {
-		sizeof(co), cust_setup, cust_op, cust_teardown,
-	};
-	struct diskbench_phase *p = NULL;
-
-	c->s = f->s;
-	assert_ok(diskbench_phase_custom_new(&p, name, &co, c));
-	assert_string_equal(diskbench_phase_name(p), name);
-	assert_int_equal(diskbench_phase_kind(p), DISKBENCH_PHASE_CUSTOM);
-	assert_ok(diskbench_run_add(f->run, p));
-}
-
-static void test_custom_exact(void **state)
-{
-	struct fx *f = *state;
-	struct cust c = { .done_at = 5, .fail_at = UINT64_MAX };
-	struct diskbench_hist *ref = ref_hist();
-	const struct diskbench_result *r;
-	char name[32];
-
-	fx_start(f, NULL);
-	snprintf(name, sizeof(name), "my-bench");
-	add_custom(f, name, &c);
-	memset(name, 0, sizeof(name)); /* copied */
-	run_execute_ok(f->run);
-	r = fx_res(f, 0);
-	/* Ops 0..4 counted (bytes 0+10+20+30+40); the DONE call is not. */
-	assert_ok_res(r, "my-bench", 5, 100);
-	assert_int_equal(diskbench_result_kind(r), DISKBENCH_PHASE_CUSTOM);
-	assert_int_equal(c.op_calls, 6);
-	assert_int_equal(c.setup_calls, 1);
-	assert_int_equal(c.teardown_calls, 1);
-	assert_ptr_equal(c.target_seen, f->t);
-	/* Only the ops are timed: 1+2+3+4+5 ms; not setup, not teardown. */
-	assert_u64_eq(diskbench_result_elapsed_ns(r), 15 * SIM_MS);
-	for (uint64_t k = 1; k <= 5; k++)
-		diskbench_hist_record(ref, k * SIM_MS);
-	test_assert_hist_equal(diskbench_result_hist(r), ref);
-	diskbench_hist_free(ref);
-	assert_u64_eq(c.teardown_now, SIM_T0 + SIM_S + 15 * SIM_MS);
-	assert_u64_eq(sim_calls(f->s, SIM_CREATE) + sim_calls(f->s, SIM_WRITE), 0);
-}
-
-/* An op error stops the phase and the run; it is kept with the phase's
- * name as the operation; teardown still runs; later phases do not. */
-static void test_custom_op_error(void **state)
-{
-	struct fx *f = *state;
-	struct cust c = { .done_at = UINT64_MAX, .fail_at = 3, .fail_err = -EIO };
-	struct cust later = { .done_at = 1, .fail_at = UINT64_MAX };
-	const struct diskbench_result *r;
-
-	fx_start(f, NULL);
-	add_custom(f, "flaky", &c);
-	add_custom(f, "later", &later);
-	assert_rc(diskbench_run_execute(f->run), -EIO);
-	assert_int_equal(diskbench_run_result_count(f->run), 1);
-	r = fx_res(f, 0);
-	assert_res(r, "flaky", 3, 30);
-	assert_int_equal(diskbench_result_error(r), -EIO);
-	/* The operation is named by its number; the phase's name comes once,
-	 * from the run's message. */
-	assert_string_equal(diskbench_result_error_op(r), "operation 3");
-	assert_null(diskbench_result_error_path(r));
-	assert_u64_eq(diskbench_result_error_offset(r), UINT64_MAX);
-	assert_string_equal(diskbench_result_errmsg(r), "operation 3: Input/output error");
-	assert_string_equal(diskbench_run_errmsg(f->run),
-			    "flaky: operation 3: Input/output error");
-	assert_int_equal(c.teardown_calls, 1);
-	assert_int_equal(c.op_calls, 4);
-	assert_int_equal(later.setup_calls + later.teardown_calls, 0);
-	assert_int_equal(later.op_calls, 0);
-}
-
-static void test_custom_setup_error(void **state)
-{
-	struct fx *f = *state;
-	struct cust c = { .done_at = 1, .fail_at = UINT64_MAX, .setup_ret = -ENOSPC };
-	const struct diskbench_result *r;
-
-	fx_start(f, NULL);
-	add_custom(f, "needs-room", &c);
-	assert_rc(diskbench_run_execute(f->run), -ENOSPC);
-	assert_int_equal(c.setup_calls, 1);
-	assert_int_equal(c.op_calls, 0);
-	assert_int_equal(diskbench_run_result_count(f->run), 1);
-	r = fx_res(f, 0);
-	assert_int_equal(diskbench_result_error(r), -ENOSPC);
-	assert_u64_eq(diskbench_result_ops(r), 0);
-	assert_non_null(strstr(diskbench_run_errmsg(f->run), "needs-room"));
-
-	/* A positive value from op that is not DONE is not accepted. */
-	diskbench_run_free(f->run);
-	assert_ok(diskbench_run_new(&f->run, f->t, NULL));
-	c = (struct cust){ .done_at = UINT64_MAX, .fail_at = 2, .fail_err = 7 };
-	add_custom(f, "odd", &c);
-	assert_rc(diskbench_run_execute(f->run), -EINVAL);
-	assert_u64_eq(diskbench_result_ops(fx_res(f, 0)), 2);
-	assert_int_equal(c.teardown_calls, 1);
-}
-
-/* CPU time is measured (real, not simulated) and gives cpu_percent over
- * the simulated elapsed time. */
-static void test_custom_cpu_fields(void **state)
-{
-	struct fx *f = *state;
-	struct cust c = { .done_at = 4, .fail_at = UINT64_MAX,
-			  .burn_ns = 10 * SIM_MS };
-	const struct diskbench_result *r;
-	uint64_t cpu;
-
-	fx_start(f, NULL);
-	add_custom(f, "burn", &c);
-	run_execute_ok(f->run);
-	r = fx_res(f, 0);
-	cpu = diskbench_result_cpu_user_ns(r) + diskbench_result_cpu_system_ns(r);
-	assert_true(cpu >= 35 * SIM_MS);
-	assert_true(cpu < 5 * SIM_S);
-	assert_u64_eq(diskbench_result_elapsed_ns(r), 10 * SIM_MS);
-	assert_rel(diskbench_result_cpu_percent(r),
-		   (double)cpu / (double)(10 * SIM_MS) * 100.0, 1e-9);
-	assert_rel(diskbench_result_bytes_per_sec(r), 60.0 / 0.010, 1e-9);
-	assert_rel(diskbench_result_ops_per_sec(r), 4.0 / 0.010, 1e-9);
-}
-
-static void test_custom_new_args(void **state)
-{
-	struct diskbench_custom_ops co = { sizeof(co), NULL, cust_op, NULL };
-	struct diskbench_phase *p = (void *)1;
-	struct {
-		struct diskbench_custom_ops o;
-		void *future;
-	} big;
-
-	(void)state;
-	assert_rc(diskbench_phase_custom_new(NULL, "x", &co, NULL), -EINVAL);
-	assert_rc(diskbench_phase_custom_new(&p, NULL, &co, NULL), -EINVAL);
-	assert_null(p);
-	assert_rc(diskbench_phase_custom_new(&p, "x", NULL, NULL), -EINVAL);
-	co.op = NULL;
-	assert_rc(diskbench_phase_custom_new(&p, "x", &co, NULL), -EINVAL);
-	/* An older table without op (sz too small to hold it). */
-	co.op = cust_op;
-	co.sz = offsetof(struct diskbench_custom_ops, op);
-	assert_rc(diskbench_phase_custom_new(&p, "x", &co, NULL), -EINVAL);
-	co.sz = offsetof(struct diskbench_custom_ops, teardown);
-	assert_ok(diskbench_phase_custom_new(&p, "x", &co, NULL));
-	diskbench_phase_free(p);
-	memset(&big, 0, sizeof(big));
-	big.o.sz = sizeof(big);
-	big.o.op = cust_op;
-	assert_ok(diskbench_phase_custom_new(&p, "x", &big.o, NULL));
-	diskbench_phase_free(p);
-	big.future = &big;
-	assert_rc(diskbench_phase_custom_new(&p, "x", &big.o, NULL), -E2BIG);
 }
 
 static int sim_tests(int argc, char **argv)
@@ -1667,11 +1420,6 @@ static int sim_tests(int argc, char **argv)
 		T(test_fault_unlink_at_end),
 		T(test_fault_then_rerun),
 		T(test_stranger_file_untouched),
-		T(test_custom_exact),
-		T(test_custom_op_error),
-		T(test_custom_setup_error),
-		T(test_custom_cpu_fields),
-		cmocka_unit_test(test_custom_new_args),
 	};
 #undef T
 

@@ -141,6 +141,32 @@ static inline void assert_clean(const struct fx *f)
 }
 
 /* The sum of a timeline's ops and bytes equals the result's. */
+/* A result of name with ops operations (each in its histogram) moving
+ * bytes bytes. */
+static inline void assert_result(const struct diskbench_result *r,
+				 const char *name, uint64_t ops, uint64_t bytes)
+{
+	assert_non_null(r);
+	assert_string_equal(diskbench_result_name(r), name);
+	assert_u64_eq(diskbench_result_ops(r), ops);
+	assert_u64_eq(diskbench_result_bytes(r), bytes);
+	assert_u64_eq(diskbench_hist_count(diskbench_result_hist(r)), ops);
+}
+
+/* As assert_result(), of a phase that ran and did not fail. */
+static inline void assert_result_ok(const struct diskbench_result *r,
+				    const char *name, uint64_t ops,
+				    uint64_t bytes)
+{
+	assert_non_null(r);
+	if (diskbench_result_error(r))
+		fail_msg("%s: unexpected error %s", name,
+			 diskbench_result_errmsg(r));
+	assert_string_equal(diskbench_result_errmsg(r), "");
+	assert_result(r, name, ops, bytes);
+	assert_true(diskbench_result_ran(r));
+}
+
 static inline void assert_timeline_totals(const struct diskbench_result *r)
 {
 	const struct diskbench_timeline *tl = diskbench_result_timeline(r);
