@@ -857,8 +857,8 @@ class Run(Closeable):
                    byte_tests: bool = True, big_file: bool = True,
                    small_files: bool = True) -> None:
         """Appends bonnie++'s tests in its order (diskbench_run_add_bonnie),
-        with bonnie++'s defaults for what is left 0, and records their
-        parameters on the run for its reports. ``byte_size``, ``seeks``,
+        with bonnie++'s defaults for what is left 0, each phase carrying its
+        parameters for the run's reports. ``byte_size``, ``seeks``,
         ``seekers``, ``seek_time`` (seconds; 0: bounded by the count) for
         the big-file tests; ``files``, ``max_size``, ``min_size``,
         ``dirs``, ``chunk_size``, ``mode`` ("regular", "hardlink",
