@@ -30,13 +30,7 @@
 static void fx_start_ex(struct fx *f, const struct sim_config *cfg,
 			const struct diskbench_run_opts *ro, uint32_t tflags)
 {
-	struct sim_config c = { 0 };
-
-	if (cfg)
-		c = *cfg;
-	if (!c.log_cap)
-		c.log_cap = LOG_CAP;
-	fx_sim(f, &c);
+	fx_sim_logged(f, cfg, LOG_CAP);
 	fx_open(f, FILE_BYTES, BLOCK, tflags, ro);
 }
 

@@ -107,6 +107,17 @@ void fx_sim(struct fx *f, const struct sim_config *cfg)
 	assert_non_null(f->e);
 }
 
+void fx_sim_logged(struct fx *f, const struct sim_config *cfg, size_t log_cap)
+{
+	struct sim_config c = { 0 };
+
+	if (cfg)
+		c = *cfg;
+	if (!c.log_cap)
+		c.log_cap = log_cap;
+	fx_sim(f, &c);
+}
+
 uint32_t fx_engine(struct fx *f, enum fx_variant v,
 		   const struct sim_config *cfg, uint32_t depth)
 {

@@ -68,6 +68,9 @@ uint32_t fx_engine(struct fx *f, enum fx_variant v,
 /* A simulated device from cfg (may be NULL) as f->e: fx_engine(FX_SIM). */
 void fx_sim(struct fx *f, const struct sim_config *cfg);
 
+/* As fx_sim(), with a request log of log_cap if cfg asks for none. */
+void fx_sim_logged(struct fx *f, const struct sim_config *cfg, size_t log_cap);
+
 /*
  * The target in f->dir (to may be NULL: defaults; an engine it does not
  * name is f->e, NULL: the sync engine) and a run on it (ro may be NULL: defaults). Any error fails
