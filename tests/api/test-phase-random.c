@@ -11,7 +11,7 @@
  *
  * On real files (sync engine, buffered, a temporary directory under /tmp):
  * threads with a mix, and nothing left. O_DIRECT and io_uring on real files
- * are in test-random-device.c.
+ * are in test-phase-random-direct.c.
  */
 #include "common-test.h"
 #include "sim-engine.h"
