@@ -877,6 +877,21 @@ static void assert_same_slow(const struct diskbench_result *a,
 	}
 }
 
+/* A report's JSON with one pace value spoiled is refused (-EINVAL), its
+ * message naming "pace" and the key. */
+static void assert_pace_json_refused(const char *json, const char *key)
+{
+	struct diskbench_report *rep = NULL;
+
+	assert_ok(diskbench_report_new(&rep));
+	assert_int_equal(diskbench_report_read(rep, DISKBENCH_FORMAT_JSON, json,
+					       strlen(json), "bad.json"),
+			 -EINVAL);
+	assert_non_null(strstr(diskbench_report_errmsg(rep), "pace"));
+	assert_non_null(strstr(diskbench_report_errmsg(rep), key));
+	diskbench_report_free(rep);
+}
+
 /*
  * JSON (schema minor 3): "pace" holds the schedule's figures and the
  * response time's histogram, timeline, slow-operation log and stalls; read
@@ -967,23 +982,17 @@ static void test_json_round_trip(void **state)
 	assert_null(diskbench_result_response(back));
 	assert_same_hist(diskbench_result_hist(back), diskbench_result_hist(r));
 
-	/* A bad "pace" is refused, naming it. */
+	/* A bad "pace" is refused, naming it: an arrival of no kind, and
+	 * figures no schedule has, refused as the binary decoder refuses them
+	 * (result-restore.c): no streams, no rate. */
 	{
 		char *bad = strdup(j);
 		char *s = strstr(bad, "\"arrival\": \"constant\"");
 
 		memcpy(s + strlen("\"arrival\": \""), "banana  ", 8);
-		diskbench_report_free(rep2);
-		assert_ok(diskbench_report_new(&rep2));
-		assert_int_equal(diskbench_report_read(rep2, DISKBENCH_FORMAT_JSON,
-						       bad, strlen(bad), "bad.json"),
-				 -EINVAL);
-		assert_non_null(strstr(diskbench_report_errmsg(rep2), "pace"));
-		assert_non_null(strstr(diskbench_report_errmsg(rep2), "arrival"));
+		assert_pace_json_refused(bad, "arrival");
 		free(bad);
 	}
-	/* Figures no schedule has are refused as the binary decoder refuses
-	 * them (result-restore.c): no streams, no rate. */
 	for (int k = 0; k < 2; k++) {
 		const char *key = k ? "\"target_per_sec\": " : "\"streams\": ";
 		char *bad = strdup(j);
@@ -994,13 +1003,7 @@ static void test_json_round_trip(void **state)
 		*s++ = '0';
 		while (strchr("0123456789.e+-", *s))
 			*s++ = ' ';
-		diskbench_report_free(rep2);
-		assert_ok(diskbench_report_new(&rep2));
-		assert_int_equal(diskbench_report_read(rep2, DISKBENCH_FORMAT_JSON,
-						       bad, strlen(bad), "bad.json"),
-				 -EINVAL);
-		assert_non_null(strstr(diskbench_report_errmsg(rep2),
-				       k ? "target_per_sec" : "streams"));
+		assert_pace_json_refused(bad, k ? "target_per_sec" : "streams");
 		free(bad);
 	}
 	free(old);
