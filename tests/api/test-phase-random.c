@@ -64,31 +64,11 @@ static void add_random(struct diskbench_run *run, const struct ropts *o)
 	assert_ok(diskbench_run_add(run, p));
 }
 
-static const struct diskbench_result *res(const struct diskbench_run *run,
-					  size_t i)
-{
-	const struct diskbench_result *r = diskbench_run_result(run, i);
-
-	if (!r)
-		fail_msg("no result %zu (count %zu)", i,
-			 diskbench_run_result_count(run));
-	return r;
-}
-
 static void assert_ok_res(const struct diskbench_result *r, uint64_t ops,
 			  uint64_t bytes)
 {
 	assert_result_ok(r, "random_io", ops, bytes);
 	assert_int_equal(diskbench_result_kind(r), DISKBENCH_PHASE_RANDOM_IO);
-}
-
-static void assert_rate(const struct diskbench_result *r)
-{
-	double el = (double)diskbench_result_elapsed_ns(r) / 1e9;
-
-	assert_true(diskbench_result_elapsed_ns(r) > 0);
-	assert_rel(diskbench_result_ops_per_sec(r),
-		   (double)diskbench_result_ops(r) / el, 1e-12);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -195,7 +175,7 @@ static void test_reads_exact(void **state)
 	fx_start(f, &cfg, 1);
 	add_random(f->run, &o);
 	run_execute_ok(f->run);
-	r = res(f->run, 0);
+	r = run_res(f->run, 0);
 	assert_ok_res(r, 1000, 1000 * BLOCK);
 	c = count_reqs(f->s, phase_log_start(f->s), BLOCK, NBLK, false, false);
 	assert_u64_eq(c.reads, 1000);
@@ -222,7 +202,7 @@ static void test_reads_exact(void **state)
 	assert_u64_eq(diskbench_hist_max(h), 100 * SIM_US);
 	assert_u64_eq(diskbench_hist_sum(h), 1000 * 100 * SIM_US);
 	assert_u64_eq(diskbench_result_elapsed_ns(r), 1000 * 100 * SIM_US + SIM_MS);
-	assert_rate(r);
+	assert_rates(r);
 	assert_timeline_totals(r);
 	assert_clean(f);
 }
@@ -250,7 +230,7 @@ static void test_write_mix(void **state)
 		fx_start(f, &cfg, 17 + (uint32_t)i);
 		add_random(f->run, &o);
 		run_execute_ok(f->run);
-		r = res(f->run, 0);
+		r = run_res(f->run, 0);
 		assert_ok_res(r, ops, ops * BLOCK);
 		c = count_reqs(f->s, phase_log_start(f->s), BLOCK, NBLK, false, false);
 		free(c.per_block);
@@ -296,7 +276,7 @@ static void test_default_ops_and_odd_block(void **state)
 		fx_start(f, NULL, 5);
 		add_random(f->run, &o);
 		run_execute_ok(f->run);
-		assert_ok_res(res(f->run, 0), n, n * bs);
+		assert_ok_res(run_res(f->run, 0), n, n * bs);
 		/* The laid-out file is whole blocks of the phase's size. */
 		assert_int_equal(sim_removed_count(f->s), 1);
 		assert_u64_eq(sim_removed(f->s, 0)->size, n * bs);
@@ -441,7 +421,7 @@ static void test_threads(void **state)
 	fx_start(f, &cfg, 9);
 	add_random(f->run, &o);
 	run_execute_ok(f->run);
-	r = res(f->run, 0);
+	r = run_res(f->run, 0);
 	assert_ok_res(r, 1002, 1002 * BLOCK);
 	c = count_reqs(f->s, phase_log_start(f->s), BLOCK, NBLK, false, false);
 	free(c.per_block);
@@ -459,7 +439,7 @@ static void test_threads(void **state)
 	assert_u64_eq(per[1], 250);
 	assert_u64_eq(per[2], 251);
 	assert_u64_eq(per[3], 251);
-	assert_rate(r);
+	assert_rates(r);
 	assert_timeline_totals(r);
 	/* From the first thread's start (the clock as the layout's writes
 	 * left it) to the last one's end (the clock after every request). */
@@ -480,7 +460,7 @@ static void test_threads_edges(void **state)
 		fx_start(f, NULL, 2);
 		add_random(f->run, &o);
 		run_execute_ok(f->run);
-		assert_ok_res(res(f->run, 0), 3, 3 * BLOCK);
+		assert_ok_res(run_res(f->run, 0), 3, 3 * BLOCK);
 		assert_u64_eq(sim_calls(f->s, SIM_READ) + sim_calls(f->s, SIM_WRITE),
 			      NBLK + 3);
 		assert_u64_eq(sim_calls(f->s, SIM_OPEN), 8);
@@ -497,7 +477,7 @@ static void test_threads_edges(void **state)
 		fx_start_ex(f, NULL, &ro, 0);
 		add_random(f->run, &o);
 		run_execute_ok(f->run);
-		assert_ok_res(res(f->run, 0), 101, 101 * BLOCK);
+		assert_ok_res(run_res(f->run, 0), 101, 101 * BLOCK);
 		assert_u64_eq(sim_calls(f->s, SIM_READ) + sim_calls(f->s, SIM_WRITE),
 			      NBLK + 101);
 		assert_clean(f);
@@ -531,7 +511,7 @@ static void test_queued(void **state)
 		fx_start(f, &cfg, 12);
 		add_random(f->run, &o);
 		run_execute_ok(f->run);
-		r = res(f->run, 0);
+		r = run_res(f->run, 0);
 		assert_ok_res(r, 1000, 1000 * BLOCK);
 		c = count_reqs(f->s, phase_log_start(f->s), BLOCK, NBLK, true, false);
 		free(c.per_block);
@@ -541,7 +521,7 @@ static void test_queued(void **state)
 		assert_u64_eq(f->s->max_inflight, depths[i]);
 		assert_u64_eq(sim_calls(f->s, SIM_OPEN), 1);
 		assert_timeline_totals(r);
-		assert_rate(r);
+		assert_rates(r);
 		/* Each latency runs from submission to reap: at least the
 		 * request's own. */
 		assert_true(diskbench_hist_min(diskbench_result_hist(r)) >= 10 * SIM_US);
@@ -561,7 +541,7 @@ static void test_depth_over_engine(void **state)
 	fx_start(f, &cfg, 1);
 	add_random(f->run, &o);
 	assert_rc(diskbench_run_execute(f->run), -EINVAL);
-	r = res(f->run, 0);
+	r = run_res(f->run, 0);
 	assert_int_equal(diskbench_result_error(r), -EINVAL);
 	assert_non_null(strstr(diskbench_result_errmsg(r), "depth"));
 	assert_u64_eq(diskbench_result_ops(r), 0);
@@ -599,7 +579,7 @@ static void test_time_limits(void **state)
 		fx_start_ex(f, &cfg, &ro, 0);
 		add_random(f->run, &o);
 		run_execute_ok(f->run);
-		r = res(f->run, 0);
+		r = run_res(f->run, 0);
 		ops = diskbench_result_ops(r);
 		print_message("    case %zu: %" PRIu64 " ops\n", i, ops);
 		assert_int_equal(diskbench_result_error(r), 0);
@@ -670,7 +650,7 @@ static void test_block_larger_than_file(void **state)
 	add_random(f->run, &o);
 	assert_rc(diskbench_run_execute(f->run), -EINVAL);
 	assert_int_equal(diskbench_run_result_count(f->run), 1);
-	r = res(f->run, 0);
+	r = run_res(f->run, 0);
 	assert_int_equal(diskbench_result_error(r), -EINVAL);
 	assert_u64_eq(diskbench_result_ops(r), 0);
 	print_message("    %s\n", diskbench_run_errmsg(f->run));
@@ -702,7 +682,7 @@ static void test_direct(void **state)
 		add_random(f->run, &o);
 	}
 	assert_rc(diskbench_run_execute(f->run), -EINVAL);
-	r = res(f->run, 0);
+	r = run_res(f->run, 0);
 	assert_int_equal(diskbench_result_error(r), -EINVAL);
 	assert_non_null(strstr(diskbench_result_errmsg(r), "O_DIRECT"));
 	assert_u64_eq(sim_calls(f->s, SIM_CREATE), 0);
@@ -738,8 +718,8 @@ static void test_direct(void **state)
 		add_random(f->run, &o);
 	}
 	run_execute_ok(f->run);
-	assert_ok_res(res(f->run, 0), 300, 300 * 2 * (uint64_t)align);
-	assert_ok_res(res(f->run, 1), 300, 300 * (uint64_t)align);
+	assert_ok_res(run_res(f->run, 0), 300, 300 * 2 * (uint64_t)align);
+	assert_ok_res(run_res(f->run, 1), 300, 300 * (uint64_t)align);
 	assert_u64_eq(f->s->direct_opens, 3);
 	assert_u64_eq(sim_calls(f->s, SIM_OPEN), 3);
 	assert_clean(f);
@@ -758,7 +738,7 @@ static void test_target_sync(void **state)
 	fx_start_ex(f, NULL, &ro, DISKBENCH_TARGET_SYNC);
 	add_random(f->run, &o);
 	run_execute_ok(f->run);
-	assert_u64_eq(diskbench_result_ops(res(f->run, 0)), 50);
+	assert_u64_eq(diskbench_result_ops(run_res(f->run, 0)), 50);
 	print_message("    %" PRIu64 " O_SYNC opens of %" PRIu64 "\n",
 		      f->s->sync_opens,
 		      sim_calls(f->s, SIM_OPEN) + sim_calls(f->s, SIM_CREATE));
@@ -827,7 +807,7 @@ static void test_faults(void **state)
 		sim_fail(f->s, cases[i].kind, cases[i].at, cases[i].err);
 		add_random(f->run, &o);
 		assert_rc(diskbench_run_execute(f->run), cases[i].err);
-		r = res(f->run, 0);
+		r = run_res(f->run, 0);
 		assert_error(f, r, cases[i].err, cases[i].op,
 			     failed_entry(f->s, cases[i].err)->at);
 		ops = diskbench_result_ops(r);
@@ -913,7 +893,7 @@ static void check_progress(struct fx *f, unsigned cancel_at, uint64_t ops)
 	g.run = f->run;
 	add_random(f->run, &o);
 	rc = diskbench_run_execute(f->run);
-	r = res(f->run, 0);
+	r = run_res(f->run, 0);
 	if (g.why[0])
 		fail_msg("progress: %s", g.why);
 	print_message("    %u progress calls, %" PRIu64 " ops\n", g.calls,
@@ -973,9 +953,9 @@ static void test_real_threads(void **state)
 	fx_open_opts(f, &to, &ro, 0);
 	add_random(f->run, &o);
 	run_execute_ok(f->run);
-	r = res(f->run, 0);
+	r = run_res(f->run, 0);
 	assert_ok_res(r, 2000, 2000 * BLOCK);
-	assert_rate(r);
+	assert_rates(r);
 	assert_timeline_totals(r);
 	assert_true(isfinite(diskbench_result_cpu_percent(r)));
 	assert_int_equal(diskbench_target_file_count(f->t), 0);

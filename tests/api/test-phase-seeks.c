@@ -88,29 +88,6 @@ static void add_seeks(struct diskbench_run *run, uint64_t seeks,
 	assert_ok(diskbench_run_add(run, p));
 }
 
-static const struct diskbench_result *res(const struct diskbench_run *run,
-					  size_t i)
-{
-	const struct diskbench_result *r = diskbench_run_result(run, i);
-
-	if (!r)
-		fail_msg("no result %zu (count %zu)", i,
-			 diskbench_run_result_count(run));
-	return r;
-}
-
-/* rate = ops / elapsed, the elapsed time from first start to last end. */
-static void assert_rate(const struct diskbench_result *r)
-{
-	double el = (double)diskbench_result_elapsed_ns(r) / 1e9;
-
-	assert_true(diskbench_result_elapsed_ns(r) > 0);
-	assert_rel(diskbench_result_ops_per_sec(r),
-		   (double)diskbench_result_ops(r) / el, 1e-12);
-	assert_rel(diskbench_result_bytes_per_sec(r),
-		   (double)diskbench_result_bytes(r) / el, 1e-12);
-}
-
 /* ---------------------------------------------------------------------- */
 /* What the tickets should be: glibc's own rand() after srand(seed). */
 
@@ -394,7 +371,7 @@ static void check_one_seeker_exact(bool sync)
 	s = f->s;
 	assert_u64_eq(diskbench_run_seed(f->run), seed);
 	assert_int_equal(diskbench_run_result_count(f->run), 1);
-	r = res(f->run, 0);
+	r = run_res(f->run, 0);
 	assert_int_equal(diskbench_result_kind(r), DISKBENCH_PHASE_SEEKS);
 	/* An operation is a ticket; bytes: each read, and each write-back. */
 	assert_true(ups > 50 && ups < 150); /* the seed gives about 10% */
@@ -466,7 +443,7 @@ static void check_one_seeker_exact(bool sync)
 	 * and close; not the layout, the open or the unlink. */
 	assert_u64_eq(diskbench_result_elapsed_ns(r),
 		      total + lat_script(SIM_FSYNC, ++nf, 0, NULL) + SIM_MS);
-	assert_rate(r);
+	assert_rates(r);
 	assert_timeline_totals(r);
 	assert_true(isfinite(diskbench_result_cpu_percent(r)));
 
@@ -542,7 +519,7 @@ static void check_many_seekers(uint32_t seekers, bool sync, bool direct)
 	add_seeks(f->run, seeks, seekers, NO_SETTLE | (sync ? DISKBENCH_BONNIE_SYNC : 0));
 	run_execute_ok(f->run);
 	s = f->s;
-	r = res(f->run, 0);
+	r = run_res(f->run, 0);
 	assert_result_ok(r, "seeks", seeks, (seeks + ups) * BLOCK);
 	assert_u64_eq(sim_calls(s, SIM_READ), seeks);
 	assert_u64_eq(sim_calls(s, SIM_WRITE), NCH + ups);
@@ -566,7 +543,7 @@ static void check_many_seekers(uint32_t seekers, bool sync, bool direct)
 	nh = check_per_handle(s, from, sync, &idle);
 	assert_int_equal(nh, seekers); /* every handle's closing fsync is logged */
 
-	assert_rate(r);
+	assert_rates(r);
 	assert_timeline_totals(r);
 	/* The span runs from the first seeker's start (the clock as the
 	 * layout left it: writes, fsync, close; opens take no time) to the
@@ -620,7 +597,7 @@ static void test_seekers_stall(void **state)
 	sim_stall(f->s, SIM_READ, 1000, 2 * SIM_S);
 	add_seeks(f->run, 2000, 3, NO_SETTLE);
 	run_execute_ok(f->run);
-	r = res(f->run, 0);
+	r = run_res(f->run, 0);
 	n = diskbench_result_slow_count(r);
 	print_message("    %zu reads in flight during the stall\n", n);
 	assert_true(n >= 1 && n <= 3);
@@ -680,7 +657,7 @@ static void test_target_sync(void **state)
 	fx_start_ex(f, NULL, &ro, DISKBENCH_TARGET_SYNC);
 	add_seeks(f->run, 50, 3, NO_SETTLE);
 	run_execute_ok(f->run);
-	assert_u64_eq(diskbench_result_ops(res(f->run, 0)), 50);
+	assert_u64_eq(diskbench_result_ops(run_res(f->run, 0)), 50);
 	print_message("    %" PRIu64 " O_SYNC opens of %" PRIu64 "\n",
 		      f->s->sync_opens,
 		      sim_calls(f->s, SIM_OPEN) + sim_calls(f->s, SIM_CREATE));
@@ -702,7 +679,7 @@ static void test_defaults(void **state)
 	assert_ok(diskbench_phase_bonnie_new(&p, DISKBENCH_PHASE_SEEKS, &bo));
 	assert_ok(diskbench_run_add(f->run, p));
 	run_execute_ok(f->run);
-	assert_result_ok(res(f->run, 0), "seeks", DISKBENCH_BONNIE_DEFAULT_SEEKS,
+	assert_result_ok(run_res(f->run, 0), "seeks", DISKBENCH_BONNIE_DEFAULT_SEEKS,
 		      (DISKBENCH_BONNIE_DEFAULT_SEEKS +
 		       updates_of(t, DISKBENCH_BONNIE_DEFAULT_SEEKS)) * BLOCK);
 	assert_u64_eq(sim_calls(f->s, SIM_OPEN), DISKBENCH_BONNIE_DEFAULT_SEEKERS);
@@ -723,7 +700,7 @@ static void test_more_seekers_than_tickets(void **state)
 	fx_start(f, &cfg, 11);
 	add_seeks(f->run, 3, 8, NO_SETTLE);
 	run_execute_ok(f->run);
-	r = res(f->run, 0);
+	r = run_res(f->run, 0);
 	assert_result_ok(r, "seeks", 3, (3 + updates_of(t, 3)) * BLOCK);
 	assert_u64_eq(sim_calls(f->s, SIM_READ), 3);
 	assert_u64_eq(sim_calls(f->s, SIM_OPEN), 8);
@@ -732,7 +709,7 @@ static void test_more_seekers_than_tickets(void **state)
 	assert_ticket_offsets(f->s, seekers_log_start(f->s), t, 3);
 	assert_true(diskbench_result_elapsed_ns(r) >= SIM_MS);
 	assert_true(diskbench_result_elapsed_ns(r) <= sim_now(f->s) - SIM_T0);
-	assert_rate(r);
+	assert_rates(r);
 	assert_timeline_totals(r);
 	assert_clean(f);
 	free(t);
@@ -952,7 +929,7 @@ static void test_stop_ops(void **state)
 		fx_start_ex(f, NULL, &ro, 0);
 		add_seeks(f->run, 1000, seekers[i], NO_SETTLE);
 		run_execute_ok(f->run);
-		assert_result_ok(res(f->run, 0), "seeks", 123,
+		assert_result_ok(run_res(f->run, 0), "seeks", 123,
 			      (123 + updates_of(t, 123)) * BLOCK);
 		assert_u64_eq(sim_calls(f->s, SIM_READ), 123);
 		/* The first 123 tickets. */
@@ -980,7 +957,7 @@ static void test_stop_time(void **state)
 		fx_start_ex(f, &cfg, &ro, 0);
 		add_seeks(f->run, 1000, seekers[i], NO_SETTLE);
 		run_execute_ok(f->run);
-		r = res(f->run, 0);
+		r = run_res(f->run, 0);
 		ops = diskbench_result_ops(r);
 		assert_int_equal(diskbench_result_error(r), 0);
 		assert_true(diskbench_result_elapsed_ns(r) >= 100 * SIM_MS);
@@ -1039,7 +1016,7 @@ static uint64_t *timed_seeks(uint32_t seed, uint64_t seeks, uint64_t seek_time,
 	assert_ok(diskbench_phase_bonnie_new(&p, DISKBENCH_PHASE_SEEKS, &bo));
 	assert_ok(diskbench_run_add(f->run, p));
 	run_execute_ok(f->run);
-	r = res(f->run, 0);
+	r = run_res(f->run, 0);
 	*ops = diskbench_result_ops(r);
 	*elapsed = diskbench_result_elapsed_ns(r);
 	assert_timeline_totals(r);
@@ -1154,7 +1131,7 @@ static void test_seek_time_later_draws_unchanged(void **state)
 		assert_ok(diskbench_phase_bonnie_new(&p, DISKBENCH_PHASE_SEEKS, &bo));
 		assert_ok(diskbench_run_add(f->run, p));
 		run_execute_ok(f->run);
-		r = res(f->run, 0);
+		r = run_res(f->run, 0);
 		if (k) {
 			/* Three seekers, the clock moving 1 ms per read of
 			 * any of them: each stops 60 ms after its start. */
@@ -1163,7 +1140,7 @@ static void test_seek_time_later_draws_unchanged(void **state)
 		} else {
 			assert_u64_eq(diskbench_result_ops(r), 40);
 		}
-		assert_u64_eq(diskbench_result_ops(res(f->run, 1)), 25);
+		assert_u64_eq(diskbench_result_ops(run_res(f->run, 1)), 25);
 		/* The second phase's reads: the last 25 of the log. */
 		uint64_t *all = read_offsets_in_order(f->s, seekers_log_start(f->s),
 						      &nsecond[k]);
@@ -1274,7 +1251,7 @@ static void test_progress(void **state)
 
 	start_slow(f, &sl, &g, 2, 600);
 	run_execute_ok(f->run);
-	r = res(f->run, 0);
+	r = run_res(f->run, 0);
 	assert_int_equal(diskbench_result_error(r), 0);
 	assert_u64_eq(diskbench_result_ops(r), 600);
 	if (g.why[0])
@@ -1299,7 +1276,7 @@ static void test_cancel_from_progress(void **state)
 	start_slow(f, &sl, &g, 3, 20000);
 	assert_rc(diskbench_run_execute(f->run), -ECANCELED);
 	assert_int_equal(diskbench_run_result_count(f->run), 1);
-	r = res(f->run, 0);
+	r = run_res(f->run, 0);
 	assert_int_equal(diskbench_result_error(r), -ECANCELED);
 	assert_true(diskbench_result_ops(r) >= g.last_ops);
 	assert_true(diskbench_result_ops(r) < 20000);
@@ -1335,7 +1312,7 @@ static void test_progress_stops_with_its_value(void **state)
 	g.ret_at = -ETIMEDOUT;
 	start_slow(f, &sl, &g, 2, 20000);
 	assert_rc(diskbench_run_execute(f->run), -ETIMEDOUT);
-	r = res(f->run, 0);
+	r = run_res(f->run, 0);
 	assert_int_equal(diskbench_result_error(r), -ETIMEDOUT);
 	assert_true(diskbench_result_ops(r) < 20000);
 	assert_int_equal(g.calls, 1);
@@ -1412,7 +1389,7 @@ static void test_fault_one_seeker(void **state)
 		}
 		assert_rc(diskbench_run_execute(f->run), c == 1 ? -ENOSPC : -EIO);
 		assert_int_equal(diskbench_run_result_count(f->run), 1);
-		r = res(f->run, 0);
+		r = run_res(f->run, 0);
 		/* What was done is kept: the tickets before the failing one. */
 		assert_u64_eq(diskbench_result_ops(r), done);
 		assert_u64_eq(diskbench_result_bytes(r),
@@ -1447,7 +1424,7 @@ static void test_fault_many_seekers(void **state)
 	add_seeks(f->run, seeks, 4, NO_SETTLE);
 	sim_fail(f->s, SIM_READ, 100, -EIO);
 	assert_rc(diskbench_run_execute(f->run), -EIO);
-	r = res(f->run, 0);
+	r = run_res(f->run, 0);
 	for (size_t i = 0; i < f->s->nlog; i++)
 		if (f->s->log[i].kind == SIM_READ && f->s->log[i].result == -EIO)
 			bad = &f->s->log[i];
@@ -1480,7 +1457,7 @@ static void test_fault_open(void **state)
 	add_seeks(f->run, 100, 3, NO_SETTLE);
 	sim_fail(f->s, SIM_OPEN, 2, -EMFILE);
 	assert_rc(diskbench_run_execute(f->run), -EMFILE);
-	r = res(f->run, 0);
+	r = run_res(f->run, 0);
 	assert_error(f, r, -EMFILE, "open", UINT64_MAX);
 	/* The others may have started before hearing of it. */
 	assert_true(diskbench_result_ops(r) <= 100);
@@ -1599,7 +1576,7 @@ static void test_real_five_seekers(void **state)
 	assert_ok(diskbench_run_add(f->run, p));
 	run_execute_ok(f->run);
 	assert_int_equal(diskbench_run_result_count(f->run), 2);
-	r = res(f->run, 0);
+	r = run_res(f->run, 0);
 	{
 		uint64_t ups = 0;
 
@@ -1611,7 +1588,7 @@ static void test_real_five_seekers(void **state)
 	if (c.why[0])
 		fail_msg("test file after the seeks: %s", c.why);
 	assert_true(diskbench_result_elapsed_ns(r) > 0);
-	assert_rate(r);
+	assert_rates(r);
 	assert_timeline_totals(r);
 	cpu = diskbench_result_cpu_percent(r);
 	print_message("    %.0f seeks/s, CPU %.1f%% (%ld CPUs)\n",
@@ -1675,7 +1652,7 @@ static void test_real_settle(void **state)
 	print_message("    cancelled after %.3f s\n", (double)wall / 1e9);
 	assert_true(wall < 2500 * SIM_MS);
 	assert_int_equal(diskbench_run_result_count(f->run), 1);
-	r = res(f->run, 0);
+	r = run_res(f->run, 0);
 	assert_int_equal(diskbench_result_error(r), -ECANCELED);
 	assert_u64_eq(diskbench_result_ops(r), 0);
 	assert_dir_empty(f->dir);
@@ -1684,7 +1661,7 @@ static void test_real_settle(void **state)
 	t0 = wall_ns();
 	run_execute_ok(f->run);
 	wall = wall_ns() - t0;
-	r = res(f->run, 0);
+	r = run_res(f->run, 0);
 	{
 		uint32_t *t = tickets_of(3, 300);
 

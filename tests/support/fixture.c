@@ -211,14 +211,20 @@ int fx_cancel_progress(const struct diskbench_progress *p, void *user_data)
 	return 0;
 }
 
-const struct diskbench_result *fx_res(const struct fx *f, size_t i)
+const struct diskbench_result *run_res(const struct diskbench_run *run,
+				       size_t i)
 {
-	const struct diskbench_result *r = diskbench_run_result(f->run, i);
+	const struct diskbench_result *r = diskbench_run_result(run, i);
 
 	if (!r)
 		fail_msg("no result %zu (count %zu)", i,
-			 diskbench_run_result_count(f->run));
+			 diskbench_run_result_count(run));
 	return r;
+}
+
+const struct diskbench_result *fx_res(const struct fx *f, size_t i)
+{
+	return run_res(f->run, i);
 }
 
 int fx_probe(enum fx_variant v, uint64_t file_bytes, uint32_t block_bytes,

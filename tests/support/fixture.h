@@ -98,7 +98,10 @@ void fx_add_seq(struct fx *f, uint32_t flags, uint64_t block_bytes,
  * struct diskbench_run **) at its first call. */
 int fx_cancel_progress(const struct diskbench_progress *p, void *user_data);
 
-/* The run's i-th result; fails the test if there is none. */
+/* A run's i-th result; fails the test if there is none. fx_res(): of
+ * f->run. */
+const struct diskbench_result *run_res(const struct diskbench_run *run,
+				       size_t i);
 const struct diskbench_result *fx_res(const struct fx *f, size_t i);
 
 /*
@@ -168,6 +171,19 @@ static inline void assert_result_ok(const struct diskbench_result *r,
 	assert_string_equal(diskbench_result_errmsg(r), "");
 	assert_result(r, name, ops, bytes);
 	assert_true(diskbench_result_ran(r));
+}
+
+/* Its rates are its counts over its elapsed time, from the first start
+ * to the last end (not zero). */
+static inline void assert_rates(const struct diskbench_result *r)
+{
+	double el = (double)diskbench_result_elapsed_ns(r) / 1e9;
+
+	assert_true(diskbench_result_elapsed_ns(r) > 0);
+	assert_rel(diskbench_result_ops_per_sec(r),
+		   (double)diskbench_result_ops(r) / el, 1e-12);
+	assert_rel(diskbench_result_bytes_per_sec(r),
+		   (double)diskbench_result_bytes(r) / el, 1e-12);
 }
 
 static inline void assert_timeline_totals(const struct diskbench_result *r)
