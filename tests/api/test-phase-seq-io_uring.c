@@ -59,15 +59,7 @@ static void add_bonnie(struct fx *f, enum diskbench_phase_kind k)
 static void add_check(struct fx *f, struct file_check *c, enum pattern pat,
 		      uint64_t size)
 {
-	struct diskbench_custom_ops co = { sizeof(co), NULL, file_check_op, NULL };
-	struct diskbench_phase *p = NULL;
-
-	c->dir = f->dir;
-	c->pattern = pat;
-	c->block = BLOCK;
-	c->size = size;
-	assert_ok(diskbench_phase_custom_new(&p, "check", &co, c));
-	assert_ok(diskbench_run_add(f->run, p));
+	fx_add_check(f, c, pat, BLOCK, size);
 }
 
 static void assert_res(const struct diskbench_result *r, const char *name,

@@ -71,11 +71,7 @@ static void add_custom(struct fx *f, const char *name,
 static void add_check(struct fx *f, struct file_check *c, enum pattern pat,
 		      uint64_t size)
 {
-	c->dir = f->dir;
-	c->pattern = pat;
-	c->block = BLOCK;
-	c->size = size;
-	add_custom(f, "check", NULL, file_check_op, c);
+	fx_add_check(f, c, pat, BLOCK, size);
 }
 
 static void assert_res(const struct diskbench_result *r, const char *name,

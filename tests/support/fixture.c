@@ -295,3 +295,17 @@ int fx_main(int argc, char **argv, const struct fx_group *groups, size_t n)
 	fprintf(stderr, "%s: no group of tests named '%s'\n", argv[0], argv[1]);
 	return 1;
 }
+
+void fx_add_check(struct fx *f, struct file_check *c, enum pattern pat,
+		  uint64_t block, uint64_t size)
+{
+	struct diskbench_custom_ops co = { sizeof(co), NULL, file_check_op, NULL };
+	struct diskbench_phase *p = NULL;
+
+	c->dir = f->dir;
+	c->pattern = pat;
+	c->block = block;
+	c->size = size;
+	assert_ok(diskbench_phase_custom_new(&p, "check", &co, c));
+	assert_ok(diskbench_run_add(f->run, p));
+}

@@ -98,6 +98,11 @@ void fx_add_seq(struct fx *f, uint32_t flags, uint64_t block_bytes,
  * struct diskbench_run **) at its first call. */
 int fx_cancel_progress(const struct diskbench_progress *p, void *user_data);
 
+/* Adds a custom phase "check" that reads the test file in f->dir and
+ * checks it holds pattern pat in blocks of block bytes, size in all. */
+void fx_add_check(struct fx *f, struct file_check *c, enum pattern pat,
+		  uint64_t block, uint64_t size);
+
 /* A run's i-th result; fails the test if there is none. fx_res(): of
  * f->run. */
 const struct diskbench_result *run_res(const struct diskbench_run *run,
