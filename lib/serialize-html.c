@@ -281,11 +281,29 @@ static void run_phase(struct diskbench__html_page *pg, size_t ri,
 #define SERVICE_WORDS "service time (from submission)"
 #define RESPONSE_WORDS "response time (from the intended start)"
 
+/* A stall's spread after its worst latency: the p99, how many of unit
+ * ("operation", "request") were at or over the round threshold, and when
+ * the first of them ended. */
+static void stall_spread(struct diskbench__out *o, const struct stall *s,
+			 const char *unit)
+{
+	char a[48], b[48];
+
+	diskbench__out_printf(o, " (p99 %s), %llu %s%s over %s",
+			      diskbench__html_lat(a, sizeof(a), (double)s->p99),
+			      (unsigned long long)s->over, unit,
+			      s->over == 1 ? "" : "s",
+			      diskbench__html_lat(b, sizeof(b), (double)s->over_ns));
+	if (s->has_first)
+		diskbench__out_printf(o, ", the first ending at %s into the phase",
+				      diskbench__html_sec(a, sizeof(a), s->first_ns));
+}
+
 static void summary(struct diskbench__html_page *pg)
 {
 	struct diskbench__out *o = pg->o;
 	size_t lines = 0;
-	char a[48], b[48], c[48];
+	char a[48], b[48];
 
 	diskbench__out_puts(o, "<h2 id=\"summary\">Summary</h2>\n");
 	for (size_t gi = 0; gi < pg->ng; gi++) {
@@ -304,21 +322,11 @@ static void summary(struct diskbench__html_page *pg)
 				run_phase(pg, ri, g);
 				diskbench__out_printf(o, ": worst latency %s",
 						      diskbench__html_lat(a, sizeof(a), (double)s.max));
-				if (!s.has_dist) {
+				if (!s.has_dist)
 					diskbench__out_puts(o,
 						" (only the maximum is in this input)");
-				} else {
-					diskbench__out_printf(o,
-						" (p99 %s), %llu operation%s over %s",
-						diskbench__html_lat(b, sizeof(b), (double)s.p99),
-						(unsigned long long)s.over,
-						s.over == 1 ? "" : "s",
-						diskbench__html_lat(c, sizeof(c), (double)s.over_ns));
-					if (s.has_first)
-						diskbench__out_printf(o,
-							", the first ending at %s into the phase",
-							diskbench__html_sec(a, sizeof(a), s.first_ns));
-				}
+				else
+					stall_spread(o, &s, "operation");
 				diskbench__out_puts(o, "</li>\n");
 			}
 			/* A paced phase: the stall analysis on its response
@@ -330,17 +338,9 @@ static void summary(struct diskbench__html_page *pg)
 					diskbench__out_puts(o, lines++ ? "<li>" :
 							    "<ul class=\"stalls\">\n<li>");
 					run_phase(pg, ri, g);
-					diskbench__out_printf(o, ", " RESPONSE_WORDS
-						": worst %s (p99 %s), %llu request%s over %s",
-						diskbench__html_lat(a, sizeof(a), (double)s.max),
-						diskbench__html_lat(b, sizeof(b), (double)s.p99),
-						(unsigned long long)s.over,
-						s.over == 1 ? "" : "s",
-						diskbench__html_lat(c, sizeof(c), (double)s.over_ns));
-					if (s.has_first)
-						diskbench__out_printf(o,
-							", the first ending at %s into the phase",
-							diskbench__html_sec(a, sizeof(a), s.first_ns));
+					diskbench__out_printf(o, ", " RESPONSE_WORDS ": worst %s",
+						diskbench__html_lat(a, sizeof(a), (double)s.max));
+					stall_spread(o, &s, "request");
 					diskbench__out_puts(o, "</li>\n");
 				}
 			}
