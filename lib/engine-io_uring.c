@@ -559,11 +559,38 @@ static int uring_submit(struct diskbench_io *const *ios, uint32_t n,
 	return (int)taken;
 }
 
+/* What the ring has completed, then what submit prepared sent, waiting in
+ * the same system call until min requests are kept in all (a refusal
+ * completes those requests with the error), and what completed then. */
+static void send_prepared(struct uring_ring *r, uint32_t min)
+{
+	bool unused;
+	int res;
+
+	ring_collect(r, 0, &res, &unused);
+	if (io_uring_sq_ready(&r->ring)) {
+		unsigned left;
+
+		ring_flush(r, min > r->kept ? min - r->kept : 0, &left);
+		ring_collect(r, 0, &res, &unused);
+	}
+}
+
+/* Hands out up to max kept completions, oldest first; how many. */
+static int take_kept(struct uring_ring *r, struct diskbench_io **done,
+		     uint32_t max)
+{
+	uint32_t n;
+
+	for (n = 0; n < max && r->kept; n++)
+		done[n] = keep_pop(r);
+	return (int)n;
+}
+
 static int uring_reap(struct diskbench_io **done, uint32_t max, uint32_t min,
 		      void *user_data)
 {
 	struct uring_ring *r;
-	uint32_t n;
 	bool unused;
 	int err, res;
 
@@ -575,15 +602,7 @@ static int uring_reap(struct diskbench_io **done, uint32_t max, uint32_t min,
 	/* Waiting for more than will ever come would never return. */
 	if (min > r->inflight + r->kept)
 		return -EINVAL;
-	ring_collect(r, 0, &res, &unused);
-	if (io_uring_sq_ready(&r->ring)) {
-		unsigned left;
-
-		/* Send what submit prepared, and wait, in one system call. A
-		 * refusal completes those requests with the error. */
-		ring_flush(r, min > r->kept ? min - r->kept : 0, &left);
-		ring_collect(r, 0, &res, &unused);
-	}
+	send_prepared(r, min);
 	while (r->kept < min) {
 		/* Completions on the ring may be dropped ones: wait, look,
 		 * and wait again if need be. */
@@ -592,9 +611,7 @@ static int uring_reap(struct diskbench_io **done, uint32_t max, uint32_t min,
 			return err;
 		ring_collect(r, 0, &res, &unused);
 	}
-	for (n = 0; n < max && r->kept; n++)
-		done[n] = keep_pop(r);
-	return (int)n;
+	return take_kept(r, done, max);
 }
 
 /*
@@ -608,7 +625,6 @@ static int uring_reap_until(struct diskbench_io **done, uint32_t max,
 {
 	struct uring_ring *r;
 	struct io_uring_cqe *cqe;
-	uint32_t n;
 	bool unused;
 	int err, res;
 
@@ -617,13 +633,7 @@ static int uring_reap_until(struct diskbench_io **done, uint32_t max,
 	r = ring_get(user_data, &err);
 	if (!r)
 		return err;
-	ring_collect(r, 0, &res, &unused);
-	if (io_uring_sq_ready(&r->ring)) {
-		unsigned left;
-
-		ring_flush(r, 0, &left);
-		ring_collect(r, 0, &res, &unused);
-	}
+	send_prepared(r, 0);
 	while (!r->kept && r->inflight) {
 		uint64_t now = diskbench__clock_ns(), wait;
 		struct __kernel_timespec ts;
@@ -640,9 +650,7 @@ static int uring_reap_until(struct diskbench_io **done, uint32_t max,
 			return err;
 		ring_collect(r, 0, &res, &unused);
 	}
-	for (n = 0; n < max && r->kept; n++)
-		done[n] = keep_pop(r);
-	return (int)n;
+	return take_kept(r, done, max);
 }
 
 /* ---- the engine ---- */
