@@ -300,6 +300,14 @@ class RandomPhase(Phase):
 _FILES_MODES = {"regular": 0, "hardlink": 1, "symlink": 2}
 
 
+def _files_mode(mode: str) -> int:
+    """The DISKBENCH_FILES_* value of a small-file mode's name."""
+    if mode not in _FILES_MODES:
+        raise DiskbenchValueError("mode must be one of %s, not %r"
+                                  % (", ".join(_FILES_MODES), mode))
+    return _FILES_MODES[mode]
+
+
 class FilesPhase(Phase):
     """One of bonnie++'s small-file phases (diskbench_phase_files_new):
     kind "seq_create", "seq_stat", "seq_del", "ran_create", "ran_stat" or
@@ -313,9 +321,7 @@ class FilesPhase(Phase):
                  min_size: int = 0, dirs: int = 0, chunk_size: int = 0,
                  mode: str = "regular", sync: bool = False) -> None:
         k = PhaseKind.of(kind)
-        if mode not in _FILES_MODES:
-            raise DiskbenchValueError("mode must be one of %s, not %r"
-                                      % (", ".join(_FILES_MODES), mode))
+        files_mode = _files_mode(mode)
         opts = C.FilesOpts()
         opts.sz = sizeof(opts)
         opts.files = u64(files, "files")
@@ -323,7 +329,7 @@ class FilesPhase(Phase):
         opts.min_bytes = u64(min_size, "min_size")
         opts.dirs = u32(dirs, "dirs")
         opts.chunk_bytes = u32(chunk_size, "chunk_size")
-        opts.mode = _FILES_MODES[mode]
+        opts.mode = files_mode
         opts.flags = C.FILES_SYNC if check_bool(sync, "sync") else 0
         p = C.P()
         check(C.phase_files_new(byref(p), int(k), byref(opts)),
@@ -869,9 +875,7 @@ class Run(Closeable):
         (bonnie++'s -f), ``big_file=False`` (-s 0), ``small_files=False``
         (-n 0) leave tests out. The suite's phases are in ``results``
         once executed, not in ``phases``."""
-        if mode not in _FILES_MODES:
-            raise DiskbenchValueError("mode must be one of %s, not %r"
-                                      % (", ".join(_FILES_MODES), mode))
+        files_mode = _files_mode(mode)
         o = C.BonnieSuiteOpts()
         C.bonnie_suite_opts_init(byref(o), sizeof(o))
         o.byte_bytes = u64(byte_size, "byte_size")
@@ -883,7 +887,7 @@ class Run(Closeable):
         o.min_bytes = u64(min_size, "min_size")
         o.dirs = u32(dirs, "dirs")
         o.file_chunk_bytes = u32(chunk_size, "chunk_size")
-        o.files_mode = _FILES_MODES[mode]
+        o.files_mode = files_mode
         s = check_bool(sync, "sync")
         o.flags = ((C.BONNIE_SYNC if s else 0) |
                    (0 if check_bool(settle, "settle") else C.BONNIE_NO_SETTLE) |
