@@ -68,7 +68,7 @@ enum { PROGRESS_AUTO, PROGRESS_ON, PROGRESS_OFF };
 enum {
 	OPT_JSON = 256, OPT_HTML, OPT_ENGINE, OPT_IODEPTH, OPT_PERCENTILES,
 	OPT_TIMELINE, OPT_PROGRESS, OPT_NO_PROGRESS, OPT_HELP, OPT_VERSION,
-	OPT_CLEANUP, OPT_DROP_CACHE, OPT_COLD_METADATA, OPT_SEEK_TIME,
+	OPT_CLEANUP, OPT_DROP_CACHE, OPT_COLD_METADATA, OPT_SEEK_TIME, OPT_NO_SETTLE,
 	OPT_HDR_LOG,
 };
 
@@ -126,6 +126,7 @@ struct options {
 	bool drop_cache;           /* --drop-cache */
 	bool cold_metadata;        /* --cold-metadata */
 	int64_t seek_time_s;       /* --seek-time; 0: bonnie++'s count */
+	bool no_settle;            /* --no-settle */
 };
 
 /* One of bonnie++'s twelve tests, as the CLI shows it. */
@@ -379,7 +380,7 @@ static void help(void)
 	       "      [--json FILE] [--html FILE] [--engine sync|io_uring|null]\n"
 	       "      [--iodepth N] [--percentiles P,P,...] [--timeline-interval MS]\n"
 	       "      [--drop-cache] [--cold-metadata] [--seek-time SECONDS]\n"
-	       "      [--progress | --no-progress] [--help] [--version]\n"
+	       "      [--no-settle] [--progress | --no-progress] [--help] [--version]\n"
 	       "      [--hdr-log FILE]\n"
 	       "      " PROG " --cleanup DIR\n"
 	       "\nVersion: %s\n", diskbench_version_string());
@@ -658,6 +659,7 @@ static void parse_args(struct options *o, int argc, char **argv)
 		{ "drop-cache", no_argument, NULL, OPT_DROP_CACHE },
 		{ "cold-metadata", no_argument, NULL, OPT_COLD_METADATA },
 		{ "seek-time", required_argument, NULL, OPT_SEEK_TIME },
+		{ "no-settle", no_argument, NULL, OPT_NO_SETTLE },
 		{ NULL, 0, NULL, 0 },
 	};
 	char start_cwd[PATH_MAX];
@@ -847,6 +849,9 @@ static void parse_args(struct options *o, int argc, char **argv)
 			if (!parse_num(arg, NULL, "s", 1, SEEK_TIME_MAX_S, &o->seek_time_s))
 				bad("--seek-time %s: the seek time must be 1 to %d seconds (a day)",
 				    arg, SEEK_TIME_MAX_S);
+			break;
+		case OPT_NO_SETTLE:
+			o->no_settle = true;
 			break;
 		case OPT_PROGRESS:
 			o->progress = PROGRESS_ON;
@@ -1639,6 +1644,8 @@ int main(int argc, char **argv)
 	so.flags = o.bufsync ? DISKBENCH_BONNIE_SYNC : 0;
 	if (o.drop_cache)
 		so.flags |= DISKBENCH_BONNIE_DROP_CACHE;
+	if (o.no_settle)
+		so.flags |= DISKBENCH_BONNIE_NO_SETTLE;
 	if (!o.byte_mib)
 		so.flags |= DISKBENCH_BONNIE_SUITE_NO_BYTE_TESTS;
 	if (!o.file_mib)

@@ -305,9 +305,9 @@ def test_cache_options(tmp):
     name = 'cache options'
     d = new_scratch(tmp, 'scratch-cache')
     out = os.path.join(tmp, 'cache.json')
-    args = ['-d', d] + USER + ['-s', '16', '-r', '100', '-n', '1', '-m', 'cachehost',
-                               '--drop-cache', '--seek-time', '1', '--json', out,
-                               '--no-progress']
+    args = ['-d', d] + USER + ['-s', '16', '-r', '100', '-f1', '-n', '1', '-m', 'cachehost',
+                               '--drop-cache', '--seek-time', '1', '--no-settle',
+                               '--json', out, '--no-progress']
     if ROOT:
         args.append('--cold-metadata')
     p = run(args)
@@ -324,6 +324,8 @@ def test_cache_options(tmp):
         fail(name, f"seeks: seek_time_ns {seeks['config'].get('seek_time_ns')!r}")
     if not 1e9 <= seeks['elapsed_ns'] < 3e9:
         fail(name, f"seeks ran {seeks['elapsed_ns']} ns, not about 1 s")
+    if seeks['config'].get('settle') is not False:
+        fail(name, f"--no-settle: seeks' settle is {seeks['config'].get('settle')!r}")
     lines = p.stdout.splitlines()
     csv = [ln for ln in lines if ln.startswith('1.98,')]
     if len(csv) != 1 or not check_csv(name, csv[0], 'cachehost'):
@@ -346,8 +348,10 @@ def test_cache_options(tmp):
         if not cd.startswith(want):
             fail(name, f'{ph}: cache_drop {cd!r}, expected {want}...')
     # Without the options: bonnie++'s behaviour, and its RAM rule.
-    p = run(['-d', d] + USER + ['-s', '16', '-r', '8', '-n', '0', '--json', out,
+    t0 = time.monotonic()
+    p = run(['-d', d] + USER + ['-s', '16', '-r', '8', '-f1', '-n', '0', '--json', out,
                                '--timeline-interval', '100', '--no-progress'])
+    secs = time.monotonic() - t0
     if p.returncode != 0:
         return fail(name + ' (without)', 'exit status', p)
     with open(out) as f:
@@ -358,6 +362,10 @@ def test_cache_options(tmp):
         fail(name, 'without --seek-time, seeks has a seek_time_ns')
     if phases['seeks']['ops'] != 8192:
         fail(name, f"without --seek-time, {phases['seeks']['ops']} seeks, not 8192")
+    # bonnie++'s untimed 3 s pause before the seeks, kept without --no-settle.
+    if phases['seeks']['config'].get('settle') is not True or secs < 3:
+        fail(name, f"without --no-settle: settle {phases['seeks']['config'].get('settle')!r}"
+             f", the run took {secs:.1f} s")
     for ph in phases.values():
         if ph['timeline']['interval_ns'] != 100000000:
             fail(name, f"--timeline-interval 100: {ph['name']} has "
@@ -371,7 +379,7 @@ def test_x2(tmp):
     name = '-x 2'
     d = new_scratch(tmp, 'scratch-x2')
     p = run(['-d', d] + USER + ['-s', '16', '-r', '8', '-f', '-n', '1', '-x', '2',
-                               '-z', '42', '-m', 'xhost'])
+                               '-z', '42', '-m', 'xhost', '--no-settle'])
     if p.returncode != 0:
         return fail(name, 'exit status', p)
     lines = p.stdout.splitlines()
@@ -531,7 +539,7 @@ def test_pipe_closed(tmp):
     name = '| head -2'
     before = len(failures)
     secs, out, status, p = elapsed_pipeline(
-        f'{EXE} -d {d} {user} -s 16 -r 8 -n 0 -x 20 -q 2>/dev/null | head -2')
+        f'{EXE} -d {d} {user} -s 16 -r 8 -f1 -n 0 -x 20 -q --no-settle 2>/dev/null | head -2')
     if len(out) != 2 or not out[0].startswith('format_version,'):
         fail(name, f'head did not get two lines: {out!r}', p)
     if secs > 30:
@@ -548,7 +556,7 @@ def test_pipe_closed(tmp):
     name = '2>&1 to a pipe closed'
     before = len(failures)
     r, w = os.pipe()
-    proc = subprocess.Popen([EXE, '-d', d] + USER + ['-s', '64', '-r', '8', '-n', '16'],
+    proc = subprocess.Popen([EXE, '-d', d] + USER + ['-s', '64', '-r', '8', '-f1', '-n', '16'],
                             stdout=w, stderr=w, stdin=subprocess.DEVNULL)
     os.close(w)
     got = b''

@@ -128,7 +128,7 @@ def test_runs(tmp):
     """Two small runs with reports; returns their file names."""
     made = {}
     for tag, extra in (('a', ['-s', '16', '-r', '8', '-n', '1']),
-                       ('b', ['-s', '16', '-r', '8', '-n', '1', '-f', '-q',
+                       ('b', ['-s', '16', '-r', '8', '-n', '1', '-f', '-q', '--no-settle',
                               '-z', '42', '--percentiles', '50,99,100'])):
         js, ht = os.path.join(tmp, f'{tag}.json'), os.path.join(tmp, f'{tag}.html')
         scratch = os.path.join(tmp, f'scratch-{tag}')
@@ -844,7 +844,7 @@ def test_keep_results(tmp):
         # run waits before them, so that no room check can foresee it).
         js, ht = os.path.join(tmp, 'keep-a.json'), os.path.join(tmp, 'keep-a.html')
         filler = []
-        run_ = Driven(USER + ['-d', mnt, '-s', '8', '-r', '4', '-n', '1:4096:4096',
+        run_ = Driven(USER + ['-d', mnt, '-s', '8', '-r', '4', '-f1', '--no-settle', '-n', '1:4096:4096',
                               '-y', 'p', '-m', 'keep-a', '--json', js, '--html', ht],
                       tmp, lambda i, test: fill_keeping_test_file(mnt, filler)
                       if test == 6 else None)
@@ -859,7 +859,7 @@ def test_keep_results(tmp):
         # Run 3 of -x 3 meets a full file system at its block write.
         js, ht = os.path.join(tmp, 'keep-x.json'), os.path.join(tmp, 'keep-x.html')
         filler = []
-        run_ = Driven(USER + ['-d', mnt, '-s', '8', '-r', '4', '-f', '-n', '0', '-x', '3',
+        run_ = Driven(USER + ['-d', mnt, '-s', '8', '-r', '4', '-f', '--no-settle', '-n', '0', '-x', '3',
                               '-y', 'p', '-m', 'keep-x', '--json', js, '--html', ht],
                       tmp, lambda i, test: filler.append(fill(mnt)) if i == 8 else None)
         rc, out, err = run_.finish()
@@ -876,7 +876,7 @@ def test_keep_results(tmp):
     scratch = os.path.join(tmp, 'scratch-x2int')
     os.mkdir(scratch)
     js, ht = os.path.join(tmp, 'keep-int.json'), os.path.join(tmp, 'keep-int.html')
-    run_ = Driven(USER + ['-d', scratch, '-s', '16', '-r', '8', '-n', '0', '-x', '2',
+    run_ = Driven(USER + ['-d', scratch, '-s', '16', '-r', '8', '--no-settle', '-n', '0', '-x', '2',
                           '-m', 'kint', '--json', js, '--html', ht], tmp)
     seen = run_.wait_err(b'Writing a byte at a time...', 2)
     time.sleep(0.2)

@@ -58,41 +58,73 @@ fx_result(enum diskbench_phase_kind kind, uint64_t ops, uint64_t bytes,
 	return res;
 }
 
+/*
+ * fx_result()'s result for these arguments, made once per test program and
+ * kept (never freed: it stays reachable until exit). The report copies what
+ * it is given, so every report built from kept results is the same as one
+ * built from fresh ones; the runs of fx_report() share most of them, and
+ * the per-byte results alone record 3 Mi operations each, one call at a
+ * time, which made every test that builds the fixture take seconds (tens
+ * under ThreadSanitizer).
+ */
+static inline const struct diskbench_result *
+fx_result_kept(enum diskbench_phase_kind kind, uint64_t ops, uint64_t bytes,
+	       uint64_t elapsed_ns, uint64_t base_ns, uint64_t stall_from,
+	       uint64_t stall_n, uint64_t stall_ns, unsigned cpu_pct)
+{
+	static struct {
+		uint64_t key[9];
+		struct diskbench_result *res;
+	} kept[16];
+	static size_t n;
+	const uint64_t key[9] = { (uint64_t)kind, ops, bytes, elapsed_ns, base_ns,
+				  stall_from, stall_n, stall_ns, cpu_pct };
+
+	for (size_t i = 0; i < n; i++)
+		if (memcmp(kept[i].key, key, sizeof(key)) == 0)
+			return kept[i].res;
+	assert_true(n < sizeof(kept) / sizeof(kept[0]));
+	memcpy(kept[n].key, key, sizeof(key));
+	kept[n].res = fx_result(kind, ops, bytes, elapsed_ns, base_ns, stall_from,
+				stall_n, stall_ns, cpu_pct);
+	return kept[n++].res;
+}
+
 /* Adds one bonnie++ run (-s 64M -n 1) to r, stalling or not. */
 static inline void fx_add_run(struct diskbench_report *r, const char *name,
 			      uint32_t seed, uint64_t start_s, bool stalls)
 {
 	struct diskbench_report_info in = DISKBENCH_REPORT_INFO_INIT;
-	struct diskbench_result *v[12];
+	const struct diskbench_result *v[12];
 	const uint64_t file = 64u << 20, chunk = 8192;
 	uint64_t stall_n = stalls ? 3 : 0;
 
-	v[0] = fx_result(DISKBENCH_PHASE_PUTC, 3u << 20, 1, 2 * FX_S, 50, 1000, 1,
-			 8 * FX_MS, 98);
-	v[1] = fx_result(DISKBENCH_PHASE_PUT_BLOCK, file / chunk, chunk,
-			 4 * FX_S, 20000,
-			 4000, stall_n, 700 * FX_MS, 40);
-	v[2] = fx_result(DISKBENCH_PHASE_REWRITE, file / chunk, chunk,
-			 3 * FX_S, 60000, 0, 0, 0, 35);
-	v[3] = fx_result(DISKBENCH_PHASE_GETC, 3u << 20, 1, 2 * FX_S, 60, 2000, 1,
-			 4 * FX_MS, 99);
-	v[4] = fx_result(DISKBENCH_PHASE_GET_BLOCK, file / chunk, chunk,
-			 FX_S / 4, 1500, 0, 0, 0, 20);      /* too fast */
-	v[5] = fx_result(DISKBENCH_PHASE_SEEKS, 8192, 8192, 5 * FX_S,
-			 300000, 0, 0, 0, 3);
-	v[6] = fx_result(DISKBENCH_PHASE_SEQ_CREATE, 1024, 0, FX_S, 200000,
-			 0, 0, 0, 90);
-	v[7] = fx_result(DISKBENCH_PHASE_SEQ_STAT, 1024, 0, FX_S / 10, 5000,
-			 0, 0, 0, 99);
-	v[8] = fx_result(DISKBENCH_PHASE_SEQ_DELETE, 1024, 0, 3 * FX_S / 4,
-			 150000, 0, 0, 0, 60);
-	v[9] = fx_result(DISKBENCH_PHASE_RAN_CREATE, 1024, 0,
-			 3 * FX_S, 200000, 500, stall_n,
-			 stalls ? 2 * FX_S / 3 : 0, 88);
-	v[10] = fx_result(DISKBENCH_PHASE_RAN_STAT, 1024, 0, FX_S / 8, 4000,
-			  0, 0, 0, 97);
-	v[11] = fx_result(DISKBENCH_PHASE_RAN_DELETE, 1024, 0, 2 * FX_S,
-			  250000, 0, 0, 0, 30);
+	v[0] = fx_result_kept(DISKBENCH_PHASE_PUTC, 3u << 20, 1, 2 * FX_S, 50, 1000, 1,
+			      8 * FX_MS, 98);
+	v[1] = fx_result_kept(DISKBENCH_PHASE_PUT_BLOCK, file / chunk, chunk,
+			      4 * FX_S, 20000,
+			      4000, stall_n, 700 * FX_MS, 40);
+	v[2] = fx_result_kept(DISKBENCH_PHASE_REWRITE, file / chunk, chunk,
+			      3 * FX_S, 60000, 0, 0, 0, 35);
+	v[3] = fx_result_kept(DISKBENCH_PHASE_GETC, 3u << 20, 1, 2 * FX_S, 60, 2000, 1,
+			      4 * FX_MS, 99);
+	v[4] = fx_result_kept(DISKBENCH_PHASE_GET_BLOCK, file / chunk, chunk,
+			      FX_S / 4, 1500, 0, 0, 0, 20);      /* too fast */
+	v[5] = fx_result_kept(DISKBENCH_PHASE_SEEKS, 8192, 8192, 5 * FX_S,
+			      300000, 0, 0, 0, 3);
+	v[6] = fx_result_kept(DISKBENCH_PHASE_SEQ_CREATE, 1024, 0, FX_S, 200000,
+			      0, 0, 0, 90);
+	v[7] = fx_result_kept(DISKBENCH_PHASE_SEQ_STAT, 1024, 0, FX_S / 10, 5000,
+			      0, 0, 0, 99);
+	v[8] = fx_result_kept(DISKBENCH_PHASE_SEQ_DELETE, 1024, 0, 3 * FX_S / 4,
+			      150000, 0, 0, 0, 60);
+	v[9] = fx_result_kept(DISKBENCH_PHASE_RAN_CREATE, 1024, 0,
+			      3 * FX_S, 200000, 500, stall_n,
+			      stalls ? 2 * FX_S / 3 : 0, 88);
+	v[10] = fx_result_kept(DISKBENCH_PHASE_RAN_STAT, 1024, 0, FX_S / 8, 4000,
+			       0, 0, 0, 97);
+	v[11] = fx_result_kept(DISKBENCH_PHASE_RAN_DELETE, 1024, 0, 2 * FX_S,
+			       250000, 0, 0, 0, 30);
 
 	in.name = name;
 	in.host = "bench-host";
@@ -106,10 +138,7 @@ static inline void fx_add_run(struct diskbench_report *r, const char *name,
 	in.seed = seed;
 	in.file_bytes = file;
 	in.files = 1024;
-	assert_int_equal(diskbench_report_add(r, &in,
-		(const struct diskbench_result *const *)v, 12), 0);
-	for (int i = 0; i < 12; i++)
-		diskbench_result_free(v[i]);
+	assert_int_equal(diskbench_report_add(r, &in, v, 12), 0);
 }
 
 /* Three runs: two steady, the third ("raid-c") stalling. */
