@@ -209,12 +209,26 @@ static void test_cache_drop_pages_gone(void **state)
 }
 
 /* bonnie++'s own behaviour stays the default: the reads find the file in
- * memory, and the results say the cache was not dropped. */
+ * memory, and the results say the cache was not dropped. Another program
+ * that drops the whole system's caches meanwhile (a second test run's
+ * --cold-metadata, say) takes the pages too: up to three runs, and the
+ * first whose reads all found the file counts. */
 static void test_cache_drop_default_keeps_cache(void **state)
 {
 	struct fx *f = *state;
 
-	cfx_run(f, 0);
+	for (int attempt = 0;; attempt++) {
+		bool all = true;
+
+		cfx_run(f, 0);
+		for (int i = 0; i < 4; i++)
+			all = all && probe.resident[i] >= 0.9;
+		if (all || attempt == 2)
+			break;
+		assert_int_equal(cfx_teardown(state), 0);
+		assert_int_equal(cfx_setup(state), 0);
+		f = *state;
+	}
 	for (int i = 0; i < 4; i++) {
 		const char *name = reader_names[i];
 
