@@ -829,7 +829,11 @@ static void real_disk_try(const char *dir, bool *agree)
 		      pace_of(r).lag_p50_ns, pace_of(r).lag_p99_ns,
 		      pace_of(r).late);
 	assert_true(r50 >= s50);
-	*agree = (double)r50 <= 1.1 * (double)s50;
+	/* The response is the service plus the wait behind the schedule,
+	 * which the phase measures as the lag: on a machine short of CPU the
+	 * pacing thread wakes late (a lag p50 of 100 us seen with a second
+	 * test run beside it), and the response says so, as it should. */
+	*agree = (double)r50 <= 1.1 * (double)s50 + (double)pace_of(r).lag_p50_ns;
 	/* 100 requests at 200 a second: half a second, not less. */
 	assert_true(diskbench_result_elapsed_ns(r) >= 495 * SIM_MS);
 	diskbench_run_free(run);
@@ -854,7 +858,7 @@ static void test_real_disk(void **state)
 		real_disk_try(tmpl, &agree);
 	rmdir(tmpl);
 	if (!agree)
-		fail_msg("response p50 more than 10%% over service p50 in three tries");
+		fail_msg("response p50 more than 10%% over service p50 plus the lag p50 in three tries");
 }
 
 /* The slow-operation logs of two results hold the same operations. */

@@ -975,11 +975,14 @@ def test_random_file_like_bonnie(tmp):
 
 STALL_LINE = re.compile(r'^diskbench-bonnie: (\S+): stall of (\d+\.\d{3}) s from '
                         r'(\d+\.\d{3}) s to (\d+\.\d{3}) s into the phase, (\d+) operations?'
-                        r'(?:; the longest \d+\.\d{3} s at offset (\d+) of file 0, thread 0)?$')
+                        r'(?:; the longest \d+\.\d{3} s at offset (\d+) of file 0, thread ([0-4]))?$')
+# (the seeks' five threads are numbered 0 to 4)
 
 
 def test_stall_summary(tmp):
-    """A real stall (the process stopped for 1.3 s in the rewrite): the
+    """A real stall (the process stopped for 1.3 s in the seeks, which run
+    3 s with no untimed pause before them, so that the stop lands in a
+    timed test even when this script is slow to send it): the
     end-of-run lines on stderr, the HTML summary and the JSON's stalls
     name the same stalls, since all three come from diskbench_stalls_find()."""
     name = 'stall summary'
@@ -987,13 +990,15 @@ def test_stall_summary(tmp):
     jpath, hpath = os.path.join(tmp, 'stall.json'), os.path.join(tmp, 'stall.html')
     for attempt in range(3):
         proc = subprocess.Popen([EXE, '-d', d] + USER + ['-s', '64', '-r', '8', '-n', '0', '-f',
+                                                         '--seek-time', '3', '--no-settle',
                                                          '-m', 'host', '--json', jpath,
                                                          '--html', hpath],
                                 stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE)
         out, err, cond = bytearray(), bytearray(), threading.Condition()
         ts = [reader(proc.stdout, out, cond), reader(proc.stderr, err, cond)]
-        if wait_for(err, cond, b'Rewriting...'):
+        if wait_for(err, cond, b"start 'em..."):
+            time.sleep(0.5)  # the seekers started and timed
             proc.send_signal(signal.SIGSTOP)
             time.sleep(1.3)
             proc.send_signal(signal.SIGCONT)
