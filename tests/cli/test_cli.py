@@ -590,6 +590,55 @@ def test_pipe_closed(tmp):
         print(f'ok   {name}: stopped {secs:.2f} s after, exit {rc}')
 
 
+def test_one_thread(tmp):
+    """With standard output and error on pipes (watched for their reader
+    going), the process that measures has one thread, as bonnie++ does: a
+    second one makes the kernel take a file reference and the position
+    lock for every one-byte read and write and every *at() call. The
+    small-file tests, which start no seeker threads. The watcher is a
+    child process that is gone when the program ends."""
+    name = 'one thread on pipes'
+    d = new_scratch(tmp, 'scratch-threads')
+    before = len(failures)
+    proc = subprocess.Popen([EXE, '-d', d] + USER + ['-s', '0', '-n', '8'],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            stdin=subprocess.DEVNULL)
+    most, kids, seen = 0, set(), 0
+    deadline = time.monotonic() + 60
+    while proc.poll() is None and time.monotonic() < deadline:
+        try:
+            tasks = os.listdir(f'/proc/{proc.pid}/task')
+            with open(f'/proc/{proc.pid}/task/{proc.pid}/children') as f:
+                kids.update(f.read().split())
+        except OSError:
+            break
+        most = max(most, len(tasks))
+        seen += 1
+        time.sleep(0.02)
+    out, err = proc.communicate(timeout=60)
+    if proc.returncode != 0:
+        fail(name, f'exit {proc.returncode}: {err[-500:]!r}')
+    if not seen:
+        fail(name, 'the run ended before it could be looked at')
+    if most != 1:
+        fail(name, f'{most} threads while measuring, not 1')
+    if not kids:
+        fail(name, 'no watcher process for the pipes')
+    for k in kids:
+        if os.path.exists(f'/proc/{k}'):
+            try:
+                with open(f'/proc/{k}/stat') as f:
+                    state = f.read().rsplit(')', 1)[1].split()[0]
+            except OSError:
+                continue
+            if state != 'Z':
+                fail(name, f'watcher {k} still running after the program ended')
+    if not empty(d):
+        fail(name, f'left behind: {os.listdir(d)}')
+    if len(failures) == before:
+        print(f'ok   {name}: {most} thread, watcher {sorted(kids)} gone ({seen} looks)')
+
+
 def test_stdout_error(tmp):
     """A write to standard output that fails (a full device): one line
     naming the error, exit 1, nothing left; with -x, before measuring."""
@@ -1075,6 +1124,7 @@ def main():
                       'Create files in sequential order...', signal.SIGTERM, 0.1)
             test_every_signal(tmp)
             test_pipe_closed(tmp)
+            test_one_thread(tmp)
             test_stdout_error(tmp)
             test_prompt_signal(tmp)
             test_semaphores(tmp)
