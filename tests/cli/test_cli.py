@@ -470,7 +470,14 @@ def interrupt(tmp, name, args, wait_for, sig, delay, said=None):
         t.join()
         return fail(name, f'never saw {wait_for!r}: {bytes(err)!r}')
     time.sleep(delay)
+    # The signal is for a phase with its files made: on a loaded machine
+    # the first of them may come later than the delay (seen under ASan with
+    # a second test run beside it), so wait for one, up to 10 s.
+    end = time.monotonic() + 10
     files_during = os.listdir(d)
+    while not files_during and time.monotonic() < end and proc.poll() is None:
+        time.sleep(0.01)
+        files_during = os.listdir(d)
     proc.send_signal(sig)
     out = proc.stdout.read().decode()
     rc = proc.wait(60)
