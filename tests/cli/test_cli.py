@@ -1099,8 +1099,11 @@ def test_stall_summary(tmp):
         if not m:
             return fail(name, f'stall line {ln!r}')
         got.append(m.groups()[:5])
-        if float(m.group(2)) < 1.0:
-            fail(name, f'a stall under 1 s from a 1.3 s stop: {ln!r}')
+    # The stop is one stall of 1.3 s or more; a loaded machine may add
+    # shorter ones of its own (0.1-0.4 s seen with a second test run
+    # beside it), which must then be in the JSON and HTML as well.
+    if not any(float(g[1]) >= 1.3 for g in got):
+        fail(name, f'no stall of 1.3 s or more from a 1.3 s stop: {lines!r}')
     if got != want:
         fail(name, f'stderr says {got}, the JSON {want}')
     phases = sorted(set(g[0] for g in got))
