@@ -2,7 +2,7 @@
 """Compiles each public header alone, as C99 and as C++, with warnings as errors.
 
 A header that needs another one included first, uses a GNU extension, or
-warns under -Wpedantic fails here (STYLE.md section 9). Each header becomes a
+warns under -Wpedantic fails here. Each header becomes a
 one-line translation unit of its own, so the test does not depend on the
 project's compiler arguments (-D_GNU_SOURCE and the like), only on the
 compiler a user would run.

@@ -10,7 +10,7 @@
 - The soname is libdiskbench.so.<major> (readelf -d).
 - With --static: every global symbol the archive defines starts with
   diskbench_ (internals use diskbench__), so a static link puts nothing else
-  in the application's namespace (STYLE.md section 2).
+  in the application's namespace.
 
 usage: check-symbols.py --lib SO --map MAP --soname NAME [--static A]
                         [--nm NM] [--readelf READELF] HEADER...

@@ -2,7 +2,7 @@
  *
  * These are ABI: a program compiled against these headers passes the structs
  * to a library built from other sources. `sz` must stay the first field on
- * every platform; fields may only be appended (STYLE.md section 5), so on
+ * every platform; fields may only be appended (docs/abi.md), so on
  * LP64 every offset and size below is pinned, and a change here is either an
  * appended field (update the size, keep the offsets) or an ABI break. */
 #include <stdarg.h>

@@ -1,6 +1,6 @@
 // The umbrella header compiled as C++ and linked to the shared library: the
 // declarations must have C linkage (a mangled name would not link), and the
-// INIT macros and enum must be valid C++ (STYLE.md section 9). After
+// INIT macros and enum must be valid C++. After
 // xkbcommon/libxkbcommon test/headers-compatibility.cpp.
 #include <diskbench.h>
 

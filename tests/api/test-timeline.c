@@ -76,7 +76,7 @@ static void test_timeline_attribution(void **state)
 	diskbench_timeline_free(tl);
 }
 
-/* The story of DESIGN.md: a device that stalls for two seconds. */
+/* The project's story: a device that stalls for two seconds. */
 static void test_timeline_stall(void **state)
 {
 	struct diskbench_timeline *tl = new_tl(T0, 0, 0);
