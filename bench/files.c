@@ -57,7 +57,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	for (size_t i = 0; i < diskbench_run_result_count(run); i++) {
-		const struct diskbench_result *r = diskbench_run_result(run, i);
+		const struct diskbench_result *r = diskbench_run_result_get(run, i);
 
 		printf("%s %.0f %.0f %" PRIu64 "\n", diskbench_result_name(r),
 		       diskbench_result_ops_per_sec(r),

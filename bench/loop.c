@@ -181,7 +181,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	for (size_t i = 0; i < diskbench_run_result_count(run); i++) {
-		const struct diskbench_result *r = diskbench_run_result(run, i);
+		const struct diskbench_result *r = diskbench_run_result_get(run, i);
 
 		if (!strcmp(diskbench_result_name(r), "get_block") && n < MAX_ROUNDS)
 			ours[n++] = diskbench_result_bytes_per_sec(r);

@@ -208,7 +208,7 @@ int main(int argc, char **argv)
 		printf("%-22s %8.2f ns  (timeline: at most %.0f KiB; here %zu intervals of %.1f us)\n",
 		       "recorder op bounded", median(t, rounds),
 		       TL_SLOT_BYTES * 2048 / 1024.0,
-		       diskbench_timeline_len(diskbench_recorder_timeline(b)),
+		       diskbench_timeline_count(diskbench_recorder_timeline(b)),
 		       (double)diskbench_timeline_interval_ns(diskbench_recorder_timeline(b)) / 1e3);
 		diskbench_recorder_free(b);
 	}
@@ -273,7 +273,7 @@ int main(int argc, char **argv)
 		t[r] = (double)(diskbench_clock_ns() - t0) / n;
 	}
 	printf("%-22s %8.2f us  (%zu intervals)\n", "timeline merge",
-	       median(t, rounds) / 1e3, diskbench_timeline_len(tb));
+	       median(t, rounds) / 1e3, diskbench_timeline_count(tb));
 
 	diskbench_timeline_free(ta);
 	diskbench_timeline_free(tb);

@@ -63,7 +63,7 @@ static void one(struct diskbench_target *t, double rate, double seconds,
 	check(diskbench_phase_set_pace(p, &po), "pace", diskbench_phase_errmsg(p));
 	check(diskbench_run_add(run, p), "add", NULL);
 	check(diskbench_run_execute(run), "run", diskbench_run_errmsg(run));
-	r = diskbench_run_result(run, 0);
+	r = diskbench_run_result_get(run, 0);
 	memset(&pi, 0, sizeof(pi));
 	pi.sz = sizeof(pi);
 	check(diskbench_result_pace(r, &pi), "pace figures", NULL);

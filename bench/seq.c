@@ -93,7 +93,7 @@ int main(int argc, char **argv)
 	if (err)
 		die("execute", err, diskbench_run_errmsg(run));
 
-	res = diskbench_run_result(run, 0);
+	res = diskbench_run_result_get(run, 0);
 	h = diskbench_result_hist(res);
 	diskbench_hist_percentile(h, 50, &p50);
 	diskbench_hist_percentile(h, 99, &p99);

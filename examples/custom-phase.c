@@ -10,7 +10,7 @@
  * Shows: diskbench_target_new, diskbench_phase_custom_ctx_new,
  * diskbench_custom_file, diskbench_custom_engine, diskbench_engine_table,
  * diskbench_custom_time_from_here, diskbench_phase_seq_new,
- * diskbench_run_new/add/execute, diskbench_run_result, a progress callback.
+ * diskbench_run_new/add/execute, diskbench_run_result_get, a progress callback.
  *
  * Build against an installed libdiskbench:
  *   cc -o custom-phase custom-phase.c $(pkg-config --cflags --libs diskbench)
@@ -116,7 +116,7 @@ int main(int argc, char **argv)
 	err = diskbench_run_execute(run);
 	fprintf(stderr, "\n");
 	for (size_t i = 0; i < diskbench_run_result_count(run); i++) {
-		const struct diskbench_result *r = diskbench_run_result(run, i);
+		const struct diskbench_result *r = diskbench_run_result_get(run, i);
 		const struct diskbench_hist *h = diskbench_result_hist(r);
 		uint64_t p50 = 0, p99 = 0;
 

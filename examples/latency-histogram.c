@@ -91,7 +91,7 @@ int main(int argc, char **argv)
 	size_t worst = 0;
 	uint64_t worst_ns = 0;
 
-	for (size_t i = 0; i < diskbench_timeline_len(tl); i++) {
+	for (size_t i = 0; i < diskbench_timeline_count(tl); i++) {
 		p.sz = sizeof(p);
 		check(diskbench_timeline_get(tl, i, &p), "timeline");
 		if (p.max_latency_ns > worst_ns) {
@@ -100,7 +100,7 @@ int main(int argc, char **argv)
 		}
 	}
 	p.sz = sizeof(p);
-	if (diskbench_timeline_len(tl)) {
+	if (diskbench_timeline_count(tl)) {
 		check(diskbench_timeline_get(tl, worst, &p), "timeline");
 		printf("worst interval: %.1f-%.1f s, %" PRIu64
 		       " ops, max %" PRIu64 " ns\n",

@@ -232,7 +232,7 @@ int main(int argc, char **argv)
 		/* What was measured is kept: written below, marked partial. */
 		fprintf(stderr, "%s: %s\n", prog, diskbench_run_errmsg(run));
 
-	r = diskbench_run_result(run, 0);
+	r = diskbench_run_result_get(run, 0);
 	resp = r ? diskbench_result_response(r) : NULL;
 	memset(&pi, 0, sizeof(pi));
 	pi.sz = sizeof(pi);

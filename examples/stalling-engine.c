@@ -100,7 +100,7 @@ static int bench(struct diskbench_report *rep, const char *name, const char *dir
 	if (run && diskbench_report_add_run(rep, &info, run) < 0)
 		fail(name, diskbench_report_errmsg(rep));
 	for (size_t i = 0; run && i < diskbench_run_result_count(run); i++) {
-		const struct diskbench_result *r = diskbench_run_result(run, i);
+		const struct diskbench_result *r = diskbench_run_result_get(run, i);
 		const struct diskbench_hist *h = diskbench_result_hist(r);
 		uint64_t p99 = 0;
 

@@ -4,6 +4,7 @@
 #include <diskbench/clock.h>
 
 #include "clock-internal.h"
+#include "error-internal.h"
 
 DISKBENCH_API uint64_t diskbench_clock_ns(void)
 {
@@ -16,7 +17,7 @@ static uint64_t timeval_ns(const struct timeval *tv)
 	       (uint64_t)tv->tv_usec * UINT64_C(1000);
 }
 
-DISKBENCH_API int diskbench_cpu_time(uint64_t *user_ns, uint64_t *system_ns)
+static int diskbench_cpu_time__impl(uint64_t *user_ns, uint64_t *system_ns)
 {
 	struct rusage ru;
 
@@ -27,4 +28,10 @@ DISKBENCH_API int diskbench_cpu_time(uint64_t *user_ns, uint64_t *system_ns)
 	if (system_ns)
 		*system_ns = timeval_ns(&ru.ru_stime);
 	return 0;
+}
+
+DISKBENCH_API int diskbench_cpu_time(uint64_t *user_ns, uint64_t *system_ns)
+{
+	DISKBENCH__API_RETURN(diskbench_cpu_time__impl(user_ns, system_ns),
+			      NULL);
 }

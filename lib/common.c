@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "common-internal.h"
+#include "error-internal.h"
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 # define ZALLOC_MMAP 0
@@ -72,7 +73,10 @@ int diskbench__opts_read(void *dst, size_t dst_sz, size_t known,
 	/* An sz beyond any struct of ours is garbage, not a newer caller:
 	 * refused before a byte past what we know is read. */
 	if (src_sz < sizeof(size_t) || src_sz > DISKBENCH__OPTS_MAX_SZ)
-		return -EINVAL;
+		return diskbench__error_fail(-EINVAL,
+			"the option struct's sz is %zu (%zu to %zu expected: "
+			"set it with its INIT macro or _init())", src_sz,
+			sizeof(size_t), (size_t)DISKBENCH__OPTS_MAX_SZ);
 	/* What lies past the last member we know, up to the caller's sz,
 	 * is a request we cannot honour unless it is zero: a newer header's
 	 * members, or what follows our last member within our sizeof (a
@@ -80,7 +84,11 @@ int diskbench__opts_read(void *dst, size_t dst_sz, size_t known,
 	 * without changing sizeof. */
 	for (size_t i = known; i < src_sz; i++)
 		if (p[i])
-			return -E2BIG;
+			return diskbench__error_fail(-E2BIG,
+				"byte %zu of the option struct (sz %zu) is not zero, "
+				"past the last member this library knows (which "
+				"ends at %zu): a newer caller's member, or junk",
+				i, src_sz, known);
 	memcpy(dst, src, src_sz < known ? src_sz : known);
 	return 0;
 }

@@ -46,6 +46,7 @@
 #include <string.h>
 
 #include <liburing.h>
+#include "error-internal.h"
 
 /*
  * user_data of a completion: a queued request's struct diskbench_io pointer
@@ -670,7 +671,7 @@ static void uring_destroy(void *user_data)
 	free(eng);
 }
 
-DISKBENCH_API int diskbench_engine_io_uring_new(struct diskbench_engine **out,
+static int diskbench_engine_io_uring_new__impl(struct diskbench_engine **out,
 						uint32_t depth)
 {
 	struct diskbench_engine_ops ops = diskbench__sync_ops;
@@ -727,9 +728,16 @@ DISKBENCH_API int diskbench_engine_io_uring_new(struct diskbench_engine **out,
 	return err;
 }
 
+DISKBENCH_API int diskbench_engine_io_uring_new(struct diskbench_engine **out,
+						uint32_t depth)
+{
+	DISKBENCH__API_RETURN(diskbench_engine_io_uring_new__impl(out, depth),
+			      NULL);
+}
+
 #else /* !DISKBENCH_HAVE_IO_URING */
 
-DISKBENCH_API int diskbench_engine_io_uring_new(struct diskbench_engine **out,
+static int diskbench_engine_io_uring_new__impl(struct diskbench_engine **out,
 						uint32_t depth)
 {
 	if (!out)
@@ -739,6 +747,13 @@ DISKBENCH_API int diskbench_engine_io_uring_new(struct diskbench_engine **out,
 		return -EINVAL;
 	/* Built without liburing (not Linux, or disabled by -Dio_uring). */
 	return -ENOTSUP;
+}
+
+DISKBENCH_API int diskbench_engine_io_uring_new(struct diskbench_engine **out,
+						uint32_t depth)
+{
+	DISKBENCH__API_RETURN(diskbench_engine_io_uring_new__impl(out, depth),
+			      NULL);
 }
 
 #endif /* DISKBENCH_HAVE_IO_URING */

@@ -13,6 +13,7 @@
 
 #include "common-internal.h"
 #include "engine-internal.h"
+#include "error-internal.h"
 
 /* ---- sync: one system call per request ---- */
 
@@ -426,7 +427,7 @@ int diskbench__engine_make(struct diskbench_engine **out,
 	return 0;
 }
 
-DISKBENCH_API int diskbench_engine_sync_new(struct diskbench_engine **out)
+static int diskbench_engine_sync_new__impl(struct diskbench_engine **out)
 {
 	int err;
 
@@ -439,7 +440,13 @@ DISKBENCH_API int diskbench_engine_sync_new(struct diskbench_engine **out)
 	return err;
 }
 
-DISKBENCH_API int diskbench_engine_null_new(struct diskbench_engine **out)
+DISKBENCH_API int diskbench_engine_sync_new(struct diskbench_engine **out)
+{
+	DISKBENCH__API_RETURN(diskbench_engine_sync_new__impl(out),
+			      NULL);
+}
+
+static int diskbench_engine_null_new__impl(struct diskbench_engine **out)
 {
 	int err;
 
@@ -452,7 +459,19 @@ DISKBENCH_API int diskbench_engine_null_new(struct diskbench_engine **out)
 	return err;
 }
 
-DISKBENCH_API int diskbench_engine_new(struct diskbench_engine **out,
+DISKBENCH_API int diskbench_engine_null_new(struct diskbench_engine **out)
+{
+	DISKBENCH__API_RETURN(diskbench_engine_null_new__impl(out),
+			      NULL);
+}
+
+DISKBENCH_API void diskbench_engine_ops_init(struct diskbench_engine_ops *ops,
+					     size_t sz)
+{
+	diskbench__opts_init(ops, sz);
+}
+
+static int diskbench_engine_new__impl(struct diskbench_engine **out,
 				       const struct diskbench_engine_ops *ops,
 				       void *user_data)
 {
@@ -509,6 +528,14 @@ DISKBENCH_API int diskbench_engine_new(struct diskbench_engine **out,
 	(*out)->owned_name = name;
 	(*out)->real_fds = fd_handles;
 	return 0;
+}
+
+DISKBENCH_API int diskbench_engine_new(struct diskbench_engine **out,
+				       const struct diskbench_engine_ops *ops,
+				       void *user_data)
+{
+	DISKBENCH__API_RETURN(diskbench_engine_new__impl(out, ops, user_data),
+			      NULL);
 }
 
 DISKBENCH_API void diskbench_engine_free(struct diskbench_engine *engine)
@@ -709,7 +736,7 @@ static int wrap_symlink_at(const char *target, int64_t dir, const char *name,
 #undef INNER
 #undef INNER_UD
 
-DISKBENCH_API int diskbench_engine_wrap(struct diskbench_engine **out,
+static int diskbench_engine_wrap__impl(struct diskbench_engine **out,
 					struct diskbench_engine *inner,
 					const struct diskbench_engine_ops *ops,
 					void *user_data)
@@ -808,6 +835,15 @@ DISKBENCH_API int diskbench_engine_wrap(struct diskbench_engine **out,
 			  !o.unlink_at && !o.stat_at && !o.link_at &&
 			  !o.symlink_at;
 	return 0;
+}
+
+DISKBENCH_API int diskbench_engine_wrap(struct diskbench_engine **out,
+					struct diskbench_engine *inner,
+					const struct diskbench_engine_ops *ops,
+					void *user_data)
+{
+	DISKBENCH__API_RETURN(diskbench_engine_wrap__impl(out, inner, ops, user_data),
+			      NULL);
 }
 
 DISKBENCH_API const struct diskbench_engine_ops *

@@ -1,7 +1,13 @@
 #include <errno.h>
 #include <limits.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
 
 #include <diskbench/error.h>
+
+#include "error-internal.h"
 
 /*
  * Our own table rather than strerror(): strerror may use a buffer shared by
@@ -79,4 +85,82 @@ DISKBENCH_API const char *diskbench_strerror(int err)
 #endif
 	default: return "Unknown error";
 	}
+}
+
+/*
+ * The calling thread's last error: the message of its last failed call.
+ * `gen` counts the messages set, so that the public function a failure
+ * passes through can tell whether something below it already said why
+ * (the count moved during the call) or it must say so itself; `named`
+ * says the message already starts with the public function's name.
+ */
+struct last_error {
+	uint64_t gen;
+	bool named;
+	char msg[DISKBENCH__ERROR_MAX];
+};
+
+static _Thread_local struct last_error last;
+
+uint64_t diskbench__error_gen(void)
+{
+	return last.gen;
+}
+
+void diskbench__error_vset(const char *fmt, va_list ap)
+{
+	vsnprintf(last.msg, sizeof(last.msg), fmt, ap);
+	last.named = false;
+	last.gen++;
+}
+
+void diskbench__error_set(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	diskbench__error_vset(fmt, ap);
+	va_end(ap);
+}
+
+int diskbench__error_fail(int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	diskbench__error_vset(fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+int diskbench__error_api(const char *func, int err, uint64_t gen,
+			 const char *objmsg)
+{
+	char tmp[DISKBENCH__ERROR_MAX];
+
+	if (last.gen != gen && last.named)
+		return err; /* a public function below named itself */
+	if (last.gen != gen) {
+		/* said below, not yet by whom */
+		snprintf(tmp, sizeof(tmp), "%s", last.msg);
+		diskbench__error_set("%s: %s", func, tmp);
+	} else if (objmsg && *objmsg) {
+		diskbench__error_set("%s: %s", func, objmsg);
+	} else {
+		diskbench__error_set("%s: %s", func, diskbench_strerror(err));
+	}
+	last.named = true;
+	return err;
+}
+
+DISKBENCH_API const char *diskbench_error_last(void)
+{
+	return last.msg;
+}
+
+DISKBENCH_API void diskbench_error_clear(void)
+{
+	last.msg[0] = '\0';
+	last.named = false;
+	last.gen++;
 }

@@ -64,6 +64,7 @@
 #include "result-internal.h"
 #include "slow-log-internal.h"
 #include "timeline-internal.h"
+#include "error-internal.h"
 
 /* Start plus offset, which may lie outside either type's range. */
 __extension__ typedef __int128 i128;
@@ -348,7 +349,7 @@ static void put_result(struct enc *e, const struct diskbench_result *res)
 	put_bytes(e, b, 4);
 }
 
-DISKBENCH_API int diskbench_result_encode(const struct diskbench_result *res,
+static int diskbench_result_encode__impl(const struct diskbench_result *res,
 					  void **buf, size_t *len)
 {
 	struct enc e = { 0 };
@@ -367,6 +368,13 @@ DISKBENCH_API int diskbench_result_encode(const struct diskbench_result *res,
 	*buf = e.p;
 	*len = e.len;
 	return 0;
+}
+
+DISKBENCH_API int diskbench_result_encode(const struct diskbench_result *res,
+					  void **buf, size_t *len)
+{
+	DISKBENCH__API_RETURN(diskbench_result_encode__impl(res, buf, len),
+			      NULL);
 }
 
 /* ---- decoder ---- */
@@ -943,7 +951,7 @@ out:
 	return err;
 }
 
-DISKBENCH_API int diskbench_result_decode(struct diskbench_result **out,
+static int diskbench_result_decode__impl(struct diskbench_result **out,
 					  const void *buf, size_t len,
 					  char **errmsg)
 {
@@ -976,6 +984,14 @@ DISKBENCH_API int diskbench_result_decode(struct diskbench_result **out,
 	else
 		free(d.errmsg);
 	return err;
+}
+
+DISKBENCH_API int diskbench_result_decode(struct diskbench_result **out,
+					  const void *buf, size_t len,
+					  char **errmsg)
+{
+	DISKBENCH__API_RETURN(diskbench_result_decode__impl(out, buf, len, errmsg),
+			      errmsg && *errmsg ? *errmsg : NULL);
 }
 
 /* ---- merge ---- */
@@ -1013,7 +1029,7 @@ static int merge_config(struct diskbench_result *dst,
 		const char *key, *value;
 		bool same = true;
 
-		diskbench_result_config_at(in[0], k, &key, &value);
+		diskbench_result_config_get(in[0], k, &key, &value);
 		for (size_t i = 1; same && i < n; i++) {
 			const char *v = diskbench_result_config(in[i], key);
 
@@ -1136,8 +1152,7 @@ static int merge_pace(struct diskbench_result *res,
 	return 0;
 }
 
-DISKBENCH_API int
-diskbench_result_merge(struct diskbench_result **out,
+static int diskbench_result_merge__impl(struct diskbench_result **out,
 		       const struct diskbench_result *const *inputs,
 		       const int64_t *offsets_ns, size_t n, char **errmsg)
 {
@@ -1349,6 +1364,15 @@ diskbench_result_merge(struct diskbench_result **out,
 	return 0;
 }
 
+DISKBENCH_API int
+(diskbench_result_merge)(struct diskbench_result **out,
+		       const struct diskbench_result *const *inputs,
+		       const int64_t *offsets_ns, size_t n, char **errmsg)
+{
+	DISKBENCH__API_RETURN(diskbench_result_merge__impl(out, inputs, offsets_ns, n, errmsg),
+			      errmsg && *errmsg ? *errmsg : NULL);
+}
+
 DISKBENCH_API size_t
 diskbench_result_input_count(const struct diskbench_result *res)
 {
@@ -1356,11 +1380,18 @@ diskbench_result_input_count(const struct diskbench_result *res)
 }
 
 DISKBENCH_API const struct diskbench_result *
-diskbench_result_input(const struct diskbench_result *res, size_t index)
+diskbench_result_input_get(const struct diskbench_result *res, size_t index)
 {
 	if (!res || !res->extra || index >= res->extra->ninputs)
 		return NULL;
 	return res->extra->inputs[index];
+}
+
+/* The 0.x name. */
+DISKBENCH_API const struct diskbench_result *
+diskbench_result_input(const struct diskbench_result *res, size_t index)
+{
+	return diskbench_result_input_get(res, index);
 }
 
 DISKBENCH_API int64_t

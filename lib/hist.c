@@ -7,6 +7,7 @@
 
 #include "common-internal.h"
 #include "hist-internal.h"
+#include "error-internal.h"
 
 DISKBENCH_API void diskbench_hist_opts_init(struct diskbench_hist_opts *opts,
 					    size_t sz)
@@ -30,7 +31,7 @@ static size_t hist_size(size_t ncounts)
 	return sizeof(struct diskbench_hist) + ncounts * sizeof(uint64_t);
 }
 
-DISKBENCH_API int diskbench_hist_new(struct diskbench_hist **out,
+static int diskbench_hist_new__impl(struct diskbench_hist **out,
 				     const struct diskbench_hist_opts *opts)
 {
 	struct diskbench_hist_opts o;
@@ -72,13 +73,20 @@ DISKBENCH_API int diskbench_hist_new(struct diskbench_hist **out,
 	return 0;
 }
 
+DISKBENCH_API int diskbench_hist_new(struct diskbench_hist **out,
+				     const struct diskbench_hist_opts *opts)
+{
+	DISKBENCH__API_RETURN(diskbench_hist_new__impl(out, opts),
+			      NULL);
+}
+
 DISKBENCH_API void diskbench_hist_free(struct diskbench_hist *hist)
 {
 	if (hist)
 		diskbench__zfree(hist, hist_size(hist->ncounts));
 }
 
-DISKBENCH_API int diskbench_hist_copy(struct diskbench_hist **out,
+static int diskbench_hist_copy__impl(struct diskbench_hist **out,
 				      const struct diskbench_hist *src)
 {
 	struct diskbench_hist *h;
@@ -110,6 +118,13 @@ DISKBENCH_API int diskbench_hist_copy(struct diskbench_hist **out,
 	return 0;
 }
 
+DISKBENCH_API int diskbench_hist_copy(struct diskbench_hist **out,
+				      const struct diskbench_hist *src)
+{
+	DISKBENCH__API_RETURN(diskbench_hist_copy__impl(out, src),
+			      NULL);
+}
+
 DISKBENCH_API void diskbench_hist_record(struct diskbench_hist *hist,
 					 uint64_t value)
 {
@@ -121,11 +136,11 @@ DISKBENCH_API int diskbench_hist_record_n(struct diskbench_hist *hist,
 					  uint64_t value, uint64_t count)
 {
 	if (!hist)
-		return -EINVAL;
+		return DISKBENCH__API_FAIL(-EINVAL, NULL);
 	if (count == 0)
 		return 0;
 	if (hist->count + count < hist->count)
-		return -ERANGE;
+		return DISKBENCH__API_FAIL(-ERANGE, "the count would pass 2^64 - 1");
 	hist->count += count;
 	if (value < hist->min)
 		hist->min = value;
@@ -147,7 +162,7 @@ DISKBENCH_API int diskbench_hist_record_values(struct diskbench_hist *hist,
 					       const uint64_t *values, size_t n)
 {
 	if (!hist || (!values && n))
-		return -EINVAL;
+		return DISKBENCH__API_FAIL(-EINVAL, hist ? "values is NULL" : NULL);
 
 	/* The same steps as diskbench__hist_record(), with the totals in
 	 * locals: only the bucket counters go to memory per value. */
@@ -202,7 +217,7 @@ DISKBENCH_API void diskbench_hist_reset(struct diskbench_hist *hist)
 	diskbench__hist_set_sums(hist, 0, 0);
 }
 
-DISKBENCH_API int diskbench_hist_merge(struct diskbench_hist *dst,
+static int diskbench_hist_merge__impl(struct diskbench_hist *dst,
 				       const struct diskbench_hist *src)
 {
 	size_t shared;
@@ -241,6 +256,13 @@ DISKBENCH_API int diskbench_hist_merge(struct diskbench_hist *dst,
 		diskbench__hist_sum(dst) + diskbench__hist_sum(src),
 		diskbench__hist_sumsq(dst) + diskbench__hist_sumsq(src));
 	return 0;
+}
+
+DISKBENCH_API int diskbench_hist_merge(struct diskbench_hist *dst,
+				       const struct diskbench_hist *src)
+{
+	DISKBENCH__API_RETURN(diskbench_hist_merge__impl(dst, src),
+			      NULL);
 }
 
 DISKBENCH_API uint64_t diskbench_hist_count(const struct diskbench_hist *hist)
@@ -322,7 +344,7 @@ static uint64_t percentile_rank(double percentile, uint64_t n)
 	return r > n ? n : (uint64_t)r;
 }
 
-DISKBENCH_API int diskbench_hist_percentile(const struct diskbench_hist *hist,
+static int diskbench_hist_percentile__impl(const struct diskbench_hist *hist,
 					    double percentile, uint64_t *value)
 {
 	uint64_t rank, seen = 0;
@@ -354,6 +376,13 @@ DISKBENCH_API int diskbench_hist_percentile(const struct diskbench_hist *hist,
 	return 0;
 }
 
+DISKBENCH_API int diskbench_hist_percentile(const struct diskbench_hist *hist,
+					    double percentile, uint64_t *value)
+{
+	DISKBENCH__API_RETURN(diskbench_hist_percentile__impl(hist, percentile, value),
+			      NULL);
+}
+
 /* The value of rank r (1 <= r <= count - overflow): one walk from bucket
  * *i with *seen values before it, so that ascending ranks cost one pass. */
 static uint64_t value_of_rank(const struct diskbench_hist *hist, uint64_t rank,
@@ -371,7 +400,7 @@ static uint64_t value_of_rank(const struct diskbench_hist *hist, uint64_t rank,
 	return hist->max; /* unreachable while the counts add up */
 }
 
-DISKBENCH_API int diskbench_hist_value_at_rank(const struct diskbench_hist *hist,
+static int diskbench_hist_value_at_rank__impl(const struct diskbench_hist *hist,
 					       uint64_t rank, uint64_t *value)
 {
 	size_t i = 0;
@@ -391,6 +420,13 @@ DISKBENCH_API int diskbench_hist_value_at_rank(const struct diskbench_hist *hist
 	return 0;
 }
 
+DISKBENCH_API int diskbench_hist_value_at_rank(const struct diskbench_hist *hist,
+					       uint64_t rank, uint64_t *value)
+{
+	DISKBENCH__API_RETURN(diskbench_hist_value_at_rank__impl(hist, rank, value),
+			      NULL);
+}
+
 /* Sorts the indices of @p pct by percentile (an insertion sort: the lists
  * are short, and usually in order already). */
 static void sort_by_percentile(const double *pct, size_t *idx, size_t n)
@@ -408,7 +444,7 @@ static void sort_by_percentile(const double *pct, size_t *idx, size_t n)
 	}
 }
 
-DISKBENCH_API int diskbench_hist_percentiles(const struct diskbench_hist *hist,
+static int diskbench_hist_percentiles__impl(const struct diskbench_hist *hist,
 					     const double *percentiles, size_t n,
 					     uint64_t *values)
 {
@@ -452,6 +488,14 @@ DISKBENCH_API int diskbench_hist_percentiles(const struct diskbench_hist *hist,
 	return ret;
 }
 
+DISKBENCH_API int diskbench_hist_percentiles(const struct diskbench_hist *hist,
+					     const double *percentiles, size_t n,
+					     uint64_t *values)
+{
+	DISKBENCH__API_RETURN(diskbench_hist_percentiles__impl(hist, percentiles, n, values),
+			      NULL);
+}
+
 DISKBENCH_API uint64_t diskbench_hist_count_le(const struct diskbench_hist *hist,
 					       uint64_t value)
 {
@@ -471,6 +515,43 @@ DISKBENCH_API uint64_t diskbench_hist_count_le(const struct diskbench_hist *hist
 	return below;
 }
 
+DISKBENCH_API uint64_t diskbench_hist_count_gt(const struct diskbench_hist *hist,
+					       uint64_t value)
+{
+	if (!hist)
+		return 0;
+	return hist->count - diskbench_hist_count_le(hist, value);
+}
+
+/* The values of the buckets wholly below @p value's own. */
+static uint64_t count_below_bucket(const struct diskbench_hist *hist,
+				   uint64_t value)
+{
+	uint64_t below = 0;
+	size_t top;
+
+	if (value <= hist->min)
+		return 0;
+	if (value > hist->max)
+		return hist->count;
+	if (value > hist->highest)
+		return hist->count - hist->overflow; /* the overflow bucket's */
+	top = diskbench__hist_index(hist->bits, hist->mask, value);
+	for (size_t i = 0; i < top && i < hist->ncounts; i++)
+		below += hist->counts[i];
+	return below;
+}
+
+DISKBENCH_API uint64_t
+diskbench_hist_count_between(const struct diskbench_hist *hist, uint64_t low,
+			     uint64_t high)
+{
+	if (!hist || !hist->count || low > high)
+		return 0;
+	return diskbench_hist_count_le(hist, high) -
+	       count_below_bucket(hist, low);
+}
+
 DISKBENCH_API double diskbench_hist_cdf(const struct diskbench_hist *hist,
 					uint64_t value)
 {
@@ -479,7 +560,7 @@ DISKBENCH_API double diskbench_hist_cdf(const struct diskbench_hist *hist,
 	return (double)diskbench_hist_count_le(hist, value) / (double)hist->count;
 }
 
-DISKBENCH_API int diskbench_hist_foreach(const struct diskbench_hist *hist,
+static int diskbench_hist_foreach__impl(const struct diskbench_hist *hist,
 					 diskbench_hist_bucket_fn fn,
 					 void *user_data)
 {
@@ -504,6 +585,14 @@ DISKBENCH_API int diskbench_hist_foreach(const struct diskbench_hist *hist,
 			return ret;
 	}
 	return 0;
+}
+
+DISKBENCH_API int diskbench_hist_foreach(const struct diskbench_hist *hist,
+					 diskbench_hist_bucket_fn fn,
+					 void *user_data)
+{
+	DISKBENCH__API_RETURN(diskbench_hist_foreach__impl(hist, fn, user_data),
+			      NULL);
 }
 
 DISKBENCH_API uint64_t diskbench_hist_highest(const struct diskbench_hist *hist)

@@ -14,6 +14,7 @@
 #include <diskbench/phase.h>
 
 #include "phase-internal.h"
+#include "error-internal.h"
 
 static uint64_t byte_bytes(const struct diskbench_phase *p,
 			   const struct diskbench_target *t)
@@ -352,7 +353,7 @@ const struct diskbench__phase_class diskbench__bonnie_class = {
 	.describe = describe_bonnie,
 };
 
-DISKBENCH_API int diskbench_phase_bonnie_new(struct diskbench_phase **out,
+static int diskbench_phase_bonnie_new__impl(struct diskbench_phase **out,
 					     enum diskbench_phase_kind kind,
 					     const struct diskbench_bonnie_opts *opts)
 {
@@ -374,15 +375,30 @@ DISKBENCH_API int diskbench_phase_bonnie_new(struct diskbench_phase **out,
 	case DISKBENCH_PHASE_SEEKS:
 		break;
 	default:
-		return -ENOTSUP;
+		return diskbench__error_fail(-ENOTSUP,
+			"kind %d is not a bonnie++ big-file phase", (int)kind);
 	}
-	if (o.seekers > 1024 ||
-	    (o.flags & ~(DISKBENCH_BONNIE_SYNC | DISKBENCH_BONNIE_NO_SETTLE |
-			 DISKBENCH_BONNIE_DROP_CACHE)))
-		return -EINVAL;
+	if (o.seekers > 1024)
+		return diskbench__error_fail(-EINVAL, "seekers %u is over 1024",
+					     (unsigned)o.seekers);
+	if (o.flags & ~(DISKBENCH_BONNIE_SYNC | DISKBENCH_BONNIE_NO_SETTLE |
+			DISKBENCH_BONNIE_DROP_CACHE))
+		return diskbench__error_fail(-EINVAL,
+			"flags 0x%x: unknown bits 0x%x", (unsigned)o.flags,
+			(unsigned)(o.flags & ~(DISKBENCH_BONNIE_SYNC |
+					       DISKBENCH_BONNIE_NO_SETTLE |
+					       DISKBENCH_BONNIE_DROP_CACHE)));
 	err = diskbench__phase_make(out, diskbench_phase_kind_name(kind), kind,
 				    &diskbench__bonnie_class);
 	if (!err)
 		(*out)->bonnie = o;
 	return err;
+}
+
+DISKBENCH_API int diskbench_phase_bonnie_new(struct diskbench_phase **out,
+					     enum diskbench_phase_kind kind,
+					     const struct diskbench_bonnie_opts *opts)
+{
+	DISKBENCH__API_RETURN(diskbench_phase_bonnie_new__impl(out, kind, opts),
+			      NULL);
 }

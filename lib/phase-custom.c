@@ -12,6 +12,8 @@
 #include <diskbench/phase.h>
 
 #include "phase-internal.h"
+#include "result-internal.h"
+#include "error-internal.h"
 
 /* One file of the phase: the target's extra file, or the test file. */
 struct custom_file {
@@ -40,7 +42,7 @@ diskbench_custom_engine(const struct diskbench_custom_ctx *ctx)
 	return ctx ? ctx->ctx->engine : NULL;
 }
 
-DISKBENCH_API int diskbench_custom_file(struct diskbench_custom_ctx *ctx,
+static int diskbench_custom_file__impl(struct diskbench_custom_ctx *ctx,
 					uint32_t n, uint32_t flags,
 					int64_t *handle)
 {
@@ -71,6 +73,14 @@ DISKBENCH_API int diskbench_custom_file(struct diskbench_custom_ctx *ctx,
 	return 0;
 }
 
+DISKBENCH_API int diskbench_custom_file(struct diskbench_custom_ctx *ctx,
+					uint32_t n, uint32_t flags,
+					int64_t *handle)
+{
+	DISKBENCH__API_RETURN(diskbench_custom_file__impl(ctx, n, flags, handle),
+			      NULL);
+}
+
 DISKBENCH_API const char *
 diskbench_custom_file_path(const struct diskbench_custom_ctx *ctx, uint32_t n)
 {
@@ -79,7 +89,7 @@ diskbench_custom_file_path(const struct diskbench_custom_ctx *ctx, uint32_t n)
 	return ctx->ctx->target->extra[ctx->files[n].extra].path;
 }
 
-DISKBENCH_API int diskbench_custom_test_file(struct diskbench_custom_ctx *ctx,
+static int diskbench_custom_test_file__impl(struct diskbench_custom_ctx *ctx,
 					     uint64_t min_bytes, int64_t *handle)
 {
 	struct diskbench_target *t;
@@ -108,6 +118,13 @@ DISKBENCH_API int diskbench_custom_test_file(struct diskbench_custom_ctx *ctx,
 	ctx->test.open = true;
 	*handle = ctx->test.h;
 	return 0;
+}
+
+DISKBENCH_API int diskbench_custom_test_file(struct diskbench_custom_ctx *ctx,
+					     uint64_t min_bytes, int64_t *handle)
+{
+	DISKBENCH__API_RETURN(diskbench_custom_test_file__impl(ctx, min_bytes, handle),
+			      NULL);
 }
 
 DISKBENCH_API void diskbench_custom_time_from_here(struct diskbench_custom_ctx *ctx)
@@ -165,6 +182,7 @@ static int run_custom(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 					   UINT64_MAX);
 	c->ctx = ctx;
 	c->p = p;
+	diskbench__phase_custom_cfg_clear(p); /* this run's keys only */
 	const struct diskbench_custom_ctx_ops *cops = &p->custom_ctx;
 
 	if (cops->setup || ops->setup) {
@@ -256,8 +274,91 @@ static int run_custom(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 	return err;
 }
 
+/* Keys the library sets in every phase's result, or in a paced one's:
+ * a custom phase cannot set them. */
+static bool library_key(const char *key)
+{
+	static const char *const own[] = {
+		"engine", "engine_queue_depth", "file_bytes", "sync", "seed",
+		"run_stop_bytes", "run_stop_ops", "run_stop_time_ns",
+		"cache_drop",
+	};
+
+	if (!strncmp(key, "pace_", 5))
+		return true;
+	for (size_t i = 0; i < sizeof(own) / sizeof(own[0]); i++)
+		if (!strcmp(key, own[i]))
+			return true;
+	return false;
+}
+
+static int diskbench_custom_set_config__impl(struct diskbench_custom_ctx *ctx,
+					     const char *key, const char *value)
+{
+	struct diskbench_phase *p;
+	char **grown, *k, *v;
+
+	if (!ctx || !key || !value)
+		return -EINVAL;
+	if (!diskbench__config_key_ok(key))
+		return diskbench__error_fail(-EINVAL,
+			"key \"%.80s\": 1 to 64 of a-z, 0-9, '_' and '.', "
+			"starting with a letter", key);
+	if (library_key(key))
+		return diskbench__error_fail(-EINVAL,
+			"key \"%s\" is one the library sets", key);
+	if (!diskbench__config_value_ok(value))
+		return diskbench__error_fail(-EINVAL,
+			"the value of \"%s\" has a control character or is "
+			"over 4096 bytes", key);
+	p = ctx->p;
+	for (size_t i = 0; i < p->ncustom_cfg; i++)
+		if (!strcmp(p->custom_cfg[2 * i], key)) {
+			v = strdup(value);
+			if (!v)
+				return -ENOMEM;
+			free(p->custom_cfg[2 * i + 1]);
+			p->custom_cfg[2 * i + 1] = v;
+			return 0;
+		}
+	grown = realloc(p->custom_cfg, (2 * p->ncustom_cfg + 2) * sizeof(*grown));
+	if (!grown)
+		return -ENOMEM;
+	p->custom_cfg = grown;
+	k = strdup(key);
+	v = strdup(value);
+	if (!k || !v) {
+		free(k);
+		free(v);
+		return -ENOMEM;
+	}
+	grown[2 * p->ncustom_cfg] = k;
+	grown[2 * p->ncustom_cfg + 1] = v;
+	p->ncustom_cfg++;
+	return 0;
+}
+
+DISKBENCH_API int diskbench_custom_set_config(struct diskbench_custom_ctx *ctx,
+					      const char *key, const char *value)
+{
+	DISKBENCH__API_RETURN(diskbench_custom_set_config__impl(ctx, key, value),
+			      NULL);
+}
+
+/* The phase's own keys, as its callbacks set them. */
+static void describe_custom(const struct diskbench_phase *p,
+			    const struct diskbench__ctx *ctx,
+			    struct diskbench__cfg *c)
+{
+	(void)ctx;
+	for (size_t i = 0; i < p->ncustom_cfg; i++)
+		diskbench__cfg_str(c, p->custom_cfg[2 * i],
+				   p->custom_cfg[2 * i + 1]);
+}
+
 const struct diskbench__phase_class diskbench__custom_class = {
 	.run = run_custom,
+	.describe = describe_custom,
 	.paceable = true,
 };
 
@@ -281,7 +382,7 @@ static int make_custom(struct diskbench_phase **out, const char *name,
 	return 0;
 }
 
-DISKBENCH_API int diskbench_phase_custom_new(struct diskbench_phase **out,
+static int diskbench_phase_custom_new__impl(struct diskbench_phase **out,
 					     const char *name,
 					     const struct diskbench_custom_ops *ops,
 					     void *user_data)
@@ -293,15 +394,25 @@ DISKBENCH_API int diskbench_phase_custom_new(struct diskbench_phase **out,
 		return -EINVAL;
 	*out = NULL;
 	if (!name || !ops)
-		return -EINVAL;
+		return diskbench__error_fail(-EINVAL, "%s is NULL",
+					     name ? "ops" : "name");
 	err = DISKBENCH__OPTS_READ(&o, custom_ops, ops);
 	if (err)
 		return err;
-	return o.op ? make_custom(out, name, &o, NULL, user_data) : -EINVAL;
+	return o.op ? make_custom(out, name, &o, NULL, user_data)
+		    : diskbench__error_fail(-EINVAL, "ops->op is NULL");
 }
 
-DISKBENCH_API int
-diskbench_phase_custom_ctx_new(struct diskbench_phase **out, const char *name,
+DISKBENCH_API int diskbench_phase_custom_new(struct diskbench_phase **out,
+					     const char *name,
+					     const struct diskbench_custom_ops *ops,
+					     void *user_data)
+{
+	DISKBENCH__API_RETURN(diskbench_phase_custom_new__impl(out, name, ops, user_data),
+			      NULL);
+}
+
+static int diskbench_phase_custom_ctx_new__impl(struct diskbench_phase **out, const char *name,
 			       const struct diskbench_custom_ctx_ops *ops,
 			       void *user_data)
 {
@@ -312,9 +423,20 @@ diskbench_phase_custom_ctx_new(struct diskbench_phase **out, const char *name,
 		return -EINVAL;
 	*out = NULL;
 	if (!name || !ops)
-		return -EINVAL;
+		return diskbench__error_fail(-EINVAL, "%s is NULL",
+					     name ? "ops" : "name");
 	err = DISKBENCH__OPTS_READ(&o, custom_ctx_ops, ops);
 	if (err)
 		return err;
-	return o.op ? make_custom(out, name, NULL, &o, user_data) : -EINVAL;
+	return o.op ? make_custom(out, name, NULL, &o, user_data)
+		    : diskbench__error_fail(-EINVAL, "ops->op is NULL");
+}
+
+DISKBENCH_API int
+diskbench_phase_custom_ctx_new(struct diskbench_phase **out, const char *name,
+			       const struct diskbench_custom_ctx_ops *ops,
+			       void *user_data)
+{
+	DISKBENCH__API_RETURN(diskbench_phase_custom_ctx_new__impl(out, name, ops, user_data),
+			      NULL);
 }

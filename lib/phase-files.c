@@ -45,6 +45,7 @@
 #include "phase-files-internal.h"
 #include "phase-internal.h"
 #include "target-files-internal.h"
+#include "error-internal.h"
 
 #define FILES_DEFAULT_CHUNK DISKBENCH_BONNIE_DEFAULT_FILE_CHUNK_BYTES
 #define FILES_MIN_CHUNK 256u
@@ -1053,7 +1054,7 @@ static bool files_kind(enum diskbench_phase_kind kind)
 	}
 }
 
-DISKBENCH_API int diskbench_phase_files_new(struct diskbench_phase **out,
+static int diskbench_phase_files_new__impl(struct diskbench_phase **out,
 					    enum diskbench_phase_kind kind,
 					    const struct diskbench_files_opts *opts)
 {
@@ -1064,22 +1065,49 @@ DISKBENCH_API int diskbench_phase_files_new(struct diskbench_phase **out,
 		return -EINVAL;
 	*out = NULL;
 	if (!files_kind(kind))
-		return -ENOTSUP;
+		return diskbench__error_fail(-ENOTSUP,
+			"kind %d is not a small-file phase", (int)kind);
 	err = DISKBENCH__OPTS_READ(&o, files_opts, opts);
 	if (err)
 		return err;
-	if (o.min_bytes > o.max_bytes || o.dirs > FILES_MAX_DIRS ||
-	    o.mode >= FILES_MODES ||
-	    (o.flags & ~(DISKBENCH_FILES_SYNC | DISKBENCH_FILES_DROP_CACHES)) ||
-	    o.files > DISKBENCH__FILES_MAX_COUNT)
-		return -EINVAL;
+	if (o.min_bytes > o.max_bytes)
+		return diskbench__error_fail(-EINVAL,
+			"min_bytes %" PRIu64 " is over max_bytes %" PRIu64,
+			(uint64_t)o.min_bytes, (uint64_t)o.max_bytes);
+	if (o.dirs > FILES_MAX_DIRS)
+		return diskbench__error_fail(-EINVAL, "dirs %" PRIu64
+			" is over %" PRIu64, (uint64_t)o.dirs,
+			(uint64_t)FILES_MAX_DIRS);
+	if (o.mode >= FILES_MODES)
+		return diskbench__error_fail(-EINVAL,
+			"mode %d is not one of DISKBENCH_FILES_*", (int)o.mode);
+	if (o.flags & ~(DISKBENCH_FILES_SYNC | DISKBENCH_FILES_DROP_CACHES))
+		return diskbench__error_fail(-EINVAL,
+			"flags 0x%x: unknown bits 0x%x", (unsigned)o.flags,
+			(unsigned)(o.flags & ~(DISKBENCH_FILES_SYNC |
+					       DISKBENCH_FILES_DROP_CACHES)));
+	if (o.files > DISKBENCH__FILES_MAX_COUNT)
+		return diskbench__error_fail(-EINVAL, "files %" PRIu64
+			" is over %" PRIu64, (uint64_t)o.files,
+			(uint64_t)DISKBENCH__FILES_MAX_COUNT);
 	if (o.chunk_bytes &&
 	    (o.chunk_bytes < FILES_MIN_CHUNK || o.chunk_bytes > FILES_MAX_CHUNK ||
 	     (o.chunk_bytes & (o.chunk_bytes - 1))))
-		return -EINVAL;
+		return diskbench__error_fail(-EINVAL, "chunk_bytes %" PRIu64
+			" is not a power of two from %" PRIu64 " to %" PRIu64,
+			(uint64_t)o.chunk_bytes, (uint64_t)FILES_MIN_CHUNK,
+			(uint64_t)FILES_MAX_CHUNK);
 	err = diskbench__phase_make(out, diskbench_phase_kind_name(kind), kind,
 				    &diskbench__files_class);
 	if (!err)
 		(*out)->files = o;
 	return err;
+}
+
+DISKBENCH_API int diskbench_phase_files_new(struct diskbench_phase **out,
+					    enum diskbench_phase_kind kind,
+					    const struct diskbench_files_opts *opts)
+{
+	DISKBENCH__API_RETURN(diskbench_phase_files_new__impl(out, kind, opts),
+			      NULL);
 }

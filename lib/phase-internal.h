@@ -52,6 +52,9 @@ struct diskbench__ctx {
 	uint32_t phase_index, phase_count;
 	uint64_t expected_bytes;      /* for the fraction; 0: unknown */
 	uint64_t expected_ops;
+	/* The operations a phase set out to do: UINT64_MAX for one that runs
+	 * for its time (a time limit and no op count); 0 if it does not say. */
+	uint64_t planned_ops;
 	/* the error that stopped the phase; err_op points to err_op_buf, a
 	 * copy, so that it outlives a worker's context or a formatted text */
 	int err;
@@ -98,6 +101,10 @@ struct diskbench_phase {
 	 * while it is the caller's. */
 	const struct diskbench_run *owner;
 	char *name;
+	/* The name is the caller's (diskbench_phase_set_name(), a custom
+	 * phase's): a run refuses a second phase of that name. A default
+	 * name (the kind's) is made unique instead ("random_io.2"). */
+	bool named;
 	enum diskbench_phase_kind kind;
 	struct diskbench_bonnie_opts bonnie;
 	struct diskbench_seq_opts seq;
@@ -113,7 +120,15 @@ struct diskbench_phase {
 	 * (the run copies them into the result after the phase). */
 	char custom_err_op[160];
 	char *custom_err_path;
+	/* A custom phase's own configuration (diskbench_custom_set_config()):
+	 * key, value, key, value..., made anew at each run of it and set in
+	 * its result after the library's keys. */
+	char **custom_cfg;
+	size_t ncustom_cfg;     /* pairs */
 };
+
+/* Frees a custom phase's own configuration (phase.c). */
+void diskbench__phase_custom_cfg_clear(struct diskbench_phase *p);
 
 int diskbench__phase_make(struct diskbench_phase **out, const char *name,
 			  enum diskbench_phase_kind kind,

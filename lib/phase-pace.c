@@ -18,6 +18,7 @@
 #include <diskbench/phase.h>
 
 #include "phase-internal.h"
+#include "error-internal.h"
 
 DISKBENCH_API void diskbench_pace_opts_init(struct diskbench_pace_opts *opts,
 					    size_t sz)
@@ -25,7 +26,7 @@ DISKBENCH_API void diskbench_pace_opts_init(struct diskbench_pace_opts *opts,
 	diskbench__opts_init(opts, sz);
 }
 
-DISKBENCH_API int diskbench_phase_set_pace(struct diskbench_phase *phase,
+static int diskbench_phase_set_pace__impl(struct diskbench_phase *phase,
 					   const struct diskbench_pace_opts *opts)
 {
 	struct diskbench_pace_opts o;
@@ -66,4 +67,11 @@ DISKBENCH_API int diskbench_phase_set_pace(struct diskbench_phase *phase,
 	}
 	phase->pace = o;
 	return 0;
+}
+
+DISKBENCH_API int diskbench_phase_set_pace(struct diskbench_phase *phase,
+					   const struct diskbench_pace_opts *opts)
+{
+	DISKBENCH__API_RETURN(diskbench_phase_set_pace__impl(phase, opts),
+			      diskbench_phase_errmsg(phase));
 }

@@ -12,6 +12,7 @@
 #include "phase-internal.h"
 #include "phase-workers-internal.h"
 #include "phase-seq-internal.h"
+#include "error-internal.h"
 
 struct rnd {
 	struct diskbench_target *t;
@@ -122,16 +123,26 @@ static int run_random(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 		return diskbench__ctx_fail(ctx, -EINVAL,
 			"check queue depth against the engine's", NULL, UINT64_MAX);
 
-	total = o->ops ? o->ops : R.blocks;
+	if (o->time_limit_ns &&
+	    (!ctx->stop_time_ns || o->time_limit_ns < ctx->stop_time_ns))
+		ctx->stop_time_ns = o->time_limit_ns;
+	/* With a time limit and no op count, the phase runs for its time,
+	 * drawing offsets over the file for as long as it takes (fio's
+	 * time_based); else as many requests as asked, or as the file has
+	 * blocks. */
+	if (o->ops)
+		total = o->ops;
+	else if (ctx->stop_time_ns && !ctx->stop_ops)
+		total = UINT64_MAX;
+	else
+		total = R.blocks;
 	if (ctx->stop_ops && ctx->stop_ops < total)
 		total = ctx->stop_ops;
 	ctx->stop_ops = 0;
 	if (ctx->stop_bytes)
 		ctx->stop_bytes = ctx->stop_bytes / threads ? ctx->stop_bytes / threads : 1;
-	if (o->time_limit_ns &&
-	    (!ctx->stop_time_ns || o->time_limit_ns < ctx->stop_time_ns))
-		ctx->stop_time_ns = o->time_limit_ns;
-	ctx->expected_ops = total;
+	ctx->expected_ops = total == UINT64_MAX ? 0 : total;
+	ctx->planned_ops = total;
 
 	R.ops = calloc(threads, sizeof(*R.ops));
 	R.seeds = calloc(threads, sizeof(*R.seeds));
@@ -158,6 +169,29 @@ out:
 	return err;
 }
 
+/*
+ * Why the phase ended, in its result: "time_limit" (its own or the run's),
+ * "ops_limit" (every request asked for, or the file's blocks, done: before
+ * a time limit, that is early, and says so), "run_stop_bytes", or
+ * "stopped" (an error or a cancel, which the result's error names).
+ */
+static const char *ended_by(const struct diskbench__ctx *ctx,
+			    const struct diskbench_result *res)
+{
+	uint64_t ops = diskbench_result_ops(res);
+
+	if (ctx->err)
+		return "stopped";
+	if (ctx->planned_ops != UINT64_MAX && ops >= ctx->planned_ops)
+		return "ops_limit";
+	if (ctx->stop_time_ns &&
+	    diskbench_result_elapsed_ns(res) >= ctx->stop_time_ns)
+		return "time_limit";
+	if (ctx->stop_bytes)
+		return "run_stop_bytes";
+	return "stopped";
+}
+
 static void describe_random(const struct diskbench_phase *p,
 			    const struct diskbench__ctx *ctx, struct diskbench__cfg *c)
 {
@@ -178,6 +212,9 @@ static void describe_random(const struct diskbench_phase *p,
 							: "none");
 	if (o->time_limit_ns)
 		diskbench__cfg_u64(c, "time_limit_ns", o->time_limit_ns);
+	if (ctx->planned_ops == UINT64_MAX)
+		diskbench__cfg_bool(c, "time_based", true);
+	diskbench__cfg_str(c, "ended_by", ended_by(ctx, c->res));
 }
 
 const struct diskbench__phase_class diskbench__random_class = {
@@ -186,7 +223,7 @@ const struct diskbench__phase_class diskbench__random_class = {
 	.paceable = true,
 };
 
-DISKBENCH_API int diskbench_phase_random_new(struct diskbench_phase **out,
+static int diskbench_phase_random_new__impl(struct diskbench_phase **out,
 					     const struct diskbench_random_opts *opts)
 {
 	struct diskbench_random_opts o;
@@ -198,13 +235,27 @@ DISKBENCH_API int diskbench_phase_random_new(struct diskbench_phase **out,
 	err = DISKBENCH__OPTS_READ(&o, random_opts, opts);
 	if (err)
 		return err;
-	if (o.write_percent > 100 || o.threads > 1024 ||
-	    (o.flags & ~DISKBENCH_RANDOM_DIRECT))
-		return -EINVAL;
+	if (o.write_percent > 100)
+		return diskbench__error_fail(-EINVAL,
+			"write_percent %u is over 100", o.write_percent);
+	if (o.threads > 1024)
+		return diskbench__error_fail(-EINVAL,
+			"threads %u is over 1024", o.threads);
+	if (o.flags & ~DISKBENCH_RANDOM_DIRECT)
+		return diskbench__error_fail(-EINVAL,
+			"flags 0x%x: unknown bits 0x%x", o.flags,
+			o.flags & ~DISKBENCH_RANDOM_DIRECT);
 	err = diskbench__phase_make(out,
 				    diskbench_phase_kind_name(DISKBENCH_PHASE_RANDOM_IO),
 				    DISKBENCH_PHASE_RANDOM_IO, &diskbench__random_class);
 	if (!err)
 		(*out)->random = o;
 	return err;
+}
+
+DISKBENCH_API int diskbench_phase_random_new(struct diskbench_phase **out,
+					     const struct diskbench_random_opts *opts)
+{
+	DISKBENCH__API_RETURN(diskbench_phase_random_new__impl(out, opts),
+			      NULL);
 }

@@ -10,6 +10,7 @@
 
 #include "phase-internal.h"
 #include "phase-seq-internal.h"
+#include "error-internal.h"
 
 #define SEQ_FLAGS (DISKBENCH_SEQ_WRITE | DISKBENCH_SEQ_DIRECT | DISKBENCH_SEQ_NO_FSYNC)
 
@@ -559,7 +560,7 @@ const struct diskbench__phase_class diskbench__seq_class = {
 	.paceable = true,
 };
 
-DISKBENCH_API int diskbench_phase_seq_new(struct diskbench_phase **out,
+static int diskbench_phase_seq_new__impl(struct diskbench_phase **out,
 					  const struct diskbench_seq_opts *opts)
 {
 	struct diskbench_seq_opts o;
@@ -573,7 +574,9 @@ DISKBENCH_API int diskbench_phase_seq_new(struct diskbench_phase **out,
 	if (err)
 		return err;
 	if (o.flags & ~SEQ_FLAGS)
-		return -EINVAL;
+		return diskbench__error_fail(-EINVAL,
+			"flags 0x%x: unknown bits 0x%x", o.flags,
+			o.flags & ~SEQ_FLAGS);
 	kind = o.flags & DISKBENCH_SEQ_WRITE ? DISKBENCH_PHASE_SEQ_WRITE
 					     : DISKBENCH_PHASE_SEQ_READ;
 	err = diskbench__phase_make(out, diskbench_phase_kind_name(kind), kind,
@@ -581,4 +584,11 @@ DISKBENCH_API int diskbench_phase_seq_new(struct diskbench_phase **out,
 	if (!err)
 		(*out)->seq = o;
 	return err;
+}
+
+DISKBENCH_API int diskbench_phase_seq_new(struct diskbench_phase **out,
+					  const struct diskbench_seq_opts *opts)
+{
+	DISKBENCH__API_RETURN(diskbench_phase_seq_new__impl(out, opts),
+			      NULL);
 }

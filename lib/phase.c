@@ -11,6 +11,7 @@
 #include <diskbench/phase.h>
 
 #include "phase-internal.h"
+#include "error-internal.h"
 
 int diskbench__phase_make(struct diskbench_phase **out, const char *name,
 			  enum diskbench_phase_kind kind,
@@ -31,6 +32,15 @@ int diskbench__phase_make(struct diskbench_phase **out, const char *name,
 	return 0;
 }
 
+void diskbench__phase_custom_cfg_clear(struct diskbench_phase *p)
+{
+	for (size_t i = 0; i < 2 * p->ncustom_cfg; i++)
+		free(p->custom_cfg[i]);
+	free(p->custom_cfg);
+	p->custom_cfg = NULL;
+	p->ncustom_cfg = 0;
+}
+
 DISKBENCH_API void diskbench_phase_free(struct diskbench_phase *phase)
 {
 	/* A run's phase is the run's to free: freeing it here too would be
@@ -39,7 +49,56 @@ DISKBENCH_API void diskbench_phase_free(struct diskbench_phase *phase)
 		return;
 	free(phase->name);
 	free(phase->custom_err_path);
+	diskbench__phase_custom_cfg_clear(phase);
 	free(phase);
+}
+
+/* A name every output can carry: 1 to 64 bytes, no control character, no
+ * space and no comma (an HDR log tag, a CSV cell). */
+static bool name_ok(const char *name, const char **why)
+{
+	size_t n = strlen(name);
+
+	if (n < 1 || n > DISKBENCH_PHASE_NAME_MAX) {
+		*why = "is not 1 to 64 bytes long";
+		return false;
+	}
+	for (const unsigned char *c = (const unsigned char *)name; *c; c++)
+		if (*c < 0x20 || *c == 0x7f || *c == ' ' || *c == ',') {
+			*why = "has a space, a comma or a control character";
+			return false;
+		}
+	return true;
+}
+
+static int diskbench_phase_set_name__impl(struct diskbench_phase *phase,
+					  const char *name)
+{
+	const char *why = NULL;
+	char *copy;
+
+	if (!phase || !name)
+		return -EINVAL;
+	if (!name_ok(name, &why))
+		return diskbench__error_fail(-EINVAL, "name \"%.80s\" %s", name, why);
+	if (phase->owner)
+		return diskbench__error_fail(-EBUSY,
+			"phase \"%s\" belongs to a run already: name it before "
+			"diskbench_run_add()", phase->name);
+	copy = strdup(name);
+	if (!copy)
+		return -ENOMEM;
+	free(phase->name);
+	phase->name = copy;
+	phase->named = true;
+	return 0;
+}
+
+DISKBENCH_API int diskbench_phase_set_name(struct diskbench_phase *phase,
+					   const char *name)
+{
+	DISKBENCH__API_RETURN(diskbench_phase_set_name__impl(phase, name),
+			      NULL);
 }
 
 DISKBENCH_API const char *diskbench_phase_name(const struct diskbench_phase *phase)
@@ -408,4 +467,42 @@ int diskbench__ctx_new_pacer(const struct diskbench__ctx *ctx,
 		return err;
 	return diskbench__pacer_new(o, ctx->run_seed, ctx->hist_precision_bits,
 				    phase_index, i, n, resp, out);
+}
+
+/* The option structs' _init() functions, beside their INIT macros: every
+ * member zero means its default. */
+DISKBENCH_API void diskbench_seq_opts_init(struct diskbench_seq_opts *opts,
+					   size_t sz)
+{
+	diskbench__opts_init(opts, sz);
+}
+
+DISKBENCH_API void diskbench_random_opts_init(struct diskbench_random_opts *opts,
+					      size_t sz)
+{
+	diskbench__opts_init(opts, sz);
+}
+
+DISKBENCH_API void diskbench_files_opts_init(struct diskbench_files_opts *opts,
+					     size_t sz)
+{
+	diskbench__opts_init(opts, sz);
+}
+
+DISKBENCH_API void diskbench_bonnie_opts_init(struct diskbench_bonnie_opts *opts,
+					      size_t sz)
+{
+	diskbench__opts_init(opts, sz);
+}
+
+DISKBENCH_API void diskbench_custom_ops_init(struct diskbench_custom_ops *opts,
+					     size_t sz)
+{
+	diskbench__opts_init(opts, sz);
+}
+
+DISKBENCH_API void
+diskbench_custom_ctx_ops_init(struct diskbench_custom_ctx_ops *opts, size_t sz)
+{
+	diskbench__opts_init(opts, sz);
 }

@@ -10,6 +10,7 @@
 #include "clock-internal.h"
 #include "common-internal.h"
 #include "recorder-internal.h"
+#include "error-internal.h"
 
 DISKBENCH_API void
 diskbench_recorder_opts_init(struct diskbench_recorder_opts *opts, size_t sz)
@@ -28,8 +29,7 @@ static void set_err(struct diskbench_recorder *rec, int err, const char *what)
 		 diskbench_strerror(err));
 }
 
-DISKBENCH_API int
-diskbench_recorder_new(struct diskbench_recorder **out,
+static int diskbench_recorder_new__impl(struct diskbench_recorder **out,
 		       const struct diskbench_recorder_opts *opts)
 {
 	struct diskbench_recorder_opts o;
@@ -84,6 +84,14 @@ diskbench_recorder_new(struct diskbench_recorder **out,
 	return 0;
 }
 
+DISKBENCH_API int
+diskbench_recorder_new(struct diskbench_recorder **out,
+		       const struct diskbench_recorder_opts *opts)
+{
+	DISKBENCH__API_RETURN(diskbench_recorder_new__impl(out, opts),
+			      NULL);
+}
+
 DISKBENCH_API void diskbench_recorder_free(struct diskbench_recorder *rec)
 {
 	if (!rec)
@@ -94,7 +102,7 @@ DISKBENCH_API void diskbench_recorder_free(struct diskbench_recorder *rec)
 	free(rec);
 }
 
-DISKBENCH_API int diskbench_recorder_begin(struct diskbench_recorder *rec,
+static int diskbench_recorder_begin__impl(struct diskbench_recorder *rec,
 					   uint64_t now_ns)
 {
 	int err;
@@ -124,6 +132,13 @@ DISKBENCH_API int diskbench_recorder_begin(struct diskbench_recorder *rec,
 	}
 	rec->begun = true;
 	return 0;
+}
+
+DISKBENCH_API int diskbench_recorder_begin(struct diskbench_recorder *rec,
+					   uint64_t now_ns)
+{
+	DISKBENCH__API_RETURN(diskbench_recorder_begin__impl(rec, now_ns),
+			      diskbench_recorder_errmsg(rec));
 }
 
 void diskbench__recorder_timeline_failed(struct diskbench_recorder *rec,
@@ -309,8 +324,12 @@ DISKBENCH_API int diskbench_recorder_record(struct diskbench_recorder *rec,
 					    uint64_t start_ns, uint64_t end_ns,
 					    uint64_t bytes)
 {
-	return diskbench__recorder_record_at(rec, start_ns, end_ns, bytes,
-					     DISKBENCH_SLOW_NO_OFFSET);
+	int err = diskbench__recorder_record_at(rec, start_ns, end_ns, bytes,
+						DISKBENCH_SLOW_NO_OFFSET);
+
+	if (DISKBENCH_UNLIKELY(err < 0))
+		return DISKBENCH__API_FAIL(err, diskbench_recorder_errmsg(rec));
+	return err;
 }
 
 int diskbench__recorder_record_at(struct diskbench_recorder *rec,
@@ -345,7 +364,7 @@ DISKBENCH_API void diskbench_recorder_mark(struct diskbench_recorder *rec,
 		rec->last_ns = now_ns;
 }
 
-DISKBENCH_API int diskbench_recorder_end(struct diskbench_recorder *rec,
+static int diskbench_recorder_end__impl(struct diskbench_recorder *rec,
 					 uint64_t now_ns)
 {
 	uint64_t user, sys;
@@ -367,7 +386,14 @@ DISKBENCH_API int diskbench_recorder_end(struct diskbench_recorder *rec,
 	return rec->err;
 }
 
-DISKBENCH_API int diskbench_recorder_merge(struct diskbench_recorder *dst,
+DISKBENCH_API int diskbench_recorder_end(struct diskbench_recorder *rec,
+					 uint64_t now_ns)
+{
+	DISKBENCH__API_RETURN(diskbench_recorder_end__impl(rec, now_ns),
+			      diskbench_recorder_errmsg(rec));
+}
+
+static int diskbench_recorder_merge__impl(struct diskbench_recorder *dst,
 					   const struct diskbench_recorder *src)
 {
 	int err;
@@ -426,6 +452,13 @@ DISKBENCH_API int diskbench_recorder_merge(struct diskbench_recorder *dst,
 		memcpy(dst->errmsg, src->errmsg, sizeof(dst->errmsg));
 	}
 	return 0;
+}
+
+DISKBENCH_API int diskbench_recorder_merge(struct diskbench_recorder *dst,
+					   const struct diskbench_recorder *src)
+{
+	DISKBENCH__API_RETURN(diskbench_recorder_merge__impl(dst, src),
+			      diskbench_recorder_errmsg(dst));
 }
 
 DISKBENCH_API uint64_t diskbench_recorder_ops(const struct diskbench_recorder *rec)

@@ -32,6 +32,7 @@
 
 #include "report-file-internal.h"
 #include "report-internal.h"
+#include "error-internal.h"
 
 #ifndef NAME_MAX
 # define NAME_MAX 255
@@ -445,10 +446,19 @@ int diskbench__report_write_file(struct diskbench_report *report,
 	return err;
 }
 
-DISKBENCH_API int diskbench_report_write_file(struct diskbench_report *report,
+static int diskbench_report_write_file__impl(struct diskbench_report *report,
 					      enum diskbench_format format,
 					      const struct diskbench_write_opts *opts,
 					      const char *path)
 {
 	return diskbench__report_write_file(report, format, opts, path, 0);
+}
+
+DISKBENCH_API int diskbench_report_write_file(struct diskbench_report *report,
+					      enum diskbench_format format,
+					      const struct diskbench_write_opts *opts,
+					      const char *path)
+{
+	DISKBENCH__API_RETURN(diskbench_report_write_file__impl(report, format, opts, path),
+			      diskbench_report_errmsg(report));
 }

@@ -13,6 +13,7 @@
 #include "report-internal.h"
 #include "run-internal.h"
 #include "sysinfo-internal.h"
+#include "error-internal.h"
 
 DISKBENCH_API void diskbench_report_info_init(struct diskbench_report_info *info,
 					      size_t sz)
@@ -185,12 +186,18 @@ int diskbench__report_commit(struct diskbench_report *r, struct diskbench__run_l
 	return 0;
 }
 
-DISKBENCH_API int diskbench_report_new(struct diskbench_report **out)
+static int diskbench_report_new__impl(struct diskbench_report **out)
 {
 	if (!out)
 		return -EINVAL;
 	*out = calloc(1, sizeof(**out));
 	return *out ? 0 : -ENOMEM;
+}
+
+DISKBENCH_API int diskbench_report_new(struct diskbench_report **out)
+{
+	DISKBENCH__API_RETURN(diskbench_report_new__impl(out),
+			      NULL);
 }
 
 DISKBENCH_API void diskbench_report_free(struct diskbench_report *report)
@@ -265,7 +272,7 @@ static int add(struct diskbench_report *report,
 		err = fill_defaults(dst);
 	for (size_t i = 0; !err && i < count; i++) {
 		const struct diskbench_result *src =
-			run ? diskbench_run_result(run, i) : results[i];
+			run ? diskbench_run_result_get(run, i) : results[i];
 		struct diskbench_result *copy;
 
 		if (!src) {
@@ -282,8 +289,7 @@ static int add(struct diskbench_report *report,
 	return err;
 }
 
-DISKBENCH_API int
-diskbench_report_add(struct diskbench_report *report,
+static int diskbench_report_add__impl(struct diskbench_report *report,
 		     const struct diskbench_report_info *info,
 		     const struct diskbench_result *const *results, size_t count)
 {
@@ -293,7 +299,16 @@ diskbench_report_add(struct diskbench_report *report,
 		   count, NULL);
 }
 
-DISKBENCH_API int diskbench_report_add_run(struct diskbench_report *report,
+DISKBENCH_API int
+(diskbench_report_add)(struct diskbench_report *report,
+		     const struct diskbench_report_info *info,
+		     const struct diskbench_result *const *results, size_t count)
+{
+	DISKBENCH__API_RETURN(diskbench_report_add__impl(report, info, results, count),
+			      diskbench_report_errmsg(report));
+}
+
+static int diskbench_report_add_run__impl(struct diskbench_report *report,
 					   const struct diskbench_report_info *info,
 					   const struct diskbench_run *run)
 {
@@ -302,12 +317,20 @@ DISKBENCH_API int diskbench_report_add_run(struct diskbench_report *report,
 	return add(report, info, NULL, 0, run);
 }
 
+DISKBENCH_API int diskbench_report_add_run(struct diskbench_report *report,
+					   const struct diskbench_report_info *info,
+					   const struct diskbench_run *run)
+{
+	DISKBENCH__API_RETURN(diskbench_report_add_run__impl(report, info, run),
+			      diskbench_report_errmsg(report));
+}
+
 DISKBENCH_API size_t diskbench_report_run_count(const struct diskbench_report *report)
 {
 	return report ? report->runs.n : 0;
 }
 
-DISKBENCH_API int diskbench_report_get_info(const struct diskbench_report *report,
+static int diskbench_report_run_get__impl(const struct diskbench_report *report,
 					size_t index,
 					struct diskbench_report_info *info)
 {
@@ -324,6 +347,30 @@ DISKBENCH_API int diskbench_report_get_info(const struct diskbench_report *repor
 	return 0;
 }
 
+DISKBENCH_API int diskbench_report_run_get(const struct diskbench_report *report,
+					size_t index,
+					struct diskbench_report_info *info)
+{
+	DISKBENCH__API_RETURN(diskbench_report_run_get__impl(report, index, info),
+			      diskbench_report_errmsg(report));
+}
+
+/* The 0.x name. */
+static int diskbench_report_get_info__impl(const struct diskbench_report *report,
+					size_t index,
+					struct diskbench_report_info *info)
+{
+	return diskbench_report_run_get(report, index, info);
+}
+
+DISKBENCH_API int diskbench_report_get_info(const struct diskbench_report *report,
+					size_t index,
+					struct diskbench_report_info *info)
+{
+	DISKBENCH__API_RETURN(diskbench_report_get_info__impl(report, index, info),
+			      diskbench_report_errmsg(report));
+}
+
 DISKBENCH_API size_t diskbench_report_result_count(const struct diskbench_report *report,
 						   size_t index)
 {
@@ -331,12 +378,20 @@ DISKBENCH_API size_t diskbench_report_result_count(const struct diskbench_report
 }
 
 DISKBENCH_API const struct diskbench_result *
-diskbench_report_result(const struct diskbench_report *report, size_t index,
+diskbench_report_result_get(const struct diskbench_report *report, size_t index,
 			size_t i)
 {
 	if (!report || index >= report->runs.n || i >= report->runs.v[index].count)
 		return NULL;
 	return report->runs.v[index].results[i];
+}
+
+/* The 0.x name. */
+DISKBENCH_API const struct diskbench_result *
+diskbench_report_result(const struct diskbench_report *report, size_t index,
+			size_t i)
+{
+	return diskbench_report_result_get(report, index, i);
 }
 
 DISKBENCH_API const char *diskbench_report_errmsg(const struct diskbench_report *report)

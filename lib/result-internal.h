@@ -131,6 +131,9 @@ int diskbench__result_set_error_msg(struct diskbench_result *res, int code,
 /* Whether a configuration key follows diskbench_result_set_config()'s
  * rules. */
 bool diskbench__config_key_ok(const char *key);
+/* Whether a configuration value follows its rules (text without control
+ * characters, at most 4096 bytes). */
+bool diskbench__config_value_ok(const char *value);
 
 /* The result's slow-operation log, NULL when it has none. */
 const struct diskbench__slow_log *

@@ -13,6 +13,7 @@
 #include "slow-log-internal.h"
 #include "result-internal.h"
 #include "timeline-internal.h"
+#include "error-internal.h"
 
 static char *dup_or_null(const char *s, int *err)
 {
@@ -100,7 +101,7 @@ static struct diskbench__measured *measured_alloc(enum diskbench_phase_kind kind
 	return m;
 }
 
-DISKBENCH_API int diskbench_result_new(struct diskbench_result **out,
+static int diskbench_result_new__impl(struct diskbench_result **out,
 				       const char *name,
 				       enum diskbench_phase_kind kind,
 				       const struct diskbench_recorder *rec)
@@ -162,6 +163,15 @@ DISKBENCH_API int diskbench_result_new(struct diskbench_result **out,
 fail:
 	diskbench_result_free(&m->r);
 	return err;
+}
+
+DISKBENCH_API int diskbench_result_new(struct diskbench_result **out,
+				       const char *name,
+				       enum diskbench_phase_kind kind,
+				       const struct diskbench_recorder *rec)
+{
+	DISKBENCH__API_RETURN(diskbench_result_new__impl(out, name, kind, rec),
+			      NULL);
 }
 
 int diskbench__result_measured(struct diskbench_result **out,
@@ -310,7 +320,7 @@ static int extra_copy(struct diskbench__result_extra **out,
 	return 0;
 }
 
-DISKBENCH_API int diskbench_result_copy(struct diskbench_result **out,
+static int diskbench_result_copy__impl(struct diskbench_result **out,
 					const struct diskbench_result *src)
 {
 	const struct diskbench__measured *sm;
@@ -361,6 +371,13 @@ DISKBENCH_API int diskbench_result_copy(struct diskbench_result **out,
 	}
 	*out = res;
 	return 0;
+}
+
+DISKBENCH_API int diskbench_result_copy(struct diskbench_result **out,
+					const struct diskbench_result *src)
+{
+	DISKBENCH__API_RETURN(diskbench_result_copy__impl(out, src),
+			      NULL);
 }
 
 /* "<op> <path> at offset <n>: <text>", leaving out the parts not known. */
@@ -439,7 +456,7 @@ int diskbench__result_set_error_msg(struct diskbench_result *res, int code,
 	return 0;
 }
 
-DISKBENCH_API int diskbench_result_set_error(struct diskbench_result *res,
+static int diskbench_result_set_error__impl(struct diskbench_result *res,
 					     int code, const char *op,
 					     const char *path, uint64_t offset)
 {
@@ -454,6 +471,14 @@ DISKBENCH_API int diskbench_result_set_error(struct diskbench_result *res,
 	err = diskbench__result_set_error_msg(res, code, op, path, offset, msg);
 	free(msg);
 	return err;
+}
+
+DISKBENCH_API int diskbench_result_set_error(struct diskbench_result *res,
+					     int code, const char *op,
+					     const char *path, uint64_t offset)
+{
+	DISKBENCH__API_RETURN(diskbench_result_set_error__impl(res, code, op, path, offset),
+			      NULL);
 }
 
 DISKBENCH_API const char *diskbench_result_name(const struct diskbench_result *res)
@@ -623,11 +648,17 @@ diskbench_result_timeline(const struct diskbench_result *res)
 	return m ? m->tl : &diskbench__timeline_empty;
 }
 
-DISKBENCH_API int diskbench_result_error(const struct diskbench_result *res)
+static int diskbench_result_error__impl(const struct diskbench_result *res)
 {
 	if (!res)
 		return 0;
 	return res->extra ? res->extra->err : 0;
+}
+
+DISKBENCH_API int diskbench_result_error(const struct diskbench_result *res)
+{
+	DISKBENCH__API_RETURN(diskbench_result_error__impl(res),
+			      NULL);
 }
 
 DISKBENCH_API const char *
@@ -678,7 +709,7 @@ bool diskbench__config_key_ok(const char *k)
 }
 
 /* A value: text without control characters, at most 4096 bytes. */
-static bool config_value_ok(const char *v)
+bool diskbench__config_value_ok(const char *v)
 {
 	size_t n = 0;
 
@@ -690,13 +721,13 @@ static bool config_value_ok(const char *v)
 	return true;
 }
 
-DISKBENCH_API int diskbench_result_set_config(struct diskbench_result *res,
+static int diskbench_result_set_config__impl(struct diskbench_result *res,
 					      const char *key, const char *value)
 {
 	struct diskbench__result_extra *x;
 	char *v, **c;
 
-	if (!res || !diskbench__config_key_ok(key) || !config_value_ok(value))
+	if (!res || !diskbench__config_key_ok(key) || !diskbench__config_value_ok(value))
 		return -EINVAL;
 	x = res->extra;
 	for (size_t i = 0; x && i < x->nconfig; i++) {
@@ -730,13 +761,20 @@ DISKBENCH_API int diskbench_result_set_config(struct diskbench_result *res,
 	return 0;
 }
 
+DISKBENCH_API int diskbench_result_set_config(struct diskbench_result *res,
+					      const char *key, const char *value)
+{
+	DISKBENCH__API_RETURN(diskbench_result_set_config__impl(res, key, value),
+			      NULL);
+}
+
 DISKBENCH_API size_t
 diskbench_result_config_count(const struct diskbench_result *res)
 {
 	return res && res->extra ? res->extra->nconfig : 0;
 }
 
-DISKBENCH_API int diskbench_result_config_at(const struct diskbench_result *res,
+static int diskbench_result_config_get__impl(const struct diskbench_result *res,
 					     size_t index, const char **key,
 					     const char **value)
 {
@@ -745,6 +783,30 @@ DISKBENCH_API int diskbench_result_config_at(const struct diskbench_result *res,
 	*key = res->extra->config[2 * index];
 	*value = res->extra->config[2 * index + 1];
 	return 0;
+}
+
+DISKBENCH_API int diskbench_result_config_get(const struct diskbench_result *res,
+					     size_t index, const char **key,
+					     const char **value)
+{
+	DISKBENCH__API_RETURN(diskbench_result_config_get__impl(res, index, key, value),
+			      NULL);
+}
+
+/* The 0.x name. */
+static int diskbench_result_config_at__impl(const struct diskbench_result *res,
+					     size_t index, const char **key,
+					     const char **value)
+{
+	return diskbench_result_config_get(res, index, key, value);
+}
+
+DISKBENCH_API int diskbench_result_config_at(const struct diskbench_result *res,
+					     size_t index, const char **key,
+					     const char **value)
+{
+	DISKBENCH__API_RETURN(diskbench_result_config_at__impl(res, index, key, value),
+			      NULL);
 }
 
 DISKBENCH_API const char *
@@ -793,7 +855,7 @@ diskbench__result_pace(const struct diskbench_result *res)
 	return m ? m->pace : NULL;
 }
 
-DISKBENCH_API int diskbench_result_pace(const struct diskbench_result *res,
+static int diskbench_result_pace__impl(const struct diskbench_result *res,
 					struct diskbench_pace_info *info)
 {
 	const struct diskbench__pace_part *part;
@@ -810,6 +872,13 @@ DISKBENCH_API int diskbench_result_pace(const struct diskbench_result *res,
 	       (const char *)&part->info + sizeof(info->sz), sz - sizeof(info->sz));
 	info->sz = sz;
 	return 0;
+}
+
+DISKBENCH_API int diskbench_result_pace(const struct diskbench_result *res,
+					struct diskbench_pace_info *info)
+{
+	DISKBENCH__API_RETURN(diskbench_result_pace__impl(res, info),
+			      NULL);
 }
 
 DISKBENCH_API const struct diskbench_result *
@@ -844,7 +913,7 @@ diskbench_result_slow_threshold_ns(const struct diskbench_result *res)
 	return log ? log->threshold_ns : 0;
 }
 
-DISKBENCH_API int diskbench_result_slow_get(const struct diskbench_result *res,
+static int diskbench_result_slow_get__impl(const struct diskbench_result *res,
 					    size_t index,
 					    struct diskbench_slow_op *op)
 {
@@ -868,4 +937,12 @@ DISKBENCH_API int diskbench_result_slow_get(const struct diskbench_result *res,
 	o.sz = sz;
 	memcpy(op, &o, sz);
 	return 0;
+}
+
+DISKBENCH_API int diskbench_result_slow_get(const struct diskbench_result *res,
+					    size_t index,
+					    struct diskbench_slow_op *op)
+{
+	DISKBENCH__API_RETURN(diskbench_result_slow_get__impl(res, index, op),
+			      NULL);
 }

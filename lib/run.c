@@ -18,6 +18,7 @@
 #include "result-internal.h"
 #include "run-internal.h"
 #include "sysinfo-internal.h"
+#include "error-internal.h"
 
 struct diskbench_run {
 	struct diskbench_target *target;
@@ -43,7 +44,7 @@ DISKBENCH_API void diskbench_run_opts_init(struct diskbench_run_opts *opts,
 	diskbench__opts_init(opts, sz);
 }
 
-DISKBENCH_API int diskbench_run_new(struct diskbench_run **out,
+static int diskbench_run_new__impl(struct diskbench_run **out,
 				    struct diskbench_target *target,
 				    const struct diskbench_run_opts *opts)
 {
@@ -79,6 +80,14 @@ DISKBENCH_API int diskbench_run_new(struct diskbench_run **out,
 	atomic_init(&run->cancel, 0);
 	*out = run;
 	return 0;
+}
+
+DISKBENCH_API int diskbench_run_new(struct diskbench_run **out,
+				    struct diskbench_target *target,
+				    const struct diskbench_run_opts *opts)
+{
+	DISKBENCH__API_RETURN(diskbench_run_new__impl(out, target, opts),
+			      NULL);
 }
 
 static void drop_results(struct diskbench_run *run)
@@ -121,9 +130,52 @@ void diskbench__run_set_errmsg(struct diskbench_run *run, const char *fmt, ...)
 	va_end(ap);
 }
 
-DISKBENCH_API int diskbench_run_add(struct diskbench_run *run,
+/* The phase of @p run named @p name, or -1. */
+static long phase_named(const struct diskbench_run *run, const char *name)
+{
+	for (size_t i = 0; i < run->nphases; i++)
+		if (!strcmp(run->phases[i]->name, name))
+			return (long)i;
+	return -1;
+}
+
+/*
+ * Makes @p phase's name unique in @p run before it joins: a name of the
+ * caller's that a phase of the run has already is refused; a default one
+ * (the kind's) becomes "<name>.2", "<name>.3", ... Returns 0 or the error,
+ * the run's errmsg saying why.
+ */
+static int unique_name(struct diskbench_run *run, struct diskbench_phase *phase)
+{
+	long at = phase_named(run, phase->name);
+	char *name;
+
+	if (at < 0)
+		return 0;
+	if (phase->named) {
+		diskbench__run_set_errmsg(run, "a phase named \"%s\" is in the run "
+			"already (phase %ld): give each phase its own name "
+			"(diskbench_phase_set_name())", phase->name, at);
+		return -EEXIST;
+	}
+	for (unsigned long n = 2;; n++) {
+		name = diskbench__format("%s.%lu", phase->name, n);
+		if (!name)
+			return -ENOMEM;
+		if (phase_named(run, name) < 0)
+			break;
+		free(name);
+	}
+	free(phase->name);
+	phase->name = name;
+	return 0;
+}
+
+static int diskbench_run_add__impl(struct diskbench_run *run,
 				    struct diskbench_phase *phase)
 {
+	int err;
+
 	if (!run || !phase)
 		return -EINVAL;
 	if (run->executing)
@@ -138,6 +190,9 @@ DISKBENCH_API int diskbench_run_add(struct diskbench_run *run,
 		set_errmsg(run, buf);
 		return -EINVAL;
 	}
+	err = unique_name(run, phase);
+	if (err)
+		return err;
 	if (run->nphases == run->cap) {
 		size_t cap = run->cap ? run->cap * 2 : 8;
 		struct diskbench_phase **p = realloc(run->phases, cap * sizeof(*p));
@@ -150,6 +205,13 @@ DISKBENCH_API int diskbench_run_add(struct diskbench_run *run,
 	run->phases[run->nphases++] = phase;
 	phase->owner = run;
 	return 0;
+}
+
+DISKBENCH_API int diskbench_run_add(struct diskbench_run *run,
+				    struct diskbench_phase *phase)
+{
+	DISKBENCH__API_RETURN(diskbench_run_add__impl(run, phase),
+			      diskbench_run_errmsg(run));
 }
 
 int diskbench__run_add_suite(struct diskbench_run *run,
@@ -180,6 +242,15 @@ int diskbench__run_add_suite(struct diskbench_run *run,
 		run->cap = cap;
 	}
 	for (size_t i = 0; i < n; i++) {
+		int err = unique_name(run, phases[i]);
+
+		if (err) {
+			/* none taken: the caller still owns them all */
+			for (size_t k = 0; k < i; k++)
+				phases[k]->owner = NULL;
+			run->nphases -= i;
+			return err;
+		}
 		run->phases[run->nphases++] = phases[i];
 		phases[i]->owner = run;
 	}
@@ -547,7 +618,7 @@ static int phase_event(struct diskbench_run *run, uint32_t type, size_t i,
 	return rc;
 }
 
-DISKBENCH_API int diskbench_run_execute(struct diskbench_run *run)
+static int diskbench_run_execute__impl(struct diskbench_run *run)
 {
 	int err = 0, cerr, eerr;
 
@@ -637,6 +708,12 @@ DISKBENCH_API int diskbench_run_execute(struct diskbench_run *run)
 	return err;
 }
 
+DISKBENCH_API int diskbench_run_execute(struct diskbench_run *run)
+{
+	DISKBENCH__API_RETURN(diskbench_run_execute__impl(run),
+			      diskbench_run_errmsg(run));
+}
+
 DISKBENCH_API uint64_t diskbench_run_start_time_ns(const struct diskbench_run *run)
 {
 	return run ? run->start_time_ns : 0;
@@ -716,9 +793,16 @@ DISKBENCH_API size_t diskbench_run_result_count(const struct diskbench_run *run)
 }
 
 DISKBENCH_API const struct diskbench_result *
-diskbench_run_result(const struct diskbench_run *run, size_t index)
+diskbench_run_result_get(const struct diskbench_run *run, size_t index)
 {
 	return run && index < run->nresults ? run->results[index] : NULL;
+}
+
+/* The 0.x name. */
+DISKBENCH_API const struct diskbench_result *
+diskbench_run_result(const struct diskbench_run *run, size_t index)
+{
+	return diskbench_run_result_get(run, index);
 }
 
 DISKBENCH_API uint32_t diskbench_run_seed(const struct diskbench_run *run)

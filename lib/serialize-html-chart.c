@@ -312,7 +312,7 @@ static int tl_points(const struct diskbench_result *res, size_t k,
 		     struct tpt **out, size_t *n)
 {
 	const struct diskbench_timeline *tl = diskbench_result_timeline(res);
-	size_t len = diskbench_timeline_len(tl), m;
+	size_t len = diskbench_timeline_count(tl), m;
 	uint64_t iv = diskbench_timeline_interval_ns(tl);
 	uint64_t el = diskbench_result_elapsed_ns(res);
 	struct tpt *v;
@@ -378,7 +378,7 @@ static uint64_t tl_ops(const struct diskbench_timeline *tl)
 {
 	uint64_t ops = 0;
 
-	for (size_t i = 0; i < diskbench_timeline_len(tl); i++) {
+	for (size_t i = 0; i < diskbench_timeline_count(tl); i++) {
 		struct diskbench_timeline_point p = { sizeof(p), 0, 0, 0, 0, 0 };
 
 		if (diskbench_timeline_get(tl, i, &p) == 0)
@@ -408,7 +408,7 @@ static void tl_bands(struct diskbench__html_page *pg,
 		if (!diskbench__html_has_timeline(g->res[ri]))
 			continue;
 		tl = diskbench_result_timeline(g->res[ri]);
-		len = diskbench_timeline_len(tl);
+		len = diskbench_timeline_count(tl);
 		iv = diskbench_timeline_interval_ns(tl);
 		ops = tl_ops(tl);
 		min_run = BAND_MIN_INTERVALS;
@@ -582,7 +582,7 @@ static void tl_rate_line(struct diskbench__html_page *pg,
 static size_t tl_fold(const struct diskbench_result *res)
 {
 	const struct diskbench_timeline *tl = diskbench_result_timeline(res);
-	uint64_t len = diskbench_timeline_len(tl), ops = tl_ops(tl), want, k;
+	uint64_t len = diskbench_timeline_count(tl), ops = tl_ops(tl), want, k;
 
 	want = ops / OPS_PER_POINT;
 	if (want < MIN_POINTS)

@@ -182,7 +182,7 @@ bool diskbench__html_has_hist(const struct diskbench_result *res)
 bool diskbench__html_has_timeline(const struct diskbench_result *res)
 {
 	return res && !diskbench_result_summary_only(res) &&
-	       diskbench_timeline_len(diskbench_result_timeline(res)) > 0;
+	       diskbench_timeline_count(diskbench_result_timeline(res)) > 0;
 }
 
 uint64_t diskbench__html_percentile(const struct diskbench_result *res,

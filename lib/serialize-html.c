@@ -443,7 +443,7 @@ static size_t config_items(struct diskbench__html_page *pg,
 	for (size_t i = 0; i < n; i++) {
 		const char *k, *v;
 
-		diskbench_result_config_at(res, i, &k, &v);
+		diskbench_result_config_get(res, i, &k, &v);
 		if (config_common(pg, g, k, v) != common)
 			continue;
 		diskbench__out_puts(o, written++ ? " &#183; <span class=\"ck\">"
@@ -488,7 +488,7 @@ static void config_lines(struct diskbench__html_page *pg,
 		for (size_t i = 0; i < n && !own; i++) {
 			const char *k, *v;
 
-			diskbench_result_config_at(res, i, &k, &v);
+			diskbench_result_config_get(res, i, &k, &v);
 			own = !config_common(pg, g, k, v);
 		}
 		if (!own)

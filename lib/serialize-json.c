@@ -578,7 +578,7 @@ static void write_config(struct jw *j, const struct diskbench_result *res)
 	for (size_t i = 0; i < n; i++) {
 		const char *k, *v;
 
-		diskbench_result_config_at(res, i, &k, &v);
+		diskbench_result_config_get(res, i, &k, &v);
 		jw_key(j, k);
 		if (json_integer_text(v) || !strcmp(v, "true") || !strcmp(v, "false"))
 			put(j, v);

@@ -18,6 +18,7 @@
 #include "common-internal.h"
 #include "report-internal.h"
 #include "serialize-internal.h"
+#include "error-internal.h"
 
 static const double default_percentiles[] = { 50, 90, 99, 99.9, 99.99, 100 };
 
@@ -48,7 +49,7 @@ DISKBENCH_API void diskbench_write_opts_init(struct diskbench_write_opts *opts,
 	diskbench__opts_init(opts, sz);
 }
 
-DISKBENCH_API int diskbench_report_write(struct diskbench_report *report,
+static int diskbench_report_write__impl(struct diskbench_report *report,
 					 enum diskbench_format format,
 					 const struct diskbench_write_opts *opts,
 					 diskbench_write_fn write, void *user_data)
@@ -117,6 +118,15 @@ DISKBENCH_API int diskbench_report_write(struct diskbench_report *report,
 	return err;
 }
 
+DISKBENCH_API int diskbench_report_write(struct diskbench_report *report,
+					 enum diskbench_format format,
+					 const struct diskbench_write_opts *opts,
+					 diskbench_write_fn write, void *user_data)
+{
+	DISKBENCH__API_RETURN(diskbench_report_write__impl(report, format, opts, write, user_data),
+			      diskbench_report_errmsg(report));
+}
+
 /* ---- input ---- */
 
 /* The length of a UTF-8 byte-order mark at p (editors on some systems
@@ -159,7 +169,7 @@ static int finish_read(struct diskbench_report *report,
 	return err ? err : (int)n;
 }
 
-DISKBENCH_API int diskbench_report_read(struct diskbench_report *report,
+static int diskbench_report_read__impl(struct diskbench_report *report,
 					enum diskbench_format format,
 					const void *buf, size_t len,
 					const char *source)
@@ -197,6 +207,15 @@ DISKBENCH_API int diskbench_report_read(struct diskbench_report *report,
 	return finish_read(report, &l, err, source);
 }
 
+DISKBENCH_API int diskbench_report_read(struct diskbench_report *report,
+					enum diskbench_format format,
+					const void *buf, size_t len,
+					const char *source)
+{
+	DISKBENCH__API_RETURN(diskbench_report_read__impl(report, format, buf, len, source),
+			      diskbench_report_errmsg(report));
+}
+
 /*
  * CSV is read a piece at a time: the whole lines of each read go to the
  * reader at once, and only a partial last line stays in the buffer, so
@@ -204,7 +223,7 @@ DISKBENCH_API int diskbench_report_read(struct diskbench_report *report,
  * parses a whole document) and the other formats are read whole, then
  * handed to diskbench_report_read().
  */
-DISKBENCH_API int diskbench_report_read_file(struct diskbench_report *report,
+static int diskbench_report_read_file__impl(struct diskbench_report *report,
 					     enum diskbench_format format,
 					     const char *path)
 {
@@ -312,4 +331,12 @@ DISKBENCH_API int diskbench_report_read_file(struct diskbench_report *report,
 			      &lineno);
 	free(buf);
 	return finish_read(report, &l, err, path);
+}
+
+DISKBENCH_API int diskbench_report_read_file(struct diskbench_report *report,
+					     enum diskbench_format format,
+					     const char *path)
+{
+	DISKBENCH__API_RETURN(diskbench_report_read_file__impl(report, format, path),
+			      diskbench_report_errmsg(report));
 }

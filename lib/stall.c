@@ -18,6 +18,7 @@
 #include "out-internal.h"
 #include "result-internal.h"
 #include "slow-log-internal.h"
+#include "error-internal.h"
 
 #define S_NS UINT64_C(1000000000)
 
@@ -184,7 +185,7 @@ static int find_list(struct diskbench_stalls *st, uint64_t t)
 	const struct diskbench_timeline *tl = diskbench_result_timeline(res);
 	uint64_t iv = diskbench_timeline_interval_ns(tl);
 	uint64_t elapsed = diskbench_result_elapsed_ns(res);
-	size_t len = diskbench_timeline_len(tl);
+	size_t len = diskbench_timeline_count(tl);
 
 	g.cur.flags = 0;
 	g.cur.precision_ns = iv;
@@ -261,7 +262,7 @@ static int analyze(struct diskbench_stalls *st,
 	uint64_t t = s->p99_ns > S_NS / 10 ? S_NS : 10 * s->p99_ns;
 	struct count_over c;
 	const struct diskbench_timeline *tl = diskbench_result_timeline(res);
-	size_t len = diskbench_timeline_len(tl);
+	size_t len = diskbench_timeline_count(tl);
 
 	if (t < s->max_ns / 10)
 		t = s->max_ns / 10;
@@ -285,8 +286,7 @@ static int analyze(struct diskbench_stalls *st,
 	return err;
 }
 
-DISKBENCH_API int
-diskbench_stalls_find(struct diskbench_stalls **out,
+static int diskbench_stalls_find__impl(struct diskbench_stalls **out,
 		      const struct diskbench_result *res,
 		      const struct diskbench_stall_rules *rules)
 {
@@ -323,6 +323,15 @@ diskbench_stalls_find(struct diskbench_stalls **out,
 	return 0;
 }
 
+DISKBENCH_API int
+diskbench_stalls_find(struct diskbench_stalls **out,
+		      const struct diskbench_result *res,
+		      const struct diskbench_stall_rules *rules)
+{
+	DISKBENCH__API_RETURN(diskbench_stalls_find__impl(out, res, rules),
+			      NULL);
+}
+
 DISKBENCH_API void diskbench_stalls_free(struct diskbench_stalls *st)
 {
 	if (!st)
@@ -336,7 +345,7 @@ DISKBENCH_API size_t diskbench_stalls_count(const struct diskbench_stalls *st)
 	return st ? st->n : 0;
 }
 
-DISKBENCH_API int diskbench_stalls_get(const struct diskbench_stalls *st,
+static int diskbench_stalls_get__impl(const struct diskbench_stalls *st,
 				       size_t index,
 				       struct diskbench_stall *stall)
 {
@@ -354,7 +363,15 @@ DISKBENCH_API int diskbench_stalls_get(const struct diskbench_stalls *st,
 	return 0;
 }
 
-DISKBENCH_API int diskbench_stalls_summary(const struct diskbench_stalls *st,
+DISKBENCH_API int diskbench_stalls_get(const struct diskbench_stalls *st,
+				       size_t index,
+				       struct diskbench_stall *stall)
+{
+	DISKBENCH__API_RETURN(diskbench_stalls_get__impl(st, index, stall),
+			      NULL);
+}
+
+static int diskbench_stalls_summary__impl(const struct diskbench_stalls *st,
 					   struct diskbench_stall_summary *sum)
 {
 	struct diskbench_stall_summary s;
@@ -369,6 +386,13 @@ DISKBENCH_API int diskbench_stalls_summary(const struct diskbench_stalls *st,
 	return 0;
 }
 
+DISKBENCH_API int diskbench_stalls_summary(const struct diskbench_stalls *st,
+					   struct diskbench_stall_summary *sum)
+{
+	DISKBENCH__API_RETURN(diskbench_stalls_summary__impl(st, sum),
+			      NULL);
+}
+
 /* Seconds with millisecond digits: "1.234 s". */
 static const char *secs(char *buf, size_t size, uint64_t ns)
 {
@@ -379,7 +403,7 @@ static const char *secs(char *buf, size_t size, uint64_t ns)
 	return buf;
 }
 
-DISKBENCH_API long diskbench_stalls_text(const struct diskbench_stalls *st,
+static long diskbench_stalls_text__impl(const struct diskbench_stalls *st,
 					 char *buf, size_t size)
 {
 	size_t total = 0;
@@ -440,4 +464,15 @@ DISKBENCH_API long diskbench_stalls_text(const struct diskbench_stalls *st,
 		total += (size_t)n;
 	}
 	return (long)total;
+}
+
+DISKBENCH_API long diskbench_stalls_text(const struct diskbench_stalls *st,
+					 char *buf, size_t size)
+{
+	uint64_t gen = diskbench__error_gen();
+	long r = diskbench_stalls_text__impl(st, buf, size);
+
+	if (r < 0)
+		return diskbench__error_api(__func__, (int)r, gen, NULL);
+	return r;
 }

@@ -15,6 +15,7 @@
 #include "common-internal.h"
 #include "kind-internal.h"
 #include "run-internal.h"
+#include "error-internal.h"
 
 /* bonnie++ 2.00a runs its tests in the order of its CSV columns
  * (diskbench__bonnie_kind()): the big file's six, then the small files'. */
@@ -57,8 +58,7 @@ diskbench_bonnie_suite_opts_init(struct diskbench_bonnie_suite_opts *opts,
 	diskbench__opts_init(opts, sz);
 }
 
-DISKBENCH_API int
-diskbench_run_add_bonnie(struct diskbench_run *run,
+static int diskbench_run_add_bonnie__impl(struct diskbench_run *run,
 			 const struct diskbench_bonnie_suite_opts *opts)
 {
 	struct diskbench_bonnie_suite_opts o;
@@ -154,4 +154,12 @@ diskbench_run_add_bonnie(struct diskbench_run *run,
 		while (n)
 			diskbench_phase_free(p[--n]);
 	return err;
+}
+
+DISKBENCH_API int
+diskbench_run_add_bonnie(struct diskbench_run *run,
+			 const struct diskbench_bonnie_suite_opts *opts)
+{
+	DISKBENCH__API_RETURN(diskbench_run_add_bonnie__impl(run, opts),
+			      diskbench_run_errmsg(run));
 }

@@ -16,6 +16,7 @@
 #include "engine-internal.h"
 #include "target-files-internal.h"
 #include "target-internal.h"
+#include "error-internal.h"
 
 /* How many other names to try when a stranger holds ours. */
 #define NAME_TRIES 1000
@@ -336,7 +337,7 @@ out:
 #endif
 }
 
-DISKBENCH_API int diskbench_target_new(struct diskbench_target **out,
+static int diskbench_target_new__impl(struct diskbench_target **out,
 				       const char *dir,
 				       const struct diskbench_target_opts *opts,
 				       char **errmsg)
@@ -462,6 +463,15 @@ fail:
 	if (err == -ENOMEM && errmsg && !*errmsg)
 		fail(errmsg, err, "out of memory");
 	return err;
+}
+
+DISKBENCH_API int diskbench_target_new(struct diskbench_target **out,
+				       const char *dir,
+				       const struct diskbench_target_opts *opts,
+				       char **errmsg)
+{
+	DISKBENCH__API_RETURN(diskbench_target_new__impl(out, dir, opts, errmsg),
+			      errmsg && *errmsg ? *errmsg : NULL);
 }
 
 int diskbench__target_create_extra(struct diskbench_target *t, uint32_t flags,
@@ -590,7 +600,7 @@ int diskbench__target_remove_all(struct diskbench_target *t)
 	return err;
 }
 
-DISKBENCH_API int diskbench_target_cleanup(struct diskbench_target *target)
+static int diskbench_target_cleanup__impl(struct diskbench_target *target)
 {
 	if (!target)
 		return -EINVAL;
@@ -603,6 +613,12 @@ DISKBENCH_API int diskbench_target_cleanup(struct diskbench_target *target)
 	}
 	atomic_store(&target->refused, 0);
 	return diskbench__target_remove_all(target);
+}
+
+DISKBENCH_API int diskbench_target_cleanup(struct diskbench_target *target)
+{
+	DISKBENCH__API_RETURN(diskbench_target_cleanup__impl(target),
+			      diskbench_target_errmsg(target));
 }
 
 static int choose_name(struct diskbench_target *t, unsigned attempt)

@@ -6,6 +6,7 @@
 
 #include "common-internal.h"
 #include "timeline-internal.h"
+#include "error-internal.h"
 
 DISKBENCH_API void
 diskbench_timeline_opts_init(struct diskbench_timeline_opts *opts, size_t sz)
@@ -139,8 +140,7 @@ int diskbench__timeline_seek(struct diskbench_timeline *tl, uint64_t end_ns)
 	return 0;
 }
 
-DISKBENCH_API int
-diskbench_timeline_new(struct diskbench_timeline **out, uint64_t start_ns,
+static int diskbench_timeline_new__impl(struct diskbench_timeline **out, uint64_t start_ns,
 		       const struct diskbench_timeline_opts *opts)
 {
 	struct diskbench_timeline_opts o;
@@ -180,6 +180,14 @@ diskbench_timeline_new(struct diskbench_timeline **out, uint64_t start_ns,
 	return 0;
 }
 
+DISKBENCH_API int
+diskbench_timeline_new(struct diskbench_timeline **out, uint64_t start_ns,
+		       const struct diskbench_timeline_opts *opts)
+{
+	DISKBENCH__API_RETURN(diskbench_timeline_new__impl(out, start_ns, opts),
+			      NULL);
+}
+
 DISKBENCH_API void diskbench_timeline_free(struct diskbench_timeline *tl)
 {
 	if (!tl)
@@ -188,7 +196,7 @@ DISKBENCH_API void diskbench_timeline_free(struct diskbench_timeline *tl)
 	free(tl);
 }
 
-DISKBENCH_API int diskbench_timeline_copy(struct diskbench_timeline **out,
+static int diskbench_timeline_copy__impl(struct diskbench_timeline **out,
 					  const struct diskbench_timeline *src)
 {
 	struct diskbench_timeline *tl;
@@ -218,14 +226,26 @@ DISKBENCH_API int diskbench_timeline_copy(struct diskbench_timeline **out,
 	return 0;
 }
 
+DISKBENCH_API int diskbench_timeline_copy(struct diskbench_timeline **out,
+					  const struct diskbench_timeline *src)
+{
+	DISKBENCH__API_RETURN(diskbench_timeline_copy__impl(out, src),
+			      NULL);
+}
+
 DISKBENCH_API int diskbench_timeline_record(struct diskbench_timeline *tl,
 					    uint64_t end_ns,
 					    uint64_t latency_ns,
 					    uint64_t bytes)
 {
+	int err;
+
 	if (!tl)
-		return -EINVAL;
-	return diskbench__timeline_record(tl, end_ns, latency_ns, bytes);
+		return DISKBENCH__API_FAIL(-EINVAL, NULL);
+	err = diskbench__timeline_record(tl, end_ns, latency_ns, bytes);
+	if (DISKBENCH_UNLIKELY(err < 0))
+		return DISKBENCH__API_FAIL(err, NULL);
+	return err;
 }
 
 /* How many doublings take interval a to b (a <= b), or -1 if none do. */
@@ -254,7 +274,7 @@ bool diskbench__timeline_mergeable(const struct diskbench_timeline *dst,
 static int merge_same(struct diskbench_timeline *dst,
 		      const struct diskbench_timeline *src);
 
-DISKBENCH_API int diskbench_timeline_merge(struct diskbench_timeline *dst,
+static int diskbench_timeline_merge__impl(struct diskbench_timeline *dst,
 					   const struct diskbench_timeline *src)
 {
 	struct diskbench_timeline *tmp = NULL;
@@ -291,6 +311,13 @@ DISKBENCH_API int diskbench_timeline_merge(struct diskbench_timeline *dst,
 	while (!err && dst->max_len && dst->len > dst->max_len)
 		err = coarsen(dst);
 	return err;
+}
+
+DISKBENCH_API int diskbench_timeline_merge(struct diskbench_timeline *dst,
+					   const struct diskbench_timeline *src)
+{
+	DISKBENCH__API_RETURN(diskbench_timeline_merge__impl(dst, src),
+			      NULL);
 }
 
 /* The merge of two timelines of the same interval length. */
@@ -363,9 +390,15 @@ DISKBENCH_API void diskbench_timeline_reset(struct diskbench_timeline *tl,
 	forget_cursor(tl);
 }
 
-DISKBENCH_API size_t diskbench_timeline_len(const struct diskbench_timeline *tl)
+DISKBENCH_API size_t diskbench_timeline_count(const struct diskbench_timeline *tl)
 {
 	return tl ? tl->len : 0;
+}
+
+/* The 0.x name. */
+DISKBENCH_API size_t diskbench_timeline_len(const struct diskbench_timeline *tl)
+{
+	return diskbench_timeline_count(tl);
 }
 
 DISKBENCH_API uint64_t
@@ -380,8 +413,7 @@ diskbench_timeline_start_ns(const struct diskbench_timeline *tl)
 	return tl ? tl->start_ns : 0;
 }
 
-DISKBENCH_API int
-diskbench_timeline_get(const struct diskbench_timeline *tl, size_t index,
+static int diskbench_timeline_get__impl(const struct diskbench_timeline *tl, size_t index,
 		       struct diskbench_timeline_point *point)
 {
 	struct diskbench_timeline_point p;
@@ -408,7 +440,14 @@ diskbench_timeline_get(const struct diskbench_timeline *tl, size_t index,
 }
 
 DISKBENCH_API int
-diskbench_timeline_tails(const struct diskbench_timeline *tl, size_t index,
+diskbench_timeline_get(const struct diskbench_timeline *tl, size_t index,
+		       struct diskbench_timeline_point *point)
+{
+	DISKBENCH__API_RETURN(diskbench_timeline_get__impl(tl, index, point),
+			      NULL);
+}
+
+static int diskbench_timeline_tails__impl(const struct diskbench_timeline *tl, size_t index,
 			 uint64_t *slow_ops, uint64_t *p99_ns)
 {
 	if (!tl || !slow_ops || !p99_ns)
@@ -418,6 +457,14 @@ diskbench_timeline_tails(const struct diskbench_timeline *tl, size_t index,
 	*slow_ops = tl->slots[index].slow_ops;
 	*p99_ns = tl->slots[index].p99_ns;
 	return 0;
+}
+
+DISKBENCH_API int
+diskbench_timeline_tails(const struct diskbench_timeline *tl, size_t index,
+			 uint64_t *slow_ops, uint64_t *p99_ns)
+{
+	DISKBENCH__API_RETURN(diskbench_timeline_tails__impl(tl, index, slow_ops, p99_ns),
+			      NULL);
 }
 
 DISKBENCH_API uint64_t

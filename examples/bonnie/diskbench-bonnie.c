@@ -1379,7 +1379,7 @@ static void say_stalls(const struct diskbench_run *run)
 		char buf[4096], *line, *next;
 		long n;
 
-		if (diskbench_stalls_find(&st, diskbench_run_result(run, i), NULL))
+		if (diskbench_stalls_find(&st, diskbench_run_result_get(run, i), NULL))
 			continue;
 		n = diskbench_stalls_text(st, buf, sizeof(buf));
 		if (n > 0 && (size_t)n >= sizeof(buf))
@@ -1412,7 +1412,7 @@ static void say_partial(const struct cli *cli, const struct diskbench_run *run,
 	if (reader_gone(STDERR_FILENO))
 		return;
 	for (size_t i = 0; i < diskbench_run_result_count(run); i++) {
-		const struct diskbench_result *r = diskbench_run_result(run, i);
+		const struct diskbench_result *r = diskbench_run_result_get(run, i);
 
 		n++;
 		if (diskbench_result_error(r))

@@ -584,12 +584,12 @@ static struct sync_out sync_point(struct rank *rk, bool done)
 }
 
 /* The setup of the barrier phase before each real phase: untimed. */
-static int barrier_setup(struct diskbench_target *t, void *ud)
+static int barrier_setup(struct diskbench_custom_ctx *ctx, void *ud)
 {
 	struct rank *rk = ud;
 	struct sync_out s;
 
-	(void)t;
+	(void)ctx;
 	if (atomic_load(&g_signal) && !rk->failed)
 		set_err(rk, "interrupted by %s", signal_name(atomic_load(&g_signal)));
 	s = sync_point(rk, false);
@@ -606,9 +606,10 @@ static int barrier_setup(struct diskbench_target *t, void *ud)
 	return 0;
 }
 
-static int barrier_op(uint64_t index, uint64_t *bytes, void *ud)
+static int barrier_op(struct diskbench_custom_ctx *ctx, uint64_t index,
+		      uint64_t *bytes, void *ud)
 {
-	(void)index, (void)bytes, (void)ud;
+	(void)ctx, (void)index, (void)bytes, (void)ud;
 	return DISKBENCH_CUSTOM_DONE;
 }
 
@@ -635,12 +636,14 @@ struct shared {
 	void *buf;
 };
 
-static int shared_op(uint64_t index, uint64_t *bytes, void *ud)
+static int shared_op(struct diskbench_custom_ctx *ctx, uint64_t index,
+		     uint64_t *bytes, void *ud)
 {
 	struct shared *sh = ud;
 	uint64_t bs = sh->rk->o->block;
 	ssize_t n;
 
+	(void)ctx;
 	if (index >= sh->blocks)
 		return DISKBENCH_CUSTOM_DONE;
 	if (sh->write)
@@ -743,9 +746,13 @@ static uint64_t sim_latency(int kind, uint64_t nth, uint64_t bytes, void *ud)
 
 static int add_barrier(struct rank *rk, struct diskbench_run *run)
 {
-	struct diskbench_custom_ops co = { sizeof(co), barrier_setup, barrier_op, NULL };
+	struct diskbench_custom_ctx_ops co = DISKBENCH_CUSTOM_CTX_OPS_INIT;
 	struct diskbench_phase *p;
-	int err = diskbench_phase_custom_new(&p, BARRIER_NAME, &co, rk);
+	int err;
+
+	co.setup = barrier_setup;
+	co.op = barrier_op;
+	err = diskbench_phase_custom_ctx_new(&p, BARRIER_NAME, &co, rk);
 
 	if (!err)
 		err = diskbench_run_add(run, p);
@@ -790,14 +797,15 @@ static int build_run(struct rank *rk, struct diskbench_run **out,
 		return err;
 	}
 	if (o->shared_file) {
-		struct diskbench_custom_ops co = { sizeof(co), NULL, shared_op, NULL };
+		struct diskbench_custom_ctx_ops co = DISKBENCH_CUSTOM_CTX_OPS_INIT;
 
+		co.op = shared_op;
 		if (o->phases[PH_WRITE]) {
-			err = diskbench_phase_custom_new(&p, "shared_write", &co, sh_w);
+			err = diskbench_phase_custom_ctx_new(&p, "shared_write", &co, sh_w);
 			err = add_phase(rk, run, p, err, "shared_write");
 		}
 		if (!err && o->phases[PH_READ]) {
-			err = diskbench_phase_custom_new(&p, "shared_read", &co, sh_r);
+			err = diskbench_phase_custom_ctx_new(&p, "shared_read", &co, sh_r);
 			err = add_phase(rk, run, p, err, "shared_read");
 		}
 	} else {
@@ -1372,7 +1380,7 @@ int main(int argc, char **argv)
 
 		atomic_store(&g_run, NULL);
 		for (size_t i = 0; i < diskbench_run_result_count(run); i++) {
-			const struct diskbench_result *r = diskbench_run_result(run, i);
+			const struct diskbench_result *r = diskbench_run_result_get(run, i);
 			struct diskbench_result *c;
 
 			if (!strcmp(diskbench_result_name(r), BARRIER_NAME) ||
@@ -1387,8 +1395,8 @@ int main(int argc, char **argv)
 			const char *phase = "";
 
 			for (size_t i = 0; i < diskbench_run_result_count(run); i++)
-				if (diskbench_result_error(diskbench_run_result(run, i)))
-					phase = diskbench_result_name(diskbench_run_result(run, i));
+				if (diskbench_result_error(diskbench_run_result_get(run, i)))
+					phase = diskbench_result_name(diskbench_run_result_get(run, i));
 			if (atomic_load(&g_signal))
 				set_err(&rk, "interrupted by %s%s%s",
 					signal_name(atomic_load(&g_signal)),

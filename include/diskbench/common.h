@@ -87,6 +87,21 @@
 #endif
 
 /**
+ * @def DISKBENCH_DEPRECATED_FOR(f)
+ * Marks a 0.x name that 1.0 renamed to @p f. The old name keeps working
+ * (same symbol, same behaviour) and by default compiles without a word,
+ * so that a program written against 0.1 or 0.2 builds unchanged, also
+ * with -Werror. Define `DISKBENCH_DEPRECATION_WARNINGS` before including
+ * a header to be warned at each use of an old name, or
+ * `DISKBENCH_DEPRECATE_HARD` to have the old names not declared at all.
+ */
+#if defined(DISKBENCH_DEPRECATION_WARNINGS)
+# define DISKBENCH_DEPRECATED_FOR(f) DISKBENCH_DEPRECATED("use " #f "()")
+#else
+# define DISKBENCH_DEPRECATED_FOR(f)
+#endif
+
+/**
  * True if the size-prefixed struct at @p p is large enough to hold @p field.
  *
  * Structs the library hands out start with `size_t sz`, the size the library
@@ -96,6 +111,32 @@
 #define DISKBENCH_HAS_FIELD(p, field) \
 	((size_t)((const char *)&(p)->field - (const char *)(p)) + \
 	 sizeof((p)->field) <= (p)->sz)
+
+/**
+ * @def DISKBENCH_RESULT_ARRAY(a)
+ * An array of results as a function that only reads them takes it
+ * (`const struct diskbench_result *const *`), from any of the forms a caller
+ * has: results it owns (`struct diskbench_result *[]`, from
+ * diskbench_result_decode()), results it borrows (`const struct
+ * diskbench_result *[]`, from diskbench_run_result_get()), either with
+ * const elements, or NULL. In C11 and later it is a checked conversion, and
+ * anything else fails to compile; C++ converts these forms by itself, and
+ * older C gets a plain cast. diskbench_result_merge() and
+ * diskbench_report_add() apply it to their array argument, so that a
+ * caller needs no cast.
+ */
+#if !defined(__cplusplus) && defined(__STDC_VERSION__) && \
+	__STDC_VERSION__ >= 201112L
+# define DISKBENCH_RESULT_ARRAY(a) \
+	((const struct diskbench_result *const *)_Generic((a), \
+		struct diskbench_result **: (a), \
+		struct diskbench_result *const *: (a), \
+		const struct diskbench_result **: (a), \
+		const struct diskbench_result *const *: (a), \
+		void *: (a)))
+#else
+# define DISKBENCH_RESULT_ARRAY(a) ((const struct diskbench_result *const *)(a))
+#endif
 
 DISKBENCH_BEGIN_DECLS
 

@@ -15,8 +15,26 @@
  * - `-ECANCELED`: the work was cancelled.
  *
  * I/O errors are passed on as the kernel reported them (`-EIO`, `-ENOSPC`,
- * ...). Context (which file, which offset, which operation) is kept on the
- * object that failed and read with its `_errmsg` call.
+ * ...).
+ *
+ * **Why a call failed: one rule.** Every function that can fail leaves,
+ * when it fails, a one-line message in the calling thread's last error,
+ * read with diskbench_error_last(): the function's name, then what was
+ * wrong (which argument and which limit, which file, offset and
+ * operation). It stays until the thread's next failing call, or
+ * diskbench_error_clear(); a call that succeeds leaves it as it was, so
+ * read it right after the failure, as errno.
+ *
+ * @code
+ * if (diskbench_phase_random_new(&p, &ro) < 0)
+ *         fprintf(stderr, "%s\n", diskbench_error_last());
+ * @endcode
+ *
+ * The 0.x ways keep working and say the same: the objects' `_errmsg()`
+ * calls (a run's, a report's, ...), which also hold the message for
+ * another thread to read, and the `char **errmsg` out-parameters of
+ * diskbench_target_new(), diskbench_result_decode() and
+ * diskbench_result_merge().
  *
  * @defgroup error Errors
  * @{
@@ -38,6 +56,23 @@ DISKBENCH_BEGIN_DECLS
  *         thread.
  */
 DISKBENCH_API const char *diskbench_strerror(int err);
+
+/**
+ * The calling thread's last error: why its last failing call failed.
+ *
+ * @return a one-line message, starting with the name of the function that
+ *         failed; "" when no call of this thread has failed since it
+ *         started or since diskbench_error_clear(). Never NULL. It belongs
+ *         to the thread, and stays valid until the thread's next call into
+ *         the library.
+ */
+DISKBENCH_API const char *diskbench_error_last(void);
+
+/**
+ * Clears the calling thread's last error: diskbench_error_last() says ""
+ * until a call fails.
+ */
+DISKBENCH_API void diskbench_error_clear(void);
 
 DISKBENCH_END_DECLS
 

@@ -28,7 +28,7 @@
  * offset the caller measured for its process) and added interval by
  * interval; the elapsed time is from the earliest start to the latest
  * end, so the rate is total bytes over that span. The merged result keeps
- * copies of its inputs beside it (diskbench_result_input()), so a report
+ * copies of its inputs beside it (diskbench_result_input_get()), so a report
  * can show each process next to the whole.
  *
  * @defgroup exchange Exchange and merge
@@ -97,7 +97,7 @@ DISKBENCH_API int diskbench_result_decode(struct diskbench_result **out,
  * requests over the merged elapsed time; the lag's maximum is exact, its
  * p50 and p99 are the largest of the inputs' (an upper bound: the lags
  * themselves are not kept). Copies of the inputs are kept
- * (diskbench_result_input()); the inputs themselves are not changed.
+ * (diskbench_result_input_get()); the inputs themselves are not changed.
  *
  * @param[out] out        the merged result; free it with
  *                        diskbench_result_free()
@@ -118,6 +118,12 @@ DISKBENCH_API int
 diskbench_result_merge(struct diskbench_result **out,
 		       const struct diskbench_result *const *inputs,
 		       const int64_t *offsets_ns, size_t n, char **errmsg);
+#ifndef __cplusplus
+/* Any array of results, without a cast (see DISKBENCH_RESULT_ARRAY()). */
+# define diskbench_result_merge(out, inputs, offsets_ns, n, errmsg) \
+	(diskbench_result_merge)((out), DISKBENCH_RESULT_ARRAY(inputs), \
+				 (offsets_ns), (n), (errmsg))
+#endif
 
 /**
  * Number of inputs a merged result was made from.
@@ -138,7 +144,15 @@ diskbench_result_input_count(const struct diskbench_result *res);
  *         out of range
  */
 DISKBENCH_API const struct diskbench_result *
+diskbench_result_input_get(const struct diskbench_result *res, size_t index);
+
+/** The 0.x name of diskbench_result_input_get(), kept working.
+ *  @deprecated Use diskbench_result_input_get(). */
+#ifndef DISKBENCH_DEPRECATE_HARD
+DISKBENCH_DEPRECATED_FOR(diskbench_result_input_get)
+DISKBENCH_API const struct diskbench_result *
 diskbench_result_input(const struct diskbench_result *res, size_t index);
+#endif
 
 /**
  * The clock offset input number @p index of a merged result was given.

@@ -313,6 +313,40 @@ DISKBENCH_API uint64_t diskbench_hist_count_le(const struct diskbench_hist *hist
 					       uint64_t value);
 
 /**
+ * Number of values recorded above @p value, by the bucket rule of
+ * diskbench_hist_count_le(): the values of every bucket above @p value's
+ * own, so that diskbench_hist_count_le(v) + diskbench_hist_count_gt(v)
+ * is the count for every v. It is never above the exact count, and below
+ * it by at most the count of @p value's bucket; exact below the minimum
+ * (every value), at or above the maximum (0), and for a value at the top
+ * of its bucket.
+ *
+ * @param[in] hist  the histogram; NULL counts as empty
+ * @param[in] value the value
+ * @return the count
+ */
+DISKBENCH_API uint64_t diskbench_hist_count_gt(const struct diskbench_hist *hist,
+					       uint64_t value);
+
+/**
+ * Number of values recorded from @p low to @p high, both included, by the
+ * bucket rule: the values of every bucket that can hold a value in that
+ * range (from @p low's bucket to @p high's), so it is never below the
+ * exact count, and above it by at most the counts of those two buckets.
+ * diskbench_hist_count_between(0, v) is diskbench_hist_count_le(v).
+ * Overflowed values count as one bucket from diskbench_hist_highest() + 1
+ * to the maximum.
+ *
+ * @param[in] hist the histogram; NULL counts as empty
+ * @param[in] low  the smallest value counted
+ * @param[in] high the largest value counted
+ * @return the count; 0 when @p low is above @p high
+ */
+DISKBENCH_API uint64_t
+diskbench_hist_count_between(const struct diskbench_hist *hist, uint64_t low,
+			     uint64_t high);
+
+/**
  * Fraction of the values recorded at or below @p value: the cumulative
  * distribution function, diskbench_hist_count_le() / diskbench_hist_count().
  *

@@ -84,6 +84,16 @@ struct diskbench_bonnie_opts {
 	{ sizeof(struct diskbench_bonnie_opts), 0, 0, 0, 0, 0 }
 
 /**
+ * Fills struct diskbench_bonnie_opts with its size and the defaults, as
+ * DISKBENCH_BONNIE_OPTS_INIT does: for callers without a preprocessor (bindings).
+ *
+ * @param[out] opts the struct to fill
+ * @param[in]  sz   sizeof(*opts) as the caller sees it
+ */
+DISKBENCH_API void
+diskbench_bonnie_opts_init(struct diskbench_bonnie_opts *opts, size_t sz);
+
+/**
  * Makes one of bonnie++'s big-file phases, each timed as bonnie++ 2.00a
  * times it, its closing fsync and close included:
  * - DISKBENCH_PHASE_PUTC: creates the test file and writes the per-byte
@@ -149,6 +159,16 @@ struct diskbench_seq_opts {
 #define DISKBENCH_SEQ_OPTS_INIT { sizeof(struct diskbench_seq_opts), 0, 0, 0, 0, 0 }
 
 /**
+ * Fills struct diskbench_seq_opts with its size and the defaults, as
+ * DISKBENCH_SEQ_OPTS_INIT does: for callers without a preprocessor (bindings).
+ *
+ * @param[out] opts the struct to fill
+ * @param[in]  sz   sizeof(*opts) as the caller sees it
+ */
+DISKBENCH_API void
+diskbench_seq_opts_init(struct diskbench_seq_opts *opts, size_t sz);
+
+/**
  * Makes a general sequential read or write phase. "Sequential write,
  * 1 MiB blocks, O_DIRECT, io_uring at depth 8" is a target made with an
  * io_uring engine and this phase with block_bytes 1 MiB, queue_depth 8 and
@@ -173,7 +193,12 @@ struct diskbench_random_opts {
 	/** Bytes per request, and the alignment of offsets; 0: the target's
 	 *  block size. */
 	uint64_t block_bytes;
-	/** Requests to make; 0: as many as the file has blocks. */
+	/** Requests to make; 0: with a time limit (time_limit_ns, or the
+	 *  run's stop_time_ns), as many as the time allows, offsets drawn over
+	 *  the whole file throughout (fio's time_based); without one, as many
+	 *  as the file has blocks. The result's `ended_by` says what ended
+	 *  the phase: `time_limit`, `ops_limit` (the requests done, which
+	 *  before a time limit is early), `run_stop_bytes` or `stopped`. */
 	uint64_t ops;
 	/** Stop after this long even if requests remain; 0: no limit. */
 	uint64_t time_limit_ns;
@@ -197,6 +222,16 @@ struct diskbench_random_opts {
 /** Initializer for struct diskbench_random_opts: all defaults. */
 #define DISKBENCH_RANDOM_OPTS_INIT \
 	{ sizeof(struct diskbench_random_opts), 0, 0, 0, 0, 0, 0, 0 }
+
+/**
+ * Fills struct diskbench_random_opts with its size and the defaults, as
+ * DISKBENCH_RANDOM_OPTS_INIT does: for callers without a preprocessor (bindings).
+ *
+ * @param[out] opts the struct to fill
+ * @param[in]  sz   sizeof(*opts) as the caller sees it
+ */
+DISKBENCH_API void
+diskbench_random_opts_init(struct diskbench_random_opts *opts, size_t sz);
 
 /**
  * Makes a random I/O phase over the target's test file: block-aligned
@@ -272,6 +307,16 @@ struct diskbench_files_opts {
 	{ sizeof(struct diskbench_files_opts), 0, 0, 0, 0, 0, 0, 0 }
 
 /**
+ * Fills struct diskbench_files_opts with its size and the defaults, as
+ * DISKBENCH_FILES_OPTS_INIT does: for callers without a preprocessor (bindings).
+ *
+ * @param[out] opts the struct to fill
+ * @param[in]  sz   sizeof(*opts) as the caller sees it
+ */
+DISKBENCH_API void
+diskbench_files_opts_init(struct diskbench_files_opts *opts, size_t sz);
+
+/**
  * Makes one of bonnie++'s small-file phases, with its semantics (see
  * docs/phases.md): DISKBENCH_PHASE_SEQ_CREATE, _SEQ_STAT, _SEQ_DELETE,
  * _RAN_CREATE, _RAN_STAT, _RAN_DELETE. The files live in a directory the
@@ -334,6 +379,20 @@ struct diskbench_custom_ops {
 	void (*teardown)(void *user_data);
 };
 
+/** Initializer for struct diskbench_custom_ops: no callbacks. */
+#define DISKBENCH_CUSTOM_OPS_INIT \
+	{ sizeof(struct diskbench_custom_ops), 0, 0, 0 }
+
+/**
+ * Fills struct diskbench_custom_ops with its size and the defaults, as
+ * DISKBENCH_CUSTOM_OPS_INIT does: for callers without a preprocessor (bindings).
+ *
+ * @param[out] opts the struct to fill
+ * @param[in]  sz   sizeof(*opts) as the caller sees it
+ */
+DISKBENCH_API void
+diskbench_custom_ops_init(struct diskbench_custom_ops *opts, size_t sz);
+
 /**
  * Callbacks of a custom phase that takes a context
  * (diskbench_phase_custom_ctx_new()): the same as struct
@@ -365,6 +424,16 @@ struct diskbench_custom_ctx_ops {
 /** Initializer for struct diskbench_custom_ctx_ops: no callbacks. */
 #define DISKBENCH_CUSTOM_CTX_OPS_INIT \
 	{ sizeof(struct diskbench_custom_ctx_ops), 0, 0, 0 }
+
+/**
+ * Fills struct diskbench_custom_ctx_ops with its size and the defaults, as
+ * DISKBENCH_CUSTOM_CTX_OPS_INIT does: for callers without a preprocessor (bindings).
+ *
+ * @param[out] opts the struct to fill
+ * @param[in]  sz   sizeof(*opts) as the caller sees it
+ */
+DISKBENCH_API void
+diskbench_custom_ctx_ops_init(struct diskbench_custom_ctx_ops *opts, size_t sz);
 
 /**
  * Makes a custom phase whose callbacks take the phase's context. It runs
@@ -478,8 +547,35 @@ DISKBENCH_API void diskbench_custom_time_from_here(struct diskbench_custom_ctx *
 DISKBENCH_API uint64_t diskbench_custom_now(const struct diskbench_custom_ctx *ctx);
 
 /**
- * Makes a custom phase. It runs until op returns DISKBENCH_CUSTOM_DONE or
- * an error, or the run's stop condition is met.
+ * Adds an entry to the configuration of the phase's result
+ * (diskbench_result_config()), from setup, an operation or teardown:
+ * what the phase was asked to do, as a custom phase describes it ("the
+ * file's record size", "the queue it drove"). Every output that carries
+ * configuration carries it (the JSON, the HTML report). The keys are set
+ * after the library's own, and a key set twice keeps the last value. They
+ * belong to one run of the phase: a phase run again starts with none.
+ *
+ * @param[in] ctx   the phase's context
+ * @param[in] key   1 to 64 of a-z, 0-9, '_' and '.', starting with a
+ *                  letter, and none the library sets itself (engine,
+ *                  engine_queue_depth, file_bytes, sync, seed,
+ *                  run_stop_*, cache_drop, pace_*)
+ * @param[in] value at most 4096 bytes, no control characters
+ * @return 0; -EINVAL for a NULL argument or a key or value outside those
+ *         rules (the last error says which); -ENOMEM
+ */
+DISKBENCH_API int diskbench_custom_set_config(struct diskbench_custom_ctx *ctx,
+					      const char *key, const char *value);
+
+#ifndef DISKBENCH_DEPRECATE_HARD
+/**
+ * Makes a custom phase from the 0.1 table of callbacks, which take no
+ * context. It runs until op returns DISKBENCH_CUSTOM_DONE or an error, or
+ * the run's stop condition is met.
+ *
+ * @deprecated The one custom-phase API is diskbench_phase_custom_ctx_new():
+ * its callbacks reach the phase's target, engine, files, clock and
+ * configuration. This form keeps working, unchanged.
  *
  * @param[out] out       the phase; free it with diskbench_phase_free() or
  *                       hand it to diskbench_run_add()
@@ -488,10 +584,12 @@ DISKBENCH_API uint64_t diskbench_custom_now(const struct diskbench_custom_ctx *c
  * @param[in]  user_data passed to every callback
  * @return 0; -EINVAL for a NULL argument or op; -E2BIG; -ENOMEM
  */
+DISKBENCH_DEPRECATED_FOR(diskbench_phase_custom_ctx_new)
 DISKBENCH_API int diskbench_phase_custom_new(struct diskbench_phase **out,
 					     const char *name,
 					     const struct diskbench_custom_ops *ops,
 					     void *user_data);
+#endif
 
 /**
  * Frees a phase that was not handed to a run.
@@ -503,8 +601,32 @@ DISKBENCH_API int diskbench_phase_custom_new(struct diskbench_phase **out,
  */
 DISKBENCH_API void diskbench_phase_free(struct diskbench_phase *phase);
 
+/** Longest phase name diskbench_phase_set_name() takes, in bytes. */
+#define DISKBENCH_PHASE_NAME_MAX 64
+
 /**
- * The phase's name ("putc", "seq_write", or the custom name).
+ * Names a phase, as fio names its jobs: its result, and every output and
+ * reader of it (JSON, HTML, HDR log tags, the report's tables), carry the
+ * name. Without one, a phase is named for its kind ("random_io"), and a
+ * run that holds a phase of that name already makes it unique when the
+ * phase is added ("random_io.2", "random_io.3"). A name given here, or to
+ * a custom phase, is the caller's: diskbench_run_add() refuses a second
+ * phase of the same name in one run (-EEXIST, the run's errmsg and the
+ * last error naming both).
+ *
+ * @param[in] phase the phase, not yet added to a run
+ * @param[in] name  1 to DISKBENCH_PHASE_NAME_MAX bytes without spaces,
+ *                  commas or control characters; copied
+ * @return 0; -EINVAL for a NULL argument or a name outside those rules;
+ *         -EBUSY for a phase a run holds already; -ENOMEM
+ */
+DISKBENCH_API int diskbench_phase_set_name(struct diskbench_phase *phase,
+					   const char *name);
+
+/**
+ * The phase's name: its kind's ("putc", "seq_write"), made unique in its
+ * run ("random_io.2"), or the one it was given (diskbench_phase_set_name(),
+ * a custom phase's).
  *
  * @param[in] phase the phase
  * @return a string valid while the phase lives

@@ -99,7 +99,7 @@ enum diskbench_format {
 /**
  * A run's metadata. As input (diskbench_report_add()), zero and NULL mean
  * "not known" or the default named per field; the strings are copied. As
- * output (diskbench_report_get_info()), the strings belong to the report and
+ * output (diskbench_report_run_get()), the strings belong to the report and
  * live until it is freed, and NULL means the run's source did not say.
  */
 struct diskbench_report_info {
@@ -235,6 +235,12 @@ DISKBENCH_API int
 diskbench_report_add(struct diskbench_report *report,
 		     const struct diskbench_report_info *info,
 		     const struct diskbench_result *const *results, size_t count);
+#ifndef __cplusplus
+/* Any array of results, without a cast (see DISKBENCH_RESULT_ARRAY()). */
+# define diskbench_report_add(report, info, results, count) \
+	(diskbench_report_add)((report), (info), \
+			       DISKBENCH_RESULT_ARRAY(results), (count))
+#endif
 
 /**
  * Adds an executed run's results, as diskbench_report_add() does, and what
@@ -272,9 +278,18 @@ DISKBENCH_API size_t diskbench_report_run_count(const struct diskbench_report *r
  * @return 0; -EINVAL for a NULL argument, an index out of range, or an
  *         info->sz smaller than the struct's first field
  */
+DISKBENCH_API int diskbench_report_run_get(const struct diskbench_report *report,
+					size_t index,
+					struct diskbench_report_info *info);
+
+/** The 0.x name of diskbench_report_run_get(), kept working.
+ *  @deprecated Use diskbench_report_run_get(). */
+#ifndef DISKBENCH_DEPRECATE_HARD
+DISKBENCH_DEPRECATED_FOR(diskbench_report_run_get)
 DISKBENCH_API int diskbench_report_get_info(const struct diskbench_report *report,
 					size_t index,
 					struct diskbench_report_info *info);
+#endif
 
 /**
  * Number of results of a run.
@@ -293,8 +308,17 @@ DISKBENCH_API size_t diskbench_report_result_count(const struct diskbench_report
  * @return the result, owned by the report; NULL for an index out of range
  */
 DISKBENCH_API const struct diskbench_result *
+diskbench_report_result_get(const struct diskbench_report *report, size_t index,
+			size_t i);
+
+/** The 0.x name of diskbench_report_result_get(), kept working.
+ *  @deprecated Use diskbench_report_result_get(). */
+#ifndef DISKBENCH_DEPRECATE_HARD
+DISKBENCH_DEPRECATED_FOR(diskbench_report_result_get)
+DISKBENCH_API const struct diskbench_result *
 diskbench_report_result(const struct diskbench_report *report, size_t index,
 			size_t i);
+#endif
 
 /**
  * Writes the report in a format to a sink.

@@ -318,8 +318,9 @@ DISKBENCH_API const char *diskbench_result_errmsg(const struct diskbench_result 
  * keys: `engine`, `queue_depth`, `block_bytes`, `direct`, `sync`, `fsync`,
  * `threads`, `ops_limit`, `time_limit_ns`, `seed`, `cache_drop`, and each
  * phase kind's own (@ref result_config lists them all with their values).
- * Numbers are in decimal, flags "true" or "false". A user's own result, or a
- * custom phase, may add keys of its own.
+ * Numbers are in decimal, flags "true" or "false". A user's own result
+ * takes keys of its own with diskbench_result_set_config(), and a custom
+ * phase gives its result keys with diskbench_custom_set_config().
  * @{
  */
 
@@ -341,9 +342,18 @@ diskbench_result_config_count(const struct diskbench_result *res);
  * @param[out] value the value, borrowed until that key is set again
  * @return 0; -EINVAL for a NULL argument or an index out of range
  */
+DISKBENCH_API int diskbench_result_config_get(const struct diskbench_result *res,
+					     size_t index, const char **key,
+					     const char **value);
+
+/** The 0.x name of diskbench_result_config_get(), kept working.
+ *  @deprecated Use diskbench_result_config_get(). */
+#ifndef DISKBENCH_DEPRECATE_HARD
+DISKBENCH_DEPRECATED_FOR(diskbench_result_config_get)
 DISKBENCH_API int diskbench_result_config_at(const struct diskbench_result *res,
 					     size_t index, const char **key,
 					     const char **value);
+#endif
 
 /**
  * The value of configuration key @p key.

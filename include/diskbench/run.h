@@ -114,7 +114,7 @@ struct diskbench_run_event {
 	const struct diskbench_phase *phase;
 	/** Its name, as diskbench_phase_name(). */
 	const char *phase_name;
-	/** At an end event, the phase's result (as diskbench_run_result()
+	/** At an end event, the phase's result (as diskbench_run_result_get()
 	 *  gives it), complete or partial; NULL at a start event, or when the
 	 *  result itself could not be made (-ENOMEM). */
 	const struct diskbench_result *result;
@@ -268,8 +268,13 @@ DISKBENCH_API void diskbench_run_free(struct diskbench_run *run);
  *
  * @param[in] run   the run
  * @param[in] phase the phase; on failure it stays the caller's
+ * A phase whose name another phase of the run has already gets a unique
+ * one if the name was its kind's ("random_io.2"), and is refused if the
+ * name was the caller's (diskbench_phase_set_name()).
+ *
  * @return 0; -EINVAL for a NULL argument, or a phase already added to this
- *         run or to another (diskbench_run_errmsg() says which); -EBUSY
+ *         run or to another (diskbench_run_errmsg() says which); -EEXIST
+ *         for a phase named by the caller as one the run holds; -EBUSY
  *         while the run executes; -ENOMEM
  */
 DISKBENCH_API int diskbench_run_add(struct diskbench_run *run,
@@ -328,7 +333,15 @@ DISKBENCH_API size_t diskbench_run_result_count(const struct diskbench_run *run)
  *         freed; NULL for an index past the end
  */
 DISKBENCH_API const struct diskbench_result *
+diskbench_run_result_get(const struct diskbench_run *run, size_t index);
+
+/** The 0.x name of diskbench_run_result_get(), kept working.
+ *  @deprecated Use diskbench_run_result_get(). */
+#ifndef DISKBENCH_DEPRECATE_HARD
+DISKBENCH_DEPRECATED_FOR(diskbench_run_result_get)
+DISKBENCH_API const struct diskbench_result *
 diskbench_run_result(const struct diskbench_run *run, size_t index);
+#endif
 
 /**
  * The seed of the run's generator, from which the random phases draw seek

@@ -177,7 +177,14 @@ DISKBENCH_API void diskbench_timeline_reset(struct diskbench_timeline *tl,
  * @param[in] tl the timeline
  * @return the number of intervals; 0 if no operation was recorded
  */
+DISKBENCH_API size_t diskbench_timeline_count(const struct diskbench_timeline *tl);
+
+/** The 0.x name of diskbench_timeline_count(), kept working.
+ *  @deprecated Use diskbench_timeline_count(). */
+#ifndef DISKBENCH_DEPRECATE_HARD
+DISKBENCH_DEPRECATED_FOR(diskbench_timeline_count)
 DISKBENCH_API size_t diskbench_timeline_len(const struct diskbench_timeline *tl);
+#endif
 
 /**
  * Interval length in ns (of a bounded timeline: the length it has now).
@@ -201,7 +208,7 @@ diskbench_timeline_start_ns(const struct diskbench_timeline *tl);
  * Reads one interval.
  *
  * @param[in]     tl    the timeline
- * @param[in]     index from 0 to diskbench_timeline_len() - 1
+ * @param[in]     index from 0 to diskbench_timeline_count() - 1
  * @param[in,out] point the caller sets point->sz to sizeof(*point); the
  *                      library fills the fields that fit and sets sz to the
  *                      size it filled
@@ -225,7 +232,7 @@ diskbench_timeline_get(const struct diskbench_timeline *tl, size_t index,
  * own (diskbench_timeline_new()) counts no slow operations and has no p99.
  *
  * @param[in]  tl       the timeline
- * @param[in]  index    from 0 to diskbench_timeline_len() - 1
+ * @param[in]  index    from 0 to diskbench_timeline_count() - 1
  * @param[out] slow_ops operations at or over the slow threshold
  * @param[out] p99_ns   the interval's p99; 0 when not known
  * @return 0; -EINVAL for a NULL argument; -ERANGE for an index past the end

@@ -16,11 +16,17 @@
    public headers and docs only) the same way, with -Wall -Wextra -Werror,
    and runs the one that takes a directory (custom-phase) against the
    install.
-6. Removes TMP.
+6. Builds each program of each --release DIR (tests/abi/releases/0.1, 0.2:
+   the downstream program and the examples exactly as that release had
+   them, 0.x names and all) against the install the same way, and runs
+   those that need no disk of their own: a release's programs must build
+   and run unchanged against every later 0.x or 1.x library.
+7. Removes TMP.
 
 usage: check-downstream.py --meson=WORD... --cc=WORD... --builddir DIR
          --source downstream.c --version X.Y.Z --soname NAME
-         [--example FILE.c]... [--no-shared] [--no-static] [--keep]
+         [--example FILE.c]... [--release DIR]... [--no-shared]
+         [--no-static] [--keep]
 """
 
 import argparse
@@ -100,6 +106,7 @@ def main():
     ap.add_argument('--no-static', action='store_true')
     ap.add_argument('--keep', action='store_true')
     ap.add_argument('--example', action='append', default=[])
+    ap.add_argument('--release', action='append', default=[])
     args = ap.parse_args()
 
     if shutil.which('pkg-config') is None:
@@ -196,6 +203,45 @@ def main():
                     if os.listdir(work):
                         raise Fail('%s left %r' % (name, os.listdir(work)))
             print('ok examples: %d built against the install' % len(args.example))
+
+        if args.release and not args.no_shared:
+            flags = pkg_config(env, '--cflags', '--libs')
+            renv = dict(env, LD_LIBRARY_PATH=libdir)
+            for rel in args.release:
+                tag = os.path.basename(rel.rstrip('/'))
+                srcs = sorted(glob.glob(os.path.join(rel, '*.c')))
+                if not srcs:
+                    raise Fail('release %s: no programs in %s' % (tag, rel))
+                ran = 0
+                for src in srcs:
+                    name = os.path.splitext(os.path.basename(src))[0]
+                    exe = os.path.join(tmp, 'rel-%s-%s' % (tag, name))
+                    run(args.cc + ['-std=c11', '-Wall', '-Wextra', '-Werror',
+                                   '-D_POSIX_C_SOURCE=200809L', '-I', rel,
+                                   src, '-o', exe] + flags + ['-lm'], env=env,
+                        what='building %s\'s %s.c against the install'
+                        % (tag, name))
+                    work = os.path.join(tmp, 'work-%s-%s' % (tag, name))
+                    os.mkdir(work)
+                    argv = {
+                        'downstream': [],
+                        'latency-histogram': ['2000'],
+                        'custom-phase': [work, '20'],
+                        'stalling-engine': [os.path.join(tmp, tag + '.html'),
+                                            work, '-s', '2', '-t', '20'],
+                    }.get(name)
+                    if argv is None:
+                        continue  # built only: it needs a disk of its own
+                    out = run([exe] + argv, env=renv,
+                              what='running %s\'s %s' % (tag, name))
+                    if name == 'downstream' and 'library %s' % args.version not in out:
+                        raise Fail('%s\'s downstream did not load library %s'
+                                   % (tag, args.version))
+                    if os.listdir(work):
+                        raise Fail('%s\'s %s left %r' % (tag, name, os.listdir(work)))
+                    ran += 1
+                print('ok release %s: %d programs built unchanged against the '
+                      'install, %d ran' % (tag, len(srcs), ran))
     except Fail as e:
         print('FAIL ' + str(e))
         return 1

@@ -7,6 +7,14 @@ one-line translation unit of its own, so the test does not depend on the
 project's compiler arguments (-D_GNU_SOURCE and the like), only on the
 compiler a user would run.
 
+Then the 1.0 compatibility modes, each a small unit that must compile or
+must fail: a 0.x name compiles without a word by default (C99, -Werror),
+warns with DISKBENCH_DEPRECATION_WARNINGS (so -Werror fails, naming the new
+name), is undeclared with DISKBENCH_DEPRECATE_HARD (where the 1.0 names
+compile); and in C11 diskbench_result_merge() and diskbench_report_add()
+take an array of owned or of borrowed results without a cast, and refuse
+an array of anything else.
+
 It also checks that the list it was given is complete: every *.h in
 --partdir and its sys/ is in it (else meson would neither test nor install the header),
 and the umbrella header includes every one of them.
@@ -55,6 +63,74 @@ def compile_one(cmd, flags, incdirs, header, lang, tmp):
     return True
 
 
+MODES = [
+    # (what, flags, source, must compile, text the failure must show)
+    ('0.x names, no flags', ['-std=c99'],
+     'size_t f(const struct diskbench_timeline *t) '
+     '{ return diskbench_timeline_len(t) + '
+     '(diskbench_run_result(NULL, 0) != NULL); }', True, None),
+    ('0.x names, DISKBENCH_DEPRECATION_WARNINGS',
+     ['-std=c99', '-DDISKBENCH_DEPRECATION_WARNINGS'],
+     'size_t f(const struct diskbench_timeline *t) '
+     '{ return diskbench_timeline_len(t); }', False,
+     'use diskbench_timeline_count()'),
+    ('0.x names, DISKBENCH_DEPRECATE_HARD',
+     ['-std=c99', '-DDISKBENCH_DEPRECATE_HARD'],
+     'size_t f(const struct diskbench_timeline *t) '
+     '{ return diskbench_timeline_len(t); }', False, 'diskbench_timeline_len'),
+    ('1.0 names, DISKBENCH_DEPRECATE_HARD',
+     ['-std=c99', '-DDISKBENCH_DEPRECATE_HARD',
+      '-DDISKBENCH_DEPRECATION_WARNINGS'],
+     'size_t f(const struct diskbench_timeline *t) '
+     '{ return diskbench_timeline_count(t) + '
+     '(diskbench_run_result_get(NULL, 0) != NULL); }', True, None),
+    ('owned and borrowed result arrays, C11', ['-std=c11'],
+     'int f(struct diskbench_report *r, struct diskbench_result **m) {\n'
+     '  struct diskbench_result *own[2] = { NULL, NULL };\n'
+     '  const struct diskbench_result *borrowed[2] = { NULL, NULL };\n'
+     '  struct diskbench_result *const fixed[1] = { NULL };\n'
+     '  return diskbench_report_add(r, NULL, own, 2) +\n'
+     '         diskbench_report_add(r, NULL, borrowed, 2) +\n'
+     '         diskbench_report_add(r, NULL, NULL, 0) +\n'
+     '         diskbench_result_merge(m, own, NULL, 2, NULL) +\n'
+     '         diskbench_result_merge(m, borrowed, NULL, 2, NULL) +\n'
+     '         diskbench_result_merge(m, fixed, NULL, 1, NULL); }', True, None),
+    ('an array of something else, C11', ['-std=c11'],
+     'int f(struct diskbench_report *r) { int *x[2] = { NULL, NULL };\n'
+     '  return diskbench_report_add(r, NULL, x, 2); }', False, '_Generic'),
+]
+
+
+def check_modes(cmd, incdirs, tmp):
+    ok = True
+    for i, (what, flags, body, must_compile, shows) in enumerate(MODES):
+        src = os.path.join(tmp, 'mode%d.c' % i)
+        with open(src, 'w') as f:
+            f.write('#include <diskbench.h>\nint modetest(void);\n'
+                    'int modetest(void) { return 0; }\n')
+            f.write(body.replace('int f(', 'static int f(')
+                        .replace('size_t f(', 'static size_t f(') + '\n')
+        argv = (list(cmd) + flags +
+                [x for x in C_FLAGS if not x.startswith('-std=')] +
+                ['-Wno-unused-function'] +
+                ['-I' + d for d in incdirs] + ['-c', src, '-o', src + '.o'])
+        r = subprocess.run(argv, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, universal_newlines=True)
+        compiled = r.returncode == 0
+        if compiled != must_compile:
+            print('FAIL mode %s: %s\n  %s\n%s' % (
+                what, 'compiled' if compiled else 'did not compile',
+                ' '.join(argv), r.stdout))
+            ok = False
+        elif shows and shows not in r.stdout:
+            print('FAIL mode %s: failed without %r\n%s' % (what, shows, r.stdout))
+            ok = False
+        else:
+            print('ok   mode %s (%s)' % (what, 'compiles' if must_compile
+                                         else 'refused'))
+    return ok
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--cc', action='append', required=True)
@@ -86,6 +162,7 @@ def main():
     with tempfile.TemporaryDirectory(prefix='diskbench-headers-') as tmp:
         for h in args.headers:
             ok &= compile_one(args.cc, C_FLAGS, args.incdirs, h, 'c', tmp)
+        ok &= check_modes(args.cc, args.incdirs, tmp)
         if args.cxx:
             for h in args.headers:
                 ok &= compile_one(args.cxx, CXX_FLAGS, args.incdirs, h, 'c++', tmp)

@@ -1559,6 +1559,79 @@ static void test_hist_cdf(void **state)
 	free(v);
 }
 
+/* Above a value and between two: by the same bucket rule as count_le,
+ * checked against the exact counts of the samples. */
+static void test_hist_count_gt_between(void **state)
+{
+	const size_t n = 20011;
+	const uint64_t highest = (UINT64_C(1) << 20) - 1;
+	uint64_t *v = query_samples(n, highest, 17);
+	struct diskbench_hist *h = new_hist(highest, 7);
+	struct test_rng r = { 9 };
+
+	(void)state;
+	assert_ok(diskbench_hist_record_values(h, v, n));
+	for (int k = 0; k < 3000; k++) {
+		uint64_t a = test_rng_range(&r, 0, highest + 100000);
+		uint64_t b = k % 3 ? test_rng_range(&r, 0, highest + 100000)
+				   : a + test_rng_range(&r, 0, 64);
+		uint64_t lo = a < b ? a : b, hi = a < b ? b : a;
+		uint64_t gt = diskbench_hist_count_gt(h, a);
+		uint64_t exact_gt = n - exact_le(v, n, a);
+		uint64_t got = diskbench_hist_count_between(h, lo, hi);
+		uint64_t exact = exact_le(v, n, hi) -
+				 (lo ? exact_le(v, n, lo - 1) : 0);
+		uint64_t qa[3] = { a, 0, 0 }, ql[3] = { lo, 0, 0 },
+			 qh[3] = { hi, 0, 0 };
+
+		diskbench_hist_foreach(h, bucket_of, qa);
+		diskbench_hist_foreach(h, bucket_of, ql);
+		diskbench_hist_foreach(h, bucket_of, qh);
+		/* gt: never above the exact count, below by at most a's bucket */
+		assert_u64_eq(gt + diskbench_hist_count_le(h, a), n);
+		assert_true(gt <= exact_gt);
+		assert_true(exact_gt - gt <= qa[1]);
+		/* between: never below, above by at most the two end buckets */
+		assert_true(got >= exact);
+		assert_true(got - exact <= ql[1] + qh[1]);
+		assert_u64_eq(diskbench_hist_count_between(h, 0, a),
+			      diskbench_hist_count_le(h, a));
+		if (lo < hi)
+			assert_u64_eq(diskbench_hist_count_between(h, hi, lo), 0);
+	}
+	/* exact at bucket tops, at the ends and over the overflow */
+	{
+		struct diskbench_hist *g = new_hist(highest, 7);
+
+		assert_ok(diskbench_hist_record_n(g, 1000, 5));
+		assert_ok(diskbench_hist_record_n(g, 5000, 7));
+		assert_ok(diskbench_hist_record_n(g, highest + 10, 2));
+		assert_u64_eq(diskbench_hist_count_gt(g, 999), 14);
+		assert_u64_eq(diskbench_hist_count_gt(g, 1000), 9);
+		assert_u64_eq(diskbench_hist_count_gt(g, 5000), 2);
+		assert_u64_eq(diskbench_hist_count_gt(g, highest + 10), 0);
+		assert_u64_eq(diskbench_hist_count_gt(g, UINT64_MAX), 0);
+		assert_u64_eq(diskbench_hist_count_between(g, 1000, 1000), 5);
+		assert_u64_eq(diskbench_hist_count_between(g, 1100, 4900), 0);
+		assert_u64_eq(diskbench_hist_count_between(g, 1000, 5000), 12);
+		assert_u64_eq(diskbench_hist_count_between(g, 6000, UINT64_MAX), 2);
+		assert_u64_eq(diskbench_hist_count_between(g, highest + 1,
+							   highest + 1), 2);
+		assert_u64_eq(diskbench_hist_count_between(g, highest + 11,
+							   UINT64_MAX), 0);
+		assert_u64_eq(diskbench_hist_count_between(g, 0, 999), 0);
+		assert_u64_eq(diskbench_hist_count_between(g, 0, UINT64_MAX), 14);
+		diskbench_hist_free(g);
+	}
+	diskbench_hist_reset(h);
+	assert_u64_eq(diskbench_hist_count_gt(h, 5), 0);
+	assert_u64_eq(diskbench_hist_count_between(h, 0, UINT64_MAX), 0);
+	assert_u64_eq(diskbench_hist_count_gt(NULL, 5), 0);
+	assert_u64_eq(diskbench_hist_count_between(NULL, 0, 5), 0);
+	diskbench_hist_free(h);
+	free(v);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1596,6 +1669,7 @@ int main(void)
 		cmocka_unit_test(test_hist_percentiles_one_pass),
 		cmocka_unit_test(test_hist_value_at_rank),
 		cmocka_unit_test(test_hist_cdf),
+		cmocka_unit_test(test_hist_count_gt_between),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -36,7 +36,15 @@ static struct diskbench_report *a_report;
 	if ((expr) != NULL) \
 		fail_msg("%s is not NULL", #expr); \
 } while (0)
-#define IS_EINVAL(expr) assert_rc((expr), -EINVAL)
+/* -EINVAL, and the error rule (error.h): the thread's last error says
+ * why, starting with the name of a public function. */
+#define IS_EINVAL(expr) do { \
+	diskbench_error_clear(); \
+	assert_rc((expr), -EINVAL); \
+	if (strncmp(diskbench_error_last(), "diskbench_", 10) != 0) \
+		fail_msg("%s: diskbench_error_last() is \"%s\"", #expr, \
+			 diskbench_error_last()); \
+} while (0)
 /* No object in the call: it only has to work. */
 #define WORKS(expr) ((void)(expr))
 
@@ -541,6 +549,41 @@ CHECK(diskbench_result_pace)
 }
 CHECK(diskbench_result_response) { IS_NULL(diskbench_result_response(NULL)); }
 
+/* 1.0 */
+CHECK(diskbench_error_last) { WORKS(diskbench_error_last()); }
+CHECK(diskbench_error_clear) { WORKS(diskbench_error_clear()); }
+CHECK(diskbench_phase_set_name) { IS_EINVAL(diskbench_phase_set_name(NULL, "x")); }
+CHECK(diskbench_custom_set_config)
+{
+	IS_EINVAL(diskbench_custom_set_config(NULL, "k", "v"));
+}
+CHECK(diskbench_timeline_count) { IS_ZERO(diskbench_timeline_count(NULL)); }
+CHECK(diskbench_run_result_get) { IS_NULL(diskbench_run_result_get(NULL, 0)); }
+CHECK(diskbench_report_result_get) { IS_NULL(diskbench_report_result_get(NULL, 0, 0)); }
+CHECK(diskbench_result_input_get) { IS_NULL(diskbench_result_input_get(NULL, 0)); }
+CHECK(diskbench_report_run_get)
+{
+	struct diskbench_report_info info = DISKBENCH_REPORT_INFO_INIT;
+
+	IS_EINVAL(diskbench_report_run_get(NULL, 0, &info));
+	IS_EINVAL(diskbench_report_run_get(a_report, 0, NULL));
+}
+CHECK(diskbench_result_config_get)
+{
+	const char *k, *v;
+
+	IS_EINVAL(diskbench_result_config_get(NULL, 0, &k, &v));
+}
+CHECK(diskbench_hist_count_gt) { IS_ZERO(diskbench_hist_count_gt(NULL, 1)); }
+CHECK(diskbench_hist_count_between) { IS_ZERO(diskbench_hist_count_between(NULL, 0, 1)); }
+CHECK(diskbench_seq_opts_init) { WORKS(diskbench_seq_opts_init(NULL, 0)); }
+CHECK(diskbench_random_opts_init) { WORKS(diskbench_random_opts_init(NULL, 0)); }
+CHECK(diskbench_files_opts_init) { WORKS(diskbench_files_opts_init(NULL, 0)); }
+CHECK(diskbench_bonnie_opts_init) { WORKS(diskbench_bonnie_opts_init(NULL, 0)); }
+CHECK(diskbench_custom_ops_init) { WORKS(diskbench_custom_ops_init(NULL, 0)); }
+CHECK(diskbench_custom_ctx_ops_init) { WORKS(diskbench_custom_ctx_ops_init(NULL, 0)); }
+CHECK(diskbench_engine_ops_init) { WORKS(diskbench_engine_ops_init(NULL, 0)); }
+
 #define E(fn) { #fn, check_##fn, false }
 static struct entry entries[] = {
 	E(diskbench_engine_wrap), E(diskbench_engine_table),
@@ -634,6 +677,16 @@ static struct entry entries[] = {
 	E(diskbench_report_result), E(diskbench_report_write),
 	E(diskbench_report_write_file), E(diskbench_report_read),
 	E(diskbench_report_read_file), E(diskbench_report_errmsg),
+	E(diskbench_error_last), E(diskbench_error_clear),
+	E(diskbench_custom_set_config), E(diskbench_phase_set_name),
+	E(diskbench_timeline_count), E(diskbench_run_result_get),
+	E(diskbench_report_result_get), E(diskbench_result_input_get),
+	E(diskbench_report_run_get), E(diskbench_result_config_get),
+	E(diskbench_hist_count_gt), E(diskbench_hist_count_between),
+	E(diskbench_seq_opts_init), E(diskbench_random_opts_init),
+	E(diskbench_files_opts_init), E(diskbench_bonnie_opts_init),
+	E(diskbench_custom_ops_init), E(diskbench_custom_ctx_ops_init),
+	E(diskbench_engine_ops_init),
 };
 
 /* Every exported name, from the version script: lines "\tname;" inside

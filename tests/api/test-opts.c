@@ -282,6 +282,13 @@ INIT_FN(target_opts)
 INIT_FN(run_opts)
 INIT_FN(bonnie_suite_opts)
 INIT_FN(report_info)
+INIT_FN(engine_ops)
+INIT_FN(bonnie_opts)
+INIT_FN(seq_opts)
+INIT_FN(random_opts)
+INIT_FN(files_opts)
+INIT_FN(custom_ops)
+INIT_FN(custom_ctx_ops)
 INIT_FN(write_opts)
 INIT_FN(stall_rules)
 INIT_FN(pace_opts)
@@ -357,18 +364,20 @@ struct opt_case {
 	CASE_(tag, call, last, END_OF(tag, reserved), true, init, prep)
 
 static const struct opt_case cases[] = {
-	CASE(engine_ops, engine_ops, wait_until, NULL, NULL),
-	CASE(engine_ops, engine_wrap, wait_until, NULL, NULL),
+	CASE(engine_ops, engine_ops, wait_until, init_engine_ops, NULL),
+	CASE(engine_ops, engine_wrap, wait_until, init_engine_ops, NULL),
 	CASE_R(hist_opts, hist_opts, precision_bits, init_hist_opts, NULL),
 	CASE(timeline_opts, timeline_opts, max_intervals, init_timeline_opts, NULL),
 	CASE(recorder_opts, recorder_opts, slow_threshold_ns,
 	     init_recorder_opts, NULL),
-	CASE(bonnie_opts, bonnie_opts, seek_time_ns, NULL, NULL),
-	CASE(seq_opts, seq_opts, flags, NULL, NULL),
-	CASE(random_opts, random_opts, flags, NULL, NULL),
-	CASE(files_opts, files_opts, flags, NULL, NULL),
-	CASE(custom_ops, custom_ops, teardown, NULL, prep_custom_ops),
-	CASE(custom_ctx_ops, custom_ctx_ops, teardown, NULL, prep_custom_ctx_ops),
+	CASE(bonnie_opts, bonnie_opts, seek_time_ns, init_bonnie_opts, NULL),
+	CASE(seq_opts, seq_opts, flags, init_seq_opts, NULL),
+	CASE(random_opts, random_opts, flags, init_random_opts, NULL),
+	CASE(files_opts, files_opts, flags, init_files_opts, NULL),
+	CASE(custom_ops, custom_ops, teardown, init_custom_ops,
+	     prep_custom_ops),
+	CASE(custom_ctx_ops, custom_ctx_ops, teardown, init_custom_ctx_ops,
+	     prep_custom_ctx_ops),
 	CASE(target_opts, target_opts, flags, init_target_opts, NULL),
 	CASE(run_opts, run_opts, event_user_data, init_run_opts, NULL),
 	CASE(bonnie_suite_opts, bonnie_suite_opts, files_flags,
@@ -912,6 +921,8 @@ FROM_INIT(bonnie_opts, bonnie_opts, DISKBENCH_BONNIE_OPTS_INIT, o.seeks = 10)
 FROM_INIT(seq_opts, seq_opts, DISKBENCH_SEQ_OPTS_INIT, o.block_bytes = 4096)
 FROM_INIT(random_opts, random_opts, DISKBENCH_RANDOM_OPTS_INIT, o.ops = 10)
 FROM_INIT(files_opts, files_opts, DISKBENCH_FILES_OPTS_INIT, o.files = 10)
+FROM_INIT(custom_ops, custom_ops, DISKBENCH_CUSTOM_OPS_INIT,
+	  o.op = custom_op)
 FROM_INIT(custom_ctx_ops, custom_ctx_ops, DISKBENCH_CUSTOM_CTX_OPS_INIT,
 	  o.op = custom_ctx_op)
 FROM_INIT(target_opts, target_opts, DISKBENCH_TARGET_OPTS_INIT,
@@ -944,7 +955,8 @@ static const struct {
 #define I(call) { "DISKBENCH_..._INIT for " #call, from_init_##call }
 	I(engine_ops), I(engine_wrap), I(hist_opts), I(timeline_opts),
 	I(recorder_opts), I(bonnie_opts), I(seq_opts), I(random_opts),
-	I(files_opts), I(custom_ctx_ops), I(target_opts), I(run_opts),
+	I(files_opts), I(custom_ops), I(custom_ctx_ops), I(target_opts),
+	I(run_opts),
 	I(bonnie_suite_opts), I(report_info), I(write_opts),
 #undef I
 	{ "{ sizeof(co), NULL, op, NULL } for custom_ops", from_positional_custom_ops },

@@ -211,6 +211,71 @@ static void test_custom_test_file(void **state)
 	assert_int_equal(diskbench_target_file_count(f->t), 0);
 }
 
+/* ---- the phase's own configuration ---- */
+
+struct cfg_seen {
+	int refused_engine, refused_key, refused_value;
+	char why[512];
+};
+
+static int cfg_setup(struct diskbench_custom_ctx *ctx, void *ud)
+{
+	(void)ud;
+	return diskbench_custom_set_config(ctx, "record_bytes", "4096");
+}
+
+static int cfg_op(struct diskbench_custom_ctx *ctx, uint64_t index,
+		  uint64_t *bytes, void *ud)
+{
+	(void)ud;
+	*bytes = 1;
+	if (index == 0)
+		return diskbench_custom_set_config(ctx, "queue", "first");
+	if (index == 1)
+		return diskbench_custom_set_config(ctx, "queue", "second");
+	return DISKBENCH_CUSTOM_DONE;
+}
+
+static void cfg_teardown(struct diskbench_custom_ctx *ctx, void *ud)
+{
+	struct cfg_seen *c = ud;
+
+	c->refused_engine = diskbench_custom_set_config(ctx, "engine", "mine");
+	snprintf(c->why, sizeof(c->why), "%s", diskbench_error_last());
+	c->refused_key = diskbench_custom_set_config(ctx, "Bad key", "x");
+	c->refused_value = diskbench_custom_set_config(ctx, "ok", "a\nb");
+}
+
+/* A custom phase gives its result keys of its own, after the library's,
+ * the last value of a key winning; the library's keys are not its to set. */
+static void test_custom_set_config(void **state)
+{
+	struct fx *f = *state;
+	struct diskbench_custom_ctx_ops ops = DISKBENCH_CUSTOM_CTX_OPS_INIT;
+	struct cfg_seen c = { 0, 0, 0, "" };
+	const struct diskbench_result *res;
+	const char *engine;
+
+	cfx_start(f, NULL);
+	ops.setup = cfg_setup;
+	ops.op = cfg_op;
+	ops.teardown = cfg_teardown;
+	add_ctx_phase(f, "configured", &ops, &c);
+	run_execute_ok(f->run);
+	res = diskbench_run_result_get(f->run, 0);
+	assert_string_equal(diskbench_result_config(res, "record_bytes"), "4096");
+	assert_string_equal(diskbench_result_config(res, "queue"), "second");
+	engine = diskbench_result_config(res, "engine");
+	assert_non_null(engine);
+	assert_string_not_equal(engine, "mine");
+	assert_null(diskbench_result_config(res, "ok"));
+	assert_int_equal(c.refused_engine, -EINVAL);
+	assert_non_null(strstr(c.why, "diskbench_custom_set_config: key \"engine\" "
+				      "is one the library sets"));
+	assert_int_equal(c.refused_key, -EINVAL);
+	assert_int_equal(c.refused_value, -EINVAL);
+}
+
 /* ---- failures ---- */
 
 struct counts {
@@ -581,6 +646,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		T(test_custom_times_only_the_fsync),
 		T(test_custom_test_file),
+		T(test_custom_set_config),
 		T(test_custom_teardown_after_failed_setup),
 		T(test_custom_error_names_the_operation),
 		T(test_custom_file_create_fails),

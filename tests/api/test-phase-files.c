@@ -121,7 +121,9 @@ static void assert_ok_res(const struct diskbench_result *r, const char *name,
 	if (diskbench_result_error(r))
 		fail_msg("%s: unexpected error %s", name,
 			 diskbench_result_errmsg(r));
-	assert_string_equal(diskbench_result_name(r), name);
+	if (!name_is(diskbench_result_name(r), name))
+		fail_msg("result \"%s\" is not \"%s\"", diskbench_result_name(r),
+			 name);
 	assert_u64_eq(diskbench_result_ops(r), ops);
 	assert_u64_eq(diskbench_hist_count(diskbench_result_hist(r)), ops);
 	assert_true(diskbench_result_ran(r));

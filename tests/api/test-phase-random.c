@@ -597,6 +597,51 @@ static void test_time_limits(void **state)
 	}
 }
 
+/*
+ * A time limit and no op count: the phase runs for its time, past the
+ * file's 256 blocks, offsets drawn over the file throughout; an op count
+ * done before the time limit ends it early, and the result says which.
+ */
+static void test_time_based(void **state)
+{
+	static const struct { uint64_t ops, phase_ns, run_ns; uint64_t want;
+			      const char *ended; bool timed; } cases[] = {
+		{ 0, 400 * SIM_MS, 0, 400, "time_limit", true },
+		{ 0, 0, 300 * SIM_MS, 300, "time_limit", true },
+		{ 100, 400 * SIM_MS, 0, 100, "ops_limit", false },
+		{ 0, 0, 0, NBLK, "ops_limit", false },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
+		struct fx *f = NULL;
+		struct sim_config cfg = { .read_ns = SIM_MS };
+		struct diskbench_run_opts ro = seed_opts(4);
+		struct ropts o = { .ops = cases[i].ops, .limit_ns = cases[i].phase_ns };
+		const struct diskbench_result *r;
+		const char *tb;
+
+		ro.stop_time_ns = cases[i].run_ns;
+		assert_int_equal(fx_setup((void **)&f), 0);
+		fx_start_ex(f, &cfg, &ro, 0);
+		add_random(f->run, &o);
+		run_execute_ok(f->run);
+		r = run_res(f->run, 0);
+		assert_int_equal(diskbench_result_error(r), 0);
+		assert_u64_eq(diskbench_result_ops(r), cases[i].want);
+		assert_u64_eq(sim_calls(f->s, SIM_READ), cases[i].want);
+		assert_string_equal(diskbench_result_config(r, "ended_by"),
+				    cases[i].ended);
+		tb = diskbench_result_config(r, "time_based");
+		if (cases[i].timed)
+			assert_string_equal(tb, "true");
+		else
+			assert_null(tb);
+		assert_clean(f);
+		assert_int_equal(fx_teardown((void **)&f), 0);
+	}
+}
+
 /* ---------------------------------------------------------------------- */
 /* Checks */
 
@@ -976,6 +1021,7 @@ static int sim_tests(int argc, char **argv)
 		cmocka_unit_test(test_queued),
 		T(test_depth_over_engine),
 		cmocka_unit_test(test_time_limits),
+		cmocka_unit_test(test_time_based),
 		cmocka_unit_test(test_new_args),
 		T(test_block_larger_than_file),
 		T(test_direct),

@@ -738,6 +738,53 @@ static void test_run_add_twice(void **state)
 	assert_clean(f);
 }
 
+/* Phases have names: a kind's default made unique in the run, the
+ * caller's kept, a duplicate of the caller's refused, and each result
+ * carries its phase's. */
+static void test_run_phase_names(void **state)
+{
+	struct fx *f = *state;
+	struct diskbench_phase *a = bonnie(DISKBENCH_PHASE_PUT_BLOCK);
+	struct diskbench_phase *b = bonnie(DISKBENCH_PHASE_PUT_BLOCK);
+	struct diskbench_phase *c = bonnie(DISKBENCH_PHASE_PUT_BLOCK);
+	struct diskbench_phase *d = bonnie(DISKBENCH_PHASE_GET_BLOCK);
+	struct diskbench_phase *e = bonnie(DISKBENCH_PHASE_GET_BLOCK);
+
+	fx_start(f, NULL, NULL);
+	assert_rc(diskbench_phase_set_name(d, "has space"), -EINVAL);
+	assert_non_null(strstr(diskbench_error_last(), "\"has space\" has a space"));
+	assert_rc(diskbench_phase_set_name(d, ""), -EINVAL);
+	assert_ok(diskbench_phase_set_name(d, "cold_read"));
+	assert_string_equal(diskbench_phase_name(d), "cold_read");
+	assert_ok(diskbench_phase_set_name(e, "cold_read"));
+	assert_ok(diskbench_run_add(f->run, a));
+	assert_ok(diskbench_run_add(f->run, b));
+	assert_ok(diskbench_run_add(f->run, c));
+	assert_string_equal(diskbench_phase_name(b), "put_block.2");
+	assert_string_equal(diskbench_phase_name(c), "put_block.3");
+	assert_rc(diskbench_phase_set_name(a, "late"), -EBUSY);
+	assert_ok(diskbench_run_add(f->run, d));
+	/* the caller's name twice: refused, and the phase stays the caller's */
+	assert_rc(diskbench_run_add(f->run, e), -EEXIST);
+	if (!strstr(diskbench_run_errmsg(f->run), "a phase named \"cold_read\" is in "
+						 "the run already (phase 3)"))
+		fail_msg("errmsg \"%s\"", diskbench_run_errmsg(f->run));
+	assert_non_null(strstr(diskbench_error_last(), "diskbench_run_add: a phase named"));
+	assert_ok(diskbench_phase_set_name(e, "cold_read_again"));
+	assert_ok(diskbench_run_add(f->run, e));
+	run_execute_ok(f->run);
+	assert_int_equal(diskbench_run_result_count(f->run), 5);
+	assert_string_equal(diskbench_result_name(fx_res(f, 0)), "put_block");
+	assert_string_equal(diskbench_result_name(fx_res(f, 1)), "put_block.2");
+	assert_string_equal(diskbench_result_name(fx_res(f, 2)), "put_block.3");
+	assert_string_equal(diskbench_result_name(fx_res(f, 3)), "cold_read");
+	assert_string_equal(diskbench_result_name(fx_res(f, 4)), "cold_read_again");
+	for (size_t i = 0; i < 3; i++)
+		assert_int_equal(diskbench_result_kind(fx_res(f, i)),
+				 DISKBENCH_PHASE_PUT_BLOCK);
+	assert_clean(f);
+}
+
 struct bigger_run_opts {
 	struct diskbench_run_opts o;
 	uint64_t future[2];
@@ -885,6 +932,7 @@ int main(int argc, char **argv)
 		T(test_run_results_dropped),
 		T(test_run_empty_and_args),
 		T(test_run_add_twice),
+		T(test_run_phase_names),
 		T(test_run_opts_sz),
 		T(test_run_timeline_bounded),
 	};

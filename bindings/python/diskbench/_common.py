@@ -25,8 +25,9 @@ def strerror(err: int) -> str:
 class DiskbenchError(OSError):
     """An error the library reported: an OSError whose ``errno`` is the
     library's error code (positive, as in the ``errno`` module) and whose
-    ``strerror`` is the library's message for it (the object's ``_errmsg``
-    when it has one, naming the file, the operation or the phase).
+    ``strerror`` is the library's message for it: the thread's last error
+    (``diskbench_error_last()``), which names the function and what was
+    wrong (the file, the operation, the field and its limit).
 
     ``function`` names the C function that failed."""
 
@@ -56,8 +57,10 @@ def check(rc: int, function: str,
           errmsg: Optional[Callable[[], str]] = None) -> int:
     """rc, or DiskbenchError if it is a negative errno."""
     if rc < 0:
-        msg = None
-        if errmsg is not None:
+        # The error rule: the thread's last error says why (ctypes calls C
+        # on the calling thread, so it is this call's).
+        msg = decode(C.error_last())
+        if not msg and errmsg is not None:
             try:
                 msg = errmsg()
             except Exception:

@@ -123,7 +123,7 @@ def _run_info(run_ptr: int) -> Optional[RunInfo]:
             return None
         st = C.ReportInfo()
         C.report_info_init(byref(st), sizeof(st))
-        if C.report_get_info(r.value, 0, byref(st)) < 0:
+        if C.report_run_get(r.value, 0, byref(st)) < 0:
             return None
         return RunInfo._of(st)
     finally:

@@ -234,14 +234,14 @@ class Report(Closeable):
         i = self._index(p, index)
         st = C.ReportInfo()
         C.report_info_init(byref(st), sizeof(st))
-        check(C.report_get_info(p, i, byref(st)), "report_get_info", self._msg)
+        check(C.report_run_get(p, i, byref(st)), "report_run_get", self._msg)
         return RunInfo._of(st)
 
     def results(self, index: int) -> List[Result]:
         """Copies of the results of run ``index``."""
         p = self._p
         i = self._index(p, index)
-        return [Result._copy_of(C.report_result(p, i, j))
+        return [Result._copy_of(C.report_result_get(p, i, j))
                 for j in range(C.report_result_count(p, i))]
 
     def _index(self, p: int, index: int) -> int:

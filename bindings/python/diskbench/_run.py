@@ -954,7 +954,7 @@ class Run(Closeable):
         finally:
             with _lock:
                 ref.busy -= 1  # type: ignore[union-attr]
-            self._results = [Result._copy_of(C.run_result(p, i))
+            self._results = [Result._copy_of(C.run_result_get(p, i))
                              for i in range(C.run_result_count(p))]
             self._seed = C.run_seed(p)
             from ._info import _run_info

@@ -523,7 +523,7 @@ class Timeline(_Lendable):
                         doc="Start of the first interval, on its clock.")
 
     def __len__(self) -> int:
-        return C.timeline_len(self._p)
+        return C.timeline_count(self._p)
 
     def _get(self, p: int, i: int) -> TimelinePoint:
         pt = C.TimelinePoint()
@@ -539,7 +539,7 @@ class Timeline(_Lendable):
 
     def __getitem__(self, i: Union[int, slice]) -> Any:
         p = self._p
-        n = C.timeline_len(p)
+        n = C.timeline_count(p)
         if isinstance(i, slice):
             return [self._get(p, j) for j in range(*i.indices(n))]
         j = check_int(i, "index", -(1 << 63), (1 << 63) - 1)
@@ -556,7 +556,7 @@ class Timeline(_Lendable):
     def points(self) -> List[TimelinePoint]:
         """Every interval, as a list of TimelinePoint."""
         p = self._p
-        return [self._get(p, j) for j in range(C.timeline_len(p))]
+        return [self._get(p, j) for j in range(C.timeline_count(p))]
 
     def tails(self) -> List[IntervalTails]:
         """Each interval's operations at or over the slow threshold and its
@@ -567,7 +567,7 @@ class Timeline(_Lendable):
         p = self._p
         slow, p99 = ctypes.c_uint64(), ctypes.c_uint64()
         out = []
-        for j in range(C.timeline_len(p)):
+        for j in range(C.timeline_count(p)):
             check(C.timeline_tails(p, j, byref(slow), byref(p99)),
                   "timeline_tails")
             out.append(IntervalTails(slow.value, p99.value))
@@ -854,7 +854,7 @@ class Result(Closeable):
         """A merged result's inputs, as copies (diskbench_result_input);
         [] for a result that is not a merge."""
         p = self._p
-        return [Result._copy_of(C.result_input(p, i))
+        return [Result._copy_of(C.result_input_get(p, i))
                 for i in range(C.result_input_count(p))]
 
     @property
@@ -1030,7 +1030,7 @@ class Result(Closeable):
         out: Dict[str, str] = {}
         k, v = ctypes.c_char_p(), ctypes.c_char_p()
         for i in range(C.result_config_count(p)):
-            check(C.result_config_at(p, i, byref(k), byref(v)),
+            check(C.result_config_get(p, i, byref(k), byref(v)),
                   "result_config_at")
             out[decode(k.value) or ""] = decode(v.value) or ""
         return out

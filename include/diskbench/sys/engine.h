@@ -262,6 +262,16 @@ struct diskbench_engine_ops {
 	  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
 
 /**
+ * Fills struct diskbench_engine_ops with its size and the defaults, as
+ * DISKBENCH_ENGINE_OPS_INIT does: for callers without a preprocessor (bindings).
+ *
+ * @param[out] ops  the struct to fill
+ * @param[in]  sz   sizeof(*ops) as the caller sees it
+ */
+DISKBENCH_API void diskbench_engine_ops_init(struct diskbench_engine_ops *ops,
+					       size_t sz);
+
+/**
  * Makes an engine from the caller's functions.
  *
  * @param[out] out       the engine; free it with diskbench_engine_free()
