@@ -744,6 +744,15 @@ static uint64_t sim_latency(int kind, uint64_t nth, uint64_t bytes, void *ud)
 
 /* ---- the phases ---- */
 
+/* A barrier's result: the run names its barriers mpi_barrier,
+ * mpi_barrier.2, ... (a name a run holds already is made unique). */
+static bool is_barrier(const char *name)
+{
+	size_t n = strlen(BARRIER_NAME);
+
+	return !strncmp(name, BARRIER_NAME, n) && (!name[n] || name[n] == '.');
+}
+
 static int add_barrier(struct rank *rk, struct diskbench_run *run)
 {
 	struct diskbench_custom_ctx_ops co = DISKBENCH_CUSTOM_CTX_OPS_INIT;
@@ -1383,7 +1392,7 @@ int main(int argc, char **argv)
 			const struct diskbench_result *r = diskbench_run_result_get(run, i);
 			struct diskbench_result *c;
 
-			if (!strcmp(diskbench_result_name(r), BARRIER_NAME) ||
+			if (is_barrier(diskbench_result_name(r)) ||
 			    rk.nres >= MAX_PHASES)
 				continue;
 			/* A phase stopped by another rank's failure keeps its

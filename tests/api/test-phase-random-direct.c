@@ -56,7 +56,8 @@ static void check_results(struct fx *f, size_t n, const uint32_t *blocks)
 
 		assert_non_null(r);
 		assert_int_equal(diskbench_result_error(r), 0);
-		assert_string_equal(diskbench_result_name(r), "random_io");
+		if (!name_is(diskbench_result_name(r), "random_io"))
+			fail_msg("result %s", diskbench_result_name(r));
 		assert_u64_eq(diskbench_result_ops(r), OPS);
 		assert_u64_eq(diskbench_result_bytes(r), (uint64_t)OPS * blocks[i]);
 		assert_u64_eq(diskbench_hist_count(h), OPS);

@@ -134,8 +134,8 @@ def test_every_phase(tdir):
         assert t.file_count == 0
         assert 0 < run.start_time_ns <= run.end_time_ns
     assert [r.name for r in res] == [
-        "putc", "put_block", "rewrite", "getc", "get_block", "seeks", "seeks",
-        "seq_write", "seq_read", "random_io", "random_io", "seq_create",
+        "putc", "put_block", "rewrite", "getc", "get_block", "seeks", "seeks.2",
+        "seq_write", "seq_read", "random_io", "random_io.2", "seq_create",
         "seq_stat", "seq_del", "ran_create", "ran_stat", "ran_del", "tick"]
     assert all(r.errno == 0 and r.ran for r in res), [r.errmsg for r in res]
     assert res[0].bytes == 64 << 10 and res[5].ops == 200 and res[6].ops == 50

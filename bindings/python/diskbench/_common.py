@@ -58,13 +58,19 @@ def check(rc: int, function: str,
     """rc, or DiskbenchError if it is a negative errno."""
     if rc < 0:
         # The error rule: the thread's last error says why (ctypes calls C
-        # on the calling thread, so it is this call's).
-        msg = decode(C.error_last())
+        # on the calling thread). It is this call's when it names the
+        # function; an error code that did not come from a call just now
+        # (a result's) leaves an older one there.
+        msg = decode(C.error_last()) or ""
+        if not msg.startswith("diskbench_%s: " % function):
+            msg = ""
+        else:
+            C.error_clear()  # taken into the exception: said once
         if not msg and errmsg is not None:
             try:
-                msg = errmsg()
+                msg = errmsg() or ""
             except Exception:
-                msg = None
+                msg = ""
         raise DiskbenchError(rc, msg or None, "diskbench_" + function)
     return rc
 

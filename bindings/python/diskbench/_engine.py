@@ -819,7 +819,7 @@ class Engine(Closeable):
         obj._ops = ops
         tramp = _Trampolines(obj, ops)
         table = C.EngineOps()
-        table.sz = sizeof(table)
+        C.engine_ops_init(byref(table), sizeof(table))
         table.name = bname
         table.queue_depth = qd
         keep: List[Any] = [bname, tramp]

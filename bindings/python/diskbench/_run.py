@@ -165,7 +165,18 @@ class Phase(Closeable):
         return "<diskbench.%s %s>" % (type(self).__name__, self.name)
 
     name = property(lambda self: decode(C.phase_name(self._p)) or "",
-                    doc="The phase's name in results.")
+                    doc="The phase's name in results: the one given "
+                        "(``name=``), else its kind's, made unique in its "
+                        "run when added (random_io, random_io.2, ...).")
+
+    def _set_name(self, name: Optional[str]) -> None:
+        """Names the phase (diskbench_phase_set_name): 1 to 64 bytes, no
+        space, comma or control character; a run refuses a second phase
+        of a name given this way (DiskbenchError EEXIST)."""
+        if name is None:
+            return
+        p = self._p
+        check(C.phase_set_name(p, cstr(name, "name")), "phase_set_name")
     kind = property(lambda self: PhaseKind.of(C.phase_kind(self._p)),
                     doc="The phase's kind.")
 
@@ -226,10 +237,11 @@ class BonniePhase(Phase):
 
     def __init__(self, kind: Any, *, byte_size: int = 0, seeks: int = 0,
                  seekers: int = 0, sync: bool = False,
-                 settle: bool = True) -> None:
+                 settle: bool = True,
+                 name: Optional[str] = None) -> None:
         k = PhaseKind.of(kind)
         opts = C.BonnieOpts()
-        opts.sz = sizeof(opts)
+        C.bonnie_opts_init(byref(opts), sizeof(opts))
         opts.byte_bytes = u64(byte_size, "byte_size")
         opts.seeks = u64(seeks, "seeks")
         opts.seekers = u32(seekers, "seekers")
@@ -239,6 +251,7 @@ class BonniePhase(Phase):
         check(C.phase_bonnie_new(byref(p), int(k), byref(opts)),
               "phase_bonnie_new")
         self._init(p.value)
+        self._set_name(name)
 
     @classmethod
     def all(cls, **opts: Any) -> List["BonniePhase"]:
@@ -258,9 +271,10 @@ class SeqPhase(Phase):
     def __init__(self, *, write: bool = False, block_size: int = 0,
                  total_bytes: int = 0, time_limit: float = 0,
                  queue_depth: int = 0, direct: bool = False,
-                 fsync: bool = True) -> None:
+                 fsync: bool = True,
+                 name: Optional[str] = None) -> None:
         opts = C.SeqOpts()
-        opts.sz = sizeof(opts)
+        C.seq_opts_init(byref(opts), sizeof(opts))
         opts.block_bytes = u64(block_size, "block_size")
         opts.total_bytes = u64(total_bytes, "total_bytes")
         opts.time_limit_ns = seconds_to_ns(time_limit, "time_limit")
@@ -271,6 +285,7 @@ class SeqPhase(Phase):
         p = C.P()
         check(C.phase_seq_new(byref(p), byref(opts)), "phase_seq_new")
         self._init(p.value)
+        self._set_name(name)
 
 
 class RandomPhase(Phase):
@@ -282,9 +297,10 @@ class RandomPhase(Phase):
     def __init__(self, *, block_size: int = 0, ops: int = 0,
                  time_limit: float = 0, write_percent: int = 0,
                  queue_depth: int = 0, threads: int = 0,
-                 direct: bool = False) -> None:
+                 direct: bool = False,
+                 name: Optional[str] = None) -> None:
         opts = C.RandomOpts()
-        opts.sz = sizeof(opts)
+        C.random_opts_init(byref(opts), sizeof(opts))
         opts.block_bytes = u64(block_size, "block_size")
         opts.ops = u64(ops, "ops")
         opts.time_limit_ns = seconds_to_ns(time_limit, "time_limit")
@@ -295,6 +311,7 @@ class RandomPhase(Phase):
         p = C.P()
         check(C.phase_random_new(byref(p), byref(opts)), "phase_random_new")
         self._init(p.value)
+        self._set_name(name)
 
 
 _FILES_MODES = {"regular": 0, "hardlink": 1, "symlink": 2}
@@ -319,11 +336,12 @@ class FilesPhase(Phase):
 
     def __init__(self, kind: Any, *, files: int = 0, max_size: int = 0,
                  min_size: int = 0, dirs: int = 0, chunk_size: int = 0,
-                 mode: str = "regular", sync: bool = False) -> None:
+                 mode: str = "regular", sync: bool = False,
+                 name: Optional[str] = None) -> None:
         k = PhaseKind.of(kind)
         files_mode = _files_mode(mode)
         opts = C.FilesOpts()
-        opts.sz = sizeof(opts)
+        C.files_opts_init(byref(opts), sizeof(opts))
         opts.files = u64(files, "files")
         opts.max_bytes = u64(max_size, "max_size")
         opts.min_bytes = u64(min_size, "min_size")
@@ -335,6 +353,7 @@ class FilesPhase(Phase):
         check(C.phase_files_new(byref(p), int(k), byref(opts)),
               "phase_files_new")
         self._init(p.value)
+        self._set_name(name)
 
     @classmethod
     def all(cls, **opts: Any) -> List["FilesPhase"]:
@@ -394,7 +413,7 @@ class CustomPhase(Phase):
         self._errors = _CallbackErrors()
         errors = self._errors
         ops = C.CustomOps()
-        ops.sz = sizeof(ops)
+        C.custom_ops_init(byref(ops), sizeof(ops))
         keep: List[Any] = [bname]
         ud = None
         if isinstance(op, C.CUSTOM_OP_FN):
@@ -533,6 +552,15 @@ class CustomContext:
         """The phase's clock (the engine's), in ns."""
         return C.custom_now(self._p())
 
+    def set_config(self, key: str, value: str) -> None:
+        """Adds ``key = value`` to the phase's result configuration
+        (diskbench_custom_set_config): a key of 1 to 64 of a-z, 0-9, '_'
+        and '.', none the library sets itself; the last value of a key
+        wins."""
+        p = self._p()
+        check(C.custom_set_config(p, cstr(key, "key"), cstr(value, "value")),
+              "custom_set_config")
+
 
 class ContextPhase(Phase):
     """A custom phase whose callbacks are given a CustomContext
@@ -557,7 +585,7 @@ class ContextPhase(Phase):
         errors = self._errors
         ctx = CustomContext(self)
         ops = C.CustomCtxOps()
-        ops.sz = sizeof(ops)
+        C.custom_ctx_ops_init(byref(ops), sizeof(ops))
 
         def op_t(cp: int, index: int, bytes_p: Any, _ud: Any) -> int:
             ctx._ptr = cp

@@ -410,6 +410,18 @@ class Histogram(_Lendable):
         the exact count by at most one bucket's count)."""
         return C.hist_count_le(self._p, u64(value, "value"))
 
+    def count_gt(self, value: int) -> int:
+        """Values recorded above ``value``, by the same bucket rule
+        (count_le(v) + count_gt(v) is the count; below the exact count by
+        at most one bucket's count)."""
+        return C.hist_count_gt(self._p, u64(value, "value"))
+
+    def count_between(self, low: int, high: int) -> int:
+        """Values recorded from ``low`` to ``high``, both included, by the
+        bucket rule (above the exact count by at most the two end buckets'
+        counts); 0 when low > high."""
+        return C.hist_count_between(self._p, u64(low, "low"), u64(high, "high"))
+
     def cdf(self, value: int) -> float:
         """Fraction of the values at or below ``value``, in [0, 1]."""
         return C.hist_cdf(self._p, u64(value, "value"))
