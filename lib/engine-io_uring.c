@@ -33,6 +33,7 @@
 
 #include "common-internal.h"
 #include "engine-internal.h"
+#include "error-internal.h"
 
 /* Same bounds as the public doc; the ring itself could go to 32768. */
 #define URING_MAX_DEPTH 4096
@@ -46,7 +47,6 @@
 #include <string.h>
 
 #include <liburing.h>
-#include "error-internal.h"
 
 /*
  * user_data of a completion: a queued request's struct diskbench_io pointer
