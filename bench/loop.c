@@ -183,7 +183,7 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < diskbench_run_result_count(run); i++) {
 		const struct diskbench_result *r = diskbench_run_result_get(run, i);
 
-		if (!strcmp(diskbench_result_name(r), "get_block") && n < MAX_ROUNDS)
+		if (diskbench_result_kind(r) == DISKBENCH_PHASE_GET_BLOCK && n < MAX_ROUNDS)
 			ours[n++] = diskbench_result_bytes_per_sec(r);
 	}
 	if (n != b.rounds) {

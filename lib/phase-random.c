@@ -126,13 +126,14 @@ static int run_random(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 	if (o->time_limit_ns &&
 	    (!ctx->stop_time_ns || o->time_limit_ns < ctx->stop_time_ns))
 		ctx->stop_time_ns = o->time_limit_ns;
-	/* With a time limit and no op count, the phase runs for its time,
-	 * drawing offsets over the file for as long as it takes (fio's
-	 * time_based); else as many requests as asked, or as the file has
-	 * blocks. */
+	/* With a time limit of its own and no op count, the phase runs for
+	 * its time, drawing offsets over the file for as long as it takes
+	 * (fio's time_based); else as many requests as asked, or as the file
+	 * has blocks. The run's stop_time_ns stays a cap, as for every
+	 * phase. */
 	if (o->ops)
 		total = o->ops;
-	else if (ctx->stop_time_ns && !ctx->stop_ops)
+	else if (o->time_limit_ns && !ctx->stop_ops)
 		total = UINT64_MAX;
 	else
 		total = R.blocks;

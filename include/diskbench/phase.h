@@ -193,10 +193,10 @@ struct diskbench_random_opts {
 	/** Bytes per request, and the alignment of offsets; 0: the target's
 	 *  block size. */
 	uint64_t block_bytes;
-	/** Requests to make; 0: with a time limit (time_limit_ns, or the
-	 *  run's stop_time_ns), as many as the time allows, offsets drawn over
-	 *  the whole file throughout (fio's time_based); without one, as many
-	 *  as the file has blocks. The result's `ended_by` says what ended
+	/** Requests to make; 0: with a time_limit_ns, as many as the time
+	 *  allows, offsets drawn over the whole file throughout (fio's
+	 *  time_based); without one, as many as the file has blocks (the
+	 *  run's stop_time_ns caps either, as it caps every phase). The result's `ended_by` says what ended
 	 *  the phase: `time_limit`, `ops_limit` (the requests done, which
 	 *  before a time limit is early), `run_stop_bytes` or `stopped`. */
 	uint64_t ops;

@@ -291,7 +291,9 @@ class SeqPhase(Phase):
 class RandomPhase(Phase):
     """Random I/O over the test file (diskbench_phase_random_new):
     ``block_size`` (default: the target's), ``ops`` (default: as many as
-    the file has blocks), ``time_limit`` in seconds, ``write_percent``
+    the file has blocks, or with a ``time_limit`` as many as the time
+    allows: the result's ``ended_by`` config says which ended it),
+    ``time_limit`` in seconds, ``write_percent``
     (0 to 100), ``queue_depth`` per thread, ``threads``, ``direct``."""
 
     def __init__(self, *, block_size: int = 0, ops: int = 0,
