@@ -22,6 +22,7 @@
  * This example is in the public domain (CC0); copy it freely.
  */
 #include <diskbench.h>
+#include <diskbench/sys/engine.h> /* writing an engine: the implementer's part */
 
 #include <inttypes.h>
 #include <stdio.h>

@@ -7,6 +7,7 @@
 #define DISKBENCH_H
 
 #include <diskbench/common.h>
+#include <diskbench/types.h>
 #include <diskbench/version.h>
 #include <diskbench/error.h>
 #include <diskbench/clock.h>
@@ -15,7 +16,12 @@
 #include <diskbench/recorder.h>
 #include <diskbench/result.h>
 #include <diskbench/engine.h>
+/* The implementer's part (writing or wrapping an engine): opt-in, as
+ * <diskbench/sys/engine.h>; included here for 0.x sources unless
+ * DISKBENCH_DEPRECATE_HARD (docs/abi.md, "The sys/ headers"). */
+#ifndef DISKBENCH_DEPRECATE_HARD
 #include <diskbench/sys/engine.h>
+#endif
 #include <diskbench/target.h>
 #include <diskbench/phase.h>
 #include <diskbench/run.h>

@@ -29,18 +29,6 @@
 
 DISKBENCH_BEGIN_DECLS
 
-/**
- * Default bytes per read and write of a big-file test (bonnie++ -s's
- * chunk): 8192, the target's default block size.
- */
-#define DISKBENCH_BONNIE_DEFAULT_CHUNK_BYTES DISKBENCH_TARGET_DEFAULT_BLOCK_BYTES
-/** Default bytes per read and write of a small file (bonnie++ -n's chunk):
- *  8192, bonnie++ 2.00a's one default chunk for -s and -n alike. */
-#define DISKBENCH_BONNIE_DEFAULT_FILE_CHUNK_BYTES DISKBENCH_BONNIE_DEFAULT_CHUNK_BYTES
-/** Default number of small files: 16 x 1024 (bonnie++ -n 16), as
- *  DISKBENCH_FILES_DEFAULT_COUNT. */
-#define DISKBENCH_BONNIE_DEFAULT_FILES DISKBENCH_FILES_DEFAULT_COUNT
-
 /** Leave out the per-byte tests, putc and getc (bonnie++ -f). */
 #define DISKBENCH_BONNIE_SUITE_NO_BYTE_TESTS  UINT32_C(0x100)
 /** Leave out the six big-file tests (bonnie++ -s 0). */

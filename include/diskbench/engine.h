@@ -89,7 +89,12 @@ DISKBENCH_END_DECLS
 
 /** @} */
 
-/* The implementer's part: the function table and making an engine of it. */
+/* The implementer's part, the function table and making an engine of it,
+ * is <diskbench/sys/engine.h>, which a program that writes or wraps an
+ * engine includes itself. 0.x headers included it here; they still do,
+ * unless DISKBENCH_DEPRECATE_HARD asks for the 1.0 headers alone. */
+#ifndef DISKBENCH_DEPRECATE_HARD
 #include <diskbench/sys/engine.h>
+#endif
 
 #endif /* DISKBENCH_ENGINE_H */

@@ -17,6 +17,7 @@
 #define DISKBENCH_PHASE_H
 
 #include <diskbench/common.h>
+#include <diskbench/types.h>
 #include <diskbench/result.h>
 #include <diskbench/target.h>
 
@@ -32,6 +33,18 @@ struct diskbench_phase;
 #define DISKBENCH_BONNIE_DEFAULT_SEEKS 8192
 /** Default number of seeker threads: 5, as bonnie++ 2.00a. */
 #define DISKBENCH_BONNIE_DEFAULT_SEEKERS 5
+
+/**
+ * Default bytes per read and write of a big-file test (bonnie++ -s's
+ * chunk): 8192, the target's default block size.
+ */
+#define DISKBENCH_BONNIE_DEFAULT_CHUNK_BYTES DISKBENCH_TARGET_DEFAULT_BLOCK_BYTES
+/** Default bytes per read and write of a small file (bonnie++ -n's chunk):
+ *  8192, bonnie++ 2.00a's one default chunk for -s and -n alike. */
+#define DISKBENCH_BONNIE_DEFAULT_FILE_CHUNK_BYTES DISKBENCH_BONNIE_DEFAULT_CHUNK_BYTES
+/** Default number of small files: 16 x 1024 (bonnie++ -n 16), as
+ *  DISKBENCH_FILES_DEFAULT_COUNT. */
+#define DISKBENCH_BONNIE_DEFAULT_FILES DISKBENCH_FILES_DEFAULT_COUNT
 
 /** bonnie++'s -b: fsync after each seek's write-back. */
 #define DISKBENCH_BONNIE_SYNC      UINT32_C(0x01)
@@ -250,13 +263,6 @@ diskbench_random_opts_init(struct diskbench_random_opts *opts, size_t sz);
  */
 DISKBENCH_API int diskbench_phase_random_new(struct diskbench_phase **out,
 					     const struct diskbench_random_opts *opts);
-
-/** Small files are regular files (bonnie++ -n with max >= 0). */
-#define DISKBENCH_FILES_REGULAR  0u
-/** Every file but the first is a hard link to it (bonnie++ max = -1). */
-#define DISKBENCH_FILES_HARDLINK 1u
-/** Every file but the first is a symbolic link to it (bonnie++ max = -2). */
-#define DISKBENCH_FILES_SYMLINK  2u
 
 /** bonnie++'s -b: fsync each file after writing it, and its directory
  *  after each create, link and unlink. */

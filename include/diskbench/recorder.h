@@ -35,6 +35,7 @@
 #define DISKBENCH_RECORDER_H
 
 #include <diskbench/common.h>
+#include <diskbench/types.h>
 #include <diskbench/clock.h>
 #include <diskbench/hist.h>
 #include <diskbench/timeline.h>

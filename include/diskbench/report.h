@@ -37,6 +37,7 @@
 #define DISKBENCH_REPORT_H
 
 #include <diskbench/common.h>
+#include <diskbench/types.h>
 #include <diskbench/phase.h>
 #include <diskbench/result.h>
 #include <diskbench/run.h>
@@ -45,20 +46,6 @@ DISKBENCH_BEGIN_DECLS
 
 /** A report (opaque). */
 struct diskbench_report;
-
-/**
- * Where writers send their output.
- *
- * Called from the writing thread, any number of times per write, with
- * pieces of the output in order; @p buf is valid only during the call.
- *
- * @param[in] buf       bytes to write
- * @param[in] len       how many (never 0)
- * @param[in] user_data what the caller passed beside the function
- * @return 0 to go on; a negative value stops the writer, which returns it
- *         unchanged
- */
-typedef int (*diskbench_write_fn)(const void *buf, size_t len, void *user_data);
 
 /** Result formats. Values are fixed: new formats are only appended. */
 enum diskbench_format {

@@ -14,46 +14,12 @@
 #define DISKBENCH_RESULT_H
 
 #include <diskbench/common.h>
+#include <diskbench/types.h>
 #include <diskbench/hist.h>
 #include <diskbench/timeline.h>
 #include <diskbench/recorder.h>
 
 DISKBENCH_BEGIN_DECLS
-
-/**
- * Kinds of phase. The bonnie++ kinds carry the names of bonnie++'s CSV
- * columns (see diskbench_phase_kind_name()). Values are fixed: new kinds are
- * only appended.
- */
-enum diskbench_phase_kind {
-	DISKBENCH_PHASE_CUSTOM = 0,        /**< a user's own phase */
-	DISKBENCH_PHASE_PUTC = 1,          /**< bonnie++ per-byte write */
-	DISKBENCH_PHASE_PUT_BLOCK = 2,     /**< bonnie++ block write */
-	DISKBENCH_PHASE_REWRITE = 3,       /**< bonnie++ rewrite */
-	DISKBENCH_PHASE_GETC = 4,          /**< bonnie++ per-byte read */
-	DISKBENCH_PHASE_GET_BLOCK = 5,     /**< bonnie++ block read */
-	DISKBENCH_PHASE_SEEKS = 6,         /**< bonnie++ random seeks */
-	DISKBENCH_PHASE_SEQ_CREATE = 7,    /**< bonnie++ sequential create */
-	DISKBENCH_PHASE_SEQ_STAT = 8,      /**< bonnie++ sequential stat */
-	DISKBENCH_PHASE_SEQ_DELETE = 9,    /**< bonnie++ sequential delete */
-	DISKBENCH_PHASE_RAN_CREATE = 10,   /**< bonnie++ random create */
-	DISKBENCH_PHASE_RAN_STAT = 11,     /**< bonnie++ random stat */
-	DISKBENCH_PHASE_RAN_DELETE = 12,   /**< bonnie++ random delete */
-	DISKBENCH_PHASE_SEQ_READ = 13,     /**< general sequential read */
-	DISKBENCH_PHASE_SEQ_WRITE = 14,    /**< general sequential write */
-	DISKBENCH_PHASE_RANDOM_IO = 15,    /**< general random I/O */
-};
-
-/**
- * A phase kind's short name: "putc", "put_block", "rewrite", "getc",
- * "get_block", "seeks", "seq_create", "seq_stat", "seq_del", "ran_create",
- * "ran_stat", "ran_del" (bonnie++'s CSV column names), "seq_read",
- * "seq_write", "random_io", "custom".
- *
- * @param[in] kind the kind
- * @return a static string; NULL for a value that is not a kind
- */
-DISKBENCH_API const char *diskbench_phase_kind_name(enum diskbench_phase_kind kind);
 
 /**
  * A phase that ran for less than this (0.5 s) was too fast to measure;
@@ -437,6 +403,167 @@ DISKBENCH_API int diskbench_result_pace(const struct diskbench_result *res,
  */
 DISKBENCH_API const struct diskbench_result *
 diskbench_result_response(const struct diskbench_result *res);
+
+/**
+ * @name Merged results
+ * A result merged from several (diskbench_result_merge(), @ref exchange),
+ * its inputs, and the clock every result started on.
+ * @{
+ */
+
+/**
+ * Merges the results of one phase run by several processes at once.
+ *
+ * Each input is put on a common clock: its start plus @p offsets_ns[i],
+ * the offset of its process's clock to the common one (for an MPI job,
+ * rank 0's clock minus the rank's). The merged result has the inputs'
+ * name and kind; the sum of their operations, bytes and CPU times; the
+ * bucket-wise sum of their histograms; their timelines added on the
+ * common clock, from the earliest start (an input's intervals go to the
+ * merged interval in which they start: exact to within one interval when
+ * the offsets are not whole intervals); an elapsed time from the earliest
+ * start to the latest end among the inputs that ran; the configuration
+ * entries all inputs agree on, plus `merge.inputs` (their number); and the
+ * first input's error in input order, its message starting "input N: ",
+ * which marks the merged result partial. Paced inputs (all or none)
+ * merge their response times the same way (diskbench_result_response()),
+ * and their schedules' figures (diskbench_result_pace()) add up: target
+ * rates, requests, late requests and streams; the achieved rate is the
+ * requests over the merged elapsed time; the lag's maximum is exact, its
+ * p50 and p99 are the largest of the inputs' (an upper bound: the lags
+ * themselves are not kept). Copies of the inputs are kept
+ * (diskbench_result_input_get()); the inputs themselves are not changed.
+ *
+ * @param[out] out        the merged result; free it with
+ *                        diskbench_result_free()
+ * @param[in]  inputs     @p n results, not summary-only
+ * @param[in]  offsets_ns @p n clock offsets in ns, or NULL for all 0
+ * @param[in]  n          at least 1
+ * @param[out] errmsg     on failure, if not NULL, a one-line explanation;
+ *                        free it with diskbench_free()
+ * @return 0; -EINVAL for a NULL argument, @p n 0, inputs of different
+ *         phases (name or kind), a summary-only input, histograms of
+ *         different shapes or timelines whose intervals cannot be merged,
+ *         paced and unpaced inputs together, or paced inputs that count a
+ *         request late from different thresholds;
+ *         -ERANGE for an offset that puts a start before 0 or past
+ *         2^64 - 1 ns, or sums past 2^64 - 1; -ENOMEM
+ */
+DISKBENCH_API int
+diskbench_result_merge(struct diskbench_result **out,
+		       const struct diskbench_result *const *inputs,
+		       const int64_t *offsets_ns, size_t n, char **errmsg);
+#ifndef __cplusplus
+/* Any array of results, without a cast (see DISKBENCH_RESULT_ARRAY()). */
+# define diskbench_result_merge(out, inputs, offsets_ns, n, errmsg) \
+	(diskbench_result_merge)((out), DISKBENCH_RESULT_ARRAY(inputs), \
+				 (offsets_ns), (n), (errmsg))
+#endif
+
+/**
+ * Number of inputs a merged result was made from.
+ *
+ * @param[in] res the result
+ * @return the number; 0 for a result that is not a merge
+ */
+DISKBENCH_API size_t
+diskbench_result_input_count(const struct diskbench_result *res);
+
+/**
+ * Input number @p index of a merged result, as it was given (its own
+ * clock).
+ *
+ * @param[in] res   the merged result
+ * @param[in] index 0 to diskbench_result_input_count() - 1
+ * @return a borrowed pointer, valid while @p res lives; NULL for an index
+ *         out of range
+ */
+DISKBENCH_API const struct diskbench_result *
+diskbench_result_input_get(const struct diskbench_result *res, size_t index);
+
+/** The 0.x name of diskbench_result_input_get(), kept working.
+ *  @deprecated Use diskbench_result_input_get(). */
+#ifndef DISKBENCH_DEPRECATE_HARD
+DISKBENCH_DEPRECATED_FOR(diskbench_result_input_get)
+DISKBENCH_API const struct diskbench_result *
+diskbench_result_input(const struct diskbench_result *res, size_t index);
+#endif
+
+/**
+ * The clock offset input number @p index of a merged result was given.
+ *
+ * @param[in] res   the merged result
+ * @param[in] index 0 to diskbench_result_input_count() - 1
+ * @return the offset in ns; 0 for an index out of range
+ */
+DISKBENCH_API int64_t
+diskbench_result_input_offset_ns(const struct diskbench_result *res,
+				 size_t index);
+
+/**
+ * When the phase started, on the clock it was timed with (the monotonic
+ * clock, an engine's own clock, or for a merged result the common clock);
+ * it ended diskbench_result_elapsed_ns() later. A result read back from
+ * JSON has its timeline's start.
+ *
+ * @param[in] res the result
+ * @return the start in ns; 0 for a summary-only result or one that did
+ *         not run
+ */
+DISKBENCH_API uint64_t
+diskbench_result_start_ns(const struct diskbench_result *res);
+
+/** @} */
+
+/**
+ * @name Slow operations
+ * Every operation of a phase at or over the slow-operation threshold, in
+ * the order they started (struct diskbench_slow_op).
+ * @{
+ */
+
+/**
+ * Slow operations a result keeps (at most DISKBENCH_SLOW_MAX), in the
+ * order they started.
+ *
+ * @param[in] res the result
+ * @return how many; 0 for NULL or a result without a log
+ */
+DISKBENCH_API size_t diskbench_result_slow_count(const struct diskbench_result *res);
+
+/**
+ * Slow operations over the threshold that the log had no room for.
+ *
+ * @param[in] res the result
+ * @return how many
+ */
+DISKBENCH_API uint64_t diskbench_result_slow_dropped(const struct diskbench_result *res);
+
+/**
+ * The threshold of a result's slow-operation log: every operation at or
+ * over it was logged (or counted as dropped).
+ *
+ * @param[in] res the result
+ * @return the threshold in ns; 0 when the result has no log (read from
+ *         CSV, or from JSON of schema minor 1)
+ */
+DISKBENCH_API uint64_t
+diskbench_result_slow_threshold_ns(const struct diskbench_result *res);
+
+/**
+ * One slow operation.
+ *
+ * @param[in]  res   the result
+ * @param[in]  index from 0 to diskbench_result_slow_count() - 1
+ * @param[out] op    filled up to op->sz (set it to sizeof(*op))
+ * @return 0; -EINVAL for a NULL argument or a too small op->sz; -ERANGE
+ *         for an index past the end
+ */
+DISKBENCH_API int diskbench_result_slow_get(const struct diskbench_result *res,
+					    size_t index,
+					    struct diskbench_slow_op *op);
+
+/** @} */
 
 DISKBENCH_END_DECLS
 

@@ -27,6 +27,7 @@
 #define DISKBENCH_RUN_H
 
 #include <diskbench/common.h>
+#include <diskbench/types.h>
 #include <diskbench/phase.h>
 #include <diskbench/result.h>
 #include <diskbench/target.h>
@@ -35,45 +36,6 @@ DISKBENCH_BEGIN_DECLS
 
 /** A run (opaque). */
 struct diskbench_run;
-
-/** What a progress callback is told; valid only during the call. */
-struct diskbench_progress {
-	/** Size of this struct as the library filled it; see DISKBENCH_HAS_FIELD(). */
-	size_t sz;
-	/** Name of the running phase. */
-	const char *phase_name;
-	/** Index of the running phase in the run, from 0. */
-	uint32_t phase_index;
-	/** Number of phases in the run. */
-	uint32_t phase_count;
-	/** Share of the phase done, 0 to 1; negative if not known. */
-	double fraction;
-	/** Operations done so far in the phase. */
-	uint64_t ops;
-	/** Bytes moved so far in the phase. */
-	uint64_t bytes;
-	/** Time since the phase started, ns. */
-	uint64_t elapsed_ns;
-	/** Bytes per second since the previous report of this phase. */
-	double bytes_per_sec;
-	/** Operations per second since the previous report of this phase. */
-	double ops_per_sec;
-};
-
-/**
- * Told of a run's progress.
- *
- * Called on the thread running diskbench_run_execute(), between two
- * operations, at most once per progress interval and never per operation;
- * the time it takes is not counted in any operation.
- *
- * @param[in] progress  where the run is
- * @param[in] user_data as given in the options
- * @return 0 to go on; a negative value stops the run, and
- *         diskbench_run_execute() returns it
- */
-typedef int (*diskbench_progress_fn)(const struct diskbench_progress *progress,
-				     void *user_data);
 
 /**
  * A source of random numbers for a run, in place of its seeded generator

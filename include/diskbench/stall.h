@@ -25,6 +25,7 @@
 #define DISKBENCH_STALL_H
 
 #include <diskbench/common.h>
+#include <diskbench/types.h>
 #include <diskbench/result.h>
 
 DISKBENCH_BEGIN_DECLS
@@ -205,76 +206,6 @@ DISKBENCH_API int diskbench_stalls_summary(const struct diskbench_stalls *st,
  */
 DISKBENCH_API long diskbench_stalls_text(const struct diskbench_stalls *st,
 					 char *buf, size_t size);
-
-/* ---- the slow-operation log ---- */
-
-/** Default threshold of the slow-operation log: 50 ms. */
-#define DISKBENCH_SLOW_DEFAULT_THRESHOLD_NS UINT64_C(50000000)
-/** Entries the slow-operation log of a recorder keeps at most. */
-#define DISKBENCH_SLOW_MAX 4096
-/** diskbench_slow_op.offset when the operation has none (metadata). */
-#define DISKBENCH_SLOW_NO_OFFSET UINT64_MAX
-
-/** One slow operation, as diskbench_result_slow_get() hands it out. */
-struct diskbench_slow_op {
-	/** Size of this struct as the library filled it; see DISKBENCH_HAS_FIELD(). */
-	size_t sz;
-	/** Start, in ns from the phase's start. */
-	uint64_t start_ns;
-	/** Latency, in ns. */
-	uint64_t latency_ns;
-	/** Bytes it moved. */
-	uint64_t bytes;
-	/** Byte offset in its file; DISKBENCH_SLOW_NO_OFFSET when none. */
-	uint64_t offset;
-	/** Its file: the phase's number for it (0: the test file of the
-	 *  big-file phases; a small-file phase's file number). */
-	uint32_t file;
-	/** The thread that made it: 0 for a phase of one thread, else the
-	 *  worker's number from 0. */
-	uint32_t thread;
-};
-
-/**
- * Slow operations a result keeps (at most DISKBENCH_SLOW_MAX), in the
- * order they started.
- *
- * @param[in] res the result
- * @return how many; 0 for NULL or a result without a log
- */
-DISKBENCH_API size_t diskbench_result_slow_count(const struct diskbench_result *res);
-
-/**
- * Slow operations over the threshold that the log had no room for.
- *
- * @param[in] res the result
- * @return how many
- */
-DISKBENCH_API uint64_t diskbench_result_slow_dropped(const struct diskbench_result *res);
-
-/**
- * The threshold of a result's slow-operation log: every operation at or
- * over it was logged (or counted as dropped).
- *
- * @param[in] res the result
- * @return the threshold in ns; 0 when the result has no log (read from
- *         CSV, or from JSON of schema minor 1)
- */
-DISKBENCH_API uint64_t
-diskbench_result_slow_threshold_ns(const struct diskbench_result *res);
-
-/**
- * One slow operation.
- *
- * @param[in]  res   the result
- * @param[in]  index from 0 to diskbench_result_slow_count() - 1
- * @param[out] op    filled up to op->sz (set it to sizeof(*op))
- * @return 0; -EINVAL for a NULL argument or a too small op->sz; -ERANGE
- *         for an index past the end
- */
-DISKBENCH_API int diskbench_result_slow_get(const struct diskbench_result *res,
-					    size_t index,
-					    struct diskbench_slow_op *op);
 
 DISKBENCH_END_DECLS
 

@@ -15,6 +15,10 @@ compile); and in C11 diskbench_result_merge() and diskbench_report_add()
 take an array of owned or of borrowed results without a cast, and refuse
 an array of anything else.
 
+It checks the layering: a part header includes only parts that come
+before it in the umbrella header's order (common.h and types.h first, the
+bonnie++ suite last), so that no header needs one above it.
+
 It also checks that the list it was given is complete: every *.h in
 --partdir and its sys/ is in it (else meson would neither test nor install the header),
 and the umbrella header includes every one of them.
@@ -84,6 +88,20 @@ MODES = [
      'size_t f(const struct diskbench_timeline *t) '
      '{ return diskbench_timeline_count(t) + '
      '(diskbench_run_result_get(NULL, 0) != NULL); }', True, None),
+    ('sys/ opt-in: an engine table without <diskbench/sys/engine.h>, '
+     'DISKBENCH_DEPRECATE_HARD', ['-std=c99', '-DDISKBENCH_DEPRECATE_HARD'],
+     'size_t f(void) { struct diskbench_engine_ops o = '
+     'DISKBENCH_ENGINE_OPS_INIT; return o.sz; }', False,
+     'DISKBENCH_ENGINE_OPS_INIT'),
+    ('sys/ opt-in: the same with <diskbench/sys/engine.h>',
+     ['-std=c99', '-DDISKBENCH_DEPRECATE_HARD', '-include',
+      'diskbench/sys/engine.h'],
+     'size_t f(void) { struct diskbench_engine_ops o = '
+     'DISKBENCH_ENGINE_OPS_INIT; return o.sz; }', True, None),
+    ('sys/ for 0.x sources: the engine table through <diskbench.h>',
+     ['-std=c99'],
+     'size_t f(void) { struct diskbench_engine_ops o = '
+     'DISKBENCH_ENGINE_OPS_INIT; return o.sz; }', True, None),
     ('owned and borrowed result arrays, C11', ['-std=c11'],
      'int f(struct diskbench_report *r, struct diskbench_result **m) {\n'
      '  struct diskbench_result *own[2] = { NULL, NULL };\n'
@@ -159,6 +177,31 @@ def main():
             if h != umbrella_name and h not in included:
                 print('FAIL <%s> does not include <%s>' % (umbrella_name, h))
                 ok = False
+        if args.partdir:
+            with open(args.umbrella) as f:
+                order = re.findall(r'^\s*#\s*include\s*<(diskbench/[^>]+)>',
+                                   f.read(), flags=re.M)
+            rank = {h: i for i, h in enumerate(order)}
+            for h in order:
+                path = os.path.join(args.partdir, os.path.relpath(h, 'diskbench'))
+                if not os.path.exists(path):
+                    continue  # generated (version.h)
+                with open(path) as f:
+                    text = f.read()
+                # What a header includes for 0.x sources only is no need of
+                # its own: the 1.0 headers stand without it.
+                text = re.sub(r'#ifndef DISKBENCH_DEPRECATE_HARD\n.*?#endif',
+                              '', text, flags=re.S)
+                deps = re.findall(r'^\s*#\s*include\s*<(diskbench/[^>]+)>',
+                                  text, flags=re.M)
+                for d in deps:
+                    if d not in rank or rank[d] >= rank[h]:
+                        print('FAIL <%s> includes <%s>, which is not before it '
+                              'in <%s>: a header needs only the ones below it'
+                              % (h, d, umbrella_name))
+                        ok = False
+            print('ok   layering: %d part headers, each including only those '
+                  'before it' % len(order))
     with tempfile.TemporaryDirectory(prefix='diskbench-headers-') as tmp:
         for h in args.headers:
             ok &= compile_one(args.cc, C_FLAGS, args.incdirs, h, 'c', tmp)
