@@ -16,9 +16,11 @@
 
 struct seq {
 	struct diskbench__stream st;
-	uint64_t total;       /* bytes to move */
+	uint64_t total;       /* bytes to move, or the extent to go round */
 	uint64_t next_off;    /* next offset to hand out */
 	bool write;
+	bool wrap;            /* time-based: round the extent until the time */
+	bool wrapped;         /* went round at least once */
 };
 
 static bool seq_next(struct diskbench__stream *st, uint64_t *off,
@@ -26,8 +28,12 @@ static bool seq_next(struct diskbench__stream *st, uint64_t *off,
 {
 	struct seq *s = (struct seq *)st;
 
-	if (s->next_off >= s->total)
-		return false;
+	if (s->next_off >= s->total) {
+		if (!s->wrap || !s->total)
+			return false;
+		s->next_off = 0;
+		s->wrapped = true;
+	}
 	*off = s->next_off;
 	*len = s->total - s->next_off < st->block ? s->total - s->next_off
 						   : st->block;
@@ -490,11 +496,17 @@ static int run_seq(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 	if (depth > ctx->engine->depth)
 		return diskbench__ctx_fail(ctx, -EINVAL,
 			"check queue depth against the engine's", NULL, UINT64_MAX);
-	ctx->expected_bytes = s.total;
 	/* The phase's own time limit, or the run's, whichever comes first. */
 	if (o->time_limit_ns &&
 	    (!ctx->stop_time_ns || o->time_limit_ns < ctx->stop_time_ns))
 		ctx->stop_time_ns = o->time_limit_ns;
+	/* With a time limit of its own and no byte count, the phase runs for
+	 * its time, going round the file from its start each time it reaches
+	 * the end (fio's time_based); with a count it stops there. The run's
+	 * stop_time_ns stays a cap, as for every phase. */
+	s.wrap = !o->total_bytes && o->time_limit_ns;
+	ctx->expected_bytes = s.wrap ? 0 : s.total;
+	ctx->planned_ops = s.wrap ? UINT64_MAX : 0;
 
 	bufs = diskbench__target_alloc(t, s.st.block * depth);
 	if (!bufs)
@@ -520,7 +532,9 @@ static int run_seq(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 		err = depth > 1 && ctx->engine->queued
 			      ? diskbench__stream_queued(&s.st, bufs, depth)
 			      : diskbench__stream_sync(&s.st, bufs);
-	if (s.write && s.next_off > t->test_size)
+	if (s.write && s.wrapped)
+		t->test_size = s.total;
+	else if (s.write && s.next_off > t->test_size)
 		t->test_size = s.next_off;
 	cerr = diskbench__ctx_sync_close(ctx, s.st.h,
 					 s.write && !(o->flags & DISKBENCH_SEQ_NO_FSYNC),
@@ -532,6 +546,31 @@ static int run_seq(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 	if (!err && eerr)
 		err = diskbench__ctx_fail(ctx, eerr, "record", NULL, UINT64_MAX);
 	return err;
+}
+
+/* Why the phase ended, as a random phase says it: "time_limit", or
+ * "total_bytes" (the bytes asked for, or the file, moved: before a time
+ * limit, early), the run's "run_stop_bytes" or "run_stop_ops", or
+ * "stopped" (an error or a cancel, which the result names). */
+static const char *seq_ended_by(const struct diskbench_phase *p,
+				const struct diskbench__ctx *ctx,
+				const struct diskbench_result *res)
+{
+	const struct diskbench_target *t = ctx->target;
+	uint64_t total = p->seq.total_bytes ? p->seq.total_bytes : t->file_bytes;
+
+	if (ctx->err)
+		return "stopped";
+	if (ctx->planned_ops != UINT64_MAX && diskbench_result_bytes(res) >= total)
+		return "total_bytes";
+	if (ctx->stop_time_ns &&
+	    diskbench_result_elapsed_ns(res) >= ctx->stop_time_ns)
+		return "time_limit";
+	if (ctx->stop_bytes)
+		return "run_stop_bytes";
+	if (ctx->stop_ops)
+		return "run_stop_ops";
+	return "stopped";
 }
 
 static void describe_seq(const struct diskbench_phase *p,
@@ -552,6 +591,9 @@ static void describe_seq(const struct diskbench_phase *p,
 					       ? "at the end, timed" : "none");
 	if (o->time_limit_ns)
 		diskbench__cfg_u64(c, "time_limit_ns", o->time_limit_ns);
+	if (ctx->planned_ops == UINT64_MAX)
+		diskbench__cfg_bool(c, "time_based", true);
+	diskbench__cfg_str(c, "ended_by", seq_ended_by(p, ctx, c->res));
 }
 
 const struct diskbench__phase_class diskbench__seq_class = {

@@ -158,7 +158,13 @@ struct diskbench_seq_opts {
 	size_t sz;
 	/** Bytes per request; 0: the target's block size. */
 	uint64_t block_bytes;
-	/** Bytes to move; 0: the target's file size. */
+	/** Bytes to move; 0: with a time_limit_ns, as many as the time
+	 *  allows, going round the file from its start at each end (fio's
+	 *  time_based); without one, the target's file size (the run's
+	 *  stop_time_ns caps either). The result's `ended_by` says what
+	 *  ended the phase: `time_limit`, `total_bytes` (the bytes moved,
+	 *  which before a time limit is early), `run_stop_bytes`,
+	 *  `run_stop_ops` or `stopped`. */
 	uint64_t total_bytes;
 	/** Stop after this long even if bytes remain; 0: no limit. */
 	uint64_t time_limit_ns;

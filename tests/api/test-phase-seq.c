@@ -640,6 +640,54 @@ static void test_seq_time_limit(void **state)
 	assert_clean(f);
 }
 
+/*
+ * A time limit of its own and no byte count: the phase goes round the file
+ * for its time (fio's time_based), and says what ended it; with a count it
+ * stops there, early or not; the run's stop time caps without going round.
+ */
+static void test_seq_time_based(void **state)
+{
+	struct fx *f = *state;
+	struct sim_config cfg = { .write_ns = SIM_MS, .read_ns = SIM_MS };
+	const uint64_t rounds = 3 * NSEQ + 2;
+	struct diskbench_run_opts ro = DISKBENCH_RUN_OPTS_INIT;
+	const struct diskbench_result *r;
+
+	fx_start(f, &cfg);
+	add_seq(f, DISKBENCH_SEQ_WRITE, SEQ_BLOCK, 0, rounds * SIM_MS, 0);
+	add_seq(f, 0, SEQ_BLOCK, 0, rounds * SIM_MS, 0);
+	add_seq(f, 0, SEQ_BLOCK, 2 * SEQ_BLOCK, rounds * SIM_MS, 0);
+	add_seq(f, 0, SEQ_BLOCK, 0, 0, 0);
+	run_execute_ok(f->run);
+	for (size_t i = 0; i < 2; i++) {
+		r = fx_res(f, i);
+		assert_u64_eq(diskbench_result_ops(r), rounds);
+		assert_u64_eq(diskbench_result_bytes(r), rounds * SEQ_BLOCK);
+		assert_string_equal(diskbench_result_config(r, "time_based"), "true");
+		assert_string_equal(diskbench_result_config(r, "ended_by"), "time_limit");
+	}
+	r = fx_res(f, 2);
+	assert_u64_eq(diskbench_result_ops(r), 2);
+	assert_null(diskbench_result_config(r, "time_based"));
+	assert_string_equal(diskbench_result_config(r, "ended_by"), "total_bytes");
+	/* the file is whole after the write went round it */
+	assert_u64_eq(diskbench_result_bytes(fx_res(f, 3)), FILE_BYTES);
+	assert_string_equal(diskbench_result_config(fx_res(f, 3), "ended_by"),
+			    "total_bytes");
+	assert_clean(f);
+
+	diskbench_run_free(f->run);
+	ro.stop_time_ns = 3 * SIM_MS;
+	assert_ok(diskbench_run_new(&f->run, f->t, &ro));
+	add_seq(f, 0, SEQ_BLOCK, 0, 0, 0);
+	run_execute_ok(f->run);
+	assert_u64_eq(diskbench_result_ops(fx_res(f, 0)), 3);
+	assert_string_equal(diskbench_result_config(fx_res(f, 0), "ended_by"),
+			    "time_limit");
+	assert_null(diskbench_result_config(fx_res(f, 0), "time_based"));
+	assert_clean(f);
+}
+
 /* The queued path, depth 4 on an engine of depth 8: four in flight, each
  * completing 1 ms after its submission. */
 static void test_seq_queued_exact(void **state)
@@ -1399,6 +1447,7 @@ static int sim_tests(int argc, char **argv)
 		T(test_seq_write_partial_block),
 		T(test_seq_read_exact),
 		T(test_seq_time_limit),
+		T(test_seq_time_based),
 		T(test_seq_queued_exact),
 		T(test_seq_queued_latencies),
 		T(test_seq_queued_short),

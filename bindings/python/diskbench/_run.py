@@ -263,7 +263,8 @@ class SeqPhase(Phase):
     """A sequential read or write (diskbench_phase_seq_new).
 
     ``write``: write rather than read; ``block_size`` (default: the
-    target's), ``total_bytes`` (default: the target's file size),
+    target's), ``total_bytes`` (default: the target's file size, or with a
+    ``time_limit`` as much as the time allows, going round the file),
     ``time_limit`` in seconds (0: none), ``queue_depth`` (requests in
     flight, at most the engine's), ``direct`` (O_DIRECT), ``fsync=False``
     to leave out the closing fsync of a write."""
