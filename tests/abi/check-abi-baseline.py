@@ -5,7 +5,7 @@ usage: check-abi-baseline.py ABIDIFF BASELINE.abi LIBRARY.so HEADER-DIR...
 
 The baseline (tests/abi/baseline/libdiskbench-<version>.abi) is abidw's
 record of the last release's shared library and public headers. What the
-0.x policy (docs/abi.md) allows within one soname: functions and variables
+policy (docs/abi.md) allows within one soname: functions and variables
 added; public structs grown by members appended at their end (every public
 struct carries its size, or is filled by the library). Anything else fails:
 a function removed or with another signature, a member moved, resized,
