@@ -496,10 +496,19 @@ DISKBENCH_API int diskbench_hist_percentiles(const struct diskbench_hist *hist,
 			      NULL);
 }
 
+/* The values of buckets 0 to @p n - 1. */
+static uint64_t buckets_below(const struct diskbench_hist *hist, size_t n)
+{
+	uint64_t sum = 0;
+
+	for (size_t i = 0; i < n && i < hist->ncounts; i++)
+		sum += hist->counts[i];
+	return sum;
+}
+
 DISKBENCH_API uint64_t diskbench_hist_count_le(const struct diskbench_hist *hist,
 					       uint64_t value)
 {
-	uint64_t below = 0;
 	size_t top;
 
 	if (!hist || !hist->count || value < hist->min)
@@ -510,9 +519,7 @@ DISKBENCH_API uint64_t diskbench_hist_count_le(const struct diskbench_hist *hist
 		return hist->count; /* within the overflow bucket: all of it */
 	/* Every bucket up to and including value's own. */
 	top = diskbench__hist_index(hist->bits, hist->mask, value);
-	for (size_t i = 0; i <= top && i < hist->ncounts; i++)
-		below += hist->counts[i];
-	return below;
+	return buckets_below(hist, top + 1);
 }
 
 DISKBENCH_API uint64_t diskbench_hist_count_gt(const struct diskbench_hist *hist,
@@ -527,19 +534,14 @@ DISKBENCH_API uint64_t diskbench_hist_count_gt(const struct diskbench_hist *hist
 static uint64_t count_below_bucket(const struct diskbench_hist *hist,
 				   uint64_t value)
 {
-	uint64_t below = 0;
-	size_t top;
-
 	if (value <= hist->min)
 		return 0;
 	if (value > hist->max)
 		return hist->count;
 	if (value > hist->highest)
 		return hist->count - hist->overflow; /* the overflow bucket's */
-	top = diskbench__hist_index(hist->bits, hist->mask, value);
-	for (size_t i = 0; i < top && i < hist->ncounts; i++)
-		below += hist->counts[i];
-	return below;
+	return buckets_below(hist,
+			     diskbench__hist_index(hist->bits, hist->mask, value));
 }
 
 DISKBENCH_API uint64_t

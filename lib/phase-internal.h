@@ -127,6 +127,16 @@ struct diskbench_phase {
 	size_t ncustom_cfg;     /* pairs */
 };
 
+/*
+ * Why a phase that counts its requests or bytes ended, for its result's
+ * `ended_by`: "stopped" after an error or a cancel (the result names it),
+ * @p count_key when it did all it set out to (@p done), else
+ * "time_limit", "run_stop_bytes" or "run_stop_ops", whichever stopped it.
+ */
+const char *diskbench__ended_by(const struct diskbench__ctx *ctx,
+				const struct diskbench_result *res, bool done,
+				const char *count_key);
+
 /* Frees a custom phase's own configuration (phase.c). */
 void diskbench__phase_custom_cfg_clear(struct diskbench_phase *p);
 

@@ -170,29 +170,6 @@ out:
 	return err;
 }
 
-/*
- * Why the phase ended, in its result: "time_limit" (its own or the run's),
- * "ops_limit" (every request asked for, or the file's blocks, done: before
- * a time limit, that is early, and says so), "run_stop_bytes", or
- * "stopped" (an error or a cancel, which the result's error names).
- */
-static const char *ended_by(const struct diskbench__ctx *ctx,
-			    const struct diskbench_result *res)
-{
-	uint64_t ops = diskbench_result_ops(res);
-
-	if (ctx->err)
-		return "stopped";
-	if (ctx->planned_ops != UINT64_MAX && ops >= ctx->planned_ops)
-		return "ops_limit";
-	if (ctx->stop_time_ns &&
-	    diskbench_result_elapsed_ns(res) >= ctx->stop_time_ns)
-		return "time_limit";
-	if (ctx->stop_bytes)
-		return "run_stop_bytes";
-	return "stopped";
-}
-
 static void describe_random(const struct diskbench_phase *p,
 			    const struct diskbench__ctx *ctx, struct diskbench__cfg *c)
 {
@@ -215,7 +192,11 @@ static void describe_random(const struct diskbench_phase *p,
 		diskbench__cfg_u64(c, "time_limit_ns", o->time_limit_ns);
 	if (ctx->planned_ops == UINT64_MAX)
 		diskbench__cfg_bool(c, "time_based", true);
-	diskbench__cfg_str(c, "ended_by", ended_by(ctx, c->res));
+	diskbench__cfg_str(c, "ended_by",
+			   diskbench__ended_by(ctx, c->res,
+				ctx->planned_ops != UINT64_MAX &&
+				diskbench_result_ops(c->res) >= ctx->planned_ops,
+				"ops_limit"));
 }
 
 const struct diskbench__phase_class diskbench__random_class = {

@@ -548,31 +548,6 @@ static int run_seq(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 	return err;
 }
 
-/* Why the phase ended, as a random phase says it: "time_limit", or
- * "total_bytes" (the bytes asked for, or the file, moved: before a time
- * limit, early), the run's "run_stop_bytes" or "run_stop_ops", or
- * "stopped" (an error or a cancel, which the result names). */
-static const char *seq_ended_by(const struct diskbench_phase *p,
-				const struct diskbench__ctx *ctx,
-				const struct diskbench_result *res)
-{
-	const struct diskbench_target *t = ctx->target;
-	uint64_t total = p->seq.total_bytes ? p->seq.total_bytes : t->file_bytes;
-
-	if (ctx->err)
-		return "stopped";
-	if (ctx->planned_ops != UINT64_MAX && diskbench_result_bytes(res) >= total)
-		return "total_bytes";
-	if (ctx->stop_time_ns &&
-	    diskbench_result_elapsed_ns(res) >= ctx->stop_time_ns)
-		return "time_limit";
-	if (ctx->stop_bytes)
-		return "run_stop_bytes";
-	if (ctx->stop_ops)
-		return "run_stop_ops";
-	return "stopped";
-}
-
 static void describe_seq(const struct diskbench_phase *p,
 			 const struct diskbench__ctx *ctx, struct diskbench__cfg *c)
 {
@@ -593,7 +568,13 @@ static void describe_seq(const struct diskbench_phase *p,
 		diskbench__cfg_u64(c, "time_limit_ns", o->time_limit_ns);
 	if (ctx->planned_ops == UINT64_MAX)
 		diskbench__cfg_bool(c, "time_based", true);
-	diskbench__cfg_str(c, "ended_by", seq_ended_by(p, ctx, c->res));
+	diskbench__cfg_str(c, "ended_by",
+			   diskbench__ended_by(ctx, c->res,
+				ctx->planned_ops != UINT64_MAX &&
+				diskbench_result_bytes(c->res) >=
+					(o->total_bytes ? o->total_bytes
+							: t->file_bytes),
+				"total_bytes"));
 }
 
 const struct diskbench__phase_class diskbench__seq_class = {

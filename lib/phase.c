@@ -41,6 +41,24 @@ void diskbench__phase_custom_cfg_clear(struct diskbench_phase *p)
 	p->ncustom_cfg = 0;
 }
 
+const char *diskbench__ended_by(const struct diskbench__ctx *ctx,
+				const struct diskbench_result *res, bool done,
+				const char *count_key)
+{
+	if (ctx->err)
+		return "stopped";
+	if (done)
+		return count_key;
+	if (ctx->stop_time_ns &&
+	    diskbench_result_elapsed_ns(res) >= ctx->stop_time_ns)
+		return "time_limit";
+	if (ctx->stop_bytes)
+		return "run_stop_bytes";
+	if (ctx->stop_ops)
+		return "run_stop_ops";
+	return "stopped";
+}
+
 DISKBENCH_API void diskbench_phase_free(struct diskbench_phase *phase)
 {
 	/* A run's phase is the run's to free: freeing it here too would be

@@ -355,20 +355,13 @@ DISKBENCH_API int diskbench_report_run_get(const struct diskbench_report *report
 			      diskbench_report_errmsg(report));
 }
 
-/* The 0.x name. */
-static int diskbench_report_get_info__impl(const struct diskbench_report *report,
-					size_t index,
-					struct diskbench_report_info *info)
-{
-	return diskbench_report_run_get(report, index, info);
-}
-
+/* The 0.x name: the 1.0 function, which names itself in the last
+ * error. */
 DISKBENCH_API int diskbench_report_get_info(const struct diskbench_report *report,
 					size_t index,
 					struct diskbench_report_info *info)
 {
-	DISKBENCH__API_RETURN(diskbench_report_get_info__impl(report, index, info),
-			      diskbench_report_errmsg(report));
+	return diskbench_report_run_get(report, index, info);
 }
 
 DISKBENCH_API size_t diskbench_report_result_count(const struct diskbench_report *report,

@@ -793,20 +793,13 @@ DISKBENCH_API int diskbench_result_config_get(const struct diskbench_result *res
 			      NULL);
 }
 
-/* The 0.x name. */
-static int diskbench_result_config_at__impl(const struct diskbench_result *res,
-					     size_t index, const char **key,
-					     const char **value)
-{
-	return diskbench_result_config_get(res, index, key, value);
-}
-
+/* The 0.x name: the 1.0 function, which names itself in the last
+ * error. */
 DISKBENCH_API int diskbench_result_config_at(const struct diskbench_result *res,
 					     size_t index, const char **key,
 					     const char **value)
 {
-	DISKBENCH__API_RETURN(diskbench_result_config_at__impl(res, index, key, value),
-			      NULL);
+	return diskbench_result_config_get(res, index, key, value);
 }
 
 DISKBENCH_API const char *
