@@ -59,6 +59,7 @@ static void add_all_kinds(struct fx *f)
 	add(f, p);                                       /* 0: seq_write */
 	so.flags = 0;
 	so.time_limit_ns = 5000000000u;
+	so.total_bytes = 1 << 20;   /* a cap, not time-based: the file, once */
 	assert_ok(diskbench_phase_seq_new(&p, &so));
 	add(f, p);                                       /* 1: seq_read */
 	ro.block_bytes = 4096;
@@ -108,6 +109,7 @@ static void test_config_of_each_kind(void **state)
 	assert_string_equal(cfg(f, 1, "access"), "read");
 	assert_string_equal(cfg(f, 1, "cache_drop"), "dropped");
 	assert_string_equal(cfg(f, 1, "time_limit_ns"), "5000000000");
+	assert_string_equal(cfg(f, 1, "ended_by"), "total_bytes");
 	assert_string_equal(cfg(f, 1, "fsync"), "none");
 	/* random_io */
 	assert_string_equal(cfg(f, 2, "access"), "read and write");
