@@ -943,6 +943,24 @@ void sim_free(struct sim *s)
  * The engine's functions as the library calls them: each under the
  * device's lock, as several worker threads may call at once.
  */
+/* Real time a latency function asked for, slept once the device's lock
+ * is released: the other threads (the phase's own, reading the clock for
+ * progress) are not held up behind a sleeping reader. */
+static _Thread_local uint64_t sleep_pending_ns;
+
+static void sleep_after_unlock(void)
+{
+	uint64_t ns = sleep_pending_ns;
+
+	if (ns) {
+		struct timespec ts = { (time_t)(ns / 1000000000u),
+				       (long)(ns % 1000000000u) };
+
+		sleep_pending_ns = 0;
+		nanosleep(&ts, NULL);
+	}
+}
+
 #define SIM_LOCKED(ret, name, params, args)				\
 	static ret name##_locked params					\
 	{								\
@@ -952,6 +970,7 @@ void sim_free(struct sim *s)
 		pthread_mutex_lock(&s_->mu);				\
 		r_ = name args;						\
 		pthread_mutex_unlock(&s_->mu);				\
+		sleep_after_unlock();					\
 		return r_;						\
 	}
 
@@ -1061,11 +1080,12 @@ uint64_t sim_slow_latency(int kind, uint64_t nth, uint64_t bytes, void *ud)
 	(void)bytes;
 	if (kind != SIM_READ)
 		return 0;
-	if (sl->sleep_ns) {
-		struct timespec ts = { 0, (long)sl->sleep_ns };
-
-		nanosleep(&ts, NULL);
-	}
+	sleep_pending_ns = sl->sleep_ns;
+	/* Until the awaited thing has happened, reads slow down, so that a
+	 * test does not depend on how soon a loaded machine runs a thread. */
+	if (sl->wait_for && nth >= sl->wait_after &&
+	    !atomic_load(sl->wait_for))
+		sleep_pending_ns = sl->wait_sleep_ns;
 	return sl->read_ns;
 }
 

@@ -42,6 +42,7 @@
 #define DISKBENCH_TEST_SIM_ENGINE_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -240,12 +241,19 @@ size_t sim_dir_entries(const struct sim *s, const char *dir);
 /*
  * A latency function (sim_config.latency; user data: struct sim_slow):
  * each read takes read_ns on the fake clock and sleeps sleep_ns of real
- * time first, so that a run takes long enough for progress reports and
- * cancellation; other requests take no time.
+ * time after it (outside the device's lock, so that other threads reach
+ * the device meanwhile), so that a run takes long enough for progress
+ * reports and cancellation; other requests take no time.  With wait_for
+ * set, reads from the wait_after'th on sleep wait_sleep_ns instead while
+ * *wait_for is still zero: a test that needs the phase's thread to have
+ * run (a progress report) gives it that time on a loaded machine.
  */
 struct sim_slow {
 	uint64_t sleep_ns;    /* real time per read */
 	uint64_t read_ns;     /* simulated */
+	const atomic_uint *wait_for;
+	uint64_t wait_after;
+	uint64_t wait_sleep_ns;
 };
 
 uint64_t sim_slow_latency(int kind, uint64_t nth, uint64_t bytes, void *ud);
