@@ -929,7 +929,9 @@ static void check_progress(struct fx *f, unsigned cancel_at, uint64_t ops)
 	/* Past the 100th read (twenty intervals), reads take 2 ms of real
 	 * time until the first report: on a loaded machine the phase's thread
 	 * may wait long for a core, and the test is of the reports. */
-	struct sim_slow sl = { 100 * SIM_US, SIM_MS, &g.seen, 100, 2 * SIM_MS };
+	struct sim_slow sl = { .sleep_ns = 100 * SIM_US, .read_ns = SIM_MS,
+				 .wait_for = &g.seen, .wait_after = 100,
+				 .wait_sleep_ns = 2 * SIM_MS };
 	struct sim_config cfg = { .latency = sim_slow_latency, .latency_user_data = &sl };
 	struct diskbench_run_opts ro = seed_opts(3);
 	struct ropts o = { .ops = ops, .threads = 2 };

@@ -1252,7 +1252,9 @@ static void test_progress(void **state)
 	 * take 2 ms of real time until the first report: on a loaded machine
 	 * the phase's thread may wait a long time for a core, and the test is
 	 * of the reports, not of the scheduler. */
-	struct sim_slow sl = { 100 * SIM_US, SIM_MS, &g.seen, 100, 2 * SIM_MS };
+	struct sim_slow sl = { .sleep_ns = 100 * SIM_US, .read_ns = SIM_MS,
+				 .wait_for = &g.seen, .wait_after = 100,
+				 .wait_sleep_ns = 2 * SIM_MS };
 	const struct diskbench_result *r;
 
 	start_slow(f, &sl, &g, 2, 600);
@@ -1273,7 +1275,7 @@ static void test_progress(void **state)
 static void test_cancel_from_progress(void **state)
 {
 	struct fx *f = *state;
-	struct sim_slow sl = { 100 * SIM_US, SIM_MS };
+	struct sim_slow sl = { .sleep_ns = 100 * SIM_US, .read_ns = SIM_MS };
 	struct prog g = { 0 };
 	const struct diskbench_result *r;
 
@@ -1310,7 +1312,7 @@ static void test_cancel_from_progress(void **state)
 static void test_progress_stops_with_its_value(void **state)
 {
 	struct fx *f = *state;
-	struct sim_slow sl = { 100 * SIM_US, SIM_MS };
+	struct sim_slow sl = { .sleep_ns = 100 * SIM_US, .read_ns = SIM_MS };
 	struct prog g = { 0 };
 	const struct diskbench_result *r;
 
@@ -1419,7 +1421,7 @@ static void test_fault_one_seeker(void **state)
 static void test_fault_many_seekers(void **state)
 {
 	struct fx *f = *state;
-	struct sim_slow sl = { 100 * SIM_US, SIM_US };
+	struct sim_slow sl = { .sleep_ns = 100 * SIM_US, .read_ns = SIM_US };
 	struct sim_config cfg = { .latency = sim_slow_latency, .latency_user_data = &sl };
 	const uint64_t seeks = 20000;
 	const struct diskbench_result *r;
