@@ -15,10 +15,10 @@ import re
 import sys
 
 # Where every file needs a line of its own.
-EACH_FILE = ['lib/*', 'include/*.h', 'include/diskbench/*.h*',
+EACH_FILE = ['lib/*', 'lib/*/*', 'include/*.h', 'include/diskbench/*.h*',
              'include/diskbench/sys/*.h', 'tests/support/*']
 # Top-level folders a path named in the document may start with.
-ROOTS = ('lib/', 'include/', 'tests/', 'examples/', 'bindings/', 'bench/',
+ROOTS = ('lib/', 'include/', 'tests/', 'examples/', 'programs/', 'bindings/', 'bench/',
          'docs/', 'scripts/')
 
 

@@ -5,17 +5,23 @@ Reads the object files of the library (the static archive built without
 visibility, so every internal function is a symbol) and draws an arrow
 from file A to file B when A uses a function or variable that B defines.
 Fails when the arrows make a circle: two files that call each other, or
-a longer loop (report.c -> serialize-json.c -> report.c). Each file then
+a longer loop (report/report.c -> format/json.c -> report/report.c). Each file then
 has a place: below the files it calls, above those that call it
 (docs/architecture.md lists them).
 
-Also fails when lib/NAME-internal.h declares a function that NAME.c does
-not define: an internal header is named after the file it belongs to, so
-that a reader finds the code of a declaration without searching.
+Also fails when lib/DIR/NAME-internal.h declares a function that
+lib/DIR/NAME.c does not define: an internal header is named after the file
+it belongs to, so that a reader finds the code of a declaration without
+searching.
 
 With --doc, also fails when a file calls one in a higher layer than its
 own, the layers being the "### N. name" sections of docs/architecture.md
-under which each lib/ file is named.
+under which each lib/ file and each public header is named; and when a
+file of lib/ includes a header of a higher layer: an internal header
+("core/hist-internal.h", its layer its file's) or a public one
+(<diskbench/run.h>, its layer the one the page names it in). Includes are
+read from the sources, so that what the symbols cannot show (an inline
+function, a struct's fields read across files) is caught too.
 
 usage: check-layers.py --nm NM --archive LIB.a --libdir DIR [--doc FILE]
 """
@@ -28,7 +34,23 @@ import subprocess
 import sys
 
 
-def read_symbols(nm, archive):
+def lib_files(libdir):
+    """The library's sources and headers, as paths below lib/."""
+    found = []
+    for root, _, names in os.walk(libdir):
+        for n in names:
+            if n.endswith(('.c', '.h')):
+                found.append(os.path.relpath(os.path.join(root, n), libdir))
+    return sorted(found)
+
+
+def member_names(libdir):
+    """{object member name: source path below lib/}: meson names the object
+    of lib/DIR/NAME.c "DIR_NAME.c.o"."""
+    return {f.replace('/', '_'): f for f in lib_files(libdir) if f.endswith('.c')}
+
+
+def read_symbols(nm, archive, members):
     """({symbol: defining file}, {file: set of undefined symbols})."""
     out = subprocess.run([nm, '-A', archive], capture_output=True, text=True,
                          check=True).stdout
@@ -39,6 +61,7 @@ def read_symbols(nm, archive):
         parts = head.split(':')
         member = os.path.basename(parts[-1]) if len(parts) > 1 else head
         member = re.sub(r'\.o(bj)?$', '', member)
+        member = members.get(member, member)
         fields = rest.split()
         if len(fields) == 2 and fields[0] == 'U':
             uses[member].add(fields[1])
@@ -85,8 +108,11 @@ def circles(graph):
 def header_owners(libdir, defs):
     """Lines 'X-internal.h declares f, defined in Y.c' for every mismatch."""
     bad = []
-    for h in sorted(glob.glob(os.path.join(libdir, '*-internal.h'))):
-        owner = os.path.basename(h)[:-len('-internal.h')] + '.c'
+    for rel in lib_files(libdir):
+        if not rel.endswith('-internal.h'):
+            continue
+        h = os.path.join(libdir, rel)
+        owner = rel[:-len('-internal.h')] + '.c'
         text = open(h, encoding='utf-8').read()
         text = re.sub(r'/\*.*?\*/', '', text, flags=re.S)
         # Inline functions are the header's own code, not declarations.
@@ -94,8 +120,8 @@ def header_owners(libdir, defs):
         for name in sorted(set(re.findall(r'\b(diskbench_\w+)\s*\(', text))):
             where = defs.get(name)
             if where and where != owner:
-                bad.append('%s declares %s, defined in %s'
-                           % (os.path.basename(h), name, where))
+                bad.append('lib/%s declares %s, defined in lib/%s'
+                           % (rel, name, where))
     return bad
 
 
@@ -111,9 +137,44 @@ def doc_layers(path):
             current = None
             continue
         if current is not None:
-            for name in re.findall(r'`lib/([A-Za-z0-9_.+-]+\.c)`', line):
-                layers[name[:-2]] = current
+            for name in re.findall(r'`lib/([A-Za-z0-9_./+-]+\.c)`', line):
+                layers[name] = current
+            for name in re.findall(r'`include/(diskbench[A-Za-z0-9_./+-]*\.h)(?:\.in)?`', line):
+                layers['<%s>' % name] = current
     return layers
+
+
+def include_problems(libdir, layer):
+    """Lines for every include of a higher layer's header by a lib/ file."""
+    bad = []
+    for rel in lib_files(libdir):
+        own = rel[:-len('-internal.h')] + '.c' if rel.endswith('-internal.h') \
+            else rel[:-2] + '.c'
+        if own not in layer:
+            continue
+        text = open(os.path.join(libdir, rel), encoding='utf-8').read()
+        for m in re.finditer(r'^\s*#\s*include\s+([<"])([^>"]+)[>"]', text, re.M):
+            kind, inc = m.groups()
+            if kind == '"':
+                if not inc.endswith('-internal.h'):
+                    continue
+                if not os.path.exists(os.path.join(libdir, inc)):
+                    bad.append('lib/%s includes "%s", which is not a path '
+                               'below lib/' % (rel, inc))
+                    continue
+                target, name = inc[:-len('-internal.h')] + '.c', '"%s"' % inc
+            else:
+                if not inc.startswith('diskbench'):
+                    continue
+                target = name = '<%s>' % inc
+                if target not in layer:
+                    bad.append('lib/%s includes %s, a public header in no '
+                               'layer of the page' % (rel, name))
+                    continue
+            if target in layer and layer[target] > layer[own]:
+                bad.append('lib/%s (layer %d) includes %s (layer %d, above it)'
+                           % (rel, layer[own], name, layer[target]))
+    return bad
 
 
 def main():
@@ -124,7 +185,7 @@ def main():
     ap.add_argument('--doc')
     args = ap.parse_args()
 
-    defs, uses = read_symbols(args.nm, args.archive)
+    defs, uses = read_symbols(args.nm, args.archive, member_names(args.libdir))
     if len(uses) < 10:
         print('FAIL read %d object files from %s: not the library'
               % (len(uses), args.archive))
@@ -153,18 +214,23 @@ def main():
     if args.doc:
         layer = doc_layers(args.doc)
         for f in sorted(graph):
-            base = f[:-2] if f.endswith('.c') else f
-            if base not in layer:
+            if f not in layer:
                 ok = False
-                print('FAIL lib/%s.c is in no layer of %s' % (base, args.doc))
+                print('FAIL lib/%s is in no layer of %s' % (f, args.doc))
                 continue
             for g, names in sorted(graph[f].items()):
-                gb = g[:-2] if g.endswith('.c') else g
-                if gb in layer and layer[gb] > layer[base]:
+                if g in layer and layer[g] > layer[f]:
                     ok = False
-                    print('FAIL lib/%s.c (layer %d) calls lib/%s.c (layer %d, '
-                          'above it): %s' % (base, layer[base], gb, layer[gb],
+                    print('FAIL lib/%s (layer %d) calls lib/%s (layer %d, '
+                          'above it): %s' % (f, layer[f], g, layer[g],
                                              ', '.join(sorted(names)[:4])))
+        includes = include_problems(args.libdir, layer)
+        for line in includes:
+            ok = False
+            print('FAIL ' + line)
+        if not any(k.startswith('<') for k in layer):
+            ok = False
+            print('FAIL %s names no public header in a layer' % args.doc)
     edges = sum(len(v) for v in graph.values())
     print('%d files, %d arrows between them%s'
           % (len(graph), edges, ', no circle' if ok else ''))

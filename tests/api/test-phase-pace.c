@@ -988,7 +988,7 @@ static void test_json_round_trip(void **state)
 
 	/* A bad "pace" is refused, naming it: an arrival of no kind, and
 	 * figures no schedule has, refused as the binary decoder refuses them
-	 * (result-restore.c): no streams, no rate. */
+	 * (result/restore.c): no streams, no rate. */
 	{
 		char *bad = strdup(j);
 		char *s = strstr(bad, "\"arrival\": \"constant\"");

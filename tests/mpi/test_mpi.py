@@ -74,7 +74,7 @@ def lat(rank, i):
 
 
 def bucket(v, bits=7):
-    """The library's log-linear bucket of v (hist-internal.h)."""
+    """The library's log-linear bucket of v (core/hist-internal.h)."""
     if v < (2 << bits):
         return (v, v)
     k = v.bit_length() - 1 - bits

@@ -20,7 +20,7 @@
 
 #include <diskbench.h>
 
-#include "engine-internal.h"
+#include "engine/engine-internal.h"
 
 #define DEPTH 8
 #define BLOCK (128 * 1024)

@@ -20,13 +20,13 @@
 
 #include <diskbench.h>
 
-#include "common-internal.h"
-#include "hist-internal.h"
-#include "kind-internal.h"
-#include "out-internal.h"
-#include "result-restore-internal.h"
-#include "slow-log-internal.h"
-#include "target-internal.h"
+#include "base/common-internal.h"
+#include "core/hist-internal.h"
+#include "base/kind-internal.h"
+#include "base/out-internal.h"
+#include "result/restore-internal.h"
+#include "core/slow-log-internal.h"
+#include "target/target-internal.h"
 
 /* For every precision, indexes of consecutive values never skip a slot and
  * never go back: the buckets tile the range with no gap or overlap. */
@@ -284,7 +284,7 @@ static void test_target_alloc_large_buffers(void **state)
 	assert_int_equal(rmdir(dir), 0);
 }
 
-/* Under ASan and TSan diskbench__zalloc() is calloc() (lib/common.c), so
+/* Under ASan and TSan diskbench__zalloc() is calloc() (lib/base/common.c), so
  * that the sanitizers see every allocation: residency is not checked. */
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 # define ZALLOC_MMAP 0

@@ -14,7 +14,7 @@
 
 #include <diskbench.h>
 
-#include "report-file-internal.h"
+#include "format/write-file-internal.h"
 
 #include "report-fixture.h"
 #include "write-file-cases.h"

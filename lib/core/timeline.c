@@ -1,0 +1,474 @@
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <diskbench/timeline.h>
+
+#include "base/common-internal.h"
+#include "core/timeline-internal.h"
+#include "base/error-internal.h"
+
+DISKBENCH_API void
+diskbench_timeline_opts_init(struct diskbench_timeline_opts *opts, size_t sz)
+{
+	diskbench__opts_init(opts, sz);
+}
+
+static const struct diskbench__tl_slot empty_slot[1];
+
+const struct diskbench_timeline diskbench__timeline_empty = {
+	.start_ns = 0,
+	.interval_ns = DISKBENCH_TIMELINE_DEFAULT_INTERVAL_NS,
+	.base_interval_ns = DISKBENCH_TIMELINE_DEFAULT_INTERVAL_NS,
+	.max_len = 0,
+	/* Never written through: every writer takes a non-const timeline. */
+	.slots = (struct diskbench__tl_slot *)empty_slot,
+	.cap = 1,
+	.len = 0,
+	.cur = 0,
+	.cur_lo = 1,
+	.cur_hi = 0,
+	.slow_ns = UINT64_MAX,
+};
+
+/* Grows the slot array to hold at least `need` slots, zeroing the new ones. */
+static int grow(struct diskbench_timeline *tl, size_t need)
+{
+	struct diskbench__tl_slot *slots;
+	size_t cap = tl->cap ? tl->cap : 1;
+
+	if (need <= tl->cap)
+		return 0;
+	while (cap < need) {
+		if (cap > SIZE_MAX / 2 / sizeof(*slots))
+			return -ENOMEM;
+		cap *= 2;
+	}
+	/* Fresh zero pages (see diskbench__zalloc): a large reserve is
+	 * resident only as far as recording reaches. Only the used slots
+	 * move; the others are zero in both. */
+	slots = diskbench__zalloc(cap * sizeof(*slots));
+	if (!slots)
+		return -ENOMEM;
+	if (tl->slots)
+		memcpy(slots, tl->slots, tl->len * sizeof(*slots));
+	diskbench__zfree(tl->slots, tl->cap * sizeof(*slots));
+	tl->slots = slots;
+	tl->cap = cap;
+	return 0;
+}
+
+static void forget_cursor(struct diskbench_timeline *tl)
+{
+	/* An empty span: the next record takes the slow path. */
+	tl->cur = 0;
+	tl->cur_lo = 1;
+	tl->cur_hi = 0;
+}
+
+static void add_slot(struct diskbench__tl_slot *d,
+		     const struct diskbench__tl_slot *s)
+{
+	d->ops += s->ops;
+	d->bytes += s->bytes;
+	d->latency_sum_ns += s->latency_sum_ns;
+	d->slow_ops += s->slow_ops;
+	/* Percentiles of two intervals do not add: the larger p99 is an
+	 * upper bound of the merged one (docs/performance.md). */
+	if (s->p99_ns > d->p99_ns)
+		d->p99_ns = s->p99_ns;
+	if (s->max_latency_ns > d->max_latency_ns)
+		d->max_latency_ns = s->max_latency_ns;
+}
+
+/*
+ * A bounded timeline's interval doubled: slot i becomes the sum of slots
+ * 2i and 2i + 1, from the start, which does not move. Exact: an operation
+ * counted in [s + 2iI, s + (2i+1)I) or [s + (2i+1)I, s + (2i+2)I) lies in
+ * [s + 2iI, s + 2(i+1)I); the slow-operation counts add up too, and the
+ * p99 is the larger of the two, an upper bound (see add_slot()). -ERANGE
+ * if the length cannot double.
+ */
+static int coarsen(struct diskbench_timeline *tl)
+{
+	size_t half = (tl->len + 1) / 2;
+
+	if (tl->interval_ns > UINT64_MAX / 2)
+		return -ERANGE;
+	for (size_t i = 0; i < half; i++) {
+		struct diskbench__tl_slot a = tl->slots[2 * i];
+
+		if (2 * i + 1 < tl->len)
+			add_slot(&a, &tl->slots[2 * i + 1]);
+		tl->slots[i] = a;
+	}
+	/* Slots past len stay zero, as grow() and reset() expect. */
+	memset(tl->slots + half, 0, (tl->len - half) * sizeof(*tl->slots));
+	tl->len = half;
+	tl->interval_ns *= 2;
+	forget_cursor(tl);
+	return 0;
+}
+
+int diskbench__timeline_seek(struct diskbench_timeline *tl, uint64_t end_ns)
+{
+	uint64_t idx;
+	int err;
+
+	if (end_ns < tl->start_ns)
+		return -ERANGE;
+	idx = (end_ns - tl->start_ns) / tl->interval_ns;
+	/* Bounded: coarser until end_ns fits (rarely: each pass halves the
+	 * index, and a phase doubles its length a few times at most). */
+	while (tl->max_len && idx >= tl->max_len) {
+		err = coarsen(tl);
+		if (err)
+			return err;
+		idx = (end_ns - tl->start_ns) / tl->interval_ns;
+	}
+	if (idx >= SIZE_MAX / sizeof(struct diskbench__tl_slot))
+		return -ENOMEM;
+	err = grow(tl, (size_t)idx + 1);
+	if (err)
+		return err;
+	tl->cur = (size_t)idx;
+	tl->cur_lo = tl->start_ns + idx * tl->interval_ns;
+	/* Saturate at the top of the clock rather than wrap. */
+	tl->cur_hi = tl->cur_lo + tl->interval_ns < tl->cur_lo
+			     ? UINT64_MAX
+			     : tl->cur_lo + tl->interval_ns;
+	return 0;
+}
+
+static int diskbench_timeline_new__impl(struct diskbench_timeline **out, uint64_t start_ns,
+		       const struct diskbench_timeline_opts *opts)
+{
+	struct diskbench_timeline_opts o;
+	struct diskbench_timeline *tl;
+	uint64_t reserve;
+	int err;
+
+	if (!out)
+		return -EINVAL;
+	*out = NULL;
+	err = DISKBENCH__OPTS_READ(&o, timeline_opts, opts);
+	if (err)
+		return err;
+	reserve = o.reserve ? o.reserve : DISKBENCH_TIMELINE_DEFAULT_RESERVE;
+	if (o.max_intervals && reserve > o.max_intervals)
+		reserve = o.max_intervals;  /* never more is needed */
+	if (reserve > SIZE_MAX / sizeof(struct diskbench__tl_slot) ||
+	    o.max_intervals > SIZE_MAX / sizeof(struct diskbench__tl_slot))
+		return -ENOMEM;
+
+	tl = calloc(1, sizeof(*tl));
+	if (!tl)
+		return -ENOMEM;
+	tl->start_ns = start_ns;
+	tl->interval_ns = o.interval_ns ? o.interval_ns
+					: DISKBENCH_TIMELINE_DEFAULT_INTERVAL_NS;
+	tl->base_interval_ns = tl->interval_ns;
+	tl->max_len = (size_t)o.max_intervals;
+	tl->slow_ns = UINT64_MAX;
+	err = grow(tl, (size_t)reserve);
+	if (err) {
+		free(tl);
+		return err;
+	}
+	forget_cursor(tl);
+	*out = tl;
+	return 0;
+}
+
+DISKBENCH_API int
+diskbench_timeline_new(struct diskbench_timeline **out, uint64_t start_ns,
+		       const struct diskbench_timeline_opts *opts)
+{
+	DISKBENCH__API_RETURN(diskbench_timeline_new__impl(out, start_ns, opts),
+			      NULL);
+}
+
+DISKBENCH_API void diskbench_timeline_free(struct diskbench_timeline *tl)
+{
+	if (!tl)
+		return;
+	diskbench__zfree(tl->slots, tl->cap * sizeof(*tl->slots));
+	free(tl);
+}
+
+static int diskbench_timeline_copy__impl(struct diskbench_timeline **out,
+					  const struct diskbench_timeline *src)
+{
+	struct diskbench_timeline *tl;
+
+	if (!out)
+		return -EINVAL;
+	*out = NULL;
+	if (!src)
+		return -EINVAL;
+	tl = calloc(1, sizeof(*tl));
+	if (!tl)
+		return -ENOMEM;
+	*tl = *src;
+	/* Room for the intervals used only: a result's copy of a recorder's
+	 * timeline need not carry the recorder's reserve (192 KiB by
+	 * default); recording into the copy grows it again. */
+	tl->cap = src->len ? src->len : 1;
+	tl->slots = diskbench__zalloc(tl->cap * sizeof(*src->slots));
+	if (!tl->slots) {
+		free(tl);
+		return -ENOMEM;
+	}
+	memcpy(tl->slots, src->slots, src->len * sizeof(*src->slots));
+	if (tl->cur >= tl->cap)
+		tl->cur = 0, tl->cur_lo = 1, tl->cur_hi = 0;
+	*out = tl;
+	return 0;
+}
+
+DISKBENCH_API int diskbench_timeline_copy(struct diskbench_timeline **out,
+					  const struct diskbench_timeline *src)
+{
+	DISKBENCH__API_RETURN(diskbench_timeline_copy__impl(out, src),
+			      NULL);
+}
+
+DISKBENCH_API int diskbench_timeline_record(struct diskbench_timeline *tl,
+					    uint64_t end_ns,
+					    uint64_t latency_ns,
+					    uint64_t bytes)
+{
+	int err;
+
+	if (!tl)
+		return DISKBENCH__API_FAIL(-EINVAL, NULL);
+	err = diskbench__timeline_record(tl, end_ns, latency_ns, bytes);
+	if (DISKBENCH_UNLIKELY(err < 0))
+		return DISKBENCH__API_FAIL(err, NULL);
+	return err;
+}
+
+/* How many doublings take interval a to b (a <= b), or -1 if none do. */
+static int doublings(uint64_t a, uint64_t b)
+{
+	int k = 0;
+
+	while (a < b && a <= UINT64_MAX / 2)
+		a *= 2, k++;
+	return a == b ? k : -1;
+}
+
+bool diskbench__timeline_mergeable(const struct diskbench_timeline *dst,
+				   const struct diskbench_timeline *src)
+{
+	if (dst->interval_ns == src->interval_ns)
+		return true;
+	/* Unbounded timelines keep their interval: the old rule holds. */
+	if (!dst->max_len && !src->max_len)
+		return false;
+	return dst->interval_ns < src->interval_ns
+		       ? doublings(dst->interval_ns, src->interval_ns) >= 0
+		       : doublings(src->interval_ns, dst->interval_ns) >= 0;
+}
+
+static int merge_same(struct diskbench_timeline *dst,
+		      const struct diskbench_timeline *src);
+
+static int diskbench_timeline_merge__impl(struct diskbench_timeline *dst,
+					   const struct diskbench_timeline *src)
+{
+	struct diskbench_timeline *tmp = NULL;
+	int err;
+
+	if (!dst || !src || !diskbench__timeline_mergeable(dst, src))
+		return -EINVAL;
+	if (dst->slow_ns == UINT64_MAX)
+		dst->slow_ns = src->slow_ns;
+	if (!src->len) {
+		/* Nothing to add; an empty dst still takes the coarser
+		 * length, as a merge of something would. */
+		while (!dst->len && dst->interval_ns < src->interval_ns)
+			coarsen(dst);
+		return 0;
+	}
+	if (src->interval_ns < dst->interval_ns) {
+		/* src finer: a copy of it, coarsened to dst's length. */
+		err = diskbench_timeline_copy(&tmp, src);
+		if (err)
+			return err;
+		while (tmp->interval_ns < dst->interval_ns)
+			coarsen(tmp);
+		src = tmp;
+	} else {
+		/* dst finer: coarsened in place (nothing is lost, and a
+		 * failure below leaves it as it was in its counts). */
+		while (dst->interval_ns < src->interval_ns)
+			coarsen(dst);
+	}
+	err = merge_same(dst, src);
+	diskbench_timeline_free(tmp);
+	/* Bounded: no more intervals than the bound after the merge. */
+	while (!err && dst->max_len && dst->len > dst->max_len)
+		err = coarsen(dst);
+	return err;
+}
+
+DISKBENCH_API int diskbench_timeline_merge(struct diskbench_timeline *dst,
+					   const struct diskbench_timeline *src)
+{
+	DISKBENCH__API_RETURN(diskbench_timeline_merge__impl(dst, src),
+			      NULL);
+}
+
+/* The merge of two timelines of the same interval length. */
+static int merge_same(struct diskbench_timeline *dst,
+		      const struct diskbench_timeline *src)
+{
+	uint64_t I, shift = 0;
+	size_t need;
+	int err;
+
+	I = dst->interval_ns;
+
+	/* If src starts earlier, move dst's start back by whole intervals so
+	 * that it covers src's first interval (never below time zero; what
+	 * still lies before the start then goes to the first slot). */
+	if (src->start_ns < dst->start_ns) {
+		uint64_t gap = dst->start_ns - src->start_ns;
+
+		shift = gap / I + (gap % I != 0);
+		if (shift > dst->start_ns / I)
+			shift = dst->start_ns / I;
+	}
+
+	/* Room for everything: the shifted dst, and src's last slot. */
+	uint64_t new_start = dst->start_ns - shift * I;
+	uint64_t src_last = src->start_ns + (uint64_t)(src->len - 1) * I;
+	uint64_t last_idx = src_last > new_start ? (src_last - new_start) / I : 0;
+
+	need = dst->len + (size_t)shift;
+	if (last_idx + 1 > need)
+		need = (size_t)last_idx + 1;
+	err = grow(dst, need);
+	if (err)
+		return err;
+	if (shift) {
+		memmove(dst->slots + shift, dst->slots,
+			dst->len * sizeof(*dst->slots));
+		memset(dst->slots, 0, (size_t)shift * sizeof(*dst->slots));
+		dst->start_ns = new_start;
+		dst->len += (size_t)shift;
+	}
+
+	for (size_t j = 0; j < src->len; j++) {
+		const struct diskbench__tl_slot *s = &src->slots[j];
+		uint64_t at = src->start_ns + (uint64_t)j * I;
+		size_t idx;
+
+		if (!s->ops)
+			continue;
+		idx = at > dst->start_ns ? (size_t)((at - dst->start_ns) / I) : 0;
+		add_slot(&dst->slots[idx], s);
+		if (idx >= dst->len)
+			dst->len = idx + 1;
+	}
+	forget_cursor(dst);
+	return 0;
+}
+
+DISKBENCH_API void diskbench_timeline_reset(struct diskbench_timeline *tl,
+					    uint64_t start_ns)
+{
+	if (!tl)
+		return;
+	/* Slots past len were never written: zero already, and, in a large
+	 * reserve, not resident either. */
+	memset(tl->slots, 0, tl->len * sizeof(*tl->slots));
+	tl->len = 0;
+	tl->start_ns = start_ns;
+	tl->interval_ns = tl->base_interval_ns;
+	forget_cursor(tl);
+}
+
+DISKBENCH_API size_t diskbench_timeline_count(const struct diskbench_timeline *tl)
+{
+	return tl ? tl->len : 0;
+}
+
+/* The 0.x name. */
+DISKBENCH_API size_t diskbench_timeline_len(const struct diskbench_timeline *tl)
+{
+	return diskbench_timeline_count(tl);
+}
+
+DISKBENCH_API uint64_t
+diskbench_timeline_interval_ns(const struct diskbench_timeline *tl)
+{
+	return tl ? tl->interval_ns : 0;
+}
+
+DISKBENCH_API uint64_t
+diskbench_timeline_start_ns(const struct diskbench_timeline *tl)
+{
+	return tl ? tl->start_ns : 0;
+}
+
+static int diskbench_timeline_get__impl(const struct diskbench_timeline *tl, size_t index,
+		       struct diskbench_timeline_point *point)
+{
+	struct diskbench_timeline_point p;
+	const struct diskbench__tl_slot *s;
+	size_t sz;
+
+	if (!tl || !point || point->sz < sizeof(size_t))
+		return -EINVAL;
+	if (index >= tl->len)
+		return -ERANGE;
+	s = &tl->slots[index];
+	p.sz = sizeof(p);
+	p.offset_ns = (uint64_t)index * tl->interval_ns;
+	p.ops = s->ops;
+	p.bytes = s->bytes;
+	p.max_latency_ns = s->max_latency_ns;
+	p.latency_sum_ns = s->latency_sum_ns;
+
+	/* An older caller gets the fields it knows; sz says how many. */
+	sz = point->sz < sizeof(p) ? point->sz : sizeof(p);
+	p.sz = sz;
+	memcpy(point, &p, sz);
+	return 0;
+}
+
+DISKBENCH_API int
+diskbench_timeline_get(const struct diskbench_timeline *tl, size_t index,
+		       struct diskbench_timeline_point *point)
+{
+	DISKBENCH__API_RETURN(diskbench_timeline_get__impl(tl, index, point),
+			      NULL);
+}
+
+static int diskbench_timeline_tails__impl(const struct diskbench_timeline *tl, size_t index,
+			 uint64_t *slow_ops, uint64_t *p99_ns)
+{
+	if (!tl || !slow_ops || !p99_ns)
+		return -EINVAL;
+	if (index >= tl->len)
+		return -ERANGE;
+	*slow_ops = tl->slots[index].slow_ops;
+	*p99_ns = tl->slots[index].p99_ns;
+	return 0;
+}
+
+DISKBENCH_API int
+diskbench_timeline_tails(const struct diskbench_timeline *tl, size_t index,
+			 uint64_t *slow_ops, uint64_t *p99_ns)
+{
+	DISKBENCH__API_RETURN(diskbench_timeline_tails__impl(tl, index, slow_ops, p99_ns),
+			      NULL);
+}
+
+DISKBENCH_API uint64_t
+diskbench_timeline_slow_threshold_ns(const struct diskbench_timeline *tl)
+{
+	return tl && tl->slow_ns != UINT64_MAX ? tl->slow_ns : 0;
+}

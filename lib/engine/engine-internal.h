@@ -1,0 +1,116 @@
+#ifndef DISKBENCH_ENGINE_INTERNAL_H
+#define DISKBENCH_ENGINE_INTERNAL_H
+
+#include <dirent.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <diskbench/engine.h>
+#include <diskbench/sys/engine.h>
+
+#include "base/clock-internal.h"
+
+struct diskbench_engine {
+	/* Every member set: the caller's, or the sync engine's in its place;
+	 * but open_at, unlink_at, stat_at, link_at and symlink_at, which are
+	 * either all the engine's own or unused (see diskbench__engine_has_at). */
+	struct diskbench_engine_ops ops;
+	void *user_data;
+	const char *name;
+	char *owned_name;  /* a user engine's name, copied */
+	uint32_t depth;
+	bool queued;    /* submit and reap are the engine's own */
+	bool no_files;  /* null engine: nothing is created on disk */
+	bool real_fds;  /* handles are file descriptors of this process */
+	/* Every call that names a file or directory (open, close, unlink,
+	 * mkdir, rmdir, stat, link, symlink, readdir and the *_at ones) is the
+	 * sync engine's: the target may reach the files it made through
+	 * descriptors of its own (openat on a held directory, identity
+	 * checked), and hand them to the engine's read, write and fsync. */
+	bool fs_sync;
+	/* Reaps what completes before deadline_ns (the engine's clock),
+	 * waiting no later (a deadline passed: only a look): the count, 0
+	 * at the deadline, or -errno. For paced queues, which spin from the
+	 * deadline to the request's start; NULL: they poll with reap(min 0).
+	 * The io_uring engine's own, not in the public table. */
+	int (*reap_until)(struct diskbench_io **done, uint32_t max,
+			  uint64_t deadline_ns, void *user_data);
+};
+
+/* The sync engine's functions; they ignore user_data. */
+extern const struct diskbench_engine_ops diskbench__sync_ops;
+
+/*
+ * Makes an engine from a complete table (every member set but clock, destroy
+ * and submit/reap, which may be NULL). The built-in engines use this; the
+ * public diskbench_engine_new() fills the caller's gaps first.
+ */
+int diskbench__engine_make(struct diskbench_engine **out,
+			   const struct diskbench_engine_ops *ops,
+			   void *user_data, const char *name);
+
+static inline uint64_t diskbench__engine_now(const struct diskbench_engine *e)
+{
+	return e->ops.clock ? e->ops.clock(e->user_data) : diskbench__clock_ns();
+}
+
+/*
+ * Opens @p name in directory descriptor @p dirfd as the sync engine's
+ * open_at does, with extra open(2) flags @p oflags (O_NOFOLLOW, ...).
+ * Returns 0 or a negative errno.
+ */
+int diskbench__fd_openat(int dirfd, const char *name, uint32_t flags,
+			 int oflags, int64_t *handle);
+
+/* Calls @p fn for each entry of @p dp but "." and "..", in the directory's
+ * order, until it returns non-zero (returned); closes @p dp. */
+int diskbench__dir_walk(DIR *dp, int (*fn)(const char *name, void *arg),
+			void *arg);
+
+/* The *_at members are all set: the small-file phases may use them. */
+static inline bool diskbench__engine_has_at(const struct diskbench_engine *e)
+{
+	return e->ops.open_at && e->ops.unlink_at && e->ops.stat_at &&
+	       e->ops.link_at && e->ops.symlink_at;
+}
+
+static inline int diskbench__engine_open(const struct diskbench_engine *e,
+					 const char *path, uint32_t flags,
+					 int64_t *handle)
+{
+	return e->ops.open(path, flags, handle, e->user_data);
+}
+
+static inline int diskbench__engine_close(const struct diskbench_engine *e,
+					  int64_t handle)
+{
+	return e->ops.close(handle, e->user_data);
+}
+
+static inline int64_t diskbench__engine_read(const struct diskbench_engine *e,
+					     int64_t handle, void *buf,
+					     uint64_t len, uint64_t offset)
+{
+	return e->ops.read(handle, buf, len, offset, e->user_data);
+}
+
+static inline int64_t diskbench__engine_write(const struct diskbench_engine *e,
+					      int64_t handle, const void *buf,
+					      uint64_t len, uint64_t offset)
+{
+	return e->ops.write(handle, buf, len, offset, e->user_data);
+}
+
+static inline int diskbench__engine_fsync(const struct diskbench_engine *e,
+					  int64_t handle)
+{
+	return e->ops.fsync(handle, e->user_data);
+}
+
+static inline int diskbench__engine_unlink(const struct diskbench_engine *e,
+					   const char *path)
+{
+	return e->ops.unlink(path, e->user_data);
+}
+
+#endif

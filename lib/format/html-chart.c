@@ -1,0 +1,722 @@
+/* The HTML page's SVG charts (format/html-chart-internal.h): per phase
+ * a percentile curve (x on a "nines" scale) and a timeline (worst latency
+ * per interval on a log scale above throughput per interval; intervals in
+ * which no operation ended show as gaps and zero throughput, runs of them
+ * as shaded bands). Every number through diskbench__fixed(), so the
+ * output depends on the report only. */
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <diskbench/hist.h>
+#include <diskbench/stall.h>
+#include <diskbench/timeline.h>
+
+#include "format/html-chart-internal.h"
+#include "format/html-common-internal.h"
+
+#define NS_PER_S 1000000000.0
+
+/* At most this many points per line of a timeline: longer timelines merge
+ * neighbouring intervals (worst latency kept, operations summed). */
+#define MAX_POINTS 1000
+/* And at least this many where the phase has the operations for it (see
+ * tl_fold()): a 40 ms phase recorded at 100 us gets 50 points or more,
+ * not the one a 100 ms interval gives. */
+#define MIN_POINTS 50
+/* Points hold this many operations on average, at least two, so that an
+ * empty point (a gap, and three in a row a band) is a hole in the work,
+ * not an interval finer than one operation. */
+#define OPS_PER_POINT 4
+/* Points of a percentile curve between p50 and p99.999. */
+#define CURVE_SAMPLES 95
+/* Shaded "nothing completed" bands: at least this many empty intervals in
+ * a row, and at most this many bands per run and phase. */
+#define BAND_MIN_INTERVALS 3
+#define BAND_MAX 200
+
+/* Chart geometry (SVG user units; the page shows them at 1:1). */
+#define CW 600
+#define CH 310
+#define PL 66.0   /* plot left */
+#define PR 586.0  /* plot right */
+
+/* Numbers for one printf call: each N() gets its own buffer, so several
+ * can be passed together. */
+struct nums {
+	char b[10][40];
+	unsigned i;
+};
+
+/* v with at most dec decimals, trailing zeros dropped. */
+static const char *N(struct nums *n, double v, int dec)
+{
+	char *s = n->b[n->i++ % 10];
+
+	diskbench__fixed(s, sizeof(n->b[0]), v, dec);
+	return diskbench__html_trim0(s);
+}
+
+/* A coordinate: one decimal is finer than any screen needs. */
+#define C(v) N(&nb, (v), 1)
+
+/* A log axis of latency in whole decades, drawn from y0 (low) to y1. */
+struct logaxis {
+	int lo, hi;
+	double y0, y1;
+};
+
+static void logaxis_fit(struct logaxis *a, uint64_t vmin, uint64_t vmax,
+			double y0, double y1)
+{
+	if (vmin < 1)
+		vmin = 1;
+	if (vmax < vmin)
+		vmax = vmin;
+	a->lo = (int)floor(log10((double)vmin) + 1e-9);
+	a->hi = (int)ceil(log10((double)vmax) - 1e-9);
+	if (a->hi <= a->lo)
+		a->hi = a->lo + 1;
+	a->y0 = y0;
+	a->y1 = y1;
+}
+
+static double logaxis_y(const struct logaxis *a, double v)
+{
+	if (v < 1)
+		v = 1;
+	return a->y0 + (log10(v) - a->lo) / (a->hi - a->lo) * (a->y1 - a->y0);
+}
+
+/* Grid lines and labels of a latency axis; 2 and 5 in between when the
+ * axis spans at most two decades. */
+static void logaxis_draw(struct diskbench__out *o, const struct logaxis *a)
+{
+	static const int mult[3] = { 1, 2, 5 };
+	struct nums nb = { .i = 0 };
+	char lab[48];
+
+	for (int k = a->lo; k <= a->hi; k++) {
+		for (int i = 0; i < 3; i++) {
+			double v = pow(10, k) * mult[i], y;
+
+			if (i && (a->hi - a->lo > 2 || k == a->hi))
+				continue;
+			y = logaxis_y(a, v);
+			diskbench__out_printf(o,
+				"<path d=\"M%s %sH%s\" stroke=\"%s\"/>"
+				"<text x=\"%s\" y=\"%s\" text-anchor=\"end\">%s</text>\n",
+				C(PL), C(y), C(PR), i ? "#f0f0f0" : "#dcdcdc",
+				C(PL - 6), C(y + 4), diskbench__html_lat(lab, sizeof(lab), v));
+		}
+	}
+}
+
+static void svg_open(struct diskbench__html_page *pg,
+		     const struct diskbench__html_group *g, const char *what)
+{
+	struct diskbench__out *o = pg->o;
+
+	diskbench__out_printf(o, "<svg xmlns=\"http://www.w3.org/2000/svg\" "
+		"width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+		"font-family=\"sans-serif\" font-size=\"11\" fill=\"#333\" "
+		"role=\"img\" aria-label=\"", CW, CH, CW, CH);
+	diskbench__html_esc(o, g->name);
+	diskbench__out_printf(o, ": %s%s%s\">\n<title>", what,
+			      g->latency ? ", " : "", g->latency ? g->latency : "");
+	diskbench__html_esc(o, g->name);
+	diskbench__out_printf(o, ": %s%s%s</title>\n", what,
+			      g->latency ? ", " : "", g->latency ? g->latency : "");
+}
+
+/* Runs past the palette's ten get dashes. */
+static const char *dash(size_t ri)
+{
+	static const char *const d[3] = { "", " stroke-dasharray=\"7 3\"",
+					   " stroke-dasharray=\"2 2\"" };
+
+	return d[(ri / DISKBENCH__HTML_COLOURS) % 3];
+}
+
+/* Stroke width of a run's line: earlier runs wider, so that runs with the
+ * same figures show as nested strokes instead of hiding one another. */
+static const char *line_width(struct diskbench__html_page *pg,
+			      const struct diskbench__html_group *g,
+			      bool (*has)(const struct diskbench_result *),
+			      size_t ri, struct nums *nb)
+{
+	size_t after = 0;
+
+	for (size_t j = ri + 1; j < pg->nruns; j++)
+		after += has(g->res[j]);
+	return N(nb, 1.5 + 1.5 * (double)(after < 3 ? after : 3), 1);
+}
+
+/* Display width of a run's name in the legend, guessed at 6.5 units a
+ * character (11 px sans-serif); UTF-8 continuation bytes do not count. */
+static double name_width(const char *s)
+{
+	double w = 0;
+
+	for (; *s; s++)
+		if (((unsigned char)*s & 0xc0) != 0x80)
+			w += 6.5;
+	return w;
+}
+
+/* The legend strip above a chart: one entry per run that has a line, rows
+ * as needed. With draw false only measures. Returns the y at which the plot
+ * may start. */
+static double legend(struct diskbench__html_page *pg,
+		     const struct diskbench__html_group *g,
+		     bool (*has)(const struct diskbench_result *), bool draw)
+{
+	struct nums nb = { .i = 0 };
+	double x = PL, y = 13;
+
+	/* A paced phase's two sets of charts differ in what they measure:
+	 * said on the chart itself, first in its legend line. */
+	if (g->latency) {
+		if (draw) {
+			diskbench__out_printf(pg->o, "<text x=\"%s\" y=\"%s\" "
+				"font-weight=\"bold\">", C(x), C(y));
+			diskbench__html_esc(pg->o, g->latency);
+			diskbench__out_puts(pg->o, "</text>\n");
+		}
+		x += 1.15 * name_width(g->latency) + 16;
+	}
+	for (size_t ri = 0; ri < pg->nruns; ri++) {
+		double w;
+
+		if (!has(g->res[ri]))
+			continue;
+		w = 18 + 5 + name_width(diskbench__html_run_name(pg, ri)) + 16;
+		if (x > PL && x + w > PR) {
+			x = PL;
+			y += 14;
+		}
+		if (draw) {
+			diskbench__out_printf(pg->o, "<path d=\"M%s %sh18\" stroke=\"%s\" "
+				"stroke-width=\"2.5\"%s/><text x=\"%s\" y=\"%s\">",
+				C(x), C(y - 4), diskbench__html_colour(ri), dash(ri),
+				C(x + 23), C(y));
+			diskbench__html_esc(pg->o, diskbench__html_run_name(pg, ri));
+			diskbench__out_puts(pg->o, "</text>\n");
+		}
+		x += w;
+	}
+	return y + 12;
+}
+
+/* The percentile curve: x is -log10(1 - p/100), so p50, p90, p99, p99.9...
+ * are evenly spaced; "max" sits one step past p99.999. */
+#define X_LO 0.30102999566398120   /* log10(2): p50 */
+#define X_HI 6.0                   /* max */
+
+static double px_nines(double x)
+{
+	return PL + (x - X_LO) / (X_HI - X_LO) * (PR - PL);
+}
+
+static double curve_x(int i)
+{
+	return X_LO + (5.0 - X_LO) * i / (CURVE_SAMPLES - 1);
+}
+
+void diskbench__html_chart_percentiles(struct diskbench__html_page *pg,
+				       const struct diskbench__html_group *g)
+{
+	static const char *const xl[7] = { "50", "90", "99", "99.9", "99.99",
+					   "99.999", "max" };
+	const double bot = 266, top = legend(pg, g, diskbench__html_has_hist, false);
+	struct diskbench__out *o = pg->o;
+	struct nums nb = { .i = 0 };
+	struct logaxis ax;
+	uint64_t vmin = UINT64_MAX, vmax = 0;
+
+	for (size_t ri = 0; ri < pg->nruns; ri++) {
+		uint64_t v;
+
+		if (!diskbench__html_has_hist(g->res[ri]))
+			continue;
+		v = diskbench__html_percentile(g->res[ri], 50);
+		vmin = v < vmin ? v : vmin;
+		v = diskbench_hist_max(diskbench_result_hist(g->res[ri]));
+		vmax = v > vmax ? v : vmax;
+	}
+	logaxis_fit(&ax, vmin, vmax, bot, top);
+	svg_open(pg, g, "latency by percentile");
+	legend(pg, g, diskbench__html_has_hist, true);
+	diskbench__out_printf(o, "<rect x=\"%s\" y=\"%s\" width=\"%s\" height=\"%s\" "
+		"fill=\"none\" stroke=\"#bbb\"/>\n", C(PL), C(top), C(PR - PL),
+		C(bot - top));
+	logaxis_draw(o, &ax);
+	for (int i = 0; i < 7; i++) {
+		double x = px_nines(i == 0 ? X_LO : i);
+
+		diskbench__out_printf(o, "<path d=\"M%s %sV%s\" stroke=\"#e6e6e6\"/>"
+			"<text x=\"%s\" y=\"%s\" text-anchor=\"middle\">%s</text>\n",
+			C(x), C(top), C(bot), C(x), C(bot + 15), xl[i]);
+	}
+	diskbench__out_printf(o, "<text x=\"%s\" y=\"302\" text-anchor=\"middle\">"
+		"percentile (nines scale)</text>\n"
+		"<text transform=\"translate(14 %s) rotate(-90)\" text-anchor=\"middle\">"
+		"latency (log scale)</text>\n", C((PL + PR) / 2), C((top + bot) / 2));
+
+	for (size_t ri = 0; ri < pg->nruns; ri++) {
+		const struct diskbench_result *res = g->res[ri];
+		double y[CURVE_SAMPLES];
+		uint64_t mx;
+
+		if (!diskbench__html_has_hist(res))
+			continue;
+		mx = diskbench_hist_max(diskbench_result_hist(res));
+		for (int i = 0; i < CURVE_SAMPLES; i++)
+			y[i] = logaxis_y(&ax, (double)diskbench__html_percentile(res,
+					 100.0 * (1.0 - pow(10, -curve_x(i)))));
+		diskbench__out_printf(o, "<polyline fill=\"none\" stroke=\"%s\" "
+			"stroke-width=\"%s\" stroke-linejoin=\"round\"%s points=\"",
+			diskbench__html_colour(ri),
+			line_width(pg, g, diskbench__html_has_hist, ri, &nb), dash(ri));
+		for (int i = 0; i < CURVE_SAMPLES; i++) {
+			/* Flat stretches need only their ends. */
+			if (i > 0 && i + 1 < CURVE_SAMPLES && y[i] == y[i - 1] &&
+			    y[i] == y[i + 1])
+				continue;
+			diskbench__out_printf(o, "%s%s,%s", i ? " " : "",
+					      C(px_nines(curve_x(i))), C(y[i]));
+		}
+		diskbench__out_printf(o, " %s,%s\"/>\n"
+			"<circle cx=\"%s\" cy=\"%s\" r=\"3\" fill=\"%s\"/>\n",
+			C(px_nines(X_HI)), C(logaxis_y(&ax, (double)mx)),
+			C(px_nines(X_HI)), C(logaxis_y(&ax, (double)mx)),
+			diskbench__html_colour(ri));
+	}
+	diskbench__out_puts(o, "</svg>\n");
+}
+
+/* One point of a timeline line: one interval, or several merged. */
+struct tpt {
+	uint64_t t0, dur, ops, bytes, maxlat;
+};
+
+/* The result's timeline as at most MAX_POINTS points, k intervals each. An
+ * interval that starts at or after the phase's end (its last operation
+ * ended right on the boundary) is folded into the one before, and the last
+ * interval lasts only until the phase's end, so throughput does not seem
+ * to drop at the very end. */
+static int tl_points(const struct diskbench_result *res, size_t k,
+		     struct tpt **out, size_t *n)
+{
+	const struct diskbench_timeline *tl = diskbench_result_timeline(res);
+	size_t len = diskbench_timeline_count(tl), m;
+	uint64_t iv = diskbench_timeline_interval_ns(tl);
+	uint64_t el = diskbench_result_elapsed_ns(res);
+	struct tpt *v;
+
+	m = (len + k - 1) / k;
+	v = calloc(m ? m : 1, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = 0; i < len; i++) {
+		struct diskbench_timeline_point p = { sizeof(p), 0, 0, 0, 0, 0 };
+		uint64_t dur = iv;
+		size_t j = i / k;
+
+		if (diskbench_timeline_get(tl, i, &p))
+			continue;
+		if (i + 1 == len && i > 0 && el && p.offset_ns >= el) {
+			j = (i - 1) / k;
+			dur = 0;
+		} else if (el > p.offset_ns && el - p.offset_ns < iv) {
+			dur = el - p.offset_ns;
+		}
+		if (i % k == 0 && dur)
+			v[j].t0 = p.offset_ns;
+		v[j].dur += dur;
+		v[j].ops += p.ops;
+		v[j].bytes += p.bytes;
+		if (p.max_latency_ns > v[j].maxlat)
+			v[j].maxlat = p.max_latency_ns;
+	}
+	while (m > 0 && !v[m - 1].dur)
+		m--;
+	*out = v;
+	*n = m;
+	return 0;
+}
+
+static double tpt_rate(const struct tpt *p, bool bytes)
+{
+	double r = (double)(bytes ? p->bytes : p->ops) / ((double)p->dur / NS_PER_S);
+
+	return bytes ? r / 1048576.0 : r;
+}
+
+/* Geometry of the timeline chart: latency panel above, throughput below. */
+struct tgeo {
+	double ltop, lbot, ttop, tbot;
+	uint64_t tend;      /* ns at the right edge */
+	double ymax;        /* throughput at the top of its panel */
+};
+
+static double tx(const struct tgeo *t, uint64_t ns)
+{
+	return PL + (double)ns / (double)t->tend * (PR - PL);
+}
+
+static double ty(const struct tgeo *t, double r)
+{
+	return t->tbot - r / t->ymax * (t->tbot - t->ttop);
+}
+
+/* The operations of a timeline, all its intervals. */
+static uint64_t tl_ops(const struct diskbench_timeline *tl)
+{
+	uint64_t ops = 0;
+
+	for (size_t i = 0; i < diskbench_timeline_count(tl); i++) {
+		struct diskbench_timeline_point p = { sizeof(p), 0, 0, 0, 0, 0 };
+
+		if (diskbench_timeline_get(tl, i, &p) == 0)
+			ops += p.ops;
+	}
+	return ops;
+}
+
+/*
+ * Shaded bands where a run completed nothing for several intervals: at
+ * least BAND_MIN_INTERVALS of them, and at least as long as that many
+ * stretches in which OPS_PER_POINT operations end on average. A timeline
+ * recorded finer than its operations (a bounded one of a short phase)
+ * has empty intervals between any two operations; those are not holes.
+ */
+static void tl_bands(struct diskbench__html_page *pg,
+		     const struct diskbench__html_group *g,
+		     const struct tgeo *t)
+{
+	struct nums nb = { .i = 0 };
+
+	for (size_t ri = 0; ri < pg->nruns; ri++) {
+		const struct diskbench_timeline *tl;
+		size_t len, run = 0, bands = 0, min_run;
+		uint64_t iv, ops;
+
+		if (!diskbench__html_has_timeline(g->res[ri]))
+			continue;
+		tl = diskbench_result_timeline(g->res[ri]);
+		len = diskbench_timeline_count(tl);
+		iv = diskbench_timeline_interval_ns(tl);
+		ops = tl_ops(tl);
+		min_run = BAND_MIN_INTERVALS;
+		if (ops && (uint64_t)len * OPS_PER_POINT > ops)
+			min_run *= (size_t)(((uint64_t)len * OPS_PER_POINT + ops - 1) / ops);
+		for (size_t i = 0; i <= len && bands < BAND_MAX; i++) {
+			struct diskbench_timeline_point p = { sizeof(p), 0, 0, 0, 0, 0 };
+			uint64_t s, e;
+
+			if (i < len && diskbench_timeline_get(tl, i, &p) == 0 && !p.ops) {
+				run++;
+				continue;
+			}
+			if (run >= min_run) {
+				s = (uint64_t)(i - run) * iv;
+				e = (uint64_t)i * iv;
+				e = e > t->tend ? t->tend : e;
+				/* At least 2 units wide, or an hour-long
+				 * chart would hide a 5 s hole. */
+				while (tx(t, e) - tx(t, s) < 2 && (s > 0 || e < t->tend)) {
+					uint64_t d = t->tend / 1000 + 1;
+
+					s = s > d ? s - d : 0;
+					e = e + d < t->tend ? e + d : t->tend;
+				}
+				diskbench__out_printf(pg->o, "<rect x=\"%s\" y=\"%s\" "
+					"width=\"%s\" height=\"%s\" fill=\"%s\" "
+					"fill-opacity=\"0.16\"/>\n",
+					C(tx(t, s)), C(t->ltop), C(tx(t, e) - tx(t, s)),
+					C(t->tbot - t->ltop), diskbench__html_colour(ri));
+				bands++;
+			}
+			run = 0;
+		}
+	}
+}
+
+/* Frames, grid and labels of the timeline chart. */
+static void tl_axes(struct diskbench__html_page *pg, const struct tgeo *t,
+		    const struct logaxis *ax, uint64_t per_ns, bool bytes)
+{
+	struct diskbench__out *o = pg->o;
+	struct nums nb = { .i = 0 };
+	double span = (double)t->tend / NS_PER_S, mag, step;
+	char lab[48], per[48];
+	int dec;
+
+	for (int i = 0; i < 2; i++)
+		diskbench__out_printf(o, "<rect x=\"%s\" y=\"%s\" width=\"%s\" "
+			"height=\"%s\" fill=\"none\" stroke=\"#bbb\"/>\n",
+			C(PL), C(i ? t->ttop : t->ltop), C(PR - PL),
+			C(i ? t->tbot - t->ttop : t->lbot - t->ltop));
+	logaxis_draw(o, ax);
+	for (int i = 0; i <= 2; i++) {
+		double r = t->ymax * i / 2, y = ty(t, r);
+
+		diskbench__out_printf(o, "<path d=\"M%s %sH%s\" stroke=\"#e6e6e6\"/>"
+			"<text x=\"%s\" y=\"%s\" text-anchor=\"end\">%s</text>\n",
+			C(PL), C(y), C(PR), C(PL - 6), C(y + 4),
+			diskbench__html_sig3(lab, sizeof(lab), r));
+	}
+	/* x: seconds into the phase, ticks at 1, 2 or 5 x 10^n. */
+	mag = pow(10, floor(log10(span / 6)));
+	step = mag;
+	if (span / step > 7)
+		step = 2 * mag;
+	if (span / step > 7)
+		step = 5 * mag;
+	if (span / step > 7)
+		step = 10 * mag;
+	dec = step >= 1 ? 0 : (int)ceil(-log10(step) - 1e-9);
+	dec = dec > 6 ? 6 : dec;
+	for (int i = 0; step * i <= span * (1 + 1e-9); i++) {
+		double x = PL + step * i / span * (PR - PL);
+
+		diskbench__out_printf(o, "<path d=\"M%s %sV%sM%s %sV%s\" "
+			"stroke=\"#e6e6e6\"/><text x=\"%s\" y=\"%s\" "
+			"text-anchor=\"middle\">%s</text>\n",
+			C(x), C(t->ltop), C(t->lbot), C(x), C(t->ttop), C(t->tbot),
+			C(x), C(t->tbot + 15), N(&nb, step * i, dec));
+	}
+	diskbench__html_lat(per, sizeof(per), (double)per_ns);
+	diskbench__out_printf(o, "<text x=\"%s\" y=\"302\" text-anchor=\"middle\">"
+		"time into the phase (s); one point per %s</text>\n"
+		"<text transform=\"translate(13 %s) rotate(-90)\" text-anchor=\"middle\">"
+		"worst latency</text>\n"
+		"<text transform=\"translate(13 %s) rotate(-90)\" text-anchor=\"middle\">"
+		"%s</text>\n",
+		C((PL + PR) / 2), per, C((t->ltop + t->lbot) / 2),
+		C((t->ttop + t->tbot) / 2), bytes ? "MiB/s" : "ops/s");
+}
+
+/* Worst latency, with gaps where nothing completed. */
+static void tl_latency_line(struct diskbench__html_page *pg,
+			    const struct diskbench__html_group *g, size_t ri,
+			    const struct tpt *v, size_t n, const struct tgeo *t,
+			    const struct logaxis *ax)
+{
+	struct diskbench__out *o = pg->o;
+	const char *col = diskbench__html_colour(ri);
+	struct nums nb = { .i = 0 };
+
+	for (size_t i = 0; i < n; ) {
+		size_t j = i;
+
+		if (!v[i].ops) {
+			i++;
+			continue;
+		}
+		while (j < n && v[j].ops)
+			j++;
+		if (j - i == 1) {
+			diskbench__out_printf(o, "<circle cx=\"%s\" cy=\"%s\" r=\"2.5\" "
+				"fill=\"%s\"/>\n", C(tx(t, v[i].t0 + v[i].dur / 2)),
+				C(logaxis_y(ax, (double)v[i].maxlat)), col);
+		} else {
+			diskbench__out_printf(o, "<polyline fill=\"none\" stroke=\"%s\" "
+				"stroke-width=\"%s\" stroke-linejoin=\"round\"%s points=\"",
+				col, line_width(pg, g, diskbench__html_has_timeline, ri, &nb), dash(ri));
+			for (size_t q = i; q < j; q++)
+				diskbench__out_printf(o, "%s%s,%s", q > i ? " " : "",
+					C(tx(t, v[q].t0 + v[q].dur / 2)),
+					C(logaxis_y(ax, (double)v[q].maxlat)));
+			diskbench__out_puts(o, "\"/>\n");
+		}
+		i = j;
+	}
+}
+
+/* Throughput as steps, down to zero where nothing completed. */
+static void tl_rate_line(struct diskbench__html_page *pg,
+			 const struct diskbench__html_group *g, size_t ri,
+			 const struct tpt *v, size_t n, const struct tgeo *t,
+			 bool bytes)
+{
+	struct diskbench__out *o = pg->o;
+	struct nums nb = { .i = 0 };
+	char prev[40] = "";
+
+	if (!n)
+		return;
+	diskbench__out_printf(o, "<polyline fill=\"none\" stroke=\"%s\" "
+		"stroke-width=\"%s\"%s points=\"", diskbench__html_colour(ri),
+		line_width(pg, g, diskbench__html_has_timeline, ri, &nb), dash(ri));
+	for (size_t i = 0; i < n; i++) {
+		const char *y = C(ty(t, tpt_rate(&v[i], bytes)));
+		const char *x;
+
+		/* A corner only where the value moves. */
+		if (i && !strcmp(y, prev))
+			continue;
+		x = C(tx(t, v[i].t0));
+		if (i)
+			diskbench__out_printf(o, " %s,%s %s,%s", x, prev, x, y);
+		else
+			diskbench__out_printf(o, "%s,%s", x, y);
+		snprintf(prev, sizeof(prev), "%s", y);
+	}
+	diskbench__out_printf(o, " %s,%s\"/>\n",
+			      C(tx(t, v[n - 1].t0 + v[n - 1].dur)), prev);
+}
+
+/*
+ * How many of a timeline's intervals one point of its line holds: at most
+ * MAX_POINTS points, and as many as MIN_POINTS where there are operations
+ * enough for OPS_PER_POINT each (or 2 each, to reach MIN_POINTS), but never
+ * a point finer than the interval recorded. A bounded timeline (the run's
+ * timeline_max_intervals) keeps a fine interval for a short phase, so
+ * that is what makes a short phase a line rather than a dot.
+ */
+static size_t tl_fold(const struct diskbench_result *res)
+{
+	const struct diskbench_timeline *tl = diskbench_result_timeline(res);
+	uint64_t len = diskbench_timeline_count(tl), ops = tl_ops(tl), want, k;
+
+	want = ops / OPS_PER_POINT;
+	if (want < MIN_POINTS)
+		want = ops / 2 < MIN_POINTS ? ops / 2 : MIN_POINTS;
+	if (want > MAX_POINTS)
+		want = MAX_POINTS;
+	if (want < 1)
+		want = 1;
+	k = (len + want - 1) / want;
+	return k ? (size_t)k : 1;
+}
+
+/* At most this many slow operations per run marked on a timeline; the
+ * JSON has all of them. */
+#define SLOW_SHOWN 500
+
+/*
+ * The slow-operation log on the timeline: a ring at each slow operation's
+ * end and latency, in its run's colour, over the worst-latency line (whose
+ * point for that interval it meets when it was the interval's worst).
+ */
+static void tl_slow_markers(struct diskbench__html_page *pg,
+			    const struct diskbench__html_group *g,
+			    const struct tgeo *t, const struct logaxis *ax)
+{
+	struct diskbench__out *o = pg->o;
+
+	for (size_t ri = 0; ri < pg->nruns; ri++) {
+		const struct diskbench_result *res = g->res[ri];
+		size_t n = res ? diskbench_result_slow_count(res) : 0;
+		struct nums nb = { .i = 0 };
+
+		if (n > SLOW_SHOWN)
+			n = SLOW_SHOWN;
+		for (size_t i = 0; i < n; i++) {
+			struct diskbench_slow_op op;
+			uint64_t end;
+
+			memset(&op, 0, sizeof(op));
+			op.sz = sizeof(op);
+			if (diskbench_result_slow_get(res, i, &op))
+				break;
+			end = op.start_ns + op.latency_ns;
+			if (end > t->tend)
+				end = t->tend;
+			diskbench__out_printf(o, "<circle class=\"slow\" cx=\"%s\" "
+				"cy=\"%s\" r=\"5\" fill=\"none\" stroke=\"%s\" "
+				"stroke-width=\"1.5\"/>\n", C(tx(t, end)),
+				C(logaxis_y(ax, (double)op.latency_ns)),
+				diskbench__html_colour(ri));
+		}
+	}
+}
+
+int diskbench__html_chart_timeline(struct diskbench__html_page *pg,
+				   const struct diskbench__html_group *g)
+{
+	struct tpt **pts = calloc(pg->nruns, sizeof(*pts));
+	size_t *np = calloc(pg->nruns, sizeof(*np));
+	uint64_t vmin = UINT64_MAX, vmax = 0, per = 0;
+	bool bytes = diskbench__html_group_bytes(pg, g);
+	struct tgeo t = { 0, 176, 190, 266, 0, 1 };
+	struct logaxis ax;
+	double rmax = 0;
+	int err = 0;
+
+	if (!pts || !np) {
+		err = -ENOMEM;
+		goto out;
+	}
+	/* One point length for every run, so one label fits all: the
+	 * longest any run needs (runs recorded at different intervals, or
+	 * with bounded timelines of different lengths, fold to it). */
+	for (size_t ri = 0; ri < pg->nruns; ri++) {
+		uint64_t p;
+
+		if (!diskbench__html_has_timeline(g->res[ri]))
+			continue;
+		p = diskbench_timeline_interval_ns(diskbench_result_timeline(g->res[ri])) *
+		    tl_fold(g->res[ri]);
+		per = p > per ? p : per;
+	}
+	for (size_t ri = 0; ri < pg->nruns; ri++) {
+		uint64_t iv, k;
+
+		if (!diskbench__html_has_timeline(g->res[ri]))
+			continue;
+		iv = diskbench_timeline_interval_ns(diskbench_result_timeline(g->res[ri]));
+		k = iv ? (per + iv - 1) / iv : 1;
+		err = tl_points(g->res[ri], k ? (size_t)k : 1, &pts[ri], &np[ri]);
+		if (err)
+			goto out;
+		for (size_t i = 0; i < np[ri]; i++) {
+			const struct tpt *p = &pts[ri][i];
+			double r = tpt_rate(p, bytes);
+
+			if (p->t0 + p->dur > t.tend)
+				t.tend = p->t0 + p->dur;
+			if (p->ops && p->maxlat < vmin)
+				vmin = p->maxlat;
+			if (p->maxlat > vmax)
+				vmax = p->maxlat;
+			rmax = r > rmax ? r : rmax;
+		}
+	}
+	t.tend = t.tend ? t.tend : 1;
+	if (rmax > 0) {
+		double m = pow(10, floor(log10(rmax)));
+
+		t.ymax = rmax <= m ? m : rmax <= 2 * m ? 2 * m :
+			 rmax <= 5 * m ? 5 * m : 10 * m;
+	}
+	t.ltop = legend(pg, g, diskbench__html_has_timeline, false);
+	logaxis_fit(&ax, vmin, vmax, t.lbot, t.ltop);
+
+	svg_open(pg, g, "latency and throughput over time");
+	legend(pg, g, diskbench__html_has_timeline, true);
+	tl_bands(pg, g, &t);
+	tl_axes(pg, &t, &ax, per, bytes);
+	for (size_t ri = 0; ri < pg->nruns; ri++) {
+		if (!pts[ri])
+			continue;
+		tl_latency_line(pg, g, ri, pts[ri], np[ri], &t, &ax);
+		tl_rate_line(pg, g, ri, pts[ri], np[ri], &t, bytes);
+	}
+	tl_slow_markers(pg, g, &t, &ax);
+	diskbench__out_puts(pg->o, "</svg>\n");
+out:
+	if (pts)
+		for (size_t ri = 0; ri < pg->nruns; ri++)
+			free(pts[ri]);
+	free(pts);
+	free(np);
+	return err;
+}
+
+#undef C

@@ -1,0 +1,730 @@
+/*
+ * JSON: the writer, by hand through the report's output buffer (the
+ * reader, with jansson, is format/json-read.c). The layout is described in docs/result-json.md and
+ * docs/result-schema.json. Everything the reader needs to rebuild a result
+ * exactly is written (histogram buckets and sums, timeline intervals), so
+ * writing what was read gives the same bytes; the derived figures (rates,
+ * mean, percentiles) are written for people and other programs and are
+ * ignored on reading.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <diskbench/error.h>
+#include <diskbench/stall.h>
+#include <diskbench/version.h>
+
+#include "core/hist-internal.h"
+#include "base/kind-internal.h"
+#include "format/format-internal.h"
+#include "format/json-internal.h"
+#include "result/result-internal.h"
+#include "core/slow-log-internal.h"
+#include "core/timeline-internal.h"
+
+#define SCHEMA_ID "https://libdiskbench.org/result-schema/1"
+
+const char *const diskbench__json_files_modes[3] = { "regular", "hardlink",
+						    "symlink" };
+
+/* ---- writer ---- */
+
+/*
+ * Pretty-printed output, two spaces per level; arrays of numbers (buckets,
+ * timeline intervals) and the small objects of rates and percentiles stay
+ * on one line each, so a file diffs well and stays short.
+ */
+struct jw {
+	struct diskbench__out *o;
+	unsigned depth;
+	bool first[16];
+};
+
+static void put(struct jw *j, const char *s)
+{
+	diskbench__out_puts(j->o, s);
+}
+
+/* A JSON string (RFC 8259): quote, backslash and control characters
+ * escaped; bytes that are not UTF-8 become U+FFFD, since JSON text must be
+ * UTF-8 (paths and host names are bytes). NULL is null. */
+static void put_str(struct jw *j, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s, *run;
+
+	if (!s) {
+		put(j, "null");
+		return;
+	}
+	diskbench__out_write(j->o, "\"", 1);
+	run = p;
+	while (*p) {
+		const char *esc = NULL;
+		char buf[8];
+		size_t n = 1;
+
+		if (*p < 0x20 || *p == '"' || *p == '\\') {
+			switch (*p) {
+			case '"': esc = "\\\""; break;
+			case '\\': esc = "\\\\"; break;
+			case '\b': esc = "\\b"; break;
+			case '\f': esc = "\\f"; break;
+			case '\n': esc = "\\n"; break;
+			case '\r': esc = "\\r"; break;
+			case '\t': esc = "\\t"; break;
+			default:
+				snprintf(buf, sizeof(buf), "\\u%04x", *p);
+				esc = buf;
+			}
+		} else if (*p >= 0x80 && !(n = diskbench__utf8_len(p, NULL))) {
+			esc = "\xef\xbf\xbd";
+			n = 1;
+		}
+		if (esc) {
+			diskbench__out_write(j->o, run, (size_t)(p - run));
+			put(j, esc);
+			p += n;
+			run = p;
+		} else {
+			p += n;
+		}
+	}
+	diskbench__out_write(j->o, run, (size_t)(p - run));
+	diskbench__out_write(j->o, "\"", 1);
+}
+
+/* An integer; above INT64_MAX, which common JSON parsers (jansson among
+ * them) cannot hold, a string of its decimal digits. */
+static void put_u64(struct jw *j, uint64_t v)
+{
+	diskbench__out_printf(j->o, v > INT64_MAX ? "\"%" PRIu64 "\"" : "%" PRIu64,
+			      v);
+}
+
+/* A 128-bit integer, always as a string of decimal digits. */
+static void put_u128(struct jw *j, diskbench__u128 v)
+{
+	char buf[48];
+	size_t i = sizeof(buf);
+
+	buf[--i] = 0;
+	buf[--i] = '"';
+	do {
+		buf[--i] = (char)('0' + (unsigned)(v % 10));
+		v /= 10;
+	} while (v);
+	buf[--i] = '"';
+	put(j, buf + i);
+}
+
+/* A double in the fewest digits that read back to the same value; null for
+ * NaN and infinities, which JSON lacks. */
+static void put_double(struct jw *j, double v)
+{
+	char buf[40], out[40];
+	size_t n = 0;
+
+	if (!isfinite(v)) {
+		put(j, "null");
+		return;
+	}
+	if (v == 0) {
+		put(j, "0");    /* never "-0" */
+		return;
+	}
+	for (int prec = 1; prec <= 17; prec++) {
+		snprintf(buf, sizeof(buf), "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	/* %g goes to an exponent once it runs out of digits (1e+06 for a
+	 * million); below 1e17 a whole number reads better in full, and
+	 * those digits are exact. */
+	const char *e = strchr(buf, 'e');
+
+	if (e) {
+		int x = atoi(e + 1);
+
+		if (x >= 0 && x < 17) {
+			char full[40];
+
+			snprintf(full, sizeof(full), "%.*g", x + 1, v);
+			if (strtod(full, NULL) == v)
+				memcpy(buf, full, sizeof(buf));
+		}
+	}
+	/* The caller's locale may have a decimal comma (or a multi-byte
+	 * separator): whatever is not part of a number is the separator. */
+	for (const char *p = buf; *p && n < sizeof(out) - 1;) {
+		if (strchr("0123456789+-eE", *p)) {
+			out[n++] = *p++;
+			continue;
+		}
+		out[n++] = '.';
+		while (*p && !strchr("0123456789+-eE", *p))
+			p++;
+	}
+	out[n] = 0;
+	put(j, out);
+}
+
+/* ns since the epoch as ISO 8601 UTC: 2026-11-30T12:00:00Z, with nine
+ * digits of fraction when there is one. */
+static void put_iso_time(struct jw *j, uint64_t ns)
+{
+	time_t s = (time_t)(ns / 1000000000u);
+	unsigned frac = (unsigned)(ns % 1000000000u);
+	char buf[64];
+	struct tm tm;
+
+	if (!gmtime_r(&s, &tm)) {
+		put(j, "null");
+		return;
+	}
+	snprintf(buf, sizeof(buf), "\"%04d-%02d-%02dT%02d:%02d:%02d",
+		 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
+		 tm.tm_min, tm.tm_sec);
+	put(j, buf);
+	if (frac) {
+		snprintf(buf, sizeof(buf), ".%09u", frac);
+		put(j, buf);
+	}
+	put(j, "Z\"");
+}
+
+/* Starts the next member or element: a comma after the one before, a new
+ * line, the indent, and "key": when there is a key. */
+static void jw_key(struct jw *j, const char *key)
+{
+	static const char spaces[] = "                                ";
+
+	if (!j->first[j->depth])
+		put(j, ",");
+	j->first[j->depth] = false;
+	diskbench__out_write(j->o, "\n", 1);
+	diskbench__out_write(j->o, spaces, 2 * j->depth);
+	if (key) {
+		put_str(j, key);
+		put(j, ": ");
+	}
+}
+
+static void jw_open(struct jw *j, const char *key, const char *bracket)
+{
+	jw_key(j, key);
+	put(j, bracket);
+	j->depth++;
+	j->first[j->depth] = true;
+}
+
+static void jw_close(struct jw *j, const char *bracket)
+{
+	static const char spaces[] = "                                ";
+	bool empty = j->first[j->depth];
+
+	j->depth--;
+	if (!empty) {
+		diskbench__out_write(j->o, "\n", 1);
+		diskbench__out_write(j->o, spaces, 2 * j->depth);
+	}
+	put(j, bracket);
+}
+
+static void jw_u64(struct jw *j, const char *key, uint64_t v)
+{
+	jw_key(j, key);
+	put_u64(j, v);
+}
+
+static void jw_u64_or_null(struct jw *j, const char *key, uint64_t v, bool known)
+{
+	jw_key(j, key);
+	if (known)
+		put_u64(j, v);
+	else
+		put(j, "null");
+}
+
+static void jw_str(struct jw *j, const char *key, const char *s)
+{
+	jw_key(j, key);
+	put_str(j, s);
+}
+
+static void jw_double(struct jw *j, const char *key, double v)
+{
+	jw_key(j, key);
+	put_double(j, v);
+}
+
+static void jw_bool(struct jw *j, const char *key, bool v)
+{
+	jw_key(j, key);
+	put(j, v ? "true" : "false");
+}
+
+static void write_info(struct jw *j, const struct diskbench_report_info *in)
+{
+	jw_str(j, "name", in->name);
+	jw_str(j, "host", in->host);
+	jw_str(j, "kernel", in->kernel);
+	jw_str(j, "dir", in->dir);
+	jw_str(j, "fs_type", in->fs_type);
+	jw_str(j, "options", in->options);
+	jw_str(j, "version", in->version);
+	jw_u64_or_null(j, "start_time_ns", in->start_time_ns, in->start_time_ns);
+	jw_key(j, "start_time");
+	if (in->start_time_ns)
+		put_iso_time(j, in->start_time_ns);
+	else
+		put(j, "null");
+	jw_u64_or_null(j, "end_time_ns", in->end_time_ns, in->end_time_ns);
+	jw_key(j, "end_time");
+	if (in->end_time_ns)
+		put_iso_time(j, in->end_time_ns);
+	else
+		put(j, "null");
+	jw_u64_or_null(j, "seed", in->seed, in->flags & DISKBENCH_INFO_HAS_SEED);
+	jw_str(j, "seed_text", in->seed_text);
+	jw_open(j, "bonnie", "{");
+	jw_u64(j, "concurrency", in->concurrency);
+	jw_u64(j, "file_bytes", in->file_bytes);
+	jw_u64(j, "chunk_bytes", in->chunk_bytes);
+	jw_u64(j, "seeks", in->seeks);
+	jw_u64(j, "seekers", in->seekers);
+	jw_u64(j, "files", in->files);
+	jw_u64(j, "max_bytes", in->max_bytes);
+	jw_u64(j, "min_bytes", in->min_bytes);
+	jw_u64(j, "dirs", in->dirs);
+	jw_u64(j, "file_chunk_bytes", in->file_chunk_bytes);
+	jw_str(j, "files_mode", diskbench__json_files_modes[in->files_mode]);
+	jw_close(j, "}");
+}
+
+static void write_latency(struct jw *j, const struct diskbench__wopts *w,
+			  const struct diskbench_hist *h)
+{
+	bool any = h->count != 0;
+
+	jw_open(j, "latency", "{");
+	jw_u64(j, "count", h->count);
+	jw_u64_or_null(j, "min_ns", h->min, any);
+	jw_u64_or_null(j, "max_ns", h->max, any);
+	jw_key(j, "mean_ns");
+	if (any)
+		put_double(j, diskbench_hist_mean(h));
+	else
+		put(j, "null");
+	jw_key(j, "stddev_ns");
+	if (any)
+		put_double(j, diskbench_hist_stddev(h));
+	else
+		put(j, "null");
+	jw_open(j, "percentiles", "[");
+	for (size_t i = 0; i < w->percentile_count; i++) {
+		uint64_t v;
+		/* null when empty (-ENODATA) or when the rank falls among
+		 * the overflowed values (-ERANGE), whose values are unknown */
+		int err = diskbench_hist_percentile(h, w->percentiles[i], &v);
+
+		jw_key(j, NULL);
+		put(j, "{\"p\": ");
+		put_double(j, w->percentiles[i]);
+		put(j, ", \"value_ns\": ");
+		if (err)
+			put(j, "null");
+		else
+			put_u64(j, v);
+		put(j, "}");
+	}
+	jw_close(j, "]");
+
+	jw_open(j, "histogram", "{");
+	jw_u64(j, "precision_bits", h->bits);
+	jw_u64(j, "highest_ns", h->highest);
+	jw_u64(j, "overflow", h->overflow);
+	jw_key(j, "sum_ns");
+	put_u128(j, diskbench__hist_sum(h));
+	jw_key(j, "sum_sq_ns2");
+	put_u128(j, diskbench__hist_sumsq(h));
+	jw_open(j, "buckets", "[");
+	for (size_t i = 0; i < h->ncounts; i++) {
+		uint64_t low, high;
+
+		if (!h->counts[i])
+			continue;
+		diskbench__hist_bucket_bounds(h->bits, i, &low, &high);
+		jw_key(j, NULL);
+		put(j, "[");
+		put_u64(j, low);
+		put(j, ", ");
+		put_u64(j, high);
+		put(j, ", ");
+		put_u64(j, h->counts[i]);
+		put(j, "]");
+	}
+	jw_close(j, "]");
+	jw_close(j, "}");
+	jw_close(j, "}");
+}
+
+static void write_timeline(struct jw *j, const struct diskbench_timeline *tl)
+{
+	jw_open(j, "timeline", "{");
+	jw_u64(j, "interval_ns", tl->interval_ns);
+	jw_u64(j, "start_ns", tl->start_ns);
+	jw_open(j, "points", "[");
+	for (size_t i = 0; i < tl->len; i++) {
+		const struct diskbench__tl_slot *s = &tl->slots[i];
+
+		jw_key(j, NULL);
+		put(j, "[");
+		put_u64(j, s->ops);
+		put(j, ", ");
+		put_u64(j, s->bytes);
+		put(j, ", ");
+		put_u64(j, s->max_latency_ns);
+		put(j, ", ");
+		put_u64(j, s->latency_sum_ns);
+		put(j, "]");
+	}
+	jw_close(j, "]");
+	/* Since minor 2, apart so that readers of minor 1 still take the
+	 * points: per interval, slow operations and p99. */
+	if (tl->slow_ns != UINT64_MAX) {
+		jw_open(j, "tails", "{");
+		jw_u64(j, "slow_threshold_ns", tl->slow_ns);
+		jw_open(j, "points", "[");
+		for (size_t i = 0; i < tl->len; i++) {
+			jw_key(j, NULL);
+			put(j, "[");
+			put_u64(j, tl->slots[i].slow_ops);
+			put(j, ", ");
+			put_u64(j, tl->slots[i].p99_ns);
+			put(j, "]");
+		}
+		jw_close(j, "]");
+		jw_close(j, "}");
+	}
+	jw_close(j, "}");
+}
+
+static void write_error(struct jw *j, const struct diskbench_result *res)
+{
+	int code = diskbench_result_error(res);
+	uint64_t offset = diskbench_result_error_offset(res);
+
+	if (!code) {
+		jw_key(j, "error");
+		put(j, "null");
+		return;
+	}
+	jw_open(j, "error", "{");
+	jw_key(j, "code");
+	diskbench__out_printf(j->o, "%d", code);
+	jw_str(j, "name", diskbench_strerror(code));
+	jw_str(j, "op", diskbench_result_error_op(res));
+	jw_str(j, "path", diskbench_result_error_path(res));
+	jw_u64_or_null(j, "offset_bytes", offset, offset != UINT64_MAX);
+	jw_str(j, "message", diskbench_result_errmsg(res));
+	jw_close(j, "}");
+}
+
+/* The slow-operation log, exactly: read back. */
+static void write_slow(struct jw *j, const struct diskbench__slow_log *log)
+{
+	if (!log)
+		return;
+	jw_open(j, "slow_ops", "{");
+	jw_u64(j, "threshold_ns", log->threshold_ns);
+	jw_u64(j, "dropped", log->dropped);
+	jw_open(j, "ops", "[");
+	for (size_t i = 0; i < log->len; i++) {
+		const struct diskbench__slow_entry *e = &log->e[i];
+
+		jw_key(j, NULL);
+		put(j, "[");
+		put_u64(j, e->start_ns);
+		put(j, ", ");
+		put_u64(j, e->latency_ns);
+		put(j, ", ");
+		put_u64(j, e->bytes);
+		put(j, ", ");
+		if (e->offset == DISKBENCH_SLOW_NO_OFFSET)
+			put(j, "null");
+		else
+			put_u64(j, e->offset);
+		put(j, ", ");
+		put_u64(j, e->file);
+		put(j, ", ");
+		put_u64(j, e->thread);
+		put(j, "]");
+	}
+	jw_close(j, "]");
+	jw_close(j, "}");
+}
+
+static void put_u64_or_null(struct jw *j, bool known, uint64_t v)
+{
+	if (known)
+		put_u64(j, v);
+	else
+		put(j, "null");
+}
+
+/* The figures behind the stalls (diskbench_stalls_summary()), which the
+ * HTML's summary line and scripts/bench-tail print: derived, not read. */
+static void write_stall_summary(struct jw *j, const struct diskbench_stalls *st)
+{
+	struct diskbench_stall_summary sum;
+
+	memset(&sum, 0, sizeof(sum));
+	sum.sz = sizeof(sum);
+	if (diskbench_stalls_summary(st, &sum))
+		return;
+	jw_key(j, "stall_summary");
+	put(j, "{\"stalled\": ");
+	put(j, sum.stalled ? "true" : "false");
+	put(j, ", \"max_ns\": ");
+	put_u64(j, sum.max_ns);
+	put(j, ", \"p99_ns\": ");
+	put_u64_or_null(j, sum.has_dist, sum.p99_ns);
+	put(j, ", \"threshold_ns\": ");
+	put_u64_or_null(j, sum.has_dist, sum.threshold_ns);
+	put(j, ", \"over_ns\": ");
+	put_u64_or_null(j, sum.stalled && sum.has_dist, sum.over_ns);
+	put(j, ", \"over\": ");
+	put_u64_or_null(j, sum.stalled && sum.has_dist, sum.over);
+	put(j, ", \"first_ns\": ");
+	put_u64_or_null(j, sum.stalled && sum.has_first, sum.first_ns);
+	put(j, "}");
+}
+
+/* The stalls under the default rule, as every output finds them
+ * (diskbench_stalls_find()): derived, not read. */
+static void write_stalls(struct jw *j, const struct diskbench_result *res)
+{
+	struct diskbench_stalls *st;
+	int err = diskbench_stalls_find(&st, res, NULL);
+
+	if (err) {
+		if (!j->o->err)
+			j->o->err = err;
+		return;
+	}
+	jw_open(j, "stalls", "[");
+	for (size_t i = 0; i < diskbench_stalls_count(st); i++) {
+		struct diskbench_stall s;
+
+		memset(&s, 0, sizeof(s));
+		s.sz = sizeof(s);
+		if (diskbench_stalls_get(st, i, &s))
+			break;
+		jw_key(j, NULL);
+		put(j, "{\"start_ns\": ");
+		put_u64(j, s.start_ns);
+		put(j, ", \"end_ns\": ");
+		put_u64(j, s.end_ns);
+		put(j, ", \"latency_ns\": ");
+		put_u64(j, s.latency_ns);
+		put(j, ", \"worst_ns\": ");
+		put_u64(j, s.worst_ns);
+		put(j, ", \"ops\": ");
+		put_u64(j, s.ops);
+		put(j, ", \"precision_ns\": ");
+		put_u64(j, s.precision_ns);
+		put(j, ", \"slow_index\": ");
+		if (s.slow_index == SIZE_MAX)
+			put(j, "null");
+		else
+			put_u64(j, s.slow_index);
+		put(j, "}");
+	}
+	jw_close(j, "]");
+	write_stall_summary(j, st);
+	diskbench_stalls_free(st);
+}
+
+/* A decimal a JSON reader takes as an integer: no sign, no leading zero,
+ * below 2^63 (jansson's integers are signed). */
+static bool json_integer_text(const char *v)
+{
+	size_t n = strlen(v);
+
+	if (!n || n > 19 || (v[0] == '0' && n > 1))
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (v[i] < '0' || v[i] > '9')
+			return false;
+	return n < 19 || strcmp(v, "9223372036854775807") <= 0;
+}
+
+/* The configuration: numbers as numbers, "true" and "false" as booleans,
+ * the rest as strings; each reads back as the same text. */
+static void write_config(struct jw *j, const struct diskbench_result *res)
+{
+	size_t n = diskbench_result_config_count(res);
+
+	if (!n)
+		return;
+	jw_open(j, "config", "{");
+	for (size_t i = 0; i < n; i++) {
+		const char *k, *v;
+
+		diskbench_result_config_get(res, i, &k, &v);
+		jw_key(j, k);
+		if (json_integer_text(v) || !strcmp(v, "true") || !strcmp(v, "false"))
+			put(j, v);
+		else
+			put_str(j, v);
+	}
+	jw_close(j, "}");
+}
+
+/*
+ * Since minor 3: a paced phase's schedule and its response time, from the
+ * intended start to the completion, with the same pieces as the phase's
+ * own latency (its histogram, timeline, slow-operation log and stalls).
+ */
+static void write_pace(struct jw *j, const struct diskbench__wopts *w,
+		       const struct diskbench__pace_part *pp)
+{
+	const struct diskbench_pace_info *pi = &pp->info;
+	const struct diskbench__measured *rm = diskbench__measured_c(pp->response);
+
+	jw_open(j, "pace", "{");
+	jw_str(j, "arrival", pi->flags & DISKBENCH_PACE_INFO_POISSON ? "poisson"
+								      : "constant");
+	jw_double(j, "target_per_sec", pi->target_per_sec);
+	jw_double(j, "achieved_per_sec", pi->achieved_per_sec);
+	jw_u64(j, "requests", pi->requests);
+	jw_u64(j, "late", pi->late);
+	jw_u64(j, "late_ns", pi->late_ns);
+	jw_u64(j, "lag_p50_ns", pi->lag_p50_ns);
+	jw_u64(j, "lag_p99_ns", pi->lag_p99_ns);
+	jw_u64(j, "lag_max_ns", pi->lag_max_ns);
+	jw_u64(j, "streams", pi->streams);
+	jw_open(j, "response", "{");
+	write_latency(j, w, rm->hist);
+	write_timeline(j, rm->tl);
+	write_slow(j, rm->slow);
+	write_stalls(j, pp->response);
+	jw_close(j, "}");
+	jw_close(j, "}");
+}
+
+static void write_result(struct jw *j, const struct diskbench__wopts *w,
+			 const struct diskbench_result *res)
+{
+	const struct diskbench__measured *m = diskbench__measured_c(res);
+	enum diskbench_phase_kind kind = diskbench_result_kind(res);
+
+	jw_open(j, NULL, "{");
+	jw_str(j, "name", diskbench_result_name(res));
+	jw_str(j, "kind", diskbench_phase_kind_name(kind));
+	jw_bool(j, "summary_only", !m);
+	write_config(j, res);
+	if (!m) {
+		/* What bonnie++'s CSV says, and nothing else. */
+		jw_key(j, "rates");
+		put(j, diskbench__kind_moves_bytes(kind) ?
+			       "{\"bytes_per_sec\": " : "{\"ops_per_sec\": ");
+		put_double(j, res->rate);
+		put(j, "}");
+		jw_double(j, "cpu_percent", res->cpu_percent);
+		jw_bool(j, "too_fast", res->too_fast);
+		if (res->max_latency_ns) {
+			jw_key(j, "latency");
+			put(j, "{\"max_ns\": ");
+			put_u64(j, res->max_latency_ns);
+			put(j, "}");
+		}
+	} else {
+		jw_u64(j, "ops", m->ops);
+		jw_u64(j, "bytes", m->bytes);
+		jw_u64(j, "elapsed_ns", m->elapsed_ns);
+		jw_u64(j, "cpu_user_ns", m->cpu_user_ns);
+		jw_u64(j, "cpu_system_ns", m->cpu_system_ns);
+		jw_key(j, "rates");
+		put(j, "{\"ops_per_sec\": ");
+		put_double(j, diskbench_result_ops_per_sec(res));
+		put(j, ", \"bytes_per_sec\": ");
+		put_double(j, diskbench_result_bytes_per_sec(res));
+		put(j, "}");
+		jw_double(j, "cpu_percent", diskbench_result_cpu_percent(res));
+		jw_bool(j, "too_fast", res->too_fast);
+		write_latency(j, w, m->hist);
+		write_timeline(j, m->tl);
+		write_slow(j, m->slow);
+		write_stalls(j, res);
+		if (m->pace)
+			write_pace(j, w, m->pace);
+	}
+	write_error(j, res);
+	jw_close(j, "}");
+}
+
+int diskbench__write_json(struct diskbench_report *r,
+			  const struct diskbench__wopts *w,
+			  struct diskbench__out *o)
+{
+	struct jw j = { o, 0, { true } };
+
+	for (size_t i = 0; i < r->runs.n; i++) {
+		if (r->runs.v[i].info.files_mode > DISKBENCH_FILES_SYMLINK) {
+			diskbench__report_seterr(r, "run %zu: unknown files_mode %u",
+						 i, r->runs.v[i].info.files_mode);
+			return -EINVAL;
+		}
+	}
+	put(&j, "{");
+	j.depth = 1;
+	j.first[1] = true;
+	jw_str(&j, "schema", SCHEMA_ID);
+	jw_u64(&j, "schema_version", DISKBENCH_REPORT_SCHEMA_VERSION);
+	jw_u64(&j, "schema_minor", DISKBENCH_REPORT_SCHEMA_MINOR);
+	jw_str(&j, "generator", "libdiskbench " DISKBENCH_VERSION_STRING);
+	jw_open(&j, "runs", "[");
+	for (size_t i = 0; i < r->runs.n && !o->err; i++) {
+		const struct diskbench__report_run *run = &r->runs.v[i];
+
+		jw_open(&j, NULL, "{");
+		write_info(&j, &run->info);
+		jw_open(&j, "phases", "[");
+		for (size_t k = 0; k < run->count && !o->err; k++)
+			write_result(&j, w, run->results[k]);
+		jw_close(&j, "]");
+		jw_close(&j, "}");
+	}
+	jw_close(&j, "]");
+	jw_close(&j, "}");
+	put(&j, "\n");
+	return o->err;
+}
+
+#ifndef DISKBENCH_HAVE_JANSSON
+
+/* Without jansson there is no reader (format/json-read.c is not built);
+ * the caller is told why. */
+int diskbench__read_json(struct diskbench_report *r, const char *buf,
+			 size_t len, const char *source,
+			 struct diskbench__run_list *l, size_t *lineno)
+{
+	(void)buf;
+	(void)len;
+	(void)l;
+	(void)lineno;
+	diskbench__report_seterr(r,
+		"%s: reading JSON needs jansson, and this libdiskbench was built without it (meson option json)",
+		source);
+	return -ENOTSUP;
+}
+
+#endif

@@ -1,0 +1,442 @@
+/*
+ * Custom phases: the caller's operation, timed by the library, with a
+ * context that reaches the run's target, its engine, files the target makes
+ * for the phase and the test file.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <diskbench/phase.h>
+
+#include "phase/phase-internal.h"
+#include "result/result-internal.h"
+#include "base/error-internal.h"
+
+/* One file of the phase: the target's extra file, or the test file. */
+struct custom_file {
+	bool open;
+	int64_t h;
+	size_t extra;       /* index in the target's list */
+};
+
+struct diskbench_custom_ctx {
+	struct diskbench__ctx *ctx;
+	struct diskbench_phase *p;
+	bool timing;        /* inside op: time_from_here moves the mark */
+	struct custom_file files[DISKBENCH_CUSTOM_MAX_FILES];
+	struct custom_file test;
+};
+
+DISKBENCH_API struct diskbench_target *
+diskbench_custom_target(const struct diskbench_custom_ctx *ctx)
+{
+	return ctx ? ctx->ctx->target : NULL;
+}
+
+DISKBENCH_API struct diskbench_engine *
+diskbench_custom_engine(const struct diskbench_custom_ctx *ctx)
+{
+	return ctx ? ctx->ctx->engine : NULL;
+}
+
+static int diskbench_custom_file__impl(struct diskbench_custom_ctx *ctx,
+					uint32_t n, uint32_t flags,
+					int64_t *handle)
+{
+	struct custom_file *f;
+	struct diskbench_target *t;
+	int err;
+
+	if (!ctx || !handle || n >= DISKBENCH_CUSTOM_MAX_FILES ||
+	    (flags & ~(DISKBENCH_OPEN_DIRECT | DISKBENCH_OPEN_SYNC)))
+		return -EINVAL;
+	f = &ctx->files[n];
+	if (f->open) {
+		*handle = f->h;
+		return 0;
+	}
+	t = ctx->ctx->target;
+	err = diskbench__target_create_extra(t, flags, &f->h, &f->extra);
+	if (err) {
+		/* The path must outlive the phase: the run copies it. */
+		free(ctx->p->custom_err_path);
+		ctx->p->custom_err_path = t->extra_failed ? strdup(t->extra_failed) : NULL;
+		return diskbench__ctx_fail(ctx->ctx, err,
+					   err == -ENOMEM ? "allocate" : "create",
+					   ctx->p->custom_err_path, UINT64_MAX);
+	}
+	f->open = true;
+	*handle = f->h;
+	return 0;
+}
+
+DISKBENCH_API int diskbench_custom_file(struct diskbench_custom_ctx *ctx,
+					uint32_t n, uint32_t flags,
+					int64_t *handle)
+{
+	DISKBENCH__API_RETURN(diskbench_custom_file__impl(ctx, n, flags, handle),
+			      NULL);
+}
+
+DISKBENCH_API const char *
+diskbench_custom_file_path(const struct diskbench_custom_ctx *ctx, uint32_t n)
+{
+	if (!ctx || n >= DISKBENCH_CUSTOM_MAX_FILES || !ctx->files[n].open)
+		return NULL;
+	return ctx->ctx->target->extra[ctx->files[n].extra].path;
+}
+
+static int diskbench_custom_test_file__impl(struct diskbench_custom_ctx *ctx,
+					     uint64_t min_bytes, int64_t *handle)
+{
+	struct diskbench_target *t;
+	int err;
+
+	if (!ctx || !handle)
+		return -EINVAL;
+	if (ctx->test.open) {
+		*handle = ctx->test.h;
+		return 0;
+	}
+	t = ctx->ctx->target;
+	if (!t->test_exists || t->test_size < min_bytes) {
+		uint64_t want = min_bytes ? min_bytes : t->file_bytes;
+
+		/* whole blocks */
+		want += (t->block_bytes - want % t->block_bytes) % t->block_bytes;
+		err = diskbench__target_ensure_test_file(t, want);
+		if (err)
+			return diskbench__ctx_fail_target(ctx->ctx, t, err);
+	}
+	err = diskbench__target_open_test_file(t, DISKBENCH_OPEN_READ |
+						  DISKBENCH_OPEN_WRITE, &ctx->test.h);
+	if (err)
+		return diskbench__ctx_fail_target(ctx->ctx, t, err);
+	ctx->test.open = true;
+	*handle = ctx->test.h;
+	return 0;
+}
+
+DISKBENCH_API int diskbench_custom_test_file(struct diskbench_custom_ctx *ctx,
+					     uint64_t min_bytes, int64_t *handle)
+{
+	DISKBENCH__API_RETURN(diskbench_custom_test_file__impl(ctx, min_bytes, handle),
+			      NULL);
+}
+
+DISKBENCH_API void diskbench_custom_time_from_here(struct diskbench_custom_ctx *ctx)
+{
+	if (!ctx || !ctx->timing)
+		return;
+	diskbench_recorder_mark(ctx->ctx->rec, diskbench__engine_now(ctx->ctx->engine));
+}
+
+DISKBENCH_API uint64_t diskbench_custom_now(const struct diskbench_custom_ctx *ctx)
+{
+	return ctx ? diskbench__engine_now(ctx->ctx->engine) : 0;
+}
+
+/* Closes what the phase opened and removes the files made for it. */
+static int close_files(struct diskbench_custom_ctx *c, int err)
+{
+	struct diskbench_target *t = c->ctx->target;
+	const struct diskbench_engine *e = c->ctx->engine;
+
+	for (uint32_t n = 0; n < DISKBENCH_CUSTOM_MAX_FILES; n++) {
+		struct custom_file *f = &c->files[n];
+		int cerr, rerr;
+
+		if (!f->open)
+			continue;
+		f->open = false;
+		cerr = diskbench__engine_close(e, f->h);
+		rerr = diskbench__target_remove_extra(t, f->extra);
+		if (!err && cerr)
+			err = diskbench__ctx_fail(c->ctx, cerr, "close",
+						  t->extra[f->extra].path, UINT64_MAX);
+		if (!err && rerr)
+			err = diskbench__ctx_fail_target(c->ctx, t, rerr);
+	}
+	if (c->test.open) {
+		int cerr = diskbench__engine_close(e, c->test.h);
+
+		c->test.open = false;
+		if (!err && cerr)
+			err = diskbench__ctx_fail(c->ctx, cerr, "close",
+						  t->test_path, UINT64_MAX);
+	}
+	return err;
+}
+
+static int run_custom(struct diskbench_phase *p, struct diskbench__ctx *ctx)
+{
+	const struct diskbench_custom_ops *ops = &p->custom;
+	struct diskbench_custom_ctx *c = calloc(1, sizeof(*c));
+	int err = 0, eerr;
+
+	if (!c)
+		return diskbench__ctx_fail(ctx, -ENOMEM, "allocate", NULL,
+					   UINT64_MAX);
+	c->ctx = ctx;
+	c->p = p;
+	diskbench__phase_custom_cfg_clear(p); /* this run's keys only */
+	const struct diskbench_custom_ctx_ops *cops = &p->custom_ctx;
+
+	if (cops->setup || ops->setup) {
+		err = cops->setup ? cops->setup(c, p->user_data)
+				  : ops->setup(ctx->target, p->user_data);
+		if (err)
+			err = diskbench__ctx_fail(ctx, err < 0 ? err : -EINVAL,
+						  "setup", NULL, UINT64_MAX);
+	}
+	if (!err)
+		err = diskbench__ctx_begin(ctx);
+	for (uint64_t i = 0; !err; i++) {
+		struct diskbench__pacer *pc = ctx->pace;
+		uint64_t bytes = 0, intended = 0, submitted = 0;
+		int r;
+
+		if (pc) {
+			/* Open loop: op i starts at its intended time, or at
+			 * once if late; it is the schedule's once it is known
+			 * not to be the call that says DONE. */
+			r = diskbench__ctx_pace_wait(ctx, pc->next_ns, &submitted);
+			if (r < 0)
+				err = r;
+			if (r)
+				break;
+			diskbench_recorder_mark(ctx->rec, submitted);
+		}
+		c->timing = true;
+		r = cops->op ? cops->op(c, i, &bytes, p->user_data)
+			     : ops->op(i, &bytes, p->user_data);
+		c->timing = false;
+		if (r == DISKBENCH_CUSTOM_DONE)
+			break;
+		if (r < 0) {
+			/* The phase's name is the result's: the operation is
+			 * named by its number. */
+			snprintf(p->custom_err_op, sizeof(p->custom_err_op),
+				 "operation %" PRIu64, i);
+			err = diskbench__ctx_fail(ctx, r, p->custom_err_op, NULL,
+						  UINT64_MAX);
+			break;
+		}
+		if (r > 0) {
+			snprintf(p->custom_err_op, sizeof(p->custom_err_op),
+				 "operation %" PRIu64 " returned %d, not 0, "
+				 "DISKBENCH_CUSTOM_DONE or a negative errno", i, r);
+			err = diskbench__ctx_fail(ctx, -EINVAL, p->custom_err_op, NULL,
+						  UINT64_MAX);
+			break;
+		}
+		if (pc) {
+			uint64_t end = diskbench__recorder_clock(ctx->rec);
+			int rerr;
+
+			intended = diskbench__pace_take(pc, submitted);
+			rerr = diskbench__recorder_record_at(ctx->rec,
+					ctx->rec->last_ns, end, bytes,
+					DISKBENCH_SLOW_NO_OFFSET);
+
+			if (DISKBENCH_UNLIKELY(rerr))
+				diskbench__recorder_timeline_failed(ctx->rec, rerr);
+			diskbench__pace_done(pc, intended, end, bytes,
+					     DISKBENCH_SLOW_NO_OFFSET);
+			r = diskbench__ctx_after_op(ctx, end);
+		} else {
+			r = diskbench__ctx_after_op(ctx,
+				diskbench__recorder_op(ctx->rec, bytes));
+		}
+		if (r < 0)
+			err = diskbench__ctx_fail(ctx, r, NULL, NULL, UINT64_MAX);
+		if (r)
+			break;
+	}
+	if (ctx->rec->begun) {
+		eerr = diskbench_recorder_end(ctx->rec,
+					      diskbench__engine_now(ctx->engine));
+		if (!err && eerr)
+			err = diskbench__ctx_fail(ctx, eerr, "record", NULL,
+						  UINT64_MAX);
+	}
+	/* Teardown whatever happened, setup's failure included; then the
+	 * phase's files go. */
+	if (cops->teardown)
+		cops->teardown(c, p->user_data);
+	else if (ops->teardown)
+		ops->teardown(p->user_data);
+	err = close_files(c, err);
+	free(c);
+	return err;
+}
+
+/* Keys the library sets in every phase's result, or in a paced one's:
+ * a custom phase cannot set them. */
+static bool library_key(const char *key)
+{
+	static const char *const own[] = {
+		"engine", "engine_queue_depth", "file_bytes", "sync", "seed",
+		"run_stop_bytes", "run_stop_ops", "run_stop_time_ns",
+		"cache_drop",
+	};
+
+	if (!strncmp(key, "pace_", 5))
+		return true;
+	for (size_t i = 0; i < sizeof(own) / sizeof(own[0]); i++)
+		if (!strcmp(key, own[i]))
+			return true;
+	return false;
+}
+
+static int diskbench_custom_set_config__impl(struct diskbench_custom_ctx *ctx,
+					     const char *key, const char *value)
+{
+	struct diskbench_phase *p;
+	char **grown, *k, *v;
+
+	if (!ctx || !key || !value)
+		return -EINVAL;
+	if (!diskbench__config_key_ok(key))
+		return diskbench__error_fail(-EINVAL,
+			"key \"%.80s\": 1 to 64 of a-z, 0-9, '_' and '.', "
+			"starting with a letter", key);
+	if (library_key(key))
+		return diskbench__error_fail(-EINVAL,
+			"key \"%s\" is one the library sets", key);
+	if (!diskbench__config_value_ok(value))
+		return diskbench__error_fail(-EINVAL,
+			"the value of \"%s\" has a control character or is "
+			"over 4096 bytes", key);
+	p = ctx->p;
+	for (size_t i = 0; i < p->ncustom_cfg; i++)
+		if (!strcmp(p->custom_cfg[2 * i], key)) {
+			v = strdup(value);
+			if (!v)
+				return -ENOMEM;
+			free(p->custom_cfg[2 * i + 1]);
+			p->custom_cfg[2 * i + 1] = v;
+			return 0;
+		}
+	grown = realloc(p->custom_cfg, (2 * p->ncustom_cfg + 2) * sizeof(*grown));
+	if (!grown)
+		return -ENOMEM;
+	p->custom_cfg = grown;
+	k = strdup(key);
+	v = strdup(value);
+	if (!k || !v) {
+		free(k);
+		free(v);
+		return -ENOMEM;
+	}
+	grown[2 * p->ncustom_cfg] = k;
+	grown[2 * p->ncustom_cfg + 1] = v;
+	p->ncustom_cfg++;
+	return 0;
+}
+
+DISKBENCH_API int diskbench_custom_set_config(struct diskbench_custom_ctx *ctx,
+					      const char *key, const char *value)
+{
+	DISKBENCH__API_RETURN(diskbench_custom_set_config__impl(ctx, key, value),
+			      NULL);
+}
+
+/* The phase's own keys, as its callbacks set them. */
+static void describe_custom(const struct diskbench_phase *p,
+			    const struct diskbench__ctx *ctx,
+			    struct diskbench__cfg *c)
+{
+	(void)ctx;
+	for (size_t i = 0; i < p->ncustom_cfg; i++)
+		diskbench__cfg_str(c, p->custom_cfg[2 * i],
+				   p->custom_cfg[2 * i + 1]);
+}
+
+const struct diskbench__phase_class diskbench__custom_class = {
+	.run = run_custom,
+	.describe = describe_custom,
+	.paceable = true,
+};
+
+/* Makes a custom phase of either form, from the caller's table already
+ * read into *plain or *with_ctx (the other NULL). */
+static int make_custom(struct diskbench_phase **out, const char *name,
+		       const struct diskbench_custom_ops *plain,
+		       const struct diskbench_custom_ctx_ops *with_ctx,
+		       void *user_data)
+{
+	int err = diskbench__phase_make(out, name, DISKBENCH_PHASE_CUSTOM,
+					&diskbench__custom_class);
+
+	if (err)
+		return err;
+	if (plain)
+		(*out)->custom = *plain;
+	else
+		(*out)->custom_ctx = *with_ctx;
+	(*out)->user_data = user_data;
+	return 0;
+}
+
+static int diskbench_phase_custom_new__impl(struct diskbench_phase **out,
+					     const char *name,
+					     const struct diskbench_custom_ops *ops,
+					     void *user_data)
+{
+	struct diskbench_custom_ops o;
+	int err;
+
+	if (!out)
+		return -EINVAL;
+	*out = NULL;
+	if (!name || !ops)
+		return diskbench__error_fail(-EINVAL, "%s is NULL",
+					     name ? "ops" : "name");
+	err = DISKBENCH__OPTS_READ(&o, custom_ops, ops);
+	if (err)
+		return err;
+	return o.op ? make_custom(out, name, &o, NULL, user_data)
+		    : diskbench__error_fail(-EINVAL, "ops->op is NULL");
+}
+
+DISKBENCH_API int diskbench_phase_custom_new(struct diskbench_phase **out,
+					     const char *name,
+					     const struct diskbench_custom_ops *ops,
+					     void *user_data)
+{
+	DISKBENCH__API_RETURN(diskbench_phase_custom_new__impl(out, name, ops, user_data),
+			      NULL);
+}
+
+static int diskbench_phase_custom_ctx_new__impl(struct diskbench_phase **out, const char *name,
+			       const struct diskbench_custom_ctx_ops *ops,
+			       void *user_data)
+{
+	struct diskbench_custom_ctx_ops o;
+	int err;
+
+	if (!out)
+		return -EINVAL;
+	*out = NULL;
+	if (!name || !ops)
+		return diskbench__error_fail(-EINVAL, "%s is NULL",
+					     name ? "ops" : "name");
+	err = DISKBENCH__OPTS_READ(&o, custom_ctx_ops, ops);
+	if (err)
+		return err;
+	return o.op ? make_custom(out, name, NULL, &o, user_data)
+		    : diskbench__error_fail(-EINVAL, "ops->op is NULL");
+}
+
+DISKBENCH_API int
+diskbench_phase_custom_ctx_new(struct diskbench_phase **out, const char *name,
+			       const struct diskbench_custom_ctx_ops *ops,
+			       void *user_data)
+{
+	DISKBENCH__API_RETURN(diskbench_phase_custom_ctx_new__impl(out, name, ops, user_data),
+			      NULL);
+}

@@ -1,0 +1,251 @@
+/*
+ * Random I/O beyond bonnie++: block-aligned offsets drawn uniformly from
+ * the run's generator (each thread its own stream, seeded from it in thread
+ * order, so a seed gives the same offsets and read/write choices), reads
+ * and writes in a given mix, one request at a time or several in flight.
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include <diskbench/phase.h>
+
+#include "phase/phase-internal.h"
+#include "phase/workers-internal.h"
+#include "phase/seq-internal.h"
+#include "base/error-internal.h"
+
+struct rnd {
+	struct diskbench_target *t;
+	const char *path;
+	uint64_t blocks;
+	uint64_t block;
+	uint32_t write_percent;
+	uint32_t depth;
+	uint32_t oflags;
+	uint64_t *ops;        /* per thread */
+	uint32_t *seeds;      /* per thread */
+};
+
+struct rnd_stream {
+	struct diskbench__stream st;
+	struct diskbench__rand g;
+	uint64_t left;
+	uint64_t blocks;
+	uint32_t write_percent;
+	bool wrote;
+};
+
+static bool rnd_next(struct diskbench__stream *st, uint64_t *off,
+		     uint64_t *len, bool *write)
+{
+	struct rnd_stream *s = (struct rnd_stream *)st;
+	uint64_t r;
+
+	if (!s->left)
+		return false;
+	s->left--;
+	/* 62 random bits: uniform enough over any file's block count. */
+	r = (uint64_t)diskbench__rand_next(&s->g) << 31 |
+	    diskbench__rand_next(&s->g);
+	*off = (r % s->blocks) * st->block;
+	*len = st->block;
+	*write = s->write_percent &&
+		 diskbench__rand_next(&s->g) % 100 < s->write_percent;
+	s->wrote |= *write;
+	return true;
+}
+
+static int random_worker(struct diskbench__worker *w)
+{
+	struct rnd *R = w->arg;
+	struct diskbench__ctx *ctx = &w->ctx;
+	const struct diskbench_engine *e = ctx->engine;
+	struct rnd_stream s = { .st = { .ctx = ctx, .worker = w, .path = R->path,
+					.block = R->block, .next = rnd_next } };
+	uint32_t flags = DISKBENCH_OPEN_READ | R->oflags |
+			 (R->write_percent ? DISKBENCH_OPEN_WRITE : 0);
+	const char *op;
+	char *bufs = diskbench__target_alloc(R->t, R->block * R->depth);
+	int err, cerr;
+
+	if (!bufs)
+		return diskbench__ctx_fail(ctx, -ENOMEM, "allocate", NULL, UINT64_MAX);
+	diskbench__rand_seed(&s.g, R->seeds[w->index]);
+	s.left = R->ops[w->index];
+	s.blocks = R->blocks;
+	s.write_percent = R->write_percent;
+	err = diskbench__target_reopen(R->t, flags, &s.st.h, &op);
+	if (err) {
+		free(bufs);
+		return diskbench__ctx_fail(ctx, err, op, R->path, UINT64_MAX);
+	}
+	err = diskbench__worker_wait_go(w);
+	if (!err)
+		err = diskbench__ctx_begin(ctx);
+	if (!err)
+		err = R->depth > 1 && e->queued
+			      ? diskbench__stream_queued(&s.st, bufs, R->depth)
+			      : diskbench__stream_sync(&s.st, bufs);
+	if (err)
+		diskbench__worker_stop_all(w);
+	/* Writes reach the device inside the phase's time. */
+	cerr = diskbench__ctx_sync_close(ctx, s.st.h, s.wrote, R->path);
+	if (!err)
+		err = cerr;
+	if (ctx->rec->begun)
+		diskbench_recorder_end(ctx->rec, diskbench__engine_now(e));
+	free(bufs);
+	return err;
+}
+
+static int run_random(struct diskbench_phase *p, struct diskbench__ctx *ctx)
+{
+	struct diskbench_target *t = ctx->target;
+	const struct diskbench_random_opts *o = &p->random;
+	unsigned threads = o->threads ? o->threads : 1;
+	struct rnd R = { .t = t };
+	uint64_t total;
+	int err;
+
+	R.block = o->block_bytes ? o->block_bytes : t->block_bytes;
+	R.blocks = t->file_bytes / R.block;
+	R.write_percent = o->write_percent;
+	R.depth = o->queue_depth ? o->queue_depth : 1;
+	R.oflags = o->flags & DISKBENCH_RANDOM_DIRECT ? DISKBENCH_OPEN_DIRECT : 0;
+	if (!R.blocks)
+		return diskbench__ctx_fail(ctx, -EINVAL,
+			"check block size against the file size", t->dir, UINT64_MAX);
+	if ((o->flags & DISKBENCH_RANDOM_DIRECT) && R.block % t->align)
+		return diskbench__ctx_fail(ctx, -EINVAL,
+			"check O_DIRECT alignment of the block size", t->dir,
+			UINT64_MAX);
+	if (R.depth > ctx->engine->depth)
+		return diskbench__ctx_fail(ctx, -EINVAL,
+			"check queue depth against the engine's", NULL, UINT64_MAX);
+
+	if (o->time_limit_ns &&
+	    (!ctx->stop_time_ns || o->time_limit_ns < ctx->stop_time_ns))
+		ctx->stop_time_ns = o->time_limit_ns;
+	/* With a time limit of its own and no op count, the phase runs for
+	 * its time, drawing offsets over the file for as long as it takes
+	 * (fio's time_based); else as many requests as asked, or as the file
+	 * has blocks. The run's stop_time_ns stays a cap, as for every
+	 * phase. */
+	if (o->ops)
+		total = o->ops;
+	else if (o->time_limit_ns && !ctx->stop_ops)
+		total = UINT64_MAX;
+	else
+		total = R.blocks;
+	if (ctx->stop_ops && ctx->stop_ops < total)
+		total = ctx->stop_ops;
+	ctx->stop_ops = 0;
+	if (ctx->stop_bytes)
+		ctx->stop_bytes = ctx->stop_bytes / threads ? ctx->stop_bytes / threads : 1;
+	ctx->expected_ops = total == UINT64_MAX ? 0 : total;
+	ctx->planned_ops = total;
+
+	R.ops = calloc(threads, sizeof(*R.ops));
+	R.seeds = calloc(threads, sizeof(*R.seeds));
+	if (!R.ops || !R.seeds) {
+		err = diskbench__ctx_fail(ctx, -ENOMEM, "allocate", NULL, UINT64_MAX);
+		goto out;
+	}
+	for (unsigned i = 0; i < threads; i++) {
+		R.ops[i] = total / threads + (i < total % threads);
+		R.seeds[i] = diskbench__rand_next(ctx->rng);
+	}
+
+	err = diskbench__target_ensure_test_file(t, R.blocks * R.block);
+	if (err) {
+		err = diskbench__ctx_fail_target(ctx, t, err);
+		goto out;
+	}
+	ctx->cache_drop = diskbench__target_drop_cache(t);
+	R.path = t->test_path;
+	err = diskbench__run_workers(ctx, threads, random_worker, &R, 0);
+out:
+	free(R.ops);
+	free(R.seeds);
+	return err;
+}
+
+static void describe_random(const struct diskbench_phase *p,
+			    const struct diskbench__ctx *ctx, struct diskbench__cfg *c)
+{
+	const struct diskbench_random_opts *o = &p->random;
+	const struct diskbench_target *t = ctx->target;
+	uint64_t block = o->block_bytes ? o->block_bytes : t->block_bytes;
+
+	diskbench__cfg_str(c, "access", o->write_percent == 100 ? "write" :
+					o->write_percent ? "read and write" : "read");
+	diskbench__cfg_u64(c, "block_bytes", block);
+	diskbench__cfg_u64(c, "write_percent", o->write_percent);
+	diskbench__cfg_u64(c, "ops_limit", o->ops ? o->ops
+						  : (block ? t->file_bytes / block : 0));
+	diskbench__cfg_u64(c, "queue_depth", o->queue_depth ? o->queue_depth : 1);
+	diskbench__cfg_u64(c, "threads", o->threads ? o->threads : 1);
+	diskbench__cfg_bool(c, "direct", o->flags & DISKBENCH_RANDOM_DIRECT);
+	diskbench__cfg_str(c, "fsync", o->write_percent ? "at the end, timed"
+							: "none");
+	if (o->time_limit_ns)
+		diskbench__cfg_u64(c, "time_limit_ns", o->time_limit_ns);
+	if (ctx->planned_ops == UINT64_MAX)
+		diskbench__cfg_bool(c, "time_based", true);
+	diskbench__cfg_str(c, "ended_by",
+			   diskbench__ended_by(ctx, c->res,
+				ctx->planned_ops != UINT64_MAX &&
+				diskbench_result_ops(c->res) >= ctx->planned_ops,
+				"ops_limit"));
+}
+
+static uint64_t random_test_file(const struct diskbench_phase *p,
+				 uint64_t target_bytes)
+{
+	(void)p;
+	return target_bytes;
+}
+
+const struct diskbench__phase_class diskbench__random_class = {
+	.run = run_random,
+	.describe = describe_random,
+	.test_file_bytes = random_test_file,
+	.paceable = true,
+};
+
+static int diskbench_phase_random_new__impl(struct diskbench_phase **out,
+					     const struct diskbench_random_opts *opts)
+{
+	struct diskbench_random_opts o;
+	int err;
+
+	if (!out)
+		return -EINVAL;
+	*out = NULL;
+	err = DISKBENCH__OPTS_READ(&o, random_opts, opts);
+	if (err)
+		return err;
+	if (o.write_percent > 100)
+		return diskbench__error_fail(-EINVAL,
+			"write_percent %u is over 100", o.write_percent);
+	if (o.threads > 1024)
+		return diskbench__error_fail(-EINVAL,
+			"threads %u is over 1024", o.threads);
+	if (o.flags & ~DISKBENCH_RANDOM_DIRECT)
+		return diskbench__error_fail(-EINVAL,
+			"flags 0x%x: unknown bits 0x%x", o.flags,
+			o.flags & ~DISKBENCH_RANDOM_DIRECT);
+	err = diskbench__phase_make(out,
+				    diskbench_phase_kind_name(DISKBENCH_PHASE_RANDOM_IO),
+				    DISKBENCH_PHASE_RANDOM_IO, &diskbench__random_class);
+	if (!err)
+		(*out)->random = o;
+	return err;
+}
+
+DISKBENCH_API int diskbench_phase_random_new(struct diskbench_phase **out,
+					     const struct diskbench_random_opts *opts)
+{
+	DISKBENCH__API_RETURN(diskbench_phase_random_new__impl(out, opts),
+			      NULL);
+}

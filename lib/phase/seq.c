@@ -1,0 +1,625 @@
+/*
+ * The general sequential phase: read or write the test file a block at a
+ * time, one request at a time or several in flight on a queued engine.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+
+#include <diskbench/phase.h>
+
+#include "phase/phase-internal.h"
+#include "phase/seq-internal.h"
+#include "base/error-internal.h"
+
+#define SEQ_FLAGS (DISKBENCH_SEQ_WRITE | DISKBENCH_SEQ_DIRECT | DISKBENCH_SEQ_NO_FSYNC)
+
+struct seq {
+	struct diskbench__stream st;
+	uint64_t total;       /* bytes to move, or the extent to go round */
+	uint64_t next_off;    /* next offset to hand out */
+	bool write;
+	bool wrap;            /* time-based: round the extent until the time */
+	bool wrapped;         /* went round at least once */
+};
+
+static bool seq_next(struct diskbench__stream *st, uint64_t *off,
+		     uint64_t *len, bool *write)
+{
+	struct seq *s = (struct seq *)st;
+
+	if (s->next_off >= s->total) {
+		if (!s->wrap || !s->total)
+			return false;
+		s->next_off = 0;
+		s->wrapped = true;
+	}
+	*off = s->next_off;
+	*len = s->total - s->next_off < st->block ? s->total - s->next_off
+						   : st->block;
+	*write = s->write;
+	s->next_off += *len;
+	return true;
+}
+
+static void seq_put_back(struct diskbench__stream *st, uint64_t off,
+			 uint64_t len)
+{
+	struct seq *s = (struct seq *)st;
+
+	if (off + len == s->next_off)
+		s->next_off = off;
+}
+
+/* One request at a time: one clock read per request. */
+int diskbench__stream_sync(struct diskbench__stream *s, void *buf)
+{
+	struct diskbench__ctx *ctx = s->ctx;
+	uint64_t off, len;
+	bool write;
+	int err = 0, r;
+
+	for (;;) {
+		struct diskbench__pacer *pc = ctx->pace;
+		uint64_t intended = 0;
+
+		/* Paced: a request meant to start after the phase's time is
+		 * not taken from the stream. */
+		if (pc && ctx->stop_at_ns && pc->next_ns >= ctx->stop_at_ns)
+			break;
+		if (!s->next(s, &off, &len, &write))
+			break;
+
+		if (pc) {
+			uint64_t now;
+
+			/* Open loop: wait for the request's intended start
+			 * (or go at once, late); its service time runs from
+			 * here. */
+			r = diskbench__ctx_pace_wait(ctx, pc->next_ns, &now);
+			if (r < 0)
+				err = r;
+			if (r)
+				break;
+			intended = diskbench__pace_take(pc, now);
+			diskbench_recorder_mark(ctx->rec, now);
+		}
+		/* One call moves the whole block almost always; the helpers
+		 * finish short transfers and name errors. */
+		int64_t n = write
+			? diskbench__engine_write(ctx->engine, s->h, buf, len, off)
+			: diskbench__engine_read(ctx->engine, s->h, buf, len, off);
+
+		if (DISKBENCH_UNLIKELY(n != (int64_t)len)) {
+			uint64_t got = n > 0 ? (uint64_t)n : 0;
+
+			if (n < 0 && n != -EINTR) {
+				err = diskbench__ctx_fail(ctx, (int)n,
+							  write ? "write" : "read",
+							  s->path, off);
+				break;
+			}
+			if (n > (int64_t)len) {
+				err = diskbench__ctx_too_much(ctx, write, n, len,
+							      s->path, off);
+				break;
+			}
+			err = write
+				? diskbench__ctx_write_full(ctx, s->h, (char *)buf + got,
+							    len - got, off + got,
+							    off + got, s->path)
+				: diskbench__ctx_read_full(ctx, s->h, (char *)buf + got,
+							   len - got, off + got,
+							   off + got, s->path);
+			if (err)
+				break;
+		}
+		if (pc) {
+			/* Both times end at the same clock read. */
+			uint64_t end = diskbench__recorder_clock(ctx->rec);
+
+			int rerr = diskbench__recorder_record_at(ctx->rec,
+					ctx->rec->last_ns, end, len, off);
+
+			if (DISKBENCH_UNLIKELY(rerr))
+				diskbench__recorder_timeline_failed(ctx->rec, rerr);
+			diskbench__pace_done(pc, intended, end, len, off);
+			r = diskbench__stream_after_op(s, end);
+		} else {
+			r = diskbench__stream_after_op(s,
+				diskbench__recorder_op_at(ctx->rec, len, off));
+		}
+		if (r < 0)
+			err = diskbench__ctx_fail(ctx, r, NULL, NULL, UINT64_MAX);
+		if (r)
+			break;
+	}
+	return err;
+}
+
+/*
+ * An answer that moved nothing (-EINTR or 0 from submit or reap, -EINTR in
+ * a request's result): 0 to ask again, or the error that ends the phase.
+ * Cancellation is heard here unless the phase is already stopping (then
+ * only the bound ends a drain that never ends). `what` completes
+ * "engine "X" ..."; io, if any, names the request.
+ */
+static int stalled(struct diskbench__stream *s, uint32_t *stall, bool stopping,
+		   const char *what, const struct diskbench_io *io)
+{
+	struct diskbench__ctx *ctx = s->ctx;
+	const atomic_int *cancel = s->worker ? s->worker->run_cancel : ctx->cancel;
+
+	if (!stopping && (atomic_load(cancel) || atomic_load(ctx->cancel)))
+		return diskbench__ctx_fail(ctx, -ECANCELED, NULL, NULL, UINT64_MAX);
+	if (++*stall < DISKBENCH_ENGINE_MAX_EINTR)
+		return 0;
+	if (!io)
+		return diskbench__ctx_failf(ctx, -EIO, s->path, UINT64_MAX,
+					    "engine \"%s\" %s %" PRIu32
+					    " times in a row, requests in flight on",
+					    ctx->engine->name, what, *stall);
+	return diskbench__ctx_failf(ctx, -EIO, s->path, io->offset,
+				    "engine \"%s\" %s %" PRIu32
+				    " times in a row, for a %" PRIu64 "-byte %s",
+				    ctx->engine->name, what, *stall, io->len,
+				    io->op == DISKBENCH_IO_WRITE ? "write to"
+								 : "read from");
+}
+
+/* A paced queue with a free slot waits for a completion polled this often
+ * when the engine cannot wait for one with a deadline. */
+#define PACE_POLL_NS UINT64_C(20000)
+
+/*
+ * Reaps what completes before @p deadline (the next paced request's
+ * intended start), waiting no later: the count reaped, 0 at the deadline
+ * with nothing reaped, or the engine's error. *ended is set when the
+ * phase's time ends first. The io_uring engine waits with a timeout;
+ * other engines are polled (reap with min 0) between short waits.
+ */
+static int paced_reap(struct diskbench__stream *s, struct diskbench_io **done,
+		      uint32_t max, uint64_t deadline, bool *ended)
+{
+	struct diskbench__ctx *ctx = s->ctx;
+	const struct diskbench_engine *e = ctx->engine;
+
+	if (e->reap_until) {
+		uint64_t spin = ctx->pace->spin_ns;
+		uint64_t until = deadline > spin ? deadline - spin : 0;
+
+		if (ctx->stop_at_ns && until > ctx->stop_at_ns)
+			until = ctx->stop_at_ns;
+		int got = e->reap_until(done, max, until, e->user_data);
+
+		if (got == 0 && ctx->stop_at_ns &&
+		    diskbench__engine_now(e) >= ctx->stop_at_ns)
+			*ended = true;
+		return got;
+	}
+	for (;;) {
+		int got = e->ops.reap(done, max, 0, e->user_data);
+		uint64_t now, t;
+
+		if (got)
+			return got;
+		now = diskbench__engine_now(e);
+		if (now >= deadline)
+			return 0;
+		int r = diskbench__ctx_pace_wait(ctx, deadline - now > PACE_POLL_NS
+						  ? now + PACE_POLL_NS : deadline, &t);
+		if (r < 0)
+			return r;
+		if (r) {
+			*ended = true;
+			return 0;
+		}
+	}
+}
+
+/*
+ * Several requests in flight. Each request's latency runs from its
+ * submission to the reap that returned it; one clock read serves a whole
+ * batch of submissions or completions. A short transfer is queued again for
+ * its remainder, and counted once, when whole; a request answered -EINTR
+ * is queued again whole, with the same start time.
+ */
+int diskbench__stream_queued(struct diskbench__stream *s, char *bufs,
+			     uint32_t depth)
+{
+	struct diskbench__ctx *ctx = s->ctx;
+	const struct diskbench_engine *e = ctx->engine;
+	struct diskbench_io *ios = calloc(depth, sizeof(*ios));
+	struct diskbench_io **ready = calloc(depth, sizeof(*ready));
+	struct diskbench_io **done = calloc(depth, sizeof(*done));
+	struct diskbench_io **freelist = calloc(depth, sizeof(*freelist));
+	struct diskbench__pacer *pc = ctx->pace;
+	uint64_t *intended = pc ? calloc(depth, sizeof(*intended)) : NULL;
+	uint32_t nfree = depth, inflight = 0, nready = 0;
+	uint32_t stall = 0;   /* answers in a row that moved nothing */
+	bool stop = false, more = true;
+	/* Paced: the next request, taken from the stream before its start,
+	 * so that the end of the stream is known without waiting for it. */
+	bool held = false, h_write = false;
+	uint64_t h_off = 0, h_len = 0;
+	int err = 0;
+
+	if (!ios || !ready || !done || !freelist || (pc && !intended)) {
+		err = diskbench__ctx_fail(ctx, -ENOMEM, "allocate", NULL, UINT64_MAX);
+		goto out;
+	}
+	for (uint32_t i = 0; i < depth; i++) {
+		ios[i].handle = s->h;
+		freelist[i] = &ios[i];
+	}
+
+	for (;;) {
+		uint64_t now = diskbench__engine_now(e);
+
+		/* Fill the queue: fresh requests, while no stop was called. */
+		while (!stop && !err && more && nfree) {
+			struct diskbench_io *io = freelist[nfree - 1];
+			uint64_t off, len;
+			bool write;
+
+			/* ...nor one meant to start after the phase's time. */
+			if (!held && pc && ctx->stop_at_ns &&
+			    pc->next_ns >= ctx->stop_at_ns) {
+				more = false;
+				break;
+			}
+			if (!held && !s->next(s, &h_off, &h_len, &h_write)) {
+				more = false;
+				break;
+			}
+			held = true;
+			/* Paced: only what the schedule says has started. */
+			if (pc && pc->next_ns > now)
+				break;
+			held = false;
+			off = h_off, len = h_len, write = h_write;
+			if (pc)
+				intended[io - ios] = diskbench__pace_take(pc, now);
+			nfree--;
+			io->buf = bufs + (uint64_t)(io - ios) * s->block;
+			io->op = write ? DISKBENCH_IO_WRITE : DISKBENCH_IO_READ;
+			io->offset = off;
+			io->len = len;
+			io->start_ns = now;
+			io->priv = (void *)(uintptr_t)len; /* whole request */
+			io->result = 0;
+			ready[nready++] = io;
+		}
+		while (nready) {
+			int n = e->ops.submit(ready, nready, e->user_data);
+
+			if (DISKBENCH_UNLIKELY(n <= 0 || (uint32_t)n > nready)) {
+				if (n == -EINTR || n == 0) {
+					err = stalled(s, &stall, stop || err,
+						      n ? "answered -EINTR to submit"
+							: "took no request from submit",
+						      ready[0]);
+					if (!err)
+						continue;
+				} else if (n > 0) {
+					err = diskbench__ctx_failf(ctx, -EIO, s->path,
+						UINT64_MAX,
+						"engine \"%s\" took %d requests of the %" PRIu32
+						" submitted for",
+						e->name, n, nready);
+				} else {
+					err = diskbench__ctx_fail(ctx, n,
+						ready[0]->op == DISKBENCH_IO_WRITE ? "write" : "read",
+						s->path, ready[0]->offset);
+				}
+				/* Give the unsubmitted ones back. */
+				while (nready)
+					freelist[nfree++] = ready[--nready];
+				break;
+			}
+			inflight += (uint32_t)n;
+			for (uint32_t i = (uint32_t)n; i < nready; i++)
+				ready[i - (uint32_t)n] = ready[i];
+			nready -= (uint32_t)n;
+		}
+		if (!inflight) {
+			uint64_t t;
+			int r;
+
+			if (!pc || stop || err || !more)
+				break;
+			/* Paced, nothing in flight: wait for the next start. */
+			r = diskbench__ctx_pace_wait(ctx, pc->next_ns, &t);
+			if (r < 0)
+				err = r;
+			if (r)
+				break;
+			continue;
+		}
+
+		int got;
+
+		if (pc && nfree && more && !stop && !err) {
+			bool ended = false;
+
+			/* A slot is free for the next paced request: wait
+			 * for a completion, but not past its start. */
+			got = paced_reap(s, done, depth, pc->next_ns, &ended);
+			if (ended)
+				more = false;
+			if (got == 0)
+				continue;
+		} else {
+			got = e->ops.reap(done, depth, 1, e->user_data);
+		}
+
+		if (DISKBENCH_UNLIKELY(got <= 0 || (uint32_t)got > depth)) {
+			int r;
+
+			if (got == -EINTR || got == 0) {
+				r = stalled(s, &stall, stop || err,
+					    got ? "answered -EINTR to reap"
+						: "reaped nothing (asked for 1)",
+					    NULL);
+				if (!r)
+					continue;
+				/* Gave up: what is in flight stays the
+				 * engine's, as after a failed reap. */
+				err = r;
+				break;
+			}
+			if (got > 0)
+				err = diskbench__ctx_failf(ctx, -EIO, s->path,
+					UINT64_MAX,
+					"engine \"%s\" reaped %d requests, more than the %" PRIu32
+					" asked for, on",
+					e->name, got, depth);
+			else
+				/* The engine lost track: nothing more can be
+				 * reaped. */
+				err = diskbench__ctx_fail(ctx, got, "reap", s->path,
+							  UINT64_MAX);
+			break;
+		}
+		now = diskbench__engine_now(e);
+		for (int i = 0; i < got; i++) {
+			struct diskbench_io *io = done[i];
+			uint64_t whole = (uint64_t)(uintptr_t)io->priv;
+			bool wr = io->op == DISKBENCH_IO_WRITE;
+
+			inflight--;
+			if (DISKBENCH_UNLIKELY(io->result == -EINTR)) {
+				int r = err || stop ? 1
+					: stalled(s, &stall, false,
+						  "answered -EINTR", io);
+
+				if (!r) {
+					/* Nothing moved: again, whole. */
+					ready[nready++] = io;
+					continue;
+				}
+				if (r < 0)
+					err = r;
+				freelist[nfree++] = io;
+				continue;
+			}
+			if (DISKBENCH_UNLIKELY(io->result > 0 &&
+					       (uint64_t)io->result > io->len)) {
+				if (!err)
+					err = diskbench__ctx_too_much(ctx, wr,
+						io->result, io->len, s->path,
+						io->offset);
+				freelist[nfree++] = io;
+				continue;
+			}
+			if (io->result > 0)
+				stall = 0;
+			if (io->result < 0 || (io->result == 0 && io->len)) {
+				if (!err)
+					err = diskbench__ctx_fail(ctx,
+						io->result < 0 ? (int)io->result : -EIO,
+						wr ? "write" : (io->result ? "read"
+							: "read (file ended early)"),
+						s->path, io->offset);
+				freelist[nfree++] = io;
+				continue;
+			}
+			if ((uint64_t)io->result < io->len) {
+				if (err) {
+					freelist[nfree++] = io;
+					continue;
+				}
+				/* Short: queue the rest, same start time. */
+				io->buf = (char *)io->buf + io->result;
+				io->offset += (uint64_t)io->result;
+				io->len -= (uint64_t)io->result;
+				ready[nready++] = io;
+				continue;
+			}
+			/* A short request went on from where it stopped:
+			 * its offset is back by what moved before. */
+			diskbench__recorder_record_at(ctx->rec, io->start_ns, now,
+						      whole,
+						      io->offset + io->len - whole);
+			if (pc)
+				diskbench__pace_done(pc, intended[io - ios], now,
+						     whole,
+						     io->offset + io->len - whole);
+			freelist[nfree++] = io;
+		}
+		if (!stop && !err) {
+			int r = diskbench__stream_after_op(s, now);
+
+			if (r < 0)
+				err = diskbench__ctx_fail(ctx, r, NULL, NULL, UINT64_MAX);
+			if (r)
+				stop = true;
+		}
+		if (err)
+			stop = true;
+		/* After a stop or an error, only drain what is in flight. */
+		if (stop)
+			nready = 0;
+	}
+	/* A request held for its start and never made is the stream's
+	 * again. */
+	if (held && s->put_back)
+		s->put_back(s, h_off, h_len);
+out:
+	free(intended);
+	free(ios);
+	free(ready);
+	free(done);
+	free(freelist);
+	return err;
+}
+
+static int run_seq(struct diskbench_phase *p, struct diskbench__ctx *ctx)
+{
+	struct diskbench_target *t = ctx->target;
+	const struct diskbench_seq_opts *o = &p->seq;
+	struct seq s = { .st = { .ctx = ctx, .next = seq_next,
+				 .put_back = seq_put_back } };
+	uint32_t depth = o->queue_depth ? o->queue_depth : 1;
+	uint32_t oflags = o->flags & DISKBENCH_SEQ_DIRECT ? DISKBENCH_OPEN_DIRECT : 0;
+	char *bufs;
+	int err, cerr, eerr;
+
+	s.write = o->flags & DISKBENCH_SEQ_WRITE;
+	s.st.block = o->block_bytes ? o->block_bytes : t->block_bytes;
+	s.total = o->total_bytes ? o->total_bytes : t->file_bytes;
+	if ((o->flags & DISKBENCH_SEQ_DIRECT) &&
+	    (s.st.block % t->align || s.total % t->align))
+		return diskbench__ctx_fail(ctx, -EINVAL,
+			"check O_DIRECT alignment of block and total size",
+			t->dir, UINT64_MAX);
+	if (depth > ctx->engine->depth)
+		return diskbench__ctx_fail(ctx, -EINVAL,
+			"check queue depth against the engine's", NULL, UINT64_MAX);
+	/* The phase's own time limit, or the run's, whichever comes first. */
+	if (o->time_limit_ns &&
+	    (!ctx->stop_time_ns || o->time_limit_ns < ctx->stop_time_ns))
+		ctx->stop_time_ns = o->time_limit_ns;
+	/* With a time limit of its own and no byte count, the phase runs for
+	 * its time, going round the file from its start each time it reaches
+	 * the end (fio's time_based); with a count it stops there. The run's
+	 * stop_time_ns stays a cap, as for every phase. */
+	s.wrap = !o->total_bytes && o->time_limit_ns;
+	ctx->expected_bytes = s.wrap ? 0 : s.total;
+	ctx->planned_ops = s.wrap ? UINT64_MAX : 0;
+
+	bufs = diskbench__target_alloc(t, s.st.block * depth);
+	if (!bufs)
+		return diskbench__ctx_fail(ctx, -ENOMEM, "allocate", NULL, UINT64_MAX);
+	if (s.write) {
+		err = diskbench__target_create_test_file(t, oflags, &s.st.h);
+	} else {
+		err = diskbench__target_ensure_test_file(t, s.total);
+		if (!err)
+			ctx->cache_drop = diskbench__target_drop_cache(t);
+		if (!err)
+			err = diskbench__target_open_test_file(t, DISKBENCH_OPEN_READ |
+								  oflags, &s.st.h);
+	}
+	if (err) {
+		free(bufs);
+		return diskbench__ctx_fail_target(ctx, t, err);
+	}
+	s.st.path = t->test_path;
+
+	err = diskbench__ctx_begin(ctx);
+	if (!err)
+		err = depth > 1 && ctx->engine->queued
+			      ? diskbench__stream_queued(&s.st, bufs, depth)
+			      : diskbench__stream_sync(&s.st, bufs);
+	if (s.write && s.wrapped)
+		t->test_size = s.total;
+	else if (s.write && s.next_off > t->test_size)
+		t->test_size = s.next_off;
+	cerr = diskbench__ctx_sync_close(ctx, s.st.h,
+					 s.write && !(o->flags & DISKBENCH_SEQ_NO_FSYNC),
+					 s.st.path);
+	eerr = diskbench_recorder_end(ctx->rec, diskbench__engine_now(ctx->engine));
+	free(bufs);
+	if (!err)
+		err = cerr;
+	if (!err && eerr)
+		err = diskbench__ctx_fail(ctx, eerr, "record", NULL, UINT64_MAX);
+	return err;
+}
+
+static void describe_seq(const struct diskbench_phase *p,
+			 const struct diskbench__ctx *ctx, struct diskbench__cfg *c)
+{
+	const struct diskbench_seq_opts *o = &p->seq;
+	const struct diskbench_target *t = ctx->target;
+	const bool write = o->flags & DISKBENCH_SEQ_WRITE;
+
+	diskbench__cfg_str(c, "access", write ? "write" : "read");
+	diskbench__cfg_u64(c, "block_bytes", o->block_bytes ? o->block_bytes
+							     : t->block_bytes);
+	diskbench__cfg_u64(c, "total_bytes", o->total_bytes ? o->total_bytes
+							     : t->file_bytes);
+	diskbench__cfg_u64(c, "queue_depth", o->queue_depth ? o->queue_depth : 1);
+	diskbench__cfg_bool(c, "direct", o->flags & DISKBENCH_SEQ_DIRECT);
+	diskbench__cfg_str(c, "fsync", write && !(o->flags & DISKBENCH_SEQ_NO_FSYNC)
+					       ? "at the end, timed" : "none");
+	if (o->time_limit_ns)
+		diskbench__cfg_u64(c, "time_limit_ns", o->time_limit_ns);
+	if (ctx->planned_ops == UINT64_MAX)
+		diskbench__cfg_bool(c, "time_based", true);
+	diskbench__cfg_str(c, "ended_by",
+			   diskbench__ended_by(ctx, c->res,
+				ctx->planned_ops != UINT64_MAX &&
+				diskbench_result_bytes(c->res) >=
+					(o->total_bytes ? o->total_bytes
+							: t->file_bytes),
+				"total_bytes"));
+}
+
+/* A byte count is what of the file the phase reads or writes. */
+static uint64_t seq_test_file(const struct diskbench_phase *p,
+			      uint64_t target_bytes)
+{
+	return p->seq.total_bytes ? p->seq.total_bytes : target_bytes;
+}
+
+const struct diskbench__phase_class diskbench__seq_class = {
+	.run = run_seq,
+	.describe = describe_seq,
+	.test_file_bytes = seq_test_file,
+	.paceable = true,
+};
+
+static int diskbench_phase_seq_new__impl(struct diskbench_phase **out,
+					  const struct diskbench_seq_opts *opts)
+{
+	struct diskbench_seq_opts o;
+	enum diskbench_phase_kind kind;
+	int err;
+
+	if (!out)
+		return -EINVAL;
+	*out = NULL;
+	err = DISKBENCH__OPTS_READ(&o, seq_opts, opts);
+	if (err)
+		return err;
+	if (o.flags & ~SEQ_FLAGS)
+		return diskbench__error_fail(-EINVAL,
+			"flags 0x%x: unknown bits 0x%x", o.flags,
+			o.flags & ~SEQ_FLAGS);
+	kind = o.flags & DISKBENCH_SEQ_WRITE ? DISKBENCH_PHASE_SEQ_WRITE
+					     : DISKBENCH_PHASE_SEQ_READ;
+	err = diskbench__phase_make(out, diskbench_phase_kind_name(kind), kind,
+				    &diskbench__seq_class);
+	if (!err)
+		(*out)->seq = o;
+	return err;
+}
+
+DISKBENCH_API int diskbench_phase_seq_new(struct diskbench_phase **out,
+					  const struct diskbench_seq_opts *opts)
+{
+	DISKBENCH__API_RETURN(diskbench_phase_seq_new__impl(out, opts),
+			      NULL);
+}

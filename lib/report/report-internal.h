@@ -1,0 +1,66 @@
+/* The report model (lib/report/report.c): runs with their metadata and results,
+ * which the serializers (lib/serialize-*.c) read and the readers fill;
+ * never installed. */
+#ifndef DISKBENCH_REPORT_INTERNAL_H
+#define DISKBENCH_REPORT_INTERNAL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <diskbench/report.h>
+
+#include "result/result-internal.h"
+
+/* One run: metadata whose strings the run owns, and its results. */
+struct diskbench__report_run {
+	struct diskbench_report_info info;
+	struct diskbench_result **results;
+	size_t count;
+	size_t cap;
+};
+
+/* Runs a reader has made, added to the report only once the whole input
+ * has read. */
+struct diskbench__run_list {
+	struct diskbench__report_run *v;
+	size_t n;
+	size_t cap;
+};
+
+struct diskbench_report {
+	struct diskbench__run_list runs;
+	char *errmsg;
+};
+
+/* Sets the report's message (printf-style); keeps the old one on ENOMEM. */
+void diskbench__report_seterr(struct diskbench_report *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Clears the report's message (every public call starts with this). */
+void diskbench__report_clearerr(struct diskbench_report *r);
+
+/* Moves the runs of l to the end of the report, all or (on ENOMEM) none;
+ * l is left empty. */
+int diskbench__report_commit(struct diskbench_report *r,
+			     struct diskbench__run_list *l);
+
+/* A new, empty run at the end of the list; NULL on ENOMEM. */
+struct diskbench__report_run *diskbench__runs_push(struct diskbench__run_list *l);
+/* Frees every run of the list and the list's array. */
+void diskbench__runs_clear(struct diskbench__run_list *l);
+/* Copies the strings and figures of info into the run (no defaults). */
+int diskbench__run_set_info(struct diskbench__report_run *run,
+			    const struct diskbench_report_info *info);
+/* Appends res to the run, which owns it from then on (freed on failure). */
+int diskbench__run_take(struct diskbench__report_run *run,
+			struct diskbench_result *res);
+/* Gives back the unused room of the run's result array (a reader's run is
+ * complete; a CSV of 100,000 runs holds 100,000 such arrays). */
+void diskbench__run_trim(struct diskbench__report_run *run);
+/* The run's first result of a kind, or NULL. */
+const struct diskbench_result *
+diskbench__run_find(const struct diskbench__report_run *run,
+		    enum diskbench_phase_kind kind);
+
+#endif

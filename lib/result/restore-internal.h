@@ -1,0 +1,154 @@
+/*
+ * Rebuilding a result from figures read back: the checks and the
+ * assembly every reader of a measured result shares (the JSON reader,
+ * format/json-read.c, and the binary decoder, result/exchange.c), so that
+ * what one refuses the other refuses too, with the same words.
+ *
+ * A reader keeps its own idea of where it is in its input (a JSON path,
+ * a byte offset) and gives the helpers a fail function: each check that
+ * does not hold calls it with the key it concerns (relative to where the
+ * reader is; NULL: that place itself) and a message, and returns what it
+ * returns (a negative errno, -EINVAL). The keys and messages name the
+ * fields as docs/result-json.md does.
+ */
+#ifndef DISKBENCH_RESULT_RESTORE_INTERNAL_H
+#define DISKBENCH_RESULT_RESTORE_INTERNAL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/hist-internal.h"
+#include "result/result-internal.h"
+#include "core/slow-log-internal.h"
+#include "core/timeline-internal.h"
+
+/* Bucket counters all the histograms of one input may take (8 bytes
+ * each: 1 GiB); a default histogram takes 4736. */
+#define DISKBENCH__RESTORE_MAX_HIST_COUNTERS (UINT64_C(1) << 27)
+/* Intervals of one timeline (48 bytes each: 768 MiB; 19 days at 100 ms). */
+#define DISKBENCH__RESTORE_MAX_TIMELINE_POINTS ((size_t)1 << 24)
+
+struct diskbench__restore {
+	int (*fail)(void *ctx, const char *key, const char *fmt, va_list ap);
+	void *ctx;
+	uint64_t counters_left;  /* of DISKBENCH__RESTORE_MAX_HIST_COUNTERS */
+};
+
+int diskbench__restore_fail(struct diskbench__restore *rs, const char *key,
+			    const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* A histogram's count against its minimum and maximum (known or not:
+ * JSON writes null for an empty histogram's). */
+int diskbench__hist_restore_stats(struct diskbench__restore *rs,
+				  uint64_t count, bool has_min, uint64_t min,
+				  bool has_max, uint64_t max);
+
+/* An empty histogram of the shape given (precision bits, highest value),
+ * which must be one diskbench_hist_new() makes; takes its counters from
+ * rs->counters_left. */
+int diskbench__hist_restore_new(struct diskbench__restore *rs, uint64_t bits,
+				uint64_t highest, struct diskbench_hist **out);
+
+/* The buckets, in order, as a reader meets them. */
+struct diskbench__hist_restore_state {
+	size_t n;                /* buckets so far */
+	size_t prev;             /* index of the last one */
+	uint64_t total;
+	uint64_t first_high, last_low, last_high;
+};
+
+/* Bucket number idx (below h->ncounts: the reader checks it is one)
+ * gets count values: above the bucket before, not empty, not past
+ * 2^64 - 1 in all. */
+int diskbench__hist_restore_bucket(struct diskbench__restore *rs,
+				   struct diskbench_hist *h,
+				   struct diskbench__hist_restore_state *st,
+				   size_t idx, uint64_t count);
+
+/* The bucket of values low to high gets count values, as
+ * diskbench__hist_restore_bucket(), once low is at most the histogram's
+ * highest value and [low, high] is exactly one of its buckets (a reader
+ * that names buckets by their bounds). */
+int diskbench__hist_restore_range(struct diskbench__restore *rs,
+				  struct diskbench_hist *h,
+				  struct diskbench__hist_restore_state *st,
+				  uint64_t low, uint64_t high, uint64_t count);
+
+/* The figures besides the buckets, checked against them and against each
+ * other (what percentiles and the mean rely on), then set. */
+int diskbench__hist_restore_finish(struct diskbench__restore *rs,
+				   struct diskbench_hist *h,
+				   const struct diskbench__hist_restore_state *st,
+				   uint64_t count, uint64_t overflow,
+				   uint64_t min, uint64_t max,
+				   diskbench__u128 sum, diskbench__u128 sumsq);
+
+/* An empty timeline of n intervals of interval_ns from start_ns. */
+int diskbench__timeline_restore_new(struct diskbench__restore *rs,
+				    uint64_t interval_ns, uint64_t start_ns,
+				    size_t n, struct diskbench_timeline **out);
+
+/* Interval i of a timeline from diskbench__timeline_restore_new():
+ * p = ops, bytes, max latency, latency sum. */
+int diskbench__timeline_restore_point(struct diskbench__restore *rs,
+				      struct diskbench_timeline *tl, size_t i,
+				      const uint64_t p[4]);
+
+/* A bounded timeline's bound and first interval (what JSON does not
+ * carry): the interval now must be the first doubled k >= 0 times, and
+ * the intervals within the bound. */
+int diskbench__timeline_restore_bound(struct diskbench__restore *rs,
+				      struct diskbench_timeline *tl,
+				      uint64_t base_interval_ns,
+				      uint64_t max_intervals);
+
+/* A timeline's tails (keys relative to its "tails"): the slow threshold
+ * of its slow_ops, and n, the number of tail points, which must be its
+ * number of intervals. */
+int diskbench__timeline_restore_tails(struct diskbench__restore *rs,
+				      struct diskbench_timeline *tl,
+				      uint64_t slow_threshold_ns, size_t n);
+
+/* Tail point i: p = slow operations, p99. */
+int diskbench__timeline_restore_tail(struct diskbench__restore *rs,
+				     struct diskbench_timeline *tl, size_t i,
+				     const uint64_t p[2]);
+
+/* An empty slow-operation log for n entries (keys relative to the
+ * result's "slow_ops"). */
+int diskbench__slow_restore_new(struct diskbench__restore *rs,
+				uint64_t threshold_ns, uint64_t dropped,
+				size_t n, struct diskbench__slow_log **out);
+
+/* Entry i, in order: start, latency, bytes, offset, file, thread (the
+ * last two at most 2^32 - 1, which the reader checks). */
+int diskbench__slow_restore_entry(struct diskbench__restore *rs,
+				  struct diskbench__slow_log *log, size_t i,
+				  const uint64_t v[6]);
+
+/* A result's error: a negative errno, its message and what it names. */
+int diskbench__result_restore_error(struct diskbench__restore *rs,
+				    struct diskbench_result *res, int64_t code,
+				    const char *op, const char *path,
+				    uint64_t offset, const char *msg);
+
+/* A configuration entry (keys and values as diskbench_result_set_config()
+ * takes them). */
+int diskbench__result_restore_config(struct diskbench__restore *rs,
+				     struct diskbench_result *res,
+				     const char *key, const char *value);
+
+/* A paced result's schedule figures and its response-time result (keys
+ * relative to the result's "pace"): rates, late requests against
+ * requests, streams, and a response that is the phase's own (measured,
+ * not paced itself, the same name and kind); then set on res. resp is
+ * taken, and freed on failure. */
+int diskbench__result_restore_pace(struct diskbench__restore *rs,
+				   struct diskbench_result *res,
+				   const struct diskbench_pace_info *pi,
+				   struct diskbench_result *resp);
+
+#endif

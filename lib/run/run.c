@@ -1,0 +1,738 @@
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/statvfs.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <diskbench/error.h>
+#include <diskbench/run.h>
+
+#include "base/common-internal.h"
+#include "phase/pace-internal.h"
+#include "phase/phase-internal.h"
+#include "result/result-internal.h"
+#include "run/run-internal.h"
+#include "base/sysinfo-internal.h"
+#include "base/error-internal.h"
+
+struct diskbench_run {
+	struct diskbench_target *target;
+	struct diskbench_run_opts opts;
+	struct diskbench_phase **phases;
+	size_t nphases, cap;
+	struct diskbench_result **results;
+	size_t nresults;
+	atomic_int cancel;
+	bool executing;
+	uint32_t seed;
+	struct diskbench__rand rng;
+	char *errmsg;
+	uint64_t start_time_ns, end_time_ns;   /* of the last execute */
+	/* Holds a bonnie++ suite (diskbench_run_add_bonnie): one a run, as
+	 * a report's run shows one set of bonnie++ parameters. */
+	bool has_bonnie;
+};
+
+DISKBENCH_API void diskbench_run_opts_init(struct diskbench_run_opts *opts,
+					   size_t sz)
+{
+	diskbench__opts_init(opts, sz);
+}
+
+static int diskbench_run_new__impl(struct diskbench_run **out,
+				    struct diskbench_target *target,
+				    const struct diskbench_run_opts *opts)
+{
+	struct diskbench_run *run;
+	int err;
+
+	if (!out)
+		return -EINVAL;
+	*out = NULL;
+	if (!target)
+		return -EINVAL;
+	run = calloc(1, sizeof(*run));
+	if (!run)
+		return -ENOMEM;
+	err = DISKBENCH__OPTS_READ(&run->opts, run_opts, opts);
+	if (!err && run->opts.hist_precision_bits > DISKBENCH_HIST_MAX_PRECISION_BITS)
+		err = -EINVAL;
+	if (err) {
+		free(run);
+		return err;
+	}
+	if (run->opts.flags & ~DISKBENCH_RUN_SEED) {
+		free(run);
+		return -EINVAL;
+	}
+	/* As bonnie++: the process id and the time, unless a seed is given. */
+	run->seed = run->opts.flags & DISKBENCH_RUN_SEED
+			    ? run->opts.seed
+			    : (uint32_t)getpid() ^ (uint32_t)time(NULL);
+	if (!run->opts.progress_interval_ns)
+		run->opts.progress_interval_ns = DISKBENCH_RUN_DEFAULT_PROGRESS_NS;
+	run->target = target;
+	atomic_init(&run->cancel, 0);
+	*out = run;
+	return 0;
+}
+
+DISKBENCH_API int diskbench_run_new(struct diskbench_run **out,
+				    struct diskbench_target *target,
+				    const struct diskbench_run_opts *opts)
+{
+	DISKBENCH__API_RETURN(diskbench_run_new__impl(out, target, opts),
+			      NULL);
+}
+
+static void drop_results(struct diskbench_run *run)
+{
+	for (size_t i = 0; i < run->nresults; i++)
+		diskbench_result_free(run->results[i]);
+	free(run->results);
+	run->results = NULL;
+	run->nresults = 0;
+	free(run->errmsg);
+	run->errmsg = NULL;
+}
+
+DISKBENCH_API void diskbench_run_free(struct diskbench_run *run)
+{
+	if (!run)
+		return;
+	drop_results(run);
+	for (size_t i = 0; i < run->nphases; i++) {
+		run->phases[i]->owner = NULL;
+		diskbench_phase_free(run->phases[i]);
+	}
+	free(run->phases);
+	free(run);
+}
+
+static void set_errmsg(struct diskbench_run *run, const char *msg)
+{
+	free(run->errmsg);
+	run->errmsg = msg ? strdup(msg) : NULL;
+}
+
+void diskbench__run_set_errmsg(struct diskbench_run *run, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	free(run->errmsg);
+	run->errmsg = diskbench__vformat(fmt, ap);
+	va_end(ap);
+}
+
+/* The phase of @p run named @p name, or -1. */
+static long phase_named(const struct diskbench_run *run, const char *name)
+{
+	for (size_t i = 0; i < run->nphases; i++)
+		if (!strcmp(run->phases[i]->name, name))
+			return (long)i;
+	return -1;
+}
+
+/*
+ * Makes @p phase's name unique in @p run before it joins: a name of the
+ * caller's that a phase of the run has already is refused; a default one
+ * (the kind's) becomes "<name>.2", "<name>.3", ... Returns 0 or the error,
+ * the run's errmsg saying why.
+ */
+static int unique_name(struct diskbench_run *run, struct diskbench_phase *phase)
+{
+	long at = phase_named(run, phase->name);
+	char *name;
+
+	if (at < 0)
+		return 0;
+	if (phase->named) {
+		diskbench__run_set_errmsg(run, "a phase named \"%s\" is in the run "
+			"already (phase %ld): give each phase its own name "
+			"(diskbench_phase_set_name())", phase->name, at);
+		return -EEXIST;
+	}
+	for (unsigned long n = 2;; n++) {
+		name = diskbench__format("%s.%lu", phase->name, n);
+		if (!name)
+			return -ENOMEM;
+		if (phase_named(run, name) < 0)
+			break;
+		free(name);
+	}
+	free(phase->name);
+	phase->name = name;
+	return 0;
+}
+
+static int diskbench_run_add__impl(struct diskbench_run *run,
+				    struct diskbench_phase *phase)
+{
+	int err;
+
+	if (!run || !phase)
+		return -EINVAL;
+	if (run->executing)
+		return -EBUSY;
+	/* A phase in two places would run twice and be freed twice. */
+	if (phase->owner) {
+		char buf[256];
+
+		snprintf(buf, sizeof(buf), "phase \"%s\" was added %s already: "
+			 "make a phase for each place it runs", phase->name,
+			 phase->owner == run ? "to this run" : "to another run");
+		set_errmsg(run, buf);
+		return -EINVAL;
+	}
+	err = unique_name(run, phase);
+	if (err)
+		return err;
+	if (run->nphases == run->cap) {
+		size_t cap = run->cap ? run->cap * 2 : 8;
+		struct diskbench_phase **p = realloc(run->phases, cap * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		run->phases = p;
+		run->cap = cap;
+	}
+	run->phases[run->nphases++] = phase;
+	phase->owner = run;
+	return 0;
+}
+
+DISKBENCH_API int diskbench_run_add(struct diskbench_run *run,
+				    struct diskbench_phase *phase)
+{
+	DISKBENCH__API_RETURN(diskbench_run_add__impl(run, phase),
+			      diskbench_run_errmsg(run));
+}
+
+int diskbench__run_add_suite(struct diskbench_run *run,
+			     struct diskbench_phase *const *phases, size_t n)
+{
+	if (run->executing)
+		return -EBUSY;
+	/* One set of bonnie++ parameters per report run. */
+	if (run->has_bonnie) {
+		set_errmsg(run, "the run holds a bonnie++ suite already: its "
+			   "report can show the parameters of one");
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (phases[i]->owner)
+			return -EINVAL;
+	/* Room for all first: then adding cannot fail half-way. */
+	if (run->nphases + n > run->cap) {
+		size_t cap = run->cap ? run->cap : 8;
+		struct diskbench_phase **p;
+
+		while (cap < run->nphases + n)
+			cap *= 2;
+		p = realloc(run->phases, cap * sizeof(*p));
+		if (!p)
+			return -ENOMEM;
+		run->phases = p;
+		run->cap = cap;
+	}
+	for (size_t i = 0; i < n; i++) {
+		int err = unique_name(run, phases[i]);
+
+		if (err) {
+			/* none taken: the caller still owns them all */
+			for (size_t k = 0; k < i; k++)
+				phases[k]->owner = NULL;
+			run->nphases -= i;
+			return err;
+		}
+		run->phases[run->nphases++] = phases[i];
+		phases[i]->owner = run;
+	}
+	run->has_bonnie = true;
+	return 0;
+}
+
+DISKBENCH_API void diskbench_run_cancel(struct diskbench_run *run)
+{
+	if (run)
+		atomic_store(&run->cancel, 1);
+}
+
+/* ---- room, checked before the first phase ---- */
+
+static bool uses_test_file(const struct diskbench_phase *p)
+{
+	return p->cls->test_file_bytes != NULL;
+}
+
+/* A later phase than i still needs the test file. */
+static bool test_file_needed_after(const struct diskbench_run *run, size_t i)
+{
+	for (size_t j = i + 1; j < run->nphases; j++)
+		if (uses_test_file(run->phases[j]))
+			return true;
+	return false;
+}
+
+/* Phase i has a small-file set, before which the test file goes unless a
+ * later phase uses it (as bonnie++ removes it before its file tests). */
+static bool test_file_goes_before(const struct diskbench_run *run, size_t i)
+{
+	return run->phases[i]->cls->file_set && !test_file_needed_after(run, i);
+}
+
+static double mib(uint64_t bytes)
+{
+	return (double)bytes / (1024.0 * 1024.0);
+}
+
+/*
+ * The most the run's phases will have written at any one time, in bytes
+ * and in inodes: phases run one after another, the test file lives from
+ * the first phase that makes it until the run ends or it is removed before
+ * a small-file phase (see diskbench_run_execute), and the small-file set
+ * from a phase that makes it to the end of a delete phase. Checked against
+ * what the file system says is free, before anything is written: a
+ * shortage is -ENOSPC with a message naming the directory, what is needed
+ * and what is free. Custom phases need nothing, nor does the null engine;
+ * a file system that cannot tell (statvfs fails) is left to the phases.
+ */
+static int check_room(struct diskbench_run *run)
+{
+	const struct diskbench_target *t = run->target;
+	struct diskbench__room set = { 0, 0, "" }, peak_b = { 0, 0, "" },
+			       peak_i = { 0, 0, "" };
+	struct statvfs v;
+	uint64_t unit, test = 0, avail;
+	bool set_exists = false;
+	char buf[512];
+
+	if (t->engine->no_files || !run->nphases ||
+	    (t->dir_fd >= 0 ? fstatvfs(t->dir_fd, &v) : statvfs(t->dir, &v)) != 0)
+		return 0;
+	unit = v.f_frsize ? v.f_frsize : v.f_bsize;
+	if (!unit)
+		unit = 4096;
+	for (size_t i = 0; i < run->nphases; i++) {
+		const struct diskbench_phase *p = run->phases[i];
+		struct diskbench__room now;
+		bool gone_after = false;
+
+		if (uses_test_file(p)) {
+			uint64_t b = diskbench__round_up(
+				p->cls->test_file_bytes(p, t->file_bytes), unit);
+
+			if (b > test)
+				test = b;
+		} else if (test_file_goes_before(run, i)) {
+			test = 0;  /* removed before it */
+		}
+		if (p->cls->file_set) {
+			p->cls->file_set(p, unit, &set, &gone_after);
+			set_exists = true;
+		}
+		now.bytes = diskbench__add_sat(test, set_exists ? set.bytes : 0);
+		now.inodes = (test ? 1 : 0) + (set_exists ? set.inodes : 0);
+		snprintf(now.what, sizeof(now.what), "%s: %s%s%s%s", p->name,
+			 test ? "the test file" : "",
+			 test && set_exists ? " and " : "",
+			 set_exists ? set.what : "",
+			 set_exists ? " with their directories" : "");
+		if (now.bytes > peak_b.bytes)
+			peak_b = now;
+		if (now.inodes > peak_i.inodes)
+			peak_i = now;
+		if (gone_after)
+			set_exists = false;
+	}
+	avail = diskbench__mul_sat((uint64_t)v.f_bavail, unit);
+	if (peak_b.bytes > avail) {
+		snprintf(buf, sizeof(buf),
+			 "not enough room in %s: %.1f MiB free, the run needs up to "
+			 "%.1f MiB at once (%s)",
+			 t->dir, mib(avail), mib(peak_b.bytes), peak_b.what);
+		set_errmsg(run, buf);
+		return -ENOSPC;
+	}
+	/* Inodes, where the file system counts them (btrfs says 0). */
+	if (v.f_files && peak_i.inodes > (uint64_t)v.f_favail) {
+		snprintf(buf, sizeof(buf),
+			 "not enough inodes in %s: %" PRIu64 " free, the run needs "
+			 "up to %" PRIu64 " at once (%s)",
+			 t->dir, (uint64_t)v.f_favail, peak_i.inodes, peak_i.what);
+		set_errmsg(run, buf);
+		return -ENOSPC;
+	}
+	return 0;
+}
+
+/*
+ * What a phase cannot do here (a cold cache before small-file phases is
+ * root's alone, and Linux's) refuses the run before anything is made,
+ * rather than failing it after the phases before.
+ */
+static int check_allowed(struct diskbench_run *run)
+{
+	char why[256], buf[384];
+	int err;
+
+	for (size_t i = 0; i < run->nphases; i++) {
+		const struct diskbench_phase *p = run->phases[i];
+
+		if (!p->cls->check)
+			continue;
+		why[0] = '\0';
+		err = p->cls->check(p, run->target->engine, why, sizeof(why));
+		if (err) {
+			snprintf(buf, sizeof(buf), "%s: %s", p->name, why);
+			set_errmsg(run, buf);
+			return err;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The configuration that made a phase's result: what every phase has (the
+ * engine, the target's file and flags, the run's seed and limits), then the
+ * phase's own keys, then what was done about the page cache.
+ */
+static int describe(const struct diskbench_run *run, const struct diskbench_phase *p,
+		    const struct diskbench__ctx *ctx, struct diskbench_result *res)
+{
+	const struct diskbench_target *t = run->target;
+	struct diskbench__cfg c = { res, 0 };
+
+	diskbench__cfg_str(&c, "engine", t->engine->name);
+	diskbench__cfg_u64(&c, "engine_queue_depth", t->engine->depth);
+	if (uses_test_file(p))
+		diskbench__cfg_u64(&c, "file_bytes",
+				   p->cls->test_file_bytes(p, t->file_bytes));
+	diskbench__cfg_bool(&c, "sync", t->flags & DISKBENCH_TARGET_SYNC);
+	diskbench__cfg_u64(&c, "seed", run->seed);
+	if (run->opts.stop_bytes)
+		diskbench__cfg_u64(&c, "run_stop_bytes", run->opts.stop_bytes);
+	if (run->opts.stop_ops)
+		diskbench__cfg_u64(&c, "run_stop_ops", run->opts.stop_ops);
+	if (run->opts.stop_time_ns)
+		diskbench__cfg_u64(&c, "run_stop_time_ns", run->opts.stop_time_ns);
+	if (p->cls->describe)
+		p->cls->describe(p, ctx, &c);
+	if (p->pace.rate_per_sec > 0) {
+		char rate[40];
+
+		double v = p->pace.rate_per_sec;
+
+		/* A whole number in full, else the shortest text that reads
+		 * back as the same double. */
+		if (v == (double)(uint64_t)v)
+			snprintf(rate, sizeof(rate), "%" PRIu64, (uint64_t)v);
+		else
+			for (int prec = 1; prec <= 17; prec++) {
+				snprintf(rate, sizeof(rate), "%.*g", prec, v);
+				if (strtod(rate, NULL) == v)
+					break;
+			}
+		diskbench__cfg_str(&c, "pace_rate_per_sec", rate);
+		diskbench__cfg_str(&c, "pace_arrival",
+				   p->pace.flags & DISKBENCH_PACE_POISSON
+					   ? "poisson" : "constant");
+		diskbench__cfg_u64(&c, "pace_late_ns", p->pace.late_ns ? p->pace.late_ns
+					: DISKBENCH_PACE_DEFAULT_LATE_NS);
+		if (p->pace.seed)
+			diskbench__cfg_u64(&c, "pace_seed", p->pace.seed);
+	}
+	diskbench__cfg_str(&c, "cache_drop", ctx->cache_drop);
+	return c.err;
+}
+
+/* Runs one phase into a new result; returns the phase's error. */
+static int run_phase(struct diskbench_run *run, size_t index,
+		     struct diskbench_result **res_out)
+{
+	struct diskbench_phase *p = run->phases[index];
+	struct diskbench_engine *e = run->target->engine;
+	struct diskbench_recorder *rec;
+	struct diskbench__ctx ctx;
+	int err, rerr;
+
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.target = run->target;
+	ctx.engine = e;
+	ctx.cancel = &run->cancel;
+	ctx.rng = &run->rng;
+	ctx.timeline_interval_ns = run->opts.timeline_interval_ns;
+	ctx.timeline_max_intervals = run->opts.timeline_max_intervals;
+	ctx.hist_precision_bits = run->opts.hist_precision_bits;
+	ctx.slow_threshold_ns = run->opts.slow_threshold_ns;
+	err = diskbench__ctx_new_recorder(&ctx, &rec);
+	if (err)
+		return err;
+	ctx.rec = rec;
+	ctx.stop_bytes = run->opts.stop_bytes;
+	ctx.stop_ops = run->opts.stop_ops;
+	ctx.stop_time_ns = run->opts.stop_time_ns;
+	ctx.progress = run->opts.progress;
+	ctx.progress_user_data = run->opts.progress_user_data;
+	ctx.progress_interval_ns = run->opts.progress_interval_ns;
+	ctx.phase_name = p->name;
+	ctx.phase_index = (uint32_t)index;
+	ctx.phase_count = (uint32_t)run->nphases;
+	ctx.next_check_ns = UINT64_MAX;
+	ctx.run_seed = run->seed;
+
+	err = 0;
+	if (p->pace.rate_per_sec > 0) {
+		ctx.pace_opts = &p->pace;
+		err = diskbench__ctx_new_pacer(&ctx, &p->pace, (uint32_t)index, 0, 1,
+					   &ctx.pace);
+		if (err)
+			diskbench__ctx_fail(&ctx, err, "allocate", NULL, UINT64_MAX);
+		else if (e->ops.clock && !e->ops.wait_until)
+			err = diskbench__ctx_failf(&ctx, -ENOTSUP, NULL, UINT64_MAX,
+				"pace the phase: engine \"%s\" has a clock of its "
+				"own and no wait_until to wait on it", e->name);
+	}
+	if (!err)
+		err = p->cls->run(p, &ctx);
+	if (err && !ctx.err)
+		diskbench__ctx_fail(&ctx, err, NULL, NULL, UINT64_MAX);
+
+	rerr = diskbench_result_new(res_out, p->name, p->kind, rec);
+	diskbench_recorder_free(rec);
+	if (!rerr && ctx.pace)
+		rerr = diskbench__pace_to_result(*res_out, ctx.pace, p->name,
+						 p->kind);
+	diskbench__pacer_free(ctx.pace);
+	if (rerr)
+		return rerr;
+	rerr = describe(run, p, &ctx, *res_out);
+	if (rerr)
+		return rerr;
+	if (ctx.err) {
+		rerr = diskbench_result_set_error(*res_out, ctx.err, ctx.err_op,
+						  ctx.err_path, ctx.err_offset);
+		if (rerr)
+			return rerr;
+	}
+	return ctx.err;
+}
+
+/*
+ * Tells the caller's event callback that phase i starts or ended (see
+ * diskbench_run_event_fn), between phases, where no recorder runs: what it
+ * takes is in no result. A negative answer is the run's error, with a
+ * message naming the phase and the event; anything else goes on.
+ */
+static int phase_event(struct diskbench_run *run, uint32_t type, size_t i,
+		       const struct diskbench_result *res, int phase_err)
+{
+	const struct diskbench_phase *p = run->phases[i];
+	struct diskbench_run_event ev;
+	char buf[256];
+	int rc;
+
+	if (!run->opts.event)
+		return 0;
+	memset(&ev, 0, sizeof(ev));
+	ev.sz = sizeof(ev);
+	ev.run = run;
+	ev.phase = p;
+	ev.phase_name = p->name;
+	ev.result = res;
+	ev.type = type;
+	ev.phase_index = (uint32_t)i;
+	ev.phase_count = (uint32_t)run->nphases;
+	ev.phase_kind = p->kind;
+	ev.error = phase_err;
+	rc = run->opts.event(&ev, run->opts.event_user_data);
+	if (rc >= 0)
+		return 0;
+	snprintf(buf, sizeof(buf), "%s: the %s event failed: %s", p->name,
+		 type == DISKBENCH_RUN_EVENT_PHASE_START ? "start" : "end",
+		 diskbench_strerror(rc));
+	set_errmsg(run, buf);
+	return rc;
+}
+
+static int diskbench_run_execute__impl(struct diskbench_run *run)
+{
+	int err = 0, cerr, eerr;
+
+	if (!run)
+		return -EINVAL;
+	if (run->executing)
+		return -EBUSY;
+	/* One run at a time on a target: its files are the run's until it
+	 * ends, and diskbench_target_cleanup() says so meanwhile. */
+	if (atomic_exchange(&run->target->busy, 1)) {
+		set_errmsg(run, "another run is executing on this target");
+		return -EBUSY;
+	}
+	drop_results(run);
+	run->results = calloc(run->nphases ? run->nphases : 1,
+			      sizeof(*run->results));
+	if (!run->results) {
+		atomic_store(&run->target->busy, 0);
+		return -ENOMEM;
+	}
+	run->executing = true;
+	run->start_time_ns = diskbench__sys_realtime_ns();
+	run->end_time_ns = 0;
+	run->target->cancel = &run->cancel;
+	diskbench__rand_seed(&run->rng, run->seed);
+	run->rng.fn = run->opts.random;
+	run->rng.user_data = run->opts.random_user_data;
+
+	/* What the phases may not do, and room for what they will write,
+	 * before the first one. */
+	if (!atomic_load(&run->cancel))
+		err = check_allowed(run);
+	if (!err && !atomic_load(&run->cancel))
+		err = check_room(run);
+
+	for (size_t i = 0; !err && i < run->nphases; i++) {
+		struct diskbench_result *res = NULL;
+
+		if (atomic_load(&run->cancel)) {
+			err = -ECANCELED;
+			set_errmsg(run, "cancelled");
+			break;
+		}
+		/* Before anything of the phase is done; a failure stops the
+		 * run, the phase not started (no result, no end event). */
+		err = phase_event(run, DISKBENCH_RUN_EVENT_PHASE_START, i, NULL, 0);
+		if (err)
+			break;
+		/* As bonnie++: the test file goes before the small-file
+		 * phases, unless a later phase reads it again. A failure to
+		 * remove it is the final cleanup's to report. */
+		if (run->target->test_exists && test_file_goes_before(run, i))
+			diskbench__target_remove_test_file(run->target);
+		err = run_phase(run, i, &res);
+		if (res)
+			run->results[run->nresults++] = res;
+		/* Every start has its end, a failed phase's too (the run stops
+		 * after it then, whatever the event answers). */
+		eerr = phase_event(run, DISKBENCH_RUN_EVENT_PHASE_END, i, res, err);
+		if (!err && eerr) {
+			err = eerr;
+			break;
+		}
+		if (err) {
+			char buf[256];
+
+			snprintf(buf, sizeof(buf), "%s: %s", run->phases[i]->name,
+				 res ? diskbench_result_errmsg(res)
+				     : diskbench_strerror(err));
+			set_errmsg(run, buf);
+			break;
+		}
+	}
+
+	/* Whatever happened, nothing of ours stays behind. */
+	cerr = diskbench__target_remove_all(run->target);
+	if (cerr && !err) {
+		err = cerr;
+		set_errmsg(run, diskbench_target_errmsg(run->target));
+	}
+	run->target->cancel = NULL;
+	atomic_store(&run->target->busy, 0);
+	atomic_store(&run->cancel, 0);
+	run->end_time_ns = diskbench__sys_realtime_ns();
+	run->executing = false;
+	return err;
+}
+
+DISKBENCH_API int diskbench_run_execute(struct diskbench_run *run)
+{
+	DISKBENCH__API_RETURN(diskbench_run_execute__impl(run),
+			      diskbench_run_errmsg(run));
+}
+
+DISKBENCH_API uint64_t diskbench_run_start_time_ns(const struct diskbench_run *run)
+{
+	return run ? run->start_time_ns : 0;
+}
+
+DISKBENCH_API uint64_t diskbench_run_end_time_ns(const struct diskbench_run *run)
+{
+	return run ? run->end_time_ns : 0;
+}
+
+/* The seeks a report names: bounded by time, those the seek phase made
+ * (its result's operations) once it ran; else the count asked for. */
+static uint32_t seeks_reported(const struct diskbench_run *run, uint64_t asked,
+			       uint64_t seek_time_ns)
+{
+	for (size_t r = 0; seek_time_ns && r < run->nresults; r++)
+		if (diskbench_result_kind(run->results[r]) == DISKBENCH_PHASE_SEEKS) {
+			uint64_t ops = diskbench_result_ops(run->results[r]);
+
+			return ops > UINT32_MAX ? UINT32_MAX : (uint32_t)ops;
+		}
+	return asked > UINT32_MAX ? UINT32_MAX : (uint32_t)asked;
+}
+
+/* What a report's run takes from the run: its times and directory, and
+ * what its phases say (the suite's as those made by hand), the first
+ * phase to say a thing being the one that counts. */
+void diskbench__run_params(const struct diskbench_run *run,
+			   struct diskbench__run_params *out)
+{
+	const struct diskbench_target *t = run->target;
+	struct diskbench__phase_params *ph = &out->phases;
+
+	memset(out, 0, sizeof(*out));
+	out->start_time_ns = run->start_time_ns;
+	out->end_time_ns = run->end_time_ns;
+	out->dir = t->dir;
+	for (size_t i = 0; i < run->nphases; i++) {
+		const struct diskbench_phase *p = run->phases[i];
+
+		if (uses_test_file(p))
+			ph->test_file = true;
+		if (p->cls->params)
+			p->cls->params(p, ph);
+	}
+	if (ph->test_file) {
+		out->file_bytes = t->file_bytes;
+		out->chunk_bytes = t->block_bytes;
+	}
+	if (ph->seeks || ph->seekers)
+		out->seeks = seeks_reported(run, ph->seeks, ph->seek_time_ns);
+}
+
+DISKBENCH_API size_t diskbench_run_result_count(const struct diskbench_run *run)
+{
+	return run ? run->nresults : 0;
+}
+
+DISKBENCH_API const struct diskbench_result *
+diskbench_run_result_get(const struct diskbench_run *run, size_t index)
+{
+	return run && index < run->nresults ? run->results[index] : NULL;
+}
+
+/* The 0.x name. */
+DISKBENCH_API const struct diskbench_result *
+diskbench_run_result(const struct diskbench_run *run, size_t index)
+{
+	return diskbench_run_result_get(run, index);
+}
+
+DISKBENCH_API uint32_t diskbench_run_seed(const struct diskbench_run *run)
+{
+	return run ? run->seed : 0;
+}
+
+DISKBENCH_API const char *diskbench_run_errmsg(const struct diskbench_run *run)
+{
+	return run && run->errmsg ? run->errmsg : "";
+}
