@@ -29,7 +29,7 @@
 #define NVALUES (1u << 16) /* 512 KiB of input: the cost measured is the
 			      * histogram's, not that of streaming the input */
 
-/* What one timeline interval takes in memory (lib/timeline-internal.h:
+/* What one timeline interval takes in memory (lib/core/timeline-internal.h:
  * ops, bytes, worst and summed latency, slow count and p99, 8 bytes each). */
 #define TL_SLOT_BYTES 48.0
 
