@@ -218,20 +218,22 @@ static int make_dirs(struct files_run *x)
 	int err;
 
 	if (!fs->root_exists) {
-		err = diskbench__files_make_root(x->t, fs);
+		err = diskbench__files_make_root(fs);
 		if (err == -ENOMEM)
 			return fail(x, err, "allocate", NULL, UINT64_MAX);
 		if (err)
-			return fail(x, err, x->t->err_op, fs->err_path, UINT64_MAX);
+			return fail(x, err, diskbench__target_files_failed(x->t),
+				    fs->err_path, UINT64_MAX);
 	}
 	for (uint32_t d = 0; d < fs->ndirs; d++) {
 		if (fs->dir_exists[d])
 			continue;
-		err = diskbench__files_make_dir(x->t, fs, d);
+		err = diskbench__files_make_dir(fs, d);
 		if (err == -ENOMEM)
 			return fail(x, err, "allocate", NULL, UINT64_MAX);
 		if (err)
-			return fail(x, err, x->t->err_op, fs->err_path, UINT64_MAX);
+			return fail(x, err, diskbench__target_files_failed(x->t),
+				    fs->err_path, UINT64_MAX);
 	}
 	return 0;
 }
@@ -249,7 +251,7 @@ static int open_dirs(struct files_run *x, bool syncs)
 	if (!x->dirh || !x->dirh_open)
 		return fail(x, -ENOMEM, "allocate", NULL, UINT64_MAX);
 	for (uint32_t d = 0; d < x->ndirh; d++) {
-		int err = diskbench__files_open_dir(x->t, x->fs,
+		int err = diskbench__files_open_dir(x->fs,
 						    x->fs->ndirs ? d : UINT32_MAX,
 						    &x->dirh[d]);
 
@@ -325,11 +327,14 @@ static const char *file_name(struct files_run *x, uint64_t i,
 /* Removes whatever set exists (untimed); errors name what failed. */
 static int remove_set(struct files_run *x)
 {
-	int err = diskbench__files_remove(x->t);
+	int err = diskbench__files_remove(x->fs);
 
-	if (err)
-		return fail(x, err, x->t->err_op ? x->t->err_op : "remove",
-			    x->fs->err_path, UINT64_MAX);
+	if (err) {
+		const char *op = diskbench__target_files_failed(x->t);
+
+		return fail(x, err, op ? op : "remove", x->fs->err_path,
+			    UINT64_MAX);
+	}
 	return 0;
 }
 
@@ -478,9 +483,10 @@ static int ensure_set(struct files_run *x)
 	/* The set directory we made, still under its name: or this phase
 	 * fails, saying what moved (the files are removed all the same). */
 	if (set_matches(x)) {
-		err = diskbench__files_check_root(x->t, fs);
+		err = diskbench__files_check_root(fs);
 		if (err)
-			return fail(x, err, x->t->err_op, fs->err_path, UINT64_MAX);
+			return fail(x, err, diskbench__target_files_failed(x->t),
+				    fs->err_path, UINT64_MAX);
 	}
 	if (!set_matches(x)) {
 		err = remove_set(x);
@@ -710,10 +716,11 @@ static int unlink_one(struct files_run *x, uint64_t i, const char *known)
 static int rmdir_root(struct files_run *x)
 {
 	struct diskbench__fileset *fs = x->fs;
-	int err = diskbench__files_rmdir_root(x->t, fs);
+	int err = diskbench__files_rmdir_root(fs);
 
 	if (err == -EEXIST && fs->by_fd)
-		return fail(x, err, x->t->err_op, fs->err_path, UINT64_MAX);
+		return fail(x, err, diskbench__target_files_failed(x->t),
+				    fs->err_path, UINT64_MAX);
 	if (err)
 		return fail(x, err, "rmdir", fs->root, UINT64_MAX);
 	return 0;
@@ -728,7 +735,7 @@ static int remove_dirs(struct files_run *x)
 	for (uint32_t d = 0; d < fs->ndirs; d++) {
 		if (!fs->dir_exists[d])
 			continue;
-		err = diskbench__files_rmdir(x->t, fs, d);
+		err = diskbench__files_rmdir(fs, d);
 		if (err)
 			return fail(x, err, "rmdir",
 				    diskbench__files_dir_path(fs, d, fs->path),
@@ -828,7 +835,7 @@ static int walk(struct files_run *x, bool del)
 	for (uint32_t d = 0; d < n && !x->stop; d++) {
 		x->dir = d;
 		x->dir_path = dir_path(x, d, dpath);
-		err = diskbench__files_readdir(x->t, fs, x->at ? x->dirh[d] : -1,
+		err = diskbench__files_readdir(fs, x->at ? x->dirh[d] : -1,
 					       dpath, del ? delete_entry : stat_entry,
 					       x);
 		if (err == 1 && x->stop)
@@ -840,7 +847,7 @@ static int walk(struct files_run *x, bool del)
 			break;
 		}
 		if (del && fs->ndirs && !x->stop) {
-			err = diskbench__files_rmdir(x->t, fs, d);
+			err = diskbench__files_rmdir(fs, d);
 			if (err) {
 				fail(x, err, "rmdir", dpath, UINT64_MAX);
 				break;
@@ -978,7 +985,7 @@ static int run_files(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 		   p->kind == DISKBENCH_PHASE_RAN_DELETE;
 	ctx->expected_ops = x.nfiles;
 
-	x.fs = diskbench__files_get(x.t);
+	x.fs = diskbench__target_files(x.t);
 	if (!x.fs)
 		return diskbench__ctx_fail(ctx, -ENOMEM, "allocate", NULL,
 					   UINT64_MAX);

@@ -2,7 +2,10 @@
  * The small-file phases' file set (bonnie++ -n), owned by the target: what
  * the set is (names, sizes, visiting order), what of it exists on disk, and
  * the paths the phases and the cleanup need. phase/files.c runs the phases,
- * target/fileset.c keeps the set and removes it.
+ * target/fileset.c keeps the set and removes it. The set knows nothing of
+ * the target: it is given its place (the directory, its descriptor, the
+ * name prefix, the engine) when the target makes it, and keeps its own
+ * errors, which the target copies into its message.
  *
  * Memory is what bonnie++ needs the most of, one name per file, so it is
  * kept small: a name is its index (the 10 hex digits, never stored) and its
@@ -19,7 +22,7 @@
 
 #include <diskbench/types.h>
 
-struct diskbench_target;
+struct diskbench_engine;
 
 /* Random characters of a name: 0 to 12 (bonnie++: rand() % 13). */
 #define DISKBENCH__FILES_CHARS 12
@@ -28,7 +31,17 @@ struct diskbench_target;
 /* Most files: the visiting order is 32-bit, and "%010x" prints an int. */
 #define DISKBENCH__FILES_MAX_COUNT UINT64_C(0xffffffff)
 
+/* Where a set is made: the target's, borrowed for the set's life. */
+struct diskbench__files_place {
+	const char *dir;      /* the directory */
+	int dir_fd;           /* held on it, or -1 */
+	const char *prefix;   /* of the names of what we make there */
+	struct diskbench_engine *engine;
+};
+
 struct diskbench__fileset {
+	struct diskbench__files_place at;
+
 	/* The set: valid while `described`. */
 	bool described;
 	bool random;          /* random characters first (ran_*), else hex first */
@@ -63,13 +76,23 @@ struct diskbench__fileset {
 	char *path, *path2;
 	size_t path_cap;
 
-	/* The error that stopped a phase, kept for its result. */
+	/* The last failure of making or removing the set (its operation,
+	 * path and message, for a phase's result and the target's message),
+	 * and the error that stopped a phase. */
+	const char *err_opname;
+	char *errmsg;
 	char *err_path;
 	char err_op[768];
 };
 
-/* The target's set, made empty on first use; NULL on ENOMEM. */
-struct diskbench__fileset *diskbench__files_get(struct diskbench_target *t);
+/* An empty set to be made at place; NULL on ENOMEM. */
+struct diskbench__fileset *diskbench__files_new(const struct diskbench__files_place *at);
+
+/* Frees the set's memory (what exists of it stays). */
+void diskbench__files_free(struct diskbench__fileset *fs);
+
+/* Files, subdirectories and set directory that exist now. */
+uint64_t diskbench__files_existing(const struct diskbench__fileset *fs);
 
 /*
  * Describes a new set (nothing may exist of the previous one): allocates
@@ -85,23 +108,20 @@ void diskbench__files_forget(struct diskbench__fileset *fs);
 
 /* Chooses the set directory's name ("<prefix>.<pid>.files", or ".files.N"
  * if a stranger holds it) and makes it; errors name mkdir and the path in
- * the target. */
-int diskbench__files_make_root(struct diskbench_target *t,
-			       struct diskbench__fileset *fs);
+ * the set. */
+int diskbench__files_make_root(struct diskbench__fileset *fs);
 
 /* Makes subdirectory d (mode 0700) and notes it; errors are noted in the
  * target (operation and path). */
-int diskbench__files_make_dir(struct diskbench_target *t,
-			      struct diskbench__fileset *fs, uint32_t d);
+int diskbench__files_make_dir(struct diskbench__fileset *fs, uint32_t d);
 
 /*
  * Checks, for a phase about to use the set, that the set directory is
  * still under its name: 0, or -ENOENT (moved away or removed) / -EEXIST
- * (something else in its place), noted in the target with what moved.
+ * (something else in its place), noted in the set with what moved.
  * Always 0 where the set is reached by path.
  */
-int diskbench__files_check_root(struct diskbench_target *t,
-				struct diskbench__fileset *fs);
+int diskbench__files_check_root(struct diskbench__fileset *fs);
 
 /*
  * Opens a handle on subdirectory d, or on the root for d == UINT32_MAX,
@@ -109,8 +129,7 @@ int diskbench__files_check_root(struct diskbench_target *t,
  * never through a link, and only if it is the directory we made (-EEXIST
  * if not). Errors are not noted; the caller names the path.
  */
-int diskbench__files_open_dir(struct diskbench_target *t,
-			      struct diskbench__fileset *fs, uint32_t d,
+int diskbench__files_open_dir(struct diskbench__fileset *fs, uint32_t d,
 			      int64_t *handle);
 
 /*
@@ -118,19 +137,16 @@ int diskbench__files_open_dir(struct diskbench_target *t,
  * handle from diskbench__files_open_dir() is @p handle (by_fd) or whose
  * path is @p path (otherwise, through the engine's readdir).
  */
-int diskbench__files_readdir(struct diskbench_target *t,
-			     struct diskbench__fileset *fs, int64_t handle,
+int diskbench__files_readdir(struct diskbench__fileset *fs, int64_t handle,
 			     const char *path,
 			     int (*fn)(const char *name, void *arg), void *arg);
 
 /* Removes empty subdirectory d; errors are not noted. */
-int diskbench__files_rmdir(struct diskbench_target *t,
-			   struct diskbench__fileset *fs, uint32_t d);
+int diskbench__files_rmdir(struct diskbench__fileset *fs, uint32_t d);
 
 /* Removes the empty root, if it is still ours under its name; -EEXIST
- * (noted in the target, saying where it is now) if not. */
-int diskbench__files_rmdir_root(struct diskbench_target *t,
-				struct diskbench__fileset *fs);
+ * (noted in the set, saying where it is now) if not. */
+int diskbench__files_rmdir_root(struct diskbench__fileset *fs);
 
 /* Subdirectory of file i (0 when there are none). */
 static inline uint32_t diskbench__files_dir_of(const struct diskbench__fileset *fs,
@@ -180,16 +196,10 @@ int64_t diskbench__files_lookup(const struct diskbench__fileset *fs,
 /*
  * Removes what exists of the set (files, links, subdirectories, root) and
  * forgets it. Stops at nothing: every removal is tried; the first error is
- * returned and noted in the target (operation and path), and whatever could
+ * returned and noted in the set (operation and path), and whatever could
  * not be removed stays known, so a later call tries again. Something not
  * made by us is never removed.
  */
-int diskbench__files_remove(struct diskbench_target *t);
-
-/* Removes the small-file phases' files and directories, if any; 0 or the
- * first error. */
-int diskbench__target_files_cleanup(struct diskbench_target *t);
-/* Frees what diskbench__target_files_cleanup() leaves. */
-void diskbench__target_files_free(struct diskbench_target *t);
+int diskbench__files_remove(struct diskbench__fileset *fs);
 
 #endif

@@ -34,19 +34,31 @@
 #include "base/common-internal.h"
 #include "engine/engine-internal.h"
 #include "target/fileset-internal.h"
-#include "target/target-internal.h"
 
 /* How many other names to try when a stranger holds ours. */
 #define ROOT_TRIES 1000
 
-struct diskbench__fileset *diskbench__files_get(struct diskbench_target *t)
+struct diskbench__fileset *diskbench__files_new(const struct diskbench__files_place *at)
 {
-	if (!t->files) {
-		t->files = calloc(1, sizeof(*t->files));
-		if (t->files)
-			t->files->root_fd = -1;
+	struct diskbench__fileset *fs = calloc(1, sizeof(*fs));
+
+	if (fs) {
+		fs->at = *at;
+		fs->root_fd = -1;
 	}
-	return t->files;
+	return fs;
+}
+
+uint64_t diskbench__files_existing(const struct diskbench__fileset *fs)
+{
+	return fs->nexist + fs->ndirs_exist + (fs->root_exists ? 1 : 0);
+}
+
+/* Files are reached relative to the held directory, by descriptors of our
+ * own: the engine is fs_sync and the directory is held. */
+static bool place_by_fd(const struct diskbench__files_place *at)
+{
+	return at->engine->fs_sync && at->dir_fd >= 0;
 }
 
 void diskbench__files_forget(struct diskbench__fileset *fs)
@@ -224,10 +236,10 @@ static int reserve_paths(struct diskbench__fileset *fs, size_t root_len)
 	return 0;
 }
 
-/* Notes a failure of the set's removal or making, in the target (its
- * errmsg) and in the set (the path, for a phase's result). */
-static int note(struct diskbench_target *t, struct diskbench__fileset *fs,
-		int err, const char *op, const char *path)
+/* Notes a failure of the set's removal or making: its operation, path
+ * and message (the message NULL on ENOMEM). */
+static int note(struct diskbench__fileset *fs, int err, const char *op,
+		const char *path)
 {
 	char *p = strdup(path);
 
@@ -235,19 +247,19 @@ static int note(struct diskbench_target *t, struct diskbench__fileset *fs,
 		free(fs->err_path);
 		fs->err_path = p;
 	}
-	t->err_op = op;
-	t->err_offset = UINT64_MAX;
-	diskbench__target_put_errmsg(t, diskbench__format("%s %s: %s", op, path,
-							  diskbench_strerror(err)));
+	fs->err_opname = op;
+	free(fs->errmsg);
+	fs->errmsg = diskbench__format("%s %s: %s", op, path,
+				       diskbench_strerror(err));
 	return err;
 }
 
 /* Holds the root just made (by_fd): opened without following a link, and
  * only if it is a directory of ours. */
-static int hold_root(struct diskbench_target *t, struct diskbench__fileset *fs)
+static int hold_root(struct diskbench__fileset *fs)
 {
 	struct stat st;
-	int fd = openat(t->dir_fd, fs->root_name,
+	int fd = openat(fs->at.dir_fd, fs->root_name,
 			O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 
 	if (fd < 0)
@@ -263,10 +275,9 @@ static int hold_root(struct diskbench_target *t, struct diskbench__fileset *fs)
 	return 0;
 }
 
-int diskbench__files_make_root(struct diskbench_target *t,
-			       struct diskbench__fileset *fs)
+int diskbench__files_make_root(struct diskbench__fileset *fs)
 {
-	const bool fd = diskbench__target_by_fd(t);
+	const bool fd = place_by_fd(&fs->at);
 	int err = 0;
 
 	for (unsigned attempt = 0; attempt < ROOT_TRIES; attempt++) {
@@ -275,41 +286,41 @@ int diskbench__files_make_root(struct diskbench_target *t,
 		char *root;
 
 		if (attempt)
-			snprintf(name, sizeof(name), "%s.%ld.files.%u", t->prefix,
+			snprintf(name, sizeof(name), "%s.%ld.files.%u", fs->at.prefix,
 				 (long)getpid(), attempt);
 		else
-			snprintf(name, sizeof(name), "%s.%ld.files", t->prefix,
+			snprintf(name, sizeof(name), "%s.%ld.files", fs->at.prefix,
 				 (long)getpid());
-		n = strlen(t->dir) + 1 + strlen(name) + 1;
+		n = strlen(fs->at.dir) + 1 + strlen(name) + 1;
 		root = malloc(n);
 		if (!root)
 			return -ENOMEM;
-		snprintf(root, n, "%s/%s", t->dir, name);
+		snprintf(root, n, "%s/%s", fs->at.dir, name);
 		free(fs->root);
 		fs->root = root;
-		fs->root_name = root + strlen(t->dir) + 1;
+		fs->root_name = root + strlen(fs->at.dir) + 1;
 		if (reserve_paths(fs, n))
 			return -ENOMEM;
 		if (fd)
-			err = mkdirat(t->dir_fd, fs->root_name, 0700) == 0 ? 0 : -errno;
+			err = mkdirat(fs->at.dir_fd, fs->root_name, 0700) == 0 ? 0 : -errno;
 		else
-			err = t->engine->ops.mkdir(root, t->engine->user_data);
+			err = fs->at.engine->ops.mkdir(root, fs->at.engine->user_data);
 		if (err == -EEXIST)
 			continue; /* a stranger's: leave it, take another name */
 		if (err)
-			return note(t, fs, err, "mkdir", root);
+			return note(fs, err, "mkdir", root);
 		fs->by_fd = fd;
 		if (fd) {
-			err = hold_root(t, fs);
+			err = hold_root(fs);
 			if (err) /* swapped at once: not ours to touch */
-				return note(t, fs, err,
+				return note(fs, err,
 					    "open the directory just made (moved or replaced at once)",
 					    root);
 		}
 		fs->root_exists = true;
 		return 0;
 	}
-	note(t, fs, -EEXIST, "mkdir (no free name)", fs->root);
+	note(fs, -EEXIST, "mkdir (no free name)", fs->root);
 	return -EEXIST;
 }
 
@@ -319,8 +330,7 @@ static void sub_name(uint32_t d, char *buf)
 	snprintf(buf, 8, "%05u", d % 100000u);
 }
 
-int diskbench__files_make_dir(struct diskbench_target *t,
-			      struct diskbench__fileset *fs, uint32_t d)
+int diskbench__files_make_dir(struct diskbench__fileset *fs, uint32_t d)
 {
 	const char *path = diskbench__files_dir_path(fs, d, fs->path);
 	int err;
@@ -337,27 +347,26 @@ int diskbench__files_make_dir(struct diskbench_target *t,
 		}
 		sub_name(d, name);
 		if (mkdirat(fs->root_fd, name, 0700) != 0)
-			return note(t, fs, -errno, "mkdir", path);
+			return note(fs, -errno, "mkdir", path);
 		fs->dir_exists[d] = 1;
 		fs->ndirs_exist++;
 		if (fstatat(fs->root_fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
 		    !S_ISDIR(st.st_mode))
-			return note(t, fs, -EEXIST,
+			return note(fs, -EEXIST,
 				    "find the directory just made (replaced at once)",
 				    path);
 		fs->dir_ino[d] = (uint64_t)st.st_ino;
 		return 0;
 	}
-	err = t->engine->ops.mkdir(path, t->engine->user_data);
+	err = fs->at.engine->ops.mkdir(path, fs->at.engine->user_data);
 	if (err)
-		return note(t, fs, err, "mkdir", path);
+		return note(fs, err, "mkdir", path);
 	fs->dir_exists[d] = 1;
 	fs->ndirs_exist++;
 	return 0;
 }
 
-int diskbench__files_check_root(struct diskbench_target *t,
-				struct diskbench__fileset *fs)
+int diskbench__files_check_root(struct diskbench__fileset *fs)
 {
 	char where[512];
 	struct stat st;
@@ -365,7 +374,7 @@ int diskbench__files_check_root(struct diskbench_target *t,
 
 	if (!fs->by_fd || !fs->root_exists || fs->root_fd < 0)
 		return 0;
-	if (fstatat(t->dir_fd, fs->root_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+	if (fstatat(fs->at.dir_fd, fs->root_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
 		err = -errno;
 	else if ((uint64_t)st.st_dev != fs->root_dev ||
 		 (uint64_t)st.st_ino != fs->root_ino)
@@ -373,20 +382,19 @@ int diskbench__files_check_root(struct diskbench_target *t,
 	else
 		return 0;
 	if (err != -ENOENT && err != -EEXIST)
-		return note(t, fs, err, "stat", fs->root);
+		return note(fs, err, "stat", fs->root);
 	diskbench__fd_whereabouts(fs->root_fd, where, sizeof(where));
 	snprintf(fs->err_op, sizeof(fs->err_op),
 		 "find our small-file directory (%s since it was created; ours is now at %s) at",
 		 err == -ENOENT ? "moved away" : "replaced by something else, left alone,",
 		 where);
-	return note(t, fs, err, fs->err_op, fs->root);
+	return note(fs, err, fs->err_op, fs->root);
 }
 
-int diskbench__files_open_dir(struct diskbench_target *t,
-			      struct diskbench__fileset *fs, uint32_t d,
+int diskbench__files_open_dir(struct diskbench__fileset *fs, uint32_t d,
 			      int64_t *handle)
 {
-	const struct diskbench_engine *e = t->engine;
+	const struct diskbench_engine *e = fs->at.engine;
 	struct stat st;
 	char name[8];
 	uint64_t ino;
@@ -420,12 +428,11 @@ int diskbench__files_open_dir(struct diskbench_target *t,
 	return 0;
 }
 
-int diskbench__files_readdir(struct diskbench_target *t,
-			     struct diskbench__fileset *fs, int64_t handle,
+int diskbench__files_readdir(struct diskbench__fileset *fs, int64_t handle,
 			     const char *path,
 			     int (*fn)(const char *name, void *arg), void *arg)
 {
-	const struct diskbench_engine *e = t->engine;
+	const struct diskbench_engine *e = fs->at.engine;
 	DIR *dp;
 	int fd, ret;
 
@@ -445,10 +452,9 @@ int diskbench__files_readdir(struct diskbench_target *t,
 	return diskbench__dir_walk(dp, fn, arg);
 }
 
-int diskbench__files_rmdir(struct diskbench_target *t,
-			   struct diskbench__fileset *fs, uint32_t d)
+int diskbench__files_rmdir(struct diskbench__fileset *fs, uint32_t d)
 {
-	const struct diskbench_engine *e = t->engine;
+	const struct diskbench_engine *e = fs->at.engine;
 	char name[8];
 	int err;
 
@@ -468,10 +474,9 @@ int diskbench__files_rmdir(struct diskbench_target *t,
 	return err;
 }
 
-int diskbench__files_rmdir_root(struct diskbench_target *t,
-				struct diskbench__fileset *fs)
+int diskbench__files_rmdir_root(struct diskbench__fileset *fs)
 {
-	const struct diskbench_engine *e = t->engine;
+	const struct diskbench_engine *e = fs->at.engine;
 	int err;
 
 	if (!fs->by_fd) {
@@ -484,10 +489,10 @@ int diskbench__files_rmdir_root(struct diskbench_target *t,
 			err = 0; /* removed by someone else: nothing left */
 			goto gone;
 		}
-		err = diskbench__files_check_root(t, fs);
+		err = diskbench__files_check_root(fs);
 		if (err)
 			return err == -ENOENT ? -EEXIST : err;
-		err = unlinkat(t->dir_fd, fs->root_name, AT_REMOVEDIR) == 0 ? 0 : -errno;
+		err = unlinkat(fs->at.dir_fd, fs->root_name, AT_REMOVEDIR) == 0 ? 0 : -errno;
 	}
 gone:
 	if (!err) {
@@ -515,10 +520,10 @@ static uint64_t lowest_bit(uint64_t bits)
 }
 
 /* Removes file i (by_fd: in directory handle dfd). */
-static int remove_file(struct diskbench_target *t, struct diskbench__fileset *fs,
+static int remove_file(struct diskbench__fileset *fs,
 		       uint64_t i, int dfd)
 {
-	const struct diskbench_engine *e = t->engine;
+	const struct diskbench_engine *e = fs->at.engine;
 	char name[DISKBENCH__FILES_NAME_MAX + 1];
 
 	if (!fs->by_fd)
@@ -527,9 +532,8 @@ static int remove_file(struct diskbench_target *t, struct diskbench__fileset *fs
 	return unlinkat(dfd, name, 0) == 0 ? 0 : -errno;
 }
 
-int diskbench__files_remove(struct diskbench_target *t)
+int diskbench__files_remove(struct diskbench__fileset *fs)
 {
-	struct diskbench__fileset *fs = t->files;
 	int first = 0, err;
 	int64_t dh = -1;     /* by_fd: the open directory handle, of dir cur */
 	uint32_t cur = UINT32_MAX - 1;
@@ -554,23 +558,23 @@ int diskbench__files_remove(struct diskbench_target *t)
 						close((int)dh);
 					dh = -1;
 					cur = d;
-					err = diskbench__files_open_dir(t, fs, d, &dh);
+					err = diskbench__files_open_dir(fs, d, &dh);
 					/* A directory gone takes its files with it
 					 * (it was empty, or moved as a whole). */
 					dir_gone = err == -ENOENT;
 					if (err && !dir_gone && !first)
-						first = note(t, fs, err, "open directory",
+						first = note(fs, err, "open directory",
 							     diskbench__files_dir_path(fs, d, fs->path2));
 				}
 				if (fs->by_fd && dh < 0)
 					err = dir_gone ? -ENOENT : -EEXIST;
 				else
-					err = remove_file(t, fs, i, (int)dh);
+					err = remove_file(fs, i, (int)dh);
 				/* Already gone: nothing of ours is left there. */
 				if (!err || err == -ENOENT)
 					diskbench__files_set_exists(fs, i, false);
 				else if (!first && !(fs->by_fd && dh < 0))
-					first = note(t, fs, err, "unlink",
+					first = note(fs, err, "unlink",
 						     diskbench__files_path(fs, i));
 			}
 		}
@@ -581,18 +585,18 @@ int diskbench__files_remove(struct diskbench_target *t)
 		for (uint32_t d = 0; d < fs->ndirs; d++) {
 			if (!fs->dir_exists[d])
 				continue;
-			err = diskbench__files_rmdir(t, fs, d);
+			err = diskbench__files_rmdir(fs, d);
 			if (err == -ENOENT) {
 				fs->dir_exists[d] = 0;
 				fs->ndirs_exist--;
 			} else if (err && !first) {
-				first = note(t, fs, err, "rmdir",
+				first = note(fs, err, "rmdir",
 					     diskbench__files_dir_path(fs, d, fs->path));
 			}
 		}
 	}
 	if (fs->root_exists) {
-		err = diskbench__files_rmdir_root(t, fs);
+		err = diskbench__files_rmdir_root(fs);
 		if (err == -ENOENT && !fs->by_fd) {
 			fs->root_exists = false;
 		} else if (err == -EEXIST && fs->by_fd) {
@@ -600,7 +604,7 @@ int diskbench__files_remove(struct diskbench_target *t)
 			if (!first)
 				first = err;
 		} else if (err && !first) {
-			first = note(t, fs, err, "rmdir", fs->root);
+			first = note(fs, err, "rmdir", fs->root);
 		}
 	}
 	if (!fs->root_exists && !fs->nexist && !fs->ndirs_exist)
@@ -608,15 +612,8 @@ int diskbench__files_remove(struct diskbench_target *t)
 	return first;
 }
 
-int diskbench__target_files_cleanup(struct diskbench_target *t)
+void diskbench__files_free(struct diskbench__fileset *fs)
 {
-	return diskbench__files_remove(t);
-}
-
-void diskbench__target_files_free(struct diskbench_target *t)
-{
-	struct diskbench__fileset *fs = t->files;
-
 	if (!fs)
 		return;
 	diskbench__files_forget(fs);
@@ -626,6 +623,6 @@ void diskbench__target_files_free(struct diskbench_target *t)
 	free(fs->path);
 	free(fs->path2);
 	free(fs->err_path);
+	free(fs->errmsg);
 	free(fs);
-	t->files = NULL;
 }

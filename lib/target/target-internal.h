@@ -85,12 +85,12 @@ int diskbench__target_create_extra(struct diskbench_target *t, uint32_t flags,
  * 0 or an error noted in the target. */
 int diskbench__target_remove_extra(struct diskbench_target *t, size_t index);
 
-/* Files are reached relative to the held directory, by descriptors of our
- * own: the engine is fs_sync and the directory is held. */
-static inline bool diskbench__target_by_fd(const struct diskbench_target *t)
-{
-	return t->engine->fs_sync && t->dir_fd >= 0;
-}
+/* The target's small-file set, made empty on first use; NULL on ENOMEM. */
+struct diskbench__fileset *diskbench__target_files(struct diskbench_target *t);
+
+/* Makes the set's last failure (diskbench__files_*()) the target's: its
+ * message and operation. Returns the operation, NULL if none failed. */
+const char *diskbench__target_files_failed(struct diskbench_target *t);
 
 /* Removes every file the target made, busy or not (the run's own cleanup,
  * and diskbench_target_free()); 0 or the first error. */
@@ -143,16 +143,6 @@ void diskbench__target_set_errmsg(struct diskbench_target *t, const char *fmt,
 	__attribute__((format(printf, 2, 3)))
 #endif
 	;
-
-/* Makes s (formatted, or NULL on ENOMEM: errmsg() then says "") the
- * target's error message; for target/target.c and target/fileset.c alike. */
-static inline void diskbench__target_put_errmsg(struct diskbench_target *t,
-					      char *s)
-{
-	free(t->errmsg);
-	t->errmsg = s;
-	atomic_store(&t->refused, 0);
-}
 
 /* A buffer aligned for the target's files (O_DIRECT included), zeroed; from
  * 1 MiB up, 2 MiB-aligned whole huge pages advised for THP (target/target.c). */

@@ -18,6 +18,22 @@
 #include "target/target-internal.h"
 #include "base/error-internal.h"
 
+/* Makes s (formatted, or NULL on ENOMEM: errmsg() then says "") the
+ * target's error message. */
+static void put_errmsg(struct diskbench_target *t, char *s)
+{
+	free(t->errmsg);
+	t->errmsg = s;
+	atomic_store(&t->refused, 0);
+}
+
+/* Files are reached relative to the held directory, by descriptors of our
+ * own: the engine is fs_sync and the directory is held. */
+static bool by_fd(const struct diskbench_target *t)
+{
+	return t->engine->fs_sync && t->dir_fd >= 0;
+}
+
 /* How many other names to try when a stranger holds ours. */
 #define NAME_TRIES 1000
 
@@ -36,7 +52,7 @@ void diskbench__target_set_errmsg(struct diskbench_target *t, const char *fmt,
 	va_start(ap, fmt);
 	s = diskbench__vformat(fmt, ap);
 	va_end(ap);
-	diskbench__target_put_errmsg(t, s);
+	put_errmsg(t, s);
 }
 
 /* Sets *errmsg (if asked for) for a target that could not be made. */
@@ -103,7 +119,6 @@ static void forget_test_file(struct diskbench_target *t)
 	t->test_dev = t->test_ino = 0;
 }
 
-#define by_fd diskbench__target_by_fd
 
 static bool same_file(const struct stat *st, const struct diskbench_target *t)
 {
@@ -567,7 +582,7 @@ DISKBENCH_API void diskbench_target_free(struct diskbench_target *target)
 	if (!target)
 		return;
 	diskbench__target_remove_all(target);
-	diskbench__target_files_free(target);
+	diskbench__files_free(target->files);
 	if (target->owns_engine)
 		diskbench_engine_free(target->engine);
 	if (target->dir_fd >= 0)
@@ -584,10 +599,45 @@ DISKBENCH_API void diskbench_target_free(struct diskbench_target *target)
 	free(target);
 }
 
+struct diskbench__fileset *diskbench__target_files(struct diskbench_target *t)
+{
+	if (!t->files) {
+		struct diskbench__files_place at = {
+			.dir = t->dir, .dir_fd = t->dir_fd, .prefix = t->prefix,
+			.engine = t->engine,
+		};
+
+		t->files = diskbench__files_new(&at);
+	}
+	return t->files;
+}
+
+const char *diskbench__target_files_failed(struct diskbench_target *t)
+{
+	const struct diskbench__fileset *fs = t->files;
+
+	if (!fs || !fs->err_opname)
+		return NULL;
+	t->err_op = fs->err_opname;
+	t->err_offset = UINT64_MAX;
+	put_errmsg(t, fs->errmsg ? strdup(fs->errmsg) : NULL);
+	return t->err_op;
+}
+
+/* Removes what exists of the small-file set; its failure is the target's. */
+static int remove_files(struct diskbench_target *t)
+{
+	int err = t->files ? diskbench__files_remove(t->files) : 0;
+
+	if (err)
+		diskbench__target_files_failed(t);
+	return err;
+}
+
 int diskbench__target_remove_all(struct diskbench_target *t)
 {
 	int err = remove_test_file(t);
-	int ferr = diskbench__target_files_cleanup(t);
+	int ferr = remove_files(t);
 
 	if (!err)
 		err = ferr;
@@ -921,7 +971,7 @@ diskbench_target_file_count(const struct diskbench_target *target)
 		n += target->extra[i].exists;
 	/* The small-file set: its files, subdirectories and directory. */
 	if (fs)
-		n += (size_t)fs->nexist + fs->ndirs_exist + (fs->root_exists ? 1 : 0);
+		n += (size_t)diskbench__files_existing(fs);
 	return n;
 }
 
