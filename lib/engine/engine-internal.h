@@ -37,9 +37,6 @@ struct diskbench_engine {
 			  uint64_t deadline_ns, void *user_data);
 };
 
-/* The sync engine's functions; they ignore user_data. */
-extern const struct diskbench_engine_ops diskbench__sync_ops;
-
 /*
  * Makes an engine from a complete table (every member set but clock, destroy
  * and submit/reap, which may be NULL). The built-in engines use this; the
@@ -53,19 +50,6 @@ static inline uint64_t diskbench__engine_now(const struct diskbench_engine *e)
 {
 	return e->ops.clock ? e->ops.clock(e->user_data) : diskbench__clock_ns();
 }
-
-/*
- * Opens @p name in directory descriptor @p dirfd as the sync engine's
- * open_at does, with extra open(2) flags @p oflags (O_NOFOLLOW, ...).
- * Returns 0 or a negative errno.
- */
-int diskbench__fd_openat(int dirfd, const char *name, uint32_t flags,
-			 int oflags, int64_t *handle);
-
-/* Calls @p fn for each entry of @p dp but "." and "..", in the directory's
- * order, until it returns non-zero (returned); closes @p dp. */
-int diskbench__dir_walk(DIR *dp, int (*fn)(const char *name, void *arg),
-			void *arg);
 
 /* The *_at members are all set: the small-file phases may use them. */
 static inline bool diskbench__engine_has_at(const struct diskbench_engine *e)

@@ -33,6 +33,7 @@
 
 #include "base/common-internal.h"
 #include "engine/engine-internal.h"
+#include "engine/sync-internal.h"
 #include "base/error-internal.h"
 
 /* Same bounds as the public doc; the ring itself could go to 32768. */

@@ -33,6 +33,7 @@
 
 #include "base/common-internal.h"
 #include "engine/engine-internal.h"
+#include "engine/sync-internal.h"
 #include "target/fileset-internal.h"
 
 /* How many other names to try when a stranger holds ours. */

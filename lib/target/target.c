@@ -14,6 +14,7 @@
 
 #include "base/common-internal.h"
 #include "engine/engine-internal.h"
+#include "engine/sync-internal.h"
 #include "target/fileset-internal.h"
 #include "target/target-internal.h"
 #include "base/error-internal.h"
