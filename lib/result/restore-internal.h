@@ -1,7 +1,7 @@
 /*
  * Rebuilding a result from figures read back: the checks and the
  * assembly every reader of a measured result shares (the JSON reader,
- * format/json-read.c, and the binary decoder, result/exchange.c), so that
+ * format/json-read.c, and the binary decoder, result/decode.c), so that
  * what one refuses the other refuses too, with the same words.
  *
  * A reader keeps its own idea of where it is in its input (a JSON path,

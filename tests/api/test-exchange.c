@@ -5,6 +5,7 @@
  * (exact: the merged histogram is the histogram of all the values).
  */
 #include "common-test.h"
+#include "crc32.h"
 
 #define MS UINT64_C(1000000)
 #define S  UINT64_C(1000000000)
@@ -289,22 +290,9 @@ static void expect_refused(const void *buf, size_t len, int want, const char *pa
 	diskbench_free(msg);
 }
 
-/* CRC-32 as zlib's, to forge intact-looking bytes. */
-static uint32_t crc32_of(const uint8_t *p, size_t n)
-{
-	uint32_t c = 0xffffffffu;
-
-	for (size_t i = 0; i < n; i++) {
-		c ^= p[i];
-		for (int k = 0; k < 8; k++)
-			c = (c >> 1) ^ (0xedb88320u & (0u - (c & 1u)));
-	}
-	return ~c;
-}
-
 static void reseal(uint8_t *p, size_t len)
 {
-	uint32_t c = crc32_of(p, len - 4);
+	uint32_t c = test_crc32(p, len - 4);
 
 	for (int i = 0; i < 4; i++)
 		p[len - 4 + i] = (uint8_t)(c >> (8 * i));
@@ -324,7 +312,7 @@ static void test_exchange_corrupt(void **state)
 	assert_non_null(copy);
 
 	/* The checksum of zlib: "123456789" is 0xcbf43926. */
-	assert_u64_eq(crc32_of((const uint8_t *)"123456789", 9), 0xcbf43926u);
+	assert_u64_eq(test_crc32((const uint8_t *)"123456789", 9), 0xcbf43926u);
 
 	/* Every truncation. */
 	for (size_t n = 0; n < len; n++)

@@ -10,20 +10,9 @@
 #include <string.h>
 
 #include <diskbench.h>
+#include "crc32.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-static uint32_t crc32_of(const uint8_t *p, size_t n)
-{
-	uint32_t c = 0xffffffffu;
-
-	for (size_t i = 0; i < n; i++) {
-		c ^= p[i];
-		for (int k = 0; k < 8; k++)
-			c = (c >> 1) ^ (0xedb88320u & (0u - (c & 1u)));
-	}
-	return ~c;
-}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -38,7 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	memcpy(buf, data, size);
 	if (size >= 9) {
-		uint32_t c = crc32_of(buf, size - 4);
+		uint32_t c = test_crc32(buf, size - 4);
 
 		for (int i = 0; i < 4; i++)
 			buf[size - 4 + i] = (uint8_t)(c >> (8 * i));
