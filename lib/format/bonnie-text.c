@@ -1,0 +1,271 @@
+/* bonnie++'s text table, as it prints it; where it is wrong (file-test
+ * cells showing the file count, the seekers lost from the label) we print
+ * what is right (docs/report-formats.md). */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <diskbench/phase.h>
+#include <diskbench/target.h>
+
+#include "base/kind-internal.h"
+#include "format/format-internal.h"
+#include "format/bonnie-internal.h"
+
+/* A chunk size in bytes, "k" or "m" (the text label's chunk part). */
+static void chunk_str(char *buf, size_t size, uint64_t bytes)
+{
+	if (bytes % MIB == 0)
+		snprintf(buf, size, "%" PRIu64 "m", bytes / MIB);
+	else if (bytes % KIB == 0)
+		snprintf(buf, size, "%" PRIu64 "k", bytes / KIB);
+	else
+		snprintf(buf, size, "%" PRIu64, bytes);
+}
+
+static void text_pair(struct diskbench__out *o, const struct diskbench_result *res)
+{
+	char num[32];
+
+	if (!diskbench__bonnie_measured(res)) {
+		diskbench__out_puts(o, "          ");
+		return;
+	}
+	if (diskbench_result_too_fast(res)) {
+		diskbench__out_puts(o, " +++++ +++");
+		return;
+	}
+	if (diskbench__kind_moves_bytes(diskbench_result_kind(res))) {
+		diskbench__out_printf(o, " %5s",
+				      diskbench__kib_str(num, sizeof(num),
+							 diskbench_result_bytes_per_sec(res) / 1024.0));
+	} else if (diskbench__bonnie_is_seeks(diskbench_result_kind(res))) {
+		double v = diskbench_result_ops_per_sec(res);
+
+		diskbench__out_printf(o, " %5s",
+				      diskbench__fixed(num, sizeof(num), v,
+						       v >= 1000 ? 0 : 1));
+	} else {
+		/* bonnie++ prints the file count here (a conversion bug);
+		 * we print the rate. */
+		diskbench__out_printf(o, " %5llu",
+				      diskbench__bonnie_whole(diskbench_result_ops_per_sec(res)));
+	}
+	diskbench__out_printf(o, " %3d", (int)diskbench_result_cpu_percent(res));
+}
+
+static void text_latency_line(struct diskbench__out *o,
+			      const struct diskbench__report_run *run,
+			      int first)
+{
+	diskbench__out_puts(o, "Latency          ");
+	for (int k = first; k < first + 6; k++) {
+		const struct diskbench_result *res = diskbench__bonnie_find(run, k);
+		char lat[32] = "";
+
+		if (diskbench__bonnie_measured(res))
+			diskbench__latency_str(lat, sizeof(lat),
+					       diskbench_result_max_latency_ns(res));
+		diskbench__out_printf(o, " %9s", lat);
+	}
+	diskbench__out_puts(o, "\n");
+}
+
+/* A row label: the name cut to leave room for spec, a space, the spec; 19
+ * characters unless the spec alone is longer. */
+static void text_label(struct diskbench__out *o, const char *name,
+		       const char *spec)
+{
+	int room = 18 - (int)strlen(spec);
+
+	if (room < 0)
+		diskbench__out_puts(o, spec);
+	else
+		diskbench__out_printf(o, "%-*.*s %s", room, room, name ? name : "",
+				      spec);
+}
+
+static void big_spec(char *buf, size_t size, const struct diskbench_report_info *in)
+{
+	char parts[4][32] = { "", "", "", "" };
+	int last = -1;
+
+	diskbench__size_str(buf, size, in->file_bytes);
+	if (in->chunk_bytes &&
+	    in->chunk_bytes != DISKBENCH_TARGET_DEFAULT_BLOCK_BYTES) {
+		chunk_str(parts[0], sizeof(parts[0]), in->chunk_bytes);
+		last = 0;
+	}
+	if (in->concurrency > 1) {
+		snprintf(parts[1], sizeof(parts[1]), "%u", in->concurrency);
+		last = 1;
+	}
+	if (in->seeks && in->seeks != DISKBENCH_BONNIE_DEFAULT_SEEKS) {
+		snprintf(parts[2], sizeof(parts[2]), "%u", in->seeks);
+		last = 2;
+	}
+	/* bonnie++ 2.00a loses this part; we keep it. */
+	if (in->seekers && in->seekers != DISKBENCH_BONNIE_DEFAULT_SEEKERS) {
+		snprintf(parts[3], sizeof(parts[3]), "%u", in->seekers);
+		last = 3;
+	}
+	for (int i = 0; i <= last; i++) {
+		size_t n = strlen(buf);
+
+		snprintf(buf + n, size - n, ":%s", parts[i]);
+	}
+}
+
+static void file_spec(char *buf, size_t size, const struct diskbench_report_info *in)
+{
+	size_t n;
+
+	diskbench__bonnie_files_str(buf, size, in->files);
+	n = strlen(buf);
+	if (in->files_mode == DISKBENCH_FILES_HARDLINK)
+		snprintf(buf + n, size - n, ":link");
+	else if (in->files_mode == DISKBENCH_FILES_SYMLINK)
+		snprintf(buf + n, size - n, ":symlink");
+	else if (in->max_bytes)
+		snprintf(buf + n, size - n, ":%" PRIu64 ":%" PRIu64, in->max_bytes,
+			 in->min_bytes);
+	n = strlen(buf);
+	if (in->dirs > 1)
+		snprintf(buf + n, size - n, "/%u", in->dirs);
+}
+
+/* Whether a run belongs in the big-file or the file section: it was
+ * given the parameters, or has results of the section's phases. */
+static bool has_kinds(const struct diskbench__report_run *run, int first)
+{
+	for (int k = first; k < first + 6; k++)
+		if (diskbench__bonnie_find(run, k))
+			return true;
+	return false;
+}
+
+static bool has_big(const struct diskbench__report_run *run)
+{
+	return run->info.file_bytes || has_kinds(run, 0);
+}
+
+static bool has_files(const struct diskbench__report_run *run)
+{
+	return run->info.files || has_kinds(run, 6);
+}
+
+/* Text of an error message on one line: control characters become '?'
+ * (a path may hold a line break). */
+static void text_oneline(struct diskbench__out *o, const char *s)
+{
+	for (; *s; s++) {
+		char c = (unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s;
+
+		diskbench__out_write(o, &c, 1);
+	}
+}
+
+/* Below the table: each phase an error stopped, and the error, since its
+ * cells are empty like those of a phase that did not run. Nothing for a
+ * report without errors, so bonnie++'s table is unchanged. */
+static void text_errors(struct diskbench__out *o, const struct diskbench_report *r)
+{
+	for (size_t i = 0; i < r->runs.n; i++) {
+		const struct diskbench__report_run *run = &r->runs.v[i];
+
+		for (int k = 0; k < 12; k++) {
+			const struct diskbench_result *res = diskbench__bonnie_find(run, k);
+
+			if (!res || !diskbench_result_error(res))
+				continue;
+			if (run->info.name && *run->info.name) {
+				text_oneline(o, run->info.name);
+				diskbench__out_puts(o, " ");
+			}
+			diskbench__out_printf(o, "%s: not measured: ",
+					      diskbench_phase_kind_name(res->kind));
+			text_oneline(o, diskbench_result_errmsg(res));
+			diskbench__out_puts(o, "\n");
+		}
+	}
+}
+
+int diskbench__write_bonnie_text(struct diskbench_report *r,
+				 const struct diskbench__wopts *w,
+				 struct diskbench__out *o)
+{
+	const char *version = "";
+	bool any_big = false, any_files = false, one = r->runs.n == 1;
+	bool any_min = false, any_max = false;
+	char spec[128];
+
+	(void)w;
+	for (size_t i = 0; i < r->runs.n; i++) {
+		const struct diskbench_report_info *in = &r->runs.v[i].info;
+
+		if (i == 0 && in->version)
+			version = in->version;
+		any_big |= has_big(&r->runs.v[i]);
+		if (has_files(&r->runs.v[i])) {
+			any_files = true;
+			any_max |= in->max_bytes != 0 ||
+				   in->files_mode != DISKBENCH_FILES_REGULAR;
+			any_min |= in->min_bytes != 0;
+		}
+	}
+	if (any_big) {
+		diskbench__out_printf(o, "Version %5s       ", version);
+		diskbench__out_puts(o,
+			"------Sequential Output------ --Sequential Input- --Random-\n"
+			"                    -Per Chr- --Block-- -Rewrite- -Per Chr- --Block-- --Seeks--\n"
+			"Name:Size etc        /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP\n");
+		for (size_t i = 0; i < r->runs.n; i++) {
+			const struct diskbench__report_run *run = &r->runs.v[i];
+
+			if (!has_big(run))
+				continue;
+			big_spec(spec, sizeof(spec), &run->info);
+			text_label(o, run->info.name, spec);
+			for (int k = 0; k < 6; k++)
+				text_pair(o, diskbench__bonnie_find(run, k));
+			diskbench__out_puts(o, "\n");
+			text_latency_line(o, run, 0);
+		}
+	}
+	if (!any_files) {
+		diskbench__out_puts(o, "\n");
+		text_errors(o, r);
+		return 0;
+	}
+	diskbench__out_printf(o, "Version %5s       ", version);
+	diskbench__out_puts(o, "------Sequential Create------ --------Random Create--------\n");
+	/* One run: its name heads the columns and rows carry the spec
+	 * alone, as bonnie++ prints them; several: each row is named. */
+	diskbench__out_printf(o, "%-19.19s ", one && r->runs.v[0].info.name ?
+				  r->runs.v[0].info.name : "");
+	diskbench__out_puts(o, "-Create-- --Read--- -Delete-- -Create-- --Read--- -Delete--\n");
+	diskbench__out_puts(o, any_min ? "files:max:min      " :
+			       any_max ? "files:max          " :
+					 "              files");
+	diskbench__out_puts(o, "  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP\n");
+	for (size_t i = 0; i < r->runs.n; i++) {
+		const struct diskbench__report_run *run = &r->runs.v[i];
+
+		if (!has_files(run))
+			continue;
+		file_spec(spec, sizeof(spec), &run->info);
+		if (one)
+			diskbench__out_printf(o, "%19s", spec);
+		else
+			text_label(o, run->info.name, spec);
+		for (int k = 0; k < 6; k++)
+			text_pair(o, diskbench__bonnie_find(run, 6 + k));
+		diskbench__out_puts(o, "\n");
+		text_latency_line(o, run, 6);
+	}
+	text_errors(o, r);
+	return 0;
+}
