@@ -16,6 +16,7 @@
 #include "phase/pace-internal.h"
 #include "phase/phase-internal.h"
 #include "result/result-internal.h"
+#include "run/room-internal.h"
 #include "run/run-internal.h"
 #include "base/sysinfo-internal.h"
 #include "base/error-internal.h"
@@ -264,140 +265,6 @@ DISKBENCH_API void diskbench_run_cancel(struct diskbench_run *run)
 		atomic_store(&run->cancel, 1);
 }
 
-/* ---- room, checked before the first phase ---- */
-
-static bool uses_test_file(const struct diskbench_phase *p)
-{
-	return p->cls->test_file_bytes != NULL;
-}
-
-/* A later phase than i still needs the test file. */
-static bool test_file_needed_after(const struct diskbench_run *run, size_t i)
-{
-	for (size_t j = i + 1; j < run->nphases; j++)
-		if (uses_test_file(run->phases[j]))
-			return true;
-	return false;
-}
-
-/* Phase i has a small-file set, before which the test file goes unless a
- * later phase uses it (as bonnie++ removes it before its file tests). */
-static bool test_file_goes_before(const struct diskbench_run *run, size_t i)
-{
-	return run->phases[i]->cls->file_set && !test_file_needed_after(run, i);
-}
-
-static double mib(uint64_t bytes)
-{
-	return (double)bytes / (1024.0 * 1024.0);
-}
-
-/*
- * The most the run's phases will have written at any one time, in bytes
- * and in inodes: phases run one after another, the test file lives from
- * the first phase that makes it until the run ends or it is removed before
- * a small-file phase (see diskbench_run_execute), and the small-file set
- * from a phase that makes it to the end of a delete phase. Checked against
- * what the file system says is free, before anything is written: a
- * shortage is -ENOSPC with a message naming the directory, what is needed
- * and what is free. Custom phases need nothing, nor does the null engine;
- * a file system that cannot tell (statvfs fails) is left to the phases.
- */
-static int check_room(struct diskbench_run *run)
-{
-	const struct diskbench_target *t = run->target;
-	struct diskbench__room set = { 0, 0, "" }, peak_b = { 0, 0, "" },
-			       peak_i = { 0, 0, "" };
-	struct statvfs v;
-	uint64_t unit, test = 0, avail;
-	bool set_exists = false;
-	char buf[512];
-
-	if (t->engine->no_files || !run->nphases ||
-	    (t->dir_fd >= 0 ? fstatvfs(t->dir_fd, &v) : statvfs(t->dir, &v)) != 0)
-		return 0;
-	unit = v.f_frsize ? v.f_frsize : v.f_bsize;
-	if (!unit)
-		unit = 4096;
-	for (size_t i = 0; i < run->nphases; i++) {
-		const struct diskbench_phase *p = run->phases[i];
-		struct diskbench__room now;
-		bool gone_after = false;
-
-		if (uses_test_file(p)) {
-			uint64_t b = diskbench__round_up(
-				p->cls->test_file_bytes(p, t->file_bytes), unit);
-
-			if (b > test)
-				test = b;
-		} else if (test_file_goes_before(run, i)) {
-			test = 0;  /* removed before it */
-		}
-		if (p->cls->file_set) {
-			p->cls->file_set(p, unit, &set, &gone_after);
-			set_exists = true;
-		}
-		now.bytes = diskbench__add_sat(test, set_exists ? set.bytes : 0);
-		now.inodes = (test ? 1 : 0) + (set_exists ? set.inodes : 0);
-		snprintf(now.what, sizeof(now.what), "%s: %s%s%s%s", p->name,
-			 test ? "the test file" : "",
-			 test && set_exists ? " and " : "",
-			 set_exists ? set.what : "",
-			 set_exists ? " with their directories" : "");
-		if (now.bytes > peak_b.bytes)
-			peak_b = now;
-		if (now.inodes > peak_i.inodes)
-			peak_i = now;
-		if (gone_after)
-			set_exists = false;
-	}
-	avail = diskbench__mul_sat((uint64_t)v.f_bavail, unit);
-	if (peak_b.bytes > avail) {
-		snprintf(buf, sizeof(buf),
-			 "not enough room in %s: %.1f MiB free, the run needs up to "
-			 "%.1f MiB at once (%s)",
-			 t->dir, mib(avail), mib(peak_b.bytes), peak_b.what);
-		set_errmsg(run, buf);
-		return -ENOSPC;
-	}
-	/* Inodes, where the file system counts them (btrfs says 0). */
-	if (v.f_files && peak_i.inodes > (uint64_t)v.f_favail) {
-		snprintf(buf, sizeof(buf),
-			 "not enough inodes in %s: %" PRIu64 " free, the run needs "
-			 "up to %" PRIu64 " at once (%s)",
-			 t->dir, (uint64_t)v.f_favail, peak_i.inodes, peak_i.what);
-		set_errmsg(run, buf);
-		return -ENOSPC;
-	}
-	return 0;
-}
-
-/*
- * What a phase cannot do here (a cold cache before small-file phases is
- * root's alone, and Linux's) refuses the run before anything is made,
- * rather than failing it after the phases before.
- */
-static int check_allowed(struct diskbench_run *run)
-{
-	char why[256], buf[384];
-	int err;
-
-	for (size_t i = 0; i < run->nphases; i++) {
-		const struct diskbench_phase *p = run->phases[i];
-
-		if (!p->cls->check)
-			continue;
-		why[0] = '\0';
-		err = p->cls->check(p, run->target->engine, why, sizeof(why));
-		if (err) {
-			snprintf(buf, sizeof(buf), "%s: %s", p->name, why);
-			set_errmsg(run, buf);
-			return err;
-		}
-	}
-	return 0;
-}
-
 /*
  * The configuration that made a phase's result: what every phase has (the
  * engine, the target's file and flags, the run's seed and limits), then the
@@ -411,7 +278,7 @@ static int describe(const struct diskbench_run *run, const struct diskbench_phas
 
 	diskbench__cfg_str(&c, "engine", t->engine->name);
 	diskbench__cfg_u64(&c, "engine_queue_depth", t->engine->depth);
-	if (uses_test_file(p))
+	if (diskbench__room_uses_test_file(p))
 		diskbench__cfg_u64(&c, "file_bytes",
 				   p->cls->test_file_bytes(p, t->file_bytes));
 	diskbench__cfg_bool(&c, "sync", t->flags & DISKBENCH_TARGET_SYNC);
@@ -592,10 +459,14 @@ static int diskbench_run_execute__impl(struct diskbench_run *run)
 
 	/* What the phases may not do, and room for what they will write,
 	 * before the first one. */
-	if (!atomic_load(&run->cancel))
-		err = check_allowed(run);
-	if (!err && !atomic_load(&run->cancel))
-		err = check_room(run);
+	if (!atomic_load(&run->cancel)) {
+		char msg[512];
+
+		err = diskbench__room_check(run->target, run->phases, run->nphases,
+					    msg, sizeof(msg));
+		if (err)
+			set_errmsg(run, msg);
+	}
 
 	for (size_t i = 0; !err && i < run->nphases; i++) {
 		struct diskbench_result *res = NULL;
@@ -613,7 +484,8 @@ static int diskbench_run_execute__impl(struct diskbench_run *run)
 		/* As bonnie++: the test file goes before the small-file
 		 * phases, unless a later phase reads it again. A failure to
 		 * remove it is the final cleanup's to report. */
-		if (run->target->test_exists && test_file_goes_before(run, i))
+		if (run->target->test_exists &&
+		    diskbench__room_test_file_goes(run->phases, run->nphases, i))
 			diskbench__target_remove_test_file(run->target);
 		err = run_phase(run, i, &res);
 		if (res)
@@ -696,7 +568,7 @@ void diskbench__run_params(const struct diskbench_run *run,
 	for (size_t i = 0; i < run->nphases; i++) {
 		const struct diskbench_phase *p = run->phases[i];
 
-		if (uses_test_file(p))
+		if (diskbench__room_uses_test_file(p))
 			ph->test_file = true;
 		if (p->cls->params)
 			p->cls->params(p, ph);

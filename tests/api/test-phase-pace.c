@@ -1114,9 +1114,11 @@ static void test_html_unpaced(void **state)
  * spin (a sleep to the start would show 50 us and more here). Skipped
  * where the kernel refuses io_uring.
  */
-static void test_io_uring_real_clock(void **state)
+/* One paced io_uring run of 0.3 s: what it kept of the schedule, or NULL
+ * for the message of what it did not. */
+static const char *io_uring_paced_once(struct diskbench_engine *e,
+				       const char *dir, char *why, size_t len)
 {
-	struct diskbench_engine *e = NULL;
 	struct diskbench_target *t = NULL;
 	struct diskbench_run *run = NULL;
 	struct diskbench_target_opts to = DISKBENCH_TARGET_OPTS_INIT;
@@ -1126,20 +1128,9 @@ static void test_io_uring_real_clock(void **state)
 	struct diskbench_phase *p = NULL;
 	const struct diskbench_result *r;
 	struct diskbench_pace_info pi;
-	char *dir, *msg = NULL;
-	int rc;
+	char *msg = NULL;
+	const char *bad = NULL;
 
-	(void)state;
-	rc = diskbench_engine_io_uring_new(&e, 4);
-	if (rc == -ENOTSUP)
-		skip();
-	assert_ok(rc);
-	{
-		char tmpl[] = "/dev/shm/diskbench-pace-XXXXXX";
-
-		dir = mkdtemp(tmpl) ? strdup(tmpl) : tdir_new();
-		assert_non_null(dir);
-	}
 	to.engine = e;
 	to.file_bytes = 256 * 1024;
 	to.block_bytes = 4096;
@@ -1158,14 +1149,51 @@ static void test_io_uring_real_clock(void **state)
 	print_message("io_uring paced: %" PRIu64 " requests, achieved %.1f/s, "
 		      "lag p50 %" PRIu64 " ns, p99 %" PRIu64 " ns\n", pi.requests,
 		      pi.achieved_per_sec, pi.lag_p50_ns, pi.lag_p99_ns);
+	/* Exact whatever the machine's load. */
 	assert_u64_eq(pi.requests, diskbench_result_ops(r));
 	if (pi.requests < 540 || pi.requests > 604)
-		fail_msg("%" PRIu64 " requests in 0.3 s at 2000/s", pi.requests);
-	if (fabs(pi.achieved_per_sec - 2000) > 200)
-		fail_msg("achieved %.1f/s of 2000", pi.achieved_per_sec);
-	assert_true(pi.lag_p50_ns < DISKBENCH_PACE_DEFAULT_SPIN_NS);
+		snprintf(why, len, "%" PRIu64 " requests in 0.3 s at 2000/s",
+			 pi.requests), bad = why;
+	else if (fabs(pi.achieved_per_sec - 2000) > 200)
+		snprintf(why, len, "achieved %.1f/s of 2000", pi.achieved_per_sec),
+			bad = why;
+	else if (pi.lag_p50_ns >= DISKBENCH_PACE_DEFAULT_SPIN_NS)
+		snprintf(why, len, "lag p50 %" PRIu64 " ns, not under the spin",
+			 pi.lag_p50_ns), bad = why;
 	diskbench_run_free(run);
 	diskbench_target_free(t);
+	return bad;
+}
+
+static void test_io_uring_real_clock(void **state)
+{
+	struct diskbench_engine *e = NULL;
+	char *dir, why[160];
+	const char *bad = NULL;
+	int rc;
+
+	(void)state;
+	rc = diskbench_engine_io_uring_new(&e, 4);
+	if (rc == -ENOTSUP)
+		skip();
+	assert_ok(rc);
+	{
+		char tmpl[] = "/dev/shm/diskbench-pace-XXXXXX";
+
+		dir = mkdtemp(tmpl) ? strdup(tmpl) : tdir_new();
+		assert_non_null(dir);
+	}
+	/* A schedule kept is a property of the code, a schedule missed once
+	 * may be the machine's (another job on both cores): three tries, and
+	 * a pacer that cannot keep it misses all three. */
+	for (int attempt = 0; attempt < 3; attempt++) {
+		bad = io_uring_paced_once(e, dir, why, sizeof(why));
+		if (!bad)
+			break;
+		print_message("    try %d: %s\n", attempt + 1, bad);
+	}
+	if (bad)
+		fail_msg("three paced runs missed the schedule; the last: %s", bad);
 	diskbench_engine_free(e);
 	assert_dir_empty(dir);
 	tdir_remove(dir);

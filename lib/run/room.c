@@ -1,0 +1,156 @@
+/*
+ * What a run's phases need before the first starts: that each can do what
+ * it was asked here (its class's check), and room on the file system for
+ * the most they will have written at once. And where the test file lives:
+ * from the first phase that uses it until a small-file phase after which
+ * no phase uses it again (as bonnie++ removes it before its file tests).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <sys/statvfs.h>
+
+#include "base/common-internal.h"
+#include "phase/phase-internal.h"
+#include "run/room-internal.h"
+#include "target/target-internal.h"
+
+bool diskbench__room_uses_test_file(const struct diskbench_phase *p)
+{
+	return p->cls->test_file_bytes != NULL;
+}
+
+/* A later phase than i still needs the test file. */
+static bool test_file_needed_after(struct diskbench_phase *const *ph, size_t n,
+				   size_t i)
+{
+	for (size_t j = i + 1; j < n; j++)
+		if (diskbench__room_uses_test_file(ph[j]))
+			return true;
+	return false;
+}
+
+bool diskbench__room_test_file_goes(struct diskbench_phase *const *ph, size_t n,
+				    size_t i)
+{
+	return ph[i]->cls->file_set && !test_file_needed_after(ph, n, i);
+}
+
+static double mib(uint64_t bytes)
+{
+	return (double)bytes / (1024.0 * 1024.0);
+}
+
+/*
+ * The most the run's phases will have written at any one time, in bytes
+ * and in inodes: phases run one after another, the test file lives from
+ * the first phase that makes it until the run ends or it is removed before
+ * a small-file phase (see diskbench_run_execute), and the small-file set
+ * from a phase that makes it to the end of a delete phase. Checked against
+ * what the file system says is free, before anything is written: a
+ * shortage is -ENOSPC with a message naming the directory, what is needed
+ * and what is free. Custom phases need nothing, nor does the null engine;
+ * a file system that cannot tell (statvfs fails) is left to the phases.
+ */
+static int check_room(const struct diskbench_target *t,
+		      struct diskbench_phase *const *ph, size_t n,
+		      char *buf, size_t len)
+{
+	struct diskbench__room set = { 0, 0, "" }, peak_b = { 0, 0, "" },
+			       peak_i = { 0, 0, "" };
+	struct statvfs v;
+	uint64_t unit, test = 0, avail;
+	bool set_exists = false;
+
+	if (t->engine->no_files || !n ||
+	    (t->dir_fd >= 0 ? fstatvfs(t->dir_fd, &v) : statvfs(t->dir, &v)) != 0)
+		return 0;
+	unit = v.f_frsize ? v.f_frsize : v.f_bsize;
+	if (!unit)
+		unit = 4096;
+	for (size_t i = 0; i < n; i++) {
+		const struct diskbench_phase *p = ph[i];
+		struct diskbench__room now;
+		bool gone_after = false;
+
+		if (diskbench__room_uses_test_file(p)) {
+			uint64_t b = diskbench__round_up(
+				p->cls->test_file_bytes(p, t->file_bytes), unit);
+
+			if (b > test)
+				test = b;
+		} else if (diskbench__room_test_file_goes(ph, n, i)) {
+			test = 0;  /* removed before it */
+		}
+		if (p->cls->file_set) {
+			p->cls->file_set(p, unit, &set, &gone_after);
+			set_exists = true;
+		}
+		now.bytes = diskbench__add_sat(test, set_exists ? set.bytes : 0);
+		now.inodes = (test ? 1 : 0) + (set_exists ? set.inodes : 0);
+		snprintf(now.what, sizeof(now.what), "%s: %s%s%s%s", p->name,
+			 test ? "the test file" : "",
+			 test && set_exists ? " and " : "",
+			 set_exists ? set.what : "",
+			 set_exists ? " with their directories" : "");
+		if (now.bytes > peak_b.bytes)
+			peak_b = now;
+		if (now.inodes > peak_i.inodes)
+			peak_i = now;
+		if (gone_after)
+			set_exists = false;
+	}
+	avail = diskbench__mul_sat((uint64_t)v.f_bavail, unit);
+	if (peak_b.bytes > avail) {
+		snprintf(buf, len,
+			 "not enough room in %s: %.1f MiB free, the run needs up to "
+			 "%.1f MiB at once (%s)",
+			 t->dir, mib(avail), mib(peak_b.bytes), peak_b.what);
+		return -ENOSPC;
+	}
+	/* Inodes, where the file system counts them (btrfs says 0). */
+	if (v.f_files && peak_i.inodes > (uint64_t)v.f_favail) {
+		snprintf(buf, len,
+			 "not enough inodes in %s: %" PRIu64 " free, the run needs "
+			 "up to %" PRIu64 " at once (%s)",
+			 t->dir, (uint64_t)v.f_favail, peak_i.inodes, peak_i.what);
+		return -ENOSPC;
+	}
+	return 0;
+}
+
+/*
+ * What a phase cannot do here (a cold cache before small-file phases is
+ * root's alone, and Linux's) refuses the run before anything is made,
+ * rather than failing it after the phases before.
+ */
+static int check_allowed(const struct diskbench_target *t,
+			 struct diskbench_phase *const *ph, size_t n,
+			 char *buf, size_t len)
+{
+	char why[256];
+	int err;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct diskbench_phase *p = ph[i];
+
+		if (!p->cls->check)
+			continue;
+		why[0] = '\0';
+		err = p->cls->check(p, t->engine, why, sizeof(why));
+		if (err) {
+			snprintf(buf, len, "%s: %s", p->name, why);
+			return err;
+		}
+	}
+	return 0;
+}
+
+int diskbench__room_check(const struct diskbench_target *t,
+			  struct diskbench_phase *const *ph, size_t n,
+			  char *msg, size_t len)
+{
+	int err = check_allowed(t, ph, n, msg, len);
+
+	return err ? err : check_room(t, ph, n, msg, len);
+}
