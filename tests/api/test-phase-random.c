@@ -27,19 +27,11 @@
 #define NBLK (FILE_BYTES / BLOCK)          /* 256 blocks */
 #define LOG_CAP 200000
 
-static void fx_start_ex(struct fx *f, const struct sim_config *cfg,
-			const struct diskbench_run_opts *ro, uint32_t tflags)
-{
-	fx_sim_logged(f, cfg, LOG_CAP);
-	fx_open(f, FILE_BYTES, BLOCK, tflags, ro);
-}
-
-static void fx_start(struct fx *f, const struct sim_config *cfg, uint32_t seed)
-{
-	struct diskbench_run_opts ro = seed_opts(seed);
-
-	fx_start_ex(f, cfg, &ro, 0);
-}
+/* Device (cfg: NULL for instant, its log LOG_CAP), engine, target and run. */
+#define fx_start_ex(f, cfg, ro, tflags) \
+	fx_start_sim(f, cfg, LOG_CAP, FILE_BYTES, BLOCK, tflags, ro)
+#define fx_start(f, cfg, seed) \
+	fx_start_sim_seed(f, cfg, LOG_CAP, FILE_BYTES, BLOCK, seed)
 
 struct ropts {
 	uint64_t block, ops, limit_ns;

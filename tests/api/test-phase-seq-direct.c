@@ -11,6 +11,8 @@
 #include "sim-engine.h"
 #include "run-helpers.h"
 #include "fixture.h"
+#include "ropen-engine.h"
+#include "pattern.h"
 
 #include <fcntl.h>
 #include <unistd.h>

@@ -8,6 +8,7 @@
 #include "sim-engine.h"
 #include "run-helpers.h"
 #include "fixture.h"
+#include "pattern.h"
 
 #include <unistd.h>
 

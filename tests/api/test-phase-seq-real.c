@@ -9,6 +9,8 @@
 #include "sim-engine.h"
 #include "run-helpers.h"
 #include "fixture.h"
+#include "ropen-engine.h"
+#include "pattern.h"
 
 #include <fcntl.h>
 #include <sys/mount.h>

@@ -3,6 +3,7 @@
  * (fixture.h): a temporary directory, an engine, a target and a run.
  */
 #include "fixture.h"
+#include "pattern.h"
 
 #include <sys/mount.h>
 #include <sys/stat.h>
@@ -308,4 +309,21 @@ void fx_add_check(struct fx *f, struct file_check *c, enum pattern pat,
 	c->size = size;
 	assert_ok(diskbench_phase_custom_new(&p, "check", &co, c));
 	assert_ok(diskbench_run_add(f->run, p));
+}
+
+void fx_start_sim(struct fx *f, const struct sim_config *cfg, size_t log_cap,
+		  uint64_t file_bytes, uint32_t block_bytes, uint32_t tflags,
+		  const struct diskbench_run_opts *ro)
+{
+	fx_sim_logged(f, cfg, log_cap);
+	fx_open(f, file_bytes, block_bytes, tflags, ro);
+}
+
+void fx_start_sim_seed(struct fx *f, const struct sim_config *cfg,
+		       size_t log_cap, uint64_t file_bytes,
+		       uint32_t block_bytes, uint32_t seed)
+{
+	struct diskbench_run_opts ro = seed_opts(seed);
+
+	fx_start_sim(f, cfg, log_cap, file_bytes, block_bytes, 0, &ro);
 }

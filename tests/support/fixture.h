@@ -17,6 +17,8 @@
 #define DISKBENCH_TEST_FIXTURE_H
 
 #include "common-test.h"
+#include "pattern.h"
+#include "ropen-engine.h"
 #include "sim-engine.h"
 
 #include <unistd.h>
@@ -84,6 +86,16 @@ int fx_open_opts(struct fx *f, struct diskbench_target_opts *to,
  * target's flags, no error allowed. */
 void fx_open(struct fx *f, uint64_t file_bytes, uint32_t block_bytes,
 	     uint32_t tflags, const struct diskbench_run_opts *ro);
+
+/* A simulated device from cfg with a request log of log_cap (as
+ * fx_sim_logged()), then fx_open(); with fx_start_sim_seed(), the run's
+ * options are seed_opts(seed). */
+void fx_start_sim(struct fx *f, const struct sim_config *cfg, size_t log_cap,
+		  uint64_t file_bytes, uint32_t block_bytes, uint32_t tflags,
+		  const struct diskbench_run_opts *ro);
+void fx_start_sim_seed(struct fx *f, const struct sim_config *cfg,
+		       size_t log_cap, uint64_t file_bytes,
+		       uint32_t block_bytes, uint32_t seed);
 
 /* Mounts a small tmpfs (mount(2) options opts, e.g. "size=2m") on f->dir,
  * unmounted at teardown; false, after saying why, if not root or the

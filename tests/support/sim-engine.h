@@ -35,8 +35,9 @@
  * the sim saw; sim_calls() tells how many came so far, to aim at requests
  * of a later phase.
  *
- * Also here: the real engine that shows its opens (ropen), the bonnie++
- * patterns and their check; tdir.h (included) has the temporary directories.
+ * tdir.h (included) has the temporary directories; ropen-engine.h the real
+ * engine that shows its opens; pattern.h what the bonnie++ phases leave in
+ * the test file.
  */
 #ifndef DISKBENCH_TEST_SIM_ENGINE_H
 #define DISKBENCH_TEST_SIM_ENGINE_H
@@ -257,54 +258,5 @@ struct sim_slow {
 };
 
 uint64_t sim_slow_latency(int kind, uint64_t nth, uint64_t bytes, void *ud);
-
-/* ---- a real engine that shows its opens ---- */
-
-/*
- * A user engine doing real I/O: its open is open(2), recording the
- * DISKBENCH_OPEN_* flags it was asked for and the status flags
- * (fcntl(F_GETFL)) the descriptor got; every other member is left NULL,
- * so the sync engine's functions do the rest.
- */
-#define ROPEN_MAX 64
-
-struct ropen {
-	size_t n;
-	uint32_t flags[ROPEN_MAX];
-	int status[ROPEN_MAX];
-};
-
-struct diskbench_engine *ropen_engine(struct ropen *r);
-
-/* ---- what the bonnie++ phases leave in the test file ---- */
-
-enum pattern {
-	PATTERN_PUTC,      /* byte j of each block is j & 0x7f */
-	PATTERN_PUT_BLOCK, /* block i: byte k counts the i' <= i, i' % block == k */
-	PATTERN_REWRITE,   /* the same, and byte i % block of block i one more */
-	PATTERN_ZERO,      /* all zero (the sequential phase's writes) */
-};
-
-/* Offset of the first byte off the pattern, or -1 if all match. */
-int64_t pattern_mismatch(const unsigned char *data, uint64_t size,
-			 enum pattern pattern, uint64_t block);
-
-/*
- * A custom phase's op (user data: struct file_check) that reads the one
- * file in dir and checks its size and pattern; the verdict is kept in the
- * struct (a failed assertion cannot unwind through the library).
- */
-struct file_check {
-	const char *dir;
-	enum pattern pattern;
-	uint64_t block, size;
-	bool checked;
-	char why[512];     /* empty if all was well */
-};
-
-int file_check_op(uint64_t index, uint64_t *bytes, void *user_data);
-
-/* The check ran, and found the file as it should be. */
-void assert_checked(const struct file_check *c);
 
 #endif /* DISKBENCH_TEST_SIM_ENGINE_H */
