@@ -411,8 +411,11 @@ static struct io_uring_sqe *ring_sqe(struct uring_ring *r, int *err)
 	return sqe;
 }
 
-static int64_t uring_read(int64_t handle, void *buf, uint64_t len,
-			  uint64_t offset, void *user_data)
+/* One read or write through the ring, waited for: the two differ only in
+ * the request prepared. A file position without the kernel's support for
+ * it (5.6) goes to the sync engine's call instead. */
+static int64_t uring_rw(int64_t handle, void *buf, uint64_t len,
+			uint64_t offset, void *user_data, bool write)
 {
 	struct uring_ring *r;
 	struct io_uring_sqe *sqe;
@@ -424,34 +427,30 @@ static int64_t uring_read(int64_t handle, void *buf, uint64_t len,
 	if (!r)
 		return err;
 	if (offset == DISKBENCH_OFFSET_CURRENT && !r->cur_pos)
-		return diskbench__sync_ops.read(handle, buf, len, offset, NULL);
+		return write ? diskbench__sync_ops.write(handle, buf, len, offset, NULL)
+			     : diskbench__sync_ops.read(handle, buf, len, offset, NULL);
 	sqe = ring_sqe(r, &err);
 	if (!sqe)
 		return err;
 	/* DISKBENCH_OFFSET_CURRENT is (u64)-1: "the file position" to 5.6+. */
-	io_uring_prep_read(sqe, (int)handle, buf, (unsigned)len, offset);
+	if (write)
+		io_uring_prep_write(sqe, (int)handle, buf, (unsigned)len, offset);
+	else
+		io_uring_prep_read(sqe, (int)handle, buf, (unsigned)len, offset);
 	return ring_sync(r, sqe);
+}
+
+static int64_t uring_read(int64_t handle, void *buf, uint64_t len,
+			  uint64_t offset, void *user_data)
+{
+	return uring_rw(handle, buf, len, offset, user_data, false);
 }
 
 static int64_t uring_write(int64_t handle, const void *buf, uint64_t len,
 			   uint64_t offset, void *user_data)
 {
-	struct uring_ring *r;
-	struct io_uring_sqe *sqe;
-	int err = check_rw(handle, len);
-
-	if (err)
-		return err;
-	r = ring_get(user_data, &err);
-	if (!r)
-		return err;
-	if (offset == DISKBENCH_OFFSET_CURRENT && !r->cur_pos)
-		return diskbench__sync_ops.write(handle, buf, len, offset, NULL);
-	sqe = ring_sqe(r, &err);
-	if (!sqe)
-		return err;
-	io_uring_prep_write(sqe, (int)handle, buf, (unsigned)len, offset);
-	return ring_sync(r, sqe);
+	/* The request only reads the buffer. */
+	return uring_rw(handle, (void *)buf, len, offset, user_data, true);
 }
 
 static int uring_fsync(int64_t handle, void *user_data)
