@@ -216,6 +216,27 @@ static void jw_key(struct jw *j, const char *key)
 	}
 }
 
+/* One array element of n numbers on a line of its own, "[a, b, c]"; the
+ * one at index nullable (n or more: none) is null when UINT64_MAX (a slow
+ * operation without an offset). */
+static void jw_row(struct jw *j, const uint64_t *v, size_t n, size_t nullable)
+{
+	jw_key(j, NULL);
+	put(j, "[");
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			put(j, ", ");
+		if (i == nullable && v[i] == UINT64_MAX)
+			put(j, "null");
+		else
+			put_u64(j, v[i]);
+	}
+	put(j, "]");
+}
+
+/* No element of the row is null. */
+#define JW_NO_NULL SIZE_MAX
+
 static void jw_open(struct jw *j, const char *key, const char *bracket)
 {
 	jw_key(j, key);
@@ -361,14 +382,8 @@ static void write_latency(struct jw *j, const struct diskbench__wopts *w,
 		if (!h->counts[i])
 			continue;
 		diskbench__hist_bucket_bounds(h->bits, i, &low, &high);
-		jw_key(j, NULL);
-		put(j, "[");
-		put_u64(j, low);
-		put(j, ", ");
-		put_u64(j, high);
-		put(j, ", ");
-		put_u64(j, h->counts[i]);
-		put(j, "]");
+		jw_row(j, (const uint64_t[]){ low, high, h->counts[i] }, 3,
+		       JW_NO_NULL);
 	}
 	jw_close(j, "]");
 	jw_close(j, "}");
@@ -384,16 +399,8 @@ static void write_timeline(struct jw *j, const struct diskbench_timeline *tl)
 	for (size_t i = 0; i < tl->len; i++) {
 		const struct diskbench__tl_slot *s = &tl->slots[i];
 
-		jw_key(j, NULL);
-		put(j, "[");
-		put_u64(j, s->ops);
-		put(j, ", ");
-		put_u64(j, s->bytes);
-		put(j, ", ");
-		put_u64(j, s->max_latency_ns);
-		put(j, ", ");
-		put_u64(j, s->latency_sum_ns);
-		put(j, "]");
+		jw_row(j, (const uint64_t[]){ s->ops, s->bytes, s->max_latency_ns,
+					      s->latency_sum_ns }, 4, JW_NO_NULL);
 	}
 	jw_close(j, "]");
 	/* Since minor 2, apart so that readers of minor 1 still take the
@@ -403,12 +410,9 @@ static void write_timeline(struct jw *j, const struct diskbench_timeline *tl)
 		jw_u64(j, "slow_threshold_ns", tl->slow_ns);
 		jw_open(j, "points", "[");
 		for (size_t i = 0; i < tl->len; i++) {
-			jw_key(j, NULL);
-			put(j, "[");
-			put_u64(j, tl->slots[i].slow_ops);
-			put(j, ", ");
-			put_u64(j, tl->slots[i].p99_ns);
-			put(j, "]");
+			jw_row(j, (const uint64_t[]){ tl->slots[i].slow_ops,
+						      tl->slots[i].p99_ns }, 2,
+			       JW_NO_NULL);
 		}
 		jw_close(j, "]");
 		jw_close(j, "}");
@@ -449,23 +453,9 @@ static void write_slow(struct jw *j, const struct diskbench__slow_log *log)
 	for (size_t i = 0; i < log->len; i++) {
 		const struct diskbench__slow_entry *e = &log->e[i];
 
-		jw_key(j, NULL);
-		put(j, "[");
-		put_u64(j, e->start_ns);
-		put(j, ", ");
-		put_u64(j, e->latency_ns);
-		put(j, ", ");
-		put_u64(j, e->bytes);
-		put(j, ", ");
-		if (e->offset == DISKBENCH_SLOW_NO_OFFSET)
-			put(j, "null");
-		else
-			put_u64(j, e->offset);
-		put(j, ", ");
-		put_u64(j, e->file);
-		put(j, ", ");
-		put_u64(j, e->thread);
-		put(j, "]");
+		/* Only the offset may be unknown (DISKBENCH_SLOW_NO_OFFSET). */
+		jw_row(j, (const uint64_t[]){ e->start_ns, e->latency_ns, e->bytes,
+					      e->offset, e->file, e->thread }, 6, 3);
 	}
 	jw_close(j, "]");
 	jw_close(j, "}");
