@@ -948,10 +948,14 @@ void sim_free(struct sim *s)
  * progress) are not held up behind a sleeping reader. */
 static _Thread_local uint64_t sleep_pending_ns;
 
-static void sleep_after_unlock(void)
+static void sleep_after_unlock(bool failed)
 {
 	uint64_t ns = sleep_pending_ns;
 
+	/* A failed request returns at once, as a device's error does: its
+	 * caller stops the other threads before they do more. */
+	if (failed)
+		sleep_pending_ns = ns = 0;
 	if (ns) {
 		struct timespec ts = { (time_t)(ns / 1000000000u),
 				       (long)(ns % 1000000000u) };
@@ -970,7 +974,7 @@ static void sleep_after_unlock(void)
 		pthread_mutex_lock(&s_->mu);				\
 		r_ = name args;						\
 		pthread_mutex_unlock(&s_->mu);				\
-		sleep_after_unlock();					\
+		sleep_after_unlock((int64_t)r_ < 0);			\
 		return r_;						\
 	}
 
