@@ -1,14 +1,31 @@
 /**
  * @file diskbench/phase.h
- * @brief Phases: one kind of work, run against a target, giving a result.
+ * @brief Phases: one kind of work, run against a target, giving a result:
+ *        bonnie++'s big-file, seek and small-file phases, sequential and
+ *        random I/O, custom phases, and pacing.
  *
- * Built in are bonnie++ 2.00a's big-file phases with its semantics
- * (per-byte write, block write, rewrite, per-byte read, block read), a
- * general sequential phase (read or write, any block size, a byte count or
- * a time limit, a queue depth), and custom phases: the caller's callbacks,
- * timed by the library into the same histograms, timelines and results.
+ * Built in are:
+ * - bonnie++ 2.00a's big-file phases with its semantics (per-byte write,
+ *   block write, rewrite, per-byte read, block read) and its random seeks
+ *   (diskbench_phase_bonnie_new());
+ * - bonnie++'s small-file phases: create, stat and delete, in sequential
+ *   and random order (diskbench_phase_files_new());
+ * - a general sequential phase: read or write, any block size, a byte
+ *   count or a time limit, a queue depth (diskbench_phase_seq_new());
+ * - random I/O: reads and writes in any mix, at any queue depth, on one
+ *   thread or several (diskbench_phase_random_new());
+ * - custom phases: the caller's callbacks, timed by the library into the
+ *   same histograms, timelines and results, with the target's files and
+ *   engine (diskbench_phase_custom_ctx_new()).
  *
- * Phases are put in a run (run.h), which times them and keeps their results.
+ * Every phase is a closed loop unless paced: diskbench_phase_set_pace()
+ * gives a random, sequential or custom phase a schedule (an open loop at
+ * a rate), and its result then keeps the response time from each
+ * request's intended start beside the service time.
+ *
+ * Phases are put in a run (run.h), which times them and keeps their
+ * results (result.h); stall.h finds a result's stalls, and exchange.h
+ * encodes results and merges them across processes.
  *
  * @defgroup phase Phases
  * @{

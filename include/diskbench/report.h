@@ -29,6 +29,8 @@
  * - DISKBENCH_FORMAT_HTML: one self-contained page (inline CSS and SVG)
  *   comparing the runs: the bonnie++ table, latency percentile curves and
  *   timelines per phase.
+ * - DISKBENCH_FORMAT_HDR_LOG: an HdrHistogram interval log, one compressed
+ *   histogram per phase (write only; needs zlib).
  *
  * @defgroup report Reports and serializers
  * @{
@@ -311,18 +313,21 @@ diskbench_report_result(const struct diskbench_report *report, size_t index,
  * Writes the report in a format to a sink.
  *
  * The bonnie++ formats give only bonnie++'s phases (putc .. ran_del, the
- * first result of each kind in a run); JSON and HTML give every result.
+ * first result of each kind in a run); JSON and HTML give every result;
+ * the HDR log every result with operations in its histogram (none read
+ * from CSV, which has no histogram).
  *
  * @param[in] report    the report
- * @param[in] format    DISKBENCH_FORMAT_BONNIE_CSV, _BONNIE_TEXT, _JSON or
- *                      _HTML
+ * @param[in] format    DISKBENCH_FORMAT_BONNIE_CSV, _BONNIE_TEXT, _JSON,
+ *                      _HTML or _HDR_LOG
  * @param[in] opts      options, or NULL for the defaults
  * @param[in] write     the sink
  * @param[in] user_data passed to @p write
  * @return 0; -EINVAL for a NULL argument, bad percentiles, or a run that
  *         the format cannot carry (a name with a comma or a line break in
  *         CSV), with the reason in diskbench_report_errmsg(); -ENOTSUP for
- *         another format; -E2BIG; -ENOMEM; or what @p write returned
+ *         another format, or for _HDR_LOG in a library built without zlib;
+ *         -E2BIG; -ENOMEM; or what @p write returned
  */
 DISKBENCH_API int diskbench_report_write(struct diskbench_report *report,
 					 enum diskbench_format format,

@@ -4,8 +4,9 @@
 Built against <diskbench.h> and linked to the shared library, it fails to
 compile if the map names a function no header declares, and fails to link if
 the map names one the library does not export. Built as C++ it also proves
-every declaration has C linkage (a mangled name would not link). After
-linux-nvme/libnvme scripts/generate-sym-test.py.
+every declaration has C linkage (a mangled name would not link). The idea
+is libnvme's (its scripts/generate-sym-test.py, in the linux-nvme project,
+not a file of this one).
 
 usage: gen-sym-test.py MAP OUTPUT
 """

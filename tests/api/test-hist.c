@@ -1134,7 +1134,8 @@ static void test_hist_record_values(void **state)
 }
 
 /* ---------------------------------------------------------------------- */
-/* Option struct (STYLE section 5)                                        */
+/* Option struct: both initialisers, and sz from an older or a newer      */
+/* caller (docs/api.md "Options and sz", docs/abi.md)                     */
 
 /* Room for an option struct from a newer caller. */
 union opts_buf {
@@ -1291,6 +1292,9 @@ static void mapping_rss(void *const *addr, size_t n, unsigned long *size_kb,
 	}
 	fclose(f);
 }
+
+/* ---------------------------------------------------------------------- */
+/* Memory: the pages a histogram touches                                  */
 
 /* A default histogram spans ~37 KB (10 pages); one with a narrow range of
  * values takes the pages it writes and no more: new, as a copy (results

@@ -563,7 +563,8 @@ static void test_recorder_merge_mismatch(void **state)
 }
 
 /* ---------------------------------------------------------------------- */
-/* Option struct (STYLE section 5)                                        */
+/* Option struct: both initialisers, and sz from an older or a newer      */
+/* caller (docs/api.md "Options and sz", docs/abi.md)                     */
 
 static int forbidden_reads;
 
@@ -727,6 +728,9 @@ static void test_recorder_opts_sizes(void **state)
 	assert_rc(diskbench_recorder_new(&rec, o), -EINVAL);
 	assert_null(rec);
 }
+
+/* ---------------------------------------------------------------------- */
+/* Batches: what op() holds back is there whenever anything looks         */
 
 /*
  * op() batches operations before they reach the histogram and timeline:

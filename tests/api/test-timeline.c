@@ -536,7 +536,8 @@ static void test_timeline_copy(void **state)
 }
 
 /* ---------------------------------------------------------------------- */
-/* Option struct (STYLE section 5)                                        */
+/* Option struct: both initialisers, and sz from an older or a newer      */
+/* caller (docs/api.md "Options and sz", docs/abi.md)                     */
 
 union opts_buf {
 	unsigned char b[sizeof(struct diskbench_timeline_opts) + 64];

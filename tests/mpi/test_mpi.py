@@ -4,8 +4,9 @@
     test_mpi.py DISKBENCH_MPI DISKBENCH_MPI_SIM MPIRUN
 
 DISKBENCH_MPI_SIM is the same program built with the simulated device of
-tests/api/sim-engine.c (--sim): rank r's i-th read or write of a phase takes
-50 us + 7 us x r + (i^2 mod 97) us, so every figure is known here exactly.
+tests/support/sim-engine.c (--sim): rank r's i-th read or write of a phase
+takes 50 us + 7 us x r + (i^2 mod 97) us, so every figure is known here
+exactly.
 Checks: the aggregate's counts are the sums of the ranks'; the merged
 histogram is, bucket for bucket, the histogram of all the ranks' values; a
 stall injected on rank 2 is called out for rank 2 only and sits at its time

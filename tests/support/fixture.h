@@ -153,7 +153,8 @@ static inline struct diskbench_run_opts seed_opts(uint32_t seed)
 	return ro;
 }
 
-/* Nothing of the run's is left: files, handles, and no misuse seen. */
+/* Nothing of the run's is left on the simulated device (files, handles),
+ * no misuse was seen, and every scripted fault was met. */
 static inline void assert_clean(const struct fx *f)
 {
 	assert_int_equal(sim_file_count(f->s), 0);
@@ -222,6 +223,7 @@ static inline void assert_rates(const struct diskbench_result *r)
 		   (double)diskbench_result_bytes(r) / el, 1e-12);
 }
 
+/* The ops and bytes of a result's timeline add up to the result's. */
 static inline void assert_timeline_totals(const struct diskbench_result *r)
 {
 	const struct diskbench_timeline *tl = diskbench_result_timeline(r);

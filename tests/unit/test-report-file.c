@@ -1,4 +1,4 @@
-/* diskbench_report_write_file()'s cases (tests/api/write-file-cases.h) on
+/* diskbench_report_write_file()'s cases (tests/support/write-file-cases.h) on
  * the named-temporary path that systems without O_TMPFILE take. */
 #include <errno.h>
 #include <setjmp.h>
