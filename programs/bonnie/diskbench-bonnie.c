@@ -41,7 +41,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../percentiles.h"
+#include "../common/percentiles.h"
 #include "cleanup.h"
 
 #define PROG "diskbench-bonnie"

@@ -23,7 +23,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../percentiles.h"
+#include "../common/percentiles.h"
 
 #define PROG "diskbench-report"
 
