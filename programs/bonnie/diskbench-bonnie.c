@@ -26,7 +26,6 @@
 #include <pwd.h>
 #include <signal.h>
 #include <stdarg.h>
-#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -42,6 +41,7 @@
 #include <unistd.h>
 
 #include "../common/percentiles.h"
+#include "../common/signals.h"
 #include "cleanup.h"
 
 #define PROG "diskbench-bonnie"
@@ -165,96 +165,14 @@ struct cli {
 };
 
 /*
- * Signals. Every catchable signal whose default action ends the program
- * cancels the run instead, so that the library removes its files, and
- * then the program ends (see SIGNALS in the manual page). The handler
- * only stores the first signal, sets the run's cancel flag (an atomic
- * store, safe here: run.h) and writes a byte to g_wake, so that a wait at
- * a -y barrier ends too. A watcher process sends SIGPIPE when the
- * reader of standard output or error goes away while nothing is being
- * written (a `| head` that has what it wanted): no run measures on for
- * nobody.
+ * Signals (../common/signals.c). Every catchable signal whose default
+ * action ends the program cancels the run instead, so that the library
+ * removes its files, and then the program ends (see SIGNALS in the manual
+ * page); the wake pipe ends a wait at a -y barrier too. A watcher process
+ * sends SIGPIPE when the reader of standard output or error goes away
+ * while nothing is being written (a `| head` that has what it wanted): no
+ * run measures on for nobody.
  */
-#if ATOMIC_INT_LOCK_FREE != 2 || ATOMIC_POINTER_LOCK_FREE != 2
-# error "the signal handler needs lock-free atomics"
-#endif
-static atomic_int g_signal;
-static _Atomic(struct diskbench_run *) g_run;
-static int g_wake[2] = { -1, -1 };
-
-/* What makes the program stop, from a handler. */
-static void stop_for(int sig)
-{
-	int none = 0;
-	struct diskbench_run *run;
-
-	atomic_compare_exchange_strong(&g_signal, &none, sig);
-	run = atomic_load(&g_run);
-	if (run)
-		diskbench_run_cancel(run);
-	if (g_wake[1] >= 0)
-		(void)!write(g_wake[1], "", 1);
-}
-
-static void on_signal(int sig)
-{
-	int saved = errno;
-
-	/* bonnie++'s messages for these two. */
-	if (sig == SIGXCPU)
-		(void)!write(STDERR_FILENO, "Exceeded CPU usage.\n", 20);
-	else if (sig == SIGXFSZ)
-		(void)!write(STDERR_FILENO, "exceeded file storage limits.\n", 30);
-	stop_for(sig);
-	errno = saved;
-}
-
-/* The signals that end a program by default and can be caught, but for
- * those that report a fault of the program itself (SEGV, BUS, FPE, ILL,
- * ABRT, SYS, TRAP), whose handler could not run safely. SIGRTMIN to
- * SIGRTMAX are added at run time. */
-static const struct {
-	int sig;
-	const char *name;
-} stop_signals[] = {
-	{ SIGHUP, "SIGHUP" }, { SIGINT, "SIGINT" }, { SIGQUIT, "SIGQUIT" },
-	{ SIGTERM, "SIGTERM" }, { SIGPIPE, "SIGPIPE" }, { SIGALRM, "SIGALRM" },
-	{ SIGUSR1, "SIGUSR1" }, { SIGUSR2, "SIGUSR2" }, { SIGXFSZ, "SIGXFSZ" },
-	{ SIGXCPU, "SIGXCPU" }, { SIGVTALRM, "SIGVTALRM" }, { SIGPROF, "SIGPROF" },
-#ifdef SIGIO
-	{ SIGIO, "SIGIO" },
-#elif defined(SIGPOLL)
-	{ SIGPOLL, "SIGPOLL" },
-#endif
-#ifdef SIGPWR
-	{ SIGPWR, "SIGPWR" },
-#endif
-#ifdef SIGSTKFLT
-	{ SIGSTKFLT, "SIGSTKFLT" },
-#endif
-#ifdef SIGLOST
-	{ SIGLOST, "SIGLOST" },
-#endif
-#ifdef SIGEMT
-	{ SIGEMT, "SIGEMT" },
-#endif
-};
-
-/* "SIGQUIT", "SIGRTMIN+3"; buf holds 16. */
-static const char *signal_name(int sig, char *buf, size_t size)
-{
-	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
-		if (stop_signals[i].sig == sig)
-			return stop_signals[i].name;
-#ifdef SIGRTMIN
-	if (sig >= SIGRTMIN && sig <= SIGRTMAX) {
-		snprintf(buf, size, "SIGRTMIN+%d", sig - SIGRTMIN);
-		return buf;
-	}
-#endif
-	snprintf(buf, size, "signal %d", sig);
-	return buf;
-}
 
 /* Whether the reader of fd, a pipe or a socket, is gone: then a write
  * gives SIGPIPE or EPIPE. */
@@ -366,26 +284,6 @@ static void watcher_stop(struct watcher *w)
 	while (waitpid(w->pid, NULL, 0) < 0 && errno == EINTR)
 		;
 	w->running = false;
-}
-
-/* The default action back for what install_signals() caught. */
-static void default_signals(void)
-{
-	struct sigaction sa, old;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = SIG_DFL;
-	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
-		if (sigaction(stop_signals[i].sig, NULL, &old) == 0 &&
-		    old.sa_handler == on_signal)
-			sigaction(stop_signals[i].sig, &sa, NULL);
-#ifdef SIGRTMIN
-	for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
-		sigaction(sig, &sa, NULL);
-#endif
-	if (atomic_load(&g_signal))   /* one that came already */
-		raise(atomic_load(&g_signal));
 }
 
 static void usage(void)
@@ -904,7 +802,7 @@ static void parse_args(struct options *o, int argc, char **argv)
 			if (argc != (strchr(argv[optind - 1], '=') ? 2 : 3))
 				bad("--cleanup %s: give it alone (diskbench-bonnie --cleanup DIR)", arg);
 			/* Each removal is whole: a signal may end it anywhere. */
-			default_signals();
+			stop_signals_default();
 			exit(bonnie_cleanup(arg, NAME_PREFIX));
 		}
 	}
@@ -989,7 +887,7 @@ static bool flush_stdout(void)
 {
 	if (fflush(stdout) == 0 && !ferror(stdout))
 		return true;
-	if (!atomic_load(&g_signal))
+	if (!stop_signal())
 		fprintf(stderr, PROG ": cannot write to standard output: %s\n",
 			strerror(errno));
 	return false;
@@ -1019,7 +917,7 @@ static int semaphore_server(int64_t procs)
 		printf("Semaphore removed.\n");
 		return flush_stdout() ? 0 : 1;
 	}
-	if (atomic_load(&g_signal))
+	if (stop_signal())
 		return EXIT_INTERRUPTED;
 	semid = semget(SEM_KEY, SEM_COUNT, IPC_CREAT | IPC_EXCL | 0666);
 	created = semid != -1;
@@ -1029,7 +927,7 @@ static int semaphore_server(int64_t procs)
 		perror("Can't get semaphore");
 		return 1;
 	}
-	for (int i = 0; i < SEM_COUNT && !atomic_load(&g_signal); i++) {
+	for (int i = 0; i < SEM_COUNT && !stop_signal(); i++) {
 		if (semctl(semid, i, SETVAL, arg) == -1) {
 			perror("Can't set semaphore value");
 			if (created)
@@ -1037,13 +935,13 @@ static int semaphore_server(int64_t procs)
 			return 1;
 		}
 	}
-	if (atomic_load(&g_signal)) {
+	if (stop_signal()) {
 		char buf[16];
 
 		if (created)
 			semctl(semid, 0, IPC_RMID);
 		fprintf(stderr, PROG ": interrupted by %s: %s\n",
-			signal_name(atomic_load(&g_signal), buf, sizeof(buf)),
+			stop_signal_name(stop_signal(), buf, sizeof(buf)),
 			created ? "the semaphore set it made was removed"
 				: "the semaphore set was there before and is left");
 		return EXIT_INTERRUPTED;
@@ -1163,10 +1061,10 @@ static bool stopped(void)
 {
 	char buf[64];
 
-	if (g_wake[0] >= 0)
-		while (read(g_wake[0], buf, sizeof(buf)) > 0)
+	if (stop_wake_fd() >= 0)
+		while (read(stop_wake_fd(), buf, sizeof(buf)) > 0)
 			;
-	return atomic_load(&g_signal) != 0;
+	return stop_signal() != 0;
 }
 
 /* -y p: one line of standard input (or its end), read a byte at a time so
@@ -1175,14 +1073,14 @@ static int wait_line(void)
 {
 	for (;;) {
 		struct pollfd p[2] = {
-			{ STDIN_FILENO, POLLIN, 0 }, { g_wake[0], POLLIN, 0 },
+			{ STDIN_FILENO, POLLIN, 0 }, { stop_wake_fd(), POLLIN, 0 },
 		};
 		char c;
 		ssize_t n;
 
 		if (stopped())
 			return -ECANCELED;
-		if (poll(p, g_wake[0] >= 0 ? 2 : 1, -1) < 0) {
+		if (poll(p, stop_wake_fd() >= 0 ? 2 : 1, -1) < 0) {
 			if (errno == EINTR)
 				continue;
 			return -errno;
@@ -1215,9 +1113,9 @@ static int wait_zero(int semid, int test)
 		if (semop(semid, &op, 1) == 0)
 			return 0;
 		if (errno == EAGAIN) {
-			struct pollfd p = { g_wake[0], POLLIN, 0 };
+			struct pollfd p = { stop_wake_fd(), POLLIN, 0 };
 
-			poll(&p, g_wake[0] >= 0 ? 1 : 0, 100);
+			poll(&p, stop_wake_fd() >= 0 ? 1 : 0, 100);
 		}
 #endif
 		if (stopped())
@@ -1336,7 +1234,7 @@ static int write_report(struct diskbench_report *rep, enum diskbench_format fmt,
 	if (fflush(f) && !err)
 		err = -errno;
 	/* After SIGPIPE the reader is gone: the signal's line says so. */
-	if (err && atomic_load(&g_signal) != SIGPIPE)
+	if (err && stop_signal() != SIGPIPE)
 		fprintf(stderr, PROG ": cannot write the %s report: %s\n",
 			fmt == DISKBENCH_FORMAT_BONNIE_CSV ? "CSV" : "text",
 			*diskbench_report_errmsg(rep) ? diskbench_report_errmsg(rep)
@@ -1405,7 +1303,7 @@ static void say_partial(const struct cli *cli, const struct diskbench_run *run,
 			const struct diskbench_target *target, bool interrupted)
 {
 	const char *stopped = NULL;
-	int sig = atomic_load(&g_signal);
+	int sig = stop_signal();
 	size_t n = 0, left = diskbench_target_file_count(target);
 	char buf[16];
 
@@ -1423,7 +1321,7 @@ static void say_partial(const struct cli *cli, const struct diskbench_run *run,
 		      "its results are partial (", stderr);
 	else if (interrupted)
 		fprintf(stderr, PROG ": interrupted by %s: the results are partial (",
-			signal_name(sig, buf, sizeof(buf)));
+			stop_signal_name(sig, buf, sizeof(buf)));
 	else
 		fputs(PROG ": the results are partial (", stderr);
 	if (stopped)
@@ -1436,56 +1334,6 @@ static void say_partial(const struct cli *cli, const struct diskbench_run *run,
 			left, diskbench_target_errmsg(target));
 	else
 		fputs("every test file was removed.\n", stderr);
-}
-
-static void install_signals(void)
-{
-	struct sigaction sa, old;
-	sigset_t unblock;
-	char buf[16];
-
-	/* The wake pipe: never blocks the handler, never inherited. */
-	if (pipe(g_wake) == 0) {
-		for (int i = 0; i < 2; i++) {
-			fcntl(g_wake[i], F_SETFL, O_NONBLOCK);
-			fcntl(g_wake[i], F_SETFD, FD_CLOEXEC);
-		}
-	} else {
-		g_wake[0] = g_wake[1] = -1;
-	}
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigfillset(&sa.sa_mask);
-	/* No SA_RESETHAND: a second Ctrl-C must not kill us before the files
-	 * are removed. No SA_RESTART: a wait (semaphore, prompt) ends. */
-	sa.sa_flags = 0;
-	sigemptyset(&unblock);
-	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++) {
-		int sig = stop_signals[i].sig;
-
-		/* Started under nohup: SIGHUP stays ignored, as asked. */
-		if (sig == SIGHUP && sigaction(SIGHUP, NULL, &old) == 0 &&
-		    old.sa_handler == SIG_IGN)
-			continue;
-		if (sigaction(sig, &sa, NULL)) {
-			printf("Can't handle %s.\n", stop_signals[i].name);
-			exit(1);
-		}
-		sigaddset(&unblock, sig);
-	}
-#ifdef SIGRTMIN
-	for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++) {
-		if (sigaction(sig, &sa, NULL)) {
-			printf("Can't handle %s.\n", signal_name(sig, buf, sizeof(buf)));
-			exit(1);
-		}
-		sigaddset(&unblock, sig);
-	}
-#endif
-	/* A signal blocked by whoever started us would wait until exit,
-	 * and one pending since then comes now. */
-	sigprocmask(SIG_UNBLOCK, &unblock, NULL);
-	(void)buf;   /* used only where SIGRTMIN is */
 }
 
 /* bonnie++'s -n max of -1 asks for hard links, -2 for symbolic links. */
@@ -1538,7 +1386,8 @@ int main(int argc, char **argv)
 	bool out_failed = false, said = false;
 	int err, status = 0;
 
-	install_signals();
+	stop_signals_catch(NULL, 0, STOP_SAY_LIMITS | STOP_WAKE | STOP_KEEP_NOHUP |
+				     STOP_UNBLOCK);
 	page = sysconf(_SC_PAGESIZE);
 	pages = sysconf(_SC_PHYS_PAGES);
 	if (page > 0 && pages > 0)
@@ -1721,19 +1570,17 @@ int main(int argc, char **argv)
 		bool interrupted;
 		FILE *table = o.quiet ? stderr : stdout;
 
-		if (atomic_load(&g_signal))
+		if (stop_signal())
 			break;
 		cli.current = -1;
 		cli.line_open = false;
 		cli.barrier_failed = false;
 		o.random_next = 0;    /* each run draws the same numbers */
-		atomic_store(&g_run, run);
-		if (atomic_load(&g_signal))   /* a signal before g_run was set */
-			diskbench_run_cancel(run);
+		stop_signals_set_run(run);
 		err = diskbench_run_execute(run);
-		atomic_store(&g_run, NULL);
+		stop_signals_set_run(NULL);
 		end_line(&cli);
-		interrupted = err && atomic_load(&g_signal);
+		interrupted = err && stop_signal();
 		if (err && !interrupted) {
 			/* A -y wait that failed has said why (barrier()). */
 			if (!cli.barrier_failed)
@@ -1792,8 +1639,8 @@ int main(int argc, char **argv)
 	}
 out:
 	watcher_stop(&watch);
-	if (atomic_load(&g_signal)) {
-		const char *sname = signal_name(atomic_load(&g_signal), name_buf,
+	if (stop_signal()) {
+		const char *sname = stop_signal_name(stop_signal(), name_buf,
 						sizeof(name_buf));
 
 		if (reader_gone(STDERR_FILENO) || said)

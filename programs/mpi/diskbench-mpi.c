@@ -39,7 +39,6 @@
 #include <inttypes.h>
 #include <signal.h>
 #include <stdarg.h>
-#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -47,6 +46,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "../common/signals.h"
 
 #ifdef DISKBENCH_MPI_SIM
 #include "sim-engine.h"
@@ -67,50 +68,12 @@
 
 /* ---- signals ---- */
 
-#if ATOMIC_INT_LOCK_FREE != 2 || ATOMIC_POINTER_LOCK_FREE != 2
-# error "the signal handler needs lock-free atomics"
-#endif
-static atomic_int g_signal;
-static _Atomic(struct diskbench_run *) g_run;
-
-static void on_signal(int sig)
-{
-	int none = 0;
-	struct diskbench_run *run;
-
-	atomic_compare_exchange_strong(&g_signal, &none, sig);
-	run = atomic_load(&g_run);
-	if (run)
-		diskbench_run_cancel(run);  /* an atomic store: run.h */
-}
-
-static const int stop_signals[] = {
+/* The signals that stop a rank (../common/signals.c); the others keep the
+ * action they have. */
+static const int mpi_stop_signals[] = {
 	SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGALRM, SIGUSR1, SIGUSR2,
 	SIGXCPU, SIGXFSZ, SIGPIPE,
 };
-static const char *const stop_names[] = {
-	"SIGHUP", "SIGINT", "SIGQUIT", "SIGTERM", "SIGALRM", "SIGUSR1", "SIGUSR2",
-	"SIGXCPU", "SIGXFSZ", "SIGPIPE",
-};
-
-static const char *signal_name(int sig)
-{
-	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
-		if (stop_signals[i] == sig)
-			return stop_names[i];
-	return "a signal";
-}
-
-static void install_signals(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigfillset(&sa.sa_mask);
-	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
-		sigaction(stop_signals[i], &sa, NULL);
-}
 
 /* ---- options ---- */
 
@@ -561,7 +524,7 @@ static struct sync_out sync_point(struct rank *rk, bool done)
 
 	in[0] = rk->failed || rk->stopped;
 	in[1] = !done;
-	in[2] = atomic_load(&g_signal) != 0;
+	in[2] = stop_signal() != 0;
 	in[3] = 0;
 #ifdef DISKBENCH_MPI_SIM
 	if (rk->sim)
@@ -588,10 +551,12 @@ static int barrier_setup(struct diskbench_custom_ctx *ctx, void *ud)
 {
 	struct rank *rk = ud;
 	struct sync_out s;
+	char buf[16];
 
 	(void)ctx;
-	if (atomic_load(&g_signal) && !rk->failed)
-		set_err(rk, "interrupted by %s", signal_name(atomic_load(&g_signal)));
+	if (stop_signal() && !rk->failed)
+		set_err(rk, "interrupted by %s",
+			stop_signal_name(stop_signal(), buf, sizeof(buf)));
 	s = sync_point(rk, false);
 #ifdef DISKBENCH_MPI_SIM
 	if (rk->barrier_index < rk->nphases)
@@ -618,7 +583,7 @@ static int progress(const struct diskbench_progress *p, void *ud)
 	struct rank *rk = ud;
 
 	(void)p;
-	if (atomic_load(&g_signal))
+	if (stop_signal())
 		return -ECANCELED;
 	if (cancel_arrived(rk)) {
 		rk->stopped = true;
@@ -1336,7 +1301,8 @@ int main(int argc, char **argv)
 	}
 	MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &g_size);
-	install_signals();
+	stop_signals_catch(mpi_stop_signals,
+			   sizeof(mpi_stop_signals) / sizeof(mpi_stop_signals[0]), 0);
 
 	pr = parse_args(argc, argv, &o);
 	if (pr) {
@@ -1382,12 +1348,10 @@ int main(int argc, char **argv)
 	}
 
 	if (!rk.failed && !build_run(&rk, &run, &sh_w, &sh_r)) {
-		atomic_store(&g_run, run);
-		if (atomic_load(&g_signal))
-			diskbench_run_cancel(run);
+		stop_signals_set_run(run);
 		int err = diskbench_run_execute(run);
 
-		atomic_store(&g_run, NULL);
+		stop_signals_set_run(NULL);
 		for (size_t i = 0; i < diskbench_run_result_count(run); i++) {
 			const struct diskbench_result *r = diskbench_run_result_get(run, i);
 			struct diskbench_result *c;
@@ -1402,13 +1366,14 @@ int main(int argc, char **argv)
 		}
 		if (err && !rk.stopped) {
 			const char *phase = "";
+			char buf[16];
 
 			for (size_t i = 0; i < diskbench_run_result_count(run); i++)
 				if (diskbench_result_error(diskbench_run_result_get(run, i)))
 					phase = diskbench_result_name(diskbench_run_result_get(run, i));
-			if (atomic_load(&g_signal))
+			if (stop_signal())
 				set_err(&rk, "interrupted by %s%s%s",
-					signal_name(atomic_load(&g_signal)),
+					stop_signal_name(stop_signal(), buf, sizeof(buf)),
 					*phase ? " in " : "", phase);
 			else
 				set_err(&rk, "%s", diskbench_run_errmsg(run));
