@@ -6,9 +6,9 @@
  * queue depth, bonnie++'s six small-file phases) in its own directory under
  * a shared path (DIR/rank<N>), or, with --shared-file, on one file of
  * DIR in disjoint ranges (IOR's segmented layout: rank N's range is
- * [N x size, (N + 1) x size)). Before each phase every rank waits for the
- * others (a reduction that also carries "a rank failed"), so the phases
- * start together. At the start, rank 0 measures each rank's clock offset
+ * [N x size, (N + 1) x size)). As each phase starts (the run's start
+ * event), every rank waits for the others (a reduction that also carries
+ * "a rank failed"), so the phases start together. At the start, rank 0 measures each rank's clock offset
  * to its own by ping-pong (the best of --round-trips round trips; the
  * error bound is half that round trip) so that the timelines line up.
  * At the end rank 0 gathers every rank's results (the library's binary
@@ -62,7 +62,6 @@
 #define TAG_PING 1
 #define TAG_CANCEL 2
 
-#define BARRIER_NAME "mpi_barrier"
 #define MAX_PHASES 16
 #define ERRLEN 512
 
@@ -440,16 +439,13 @@ struct rank {
 	/* The results of the phases that ran here, in order. */
 	struct diskbench_result *res[MAX_PHASES];
 	size_t nres;
-	const char *phase_names[MAX_PHASES];
-	size_t nphases;
-	size_t barrier_index;     /* barrier phases passed */
 	/* Shared file. */
 	int shared_fd;
 	char shared_name[256];
 #ifdef DISKBENCH_MPI_SIM
 	struct sim *sim;
 	uint64_t sim_nth[3];      /* reads, writes, fsyncs in this phase */
-	const char *sim_phase;
+	char sim_phase[32];       /* the phase that runs */
 #endif
 };
 
@@ -507,11 +503,11 @@ static bool cancel_arrived(struct rank *rk)
 }
 
 /*
- * A sync point: every rank calls it the same number of times (the
- * barriers before the phases, then the end loop until all are done), so
- * that one rank's failure reaches the others there. Carries: a rank
- * failed, a rank is not done, a rank got a signal, and for the simulated
- * engine the latest simulated time (a barrier waits for the slowest).
+ * A sync point: every rank calls it the same number of times (at the start
+ * of each phase, then the end loop until all are done), so that one rank's
+ * failure reaches the others there. Carries: a rank failed, a rank is not
+ * done, a rank got a signal, and for the simulated engine the latest
+ * simulated time (the ranks wait for the slowest).
  */
 struct sync_out {
 	bool failed, all_done, signalled;
@@ -546,36 +542,34 @@ static struct sync_out sync_point(struct rank *rk, bool done)
 	return s;
 }
 
-/* The setup of the barrier phase before each real phase: untimed. */
-static int barrier_setup(struct diskbench_custom_ctx *ctx, void *ud)
+/*
+ * The run's events: as each phase starts, before anything of it is done
+ * and outside its timing, every rank waits for all the others at a sync
+ * point, so that the phases start together. When a rank failed or got a
+ * signal, the phase does not start on any rank (-ECANCELED: the run stops
+ * there, and the phase has no result).
+ */
+static int on_event(const struct diskbench_run_event *ev, void *ud)
 {
 	struct rank *rk = ud;
 	struct sync_out s;
 	char buf[16];
 
-	(void)ctx;
+	if (ev->type != DISKBENCH_RUN_EVENT_PHASE_START)
+		return 0;
 	if (stop_signal() && !rk->failed)
 		set_err(rk, "interrupted by %s",
 			stop_signal_name(stop_signal(), buf, sizeof(buf)));
 	s = sync_point(rk, false);
 #ifdef DISKBENCH_MPI_SIM
-	if (rk->barrier_index < rk->nphases)
-		rk->sim_phase = rk->phase_names[rk->barrier_index];
+	snprintf(rk->sim_phase, sizeof(rk->sim_phase), "%s", ev->phase_name);
 #endif
-	rk->barrier_index++;
 	if (s.failed) {
 		if (!rk->failed)
 			rk->stopped = true;
 		return -ECANCELED;
 	}
 	return 0;
-}
-
-static int barrier_op(struct diskbench_custom_ctx *ctx, uint64_t index,
-		      uint64_t *bytes, void *ud)
-{
-	(void)ctx, (void)index, (void)bytes, (void)ud;
-	return DISKBENCH_CUSTOM_DONE;
 }
 
 static int progress(const struct diskbench_progress *p, void *ud)
@@ -699,7 +693,7 @@ static uint64_t sim_latency(int kind, uint64_t nth, uint64_t bytes, void *ud)
 	if (k == 2)
 		return 1000000;
 	lat = 50000 + 7000 * (uint64_t)g_rank + (i * i % 97) * 1000;
-	if (rk->o->stall_rank == g_rank && rk->sim_phase &&
+	if (rk->o->stall_rank == g_rank &&
 	    !strcmp(rk->sim_phase, rk->o->stall_phase) && i == rk->o->stall_nth &&
 	    ((k == 0) != !strcmp(rk->sim_phase, "seq_write")))
 		lat += rk->o->stall_ns;
@@ -709,41 +703,13 @@ static uint64_t sim_latency(int kind, uint64_t nth, uint64_t bytes, void *ud)
 
 /* ---- the phases ---- */
 
-/* A barrier's result: the run names its barriers mpi_barrier,
- * mpi_barrier.2, ... (a name a run holds already is made unique). */
-static bool is_barrier(const char *name)
+/* Adds p to the run, or frees it if making it failed (err). */
+static int add_phase(struct diskbench_run *run, struct diskbench_phase *p, int err)
 {
-	size_t n = strlen(BARRIER_NAME);
-
-	return !strncmp(name, BARRIER_NAME, n) && (!name[n] || name[n] == '.');
-}
-
-static int add_barrier(struct rank *rk, struct diskbench_run *run)
-{
-	struct diskbench_custom_ctx_ops co = DISKBENCH_CUSTOM_CTX_OPS_INIT;
-	struct diskbench_phase *p;
-	int err;
-
-	co.setup = barrier_setup;
-	co.op = barrier_op;
-	err = diskbench_phase_custom_ctx_new(&p, BARRIER_NAME, &co, rk);
-
-	if (!err)
-		err = diskbench_run_add(run, p);
-	return err;
-}
-
-static int add_phase(struct rank *rk, struct diskbench_run *run,
-		     struct diskbench_phase *p, int err, const char *name)
-{
-	if (!err)
-		err = add_barrier(rk, run);
 	if (!err)
 		err = diskbench_run_add(run, p);
 	else
 		diskbench_phase_free(p);
-	if (!err && rk->nphases < MAX_PHASES)
-		rk->phase_names[rk->nphases++] = name;
 	return err;
 }
 
@@ -760,6 +726,8 @@ static int build_run(struct rank *rk, struct diskbench_run **out,
 	ro.progress = progress;
 	ro.progress_user_data = rk;
 	ro.progress_interval_ns = 100 * UINT64_C(1000000);
+	ro.event = on_event;
+	ro.event_user_data = rk;
 	ro.stop_time_ns = o->time_limit_ns;
 	ro.timeline_interval_ns = o->interval_ns;
 	/* One seed for all: the same offsets and files on every rank. */
@@ -776,11 +744,11 @@ static int build_run(struct rank *rk, struct diskbench_run **out,
 		co.op = shared_op;
 		if (o->phases[PH_WRITE]) {
 			err = diskbench_phase_custom_ctx_new(&p, "shared_write", &co, sh_w);
-			err = add_phase(rk, run, p, err, "shared_write");
+			err = add_phase(run, p, err);
 		}
 		if (!err && o->phases[PH_READ]) {
 			err = diskbench_phase_custom_ctx_new(&p, "shared_read", &co, sh_r);
-			err = add_phase(rk, run, p, err, "shared_read");
+			err = add_phase(run, p, err);
 		}
 	} else {
 		struct diskbench_seq_opts so = DISKBENCH_SEQ_OPTS_INIT;
@@ -797,12 +765,12 @@ static int build_run(struct rank *rk, struct diskbench_run **out,
 		if (o->phases[PH_WRITE]) {
 			so.flags = DISKBENCH_SEQ_WRITE;
 			err = diskbench_phase_seq_new(&p, &so);
-			err = add_phase(rk, run, p, err, "seq_write");
+			err = add_phase(run, p, err);
 		}
 		if (!err && o->phases[PH_READ]) {
 			so.flags = 0;
 			err = diskbench_phase_seq_new(&p, &so);
-			err = add_phase(rk, run, p, err, "seq_read");
+			err = add_phase(run, p, err);
 		}
 		if (!err && o->phases[PH_RANDOM]) {
 			rnd.block_bytes = o->random_block;
@@ -819,12 +787,12 @@ static int build_run(struct rank *rk, struct diskbench_run **out,
 					set_err(rk, "pacing the random phase: %s",
 						diskbench_phase_errmsg(p));
 			}
-			err = add_phase(rk, run, p, err, "random_io");
+			err = add_phase(run, p, err);
 		}
 		fo.files = o->files;
 		for (int i = 0; !err && o->phases[PH_FILES] && i < 6; i++) {
 			err = diskbench_phase_files_new(&p, fk[i], &fo);
-			err = add_phase(rk, run, p, err, diskbench_phase_kind_name(fk[i]));
+			err = add_phase(run, p, err);
 		}
 	}
 	if (err) {
@@ -1356,8 +1324,7 @@ int main(int argc, char **argv)
 			const struct diskbench_result *r = diskbench_run_result_get(run, i);
 			struct diskbench_result *c;
 
-			if (is_barrier(diskbench_result_name(r)) ||
-			    rk.nres >= MAX_PHASES)
+			if (rk.nres >= MAX_PHASES)
 				continue;
 			/* A phase stopped by another rank's failure keeps its
 			 * figures, marked partial. */
