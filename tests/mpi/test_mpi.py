@@ -7,10 +7,10 @@ DISKBENCH_MPI_SIM is the same program built with the simulated device of
 tests/api/sim-engine.c (--sim): rank r's i-th read or write of a phase takes
 50 us + 7 us x r + (i^2 mod 97) us, so every figure is known here exactly.
 Checks: each phase starts on every rank at once, and the ranks' waiting
-leaves no phase or result of its own; the aggregate's counts are the sums of the ranks'; the merged
-histogram is, bucket for bucket, the histogram of all the ranks' values; a
-stall injected on rank 2 is called out for rank 2 only and sits at its time
-on the common clock in the aggregate; a rank that runs out of space (a
+leaves no phase or result of its own; the aggregate's counts are the sums
+of the ranks'; the merged histogram is, bucket for bucket, the histogram of
+all the ranks' values; a stall injected on rank 2 is called out for rank 2
+only and sits at its time on the common clock in the aggregate; a rank that runs out of space (a
 1 MiB tmpfs as its directory, or a simulated device that fills mid-phase)
 stops every rank, rank 0 names it in one line, exit 1, and no file is left
 anywhere; a bad option is one line and exit 1. About 10 s in all.
