@@ -9,7 +9,8 @@
  *
  *   diskbench-report --html -o compare.html new.json old-runs.csv
  *
- *   cc -o diskbench-report diskbench-report.c $(pkg-config --cflags --libs diskbench)
+ *   cc -o diskbench-report diskbench-report.c ../common/signals.c \
+ *       $(pkg-config --cflags --libs diskbench)
  */
 #include <diskbench.h>
 
