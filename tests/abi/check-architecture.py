@@ -18,8 +18,8 @@ import sys
 EACH_FILE = ['lib/*', 'lib/*/*', 'include/*.h', 'include/diskbench/*.h*',
              'include/diskbench/sys/*.h', 'tests/support/*']
 # Top-level folders a path named in the document may start with.
-ROOTS = ('lib/', 'include/', 'tests/', 'examples/', 'programs/', 'bindings/', 'bench/',
-         'docs/', 'scripts/')
+ROOTS = ('lib/', 'include/', 'tests/', 'examples/', 'programs/', 'bindings/',
+         'bench/', 'docs/', 'scripts/')
 
 
 def main():

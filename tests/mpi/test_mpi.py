@@ -7,10 +7,12 @@ DISKBENCH_MPI_SIM is the same program built with the simulated device of
 tests/support/sim-engine.c (--sim): rank r's i-th read or write of a phase
 takes 50 us + 7 us x r + (i^2 mod 97) us, so every figure is known here
 exactly.
-Checks: the aggregate's counts are the sums of the ranks'; the merged
-histogram is, bucket for bucket, the histogram of all the ranks' values; a
-stall injected on rank 2 is called out for rank 2 only and sits at its time
-on the common clock in the aggregate; a rank that runs out of space (a
+Checks: each phase starts on every rank at once, and the ranks' waiting
+leaves no phase or result of its own; the aggregate's counts are the sums
+of the ranks'; the merged histogram is, bucket for bucket, the histogram of
+all the ranks' values; a stall injected on rank 2 is called out for rank 2
+only and sits at its time on the common clock in the aggregate; a rank
+that runs out of space (a
 1 MiB tmpfs as its directory, or a simulated device that fills mid-phase)
 stops every rank, rank 0 names it in one line, exit 1, and no file is left
 anywhere; a bad option is one line and exit 1. About 10 s in all.
@@ -125,6 +127,12 @@ def test_sums_and_exact_histogram():
         check(names == ["seq_write", "seq_read", "random_io", "seq_create",
                         "seq_stat", "seq_del", "ran_create", "ran_stat",
                         "ran_del"], "the phases: %r" % names)
+        # The ranks wait for each other in the run's start event: no phase
+        # or result of its own on any rank.
+        for r in range(NP):
+            check([x["name"] for x in ranks[r]] == names,
+                  "rank %d: the same phases, nothing else: %r"
+                  % (r, [x["name"] for x in ranks[r]]))
         for k, ph in enumerate(agg):
             per = [r[k] for r in ranks]
             check(ph["ops"] == sum(x["ops"] for x in per),
@@ -139,6 +147,10 @@ def test_sums_and_exact_histogram():
             # start minus r seconds (its clock runs ahead by that).
             starts = [x["timeline"]["start_ns"] - SKEW * r for r, x in enumerate(per)]
             ends = [s + x["elapsed_ns"] for s, x in zip(starts, per)]
+            # Lock-step: the simulated ranks do the same untimed work before
+            # each phase, so it starts at one time on the common clock.
+            check(len(set(starts)) == 1,
+                  "%s: every rank starts it at once: %r" % (ph["name"], starts))
             check(ph["timeline"]["start_ns"] == min(starts),
                   "%s: aggregate starts at the earliest start" % ph["name"])
             check(ph["elapsed_ns"] == max(ends) - min(starts),
@@ -305,6 +317,8 @@ def test_real_engine_and_shared_file():
         check(p.returncode == 0, "exit 0: " + p.stderr)
         check(leftovers(work) == [], "nothing left: %r" % leftovers(work))
         agg, ranks = runs_of(json.load(open(j)))
+        check(all([x["name"] for x in r] == [x["name"] for x in agg] for r in ranks),
+              "each rank has the aggregate's phases, nothing else")
         for k, ph in enumerate(agg):
             check(ph["ops"] == sum(r[k]["ops"] for r in ranks), "%s: sum" % ph["name"])
         check(os.path.getsize(os.path.join(d, "out.html")) > 1000, "an HTML page")

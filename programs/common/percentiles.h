@@ -3,8 +3,8 @@
  * comma-separated list of percentiles above 0 and at most 100, ascending,
  * at most DISKBENCH_WRITE_MAX_PERCENTILES of them. Public domain (CC0).
  */
-#ifndef DISKBENCH_EXAMPLES_PERCENTILES_H
-#define DISKBENCH_EXAMPLES_PERCENTILES_H
+#ifndef DISKBENCH_PROGRAMS_PERCENTILES_H
+#define DISKBENCH_PROGRAMS_PERCENTILES_H
 
 #include <diskbench.h>
 

@@ -9,7 +9,8 @@
  *
  *   diskbench-report --html -o compare.html new.json old-runs.csv
  *
- *   cc -o diskbench-report diskbench-report.c $(pkg-config --cflags --libs diskbench)
+ *   cc -o diskbench-report diskbench-report.c ../common/signals.c \
+ *       $(pkg-config --cflags --libs diskbench)
  */
 #include <diskbench.h>
 
@@ -23,7 +24,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../percentiles.h"
+#include "../common/percentiles.h"
+#include "../common/signals.h"
 
 #define PROG "diskbench-report"
 
@@ -46,26 +48,6 @@ enum {
  */
 static volatile sig_atomic_t g_defer;
 static volatile sig_atomic_t g_caught;
-
-static const int fatal_signals[] = {
-	SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE, SIGALRM, SIGUSR1, SIGUSR2,
-	SIGXFSZ, SIGXCPU, SIGVTALRM, SIGPROF,
-#ifdef SIGIO
-	SIGIO,
-#endif
-#if defined(SIGPOLL) && (!defined(SIGIO) || SIGPOLL != SIGIO)
-	SIGPOLL,
-#endif
-#ifdef SIGPWR
-	SIGPWR,
-#endif
-#ifdef SIGSTKFLT
-	SIGSTKFLT,
-#endif
-#if defined(SIGLOST) && (!defined(SIGPWR) || SIGLOST != SIGPWR)
-	SIGLOST,
-#endif
-};
 
 /* Ends the process by sig's default action (async-signal-safe). */
 static void die_by(int sig)
@@ -107,21 +89,22 @@ static void catch_one(int sig, const sigset_t *mask)
 	sigaction(sig, &sa, NULL);
 }
 
+/* The signals of ../common/signals.c, and SIGRTMIN to SIGRTMAX. */
 static void catch_signals(void)
 {
-	size_t n = sizeof(fatal_signals) / sizeof(fatal_signals[0]);
+	size_t n = stop_signal_count;
 	sigset_t mask;
 
 	/* One handler at a time: a second signal waits for the first. */
 	sigemptyset(&mask);
 	for (size_t i = 0; i < n; i++)
-		sigaddset(&mask, fatal_signals[i]);
+		sigaddset(&mask, stop_signals[i].sig);
 #ifdef SIGRTMIN
 	for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
 		sigaddset(&mask, sig);
 #endif
 	for (size_t i = 0; i < n; i++)
-		catch_one(fatal_signals[i], &mask);
+		catch_one(stop_signals[i].sig, &mask);
 #ifdef SIGRTMIN
 	for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
 		catch_one(sig, &mask);

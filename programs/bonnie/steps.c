@@ -1,0 +1,105 @@
+/*
+ * bonnie++'s tests as diskbench-bonnie shows them (steps.h): the table of
+ * the twelve, the ones a run has, and at each one's start and end the -y
+ * wait, its message and its "done".
+ */
+#include <diskbench.h>
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "barrier.h"
+#include "cli.h"
+#include "options.h"
+#include "steps.h"
+
+static const struct step all_steps[12] = {
+	{ DISKBENCH_PHASE_PUTC, "Writing a byte at a time...", 0, true },
+	{ DISKBENCH_PHASE_PUT_BLOCK, "Writing intelligently...", 1, true },
+	{ DISKBENCH_PHASE_REWRITE, "Rewriting...", 2, true },
+	{ DISKBENCH_PHASE_GETC, "Reading a byte at a time...", 3, true },
+	{ DISKBENCH_PHASE_GET_BLOCK, "Reading intelligently...", 4, true },
+	{ DISKBENCH_PHASE_SEEKS, "start 'em...", 5, true },
+	{ DISKBENCH_PHASE_SEQ_CREATE, "Create files in sequential order...", 6, false },
+	{ DISKBENCH_PHASE_SEQ_STAT, "Stat files in sequential order...", 7, false },
+	{ DISKBENCH_PHASE_SEQ_DELETE, "Delete files in sequential order...", 8, false },
+	{ DISKBENCH_PHASE_RAN_CREATE, "Create files in random order...", 9, false },
+	{ DISKBENCH_PHASE_RAN_STAT, "Stat files in random order...", 10, false },
+	{ DISKBENCH_PHASE_RAN_DELETE, "Delete files in random order...", 11, false },
+};
+
+void cli_init(struct cli *cli, const struct options *o)
+{
+	memset(cli, 0, sizeof(*cli));
+	cli->o = o;
+	cli->current = -1;
+	cli->live = !o->quiet && (o->progress == PROGRESS_ON ||
+				 (o->progress == PROGRESS_AUTO && isatty(STDERR_FILENO)));
+}
+
+void steps_choose(struct cli *cli)
+{
+	const struct options *o = cli->o;
+
+	if (o->file_mib)
+		for (int i = 0; i < 6; i++) {
+			if (!o->byte_mib && (all_steps[i].kind == DISKBENCH_PHASE_PUTC ||
+					    all_steps[i].kind == DISKBENCH_PHASE_GETC))
+				continue;
+			cli->steps[cli->nsteps++] = &all_steps[i];
+		}
+	if (o->files_k)
+		for (int i = 6; i < 12; i++)
+			cli->steps[cli->nsteps++] = &all_steps[i];
+}
+
+/*
+ * The run's phase events, outside every test's timing: at a test's start,
+ * the -y barrier, then bonnie++'s message ("Writing intelligently...");
+ * at its end, when it completed, the "done" that closes the line (one
+ * "done..." per seeker after the seeks). A test that failed or was
+ * stopped leaves its line open for end_line().
+ */
+int on_event(const struct diskbench_run_event *ev, void *user_data)
+{
+	struct cli *cli = user_data;
+	bool quiet = cli->o->quiet;
+	const struct step *s;
+	int err;
+
+	if ((int)ev->phase_index >= cli->nsteps)
+		return -EINVAL;   /* the suite and the table disagree */
+	s = cli->steps[ev->phase_index];
+	if (ev->type == DISKBENCH_RUN_EVENT_PHASE_START) {
+		cli->current = (int)ev->phase_index;
+		err = barrier(cli, s->test);
+		if (err) {
+			cli->barrier_failed = true;
+			return err;
+		}
+		if (!quiet) {
+			fputs(s->message, stderr);
+			fflush(stderr);
+			cli->line_open = true;
+		}
+		return 0;
+	}
+	if (ev->error)
+		return 0;
+	if (!quiet) {
+		if (cli->live)
+			fprintf(stderr, "\r\033[K%s", s->message);
+		if (s->kind == DISKBENCH_PHASE_SEEKS)
+			for (int64_t i = 0; i < cli->o->seekers; i++)
+				fputs("done...", stderr);
+		else
+			fputs(s->big ? "done" : "done.", stderr);
+		fputc('\n', stderr);
+	}
+	cli->line_open = false;
+	return 0;
+}

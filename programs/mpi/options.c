@@ -1,0 +1,305 @@
+/*
+ * diskbench-mpi's command line (options.h): sizes with k, m and g, the
+ * phases to run, the reports, and the simulated device's options of the
+ * tests' build.
+ */
+#include <diskbench.h>
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "options.h"
+#include "rank.h"
+
+static void usage(void)
+{
+	say0("usage: mpirun ... " PROG " -d DIR [-s SIZE] [-b BLOCK] [-q DEPTH]\n"
+	     "       [--engine sync|io_uring] [--random-block BYTES] [--random-ops N]\n"
+	     "       [--rate PER_SECOND [--poisson]]\n"
+	     "       [-n FILES] [--phases write,read,random,files] [--shared-file]\n"
+	     "       [--time-limit SECONDS] [--interval-ms MS] [--round-trips N]\n"
+	     "       [--json FILE] [--html FILE]\n");
+}
+
+/* "64m", "4k", "1g", "123": bytes; false if not one. */
+static bool parse_size(const char *s, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+	uint64_t mul = 1;
+
+	errno = 0;
+	if (!s || !*s || *s == '-')
+		return false;
+	v = strtoull(s, &end, 10);
+	if (errno || end == s)
+		return false;
+	switch (*end) {
+	case 0: break;
+	case 'k': case 'K': mul = 1024; end++; break;
+	case 'm': case 'M': mul = 1024 * 1024; end++; break;
+	case 'g': case 'G': mul = 1024 * 1024 * 1024; end++; break;
+	default: return false;
+	}
+	if (*end || (v && mul > UINT64_MAX / v))
+		return false;
+	*out = (uint64_t)v * mul;
+	return true;
+}
+
+static bool parse_phases(const char *s, bool ph[4])
+{
+	char buf[128], *save = NULL, *tok;
+
+	if (strlen(s) >= sizeof(buf))
+		return false;
+	strcpy(buf, s);
+	memset(ph, 0, 4 * sizeof(ph[0]));
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(tok, "write"))
+			ph[PH_WRITE] = true;
+		else if (!strcmp(tok, "read"))
+			ph[PH_READ] = true;
+		else if (!strcmp(tok, "random"))
+			ph[PH_RANDOM] = true;
+		else if (!strcmp(tok, "files"))
+			ph[PH_FILES] = true;
+		else
+			return false;
+	}
+	return ph[0] || ph[1] || ph[2] || ph[3];
+}
+
+enum {
+	OPT_ENGINE = 256, OPT_RANDOM_BLOCK, OPT_RANDOM_OPS, OPT_PHASES,
+	OPT_SHARED, OPT_JSON, OPT_HTML, OPT_ROUND_TRIPS, OPT_TIME_LIMIT,
+	OPT_INTERVAL, OPT_HELP, OPT_RATE, OPT_POISSON, OPT_SIM, OPT_SIM_STALL, OPT_SIM_SKEW,
+	OPT_SIM_FULL,
+};
+
+int parse_args(int argc, char **argv, struct opts *o)
+{
+	static const struct option longs[] = {
+		{ "dir", required_argument, NULL, 'd' },
+		{ "size", required_argument, NULL, 's' },
+		{ "block", required_argument, NULL, 'b' },
+		{ "queue-depth", required_argument, NULL, 'q' },
+		{ "files", required_argument, NULL, 'n' },
+		{ "engine", required_argument, NULL, OPT_ENGINE },
+		{ "random-block", required_argument, NULL, OPT_RANDOM_BLOCK },
+		{ "random-ops", required_argument, NULL, OPT_RANDOM_OPS },
+		{ "phases", required_argument, NULL, OPT_PHASES },
+		{ "shared-file", no_argument, NULL, OPT_SHARED },
+		{ "json", required_argument, NULL, OPT_JSON },
+		{ "html", required_argument, NULL, OPT_HTML },
+		{ "round-trips", required_argument, NULL, OPT_ROUND_TRIPS },
+		{ "time-limit", required_argument, NULL, OPT_TIME_LIMIT },
+		{ "interval-ms", required_argument, NULL, OPT_INTERVAL },
+		{ "help", no_argument, NULL, OPT_HELP },
+		{ "rate", required_argument, NULL, OPT_RATE },
+		{ "poisson", no_argument, NULL, OPT_POISSON },
+#ifdef DISKBENCH_MPI_SIM
+		{ "sim", no_argument, NULL, OPT_SIM },
+		{ "sim-stall", required_argument, NULL, OPT_SIM_STALL },
+		{ "sim-skew-ns", required_argument, NULL, OPT_SIM_SKEW },
+		{ "sim-full", required_argument, NULL, OPT_SIM_FULL },
+#endif
+		{ NULL, 0, NULL, 0 },
+	};
+	uint64_t v;
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->size = 64 << 20;
+	o->block = 1 << 20;
+	o->random_block = 4096;
+	o->queue_depth = 1;
+	o->files = 1024;
+	o->round_trips = 16;
+	o->interval_ns = 100 * UINT64_C(1000000);
+	for (int i = 0; i < 4; i++)
+		o->phases[i] = true;
+#ifdef DISKBENCH_MPI_SIM
+	o->stall_rank = -1;
+	o->full_rank = -1;
+#endif
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "d:s:b:q:n:", longs, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			o->dir = optarg;
+			break;
+		case 's':
+		case 'b':
+		case OPT_RANDOM_BLOCK:
+			if (!parse_size(optarg, &v) || !v) {
+				say0(PROG ": %s: '%s' is not a size in bytes (a number, k, m or g after it)\n",
+				     c == 's' ? "--size" : c == 'b' ? "--block" : "--random-block",
+				     optarg);
+				return -1;
+			}
+			if (c == 's')
+				o->size = v;
+			else if (c == 'b')
+				o->block = v;
+			else
+				o->random_block = v;
+			break;
+		case 'q':
+		case 'n':
+		case OPT_RANDOM_OPS:
+		case OPT_ROUND_TRIPS:
+		case OPT_TIME_LIMIT:
+		case OPT_INTERVAL:
+			if (!parse_size(optarg, &v) || strspn(optarg, "0123456789") != strlen(optarg) ||
+			    (c == 'q' && (v < 1 || v > 4096)) ||
+			    (c == OPT_ROUND_TRIPS && (v < 1 || v > 100000)) ||
+			    (c == OPT_INTERVAL && (v < 1 || v > 3600000)) ||
+			    (c == OPT_TIME_LIMIT && v > 86400)) {
+				say0(PROG ": %s: '%s' is not a number in range\n",
+				     c == 'q' ? "--queue-depth" : c == 'n' ? "--files" :
+				     c == OPT_RANDOM_OPS ? "--random-ops" :
+				     c == OPT_ROUND_TRIPS ? "--round-trips" :
+				     c == OPT_INTERVAL ? "--interval-ms" : "--time-limit",
+				     optarg);
+				return -1;
+			}
+			if (c == 'q')
+				o->queue_depth = (uint32_t)v;
+			else if (c == 'n')
+				o->files = v;
+			else if (c == OPT_RANDOM_OPS)
+				o->random_ops = v;
+			else if (c == OPT_ROUND_TRIPS)
+				o->round_trips = (unsigned)v;
+			else if (c == OPT_INTERVAL)
+				o->interval_ns = v * 1000000;
+			else
+				o->time_limit_ns = v * 1000000000;
+			break;
+		case OPT_ENGINE:
+			if (strcmp(optarg, "sync") && strcmp(optarg, "io_uring")) {
+				say0(PROG ": --engine: '%s' is not sync or io_uring\n", optarg);
+				return -1;
+			}
+			o->engine = optarg;
+			break;
+		case OPT_PHASES:
+			if (!parse_phases(optarg, o->phases)) {
+				say0(PROG ": --phases: '%s' is not a list of write, read, random, files\n",
+				     optarg);
+				return -1;
+			}
+			break;
+		case OPT_SHARED:
+			o->shared_file = true;
+			break;
+		case OPT_JSON:
+			o->json = optarg;
+			break;
+		case OPT_HTML:
+			o->html = optarg;
+			break;
+		case OPT_RATE: {
+			char *end;
+			double r;
+
+			errno = 0;
+			r = strtod(optarg, &end);
+			if (errno || end == optarg || *end || !(r > 0) ||
+			    r > DISKBENCH_PACE_MAX_RATE) {
+				say0(PROG ": --rate: '%s' is not a rate from above 0 to %g requests a second\n",
+				     optarg, (double)DISKBENCH_PACE_MAX_RATE);
+				return -1;
+			}
+			o->rate = r;
+			break;
+		}
+		case OPT_POISSON:
+			o->poisson = true;
+			break;
+		case OPT_HELP:
+			usage();
+			return 1;
+#ifdef DISKBENCH_MPI_SIM
+		case OPT_SIM:
+			o->sim = true;
+			break;
+		case OPT_SIM_STALL: {
+			/* RANK:PHASE:NTH:MS, NTH from 0 among the phase's reads
+			 * (or writes for a writing phase). */
+			int rank;
+			unsigned long long nth, ms;
+
+			if (sscanf(optarg, "%d:%31[a-z_]:%llu:%llu", &rank, o->stall_phase,
+				   &nth, &ms) != 4) {
+				say0(PROG ": --sim-stall: '%s' is not RANK:PHASE:NTH:MS\n", optarg);
+				return -1;
+			}
+			o->stall_rank = rank;
+			o->stall_nth = nth;
+			o->stall_ns = ms * 1000000;
+			break;
+		}
+		case OPT_SIM_FULL: {
+			/* RANK:BYTES: that rank's device holds BYTES, then
+			 * writes are short and fail with ENOSPC. */
+			int rank;
+			unsigned long long bytes;
+
+			if (sscanf(optarg, "%d:%llu", &rank, &bytes) != 2) {
+				say0(PROG ": --sim-full: '%s' is not RANK:BYTES\n", optarg);
+				return -1;
+			}
+			o->full_rank = rank;
+			o->full_bytes = bytes;
+			break;
+		}
+		case OPT_SIM_SKEW:
+			if (!parse_size(optarg, &o->skew_ns)) {
+				say0(PROG ": --sim-skew-ns: '%s' is not a number\n", optarg);
+				return -1;
+			}
+			break;
+#endif
+		default:
+			say0(PROG ": unknown option or missing argument: '%s'\n",
+			     argv[optind - 1]);
+			usage();
+			return -1;
+		}
+	}
+	if (optind < argc) {
+		say0(PROG ": unexpected argument '%s'\n", argv[optind]);
+		usage();
+		return -1;
+	}
+	if (!o->dir) {
+		say0(PROG ": no directory: give the shared path with -d DIR\n");
+		usage();
+		return -1;
+	}
+	if (o->block > o->size || o->random_block > o->size) {
+		say0(PROG ": the block size is above the file size (-s %" PRIu64 ")\n",
+		     o->size);
+		return -1;
+	}
+	if (o->shared_file && o->phases[PH_READ] && !o->phases[PH_WRITE]) {
+		say0(PROG ": --shared-file reads what its write phase wrote: "
+		     "--phases needs write with read\n");
+		return -1;
+	}
+	if (o->shared_file && o->phases[PH_FILES]) {
+		/* The small-file phases have no shared-file form. */
+		o->phases[PH_FILES] = false;
+	}
+	if (!o->files)
+		o->phases[PH_FILES] = false;
+	return 0;
+}

@@ -1,0 +1,49 @@
+/*
+ * diskbench-mpi's command line: the options every rank reads alike.
+ */
+#ifndef DISKBENCH_MPI_OPTIONS_H
+#define DISKBENCH_MPI_OPTIONS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum phase_id {
+	PH_WRITE, PH_READ, PH_RANDOM, PH_FILES,
+};
+
+struct opts {
+	const char *dir;
+	uint64_t size;            /* per rank */
+	uint64_t block;
+	uint64_t random_block;
+	uint64_t random_ops;
+	uint32_t queue_depth;
+	double rate;              /* random phase paced at this many requests
+				   * a second per rank; 0: closed loop */
+	bool poisson;
+	const char *engine;       /* "sync", "io_uring" */
+	uint64_t files;
+	uint64_t time_limit_ns;
+	bool phases[4];
+	bool shared_file;
+	const char *json;
+	const char *html;
+	unsigned round_trips;
+	uint64_t interval_ns;
+#ifdef DISKBENCH_MPI_SIM
+	bool sim;
+	int stall_rank;
+	char stall_phase[32];
+	uint64_t stall_nth;
+	uint64_t stall_ns;
+	uint64_t skew_ns;
+	int full_rank;
+	uint64_t full_bytes;
+#endif
+};
+
+/* Every rank parses the same arguments, so all agree on success; rank 0
+ * alone says what was wrong. -1: bad; 1: --help; 0: go. */
+int parse_args(int argc, char **argv, struct opts *o);
+
+#endif

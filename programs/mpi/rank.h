@@ -1,0 +1,89 @@
+/*
+ * One rank of diskbench-mpi: what every file shares (the program's name,
+ * exit codes and limits), the rank's state (struct rank), its clock, and
+ * how it notes the first cause of its failure.
+ */
+#ifndef DISKBENCH_MPI_RANK_H
+#define DISKBENCH_MPI_RANK_H
+
+#include <diskbench.h>
+
+#include <mpi.h>
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/stat.h>
+
+#ifdef DISKBENCH_MPI_SIM
+#include "sim-engine.h"
+#endif
+
+#define PROG "diskbench-mpi"
+
+/* diskbench-bonnie's exit codes. */
+#define EXIT_ERROR 1
+#define EXIT_INTERRUPTED 5
+
+#define TAG_PING 1
+#define TAG_CANCEL 2
+
+#define MAX_PHASES 16
+#define ERRLEN 512
+
+struct opts;
+
+/* This rank and the number of ranks, in MPI_COMM_WORLD. */
+extern int g_rank, g_size;
+
+struct rank {
+	struct opts *o;
+	MPI_Comm comm;
+	struct diskbench_engine *engine;
+	struct diskbench_target *target;
+	int dirfd;                /* the shared path */
+	char rank_dir[4096];      /* where this rank works */
+	bool made_dir;            /* we made rank_dir: remove it at the end */
+	struct stat dir_st;       /* its identity */
+	/* Status. */
+	bool failed;              /* this rank failed (not: was stopped) */
+	bool stopped;             /* stopped because another rank failed */
+	char err[ERRLEN];
+	/* Cancel messages sent to each rank, and received from each. */
+	int *sent, *received;
+	MPI_Request *reqs;
+	int nreqs;
+	int cancel_token;
+	/* The results of the phases that ran here, in order. */
+	struct diskbench_result *res[MAX_PHASES];
+	size_t nres;
+	/* Clock offsets to rank 0, and their error bound (rank 0). */
+	int64_t *offsets;
+	uint64_t bound;
+	/* Shared file. */
+	int shared_fd;
+	char shared_name[256];
+#ifdef DISKBENCH_MPI_SIM
+	struct sim *sim;
+	uint64_t sim_nth[3];      /* reads, writes, fsyncs in this phase */
+	char sim_phase[32];       /* the phase that runs */
+#endif
+};
+
+/* The state of a rank that runs o; MPI_Abort() when out of memory. */
+void rank_init(struct rank *rk, struct opts *o);
+
+void rank_free(struct rank *rk);
+
+/* The clock the phases are timed with (the simulated one with --sim). */
+uint64_t rank_clock(struct rank *rk);
+
+/* This rank failed, for the reason given, unless it failed or was stopped
+ * already (the first cause is the one to tell). */
+void set_err(struct rank *rk, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* A message on standard error from rank 0 only. */
+void say0(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

@@ -1,0 +1,258 @@
+/*
+ * What rank 0 of diskbench-mpi writes (report.h): each phase's results
+ * merged exactly (diskbench_result_merge(): histograms bucket by bucket,
+ * rate = all bytes / (latest end - earliest start) on the common clock),
+ * the table, the stalls (diskbench_stalls_find()) on the common clock and
+ * on the rank's own, the reports with one run for the aggregate and one
+ * per rank, and the failures.
+ */
+#include <diskbench.h>
+
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "gather.h"
+#include "options.h"
+#include "rank.h"
+#include "report.h"
+
+static void fmt_ns(char *buf, size_t size, uint64_t ns)
+{
+	if (ns < 10000)
+		snprintf(buf, size, "%" PRIu64 "ns", ns);
+	else if (ns < 10000000)
+		snprintf(buf, size, "%.1fus", ns / 1e3);
+	else if (ns < UINT64_C(10000000000))
+		snprintf(buf, size, "%.1fms", ns / 1e6);
+	else
+		snprintf(buf, size, "%.2fs", ns / 1e9);
+}
+
+static void table_row(const char *phase, const char *who,
+		      const struct diskbench_result *r)
+{
+	const struct diskbench_hist *h = diskbench_result_hist(r);
+	uint64_t p50 = 0, p99 = 0;
+	char a[24], b[24], c[24], rate[32];
+	bool bytes = diskbench_result_bytes(r) > 0;
+
+	if (diskbench_hist_count(h)) {
+		diskbench_hist_percentile(h, 50, &p50);
+		diskbench_hist_percentile(h, 99, &p99);
+	}
+	fmt_ns(a, sizeof(a), p50);
+	fmt_ns(b, sizeof(b), p99);
+	fmt_ns(c, sizeof(c), diskbench_result_max_latency_ns(r));
+	if (bytes)
+		snprintf(rate, sizeof(rate), "%.1f MiB/s",
+			 diskbench_result_bytes_per_sec(r) / (1024.0 * 1024.0));
+	else
+		snprintf(rate, sizeof(rate), "%.0f ops/s",
+			 diskbench_result_ops_per_sec(r));
+	printf("%-12s %-5s %10" PRIu64 " %16s %10s %10s %10s %9.3fs%s\n", phase, who,
+	       diskbench_result_ops(r), rate, a, b, c,
+	       diskbench_result_elapsed_ns(r) / 1e9,
+	       diskbench_result_error(r) ? "  (partial)" : "");
+}
+
+/* Lines naming each rank's stalls in a phase; how many stalls. */
+static size_t call_out_stalls(const char *phase, int rank,
+			      const struct diskbench_result *r, int64_t offset,
+			      uint64_t common_start)
+{
+	struct diskbench_stalls *st;
+	size_t n;
+
+	if (diskbench_stalls_find(&st, r, NULL))
+		return 0;
+	n = diskbench_stalls_count(st);
+	for (size_t i = 0; i < n; i++) {
+		struct diskbench_stall s = { .sz = sizeof(s) };
+		char lat[24];
+		double at;
+
+		if (diskbench_stalls_get(st, i, &s))
+			continue;
+		fmt_ns(lat, sizeof(lat), s.latency_ns);
+		/* On the common clock, from the aggregate's start. */
+		at = ((double)diskbench_result_start_ns(r) + (double)offset +
+		      (double)s.start_ns - (double)common_start) / 1e9;
+		printf("STALL rank %d %s: %s from %.3f s into the phase on the common clock "
+		       "(%.3f s into its own), %" PRIu64 " operation%s%s\n",
+		       rank, phase, lat, at, s.start_ns / 1e9, s.ops,
+		       s.ops == 1 ? "" : "s",
+		       s.flags & DISKBENCH_STALL_EXACT ? "" : " (to one interval)");
+	}
+	diskbench_stalls_free(st);
+	return n;
+}
+
+static int write_reports(struct rank *rk, struct diskbench_result **merged,
+			 size_t nmerged, struct gathered *g)
+{
+	struct diskbench_report *rep;
+	struct diskbench_report_info info;
+	char name[32];
+	int err;
+
+	if (!rk->o->json && !rk->o->html)
+		return 0;
+	err = diskbench_report_new(&rep);
+	if (err)
+		return err;
+	diskbench_report_info_init(&info, sizeof(info));
+	info.name = "all ranks";
+	info.dir = rk->o->dir;
+	info.file_bytes = rk->o->size;
+	info.chunk_bytes = rk->o->block;
+	info.concurrency = (uint32_t)g_size;
+	err = diskbench_report_add(rep, &info,
+				   (const struct diskbench_result *const *)merged,
+				   nmerged);
+	for (int r = 0; !err && r < g_size; r++) {
+		snprintf(name, sizeof(name), "rank %d", r);
+		info.name = name;
+		info.concurrency = 1;
+		err = diskbench_report_add(rep, &info,
+					   (const struct diskbench_result *const *)g[r].res,
+					   g[r].n);
+	}
+	if (!err && rk->o->json)
+		err = diskbench_report_write_file(rep, DISKBENCH_FORMAT_JSON, NULL,
+						  rk->o->json);
+	if (!err && rk->o->html)
+		err = diskbench_report_write_file(rep, DISKBENCH_FORMAT_HTML, NULL,
+						  rk->o->html);
+	if (err)
+		fprintf(stderr, PROG ": %s\n", diskbench_report_errmsg(rep));
+	diskbench_report_free(rep);
+	return err;
+}
+
+int report(struct rank *rk, struct gathered *g)
+{
+	const int64_t *offsets = rk->offsets;
+	uint64_t bound = rk->bound;
+	struct diskbench_result *merged[MAX_PHASES];
+	size_t nmerged = 0, nphases = 0, stalls = 0;
+	int rc = 0;
+
+	for (int r = 0; r < g_size; r++)
+		if (g[r].n > nphases)
+			nphases = g[r].n;
+	printf(PROG ": %d ranks, %s; clock offsets to rank 0 measured within +-%.1f us "
+	       "(best of %u round trips)\n",
+	       g_size, rk->o->shared_file ? "one shared file in disjoint ranges"
+					  : "one directory per rank",
+	       bound / 1e3, rk->o->round_trips);
+	printf("%-12s %-5s %10s %16s %10s %10s %10s %10s\n", "phase", "rank", "ops",
+	       "rate", "p50", "p99", "max", "time");
+	for (size_t k = 0; k < nphases; k++) {
+		const struct diskbench_result *in[1024];
+		int64_t off[1024];
+		int who[1024];
+		size_t n = 0;
+		char *why = NULL;
+		const char *phase = NULL;
+		struct diskbench_result *m;
+		int err;
+
+		for (int r = 0; r < g_size && n < 1024; r++) {
+			if (k < g[r].n) {
+				in[n] = g[r].res[k];
+				off[n] = offsets[r];
+				who[n] = r;
+				phase = diskbench_result_name(g[r].res[k]);
+				n++;
+			}
+		}
+		err = diskbench_result_merge(&m, in, off, n, &why);
+		if (err) {
+			fprintf(stderr, PROG ": phase %s: %s\n", phase, why ? why : "");
+			diskbench_free(why);
+			rc = 1;
+			break;
+		}
+		merged[nmerged++] = m;
+		table_row(phase, "all", m);
+		for (size_t i = 0; i < n; i++) {
+			char w[16];
+
+			snprintf(w, sizeof(w), "%d", who[i]);
+			table_row("", w, in[i]);
+		}
+		/* A paced phase: the response time (from each request's
+		 * intended start), its own rows and stalls. */
+		if (diskbench_result_response(m)) {
+			char name[64];
+
+			snprintf(name, sizeof(name), "%s response", phase);
+			table_row(name, "all", diskbench_result_response(m));
+			for (size_t i = 0; i < n; i++) {
+				char w[16];
+
+				snprintf(w, sizeof(w), "%d", who[i]);
+				table_row("", w, diskbench_result_response(in[i]));
+			}
+		}
+		for (size_t i = 0; i < n; i++) {
+			stalls += call_out_stalls(phase, who[i], in[i], off[i],
+						  diskbench_result_start_ns(m));
+			if (diskbench_result_response(in[i])) {
+				char name[64];
+
+				snprintf(name, sizeof(name), "%s response time", phase);
+				stalls += call_out_stalls(name, who[i],
+							  diskbench_result_response(in[i]),
+							  off[i], diskbench_result_start_ns(m));
+			}
+		}
+	}
+	if (!stalls && nmerged)
+		printf("no stalls on any rank\n");
+	if (write_reports(rk, merged, nmerged, g))
+		rc = 1;
+	for (size_t k = 0; k < nmerged; k++)
+		diskbench_result_free(merged[k]);
+	fflush(stdout);
+	return rc;
+}
+
+/* One line per cause: ranks that failed alike (all of them, when mpirun
+ * passes a Ctrl-C on) share it. */
+bool say_failures(struct gathered *g)
+{
+	bool any_failed = false;
+
+	for (int r = 0; r < g_size; r++) {
+		char who[256] = "";
+		size_t wl = 0;
+		int n = 0;
+
+		if (g[r].status != 1)
+			continue;
+		any_failed = true;
+		for (int q = r; q < g_size; q++) {
+			if (g[q].status != 1 || strcmp(g[q].err, g[r].err))
+				continue;
+			if (wl < sizeof(who) - 16)
+				wl += (size_t)snprintf(who + wl, sizeof(who) - wl,
+						       "%s%d", n ? ", " : "", q);
+			n++;
+			if (q != r)
+				g[q].status = 3;  /* told */
+		}
+		fprintf(stderr, PROG ": rank%s %s failed: %s; %s%s\n",
+			n > 1 ? "s" : "", who, g[r].err,
+			n == g_size ? "" : "the other ranks stopped; ",
+			strstr(g[r].err, "could not be removed") ||
+				strstr(g[r].err, "rmdir")
+				? "not every file could be removed"
+				: "every rank removed its files");
+	}
+	return any_failed;
+}
