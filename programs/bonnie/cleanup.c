@@ -4,8 +4,8 @@
  *
  * An entry of DIR is taken for ours only when all of these hold:
  *
- * - its name is one the library's target gives (lib/target.c,
- *   choose_name() and probe_direct(); lib/target-files.c,
+ * - its name is one the library's target gives (lib/target/target.c,
+ *   choose_name() and probe_direct(); lib/target/fileset.c,
  *   diskbench__files_make_root()), with the CLI's prefix:
  *   <prefix>.<pid> or <prefix>.<pid>.<n> for the test file,
  *   <prefix>.<pid>.direct-probe[.<n>] for the O_DIRECT probe,
@@ -20,8 +20,8 @@
  *   digits and up to 12 letters or digits, either way round), which are
  *   regular files or symbolic links to such a name ("<name>" or
  *   "../00000/<name>", what the symbolic-link mode makes);
- * - its content is what the phases write (lib/phase-bonnie.c,
- *   lib/phase-files.c): the per-byte write's bytes (offset & 0x7f); or the
+ * - its content is what the phases write (lib/phase/bonnie.c,
+ *   lib/phase/files.c): the per-byte write's bytes (offset & 0x7f); or the
  *   block write's blocks (block b holds, at byte k, the number of blocks
  *   0..b whose index is k modulo the block size, which is one of 256 to
  *   1048576 bytes), where rewrite and the seeks change one byte per block,
