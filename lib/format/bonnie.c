@@ -1,11 +1,12 @@
 /*
  * bonnie++ 2.00a's formats: the CSV line (format 1.98; 1.97 is read too)
- * and the text table; here, what their writers and reader share. Field by field they follow bonnie++'s own output,
- * including its two CSV quirks (field 7 always empty, the directory count
- * in field 26 with field 25 empty; fields counted from 1, as the reader's
- * messages and docs/report-formats.md count them). Where bonnie++'s text table is wrong
- * (file-test cells showing the file count, the seekers lost from the
- * label) we print what is right; docs/report-formats.md lists these.
+ * and the text table; here, what their writers and reader share. Field
+ * by field they follow bonnie++'s own output, including its two CSV
+ * quirks (field 7 always empty, the directory count in field 26 with
+ * field 25 empty; fields counted from 1, as the reader's messages and
+ * docs/report-formats.md count them). Where bonnie++'s text table is
+ * wrong (file-test cells showing the file count, the seekers lost from
+ * the label) we print what is right; docs/report-formats.md lists these.
  */
 #include <errno.h>
 #include <inttypes.h>
