@@ -44,6 +44,7 @@
 
 #include "base/kind-internal.h"
 #include "format/html-bonnie-internal.h"
+#include "result/stall-internal.h"
 #include "format/html-chart-internal.h"
 #include "format/html-common-internal.h"
 #include "format/format-internal.h"
@@ -139,18 +140,20 @@ static void stall_check(struct diskbench__out *o,
 			const struct diskbench_result *res, struct stall *s)
 {
 	struct diskbench_stall_summary sum;
-	struct diskbench_stalls *st;
-	int err;
+	const struct diskbench_stalls *st;
+	bool owned;
+	int err = 0;
 
 	memset(s, 0, sizeof(*s));
 	if (!res)
 		return;
 	memset(&sum, 0, sizeof(sum));
 	sum.sz = sizeof(sum);
-	err = diskbench_stalls_find(&st, res, NULL);
-	if (!err)
+	st = diskbench__stalls_default(res, &owned, &err);
+	if (st)
 		err = diskbench_stalls_summary(st, &sum);
-	diskbench_stalls_free(st);
+	if (owned)
+		diskbench_stalls_free((struct diskbench_stalls *)st);
 	if (err) {
 		if (!o->err)
 			o->err = err;

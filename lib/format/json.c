@@ -25,6 +25,7 @@
 #include "base/kind-internal.h"
 #include "format/format-internal.h"
 #include "format/json-internal.h"
+#include "result/stall-internal.h"
 #include "result/result-internal.h"
 #include "core/slow-log-internal.h"
 #include "core/timeline-internal.h"
@@ -501,10 +502,12 @@ static void write_stall_summary(struct jw *j, const struct diskbench_stalls *st)
  * (diskbench_stalls_find()): derived, not read. */
 static void write_stalls(struct jw *j, const struct diskbench_result *res)
 {
-	struct diskbench_stalls *st;
-	int err = diskbench_stalls_find(&st, res, NULL);
+	const struct diskbench_stalls *st;
+	bool owned;
+	int err = 0;
 
-	if (err) {
+	st = diskbench__stalls_default(res, &owned, &err);
+	if (!st) {
 		if (!j->o->err)
 			j->o->err = err;
 		return;
@@ -539,7 +542,8 @@ static void write_stalls(struct jw *j, const struct diskbench_result *res)
 	}
 	jw_close(j, "]");
 	write_stall_summary(j, st);
-	diskbench_stalls_free(st);
+	if (owned)
+		diskbench_stalls_free((struct diskbench_stalls *)st);
 }
 
 /* A decimal a JSON reader takes as an integer: no sign, no leading zero,

@@ -59,6 +59,12 @@ struct diskbench__measured {
 	struct diskbench_timeline *tl;
 	struct diskbench__slow_log *slow;   /* NULL: no slow-operation log */
 	struct diskbench__pace_part *pace;  /* NULL: not paced */
+	/* What a part above the result derives from it once, for every
+	 * output that needs it (the stalls under the default rule,
+	 * result/stall.c), freed with it by derived_free; never copied. A
+	 * result's figures do not change once made, so neither does this. */
+	void *derived;
+	void (*derived_free)(void *derived);
 };
 
 /* A paced phase's pacing figures and response time (a measured result of

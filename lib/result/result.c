@@ -263,6 +263,8 @@ DISKBENCH_API void diskbench_result_free(struct diskbench_result *res)
 		diskbench_hist_free(m->hist);
 		diskbench_timeline_free(m->tl);
 		diskbench__slow_free(m->slow);
+		if (m->derived_free)
+			m->derived_free(m->derived);
 		if (m->pace) {
 			diskbench_result_free(m->pace->response);
 			free(m->pace);
@@ -343,6 +345,8 @@ static int diskbench_result_copy__impl(struct diskbench_result **out,
 		m->tl = NULL;
 		m->slow = NULL;
 		m->pace = NULL;
+		m->derived = NULL;
+		m->derived_free = NULL;
 		res = &m->r;
 	} else {
 		res = malloc(sizeof(*res));

@@ -17,6 +17,7 @@
 #include "base/common-internal.h"
 #include "base/out-internal.h"
 #include "result/result-internal.h"
+#include "result/stall-internal.h"
 #include "core/slow-log-internal.h"
 #include "base/error-internal.h"
 
@@ -330,6 +331,35 @@ diskbench_stalls_find(struct diskbench_stalls **out,
 {
 	DISKBENCH__API_RETURN(diskbench_stalls_find__impl(out, res, rules),
 			      NULL);
+}
+
+static void free_derived(void *st)
+{
+	diskbench_stalls_free(st);
+}
+
+const struct diskbench_stalls *
+diskbench__stalls_default(const struct diskbench_result *res, bool *owned,
+			  int *err)
+{
+	/* The one-thread rule covers reads too: the result is ours now. */
+	struct diskbench__measured *m =
+		(struct diskbench__measured *)diskbench__measured_c(res);
+	struct diskbench_stalls *st;
+
+	*owned = false;
+	if (m && m->derived)
+		return m->derived;
+	*err = diskbench_stalls_find__impl(&st, res, NULL);
+	if (*err)
+		return NULL;
+	if (m && !m->derived_free) {
+		m->derived = st;
+		m->derived_free = free_derived;
+	} else {
+		*owned = true;
+	}
+	return st;
 }
 
 DISKBENCH_API void diskbench_stalls_free(struct diskbench_stalls *st)

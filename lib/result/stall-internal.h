@@ -1,0 +1,19 @@
+#ifndef DISKBENCH_STALL_INTERNAL_H
+#define DISKBENCH_STALL_INTERNAL_H
+
+#include <stdbool.h>
+
+#include <diskbench/stall.h>
+
+/*
+ * The stalls of res under the default rule, as diskbench_stalls_find(res,
+ * NULL) finds them: found once for a measured result and kept with it, so
+ * that every output (JSON, HTML, text) reads the same analysis without
+ * making it again. *owned says the caller must free them (a summary-only
+ * result keeps nothing); NULL with *err on failure (-ENOMEM).
+ */
+const struct diskbench_stalls *
+diskbench__stalls_default(const struct diskbench_result *res, bool *owned,
+			  int *err);
+
+#endif
