@@ -32,11 +32,9 @@ struct diskbench__ctx {
 	const atomic_int *cancel;
 	/* The run's generator: phases draw from it in bonnie++'s order. */
 	struct diskbench__rand *rng;
-	/* Run options a phase needs to make recorders of its own (workers). */
-	uint64_t timeline_interval_ns;
-	uint64_t timeline_max_intervals;
-	uint32_t hist_precision_bits;
-	uint64_t slow_threshold_ns;
+	/* How the run's recorders are made (the run's options read once,
+	 * the engine's clock): the phase's own and its workers'. Borrowed. */
+	const struct diskbench_recorder_opts *rec_opts;
 	/* stop conditions, 0 = none */
 	uint64_t stop_bytes;
 	uint64_t stop_ops;

@@ -133,15 +133,7 @@ diskbench_phase_kind(const struct diskbench_phase *phase)
 int diskbench__ctx_new_recorder(const struct diskbench__ctx *ctx,
 				struct diskbench_recorder **out)
 {
-	struct diskbench_recorder_opts ro = DISKBENCH_RECORDER_OPTS_INIT;
-
-	ro.interval_ns = ctx->timeline_interval_ns;
-	ro.timeline_max_intervals = ctx->timeline_max_intervals;
-	ro.hist_precision_bits = ctx->hist_precision_bits;
-	ro.slow_threshold_ns = ctx->slow_threshold_ns;
-	ro.clock = ctx->engine->ops.clock;
-	ro.clock_user_data = ctx->engine->user_data;
-	return diskbench_recorder_new(out, &ro);
+	return diskbench_recorder_new(out, ctx->rec_opts);
 }
 
 static void set_next_check(struct diskbench__ctx *ctx)
@@ -491,7 +483,7 @@ int diskbench__ctx_new_pacer(const struct diskbench__ctx *ctx,
 	*out = NULL;
 	if (err)
 		return err;
-	return diskbench__pacer_new(&plan, ctx->hist_precision_bits,
+	return diskbench__pacer_new(&plan, ctx->rec_opts->hist_precision_bits,
 				    phase_index, i, n, resp, out);
 }
 

@@ -24,6 +24,8 @@
 struct diskbench_run {
 	struct diskbench_target *target;
 	struct diskbench_run_opts opts;
+	/* Every phase's recorders: the options above, the engine's clock. */
+	struct diskbench_recorder_opts rec_opts;
 	struct diskbench_phase **phases;
 	size_t nphases, cap;
 	struct diskbench_result **results;
@@ -78,6 +80,13 @@ static int diskbench_run_new__impl(struct diskbench_run **out,
 	if (!run->opts.progress_interval_ns)
 		run->opts.progress_interval_ns = DISKBENCH_RUN_DEFAULT_PROGRESS_NS;
 	run->target = target;
+	diskbench_recorder_opts_init(&run->rec_opts, sizeof(run->rec_opts));
+	run->rec_opts.interval_ns = run->opts.timeline_interval_ns;
+	run->rec_opts.timeline_max_intervals = run->opts.timeline_max_intervals;
+	run->rec_opts.hist_precision_bits = run->opts.hist_precision_bits;
+	run->rec_opts.slow_threshold_ns = run->opts.slow_threshold_ns;
+	run->rec_opts.clock = target->engine->ops.clock;
+	run->rec_opts.clock_user_data = target->engine->user_data;
 	atomic_init(&run->cancel, 0);
 	*out = run;
 	return 0;
@@ -334,10 +343,7 @@ static int run_phase(struct diskbench_run *run, size_t index,
 	ctx.engine = e;
 	ctx.cancel = &run->cancel;
 	ctx.rng = &run->rng;
-	ctx.timeline_interval_ns = run->opts.timeline_interval_ns;
-	ctx.timeline_max_intervals = run->opts.timeline_max_intervals;
-	ctx.hist_precision_bits = run->opts.hist_precision_bits;
-	ctx.slow_threshold_ns = run->opts.slow_threshold_ns;
+	ctx.rec_opts = &run->rec_opts;
 	err = diskbench__ctx_new_recorder(&ctx, &rec);
 	if (err)
 		return err;

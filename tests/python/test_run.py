@@ -343,8 +343,11 @@ def test_progress_seed_random_and_stops(tdir):
         draws.append(1)
         return (len(draws) * 2654435761) & 0xffffffff
     with diskbench.Target(tdir, file_size=MiB) as t:
+        # A report at most every microsecond: the 500 reads of the page
+        # cache may take less than a millisecond, and the first report must
+        # be the random phase's.
         run = diskbench.Run(t, seed=42, progress=seen.append,
-                            progress_interval=0.001, stop_ops=500,
+                            progress_interval=1e-6, stop_ops=500,
                             random=rand)
         assert run.seed == 42
         run.add(diskbench.RandomPhase(block_size=4096, ops=100000),
