@@ -15,8 +15,10 @@ it belongs to, so that a reader finds the code of a declaration without
 searching.
 
 With --doc, also fails when a file calls one in a higher layer than its
-own, the layers being the "### N. name" sections of docs/architecture.md
-under which each lib/ file and each public header is named; and when a
+own, the layers being the "### N. name: `lib/DIR/`" sections of
+docs/architecture.md under which each lib/ file and each public header is
+named; when a file is not in its layer's folder (or a folder is no
+layer's); and when a
 file of lib/ includes a header of a higher layer: an internal header
 ("core/hist-internal.h", its layer its file's) or a public one
 (<diskbench/run.h>, its layer the one the page names it in). Includes are
@@ -125,6 +127,34 @@ def header_owners(libdir, defs):
     return bad
 
 
+def doc_folders(path):
+    """{layer number: its folder below lib/}, from "### N. name: `lib/DIR/`"."""
+    folders = {}
+    for line in open(path, encoding='utf-8'):
+        m = re.match(r'###\s+(\d+)\..*`lib/([A-Za-z0-9_-]+)/`', line)
+        if m:
+            folders[int(m.group(1))] = m.group(2)
+    return folders
+
+
+def folder_problems(libdir, layer, folders):
+    """Lines for a file outside its layer's folder, or a folder no layer has."""
+    bad = []
+    for f, n in sorted(layer.items()):
+        if f.startswith('<'):
+            continue
+        want = folders.get(n)
+        if want is None:
+            bad.append('layer %d of the page names no folder' % n)
+        elif os.path.dirname(f) != want:
+            bad.append('lib/%s is in layer %d, whose folder is lib/%s/'
+                       % (f, n, want))
+    for d in sorted(os.listdir(libdir)):
+        if os.path.isdir(os.path.join(libdir, d)) and d not in folders.values():
+            bad.append('lib/%s/ is the folder of no layer of the page' % d)
+    return sorted(set(bad))
+
+
 def doc_layers(path):
     """{file: layer number} from the "### N. name" sections of the page."""
     layers, current = {}, None
@@ -224,6 +254,10 @@ def main():
                     print('FAIL lib/%s (layer %d) calls lib/%s (layer %d, '
                           'above it): %s' % (f, layer[f], g, layer[g],
                                              ', '.join(sorted(names)[:4])))
+        for line in folder_problems(args.libdir, layer,
+                                    doc_folders(args.doc)):
+            ok = False
+            print('FAIL ' + line)
         includes = include_problems(args.libdir, layer)
         for line in includes:
             ok = False
