@@ -279,6 +279,30 @@ DISKBENCH_API int diskbench_run_execute(struct diskbench_run *run);
 DISKBENCH_API void diskbench_run_cancel(struct diskbench_run *run);
 
 /**
+ * Number of phases the run holds, its own and a suite's, in the order they
+ * run.
+ *
+ * @param[in] run the run
+ * @return the count; 0 for NULL
+ * @since 1.1
+ */
+DISKBENCH_API size_t diskbench_run_phase_count(const struct diskbench_run *run);
+
+/**
+ * One phase of the run, in the order they run: what a program shows for
+ * it (diskbench_phase_kind(), diskbench_phase_name()) without keeping its
+ * own list of what a suite added.
+ *
+ * @param[in] run   the run
+ * @param[in] index from 0 to diskbench_run_phase_count() - 1
+ * @return a borrowed pointer, owned by the run; NULL for an index past the
+ *         end or a NULL run
+ * @since 1.1
+ */
+DISKBENCH_API const struct diskbench_phase *
+diskbench_run_phase_get(const struct diskbench_run *run, size_t index);
+
+/**
  * Number of results of the last execution: one per phase that started.
  *
  * @param[in] run the run
@@ -343,6 +367,94 @@ DISKBENCH_API uint64_t diskbench_run_start_time_ns(const struct diskbench_run *r
  * @return ns since 1970-01-01 UTC; 0 before an execute has ended
  */
 DISKBENCH_API uint64_t diskbench_run_end_time_ns(const struct diskbench_run *run);
+
+/** What diskbench_run_sweep() did with one entry: DISKBENCH_RUN_SWEEP_*. */
+#define DISKBENCH_RUN_SWEEP_REMOVED 1u
+/** The entry stays: a stranger's, a live run's, or not what we make. */
+#define DISKBENCH_RUN_SWEEP_LEFT    2u
+/** Something of ours could not be removed (or read): `error`, `op`. */
+#define DISKBENCH_RUN_SWEEP_FAILED  3u
+
+/** One entry diskbench_run_sweep() judged, told to its callback. */
+struct diskbench_run_sweep_entry {
+	/** Size of this struct as the library filled it; see DISKBENCH_HAS_FIELD(). */
+	size_t sz;
+	/** Its path below the directory swept ("Bonnie.4242",
+	 *  "Bonnie.4242.files/00000"); borrowed for the call. */
+	const char *path;
+	/** DISKBENCH_RUN_SWEEP_REMOVED, _LEFT or _FAILED. */
+	uint32_t what;
+	/** At _FAILED, the negative errno; else 0. */
+	int error;
+	/** At _FAILED, what failed ("unlink", "rmdir", "read"); else NULL. */
+	const char *op;
+	/** Removed: what it was ("test file, 1048576 bytes"), or "". Left:
+	 *  why it stays ("process 4242 is running"). Failed: "". Borrowed for
+	 *  the call. */
+	const char *note;
+};
+
+/**
+ * Told of each entry diskbench_run_sweep() judged, in the order it judged
+ * them; a negative return stops the sweep, which returns it.
+ */
+typedef int (*diskbench_run_sweep_fn)(const struct diskbench_run_sweep_entry *entry,
+				      void *user_data);
+
+/** Options of diskbench_run_sweep(); zero (or NULL) for the defaults. */
+struct diskbench_run_sweep_opts {
+	/** sizeof(struct diskbench_run_sweep_opts) as the caller's headers saw it. */
+	size_t sz;
+	/** The program named in the notes ("not a name diskbench-bonnie
+	 *  makes"); NULL: "libdiskbench". */
+	const char *maker;
+	/** Told of each entry; NULL: nobody (the sweep still removes). */
+	diskbench_run_sweep_fn fn;
+	/** Passed to fn. */
+	void *user_data;
+};
+
+/** Initializer for struct diskbench_run_sweep_opts: nothing set. */
+#define DISKBENCH_RUN_SWEEP_OPTS_INIT \
+	{ sizeof(struct diskbench_run_sweep_opts), NULL, NULL, NULL }
+
+/**
+ * Zeroes opts and sets its sz, as DISKBENCH_RUN_SWEEP_OPTS_INIT does: for
+ * callers without a preprocessor (bindings).
+ *
+ * @param[out] opts the struct to fill
+ * @param[in]  sz   sizeof(*opts) as the caller sees it
+ * @since 1.1
+ */
+DISKBENCH_API void diskbench_run_sweep_opts_init(struct diskbench_run_sweep_opts *opts,
+						 size_t sz);
+
+/**
+ * Removes what runs that could not clean up (killed by SIGKILL, a power
+ * cut, a fault) left in dir, and nothing else. An entry of dir is taken
+ * for one of ours only when all of these hold: its name is one a target
+ * with this prefix gives (the test file `PREFIX.PID` or `PREFIX.PID.N`,
+ * the O_DIRECT probe `PREFIX.PID.direct-probe[.N]`, the small files' tree
+ * `PREFIX.PID.files[.N]`, N from 1 to 999); no process PID exists; the
+ * caller owns it (root: any owner); its type is what we make; and its
+ * content is what the phases write (bonnie++'s per-byte or block
+ * patterns, zeros for the probe and the small files; large files are
+ * sampled). Everything is reached from a descriptor of dir, never
+ * following a link, and a name is checked again to lead to the inode
+ * checked just before it is removed. What fails a check is left, and
+ * said to fn with the reason.
+ *
+ * @param[in] dir    the directory (the one name followed: the caller's)
+ * @param[in] prefix the runs' name prefix (struct diskbench_target_opts)
+ * @param[in] opts   NULL for the defaults
+ * @return 0 when dir was read to its end (a removal that failed is told
+ *         to fn as _FAILED, the entry left); -EINVAL (NULL dir or prefix,
+ *         an empty prefix), -ENOMEM, the errno of opening or reading dir,
+ *         or fn's negative answer
+ * @since 1.1
+ */
+DISKBENCH_API int diskbench_run_sweep(const char *dir, const char *prefix,
+				      const struct diskbench_run_sweep_opts *opts);
 
 DISKBENCH_END_DECLS
 

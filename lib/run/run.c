@@ -587,6 +587,17 @@ void diskbench__run_params(const struct diskbench_run *run,
 		out->seeks = seeks_reported(run, ph->seeks, ph->seek_time_ns);
 }
 
+DISKBENCH_API size_t diskbench_run_phase_count(const struct diskbench_run *run)
+{
+	return run ? run->nphases : 0;
+}
+
+DISKBENCH_API const struct diskbench_phase *
+diskbench_run_phase_get(const struct diskbench_run *run, size_t index)
+{
+	return run && index < run->nphases ? run->phases[index] : NULL;
+}
+
 DISKBENCH_API size_t diskbench_run_result_count(const struct diskbench_run *run)
 {
 	return run ? run->nresults : 0;

@@ -1,6 +1,6 @@
 /*
  * diskbench-bonnie --cleanup DIR: removes what runs killed by SIGKILL (or
- * by a fault) left in DIR, and nothing else. See cleanup.c.
+ * by a fault) left in DIR, and nothing else, through diskbench_run_sweep().
  */
 #ifndef DISKBENCH_BONNIE_CLEANUP_H
 #define DISKBENCH_BONNIE_CLEANUP_H

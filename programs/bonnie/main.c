@@ -80,10 +80,15 @@ int main(int argc, char **argv)
 	status = bench_open(&b, &o);                /* setup.c */
 	if (status)
 		goto out;
-	steps_choose(&cli);
 	status = bench_run_new(&b, &o, &cli);
 	if (status)
 		goto out;
+	if (steps_choose(&cli, b.run)) {            /* steps.c */
+		fprintf(stderr, PROG ": the run holds a phase that is none of "
+			"bonnie++'s tests\n");
+		status = EXIT_IO;
+		goto out;
+	}
 	status = run_tests(&b, &cli, &o, &runs_done, &said);  /* runs.c */
 	/* Every run measured, whatever stopped the last one. */
 	if (write_files(b.all, &o))

@@ -41,20 +41,28 @@ void cli_init(struct cli *cli, const struct options *o)
 				 (o->progress == PROGRESS_AUTO && isatty(STDERR_FILENO)));
 }
 
-void steps_choose(struct cli *cli)
+int steps_choose(struct cli *cli, const struct diskbench_run *run)
 {
-	const struct options *o = cli->o;
+	size_t n = diskbench_run_phase_count(run);
 
-	if (o->file_mib)
-		for (int i = 0; i < 6; i++) {
-			if (!o->byte_mib && (all_steps[i].kind == DISKBENCH_PHASE_PUTC ||
-					    all_steps[i].kind == DISKBENCH_PHASE_GETC))
-				continue;
-			cli->steps[cli->nsteps++] = &all_steps[i];
-		}
-	if (o->files_k)
-		for (int i = 6; i < 12; i++)
-			cli->steps[cli->nsteps++] = &all_steps[i];
+	/* The run's phases, in its order: which of the twelve the suite
+	 * added (-s 0, -n 0, -f) is the library's to say. */
+	if (n > 12)
+		return -EINVAL;
+	cli->nsteps = 0;
+	for (size_t i = 0; i < n; i++) {
+		enum diskbench_phase_kind k =
+			diskbench_phase_kind(diskbench_run_phase_get(run, i));
+		const struct step *s = NULL;
+
+		for (int j = 0; j < 12 && !s; j++)
+			if (all_steps[j].kind == k)
+				s = &all_steps[j];
+		if (!s)
+			return -EINVAL;   /* not one of bonnie++'s twelve */
+		cli->steps[cli->nsteps++] = s;
+	}
+	return 0;
 }
 
 /*

@@ -13,8 +13,11 @@ struct options;
 /* The callbacks' state for a run of o, before any test. */
 void cli_init(struct cli *cli, const struct options *o);
 
-/* The tests of the run, in bonnie++'s order (the library's suite). */
-void steps_choose(struct cli *cli);
+struct diskbench_run;
+
+/* The tests of the run, in its order (the library's suite): 0, or -EINVAL
+ * for a phase that is none of bonnie++'s twelve. */
+int steps_choose(struct cli *cli, const struct diskbench_run *run);
 
 /* diskbench_run_opts.event, user_data the struct cli. */
 int on_event(const struct diskbench_run_event *ev, void *user_data);

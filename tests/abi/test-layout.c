@@ -29,6 +29,8 @@ _Static_assert(offsetof(struct diskbench_progress, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_random_opts, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_run_opts, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_run_event, sz) == 0, "sz first");
+_Static_assert(offsetof(struct diskbench_run_sweep_entry, sz) == 0, "sz first");
+_Static_assert(offsetof(struct diskbench_run_sweep_opts, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_bonnie_suite_opts, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_seq_opts, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_target_opts, sz) == 0, "sz first");
@@ -303,6 +305,36 @@ static void test_layout_bonnie_suite_opts(void **state)
 	assert_offset(diskbench_bonnie_suite_opts, file_chunk_bytes, 72);
 	assert_offset(diskbench_bonnie_suite_opts, files_flags, 76);
 	assert_int_equal(sizeof(struct diskbench_bonnie_suite_opts), 80);
+}
+
+/* 1.1: the sweep of what killed runs left, its options and entries, and
+ * the values of an entry's `what`. */
+static void test_layout_run_sweep(void **state)
+{
+	struct diskbench_run_sweep_opts o = DISKBENCH_RUN_SWEEP_OPTS_INIT;
+
+	(void)state;
+	assert_int_equal(o.sz, sizeof(o));
+	assert_null(o.maker);
+	assert_null(o.fn);
+	assert_null(o.user_data);
+	assert_int_equal(DISKBENCH_RUN_SWEEP_REMOVED, 1);
+	assert_int_equal(DISKBENCH_RUN_SWEEP_LEFT, 2);
+	assert_int_equal(DISKBENCH_RUN_SWEEP_FAILED, 3);
+	if (!LP64)
+		skip();
+	assert_offset(diskbench_run_sweep_opts, sz, 0);
+	assert_offset(diskbench_run_sweep_opts, maker, 8);
+	assert_offset(diskbench_run_sweep_opts, fn, 16);
+	assert_offset(diskbench_run_sweep_opts, user_data, 24);
+	assert_int_equal(sizeof(struct diskbench_run_sweep_opts), 32);
+	assert_offset(diskbench_run_sweep_entry, sz, 0);
+	assert_offset(diskbench_run_sweep_entry, path, 8);
+	assert_offset(diskbench_run_sweep_entry, what, 16);
+	assert_offset(diskbench_run_sweep_entry, error, 20);
+	assert_offset(diskbench_run_sweep_entry, op, 24);
+	assert_offset(diskbench_run_sweep_entry, note, 32);
+	assert_int_equal(sizeof(struct diskbench_run_sweep_entry), 40);
 }
 
 static void test_layout_run_event(void **state)
@@ -648,6 +680,7 @@ int main(void)
 		cmocka_unit_test(test_layout_random_opts),
 		cmocka_unit_test(test_layout_run_opts),
 		cmocka_unit_test(test_layout_run_event),
+		cmocka_unit_test(test_layout_run_sweep),
 		cmocka_unit_test(test_layout_bonnie_suite_opts),
 		cmocka_unit_test(test_layout_seq_opts),
 		cmocka_unit_test(test_layout_target_opts),

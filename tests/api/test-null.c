@@ -310,6 +310,10 @@ CHECK(diskbench_run_result_count) { IS_ZERO(diskbench_run_result_count(NULL)); }
 CHECK(diskbench_run_result) { IS_NULL(diskbench_run_result(NULL, 0)); }
 CHECK(diskbench_run_seed) { IS_ZERO(diskbench_run_seed(NULL)); }
 CHECK(diskbench_run_errmsg) { IS_EMPTY(diskbench_run_errmsg(NULL)); }
+CHECK(diskbench_run_phase_count) { IS_ZERO(diskbench_run_phase_count(NULL)); }
+CHECK(diskbench_run_phase_get) { IS_NULL(diskbench_run_phase_get(NULL, 0)); }
+CHECK(diskbench_run_sweep_opts_init) { diskbench_run_sweep_opts_init(NULL, sizeof(struct diskbench_run_sweep_opts)); }
+CHECK(diskbench_run_sweep) { IS_EINVAL(diskbench_run_sweep(NULL, NULL, NULL)); }
 
 /* bonnie.h */
 CHECK(diskbench_bonnie_suite_opts_init) { diskbench_bonnie_suite_opts_init(NULL, sizeof(struct diskbench_bonnie_suite_opts)); }
@@ -669,6 +673,8 @@ static struct entry entries[] = {
 	E(diskbench_run_add), E(diskbench_run_execute), E(diskbench_run_cancel),
 	E(diskbench_run_result_count), E(diskbench_run_result),
 	E(diskbench_run_seed), E(diskbench_run_errmsg),
+	E(diskbench_run_phase_count), E(diskbench_run_phase_get),
+	E(diskbench_run_sweep_opts_init), E(diskbench_run_sweep),
 	E(diskbench_bonnie_suite_opts_init), E(diskbench_run_add_bonnie),
 	E(diskbench_report_info_init), E(diskbench_write_opts_init),
 	E(diskbench_report_new), E(diskbench_report_free), E(diskbench_report_add),

@@ -216,6 +216,12 @@ static int use_run_opts(void *o)
 	return rc;
 }
 
+/* A sweep of the (empty) directory with a prefix nothing there has. */
+static int use_run_sweep_opts(void *o)
+{
+	return diskbench_run_sweep(dir, "diskbench-opts-none", o);
+}
+
 static int use_bonnie_suite_opts(void *o)
 {
 	struct diskbench_run *run = NULL;
@@ -292,6 +298,7 @@ INIT_FN(custom_ctx_ops)
 INIT_FN(write_opts)
 INIT_FN(stall_rules)
 INIT_FN(pace_opts)
+INIT_FN(run_sweep_opts)
 
 /* ---- each struct's last member, given a valid non-zero value ---- */
 
@@ -331,6 +338,7 @@ SET_LAST(report_info, end_time_ns, 12345)
 SET_LAST(write_opts, title, "t")
 SET_LAST(stall_rules, p99_factor, 10)
 SET_LAST(pace_opts, spin_ns, 1000)
+SET_LAST(run_sweep_opts, user_data, (void *)&report)
 
 struct opt_case {
 	const char *name;                 /* the struct's tag */
@@ -386,12 +394,13 @@ static const struct opt_case cases[] = {
 	CASE(write_opts, write_opts, title, init_write_opts, NULL),
 	CASE(stall_rules, stall_rules, p99_factor, init_stall_rules, NULL),
 	CASE(pace_opts, pace_opts, spin_ns, init_pace_opts, prep_pace_opts),
+	CASE(run_sweep_opts, run_sweep_opts, user_data, init_run_sweep_opts, NULL),
 };
 
 /* Structs that start with sz but that the library fills, never reads. */
 static const char *const handed_out[] = {
 	"progress", "timeline_point", "stall", "stall_summary", "slow_op",
-	"pace_info", "run_event",
+	"pace_info", "run_event", "run_sweep_entry",
 };
 
 static void set_sz(void *o, size_t sz)
@@ -932,6 +941,8 @@ FROM_INIT(bonnie_suite_opts, bonnie_suite_opts, DISKBENCH_BONNIE_SUITE_OPTS_INIT
 	  o.seeks = 10)
 FROM_INIT(report_info, report_info, DISKBENCH_REPORT_INFO_INIT, o.name = "x")
 FROM_INIT(write_opts, write_opts, DISKBENCH_WRITE_OPTS_INIT, o.title = "x")
+FROM_INIT(run_sweep_opts, run_sweep_opts, DISKBENCH_RUN_SWEEP_OPTS_INIT,
+	  o.maker = "x")
 
 /* The complete positional initializers the tree and its tests use. */
 static NOINLINE int from_positional_custom_ops(void)
@@ -957,7 +968,7 @@ static const struct {
 	I(recorder_opts), I(bonnie_opts), I(seq_opts), I(random_opts),
 	I(files_opts), I(custom_ops), I(custom_ctx_ops), I(target_opts),
 	I(run_opts),
-	I(bonnie_suite_opts), I(report_info), I(write_opts),
+	I(bonnie_suite_opts), I(report_info), I(write_opts), I(run_sweep_opts),
 #undef I
 	{ "{ sizeof(co), NULL, op, NULL } for custom_ops", from_positional_custom_ops },
 	{ "{ sizeof(o), 1000, 3, 0 } for hist_opts", from_positional_hist_opts },

@@ -15,6 +15,8 @@
 #include <stdatomic.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 
 #define FILE_BYTES (UINT64_C(1) << 20)
 #define BLOCK 8192u
@@ -772,7 +774,16 @@ static void test_run_phase_names(void **state)
 	assert_non_null(strstr(diskbench_error_last(), "diskbench_run_add: a phase named"));
 	assert_ok(diskbench_phase_set_name(e, "cold_read_again"));
 	assert_ok(diskbench_run_add(f->run, e));
+	/* The run's phases, in its order, before and after it runs. */
+	assert_int_equal(diskbench_run_phase_count(f->run), 5);
+	assert_ptr_equal(diskbench_run_phase_get(f->run, 0), a);
+	assert_ptr_equal(diskbench_run_phase_get(f->run, 3), d);
+	assert_ptr_equal(diskbench_run_phase_get(f->run, 4), e);
+	assert_null(diskbench_run_phase_get(f->run, 5));
 	run_execute_ok(f->run);
+	assert_int_equal(diskbench_run_phase_count(f->run), 5);
+	assert_int_equal(diskbench_phase_kind(diskbench_run_phase_get(f->run, 4)),
+			 DISKBENCH_PHASE_GET_BLOCK);
 	assert_int_equal(diskbench_run_result_count(f->run), 5);
 	assert_string_equal(diskbench_result_name(fx_res(f, 0)), "put_block");
 	assert_string_equal(diskbench_result_name(fx_res(f, 1)), "put_block.2");
@@ -783,6 +794,131 @@ static void test_run_phase_names(void **state)
 		assert_int_equal(diskbench_result_kind(fx_res(f, i)),
 				 DISKBENCH_PHASE_PUT_BLOCK);
 	assert_clean(f);
+}
+
+/* ---- the sweep of what killed runs left ---- */
+
+struct told {
+	int n;
+	char line[16][320];
+	int stop_at;          /* 0: never */
+};
+
+static int tell(const struct diskbench_run_sweep_entry *e, void *ud)
+{
+	struct told *t = ud;
+
+	if (t->n < 16)
+		snprintf(t->line[t->n], sizeof(t->line[0]), "%s %s|%s|%d|%s",
+			 e->what == DISKBENCH_RUN_SWEEP_REMOVED ? "removed" :
+			 e->what == DISKBENCH_RUN_SWEEP_LEFT ? "left" : "failed",
+			 e->path, e->note, e->error, e->op ? e->op : "");
+	t->n++;
+	return t->stop_at && t->n >= t->stop_at ? -ECANCELED : 0;
+}
+
+static const char *told_of(const struct told *t, const char *path)
+{
+	size_t n = strlen(path);
+
+	for (int i = 0; i < t->n && i < 16; i++) {
+		const char *sp = strchr(t->line[i], ' ');
+
+		if (sp && !strncmp(sp + 1, path, n) && sp[1 + n] == '|')
+			return t->line[i];
+	}
+	return NULL;
+}
+
+static void put_file(const char *dir, const char *name, const unsigned char *b,
+		     size_t n)
+{
+	char *p = tdir_path(dir, name);
+
+	assert_int_equal(tdir_write(p, b, n), 0);
+	free(p);
+}
+
+/* What each kind of entry becomes: a dead run's test file (the per-byte
+ * pattern) and small files' tree removed, a live run's and a stranger's
+ * left with the reason, other prefixes never looked at. */
+static void test_run_sweep(void **state)
+{
+	char *dir = tdir_new(), name[96], tree[96], sub[160], small[200];
+	struct diskbench_run_sweep_opts o = DISKBENCH_RUN_SWEEP_OPTS_INIT;
+	struct told t = { 0 };
+	unsigned char putc_bytes[1000], junk[100];
+	pid_t dead = fork();
+	const char *l;
+
+	(void)state;
+	assert_true(dead >= 0);
+	if (dead == 0)
+		_exit(0);
+	assert_int_equal(waitpid(dead, NULL, 0), dead);
+	for (size_t i = 0; i < sizeof(putc_bytes); i++)
+		putc_bytes[i] = (unsigned char)(i & 0x7f);
+	memset(junk, 'x', sizeof(junk));
+	snprintf(name, sizeof(name), "Pfx.%ld", (long)dead);
+	put_file(dir, name, putc_bytes, sizeof(putc_bytes));
+	snprintf(name, sizeof(name), "Pfx.%ld.1", (long)dead);
+	put_file(dir, name, junk, sizeof(junk));
+	snprintf(name, sizeof(name), "Pfx.%ld", (long)getpid());
+	put_file(dir, name, putc_bytes, sizeof(putc_bytes));
+	put_file(dir, "Pfx.bogus", junk, 1);
+	put_file(dir, "Other.1", junk, 1);
+	snprintf(tree, sizeof(tree), "%s/Pfx.%ld.files", dir, (long)dead);
+	assert_int_equal(mkdir(tree, 0700), 0);
+	snprintf(sub, sizeof(sub), "%s/00000", tree);
+	assert_int_equal(mkdir(sub, 0700), 0);
+	snprintf(small, sizeof(small), "%s/0000000000abc", sub);
+	assert_int_equal(tdir_write(small, "", 0), 0);
+
+	o.maker = "the tester";
+	o.fn = tell;
+	o.user_data = &t;
+	assert_ok(diskbench_run_sweep(dir, "Pfx", &o));
+	snprintf(name, sizeof(name), "Pfx.%ld", (long)dead);
+	l = told_of(&t, name);
+	assert_non_null(l);
+	assert_non_null(strstr(l, "removed "));
+	assert_non_null(strstr(l, "test file, 1000 bytes"));
+	snprintf(name, sizeof(name), "Pfx.%ld.1", (long)dead);
+	l = told_of(&t, name);
+	assert_non_null(l);
+	assert_non_null(strstr(l, "left "));
+	assert_non_null(strstr(l, "its content is not what the tester writes"));
+	snprintf(name, sizeof(name), "Pfx.%ld", (long)getpid());
+	l = told_of(&t, name);
+	assert_non_null(l);
+	assert_non_null(strstr(l, "is running"));
+	l = told_of(&t, "Pfx.bogus");
+	assert_non_null(l);
+	assert_non_null(strstr(l, "not a name the tester makes"));
+	assert_null(told_of(&t, "Other.1"));
+	snprintf(name, sizeof(name), "Pfx.%ld.files", (long)dead);
+	l = told_of(&t, name);
+	assert_non_null(l);
+	assert_non_null(strstr(l, "removed "));
+	assert_int_equal(t.n, 5);
+	/* Left: the live run's file, the stranger's, the other prefix. */
+	assert_int_equal(tdir_count(dir), 4);
+
+	/* A negative answer stops the sweep and is its return. */
+	memset(&t, 0, sizeof(t));
+	t.stop_at = 1;
+	assert_rc(diskbench_run_sweep(dir, "Pfx", &o), -ECANCELED);
+	assert_int_equal(t.n, 1);
+	/* Bad input: one message naming what was wrong. */
+	assert_rc(diskbench_run_sweep(dir, "", &o), -EINVAL);
+	assert_non_null(strstr(diskbench_error_last(), "prefix"));
+	assert_rc(diskbench_run_sweep(NULL, "Pfx", NULL), -EINVAL);
+	assert_non_null(strstr(diskbench_error_last(), "directory"));
+	snprintf(sub, sizeof(sub), "%s/none", dir);
+	assert_rc(diskbench_run_sweep(sub, "Pfx", NULL), -ENOENT);
+	assert_non_null(strstr(diskbench_error_last(), sub));
+	tdir_remove(dir);
+	free(dir);
 }
 
 struct bigger_run_opts {
@@ -933,6 +1069,7 @@ int main(int argc, char **argv)
 		T(test_run_empty_and_args),
 		T(test_run_add_twice),
 		T(test_run_phase_names),
+		cmocka_unit_test(test_run_sweep),
 		T(test_run_opts_sz),
 		T(test_run_timeline_bounded),
 	};
