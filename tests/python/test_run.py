@@ -476,3 +476,39 @@ def test_run_lifetimes_and_misuse(tdir, unraisable):
     assert run.results[0].ops > 0      # copies: still there
     run = run2 = p = t = None
     assert unraisable == []
+
+
+def test_schedule_and_sweep(tdir):
+    import os as _os
+    with diskbench.Target(tdir, file_size=MiB) as t:
+        run = diskbench.Run(t)
+        run.add(diskbench.SeqPhase(block_size=4096))
+        run.add_bonnie(byte_tests=False, small_files=False)
+        sched = run.schedule
+        # the suite's phases are the library's: the run names them all
+        assert sched[0] == (run.phases[0].name, run.phases[0].kind)
+        assert [k for _, k in sched[1:]] == [
+            diskbench.PhaseKind.PUT_BLOCK, diskbench.PhaseKind.REWRITE,
+            diskbench.PhaseKind.GET_BLOCK, diskbench.PhaseKind.SEEKS]
+        assert len(run.phases) == 1
+    # a dead process's test file, the per-byte pattern: removed; a
+    # stranger's name: left, and said why
+    pid = _os.fork()
+    if pid == 0:
+        _os._exit(0)
+    _os.waitpid(pid, 0)
+    with open(_os.path.join(tdir, "Swp.%d" % pid), "wb") as f:
+        f.write(bytes(i & 0x7f for i in range(3000)))
+    with open(_os.path.join(tdir, "Swp.nope"), "wb") as f:
+        f.write(b"x")
+    got = diskbench.sweep(tdir, "Swp", maker="pytest")
+    by = {e.path: e for e in got}
+    assert by["Swp.%d" % pid].what == "removed"
+    assert "3000 bytes" in by["Swp.%d" % pid].note
+    assert by["Swp.nope"].what == "left"
+    assert by["Swp.nope"].note == "not a name pytest makes"
+    assert not _os.path.exists(_os.path.join(tdir, "Swp.%d" % pid))
+    _os.unlink(_os.path.join(tdir, "Swp.nope"))
+    with pytest.raises(diskbench.DiskbenchError) as ei:
+        diskbench.sweep(_os.path.join(tdir, "none"), "Swp")
+    assert "none" in str(ei.value)

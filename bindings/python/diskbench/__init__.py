@@ -30,7 +30,7 @@ from ._engine import (Buffer, Engine, EngineOps, EngineTable, IOOp, IORequest,
 from ._report import Format, Report, ReportRun, RunInfo
 from ._run import (DONE, BonniePhase, ContextPhase, CustomContext, CustomPhase,
                    FilesPhase, Phase, Progress, RandomPhase, Run, RunEvent,
-                   SeqPhase, Target)
+                   SeqPhase, SweepEntry, Target, sweep)
 from ._stats import (Bucket, Histogram, IntervalTails, PaceInfo, PhaseKind,
                      Recorder, Result, SlowOp, Stall, Stalls, StallSummary, Timeline,
                      TimelinePoint, phase_kind_name)
@@ -44,7 +44,7 @@ __all__ = [
     "BonniePhase", "SeqPhase", "RandomPhase", "FilesPhase", "CustomPhase",
     "ContextPhase", "CustomContext", "DONE", "Run", "RunEvent", "Progress", "Report",
     "ReportRun", "RunInfo", "Format", "IntervalTails", "SlowOp", "Stall",
-    "Stalls", "StallSummary", "PaceInfo",
+    "Stalls", "StallSummary", "PaceInfo", "sweep", "SweepEntry",
 ]
 
 #: The version of this package; it follows the library's.

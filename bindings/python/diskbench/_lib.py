@@ -212,6 +212,19 @@ class RunEvent(Structure):
 RUN_EVENT_FN = ctypes.CFUNCTYPE(c_int, POINTER(RunEvent), P)
 
 
+class RunSweepEntry(Structure):
+    _fields_ = [("sz", size), ("path", c_char_p), ("what", u32),
+                ("error", c_int), ("op", c_char_p), ("note", c_char_p)]
+
+
+RUN_SWEEP_FN = ctypes.CFUNCTYPE(c_int, POINTER(RunSweepEntry), P)
+
+
+class RunSweepOpts(Structure):
+    _fields_ = [("sz", size), ("maker", c_char_p), ("fn", RUN_SWEEP_FN),
+                ("user_data", P)]
+
+
 class RunOpts(Structure):
     _fields_ = [("sz", size), ("progress", PROGRESS_FN),
                 ("progress_user_data", P), ("progress_interval_ns", u64),
@@ -301,6 +314,8 @@ STRUCTS = {
     "diskbench_progress": Progress,
     "diskbench_run_opts": RunOpts,
     "diskbench_run_event": RunEvent,
+    "diskbench_run_sweep_entry": RunSweepEntry,
+    "diskbench_run_sweep_opts": RunSweepOpts,
     "diskbench_report_info": ReportInfo,
     "diskbench_write_opts": WriteOpts,
     "diskbench_stall_rules": StallRules,
@@ -503,6 +518,10 @@ _PROTOTYPES: Tuple[Tuple[Any, ...], ...] = (
     ("run_errmsg", c_char_p, (P,)),
     ("run_start_time_ns", u64, (P,)),
     ("run_end_time_ns", u64, (P,)),
+    ("run_phase_count", size, (P,)),
+    ("run_phase_get", P, (P, size)),
+    ("run_sweep_opts_init", None, (POINTER(RunSweepOpts), size)),
+    ("run_sweep", c_int, (c_char_p, c_char_p, POINTER(RunSweepOpts)), B),
     # report.h
     ("report_info_init", None, (POINTER(ReportInfo), size)),
     ("write_opts_init", None, (POINTER(WriteOpts), size)),

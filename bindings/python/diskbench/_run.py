@@ -849,6 +849,17 @@ class Run(Closeable):
         """The phases added, in order."""
         return list(self._phases)
 
+    @property
+    def schedule(self) -> List[Tuple[str, PhaseKind]]:
+        """Every phase the run holds, its own and a suite's (add_bonnie),
+        in the order they run: (name, kind) each, as the library says."""
+        out = []
+        for i in range(C.run_phase_count(self._p)):
+            ph = C.run_phase_get(self._p, i)
+            out.append((decode(C.phase_name(ph)) or "",
+                        PhaseKind(C.phase_kind(ph))))
+        return out
+
     seed = property(lambda self: C.run_seed(self._p),
                     doc="The seed of the run's generator.")
     start_time_ns = property(lambda self: C.run_start_time_ns(self._p),
@@ -1050,3 +1061,55 @@ def _execute_on_worker(p: int) -> Tuple[int, Optional[BaseException]]:
     if isinstance(rc, BaseException):  # pragma: no cover
         raise rc
     return rc, interrupt
+
+
+class SweepEntry(NamedTuple):
+    """One entry sweep() judged: ``what`` is "removed", "left" or
+    "failed"; ``note`` what it was (removed) or why it stays (left);
+    ``error`` (a negative errno) and ``op`` at "failed"."""
+
+    path: str
+    what: str
+    note: str
+    error: int
+    op: Optional[str]
+
+
+_SWEEP_WHAT = {1: "removed", 2: "left", 3: "failed"}
+
+
+def sweep(dir: PathArg, prefix: str = "diskbench",
+          maker: Optional[str] = None) -> List[SweepEntry]:
+    """Removes what runs that could not clean up (killed, a power cut)
+    left in dir under names of prefix, and nothing else (diskbench_run_sweep():
+    names a target gives, no such process alive, owned by the caller, the
+    type and content the phases make); returns every entry judged, in
+    order. ``maker`` names the program in the notes (None: libdiskbench).
+    DiskbenchError when dir cannot be read."""
+    bdir = cpath(dir, "dir")
+    bprefix = cstr(prefix, "prefix")
+    bmaker = cstr(maker, "maker", optional=True)
+    entries: List[SweepEntry] = []
+    errors = _CallbackErrors()
+
+    def tell(e: Any, _ud: Any) -> int:
+        try:
+            x = e.contents
+            entries.append(SweepEntry(decode(x.path) or "",
+                                      _SWEEP_WHAT.get(x.what, str(x.what)),
+                                      decode(x.note) or "", x.error,
+                                      decode(x.op)))
+            return 0
+        except BaseException as exc:  # a KeyboardInterrupt, MemoryError
+            errors.add(exc)
+            return -_errno.ECANCELED
+
+    fn = C.RUN_SWEEP_FN(tell)
+    o = C.RunSweepOpts()
+    C.run_sweep_opts_init(byref(o), sizeof(o))
+    o.maker = bmaker
+    o.fn = fn
+    rc = C.run_sweep(bdir, bprefix, byref(o))
+    raise_first(errors.take(), "sweep")
+    check(rc, "run_sweep")
+    return entries
