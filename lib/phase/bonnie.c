@@ -348,13 +348,6 @@ static void describe_bonnie(const struct diskbench_phase *p,
 					   : "not done (bonnie++ reads what the earlier phases left in the page cache)");
 }
 
-static uint64_t whole_test_file(const struct diskbench_phase *p,
-				uint64_t target_bytes)
-{
-	(void)p;
-	return target_bytes;
-}
-
 /* The first seek phase's count (or time) and seekers, for a report. */
 static void params_bonnie(const struct diskbench_phase *p,
 			  struct diskbench__phase_params *out)
@@ -371,7 +364,7 @@ static void params_bonnie(const struct diskbench_phase *p,
 const struct diskbench__phase_class diskbench__bonnie_class = {
 	.run = run_bonnie,
 	.describe = describe_bonnie,
-	.test_file_bytes = whole_test_file,
+	.test_file_bytes = diskbench__phase_whole_test_file,
 	.params = params_bonnie,
 };
 

@@ -186,6 +186,10 @@ int diskbench__phase_make(struct diskbench_phase **out, const char *name,
 			  enum diskbench_phase_kind kind,
 			  const struct diskbench__phase_class *cls);
 
+/* A class's test_file_bytes for a phase that uses the whole test file. */
+uint64_t diskbench__phase_whole_test_file(const struct diskbench_phase *p,
+					  uint64_t target_bytes);
+
 extern const struct diskbench__phase_class diskbench__bonnie_class;
 extern const struct diskbench__phase_class diskbench__seq_class;
 extern const struct diskbench__phase_class diskbench__custom_class;

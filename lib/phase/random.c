@@ -199,17 +199,10 @@ static void describe_random(const struct diskbench_phase *p,
 				"ops_limit"));
 }
 
-static uint64_t random_test_file(const struct diskbench_phase *p,
-				 uint64_t target_bytes)
-{
-	(void)p;
-	return target_bytes;
-}
-
 const struct diskbench__phase_class diskbench__random_class = {
 	.run = run_random,
 	.describe = describe_random,
-	.test_file_bytes = random_test_file,
+	.test_file_bytes = diskbench__phase_whole_test_file,
 	.paceable = true,
 };
 
