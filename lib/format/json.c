@@ -591,7 +591,7 @@ static void write_pace(struct jw *j, const struct diskbench__wopts *w,
 		       const struct diskbench__pace_part *pp)
 {
 	const struct diskbench_pace_info *pi = &pp->info;
-	const struct diskbench__measured *rm = diskbench__measured_c(pp->response);
+	const struct diskbench_result *resp = pp->response;
 
 	jw_open(j, "pace", "{");
 	jw_str(j, "arrival", pi->flags & DISKBENCH_PACE_INFO_POISSON ? "poisson"
@@ -606,46 +606,52 @@ static void write_pace(struct jw *j, const struct diskbench__wopts *w,
 	jw_u64(j, "lag_max_ns", pi->lag_max_ns);
 	jw_u64(j, "streams", pi->streams);
 	jw_open(j, "response", "{");
-	write_latency(j, w, rm->hist);
-	write_timeline(j, rm->tl);
-	write_slow(j, rm->slow);
-	write_stalls(j, pp->response);
+	write_latency(j, w, diskbench_result_hist(resp));
+	write_timeline(j, diskbench_result_timeline(resp));
+	write_slow(j, diskbench__result_slow(resp));
+	write_stalls(j, resp);
 	jw_close(j, "}");
 	jw_close(j, "}");
 }
 
+/* A result is read through its getters alone (result.h, and the internal
+ * ones for the slow log and the pacing part), as every writer reads it. */
 static void write_result(struct jw *j, const struct diskbench__wopts *w,
 			 const struct diskbench_result *res)
 {
-	const struct diskbench__measured *m = diskbench__measured_c(res);
+	bool summary = diskbench_result_summary_only(res);
 	enum diskbench_phase_kind kind = diskbench_result_kind(res);
+	const struct diskbench__pace_part *pace;
 
 	jw_open(j, NULL, "{");
 	jw_str(j, "name", diskbench_result_name(res));
 	jw_str(j, "kind", diskbench_phase_kind_name(kind));
-	jw_bool(j, "summary_only", !m);
+	jw_bool(j, "summary_only", summary);
 	write_config(j, res);
-	if (!m) {
+	if (summary) {
+		uint64_t max_ns = diskbench_result_max_latency_ns(res);
+		bool bytes = diskbench__kind_moves_bytes(kind);
+
 		/* What bonnie++'s CSV says, and nothing else. */
 		jw_key(j, "rates");
-		put(j, diskbench__kind_moves_bytes(kind) ?
-			       "{\"bytes_per_sec\": " : "{\"ops_per_sec\": ");
-		put_double(j, res->rate);
+		put(j, bytes ? "{\"bytes_per_sec\": " : "{\"ops_per_sec\": ");
+		put_double(j, bytes ? diskbench_result_bytes_per_sec(res)
+				    : diskbench_result_ops_per_sec(res));
 		put(j, "}");
-		jw_double(j, "cpu_percent", res->cpu_percent);
-		jw_bool(j, "too_fast", res->too_fast);
-		if (res->max_latency_ns) {
+		jw_double(j, "cpu_percent", diskbench_result_cpu_percent(res));
+		jw_bool(j, "too_fast", diskbench_result_too_fast(res));
+		if (max_ns) {
 			jw_key(j, "latency");
 			put(j, "{\"max_ns\": ");
-			put_u64(j, res->max_latency_ns);
+			put_u64(j, max_ns);
 			put(j, "}");
 		}
 	} else {
-		jw_u64(j, "ops", m->ops);
-		jw_u64(j, "bytes", m->bytes);
-		jw_u64(j, "elapsed_ns", m->elapsed_ns);
-		jw_u64(j, "cpu_user_ns", m->cpu_user_ns);
-		jw_u64(j, "cpu_system_ns", m->cpu_system_ns);
+		jw_u64(j, "ops", diskbench_result_ops(res));
+		jw_u64(j, "bytes", diskbench_result_bytes(res));
+		jw_u64(j, "elapsed_ns", diskbench_result_elapsed_ns(res));
+		jw_u64(j, "cpu_user_ns", diskbench_result_cpu_user_ns(res));
+		jw_u64(j, "cpu_system_ns", diskbench_result_cpu_system_ns(res));
 		jw_key(j, "rates");
 		put(j, "{\"ops_per_sec\": ");
 		put_double(j, diskbench_result_ops_per_sec(res));
@@ -653,13 +659,14 @@ static void write_result(struct jw *j, const struct diskbench__wopts *w,
 		put_double(j, diskbench_result_bytes_per_sec(res));
 		put(j, "}");
 		jw_double(j, "cpu_percent", diskbench_result_cpu_percent(res));
-		jw_bool(j, "too_fast", res->too_fast);
-		write_latency(j, w, m->hist);
-		write_timeline(j, m->tl);
-		write_slow(j, m->slow);
+		jw_bool(j, "too_fast", diskbench_result_too_fast(res));
+		write_latency(j, w, diskbench_result_hist(res));
+		write_timeline(j, diskbench_result_timeline(res));
+		write_slow(j, diskbench__result_slow(res));
 		write_stalls(j, res);
-		if (m->pace)
-			write_pace(j, w, m->pace);
+		pace = diskbench__result_pace(res);
+		if (pace)
+			write_pace(j, w, pace);
 	}
 	write_error(j, res);
 	jw_close(j, "}");
