@@ -37,6 +37,9 @@ struct diskbench__files_place {
 	int dir_fd;           /* held on it, or -1 */
 	const char *prefix;   /* of the names of what we make there */
 	struct diskbench_engine *engine;
+	/* The target reaches its files by descriptors of its own (the
+	 * engine is fs_sync and the directory is held): so does the set. */
+	bool by_fd;
 };
 
 struct diskbench__fileset {

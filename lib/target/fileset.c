@@ -55,13 +55,6 @@ uint64_t diskbench__files_existing(const struct diskbench__fileset *fs)
 	return fs->nexist + fs->ndirs_exist + (fs->root_exists ? 1 : 0);
 }
 
-/* Files are reached relative to the held directory, by descriptors of our
- * own: the engine is fs_sync and the directory is held. */
-static bool place_by_fd(const struct diskbench__files_place *at)
-{
-	return at->engine->fs_sync && at->dir_fd >= 0;
-}
-
 void diskbench__files_forget(struct diskbench__fileset *fs)
 {
 	free(fs->chars);
@@ -278,7 +271,7 @@ static int hold_root(struct diskbench__fileset *fs)
 
 int diskbench__files_make_root(struct diskbench__fileset *fs)
 {
-	const bool fd = place_by_fd(&fs->at);
+	const bool fd = fs->at.by_fd;
 	int err = 0;
 
 	for (unsigned attempt = 0; attempt < ROOT_TRIES; attempt++) {

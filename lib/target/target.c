@@ -605,7 +605,7 @@ struct diskbench__fileset *diskbench__target_files(struct diskbench_target *t)
 	if (!t->files) {
 		struct diskbench__files_place at = {
 			.dir = t->dir, .dir_fd = t->dir_fd, .prefix = t->prefix,
-			.engine = t->engine,
+			.engine = t->engine, .by_fd = by_fd(t),
 		};
 
 		t->files = diskbench__files_new(&at);
