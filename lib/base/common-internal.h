@@ -148,4 +148,15 @@ static inline uint64_t diskbench__round_up(uint64_t v, uint64_t unit)
 	return diskbench__add_sat(v, unit - 1) / unit * unit;
 }
 
+/*
+ * The names of what a target makes in its directory, "<prefix>.<pid>"
+ * then a suffix: the test file none, the O_DIRECT probe ".direct-probe",
+ * the small files' tree ".files"; when a stranger holds one, ".1" to
+ * ".<TRIES - 1>" are tried after it. target/target.c and target/fileset.c
+ * make them, run/sweep.c recognises them.
+ */
+#define DISKBENCH__NAME_TRIES 1000
+#define DISKBENCH__NAME_PROBE ".direct-probe"
+#define DISKBENCH__NAME_FILES ".files"
+
 #endif

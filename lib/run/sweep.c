@@ -152,16 +152,16 @@ static enum kind parse_name(const char *name, const char *prefix, long *pid)
 	if (strncmp(name, prefix, n) || name[n] != '.' ||
 	    !number(&p, 1, INT_MAX, pid))
 		return NOT_OURS;
-	if (!strncmp(p, ".direct-probe", 13)) {
+	if (!strncmp(p, DISKBENCH__NAME_PROBE, strlen(DISKBENCH__NAME_PROBE))) {
 		k = PROBE;
-		p += 13;
-	} else if (!strncmp(p, ".files", 6)) {
+		p += strlen(DISKBENCH__NAME_PROBE);
+	} else if (!strncmp(p, DISKBENCH__NAME_FILES, strlen(DISKBENCH__NAME_FILES))) {
 		k = TREE;
-		p += 6;
+		p += strlen(DISKBENCH__NAME_FILES);
 	}
 	if (*p == '.') {
 		p++;
-		if (!number(&p, 1, 999, &attempt))
+		if (!number(&p, 1, DISKBENCH__NAME_TRIES - 1, &attempt))
 			return NOT_OURS;
 	}
 	return *p ? NOT_OURS : k;

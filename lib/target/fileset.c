@@ -36,8 +36,6 @@
 #include "engine/sync-internal.h"
 #include "target/fileset-internal.h"
 
-/* How many other names to try when a stranger holds ours. */
-#define ROOT_TRIES 1000
 
 struct diskbench__fileset *diskbench__files_new(const struct diskbench__files_place *at)
 {
@@ -274,16 +272,16 @@ int diskbench__files_make_root(struct diskbench__fileset *fs)
 	const bool fd = fs->at.by_fd;
 	int err = 0;
 
-	for (unsigned attempt = 0; attempt < ROOT_TRIES; attempt++) {
+	for (unsigned attempt = 0; attempt < DISKBENCH__NAME_TRIES; attempt++) {
 		char name[128];
 		size_t n;
 		char *root;
 
 		if (attempt)
-			snprintf(name, sizeof(name), "%s.%ld.files.%u", fs->at.prefix,
+			snprintf(name, sizeof(name), "%s.%ld" DISKBENCH__NAME_FILES ".%u", fs->at.prefix,
 				 (long)getpid(), attempt);
 		else
-			snprintf(name, sizeof(name), "%s.%ld.files", fs->at.prefix,
+			snprintf(name, sizeof(name), "%s.%ld" DISKBENCH__NAME_FILES, fs->at.prefix,
 				 (long)getpid());
 		n = strlen(fs->at.dir) + 1 + strlen(name) + 1;
 		root = malloc(n);

@@ -36,7 +36,6 @@ static bool by_fd(const struct diskbench_target *t)
 }
 
 /* How many other names to try when a stranger holds ours. */
-#define NAME_TRIES 1000
 
 DISKBENCH_API void diskbench_target_opts_init(struct diskbench_target_opts *opts,
 					      size_t sz)
@@ -299,12 +298,12 @@ static int probe_direct(int dirfd, const char *dir, const char *prefix,
 		return -ENOMEM;
 	memset(buf, 0, 4096);
 	/* Our own name; if a stranger holds it, another, never theirs. */
-	for (unsigned attempt = 0; attempt < NAME_TRIES; attempt++) {
+	for (unsigned attempt = 0; attempt < DISKBENCH__NAME_TRIES; attempt++) {
 		if (attempt)
-			snprintf(name, sizeof(name), "%s.%ld.direct-probe.%u",
+			snprintf(name, sizeof(name), "%s.%ld" DISKBENCH__NAME_PROBE ".%u",
 				 prefix, (long)getpid(), attempt);
 		else
-			snprintf(name, sizeof(name), "%s.%ld.direct-probe",
+			snprintf(name, sizeof(name), "%s.%ld" DISKBENCH__NAME_PROBE,
 				 prefix, (long)getpid());
 		free(path);
 		path = path_join(dir, name);
@@ -511,7 +510,7 @@ int diskbench__target_create_extra(struct diskbench_target *t, uint32_t flags,
 	}
 	x = &t->extra[t->nextra];
 	memset(x, 0, sizeof(*x));
-	for (unsigned attempt = 0; attempt < NAME_TRIES && err == -EEXIST; attempt++) {
+	for (unsigned attempt = 0; attempt < DISKBENCH__NAME_TRIES && err == -EEXIST; attempt++) {
 		snprintf(name, sizeof(name), "%s.%ld.custom.%" PRIu64, t->prefix,
 			 (long)getpid(), t->extra_seq++);
 		free(x->path);
@@ -730,7 +729,7 @@ int diskbench__target_create_test_file(struct diskbench_target *t,
 	err = remove_test_file(t);
 	if (err)
 		return err;
-	for (unsigned attempt = 0; attempt < NAME_TRIES; attempt++) {
+	for (unsigned attempt = 0; attempt < DISKBENCH__NAME_TRIES; attempt++) {
 		if (!t->test_path || attempt > 0) {
 			err = choose_name(t, attempt);
 			if (err)
