@@ -10,6 +10,7 @@
 
 #include <diskbench/phase.h>
 
+#include "phase/pace-internal.h"
 #include "phase/phase-internal.h"
 #include "base/error-internal.h"
 
@@ -481,7 +482,7 @@ int diskbench__ctx_new_pacer(const struct diskbench__ctx *ctx,
 
 	struct diskbench__pace_plan plan = {
 		.rate_per_sec = o->rate_per_sec,
-		.late_ns = o->late_ns ? o->late_ns : DISKBENCH_PACE_DEFAULT_LATE_NS,
+		.late_ns = diskbench__pace_late_ns(o),
 		.spin_ns = o->spin_ns ? o->spin_ns : DISKBENCH_PACE_DEFAULT_SPIN_NS,
 		.seed = o->seed ? o->seed : ctx->run_seed,
 		.poisson = o->flags & DISKBENCH_PACE_POISSON,

@@ -319,8 +319,7 @@ static int describe(const struct diskbench_run *run, const struct diskbench_phas
 		diskbench__cfg_str(&c, "pace_arrival",
 				   p->pace.flags & DISKBENCH_PACE_POISSON
 					   ? "poisson" : "constant");
-		diskbench__cfg_u64(&c, "pace_late_ns", p->pace.late_ns ? p->pace.late_ns
-					: DISKBENCH_PACE_DEFAULT_LATE_NS);
+		diskbench__cfg_u64(&c, "pace_late_ns", diskbench__pace_late_ns(&p->pace));
 		if (p->pace.seed)
 			diskbench__cfg_u64(&c, "pace_seed", p->pace.seed);
 	}
