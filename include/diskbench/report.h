@@ -74,9 +74,10 @@ enum diskbench_format {
 /** Minor version of the JSON schema the writer follows: members it added
  *  to version 1 (1: results' configuration, runs' end time; 2: each
  *  phase's stalls and slow-operation log; 3: a paced phase's "pace",
- *  its schedule's figures and response time). The reader takes any minor
- *  version of version 1. */
-#define DISKBENCH_REPORT_SCHEMA_MINOR 3
+ *  its schedule's figures and response time; 4: the stalls counted,
+ *  timed and graded in "stall_summary", and what each delayed). The
+ *  reader takes any minor version of version 1. */
+#define DISKBENCH_REPORT_SCHEMA_MINOR 4
 
 /** Largest input diskbench_report_read_file() reads: 1 GiB. */
 #define DISKBENCH_REPORT_MAX_INPUT (UINT64_C(1) << 30)

@@ -104,7 +104,49 @@ struct diskbench_stall {
 	 *  in the result's slow-operation log (diskbench_result_slow_get());
 	 *  SIZE_MAX otherwise. */
 	size_t slow_index;
+	/** 1.2: the operations it delayed: those of the slow-operation log
+	 *  (at least its threshold, diskbench_result_slow_threshold_ns(),
+	 *  50 ms by default) whose times overlap it. For a paced phase's
+	 *  response time, the requests that were meant to start while the
+	 *  service stalled, or were waiting for it. 0 without
+	 *  DISKBENCH_STALL_EXACT. */
+	uint64_t delayed;
+	/** 1.2: the latencies of those operations, added up: divided by
+	 *  @ref delayed, by how much each was delayed on average. */
+	uint64_t delay_ns;
 };
+
+/**
+ * How bad a phase's stalls are (struct diskbench_stall_summary::grade), by
+ * their length against the rules' absolute threshold (struct
+ * diskbench_stall_rules::always_ns, 1 s by default) and by the share of
+ * the phase they held. Values are fixed; new ones are only appended.
+ */
+enum diskbench_stall_grade {
+	/** No stall. */
+	DISKBENCH_STALL_GRADE_NONE = 0,
+	/** Every stall is shorter than the absolute threshold: it stalled
+	 *  only against its own p99 (a 130 ms hole among 1 ms writes). */
+	DISKBENCH_STALL_GRADE_HICCUP = 1,
+	/** A stall at least as long as the absolute threshold. */
+	DISKBENCH_STALL_GRADE_STALL = 2,
+	/** A stall at least 10 times the absolute threshold, or stalls that
+	 *  long held 10 % of the phase or more. */
+	DISKBENCH_STALL_GRADE_SEVERE = 3,
+};
+
+/**
+ * The name of a grade: "none", "hiccup", "stall", "severe".
+ *
+ * @param[in] grade an enum diskbench_stall_grade value
+ * @return the name, static; NULL for a value that is none of them
+ */
+DISKBENCH_API const char *diskbench_stall_grade_name(uint32_t grade);
+
+/** diskbench_stall_summary.flags: the stalls came at a regular period:
+ *  at least three, every gap between two starts within a quarter of
+ *  @ref diskbench_stall_summary::period_ns. */
+#define DISKBENCH_STALL_PERIODIC 0x1u
 
 /** A phase's figures behind its stalls, as diskbench_stalls_summary() gives them. */
 struct diskbench_stall_summary {
@@ -133,6 +175,40 @@ struct diskbench_stall_summary {
 	uint64_t first_ns;
 	/** Stalls found (diskbench_stalls_count()). */
 	size_t count;
+	/** 1.2: the length (diskbench_stall::latency_ns) of the shortest
+	 *  stall... */
+	uint64_t shortest_ns;
+	/** ...of a typical one (the median; with an even count, the lower
+	 *  middle one)... */
+	uint64_t typical_ns;
+	/** ...and of the longest. All 0 without stalls. */
+	uint64_t longest_ns;
+	/** 1.2: the median time from one stall's start to the next one's;
+	 *  0 with fewer than two stalls. */
+	uint64_t period_ns;
+	/** 1.2: the shortest of those gaps... */
+	uint64_t gap_min_ns;
+	/** ...and the longest (0 with fewer than two stalls). */
+	uint64_t gap_max_ns;
+	/** 1.2: the time the stalls held, overlaps counted once, within the
+	 *  phase... */
+	uint64_t stalled_ns;
+	/** ...and the phase's length (diskbench_result_elapsed_ns()): the
+	 *  share of the phase stalled is @ref stalled_ns / @ref elapsed_ns. */
+	uint64_t elapsed_ns;
+	/** 1.2: the stalls' diskbench_stall::delayed added up... */
+	uint64_t delayed;
+	/** ...and their diskbench_stall::delay_ns. */
+	uint64_t delay_ns;
+	/** 1.2: the p99 the relative rule measured against: the phase's own,
+	 *  or for a paced phase's response time its service time's (a stall
+	 *  lengthens the response of every request meant to start meanwhile,
+	 *  so that the response time's own p99 grows with the stall). */
+	uint64_t base_p99_ns;
+	/** 1.2: an enum diskbench_stall_grade value. */
+	uint32_t grade;
+	/** 1.2: DISKBENCH_STALL_PERIODIC. */
+	uint32_t flags;
 };
 
 /** The stalls of one result (opaque). */
@@ -206,6 +282,27 @@ DISKBENCH_API int diskbench_stalls_summary(const struct diskbench_stalls *st,
  */
 DISKBENCH_API long diskbench_stalls_text(const struct diskbench_stalls *st,
 					 char *buf, size_t size);
+
+/**
+ * The stalls in one line, as a person would say them, or nothing when
+ * there are none, as snprintf() writes:
+ * "put_block: 9 stalls of 2.52 s (2.51-2.53 s), about one every 7.0 s,
+ * 34 % of the phase stalled (grade severe)". For a response time it
+ * counts the requests delayed: "... 1 stall of 1.00 s, 497 requests
+ * delayed, by 0.50 s on average". Only the maximum known (a result read
+ * from bonnie++ CSV): "put_block: worst latency 2.53 s, a stall (only the
+ * maximum is known)".
+ *
+ * @param[in]  st   the stalls
+ * @param[out] buf  where to write; may be NULL when @p size is 0
+ * @param[in]  size room at @p buf
+ * @return the length of the whole line with its newline (not counting the
+ *         NUL), which may be @p size or more: the line was cut; 0 without
+ *         stalls; -EINVAL for a NULL @p st
+ */
+DISKBENCH_API long
+diskbench_stalls_summary_text(const struct diskbench_stalls *st, char *buf,
+			      size_t size);
 
 DISKBENCH_END_DECLS
 

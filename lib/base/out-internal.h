@@ -73,4 +73,13 @@ void diskbench__size_str(char *buf, size_t size, uint64_t bytes);
  * which holds at least 24 bytes. */
 const char *diskbench__kib_str(char *buf, size_t size, double kib);
 
+/* Drops trailing zeros after a decimal point, and the point; returns s. */
+const char *diskbench__trim0(char *s);
+/* Three significant digits (more for numbers of 1000 and up, at most six
+ * decimals). Returns buf. */
+const char *diskbench__sig3(char *buf, size_t size, double v);
+/* A latency for people, three digits: "201 us", "1.2 ms", "700 ms",
+ * "2.5 s". Returns buf. */
+const char *diskbench__lat_str(char *buf, size_t size, double ns);
+
 #endif

@@ -11,6 +11,7 @@
 
 #include <diskbench/result.h>
 
+#include "base/out-internal.h"
 #include "format/format-internal.h"
 
 /* One phase across the runs: the k-th result of that kind and name in
@@ -45,13 +46,11 @@ const char *diskbench__html_colour(size_t ri);
  * characters but tab, line feed and carriage return become U+FFFD. NULL
  * writes nothing. */
 void diskbench__html_esc(struct diskbench__out *o, const char *s);
-/* Drops trailing zeros after a decimal point, and the point; returns s. */
-const char *diskbench__html_trim0(char *s);
-/* Three significant digits (more for numbers of 1000 and up, at most six
- * decimals). */
-const char *diskbench__html_sig3(char *buf, size_t size, double v);
-/* A latency for people: "201 us", "1.2 ms", "700 ms", "2.5 s". */
-const char *diskbench__html_lat(char *buf, size_t size, double ns);
+/* The number formats of base/out-internal.h, by the names this layer's
+ * files have always used. */
+#define diskbench__html_trim0 diskbench__trim0
+#define diskbench__html_sig3 diskbench__sig3
+#define diskbench__html_lat diskbench__lat_str
 /* Seconds into a phase: "1.6 s" (whole seconds from 100 s). */
 const char *diskbench__html_sec(char *buf, size_t size, uint64_t ns);
 /* A percentile's label: "p99.9"; 100 is "max". */

@@ -71,53 +71,6 @@ void diskbench__html_esc(struct diskbench__out *o, const char *s)
 	diskbench__out_write(o, plain, (size_t)(p - plain));
 }
 
-/* Drops trailing zeros after a decimal point, and the point. */
-const char *diskbench__html_trim0(char *s)
-{
-	char *dot = strchr(s, '.'), *e;
-
-	if (!dot)
-		return s;
-	e = s + strlen(s);
-	while (e > dot + 1 && e[-1] == '0')
-		*--e = 0;
-	if (e == dot + 1)
-		*dot = 0;
-	return s;
-}
-
-/* Three significant digits (more for numbers of 1000 and up, at most six
- * decimals). */
-const char *diskbench__html_sig3(char *buf, size_t size, double v)
-{
-	double a = fabs(v);
-	int dec = a < 9.995 ? 2 : a < 99.95 ? 1 : 0;
-
-	if (a > 0 && a < 0.9995) {
-		dec = 2 - (int)floor(log10(a));
-		dec = dec > 6 ? 6 : dec;
-	}
-
-	return diskbench__html_trim0((char *)diskbench__fixed(buf, size, v, dec));
-}
-
-/* A latency for people: "201 us", "1.2 ms", "700 ms", "2.5 s". */
-const char *diskbench__html_lat(char *buf, size_t size, double ns)
-{
-	static const struct { double div; const char *unit; } u[] = {
-		{ 1, "ns" }, { 1e3, "us" }, { 1e6, "ms" }, { 1e9, "s" },
-	};
-	char num[40];
-	int i = 0;
-
-	while (i < 3 && ns >= 999.5 * u[i].div)
-		i++;
-	snprintf(buf, size, "%s %s",
-		 diskbench__html_sig3(num, sizeof(num), ns / u[i].div),
-		 u[i].unit);
-	return buf;
-}
-
 /* Seconds into a phase: "1.6 s". */
 const char *diskbench__html_sec(char *buf, size_t size, uint64_t ns)
 {

@@ -495,6 +495,46 @@ static void write_stall_summary(struct jw *j, const struct diskbench_stalls *st)
 	put_u64_or_null(j, sum.stalled && sum.has_dist, sum.over);
 	put(j, ", \"first_ns\": ");
 	put_u64_or_null(j, sum.stalled && sum.has_first, sum.first_ns);
+	/* Minor 4: the stalls as a person counts them. */
+	put(j, ", \"grade\": ");
+	put_str(j, diskbench_stall_grade_name(sum.grade));
+	put(j, ", \"count\": ");
+	put_u64(j, sum.count);
+	put(j, ", \"shortest_ns\": ");
+	put_u64_or_null(j, sum.count, sum.shortest_ns);
+	put(j, ", \"typical_ns\": ");
+	put_u64_or_null(j, sum.count, sum.typical_ns);
+	put(j, ", \"longest_ns\": ");
+	put_u64_or_null(j, sum.count, sum.longest_ns);
+	put(j, ", \"period_ns\": ");
+	put_u64_or_null(j, sum.count >= 2, sum.period_ns);
+	put(j, ", \"gap_min_ns\": ");
+	put_u64_or_null(j, sum.count >= 2, sum.gap_min_ns);
+	put(j, ", \"gap_max_ns\": ");
+	put_u64_or_null(j, sum.count >= 2, sum.gap_max_ns);
+	put(j, ", \"periodic\": ");
+	put(j, sum.flags & DISKBENCH_STALL_PERIODIC ? "true" : "false");
+	put(j, ", \"stalled_ns\": ");
+	put_u64(j, sum.stalled_ns);
+	put(j, ", \"elapsed_ns\": ");
+	put_u64(j, sum.elapsed_ns);
+	put(j, ", \"delayed\": ");
+	put_u64(j, sum.delayed);
+	put(j, ", \"delay_ns\": ");
+	put_u64(j, sum.delay_ns);
+	put(j, ", \"base_p99_ns\": ");
+	put_u64_or_null(j, sum.has_dist, sum.base_p99_ns);
+	{
+		char line[512];
+		long n = diskbench_stalls_summary_text(st, line, sizeof(line));
+
+		if (n > 0 && (size_t)n < sizeof(line))
+			line[n - 1] = '\0';   /* the newline */
+		else
+			line[0] = '\0';
+		put(j, ", \"text\": ");
+		put_str(j, line);
+	}
 	put(j, "}");
 }
 
@@ -538,6 +578,10 @@ static void write_stalls(struct jw *j, const struct diskbench_result *res)
 			put(j, "null");
 		else
 			put_u64(j, s.slow_index);
+		put(j, ", \"delayed\": ");
+		put_u64(j, s.delayed);
+		put(j, ", \"delay_ns\": ");
+		put_u64(j, s.delay_ns);
 		put(j, "}");
 	}
 	jw_close(j, "]");

@@ -59,6 +59,10 @@ struct diskbench__measured {
 	struct diskbench_timeline *tl;
 	struct diskbench__slow_log *slow;   /* NULL: no slow-operation log */
 	struct diskbench__pace_part *pace;  /* NULL: not paced */
+	/* A paced phase's response time: its service time's p99, which the
+	 * relative stall rule measures against (result/stall.c); set by
+	 * diskbench__result_set_pace(). 0: its own p99. */
+	uint64_t base_p99_ns;
 	/* What a part above the result derives from it once, for every
 	 * output that needs it (the stalls under the default rule,
 	 * result/stall.c), freed with it by derived_free; never copied. A

@@ -836,6 +836,10 @@ int diskbench__result_set_pace(struct diskbench_result *res,
 	part->info = *info;
 	part->info.sz = sizeof(part->info);
 	part->response = response;
+	/* -ERANGE (a rank among overflowed values) still gives a bound. */
+	if (m->hist && diskbench_hist_count(m->hist))
+		(void)diskbench_hist_percentile(m->hist, 99,
+			&diskbench__measured(response)->base_p99_ns);
 	if (m->pace) {
 		diskbench_result_free(m->pace->response);
 		free(m->pace);

@@ -6,6 +6,7 @@
  * they all say the same.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -208,6 +209,134 @@ static int find_list(struct diskbench_stalls *st, uint64_t t)
 	return group_end(&g);
 }
 
+/* The p99 the relative rule measures against: a paced phase's response
+ * time takes its service time's, as a stall makes the response of every
+ * request meant to start meanwhile long, and with it the response's own
+ * p99 (a 1 s stall at 500 requests/s puts ~500 requests near 1 s). */
+static uint64_t base_p99(const struct diskbench_result *res, uint64_t own)
+{
+	const struct diskbench__measured *m = diskbench__measured_c(res);
+
+	return m && m->base_p99_ns ? m->base_p99_ns : own;
+}
+
+/*
+ * The operations each stall delayed: those of the slow-operation log
+ * whose times overlap the stall's. The log is in start order and the
+ * stalls in end order, each later than the one before, so one pass over
+ * the log with a window does; an operation that overlaps two stalls
+ * counts in both.
+ */
+static int count_delayed(struct diskbench_stalls *st)
+{
+	const struct diskbench__slow_log *log = diskbench__result_slow(st->res);
+	size_t from = 0;
+
+	if (!log || !st->n || !(st->s[0].flags & DISKBENCH_STALL_EXACT))
+		return 0;
+	for (size_t k = 0; k < st->n; k++) {
+		struct diskbench_stall *x = &st->s[k];
+
+		/* Stalls do not overlap, so their starts rise too: the first
+		 * entries, as long as they ended before this stall started,
+		 * end before every later one starts. */
+		while (from < log->len &&
+		       log->e[from].start_ns + log->e[from].latency_ns <= x->start_ns)
+			from++;
+		for (size_t i = from; i < log->len; i++) {
+			const struct diskbench__slow_entry *e = &log->e[i];
+
+			if (e->start_ns >= x->end_ns)
+				break;
+			if (e->start_ns + e->latency_ns <= x->start_ns)
+				continue;
+			x->delayed++;
+			x->delay_ns += e->latency_ns;
+		}
+		st->sum.delayed += x->delayed;
+		st->sum.delay_ns += x->delay_ns;
+	}
+	return 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * What a person says of the stalls: how many, how long (shortest,
+ * typical, longest), how often (the median gap from one start to the
+ * next, regular when every gap is within a quarter of it), the share of
+ * the phase they held, and a grade.
+ */
+static int episodes(struct diskbench_stalls *st,
+		    const struct diskbench_stall_rules *r)
+{
+	struct diskbench_stall_summary *s = &st->sum;
+	size_t n = st->n;
+	uint64_t *v, held_end = 0, long_held = 0;
+
+	if (!n) {
+		s->grade = DISKBENCH_STALL_GRADE_NONE;
+		return 0;
+	}
+	v = malloc(n * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	s->grade = DISKBENCH_STALL_GRADE_HICCUP;
+	for (size_t i = 0; i < n; i++) {
+		const struct diskbench_stall *x = &st->s[i];
+		uint64_t a = x->start_ns, b = x->end_ns;
+
+		v[i] = x->latency_ns;
+		/* Stalls are in end order and do not overlap by more than
+		 * the slack: the union, counting an overlap once. */
+		if (b > s->elapsed_ns && s->elapsed_ns)
+			b = s->elapsed_ns;
+		if (a < held_end)
+			a = held_end;
+		if (b > a) {
+			s->stalled_ns += b - a;
+			if (x->latency_ns >= r->always_ns)
+				long_held += b - a;
+		}
+		if (b > held_end)
+			held_end = b;
+		if (x->latency_ns >= r->always_ns)
+			s->grade = DISKBENCH_STALL_GRADE_STALL;
+		if (x->latency_ns / 10 >= r->always_ns)
+			s->grade = DISKBENCH_STALL_GRADE_SEVERE;
+	}
+	if (s->grade == DISKBENCH_STALL_GRADE_STALL && s->elapsed_ns &&
+	    long_held >= s->elapsed_ns / 10)
+		s->grade = DISKBENCH_STALL_GRADE_SEVERE;
+	qsort(v, n, sizeof(*v), cmp_u64);
+	s->shortest_ns = v[0];
+	s->typical_ns = v[(n - 1) / 2];
+	s->longest_ns = v[n - 1];
+	if (n >= 2) {
+		/* The gaps between starts, in start order. */
+		for (size_t i = 0; i < n; i++)
+			v[i] = st->s[i].start_ns;
+		qsort(v, n, sizeof(*v), cmp_u64);
+		for (size_t i = 0; i + 1 < n; i++)
+			v[i] = v[i + 1] - v[i];
+		qsort(v, n - 1, sizeof(*v), cmp_u64);
+		s->gap_min_ns = v[0];
+		s->gap_max_ns = v[n - 2];
+		s->period_ns = v[(n - 2) / 2];
+		if (n >= 3 && s->period_ns &&
+		    s->gap_max_ns - s->period_ns <= s->period_ns / 4 &&
+		    s->period_ns - s->gap_min_ns <= s->period_ns / 4)
+			s->flags |= DISKBENCH_STALL_PERIODIC;
+	}
+	free(v);
+	return 0;
+}
+
 /* The shortest stall under the rules, given the p99. */
 static uint64_t threshold(const struct diskbench_stall_rules *r, uint64_t p99)
 {
@@ -240,11 +369,16 @@ static int analyze(struct diskbench_stalls *st,
 	const struct diskbench_hist *h = diskbench_result_hist(res);
 	int err;
 
+	s->elapsed_ns = diskbench_result_elapsed_ns(res);
 	if (diskbench_result_summary_only(res)) {
 		/* Only the maximum is known: the absolute rule alone. */
 		s->max_ns = diskbench_result_max_latency_ns(res);
 		s->threshold_ns = r->always_ns;
 		s->stalled = s->max_ns >= r->always_ns;
+		if (s->stalled)
+			s->grade = s->max_ns / 10 >= r->always_ns
+					   ? DISKBENCH_STALL_GRADE_SEVERE
+					   : DISKBENCH_STALL_GRADE_STALL;
 		return 0;
 	}
 	if (diskbench_hist_count(h) == 0) {
@@ -255,12 +389,13 @@ static int analyze(struct diskbench_stalls *st,
 	s->max_ns = diskbench_hist_max(h);
 	/* -ERANGE (rank among overflowed values) still gives an upper bound. */
 	(void)diskbench_hist_percentile(h, 99, &s->p99_ns);
-	s->threshold_ns = threshold(r, s->p99_ns);
+	s->base_p99_ns = base_p99(res, s->p99_ns);
+	s->threshold_ns = threshold(r, s->base_p99_ns);
 	s->stalled = s->max_ns >= s->threshold_ns;
 	if (!s->stalled)
 		return 0;
 
-	uint64_t t = s->p99_ns > S_NS / 10 ? S_NS : 10 * s->p99_ns;
+	uint64_t t = s->base_p99_ns > S_NS / 10 ? S_NS : 10 * s->base_p99_ns;
 	struct count_over c;
 	const struct diskbench_timeline *tl = diskbench_result_timeline(res);
 	size_t len = diskbench_timeline_count(tl);
@@ -283,8 +418,13 @@ static int analyze(struct diskbench_stalls *st,
 		}
 	}
 	err = find_list(st, s->threshold_ns);
+	if (err)
+		return err;
 	s->count = st->n;
-	return err;
+	err = count_delayed(st);
+	if (err)
+		return err;
+	return episodes(st, r);
 }
 
 static int diskbench_stalls_find__impl(struct diskbench_stalls **out,
@@ -501,6 +641,131 @@ DISKBENCH_API long diskbench_stalls_text(const struct diskbench_stalls *st,
 {
 	uint64_t gen = diskbench__error_gen();
 	long r = diskbench_stalls_text__impl(st, buf, size);
+
+	if (r < 0)
+		return diskbench__error_api(__func__, (int)r, gen, NULL);
+	return r;
+}
+
+DISKBENCH_API const char *diskbench_stall_grade_name(uint32_t grade)
+{
+	static const char *const names[] = { "none", "hiccup", "stall", "severe" };
+
+	return grade < sizeof(names) / sizeof(names[0]) ? names[grade] : NULL;
+}
+
+/* A share in percent for people: "34 %", "0.5 %", "<0.1 %". */
+static const char *share(char *buf, size_t size, uint64_t part, uint64_t whole)
+{
+	double pc = whole ? 100.0 * (double)part / (double)whole : 0;
+	char num[48];
+
+	if (pc > 0 && pc < 0.1)
+		snprintf(buf, size, "<0.1 %%");
+	else
+		snprintf(buf, size, "%s %%",
+			 diskbench__fixed(num, sizeof(num), pc, pc < 10 ? 1 : 0));
+	return buf;
+}
+
+/* Appends to line (of size LINE) at *n, as snprintf would. */
+#define LINE 512
+static void add(char *line, int *n, const char *fmt, ...)
+	DISKBENCH__PRINTF(3, 4);
+static void add(char *line, int *n, const char *fmt, ...)
+{
+	va_list ap;
+	int m;
+
+	if (*n < 0 || *n >= LINE)
+		return;
+	va_start(ap, fmt);
+	m = vsnprintf(line + *n, LINE - (size_t)*n, fmt, ap);
+	va_end(ap);
+	*n = m < 0 ? m : *n + m;
+}
+
+static long diskbench_stalls_summary_text__impl(const struct diskbench_stalls *st,
+						 char *buf, size_t size)
+{
+	const struct diskbench_stall_summary *s;
+	const struct diskbench__measured *m;
+	char line[LINE], a[48], b[48], c[48];
+	bool req;
+	int n = 0;
+
+	if (!st || (!buf && size))
+		return -EINVAL;
+	if (size)
+		buf[0] = '\0';
+	s = &st->sum;
+	if (!s->stalled)
+		return 0;
+	m = diskbench__measured_c(st->res);
+	/* A response time counts requests, a service time operations. */
+	req = m && m->base_p99_ns;
+	add(line, &n, "%s%s: ", diskbench_result_name(st->res),
+	    req ? " (response time)" : "");
+	if (!s->has_dist) {
+		add(line, &n, "worst latency %s, a stall (only the maximum is known)",
+		    diskbench__lat_str(a, sizeof(a), (double)s->max_ns));
+	} else if (!s->count) {
+		add(line, &n, "worst latency %s, a stall",
+		    diskbench__lat_str(a, sizeof(a), (double)s->max_ns));
+	} else {
+		add(line, &n, "%zu stall%s of %s", s->count, s->count == 1 ? "" : "s",
+		    diskbench__lat_str(a, sizeof(a), (double)s->typical_ns));
+		if (s->count > 1 && s->shortest_ns != s->longest_ns)
+			add(line, &n, " (%s-%s)",
+			    diskbench__lat_str(b, sizeof(b), (double)s->shortest_ns),
+			    diskbench__lat_str(c, sizeof(c), (double)s->longest_ns));
+		if (s->flags & DISKBENCH_STALL_PERIODIC)
+			add(line, &n, ", about one every %s",
+			    diskbench__lat_str(a, sizeof(a), (double)s->period_ns));
+		else if (s->count > 1)
+			add(line, &n, ", %s to %s apart",
+			    diskbench__lat_str(a, sizeof(a), (double)s->gap_min_ns),
+			    diskbench__lat_str(b, sizeof(b), (double)s->gap_max_ns));
+		else
+			add(line, &n, " at %s into the phase",
+			    secs(a, sizeof(a), s->count ? st->s[0].start_ns : 0));
+		if (s->elapsed_ns)
+			add(line, &n, ", %s of the phase stalled",
+			    share(a, sizeof(a), s->stalled_ns, s->elapsed_ns));
+		/* Only where a stall held up more than its own operations
+		 * (other threads', or requests queued behind it). */
+		if (s->delayed > s->count)
+			add(line, &n, ", %llu %s delayed by %s on average",
+			    (unsigned long long)s->delayed,
+			    req ? (s->delayed == 1 ? "request" : "requests")
+				: (s->delayed == 1 ? "operation" : "operations"),
+			    diskbench__lat_str(a, sizeof(a),
+					       (double)s->delay_ns / (double)s->delayed));
+		if (!(st->s[0].flags & DISKBENCH_STALL_EXACT))
+			add(line, &n, " (times to one timeline interval)");
+	}
+	add(line, &n, " (grade %s)", diskbench_stall_grade_name(s->grade));
+	if (n < 0)
+		return -EINVAL;
+	if (n >= LINE - 1)
+		n = LINE - 2;
+	line[n++] = '\n';
+	line[n] = '\0';
+	if (size) {
+		size_t k = (size_t)n < size - 1 ? (size_t)n : size - 1;
+
+		memcpy(buf, line, k);
+		buf[k] = '\0';
+	}
+	return n;
+}
+
+DISKBENCH_API long
+diskbench_stalls_summary_text(const struct diskbench_stalls *st, char *buf,
+			      size_t size)
+{
+	uint64_t gen = diskbench__error_gen();
+	long r = diskbench_stalls_summary_text__impl(st, buf, size);
 
 	if (r < 0)
 		return diskbench__error_api(__func__, (int)r, gen, NULL);

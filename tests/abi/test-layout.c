@@ -445,7 +445,9 @@ static void test_layout_stall(void **state)
 	assert_offset(diskbench_stall, phase, 64);
 	assert_offset(diskbench_stall, kind, 72);
 	assert_offset(diskbench_stall, slow_index, 80);
-	assert_int_equal(sizeof(struct diskbench_stall), 88);
+	assert_offset(diskbench_stall, delayed, 88);
+	assert_offset(diskbench_stall, delay_ns, 96);
+	assert_int_equal(sizeof(struct diskbench_stall), 104);
 
 	assert_offset(diskbench_stall_summary, sz, 0);
 	assert_offset(diskbench_stall_summary, stalled, 8);
@@ -458,7 +460,25 @@ static void test_layout_stall(void **state)
 	assert_offset(diskbench_stall_summary, over, 48);
 	assert_offset(diskbench_stall_summary, first_ns, 56);
 	assert_offset(diskbench_stall_summary, count, 64);
-	assert_int_equal(sizeof(struct diskbench_stall_summary), 72);
+	assert_offset(diskbench_stall_summary, shortest_ns, 72);
+	assert_offset(diskbench_stall_summary, typical_ns, 80);
+	assert_offset(diskbench_stall_summary, longest_ns, 88);
+	assert_offset(diskbench_stall_summary, period_ns, 96);
+	assert_offset(diskbench_stall_summary, gap_min_ns, 104);
+	assert_offset(diskbench_stall_summary, gap_max_ns, 112);
+	assert_offset(diskbench_stall_summary, stalled_ns, 120);
+	assert_offset(diskbench_stall_summary, elapsed_ns, 128);
+	assert_offset(diskbench_stall_summary, delayed, 136);
+	assert_offset(diskbench_stall_summary, delay_ns, 144);
+	assert_offset(diskbench_stall_summary, base_p99_ns, 152);
+	assert_offset(diskbench_stall_summary, grade, 160);
+	assert_offset(diskbench_stall_summary, flags, 164);
+	assert_int_equal(sizeof(struct diskbench_stall_summary), 168);
+	assert_int_equal(DISKBENCH_STALL_GRADE_NONE, 0);
+	assert_int_equal(DISKBENCH_STALL_GRADE_HICCUP, 1);
+	assert_int_equal(DISKBENCH_STALL_GRADE_STALL, 2);
+	assert_int_equal(DISKBENCH_STALL_GRADE_SEVERE, 3);
+	assert_int_equal(DISKBENCH_STALL_PERIODIC, 1);
 
 	assert_offset(diskbench_slow_op, sz, 0);
 	assert_offset(diskbench_slow_op, start_ns, 8);

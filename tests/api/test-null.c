@@ -496,7 +496,10 @@ CHECK(diskbench_stalls_free) { WORKS(diskbench_stalls_free(NULL)); }
 CHECK(diskbench_stalls_count) { IS_ZERO(diskbench_stalls_count(NULL)); }
 CHECK(diskbench_stalls_get)
 {
-	struct diskbench_stall s = { sizeof(s), 0, 0, 0, 0, 0, 0, 0, NULL, 0, 0 };
+	struct diskbench_stall s;
+
+	memset(&s, 0, sizeof(s));
+	s.sz = sizeof(s);
 
 	IS_EINVAL(diskbench_stalls_get(NULL, 0, &s));
 }
@@ -514,6 +517,13 @@ CHECK(diskbench_stalls_text)
 
 	IS_EINVAL(diskbench_stalls_text(NULL, buf, sizeof(buf)));
 }
+CHECK(diskbench_stalls_summary_text)
+{
+	char buf[8];
+
+	IS_EINVAL(diskbench_stalls_summary_text(NULL, buf, sizeof(buf)));
+}
+CHECK(diskbench_stall_grade_name) { IS_NULL(diskbench_stall_grade_name(99)); }
 CHECK(diskbench_timeline_tails)
 {
 	uint64_t a = 1, b = 1;
@@ -693,6 +703,7 @@ static struct entry entries[] = {
 	E(diskbench_files_opts_init), E(diskbench_bonnie_opts_init),
 	E(diskbench_custom_ops_init), E(diskbench_custom_ctx_ops_init),
 	E(diskbench_engine_ops_init),
+	E(diskbench_stall_grade_name), E(diskbench_stalls_summary_text),
 };
 
 /* Every exported name, from the version script: lines "\tname;" inside

@@ -43,6 +43,8 @@ struct model {
 	struct diskbench_hist *service, *response, *lag;
 	uint64_t late, end, slow_resp;
 	uint64_t resp_over_1s;      /* responses of 1 s or more, exactly */
+	uint64_t resp_over_100ms;   /* ... of 100 ms or more */
+	uint64_t slow_resp_ns;      /* the slow ones' responses, added up */
 };
 
 static void model_run(struct model *m, uint64_t n, uint64_t period,
@@ -64,8 +66,12 @@ static void model_run(struct model *m, uint64_t n, uint64_t period,
 		diskbench_hist_record(m->lag, start - intended);
 		if (start - intended >= DISKBENCH_PACE_DEFAULT_LATE_NS)
 			m->late++;
-		if (end - intended >= DISKBENCH_SLOW_DEFAULT_THRESHOLD_NS)
+		if (end - intended >= DISKBENCH_SLOW_DEFAULT_THRESHOLD_NS) {
 			m->slow_resp++;
+			m->slow_resp_ns += end - intended;
+		}
+		if (end - intended >= 100 * SIM_MS)
+			m->resp_over_100ms++;
 		if (end - intended >= SIM_S)
 			m->resp_over_1s++;
 		prev_end = end;
@@ -233,8 +239,41 @@ static void test_stall_response(void **state)
 	assert_true(s.flags & DISKBENCH_STALL_EXACT);
 	assert_u64_eq(s.start_ns, at * PERIOD);
 	assert_u64_eq(s.worst_ns, LAT + STALL);
-	/* The analysis counts those over its threshold (1 s): 556. */
-	assert_u64_eq(s.ops, over_1s);
+	/* The relative rule measures the response against the service
+	 * time's p99 (100 us): its threshold is the 100 ms floor, and the
+	 * stall holds every response of 100 ms or more, j up to 1555
+	 * (1.5001 s - 0.0009 j >= 0.1 s), not only the 556 over 1 s. */
+	assert_u64_eq(s.ops, m.resp_over_100ms);
+	assert_u64_eq(s.ops, 1556);
+	assert_true(s.ops > over_1s);
+	/* The requests it delayed: every response in the log (50 ms or
+	 * more), all of which overlap it, and by how much in all. */
+	assert_u64_eq(s.delayed, m.slow_resp);
+	assert_u64_eq(s.delay_ns, m.slow_resp_ns);
+	{
+		struct diskbench_stall_summary sm;
+		char line[512];
+
+		memset(&sm, 0, sizeof(sm));
+		sm.sz = sizeof(sm);
+		assert_ok(diskbench_stalls_summary(st, &sm));
+		assert_true(sm.stalled);
+		assert_true(sm.base_p99_ns >= LAT && sm.base_p99_ns < 2 * LAT);
+		assert_u64_eq(sm.threshold_ns, DISKBENCH_STALL_DEFAULT_FLOOR_NS);
+		assert_u64_eq(sm.delayed, m.slow_resp);
+		assert_u64_eq(sm.delay_ns, m.slow_resp_ns);
+		/* Over 1 s of a 4 s phase: severe. */
+		assert_int_equal(sm.grade, DISKBENCH_STALL_GRADE_SEVERE);
+		assert_true(diskbench_stalls_summary_text(st, line, sizeof(line)) > 0);
+		assert_non_null(strstr(line, " (response time): 1 stall of "));
+		{
+			char want[96];
+
+			snprintf(want, sizeof(want), ", %" PRIu64 " requests delayed by ",
+				 m.slow_resp);
+			assert_non_null(strstr(line, want));
+		}
+	}
 	diskbench_stalls_free(st);
 	/* The service time's analysis sees the one operation. */
 	assert_ok(diskbench_stalls_find(&st, r, NULL));
@@ -915,15 +954,16 @@ static void test_json_round_trip(void **state)
 	assert_ok(diskbench_report_new(&rep));
 	assert_ok(diskbench_report_add_run(rep, NULL, f->run));
 	j = fx_write(rep, DISKBENCH_FORMAT_JSON, NULL);
-	assert_non_null(strstr(j, "\"schema_minor\": 3,"));
+	assert_non_null(strstr(j, "\"schema_minor\": 4,"));
 	p = strstr(j, "\"pace\": {");
 	assert_non_null(p);
 	assert_non_null(strstr(p, "\"arrival\": \"constant\""));
 	assert_non_null(strstr(p, "\"target_per_sec\": 1000,"));
 	assert_non_null(strstr(p, "\"late\": 1665,"));
 	assert_non_null(strstr(p, "\"response\": {"));
-	/* the response's own stalls: one, of the 556 requests over 1 s */
-	assert_non_null(strstr(strstr(p, "\"response\": {"), "\"ops\": 556,"));
+	/* the response's own stalls: one, of the 1556 requests of 100 ms or
+	 * more (the relative rule against the service time's p99) */
+	assert_non_null(strstr(strstr(p, "\"response\": {"), "\"ops\": 1556,"));
 
 	assert_ok(diskbench_report_new(&rep2));
 	assert_int_equal(diskbench_report_read(rep2, DISKBENCH_FORMAT_JSON, j,
@@ -974,7 +1014,7 @@ static void test_json_round_trip(void **state)
 				break;
 		}
 		memmove(s, e + 1, strlen(e + 1) + 1);
-		s = strstr(old, "\"schema_minor\": 3");
+		s = strstr(old, "\"schema_minor\": 4");
 		s[strlen("\"schema_minor\": ")] = '2';
 	}
 	diskbench_report_free(rep2);

@@ -238,7 +238,7 @@ static const char tiny_golden_1[] =
 	"{\n"
 	"  \"schema\": \"https://libdiskbench.org/result-schema/1\",\n"
 	"  \"schema_version\": 1,\n"
-	"  \"schema_minor\": 3,\n"
+	"  \"schema_minor\": 4,\n"
 	"  \"generator\": \"libdiskbench " DISKBENCH_VERSION_STRING "\",\n"
 	"  \"runs\": [\n"
 	"    {\n"
@@ -332,7 +332,7 @@ static const char tiny_golden_1[] =
 	"            ]\n"
 	"          },\n"
 	"          \"stalls\": [],\n"
-	"          \"stall_summary\": {\"stalled\": false, \"max_ns\": 2000, \"p99_ns\": 2000, \"threshold_ns\": 100000000, \"over_ns\": null, \"over\": null, \"first_ns\": null},\n"
+	"          \"stall_summary\": {\"stalled\": false, \"max_ns\": 2000, \"p99_ns\": 2000, \"threshold_ns\": 100000000, \"over_ns\": null, \"over\": null, \"first_ns\": null, \"grade\": \"none\", \"count\": 0, \"shortest_ns\": null, \"typical_ns\": null, \"longest_ns\": null, \"period_ns\": null, \"gap_min_ns\": null, \"gap_max_ns\": null, \"periodic\": false, \"stalled_ns\": 0, \"elapsed_ns\": 3000, \"delayed\": 0, \"delay_ns\": 0, \"base_p99_ns\": 2000, \"text\": \"\"},\n"
 	"          \"error\": null\n";
 
 static const char tiny_golden_2[] =
@@ -378,7 +378,7 @@ static const char tiny_golden_2[] =
 	"            \"points\": []\n"
 	"          },\n"
 	"          \"stalls\": [],\n"
-	"          \"stall_summary\": {\"stalled\": false, \"max_ns\": 0, \"p99_ns\": null, \"threshold_ns\": null, \"over_ns\": null, \"over\": null, \"first_ns\": null},\n"
+	"          \"stall_summary\": {\"stalled\": false, \"max_ns\": 0, \"p99_ns\": null, \"threshold_ns\": null, \"over_ns\": null, \"over\": null, \"first_ns\": null, \"grade\": \"none\", \"count\": 0, \"shortest_ns\": null, \"typical_ns\": null, \"longest_ns\": null, \"period_ns\": null, \"gap_min_ns\": null, \"gap_max_ns\": null, \"periodic\": false, \"stalled_ns\": 0, \"elapsed_ns\": 0, \"delayed\": 0, \"delay_ns\": 0, \"base_p99_ns\": null, \"text\": \"\"},\n"
 	"          \"error\": {\n"
 	"            \"code\": -13,\n"
 	"            \"name\": \"Permission denied\",\n"
@@ -471,7 +471,7 @@ static const char summary_doc[] =
 	"{\n"
 	"  \"schema\": \"https://libdiskbench.org/result-schema/1\",\n"
 	"  \"schema_version\": 1,\n"
-	"  \"schema_minor\": 3,\n"
+	"  \"schema_minor\": 4,\n"
 	"  \"generator\": \"libdiskbench " DISKBENCH_VERSION_STRING "\",\n"
 	"  \"runs\": [\n"
 	"    {\n"

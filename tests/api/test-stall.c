@@ -37,10 +37,25 @@ static uint64_t write_start(uint64_t nth, size_t nstalls)
 	return t;
 }
 
-/* A block write of NCH blocks, 100 us each, with the first nstalls of
- * stalls3 scripted. */
-static const struct diskbench_result *put_block(struct fx *f, size_t nstalls,
-						const struct diskbench_run_opts *ro)
+struct scripted { uint64_t nth, ns; };
+
+/* write_start() for any script. */
+static uint64_t write_start_script(uint64_t nth, const struct scripted *script,
+				   size_t n)
+{
+	uint64_t t = (nth - 1) * LAT;
+
+	for (size_t i = 0; i < n; i++)
+		if (script[i].nth < nth)
+			t += script[i].ns;
+	return t;
+}
+
+/* A block write of bytes / BLOCK blocks, 100 us each, the writes script
+ * names taking their ns more. */
+static const struct diskbench_result *
+put_block_script(struct fx *f, uint64_t bytes, const struct scripted *script,
+		 size_t n, const struct diskbench_run_opts *ro)
 {
 	struct sim_config cfg = {
 		.write_ns = LAT, .fsync_ns = 3 * SIM_MS, .close_ns = SIM_MS,
@@ -51,17 +66,31 @@ static const struct diskbench_result *put_block(struct fx *f, size_t nstalls,
 	const struct diskbench_result *r;
 
 	fx_sim(f, &cfg);
-	fx_open(f, FILE_BYTES, BLOCK, 0, ro);
-	for (size_t i = 0; i < nstalls; i++)
-		sim_stall(f->s, SIM_WRITE, stalls3[i].nth, stalls3[i].ns);
+	fx_open(f, bytes, BLOCK, 0, ro);
+	for (size_t i = 0; i < n; i++)
+		sim_stall(f->s, SIM_WRITE, script[i].nth, script[i].ns);
 	assert_ok(diskbench_phase_bonnie_new(&p, DISKBENCH_PHASE_PUT_BLOCK, &bo));
 	assert_ok(diskbench_run_add(f->run, p));
 	run_execute_ok(f->run);
 	r = diskbench_run_result(f->run, 0);
 	assert_non_null(r);
 	assert_int_equal(diskbench_result_error(r), 0);
-	assert_u64_eq(diskbench_result_ops(r), NCH);
+	assert_u64_eq(diskbench_result_ops(r), bytes / BLOCK);
 	return r;
+}
+
+/* A block write of NCH blocks, 100 us each, with the first nstalls of
+ * stalls3 scripted. */
+static const struct diskbench_result *put_block(struct fx *f, size_t nstalls,
+						const struct diskbench_run_opts *ro)
+{
+	struct scripted script[3] = { { 0, 0 }, { 0, 0 }, { 0, 0 } };
+
+	for (size_t i = 0; i < nstalls; i++) {
+		script[i].nth = stalls3[i].nth;
+		script[i].ns = stalls3[i].ns;
+	}
+	return put_block_script(f, FILE_BYTES, script, nstalls, ro);
 }
 
 static struct diskbench_stalls *find(const struct diskbench_result *r,
@@ -305,6 +334,151 @@ static void test_stall_text(void **state)
 	diskbench_stalls_free(st);
 }
 
+static struct diskbench_stall_summary summary_of(const struct diskbench_stalls *st)
+{
+	struct diskbench_stall_summary sum;
+
+	memset(&sum, 0xa5, sizeof(sum));
+	sum.sz = sizeof(sum);
+	assert_ok(diskbench_stalls_summary(st, &sum));
+	assert_int_equal(sum.sz, sizeof(sum));
+	return sum;
+}
+
+static void summary_line(const struct diskbench_stalls *st, char *buf, size_t size)
+{
+	long n = diskbench_stalls_summary_text(st, NULL, 0);
+
+	assert_true(n > 0 && (size_t)n < size);
+	assert_int_equal(diskbench_stalls_summary_text(st, buf, size), n);
+	assert_int_equal(strlen(buf), (size_t)n);
+	assert_int_equal(buf[n - 1], '\n');
+	assert_ptr_equal(strchr(buf, '\n'), buf + n - 1);
+}
+
+/*
+ * Five stalls of 1.2 s, 100 writes apart: counted, their length, their
+ * period (regular), the share of the phase they held, the grade, and the
+ * line a person reads.
+ */
+static void test_stall_episodes(void **state)
+{
+	struct fx *f = *state;
+	const struct scripted script[5] = {
+		{ 50, 1200 * SIM_MS }, { 150, 1200 * SIM_MS }, { 250, 1200 * SIM_MS },
+		{ 350, 1200 * SIM_MS }, { 450, 1200 * SIM_MS },
+	};
+	const struct diskbench_result *r =
+		put_block_script(f, FILE_BYTES, script, 5, NULL);
+	struct diskbench_stalls *st = find(r, 0, 0, 0);
+	struct diskbench_stall_summary sum = summary_of(st);
+	const uint64_t len = LAT + 1200 * SIM_MS;
+	char line[512];
+
+	assert_true(sum.stalled);
+	assert_int_equal(sum.count, 5);
+	assert_u64_eq(sum.shortest_ns, len);
+	assert_u64_eq(sum.typical_ns, len);
+	assert_u64_eq(sum.longest_ns, len);
+	/* From one stalled write's start to the next: 99 writes and the
+	 * stalled one. */
+	assert_u64_eq(sum.period_ns, 100 * LAT + 1200 * SIM_MS);
+	assert_u64_eq(sum.gap_min_ns, sum.period_ns);
+	assert_u64_eq(sum.gap_max_ns, sum.period_ns);
+	assert_int_equal(sum.flags, DISKBENCH_STALL_PERIODIC);
+	assert_u64_eq(sum.stalled_ns, 5 * len);
+	assert_u64_eq(sum.elapsed_ns, diskbench_result_elapsed_ns(r));
+	/* One thread: each stall delayed its own write only. */
+	assert_u64_eq(sum.delayed, 5);
+	assert_u64_eq(sum.delay_ns, 5 * len);
+	assert_u64_eq(sum.base_p99_ns, sum.p99_ns);
+	assert_int_equal(sum.grade, DISKBENCH_STALL_GRADE_SEVERE);
+	for (size_t i = 0; i < 5; i++) {
+		struct diskbench_stall s = get(st, i);
+
+		assert_u64_eq(s.delayed, 1);
+		assert_u64_eq(s.delay_ns, len);
+		assert_u64_eq(s.start_ns, write_start_script(script[i].nth, script, 5));
+	}
+	summary_line(st, line, sizeof(line));
+	{
+		char want[160], pc[32];
+		double share = 100.0 * (double)sum.stalled_ns / (double)sum.elapsed_ns;
+
+		snprintf(pc, sizeof(pc), "%.0f %%", share);
+		snprintf(want, sizeof(want),
+			 "put_block: 5 stalls of 1.2 s, about one every 1.21 s, "
+			 "%s of the phase stalled (grade severe)\n", pc);
+		assert_string_equal(line, want);
+	}
+	diskbench_stalls_free(st);
+}
+
+/* Three stalls of different lengths at irregular gaps: the range, the
+ * typical (median) one, the gaps; a lone 500 ms stall is a hiccup. */
+static void test_stall_episodes_irregular(void **state)
+{
+	struct fx *f = *state;
+	const struct diskbench_result *r = put_block(f, 3, NULL);
+	struct diskbench_stalls *st = find(r, 0, 0, 0);
+	struct diskbench_stall_summary sum = summary_of(st);
+	uint64_t g1 = write_start(stalls3[1].nth, 3) - write_start(stalls3[0].nth, 3);
+	uint64_t g2 = write_start(stalls3[2].nth, 3) - write_start(stalls3[1].nth, 3);
+	char line[512];
+
+	assert_int_equal(sum.count, 3);
+	assert_u64_eq(sum.shortest_ns, LAT + stalls3[0].ns);
+	assert_u64_eq(sum.typical_ns, LAT + stalls3[1].ns);
+	assert_u64_eq(sum.longest_ns, LAT + stalls3[2].ns);
+	assert_u64_eq(sum.gap_min_ns, g1 < g2 ? g1 : g2);
+	assert_u64_eq(sum.gap_max_ns, g1 < g2 ? g2 : g1);
+	/* With an even count of gaps, the lower middle one. */
+	assert_u64_eq(sum.period_ns, g1 < g2 ? g1 : g2);
+	assert_int_equal(sum.flags, 0);
+	assert_int_equal(sum.grade, DISKBENCH_STALL_GRADE_SEVERE);
+	summary_line(st, line, sizeof(line));
+	assert_non_null(strstr(line, "put_block: 3 stalls of 1.5 s (500 ms-3 s), "));
+	assert_non_null(strstr(line, " apart, "));
+	assert_null(strstr(line, "about one every"));
+	diskbench_stalls_free(st);
+
+	/* The 500 ms one alone: shorter than the absolute rule's 1 s. */
+	fx_teardown(state);
+	assert_int_equal(fx_setup(state), 0);
+	f = *state;
+	r = put_block(f, 1, NULL);
+	st = find(r, 0, 0, 0);
+	sum = summary_of(st);
+	assert_int_equal(sum.count, 1);
+	assert_int_equal(sum.grade, DISKBENCH_STALL_GRADE_HICCUP);
+	assert_u64_eq(sum.period_ns, 0);
+	summary_line(st, line, sizeof(line));
+	assert_non_null(strstr(line, "put_block: 1 stall of 500 ms at "));
+	assert_non_null(strstr(line, "(grade hiccup)\n"));
+	diskbench_stalls_free(st);
+}
+
+/* A 1.5 s stall in a 16 s phase: a stall, not severe (under 10 % of it). */
+static void test_stall_grade_stall(void **state)
+{
+	struct fx *f = *state;
+	const struct scripted script[1] = { { 80000, 1500 * SIM_MS } };
+	const struct diskbench_result *r =
+		put_block_script(f, UINT64_C(160000) * BLOCK, script, 1, NULL);
+	struct diskbench_stalls *st = find(r, 0, 0, 0);
+	struct diskbench_stall_summary sum = summary_of(st);
+
+	assert_int_equal(sum.count, 1);
+	assert_true(sum.stalled_ns * 10 < sum.elapsed_ns);
+	assert_int_equal(sum.grade, DISKBENCH_STALL_GRADE_STALL);
+	assert_string_equal(diskbench_stall_grade_name(sum.grade), "stall");
+	assert_string_equal(diskbench_stall_grade_name(DISKBENCH_STALL_GRADE_NONE), "none");
+	assert_string_equal(diskbench_stall_grade_name(DISKBENCH_STALL_GRADE_HICCUP), "hiccup");
+	assert_string_equal(diskbench_stall_grade_name(DISKBENCH_STALL_GRADE_SEVERE), "severe");
+	assert_null(diskbench_stall_grade_name(4));
+	diskbench_stalls_free(st);
+}
+
 /* Rules are read like every option struct; a NULL result is refused. */
 static void test_stall_args(void **state)
 {
@@ -332,13 +506,13 @@ static void test_stall_json(void **state)
 	const struct diskbench_result *r = put_block(f, 3, NULL);
 	struct diskbench_report *rep;
 	struct diskbench_stalls *st = find(r, 0, 0, 0);
-	char *j, want[256];
+	char *j, want[1024];
 	const char *p;
 
 	assert_ok(diskbench_report_new(&rep));
 	assert_ok(diskbench_report_add_run(rep, NULL, f->run));
 	j = fx_write(rep, DISKBENCH_FORMAT_JSON, NULL);
-	assert_non_null(strstr(j, "\"schema_minor\": 3,"));
+	assert_non_null(strstr(j, "\"schema_minor\": 4,"));
 	p = strstr(j, "\"stalls\": [\n");
 	assert_non_null(p);
 	for (size_t i = 0; i < 3; i++) {
@@ -366,11 +540,22 @@ static void test_stall_json(void **state)
 			 "\"stall_summary\": {\"stalled\": true, \"max_ns\": %" PRIu64
 			 ", \"p99_ns\": %" PRIu64 ", \"threshold_ns\": %" PRIu64
 			 ", \"over_ns\": %" PRIu64 ", \"over\": %" PRIu64
-			 ", \"first_ns\": %" PRIu64 "}",
+			 ", \"first_ns\": %" PRIu64 ", \"grade\": \"severe\""
+			 ", \"count\": 3, \"shortest_ns\": %" PRIu64
+			 ", \"typical_ns\": %" PRIu64 ", \"longest_ns\": %" PRIu64
+			 ", \"period_ns\": %" PRIu64 ", \"gap_min_ns\": %" PRIu64
+			 ", \"gap_max_ns\": %" PRIu64 ", \"periodic\": false"
+			 ", \"stalled_ns\": %" PRIu64 ", \"elapsed_ns\": %" PRIu64
+			 ", \"delayed\": 3, \"delay_ns\": %" PRIu64
+			 ", \"base_p99_ns\": %" PRIu64 ", \"text\": \"put_block: 3 stalls of ",
 			 sum.max_ns, sum.p99_ns, sum.threshold_ns, sum.over_ns,
-			 sum.over, sum.first_ns);
+			 sum.over, sum.first_ns, sum.shortest_ns, sum.typical_ns,
+			 sum.longest_ns, sum.period_ns, sum.gap_min_ns, sum.gap_max_ns,
+			 sum.stalled_ns, sum.elapsed_ns, sum.delay_ns, sum.p99_ns);
 		if (!strstr(p, want))
 			fail_msg("stall summary not in the JSON: %s", want);
+		assert_u64_eq(sum.delay_ns, 3 * LAT + stalls3[0].ns +
+					    stalls3[1].ns + stalls3[2].ns);
 	}
 
 	/* Read back: the same log, so the same stalls and the same text. */
@@ -507,6 +692,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_stall_rules_timeline, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_stall_none, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_stall_text, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_stall_episodes, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_stall_episodes_irregular, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_stall_grade_stall, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_stall_args, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_stall_json, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_stall_html, fx_setup, fx_teardown),
