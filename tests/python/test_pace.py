@@ -78,8 +78,20 @@ def test_a_stall_in_the_response_time(tdir):
     assert abs(pi.achieved_per_sec - 4000 / 3.9991) < 0.01
     # the stall analysis on each
     assert len(r.stalls().stalls) == 1 and r.stalls().stalls[0].ops == 1
-    st = resp.stalls().stalls
-    assert len(st) == 1 and st[0].ops == 556 and st[0].start_ns == 1000 * MS
+    rs = resp.stalls()
+    st = rs.stalls
+    # the response's rule measures against the service time's p99 (100 us):
+    # the 100 ms floor, so every response of 100 ms or more (j up to 1555)
+    assert len(st) == 1 and st[0].ops == 1556 and st[0].start_ns == 1000 * MS
+    # ...and the requests it delayed: every one of 50 ms or more
+    slow = [o for o in resp.slow_ops]
+    assert st[0].delayed == len(slow) > 1556
+    assert st[0].delay_ns == sum(o.latency_ns for o in slow)
+    sm = rs.summary
+    assert sm.base_p99_ns is not None and 100 * US <= sm.base_p99_ns < 200 * US
+    assert sm.delayed == st[0].delayed and sm.grade == diskbench.StallGrade.SEVERE
+    assert sm.text.startswith("random_io (response time): 1 stall of 1.6")
+    assert ("%d requests delayed by " % sm.delayed) in sm.text
     assert r.get_config("pace_arrival") == "constant"
     assert sim.waits >= 1000
     d = r.to_dict()

@@ -48,11 +48,25 @@ def test_slow_log_and_stall_from_a_python_clock():
     assert sm.over == 1 and sm.first_ns is not None
     assert st.text.startswith("stalled: ") and st.text.count("\n") == 1
     assert "stall of 3.000 s from 0.050 s to 3.050 s into the phase" in st.text
+    # counted, timed and graded: one stall of 3 s in a 3.1 s phase
+    assert sm.grade == diskbench.StallGrade.SEVERE and sm.grade.label == "severe"
+    assert sm.shortest_ns == sm.typical_ns == sm.longest_ns == 3 * S
+    assert sm.period_ns is None and sm.gap_min_ns is None and not sm.periodic
+    assert sm.stalled_ns == 3 * S and sm.elapsed_ns == r.elapsed_ns
+    assert abs(sm.share - 3 * S / r.elapsed_ns) < 1e-12
+    assert sm.delayed == 1 and sm.delay_ns == 3 * S and s.delayed == 1
+    assert sm.base_p99_ns == sm.p99_ns
+    assert sm.text == ("stalled: 1 stall of 3 s at 0.050 s into the phase, "
+                       "97 % of the phase stalled (grade severe)")
+    assert [g.label for g in diskbench.StallGrade] == [
+        "none", "hiccup", "stall", "severe"]
 
     # Stricter rules: 4 s absolute and no relative rule find nothing; a
     # 2 s floor with the relative rule finds it again.
     none = r.stalls(always_ns=4 * S, p99_factor=None)
     assert none.stalls == [] and not none.summary.stalled and none.text == ""
+    assert none.summary.grade == diskbench.StallGrade.NONE
+    assert none.summary.text == "" and none.summary.typical_ns is None
     again = r.stalls(always_ns=4 * S, floor_ns=2 * S)
     assert len(again.stalls) == 1
     with pytest.raises(ValueError, match="pass None"):

@@ -32,7 +32,8 @@ from ._run import (DONE, BonniePhase, ContextPhase, CustomContext, CustomPhase,
                    FilesPhase, Phase, Progress, RandomPhase, Run, RunEvent,
                    SeqPhase, SweepEntry, Target, sweep)
 from ._stats import (Bucket, Histogram, IntervalTails, PaceInfo, PhaseKind,
-                     Recorder, Result, SlowOp, Stall, Stalls, StallSummary, Timeline,
+                     Recorder, Result, SlowOp, Stall, StallGrade, Stalls,
+                     StallSummary, Timeline,
                      TimelinePoint, phase_kind_name)
 
 __all__ = [
@@ -44,7 +45,7 @@ __all__ = [
     "BonniePhase", "SeqPhase", "RandomPhase", "FilesPhase", "CustomPhase",
     "ContextPhase", "CustomContext", "DONE", "Run", "RunEvent", "Progress", "Report",
     "ReportRun", "RunInfo", "Format", "IntervalTails", "SlowOp", "Stall",
-    "Stalls", "StallSummary", "PaceInfo", "sweep", "SweepEntry",
+    "Stalls", "StallSummary", "StallGrade", "PaceInfo", "sweep", "SweepEntry",
 ]
 
 #: The version of this package; it follows the library's.

@@ -263,14 +263,21 @@ class Stall(Structure):
     _fields_ = [("sz", size), ("start_ns", u64), ("end_ns", u64),
                 ("latency_ns", u64), ("worst_ns", u64), ("ops", u64),
                 ("precision_ns", u64), ("flags", u32), ("phase", c_char_p),
-                ("kind", c_int), ("slow_index", size)]
+                ("kind", c_int), ("slow_index", size),
+                ("delayed", u64), ("delay_ns", u64)]
 
 
 class StallSummary(Structure):
     _fields_ = [("sz", size), ("stalled", c_bool), ("has_dist", c_bool),
                 ("has_first", c_bool), ("max_ns", u64), ("p99_ns", u64),
                 ("threshold_ns", u64), ("over_ns", u64), ("over", u64),
-                ("first_ns", u64), ("count", size)]
+                ("first_ns", u64), ("count", size),
+                ("shortest_ns", u64), ("typical_ns", u64),
+                ("longest_ns", u64), ("period_ns", u64),
+                ("gap_min_ns", u64), ("gap_max_ns", u64),
+                ("stalled_ns", u64), ("elapsed_ns", u64),
+                ("delayed", u64), ("delay_ns", u64),
+                ("base_p99_ns", u64), ("grade", u32), ("flags", u32)]
 
 
 class SlowOp(Structure):
@@ -454,6 +461,8 @@ _PROTOTYPES: Tuple[Tuple[Any, ...], ...] = (
     ("stalls_get", c_int, (P, size, POINTER(Stall))),
     ("stalls_summary", c_int, (P, POINTER(StallSummary))),
     ("stalls_text", ctypes.c_long, (P, ctypes.c_char_p, size)),
+    ("stalls_summary_text", ctypes.c_long, (P, ctypes.c_char_p, size)),
+    ("stall_grade_name", ctypes.c_char_p, (u32,)),
     # engine.h
     ("engine_sync_new", c_int, (PP,)),
     ("engine_null_new", c_int, (PP,)),
@@ -600,6 +609,7 @@ STALL_DEFAULT_FLOOR_NS = 100000000
 STALL_DEFAULT_P99_FACTOR = 100
 STALL_NO_RELATIVE = U64_MAX
 STALL_EXACT = 0x1
+STALL_PERIODIC = 0x1
 SLOW_DEFAULT_THRESHOLD_NS = 50000000
 SLOW_MAX = 4096
 SLOW_NO_OFFSET = U64_MAX

@@ -142,6 +142,23 @@ class PaceInfo(NamedTuple):
     streams: int
 
 
+class StallGrade(enum.IntEnum):
+    """How bad a phase's stalls are (enum diskbench_stall_grade), by their
+    length against the rules' absolute threshold (1 s by default) and the
+    share of the phase they held; ``label`` is the library's name for each
+    ("none", "hiccup", "stall", "severe")."""
+
+    NONE = 0
+    HICCUP = 1
+    STALL = 2
+    SEVERE = 3
+
+    @property
+    def label(self) -> str:
+        """diskbench_stall_grade_name()."""
+        return C.stall_grade_name(int(self)).decode("ascii")
+
+
 class Stall(NamedTuple):
     """One stall (struct diskbench_stall): start and end in ns from the
     phase's start (start = end - latency), its longest operation, its
@@ -159,6 +176,11 @@ class Stall(NamedTuple):
     phase: str
     kind: "PhaseKind"
     slow_index: Optional[int]
+    #: The operations of the slow-operation log whose times overlap it (for
+    #: a response time, the requests it delayed); 0 when not exact.
+    delayed: int = 0
+    #: Their latencies added up, in ns.
+    delay_ns: int = 0
 
 
 class StallSummary(NamedTuple):
@@ -177,6 +199,38 @@ class StallSummary(NamedTuple):
     over: int
     first_ns: Optional[int]
     count: int  # type: ignore[assignment]  # (shadows tuple.count)
+    #: How bad: StallGrade.NONE .. SEVERE.
+    grade: StallGrade = StallGrade.NONE
+    #: Lengths of the shortest, the typical (median) and the longest stall
+    #: in ns; None without stalls.
+    shortest_ns: Optional[int] = None
+    typical_ns: Optional[int] = None
+    longest_ns: Optional[int] = None
+    #: The median gap between two stalls' starts, and the shortest and
+    #: longest gap, in ns; None with fewer than two stalls.
+    period_ns: Optional[int] = None
+    gap_min_ns: Optional[int] = None
+    gap_max_ns: Optional[int] = None
+    #: Three stalls or more, every gap within a quarter of period_ns.
+    periodic: bool = False
+    #: The time the stalls held (overlaps once), and the phase's length.
+    stalled_ns: int = 0
+    elapsed_ns: int = 0
+    #: The operations the stalls delayed (for a response time, requests),
+    #: and their latencies added up.
+    delayed: int = 0
+    delay_ns: int = 0
+    #: The p99 the relative rule measured against (a response time's is its
+    #: service time's); None without a distribution.
+    base_p99_ns: Optional[int] = None
+    #: diskbench_stalls_summary_text(), without its newline; "" without
+    #: stalls.
+    text: str = ""
+
+    @property
+    def share(self) -> float:
+        """The share of the phase stalled, 0 to 1."""
+        return self.stalled_ns / self.elapsed_ns if self.elapsed_ns else 0.0
 
 
 class Stalls(NamedTuple):
@@ -187,6 +241,16 @@ class Stalls(NamedTuple):
     stalls: List[Stall]
     summary: StallSummary
     text: str
+
+
+def _text(fn: Any, st: Any, name: str) -> str:
+    """A text the library writes as snprintf() does: asked its length, then
+    written whole."""
+    n = fn(st, None, 0)
+    check(n if n < 0 else 0, name)
+    buf = ctypes.create_string_buffer(n + 1)
+    check(min(fn(st, buf, n + 1), 0), name)
+    return buf.value.decode("utf-8", "replace")
 
 
 def _percentile_arg(p: Any) -> float:
@@ -1123,21 +1187,31 @@ class Result(Closeable):
                                    one.worst_ns, one.ops, one.precision_ns,
                                    exact, decode(one.phase) or "",
                                    PhaseKind.of(one.kind),
-                                   one.slow_index if exact else None))
+                                   one.slow_index if exact else None,
+                                   one.delayed, one.delay_ns))
             sm = C.StallSummary()
             sm.sz = sizeof(sm)
             check(C.stalls_summary(st, byref(sm)), "stalls_summary")
+            some = sm.count > 0
+            two = sm.count > 1
             summary = StallSummary(
                 bool(sm.stalled), sm.max_ns,
                 sm.p99_ns if sm.has_dist else None,
                 sm.threshold_ns if sm.has_dist else None,
                 sm.over_ns, sm.over, sm.first_ns if sm.has_first else None,
-                sm.count)
-            n = C.stalls_text(st, None, 0)
-            check(n if n < 0 else 0, "stalls_text")
-            buf = ctypes.create_string_buffer(n + 1)
-            check(min(C.stalls_text(st, buf, n + 1), 0), "stalls_text")
-            text = buf.value.decode("utf-8", "replace")
+                sm.count, StallGrade(sm.grade),
+                sm.shortest_ns if some else None,
+                sm.typical_ns if some else None,
+                sm.longest_ns if some else None,
+                sm.period_ns if two else None,
+                sm.gap_min_ns if two else None,
+                sm.gap_max_ns if two else None,
+                bool(sm.flags & C.STALL_PERIODIC), sm.stalled_ns,
+                sm.elapsed_ns, sm.delayed, sm.delay_ns,
+                sm.base_p99_ns if sm.has_dist else None,
+                _text(C.stalls_summary_text, st, "stalls_summary_text")
+                .rstrip("\n"))
+            text = _text(C.stalls_text, st, "stalls_text")
         finally:
             C.stalls_free(st)
         return Stalls(found, summary, text)
