@@ -29,5 +29,6 @@
 #include <diskbench/exchange.h>
 #include <diskbench/stall.h>
 #include <diskbench/bonnie.h>
+#include <diskbench/compare.h>
 
 #endif /* DISKBENCH_H */

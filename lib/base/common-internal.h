@@ -65,6 +65,7 @@
 #define DISKBENCH__LAST_pace_opts	spin_ns
 #define DISKBENCH__LAST_bonnie_suite_opts	files_flags
 #define DISKBENCH__LAST_run_sweep_opts	user_data
+#define DISKBENCH__LAST_compare_opts	rules
 
 /* The number of bytes of struct diskbench_<tag> this library knows. */
 #define DISKBENCH__KNOWN_END(tag) \

@@ -37,6 +37,10 @@ _Static_assert(offsetof(struct diskbench_target_opts, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_stall_rules, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_stall, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_stall_summary, sz) == 0, "sz first");
+_Static_assert(offsetof(struct diskbench_compare_opts, sz) == 0, "sz first");
+_Static_assert(offsetof(struct diskbench_compare_setup, sz) == 0, "sz first");
+_Static_assert(offsetof(struct diskbench_compare_phase, sz) == 0, "sz first");
+_Static_assert(offsetof(struct diskbench_compare_cell, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_slow_op, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_pace_opts, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_pace_info, sz) == 0, "sz first");
@@ -419,6 +423,66 @@ static void test_layout_pace(void **state)
 }
 
 /* Every INIT macro sets sz to its struct's size and zeroes the rest. */
+static void test_layout_compare(void **state)
+{
+	struct diskbench_compare_opts o = DISKBENCH_COMPARE_OPTS_INIT;
+	struct diskbench_compare_opts f;
+
+	(void)state;
+	assert_int_equal(o.sz, sizeof(o));
+	diskbench_compare_opts_init(&f, sizeof(f));
+	assert_memory_equal(&o, &f, sizeof(o));
+	assert_offset(diskbench_compare_opts, sz, 0);
+	assert_offset(diskbench_compare_opts, confidence, 8);
+	assert_offset(diskbench_compare_opts, same_pct, 16);
+	assert_offset(diskbench_compare_opts, outlier_factor, 24);
+	assert_offset(diskbench_compare_opts, rules, 32);
+	assert_int_equal(sizeof(struct diskbench_compare_opts), 40);
+
+	assert_offset(diskbench_compare_setup, sz, 0);
+	assert_offset(diskbench_compare_setup, name, 8);
+	assert_offset(diskbench_compare_setup, runs, 16);
+	assert_offset(diskbench_compare_setup, first_run, 24);
+	assert_int_equal(sizeof(struct diskbench_compare_setup), 32);
+
+	assert_offset(diskbench_compare_phase, sz, 0);
+	assert_offset(diskbench_compare_phase, name, 8);
+	assert_offset(diskbench_compare_phase, kind, 16);
+	assert_offset(diskbench_compare_phase, flags, 20);
+	assert_offset(diskbench_compare_phase, rate_spread_pct, 24);
+	assert_offset(diskbench_compare_phase, worst_ns, 32);
+	assert_offset(diskbench_compare_phase, worst_setup, 40);
+	assert_offset(diskbench_compare_phase, worst_factor, 48);
+	assert_offset(diskbench_compare_phase, grade, 56);
+	assert_offset(diskbench_compare_phase, setups, 60);
+	assert_int_equal(sizeof(struct diskbench_compare_phase), 64);
+
+	assert_offset(diskbench_compare_cell, sz, 0);
+	assert_offset(diskbench_compare_cell, runs, 8);
+	assert_offset(diskbench_compare_cell, flags, 16);
+	assert_offset(diskbench_compare_cell, grade, 20);
+	assert_offset(diskbench_compare_cell, rate_mean, 24);
+	assert_offset(diskbench_compare_cell, rate_sd, 32);
+	assert_offset(diskbench_compare_cell, diff_pct, 40);
+	assert_offset(diskbench_compare_cell, ci_pct, 48);
+	assert_offset(diskbench_compare_cell, worst_ns, 56);
+	assert_offset(diskbench_compare_cell, p99_ns, 64);
+	assert_offset(diskbench_compare_cell, worst_factor, 72);
+	assert_offset(diskbench_compare_cell, stalls, 80);
+	assert_offset(diskbench_compare_cell, longest_stall_ns, 88);
+	assert_offset(diskbench_compare_cell, stalled_ns, 96);
+	assert_offset(diskbench_compare_cell, elapsed_ns, 104);
+	assert_offset(diskbench_compare_cell, present, 112);
+	assert_int_equal(sizeof(struct diskbench_compare_cell), 120);
+
+	assert_int_equal(DISKBENCH_COMPARE_HAS_RATE, 0x1);
+	assert_int_equal(DISKBENCH_COMPARE_SAME_RATE, 0x2);
+	assert_int_equal(DISKBENCH_COMPARE_CELL_BYTES, 0x1);
+	assert_int_equal(DISKBENCH_COMPARE_CELL_OUTLIER, 0x2);
+	assert_int_equal(DISKBENCH_COMPARE_CELL_HAS_CI, 0x4);
+	assert_int_equal(DISKBENCH_COMPARE_CELL_DIFFERS, 0x8);
+}
+
 static void test_layout_stall(void **state)
 {
 	struct diskbench_stall_rules r = DISKBENCH_STALL_RULES_INIT;
@@ -705,6 +769,7 @@ int main(void)
 		cmocka_unit_test(test_layout_seq_opts),
 		cmocka_unit_test(test_layout_target_opts),
 		cmocka_unit_test(test_layout_stall),
+		cmocka_unit_test(test_layout_compare),
 		cmocka_unit_test(test_layout_all_init_macros),
 		cmocka_unit_test(test_layout_format_values),
 		cmocka_unit_test(test_layout_pace),

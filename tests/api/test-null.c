@@ -524,6 +524,49 @@ CHECK(diskbench_stalls_summary_text)
 	IS_EINVAL(diskbench_stalls_summary_text(NULL, buf, sizeof(buf)));
 }
 CHECK(diskbench_stall_grade_name) { IS_NULL(diskbench_stall_grade_name(99)); }
+CHECK(diskbench_compare_opts_init) { WORKS(diskbench_compare_opts_init(NULL, 0)); }
+CHECK(diskbench_compare_new)
+{
+	struct diskbench_compare *c = (struct diskbench_compare *)1;
+
+	IS_EINVAL(diskbench_compare_new(NULL, NULL, NULL));
+	IS_EINVAL(diskbench_compare_new(&c, NULL, NULL));
+	IS_NULL(c);
+}
+CHECK(diskbench_compare_free) { WORKS(diskbench_compare_free(NULL)); }
+CHECK(diskbench_compare_setup_count) { IS_ZERO(diskbench_compare_setup_count(NULL)); }
+CHECK(diskbench_compare_phase_count) { IS_ZERO(diskbench_compare_phase_count(NULL)); }
+CHECK(diskbench_compare_phase_cell_count) { IS_ZERO(diskbench_compare_phase_cell_count(NULL, 0)); }
+CHECK(diskbench_compare_setup_get)
+{
+	struct diskbench_compare_setup s;
+
+	memset(&s, 0, sizeof(s));
+	s.sz = sizeof(s);
+	IS_EINVAL(diskbench_compare_setup_get(NULL, 0, &s));
+}
+CHECK(diskbench_compare_phase_get)
+{
+	struct diskbench_compare_phase p;
+
+	memset(&p, 0, sizeof(p));
+	p.sz = sizeof(p);
+	IS_EINVAL(diskbench_compare_phase_get(NULL, 0, &p));
+}
+CHECK(diskbench_compare_phase_cell_get)
+{
+	struct diskbench_compare_cell x;
+
+	memset(&x, 0, sizeof(x));
+	x.sz = sizeof(x);
+	IS_EINVAL(diskbench_compare_phase_cell_get(NULL, 0, 0, &x));
+}
+CHECK(diskbench_compare_text)
+{
+	char buf[8];
+
+	IS_EINVAL(diskbench_compare_text(NULL, buf, sizeof(buf)));
+}
 CHECK(diskbench_timeline_tails)
 {
 	uint64_t a = 1, b = 1;
@@ -704,6 +747,11 @@ static struct entry entries[] = {
 	E(diskbench_custom_ops_init), E(diskbench_custom_ctx_ops_init),
 	E(diskbench_engine_ops_init),
 	E(diskbench_stall_grade_name), E(diskbench_stalls_summary_text),
+	E(diskbench_compare_opts_init), E(diskbench_compare_new),
+	E(diskbench_compare_free), E(diskbench_compare_setup_count),
+	E(diskbench_compare_setup_get), E(diskbench_compare_phase_count),
+	E(diskbench_compare_phase_get), E(diskbench_compare_phase_cell_count),
+	E(diskbench_compare_phase_cell_get), E(diskbench_compare_text),
 };
 
 /* Every exported name, from the version script: lines "\tname;" inside

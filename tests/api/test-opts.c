@@ -222,6 +222,16 @@ static int use_run_sweep_opts(void *o)
 	return diskbench_run_sweep(dir, "diskbench-opts-none", o);
 }
 
+/* A comparison of the (empty) report. */
+static int use_compare_opts(void *o)
+{
+	struct diskbench_compare *c = NULL;
+	int rc = diskbench_compare_new(&c, report, o);
+
+	diskbench_compare_free(c);
+	return rc;
+}
+
 static int use_bonnie_suite_opts(void *o)
 {
 	struct diskbench_run *run = NULL;
@@ -299,6 +309,7 @@ INIT_FN(write_opts)
 INIT_FN(stall_rules)
 INIT_FN(pace_opts)
 INIT_FN(run_sweep_opts)
+INIT_FN(compare_opts)
 
 /* ---- each struct's last member, given a valid non-zero value ---- */
 
@@ -339,6 +350,8 @@ SET_LAST(write_opts, title, "t")
 SET_LAST(stall_rules, p99_factor, 10)
 SET_LAST(pace_opts, spin_ns, 1000)
 SET_LAST(run_sweep_opts, user_data, (void *)&report)
+static const struct diskbench_stall_rules some_rules = DISKBENCH_STALL_RULES_INIT;
+SET_LAST(compare_opts, rules, &some_rules)
 
 struct opt_case {
 	const char *name;                 /* the struct's tag */
@@ -395,12 +408,14 @@ static const struct opt_case cases[] = {
 	CASE(stall_rules, stall_rules, p99_factor, init_stall_rules, NULL),
 	CASE(pace_opts, pace_opts, spin_ns, init_pace_opts, prep_pace_opts),
 	CASE(run_sweep_opts, run_sweep_opts, user_data, init_run_sweep_opts, NULL),
+	CASE(compare_opts, compare_opts, rules, init_compare_opts, NULL),
 };
 
 /* Structs that start with sz but that the library fills, never reads. */
 static const char *const handed_out[] = {
 	"progress", "timeline_point", "stall", "stall_summary", "slow_op",
-	"pace_info", "run_event", "run_sweep_entry",
+	"pace_info", "run_event", "run_sweep_entry", "compare_setup",
+	"compare_phase", "compare_cell",
 };
 
 static void set_sz(void *o, size_t sz)
@@ -943,6 +958,8 @@ FROM_INIT(report_info, report_info, DISKBENCH_REPORT_INFO_INIT, o.name = "x")
 FROM_INIT(write_opts, write_opts, DISKBENCH_WRITE_OPTS_INIT, o.title = "x")
 FROM_INIT(run_sweep_opts, run_sweep_opts, DISKBENCH_RUN_SWEEP_OPTS_INIT,
 	  o.maker = "x")
+FROM_INIT(compare_opts, compare_opts, DISKBENCH_COMPARE_OPTS_INIT,
+	  o.confidence = 0.9)
 
 /* The complete positional initializers the tree and its tests use. */
 static NOINLINE int from_positional_custom_ops(void)
@@ -969,6 +986,7 @@ static const struct {
 	I(files_opts), I(custom_ops), I(custom_ctx_ops), I(target_opts),
 	I(run_opts),
 	I(bonnie_suite_opts), I(report_info), I(write_opts), I(run_sweep_opts),
+	I(compare_opts),
 #undef I
 	{ "{ sizeof(co), NULL, op, NULL } for custom_ops", from_positional_custom_ops },
 	{ "{ sizeof(o), 1000, 3, 0 } for hist_opts", from_positional_hist_opts },

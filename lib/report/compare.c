@@ -1,0 +1,979 @@
+/*
+ * The verdict across set-ups (include/diskbench/compare.h): a report's runs
+ * grouped into set-ups by name, its phases into tests by name and
+ * occurrence, and for each pair the throughput with its spread over the
+ * repetitions, the difference to the first set-up with a Welch interval,
+ * the worst latency against the other set-ups', and the stalls.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <diskbench/compare.h>
+#include <diskbench/hist.h>
+
+#include "base/common-internal.h"
+#include "base/error-internal.h"
+#include "base/kind-internal.h"
+#include "base/out-internal.h"
+#include "report/report-internal.h"
+#include "result/stall-internal.h"
+
+struct setup {
+	const char *name;
+	size_t first_run;
+	size_t *runs;           /* report indexes, copies left out */
+	size_t nruns;
+};
+
+struct test {
+	const char *name;
+	enum diskbench_phase_kind kind;
+	size_t occurrence;      /* 0: the first of that name in a run */
+	struct diskbench_compare_phase ph;
+};
+
+struct diskbench_compare {
+	const struct diskbench_report *r;
+	struct diskbench_compare_opts o;
+	struct diskbench_stall_rules rules;
+	bool own_rules;         /* the caller gave rules: find, not the cache */
+	struct setup *s;
+	size_t ns;
+	struct test *t;
+	size_t nt;
+	struct diskbench_compare_cell *cells;   /* nt x ns */
+	/* Per cell, the typical stall's line of the repetition with most
+	 * stalls (for the text), or NULL. */
+	char **lines;
+};
+
+DISKBENCH_API void
+diskbench_compare_opts_init(struct diskbench_compare_opts *opts, size_t sz)
+{
+	diskbench__opts_init(opts, sz);
+}
+
+/* ---- set-ups and tests ---- */
+
+/* The result of a run that is test t: the occurrence'th of its name. */
+static const struct diskbench_result *
+run_test(const struct diskbench__report_run *run, const struct test *t)
+{
+	size_t seen = 0;
+
+	for (size_t i = 0; i < run->count; i++) {
+		const struct diskbench_result *res = run->results[i];
+
+		if (strcmp(diskbench_result_name(res), t->name))
+			continue;
+		if (seen++ == t->occurrence)
+			return res;
+	}
+	return NULL;
+}
+
+static bool all_summary(const struct diskbench__report_run *run)
+{
+	for (size_t i = 0; i < run->count; i++)
+		if (!diskbench_result_summary_only(run->results[i]))
+			return false;
+	return run->count > 0;
+}
+
+static double rate_of(const struct diskbench_result *res)
+{
+	return diskbench__kind_moves_bytes(diskbench_result_kind(res))
+		       ? diskbench_result_bytes_per_sec(res)
+		       : diskbench_result_ops_per_sec(res);
+}
+
+/*
+ * Whether CSV run a (summary results only) is what run b would write:
+ * every bonnie++ rate a gives is b's, within the CSV's rounding (whole
+ * KiB/s or operations a second, and a bonnie++ of its own rounding them
+ * down). Empty or rate-less CSV lines are copies of nothing.
+ */
+static bool csv_copy_of(const struct diskbench__report_run *a,
+			const struct diskbench__report_run *b)
+{
+	size_t compared = 0;
+
+	for (size_t i = 0; i < a->count; i++) {
+		const struct diskbench_result *x = a->results[i];
+		const struct diskbench_result *y =
+			diskbench__run_find(b, diskbench_result_kind(x));
+		double rx, ry, tol;
+
+		if (!diskbench_result_ran(x) || diskbench_result_too_fast(x))
+			continue;
+		if (!y)
+			return false;
+		rx = rate_of(x);
+		ry = rate_of(y);
+		tol = (diskbench__kind_moves_bytes(diskbench_result_kind(x)) ? 1024.0 : 1.0) +
+		      ry * 1e-3;
+		if (fabs(rx - ry) > tol)
+			return false;
+		compared++;
+	}
+	return compared > 0;
+}
+
+static bool copies(const struct diskbench__report_run *a,
+		   const struct diskbench__report_run *b)
+{
+	if (a->info.start_time_ns && a->info.start_time_ns == b->info.start_time_ns)
+		return true;
+	if (all_summary(a) && !all_summary(b))
+		return csv_copy_of(a, b);
+	if (all_summary(b) && !all_summary(a))
+		return csv_copy_of(b, a);
+	return false;
+}
+
+static const char *run_name(const struct diskbench__report_run *run)
+{
+	return run->info.name ? run->info.name : "";
+}
+
+static int add_setups(struct diskbench_compare *c)
+{
+	const struct diskbench__run_list *l = &c->r->runs;
+
+	c->s = calloc(l->n ? l->n : 1, sizeof(*c->s));
+	if (!c->s)
+		return -ENOMEM;
+	for (size_t ri = 0; ri < l->n; ri++) {
+		const struct diskbench__report_run *run = &l->v[ri];
+		struct setup *s = NULL;
+		bool copy = false;
+
+		for (size_t k = 0; k < c->ns; k++)
+			if (!strcmp(c->s[k].name, run_name(run)))
+				s = &c->s[k];
+		if (!s) {
+			s = &c->s[c->ns++];
+			s->name = run_name(run);
+			s->first_run = ri;
+			s->runs = calloc(l->n, sizeof(*s->runs));
+			if (!s->runs)
+				return -ENOMEM;
+		}
+		for (size_t k = 0; k < s->nruns && !copy; k++) {
+			const struct diskbench__report_run *o = &l->v[s->runs[k]];
+
+			if (!copies(run, o))
+				continue;
+			copy = true;
+			/* Keep the one that knows more: measured over CSV. */
+			if (all_summary(o) && !all_summary(run))
+				s->runs[k] = ri;
+		}
+		if (!copy)
+			s->runs[s->nruns++] = ri;
+	}
+	return 0;
+}
+
+static int add_tests(struct diskbench_compare *c)
+{
+	const struct diskbench__run_list *l = &c->r->runs;
+	size_t cap = 0;
+
+	for (size_t ri = 0; ri < l->n; ri++)
+		cap += l->v[ri].count;
+	c->t = calloc(cap ? cap : 1, sizeof(*c->t));
+	if (!c->t)
+		return -ENOMEM;
+	for (size_t ri = 0; ri < l->n; ri++) {
+		const struct diskbench__report_run *run = &l->v[ri];
+
+		for (size_t i = 0; i < run->count; i++) {
+			const struct diskbench_result *res = run->results[i];
+			const char *name = diskbench_result_name(res);
+			size_t occ = 0;
+			bool known = false;
+
+			for (size_t k = 0; k < i; k++)
+				if (!strcmp(diskbench_result_name(run->results[k]), name))
+					occ++;
+			for (size_t k = 0; k < c->nt && !known; k++)
+				known = c->t[k].occurrence == occ &&
+					!strcmp(c->t[k].name, name);
+			if (known)
+				continue;
+			c->t[c->nt].name = name;
+			c->t[c->nt].kind = diskbench_result_kind(res);
+			c->t[c->nt].occurrence = occ;
+			c->nt++;
+		}
+	}
+	return 0;
+}
+
+/* ---- statistics ---- */
+
+/* The continued fraction of the regularized incomplete beta function
+ * (modified Lentz), for x < (a + 1) / (a + b + 2). */
+static double beta_cf(double a, double b, double x)
+{
+	const double tiny = 1e-300;
+	double c = 1, d = 1 - (a + b) * x / (a + 1), h;
+
+	d = fabs(d) < tiny ? tiny : d;
+	d = 1 / d;
+	h = d;
+	for (int m = 1; m <= 300; m++) {
+		double m2 = 2.0 * m, aa, del;
+
+		aa = m * (b - m) * x / ((a + m2 - 1) * (a + m2));
+		d = 1 + aa * d;
+		d = fabs(d) < tiny ? tiny : d;
+		c = 1 + aa / c;
+		c = fabs(c) < tiny ? tiny : c;
+		d = 1 / d;
+		h *= d * c;
+		aa = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1));
+		d = 1 + aa * d;
+		d = fabs(d) < tiny ? tiny : d;
+		c = 1 + aa / c;
+		c = fabs(c) < tiny ? tiny : c;
+		d = 1 / d;
+		del = d * c;
+		h *= del;
+		if (fabs(del - 1) < 1e-15)
+			break;
+	}
+	return h;
+}
+
+/* I_x(a, b). */
+static double beta_inc(double a, double b, double x)
+{
+	double front;
+
+	if (x <= 0)
+		return 0;
+	if (x >= 1)
+		return 1;
+	front = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) +
+		    b * log1p(-x));
+	if (x < (a + 1) / (a + b + 2))
+		return front * beta_cf(a, b, x) / a;
+	return 1 - front * beta_cf(b, a, 1 - x) / b;
+}
+
+/* P(T <= t) for Student's t with df degrees of freedom, t >= 0. */
+static double t_cdf(double t, double df)
+{
+	return 1 - 0.5 * beta_inc(df / 2, 0.5, df / (df + t * t));
+}
+
+/* The t with P(-t < T < t) = conf: bisection, to 1e-9. */
+static double t_quantile(double conf, double df)
+{
+	double lo = 0, hi = 1;
+	double p = (1 + conf) / 2;
+
+	while (t_cdf(hi, df) < p && hi < 1e7)
+		hi *= 2;
+	for (int i = 0; i < 200 && hi - lo > 1e-9 * hi; i++) {
+		double mid = (lo + hi) / 2;
+
+		if (t_cdf(mid, df) < p)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* ---- the cells ---- */
+
+static struct diskbench_compare_cell *cell(const struct diskbench_compare *c,
+					   size_t t, size_t s)
+{
+	return &c->cells[t * c->ns + s];
+}
+
+/* The stalls of a result under the comparison's rules; *owned when the
+ * caller frees them. */
+static const struct diskbench_stalls *
+stalls_of(const struct diskbench_compare *c, const struct diskbench_result *res,
+	  bool *owned, int *err)
+{
+	struct diskbench_stalls *st;
+
+	if (!c->own_rules)
+		return diskbench__stalls_default(res, owned, err);
+	*owned = true;
+	*err = diskbench_stalls_find(&st, res, &c->rules);
+	return *err ? NULL : st;
+}
+
+static int fill_cell(struct diskbench_compare *c, size_t ti, size_t si)
+{
+	const struct test *t = &c->t[ti];
+	const struct setup *s = &c->s[si];
+	struct diskbench_compare_cell *x = cell(c, ti, si);
+	size_t most = 0;
+	double sum = 0, sq = 0;
+
+	x->sz = sizeof(*x);
+	if (diskbench__kind_moves_bytes(t->kind))
+		x->flags |= DISKBENCH_COMPARE_CELL_BYTES;
+	for (size_t k = 0; k < s->nruns; k++) {
+		const struct diskbench_result *res =
+			run_test(&c->r->runs.v[s->runs[k]], t);
+		const struct diskbench_stalls *st;
+		struct diskbench_stall_summary sm;
+		bool owned = false;
+		int err = 0;
+
+		if (!res)
+			continue;
+		x->present++;
+		if (diskbench_result_ran(res) && !diskbench_result_error(res) &&
+		    !diskbench_result_too_fast(res)) {
+			double v = rate_of(res);
+
+			x->runs++;
+			sum += v;
+			sq += v * v;
+		}
+		st = stalls_of(c, res, &owned, &err);
+		if (!st)
+			return err;
+		memset(&sm, 0, sizeof(sm));
+		sm.sz = sizeof(sm);
+		err = diskbench_stalls_summary(st, &sm);
+		if (!err && sm.max_ns > x->worst_ns)
+			x->worst_ns = sm.max_ns;
+		if (!err && sm.has_dist && sm.p99_ns > x->p99_ns)
+			x->p99_ns = sm.p99_ns;
+		if (!err && sm.grade > x->grade)
+			x->grade = sm.grade;
+		if (!err) {
+			x->stalls += sm.count;
+			x->stalled_ns += sm.stalled_ns;
+			x->elapsed_ns += sm.elapsed_ns;
+			if (sm.longest_ns > x->longest_stall_ns)
+				x->longest_stall_ns = sm.longest_ns;
+		}
+		if (!err && sm.stalled && (sm.count > most || !c->lines[ti * c->ns + si])) {
+			char line[512];
+			long n = diskbench_stalls_summary_text(st, line, sizeof(line));
+
+			most = sm.count;
+			if (n > 0 && (size_t)n < sizeof(line)) {
+				const char *p = strstr(line, ": ");
+
+				char *g;
+
+				line[n - 1] = '\0';
+				/* The grade goes in front, in the verdict. */
+				g = strstr(line, " (grade ");
+				if (g)
+					*g = '\0';
+				free(c->lines[ti * c->ns + si]);
+				c->lines[ti * c->ns + si] = strdup(p ? p + 2 : line);
+				if (!c->lines[ti * c->ns + si])
+					err = -ENOMEM;
+			}
+		}
+		if (owned)
+			diskbench_stalls_free((struct diskbench_stalls *)st);
+		if (err)
+			return err;
+	}
+	if (x->runs) {
+		x->rate_mean = sum / (double)x->runs;
+		if (x->runs > 1) {
+			double var = (sq - sum * sum / (double)x->runs) /
+				     (double)(x->runs - 1);
+
+			x->rate_sd = var > 0 ? sqrt(var) : 0;
+		}
+	}
+	return 0;
+}
+
+/* Against the first set-up: the difference and, with repetitions on both
+ * sides, Welch's interval for it. */
+static void diff_cell(struct diskbench_compare *c, size_t ti, size_t si)
+{
+	const struct diskbench_compare_cell *a = cell(c, ti, 0);
+	struct diskbench_compare_cell *b = cell(c, ti, si);
+	double va, vb, se, df, t;
+
+	if (si == 0 || !a->runs || !b->runs || a->rate_mean <= 0)
+		return;
+	b->diff_pct = 100 * (b->rate_mean - a->rate_mean) / a->rate_mean;
+	if (a->runs < 2 || b->runs < 2)
+		return;
+	va = a->rate_sd * a->rate_sd / (double)a->runs;
+	vb = b->rate_sd * b->rate_sd / (double)b->runs;
+	se = sqrt(va + vb);
+	b->flags |= DISKBENCH_COMPARE_CELL_HAS_CI;
+	if (se == 0) {
+		/* Every repetition the same on both sides: exact. */
+		b->ci_pct = 0;
+		if (b->rate_mean != a->rate_mean)
+			b->flags |= DISKBENCH_COMPARE_CELL_DIFFERS;
+		return;
+	}
+	df = (va + vb) * (va + vb) /
+	     ((va ? va * va / (double)(a->runs - 1) : 0) +
+	      (vb ? vb * vb / (double)(b->runs - 1) : 0));
+	t = t_quantile(c->o.confidence, df);
+	/* The interval of the difference in rate, in percent of the first
+	 * set-up's mean (its own uncertainty is in se already). */
+	b->ci_pct = 100 * t * se / a->rate_mean;
+	if (fabs(b->diff_pct) > b->ci_pct)
+		b->flags |= DISKBENCH_COMPARE_CELL_DIFFERS;
+}
+
+/* The test across the set-ups: the spread of their means, whose worst
+ * latency stands out. */
+static int sum_test(struct diskbench_compare *c, size_t ti)
+{
+	struct diskbench_compare_phase *p = &c->t[ti].ph;
+	double lo = 0, hi = 0;
+	size_t rated = 0;
+	uint64_t *w = malloc((c->ns ? c->ns : 1) * sizeof(*w));
+
+	if (!w)
+		return -ENOMEM;
+	p->sz = sizeof(*p);
+	p->name = c->t[ti].name;
+	p->kind = c->t[ti].kind;
+	p->worst_setup = SIZE_MAX;
+	for (size_t si = 0; si < c->ns; si++) {
+		const struct diskbench_compare_cell *x = cell(c, ti, si);
+
+		if (!x->present)
+			continue;
+		p->setups++;
+		if (x->grade > p->grade)
+			p->grade = x->grade;
+		if (x->worst_ns > p->worst_ns) {
+			p->worst_ns = x->worst_ns;
+			p->worst_setup = si;
+		}
+		if (!x->runs)
+			continue;
+		if (!rated || x->rate_mean < lo)
+			lo = x->rate_mean;
+		if (!rated || x->rate_mean > hi)
+			hi = x->rate_mean;
+		rated++;
+	}
+	if (rated >= 2) {
+		p->flags |= DISKBENCH_COMPARE_HAS_RATE;
+		p->rate_spread_pct = hi > 0 ? 100 * (hi - lo) / hi : 0;
+		if (p->rate_spread_pct <= c->o.same_pct)
+			p->flags |= DISKBENCH_COMPARE_SAME_RATE;
+	}
+	/* Each set-up's worst against the median of the others'. */
+	for (size_t si = 0; si < c->ns; si++) {
+		struct diskbench_compare_cell *x = cell(c, ti, si);
+		size_t n = 0;
+		uint64_t med;
+
+		if (!x->present || !x->worst_ns)
+			continue;
+		for (size_t k = 0; k < c->ns; k++)
+			if (k != si && cell(c, ti, k)->worst_ns)
+				w[n++] = cell(c, ti, k)->worst_ns;
+		if (!n)
+			continue;
+		qsort(w, n, sizeof(*w), cmp_u64);
+		/* The lower middle one: with two others, the better. */
+		med = w[(n - 1) / 2];
+		x->worst_factor = (double)x->worst_ns / (double)med;
+		if (x->grade >= DISKBENCH_STALL_GRADE_HICCUP &&
+		    x->worst_factor >= c->o.outlier_factor)
+			x->flags |= DISKBENCH_COMPARE_CELL_OUTLIER;
+	}
+	if (p->worst_setup != SIZE_MAX)
+		p->worst_factor = cell(c, ti, p->worst_setup)->worst_factor;
+	free(w);
+	return 0;
+}
+
+static int read_opts(struct diskbench_compare *c,
+		     const struct diskbench_compare_opts *opts)
+{
+	int err = DISKBENCH__OPTS_READ(&c->o, compare_opts, opts);
+
+	if (err)
+		return err;
+	if (c->o.confidence == 0)
+		c->o.confidence = DISKBENCH_COMPARE_DEFAULT_CONFIDENCE;
+	if (c->o.same_pct == 0)
+		c->o.same_pct = DISKBENCH_COMPARE_DEFAULT_SAME_PCT;
+	if (c->o.outlier_factor == 0)
+		c->o.outlier_factor = DISKBENCH_COMPARE_DEFAULT_OUTLIER_FACTOR;
+	if (!(c->o.confidence > 0.5 && c->o.confidence < 1))
+		return diskbench__error_fail(-EINVAL,
+			"confidence %g: must be above 0.5 and below 1",
+			c->o.confidence);
+	if (!(c->o.same_pct > 0 && c->o.same_pct < 100))
+		return diskbench__error_fail(-EINVAL,
+			"same_pct %g: must be above 0 and below 100", c->o.same_pct);
+	if (!(c->o.outlier_factor >= 1 && isfinite(c->o.outlier_factor)))
+		return diskbench__error_fail(-EINVAL,
+			"outlier_factor %g: must be 1 or more", c->o.outlier_factor);
+	if (c->o.rules) {
+		err = DISKBENCH__OPTS_READ(&c->rules, stall_rules, c->o.rules);
+		if (err)
+			return err;
+		c->own_rules = true;
+	}
+	return 0;
+}
+
+static int diskbench_compare_new__impl(struct diskbench_compare **out,
+				       const struct diskbench_report *report,
+				       const struct diskbench_compare_opts *opts)
+{
+	struct diskbench_compare *c;
+	int err;
+
+	if (!out)
+		return -EINVAL;
+	*out = NULL;
+	if (!report)
+		return -EINVAL;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	c->r = report;
+	err = read_opts(c, opts);
+	if (!err)
+		err = add_setups(c);
+	if (!err)
+		err = add_tests(c);
+	if (!err) {
+		size_t n = c->nt * c->ns;
+
+		c->cells = calloc(n ? n : 1, sizeof(*c->cells));
+		c->lines = calloc(n ? n : 1, sizeof(*c->lines));
+		if (!c->cells || !c->lines)
+			err = -ENOMEM;
+	}
+	for (size_t ti = 0; !err && ti < c->nt; ti++)
+		for (size_t si = 0; !err && si < c->ns; si++)
+			err = fill_cell(c, ti, si);
+	for (size_t ti = 0; !err && ti < c->nt; ti++) {
+		for (size_t si = 1; si < c->ns; si++)
+			diff_cell(c, ti, si);
+		err = sum_test(c, ti);
+	}
+	if (err) {
+		diskbench_compare_free(c);
+		return err;
+	}
+	*out = c;
+	return 0;
+}
+
+DISKBENCH_API int diskbench_compare_new(struct diskbench_compare **out,
+					const struct diskbench_report *report,
+					const struct diskbench_compare_opts *opts)
+{
+	DISKBENCH__API_RETURN(diskbench_compare_new__impl(out, report, opts),
+			      NULL);
+}
+
+DISKBENCH_API void diskbench_compare_free(struct diskbench_compare *c)
+{
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->ns; i++)
+		free(c->s[i].runs);
+	if (c->lines)
+		for (size_t i = 0; i < c->nt * c->ns; i++)
+			free(c->lines[i]);
+	free(c->lines);
+	free(c->s);
+	free(c->t);
+	free(c->cells);
+	free(c);
+}
+
+/* ---- getters ---- */
+
+DISKBENCH_API size_t
+diskbench_compare_setup_count(const struct diskbench_compare *c)
+{
+	return c ? c->ns : 0;
+}
+
+DISKBENCH_API size_t
+diskbench_compare_phase_count(const struct diskbench_compare *c)
+{
+	return c ? c->nt : 0;
+}
+
+/* Copies src (of size known) into the caller's dst, up to dst's sz. */
+static int hand_out(void *dst, const void *src, size_t known)
+{
+	size_t sz = *(const size_t *)dst;
+
+	if (sz < sizeof(size_t))
+		return -EINVAL;
+	if (sz > known)
+		sz = known;
+	memcpy(dst, src, sz);
+	*(size_t *)dst = sz;
+	return 0;
+}
+
+static int diskbench_compare_setup_get__impl(const struct diskbench_compare *c,
+					     size_t index,
+					     struct diskbench_compare_setup *setup)
+{
+	struct diskbench_compare_setup s;
+
+	if (!c || !setup)
+		return -EINVAL;
+	if (setup->sz < sizeof(size_t))
+		return -EINVAL;
+	if (index >= c->ns)
+		return -ERANGE;
+	s.sz = sizeof(s);
+	s.name = c->s[index].name;
+	s.runs = c->s[index].nruns;
+	s.first_run = c->s[index].first_run;
+	return hand_out(setup, &s, sizeof(s));
+}
+
+DISKBENCH_API int
+diskbench_compare_setup_get(const struct diskbench_compare *c, size_t index,
+			    struct diskbench_compare_setup *setup)
+{
+	DISKBENCH__API_RETURN(diskbench_compare_setup_get__impl(c, index, setup),
+			      NULL);
+}
+
+static int diskbench_compare_phase_get__impl(const struct diskbench_compare *c,
+					     size_t index,
+					     struct diskbench_compare_phase *phase)
+{
+	if (!c || !phase || phase->sz < sizeof(size_t))
+		return -EINVAL;
+	if (index >= c->nt)
+		return -ERANGE;
+	return hand_out(phase, &c->t[index].ph, sizeof(c->t[index].ph));
+}
+
+DISKBENCH_API int
+diskbench_compare_phase_get(const struct diskbench_compare *c, size_t index,
+			    struct diskbench_compare_phase *phase)
+{
+	DISKBENCH__API_RETURN(diskbench_compare_phase_get__impl(c, index, phase),
+			      NULL);
+}
+
+static int diskbench_compare_phase_cell_get__impl(const struct diskbench_compare *c,
+					    size_t phase, size_t setup,
+					    struct diskbench_compare_cell *out)
+{
+	if (!c || !out || out->sz < sizeof(size_t))
+		return -EINVAL;
+	if (phase >= c->nt || setup >= c->ns)
+		return -ERANGE;
+	return hand_out(out, cell(c, phase, setup), sizeof(*out));
+}
+
+DISKBENCH_API size_t
+diskbench_compare_phase_cell_count(const struct diskbench_compare *c,
+				   size_t index)
+{
+	return c && index < c->nt ? c->ns : 0;
+}
+
+DISKBENCH_API int
+diskbench_compare_phase_cell_get(const struct diskbench_compare *c,
+				 size_t index, size_t setup,
+				 struct diskbench_compare_cell *cell_out)
+{
+	size_t phase = index;
+
+	DISKBENCH__API_RETURN(diskbench_compare_phase_cell_get__impl(c, phase, setup,
+							       cell_out),
+			      NULL);
+}
+
+/* ---- the verdict ---- */
+
+struct text {
+	char *buf;
+	size_t size, len;
+};
+
+static void say(struct text *t, const char *fmt, ...) DISKBENCH__PRINTF(2, 3);
+static void say(struct text *t, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(t->len < t->size ? t->buf + t->len : NULL,
+		      t->len < t->size ? t->size - t->len : 0, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		t->len += (size_t)n;
+}
+
+/* "a", "a and b", "a, b and c" of the names for which pick() holds. */
+static void names(struct text *t, size_t n, bool (*pick)(size_t, const void *),
+		  const void *arg, const char *(*name)(size_t, const void *))
+{
+	size_t total = 0, done = 0;
+
+	for (size_t i = 0; i < n; i++)
+		total += pick(i, arg);
+	for (size_t i = 0; i < n; i++) {
+		if (!pick(i, arg))
+			continue;
+		if (done)
+			say(t, "%s", done + 1 == total ? " and " : ", ");
+		say(t, "%s", name(i, arg));
+		done++;
+	}
+}
+
+struct pick_outlier {
+	const struct diskbench_compare *c;
+	size_t setup;
+};
+
+static bool is_outlier(size_t ti, const void *arg)
+{
+	const struct pick_outlier *p = arg;
+
+	return cell(p->c, ti, p->setup)->flags & DISKBENCH_COMPARE_CELL_OUTLIER;
+}
+
+static const char *test_name(size_t ti, const void *arg)
+{
+	const struct pick_outlier *p = arg;
+
+	return p->c->t[ti].name;
+}
+
+static bool any(size_t i, const void *arg)
+{
+	(void)i;
+	(void)arg;
+	return true;
+}
+
+static const char *setup_name(size_t i, const void *arg)
+{
+	const struct diskbench_compare *c = arg;
+
+	return c->s[i].name;
+}
+
+static const char *pct(char *buf, size_t size, double v)
+{
+	char num[48];
+
+	snprintf(buf, size, "%s %%",
+		 diskbench__fixed(num, sizeof(num), v, fabs(v) < 10 ? 1 : 0));
+	return buf;
+}
+
+static void throughput_line(const struct diskbench_compare *c, struct text *t)
+{
+	size_t rated = 0, same = 0;
+	double spread = 0;
+	char a[48];
+
+	for (size_t ti = 0; ti < c->nt; ti++) {
+		const struct diskbench_compare_phase *p = &c->t[ti].ph;
+
+		if (!(p->flags & DISKBENCH_COMPARE_HAS_RATE))
+			continue;
+		rated++;
+		if (p->flags & DISKBENCH_COMPARE_SAME_RATE) {
+			same++;
+			if (p->rate_spread_pct > spread)
+				spread = p->rate_spread_pct;
+		}
+	}
+	if (!rated)
+		return;
+	/* "within 8 %": whole percents, rounded up, at least 1. */
+	snprintf(a, sizeof(a), "%.0f %%", spread < 1 ? 1 : ceil(spread));
+	if (same == rated) {
+		say(t, "throughput within %s across the %zu set-ups (", a, c->ns);
+		names(t, c->ns, any, c, setup_name);
+		say(t, ") in %s\n", rated == 1 ? "the one test" : "every test");
+		return;
+	}
+	for (size_t ti = 0; ti < c->nt; ti++) {
+		const struct diskbench_compare_phase *p = &c->t[ti].ph;
+		size_t fast = 0, slow = 0;
+
+		if (!(p->flags & DISKBENCH_COMPARE_HAS_RATE) ||
+		    (p->flags & DISKBENCH_COMPARE_SAME_RATE))
+			continue;
+		for (size_t si = 0; si < c->ns; si++) {
+			const struct diskbench_compare_cell *x = cell(c, ti, si);
+
+			if (!x->runs)
+				continue;
+			if (x->rate_mean > cell(c, ti, fast)->rate_mean ||
+			    !cell(c, ti, fast)->runs)
+				fast = si;
+			if (x->rate_mean < cell(c, ti, slow)->rate_mean ||
+			    !cell(c, ti, slow)->runs)
+				slow = si;
+		}
+		say(t, "%s: throughput differs by %s (%s the slowest, %s the fastest)\n",
+		    p->name, pct(a, sizeof(a), p->rate_spread_pct),
+		    c->s[slow].name, c->s[fast].name);
+	}
+	if (same)
+		say(t, "throughput within %.0f %% in the other %zu test%s\n",
+		    spread < 1 ? 1 : ceil(spread), same, same == 1 ? "" : "s");
+}
+
+static void latency_lines(const struct diskbench_compare *c, struct text *t)
+{
+	for (size_t si = 0; si < c->ns; si++) {
+		struct pick_outlier po = { c, si };
+		double lo = 0, hi = 0;
+		size_t n = 0;
+		char a[48], b[48];
+
+		for (size_t ti = 0; ti < c->nt; ti++) {
+			const struct diskbench_compare_cell *x = cell(c, ti, si);
+
+			if (!(x->flags & DISKBENCH_COMPARE_CELL_OUTLIER))
+				continue;
+			if (!n || x->worst_factor < lo)
+				lo = x->worst_factor;
+			if (!n || x->worst_factor > hi)
+				hi = x->worst_factor;
+			n++;
+		}
+		if (!n)
+			continue;
+		diskbench__sig3(a, sizeof(a), lo < 100 ? floor(lo) : lo);
+		diskbench__sig3(b, sizeof(b), hi < 100 ? floor(hi) : hi);
+		if (!strcmp(a, b))
+			say(t, "%s's worst latency is %sx the others' in ", c->s[si].name, a);
+		else
+			say(t, "%s's worst latency is %sx to %sx the others' in ",
+			    c->s[si].name, a, b);
+		names(t, c->nt, is_outlier, &po, test_name);
+		say(t, "\n");
+	}
+}
+
+static void stall_lines(const struct diskbench_compare *c, struct text *t)
+{
+	for (size_t si = 0; si < c->ns; si++) {
+		size_t n = 0;
+
+		for (size_t ti = 0; ti < c->nt; ti++) {
+			const struct diskbench_compare_cell *x = cell(c, ti, si);
+			const char *line = c->lines[ti * c->ns + si];
+
+			if (x->grade < DISKBENCH_STALL_GRADE_STALL)
+				continue;
+			if (!n++)
+				say(t, "%s stalls: ", c->s[si].name);
+			else
+				say(t, "; ");
+			say(t, "%s (%s: %s)", c->t[ti].name,
+			    diskbench_stall_grade_name(x->grade),
+			    line ? line : "a stall");
+		}
+		if (n)
+			say(t, "\n");
+	}
+}
+
+static void ci_lines(const struct diskbench_compare *c, struct text *t)
+{
+	char conf[48];
+
+	diskbench__trim0((char *)diskbench__fixed(conf, sizeof(conf),
+						  100 * c->o.confidence, 2));
+	for (size_t ti = 0; ti < c->nt; ti++) {
+		for (size_t si = 1; si < c->ns; si++) {
+			const struct diskbench_compare_cell *a = cell(c, ti, 0);
+			const struct diskbench_compare_cell *x = cell(c, ti, si);
+			char d[48], w[48];
+
+			if (!(x->flags & DISKBENCH_COMPARE_CELL_HAS_CI))
+				continue;
+			diskbench__fixed(w, sizeof(w), x->ci_pct, x->ci_pct < 10 ? 1 : 0);
+			if (x->flags & DISKBENCH_COMPARE_CELL_DIFFERS) {
+				diskbench__fixed(d, sizeof(d), fabs(x->diff_pct),
+						 fabs(x->diff_pct) < 10 ? 1 : 0);
+				say(t, "%s: %s is %s %% +- %s %% %s than %s "
+				    "(%s %% confidence, %zu and %zu runs)\n",
+				    c->t[ti].name, c->s[si].name, d, w,
+				    x->diff_pct < 0 ? "slower" : "faster",
+				    c->s[0].name, conf, x->runs, a->runs);
+			} else {
+				diskbench__fixed(d, sizeof(d), x->diff_pct,
+						 fabs(x->diff_pct) < 10 ? 1 : 0);
+				say(t, "%s: no difference between %s and %s at %s %% "
+				    "confidence (%s %% +- %s %%, %zu and %zu runs)\n",
+				    c->t[ti].name, c->s[si].name, c->s[0].name, conf,
+				    d, w, x->runs, a->runs);
+			}
+		}
+	}
+}
+
+static long diskbench_compare_text__impl(const struct diskbench_compare *c,
+					 char *buf, size_t size)
+{
+	struct text t = { buf, size, 0 };
+
+	if (!c || (!buf && size))
+		return -EINVAL;
+	if (size)
+		buf[0] = '\0';
+	if (c->ns < 2)
+		return 0;
+	throughput_line(c, &t);
+	latency_lines(c, &t);
+	stall_lines(c, &t);
+	ci_lines(c, &t);
+	if (size && t.len >= size)
+		buf[size - 1] = '\0';
+	return t.len > (size_t)LONG_MAX ? -ENOMEM : (long)t.len;
+}
+
+DISKBENCH_API long diskbench_compare_text(const struct diskbench_compare *c,
+					  char *buf, size_t size)
+{
+	uint64_t gen = diskbench__error_gen();
+	long r = diskbench_compare_text__impl(c, buf, size);
+
+	if (r < 0)
+		return diskbench__error_api(__func__, (int)r, gen, NULL);
+	return r;
+}
