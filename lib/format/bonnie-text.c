@@ -88,8 +88,23 @@ static void text_label(struct diskbench__out *o, const char *name,
 				      spec);
 }
 
-static void big_spec(char *buf, size_t size, const struct diskbench_report_info *in)
+/* Whether the run's seek phase ran for a time (diskbench-bonnie
+ * --seek-time) rather than a count: its configuration says so. */
+static bool seeks_timed(const struct diskbench__report_run *run)
 {
+	const struct diskbench_result *res = diskbench__bonnie_find(run, 5);
+
+	return res && diskbench_result_config(res, "seek_time_ns");
+}
+
+/* bonnie++'s label: size, chunk, concurrency, seeks, each part only up
+ * to the last one that is not the default. The seeks part is the count
+ * asked for: a phase bounded by time asked for none, so its label has
+ * none either, whatever it made (that count is in CSV field 8 and the
+ * JSON, where bonnie++ keeps its count). */
+static void big_spec(char *buf, size_t size, const struct diskbench__report_run *run)
+{
+	const struct diskbench_report_info *in = &run->info;
 	char parts[4][32] = { "", "", "", "" };
 	int last = -1;
 
@@ -103,7 +118,8 @@ static void big_spec(char *buf, size_t size, const struct diskbench_report_info 
 		snprintf(parts[1], sizeof(parts[1]), "%u", in->concurrency);
 		last = 1;
 	}
-	if (in->seeks && in->seeks != DISKBENCH_BONNIE_DEFAULT_SEEKS) {
+	if (in->seeks && in->seeks != DISKBENCH_BONNIE_DEFAULT_SEEKS &&
+	    !seeks_timed(run)) {
 		snprintf(parts[2], sizeof(parts[2]), "%u", in->seeks);
 		last = 2;
 	}
@@ -227,7 +243,7 @@ int diskbench__write_bonnie_text(struct diskbench_report *r,
 
 			if (!has_big(run))
 				continue;
-			big_spec(spec, sizeof(spec), &run->info);
+			big_spec(spec, sizeof(spec), run);
 			text_label(o, run->info.name, spec);
 			for (int k = 0; k < 6; k++)
 				text_pair(o, diskbench__bonnie_find(run, k));

@@ -338,6 +338,12 @@ def test_cache_options(tmp):
     # The CSV's seeks field is the number made, not bonnie++'s 8192.
     if csv_fields(csv[0])[7] != str(seeks['ops']):
         fail(name, f"CSV seeks {csv_fields(csv[0])[7]!r}, the phase made {seeks['ops']}")
+    # The table's label is bonnie++'s: size and the parts asked for; a
+    # seek phase bounded by time asked for no count, so none is shown.
+    rows = [ln for ln in lines if ln.startswith('cachehost ') and '%CP' not in ln
+            and '-Create--' not in ln]
+    if len(rows) != 1 or rows[0].split()[1] != '16M':
+        fail(name, f'the size label is not "16M": {rows!r}')
     # Timelines by default: from 100 us, doubled as needed, at most 2048.
     for ph in phases.values():
         tl = ph['timeline']
