@@ -54,6 +54,9 @@ const char *diskbench__html_sig3(char *buf, size_t size, double v);
 const char *diskbench__html_lat(char *buf, size_t size, double ns);
 /* Seconds into a phase: "1.6 s" (whole seconds from 100 s). */
 const char *diskbench__html_sec(char *buf, size_t size, uint64_t ns);
+/* A duration exactly, in the largest unit it reaches: "3 s", "1.5 ms",
+ * "1.234567 ms", "250 ns". */
+const char *diskbench__html_dur(char *buf, size_t size, uint64_t ns);
 /* A percentile's label: "p99.9"; 100 is "max". */
 const char *diskbench__html_pct(char *buf, size_t size, double p);
 

@@ -129,6 +129,36 @@ const char *diskbench__html_sec(char *buf, size_t size, uint64_t ns)
 	return buf;
 }
 
+/* A duration exactly, in the largest unit it reaches: "3 s", "1.5 ms",
+ * "1.234567 ms", "250 ns" (integer arithmetic, so nothing is rounded). */
+const char *diskbench__html_dur(char *buf, size_t size, uint64_t ns)
+{
+	static const struct { uint64_t div; int digits; const char *unit; } u[] = {
+		{ 1000000000, 9, "s" }, { 1000000, 6, "ms" }, { 1000, 3, "us" },
+	};
+
+	for (size_t i = 0; i < sizeof(u) / sizeof(u[0]); i++) {
+		if (ns < u[i].div)
+			continue;
+		if (ns % u[i].div) {
+			char frac[16];
+
+			snprintf(frac, sizeof(frac), "%0*llu", u[i].digits,
+				 (unsigned long long)(ns % u[i].div));
+			for (char *e = frac + strlen(frac); e > frac && e[-1] == '0'; )
+				*--e = 0;
+			snprintf(buf, size, "%llu.%s %s",
+				 (unsigned long long)(ns / u[i].div), frac, u[i].unit);
+		} else {
+			snprintf(buf, size, "%llu %s",
+				 (unsigned long long)(ns / u[i].div), u[i].unit);
+		}
+		return buf;
+	}
+	snprintf(buf, size, "%llu ns", (unsigned long long)ns);
+	return buf;
+}
+
 /* A percentile's label: "p99.9"; 100 is "max". */
 const char *diskbench__html_pct(char *buf, size_t size, double p)
 {

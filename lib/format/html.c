@@ -434,6 +434,30 @@ static bool config_common(const struct diskbench__html_page *pg,
 	return true;
 }
 
+/*
+ * One "key value" of a configuration. A duration (a key ending in "_ns"
+ * with a whole number) is shown for people, exactly ("seek_time 3 s" for
+ * seek_time_ns 3000000000); the JSON keeps the key and the nanoseconds.
+ */
+static void config_item(struct diskbench__out *o, const char *k, const char *v)
+{
+	size_t kl = strlen(k), vl = strlen(v);
+	char key[128], buf[64];
+
+	if (kl > 3 && kl < sizeof(key) && !strcmp(k + kl - 3, "_ns") && vl &&
+	    vl < 20 && strspn(v, "0123456789") == vl) {
+		snprintf(key, sizeof(key), "%.*s", (int)(kl - 3), k);
+		diskbench__html_esc(o, key);
+		diskbench__out_printf(o, "</span> %s",
+				      diskbench__html_dur(buf, sizeof(buf),
+							  strtoull(v, NULL, 10)));
+		return;
+	}
+	diskbench__html_esc(o, k);
+	diskbench__out_puts(o, "</span> ");
+	diskbench__html_esc(o, v);
+}
+
 /* "key value" pairs of res on a line: the ones every run shares (common),
  * or the others. Returns how many were written. */
 static size_t config_items(struct diskbench__html_page *pg,
@@ -451,9 +475,7 @@ static size_t config_items(struct diskbench__html_page *pg,
 			continue;
 		diskbench__out_puts(o, written++ ? " &#183; <span class=\"ck\">"
 						 : "<span class=\"ck\">");
-		diskbench__html_esc(o, k);
-		diskbench__out_puts(o, "</span> ");
-		diskbench__html_esc(o, v);
+		config_item(o, k, v);
 	}
 	return written;
 }

@@ -715,6 +715,36 @@ static void test_report_html_no_band_between_ops(void **state)
 	}
 }
 
+/* A duration in a configuration is shown for people, exactly: the key
+ * without its "_ns", the value in the largest unit it reaches; other
+ * numbers as they are. */
+static void test_report_html_config_durations(void **state)
+{
+	struct diskbench_result *res = fx_result(DISKBENCH_PHASE_SEEKS, 100, 8192,
+						 FX_S, 1000, 0, 0, 0, 3);
+	struct diskbench_report *r;
+	char *page;
+
+	(void)state;
+	assert_ok(diskbench_result_set_config(res, "seek_time_ns", "3000000000"));
+	assert_ok(diskbench_result_set_config(res, "time_limit_ns", "1234567"));
+	assert_ok(diskbench_result_set_config(res, "pace_late_ns", "250"));
+	assert_ok(diskbench_result_set_config(res, "seekers", "5"));
+	assert_ok(diskbench_report_new(&r));
+	assert_ok(diskbench_report_add(r, NULL, (const struct diskbench_result *const *)&res, 1));
+	diskbench_result_free(res);
+	page = html(r);
+	assert_non_null(strstr(page, "<span class=\"ck\">seek_time</span> 3 s"));
+	assert_non_null(strstr(page, "<span class=\"ck\">time_limit</span> 1.234567 ms"));
+	assert_non_null(strstr(page, "<span class=\"ck\">pace_late</span> 250 ns"));
+	assert_non_null(strstr(page, "<span class=\"ck\">seekers</span> 5"));
+	assert_null(strstr(page, "3000000000"));
+	assert_null(strstr(page, "seek_time_ns"));
+	assert_xmllint_ok(page);
+	free(page);
+	diskbench_report_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -735,6 +765,7 @@ int main(void)
 		cmocka_unit_test(test_report_html_long_timeline),
 		cmocka_unit_test(test_report_html_timeline_adapts),
 		cmocka_unit_test(test_report_html_no_band_between_ops),
+		cmocka_unit_test(test_report_html_config_durations),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
