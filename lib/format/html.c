@@ -15,7 +15,7 @@
  *
  * Layout, top to bottom:
  *   - the runs, one row each (name, host, kernel, file system, directory,
- *     start, seed, options, version);
+ *     engine, start, seed, options, version);
  *   - the summary: a red line for every phase of every run that stalled
  *     (diskbench_stalls_find(), see stall_check()), then a phase x run grid of worst latencies;
  *   - bonnie++'s table as bon_csv2html lays it out, coloured by its rule;
@@ -233,14 +233,44 @@ static void td_text(struct diskbench__out *o, const char *s)
 	}
 }
 
+/*
+ * The engine of a run: the "engine" key of its results' configurations
+ * (the run records it per result, as a run's phases share one target and
+ * so one engine; a report may join results made otherwise). Each distinct
+ * name once, in the order met, joined by ", "; a dash when no result says
+ * (one read from bonnie++ CSV, which has no such field).
+ */
+static void td_engine(struct diskbench__out *o, const struct diskbench__report_run *run)
+{
+	size_t shown = 0;
+
+	for (size_t j = 0; j < run->count; j++) {
+		const char *e = diskbench_result_config(run->results[j], "engine");
+		bool seen = false;
+
+		if (!e || !*e)
+			continue;
+		for (size_t i = 0; i < j && !seen; i++) {
+			const char *f = diskbench_result_config(run->results[i], "engine");
+
+			seen = f && !strcmp(e, f);
+		}
+		if (seen)
+			continue;
+		diskbench__out_puts(o, shown++ ? ", " : "<td>");
+		diskbench__html_esc(o, e);
+	}
+	diskbench__out_puts(o, shown ? "</td>" : "<td class=\"s\">&#8212;</td>");
+}
+
 static void runs_table(struct diskbench__html_page *pg)
 {
 	struct diskbench__out *o = pg->o;
 
 	diskbench__out_puts(o, "<h2 id=\"runs\">Runs</h2>\n<table class=\"runs\">\n"
 		"<tr><th>run</th><th>host</th><th>kernel</th><th>file system</th>"
-		"<th>directory</th><th>start (UTC)</th><th>seed</th><th>options</th>"
-		"<th>version</th></tr>\n");
+		"<th>directory</th><th>engine</th><th>start (UTC)</th><th>seed</th>"
+		"<th>options</th><th>version</th></tr>\n");
 	for (size_t ri = 0; ri < pg->nruns; ri++) {
 		const struct diskbench_report_info *in = &pg->r->runs.v[ri].info;
 		char start[64] = "", seed[32] = "";
@@ -262,6 +292,7 @@ static void runs_table(struct diskbench__html_page *pg)
 		td_text(o, in->kernel);
 		td_text(o, in->fs_type);
 		td_text(o, in->dir);
+		td_engine(o, &pg->r->runs.v[ri]);
 		td_text(o, start);
 		td_text(o, in->seed_text ? in->seed_text : seed);
 		td_text(o, in->options);

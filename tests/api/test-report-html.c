@@ -745,6 +745,50 @@ static void test_report_html_config_durations(void **state)
 	diskbench_report_free(r);
 }
 
+/* The runs table names each run's engine, from its results'
+ * configurations: each distinct one once; a dash where none says. */
+static void test_report_html_engine(void **state)
+{
+	static const char *const engines[3][2] = {
+		{ "io_uring", "io_uring" }, { "sync", "null" }, { NULL, NULL },
+	};
+	static const char *const names[3] = { "ring", "mixed", "told-nothing" };
+	struct diskbench_report *r;
+	char *page, *row;
+
+	(void)state;
+	assert_ok(diskbench_report_new(&r));
+	for (int i = 0; i < 3; i++) {
+		struct diskbench_report_info in = DISKBENCH_REPORT_INFO_INIT;
+		struct diskbench_result *v[2];
+
+		for (int k = 0; k < 2; k++) {
+			v[k] = fx_result(k ? DISKBENCH_PHASE_GET_BLOCK : DISKBENCH_PHASE_PUT_BLOCK,
+					 100, 8192, FX_S, 1000, 0, 0, 0, 3);
+			if (engines[i][k])
+				assert_ok(diskbench_result_set_config(v[k], "engine",
+								      engines[i][k]));
+		}
+		in.name = names[i];
+		assert_ok(diskbench_report_add(r, &in, (const struct diskbench_result *const *)v, 2));
+		diskbench_result_free(v[0]);
+		diskbench_result_free(v[1]);
+	}
+	page = html(r);
+	assert_non_null(strstr(page, "<th>directory</th><th>engine</th>"));
+	row = strstr(page, "ring</td>");
+	assert_non_null(row);
+	assert_non_null(strstr(row, "<td>io_uring</td>"));
+	assert_true(strstr(row, "<td>io_uring</td>") < strstr(row, "</tr>"));
+	row = strstr(page, "mixed</td>");
+	assert_non_null(row);
+	assert_non_null(strstr(row, "<td>sync, null</td>"));
+	assert_true(strstr(row, "<td>sync, null</td>") < strstr(row, "</tr>"));
+	assert_xmllint_ok(page);
+	free(page);
+	diskbench_report_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -766,6 +810,7 @@ int main(void)
 		cmocka_unit_test(test_report_html_timeline_adapts),
 		cmocka_unit_test(test_report_html_no_band_between_ops),
 		cmocka_unit_test(test_report_html_config_durations),
+		cmocka_unit_test(test_report_html_engine),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
