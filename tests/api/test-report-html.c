@@ -789,6 +789,29 @@ static void test_report_html_engine(void **state)
 	diskbench_report_free(r);
 }
 
+/* bonnie++'s table, 30 columns and more, fits a 1400 px window: compact
+ * type, headings and names that wrap (checked by eye in headless
+ * chromium, see docs/report-formats.md), in a box that scrolls rather
+ * than cut its last columns off on a narrower one. */
+static void test_report_html_bonnie_fits(void **state)
+{
+	struct diskbench_report *r = fx_report();
+	char *page = html(r), *tab;
+
+	(void)state;
+	assert_non_null(strstr(page, "div.wide{overflow-x:auto;max-width:100%}"));
+	assert_non_null(strstr(page, "table.bonnie{font-size:10px}"));
+	assert_non_null(strstr(page, "table.bonnie th{white-space:normal}"));
+	assert_non_null(strstr(page, "table.bonnie td.name{text-align:left;font-weight:600;"
+				     "white-space:normal;overflow-wrap:anywhere;max-width:7em}"));
+	tab = strstr(page, "<div class=\"wide\"><table class=\"bonnie\">");
+	assert_non_null(tab);
+	assert_non_null(strstr(tab, "</table></div>"));
+	assert_int_equal(count(page, "<table class=\"bonnie\">"), 1);
+	free(page);
+	diskbench_report_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -811,6 +834,7 @@ int main(void)
 		cmocka_unit_test(test_report_html_no_band_between_ops),
 		cmocka_unit_test(test_report_html_config_durations),
 		cmocka_unit_test(test_report_html_engine),
+		cmocka_unit_test(test_report_html_bonnie_fits),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
