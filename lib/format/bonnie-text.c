@@ -1,6 +1,7 @@
 /* bonnie++'s text table, as it prints it; where it is wrong (file-test
- * cells showing the file count, the seekers lost from the label) we print
- * what is right (docs/report-formats.md). */
+ * cells showing the file count, the seekers lost from the label, names
+ * cut to fit the label column) we print what is right
+ * (docs/report-formats.md). */
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -57,11 +58,11 @@ static void text_pair(struct diskbench__out *o, const struct diskbench_result *r
 	diskbench__out_printf(o, " %3d", (int)diskbench_result_cpu_percent(res));
 }
 
-static void text_latency_line(struct diskbench__out *o,
+static void text_latency_line(struct diskbench__out *o, int w,
 			      const struct diskbench__report_run *run,
 			      int first)
 {
-	diskbench__out_puts(o, "Latency          ");
+	diskbench__out_printf(o, "%-*s", w - 2, "Latency");
 	for (int k = first; k < first + 6; k++) {
 		const struct diskbench_result *res = diskbench__bonnie_find(run, k);
 		char lat[32] = "";
@@ -74,18 +75,38 @@ static void text_latency_line(struct diskbench__out *o,
 	diskbench__out_puts(o, "\n");
 }
 
-/* A row label: the name cut to leave room for spec, a space, the spec; 19
- * characters unless the spec alone is longer. */
-static void text_label(struct diskbench__out *o, const char *name,
+/*
+ * The label column: 19 characters as bonnie++ and bon_csv2txt print it,
+ * or as wide as the longest "name spec" of the table (bonnie++ cuts the
+ * name to fit; a cut name can make two runs look the same, so we widen
+ * instead, and every other line of the table by as much).
+ */
+#define LABEL_W 19
+
+/* A row label: the name, a space, the spec, in w characters. */
+static void text_label(struct diskbench__out *o, int w, const char *name,
 		       const char *spec)
 {
-	int room = 18 - (int)strlen(spec);
+	int room = w - 1 - (int)strlen(spec);
 
 	if (room < 0)
 		diskbench__out_puts(o, spec);
 	else
-		diskbench__out_printf(o, "%-*.*s %s", room, room, name ? name : "",
-				      spec);
+		diskbench__out_printf(o, "%-*s %s", room, name ? name : "", spec);
+}
+
+/* A heading line of bonnie++'s 19-character label column, widened to w:
+ * its first 19 characters, the extra spaces, the rest. A right-aligned
+ * heading ("files") is given with right set and is moved along. */
+static void text_head(struct diskbench__out *o, int w, const char *line, bool right)
+{
+	int pad = w - LABEL_W;
+
+	if (right)
+		diskbench__out_printf(o, "%*s%s", pad, "", line);
+	else
+		diskbench__out_printf(o, "%.*s%*s%s", LABEL_W, line, pad, "",
+				      strlen(line) > LABEL_W ? line + LABEL_W : "");
 }
 
 /* Whether the run's seek phase ran for a time (diskbench-bonnie
@@ -209,6 +230,34 @@ static void text_errors(struct diskbench__out *o, const struct diskbench_report 
 	}
 }
 
+/* The label column's width: LABEL_W, or the longest label of the table
+ * (a row's "name spec"; one run's name over its file section). */
+static int label_width(const struct diskbench_report *r)
+{
+	bool one = r->runs.n == 1;
+	char spec[128];
+	int w = LABEL_W;
+
+	for (size_t i = 0; i < r->runs.n; i++) {
+		const struct diskbench__report_run *run = &r->runs.v[i];
+		int name = run->info.name ? (int)strlen(run->info.name) : 0;
+
+		if (has_big(run)) {
+			big_spec(spec, sizeof(spec), run);
+			w = name + 1 + (int)strlen(spec) > w ? name + 1 + (int)strlen(spec) : w;
+		}
+		if (has_files(run)) {
+			file_spec(spec, sizeof(spec), &run->info);
+			if (one)
+				name = name > (int)strlen(spec) ? name : (int)strlen(spec);
+			else
+				name += 1 + (int)strlen(spec);
+			w = name > w ? name : w;
+		}
+	}
+	return w;
+}
+
 int diskbench__write_bonnie_text(struct diskbench_report *r,
 				 const struct diskbench__wopts *w,
 				 struct diskbench__out *o)
@@ -216,7 +265,8 @@ int diskbench__write_bonnie_text(struct diskbench_report *r,
 	const char *version = "";
 	bool any_big = false, any_files = false, one = r->runs.n == 1;
 	bool any_min = false, any_max = false;
-	char spec[128];
+	int lw = label_width(r);
+	char spec[128], head[160];
 
 	(void)w;
 	for (size_t i = 0; i < r->runs.n; i++) {
@@ -232,23 +282,23 @@ int diskbench__write_bonnie_text(struct diskbench_report *r,
 			any_min |= in->min_bytes != 0;
 		}
 	}
+	snprintf(head, sizeof(head), "Version %5s       ", version);
 	if (any_big) {
-		diskbench__out_printf(o, "Version %5s       ", version);
-		diskbench__out_puts(o,
-			"------Sequential Output------ --Sequential Input- --Random-\n"
-			"                    -Per Chr- --Block-- -Rewrite- -Per Chr- --Block-- --Seeks--\n"
-			"Name:Size etc        /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP\n");
+		text_head(o, lw, head, false);
+		diskbench__out_puts(o, "------Sequential Output------ --Sequential Input- --Random-\n");
+		text_head(o, lw, "                    -Per Chr- --Block-- -Rewrite- -Per Chr- --Block-- --Seeks--\n", false);
+		text_head(o, lw, "Name:Size etc        /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP\n", false);
 		for (size_t i = 0; i < r->runs.n; i++) {
 			const struct diskbench__report_run *run = &r->runs.v[i];
 
 			if (!has_big(run))
 				continue;
 			big_spec(spec, sizeof(spec), run);
-			text_label(o, run->info.name, spec);
+			text_label(o, lw, run->info.name, spec);
 			for (int k = 0; k < 6; k++)
 				text_pair(o, diskbench__bonnie_find(run, k));
 			diskbench__out_puts(o, "\n");
-			text_latency_line(o, run, 0);
+			text_latency_line(o, lw, run, 0);
 		}
 	}
 	if (!any_files) {
@@ -256,16 +306,16 @@ int diskbench__write_bonnie_text(struct diskbench_report *r,
 		text_errors(o, r);
 		return 0;
 	}
-	diskbench__out_printf(o, "Version %5s       ", version);
+	text_head(o, lw, head, false);
 	diskbench__out_puts(o, "------Sequential Create------ --------Random Create--------\n");
 	/* One run: its name heads the columns and rows carry the spec
 	 * alone, as bonnie++ prints them; several: each row is named. */
-	diskbench__out_printf(o, "%-19.19s ", one && r->runs.v[0].info.name ?
+	diskbench__out_printf(o, "%-*s ", lw, one && r->runs.v[0].info.name ?
 				  r->runs.v[0].info.name : "");
 	diskbench__out_puts(o, "-Create-- --Read--- -Delete-- -Create-- --Read--- -Delete--\n");
-	diskbench__out_puts(o, any_min ? "files:max:min      " :
-			       any_max ? "files:max          " :
-					 "              files");
+	text_head(o, lw, any_min ? "files:max:min      " :
+			 any_max ? "files:max          " :
+				   "              files", !any_min && !any_max);
 	diskbench__out_puts(o, "  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP\n");
 	for (size_t i = 0; i < r->runs.n; i++) {
 		const struct diskbench__report_run *run = &r->runs.v[i];
@@ -274,13 +324,13 @@ int diskbench__write_bonnie_text(struct diskbench_report *r,
 			continue;
 		file_spec(spec, sizeof(spec), &run->info);
 		if (one)
-			diskbench__out_printf(o, "%19s", spec);
+			diskbench__out_printf(o, "%*s", lw, spec);
 		else
-			text_label(o, run->info.name, spec);
+			text_label(o, lw, run->info.name, spec);
 		for (int k = 0; k < 6; k++)
 			text_pair(o, diskbench__bonnie_find(run, 6 + k));
 		diskbench__out_puts(o, "\n");
-		text_latency_line(o, run, 6);
+		text_latency_line(o, lw, run, 6);
 	}
 	text_errors(o, r);
 	return 0;
