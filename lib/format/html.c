@@ -873,7 +873,9 @@ int diskbench__write_html(struct diskbench_report *r,
 				"log scale), and the timeline: the worst latency of each "
 				"interval (gaps: no operation ended) above the throughput "
 				"of each interval. Shaded bands: stretches in which a run "
-				"completed nothing.</p>\n");
+				"completed nothing. Rings: the slow operations of the "
+				"run's slow log (the first 500 of each run), at the "
+				"time each ended and its latency.</p>\n");
 		for (size_t gi = 0; gi < pg.ng && !err; gi++)
 			err = phase_section(&pg, gi);
 		if (err)

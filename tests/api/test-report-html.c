@@ -812,6 +812,38 @@ static void test_report_html_bonnie_fits(void **state)
 	diskbench_report_free(r);
 }
 
+/* Every timeline with slow-operation rings says what they are, in its
+ * legend; one without rings has no such entry. */
+static void test_report_html_slow_legend(void **state)
+{
+	struct diskbench_report *r = fx_report();
+	char *page = html(r);
+	size_t with = 0, without = 0;
+
+	(void)state;
+	for (char *p = strstr(page, "<svg "); p; p = strstr(p + 1, "<svg ")) {
+		char *end = strstr(p, "</svg>");
+		bool rings, key;
+
+		assert_non_null(end);
+		*end = 0;
+		rings = strstr(p, "<circle class=\"slow\"") != NULL;
+		key = strstr(p, "<circle class=\"slow-key\"") != NULL &&
+		      strstr(p, ">slow operation (ring in its run's colour") != NULL;
+		assert_true(rings == key);
+		with += rings;
+		without += !rings;
+		*end = '<';
+	}
+	/* raid-c's stalls in put_block and ran_create are slow operations
+	 * (over 50 ms); the other phases have none. */
+	assert_int_equal(with, 2);
+	assert_int_equal(without, 22);
+	assert_xmllint_ok(page);
+	free(page);
+	diskbench_report_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -835,6 +867,7 @@ int main(void)
 		cmocka_unit_test(test_report_html_config_durations),
 		cmocka_unit_test(test_report_html_engine),
 		cmocka_unit_test(test_report_html_bonnie_fits),
+		cmocka_unit_test(test_report_html_slow_legend),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
