@@ -15,6 +15,7 @@
 #include "base/kind-internal.h"
 #include "format/format-internal.h"
 #include "format/bonnie-internal.h"
+#include "format/label-internal.h"
 
 /* A chunk size in bytes, "k" or "m" (the text label's chunk part). */
 static void chunk_str(char *buf, size_t size, uint64_t bytes)
@@ -208,7 +209,8 @@ static void text_oneline(struct diskbench__out *o, const char *s)
 /* Below the table: each phase an error stopped, and the error, since its
  * cells are empty like those of a phase that did not run. Nothing for a
  * report without errors, so bonnie++'s table is unchanged. */
-static void text_errors(struct diskbench__out *o, const struct diskbench_report *r)
+static void text_errors(struct diskbench__out *o, const struct diskbench_report *r,
+			char *const *labels)
 {
 	for (size_t i = 0; i < r->runs.n; i++) {
 		const struct diskbench__report_run *run = &r->runs.v[i];
@@ -218,8 +220,8 @@ static void text_errors(struct diskbench__out *o, const struct diskbench_report 
 
 			if (!res || !diskbench_result_error(res))
 				continue;
-			if (run->info.name && *run->info.name) {
-				text_oneline(o, run->info.name);
+			if (*diskbench__run_label(r, labels, i)) {
+				text_oneline(o, diskbench__run_label(r, labels, i));
 				diskbench__out_puts(o, " ");
 			}
 			diskbench__out_printf(o, "%s: not measured: ",
@@ -232,7 +234,7 @@ static void text_errors(struct diskbench__out *o, const struct diskbench_report 
 
 /* The label column's width: LABEL_W, or the longest label of the table
  * (a row's "name spec"; one run's name over its file section). */
-static int label_width(const struct diskbench_report *r)
+static int label_width(const struct diskbench_report *r, char *const *labels)
 {
 	bool one = r->runs.n == 1;
 	char spec[128];
@@ -240,7 +242,7 @@ static int label_width(const struct diskbench_report *r)
 
 	for (size_t i = 0; i < r->runs.n; i++) {
 		const struct diskbench__report_run *run = &r->runs.v[i];
-		int name = run->info.name ? (int)strlen(run->info.name) : 0;
+		int name = (int)strlen(diskbench__run_label(r, labels, i));
 
 		if (has_big(run)) {
 			big_spec(spec, sizeof(spec), run);
@@ -258,22 +260,54 @@ static int label_width(const struct diskbench_report *r)
 	return w;
 }
 
+/* A run's version, as its section heading shows it. */
+static const char *version_of(const struct diskbench__report_run *run)
+{
+	return run->info.version ? run->info.version : "";
+}
+
+/*
+ * A section's first heading line ("Version 2.00a ------Sequential..."),
+ * before the first row and again before each row whose run's version is
+ * not that of the row above: a report may join bonnie++'s runs and ours,
+ * and each row stands under the heading of its own version. A report of
+ * one version has bonnie++'s one heading.
+ */
+static bool version_head(struct diskbench__out *o, int lw,
+			 const struct diskbench__report_run *run,
+			 const char **shown, const char *rest)
+{
+	char head[160];
+
+	if (*shown && !strcmp(*shown, version_of(run)))
+		return false;
+	*shown = version_of(run);
+	snprintf(head, sizeof(head), "Version %5s       ", *shown);
+	text_head(o, lw, head, false);
+	diskbench__out_puts(o, rest);
+	return true;
+}
+
 int diskbench__write_bonnie_text(struct diskbench_report *r,
 				 const struct diskbench__wopts *w,
 				 struct diskbench__out *o)
 {
-	const char *version = "";
 	bool any_big = false, any_files = false, one = r->runs.n == 1;
 	bool any_min = false, any_max = false;
-	int lw = label_width(r);
-	char spec[128], head[160];
+	const char *shown = NULL;
+	char spec[128], **labels;
+	int lw, err;
 
 	(void)w;
+	labels = diskbench__run_labels(r, &err);
+	if (err) {
+		diskbench__report_seterr(r, "text: out of memory");
+		return err;
+	}
+	lw = label_width(r, labels);
 	for (size_t i = 0; i < r->runs.n; i++) {
 		const struct diskbench_report_info *in = &r->runs.v[i].info;
 
-		if (i == 0 && in->version)
-			version = in->version;
 		any_big |= has_big(&r->runs.v[i]);
 		if (has_files(&r->runs.v[i])) {
 			any_files = true;
@@ -282,56 +316,59 @@ int diskbench__write_bonnie_text(struct diskbench_report *r,
 			any_min |= in->min_bytes != 0;
 		}
 	}
-	snprintf(head, sizeof(head), "Version %5s       ", version);
-	if (any_big) {
-		text_head(o, lw, head, false);
-		diskbench__out_puts(o, "------Sequential Output------ --Sequential Input- --Random-\n");
-		text_head(o, lw, "                    -Per Chr- --Block-- -Rewrite- -Per Chr- --Block-- --Seeks--\n", false);
-		text_head(o, lw, "Name:Size etc        /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP\n", false);
-		for (size_t i = 0; i < r->runs.n; i++) {
-			const struct diskbench__report_run *run = &r->runs.v[i];
+	for (size_t i = 0; any_big && i < r->runs.n; i++) {
+		const struct diskbench__report_run *run = &r->runs.v[i];
 
-			if (!has_big(run))
-				continue;
-			big_spec(spec, sizeof(spec), run);
-			text_label(o, lw, run->info.name, spec);
-			for (int k = 0; k < 6; k++)
-				text_pair(o, diskbench__bonnie_find(run, k));
-			diskbench__out_puts(o, "\n");
-			text_latency_line(o, lw, run, 0);
+		if (!has_big(run))
+			continue;
+		if (version_head(o, lw, run, &shown,
+				 "------Sequential Output------ --Sequential Input- --Random-\n")) {
+			text_head(o, lw, "                    -Per Chr- --Block-- -Rewrite- -Per Chr- --Block-- --Seeks--\n", false);
+			text_head(o, lw, "Name:Size etc        /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP\n", false);
 		}
+		big_spec(spec, sizeof(spec), run);
+		text_label(o, lw, diskbench__run_label(r, labels, i), spec);
+		for (int k = 0; k < 6; k++)
+			text_pair(o, diskbench__bonnie_find(run, k));
+		diskbench__out_puts(o, "\n");
+		text_latency_line(o, lw, run, 0);
 	}
 	if (!any_files) {
 		diskbench__out_puts(o, "\n");
-		text_errors(o, r);
+		text_errors(o, r, labels);
+		diskbench__run_labels_free(labels, r->runs.n);
 		return 0;
 	}
-	text_head(o, lw, head, false);
-	diskbench__out_puts(o, "------Sequential Create------ --------Random Create--------\n");
-	/* One run: its name heads the columns and rows carry the spec
-	 * alone, as bonnie++ prints them; several: each row is named. */
-	diskbench__out_printf(o, "%-*s ", lw, one && r->runs.v[0].info.name ?
-				  r->runs.v[0].info.name : "");
-	diskbench__out_puts(o, "-Create-- --Read--- -Delete-- -Create-- --Read--- -Delete--\n");
-	text_head(o, lw, any_min ? "files:max:min      " :
-			 any_max ? "files:max          " :
-				   "              files", !any_min && !any_max);
-	diskbench__out_puts(o, "  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP\n");
+	shown = NULL;
 	for (size_t i = 0; i < r->runs.n; i++) {
 		const struct diskbench__report_run *run = &r->runs.v[i];
 
 		if (!has_files(run))
 			continue;
+		if (version_head(o, lw, run, &shown,
+				 "------Sequential Create------ --------Random Create--------\n")) {
+			/* One run: its name heads the columns and the row
+			 * carries the spec alone, as bonnie++ prints them;
+			 * several: each row is named. */
+			diskbench__out_printf(o, "%-*s ", lw, one ?
+					      diskbench__run_label(r, labels, 0) : "");
+			diskbench__out_puts(o, "-Create-- --Read--- -Delete-- -Create-- --Read--- -Delete--\n");
+			text_head(o, lw, any_min ? "files:max:min      " :
+					 any_max ? "files:max          " :
+						   "              files", !any_min && !any_max);
+			diskbench__out_puts(o, "  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP\n");
+		}
 		file_spec(spec, sizeof(spec), &run->info);
 		if (one)
 			diskbench__out_printf(o, "%*s", lw, spec);
 		else
-			text_label(o, lw, run->info.name, spec);
+			text_label(o, lw, diskbench__run_label(r, labels, i), spec);
 		for (int k = 0; k < 6; k++)
 			text_pair(o, diskbench__bonnie_find(run, 6 + k));
 		diskbench__out_puts(o, "\n");
 		text_latency_line(o, lw, run, 6);
 	}
-	text_errors(o, r);
+	text_errors(o, r, labels);
+	diskbench__run_labels_free(labels, r->runs.n);
 	return 0;
 }

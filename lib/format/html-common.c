@@ -11,6 +11,7 @@
 
 #include "base/kind-internal.h"
 #include "format/html-common-internal.h"
+#include "format/label-internal.h"
 
 #define NS_PER_S 1000000000.0
 #define S_NS UINT64_C(1000000000)
@@ -176,9 +177,9 @@ const char *diskbench__html_pct(char *buf, size_t size, double p)
 const char *diskbench__html_run_name(const struct diskbench__html_page *pg,
 				     size_t ri)
 {
-	const char *n = pg->r->runs.v[ri].info.name;
+	const char *n = diskbench__run_label(pg->r, pg->labels, ri);
 
-	return n ? n : "(unnamed)";
+	return *n ? n : "(unnamed)";
 }
 
 static bool is_bonnie_kind(enum diskbench_phase_kind kind)

@@ -48,6 +48,7 @@
 #include "format/html-chart-internal.h"
 #include "format/html-common-internal.h"
 #include "format/format-internal.h"
+#include "format/label-internal.h"
 
 #define S_NS UINT64_C(1000000000)
 
@@ -851,10 +852,12 @@ int diskbench__write_html(struct diskbench_report *r,
 			  const struct diskbench__wopts *w,
 			  struct diskbench__out *o)
 {
-	struct diskbench__html_page pg = { r, o, w, r->runs.n, NULL, 0 };
+	struct diskbench__html_page pg = { r, o, w, r->runs.n, NULL, 0, NULL };
 	int err;
 
-	err = groups_build(&pg);
+	pg.labels = diskbench__run_labels(r, &err);
+	if (!err)
+		err = groups_build(&pg);
 	if (err)
 		goto out;
 	page_head(&pg);
@@ -884,6 +887,7 @@ int diskbench__write_html(struct diskbench_report *r,
 	diskbench__out_puts(o, "<p class=\"foot\">Made by libdiskbench.</p>\n</body>\n</html>\n");
 out:
 	groups_free(&pg);
+	diskbench__run_labels_free(pg.labels, pg.nruns);
 	if (err == -ENOMEM)
 		diskbench__report_seterr(r, "HTML: out of memory");
 	return err;

@@ -397,6 +397,69 @@ static void test_bonnie_text_one_run(void **state)
  * whole, the column widened to the longest, every line of the table by
  * as much, so that it stays aligned (bonnie++ cuts "storage-alpha-nvme"
  * to "stora"). */
+/* Occurrences of needle in s. */
+static size_t count_of(const char *s, const char *needle)
+{
+	size_t n = 0;
+
+	for (const char *p = strstr(s, needle); p; p = strstr(p + 1, needle))
+		n++;
+	return n;
+}
+
+/* The same run read from its JSON and from a bonnie++ CSV line of the
+ * same name: the text and the page tell them apart by format, and in the
+ * text each stands under the heading of its own version. */
+static void test_bonnie_same_name_csv_json(void **state)
+{
+	static const char line[] =
+		"1.98,2.00a,raid-a,1,1795968920,64M,,8192,5,1316,99,412524,87,"
+		"+++++,+++,2157,99,+++++,+++,+++++,+++,1,,,,,8191,99,+++++,+++,+++++,"
+		"+++,+++++,+++,+++++,+++,+++++,+++,8100us,458us,129us,7198us,576us,"
+		"7399us,267us,312us,1113us,1456us,39us,952us\n";
+	struct diskbench_report *all = fx_report(), *r;
+	char *json, *out, *a, *b;
+	int rc;
+
+	(void)state;
+	json = fx_write(all, DISKBENCH_FORMAT_JSON, NULL);
+	assert_int_equal(diskbench_report_new(&r), 0);
+	rc = diskbench_report_read(r, DISKBENCH_FORMAT_JSON, json, strlen(json), "a.json");
+	if (rc == -ENOTSUP) {
+		free(json);
+		diskbench_report_free(r);
+		diskbench_report_free(all);
+		skip();
+	}
+	assert_int_equal(rc, 3);
+	assert_int_equal(diskbench_report_read(r, DISKBENCH_FORMAT_BONNIE_CSV, line,
+					       strlen(line), "a.csv"), 1);
+	out = fx_write(r, DISKBENCH_FORMAT_BONNIE_TEXT, NULL);
+	/* raid-b and raid-c have one source only: their names as they are. */
+	assert_non_null(strstr(out, "\nraid-b          64M "));
+	a = strstr(out, "\nraid-a (json)   64M ");
+	b = strstr(out, "\nraid-a (csv)    64M ");
+	assert_non_null(a);
+	assert_non_null(b);
+	assert_int_equal(count_of(out, "raid-a (json)"), 2);
+	assert_int_equal(count_of(out, "raid-a (csv)"), 2);
+	/* One heading per section for the three runs of 0.1.0, then one of
+	 * 2.00a over the CSV line's row, in each section. */
+	assert_int_equal(count_of(out, "Version 0.1.0 "), 2);
+	assert_int_equal(count_of(out, "Version 2.00a "), 2);
+	assert_true(strstr(out, "Version 2.00a ") > strstr(out, "\nraid-c "));
+	assert_true(strstr(out, "Version 2.00a ") < b);
+	free(out);
+	out = fx_write(r, DISKBENCH_FORMAT_HTML, NULL);
+	assert_non_null(strstr(out, "raid-a (json)</td>"));
+	assert_non_null(strstr(out, "raid-a (csv)</td>"));
+	assert_null(strstr(out, "raid-b ("));
+	free(out);
+	free(json);
+	diskbench_report_free(r);
+	diskbench_report_free(all);
+}
+
 static void test_bonnie_text_long_names(void **state)
 {
 	static const char *const names[3] = { "storage-alpha-nvme-raid10",
@@ -678,6 +741,7 @@ int main(void)
 		cmocka_unit_test(test_bonnie_golden),
 		cmocka_unit_test(test_bonnie_text_one_run),
 		cmocka_unit_test(test_bonnie_text_long_names),
+		cmocka_unit_test(test_bonnie_same_name_csv_json),
 		cmocka_unit_test(test_bonnie_failed_phase_not_measured),
 		cmocka_unit_test(test_bonnie_malformed),
 		cmocka_unit_test(test_bonnie_refuses_comma),
