@@ -489,6 +489,7 @@ int diskbench__read_bonnie_csv(struct diskbench_report *r, const char *buf,
 			err = -ENOMEM;
 			break;
 		}
+		run->from = DISKBENCH_FORMAT_BONNIE_CSV;
 		err = parse_line(r, &ln, run);
 		if (!err)
 			diskbench__run_trim(run);

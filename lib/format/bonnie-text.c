@@ -1,6 +1,7 @@
 /* bonnie++'s text table, as it prints it; where it is wrong (file-test
- * cells showing the file count, the seekers lost from the label) we print
- * what is right (docs/report-formats.md). */
+ * cells showing the file count, the seekers lost from the label, names
+ * cut to fit the label column) we print what is right
+ * (docs/report-formats.md). */
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -14,6 +15,7 @@
 #include "base/kind-internal.h"
 #include "format/format-internal.h"
 #include "format/bonnie-internal.h"
+#include "format/label-internal.h"
 
 /* A chunk size in bytes, "k" or "m" (the text label's chunk part). */
 static void chunk_str(char *buf, size_t size, uint64_t bytes)
@@ -57,11 +59,11 @@ static void text_pair(struct diskbench__out *o, const struct diskbench_result *r
 	diskbench__out_printf(o, " %3d", (int)diskbench_result_cpu_percent(res));
 }
 
-static void text_latency_line(struct diskbench__out *o,
+static void text_latency_line(struct diskbench__out *o, int w,
 			      const struct diskbench__report_run *run,
 			      int first)
 {
-	diskbench__out_puts(o, "Latency          ");
+	diskbench__out_printf(o, "%-*s", w - 2, "Latency");
 	for (int k = first; k < first + 6; k++) {
 		const struct diskbench_result *res = diskbench__bonnie_find(run, k);
 		char lat[32] = "";
@@ -74,22 +76,57 @@ static void text_latency_line(struct diskbench__out *o,
 	diskbench__out_puts(o, "\n");
 }
 
-/* A row label: the name cut to leave room for spec, a space, the spec; 19
- * characters unless the spec alone is longer. */
-static void text_label(struct diskbench__out *o, const char *name,
+/*
+ * The label column: 19 characters as bonnie++ and bon_csv2txt print it,
+ * or as wide as the longest "name spec" of the table (bonnie++ cuts the
+ * name to fit; a cut name can make two runs look the same, so we widen
+ * instead, and every other line of the table by as much).
+ */
+#define LABEL_W 19
+
+/* A row label: the name, a space, the spec, in w characters. */
+static void text_label(struct diskbench__out *o, int w, const char *name,
 		       const char *spec)
 {
-	int room = 18 - (int)strlen(spec);
+	int room = w - 1 - (int)strlen(spec);
 
 	if (room < 0)
 		diskbench__out_puts(o, spec);
 	else
-		diskbench__out_printf(o, "%-*.*s %s", room, room, name ? name : "",
-				      spec);
+		diskbench__out_printf(o, "%-*s %s", room, name ? name : "", spec);
 }
 
-static void big_spec(char *buf, size_t size, const struct diskbench_report_info *in)
+/* A heading line of bonnie++'s 19-character label column, widened to w:
+ * its first 19 characters, the extra spaces, the rest. A right-aligned
+ * heading ("files") is given with right set and is moved along. */
+static void text_head(struct diskbench__out *o, int w, const char *line, bool right)
 {
+	int pad = w - LABEL_W;
+
+	if (right)
+		diskbench__out_printf(o, "%*s%s", pad, "", line);
+	else
+		diskbench__out_printf(o, "%.*s%*s%s", LABEL_W, line, pad, "",
+				      strlen(line) > LABEL_W ? line + LABEL_W : "");
+}
+
+/* Whether the run's seek phase ran for a time (diskbench-bonnie
+ * --seek-time) rather than a count: its configuration says so. */
+static bool seeks_timed(const struct diskbench__report_run *run)
+{
+	const struct diskbench_result *res = diskbench__bonnie_find(run, 5);
+
+	return res && diskbench_result_config(res, "seek_time_ns");
+}
+
+/* bonnie++'s label: size, chunk, concurrency, seeks, each part only up
+ * to the last one that is not the default. The seeks part is the count
+ * asked for: a phase bounded by time asked for none, so its label has
+ * none either, whatever it made (that count is in CSV field 8 and the
+ * JSON, where bonnie++ keeps its count). */
+static void big_spec(char *buf, size_t size, const struct diskbench__report_run *run)
+{
+	const struct diskbench_report_info *in = &run->info;
 	char parts[4][32] = { "", "", "", "" };
 	int last = -1;
 
@@ -103,7 +140,8 @@ static void big_spec(char *buf, size_t size, const struct diskbench_report_info 
 		snprintf(parts[1], sizeof(parts[1]), "%u", in->concurrency);
 		last = 1;
 	}
-	if (in->seeks && in->seeks != DISKBENCH_BONNIE_DEFAULT_SEEKS) {
+	if (in->seeks && in->seeks != DISKBENCH_BONNIE_DEFAULT_SEEKS &&
+	    !seeks_timed(run)) {
 		snprintf(parts[2], sizeof(parts[2]), "%u", in->seeks);
 		last = 2;
 	}
@@ -171,7 +209,8 @@ static void text_oneline(struct diskbench__out *o, const char *s)
 /* Below the table: each phase an error stopped, and the error, since its
  * cells are empty like those of a phase that did not run. Nothing for a
  * report without errors, so bonnie++'s table is unchanged. */
-static void text_errors(struct diskbench__out *o, const struct diskbench_report *r)
+static void text_errors(struct diskbench__out *o, const struct diskbench_report *r,
+			char *const *labels)
 {
 	for (size_t i = 0; i < r->runs.n; i++) {
 		const struct diskbench__report_run *run = &r->runs.v[i];
@@ -181,8 +220,8 @@ static void text_errors(struct diskbench__out *o, const struct diskbench_report 
 
 			if (!res || !diskbench_result_error(res))
 				continue;
-			if (run->info.name && *run->info.name) {
-				text_oneline(o, run->info.name);
+			if (*diskbench__run_label(r, labels, i)) {
+				text_oneline(o, diskbench__run_label(r, labels, i));
 				diskbench__out_puts(o, " ");
 			}
 			diskbench__out_printf(o, "%s: not measured: ",
@@ -193,21 +232,82 @@ static void text_errors(struct diskbench__out *o, const struct diskbench_report 
 	}
 }
 
+/* The label column's width: LABEL_W, or the longest label of the table
+ * (a row's "name spec"; one run's name over its file section). */
+static int label_width(const struct diskbench_report *r, char *const *labels)
+{
+	bool one = r->runs.n == 1;
+	char spec[128];
+	int w = LABEL_W;
+
+	for (size_t i = 0; i < r->runs.n; i++) {
+		const struct diskbench__report_run *run = &r->runs.v[i];
+		int name = (int)strlen(diskbench__run_label(r, labels, i));
+
+		if (has_big(run)) {
+			big_spec(spec, sizeof(spec), run);
+			w = name + 1 + (int)strlen(spec) > w ? name + 1 + (int)strlen(spec) : w;
+		}
+		if (has_files(run)) {
+			file_spec(spec, sizeof(spec), &run->info);
+			if (one)
+				name = name > (int)strlen(spec) ? name : (int)strlen(spec);
+			else
+				name += 1 + (int)strlen(spec);
+			w = name > w ? name : w;
+		}
+	}
+	return w;
+}
+
+/* A run's version, as its section heading shows it. */
+static const char *version_of(const struct diskbench__report_run *run)
+{
+	return run->info.version ? run->info.version : "";
+}
+
+/*
+ * A section's first heading line ("Version 2.00a ------Sequential..."),
+ * before the first row and again before each row whose run's version is
+ * not that of the row above: a report may join bonnie++'s runs and ours,
+ * and each row stands under the heading of its own version. A report of
+ * one version has bonnie++'s one heading.
+ */
+static bool version_head(struct diskbench__out *o, int lw,
+			 const struct diskbench__report_run *run,
+			 const char **shown, const char *rest)
+{
+	char head[160];
+
+	if (*shown && !strcmp(*shown, version_of(run)))
+		return false;
+	*shown = version_of(run);
+	snprintf(head, sizeof(head), "Version %5s       ", *shown);
+	text_head(o, lw, head, false);
+	diskbench__out_puts(o, rest);
+	return true;
+}
+
 int diskbench__write_bonnie_text(struct diskbench_report *r,
 				 const struct diskbench__wopts *w,
 				 struct diskbench__out *o)
 {
-	const char *version = "";
 	bool any_big = false, any_files = false, one = r->runs.n == 1;
 	bool any_min = false, any_max = false;
-	char spec[128];
+	const char *shown = NULL;
+	char spec[128], **labels;
+	int lw, err;
 
 	(void)w;
+	labels = diskbench__run_labels(r, &err);
+	if (err) {
+		diskbench__report_seterr(r, "text: out of memory");
+		return err;
+	}
+	lw = label_width(r, labels);
 	for (size_t i = 0; i < r->runs.n; i++) {
 		const struct diskbench_report_info *in = &r->runs.v[i].info;
 
-		if (i == 0 && in->version)
-			version = in->version;
 		any_big |= has_big(&r->runs.v[i]);
 		if (has_files(&r->runs.v[i])) {
 			any_files = true;
@@ -216,56 +316,59 @@ int diskbench__write_bonnie_text(struct diskbench_report *r,
 			any_min |= in->min_bytes != 0;
 		}
 	}
-	if (any_big) {
-		diskbench__out_printf(o, "Version %5s       ", version);
-		diskbench__out_puts(o,
-			"------Sequential Output------ --Sequential Input- --Random-\n"
-			"                    -Per Chr- --Block-- -Rewrite- -Per Chr- --Block-- --Seeks--\n"
-			"Name:Size etc        /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP\n");
-		for (size_t i = 0; i < r->runs.n; i++) {
-			const struct diskbench__report_run *run = &r->runs.v[i];
+	for (size_t i = 0; any_big && i < r->runs.n; i++) {
+		const struct diskbench__report_run *run = &r->runs.v[i];
 
-			if (!has_big(run))
-				continue;
-			big_spec(spec, sizeof(spec), &run->info);
-			text_label(o, run->info.name, spec);
-			for (int k = 0; k < 6; k++)
-				text_pair(o, diskbench__bonnie_find(run, k));
-			diskbench__out_puts(o, "\n");
-			text_latency_line(o, run, 0);
+		if (!has_big(run))
+			continue;
+		if (version_head(o, lw, run, &shown,
+				 "------Sequential Output------ --Sequential Input- --Random-\n")) {
+			text_head(o, lw, "                    -Per Chr- --Block-- -Rewrite- -Per Chr- --Block-- --Seeks--\n", false);
+			text_head(o, lw, "Name:Size etc        /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP\n", false);
 		}
+		big_spec(spec, sizeof(spec), run);
+		text_label(o, lw, diskbench__run_label(r, labels, i), spec);
+		for (int k = 0; k < 6; k++)
+			text_pair(o, diskbench__bonnie_find(run, k));
+		diskbench__out_puts(o, "\n");
+		text_latency_line(o, lw, run, 0);
 	}
 	if (!any_files) {
 		diskbench__out_puts(o, "\n");
-		text_errors(o, r);
+		text_errors(o, r, labels);
+		diskbench__run_labels_free(labels, r->runs.n);
 		return 0;
 	}
-	diskbench__out_printf(o, "Version %5s       ", version);
-	diskbench__out_puts(o, "------Sequential Create------ --------Random Create--------\n");
-	/* One run: its name heads the columns and rows carry the spec
-	 * alone, as bonnie++ prints them; several: each row is named. */
-	diskbench__out_printf(o, "%-19.19s ", one && r->runs.v[0].info.name ?
-				  r->runs.v[0].info.name : "");
-	diskbench__out_puts(o, "-Create-- --Read--- -Delete-- -Create-- --Read--- -Delete--\n");
-	diskbench__out_puts(o, any_min ? "files:max:min      " :
-			       any_max ? "files:max          " :
-					 "              files");
-	diskbench__out_puts(o, "  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP\n");
+	shown = NULL;
 	for (size_t i = 0; i < r->runs.n; i++) {
 		const struct diskbench__report_run *run = &r->runs.v[i];
 
 		if (!has_files(run))
 			continue;
+		if (version_head(o, lw, run, &shown,
+				 "------Sequential Create------ --------Random Create--------\n")) {
+			/* One run: its name heads the columns and the row
+			 * carries the spec alone, as bonnie++ prints them;
+			 * several: each row is named. */
+			diskbench__out_printf(o, "%-*s ", lw, one ?
+					      diskbench__run_label(r, labels, 0) : "");
+			diskbench__out_puts(o, "-Create-- --Read--- -Delete-- -Create-- --Read--- -Delete--\n");
+			text_head(o, lw, any_min ? "files:max:min      " :
+					 any_max ? "files:max          " :
+						   "              files", !any_min && !any_max);
+			diskbench__out_puts(o, "  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP\n");
+		}
 		file_spec(spec, sizeof(spec), &run->info);
 		if (one)
-			diskbench__out_printf(o, "%19s", spec);
+			diskbench__out_printf(o, "%*s", lw, spec);
 		else
-			text_label(o, run->info.name, spec);
+			text_label(o, lw, diskbench__run_label(r, labels, i), spec);
 		for (int k = 0; k < 6; k++)
 			text_pair(o, diskbench__bonnie_find(run, 6 + k));
 		diskbench__out_puts(o, "\n");
-		text_latency_line(o, run, 6);
+		text_latency_line(o, lw, run, 6);
 	}
-	text_errors(o, r);
+	text_errors(o, r, labels);
+	diskbench__run_labels_free(labels, r->runs.n);
 	return 0;
 }

@@ -207,7 +207,7 @@ int diskbench__html_bonnie_table(struct diskbench__html_page *pg)
 		"(green: best of the runs, red: worst; CPU is coloured per unit of "
 		"work). Block rates in KiB/s folded as bonnie++ prints them "
 		"(k, m, g: KiB/s, MiB/s, GiB/s); +++++: too fast to measure.</p>\n"
-		"<table class=\"bonnie\">\n");
+		"<div class=\"wide\"><table class=\"bonnie\">\n");
 	diskbench__out_printf(o, "<tr><th colspan=\"%d\"></th>"
 		"<th colspan=\"6\">Sequential Output</th>"
 		"<th colspan=\"4\">Sequential Input</th>"
@@ -319,7 +319,7 @@ int diskbench__html_bonnie_table(struct diskbench__html_page *pg)
 			bcell_td(o, &c[k], 2, " colspan=\"2\"");
 		diskbench__out_puts(o, "</tr>\n");
 	}
-	diskbench__out_puts(o, "</table>\n");
+	diskbench__out_puts(o, "</table></div>\n");
 out:
 	free(rows);
 	free(cells);

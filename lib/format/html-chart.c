@@ -167,12 +167,26 @@ static double name_width(const char *s)
 	return w;
 }
 
-/* The legend strip above a chart: one entry per run that has a line, rows
- * as needed. With draw false only measures. Returns the y at which the plot
- * may start. */
+/* What a ring on a timeline is, in its legend. */
+#define SLOW_WORDS "slow operation (ring in its run's colour, at its end and latency)"
+
+/* Whether any run of the group has slow operations to mark. */
+static bool group_has_slow(const struct diskbench__html_page *pg,
+			   const struct diskbench__html_group *g)
+{
+	for (size_t ri = 0; ri < pg->nruns; ri++)
+		if (g->res[ri] && diskbench_result_slow_count(g->res[ri]))
+			return true;
+	return false;
+}
+
+/* The legend strip above a chart: one entry per run that has a line, then
+ * what the marks mean (slow: the timeline's rings), rows as needed. With
+ * draw false only measures. Returns the y at which the plot may start. */
 static double legend(struct diskbench__html_page *pg,
 		     const struct diskbench__html_group *g,
-		     bool (*has)(const struct diskbench_result *), bool draw)
+		     bool (*has)(const struct diskbench_result *), bool slow,
+		     bool draw)
 {
 	struct nums nb = { .i = 0 };
 	double x = PL, y = 13;
@@ -208,6 +222,20 @@ static double legend(struct diskbench__html_page *pg,
 		}
 		x += w;
 	}
+	if (slow) {
+		double w = 10 + 5 + name_width(SLOW_WORDS) + 16;
+
+		if (x > PL && x + w > PR) {
+			x = PL;
+			y += 14;
+		}
+		if (draw)
+			diskbench__out_printf(pg->o, "<circle class=\"slow-key\" cx=\"%s\" "
+				"cy=\"%s\" r=\"5\" fill=\"none\" stroke=\"#555\" "
+				"stroke-width=\"1.5\"/><text x=\"%s\" y=\"%s\">"
+				SLOW_WORDS "</text>\n", C(x + 5), C(y - 4), C(x + 15), C(y));
+		x += w;
+	}
 	return y + 12;
 }
 
@@ -231,7 +259,7 @@ void diskbench__html_chart_percentiles(struct diskbench__html_page *pg,
 {
 	static const char *const xl[7] = { "50", "90", "99", "99.9", "99.99",
 					   "99.999", "max" };
-	const double bot = 266, top = legend(pg, g, diskbench__html_has_hist, false);
+	const double bot = 266, top = legend(pg, g, diskbench__html_has_hist, false, false);
 	struct diskbench__out *o = pg->o;
 	struct nums nb = { .i = 0 };
 	struct logaxis ax;
@@ -249,7 +277,7 @@ void diskbench__html_chart_percentiles(struct diskbench__html_page *pg,
 	}
 	logaxis_fit(&ax, vmin, vmax, bot, top);
 	svg_open(pg, g, "latency by percentile");
-	legend(pg, g, diskbench__html_has_hist, true);
+	legend(pg, g, diskbench__html_has_hist, false, true);
 	diskbench__out_printf(o, "<rect x=\"%s\" y=\"%s\" width=\"%s\" height=\"%s\" "
 		"fill=\"none\" stroke=\"#bbb\"/>\n", C(PL), C(top), C(PR - PL),
 		C(bot - top));
@@ -644,6 +672,7 @@ int diskbench__html_chart_timeline(struct diskbench__html_page *pg,
 	size_t *np = calloc(pg->nruns, sizeof(*np));
 	uint64_t vmin = UINT64_MAX, vmax = 0, per = 0;
 	bool bytes = diskbench__html_group_bytes(pg, g);
+	bool slow = group_has_slow(pg, g);
 	struct tgeo t = { 0, 176, 190, 266, 0, 1 };
 	struct logaxis ax;
 	double rmax = 0;
@@ -695,11 +724,11 @@ int diskbench__html_chart_timeline(struct diskbench__html_page *pg,
 		t.ymax = rmax <= m ? m : rmax <= 2 * m ? 2 * m :
 			 rmax <= 5 * m ? 5 * m : 10 * m;
 	}
-	t.ltop = legend(pg, g, diskbench__html_has_timeline, false);
+	t.ltop = legend(pg, g, diskbench__html_has_timeline, slow, false);
 	logaxis_fit(&ax, vmin, vmax, t.lbot, t.ltop);
 
 	svg_open(pg, g, "latency and throughput over time");
-	legend(pg, g, diskbench__html_has_timeline, true);
+	legend(pg, g, diskbench__html_has_timeline, slow, true);
 	tl_bands(pg, g, &t);
 	tl_axes(pg, &t, &ax, per, bytes);
 	for (size_t ri = 0; ri < pg->nruns; ri++) {

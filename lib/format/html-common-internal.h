@@ -33,6 +33,9 @@ struct diskbench__html_page {
 	size_t nruns;
 	struct diskbench__html_group *g;
 	size_t ng;
+	/* diskbench__run_labels() of the report: runs of one name from
+	 * different formats told apart. */
+	char **labels;
 };
 
 /* Distinct run colours (Tableau 10); runs past ten reuse them dashed. */
@@ -53,10 +56,14 @@ void diskbench__html_esc(struct diskbench__out *o, const char *s);
 #define diskbench__html_lat diskbench__lat_str
 /* Seconds into a phase: "1.6 s" (whole seconds from 100 s). */
 const char *diskbench__html_sec(char *buf, size_t size, uint64_t ns);
+/* A duration exactly, in the largest unit it reaches: "3 s", "1.5 ms",
+ * "1.234567 ms", "250 ns". */
+const char *diskbench__html_dur(char *buf, size_t size, uint64_t ns);
 /* A percentile's label: "p99.9"; 100 is "max". */
 const char *diskbench__html_pct(char *buf, size_t size, double p);
 
-/* Run ri's name, "(unnamed)" for none. */
+/* Run ri's name as the page shows it (its label where another run of
+ * another format has the same name), "(unnamed)" for none. */
 const char *diskbench__html_run_name(const struct diskbench__html_page *pg,
 				     size_t ri);
 /* The colour key of run ri. */

@@ -11,6 +11,7 @@
 
 #include "base/kind-internal.h"
 #include "format/html-common-internal.h"
+#include "format/label-internal.h"
 
 #define NS_PER_S 1000000000.0
 #define S_NS UINT64_C(1000000000)
@@ -82,6 +83,36 @@ const char *diskbench__html_sec(char *buf, size_t size, uint64_t ns)
 	return buf;
 }
 
+/* A duration exactly, in the largest unit it reaches: "3 s", "1.5 ms",
+ * "1.234567 ms", "250 ns" (integer arithmetic, so nothing is rounded). */
+const char *diskbench__html_dur(char *buf, size_t size, uint64_t ns)
+{
+	static const struct { uint64_t div; int digits; const char *unit; } u[] = {
+		{ 1000000000, 9, "s" }, { 1000000, 6, "ms" }, { 1000, 3, "us" },
+	};
+
+	for (size_t i = 0; i < sizeof(u) / sizeof(u[0]); i++) {
+		if (ns < u[i].div)
+			continue;
+		if (ns % u[i].div) {
+			char frac[16];
+
+			snprintf(frac, sizeof(frac), "%0*llu", u[i].digits,
+				 (unsigned long long)(ns % u[i].div));
+			for (char *e = frac + strlen(frac); e > frac && e[-1] == '0'; )
+				*--e = 0;
+			snprintf(buf, size, "%llu.%s %s",
+				 (unsigned long long)(ns / u[i].div), frac, u[i].unit);
+		} else {
+			snprintf(buf, size, "%llu %s",
+				 (unsigned long long)(ns / u[i].div), u[i].unit);
+		}
+		return buf;
+	}
+	snprintf(buf, size, "%llu ns", (unsigned long long)ns);
+	return buf;
+}
+
 /* A percentile's label: "p99.9"; 100 is "max". */
 const char *diskbench__html_pct(char *buf, size_t size, double p)
 {
@@ -99,9 +130,9 @@ const char *diskbench__html_pct(char *buf, size_t size, double p)
 const char *diskbench__html_run_name(const struct diskbench__html_page *pg,
 				     size_t ri)
 {
-	const char *n = pg->r->runs.v[ri].info.name;
+	const char *n = diskbench__run_label(pg->r, pg->labels, ri);
 
-	return n ? n : "(unnamed)";
+	return *n ? n : "(unnamed)";
 }
 
 static bool is_bonnie_kind(enum diskbench_phase_kind kind)

@@ -15,7 +15,7 @@
  *
  * Layout, top to bottom:
  *   - the runs, one row each (name, host, kernel, file system, directory,
- *     start, seed, options, version);
+ *     engine, start, seed, options, version);
  *   - the summary: a red line for every phase of every run that stalled
  *     (diskbench_stalls_find(), see stall_check()), then a phase x run grid of worst latencies;
  *   - bonnie++'s table as bon_csv2html lays it out, coloured by its rule;
@@ -48,6 +48,7 @@
 #include "format/html-chart-internal.h"
 #include "format/html-common-internal.h"
 #include "format/format-internal.h"
+#include "format/label-internal.h"
 
 #define S_NS UINT64_C(1000000000)
 
@@ -205,10 +206,17 @@ static void page_head(struct diskbench__html_page *pg)
 		"table.glance td{text-align:right;white-space:nowrap}\n"
 		"table.glance td.stall,table.pct tr.stall td{background:#f9c6c2;color:#7f1313;font-weight:600}\n"
 		"table.glance small{color:#666;font-weight:normal}\n"
-		"table.bonnie{font-size:11.5px}\n"
-		"table.bonnie td,table.bonnie th{text-align:center;padding:1px 3px;white-space:nowrap}\n"
-		"table.bonnie td.name{text-align:left;font-weight:600}\n"
-		"table.bonnie th.u{font-weight:normal;font-style:italic;font-size:11px}\n"
+		/* bonnie++'s table has 30 to 35 columns: at 10 px, with
+		 * headings and names that wrap, it fits the page's 1240 px
+		 * (1180 px for five runs of both sections); its box scrolls
+		 * rather than cut columns off on a narrower screen. */
+		"div.wide{overflow-x:auto;max-width:100%}\n"
+		"table.bonnie{font-size:10px}\n"
+		"table.bonnie td,table.bonnie th{text-align:center;padding:1px 2px;white-space:nowrap}\n"
+		"table.bonnie th{white-space:normal}\n"
+		"table.bonnie td.name{text-align:left;font-weight:600;white-space:normal;"
+		"overflow-wrap:anywhere;max-width:7em}\n"
+		"table.bonnie th.u{font-weight:normal;font-style:italic;font-size:9.5px}\n"
 		"p.note{color:#555;font-style:italic;margin:4px 0}\n"
 		"p.pace{margin:4px 0}\n"
 		"h4{font-size:14px;margin:14px 0 4px}\n"
@@ -233,14 +241,44 @@ static void td_text(struct diskbench__out *o, const char *s)
 	}
 }
 
+/*
+ * The engine of a run: the "engine" key of its results' configurations
+ * (the run records it per result, as a run's phases share one target and
+ * so one engine; a report may join results made otherwise). Each distinct
+ * name once, in the order met, joined by ", "; a dash when no result says
+ * (one read from bonnie++ CSV, which has no such field).
+ */
+static void td_engine(struct diskbench__out *o, const struct diskbench__report_run *run)
+{
+	size_t shown = 0;
+
+	for (size_t j = 0; j < run->count; j++) {
+		const char *e = diskbench_result_config(run->results[j], "engine");
+		bool seen = false;
+
+		if (!e || !*e)
+			continue;
+		for (size_t i = 0; i < j && !seen; i++) {
+			const char *f = diskbench_result_config(run->results[i], "engine");
+
+			seen = f && !strcmp(e, f);
+		}
+		if (seen)
+			continue;
+		diskbench__out_puts(o, shown++ ? ", " : "<td>");
+		diskbench__html_esc(o, e);
+	}
+	diskbench__out_puts(o, shown ? "</td>" : "<td class=\"s\">&#8212;</td>");
+}
+
 static void runs_table(struct diskbench__html_page *pg)
 {
 	struct diskbench__out *o = pg->o;
 
 	diskbench__out_puts(o, "<h2 id=\"runs\">Runs</h2>\n<table class=\"runs\">\n"
 		"<tr><th>run</th><th>host</th><th>kernel</th><th>file system</th>"
-		"<th>directory</th><th>start (UTC)</th><th>seed</th><th>options</th>"
-		"<th>version</th></tr>\n");
+		"<th>directory</th><th>engine</th><th>start (UTC)</th><th>seed</th>"
+		"<th>options</th><th>version</th></tr>\n");
 	for (size_t ri = 0; ri < pg->nruns; ri++) {
 		const struct diskbench_report_info *in = &pg->r->runs.v[ri].info;
 		char start[64] = "", seed[32] = "";
@@ -262,6 +300,7 @@ static void runs_table(struct diskbench__html_page *pg)
 		td_text(o, in->kernel);
 		td_text(o, in->fs_type);
 		td_text(o, in->dir);
+		td_engine(o, &pg->r->runs.v[ri]);
 		td_text(o, start);
 		td_text(o, in->seed_text ? in->seed_text : seed);
 		td_text(o, in->options);
@@ -434,6 +473,30 @@ static bool config_common(const struct diskbench__html_page *pg,
 	return true;
 }
 
+/*
+ * One "key value" of a configuration. A duration (a key ending in "_ns"
+ * with a whole number) is shown for people, exactly ("seek_time 3 s" for
+ * seek_time_ns 3000000000); the JSON keeps the key and the nanoseconds.
+ */
+static void config_item(struct diskbench__out *o, const char *k, const char *v)
+{
+	size_t kl = strlen(k), vl = strlen(v);
+	char key[128], buf[64];
+
+	if (kl > 3 && kl < sizeof(key) && !strcmp(k + kl - 3, "_ns") && vl &&
+	    vl < 20 && strspn(v, "0123456789") == vl) {
+		snprintf(key, sizeof(key), "%.*s", (int)(kl - 3), k);
+		diskbench__html_esc(o, key);
+		diskbench__out_printf(o, "</span> %s",
+				      diskbench__html_dur(buf, sizeof(buf),
+							  strtoull(v, NULL, 10)));
+		return;
+	}
+	diskbench__html_esc(o, k);
+	diskbench__out_puts(o, "</span> ");
+	diskbench__html_esc(o, v);
+}
+
 /* "key value" pairs of res on a line: the ones every run shares (common),
  * or the others. Returns how many were written. */
 static size_t config_items(struct diskbench__html_page *pg,
@@ -451,9 +514,7 @@ static size_t config_items(struct diskbench__html_page *pg,
 			continue;
 		diskbench__out_puts(o, written++ ? " &#183; <span class=\"ck\">"
 						 : "<span class=\"ck\">");
-		diskbench__html_esc(o, k);
-		diskbench__out_puts(o, "</span> ");
-		diskbench__html_esc(o, v);
+		config_item(o, k, v);
 	}
 	return written;
 }
@@ -791,10 +852,12 @@ int diskbench__write_html(struct diskbench_report *r,
 			  const struct diskbench__wopts *w,
 			  struct diskbench__out *o)
 {
-	struct diskbench__html_page pg = { r, o, w, r->runs.n, NULL, 0 };
+	struct diskbench__html_page pg = { r, o, w, r->runs.n, NULL, 0, NULL };
 	int err;
 
-	err = groups_build(&pg);
+	pg.labels = diskbench__run_labels(r, &err);
+	if (!err)
+		err = groups_build(&pg);
 	if (err)
 		goto out;
 	page_head(&pg);
@@ -813,7 +876,9 @@ int diskbench__write_html(struct diskbench_report *r,
 				"log scale), and the timeline: the worst latency of each "
 				"interval (gaps: no operation ended) above the throughput "
 				"of each interval. Shaded bands: stretches in which a run "
-				"completed nothing.</p>\n");
+				"completed nothing. Rings: the slow operations of the "
+				"run's slow log (the first 500 of each run), at the "
+				"time each ended and its latency.</p>\n");
 		for (size_t gi = 0; gi < pg.ng && !err; gi++)
 			err = phase_section(&pg, gi);
 		if (err)
@@ -822,6 +887,7 @@ int diskbench__write_html(struct diskbench_report *r,
 	diskbench__out_puts(o, "<p class=\"foot\">Made by libdiskbench.</p>\n</body>\n</html>\n");
 out:
 	groups_free(&pg);
+	diskbench__run_labels_free(pg.labels, pg.nruns);
 	if (err == -ENOMEM)
 		diskbench__report_seterr(r, "HTML: out of memory");
 	return err;

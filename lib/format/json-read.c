@@ -900,6 +900,7 @@ static int read_run(struct rd *d, json_t *jr, struct diskbench__run_list *l)
 	run = diskbench__runs_push(l);
 	if (!run)
 		return -ENOMEM;
+	run->from = DISKBENCH_FORMAT_JSON;
 	err = diskbench__run_set_info(run, &in);
 	n = json_array_size(jp);
 	for (size_t i = 0; !err && i < n; i++) {

@@ -16,6 +16,10 @@
 /* One run: metadata whose strings the run owns, and its results. */
 struct diskbench__report_run {
 	struct diskbench_report_info info;
+	/* The format it was read from (DISKBENCH_FORMAT_BONNIE_CSV or _JSON);
+	 * 0 for a run added in the program: the text table and the HTML page
+	 * tell runs of one name apart by it (format/label.c). */
+	int from;
 	struct diskbench_result **results;
 	size_t count;
 	size_t cap;

@@ -41,6 +41,21 @@ int run_tests(struct bench *b, struct cli *cli, struct options *o,
 		stop_signals_set_run(NULL);
 		end_line(cli);
 		interrupted = err && stop_signal();
+		/* A check that failed before the first test (no room, no
+		 * inodes): nothing ran, so one line says so and why, and there
+		 * is no table, CSV line or report of this run (an empty one
+		 * would look like results). Runs before it of -x keep theirs. */
+		if (err && !interrupted && !cli->barrier_failed &&
+		    !diskbench_run_result_count(b->run)) {
+			fprintf(stderr, PROG ": no test ran: %s; nothing was measured%s.\n",
+				*diskbench_run_errmsg(b->run) ? diskbench_run_errmsg(b->run)
+							      : diskbench_strerror(err),
+				*runs_done || !(o->json_path || o->html_path || o->hdr_path)
+					? "" : ", no report file written");
+			*said = true;
+			status = EXIT_IO;
+			break;
+		}
 		if (err && !interrupted) {
 			/* A -y wait that failed has said why (barrier()). */
 			if (!cli->barrier_failed)

@@ -53,15 +53,36 @@ static void split(const char *all, char **text, char **csv)
 	}
 }
 
-/* Replaces the whole line `from` (without its newline) by `to`. */
-static void replace_line(char *text, const char *from, const char *to)
+/* Replaces the text `from` by `to`, as long or `widen` longer (text has
+ * room for it). */
+static void replace_line(char *text, const char *from, const char *to,
+			 int widen)
 {
 	char *at = strstr(text, from);
 
 	if (!at)
 		fail_msg("expected line not in bonnie++'s output: \"%s\"", from);
-	assert_int_equal(strlen(from), strlen(to));
+	assert_int_equal(strlen(from) + (size_t)widen, strlen(to));
+	memmove(at + strlen(to), at + strlen(from), strlen(at + strlen(from)) + 1);
 	memcpy(at, to, strlen(to));
+}
+
+/* Our table widens its 19-character label column where bonnie++ cuts a
+ * name to fit it: n spaces after column 19 of every line but `except`
+ * (text has room for them). */
+static void widen_lines(char *text, int n, const char *except)
+{
+	for (char *p = text; *p;) {
+		char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+
+		if (len > 19 && strncmp(p, except, strlen(except))) {
+			memmove(p + 19 + n, p + 19, strlen(p + 19) + 1);
+			memset(p + 19, ' ', (size_t)n);
+			len += (size_t)n;
+		}
+		p += len + (p[len] ? 1 : 0);
+	}
 }
 
 struct real_case {
@@ -71,21 +92,24 @@ struct real_case {
 	 * carry (the chunk size). */
 	const char *from[2];
 	const char *to[2];
+	/* And the name bonnie++ cut, which we print whole, widening the
+	 * label column by this much (docs/report-formats.md). */
+	int widen;
 };
 
 static const struct real_case real_cases[] = {
-	{ "s16-n1.out", { NULL }, { NULL } },
-	{ "f-s16-n0.out", { NULL }, { NULL } },
-	{ "s0-n1-link-d2.out", { NULL }, { NULL } },
-	{ "s0-n1-4096-1024-d3.out", { NULL }, { NULL } },
+	{ "s16-n1.out", { NULL }, { NULL }, 0 },
+	{ "f-s16-n0.out", { NULL }, { NULL }, 0 },
+	{ "s0-n1-link-d2.out", { NULL }, { NULL }, 0 },
+	{ "s0-n1-4096-1024-d3.out", { NULL }, { NULL }, 0 },
 	{ "s16-4k-1024-3-c2.out",
-	  { "testh 16M:4k:2:1024 " }, { "testh 16M::2:1024:3 " } },
+	  { "testh 16M:4k:2:1024 " }, { "testhost 16M::2:1024:3 " }, 3 },
 	{ "s256-n16-4096-1024-d4.out",
 	  { "     16:4096:1024/4 16384  95 +++++ +++ 16384  32 16384  95 +++++ +++ 16384  34" },
-	  { "     16:4096:1024/4  6013  95 +++++ +++ 13145  32  5497  95 +++++ +++ 12658  34" } },
+	  { "     16:4096:1024/4  6013  95 +++++ +++ 13145  32  5497  95 +++++ +++ 12658  34" }, 0 },
 	{ "reference-512M.out",
 	  { "                  4  4096  99 +++++" },
-	  { "                  4  8191  99 +++++" } },
+	  { "                  4  8191  99 +++++" }, 0 },
 };
 
 static void test_bonnie_real_output_rewritten(void **state)
@@ -100,8 +124,12 @@ static void test_bonnie_real_output_rewritten(void **state)
 		struct diskbench_report *r;
 
 		split(all, &text, &csv);
+		text = realloc(text, strlen(text) * 2 + 64);
+		assert_non_null(text);
+		if (rc->widen)
+			widen_lines(text, rc->widen, rc->from[0]);
 		for (int i = 0; i < 2 && rc->from[i]; i++)
-			replace_line(text, rc->from[i], rc->to[i]);
+			replace_line(text, rc->from[i], rc->to[i], i ? 0 : rc->widen);
 		assert_int_equal(diskbench_report_new(&r), 0);
 		assert_int_equal(diskbench_report_read(r, DISKBENCH_FORMAT_AUTO, csv,
 						       strlen(csv), rc->file), 1);
@@ -365,6 +393,122 @@ static void test_bonnie_text_one_run(void **state)
 	diskbench_report_free(all);
 }
 
+/* A name longer than bonnie++'s label column leaves room for is printed
+ * whole, the column widened to the longest, every line of the table by
+ * as much, so that it stays aligned (bonnie++ cuts "storage-alpha-nvme"
+ * to "stora"). */
+/* Occurrences of needle in s. */
+static size_t count_of(const char *s, const char *needle)
+{
+	size_t n = 0;
+
+	for (const char *p = strstr(s, needle); p; p = strstr(p + 1, needle))
+		n++;
+	return n;
+}
+
+/* The same run read from its JSON and from a bonnie++ CSV line of the
+ * same name: the text and the page tell them apart by format, and in the
+ * text each stands under the heading of its own version. */
+static void test_bonnie_same_name_csv_json(void **state)
+{
+	static const char line[] =
+		"1.98,2.00a,raid-a,1,1795968920,64M,,8192,5,1316,99,412524,87,"
+		"+++++,+++,2157,99,+++++,+++,+++++,+++,1,,,,,8191,99,+++++,+++,+++++,"
+		"+++,+++++,+++,+++++,+++,+++++,+++,8100us,458us,129us,7198us,576us,"
+		"7399us,267us,312us,1113us,1456us,39us,952us\n";
+	struct diskbench_report *all = fx_report(), *r;
+	char *json, *out, *a, *b;
+	int rc;
+
+	(void)state;
+	json = fx_write(all, DISKBENCH_FORMAT_JSON, NULL);
+	assert_int_equal(diskbench_report_new(&r), 0);
+	rc = diskbench_report_read(r, DISKBENCH_FORMAT_JSON, json, strlen(json), "a.json");
+	if (rc == -ENOTSUP) {
+		free(json);
+		diskbench_report_free(r);
+		diskbench_report_free(all);
+		skip();
+	}
+	assert_int_equal(rc, 3);
+	assert_int_equal(diskbench_report_read(r, DISKBENCH_FORMAT_BONNIE_CSV, line,
+					       strlen(line), "a.csv"), 1);
+	out = fx_write(r, DISKBENCH_FORMAT_BONNIE_TEXT, NULL);
+	/* raid-b and raid-c have one source only: their names as they are. */
+	assert_non_null(strstr(out, "\nraid-b          64M "));
+	a = strstr(out, "\nraid-a (json)   64M ");
+	b = strstr(out, "\nraid-a (csv)    64M ");
+	assert_non_null(a);
+	assert_non_null(b);
+	assert_int_equal(count_of(out, "raid-a (json)"), 2);
+	assert_int_equal(count_of(out, "raid-a (csv)"), 2);
+	/* One heading per section for the three runs of 0.1.0, then one of
+	 * 2.00a over the CSV line's row, in each section. */
+	assert_int_equal(count_of(out, "Version 0.1.0 "), 2);
+	assert_int_equal(count_of(out, "Version 2.00a "), 2);
+	assert_true(strstr(out, "Version 2.00a ") > strstr(out, "\nraid-c "));
+	assert_true(strstr(out, "Version 2.00a ") < b);
+	free(out);
+	out = fx_write(r, DISKBENCH_FORMAT_HTML, NULL);
+	assert_non_null(strstr(out, "raid-a (json)</td>"));
+	assert_non_null(strstr(out, "raid-a (csv)</td>"));
+	assert_null(strstr(out, "raid-b ("));
+	free(out);
+	free(json);
+	diskbench_report_free(r);
+	diskbench_report_free(all);
+}
+
+static void test_bonnie_text_long_names(void **state)
+{
+	static const char *const names[3] = { "storage-alpha-nvme-raid10",
+					      "storage-beta", "sb" };
+	struct diskbench_report *all = fx_report(), *r;
+	const struct diskbench_result *v[12];
+	struct diskbench_report_info in;
+	size_t width = 0;
+	char *out;
+
+	(void)state;
+	assert_int_equal(diskbench_report_new(&r), 0);
+	for (size_t k = 0; k < 3; k++) {
+		diskbench_report_info_init(&in, sizeof(in));
+		assert_int_equal(diskbench_report_get_info(all, k, &in), 0);
+		for (size_t i = 0; i < 12; i++)
+			v[i] = diskbench_report_result(all, k, i);
+		in.name = names[k];
+		assert_int_equal(diskbench_report_add(r, &in, v, 12), 0);
+	}
+	out = fx_write(r, DISKBENCH_FORMAT_BONNIE_TEXT, NULL);
+	/* 25 characters of name, a space, "64M": a column of 29. */
+	assert_non_null(strstr(out, "\nstorage-alpha-nvme-raid10 64M 1536k "));
+	assert_non_null(strstr(out, "\nstorage-beta              64M 1536k "));
+	assert_non_null(strstr(out, "\nstorage-alpha-nvme-raid10   1  1024 "));
+	assert_non_null(strstr(out, "\nName:Size etc                  /sec %CP"));
+	assert_non_null(strstr(out, "\n                        files  /sec %CP"));
+	for (char *p = out; *p;) {
+		char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+
+		size_t want = width;
+
+		/* bonnie++'s Latency lines end two characters short. */
+		if (len && !width)
+			width = want = len;
+		if (!strncmp(p, "Latency ", 8))
+			want -= 2;
+		if (len && len != want)
+			fail_msg("a line of %zu characters, not %zu: \"%.*s\"",
+				 len, want, (int)len, p);
+		p += len + (nl ? 1 : 0);
+	}
+	assert_int_equal(width, 29 + 60);
+	free(out);
+	diskbench_report_free(r);
+	diskbench_report_free(all);
+}
+
 /*
  * A phase an error stopped has no figures: empty CSV fields (rate, CPU,
  * latency) and blank table cells, like a phase that did not run, never
@@ -596,6 +740,8 @@ int main(void)
 		cmocka_unit_test(test_bonnie_reads_197),
 		cmocka_unit_test(test_bonnie_golden),
 		cmocka_unit_test(test_bonnie_text_one_run),
+		cmocka_unit_test(test_bonnie_text_long_names),
+		cmocka_unit_test(test_bonnie_same_name_csv_json),
 		cmocka_unit_test(test_bonnie_failed_phase_not_measured),
 		cmocka_unit_test(test_bonnie_malformed),
 		cmocka_unit_test(test_bonnie_refuses_comma),

@@ -255,6 +255,43 @@ def new_scratch(tmp, name):
     return d
 
 
+def test_no_room(tmp):
+    """A check that fails before the first test (here: a file twice the
+    free room): one line says that no test ran and why, with no table, no
+    CSV line, no partial-results line and no report file; exit 1. An old
+    report file stays as it was."""
+    name = 'no room'
+    d = new_scratch(tmp, 'scratch-room')
+    st = os.statvfs(d)
+    size = st.f_bavail * st.f_frsize // (1 << 20) * 2 + 64
+    if size > 2**31 - 1:
+        print(f'skip {name}: more free room than -s can ask for')
+        return
+    js, html = os.path.join(tmp, 'room.json'), os.path.join(tmp, 'room.html')
+    with open(html, 'w') as f:
+        f.write('old page\n')
+    p = run(['-d', d] + USER + ['-s', str(size), '-r', '8', '-n', '1',
+                               '--json', js, '--html', html, '--no-progress'])
+    lines = [ln for ln in p.stderr.splitlines() if not ln.startswith('Using uid')]
+    if p.returncode != 1:
+        fail(name, 'exit status not 1', p)
+    if p.stdout != '':
+        fail(name, 'a table or CSV line on standard output', p)
+    if (len(lines) != 1 or not lines[0].startswith(
+            'diskbench-bonnie: no test ran: not enough room in ') or
+            'nothing was measured, no report file written.' not in lines[0]):
+        fail(name, 'not one line saying no test ran and why', p)
+    if 'partial' in p.stderr:
+        fail(name, 'says the results are partial', p)
+    if os.path.exists(js):
+        fail(name, '--json file written')
+    with open(html) as f:
+        if f.read() != 'old page\n':
+            fail(name, 'the old --html file was replaced')
+    if not empty(d):
+        fail(name, f'left behind: {os.listdir(d)}')
+
+
 def test_full_run(tmp):
     name = 'full run'
     d = new_scratch(tmp, 'scratch-full')
@@ -338,6 +375,12 @@ def test_cache_options(tmp):
     # The CSV's seeks field is the number made, not bonnie++'s 8192.
     if csv_fields(csv[0])[7] != str(seeks['ops']):
         fail(name, f"CSV seeks {csv_fields(csv[0])[7]!r}, the phase made {seeks['ops']}")
+    # The table's label is bonnie++'s: size and the parts asked for; a
+    # seek phase bounded by time asked for no count, so none is shown.
+    rows = [ln for ln in lines if ln.startswith('cachehost ') and '%CP' not in ln
+            and '-Create--' not in ln]
+    if len(rows) != 1 or rows[0].split()[1] != '16M':
+        fail(name, f'the size label is not "16M": {rows!r}')
     # Timelines by default: from 100 us, doubled as needed, at most 2048.
     for ph in phases.values():
         tl = ph['timeline']
@@ -1131,6 +1174,7 @@ def main():
             test_x2(tmp)
             test_quiet(tmp)
             test_x1_x0(tmp)
+            test_no_room(tmp)
         if 'options' in GROUPS:
             test_cache_options(tmp)
             test_random_file_like_bonnie(tmp)

@@ -195,13 +195,17 @@ def test_report(tmp, made):
         with open(made[tag][0]) as f:
             ours[tag] = f.read().strip()
 
-    # Text, the default: one row per run under one heading per section.
+    # Text, the default: one row per run, under one heading per section
+    # for our two runs and one of bonnie++'s version over its own row.
     p = run(REPORT, inputs)
     if check('report text', p.returncode == 0 and p.stderr == '', 'exit 0', p):
         out = p.stdout
-        check('report text: one heading per section',
-              out.count('------Sequential Output------') == 1 and
-              out.count('------Sequential Create------') == 1, out)
+        check('report text: one heading per section and version',
+              out.count('------Sequential Output------') == 2 and
+              out.count('------Sequential Create------') == 2 and
+              out.count('Version 2.00a ') == 2 and
+              all(out.find('Version 2.00a ', i) < out.find('\ntesthost ', i) for i in
+                  (0, out.find('------Sequential Create------'))), out)
         check('report text: every run', all(n in out for n in
                                            ('e2e-a', 'e2e-b', 'testhost')), out)
         check('report text: --text is the default',
