@@ -125,10 +125,12 @@ struct diskbench_stall {
 enum diskbench_stall_grade {
 	/** No stall. */
 	DISKBENCH_STALL_GRADE_NONE = 0,
-	/** Every stall is shorter than the absolute threshold: it stalled
-	 *  only against its own p99 (a 130 ms hole among 1 ms writes). */
+	/** Every stall is shorter than the absolute threshold, and together
+	 *  they held less than 10 % of the phase: it stalled only against its
+	 *  own p99 (a 130 ms hole among 1 ms writes). */
 	DISKBENCH_STALL_GRADE_HICCUP = 1,
-	/** A stall at least as long as the absolute threshold. */
+	/** A stall at least as long as the absolute threshold, or shorter
+	 *  ones that held 10 % of the phase or more. */
 	DISKBENCH_STALL_GRADE_STALL = 2,
 	/** A stall at least 10 times the absolute threshold, or stalls that
 	 *  long held 10 % of the phase or more. */

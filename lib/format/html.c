@@ -37,6 +37,7 @@
 #include <string.h>
 #include <time.h>
 
+#include <diskbench/compare.h>
 #include <diskbench/hist.h>
 #include <diskbench/stall.h>
 #include <diskbench/target.h>
@@ -200,11 +201,20 @@ static void page_head(struct diskbench__html_page *pg)
 		diskbench__out_printf(o, ".k%d{background:%s}\n", i, diskbench__html_colour(i));
 	diskbench__out_puts(o,
 		"ul.stalls{list-style:none;padding:0;margin:6px 0 12px}\n"
+		/* By grade: severe red, stall orange, hiccup a pale amber
+		 * that does not say "alarm". */
 		"ul.stalls li{padding:6px 10px;margin:4px 0;border-left:6px solid #c62828;background:#fdecea;color:#7f1313;font-weight:600}\n"
+		"ul.stalls li.g2{border-left-color:#ef6c00;background:#fff3e0;color:#8a3b00}\n"
+		"ul.stalls li.g1{border-left-color:#c9a227;background:#fdf8e6;color:#5f4b00;font-weight:normal}\n"
+		"ul.stalls li b{text-transform:uppercase;font-size:11px;letter-spacing:.04em;margin-right:4px}\n"
 		"ul.stalls li.error{border-left-color:#6a1b9a;background:#f3e5f5;color:#4a148c}\n"
+		"ul.verdict{padding:8px 12px 8px 28px;margin:6px 0 12px;background:#f1f3f6;border-left:6px solid #455a64}\n"
+		"ul.verdict li{margin:2px 0}\n"
 		"p.ok{padding:6px 10px;border-left:6px solid #2e7d32;background:#e8f5e9;color:#1b5e20}\n"
 		"table.glance td{text-align:right;white-space:nowrap}\n"
 		"table.glance td.stall,table.pct tr.stall td{background:#f9c6c2;color:#7f1313;font-weight:600}\n"
+		"table.glance td.g2{background:#ffe0b2;color:#8a3b00}\n"
+		"table.glance td.g1{background:#fdf3cf;color:#5f4b00;font-weight:normal}\n"
 		"table.glance small{color:#666;font-weight:normal}\n"
 		/* bonnie++'s table has 30 to 35 columns: at 10 px, with
 		 * headings and names that wrap, it fits the page's 1240 px
@@ -323,87 +333,249 @@ static void run_phase(struct diskbench__html_page *pg, size_t ri,
 #define SERVICE_WORDS "service time (from submission)"
 #define RESPONSE_WORDS "response time (from the intended start)"
 
-/* A stall's spread after its worst latency: the p99, how many of unit
- * ("operation", "request") were at or over the round threshold, and when
- * the first of them ended. */
-static void stall_spread(struct diskbench__out *o, const struct stall *s,
-			 const char *unit)
-{
-	char a[48], b[48];
+/* One line of the summary: a result's stalls, or its error. */
+struct sum_line {
+	size_t ri, gi;
+	bool response;          /* the stall analysis of its response time */
+	uint32_t grade;         /* enum diskbench_stall_grade */
+	uint64_t max;
+	double factor;          /* max over the other runs' median worst; 0 */
+	char text[512];         /* diskbench_stalls_summary_text(), no name */
+};
 
-	diskbench__out_printf(o, " (p99 %s), %llu %s%s over %s",
-			      diskbench__html_lat(a, sizeof(a), (double)s->p99),
-			      (unsigned long long)s->over, unit,
-			      s->over == 1 ? "" : "s",
-			      diskbench__html_lat(b, sizeof(b), (double)s->over_ns));
-	if (s->has_first)
-		diskbench__out_printf(o, ", the first ending at %s into the phase",
-				      diskbench__html_sec(a, sizeof(a), s->first_ns));
+/* Worst first: by grade, then by how far it stands out, then by length. */
+static int cmp_line(const void *x, const void *y)
+{
+	const struct sum_line *a = x, *b = y;
+
+	if (a->grade != b->grade)
+		return a->grade > b->grade ? -1 : 1;
+	if (a->factor != b->factor)
+		return a->factor > b->factor ? -1 : 1;
+	if (a->max != b->max)
+		return a->max > b->max ? -1 : 1;
+	if (a->gi != b->gi)
+		return a->gi < b->gi ? -1 : 1;
+	return a->ri < b->ri ? -1 : a->ri > b->ri;
 }
 
+static int cmp_u64(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+/* The worst latency of run ri in group g over the median of the other
+ * runs' (the lower middle one); 0 when no other run has one. */
+static double worst_factor(struct diskbench__html_page *pg,
+			   const struct diskbench__html_group *g, size_t ri,
+			   uint64_t max)
+{
+	uint64_t w[64];
+	size_t n = 0;
+
+	for (size_t k = 0; k < pg->nruns && n < sizeof(w) / sizeof(w[0]); k++) {
+		struct stall s;
+
+		if (k == ri || !g->res[k])
+			continue;
+		stall_check(pg->o, g->res[k], &s);
+		if (s.max)
+			w[n++] = s.max;
+	}
+	if (!n || !max)
+		return 0;
+	qsort(w, n, sizeof(w[0]), cmp_u64);
+	return (double)max / (double)w[(n - 1) / 2];
+}
+
+/* The line of a result's stalls, without its leading "name: " and the
+ * trailing grade, which the page shows its own way. */
+static bool stall_line(struct diskbench__out *o, const struct diskbench_result *res,
+		       char *buf, size_t size, uint32_t *grade)
+{
+	struct diskbench_stall_summary sum;
+	const struct diskbench_stalls *st;
+	bool owned = false;
+	int err = 0;
+	long n;
+
+	buf[0] = '\0';
+	st = diskbench__stalls_default(res, &owned, &err);
+	if (!st) {
+		if (!o->err)
+			o->err = err;
+		return false;
+	}
+	memset(&sum, 0, sizeof(sum));
+	sum.sz = sizeof(sum);
+	(void)diskbench_stalls_summary(st, &sum);
+	*grade = sum.grade;
+	n = diskbench_stalls_summary_text(st, buf, size);
+	if (owned)
+		diskbench_stalls_free((struct diskbench_stalls *)st);
+	if (n <= 0 || (size_t)n >= size)
+		return false;
+	buf[n - 1] = '\0';
+	{
+		char *p = strstr(buf, ": "), *g = strstr(buf, " (grade ");
+
+		if (g)
+			*g = '\0';
+		if (p)
+			memmove(buf, p + 2, strlen(p + 2) + 1);
+	}
+	return true;
+}
+
+static const char *const grade_class[] = { "", "g1", "g2", "g3" };
+
+/* The verdict across set-ups (diskbench_compare_text()), a line each. */
+static void verdict(struct diskbench__html_page *pg)
+{
+	struct diskbench__out *o = pg->o;
+	struct diskbench_compare *c = NULL;
+	char *text = NULL;
+	long n;
+	int err;
+
+	err = diskbench_compare_new(&c, pg->r, NULL);
+	if (!err) {
+		n = diskbench_compare_text(c, NULL, 0);
+		if (n < 0) {
+			err = (int)n;
+		} else if (n > 0) {
+			text = malloc((size_t)n + 1);
+			if (!text)
+				err = -ENOMEM;
+			else
+				(void)diskbench_compare_text(c, text, (size_t)n + 1);
+		}
+	}
+	diskbench_compare_free(c);
+	if (err) {
+		if (!o->err)
+			o->err = err;
+		return;
+	}
+	if (!text)
+		return;
+	diskbench__out_puts(o, "<ul class=\"verdict\">\n");
+	for (char *line = text, *nl; *line; line = nl + 1) {
+		nl = strchr(line, '\n');
+		if (!nl)
+			nl = line + strlen(line) - 1;
+		else
+			*nl = '\0';
+		diskbench__out_puts(o, "<li>");
+		diskbench__html_esc(o, line);
+		diskbench__out_puts(o, "</li>\n");
+	}
+	diskbench__out_puts(o, "</ul>\n");
+	free(text);
+}
+
+/*
+ * The summary: the verdict across set-ups; then every phase that stalled,
+ * worst first, counted as a person would ("9 stalls of 2.52 s (2.51 s-2.53
+ * s), about one every 7 s, 34 % of the phase stalled"), graded (severe,
+ * stall, hiccup) and set against the other runs of the phase; every
+ * phase an error stopped; then the grid of worst latencies, coloured by
+ * grade.
+ */
 static void summary(struct diskbench__html_page *pg)
 {
 	struct diskbench__out *o = pg->o;
-	size_t lines = 0;
+	struct sum_line *lines;
+	size_t n = 0, errors = 0;
 	char a[48], b[48];
 
 	diskbench__out_puts(o, "<h2 id=\"summary\">Summary</h2>\n");
+	if (pg->nruns >= 2)
+		verdict(pg);
+	lines = calloc(pg->ng * pg->nruns * 2 + 1, sizeof(*lines));
+	if (!lines) {
+		if (!o->err)
+			o->err = -ENOMEM;
+		return;
+	}
 	for (size_t gi = 0; gi < pg->ng; gi++) {
 		const struct diskbench__html_group *g = &pg->g[gi];
 
 		for (size_t ri = 0; ri < pg->nruns; ri++) {
 			const struct diskbench_result *res = g->res[ri];
-			struct stall s;
 
 			if (!res)
 				continue;
-			stall_check(o, res, &s);
-			if (s.stalled) {
-				diskbench__out_puts(o, lines++ ? "<li>" :
-						    "<ul class=\"stalls\">\n<li>");
-				run_phase(pg, ri, g);
-				diskbench__out_printf(o, ": worst latency %s",
-						      diskbench__html_lat(a, sizeof(a), (double)s.max));
-				if (!s.has_dist)
-					diskbench__out_puts(o,
-						" (only the maximum is in this input)");
-				else
-					stall_spread(o, &s, "operation");
-				diskbench__out_puts(o, "</li>\n");
+			for (int resp = 0; resp < 2; resp++) {
+				const struct diskbench_result *x =
+					resp ? diskbench_result_response(res) : res;
+				struct sum_line *l = &lines[n];
+				struct stall s;
+
+				if (!x)
+					continue;
+				stall_check(o, x, &s);
+				if (!s.stalled ||
+				    !stall_line(o, x, l->text, sizeof(l->text), &l->grade))
+					continue;
+				l->ri = ri;
+				l->gi = gi;
+				l->response = resp;
+				l->max = s.max;
+				l->factor = resp ? 0 : worst_factor(pg, g, ri, s.max);
+				n++;
 			}
-			/* A paced phase: the stall analysis on its response
-			 * time too, which a stall makes long for every request
-			 * meant to start meanwhile. */
-			if (diskbench_result_response(res)) {
-				stall_check(o, diskbench_result_response(res), &s);
-				if (s.stalled) {
-					diskbench__out_puts(o, lines++ ? "<li>" :
-							    "<ul class=\"stalls\">\n<li>");
-					run_phase(pg, ri, g);
-					diskbench__out_printf(o, ", " RESPONSE_WORDS ": worst %s",
-						diskbench__html_lat(a, sizeof(a), (double)s.max));
-					stall_spread(o, &s, "request");
-					diskbench__out_puts(o, "</li>\n");
-				}
-			}
-			if (diskbench_result_error(res)) {
-				diskbench__out_puts(o, lines++ ? "<li class=\"error\">" :
-						    "<ul class=\"stalls\">\n<li class=\"error\">");
-				run_phase(pg, ri, g);
-				diskbench__out_puts(o, ": stopped by an error: ");
-				diskbench__html_esc(o, diskbench_result_errmsg(res));
-				diskbench__out_puts(o, "</li>\n");
-			}
+			if (diskbench_result_error(res))
+				errors++;
 		}
 	}
-	if (lines)
+	qsort(lines, n, sizeof(*lines), cmp_line);
+	if (n || errors)
+		diskbench__out_puts(o, "<ul class=\"stalls\">\n");
+	for (size_t i = 0; i < n; i++) {
+		const struct sum_line *l = &lines[i];
+
+		diskbench__out_printf(o, "<li class=\"%s\"><b>%s</b> ",
+				      grade_class[l->grade < 4 ? l->grade : 3],
+				      diskbench_stall_grade_name(l->grade));
+		run_phase(pg, l->ri, &pg->g[l->gi]);
+		if (l->response)
+			diskbench__out_puts(o, ", " RESPONSE_WORDS);
+		diskbench__out_puts(o, ": ");
+		diskbench__html_esc(o, l->text);
+		if (l->factor >= 2)
+			diskbench__out_printf(o, "; its worst %s is %sx the other runs'",
+					      diskbench__html_lat(a, sizeof(a), (double)l->max),
+					      diskbench__html_sig3(b, sizeof(b),
+						l->factor < 100 ? floor(l->factor) : l->factor));
+		diskbench__out_puts(o, "</li>\n");
+	}
+	for (size_t gi = 0; errors && gi < pg->ng; gi++) {
+		const struct diskbench__html_group *g = &pg->g[gi];
+
+		for (size_t ri = 0; ri < pg->nruns; ri++) {
+			const struct diskbench_result *res = g->res[ri];
+
+			if (!res || !diskbench_result_error(res))
+				continue;
+			diskbench__out_puts(o, "<li class=\"error\">");
+			run_phase(pg, ri, g);
+			diskbench__out_puts(o, ": stopped by an error: ");
+			diskbench__html_esc(o, diskbench_result_errmsg(res));
+			diskbench__out_puts(o, "</li>\n");
+		}
+	}
+	if (n || errors)
 		diskbench__out_puts(o, "</ul>\n");
-	else
+	if (!n)
 		diskbench__out_puts(o, "<p class=\"ok\">No stalls: in every phase of "
 			"every run the worst latency is below 1 s, and below 100 ms or "
 			"below 100 times the p99.</p>\n");
+	free(lines);
 
-	/* The grid: worst latency per phase and run, stalls in red. */
+	/* The grid: worst latency per phase and run, coloured by grade. */
 	diskbench__out_puts(o, "<table class=\"glance\">\n<tr><th>worst latency (p99)</th>");
 	for (size_t ri = 0; ri < pg->nruns; ri++) {
 		diskbench__out_puts(o, "<th>");
@@ -419,6 +591,10 @@ static void summary(struct diskbench__html_page *pg)
 		diskbench__html_esc(o, g->name);
 		diskbench__out_puts(o, "</a></th>");
 		for (size_t ri = 0; ri < pg->nruns; ri++) {
+			struct diskbench_stall_summary sum;
+			const struct diskbench_stalls *st;
+			bool owned = false;
+			int err = 0;
 			struct stall s;
 
 			if (!g->res[ri]) {
@@ -430,12 +606,28 @@ static void summary(struct diskbench__html_page *pg)
 				diskbench__out_puts(o, "<td class=\"s\">no operations</td>");
 				continue;
 			}
-			diskbench__out_printf(o, "<td%s>%s",
-					      s.stalled ? " class=\"stall\"" : "",
-					      diskbench__html_lat(a, sizeof(a), (double)s.max));
+			memset(&sum, 0, sizeof(sum));
+			sum.sz = sizeof(sum);
+			st = diskbench__stalls_default(g->res[ri], &owned, &err);
+			if (st)
+				(void)diskbench_stalls_summary(st, &sum);
+			else if (!o->err)
+				o->err = err;
+			if (owned)
+				diskbench_stalls_free((struct diskbench_stalls *)st);
+			if (sum.grade)
+				diskbench__out_printf(o, "<td class=\"stall %s\" title=\"%s\">",
+						      grade_class[sum.grade < 4 ? sum.grade : 3],
+						      diskbench_stall_grade_name(sum.grade));
+			else
+				diskbench__out_puts(o, "<td>");
+			diskbench__out_puts(o, diskbench__html_lat(a, sizeof(a), (double)s.max));
 			if (s.has_dist)
 				diskbench__out_printf(o, " <small>(%s)</small>",
 						      diskbench__html_lat(b, sizeof(b), (double)s.p99));
+			if (sum.count)
+				diskbench__out_printf(o, " <small>&#183; %zu stall%s</small>",
+						      sum.count, sum.count == 1 ? "" : "s");
 			diskbench__out_puts(o, "</td>");
 		}
 		diskbench__out_puts(o, "</tr>\n");

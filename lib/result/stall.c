@@ -310,9 +310,14 @@ static int episodes(struct diskbench_stalls *st,
 		if (x->latency_ns / 10 >= r->always_ns)
 			s->grade = DISKBENCH_STALL_GRADE_SEVERE;
 	}
+	/* Held a tenth of the phase: hiccups make a stall, stalls a severe
+	 * one. */
 	if (s->grade == DISKBENCH_STALL_GRADE_STALL && s->elapsed_ns &&
 	    long_held >= s->elapsed_ns / 10)
 		s->grade = DISKBENCH_STALL_GRADE_SEVERE;
+	if (s->grade == DISKBENCH_STALL_GRADE_HICCUP && s->elapsed_ns &&
+	    s->stalled_ns >= s->elapsed_ns / 10)
+		s->grade = DISKBENCH_STALL_GRADE_STALL;
 	qsort(v, n, sizeof(*v), cmp_u64);
 	s->shortest_ns = v[0];
 	s->typical_ns = v[(n - 1) / 2];

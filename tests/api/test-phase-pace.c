@@ -1091,8 +1091,10 @@ static void test_html(void **state)
 	assert_non_null(strstr(resp, "slow request, intended start"));
 	/* the summary: the service time's one operation, and the response
 	 * time's stall, the analysis run on it */
-	assert_non_null(strstr(h, "random_io: worst latency 1.5 s (p99 100 us), 1 operation over"));
-	assert_non_null(strstr(h, "random_io, response time (from the intended start): worst 1.5 s"));
+	assert_non_null(strstr(h, " random_io: 1 stall of 1.5 s at "));
+	assert_non_null(strstr(h, " random_io, response time (from the intended start): "
+				  "1 stall of 1.6"));
+	assert_non_null(strstr(h, " requests delayed by "));
 	free(h);
 	/* The HdrHistogram log: the service time's interval, then the
 	 * response time's, tagged /response, with its maximum (ms). */

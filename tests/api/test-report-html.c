@@ -206,19 +206,27 @@ static void test_report_html_stalls(void **state)
 
 	(void)state;
 	page = html(r);
-	assert_non_null(strstr(page, "<li>raid-c put_block: worst latency 700 ms (p99 "));
-	assert_non_null(strstr(page, "<li>raid-c ran_create: worst latency 667 ms (p99 "));
-	/* The three 700 ms writes; the first ends 0.93 + 0.7 s in. */
-	assert_non_null(strstr(page, "put_block: worst latency 700 ms (p99 201 us), "
-				     "3 operations over 50 ms, the first ending at "
-				     "1.6 s into the phase</li>"));
-	assert_non_null(strstr(page, ", 3 operations over 50 ms, the first ending at"));
-	assert_int_equal(count(page, "<li>"), 2);
-	assert_null(strstr(page, "<li>raid-a"));
-	assert_null(strstr(page, "<li>raid-b"));
+	/* The verdict across the three... */
+	assert_non_null(strstr(page, "<ul class=\"verdict\">\n<li>throughput within 1 % "
+				     "across the 3 set-ups (raid-a, raid-b and raid-c) in "
+				     "every test</li>\n<li>raid-c&#39;s worst latency is "
+				     "333x to 3500x the others&#39; in put_block and "
+				     "ran_create</li>\n"));
+	/* ...and the stalls, counted, graded (three back to back of 700 ms
+	 * hold over half the phase: a stall, not a hiccup), set against the
+	 * other runs, worst first. */
+	assert_non_null(strstr(page, "<li class=\"g2\"><b>stall</b> raid-c put_block: "
+				     "3 stalls of 700 ms, about one every 700 ms, 53 % "
+				     "of the phase stalled; its worst 700 ms is 3500x "
+				     "the other runs'</li>\n<li class=\"g2\"><b>stall</b> "
+				     "raid-c ran_create: 3 stalls of 667 ms"));
+	assert_int_equal(count(page, "<li class=\"g"), 2);
+	assert_null(strstr(page, "<b>stall</b> raid-a"));
+	assert_null(strstr(page, "<b>stall</b> raid-b"));
 	assert_null(strstr(page, "No stalls"));
 	/* The grid and the phase tables mark the same two cells and rows. */
-	assert_int_equal(count(page, "<td class=\"stall\">"), 2);
+	assert_int_equal(count(page, "<td class=\"stall g2\" title=\"stall\">"), 2);
+	assert_non_null(strstr(page, "700 ms <small>(201 us)</small> <small>&#183; 3 stalls</small></td>"));
 	assert_int_equal(count(page, "<tr class=\"stall\">"), 2);
 	free(page);
 	diskbench_report_free(r);
@@ -234,7 +242,12 @@ static void test_report_html_no_stalls(void **state)
 	fx_add_run(r, "raid-a", 1111, 1795968000, false);
 	fx_add_run(r, "raid-b", 2222, 1795969000, false);
 	page = html(r);
-	assert_int_equal(count(page, "<li>"), 0);
+	assert_int_equal(count(page, "<li class=\"g"), 0);
+	assert_null(strstr(page, "<ul class=\"stalls\">"));
+	/* The verdict: the same throughput, nothing stands out. */
+	assert_non_null(strstr(page, "<ul class=\"verdict\">\n<li>throughput within 1 % "
+				     "across the 2 set-ups (raid-a and raid-b) in every "
+				     "test</li>\n</ul>"));
 	assert_non_null(strstr(page, "No stalls"));
 	free(page);
 	diskbench_report_free(r);
@@ -380,7 +393,9 @@ static void test_report_html_one_run(void **state)
 	assert_page(page);
 	assert_int_equal(count(page, "<svg xmlns="), 24);
 	assert_non_null(strstr(page, "solo"));
-	assert_non_null(strstr(page, "<li>solo put_block: worst latency 700 ms"));
+	assert_non_null(strstr(page, "<b>stall</b> solo put_block: 3 stalls of 700 ms"));
+	/* One run: no verdict across runs. */
+	assert_null(strstr(page, "class=\"verdict\""));
 	assert_xmllint_ok(page);
 	free(page);
 	diskbench_report_free(r);
@@ -414,8 +429,10 @@ static void test_report_html_summary_only(void **state)
 	assert_true(has_nocase(page, "no distribution in this input"));
 	assert_non_null(strstr(page, "testhost"));
 	assert_non_null(strstr(page, "403m"));   /* 412524 KiB/s */
-	assert_non_null(strstr(page, "<li>slowhost put_block: worst latency 2 s"));
-	assert_null(strstr(page, "<li>testhost"));
+	assert_non_null(strstr(page, "<li class=\"g2\"><b>stall</b> slowhost put_block: "
+				     "worst latency 2 s, a stall (only the maximum is known); "
+				     "its worst 2 s is 4367x the other runs'</li>"));
+	assert_null(strstr(page, "</b> testhost"));
 	assert_xmllint_ok(page);
 	free(page);
 
@@ -580,8 +597,8 @@ static void test_report_html_long_timeline(void **state)
 	assert_int_equal(count(page, "<svg xmlns="), 2);
 	assert_true(strlen(page) < 120000);
 	assert_non_null(strstr(page, "one point per 7.2 s"));
-	assert_non_null(strstr(page, "<li>"));   /* the 5 s stall */
-	assert_non_null(strstr(page, "worst latency 5 s"));
+	assert_non_null(strstr(page, "<b>stall</b> "));   /* the 5 s stall */
+	assert_non_null(strstr(page, "1 stall of 5 s at "));
 	assert_xmllint_ok(page);
 	free(page);
 	diskbench_report_free(r);

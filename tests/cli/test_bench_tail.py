@@ -3,9 +3,10 @@
 
 Usage: test_bench_tail.py PATH-TO-report-dump PATH-TO-bench-tail
 
-bench-tail words the library's stall summary (the JSON's stall_summary)
-as the HTML does: on the fixed three-run report (report-dump), the
-stalls it prints must be the HTML report's, word for word, and so must
+bench-tail prints the library's stall line (the JSON's stall_summary
+text) as the HTML does: on the fixed three-run report (report-dump), the
+stalls it prints must be the HTML report's, word for word (the HTML adds
+the grade in front and the factor over the other runs after), and so must
 its "No stalls" verdict on a report without them; a JSON without
 stall_summary is refused, naming the phase. Its p99 is the
 library's (the JSON's own percentile list). --smoke accepts a run with
@@ -42,11 +43,22 @@ def tail(*args):
 
 
 def html_stalls(page):
+    """The HTML summary's stall lines, as "run phase: what the library
+    says": without the grade in front and what the page adds after (how
+    far it stands out against the other runs)."""
     m = re.search(r'<ul class="stalls">(.*?)</ul>', page, re.S)
     if not m:
         return []
-    return [html.unescape(re.sub(r'<[^>]+>', '', li)).strip()
-            for li in re.findall(r'<li[^>]*>(.*?)</li>', m.group(1), re.S)]
+    out = []
+    for li in re.findall(r'<li class="g\d"><b>\w+</b> (.*?)</li>', m.group(1), re.S):
+        text = html.unescape(re.sub(r'<[^>]+>', '', li)).strip()
+        out.append(text.split("; its worst ")[0])
+    return sorted(out)
+
+
+def tail_lines(out):
+    """bench-tail's stall lines without their grade, sorted as html_stalls."""
+    return sorted(re.sub(r' \(grade \w+\)$', '', ln) for ln in tail_stalls(out))
 
 
 def tail_stalls(out):
@@ -72,7 +84,11 @@ def main():
     if p.returncode != 0:
         fail(f'bench-tail on the fixture: exit {p.returncode}: {p.stderr}')
     want = html_stalls(dump('html'))
-    got = tail_stalls(p.stdout)
+    got = tail_lines(p.stdout)
+    # ...and each with the library's grade.
+    if not all(re.search(r' \(grade (hiccup|stall|severe)\)$', ln)
+               for ln in tail_stalls(p.stdout)):
+        fail(f'a stall line without its grade: {tail_stalls(p.stdout)}')
     if not want:
         fail('the fixture has no stalls in its HTML: the test checks nothing')
     if got != want:
@@ -136,7 +152,7 @@ def main():
         for ph in r['phases']:
             ph.pop('stall_summary', None)
     p = tail(write(tmp, 'old.json', old))
-    if p.returncode == 0 or 'has no stall_summary' not in p.stderr:
+    if p.returncode == 0 or 'has no stall_summary text' not in p.stderr:
         fail(f'a JSON without stall_summary was not refused: {p.stdout} {p.stderr}')
     p = tail()
     if p.returncode != 2:

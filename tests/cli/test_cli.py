@@ -1150,7 +1150,7 @@ def test_stall_summary(tmp):
     if got != want:
         fail(name, f'stderr says {got}, the JSON {want}')
     phases = sorted(set(g[0] for g in got))
-    html = sorted(re.findall(r'<li>host (\S+): worst latency', page))
+    html = sorted(re.findall(r'<li class="g\d"><b>\w+</b> host (\S+): ', page))
     if html != phases:
         fail(name, f'the HTML summary names {html}, stderr {phases}')
     if not empty(d):
