@@ -1,9 +1,10 @@
 /* The HTML page's SVG charts (format/html-chart-internal.h): per phase
  * a percentile curve (x on a "nines" scale) and a timeline (worst latency
  * per interval on a log scale above throughput per interval; intervals in
- * which no operation ended show as gaps and zero throughput, runs of them
- * as shaded bands). Every number through diskbench__fixed(), so the
- * output depends on the report only. */
+ * which no operation ended show as gaps and zero throughput, and a long
+ * run of them during which an operation was outstanding as a grey band
+ * with a bar in the run's colour, see tl_gaps()). Every number through
+ * diskbench__fixed(), so the output depends on the report only. */
 #include <errno.h>
 #include <math.h>
 #include <stdbool.h>
@@ -17,6 +18,7 @@
 
 #include "format/html-chart-internal.h"
 #include "format/html-common-internal.h"
+#include "result/stall-internal.h"
 
 #define NS_PER_S 1000000000.0
 
@@ -28,15 +30,20 @@
  * not the one a 100 ms interval gives. */
 #define MIN_POINTS 50
 /* Points hold this many operations on average, at least two, so that an
- * empty point (a gap, and three in a row a band) is a hole in the work,
- * not an interval finer than one operation. */
+ * empty point (a gap; several held up by a stall, a band) is a hole in
+ * the work, not an interval finer than one operation. */
 #define OPS_PER_POINT 4
 /* Points of a percentile curve between p50 and p99.999. */
 #define CURVE_SAMPLES 95
-/* Shaded "nothing completed" bands: at least this many empty intervals in
- * a row, and at most this many bands per run and phase. */
+/* Shaded "nothing completed" bands (see tl_gaps()): at least this many
+ * empty intervals in a row, and at most this many bands per run and
+ * phase. */
 #define BAND_MIN_INTERVALS 3
 #define BAND_MAX 200
+/* Each run's lane of gap bars at the top of the latency panel: this tall,
+ * and all of them at most GAP_LANES_H. */
+#define GAP_LANE_H 6.0
+#define GAP_LANES_H 36.0
 
 /* Chart geometry (SVG user units; the page shows them at 1:1). */
 #define CW 600
@@ -170,6 +177,10 @@ static double name_width(const char *s)
 /* What a ring on a timeline is, in its legend. */
 #define SLOW_WORDS "slow operation (ring in its run's colour, at its end and latency)"
 
+/* What a band on a timeline is, in its legend. */
+#define GAP_WORDS "nothing completed while an operation waited " \
+	"(grey; a bar at the top in its run's colour)"
+
 /* Whether any run of the group has slow operations to mark. */
 static bool group_has_slow(const struct diskbench__html_page *pg,
 			   const struct diskbench__html_group *g)
@@ -180,16 +191,45 @@ static bool group_has_slow(const struct diskbench__html_page *pg,
 	return false;
 }
 
+/* Where a legend entry w wide goes: at (*x, *y), or at the start of the
+ * next row if it does not fit in what is left of this one. */
+static void legend_place(double *x, double *y, double w)
+{
+	if (*x > PL && *x + w > PR) {
+		*x = PL;
+		*y += 14;
+	}
+}
+
+/* A legend entry for a mark of the chart: placed as legend_place() says,
+ * its words written if draw, x moved past it. Returns draw; *kx is where
+ * the caller draws the mark's key, 10 wide, left of the words. */
+static bool legend_mark(struct diskbench__html_page *pg, double *x, double *y,
+			const char *words, bool draw, double *kx)
+{
+	struct nums nb = { .i = 0 };
+	double w = 10 + 5 + name_width(words) + 16;
+
+	legend_place(x, y, w);
+	*kx = *x;
+	if (draw)
+		diskbench__out_printf(pg->o, "<text x=\"%s\" y=\"%s\">%s</text>\n",
+				      C(*x + 15), C(*y), words);
+	*x += w;
+	return draw;
+}
+
 /* The legend strip above a chart: one entry per run that has a line, then
- * what the marks mean (slow: the timeline's rings), rows as needed. With
- * draw false only measures. Returns the y at which the plot may start. */
+ * what the marks mean (slow: the timeline's rings; gaps: its bands), rows
+ * as needed. With draw false only measures. Returns the y at which the
+ * plot may start. */
 static double legend(struct diskbench__html_page *pg,
 		     const struct diskbench__html_group *g,
 		     bool (*has)(const struct diskbench_result *), bool slow,
-		     bool draw)
+		     bool gaps, bool draw)
 {
 	struct nums nb = { .i = 0 };
-	double x = PL, y = 13;
+	double x = PL, y = 13, kx;
 
 	/* A paced phase's two sets of charts differ in what they measure:
 	 * said on the chart itself, first in its legend line. */
@@ -208,10 +248,7 @@ static double legend(struct diskbench__html_page *pg,
 		if (!has(g->res[ri]))
 			continue;
 		w = 18 + 5 + name_width(diskbench__html_run_name(pg, ri)) + 16;
-		if (x > PL && x + w > PR) {
-			x = PL;
-			y += 14;
-		}
+		legend_place(&x, &y, w);
 		if (draw) {
 			diskbench__out_printf(pg->o, "<path d=\"M%s %sh18\" stroke=\"%s\" "
 				"stroke-width=\"2.5\"%s/><text x=\"%s\" y=\"%s\">",
@@ -222,20 +259,18 @@ static double legend(struct diskbench__html_page *pg,
 		}
 		x += w;
 	}
-	if (slow) {
-		double w = 10 + 5 + name_width(SLOW_WORDS) + 16;
-
-		if (x > PL && x + w > PR) {
-			x = PL;
-			y += 14;
-		}
-		if (draw)
-			diskbench__out_printf(pg->o, "<circle class=\"slow-key\" cx=\"%s\" "
-				"cy=\"%s\" r=\"5\" fill=\"none\" stroke=\"#555\" "
-				"stroke-width=\"1.5\"/><text x=\"%s\" y=\"%s\">"
-				SLOW_WORDS "</text>\n", C(x + 5), C(y - 4), C(x + 15), C(y));
-		x += w;
-	}
+	/* The marks' keys, 10 wide, at (kx, y - 9) to (kx + 10, y + 1). */
+	if (slow && legend_mark(pg, &x, &y, SLOW_WORDS, draw, &kx))
+		diskbench__out_printf(pg->o, "<circle class=\"slow-key\" cx=\"%s\" "
+			"cy=\"%s\" r=\"5\" fill=\"none\" stroke=\"#555\" "
+			"stroke-width=\"1.5\"/>\n", C(kx + 5), C(y - 4));
+	/* The band's grey with a bar on top, as on the chart; the bar
+	 * neutral, for it stands for every run's colour. */
+	if (gaps && legend_mark(pg, &x, &y, GAP_WORDS, draw, &kx))
+		diskbench__out_printf(pg->o, "<rect class=\"gap-key\" x=\"%s\" "
+			"y=\"%s\" width=\"10\" height=\"10\" fill=\"#000\" "
+			"fill-opacity=\"0.16\"/><rect x=\"%s\" y=\"%s\" width=\"10\" "
+			"height=\"3\" fill=\"#555\"/>\n", C(kx), C(y - 9), C(kx), C(y - 9));
 	return y + 12;
 }
 
@@ -259,7 +294,7 @@ void diskbench__html_chart_percentiles(struct diskbench__html_page *pg,
 {
 	static const char *const xl[7] = { "50", "90", "99", "99.9", "99.99",
 					   "99.999", "max" };
-	const double bot = 266, top = legend(pg, g, diskbench__html_has_hist, false, false);
+	const double bot = 266, top = legend(pg, g, diskbench__html_has_hist, false, false, false);
 	struct diskbench__out *o = pg->o;
 	struct nums nb = { .i = 0 };
 	struct logaxis ax;
@@ -277,7 +312,7 @@ void diskbench__html_chart_percentiles(struct diskbench__html_page *pg,
 	}
 	logaxis_fit(&ax, vmin, vmax, bot, top);
 	svg_open(pg, g, "latency by percentile");
-	legend(pg, g, diskbench__html_has_hist, false, true);
+	legend(pg, g, diskbench__html_has_hist, false, false, true);
 	diskbench__out_printf(o, "<rect x=\"%s\" y=\"%s\" width=\"%s\" height=\"%s\" "
 		"fill=\"none\" stroke=\"#bbb\"/>\n", C(PL), C(top), C(PR - PL),
 		C(bot - top));
@@ -415,61 +450,159 @@ static uint64_t tl_ops(const struct diskbench_timeline *tl)
 	return ops;
 }
 
+/* A stretch of a run's timeline, in ns from the phase's start. */
+struct span {
+	uint64_t s, e;
+};
+
+/* The earliest start of the stalls of st that overlap [s, e), or e if
+ * none does. */
+static uint64_t stall_from(const struct diskbench_stalls *st, uint64_t s,
+			   uint64_t e)
+{
+	uint64_t lo = e;
+
+	for (size_t i = 0; i < diskbench_stalls_count(st); i++) {
+		struct diskbench_stall x;
+
+		memset(&x, 0, sizeof(x));
+		x.sz = sizeof(x);
+		if (diskbench_stalls_get(st, i, &x) == 0 && x.start_ns < e &&
+		    x.end_ns > s && x.start_ns < lo)
+			lo = x.start_ns;
+	}
+	return lo;
+}
+
 /*
- * Shaded bands where a run completed nothing for several intervals: at
- * least BAND_MIN_INTERVALS of them, and at least as long as that many
- * stretches in which OPS_PER_POINT operations end on average. A timeline
- * recorded finer than its operations (a bounded one of a short phase)
- * has empty intervals between any two operations; those are not holes.
+ * Where a run stalled with nothing completed, as its timeline shows it.
+ * A band is a stretch of empty intervals
+ *   - at least BAND_MIN_INTERVALS long, and at least as long as that many
+ *     stretches in which OPS_PER_POINT operations end on average: a
+ *     timeline recorded finer than its operations (a bounded one of a
+ *     short phase) has empty intervals between any two operations, and
+ *     those are not holes;
+ *   - where one of the phase's stalls under the rule the page's summary
+ *     names them by (diskbench__stalls_default(): an operation of at
+ *     least 1 s, or of 100 times the p99 and 100 ms) was outstanding,
+ *     from that stall's start on. A healthy phase has empty stretches
+ *     too: a cold first operation, a tail a hundred times a fine-grained
+ *     median, completions that come in batches, idle time between paced
+ *     requests, the end of the phase after its last operation; a band on
+ *     them would say "stall" where the summary says none, and the part
+ *     of a stretch before the stalled operation began was idle, not held
+ *     up. So every band is (part of) a stall of the summary's list, and
+ *     only where nothing completed.
+ * At most max of them, into out; returns how many, or -ENOMEM.
+ */
+static long tl_gaps(const struct diskbench_result *res, struct span *out,
+		    size_t max)
+{
+	const struct diskbench_timeline *tl = diskbench_result_timeline(res);
+	size_t len = diskbench_timeline_count(tl), run = 0, n = 0, min_run;
+	uint64_t iv = diskbench_timeline_interval_ns(tl), ops = tl_ops(tl);
+	const struct diskbench_stalls *st;
+	bool owned = false;
+	int err = 0;
+
+	st = diskbench__stalls_default(res, &owned, &err);
+	if (!st)
+		return err ? err : 0;
+	min_run = BAND_MIN_INTERVALS;
+	if (ops && (uint64_t)len * OPS_PER_POINT > ops)
+		min_run *= (size_t)(((uint64_t)len * OPS_PER_POINT + ops - 1) / ops);
+	for (size_t i = 0; i < len && n < max && diskbench_stalls_count(st); i++) {
+		struct diskbench_timeline_point p = { sizeof(p), 0, 0, 0, 0, 0 };
+		uint64_t s = (uint64_t)(i - run) * iv, e = (uint64_t)i * iv;
+
+		if (diskbench_timeline_get(tl, i, &p) == 0 && !p.ops) {
+			run++;
+			continue;
+		}
+		if (run >= min_run) {
+			uint64_t from = stall_from(st, s, e);
+
+			if (from < e) {
+				out[n].s = from > s ? from : s;
+				out[n].e = e;
+				n++;
+			}
+		}
+		run = 0;
+	}
+	if (owned)
+		diskbench_stalls_free((struct diskbench_stalls *)st);
+	return (long)n;
+}
+
+/* Height of one run's lane of band bars: one lane per run with a
+ * timeline, in the legend's order, from the top of the latency panel
+ * down, GAP_LANE_H each, thinner when so many runs would take more than
+ * GAP_LANES_H. */
+static double lane_h(size_t lanes)
+{
+	double h = GAP_LANES_H / (double)(lanes ? lanes : 1);
+
+	return h < GAP_LANE_H ? h : GAP_LANE_H;
+}
+
+/* A stretch on the chart, at least 2 units wide, or an hour-long chart
+ * would hide a 5 s hole. */
+static void span_widen(const struct tgeo *t, struct span *sp)
+{
+	sp->e = sp->e > t->tend ? t->tend : sp->e;
+	while (tx(t, sp->e) - tx(t, sp->s) < 2 && (sp->s > 0 || sp->e < t->tend)) {
+		uint64_t d = t->tend / 1000 + 1;
+
+		sp->s = sp->s > d ? sp->s - d : 0;
+		sp->e = sp->e + d < t->tend ? sp->e + d : t->tend;
+	}
+}
+
+/* A run's bands: tl_gaps()'s spans, widened to show. */
+struct gaps {
+	struct span sp[BAND_MAX];
+	size_t n;
+};
+
+/*
+ * The bands of each run (gp[ri], of those with a timeline): with lanes
+ * false a neutral grey shade over both panels (where runs overlap it only
+ * darkens: no colours mix), with lanes true an opaque bar in the run's
+ * own colour in the run's lane, which says whose band it is.
  */
 static void tl_bands(struct diskbench__html_page *pg,
 		     const struct diskbench__html_group *g,
-		     const struct tgeo *t)
+		     const struct tgeo *t, const struct gaps *gp, bool lanes)
 {
 	struct nums nb = { .i = 0 };
+	size_t nlanes = 0, lane = 0;
+	double h;
 
+	for (size_t ri = 0; ri < pg->nruns; ri++)
+		nlanes += diskbench__html_has_timeline(g->res[ri]);
+	h = lane_h(nlanes);
 	for (size_t ri = 0; ri < pg->nruns; ri++) {
-		const struct diskbench_timeline *tl;
-		size_t len, run = 0, bands = 0, min_run;
-		uint64_t iv, ops;
+		const struct span *sp = gp[ri].sp;
+		double y = t->ltop + 1 + h * (double)lane;
 
 		if (!diskbench__html_has_timeline(g->res[ri]))
 			continue;
-		tl = diskbench_result_timeline(g->res[ri]);
-		len = diskbench_timeline_count(tl);
-		iv = diskbench_timeline_interval_ns(tl);
-		ops = tl_ops(tl);
-		min_run = BAND_MIN_INTERVALS;
-		if (ops && (uint64_t)len * OPS_PER_POINT > ops)
-			min_run *= (size_t)(((uint64_t)len * OPS_PER_POINT + ops - 1) / ops);
-		for (size_t i = 0; i <= len && bands < BAND_MAX; i++) {
-			struct diskbench_timeline_point p = { sizeof(p), 0, 0, 0, 0, 0 };
-			uint64_t s, e;
-
-			if (i < len && diskbench_timeline_get(tl, i, &p) == 0 && !p.ops) {
-				run++;
-				continue;
-			}
-			if (run >= min_run) {
-				s = (uint64_t)(i - run) * iv;
-				e = (uint64_t)i * iv;
-				e = e > t->tend ? t->tend : e;
-				/* At least 2 units wide, or an hour-long
-				 * chart would hide a 5 s hole. */
-				while (tx(t, e) - tx(t, s) < 2 && (s > 0 || e < t->tend)) {
-					uint64_t d = t->tend / 1000 + 1;
-
-					s = s > d ? s - d : 0;
-					e = e + d < t->tend ? e + d : t->tend;
-				}
-				diskbench__out_printf(pg->o, "<rect x=\"%s\" y=\"%s\" "
-					"width=\"%s\" height=\"%s\" fill=\"%s\" "
-					"fill-opacity=\"0.16\"/>\n",
-					C(tx(t, s)), C(t->ltop), C(tx(t, e) - tx(t, s)),
-					C(t->tbot - t->ltop), diskbench__html_colour(ri));
-				bands++;
-			}
-			run = 0;
+		lane++;
+		for (size_t i = 0; i < gp[ri].n; i++) {
+			if (lanes)
+				diskbench__out_printf(pg->o, "<rect class=\"gap-lane\" "
+					"x=\"%s\" y=\"%s\" width=\"%s\" height=\"%s\" "
+					"fill=\"%s\"/>\n", C(tx(t, sp[i].s)), C(y),
+					C(tx(t, sp[i].e) - tx(t, sp[i].s)), C(h - 1),
+					diskbench__html_colour(ri));
+			else
+				diskbench__out_printf(pg->o, "<rect class=\"gap\" "
+					"x=\"%s\" y=\"%s\" width=\"%s\" height=\"%s\" "
+					"fill=\"#000\" fill-opacity=\"0.08\"/>\n",
+					C(tx(t, sp[i].s)), C(t->ltop),
+					C(tx(t, sp[i].e) - tx(t, sp[i].s)),
+					C(t->tbot - t->ltop));
 		}
 	}
 }
@@ -670,15 +803,16 @@ int diskbench__html_chart_timeline(struct diskbench__html_page *pg,
 {
 	struct tpt **pts = calloc(pg->nruns, sizeof(*pts));
 	size_t *np = calloc(pg->nruns, sizeof(*np));
+	struct gaps *gp = calloc(pg->nruns, sizeof(*gp));
 	uint64_t vmin = UINT64_MAX, vmax = 0, per = 0;
 	bool bytes = diskbench__html_group_bytes(pg, g);
-	bool slow = group_has_slow(pg, g);
+	bool slow = group_has_slow(pg, g), gaps = false;
 	struct tgeo t = { 0, 176, 190, 266, 0, 1 };
 	struct logaxis ax;
 	double rmax = 0;
 	int err = 0;
 
-	if (!pts || !np) {
+	if (!pts || !np || !gp) {
 		err = -ENOMEM;
 		goto out;
 	}
@@ -718,19 +852,36 @@ int diskbench__html_chart_timeline(struct diskbench__html_page *pg,
 		}
 	}
 	t.tend = t.tend ? t.tend : 1;
+	for (size_t ri = 0; ri < pg->nruns; ri++) {
+		long n;
+
+		if (!diskbench__html_has_timeline(g->res[ri]))
+			continue;
+		n = tl_gaps(g->res[ri], gp[ri].sp, BAND_MAX);
+		if (n < 0) {
+			err = (int)n;
+			goto out;
+		}
+		gp[ri].n = (size_t)n;
+		for (size_t i = 0; i < gp[ri].n; i++)
+			span_widen(&t, &gp[ri].sp[i]);
+		gaps |= n > 0;
+	}
 	if (rmax > 0) {
 		double m = pow(10, floor(log10(rmax)));
 
 		t.ymax = rmax <= m ? m : rmax <= 2 * m ? 2 * m :
 			 rmax <= 5 * m ? 5 * m : 10 * m;
 	}
-	t.ltop = legend(pg, g, diskbench__html_has_timeline, slow, false);
+	t.ltop = legend(pg, g, diskbench__html_has_timeline, slow, gaps, false);
 	logaxis_fit(&ax, vmin, vmax, t.lbot, t.ltop);
 
 	svg_open(pg, g, "latency and throughput over time");
-	legend(pg, g, diskbench__html_has_timeline, slow, true);
-	tl_bands(pg, g, &t);
+	legend(pg, g, diskbench__html_has_timeline, slow, gaps, true);
+	/* The grey under the grid, the bars over it (and under the lines). */
+	tl_bands(pg, g, &t, gp, false);
 	tl_axes(pg, &t, &ax, per, bytes);
+	tl_bands(pg, g, &t, gp, true);
 	for (size_t ri = 0; ri < pg->nruns; ri++) {
 		if (!pts[ri])
 			continue;
@@ -745,6 +896,7 @@ out:
 			free(pts[ri]);
 	free(pts);
 	free(np);
+	free(gp);
 	return err;
 }
 

@@ -1067,8 +1067,11 @@ int diskbench__write_html(struct diskbench_report *r,
 				"percentile curves (x: p50, p90, p99... evenly spaced; y: "
 				"log scale), and the timeline: the worst latency of each "
 				"interval (gaps: no operation ended) above the throughput "
-				"of each interval. Shaded bands: stretches in which a run "
-				"completed nothing. Rings: the slow operations of the "
+				"of each interval. Grey bands: stretches in which a run "
+				"completed nothing while one of its stalls (those the "
+				"summary lists) held it up, with a bar in the run's colour "
+				"at the top, each run in a lane of its own. Rings: the "
+				"slow operations of the "
 				"run's slow log (the first 500 of each run), at the "
 				"time each ended and its latency.</p>\n");
 		for (size_t gi = 0; gi < pg.ng && !err; gi++)

@@ -7,6 +7,7 @@
  * With DISKBENCH_HTML_OUT=<path> in the environment, the fixture's page is
  * also written there, to look at.
  */
+#include <math.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -193,8 +194,14 @@ static void test_report_html_fixture(void **state)
 	assert_non_null(strstr(page, ">+++++</td>"));
 	assert_non_null(strstr(page, ">+++</td>"));
 	assert_non_null(strstr(page, "700ms</td>"));
-	/* The shaded stretches where raid-c completed nothing. */
-	assert_true(count(page, "fill-opacity=\"0.16\"") >= 2);
+	/* The bands where raid-c completed nothing: one for each of its
+	 * three stalls in put_block and in ran_create. */
+	assert_int_equal(count(page, "<rect class=\"gap\" "), 6);
+	assert_int_equal(count(page, "<rect class=\"gap-key\" "), 2);
+	/* And the page's note says what a band is. */
+	assert_non_null(strstr(page, "Grey bands: stretches in which a run completed "
+				     "nothing while one of its stalls (those the summary "
+				     "lists) held it up"));
 	free(page);
 	diskbench_report_free(r);
 }
@@ -693,43 +700,349 @@ static void test_report_html_timeline_adapts(void **state)
 	assert_string_equal(label, "2.1 ms");   /* 401 intervals, 21 a point */
 }
 
-/* Operations every 1 ms, recorded at 100 us: the nine empty intervals
- * between two operations are no hole, and draw no band; a real 50 ms hole
- * does. */
-static void test_report_html_no_band_between_ops(void **state)
+/*
+ * A phase of n operations back to back, the i-th taking lat[i], recorded at
+ * interval iv (bounded at max intervals if max > 0): before operation
+ * idle_at the run waits idle_ns with nothing outstanding, and after the
+ * last one the phase goes on for tail_ns. Every time explicit.
+ */
+static struct diskbench_result *seq_result(uint64_t iv, uint64_t max,
+					   const uint64_t *lat, size_t n,
+					   size_t idle_at, uint64_t idle_ns,
+					   uint64_t tail_ns)
 {
 	struct diskbench_recorder_opts ro = DISKBENCH_RECORDER_OPTS_INIT;
 	struct diskbench_recorder *rec;
 	struct diskbench_result *res;
+	const uint64_t t0 = 1000 * FX_S;
+	uint64_t t = t0;
+
+	ro.interval_ns = iv;
+	ro.timeline_max_intervals = max;
+	assert_ok(diskbench_recorder_new(&rec, &ro));
+	assert_ok(diskbench_recorder_begin(rec, t0));
+	for (size_t i = 0; i < n; i++) {
+		if (i == idle_at)
+			t += idle_ns;
+		assert_ok(diskbench_recorder_record(rec, t, t + lat[i], 8192));
+		t += lat[i];
+	}
+	assert_ok(diskbench_recorder_end(rec, t + tail_ns));
+	assert_ok(diskbench_result_new(&res, "get_block", DISKBENCH_PHASE_GET_BLOCK, rec));
+	diskbench_recorder_free(rec);
+	return res;
+}
+
+/* n latencies of base, but the one at `at`, which is lat_at. */
+static uint64_t *lats(size_t n, uint64_t base, size_t at, uint64_t lat_at)
+{
+	uint64_t *v = calloc(n, sizeof(*v));
+
+	assert_non_null(v);
+	for (size_t i = 0; i < n; i++)
+		v[i] = i == at ? lat_at : base;
+	return v;
+}
+
+/* The page of runs named names[i], each of the one result res[i] (freed). */
+static char *page_of(struct diskbench_result **res, const char *const *names,
+		     size_t n)
+{
 	struct diskbench_report *r;
+	char *page;
+
+	assert_ok(diskbench_report_new(&r));
+	for (size_t i = 0; i < n; i++) {
+		struct diskbench_report_info in = DISKBENCH_REPORT_INFO_INIT;
+
+		in.name = names[i];
+		assert_ok(diskbench_report_add(r, &in,
+					       (const struct diskbench_result *const *)&res[i], 1));
+		diskbench_result_free(res[i]);
+	}
+	page = html(r);
+	assert_page(page);
+	diskbench_report_free(r);
+	return page;
+}
+
+/* The bands of a page: each a grey shade (never in a run's colour, so
+ * that runs' bands do not mix) and a bar in its run's lane. The legend
+ * says what they are exactly when there are some. */
+static size_t bands(const char *page)
+{
+	size_t n = count(page, "<rect class=\"gap\" ");
+
+	for (const char *p = strstr(page, "<rect class=\"gap\" "); p;
+	     p = strstr(p + 1, "<rect class=\"gap\" ")) {
+		const char *fill = strstr(p, "fill=\"");
+
+		assert_true(fill && fill < strchr(p, '>'));
+		assert_true(!strncmp(fill, "fill=\"#000\" ", 12));
+	}
+	assert_int_equal(count(page, "<rect class=\"gap-lane\" "), n);
+	assert_int_equal(count(page, "<rect class=\"gap-key\" ") > 0, n > 0);
+	assert_int_equal(count(page, ">nothing completed while an operation waited ") > 0,
+			 n > 0);
+	return n;
+}
+
+/* The number in attribute name of the element at p. */
+static double attr(const char *p, const char *name)
+{
+	char needle[32];
+	const char *a;
+
+	assert_non_null(p);
+	snprintf(needle, sizeof(needle), " %s=\"", name);
+	a = strstr(p, needle);
+	assert_true(a && a < strchr(p, '>'));
+	return strtod(a + strlen(needle), NULL);
+}
+
+/* The x of the timeline's tick labelled label (seconds into the phase). */
+static double tick_x(const char *page, const char *label)
+{
+	const char *svg = strstr(page, ": latency and throughput over time</title>");
+	char needle[48];
+	const char *t;
+
+	assert_non_null(svg);
+	snprintf(needle, sizeof(needle), " text-anchor=\"middle\">%s</text>", label);
+	t = strstr(svg, needle);
+	assert_non_null(t);
+	while (t > svg && strncmp(t, "<text ", 6))
+		t--;
+	return attr(t, "x");
+}
+
+/* A one-run page of seq_result()'s phase. */
+static char *seq_page(uint64_t iv, uint64_t max, const uint64_t *lat, size_t n,
+		      size_t idle_at, uint64_t idle_ns, uint64_t tail_ns)
+{
+	struct diskbench_result *res = seq_result(iv, max, lat, n, idle_at, idle_ns,
+						  tail_ns);
+	static const char *const name[1] = { "one" };
+
+	return page_of(&res, name, 1);
+}
+
+/*
+ * Operations every 1 ms, recorded at 100 us: the nine empty intervals
+ * between two operations are no hole, and draw no band. Nor does a 50 ms
+ * operation among them: the page's stall rule (at least 100 ms and 100
+ * times the p99) calls it none, and a band there would say "stall" where
+ * the summary says "No stalls". A 150 ms one is a stall, and a band.
+ * But a 2 s one on another thread, while this one goes on completing
+ * its 1 ms operations, is a stall with no band: only the empty intervals
+ * between them are empty, and they are no hole.
+ */
+static void test_report_html_no_band_between_ops(void **state)
+{
+	static const uint64_t hole[3] = { FX_MS, 50 * FX_MS, 150 * FX_MS };
+	struct diskbench_recorder_opts ro = DISKBENCH_RECORDER_OPTS_INIT;
+	static const char *const name[1] = { "one" };
+	struct diskbench_recorder *rec;
+	struct diskbench_result *res;
 	const uint64_t t0 = 1000 * FX_S;
 	char *page;
 
 	(void)state;
-	for (int hole = 0; hole < 2; hole++) {
-		uint64_t t = t0;
+	for (int k = 0; k < 3; k++) {
+		uint64_t *lat = lats(150, FX_MS, 100, hole[k]);
 
-		ro.interval_ns = 100 * 1000;
-		ro.timeline_max_intervals = 2048;
-		assert_ok(diskbench_recorder_new(&rec, &ro));
-		assert_ok(diskbench_recorder_begin(rec, t0));
-		for (int i = 0; i < 150; i++) {
-			uint64_t lat = hole && i == 100 ? 50 * FX_MS : FX_MS;
-
-			assert_ok(diskbench_recorder_record(rec, t, t + lat, 8192));
-			t += lat;
-		}
-		assert_ok(diskbench_recorder_end(rec, t));
-		assert_ok(diskbench_result_new(&res, "get_block", DISKBENCH_PHASE_GET_BLOCK, rec));
-		diskbench_recorder_free(rec);
-		assert_ok(diskbench_report_new(&r));
-		assert_ok(diskbench_report_add(r, NULL, (const struct diskbench_result *const *)&res, 1));
-		diskbench_result_free(res);
-		page = html(r);
-		assert_int_equal(count(page, "fill-opacity=\"0.16\""), hole ? 1 : 0);
+		page = seq_page(100 * 1000, 2048, lat, 150, SIZE_MAX, 0, 0);
+		assert_int_equal(bands(page), k == 2 ? 1 : 0);
+		assert_int_equal(strstr(page, "No stalls") != NULL, k < 2);
 		free(page);
-		diskbench_report_free(r);
+		free(lat);
 	}
+	ro.interval_ns = 100 * 1000;
+	ro.timeline_max_intervals = 65536;
+	assert_ok(diskbench_recorder_new(&rec, &ro));
+	assert_ok(diskbench_recorder_begin(rec, t0));
+	for (uint64_t i = 0; i < 3000; i++) {
+		assert_ok(diskbench_recorder_record(rec, t0 + i * FX_MS,
+						    t0 + (i + 1) * FX_MS, 8192));
+		if (i == 2500)   /* the other thread's, from 0.5 s */
+			assert_ok(diskbench_recorder_record(rec, t0 + FX_S / 2,
+							    t0 + (i + 1) * FX_MS, 8192));
+	}
+	assert_ok(diskbench_recorder_end(rec, t0 + 3 * FX_S));
+	assert_ok(diskbench_result_new(&res, "get_block", DISKBENCH_PHASE_GET_BLOCK, rec));
+	diskbench_recorder_free(rec);
+	page = page_of(&res, name, 1);
+	assert_non_null(strstr(page, "<li>one get_block: worst latency 2 s"));
+	assert_int_equal(bands(page), 0);
+	free(page);
+}
+
+/* Seconds into the phase at x on the timeline, by its ticks at 0 and at
+ * `at` seconds (labelled label). */
+static double secs(const char *page, double x, const char *label, double at)
+{
+	double x0 = tick_x(page, "0");
+
+	return (x - x0) / (tick_x(page, label) - x0) * at;
+}
+
+/* The i-th band of a page, in seconds into the phase; the ticks as for
+ * secs(). */
+static void band_secs(const char *page, size_t i, const char *label, double at,
+		      double *from, double *to)
+{
+	const char *b = strstr(page, "<rect class=\"gap\" ");
+
+	for (; i && b; i--)
+		b = strstr(b + 1, "<rect class=\"gap\" ");
+	assert_non_null(b);
+	*from = secs(page, attr(b, "x"), label, at);
+	*to = secs(page, attr(b, "x") + attr(b, "width"), label, at);
+}
+
+/*
+ * Nothing completed for seconds, between operations of 1 ms recorded at
+ * 100 ms: idle (nothing outstanding; the next operation is quick) it is
+ * no band, nor is the end of the phase after its last operation, nor is
+ * either in a phase that stalls elsewhere; a stall of 2 s is a band over
+ * the empty intervals it held up, ending where it ended (at its ring); an
+ * operation of 0.5 s that began 1.5 s into an idle stretch is a band over
+ * its own 0.5 s only.
+ */
+static void test_report_html_band_idle_or_stall(void **state)
+{
+	uint64_t *quick = lats(2000, FX_MS, SIZE_MAX, 0);
+	uint64_t *slow = lats(2000, FX_MS, 1500, 2 * FX_S);
+	uint64_t *late = lats(2000, FX_MS, 1000, FX_S / 2);
+	double from, to;
+	char *page;
+
+	(void)state;
+	page = seq_page(100 * FX_MS, 0, quick, 2000, 1000, 2 * FX_S, 2 * FX_S);
+	assert_int_equal(bands(page), 0);
+	assert_non_null(strstr(page, "No stalls"));
+	free(page);
+	/* 0.5 s of work, 2 s idle, 1 s of work (to 3.5 s), the 2 s stall,
+	 * 0.5 s of work, 2 s more of the phase. The quick operation before
+	 * the stall ends right on 3.5 s, so in the interval from there: the
+	 * empty ones are from 3.6 s. */
+	page = seq_page(100 * FX_MS, 0, slow, 2000, 500, 2 * FX_S, 2 * FX_S);
+	assert_int_equal(bands(page), 1);
+	band_secs(page, 0, "2", 2, &from, &to);
+	print_message("    stall of 2 s at 3.5 s: band %.3f to %.3f s\n", from, to);
+	assert_true(fabs(from - 3.6) < 0.01 && fabs(to - 5.5) < 0.01);
+	assert_true(fabs(secs(page, attr(strstr(page, "<circle class=\"slow\" "), "cx"),
+			      "2", 2) - 5.5) < 0.01);
+	assert_non_null(strstr(page, "<li>one get_block: worst latency 2 s"));
+	assert_xmllint_ok(page);
+	free(page);
+	/* 1 s of work, 1.5 s idle, the 0.5 s operation to 3 s, 1 s more. */
+	page = seq_page(100 * FX_MS, 0, late, 2000, 1000, 3 * FX_S / 2, 0);
+	assert_int_equal(bands(page), 1);
+	band_secs(page, 0, "1", 1, &from, &to);
+	print_message("    0.5 s at 2.5 s after idling: band %.3f to %.3f s\n", from, to);
+	assert_true(fabs(from - 2.5) < 0.01 && fabs(to - 3) < 0.01);
+	free(page);
+	free(quick);
+	free(slow);
+	free(late);
+}
+
+/*
+ * A healthy phase of fine operations, as diskbench-bonnie records a stat
+ * phase: 1024 operations of 2 us at 100 us intervals, the first (cold)
+ * taking 300 us and a few others 80 us. Three empty intervals start it,
+ * ended by the 300 us one, 150 times the median: yet no stall by the
+ * page's rule, and no band (there was one in each run's colour, blended).
+ */
+static void test_report_html_no_band_fine_healthy(void **state)
+{
+	static const char *const names[2] = { "first", "second" };
+	struct diskbench_result *res[2];
+	char *page;
+
+	(void)state;
+	for (int k = 0; k < 2; k++) {
+		uint64_t *lat = lats(1024, 2000, 0, 300 * 1000);
+
+		for (size_t i = 100; i < 1024; i += 300)
+			lat[i] = 80 * 1000;
+		res[k] = seq_result(100 * 1000, 2048, lat, 1024, SIZE_MAX, 0, 0);
+		free(lat);
+	}
+	page = page_of(res, names, 2);
+	assert_non_null(strstr(page, "No stalls"));
+	assert_int_equal(bands(page), 0);
+	free(page);
+}
+
+/* The colour of a run's line in a page's first legend. */
+static void legend_colour(const char *page, const char *name, char *out,
+			  size_t len)
+{
+	char needle[64];
+	const char *p, *c;
+
+	snprintf(needle, sizeof(needle), ">%s</text>", name);
+	p = strstr(page, needle);
+	assert_non_null(p);
+	/* The entry's key is the path just before its name. */
+	for (c = p; c > page && strncmp(c, "stroke=\"#", 9); c--)
+		;
+	assert_true(c > page);
+	snprintf(out, len, "%.7s", c + 8);
+}
+
+/* The fill and the y of the i-th lane bar of a page. */
+static void lane_bar(const char *page, size_t i, char *fill, size_t len, double *y)
+{
+	const char *p = strstr(page, "<rect class=\"gap-lane\" ");
+
+	for (; i && p; i--)
+		p = strstr(p + 1, "<rect class=\"gap-lane\" ");
+	assert_non_null(p);
+	assert_non_null(strstr(p, " y=\""));
+	*y = strtod(strstr(p, " y=\"") + 4, NULL);
+	snprintf(fill, len, "%.7s", strstr(p, "fill=\"") + 6);
+}
+
+/*
+ * Three runs, the first and the third stalling at the same time: their
+ * bands share one place, each run's bar in its own colour in its own
+ * lane (the first's above the third's), the shades neutral; none is in
+ * the steady second run's colour.
+ */
+static void test_report_html_band_lanes(void **state)
+{
+	static const char *const names[3] = { "stalls-a", "steady", "stalls-c" };
+	struct diskbench_result *res[3];
+	char col[3][8], fill[2][8];
+	uint64_t *lat[2];
+	double y[2];
+	char *page;
+
+	(void)state;
+	lat[0] = lats(2000, FX_MS, 1000, 2 * FX_S);
+	lat[1] = lats(2000, FX_MS, SIZE_MAX, 0);
+	for (int k = 0; k < 3; k++)
+		res[k] = seq_result(100 * FX_MS, 0, lat[k == 1], 2000, SIZE_MAX, 0,
+				    k == 1 ? 2 * FX_S : 0);
+	page = page_of(res, names, 3);
+	assert_int_equal(bands(page), 2);
+	for (int k = 0; k < 3; k++)
+		legend_colour(page, names[k], col[k], sizeof(col[k]));
+	assert_string_not_equal(col[0], col[1]);
+	assert_string_not_equal(col[2], col[1]);
+	assert_string_not_equal(col[0], col[2]);
+	for (size_t i = 0; i < 2; i++)
+		lane_bar(page, i, fill[i], sizeof(fill[i]), &y[i]);
+	assert_string_equal(fill[0], col[0]);
+	assert_string_equal(fill[1], col[2]);
+	assert_true(y[0] < y[1]);
+	assert_xmllint_ok(page);
+	free(page);
+	free(lat[0]);
+	free(lat[1]);
 }
 
 /* A duration in a configuration is shown for people, exactly: the key
@@ -881,6 +1194,9 @@ int main(void)
 		cmocka_unit_test(test_report_html_long_timeline),
 		cmocka_unit_test(test_report_html_timeline_adapts),
 		cmocka_unit_test(test_report_html_no_band_between_ops),
+		cmocka_unit_test(test_report_html_band_idle_or_stall),
+		cmocka_unit_test(test_report_html_no_band_fine_healthy),
+		cmocka_unit_test(test_report_html_band_lanes),
 		cmocka_unit_test(test_report_html_config_durations),
 		cmocka_unit_test(test_report_html_engine),
 		cmocka_unit_test(test_report_html_bonnie_fits),
