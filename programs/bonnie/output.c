@@ -152,15 +152,80 @@ int write_files(struct diskbench_report *all, const struct options *o)
 	return status;
 }
 
+/* A latency for people: "201 us", "8.03 ms", "2.53 s". */
+static const char *lat(char *buf, size_t size, uint64_t ns)
+{
+	static const struct { double div; const char *unit; } u[] = {
+		{ 1, "ns" }, { 1e3, "us" }, { 1e6, "ms" }, { 1e9, "s" },
+	};
+	double v = (double)ns;
+	int i = 0;
+
+	while (i < 3 && v >= 999.5 * u[i].div)
+		i++;
+	v /= u[i].div;
+	snprintf(buf, size, "%.*f %s", v < 9.995 ? 2 : v < 99.95 ? 1 : 0, v,
+		 u[i].unit);
+	return buf;
+}
+
+/*
+ * After a run's table, the latency tail of each test on standard error:
+ * its p99 and worst latency and, where it stalled, the library's line
+ * for its stalls (diskbench_stalls_summary_text(): how many, how long,
+ * how often, the share of the test, the grade); then the stalls one by
+ * one (say_stalls()). With the text table only (bonnie++'s -q and -x
+ * keep standard error for the stalls alone).
+ */
+static void say_tails(const struct diskbench_run *run)
+{
+	bool head = false;
+
+	for (size_t i = 0; i < diskbench_run_result_count(run); i++) {
+		const struct diskbench_result *res = diskbench_run_result_get(run, i);
+		const struct diskbench_hist *h = diskbench_result_hist(res);
+		struct diskbench_stalls *st = NULL;
+		char a[32], b[32], line[512] = "";
+		const char *what = line;
+		uint64_t p99 = 0;
+
+		if (!h || !diskbench_hist_count(h))
+			continue;
+		(void)diskbench_hist_percentile(h, 99, &p99);
+		if (!diskbench_stalls_find(&st, res, NULL)) {
+			long n = diskbench_stalls_summary_text(st, line, sizeof(line));
+			const char *colon = strstr(line, ": ");
+
+			if (n > 0 && (size_t)n < sizeof(line))
+				line[n - 1] = '\0';
+			else
+				line[0] = '\0';
+			if (line[0] && colon)
+				what = colon + 2;
+			diskbench_stalls_free(st);
+		}
+		if (!head) {
+			fprintf(stderr, PROG ": latency tail (p99, worst, stalls):\n");
+			head = true;
+		}
+		fprintf(stderr, PROG ":   %-11s p99 %-9s worst %-9s %s\n",
+			diskbench_result_name(res), lat(a, sizeof(a), p99),
+			lat(b, sizeof(b), diskbench_hist_max(h)),
+			what[0] ? what : "no stalls");
+	}
+}
+
 /*
  * After a run's table, one line on standard error per stall of its tests,
  * as diskbench_stalls_find() finds them under the default rule: the same
  * call, and so the same stalls, as the HTML page's summary and the JSON.
  */
-void say_stalls(const struct diskbench_run *run)
+void say_stalls(const struct diskbench_run *run, bool tails)
 {
 	if (reader_gone(STDERR_FILENO))
 		return;
+	if (tails)
+		say_tails(run);
 	for (size_t i = 0; i < diskbench_run_result_count(run); i++) {
 		struct diskbench_stalls *st = NULL;
 		char buf[4096], *line, *next;

@@ -33,7 +33,7 @@ int write_csv_header(void);
 int write_files(struct diskbench_report *all, const struct options *o);
 
 /* The stall lines of a run, after its table. */
-void say_stalls(const struct diskbench_run *run);
+void say_stalls(const struct diskbench_run *run, bool tails);
 
 /* The line after a run that a signal or an error stopped. */
 void say_partial(const struct cli *cli, const struct diskbench_run *run,

@@ -92,7 +92,7 @@ int run_tests(struct bench *b, struct cli *cli, struct options *o,
 		 * that shows both streams. */
 		if (!out_failed && !reader_gone(STDOUT_FILENO) && fflush(stdout))
 			out_failed = true;
-		say_stalls(b->run);
+		say_stalls(b->run, o->test_count == -1);
 		diskbench_report_free(one);
 		(*runs_done)++;
 		if (out_failed)
