@@ -7,10 +7,8 @@
 #include <diskbench.h>
 
 #include <errno.h>
-#include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -26,6 +24,7 @@
 #include "cli.h"
 #include "options.h"
 #include "ticker.h"
+#include "watcher.h"
 
 #if ATOMIC_INT_LOCK_FREE != 2 || ATOMIC_LLONG_LOCK_FREE != 2
 # error "the shared page needs lock-free atomics"
@@ -365,8 +364,7 @@ static _Noreturn void ticker_main(const struct cli *cli, struct ticker_shared *s
 int ticker_start(struct ticker *t, const struct cli *cli)
 {
 	pthread_mutexattr_t ma;
-	sigset_t all, old;
-	int quit[2];
+	int quit;
 	pid_t parent = getpid();
 
 	memset(t, 0, sizeof(*t));
@@ -387,40 +385,15 @@ int ticker_start(struct ticker *t, const struct cli *cli)
 		goto fail;
 	}
 	pthread_mutexattr_destroy(&ma);
-	if (pipe(quit))
+	/* The run's thread handles the signals that stop a run; the ticker
+	 * ends with it. Job control stops and continues both (Ctrl-Z): no
+	 * line is drawn over the shell's. */
+	t->pid = helper_fork(&quit, true);
+	if (t->pid == 0)
+		ticker_main(cli, t->sh, quit, parent);
+	if (t->pid < 0)
 		goto fail;
-	fcntl(quit[0], F_SETFD, FD_CLOEXEC);
-	fcntl(quit[1], F_SETFD, FD_CLOEXEC);
-	sigfillset(&all);
-	sigprocmask(SIG_BLOCK, &all, &old);
-	t->pid = fork();
-	if (t->pid == 0) {
-		long max = sysconf(_SC_OPEN_MAX);
-
-		/* The run's thread handles the signals that stop a run; the
-		 * ticker ends with it. Job control stops and continues both
-		 * (Ctrl-Z): no line is drawn over the shell's. */
-		for (int sig = 1; sig < NSIG; sig++)
-			if (sig != SIGKILL && sig != SIGSTOP && sig != SIGTSTP &&
-			    sig != SIGTTIN && sig != SIGTTOU && sig != SIGCONT)
-				signal(sig, SIG_IGN);
-		if (max < 0 || max > 1024)
-			max = 1024;
-		for (int fd = 0; fd < max; fd++)
-			if (fd != quit[0] && fd != STDERR_FILENO)
-				close(fd);
-		/* Nothing of the scratch directory held: it can go. */
-		(void)!chdir("/");
-		sigprocmask(SIG_SETMASK, &old, NULL);
-		ticker_main(cli, t->sh, quit[0], parent);
-	}
-	sigprocmask(SIG_SETMASK, &old, NULL);
-	close(quit[0]);
-	if (t->pid < 0) {
-		close(quit[1]);
-		goto fail;
-	}
-	t->quit = quit[1];
+	t->quit = quit;
 	t->running = true;
 	return 0;
 fail:
