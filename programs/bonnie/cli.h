@@ -11,6 +11,8 @@
 
 #include <stdbool.h>
 
+#include "ticker.h"
+
 #define PROG "diskbench-bonnie"
 
 /* The target's file name prefix, as bonnie++'s: Bonnie.<pid>... */
@@ -39,6 +41,7 @@ struct cli {
 	int current;                /* step running, -1 before the first */
 	bool line_open;             /* a step's message waits for its "done" */
 	bool live;                  /* a live progress line on stderr */
+	struct ticker ticker;       /* which draws it (ticker.h) */
 	bool barrier_failed;        /* a -y wait failed, and said why */
 	int semid;
 };

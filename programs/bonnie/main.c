@@ -30,6 +30,7 @@
 #include "runs.h"
 #include "setup.h"
 #include "steps.h"
+#include "ticker.h"
 #include "user.h"
 #include "watcher.h"
 
@@ -89,11 +90,14 @@ int main(int argc, char **argv)
 		status = EXIT_IO;
 		goto out;
 	}
+	if (cli.live && ticker_start(&cli.ticker, &cli))  /* ticker.c */
+		cli.live = false;
 	status = run_tests(&b, &cli, &o, &runs_done, &said);  /* runs.c */
 	/* Every run measured, whatever stopped the last one. */
 	if (write_files(b.all, &o))
 		status = EXIT_IO;
 out:
+	ticker_stop(&cli.ticker);
 	watcher_stop(&watch);
 	if (stop_signal()) {
 		say_interrupted(&o, runs_done, said);

@@ -1,8 +1,9 @@
 /*
  * What diskbench-bonnie writes (output.h), as bonnie++ writes it where
- * bonnie++ has it: the message of each test and its live progress line,
- * the table and the CSV, the stalls of each run, what a stopped run
- * measured, and the JSON, HTML and HdrHistogram files of all runs.
+ * bonnie++ has it: the message of each test and its live progress line
+ * (which the ticker draws, ticker.c), the table and the CSV, the stalls
+ * of each run, what a stopped run measured, and the JSON, HTML and
+ * HdrHistogram files of all runs.
  */
 #include <diskbench.h>
 
@@ -19,53 +20,25 @@
 #include "cli.h"
 #include "options.h"
 #include "output.h"
+#include "ticker.h"
 #include "watcher.h"
 
-static void fmt_rate(char *buf, size_t size, enum diskbench_phase_kind kind,
-		     const struct diskbench_progress *p)
-{
-	if (kind <= DISKBENCH_PHASE_GET_BLOCK) {
-		double v = p->bytes_per_sec;
-
-		if (v >= 1048576.0)
-			snprintf(buf, size, "%.1f MiB/s", v / 1048576.0);
-		else
-			snprintf(buf, size, "%.0f KiB/s", v / 1024.0);
-	} else {
-		snprintf(buf, size, "%.0f %s/s", p->ops_per_sec,
-			 kind == DISKBENCH_PHASE_SEEKS ? "seeks" : "files");
-	}
-}
-
+/* From the run's thread: the numbers, for the ticker to draw. */
 int on_progress(const struct diskbench_progress *p, void *user_data)
 {
 	struct cli *cli = user_data;
-	const struct step *s;
-	char rate[64], left[32] = "";
 
 	if (!cli->live || cli->current < 0 || cli->current >= cli->nsteps ||
 	    !cli->line_open || strcmp(p->phase_name,
 				     diskbench_phase_kind_name(cli->steps[cli->current]->kind)))
 		return 0;
-	s = cli->steps[cli->current];
-	fmt_rate(rate, sizeof(rate), s->kind, p);
-	if (p->fraction > 0 && p->fraction < 1) {
-		double secs = (double)p->elapsed_ns / 1e9 * (1 - p->fraction) / p->fraction;
-		unsigned t = (unsigned)(secs + 0.5);
-
-		snprintf(left, sizeof(left), ", %u:%02u left", t / 60, t % 60);
-	}
-	if (p->fraction >= 0)
-		fprintf(stderr, "\r\033[K%s %3.0f%%, %s%s", s->message,
-			p->fraction * 100, rate, left);
-	else
-		fprintf(stderr, "\r\033[K%s %s", s->message, rate);
-	fflush(stderr);
+	ticker_report(&cli->ticker, p);
 	return 0;
 }
 
 void end_line(struct cli *cli)
 {
+	ticker_close(&cli->ticker);
 	if (cli->line_open)
 		fputs(cli->live ? "\r\033[K" : "\n", stderr);
 	if (cli->live && cli->line_open && cli->current >= 0 &&

@@ -81,7 +81,10 @@ int bench_run_new(struct bench *b, struct options *o, struct cli *cli)
 	ro.progress_user_data = cli;
 	ro.event = on_event;
 	ro.event_user_data = cli;
-	ro.progress_interval_ns = 250000000u;
+	/* The callback only stores its numbers for the ticker (ticker.h):
+	 * every 100 ms, so that the line knows to 0.1 s when operations
+	 * last completed. */
+	ro.progress_interval_ns = 100000000u;
 	/* --timeline-interval: that interval, throughout. Otherwise each
 	 * test's timeline starts at 100 us and doubles as the test's length
 	 * needs, up to 2048 intervals: a 40 ms test gets 400 of 100 us, an

@@ -16,6 +16,7 @@
 #include "cli.h"
 #include "options.h"
 #include "steps.h"
+#include "ticker.h"
 
 static const struct step all_steps[12] = {
 	{ DISKBENCH_PHASE_PUTC, "Writing a byte at a time...", 0, true },
@@ -93,11 +94,14 @@ int on_event(const struct diskbench_run_event *ev, void *user_data)
 			fputs(s->message, stderr);
 			fflush(stderr);
 			cli->line_open = true;
+			if (cli->live)
+				ticker_open(&cli->ticker, (int)ev->phase_index);
 		}
 		return 0;
 	}
 	if (ev->error)
 		return 0;
+	ticker_close(&cli->ticker);
 	if (!quiet) {
 		if (cli->live)
 			fprintf(stderr, "\r\033[K%s", s->message);

@@ -51,11 +51,54 @@ static _Noreturn void watch(int quit, const int *fds, nfds_t n, pid_t parent)
 	}
 }
 
+pid_t helper_fork(int *quit, bool job_control)
+{
+	sigset_t all, old;
+	int q[2];
+	pid_t pid;
+
+	if (pipe(q))
+		return -1;
+	fcntl(q[0], F_SETFD, FD_CLOEXEC);
+	fcntl(q[1], F_SETFD, FD_CLOEXEC);
+	/* No signal reaches the child before it ignores them. */
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &old);
+	pid = fork();
+	if (pid == 0) {
+		long max = sysconf(_SC_OPEN_MAX);
+
+		/* Ctrl-C and the like are the parent's to handle; the child
+		 * ends when the parent closes its end of the pipe, or exits. */
+		for (int sig = 1; sig < NSIG; sig++)
+			if (sig != SIGKILL && sig != SIGSTOP &&
+			    !(job_control && (sig == SIGTSTP || sig == SIGTTIN ||
+					      sig == SIGTTOU || sig == SIGCONT)))
+				signal(sig, SIG_IGN);
+		if (max < 0 || max > 1024)
+			max = 1024;
+		for (int fd = 0; fd < max; fd++)
+			if (fd != q[0] && fd != STDOUT_FILENO && fd != STDERR_FILENO)
+				close(fd);
+		/* Nothing of the scratch directory held: it can go. */
+		(void)!chdir("/");
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		*quit = q[0];
+		return 0;
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	close(q[0]);
+	if (pid < 0)
+		close(q[1]);
+	else
+		*quit = q[1];
+	return pid;
+}
+
 /* Watches standard output and error when they are pipes or sockets. */
 void watcher_start(struct watcher *w)
 {
-	sigset_t all, old;
-	int fds[2], quit[2];
+	int fds[2], quit;
 	nfds_t n = 0;
 	pid_t parent = getpid();
 
@@ -66,38 +109,14 @@ void watcher_start(struct watcher *w)
 		if (!fstat(fd, &st) && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)))
 			fds[n++] = fd;
 	}
-	if (!n || pipe(quit))
+	if (!n)
 		return;
-	fcntl(quit[0], F_SETFD, FD_CLOEXEC);
-	fcntl(quit[1], F_SETFD, FD_CLOEXEC);
-	/* No signal reaches the child before it ignores them all. */
-	sigfillset(&all);
-	sigprocmask(SIG_BLOCK, &all, &old);
-	w->pid = fork();
-	if (w->pid == 0) {
-		long max = sysconf(_SC_OPEN_MAX);
-
-		/* Ctrl-C and the like are the parent's to handle; the child
-		 * ends when the parent closes its end of the pipe, or exits. */
-		for (int sig = 1; sig < NSIG; sig++)
-			if (sig != SIGKILL && sig != SIGSTOP)
-				signal(sig, SIG_IGN);
-		if (max < 0 || max > 1024)
-			max = 1024;
-		for (int fd = 0; fd < max; fd++)
-			if (fd != quit[0] && fd != STDOUT_FILENO &&
-			    fd != STDERR_FILENO)
-				close(fd);
-		sigprocmask(SIG_SETMASK, &old, NULL);
-		watch(quit[0], fds, n, parent);
-	}
-	sigprocmask(SIG_SETMASK, &old, NULL);
-	close(quit[0]);
+	w->pid = helper_fork(&quit, false);
+	if (w->pid == 0)
+		watch(quit, fds, n, parent);
 	w->running = w->pid > 0;
 	if (w->running)
-		w->quit = quit[1];
-	else
-		close(quit[1]);
+		w->quit = quit;
 }
 
 void watcher_stop(struct watcher *w)

@@ -27,6 +27,16 @@ struct watcher {
 	bool running;
 };
 
+/*
+ * A helper process (the watcher, the ticker of ticker.h): it holds only
+ * standard output and error and the read end of a pipe, whose write end
+ * the parent gets in *quit (closing it tells the child to end), and
+ * ignores every signal but SIGKILL and SIGSTOP, and, with job_control,
+ * SIGTSTP, SIGTTIN, SIGTTOU and SIGCONT. Returns as fork() does; in the
+ * child, *quit is the read end.
+ */
+pid_t helper_fork(int *quit, bool job_control);
+
 /* Whether the reader of fd, a pipe or a socket, is gone. */
 bool reader_gone(int fd);
 

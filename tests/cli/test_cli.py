@@ -1158,6 +1158,110 @@ def test_stall_summary(tmp):
     print(f'ok   {name}: {len(lines)} stall(s), same in stderr, JSON and HTML')
 
 
+LIVE_LEFT = re.compile(r', (\d+):(\d\d) left')
+LIVE_RATE = re.compile(r', ([\d.]+) (MiB|KiB)/s')
+
+
+def test_live_stall(tmp):
+    """The live line during and after one write stalled 2 s: put_block's
+    writes of 8 KiB each take 0.5 ms (slow-write-shim.so, LD_PRELOAD) and
+    its 200th sleeps 2 s more, about 0.1 s into the phase. While it
+    sleeps the line must say "stalled X s" with X the time since the last
+    write completed, drawn by the ticker although the run's thread
+    waits; afterwards the time left must be about what remains (over the
+    phase so far it would be 2.1 s x 96/4, some 50 s) and the rate a real
+    one (not the few KiB/s of the 0.1 s before and the stall), with the
+    stall counted."""
+    name = 'live line stall'
+    shim = os.environ.get('SLOW_WRITE_SHIM')
+    if not shim or not os.path.exists(shim):
+        return fail(name, f'SLOW_WRITE_SHIM={shim!r}: no shim (meson sets it)')
+    d = new_scratch(tmp, 'scratch-live')
+    log, jpath = os.path.join(tmp, 'live-stall.log'), os.path.join(tmp, 'live.json')
+    env = dict(os.environ, LD_PRELOAD=shim, SLOW_WRITE_SIZE='8192',
+               SLOW_WRITE_DELAY_US='500', SLOW_WRITE_STALL_AT='200',
+               SLOW_WRITE_STALL_MS='2000', SLOW_WRITE_LOG=log)
+    # An ASan build's runtime would insist on coming first.
+    env['ASAN_OPTIONS'] = ':'.join(filter(None, [os.environ.get('ASAN_OPTIONS'),
+                                                 'verify_asan_link_order=0']))
+    proc = subprocess.Popen([EXE, '-d', d] + USER + ['-s', '32', '-r', '16', '-n', '0',
+                                                     '-f', '-b', '--progress', '--no-settle',
+                                                     '--json', jpath],
+                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, env=env)
+    parts = []   # (when read, CLOCK_MONOTONIC as the shim's log; text)
+    buf = b''
+    while True:
+        b = proc.stderr.read1(4096)
+        if not b:
+            break
+        now = time.monotonic()
+        # Each line is whole once the next \r or \n came.
+        *whole, buf = re.split(rb'[\r\n]', buf + b)
+        parts += [(now, w.decode(errors='replace').replace('\x1b[K', ''))
+                  for w in whole if w]
+    rc = proc.wait(60)
+    if rc != 0:
+        return fail(name, f'exit {rc}')
+    try:
+        with open(log) as f:
+            t0, t1 = (int(x) / 1e9 for x in f.read().split())
+    except (OSError, ValueError) as e:
+        return fail(name, f'no stall log from the shim: {e}')
+    put = [(t, ln) for t, ln in parts if ln.startswith('Writing intelligently...')]
+    done = [t for t, ln in put if ln.endswith('done')]
+    if not done:
+        return fail(name, f'no "done" of put_block in {parts!r}')
+    end = done[0]
+    during = []
+    for t, ln in put:
+        m = re.search(r'stalled (\d+\.\d) s', ln)
+        if not m:
+            continue
+        x = float(m.group(1))
+        if t < t0 + 0.9:
+            fail(name, f'{ln!r} {t - t0:+.2f} s from the stall\'s start')
+        elif t <= t1 + 0.3:
+            during.append((t, x))
+            # The last report before the stall is at most 0.1 s (the
+            # progress interval) and a write older; the line is drawn
+            # every 0.2 s and read a little later.
+            if not (t - t0) - 0.5 <= x <= (t - t0) + 0.25:
+                fail(name, f'{ln!r} read {t - t0:.2f} s into the stall')
+    if len(during) < 2:
+        return fail(name, f'{len(during)} "stalled" lines in a stall of {t1 - t0:.2f} s: {put!r}')
+    # Drawn after the stall ended: read 0.4 s after it (a tick is 0.2 s).
+    after = [(t, ln) for t, ln in put if t > t1 + 0.4 and not ln.endswith('done')]
+    lefts = 0
+    for t, ln in after:
+        if 'stalled' in ln:
+            fail(name, f'{ln!r} {t - t1:.2f} s after the stall ended')
+        m = re.search(r'; 1 stall, (\d+\.\d) s$', ln)
+        if not m or not 1.8 <= float(m.group(1)) <= 2.4:
+            fail(name, f'after the stall, {ln!r} does not count it (2 s)')
+        m = LIVE_LEFT.search(ln)
+        if m:
+            lefts += 1
+            left = int(m.group(1)) * 60 + int(m.group(2))
+            # Rounded to the second, drawn up to 0.2 s before it is read.
+            if left > (end - t) + 1.5:
+                fail(name, f'{ln!r} with {end - t:.1f} s left')
+        m = LIVE_RATE.search(ln)
+        if m and (m.group(2) == 'KiB' or float(m.group(1)) < 1):
+            fail(name, f'{ln!r}: the writes go at 8 KiB per 0.5 ms at most')
+    if not lefts:
+        return fail(name, f'no time left shown after the stall: {after!r}')
+    with open(jpath) as f:
+        doc = json.load(f)
+    ph = next(p for p in doc['runs'][0]['phases'] if p['name'] == 'put_block')
+    if not any(1.9e9 <= s['latency_ns'] <= 2.5e9 for s in ph['stalls']):
+        fail(name, f"the JSON's put_block stalls {ph['stalls']!r}")
+    if not empty(d):
+        fail(name, f'left behind: {os.listdir(d)}')
+    print(f'ok   {name}: {len(during)} "stalled" lines in {t1 - t0:.2f} s, '
+          f'{lefts} times left after it')
+
+
 def main():
     if not os.access(EXE, os.X_OK):
         print(f'{EXE}: not executable')
@@ -1179,6 +1283,7 @@ def main():
             test_cache_options(tmp)
             test_random_file_like_bonnie(tmp)
             test_stall_summary(tmp)
+            test_live_stall(tmp)
             test_report_dir_as_user(tmp)
         if 'signals' in GROUPS:
             # SIGINT in the middle of the per-byte write (about 2.5 s long).

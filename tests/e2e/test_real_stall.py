@@ -1,0 +1,291 @@
+#!/usr/bin/env python3
+"""diskbench-bonnie on a file system whose writes the kernel holds.
+
+Usage: test_real_stall.py PATH-TO-diskbench-bonnie SOURCE-ROOT
+
+Root only, with loop devices: tests/support/stall-device.py makes two
+set-ups, an ext4 on a loop device over an image file on another ext4 on
+a loop device. On the plain one nothing is held; on the stalling one a
+holder freezes the lower file system 1.0 s every 3.0 s, so that the
+O_DIRECT writes of the upper one (put_block with -D) wait in the kernel
+until it thaws, while reads go on (stall-device.py probe checks both
+first). diskbench-bonnie runs on each (-s 64:512: 131072 writes of 512
+bytes, 4-14 s of put_block here, so that it spans several periods; the
+whole test 15-40 s) and writes JSON, which is checked against the
+holder's log:
+
+- each held period that overlaps put_block by 0.2 s or more is one stall
+  of put_block, and each stall of put_block is one held period: its
+  start within [freeze - 20 ms, frozen + 20 ms] and its end within
+  [thaw - 5 ms, thawed + 50 ms] (see TOLERANCES);
+- every stall of 1 s or more in the other phases ends when a period
+  thaws (rewrite writes through the page cache: only its fsync waits);
+- the plain set-up has no stall of 1 s or more;
+- the holder's own periods and holds are what it was asked for, to 10 ms.
+
+Exit 77 (skipped, never passed) when not root or without loop devices.
+"""
+import os as _os
+import sys as _sys
+_sys.path.insert(0, _os.path.join(_os.path.dirname(_os.path.abspath(__file__)), ".."))
+import signal_defaults  # noqa: E402,F401 (first: the children inherit it)
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+BONNIE = os.path.abspath(sys.argv[1])
+SRC = os.path.abspath(sys.argv[2])
+TOOL = os.path.join(SRC, 'tests', 'support', 'stall-device.py')
+SKIP = 77
+
+HOLD_S, PERIOD_S, FIRST_S = 1.0, 3.0, 0.5
+ARGS = ['-s', '64:512', '-r', '32', '-n', '0', '-f', '-b', '-D', '--no-settle',
+        '--no-progress']
+
+# How far a stall's ends may lie from its period's, in ns. Measured on
+# this machine's kernel 6.18 (five periods of put_block, --direct-io on
+# and off): the first held write starts 5-12 ms after the freeze begins
+# (FIFREEZE first waits an RCU grace period before it blocks writers, then
+# syncs: "frozen" comes 40-80 ms after "freeze") and ends 0.6-3.5 ms after
+# the thaw returned. A write in flight when the freeze begins starts
+# before it, by at most its own latency (p99 0.1-0.3 ms here): 20 ms
+# allows for a loaded machine, as do the 50 ms after the thaw (the woken
+# loop worker and the benchmark's thread must both be scheduled).
+TOLERANCES = {'start_before_freeze': 20e6, 'start_after_frozen': 20e6,
+              'end_before_thaw': 5e6, 'end_after_thawed': 50e6}
+# A period overlapping put_block by this much makes a write at least
+# this long: a stall under the default rule (>= 100 ms and 100 x p99).
+MIN_OVERLAP_NS = 200e6
+
+failures = []
+
+
+def fail(name, why):
+    failures.append(f'FAIL {name}: {why}')
+    print(failures[-1], flush=True)
+
+
+def ok(name, what):
+    print(f'ok   {name}: {what}', flush=True)
+
+
+def tool(*args, **kw):
+    return subprocess.run([sys.executable, TOOL] + list(args), capture_output=True,
+                          text=True, timeout=120, **kw)
+
+
+# --- for the lead: the held periods' own figures ---------------------------
+# held_summary() gives what the holder's log says of the periods that fell
+# in [start_ns, end_ns] (CLOCK_MONOTONIC, as the phase's timeline start and
+# its stalls): how many, their typical length and their period, for the
+# assertions on the JSON's per-phase stall summary (count, typical length,
+# period, share stalled) once it has them:
+#   count  == held_summary(...)['count']
+#   length ~= held_summary(...)['length_ns']     (within the TOLERANCES)
+#   period ~= held_summary(...)['period_ns']     (within 10 ms)
+#   share  ~= count * length_ns / phase elapsed_ns
+def held_summary(log, start_ns, end_ns, min_overlap_ns=MIN_OVERLAP_NS):
+    """The periods of the holder's log that overlap [start_ns, end_ns] by
+    min_overlap_ns or more: count; length_ns, the median of the writes'
+    hold (freeze to thawed, the longest a held write can wait); period_ns,
+    the median from one freeze to the next (None with fewer than two)."""
+    ps = [p for p in log['periods']
+          if min(p['thawed_ns'], end_ns) - max(p['freeze_ns'], start_ns) >= min_overlap_ns]
+    return {
+        'count': len(ps),
+        'length_ns': statistics.median(p['thawed_ns'] - p['freeze_ns'] for p in ps) if ps else None,
+        'period_ns': (statistics.median(b['freeze_ns'] - a['freeze_ns']
+                                        for a, b in zip(ps, ps[1:]))
+                      if len(ps) > 1 else None),
+    }
+# ----------------------------------------------------------------------------
+
+
+def loops_of(d):
+    """The loop devices still backed by a file under d."""
+    p = subprocess.run(['losetup', '-l', '-n', '-O', 'NAME,BACK-FILE'],
+                       capture_output=True, text=True)
+    return [ln for ln in p.stdout.splitlines() if d in ln]
+
+
+def mounts_of(d):
+    with open('/proc/self/mounts') as f:
+        return [ln for ln in f if d in ln]
+
+
+def run_on(tmp, name, stalling):
+    """A set-up, its holder when stalling, diskbench-bonnie on it: the
+    JSON document and the holder's log (None when not stalling)."""
+    d = os.path.join(tmp, name)
+    log = os.path.join(tmp, name + '-holds.json')
+    jpath = os.path.join(tmp, name + '.json')
+    p = tool('setup', d, '--size-mib', '256')
+    if p.returncode != 0:
+        fail(name, f'setup: exit {p.returncode}: {p.stderr.strip()}')
+        return None, None
+    holder = None
+    try:
+        st = json.loads(p.stdout)
+        if stalling:
+            p = tool('probe', d, '--hold', '1.0')
+            if p.returncode != 0:
+                fail(name, f'probe: exit {p.returncode}: {p.stderr.strip()}')
+            else:
+                pr = json.loads(p.stdout)
+                if pr['read_s'] > 0.2 or not 0.8 <= pr['write_s'] <= 1.2:
+                    fail(name, f'the set-up does not hold writes alone: {pr}')
+                else:
+                    ok(name, f"frozen 1 s: an O_DIRECT read took {pr['read_s'] * 1e3:.1f} ms, "
+                             f"a write {pr['write_s']:.3f} s")
+            holder = subprocess.Popen([sys.executable, TOOL, 'hold', d, '--hold', str(HOLD_S),
+                                       '--period', str(PERIOD_S), '--first', str(FIRST_S),
+                                       '--log', log], stderr=subprocess.PIPE, text=True)
+        t = time.monotonic()
+        b = subprocess.run([BONNIE, '-d', st['mnt'], '-u', 'root', '-m', name] + ARGS +
+                           ['--json', jpath], capture_output=True, text=True, timeout=180)
+        secs = time.monotonic() - t
+        if b.returncode != 0:
+            fail(name, f'diskbench-bonnie: exit {b.returncode}: {b.stderr[-2000:]!r}')
+            return None, None
+        print(f'     {name}: diskbench-bonnie ran {secs:.1f} s', flush=True)
+    finally:
+        if holder:
+            holder.terminate()   # it thaws before it exits
+            _, err = holder.communicate(timeout=30)
+            if holder.returncode != 0 or err:
+                fail(name, f'holder: exit {holder.returncode}: {err.strip()}')
+        p = tool('teardown', d)
+        if p.returncode != 0 or os.path.exists(d) or loops_of(d) or mounts_of(d):
+            fail(name, f'teardown: exit {p.returncode}: {p.stderr.strip()}; left '
+                       f'{loops_of(d) + mounts_of(d)}')
+    with open(jpath) as f:
+        doc = json.load(f)
+    holds = None
+    if stalling:
+        with open(log) as f:
+            holds = json.load(f)
+    return doc, holds
+
+
+def phases(doc):
+    """Each phase with its start and end on CLOCK_MONOTONIC (the sync
+    engine's clock, on which each timeline starts at the phase's start),
+    and its stalls likewise."""
+    out = []
+    for ph in doc['runs'][0]['phases']:
+        t0 = ph['timeline']['start_ns']
+        out.append((ph['name'], t0, t0 + ph['elapsed_ns'],
+                    [(t0 + s['start_ns'], t0 + s['end_ns'], s) for s in ph['stalls']]))
+    return out
+
+
+def check_holder(log):
+    name = 'holder'
+    ps = log['periods']
+    if len(ps) < 3:
+        return fail(name, f'{len(ps)} periods: {ps}')
+    for a, b in zip(ps, ps[1:]):
+        if abs(b['freeze_ns'] - a['freeze_ns'] - PERIOD_S * 1e9) > 10e6:
+            fail(name, f'period of {(b["freeze_ns"] - a["freeze_ns"]) / 1e9:.3f} s, not {PERIOD_S}')
+    for p in ps:
+        if not p.get('cut_short') and abs(p['thaw_ns'] - p['freeze_ns'] - HOLD_S * 1e9) > 10e6:
+            fail(name, f'hold of {(p["thaw_ns"] - p["freeze_ns"]) / 1e9:.3f} s, not {HOLD_S}')
+        if not p['freeze_ns'] <= p['frozen_ns'] <= p['thaw_ns'] <= p['thawed_ns']:
+            fail(name, f'times out of order: {p}')
+    ok(name, f'{len(ps)} periods of {PERIOD_S} s, each held {HOLD_S} s, to 10 ms')
+
+
+def matches(stall, p):
+    """Whether a stall (start, end on CLOCK_MONOTONIC) is period p's."""
+    a, b = stall[0], stall[1]
+    return (p['freeze_ns'] - TOLERANCES['start_before_freeze'] <= a <=
+            p['frozen_ns'] + TOLERANCES['start_after_frozen'] and
+            p['thaw_ns'] - TOLERANCES['end_before_thaw'] <= b <=
+            p['thawed_ns'] + TOLERANCES['end_after_thawed'])
+
+
+def check_stalling(doc, log):
+    name = 'stalling'
+    periods = log['periods']
+    for ph, start, end, stalls in phases(doc):
+        if ph == 'put_block':
+            want = held_summary(log, start, end)
+            anyhow = held_summary(log, start, end, min_overlap_ns=1)
+            if want['count'] < 2:
+                fail(name, f'put_block ({(end - start) / 1e9:.1f} s) overlapped '
+                           f'{want["count"]} held periods, not several: make it longer')
+            if not want['count'] <= len(stalls) <= anyhow['count']:
+                fail(name, f'put_block: {len(stalls)} stalls, {want["count"]} held periods '
+                           f'in it ({anyhow["count"]} touching it)')
+            used = set()
+            for s in stalls:
+                hit = [i for i, p in enumerate(periods) if matches(s, p)]
+                if len(hit) != 1 or hit[0] in used:
+                    fail(name, f'put_block stall {s[2]} (at {s[0] / 1e9:.3f} s to '
+                               f'{s[1] / 1e9:.3f} s) is no one held period: {periods}')
+                else:
+                    used.add(hit[0])
+            # Each period well inside the phase is one of its stalls.
+            for i, p in enumerate(periods):
+                if (p['freeze_ns'] >= start and p['thawed_ns'] <= end and
+                        i not in used):
+                    fail(name, f'put_block: period {p} is no stall of {stalls}')
+            offs = [(s[0] - periods[i]['freeze_ns'], s[1] - periods[i]['thawed_ns'])
+                    for s in stalls for i in range(len(periods)) if matches(s, periods[i])]
+            if offs:
+                ok(name, f'put_block: {len(stalls)} stalls = held periods; start - freeze '
+                         f'{min(o[0] for o in offs) / 1e6:+.1f} to {max(o[0] for o in offs) / 1e6:+.1f} ms, '
+                         f'end - thawed {min(o[1] for o in offs) / 1e6:+.1f} to '
+                         f'{max(o[1] for o in offs) / 1e6:+.1f} ms')
+        else:
+            for s in stalls:
+                if s[2]['latency_ns'] < 1e9:
+                    continue
+                if not any(p['thaw_ns'] - TOLERANCES['end_before_thaw'] <= s[1] <=
+                           p['thawed_ns'] + TOLERANCES['end_after_thawed'] for p in periods):
+                    fail(name, f'{ph}: a stall of {s[2]["latency_ns"] / 1e9:.3f} s ends at '
+                               f'no thaw: {s[2]}')
+
+
+def check_plain(doc):
+    name = 'plain'
+    long_ = [(ph, s[2]) for ph, _, _, stalls in phases(doc) for s in stalls
+             if s[2]['latency_ns'] >= 1e9]
+    if long_:
+        return fail(name, f'stalls of 1 s or more with nothing held: {long_}')
+    worst = max(ph['latency']['max_ns'] for ph in doc['runs'][0]['phases'])
+    ok(name, f'no stall of 1 s or more; the longest operation {worst / 1e6:.1f} ms')
+
+
+def main():
+    if os.geteuid() != 0:
+        print('SKIP: needs root (loop devices, mounts, FIFREEZE)')
+        return SKIP
+    if not os.path.exists('/dev/loop-control'):
+        print('SKIP: no loop devices (/dev/loop-control)')
+        return SKIP
+    tmp = tempfile.mkdtemp(prefix='diskbench-stall.')
+    try:
+        doc, _ = run_on(tmp, 'plain', False)
+        if doc:
+            check_plain(doc)
+        doc, log = run_on(tmp, 'stalling', True)
+        if doc:
+            check_holder(log)
+            check_stalling(doc, log)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    if failures:
+        print(f'\n{len(failures)} failure(s)')
+        return 1
+    print('all passed')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
