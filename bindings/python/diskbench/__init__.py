@@ -27,7 +27,8 @@ from . import _lib
 from ._common import DiskbenchError, DiskbenchValueError, strerror
 from ._engine import (Buffer, Engine, EngineOps, EngineTable, IOOp, IORequest,
                       OpenFlags)
-from ._report import Format, Report, ReportRun, RunInfo
+from ._report import (CompareCell, CompareSetup, CompareTest, Comparison,
+                      Format, Report, ReportRun, RunInfo)
 from ._run import (DONE, BonniePhase, ContextPhase, CustomContext, CustomPhase,
                    FilesPhase, Phase, Progress, RandomPhase, Run, RunEvent,
                    SeqPhase, SweepEntry, Target, sweep)
@@ -46,6 +47,7 @@ __all__ = [
     "ContextPhase", "CustomContext", "DONE", "Run", "RunEvent", "Progress", "Report",
     "ReportRun", "RunInfo", "Format", "IntervalTails", "SlowOp", "Stall",
     "Stalls", "StallSummary", "StallGrade", "PaceInfo", "sweep", "SweepEntry",
+    "Comparison", "CompareSetup", "CompareTest", "CompareCell",
 ]
 
 #: The version of this package; it follows the library's.

@@ -280,6 +280,32 @@ class StallSummary(Structure):
                 ("base_p99_ns", u64), ("grade", u32), ("flags", u32)]
 
 
+class CompareOpts(Structure):
+    _fields_ = [("sz", size), ("confidence", c_double), ("same_pct", c_double),
+                ("outlier_factor", c_double), ("rules", POINTER(StallRules))]
+
+
+class CompareSetup(Structure):
+    _fields_ = [("sz", size), ("name", c_char_p), ("runs", size),
+                ("first_run", size)]
+
+
+class ComparePhase(Structure):
+    _fields_ = [("sz", size), ("name", c_char_p), ("kind", c_int),
+                ("flags", u32), ("rate_spread_pct", c_double),
+                ("worst_ns", u64), ("worst_setup", size),
+                ("worst_factor", c_double), ("grade", u32), ("setups", u32)]
+
+
+class CompareCell(Structure):
+    _fields_ = [("sz", size), ("runs", size), ("flags", u32), ("grade", u32),
+                ("rate_mean", c_double), ("rate_sd", c_double),
+                ("diff_pct", c_double), ("ci_pct", c_double),
+                ("worst_ns", u64), ("p99_ns", u64), ("worst_factor", c_double),
+                ("stalls", u64), ("longest_stall_ns", u64),
+                ("stalled_ns", u64), ("elapsed_ns", u64), ("present", size)]
+
+
 class SlowOp(Structure):
     _fields_ = [("sz", size), ("start_ns", u64), ("latency_ns", u64),
                 ("bytes", u64), ("offset", u64), ("file", u32),
@@ -328,6 +354,10 @@ STRUCTS = {
     "diskbench_stall_rules": StallRules,
     "diskbench_stall": Stall,
     "diskbench_stall_summary": StallSummary,
+    "diskbench_compare_opts": CompareOpts,
+    "diskbench_compare_setup": CompareSetup,
+    "diskbench_compare_phase": ComparePhase,
+    "diskbench_compare_cell": CompareCell,
     "diskbench_slow_op": SlowOp,
     "diskbench_pace_opts": PaceOpts,
     "diskbench_pace_info": PaceInfo,
@@ -463,6 +493,17 @@ _PROTOTYPES: Tuple[Tuple[Any, ...], ...] = (
     ("stalls_text", ctypes.c_long, (P, ctypes.c_char_p, size)),
     ("stalls_summary_text", ctypes.c_long, (P, ctypes.c_char_p, size)),
     ("stall_grade_name", ctypes.c_char_p, (u32,)),
+    # compare.h
+    ("compare_opts_init", None, (POINTER(CompareOpts), size)),
+    ("compare_new", c_int, (PP, P, POINTER(CompareOpts))),
+    ("compare_free", None, (P,)),
+    ("compare_setup_count", size, (P,)),
+    ("compare_setup_get", c_int, (P, size, POINTER(CompareSetup))),
+    ("compare_phase_count", size, (P,)),
+    ("compare_phase_get", c_int, (P, size, POINTER(ComparePhase))),
+    ("compare_phase_cell_count", size, (P, size)),
+    ("compare_phase_cell_get", c_int, (P, size, size, POINTER(CompareCell))),
+    ("compare_text", ctypes.c_long, (P, ctypes.c_char_p, size)),
     # engine.h
     ("engine_sync_new", c_int, (PP,)),
     ("engine_null_new", c_int, (PP,)),
@@ -610,6 +651,12 @@ STALL_DEFAULT_P99_FACTOR = 100
 STALL_NO_RELATIVE = U64_MAX
 STALL_EXACT = 0x1
 STALL_PERIODIC = 0x1
+COMPARE_HAS_RATE = 0x1
+COMPARE_SAME_RATE = 0x2
+COMPARE_CELL_BYTES = 0x1
+COMPARE_CELL_OUTLIER = 0x2
+COMPARE_CELL_HAS_CI = 0x4
+COMPARE_CELL_DIFFERS = 0x8
 SLOW_DEFAULT_THRESHOLD_NS = 50000000
 SLOW_MAX = 4096
 SLOW_NO_OFFSET = U64_MAX

@@ -19,7 +19,7 @@ from ._common import (Closeable, DiskbenchValueError, PathArg,
                       check_int, cpath, cstr, decode, raise_first)
 from ._info import RunInfo, _info_arg, _merge_info
 from ._run import Run
-from ._stats import Result
+from ._stats import PhaseKind, Result, StallGrade, _text, stall_rules
 
 
 class Format(enum.IntEnum):
@@ -78,6 +78,80 @@ class ReportRun(NamedTuple):
 
     info: RunInfo
     results: List[Result]
+
+
+class CompareSetup(NamedTuple):
+    """A set-up of a comparison (struct diskbench_compare_setup): the runs'
+    name, its runs (repetitions, copies counted once) and the report index
+    of its first run."""
+
+    name: str
+    runs: int
+    first_run: int
+
+
+class CompareTest(NamedTuple):
+    """A test across the set-ups (struct diskbench_compare_phase)."""
+
+    name: str
+    kind: PhaseKind
+    #: Two set-ups or more have a throughput.
+    has_rate: bool
+    #: Every set-up's mean throughput within same_pct of the fastest's.
+    same_rate: bool
+    #: How far the slowest mean is below the fastest, in percent.
+    rate_spread_pct: float
+    #: The worst latency of any set-up (0: none known) and whose it is.
+    worst_ns: int
+    worst_setup: Optional[int]
+    worst_factor: float
+    grade: StallGrade
+    setups: int
+
+
+class CompareCell(NamedTuple):
+    """One test of one set-up (struct diskbench_compare_cell): the throughput
+    over its repetitions (bytes or operations a second), the difference to
+    the first set-up in percent with its confidence interval's half-width
+    (None without one), the worst latency and how many times the other
+    set-ups' it is, and its stalls."""
+
+    runs: int
+    present: int
+    rate_bytes: bool
+    rate_mean: float
+    rate_sd: float
+    diff_pct: float
+    ci_pct: Optional[float]
+    differs: bool
+    outlier: bool
+    grade: StallGrade
+    worst_ns: int
+    p99_ns: int
+    worst_factor: float
+    stalls: int
+    longest_stall_ns: int
+    stalled_ns: int
+    elapsed_ns: int
+
+
+class Comparison(NamedTuple):
+    """The verdict across a report's set-ups (diskbench_compare_new()):
+    ``setups``, ``tests``, ``cells[test][setup]`` and the ``text`` the
+    library says it in."""
+
+    setups: List[CompareSetup]
+    tests: List[CompareTest]
+    cells: List[List[CompareCell]]
+    text: str
+
+    def cell(self, test: Union[int, str], setup: Union[int, str]) -> CompareCell:
+        """A cell by index or by name."""
+        if isinstance(test, str):
+            test = next(i for i, t in enumerate(self.tests) if t.name == test)
+        if isinstance(setup, str):
+            setup = next(i for i, u in enumerate(self.setups) if u.name == setup)
+        return self.cells[test][setup]
 
 
 class _Sink:
@@ -264,6 +338,63 @@ class Report(Closeable):
     def runs(self) -> List[ReportRun]:
         """Every run, as (info, results)."""
         return list(self)
+
+    def compare(self, confidence: float = 0.0, same_pct: float = 0.0,
+                outlier_factor: float = 0.0, always_ns: int = 0,
+                floor_ns: int = 0, p99_factor: Optional[int] = 0) -> Comparison:
+        """The verdict across the report's set-ups (diskbench_compare_new):
+        0 in any argument is the library's default (95 % confidence,
+        throughput within 10 %, an outlier at 10 times the others' worst
+        latency; the stall rules as Result.stalls takes them)."""
+        o = C.CompareOpts()
+        C.compare_opts_init(byref(o), sizeof(o))
+        o.confidence = check_float(confidence, "confidence")
+        o.same_pct = check_float(same_pct, "same_pct")
+        o.outlier_factor = check_float(outlier_factor, "outlier_factor")
+        rules = stall_rules(always_ns, floor_ns, p99_factor)
+        o.rules = ctypes.pointer(rules)
+        c = C.P()
+        check(C.compare_new(byref(c), self._p, byref(o)), "compare_new")
+        try:
+            setups = []
+            one = C.CompareSetup()
+            for i in range(C.compare_setup_count(c)):
+                one.sz = sizeof(one)
+                check(C.compare_setup_get(c, i, byref(one)), "compare_setup_get")
+                setups.append(CompareSetup(decode(one.name) or "", one.runs,
+                                           one.first_run))
+            tests, cells = [], []
+            ph, x = C.ComparePhase(), C.CompareCell()
+            for t in range(C.compare_phase_count(c)):
+                ph.sz = sizeof(ph)
+                check(C.compare_phase_get(c, t, byref(ph)), "compare_phase_get")
+                tests.append(CompareTest(
+                    decode(ph.name) or "", PhaseKind.of(ph.kind),
+                    bool(ph.flags & C.COMPARE_HAS_RATE),
+                    bool(ph.flags & C.COMPARE_SAME_RATE), ph.rate_spread_pct,
+                    ph.worst_ns,
+                    None if ph.worst_setup == C.SIZE_MAX else ph.worst_setup,
+                    ph.worst_factor, StallGrade(ph.grade), ph.setups))
+                row = []
+                for u in range(C.compare_phase_cell_count(c, t)):
+                    x.sz = sizeof(x)
+                    check(C.compare_phase_cell_get(c, t, u, byref(x)),
+                          "compare_phase_cell_get")
+                    ci = bool(x.flags & C.COMPARE_CELL_HAS_CI)
+                    row.append(CompareCell(
+                        x.runs, x.present, bool(x.flags & C.COMPARE_CELL_BYTES),
+                        x.rate_mean, x.rate_sd, x.diff_pct,
+                        x.ci_pct if ci else None,
+                        bool(x.flags & C.COMPARE_CELL_DIFFERS),
+                        bool(x.flags & C.COMPARE_CELL_OUTLIER),
+                        StallGrade(x.grade), x.worst_ns, x.p99_ns,
+                        x.worst_factor, x.stalls, x.longest_stall_ns,
+                        x.stalled_ns, x.elapsed_ns))
+                cells.append(row)
+            text = _text(C.compare_text, c, "compare_text")
+        finally:
+            C.compare_free(c)
+        return Comparison(setups, tests, cells, text)
 
     def _write_opts(self, percentiles: Optional[Sequence[float]],
                     csv_header: bool, title: Optional[str]) -> "tuple[Any, List[Any]]":

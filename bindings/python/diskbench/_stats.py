@@ -243,6 +243,23 @@ class Stalls(NamedTuple):
     text: str
 
 
+def stall_rules(always_ns: int, floor_ns: int,
+                p99_factor: Optional[int]) -> Any:
+    """struct diskbench_stall_rules from Result.stalls()'s arguments."""
+    rules = C.StallRules()
+    C.stall_rules_init(byref(rules), sizeof(rules))
+    rules.always_ns = u64(always_ns, "always_ns")
+    rules.floor_ns = u64(floor_ns, "floor_ns")
+    if p99_factor is None:
+        rules.p99_factor = C.STALL_NO_RELATIVE
+    else:
+        rules.p99_factor = u64(p99_factor, "p99_factor")
+        if rules.p99_factor == C.STALL_NO_RELATIVE:
+            raise DiskbenchValueError("p99_factor 2**64 - 1 means no "
+                                      "relative rule: pass None")
+    return rules
+
+
 def _text(fn: Any, st: Any, name: str) -> str:
     """A text the library writes as snprintf() does: asked its length, then
     written whole."""
@@ -1162,17 +1179,7 @@ class Result(Closeable):
         least ``always_ns`` (default 1 s), or of at least ``p99_factor``
         times the p99 (default 100; None: no such rule) and at least
         ``floor_ns`` (default 100 ms); overlapping ones make one stall."""
-        rules = C.StallRules()
-        C.stall_rules_init(byref(rules), sizeof(rules))
-        rules.always_ns = u64(always_ns, "always_ns")
-        rules.floor_ns = u64(floor_ns, "floor_ns")
-        if p99_factor is None:
-            rules.p99_factor = C.STALL_NO_RELATIVE
-        else:
-            rules.p99_factor = u64(p99_factor, "p99_factor")
-            if rules.p99_factor == C.STALL_NO_RELATIVE:
-                raise DiskbenchValueError("p99_factor 2**64 - 1 means no "
-                                          "relative rule: pass None")
+        rules = stall_rules(always_ns, floor_ns, p99_factor)
         st = C.P()
         check(C.stalls_find(byref(st), self._p, byref(rules)), "stalls_find")
         try:
