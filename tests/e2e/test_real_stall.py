@@ -209,6 +209,40 @@ def matches(stall, p):
             p['thawed_ns'] + TOLERANCES['end_after_thawed'])
 
 
+def check_summary(name, doc, stalls, periods):
+    """put_block's stall_summary (count, typical length, period, share)
+    against the held periods its stalls matched."""
+    ph = next(p for p in doc['runs'][0]['phases'] if p['name'] == 'put_block')
+    sm = ph['stall_summary']
+    if sm['count'] != len(stalls):
+        return fail(name, f"stall_summary counts {sm['count']}, the list has {len(stalls)}")
+    hit = [p for s in stalls for p in periods if matches(s, p)]
+    if len(hit) != len(stalls) or not hit:
+        return fail(name, 'stall_summary: the stalls are not the held periods')
+    # A stall's length lies between the shortest and the longest the
+    # tolerances of matches() allow for its period.
+    lo = min(p['thaw_ns'] - TOLERANCES['end_before_thaw'] -
+             (p['frozen_ns'] + TOLERANCES['start_after_frozen']) for p in hit)
+    hi = max(p['thawed_ns'] + TOLERANCES['end_after_thawed'] -
+             (p['freeze_ns'] - TOLERANCES['start_before_freeze']) for p in hit)
+    if not lo <= sm['typical_ns'] <= hi:
+        fail(name, f"typical stall {sm['typical_ns'] / 1e9:.3f} s, the holds allow "
+                   f'{lo / 1e9:.3f} to {hi / 1e9:.3f} s')
+    if len(hit) >= 2:
+        held = statistics.median(b['freeze_ns'] - a['freeze_ns'] for a, b in zip(hit, hit[1:]))
+        slack = max(p['frozen_ns'] - p['freeze_ns'] for p in hit) + \
+            TOLERANCES['start_before_freeze'] + TOLERANCES['start_after_frozen']
+        if sm['period_ns'] is None or abs(sm['period_ns'] - held) > slack:
+            fail(name, f"period {sm['period_ns']}, the holder's {held:.0f} ns (+- {slack:.0f})")
+    stalled = sum(st[2]['latency_ns'] for st in stalls)
+    if abs(sm['stalled_ns'] - stalled) > 1e6 or sm['elapsed_ns'] != ph['elapsed_ns']:
+        fail(name, f"stalled {sm['stalled_ns']} of {sm['elapsed_ns']} ns; the stalls add "
+                   f"to {stalled}, the phase lasted {ph['elapsed_ns']}")
+    if sm['grade'] not in ('stall', 'severe') or not sm['text'].startswith('put_block: '):
+        fail(name, f"grade {sm['grade']}, text {sm['text']!r}")
+    ok(name, f"put_block's summary: {sm['text']}")
+
+
 def check_stalling(doc, log):
     name = 'stalling'
     periods = log['periods']
@@ -242,6 +276,7 @@ def check_stalling(doc, log):
                          f'{min(o[0] for o in offs) / 1e6:+.1f} to {max(o[0] for o in offs) / 1e6:+.1f} ms, '
                          f'end - thawed {min(o[1] for o in offs) / 1e6:+.1f} to '
                          f'{max(o[1] for o in offs) / 1e6:+.1f} ms')
+            check_summary(name, doc, stalls, periods)
         else:
             for s in stalls:
                 if s[2]['latency_ns'] < 1e9:
