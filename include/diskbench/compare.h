@@ -28,7 +28,8 @@
  *
  *     throughput within 8 % across the 3 set-ups (a, b, c) in every test
  *     c's worst latency is 68x the others' in put_block, rewrite and seeks
- *     c stalls: put_block (9 stalls of 2.52 s, severe), rewrite (...)
+ *     c stalls: put_block (severe: 9 stalls of 2.52 s, about one every
+ *       7 s, 34 % of the phase stalled); rewrite (...)
  *     put_block: b is 12 % +- 3 % slower than a (95 % confidence, 5 and 5 runs)
  *
  * @defgroup compare Comparison
@@ -289,8 +290,8 @@ diskbench_compare_phase_cell_get(const struct diskbench_compare *c,
  * @param[out] buf  where to write; may be NULL when @p size is 0
  * @param[in]  size room at @p buf
  * @return the length of the whole text (not counting the NUL), which may
- *         be @p size or more: the text was cut; -EINVAL for a NULL @p c;
- *         -ENOMEM
+ *         be @p size or more: the text was cut; -EINVAL for a NULL @p c,
+ *         or a NULL @p buf with a non-zero @p size; -ENOMEM
  */
 DISKBENCH_API long diskbench_compare_text(const struct diskbench_compare *c,
 					  char *buf, size_t size);

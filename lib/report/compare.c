@@ -850,9 +850,12 @@ static void throughput_line(const struct diskbench_compare *c, struct text *t)
 		    p->name, pct(a, sizeof(a), p->rate_spread_pct),
 		    c->s[slow].name, c->s[fast].name);
 	}
-	if (same)
-		say(t, "throughput within %.0f %% in the other %zu test%s\n",
-		    spread < 1 ? 1 : ceil(spread), same, same == 1 ? "" : "s");
+	if (same == 1)
+		say(t, "throughput within %.0f %% in the other test\n",
+		    spread < 1 ? 1 : ceil(spread));
+	else if (same)
+		say(t, "throughput within %.0f %% in the other %zu tests\n",
+		    spread < 1 ? 1 : ceil(spread), same);
 }
 
 static void latency_lines(const struct diskbench_compare *c, struct text *t)
