@@ -25,6 +25,8 @@
  * HdrHistogram's percentiles are ours.
  */
 #include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -251,7 +253,13 @@ static void out_tag(struct diskbench__out *o, const char *s)
 /* Seconds with millisecond digits. */
 static const char *secs(char *buf, size_t size, uint64_t ns)
 {
-	return diskbench__fixed(buf, size, (double)ns / 1e9, 3);
+	/* Whole ms, rounded half up, in integers: through a double, a wall
+	 * clock time (1.8e18 ns) keeps only ~0.25 us, and a time within that
+	 * of a half millisecond could round either way. */
+	uint64_t ms = ns / 1000000 + (ns % 1000000 >= 500000);
+
+	snprintf(buf, size, "%" PRIu64 ".%03" PRIu64, ms / 1000, ms % 1000);
+	return buf;
 }
 
 /* One interval line: "Tag=run/phase<suffix>", its start on the wall

@@ -81,7 +81,9 @@ def expected(doc):
                 'min': ph['latency']['min_ns'],
                 'max': ph['latency']['max_ns'],
                 'percentiles': [[p['p'], p['value_ns']] for p in ph['latency']['percentiles']],
-                'start_ms': round(ts / 1e6) if ts else 0,
+                # whole ms, half up, in integers as the writer does (a
+                # float of 1.8e18 ns could round a half either way)
+                'start_ms': (ts + 500000) // 1000000 if ts else 0,
             })
     return out
 
