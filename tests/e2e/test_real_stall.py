@@ -189,15 +189,22 @@ def check_holder(log):
     ps = log['periods']
     if len(ps) < 3:
         return fail(name, f'{len(ps)} periods: {ps}')
+    # The holder is a process like any other: on a loaded machine its
+    # sleeps overrun (41 ms seen in CI). What the test checks below is
+    # measured against the log's own times, so the schedule need only be
+    # near what was asked: each hold at least HOLD_S and at most SLACK
+    # over, each period within SLACK.
+    slack = 250e6
     for a, b in zip(ps, ps[1:]):
-        if abs(b['freeze_ns'] - a['freeze_ns'] - PERIOD_S * 1e9) > 10e6:
+        if abs(b['freeze_ns'] - a['freeze_ns'] - PERIOD_S * 1e9) > slack:
             fail(name, f'period of {(b["freeze_ns"] - a["freeze_ns"]) / 1e9:.3f} s, not {PERIOD_S}')
     for p in ps:
-        if not p.get('cut_short') and abs(p['thaw_ns'] - p['freeze_ns'] - HOLD_S * 1e9) > 10e6:
-            fail(name, f'hold of {(p["thaw_ns"] - p["freeze_ns"]) / 1e9:.3f} s, not {HOLD_S}')
+        held = p['thaw_ns'] - p['freeze_ns']
+        if not p.get('cut_short') and not HOLD_S * 1e9 - 1e6 <= held <= HOLD_S * 1e9 + slack:
+            fail(name, f'hold of {held / 1e9:.3f} s, not {HOLD_S}')
         if not p['freeze_ns'] <= p['frozen_ns'] <= p['thaw_ns'] <= p['thawed_ns']:
             fail(name, f'times out of order: {p}')
-    ok(name, f'{len(ps)} periods of {PERIOD_S} s, each held {HOLD_S} s, to 10 ms')
+    ok(name, f'{len(ps)} periods of {PERIOD_S} s, each held {HOLD_S} s, within 250 ms')
 
 
 def matches(stall, p):
