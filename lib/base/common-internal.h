@@ -134,6 +134,9 @@ char *diskbench__format(const char *fmt, ...)
 
 /* a + b and a * b, or UINT64_MAX if that does not fit; v rounded up to
  * whole units (a file system's blocks). */
+/* qsort() order of uint64_t values, smallest first. */
+int diskbench__cmp_u64(const void *a, const void *b);
+
 static inline uint64_t diskbench__add_sat(uint64_t a, uint64_t b)
 {
 	return a > UINT64_MAX - b ? UINT64_MAX : a + b;

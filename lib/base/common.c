@@ -151,3 +151,10 @@ char *diskbench__format(const char *fmt, ...)
 	va_end(ap);
 	return s;
 }
+
+int diskbench__cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}

@@ -43,6 +43,7 @@
 #include <diskbench/target.h>
 #include <diskbench/timeline.h>
 
+#include "base/common-internal.h"
 #include "base/kind-internal.h"
 #include "format/html-bonnie-internal.h"
 #include "result/stall-internal.h"
@@ -359,13 +360,6 @@ static int cmp_line(const void *x, const void *y)
 	return a->ri < b->ri ? -1 : a->ri > b->ri;
 }
 
-static int cmp_u64(const void *x, const void *y)
-{
-	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
-
-	return a < b ? -1 : a > b;
-}
-
 /* The worst latency of run ri in group g over the median of the other
  * runs' (the lower middle one); 0 when no other run has one. */
 static double worst_factor(struct diskbench__html_page *pg,
@@ -386,7 +380,7 @@ static double worst_factor(struct diskbench__html_page *pg,
 	}
 	if (!n || !max)
 		return 0;
-	qsort(w, n, sizeof(w[0]), cmp_u64);
+	qsort(w, n, sizeof(w[0]), diskbench__cmp_u64);
 	return (double)max / (double)w[(n - 1) / 2];
 }
 

@@ -293,13 +293,6 @@ static double t_quantile(double conf, double df)
 	return (lo + hi) / 2;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* ---- the cells ---- */
 
 static struct diskbench_compare_cell *cell(const struct diskbench_compare *c,
@@ -499,7 +492,7 @@ static int sum_test(struct diskbench_compare *c, size_t ti)
 				w[n++] = cell(c, ti, k)->worst_ns;
 		if (!n)
 			continue;
-		qsort(w, n, sizeof(*w), cmp_u64);
+		qsort(w, n, sizeof(*w), diskbench__cmp_u64);
 		/* The lower middle one: with two others, the better. */
 		med = w[(n - 1) / 2];
 		x->worst_factor = (double)x->worst_ns / (double)med;

@@ -259,13 +259,6 @@ static int count_delayed(struct diskbench_stalls *st)
 	return 0;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /*
  * What a person says of the stalls: how many, how long (shortest,
  * typical, longest), how often (the median gap from one start to the
@@ -318,7 +311,7 @@ static int episodes(struct diskbench_stalls *st,
 	if (s->grade == DISKBENCH_STALL_GRADE_HICCUP && s->elapsed_ns &&
 	    s->stalled_ns >= s->elapsed_ns / 10)
 		s->grade = DISKBENCH_STALL_GRADE_STALL;
-	qsort(v, n, sizeof(*v), cmp_u64);
+	qsort(v, n, sizeof(*v), diskbench__cmp_u64);
 	s->shortest_ns = v[0];
 	s->typical_ns = v[(n - 1) / 2];
 	s->longest_ns = v[n - 1];
@@ -326,10 +319,10 @@ static int episodes(struct diskbench_stalls *st,
 		/* The gaps between starts, in start order. */
 		for (size_t i = 0; i < n; i++)
 			v[i] = st->s[i].start_ns;
-		qsort(v, n, sizeof(*v), cmp_u64);
+		qsort(v, n, sizeof(*v), diskbench__cmp_u64);
 		for (size_t i = 0; i + 1 < n; i++)
 			v[i] = v[i + 1] - v[i];
-		qsort(v, n - 1, sizeof(*v), cmp_u64);
+		qsort(v, n - 1, sizeof(*v), diskbench__cmp_u64);
 		s->gap_min_ns = v[0];
 		s->gap_max_ns = v[n - 2];
 		s->period_ns = v[(n - 2) / 2];
