@@ -384,8 +384,8 @@ static double worst_factor(struct diskbench__html_page *pg,
 	return (double)max / (double)w[(n - 1) / 2];
 }
 
-/* The line of a result's stalls, without its leading "name: " and the
- * trailing grade, which the page shows its own way. */
+/* The line of a result's stalls without the phase's name and the grade,
+ * which the page shows its own way (diskbench__stalls_body()). */
 static bool stall_line(struct diskbench__out *o, const struct diskbench_result *res,
 		       char *buf, size_t size, uint32_t *grade)
 {
@@ -406,21 +406,10 @@ static bool stall_line(struct diskbench__out *o, const struct diskbench_result *
 	sum.sz = sizeof(sum);
 	(void)diskbench_stalls_summary(st, &sum);
 	*grade = sum.grade;
-	n = diskbench_stalls_summary_text(st, buf, size);
+	n = diskbench__stalls_body(st, buf, size);
 	if (owned)
 		diskbench_stalls_free((struct diskbench_stalls *)st);
-	if (n <= 0 || (size_t)n >= size)
-		return false;
-	buf[n - 1] = '\0';
-	{
-		char *p = strstr(buf, ": "), *g = strstr(buf, " (grade ");
-
-		if (g)
-			*g = '\0';
-		if (p)
-			memmove(buf, p + 2, strlen(p + 2) + 1);
-	}
-	return true;
+	return n > 0 && (size_t)n < size;
 }
 
 static const char *const grade_class[] = { "", "g1", "g2", "g3" };

@@ -367,21 +367,12 @@ static int fill_cell(struct diskbench_compare *c, size_t ti, size_t si)
 		}
 		if (!err && sm.stalled && (sm.count > most || !c->lines[ti * c->ns + si])) {
 			char line[512];
-			long n = diskbench_stalls_summary_text(st, line, sizeof(line));
+			long n = diskbench__stalls_body(st, line, sizeof(line));
 
 			most = sm.count;
 			if (n > 0 && (size_t)n < sizeof(line)) {
-				const char *p = strstr(line, ": ");
-
-				char *g;
-
-				line[n - 1] = '\0';
-				/* The grade goes in front, in the verdict. */
-				g = strstr(line, " (grade ");
-				if (g)
-					*g = '\0';
 				free(c->lines[ti * c->ns + si]);
-				c->lines[ti * c->ns + si] = strdup(p ? p + 2 : line);
+				c->lines[ti * c->ns + si] = strdup(line);
 				if (!c->lines[ti * c->ns + si])
 					err = -ENOMEM;
 			}

@@ -683,71 +683,67 @@ static void add(char *line, int *n, const char *fmt, ...)
 	*n = m < 0 ? m : *n + m;
 }
 
-static long diskbench_stalls_summary_text__impl(const struct diskbench_stalls *st,
-						 char *buf, size_t size)
+/* The line's body: what follows "name: " and comes before the grade. */
+static void body(const struct diskbench_stalls *st, char *line, int *n)
 {
-	const struct diskbench_stall_summary *s;
-	const struct diskbench__measured *m;
-	char line[LINE], a[48], b[48], c[48];
-	bool req;
-	int n = 0;
-
-	if (!st || (!buf && size))
-		return -EINVAL;
-	if (size)
-		buf[0] = '\0';
-	s = &st->sum;
-	if (!s->stalled)
-		return 0;
-	m = diskbench__measured_c(st->res);
+	const struct diskbench_stall_summary *s = &st->sum;
+	const struct diskbench__measured *m = diskbench__measured_c(st->res);
 	/* A response time counts requests, a service time operations. */
-	req = m && m->base_p99_ns;
-	add(line, &n, "%s%s: ", diskbench_result_name(st->res),
-	    req ? " (response time)" : "");
+	bool req = m && m->base_p99_ns;
+	char a[48], b[48], c[48];
+
 	if (!s->has_dist) {
-		add(line, &n, "worst latency %s, a stall (only the maximum is known)",
+		add(line, n, "worst latency %s, a stall (only the maximum is known)",
 		    diskbench__lat_str(a, sizeof(a), (double)s->max_ns));
-	} else if (!s->count) {
-		add(line, &n, "worst latency %s, a stall",
-		    diskbench__lat_str(a, sizeof(a), (double)s->max_ns));
-	} else {
-		add(line, &n, "%zu stall%s of %s", s->count, s->count == 1 ? "" : "s",
-		    diskbench__lat_str(a, sizeof(a), (double)s->typical_ns));
-		if (s->count > 1 && s->shortest_ns != s->longest_ns)
-			add(line, &n, " (%s-%s)",
-			    diskbench__lat_str(b, sizeof(b), (double)s->shortest_ns),
-			    diskbench__lat_str(c, sizeof(c), (double)s->longest_ns));
-		if (s->flags & DISKBENCH_STALL_PERIODIC)
-			add(line, &n, ", about one every %s",
-			    diskbench__lat_str(a, sizeof(a), (double)s->period_ns));
-		else if (s->count > 1)
-			add(line, &n, ", %s to %s apart",
-			    diskbench__lat_str(a, sizeof(a), (double)s->gap_min_ns),
-			    diskbench__lat_str(b, sizeof(b), (double)s->gap_max_ns));
-		else
-			add(line, &n, " at %s into the phase",
-			    secs(a, sizeof(a), s->count ? st->s[0].start_ns : 0));
-		if (s->elapsed_ns)
-			add(line, &n, ", %s of the phase stalled",
-			    share(a, sizeof(a), s->stalled_ns, s->elapsed_ns));
-		/* Only where a stall held up more than its own operations
-		 * (other threads', or requests queued behind it). */
-		if (s->delayed > s->count)
-			add(line, &n, ", %llu %s delayed by %s on average",
-			    (unsigned long long)s->delayed,
-			    req ? (s->delayed == 1 ? "request" : "requests")
-				: (s->delayed == 1 ? "operation" : "operations"),
-			    diskbench__lat_str(a, sizeof(a),
-					       (double)s->delay_ns / (double)s->delayed));
-		if (!(st->s[0].flags & DISKBENCH_STALL_EXACT))
-			add(line, &n, " (times to one timeline interval)");
+		return;
 	}
-	add(line, &n, " (grade %s)", diskbench_stall_grade_name(s->grade));
+	if (!s->count) {
+		add(line, n, "worst latency %s, a stall",
+		    diskbench__lat_str(a, sizeof(a), (double)s->max_ns));
+		return;
+	}
+	add(line, n, "%zu stall%s of %s", s->count, s->count == 1 ? "" : "s",
+	    diskbench__lat_str(a, sizeof(a), (double)s->typical_ns));
+	if (s->count > 1 && s->shortest_ns != s->longest_ns)
+		add(line, n, " (%s-%s)",
+		    diskbench__lat_str(b, sizeof(b), (double)s->shortest_ns),
+		    diskbench__lat_str(c, sizeof(c), (double)s->longest_ns));
+	if (s->flags & DISKBENCH_STALL_PERIODIC)
+		add(line, n, ", about one every %s",
+		    diskbench__lat_str(a, sizeof(a), (double)s->period_ns));
+	else if (s->count > 1)
+		add(line, n, ", %s to %s apart",
+		    diskbench__lat_str(a, sizeof(a), (double)s->gap_min_ns),
+		    diskbench__lat_str(b, sizeof(b), (double)s->gap_max_ns));
+	else
+		add(line, n, " at %s into the phase",
+		    secs(a, sizeof(a), st->s[0].start_ns));
+	if (s->elapsed_ns)
+		add(line, n, ", %s of the phase stalled",
+		    share(a, sizeof(a), s->stalled_ns, s->elapsed_ns));
+	/* Only where a stall held up more than its own operations (other
+	 * threads', or requests queued behind it). */
+	if (s->delayed > s->count)
+		add(line, n, ", %llu %s delayed by %s on average",
+		    (unsigned long long)s->delayed,
+		    req ? (s->delayed == 1 ? "request" : "requests")
+			: (s->delayed == 1 ? "operation" : "operations"),
+		    diskbench__lat_str(a, sizeof(a),
+				       (double)s->delay_ns / (double)s->delayed));
+	if (!(st->s[0].flags & DISKBENCH_STALL_EXACT))
+		add(line, n, " (times to one timeline interval)");
+}
+
+/* line (n bytes, n < LINE - 1 or cut there) to buf as snprintf would,
+ * with a newline when nl. */
+static long hand_line(char *line, int n, bool nl, char *buf, size_t size)
+{
 	if (n < 0)
 		return -EINVAL;
 	if (n >= LINE - 1)
 		n = LINE - 2;
-	line[n++] = '\n';
+	if (nl)
+		line[n++] = '\n';
 	line[n] = '\0';
 	if (size) {
 		size_t k = (size_t)n < size - 1 ? (size_t)n : size - 1;
@@ -756,6 +752,41 @@ static long diskbench_stalls_summary_text__impl(const struct diskbench_stalls *s
 		buf[k] = '\0';
 	}
 	return n;
+}
+
+long diskbench__stalls_body(const struct diskbench_stalls *st, char *buf,
+			    size_t size)
+{
+	char line[LINE];
+	int n = 0;
+
+	if (size)
+		buf[0] = '\0';
+	if (!st->sum.stalled)
+		return 0;
+	body(st, line, &n);
+	return hand_line(line, n, false, buf, size);
+}
+
+static long diskbench_stalls_summary_text__impl(const struct diskbench_stalls *st,
+						 char *buf, size_t size)
+{
+	const struct diskbench__measured *m;
+	char line[LINE];
+	int n = 0;
+
+	if (!st || (!buf && size))
+		return -EINVAL;
+	if (size)
+		buf[0] = '\0';
+	if (!st->sum.stalled)
+		return 0;
+	m = diskbench__measured_c(st->res);
+	add(line, &n, "%s%s: ", diskbench_result_name(st->res),
+	    m && m->base_p99_ns ? " (response time)" : "");
+	body(st, line, &n);
+	add(line, &n, " (grade %s)", diskbench_stall_grade_name(st->sum.grade));
+	return hand_line(line, n, true, buf, size);
 }
 
 DISKBENCH_API long
