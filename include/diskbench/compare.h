@@ -94,7 +94,41 @@ struct diskbench_compare_setup {
 	size_t runs;
 	/** Index in the report of its first run. */
 	size_t first_run;
+	/** Its stalls (service times, under the comparison's rules) in all
+	 *  its tests and runs (but those left out of @ref period_ns).
+	 *  Members from here on: since 1.3.0. */
+	size_t stalls;
+	/** The tests in which it stalled (in any run). */
+	size_t stalled_tests;
+	/** Its worst grade in any test (enum diskbench_stall_grade). */
+	uint32_t grade;
+	/** DISKBENCH_COMPARE_SETUP_PERIODIC. */
+	uint32_t flags;
+	/** Whole runs: each run's tests on one clock, from its first test's
+	 *  start (runs whose tests overlap in time, run side by side or on
+	 *  other clocks, are left out of this and the members after it). The median time from one stall's start to the next (the
+	 *  gaps of every run pooled), and the shortest and longest gap; 0
+	 *  when no run stalled twice. A stall that comes and goes at its own
+	 *  pace, whatever test is running, shows its period here even where
+	 *  no test lasts long enough to hold two. */
+	uint64_t period_ns;
+	/** The shortest gap between two stalls' starts in a run. */
+	uint64_t gap_min_ns;
+	/** The longest gap between two stalls' starts in a run. */
+	uint64_t gap_max_ns;
+	/** Time stalled (overlapping stalls counted once), summed over its
+	 *  runs. */
+	uint64_t stalled_ns;
+	/** Its runs' spans, from the first test's start to the last one's
+	 *  end (untimed work between tests included), summed. */
+	uint64_t span_ns;
 };
+
+/** diskbench_compare_setup.flags: two gaps or more between stalls in its
+ *  runs, and every gap within a quarter of @ref
+ *  diskbench_compare_setup::period_ns (the rule of DISKBENCH_STALL_PERIODIC,
+ *  over whole runs). */
+#define DISKBENCH_COMPARE_SETUP_PERIODIC 0x1u
 
 /** diskbench_compare_phase.flags: two set-ups or more have a throughput. */
 #define DISKBENCH_COMPARE_HAS_RATE 0x1u

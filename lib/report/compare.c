@@ -28,6 +28,7 @@ struct setup {
 	size_t first_run;
 	size_t *runs;           /* report indexes, copies left out */
 	size_t nruns;
+	struct diskbench_compare_setup pub;     /* the whole-run figures */
 };
 
 struct test {
@@ -394,6 +395,173 @@ static int fill_cell(struct diskbench_compare *c, size_t ti, size_t si)
 	return 0;
 }
 
+/* ---- whole runs ---- */
+
+/* A stall on its run's clock. */
+struct span {
+	uint64_t s, e;
+};
+
+static int cmp_span(const void *x, const void *y)
+{
+	const struct span *a = x, *b = y;
+
+	if (a->s != b->s)
+		return a->s < b->s ? -1 : 1;
+	return a->e < b->e ? -1 : a->e > b->e;
+}
+
+/* v[*n] appended to an array of *cap, doubled when full. */
+static int push(void **v, size_t *n, size_t *cap, size_t each, const void *x)
+{
+	if (*n == *cap) {
+		size_t c = *cap ? 2 * *cap : 16;
+		void *q = c > SIZE_MAX / each ? NULL : realloc(*v, c * each);
+
+		if (!q)
+			return -ENOMEM;
+		*v = q;
+		*cap = c;
+	}
+	memcpy((char *)*v + *n * each, x, each);
+	(*n)++;
+	return 0;
+}
+
+static bool timed(const struct diskbench_result *res)
+{
+	return !diskbench_result_summary_only(res) && diskbench_result_ran(res);
+}
+
+/* Whether two of the run's tests overlap in time: tests run side by side
+ * (or results on other clocks) have no whole-run order of stalls. */
+static bool overlapping(const struct diskbench__report_run *run)
+{
+	for (size_t i = 0; i < run->count; i++) {
+		const struct diskbench_result *a = run->results[i];
+		uint64_t as = diskbench_result_start_ns(a);
+
+		if (!timed(a))
+			continue;
+		for (size_t k = i + 1; k < run->count; k++) {
+			const struct diskbench_result *b = run->results[k];
+			uint64_t bs = diskbench_result_start_ns(b);
+
+			if (timed(b) && as < bs + diskbench_result_elapsed_ns(b) &&
+			    bs < as + diskbench_result_elapsed_ns(a))
+				return true;
+		}
+	}
+	return false;
+}
+
+/* Run run's stalls, every test's on one clock from its first test's
+ * start, into *sp (n of them, in start order); its span into *span_ns.
+ * None, and a span of 0, for a run whose tests overlap. */
+static int run_stalls(const struct diskbench_compare *c,
+		      const struct diskbench__report_run *run, struct span **sp,
+		      size_t *n, uint64_t *span_ns)
+{
+	uint64_t t0 = UINT64_MAX, t1 = 0;
+	size_t cap = 0;
+	int err = 0;
+
+	*sp = NULL;
+	*n = 0;
+	*span_ns = 0;
+	for (size_t i = 0; i < run->count; i++) {
+		const struct diskbench_result *res = run->results[i];
+		uint64_t a = diskbench_result_start_ns(res);
+
+		if (!timed(res))
+			continue;
+		t0 = a < t0 ? a : t0;
+		a += diskbench_result_elapsed_ns(res);
+		t1 = a > t1 ? a : t1;
+	}
+	if (t0 == UINT64_MAX || overlapping(run))
+		return 0;
+	*span_ns = t1 - t0;
+	for (size_t i = 0; i < run->count && !err; i++) {
+		const struct diskbench_result *res = run->results[i];
+		uint64_t a = diskbench_result_start_ns(res) - t0;
+		const struct diskbench_stalls *st;
+		bool owned = false;
+
+		if (!timed(res))
+			continue;
+		st = stalls_of(c, res, &owned, &err);
+		if (!st)
+			break;
+		for (size_t k = 0; k < diskbench_stalls_count(st) && !err; k++) {
+			struct diskbench_stall x;
+			struct span y;
+
+			memset(&x, 0, sizeof(x));
+			x.sz = sizeof(x);
+			if (diskbench_stalls_get(st, k, &x))
+				continue;
+			y.s = a + x.start_ns;
+			y.e = a + x.end_ns;
+			err = push((void **)sp, n, &cap, sizeof(y), &y);
+		}
+		if (owned)
+			diskbench_stalls_free((struct diskbench_stalls *)st);
+	}
+	if (!err && *n)
+		qsort(*sp, *n, sizeof(**sp), cmp_span);
+	return err;
+}
+
+/*
+ * The set-up across whole runs: how many stalls, in how many tests, and
+ * how often, counted on each run's own clock, so that a stall that comes
+ * back every 7 s shows its period even where every test lasts 5 s.
+ */
+static int whole_runs(struct diskbench_compare *c, size_t si)
+{
+	struct setup *s = &c->s[si];
+	struct diskbench_compare_setup *w = &s->pub;
+	uint64_t *gaps = NULL;
+	size_t ngaps = 0, cap = 0;
+	int err = 0;
+
+	for (size_t ti = 0; ti < c->nt; ti++) {
+		const struct diskbench_compare_cell *x = cell(c, ti, si);
+
+		w->stalled_tests += x->stalls > 0;
+		if (x->grade > w->grade)
+			w->grade = x->grade;
+	}
+	for (size_t k = 0; k < s->nruns && !err; k++) {
+		struct span *sp;
+		uint64_t span, held = 0;
+		size_t n;
+
+		err = run_stalls(c, &c->r->runs.v[s->runs[k]], &sp, &n, &span);
+		w->span_ns += span;
+		w->stalls += n;
+		for (size_t i = 0; i < n && !err; i++) {
+			uint64_t a = sp[i].s > held ? sp[i].s : held;
+
+			if (sp[i].e > a)
+				w->stalled_ns += sp[i].e - a;
+			held = sp[i].e > held ? sp[i].e : held;
+			if (i) {
+				uint64_t g = sp[i].s - sp[i - 1].s;
+
+				err = push((void **)&gaps, &ngaps, &cap, sizeof(g), &g);
+			}
+		}
+		free(sp);
+	}
+	if (!err && diskbench__stall_gaps(gaps, ngaps, &w->period_ns,
+					  &w->gap_min_ns, &w->gap_max_ns))
+		w->flags |= DISKBENCH_COMPARE_SETUP_PERIODIC;
+	free(gaps);
+	return err;
+}
+
 /* Against the first set-up: the difference and, with repetitions on both
  * sides, Welch's interval for it. */
 static void diff_cell(struct diskbench_compare *c, size_t ti, size_t si)
@@ -566,6 +734,8 @@ static int diskbench_compare_new__impl(struct diskbench_compare **out,
 			diff_cell(c, ti, si);
 		err = sum_test(c, ti);
 	}
+	for (size_t si = 0; !err && si < c->ns; si++)
+		err = whole_runs(c, si);
 	if (err) {
 		diskbench_compare_free(c);
 		return err;
@@ -638,6 +808,7 @@ static int diskbench_compare_setup_get__impl(const struct diskbench_compare *c,
 		return -EINVAL;
 	if (index >= c->ns)
 		return -ERANGE;
+	s = c->s[index].pub;
 	s.sz = sizeof(s);
 	s.name = c->s[index].name;
 	s.runs = c->s[index].nruns;
@@ -875,10 +1046,40 @@ static void latency_lines(const struct diskbench_compare *c, struct text *t)
 	}
 }
 
+/* A set-up whose stalls span tests: how often they come, run-wide. */
+static void whole_run_line(const struct diskbench_compare *c, size_t si,
+			   struct text *t)
+{
+	const struct diskbench_compare_setup *w = &c->s[si].pub;
+	char a[48], b[48];
+
+	if (w->stalls < 2 || w->stalled_tests < 2)
+		return;
+	say(t, "%s over %s: %zu stalls in %zu tests", c->s[si].name,
+	    c->s[si].nruns == 1 ? "the whole run" : "whole runs", w->stalls,
+	    w->stalled_tests);
+	if (w->flags & DISKBENCH_COMPARE_SETUP_PERIODIC)
+		say(t, ", about one every %s",
+		    diskbench__lat_str(a, sizeof(a), (double)w->period_ns));
+	else if (w->period_ns &&
+		 strcmp(diskbench__lat_str(a, sizeof(a), (double)w->gap_min_ns),
+			diskbench__lat_str(b, sizeof(b), (double)w->gap_max_ns)))
+		say(t, ", %s to %s apart", a, b);
+	else if (w->period_ns)
+		say(t, ", %s apart", a);
+	if (w->span_ns)
+		say(t, ", %s of %s stalled",
+		    pct(a, sizeof(a), 100.0 * (double)w->stalled_ns / (double)w->span_ns),
+		    c->s[si].nruns == 1 ? "it" : "them");
+	say(t, "\n");
+}
+
 static void stall_lines(const struct diskbench_compare *c, struct text *t)
 {
 	for (size_t si = 0; si < c->ns; si++) {
 		size_t n = 0;
+
+		whole_run_line(c, si, t);
 
 		for (size_t ti = 0; ti < c->nt; ti++) {
 			const struct diskbench_compare_cell *x = cell(c, ti, si);

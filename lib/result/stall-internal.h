@@ -2,6 +2,8 @@
 #define DISKBENCH_STALL_INTERNAL_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 #include <diskbench/stall.h>
 
@@ -25,5 +27,16 @@ diskbench__stalls_default(const struct diskbench_result *res, bool *owned,
  */
 long diskbench__stalls_body(const struct diskbench_stalls *st, char *buf,
 			    size_t size);
+
+/*
+ * The gaps between the starts of n + 1 stalls (gaps[], reordered): their
+ * median (the period), shortest and longest, and whether they are
+ * regular (DISKBENCH_STALL_PERIODIC's rule: three stalls or more, every gap
+ * within a quarter of the period). All 0 and false for no gap. The
+ * summary of one phase's stalls and the comparison's whole runs (stalls of
+ * every test on the run's clock) say "about one every X" by this rule.
+ */
+bool diskbench__stall_gaps(uint64_t *gaps, size_t n, uint64_t *period_ns,
+			   uint64_t *min_ns, uint64_t *max_ns);
 
 #endif

@@ -322,17 +322,28 @@ static int episodes(struct diskbench_stalls *st,
 		qsort(v, n, sizeof(*v), diskbench__cmp_u64);
 		for (size_t i = 0; i + 1 < n; i++)
 			v[i] = v[i + 1] - v[i];
-		qsort(v, n - 1, sizeof(*v), diskbench__cmp_u64);
-		s->gap_min_ns = v[0];
-		s->gap_max_ns = v[n - 2];
-		s->period_ns = v[(n - 2) / 2];
-		if (n >= 3 && s->period_ns &&
-		    s->gap_max_ns - s->period_ns <= s->period_ns / 4 &&
-		    s->period_ns - s->gap_min_ns <= s->period_ns / 4)
+		if (diskbench__stall_gaps(v, n - 1, &s->period_ns, &s->gap_min_ns,
+					  &s->gap_max_ns))
 			s->flags |= DISKBENCH_STALL_PERIODIC;
 	}
 	free(v);
 	return 0;
+}
+
+bool diskbench__stall_gaps(uint64_t *gaps, size_t n, uint64_t *period_ns,
+			   uint64_t *min_ns, uint64_t *max_ns)
+{
+	*period_ns = *min_ns = *max_ns = 0;
+	if (!n)
+		return false;
+	qsort(gaps, n, sizeof(*gaps), diskbench__cmp_u64);
+	*min_ns = gaps[0];
+	*max_ns = gaps[n - 1];
+	*period_ns = gaps[(n - 1) / 2];
+	/* Three stalls or more, every gap within a quarter of the period. */
+	return n >= 2 && *period_ns &&
+	       *max_ns - *period_ns <= *period_ns / 4 &&
+	       *period_ns - *min_ns <= *period_ns / 4;
 }
 
 /* The shortest stall under the rules, given the p99. */
@@ -711,10 +722,12 @@ static void body(const struct diskbench_stalls *st, char *line, int *n)
 	if (s->flags & DISKBENCH_STALL_PERIODIC)
 		add(line, n, ", about one every %s",
 		    diskbench__lat_str(a, sizeof(a), (double)s->period_ns));
+	else if (s->count > 1 &&
+		 strcmp(diskbench__lat_str(a, sizeof(a), (double)s->gap_min_ns),
+			diskbench__lat_str(b, sizeof(b), (double)s->gap_max_ns)))
+		add(line, n, ", %s to %s apart", a, b);
 	else if (s->count > 1)
-		add(line, n, ", %s to %s apart",
-		    diskbench__lat_str(a, sizeof(a), (double)s->gap_min_ns),
-		    diskbench__lat_str(b, sizeof(b), (double)s->gap_max_ns));
+		add(line, n, ", %s apart", a);
 	else
 		add(line, n, " at %s into the phase",
 		    secs(a, sizeof(a), st->s[0].start_ns));

@@ -443,7 +443,16 @@ static void test_layout_compare(void **state)
 	assert_offset(diskbench_compare_setup, name, 8);
 	assert_offset(diskbench_compare_setup, runs, 16);
 	assert_offset(diskbench_compare_setup, first_run, 24);
-	assert_int_equal(sizeof(struct diskbench_compare_setup), 32);
+	assert_offset(diskbench_compare_setup, stalls, 32);
+	assert_offset(diskbench_compare_setup, stalled_tests, 40);
+	assert_offset(diskbench_compare_setup, grade, 48);
+	assert_offset(diskbench_compare_setup, flags, 52);
+	assert_offset(diskbench_compare_setup, period_ns, 56);
+	assert_offset(diskbench_compare_setup, gap_min_ns, 64);
+	assert_offset(diskbench_compare_setup, gap_max_ns, 72);
+	assert_offset(diskbench_compare_setup, stalled_ns, 80);
+	assert_offset(diskbench_compare_setup, span_ns, 88);
+	assert_int_equal(sizeof(struct diskbench_compare_setup), 96);
 
 	assert_offset(diskbench_compare_phase, sz, 0);
 	assert_offset(diskbench_compare_phase, name, 8);
@@ -481,6 +490,7 @@ static void test_layout_compare(void **state)
 	assert_int_equal(DISKBENCH_COMPARE_CELL_OUTLIER, 0x2);
 	assert_int_equal(DISKBENCH_COMPARE_CELL_HAS_CI, 0x4);
 	assert_int_equal(DISKBENCH_COMPARE_CELL_DIFFERS, 0x8);
+	assert_int_equal(DISKBENCH_COMPARE_SETUP_PERIODIC, 0x1);
 }
 
 static void test_layout_stall(void **state)

@@ -322,6 +322,139 @@ static void test_compare_copies(void **state)
 	free(json);
 }
 
+/*
+ * One test of a run on the run's clock: 6 s from start_ns, an operation
+ * of 1 ms every 10 ms, held from each stall of a 1 s stall every 3 s
+ * (the run's clock, from 1.5 s) that begins while it waits.
+ */
+static struct diskbench_result *held_test(const char *name,
+					  enum diskbench_phase_kind kind,
+					  uint64_t run0, uint64_t start_ns)
+{
+	struct diskbench_recorder_opts ro = DISKBENCH_RECORDER_OPTS_INIT;
+	struct diskbench_recorder *rec;
+	struct diskbench_result *res;
+	uint64_t t = start_ns, end = start_ns + 6 * FX_S;
+
+	ro.interval_ns = 100 * FX_MS;
+	assert_int_equal(diskbench_recorder_new(&rec, &ro), 0);
+	assert_int_equal(diskbench_recorder_begin(rec, start_ns), 0);
+	while (t + FX_MS <= end) {
+		/* The next stall on the run's clock at or after t. */
+		uint64_t rel = t - run0, k = rel < 1500 * FX_MS ? 0 :
+			(rel - 1500 * FX_MS + 3 * FX_S - 1) / (3 * FX_S);
+		uint64_t w = run0 + 1500 * FX_MS + k * 3 * FX_S;
+
+		if (w < t + 10 * FX_MS && w + FX_S <= end) {
+			assert_int_equal(diskbench_recorder_record(rec, t, w + FX_S,
+								   MIB), 0);
+			t = w + FX_S;
+			continue;
+		}
+		assert_int_equal(diskbench_recorder_record(rec, t, t + FX_MS, MIB), 0);
+		t += 10 * FX_MS;
+	}
+	assert_int_equal(diskbench_recorder_end(rec, end), 0);
+	assert_int_equal(diskbench_result_new(&res, name, kind, rec), 0);
+	diskbench_recorder_free(rec);
+	return res;
+}
+
+/*
+ * A stall that keeps its own pace whatever test runs: every 3 s over a run
+ * of three 6 s tests with 0.5 s between them. Each test holds two stalls,
+ * too few for a period of its own; the whole run says "about one every
+ * 3 s". The steady set-up has none; a repetition pools its gaps.
+ */
+static void test_compare_whole_run(void **state)
+{
+	static const enum diskbench_phase_kind kind[3] = {
+		DISKBENCH_PHASE_PUT_BLOCK, DISKBENCH_PHASE_REWRITE,
+		DISKBENCH_PHASE_GET_BLOCK,
+	};
+	struct diskbench_report *r;
+	struct diskbench_compare *c;
+	struct diskbench_compare_setup s;
+	char *t;
+
+	(void)state;
+	assert_int_equal(diskbench_report_new(&r), 0);
+	add_put_block(r, "steady", 100, 500, 0, 0);
+	for (int rep = 0; rep < 2; rep++) {
+		struct diskbench_report_info in = DISKBENCH_REPORT_INFO_INIT;
+		struct diskbench_result *v[3];
+		uint64_t run0 = (1000 + 100 * (uint64_t)rep) * FX_S;
+
+		for (int i = 0; i < 3; i++)
+			v[i] = held_test(diskbench_phase_kind_name(kind[i]), kind[i],
+					 run0, run0 + (uint64_t)i * 6500 * FX_MS);
+		in.name = "held";
+		in.start_time_ns = (500 + (uint64_t)rep) * FX_S;
+		assert_int_equal(diskbench_report_add(r, &in, v, 3), 0);
+		for (int i = 0; i < 3; i++) {
+			struct diskbench_stall_summary sm;
+			struct diskbench_stalls *st;
+
+			assert_int_equal(diskbench_stalls_find(&st, v[i], NULL), 0);
+			memset(&sm, 0, sizeof(sm));
+			sm.sz = sizeof(sm);
+			assert_int_equal(diskbench_stalls_summary(st, &sm), 0);
+			/* Two stalls per test: no period of its own. */
+			assert_int_equal(sm.count, 2);
+			assert_false(sm.flags & DISKBENCH_STALL_PERIODIC);
+			diskbench_stalls_free(st);
+			diskbench_result_free(v[i]);
+		}
+	}
+	c = compare(r, NULL);
+	memset(&s, 0xa5, sizeof(s));
+	s.sz = sizeof(s);
+	assert_int_equal(diskbench_compare_setup_get(c, 0, &s), 0);
+	assert_int_equal(s.sz, sizeof(s));
+	assert_int_equal(s.stalls, 0);
+	assert_int_equal(s.stalled_tests, 0);
+	assert_int_equal(s.grade, DISKBENCH_STALL_GRADE_NONE);
+	assert_int_equal(s.period_ns, 0);
+	assert_int_equal(s.stalled_ns, 0);
+	assert_true(s.span_ns > 0);
+	assert_int_equal(diskbench_compare_setup_get(c, 1, &s), 0);
+	assert_string_equal(s.name, "held");
+	assert_int_equal(s.runs, 2);
+	assert_int_equal(s.stalls, 12);
+	assert_int_equal(s.stalled_tests, 3);
+	assert_true(s.flags & DISKBENCH_COMPARE_SETUP_PERIODIC);
+	/* Stall starts are the held operations' starts: within the 10 ms an
+	 * operation waits of the schedule's. */
+	assert_true(s.period_ns >= 2990 * FX_MS && s.period_ns <= 3010 * FX_MS);
+	assert_true(s.gap_min_ns >= 2990 * FX_MS && s.gap_max_ns <= 3010 * FX_MS);
+	/* 6 stalls of 1 s (and up to 10 ms of wait each) in 19 s, twice. */
+	assert_true(s.stalled_ns >= 12 * FX_S && s.stalled_ns <= 12 * FX_S + 120 * FX_MS);
+	assert_int_equal(s.span_ns, 2 * 19 * FX_S);
+	t = text(c);
+	assert_non_null(strstr(t, "held over whole runs: 12 stalls in 3 tests, "
+				  "about one every 3"));
+	assert_non_null(strstr(t, "of them stalled\n"));
+	assert_null(strstr(t, "steady over"));
+	free(t);
+	{
+		/* A 1.2 caller's struct ends at first_run: filled to there. */
+		const size_t old = offsetof(struct diskbench_compare_setup, stalls);
+		unsigned char raw[sizeof(s)];
+
+		memset(raw, 0x5a, sizeof(raw));
+		memcpy(raw, &old, sizeof(old));
+		assert_int_equal(diskbench_compare_setup_get(
+			c, 1, (struct diskbench_compare_setup *)(void *)raw), 0);
+		memcpy(&s, raw, sizeof(s));
+		assert_int_equal(s.sz, old);
+		assert_int_equal(s.runs, 2);
+		for (size_t i = old; i < sizeof(raw); i++)
+			assert_int_equal(raw[i], 0x5a);
+	}
+	diskbench_compare_free(c);
+	diskbench_report_free(r);
+}
+
 /* Bad options are refused with a message; fewer than two set-ups give no
  * verdict. */
 static void test_compare_args(void **state)
@@ -382,6 +515,7 @@ int main(void)
 		cmocka_unit_test(test_compare_same_throughput),
 		cmocka_unit_test(test_compare_repetitions),
 		cmocka_unit_test(test_compare_copies),
+		cmocka_unit_test(test_compare_whole_run),
 		cmocka_unit_test(test_compare_args),
 	};
 

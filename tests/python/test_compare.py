@@ -92,3 +92,51 @@ def test_copies_are_one_run_and_bad_options_are_refused():
     stall = report([("a", put_block(500)), ("c", put_block(490, 3, 2500 * MS))])
     assert stall.compare().cell(0, 1).stalls == 3
     assert stall.compare(always_ns=4 * S, p99_factor=None).cell(0, 1).stalls == 0
+
+
+def held_run(t0):
+    """Three 6 s tests with 0.5 s between them, timed by one Python clock
+    from t0; a 1 s stall every 3 s from 1.5 s on that clock holds the
+    operation waiting when it begins."""
+    now = [t0]
+    results = []
+    kinds = [diskbench.PhaseKind.PUT_BLOCK, diskbench.PhaseKind.REWRITE,
+             diskbench.PhaseKind.GET_BLOCK]
+    for i, kind in enumerate(kinds):
+        start = t0 + i * 6500 * MS
+        now[0] = start
+        rec = diskbench.Recorder(interval_ns=100 * MS, clock=lambda: now[0])
+        rec.begin()
+        while now[0] + 10 * MS <= start + 6 * S:
+            rel = now[0] - t0
+            k = 0 if rel < 1500 * MS else -(-(rel - 1500 * MS) // (3 * S))
+            w = t0 + 1500 * MS + k * 3 * S
+            if w < now[0] + 10 * MS and w + S <= start + 6 * S:
+                now[0] = w + S
+            else:
+                now[0] += 10 * MS
+            rec.op(MIB)
+        now[0] = start + 6 * S
+        rec.end()
+        results.append(rec.result(kind.name.lower(), kind))
+    return results
+
+
+def test_whole_runs_give_the_period_no_test_holds():
+    rep = diskbench.Report()
+    rep.add([put_block(500)], diskbench.RunInfo(name="steady", start_time_ns=S))
+    rep.add(held_run(1000 * S), diskbench.RunInfo(name="held",
+                                                  start_time_ns=2 * S))
+    for r in rep.runs[1].results:
+        assert r.stalls().summary.count == 2
+        assert not r.stalls().summary.periodic
+    cmp = rep.compare()
+    steady, held = cmp.setups
+    assert steady.stalls == 0 and steady.period_ns == 0 and steady.share == 0
+    assert held.stalls == 6 and held.stalled_tests == 3 and held.periodic
+    assert held.grade == diskbench.StallGrade.SEVERE
+    assert 2990 * MS <= held.gap_min_ns <= held.period_ns <= held.gap_max_ns <= 3010 * MS
+    assert held.span_ns == 19 * S
+    assert abs(held.share - held.stalled_ns / (19 * S)) < 1e-12
+    assert 6 * S <= held.stalled_ns <= 6 * S + 60 * MS
+    assert "held over the whole run: 6 stalls in 3 tests, about one every 3" in cmp.text

@@ -287,7 +287,10 @@ class CompareOpts(Structure):
 
 class CompareSetup(Structure):
     _fields_ = [("sz", size), ("name", c_char_p), ("runs", size),
-                ("first_run", size)]
+                ("first_run", size), ("stalls", size),
+                ("stalled_tests", size), ("grade", u32), ("flags", u32),
+                ("period_ns", u64), ("gap_min_ns", u64), ("gap_max_ns", u64),
+                ("stalled_ns", u64), ("span_ns", u64)]
 
 
 class ComparePhase(Structure):
@@ -657,6 +660,7 @@ COMPARE_CELL_BYTES = 0x1
 COMPARE_CELL_OUTLIER = 0x2
 COMPARE_CELL_HAS_CI = 0x4
 COMPARE_CELL_DIFFERS = 0x8
+COMPARE_SETUP_PERIODIC = 0x1
 SLOW_DEFAULT_THRESHOLD_NS = 50000000
 SLOW_MAX = 4096
 SLOW_NO_OFFSET = U64_MAX

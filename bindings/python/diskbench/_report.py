@@ -83,11 +83,28 @@ class ReportRun(NamedTuple):
 class CompareSetup(NamedTuple):
     """A set-up of a comparison (struct diskbench_compare_setup): the runs'
     name, its runs (repetitions, copies counted once) and the report index
-    of its first run."""
+    of its first run; then its stalls over whole runs (every test of a run
+    on one clock): how many, in how many tests, the worst grade, the median
+    gap between stall starts (``period_ns``, regular when ``periodic``) with
+    the shortest and longest, and the time stalled of the runs' span."""
 
     name: str
     runs: int
     first_run: int
+    stalls: int = 0
+    stalled_tests: int = 0
+    grade: StallGrade = StallGrade.NONE
+    periodic: bool = False
+    period_ns: int = 0
+    gap_min_ns: int = 0
+    gap_max_ns: int = 0
+    stalled_ns: int = 0
+    span_ns: int = 0
+
+    @property
+    def share(self) -> float:
+        """The share of the runs' span that was stalled (0 to 1)."""
+        return self.stalled_ns / self.span_ns if self.span_ns else 0.0
 
 
 class CompareTest(NamedTuple):
@@ -361,8 +378,12 @@ class Report(Closeable):
             for i in range(C.compare_setup_count(c)):
                 one.sz = sizeof(one)
                 check(C.compare_setup_get(c, i, byref(one)), "compare_setup_get")
-                setups.append(CompareSetup(decode(one.name) or "", one.runs,
-                                           one.first_run))
+                setups.append(CompareSetup(
+                    decode(one.name) or "", one.runs, one.first_run,
+                    one.stalls, one.stalled_tests, StallGrade(one.grade),
+                    bool(one.flags & C.COMPARE_SETUP_PERIODIC),
+                    one.period_ns, one.gap_min_ns, one.gap_max_ns,
+                    one.stalled_ns, one.span_ns))
             tests, cells = [], []
             ph, x = C.ComparePhase(), C.CompareCell()
             for t in range(C.compare_phase_count(c)):
