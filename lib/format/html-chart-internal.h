@@ -12,4 +12,10 @@ void diskbench__html_chart_percentiles(struct diskbench__html_page *pg,
 int diskbench__html_chart_timeline(struct diskbench__html_page *pg,
 				   const struct diskbench__html_group *g);
 
+/* The whole-run timeline of run ri: its tests on one axis, the worst
+ * latency over time, each stall marked in its test's grade's colour, with
+ * a line of words above it; or a note saying why it has none. 0 or
+ * -ENOMEM. */
+int diskbench__html_chart_run(struct diskbench__html_page *pg, size_t ri);
+
 #endif

@@ -16,6 +16,7 @@
 #include <diskbench/stall.h>
 #include <diskbench/timeline.h>
 
+#include "base/common-internal.h"
 #include "format/html-chart-internal.h"
 #include "format/html-common-internal.h"
 #include "result/stall-internal.h"
@@ -100,7 +101,8 @@ static double logaxis_y(const struct logaxis *a, double v)
 
 /* Grid lines and labels of a latency axis; 2 and 5 in between when the
  * axis spans at most two decades. */
-static void logaxis_draw(struct diskbench__out *o, const struct logaxis *a)
+static void logaxis_draw(struct diskbench__out *o, const struct logaxis *a,
+			 double xl, double xr)
 {
 	static const int mult[3] = { 1, 2, 5 };
 	struct nums nb = { .i = 0 };
@@ -116,8 +118,8 @@ static void logaxis_draw(struct diskbench__out *o, const struct logaxis *a)
 			diskbench__out_printf(o,
 				"<path d=\"M%s %sH%s\" stroke=\"%s\"/>"
 				"<text x=\"%s\" y=\"%s\" text-anchor=\"end\">%s</text>\n",
-				C(PL), C(y), C(PR), i ? "#f0f0f0" : "#dcdcdc",
-				C(PL - 6), C(y + 4), diskbench__html_lat(lab, sizeof(lab), v));
+				C(xl), C(y), C(xr), i ? "#f0f0f0" : "#dcdcdc",
+				C(xl - 6), C(y + 4), diskbench__html_lat(lab, sizeof(lab), v));
 		}
 	}
 }
@@ -316,7 +318,7 @@ void diskbench__html_chart_percentiles(struct diskbench__html_page *pg,
 	diskbench__out_printf(o, "<rect x=\"%s\" y=\"%s\" width=\"%s\" height=\"%s\" "
 		"fill=\"none\" stroke=\"#bbb\"/>\n", C(PL), C(top), C(PR - PL),
 		C(bot - top));
-	logaxis_draw(o, &ax);
+	logaxis_draw(o, &ax, PL, PR);
 	for (int i = 0; i < 7; i++) {
 		double x = px_nines(i == 0 ? X_LO : i);
 
@@ -424,11 +426,13 @@ struct tgeo {
 	double ltop, lbot, ttop, tbot;
 	uint64_t tend;      /* ns at the right edge */
 	double ymax;        /* throughput at the top of its panel */
+	double xl, xr;      /* the plot's left and right edges */
+	uint64_t off;       /* ns on the axis at which the points' 0 is */
 };
 
 static double tx(const struct tgeo *t, uint64_t ns)
 {
-	return PL + (double)ns / (double)t->tend * (PR - PL);
+	return t->xl + (double)(ns + t->off) / (double)t->tend * (t->xr - t->xl);
 }
 
 static double ty(const struct tgeo *t, double r)
@@ -607,13 +611,30 @@ static void tl_bands(struct diskbench__html_page *pg,
 	}
 }
 
+/* The step of ticks over span (seconds): 1, 2 or 5 x 10^n, at most most
+ * ticks, and the decimals its labels need. */
+static double tick_step(double span, double most, int *dec)
+{
+	double mag = pow(10, floor(log10(span / 6))), step = mag;
+
+	if (span / step > most)
+		step = 2 * mag;
+	if (span / step > most)
+		step = 5 * mag;
+	if (span / step > most)
+		step = 10 * mag;
+	*dec = step >= 1 ? 0 : (int)ceil(-log10(step) - 1e-9);
+	*dec = *dec > 6 ? 6 : *dec;
+	return step;
+}
+
 /* Frames, grid and labels of the timeline chart. */
 static void tl_axes(struct diskbench__html_page *pg, const struct tgeo *t,
 		    const struct logaxis *ax, uint64_t per_ns, bool bytes)
 {
 	struct diskbench__out *o = pg->o;
 	struct nums nb = { .i = 0 };
-	double span = (double)t->tend / NS_PER_S, mag, step;
+	double span = (double)t->tend / NS_PER_S, step;
 	char lab[48], per[48];
 	int dec;
 
@@ -622,7 +643,7 @@ static void tl_axes(struct diskbench__html_page *pg, const struct tgeo *t,
 			"height=\"%s\" fill=\"none\" stroke=\"#bbb\"/>\n",
 			C(PL), C(i ? t->ttop : t->ltop), C(PR - PL),
 			C(i ? t->tbot - t->ttop : t->lbot - t->ltop));
-	logaxis_draw(o, ax);
+	logaxis_draw(o, ax, PL, PR);
 	for (int i = 0; i <= 2; i++) {
 		double r = t->ymax * i / 2, y = ty(t, r);
 
@@ -632,16 +653,7 @@ static void tl_axes(struct diskbench__html_page *pg, const struct tgeo *t,
 			diskbench__html_sig3(lab, sizeof(lab), r));
 	}
 	/* x: seconds into the phase, ticks at 1, 2 or 5 x 10^n. */
-	mag = pow(10, floor(log10(span / 6)));
-	step = mag;
-	if (span / step > 7)
-		step = 2 * mag;
-	if (span / step > 7)
-		step = 5 * mag;
-	if (span / step > 7)
-		step = 10 * mag;
-	dec = step >= 1 ? 0 : (int)ceil(-log10(step) - 1e-9);
-	dec = dec > 6 ? 6 : dec;
+	step = tick_step(span, 7, &dec);
 	for (int i = 0; step * i <= span * (1 + 1e-9); i++) {
 		double x = PL + step * i / span * (PR - PL);
 
@@ -663,10 +675,9 @@ static void tl_axes(struct diskbench__html_page *pg, const struct tgeo *t,
 }
 
 /* Worst latency, with gaps where nothing completed. */
-static void tl_latency_line(struct diskbench__html_page *pg,
-			    const struct diskbench__html_group *g, size_t ri,
-			    const struct tpt *v, size_t n, const struct tgeo *t,
-			    const struct logaxis *ax)
+static void tl_latency_line(struct diskbench__html_page *pg, const char *width,
+			    size_t ri, const struct tpt *v, size_t n,
+			    const struct tgeo *t, const struct logaxis *ax)
 {
 	struct diskbench__out *o = pg->o;
 	const char *col = diskbench__html_colour(ri);
@@ -688,7 +699,7 @@ static void tl_latency_line(struct diskbench__html_page *pg,
 		} else {
 			diskbench__out_printf(o, "<polyline fill=\"none\" stroke=\"%s\" "
 				"stroke-width=\"%s\" stroke-linejoin=\"round\"%s points=\"",
-				col, line_width(pg, g, diskbench__html_has_timeline, ri, &nb), dash(ri));
+				col, width, dash(ri));
 			for (size_t q = i; q < j; q++)
 				diskbench__out_printf(o, "%s%s,%s", q > i ? " " : "",
 					C(tx(t, v[q].t0 + v[q].dur / 2)),
@@ -807,7 +818,7 @@ int diskbench__html_chart_timeline(struct diskbench__html_page *pg,
 	uint64_t vmin = UINT64_MAX, vmax = 0, per = 0;
 	bool bytes = diskbench__html_group_bytes(pg, g);
 	bool slow = group_has_slow(pg, g), gaps = false;
-	struct tgeo t = { 0, 176, 190, 266, 0, 1 };
+	struct tgeo t = { 0, 176, 190, 266, 0, 1, PL, PR, 0 };
 	struct logaxis ax;
 	double rmax = 0;
 	int err = 0;
@@ -885,7 +896,10 @@ int diskbench__html_chart_timeline(struct diskbench__html_page *pg,
 	for (size_t ri = 0; ri < pg->nruns; ri++) {
 		if (!pts[ri])
 			continue;
-		tl_latency_line(pg, g, ri, pts[ri], np[ri], &t, &ax);
+		struct nums nb = { .i = 0 };
+
+		tl_latency_line(pg, line_width(pg, g, diskbench__html_has_timeline, ri, &nb),
+				ri, pts[ri], np[ri], &t, &ax);
 		tl_rate_line(pg, g, ri, pts[ri], np[ri], &t, bytes);
 	}
 	tl_slow_markers(pg, g, &t, &ax);
@@ -897,6 +911,320 @@ out:
 	free(pts);
 	free(np);
 	free(gp);
+	return err;
+}
+
+/* ---- the whole run ---- */
+
+/* The whole-run chart: wider than a phase's, the page's width. */
+#define RW 1200
+#define RH 244
+#define RPL 66.0
+#define RPR 1186.0
+/* Rows, top down: the tests' strip, the latency panel, the stalls' lane. */
+#define R_STRIP_TOP 6.0
+#define R_STRIP_BOT 26.0
+#define R_LTOP 32.0
+#define R_LBOT 176.0
+#define R_LANE_TOP 186.0
+#define R_LANE_BOT 196.0
+/* At most this many points across the chart (about one a unit). */
+#define R_POINTS 1100
+
+/* A grade's colour, as the summary's lines have it. */
+static const char *grade_fill(uint32_t grade)
+{
+	static const char *const f[4] = { "#9e9e9e", "#c9a227", "#ef6c00", "#c62828" };
+
+	return f[grade < 4 ? grade : 3];
+}
+
+/* One test of the run on the run's axis: its points and its stalls. */
+struct run_test {
+	const struct diskbench_result *res;
+	uint64_t off;                   /* its start, from the run's */
+	struct tpt *v;
+	size_t n;
+	const struct diskbench_stalls *st;
+	bool owned;
+	uint32_t grade;
+};
+
+static void run_tests_free(struct run_test *rt, size_t n)
+{
+	for (size_t i = 0; rt && i < n; i++) {
+		free(rt[i].v);
+		if (rt[i].owned)
+			diskbench_stalls_free((struct diskbench_stalls *)rt[i].st);
+	}
+	free(rt);
+}
+
+/* The strip of tests above the latency panel, each named where its name
+ * fits, and a faint line down the panel at each test's start. */
+static void run_strip(struct diskbench__html_page *pg, const struct tgeo *t,
+		      const struct run_test *rt, size_t n)
+{
+	struct diskbench__out *o = pg->o;
+	struct nums nb = { .i = 0 };
+
+	for (size_t i = 0; i < n; i++) {
+		const char *name = diskbench_result_name(rt[i].res);
+		double x0 = tx(t, rt[i].off);
+		double w = tx(t, rt[i].off + diskbench_result_elapsed_ns(rt[i].res)) - x0;
+
+		if (w < 1)
+			w = 1;
+		diskbench__out_printf(o, "<rect class=\"test\" x=\"%s\" y=\"%s\" "
+			"width=\"%s\" height=\"%s\" fill=\"%s\"><title>",
+			C(x0), C(R_STRIP_TOP), C(w), C(R_STRIP_BOT - R_STRIP_TOP),
+			i % 2 ? "#e3e8ef" : "#f0f3f7");
+		diskbench__html_esc(o, name);
+		diskbench__out_printf(o, "</title></rect>\n<path d=\"M%s %sV%s\" "
+			"stroke=\"#e6e6e6\"/>\n", C(x0), C(R_LTOP), C(R_LBOT));
+		if (name_width(name) + 6 <= w) {
+			diskbench__out_printf(o, "<text x=\"%s\" y=\"%s\" "
+				"text-anchor=\"middle\">", C(x0 + w / 2),
+				C(R_STRIP_BOT - 6));
+			diskbench__html_esc(o, name);
+			diskbench__out_puts(o, "</text>\n");
+		}
+	}
+}
+
+/* Each stall: a shade down the latency panel and a bar in the lane below,
+ * in its test's grade's colour, at least 2 units wide. */
+static size_t run_stall_marks(struct diskbench__html_page *pg,
+			      const struct tgeo *t, const struct run_test *rt,
+			      size_t n)
+{
+	struct diskbench__out *o = pg->o;
+	struct nums nb = { .i = 0 };
+	size_t marked = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		for (size_t k = 0; k < diskbench_stalls_count(rt[i].st); k++) {
+			struct diskbench_stall x;
+			struct span sp;
+			double x0, w;
+
+			memset(&x, 0, sizeof(x));
+			x.sz = sizeof(x);
+			if (diskbench_stalls_get(rt[i].st, k, &x))
+				continue;
+			sp.s = rt[i].off + x.start_ns;
+			sp.e = rt[i].off + x.end_ns;
+			span_widen(t, &sp);
+			x0 = tx(t, sp.s);
+			w = tx(t, sp.e) - x0;
+			diskbench__out_printf(o, "<rect class=\"stall-shade\" x=\"%s\" "
+				"y=\"%s\" width=\"%s\" height=\"%s\" fill=\"%s\" "
+				"fill-opacity=\"0.16\"/>\n<rect class=\"stall-bar\" "
+				"x=\"%s\" y=\"%s\" width=\"%s\" height=\"%s\" fill=\"%s\">"
+				"<title>", C(x0), C(R_LTOP), C(w), C(R_LBOT - R_LTOP),
+				grade_fill(rt[i].grade), C(x0), C(R_LANE_TOP), C(w),
+				C(R_LANE_BOT - R_LANE_TOP), grade_fill(rt[i].grade));
+			diskbench__html_esc(o, diskbench_result_name(rt[i].res));
+			diskbench__out_printf(o, ": %s from %s</title></rect>\n",
+				diskbench__html_lat(nb.b[0], sizeof(nb.b[0]),
+						    (double)x.latency_ns),
+				diskbench__html_sec(nb.b[1], sizeof(nb.b[1]),
+						    rt[i].off + x.start_ns));
+			marked++;
+		}
+	}
+	return marked;
+}
+
+/* Axes of the whole-run chart: the latency decades, seconds into the run. */
+static void run_axes(struct diskbench__html_page *pg, const struct tgeo *t,
+		     const struct logaxis *ax, uint64_t per_ns)
+{
+	struct diskbench__out *o = pg->o;
+	struct nums nb = { .i = 0 };
+	double span = (double)t->tend / NS_PER_S, step;
+	char per[48];
+	int dec;
+
+	diskbench__out_printf(o, "<rect x=\"%s\" y=\"%s\" width=\"%s\" height=\"%s\" "
+		"fill=\"none\" stroke=\"#bbb\"/>\n", C(RPL), C(R_LTOP), C(RPR - RPL),
+		C(R_LBOT - R_LTOP));
+	logaxis_draw(o, ax, RPL, RPR);
+	step = tick_step(span, 14, &dec);
+	for (int i = 0; step * i <= span * (1 + 1e-9); i++) {
+		double x = RPL + step * i / span * (RPR - RPL);
+
+		diskbench__out_printf(o, "<path d=\"M%s %sv4\" stroke=\"#999\"/>"
+			"<text x=\"%s\" y=\"%s\" text-anchor=\"middle\">%s</text>\n",
+			C(x), C(R_LANE_BOT), C(x), C(R_LANE_BOT + 15),
+			N(&nb, step * i, dec));
+	}
+	diskbench__html_lat(per, sizeof(per), (double)per_ns);
+	diskbench__out_printf(o, "<text x=\"%s\" y=\"%s\" text-anchor=\"middle\">"
+		"time into the run (s), from its first test's start; one point per "
+		"%s</text>\n<text transform=\"translate(13 %s) rotate(-90)\" "
+		"text-anchor=\"middle\">worst latency</text>\n<text x=\"%s\" y=\"%s\" "
+		"text-anchor=\"end\">stalls</text>\n",
+		C((RPL + RPR) / 2), C(RH - 6), per, C((R_LTOP + R_LBOT) / 2),
+		C(RPL - 6), C(R_LANE_BOT - 1));
+}
+
+/* The run's tests with a timeline, on the run's axis, into *out (*n). */
+static int run_tests(const struct diskbench__report_run *run, uint64_t t0,
+		     uint64_t *per_ns, struct run_test **out, size_t *n)
+{
+	uint64_t want = *per_ns;
+
+	struct run_test *rt = calloc(run->count ? run->count : 1, sizeof(*rt));
+	int err = 0;
+
+	*out = rt;
+	*n = 0;
+	if (!rt)
+		return -ENOMEM;
+	for (size_t i = 0; i < run->count && !err; i++) {
+		const struct diskbench_result *res = run->results[i];
+		struct run_test *x = &rt[*n];
+		struct diskbench_stall_summary sm;
+		uint64_t iv, k;
+
+		if (!diskbench__run_timed(res) || !diskbench__html_has_timeline(res))
+			continue;
+		x->res = res;
+		x->off = diskbench_result_start_ns(res) - t0;
+		iv = diskbench_timeline_interval_ns(diskbench_result_timeline(res));
+		k = iv ? (want + iv - 1) / iv : 1;
+		k = k ? k : 1;
+		if (k * iv > *per_ns || !*n)
+			*per_ns = k * iv;
+		err = tl_points(res, (size_t)k, &x->v, &x->n);
+		if (err)
+			break;
+		x->st = diskbench__stalls_default(res, &x->owned, &err);
+		(*n)++;
+		if (!x->st)
+			break;
+		memset(&sm, 0, sizeof(sm));
+		sm.sz = sizeof(sm);
+		if (diskbench_stalls_summary(x->st, &sm) == 0)
+			x->grade = sm.grade;
+	}
+	return err;
+}
+
+/* What the chart shows in words: its tests, its span, its stalls and how
+ * often they came on the run's clock. */
+static int run_caption(struct diskbench__html_page *pg, size_t ri,
+		       const struct run_test *rt, size_t n, uint64_t span_ns)
+{
+	struct diskbench__out *o = pg->o;
+	uint64_t *starts, period, lo, hi;
+	size_t ns = 0, cap = 0;
+	char a[48], b[48];
+	bool periodic;
+
+	for (size_t i = 0; i < n; i++)
+		cap += diskbench_stalls_count(rt[i].st);
+	starts = calloc(cap ? cap : 1, sizeof(*starts));
+	if (!starts)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		for (size_t k = 0; k < diskbench_stalls_count(rt[i].st); k++) {
+			struct diskbench_stall x;
+
+			memset(&x, 0, sizeof(x));
+			x.sz = sizeof(x);
+			if (diskbench_stalls_get(rt[i].st, k, &x) == 0)
+				starts[ns++] = rt[i].off + x.start_ns;
+		}
+	}
+	qsort(starts, ns, sizeof(*starts), diskbench__cmp_u64);
+	for (size_t i = 0; i + 1 < ns; i++)
+		starts[i] = starts[i + 1] - starts[i];
+	periodic = diskbench__stall_gaps(starts, ns ? ns - 1 : 0, &period, &lo, &hi);
+	free(starts);
+	diskbench__out_puts(o, "<p class=\"run\">");
+	diskbench__html_key(pg, ri);
+	diskbench__out_puts(o, "<strong>");
+	diskbench__html_esc(o, diskbench__html_run_name(pg, ri));
+	diskbench__out_printf(o, "</strong>: %zu test%s over %s", n, n == 1 ? "" : "s",
+			      diskbench__html_sec(a, sizeof(a), span_ns));
+	if (!ns) {
+		diskbench__out_puts(o, "; no stalls.</p>\n");
+		return 0;
+	}
+	diskbench__out_printf(o, "; %zu stall%s", ns, ns == 1 ? "" : "s");
+	if (periodic)
+		diskbench__out_printf(o, ", about one every %s across the run",
+				      diskbench__html_lat(a, sizeof(a), (double)period));
+	else if (ns > 1)
+		diskbench__out_printf(o, ", %s to %s apart",
+				      diskbench__html_lat(a, sizeof(a), (double)lo),
+				      diskbench__html_lat(b, sizeof(b), (double)hi));
+	diskbench__out_puts(o, ".</p>\n");
+	return 0;
+}
+
+int diskbench__html_chart_run(struct diskbench__html_page *pg, size_t ri)
+{
+	const struct diskbench__report_run *run = &pg->r->runs.v[ri];
+	struct diskbench__out *o = pg->o;
+	struct tgeo t = { R_LTOP, R_LBOT, 0, 0, 0, 1, RPL, RPR, 0 };
+	uint64_t t0, t1, vmin = UINT64_MAX, vmax = 0, per;
+	struct run_test *rt = NULL;
+	struct logaxis ax;
+	size_t n = 0;
+	int err;
+
+	if (!diskbench__run_span(run, &t0, &t1)) {
+		diskbench__out_puts(o, "<p class=\"note\">");
+		diskbench__html_esc(o, diskbench__html_run_name(pg, ri));
+		diskbench__out_puts(o, run->count && diskbench__run_timed(run->results[0]) ?
+			": its tests overlap in time (run side by side, or timed "
+			"on different clocks): no whole-run timeline.</p>\n" :
+			": no timed test (only rate, CPU and worst latency): no "
+			"whole-run timeline.</p>\n");
+		return 0;
+	}
+	t.tend = t1 > t0 ? t1 - t0 : 1;
+	per = t.tend / R_POINTS ? t.tend / R_POINTS : 1;
+	err = run_tests(run, t0, &per, &rt, &n);
+	if (err)
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		for (size_t k = 0; k < rt[i].n; k++) {
+			const struct tpt *p = &rt[i].v[k];
+
+			if (p->ops && p->maxlat < vmin)
+				vmin = p->maxlat;
+			if (p->maxlat > vmax)
+				vmax = p->maxlat;
+		}
+	}
+	err = run_caption(pg, ri, rt, n, t.tend);
+	if (err)
+		goto out;
+	logaxis_fit(&ax, vmin, vmax, R_LBOT, R_LTOP);
+	diskbench__out_printf(o, "<svg class=\"run\" "
+		"xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+		"font-family=\"sans-serif\" font-size=\"11\" fill=\"#333\" "
+		"role=\"img\" aria-label=\"", RW, RH, RW, RH);
+	diskbench__html_esc(o, diskbench__html_run_name(pg, ri));
+	diskbench__out_puts(o, ": the whole run, worst latency over time, "
+			    "stalls marked\">\n<title>");
+	diskbench__html_esc(o, diskbench__html_run_name(pg, ri));
+	diskbench__out_puts(o, ": the whole run, worst latency over time, "
+			    "stalls marked</title>\n");
+	run_strip(pg, &t, rt, n);
+	run_axes(pg, &t, &ax, per);
+	(void)run_stall_marks(pg, &t, rt, n);
+	for (size_t i = 0; i < n; i++) {
+		t.off = rt[i].off;
+		tl_latency_line(pg, "1.5", ri, rt[i].v, rt[i].n, &t, &ax);
+	}
+	diskbench__out_puts(o, "</svg>\n");
+out:
+	run_tests_free(rt, n);
 	return err;
 }
 

@@ -18,6 +18,8 @@
  *     engine, start, seed, options, version);
  *   - the summary: a red line for every phase of every run that stalled
  *     (diskbench_stalls_find(), see stall_check()), then a phase x run grid of worst latencies;
+ *   - per run, a whole-run timeline: its tests on one axis, the worst
+ *     latency over time, its stalls marked (format/html-chart.c);
  *   - bonnie++'s table as bon_csv2html lays it out, coloured by its rule;
  *   - per phase: a table of the percentiles asked for, a percentile curve
  *     (x on a "nines" scale) and a timeline (worst latency per interval on a
@@ -235,6 +237,8 @@ static void page_head(struct diskbench__html_page *pg)
 		"p.config .ck{color:#777}\n"
 		"div.charts{display:flex;flex-wrap:wrap;gap:14px}\n"
 		"div.charts svg{max-width:100%;height:auto;border:1px solid #e2e2e2;background:#fff}\n"
+		"p.run{margin:12px 0 4px}\n"
+		"svg.run{display:block;max-width:100%;height:auto;border:1px solid #e2e2e2;background:#fff}\n"
 		"p.foot{margin-top:36px;color:#888;font-size:12px}\n"
 		"</style>\n</head>\n<body>\n<h1>");
 	diskbench__html_esc(o, pg->w->title);
@@ -616,6 +620,38 @@ static void summary(struct diskbench__html_page *pg)
 		diskbench__out_puts(o, "</tr>\n");
 	}
 	diskbench__out_puts(o, "</table>\n");
+}
+
+/* ---- whole runs ---- */
+
+/* Per run, every test on one axis with its stalls marked, where a run has
+ * timed tests at all (a page of bonnie++ CSV lines has none). */
+static int whole_runs(struct diskbench__html_page *pg)
+{
+	struct diskbench__out *o = pg->o;
+	bool any = false;
+	int err = 0;
+
+	for (size_t ri = 0; ri < pg->nruns && !any; ri++) {
+		const struct diskbench__report_run *run = &pg->r->runs.v[ri];
+
+		for (size_t i = 0; i < run->count && !any; i++)
+			any = diskbench__run_timed(run->results[i]) &&
+			      diskbench__html_has_timeline(run->results[i]);
+	}
+	if (!any)
+		return 0;
+	diskbench__out_puts(o, "<h2 id=\"whole-runs\">Whole runs</h2>\n"
+		"<p class=\"note\">Per run, every test on one time axis, from the "
+		"first test's start (the gaps between tests are the untimed work "
+		"between them): the worst latency over time, and each stall (those "
+		"the summary lists) as a shade over the latency and a bar below "
+		"it, in its test's grade's colour (severe red, stall orange, "
+		"hiccup amber). A stall that keeps its own pace, whatever test is "
+		"running, shows its period here.</p>\n");
+	for (size_t ri = 0; ri < pg->nruns && !err; ri++)
+		err = diskbench__html_chart_run(pg, ri);
+	return err;
 }
 
 /* ---- per phase ---- */
@@ -1041,6 +1077,9 @@ int diskbench__write_html(struct diskbench_report *r,
 	} else {
 		runs_table(&pg);
 		summary(&pg);
+		err = whole_runs(&pg);
+		if (err)
+			goto out;
 		err = diskbench__html_bonnie_table(&pg);
 		if (err)
 			goto out;

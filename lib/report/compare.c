@@ -428,33 +428,6 @@ static int push(void **v, size_t *n, size_t *cap, size_t each, const void *x)
 	return 0;
 }
 
-static bool timed(const struct diskbench_result *res)
-{
-	return !diskbench_result_summary_only(res) && diskbench_result_ran(res);
-}
-
-/* Whether two of the run's tests overlap in time: tests run side by side
- * (or results on other clocks) have no whole-run order of stalls. */
-static bool overlapping(const struct diskbench__report_run *run)
-{
-	for (size_t i = 0; i < run->count; i++) {
-		const struct diskbench_result *a = run->results[i];
-		uint64_t as = diskbench_result_start_ns(a);
-
-		if (!timed(a))
-			continue;
-		for (size_t k = i + 1; k < run->count; k++) {
-			const struct diskbench_result *b = run->results[k];
-			uint64_t bs = diskbench_result_start_ns(b);
-
-			if (timed(b) && as < bs + diskbench_result_elapsed_ns(b) &&
-			    bs < as + diskbench_result_elapsed_ns(a))
-				return true;
-		}
-	}
-	return false;
-}
-
 /* Run run's stalls, every test's on one clock from its first test's
  * start, into *sp (n of them, in start order); its span into *span_ns.
  * None, and a span of 0, for a run whose tests overlap. */
@@ -462,24 +435,14 @@ static int run_stalls(const struct diskbench_compare *c,
 		      const struct diskbench__report_run *run, struct span **sp,
 		      size_t *n, uint64_t *span_ns)
 {
-	uint64_t t0 = UINT64_MAX, t1 = 0;
+	uint64_t t0, t1;
 	size_t cap = 0;
 	int err = 0;
 
 	*sp = NULL;
 	*n = 0;
 	*span_ns = 0;
-	for (size_t i = 0; i < run->count; i++) {
-		const struct diskbench_result *res = run->results[i];
-		uint64_t a = diskbench_result_start_ns(res);
-
-		if (!timed(res))
-			continue;
-		t0 = a < t0 ? a : t0;
-		a += diskbench_result_elapsed_ns(res);
-		t1 = a > t1 ? a : t1;
-	}
-	if (t0 == UINT64_MAX || overlapping(run))
+	if (!diskbench__run_span(run, &t0, &t1))
 		return 0;
 	*span_ns = t1 - t0;
 	for (size_t i = 0; i < run->count && !err; i++) {
@@ -488,7 +451,7 @@ static int run_stalls(const struct diskbench_compare *c,
 		const struct diskbench_stalls *st;
 		bool owned = false;
 
-		if (!timed(res))
+		if (!diskbench__run_timed(res))
 			continue;
 		st = stalls_of(c, res, &owned, &err);
 		if (!st)

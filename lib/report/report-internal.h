@@ -62,6 +62,13 @@ int diskbench__run_take(struct diskbench__report_run *run,
 /* Gives back the unused room of the run's result array (a reader's run is
  * complete; a CSV of 100,000 runs holds 100,000 such arrays). */
 void diskbench__run_trim(struct diskbench__report_run *run);
+/* Whether a result was timed: it ran, and has more than a summary. */
+bool diskbench__run_timed(const struct diskbench_result *res);
+/* The run's tests one after another on one clock: from the first timed
+ * test's start (*t0) to the last one's end (*t1). False when none was
+ * timed or two overlap in time (run side by side, or on other clocks). */
+bool diskbench__run_span(const struct diskbench__report_run *run,
+			 uint64_t *t0, uint64_t *t1);
 /* The run's first result of a kind, or NULL. */
 const struct diskbench_result *
 diskbench__run_find(const struct diskbench__report_run *run,

@@ -154,6 +154,37 @@ diskbench__run_find(const struct diskbench__report_run *run,
 	return NULL;
 }
 
+bool diskbench__run_timed(const struct diskbench_result *res)
+{
+	return !diskbench_result_summary_only(res) && diskbench_result_ran(res);
+}
+
+bool diskbench__run_span(const struct diskbench__report_run *run,
+			 uint64_t *t0, uint64_t *t1)
+{
+	*t0 = UINT64_MAX;
+	*t1 = 0;
+	for (size_t i = 0; i < run->count; i++) {
+		const struct diskbench_result *a = run->results[i];
+		uint64_t as = diskbench_result_start_ns(a);
+		uint64_t ae = as + diskbench_result_elapsed_ns(a);
+
+		if (!diskbench__run_timed(a))
+			continue;
+		*t0 = as < *t0 ? as : *t0;
+		*t1 = ae > *t1 ? ae : *t1;
+		for (size_t k = i + 1; k < run->count; k++) {
+			const struct diskbench_result *b = run->results[k];
+			uint64_t bs = diskbench_result_start_ns(b);
+
+			if (diskbench__run_timed(b) && as < bs + diskbench_result_elapsed_ns(b) &&
+			    bs < ae)
+				return false;
+		}
+	}
+	return *t0 != UINT64_MAX;
+}
+
 int diskbench__report_commit(struct diskbench_report *r, struct diskbench__run_list *l)
 {
 	struct diskbench__run_list *dst = &r->runs;

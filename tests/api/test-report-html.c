@@ -1142,6 +1142,108 @@ static void test_report_html_bonnie_fits(void **state)
 	diskbench_report_free(r);
 }
 
+/* The chart of run ri of the page (a copy, for the caller to free),
+ * from its caption to its end. */
+static char *run_chart(const char *page, size_t ri)
+{
+	const char *p = strstr(page, "<h2 id=\"whole-runs\">"), *e;
+	char *c;
+
+	assert_non_null(p);
+	for (size_t i = 0; i <= ri; i++) {
+		p = strstr(p + 1, "<p class=\"run\">");
+		assert_non_null(p);
+	}
+	e = strstr(p, "</svg>");
+	assert_non_null(e);
+	c = strndup(p, (size_t)(e - p));
+	assert_non_null(c);
+	return c;
+}
+
+/* The x of a time on the whole-run chart, as the page writes it. */
+static double run_x(uint64_t ns, uint64_t span_ns)
+{
+	return 66.0 + (double)ns / (double)span_ns * (1186.0 - 66.0);
+}
+
+/*
+ * Whole runs: every test of a run on one axis, each stall marked where
+ * the stall analysis puts it, in its test's grade's colour; a run whose
+ * tests overlap in time says why it has no such chart.
+ */
+static void test_report_html_whole_run(void **state)
+{
+	struct diskbench_report *r = fx_report();
+	const struct diskbench_result *first, *pb, *last;
+	struct diskbench_stalls *st;
+	struct diskbench_stall x;
+	uint64_t span, off;
+	char *page = html(r), *c, want[64];
+	const char *bar;
+
+	(void)state;
+	assert_int_equal(count(page, "<svg class=\"run\""), 3);
+	c = run_chart(page, 0);
+	assert_non_null(strstr(c, "<strong>raid-a</strong>: 12 tests over "));
+	assert_non_null(strstr(c, "; no stalls.</p>"));
+	assert_int_equal(count(c, "class=\"stall-bar\""), 0);
+	assert_int_equal(count(c, "<rect class=\"test\""), 12);
+	free(c);
+	/* raid-c: 3 stalls in put_block and 3 in ran_create. */
+	c = run_chart(page, 2);
+	assert_non_null(strstr(c, "<strong>raid-c</strong>: 12 tests over "));
+	assert_non_null(strstr(c, "; 6 stalls, "));
+	assert_int_equal(count(c, "class=\"stall-bar\""), 6);
+	assert_int_equal(count(c, "class=\"stall-shade\""), 6);
+	/* Its first stall, where the analysis puts it on the run's clock, in
+	 * the orange of grade "stall". */
+	first = diskbench_report_result_get(r, 2, 0);
+	pb = diskbench_report_result_get(r, 2, 1);
+	last = diskbench_report_result_get(r, 2, 11);
+	span = diskbench_result_start_ns(last) + diskbench_result_elapsed_ns(last) -
+	       diskbench_result_start_ns(first);
+	off = diskbench_result_start_ns(pb) - diskbench_result_start_ns(first);
+	assert_ok(diskbench_stalls_find(&st, pb, NULL));
+	memset(&x, 0, sizeof(x));
+	x.sz = sizeof(x);
+	assert_ok(diskbench_stalls_get(st, 0, &x));
+	diskbench_stalls_free(st);
+	bar = strstr(c, "<rect class=\"stall-bar\" x=\"");
+	assert_non_null(bar);
+	assert_true(fabs(strtod(bar + strlen("<rect class=\"stall-bar\" x=\""), NULL) -
+			 run_x(off + x.start_ns, span)) <= 0.051);
+	snprintf(want, sizeof(want), "fill=\"#ef6c00\"><title>put_block: ");
+	assert_non_null(strstr(bar, want));
+	free(c);
+	assert_xmllint_ok(page);
+	free(page);
+	diskbench_report_free(r);
+
+	/* Two tests at the same time: no order of stalls across them. */
+	{
+		struct diskbench_result *v[2];
+
+		assert_ok(diskbench_report_new(&r));
+		v[0] = fx_result(DISKBENCH_PHASE_PUT_BLOCK, 100, 1 << 20, FX_S,
+				 FX_MS, 0, 0, 0, 5);
+		v[1] = fx_result(DISKBENCH_PHASE_GET_BLOCK, 100, 1 << 20, FX_S,
+				 FX_MS, 0, 0, 0, 5);
+		assert_ok(diskbench_report_add(r, NULL,
+			(const struct diskbench_result *const *)v, 2));
+		diskbench_result_free(v[0]);
+		diskbench_result_free(v[1]);
+		page = html(r);
+		assert_int_equal(count(page, "<svg class=\"run\""), 0);
+		assert_non_null(strstr(page, ": its tests overlap in time (run side by "
+					     "side, or timed on different clocks): no "
+					     "whole-run timeline.</p>"));
+		assert_xmllint_ok(page);
+		free(page);
+		diskbench_report_free(r);
+	}
+}
+
 /* Every timeline with slow-operation rings says what they are, in its
  * legend; one without rings has no such entry. */
 static void test_report_html_slow_legend(void **state)
@@ -1151,7 +1253,8 @@ static void test_report_html_slow_legend(void **state)
 	size_t with = 0, without = 0;
 
 	(void)state;
-	for (char *p = strstr(page, "<svg "); p; p = strstr(p + 1, "<svg ")) {
+	/* The phases' charts (a whole-run chart marks stalls, not rings). */
+	for (char *p = strstr(page, "<svg xmlns="); p; p = strstr(p + 1, "<svg xmlns=")) {
 		char *end = strstr(p, "</svg>");
 		bool rings, key;
 
@@ -1201,6 +1304,7 @@ int main(void)
 		cmocka_unit_test(test_report_html_engine),
 		cmocka_unit_test(test_report_html_bonnie_fits),
 		cmocka_unit_test(test_report_html_slow_legend),
+		cmocka_unit_test(test_report_html_whole_run),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -14,20 +14,19 @@
 #define FX_S UINT64_C(1000000000)
 
 /*
- * One result of `ops` operations of `bytes` each, over `elapsed_ns`, evenly
- * spaced; the operation latencies cycle through base, 2*base, 3*base and
+ * One result of `ops` operations of `bytes` each, over `elapsed_ns` from t0
+ * on the recorder's clock, evenly spaced; the operation latencies cycle through base, 2*base, 3*base and
  * 10*base, and operations stall_from..stall_from+stall_n-1 take stall_ns.
  * CPU: cpu_pct% of elapsed, nine tenths user, one tenth system.
  */
 static inline struct diskbench_result *
-fx_result(enum diskbench_phase_kind kind, uint64_t ops, uint64_t bytes,
-	  uint64_t elapsed_ns, uint64_t base_ns, uint64_t stall_from,
-	  uint64_t stall_n, uint64_t stall_ns, unsigned cpu_pct)
+fx_result_at(enum diskbench_phase_kind kind, uint64_t ops, uint64_t bytes,
+	     uint64_t elapsed_ns, uint64_t base_ns, uint64_t stall_from,
+	     uint64_t stall_n, uint64_t stall_ns, unsigned cpu_pct, uint64_t t0)
 {
 	struct diskbench_recorder_opts ro = DISKBENCH_RECORDER_OPTS_INIT;
 	struct diskbench_recorder *rec;
 	struct diskbench_result *res;
-	const uint64_t t0 = 1000 * FX_S;
 	uint64_t stall_total = stall_n * stall_ns;
 	uint64_t busy = elapsed_ns - stall_total, t = t0;
 	const uint64_t mult[4] = { 1, 2, 3, 10 };
@@ -58,6 +57,16 @@ fx_result(enum diskbench_phase_kind kind, uint64_t ops, uint64_t bytes,
 	return res;
 }
 
+/* fx_result_at() starting at 1000 s on the recorder's clock. */
+static inline struct diskbench_result *
+fx_result(enum diskbench_phase_kind kind, uint64_t ops, uint64_t bytes,
+	  uint64_t elapsed_ns, uint64_t base_ns, uint64_t stall_from,
+	  uint64_t stall_n, uint64_t stall_ns, unsigned cpu_pct)
+{
+	return fx_result_at(kind, ops, bytes, elapsed_ns, base_ns, stall_from,
+			    stall_n, stall_ns, cpu_pct, 1000 * FX_S);
+}
+
 /*
  * fx_result()'s result for these arguments, made once per test program and
  * kept (never freed: it stays reachable until exit). The report copies what
@@ -70,23 +79,28 @@ fx_result(enum diskbench_phase_kind kind, uint64_t ops, uint64_t bytes,
 static inline const struct diskbench_result *
 fx_result_kept(enum diskbench_phase_kind kind, uint64_t ops, uint64_t bytes,
 	       uint64_t elapsed_ns, uint64_t base_ns, uint64_t stall_from,
-	       uint64_t stall_n, uint64_t stall_ns, unsigned cpu_pct)
+	       uint64_t stall_n, uint64_t stall_ns, unsigned cpu_pct,
+	       uint64_t *t0)
 {
 	static struct {
-		uint64_t key[9];
+		uint64_t key[10];
 		struct diskbench_result *res;
 	} kept[16];
 	static size_t n;
-	const uint64_t key[9] = { (uint64_t)kind, ops, bytes, elapsed_ns, base_ns,
-				  stall_from, stall_n, stall_ns, cpu_pct };
+	const uint64_t key[10] = { (uint64_t)kind, ops, bytes, elapsed_ns, base_ns,
+				   stall_from, stall_n, stall_ns, cpu_pct, *t0 };
+	const uint64_t at = *t0;
+
+	/* The next test starts a second after this one ends. */
+	*t0 += elapsed_ns + FX_S;
 
 	for (size_t i = 0; i < n; i++)
 		if (memcmp(kept[i].key, key, sizeof(key)) == 0)
 			return kept[i].res;
 	assert_true(n < sizeof(kept) / sizeof(kept[0]));
 	memcpy(kept[n].key, key, sizeof(key));
-	kept[n].res = fx_result(kind, ops, bytes, elapsed_ns, base_ns, stall_from,
-				stall_n, stall_ns, cpu_pct);
+	kept[n].res = fx_result_at(kind, ops, bytes, elapsed_ns, base_ns, stall_from,
+				   stall_n, stall_ns, cpu_pct, at);
 	return kept[n++].res;
 }
 
@@ -98,33 +112,35 @@ static inline void fx_add_run(struct diskbench_report *r, const char *name,
 	const struct diskbench_result *v[12];
 	const uint64_t file = 64u << 20, chunk = 8192;
 	uint64_t stall_n = stalls ? 3 : 0;
+	/* The tests one after another on the run's clock, from 1000 s. */
+	uint64_t t = 1000 * FX_S;
 
 	v[0] = fx_result_kept(DISKBENCH_PHASE_PUTC, 3u << 20, 1, 2 * FX_S, 50, 1000, 1,
-			      8 * FX_MS, 98);
+			      8 * FX_MS, 98, &t);
 	v[1] = fx_result_kept(DISKBENCH_PHASE_PUT_BLOCK, file / chunk, chunk,
 			      4 * FX_S, 20000,
-			      4000, stall_n, 700 * FX_MS, 40);
+			      4000, stall_n, 700 * FX_MS, 40, &t);
 	v[2] = fx_result_kept(DISKBENCH_PHASE_REWRITE, file / chunk, chunk,
-			      3 * FX_S, 60000, 0, 0, 0, 35);
+			      3 * FX_S, 60000, 0, 0, 0, 35, &t);
 	v[3] = fx_result_kept(DISKBENCH_PHASE_GETC, 3u << 20, 1, 2 * FX_S, 60, 2000, 1,
-			      4 * FX_MS, 99);
+			      4 * FX_MS, 99, &t);
 	v[4] = fx_result_kept(DISKBENCH_PHASE_GET_BLOCK, file / chunk, chunk,
-			      FX_S / 4, 1500, 0, 0, 0, 20);      /* too fast */
+			      FX_S / 4, 1500, 0, 0, 0, 20, &t);      /* too fast */
 	v[5] = fx_result_kept(DISKBENCH_PHASE_SEEKS, 8192, 8192, 5 * FX_S,
-			      300000, 0, 0, 0, 3);
+			      300000, 0, 0, 0, 3, &t);
 	v[6] = fx_result_kept(DISKBENCH_PHASE_SEQ_CREATE, 1024, 0, FX_S, 200000,
-			      0, 0, 0, 90);
+			      0, 0, 0, 90, &t);
 	v[7] = fx_result_kept(DISKBENCH_PHASE_SEQ_STAT, 1024, 0, FX_S / 10, 5000,
-			      0, 0, 0, 99);
+			      0, 0, 0, 99, &t);
 	v[8] = fx_result_kept(DISKBENCH_PHASE_SEQ_DELETE, 1024, 0, 3 * FX_S / 4,
-			      150000, 0, 0, 0, 60);
+			      150000, 0, 0, 0, 60, &t);
 	v[9] = fx_result_kept(DISKBENCH_PHASE_RAN_CREATE, 1024, 0,
 			      3 * FX_S, 200000, 500, stall_n,
-			      stalls ? 2 * FX_S / 3 : 0, 88);
+			      stalls ? 2 * FX_S / 3 : 0, 88, &t);
 	v[10] = fx_result_kept(DISKBENCH_PHASE_RAN_STAT, 1024, 0, FX_S / 8, 4000,
-			       0, 0, 0, 97);
+			       0, 0, 0, 97, &t);
 	v[11] = fx_result_kept(DISKBENCH_PHASE_RAN_DELETE, 1024, 0, 2 * FX_S,
-			       250000, 0, 0, 0, 30);
+			       250000, 0, 0, 0, 30, &t);
 
 	in.name = name;
 	in.host = "bench-host";
