@@ -1113,6 +1113,14 @@ static long diskbench_compare_text__impl(const struct diskbench_compare *c,
 	latency_lines(c, &t);
 	stall_lines(c, &t);
 	ci_lines(c, &t);
+	if (!t.len) {
+		/* Every test too fast (or failed) in all but one set-up, and
+		 * nothing stalled: say so rather than nothing. */
+		say(&t, "across the %zu set-ups (", c->ns);
+		names(&t, c->ns, any, c, setup_name);
+		say(&t, "): no test has a throughput measured in two of them or "
+		    "more, and no worst latency stands out\n");
+	}
 	if (size && t.len >= size)
 		buf[size - 1] = '\0';
 	return t.len > (size_t)LONG_MAX ? -ENOMEM : (long)t.len;

@@ -1,6 +1,7 @@
 /*
  * diskbench-report: reads result files into one report and writes it again,
- * as bonnie++'s text table, bonnie++ CSV, JSON or an HTML comparison page.
+ * as bonnie++'s text table, bonnie++ CSV, JSON or an HTML comparison page,
+ * or says the verdict across set-ups (--verdict).
  *
  * What bon_csv2txt and bon_csv2html do, for any mix of this library's JSON
  * and bonnie++ CSV (from diskbench-bonnie or from bonnie++ itself), plus
@@ -31,7 +32,7 @@
 
 enum {
 	OPT_TEXT = 256, OPT_CSV, OPT_JSON, OPT_HTML, OPT_TITLE,
-	OPT_PERCENTILES, OPT_HELP, OPT_VERSION, OPT_HDR_LOG,
+	OPT_PERCENTILES, OPT_HELP, OPT_VERSION, OPT_HDR_LOG, OPT_VERDICT,
 };
 
 /*
@@ -123,8 +124,8 @@ static bool through_temporary(const char *path)
 }
 
 static const char usage_text[] =
-	"usage: " PROG " [--text | --csv | --json | --html | --hdr-log] [--title TITLE]\n"
-	"       [--percentiles P,P,...] [-o FILE] RESULT-FILE...\n";
+	"usage: " PROG " [--text | --csv | --json | --html | --hdr-log | --verdict]\n"
+	"       [--title TITLE] [--percentiles P,P,...] [-o FILE] RESULT-FILE...\n";
 
 static void usage(void)
 {
@@ -144,6 +145,10 @@ static void help(void)
 	       "  --html             a self-contained HTML page comparing the runs\n"
 	       "  --hdr-log          an HdrHistogram interval log (format 1.3): one\n"
 	       "                     histogram per phase, tagged run/phase\n"
+	       "  --verdict          the verdict across set-ups (runs of one name),\n"
+	       "                     a line each: throughput, worst latencies that\n"
+	       "                     stand out, stalls over whole runs and per test,\n"
+	       "                     differences with confidence intervals\n"
 	       "  --title TITLE      title of the HTML page\n"
 	       "  --percentiles LIST latency percentiles for JSON and HTML, ascending,\n"
 	       "                     comma-separated (default 50,90,99,99.9,99.99,100)\n"
@@ -223,6 +228,48 @@ static int write_path(struct diskbench_report *rep, enum diskbench_format fmt,
 	return err ? 1 : 0;
 }
 
+/* The verdict across set-ups (diskbench_compare_text()) on standard
+ * output; with fewer than two set-ups, a line on standard error. */
+static int write_verdict(struct diskbench_report *rep)
+{
+	struct diskbench_compare *c = NULL;
+	char *text = NULL;
+	long n;
+	int err = diskbench_compare_new(&c, rep, NULL);
+
+	if (err) {
+		fprintf(stderr, PROG ": the comparison: %s\n", diskbench_strerror(err));
+		return 1;
+	}
+	if (diskbench_compare_setup_count(c) < 2) {
+		fprintf(stderr, PROG ": --verdict: %zu set-up%s (runs of one name): "
+			"nothing to compare\n", diskbench_compare_setup_count(c),
+			diskbench_compare_setup_count(c) == 1 ? "" : "s");
+		diskbench_compare_free(c);
+		return 0;
+	}
+	n = diskbench_compare_text(c, NULL, 0);
+	if (n >= 0)
+		text = malloc((size_t)n + 1);
+	if (n < 0 || !text) {
+		fprintf(stderr, PROG ": the comparison: %s\n",
+			diskbench_strerror(n < 0 ? (int)n : -ENOMEM));
+		diskbench_compare_free(c);
+		return 1;
+	}
+	(void)diskbench_compare_text(c, text, (size_t)n + 1);
+	diskbench_compare_free(c);
+	errno = 0;
+	if (fputs(text, stdout) == EOF || fflush(stdout)) {
+		fprintf(stderr, PROG ": standard output: %s\n",
+			diskbench_strerror(errno ? -errno : -EIO));
+		free(text);
+		return 1;
+	}
+	free(text);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longs[] = {
@@ -231,6 +278,7 @@ int main(int argc, char **argv)
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "html", no_argument, NULL, OPT_HTML },
 		{ "hdr-log", no_argument, NULL, OPT_HDR_LOG },
+		{ "verdict", no_argument, NULL, OPT_VERDICT },
 		{ "title", required_argument, NULL, OPT_TITLE },
 		{ "percentiles", required_argument, NULL, OPT_PERCENTILES },
 		{ "output", required_argument, NULL, 'o' },
@@ -249,6 +297,7 @@ int main(int argc, char **argv)
 	double percentiles[DISKBENCH_WRITE_MAX_PERCENTILES];
 	enum diskbench_format fmt = DISKBENCH_FORMAT_AUTO;
 	struct diskbench_report *rep = NULL;
+	bool verdict_only = false;
 	const char *out = NULL;
 	bool stdin_used = false;
 	char short_opt[3] = "-?";
@@ -299,6 +348,9 @@ int main(int argc, char **argv)
 		case OPT_HDR_LOG:
 			want = DISKBENCH_FORMAT_HDR_LOG;
 			break;
+		case OPT_VERDICT:
+			verdict_only = true;
+			break;
 		case OPT_TITLE:
 			wo.title = optarg;
 			break;
@@ -323,6 +375,10 @@ int main(int argc, char **argv)
 			fmt = want;
 		}
 	}
+	if (verdict_only && fmt != DISKBENCH_FORMAT_AUTO)
+		bad("--verdict and %s: choose one output%s", names[fmt], "");
+	if (verdict_only && out && strcmp(out, "-"))
+		bad("-o %s: --verdict writes to standard output only%s", out, "");
 	if (fmt == DISKBENCH_FORMAT_AUTO)
 		fmt = DISKBENCH_FORMAT_BONNIE_TEXT;
 	if (optind == argc) {
@@ -373,7 +429,9 @@ int main(int argc, char **argv)
 		}
 	}
 
-	if (out && strcmp(out, "-")) {
+	if (verdict_only) {
+		status = write_verdict(rep);
+	} else if (out && strcmp(out, "-")) {
 		g_defer = through_temporary(out);
 		status = write_path(rep, fmt, &wo, out);
 		g_defer = 0;

@@ -40,6 +40,7 @@ import sys as _sys
 _sys.path.insert(0, _os.path.join(_os.path.dirname(_os.path.abspath(__file__)), ".."))
 import signal_defaults  # noqa: E402,F401 (first: the children inherit it)
 import json
+import html as html_mod
 import os
 import re
 import resource
@@ -210,6 +211,33 @@ def test_report(tmp, made):
                                            ('e2e-a', 'e2e-b', 'testhost')), out)
         check('report text: --text is the default',
               run(REPORT, ['--text'] + inputs).stdout == out, 'differs')
+
+    # The verdict across the three set-ups: a line each on stdout, the
+    # same as the HTML page's box; one set-up says there is nothing to
+    # compare; it refuses another format beside it and -o.
+    p = run(REPORT, ['--verdict'] + inputs)
+    if check('report --verdict', p.returncode == 0 and p.stderr == '' and
+             p.stdout.endswith('\n') and len(p.stdout.splitlines()) >= 1,
+             'exit 0, lines', p):
+        first = p.stdout.splitlines()[0]
+        check('report --verdict: throughput first',
+              first.startswith('throughput within ') or
+              ': throughput differs by ' in first or
+              first.startswith('across the 3 set-ups (e2e-a, e2e-b and '
+                               'testhost): no test has a throughput'),
+              p.stdout)
+        h = run(REPORT, ['--html'] + inputs)
+        box = h.stdout.split('<ul class="verdict">\n', 1)[-1].split('</ul>', 1)[0]
+        lines = [ln[len('<li>'):-len('</li>')] for ln in box.splitlines()]
+        check('report --verdict: the HTML box, line for line',
+              [html_mod.unescape(ln) for ln in lines] == p.stdout.splitlines(),
+              f'{lines!r} vs {p.stdout!r}')
+    p = run(REPORT, ['--verdict', made['a'][1]])
+    check('report --verdict of one set-up', p.returncode == 0 and
+          p.stdout == '' and 'nothing to compare' in p.stderr, 'a note', p)
+    p = run(REPORT, ['--verdict', '--csv'] + inputs)
+    check('report --verdict --csv refused', p.returncode == 1 and
+          p.stdout == '' and 'choose one output' in p.stderr, 'exit 1', p)
 
     # CSV: our lines and bonnie++'s come back unchanged, in order.
     p = run(REPORT, ['--csv'] + inputs)
