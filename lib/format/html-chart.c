@@ -1154,13 +1154,10 @@ static int run_caption(struct diskbench__html_page *pg, size_t ri,
 		return 0;
 	}
 	diskbench__out_printf(o, "; %zu stall%s", ns, ns == 1 ? "" : "s");
-	if (periodic)
-		diskbench__out_printf(o, ", about one every %s across the run",
-				      diskbench__html_lat(a, sizeof(a), (double)period));
-	else if (ns > 1)
-		diskbench__out_printf(o, ", %s to %s apart",
-				      diskbench__html_lat(a, sizeof(a), (double)lo),
-				      diskbench__html_lat(b, sizeof(b), (double)hi));
+	if (ns > 1)
+		diskbench__out_printf(o, "%s%s", diskbench__stall_gap_words(
+			b, sizeof(b), periodic, period, lo, hi),
+			periodic ? " across the run" : "");
 	diskbench__out_puts(o, ".</p>\n");
 	return 0;
 }

@@ -1021,15 +1021,10 @@ static void whole_run_line(const struct diskbench_compare *c, size_t si,
 	say(t, "%s over %s: %zu stalls in %zu tests", c->s[si].name,
 	    c->s[si].nruns == 1 ? "the whole run" : "whole runs", w->stalls,
 	    w->stalled_tests);
-	if (w->flags & DISKBENCH_COMPARE_SETUP_PERIODIC)
-		say(t, ", about one every %s",
-		    diskbench__lat_str(a, sizeof(a), (double)w->period_ns));
-	else if (w->period_ns &&
-		 strcmp(diskbench__lat_str(a, sizeof(a), (double)w->gap_min_ns),
-			diskbench__lat_str(b, sizeof(b), (double)w->gap_max_ns)))
-		say(t, ", %s to %s apart", a, b);
-	else if (w->period_ns)
-		say(t, ", %s apart", a);
+	if (w->period_ns)
+		say(t, "%s", diskbench__stall_gap_words(
+			    b, sizeof(b), w->flags & DISKBENCH_COMPARE_SETUP_PERIODIC,
+			    w->period_ns, w->gap_min_ns, w->gap_max_ns));
 	if (w->span_ns)
 		say(t, ", %s of %s stalled",
 		    pct(a, sizeof(a), 100.0 * (double)w->stalled_ns / (double)w->span_ns),

@@ -38,5 +38,11 @@ long diskbench__stalls_body(const struct diskbench_stalls *st, char *buf,
  */
 bool diskbench__stall_gaps(uint64_t *gaps, size_t n, uint64_t *period_ns,
 			   uint64_t *min_ns, uint64_t *max_ns);
+/* How often stalls came, in words, with a leading ", ": "about one every
+ * 7 s" when periodic, else "6.9 s to 30 s apart", or "7 s apart" where
+ * the two print alike. Into buf, which it returns. */
+const char *diskbench__stall_gap_words(char *buf, size_t size, bool periodic,
+				       uint64_t period_ns, uint64_t min_ns,
+				       uint64_t max_ns);
 
 #endif

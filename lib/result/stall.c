@@ -330,6 +330,23 @@ static int episodes(struct diskbench_stalls *st,
 	return 0;
 }
 
+const char *diskbench__stall_gap_words(char *buf, size_t size, bool periodic,
+				       uint64_t period_ns, uint64_t min_ns,
+				       uint64_t max_ns)
+{
+	char a[48], b[48];
+
+	diskbench__lat_str(a, sizeof(a), (double)(periodic ? period_ns : min_ns));
+	diskbench__lat_str(b, sizeof(b), (double)max_ns);
+	if (periodic)
+		snprintf(buf, size, ", about one every %s", a);
+	else if (strcmp(a, b))
+		snprintf(buf, size, ", %s to %s apart", a, b);
+	else
+		snprintf(buf, size, ", %s apart", a);
+	return buf;
+}
+
 bool diskbench__stall_gaps(uint64_t *gaps, size_t n, uint64_t *period_ns,
 			   uint64_t *min_ns, uint64_t *max_ns)
 {
@@ -715,19 +732,15 @@ static void body(const struct diskbench_stalls *st, char *line, int *n)
 	}
 	add(line, n, "%zu stall%s of %s", s->count, s->count == 1 ? "" : "s",
 	    diskbench__lat_str(a, sizeof(a), (double)s->typical_ns));
-	if (s->count > 1 && s->shortest_ns != s->longest_ns)
-		add(line, n, " (%s-%s)",
-		    diskbench__lat_str(b, sizeof(b), (double)s->shortest_ns),
-		    diskbench__lat_str(c, sizeof(c), (double)s->longest_ns));
-	if (s->flags & DISKBENCH_STALL_PERIODIC)
-		add(line, n, ", about one every %s",
-		    diskbench__lat_str(a, sizeof(a), (double)s->period_ns));
-	else if (s->count > 1 &&
-		 strcmp(diskbench__lat_str(a, sizeof(a), (double)s->gap_min_ns),
-			diskbench__lat_str(b, sizeof(b), (double)s->gap_max_ns)))
-		add(line, n, ", %s to %s apart", a, b);
-	else if (s->count > 1)
-		add(line, n, ", %s apart", a);
+	/* A range where the lengths differ as printed. */
+	if (s->count > 1 &&
+	    strcmp(diskbench__lat_str(b, sizeof(b), (double)s->shortest_ns),
+		   diskbench__lat_str(c, sizeof(c), (double)s->longest_ns)))
+		add(line, n, " (%s-%s)", b, c);
+	if (s->count > 1)
+		add(line, n, "%s", diskbench__stall_gap_words(
+			    c, sizeof(c), s->flags & DISKBENCH_STALL_PERIODIC,
+			    s->period_ns, s->gap_min_ns, s->gap_max_ns));
 	else
 		add(line, n, " at %s into the phase",
 		    secs(a, sizeof(a), st->s[0].start_ns));
