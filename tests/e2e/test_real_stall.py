@@ -31,6 +31,7 @@ _sys.path.insert(0, _os.path.join(_os.path.dirname(_os.path.abspath(__file__)), 
 import signal_defaults  # noqa: E402,F401 (first: the children inherit it)
 import json
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -61,6 +62,9 @@ TOLERANCES = {'start_before_freeze': 20e6, 'start_after_frozen': 20e6,
 # A period overlapping put_block by this much makes a write at least
 # this long: a stall under the default rule (>= 100 ms and 100 x p99).
 MIN_OVERLAP_NS = 200e6
+# How far the holder's schedule may stray from what was asked, in ns (see
+# check_holder()).
+SLACK_NS = 250e6
 
 failures = []
 
@@ -124,6 +128,7 @@ def run_on(tmp, name, stalling):
     d = os.path.join(tmp, name)
     log = os.path.join(tmp, name + '-holds.json')
     jpath = os.path.join(tmp, name + '.json')
+    hpath = os.path.join(tmp, name + '.html')
     p = tool('setup', d, '--size-mib', '256')
     if p.returncode != 0:
         fail(name, f'setup: exit {p.returncode}: {p.stderr.strip()}')
@@ -147,7 +152,8 @@ def run_on(tmp, name, stalling):
                                        '--log', log], stderr=subprocess.PIPE, text=True)
         t = time.monotonic()
         b = subprocess.run([BONNIE, '-d', st['mnt'], '-u', 'root', '-m', name] + ARGS +
-                           ['--json', jpath], capture_output=True, text=True, timeout=180)
+                           ['--json', jpath, '--html', hpath], capture_output=True,
+                           text=True, timeout=180)
         secs = time.monotonic() - t
         if b.returncode != 0:
             fail(name, f'diskbench-bonnie: exit {b.returncode}: {b.stderr[-2000:]!r}')
@@ -165,6 +171,8 @@ def run_on(tmp, name, stalling):
                        f'{loops_of(d) + mounts_of(d)}')
     with open(jpath) as f:
         doc = json.load(f)
+    with open(hpath) as f:
+        PAGES[name] = f.read()
     holds = None
     if stalling:
         with open(log) as f:
@@ -194,7 +202,7 @@ def check_holder(log):
     # measured against the log's own times, so the schedule need only be
     # near what was asked: each hold at least HOLD_S and at most SLACK
     # over, each period within SLACK.
-    slack = 250e6
+    slack = SLACK_NS
     for a, b in zip(ps, ps[1:]):
         if abs(b['freeze_ns'] - a['freeze_ns'] - PERIOD_S * 1e9) > slack:
             fail(name, f'period of {(b["freeze_ns"] - a["freeze_ns"]) / 1e9:.3f} s, not {PERIOD_S}')
@@ -294,6 +302,54 @@ def check_stalling(doc, log):
                                f'no thaw: {s[2]}')
 
 
+# The HTML page of each run, by set-up name (run_on() keeps them).
+PAGES = {}
+UNITS = {'ns': 1, 'us': 1e3, 'ms': 1e6, 's': 1e9}
+
+
+def duration(words):
+    """ns of a duration as the library prints one ("2.49 s", "170 ms")."""
+    num, unit = words.split()
+    return float(num) * UNITS[unit]
+
+
+def check_whole_run(doc, log):
+    """The whole-run timeline's line: every stall of every phase counted on
+    the run's clock, and how often they came, against the JSON's stalls
+    and the holder's period."""
+    name = 'whole run'
+    page = PAGES.get('stalling', '')
+    m = re.search(r'<p class="run">.*?<strong>stalling</strong>: (\d+) tests? over '
+                  r'[^;]*; (\d+) stalls?(.*?)\.</p>', page)
+    if not m:
+        return fail(name, 'no whole-run line with stalls on the page')
+    starts = sorted(s[0] for _, _, _, stalls in phases(doc) for s in stalls)
+    tests, n, words = int(m.group(1)), int(m.group(2)), m.group(3)
+    if tests != len(doc['runs'][0]['phases']) or n != len(starts) or n < 2:
+        return fail(name, f'{tests} tests and {n} stalls on the page; the JSON has '
+                          f'{len(doc["runs"][0]["phases"])} and {len(starts)}')
+    gaps = sorted(b - a for a, b in zip(starts, starts[1:]))
+    period = gaps[(len(gaps) - 1) // 2]
+    periodic = len(gaps) >= 2 and all(abs(g - period) <= period / 4 for g in gaps)
+    held = statistics.median(b['freeze_ns'] - a['freeze_ns']
+                             for a, b in zip(log['periods'], log['periods'][1:]))
+    e = re.fullmatch(r', about one every (.+) across the run', words)
+    r = re.fullmatch(r', (.+?) (?:to (.+) )?apart', words)
+    if periodic != bool(e) or (not e and not r):
+        return fail(name, f'"{words}" for gaps {gaps}')
+    if e:
+        got = duration(e.group(1))
+        # Printed to three digits; the holder's period to its slack.
+        if abs(got - period) > period * 0.006 or abs(got - held) > SLACK_NS:
+            return fail(name, f'about one every {got:.0f} ns: the stalls\' median gap '
+                              f'is {period} ns, the holder\'s {held:.0f} ns')
+    else:
+        lo = duration(r.group(1))
+        if abs(lo - gaps[0]) > gaps[0] * 0.006:
+            return fail(name, f'gaps from {lo:.0f} ns, the stalls\' shortest {gaps[0]}')
+    ok(name, f'{n} stalls in {tests} tests on the run\'s clock{words}')
+
+
 def check_plain(doc):
     name = 'plain'
     long_ = [(ph, s[2]) for ph, _, _, stalls in phases(doc) for s in stalls
@@ -320,6 +376,7 @@ def main():
         if doc:
             check_holder(log)
             check_stalling(doc, log)
+            check_whole_run(doc, log)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     if failures:
