@@ -9,10 +9,11 @@ a loop device. On the plain one nothing is held; on the stalling one a
 holder freezes the lower file system 1.0 s every 3.0 s, so that the
 O_DIRECT writes of the upper one (put_block with -D) wait in the kernel
 until it thaws, while reads go on (stall-device.py probe checks both
-first). diskbench-bonnie runs on each (-s 64:512: 131072 writes of 512
-bytes, 4-14 s of put_block here, so that it spans several periods; the
-whole test 15-40 s) and writes JSON, which is checked against the
-holder's log:
+first). diskbench-bonnie runs on each (-s 128:512: 262144 writes of 512
+bytes, 7-28 s of put_block here: CI's unloaded machine wrote 64 MiB in
+3.5 s, which held one period only, so that it spans several periods; the
+whole test 25-80 s) and writes JSON and HTML, which are checked against
+the holder's log:
 
 - each held period that overlaps put_block by 0.2 s or more is one stall
   of put_block, and each stall of put_block is one held period: its
@@ -45,7 +46,7 @@ TOOL = os.path.join(SRC, 'tests', 'support', 'stall-device.py')
 SKIP = 77
 
 HOLD_S, PERIOD_S, FIRST_S = 1.0, 3.0, 0.5
-ARGS = ['-s', '64:512', '-r', '32', '-n', '0', '-f', '-b', '-D', '--no-settle',
+ARGS = ['-s', '128:512', '-r', '64', '-n', '0', '-f', '-b', '-D', '--no-settle',
         '--no-progress']
 
 # How far a stall's ends may lie from its period's, in ns. Measured on
@@ -129,7 +130,7 @@ def run_on(tmp, name, stalling):
     log = os.path.join(tmp, name + '-holds.json')
     jpath = os.path.join(tmp, name + '.json')
     hpath = os.path.join(tmp, name + '.html')
-    p = tool('setup', d, '--size-mib', '256')
+    p = tool('setup', d, '--size-mib', '384')
     if p.returncode != 0:
         fail(name, f'setup: exit {p.returncode}: {p.stderr.strip()}')
         return None, None
