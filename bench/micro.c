@@ -30,8 +30,10 @@
 			      * histogram's, not that of streaming the input */
 
 /* What one timeline interval takes in memory (lib/core/timeline-internal.h:
- * ops, bytes, worst and summed latency, slow count and p99, 8 bytes each). */
-#define TL_SLOT_BYTES 48.0
+ * ops, bytes, worst and summed latency, slow count and p99, 8 bytes each,
+ * and the pointer to its histogram; the histogram itself, 24 bytes and 16
+ * a non-empty bucket, is not counted here: docs/performance.md). */
+#define TL_SLOT_BYTES 56.0
 
 static uint64_t rng_state = 0x9e3779b97f4a7c15u;
 

@@ -77,7 +77,7 @@ enum diskbench_format {
  *  its schedule's figures and response time; 4: the stalls counted,
  *  timed and graded in "stall_summary", and what each delayed). The
  *  reader takes any minor version of version 1. */
-#define DISKBENCH_REPORT_SCHEMA_MINOR 4
+#define DISKBENCH_REPORT_SCHEMA_MINOR 5
 
 /** Largest input diskbench_report_read_file() reads: 1 GiB. */
 #define DISKBENCH_REPORT_MAX_INPUT (UINT64_C(1) << 30)

@@ -27,9 +27,10 @@
  * The interval p99: a small histogram of the interval being recorded (8
  * buckets per power of two, 496 in all, at most 12.5% wide), read into the
  * interval's slot after each batch and emptied when operations move on to
- * another interval. Only the buckets between lo and hi are ever non-zero.
+ * another interval. Its buckets go to the slot's histogram too (struct
+ * diskbench__tl_hist), which the HdrHistogram log writes per interval. Only the buckets between lo and hi are ever non-zero.
  */
-#define DISKBENCH__IVH_BUCKETS 512
+#define DISKBENCH__IVH_BUCKETS DISKBENCH__TL_BUCKETS
 
 struct diskbench__ivh {
 	size_t open;                /* its interval; SIZE_MAX: none */
@@ -44,6 +45,10 @@ struct diskbench__ivh {
 	uint64_t n;
 	unsigned lo, hi;
 	uint32_t c[DISKBENCH__IVH_BUCKETS];
+	/* What of c is in the slot's histogram already: a reader may
+	 * settle the open interval before it is left, and a settle adds
+	 * only what came since. */
+	uint32_t done[DISKBENCH__IVH_BUCKETS];
 };
 
 struct diskbench__rec_pending {

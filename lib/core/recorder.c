@@ -166,36 +166,37 @@ void diskbench__recorder_slow(struct diskbench_recorder *rec, uint64_t start_ns,
 
 /* ---- the interval p99 ---- */
 
-static unsigned ivh_bucket(uint64_t v)
-{
-	unsigned msb;
-
-	if (v < 8)
-		return (unsigned)v;
-	msb = 63u - (unsigned)__builtin_clzll(v);
-	return ((msb - 2) << 3) | (unsigned)((v >> (msb - 3)) & 7);
-}
-
-/* The largest value of a bucket. */
-static uint64_t ivh_top(unsigned b)
-{
-	unsigned shift;
-
-	if (b < 8)
-		return b;
-	shift = (b >> 3) - 1;   /* msb - 3 */
-	return ((uint64_t)(8 | (b & 7)) << shift) + ((UINT64_C(1) << shift) - 1);
-}
-
 static void ivh_empty(struct diskbench__ivh *h)
 {
-	if (h->n)
+	if (h->n) {
 		memset(&h->c[h->lo], 0, (h->hi - h->lo + 1) * sizeof(h->c[0]));
+		memset(&h->done[h->lo], 0, (h->hi - h->lo + 1) * sizeof(h->done[0]));
+	}
 	h->n = 0;
 	h->lo = DISKBENCH__IVH_BUCKETS;
 	h->hi = 0;
 	h->open = SIZE_MAX;
 	h->floor_ns = 0;
+}
+
+/* What came into the open interval's histogram since it was last
+ * settled, added to its slot's histogram. */
+static void ivh_keep(struct diskbench_recorder *rec)
+{
+	struct diskbench__ivh *h = &rec->ivh;
+	struct diskbench__tl_bucket v[DISKBENCH__IVH_BUCKETS];
+	size_t n = 0;
+
+	for (unsigned b = h->lo; b <= h->hi; b++) {
+		if (h->c[b] == h->done[b])
+			continue;
+		v[n].b = b;
+		v[n].unused = 0;
+		v[n].c = h->c[b] - h->done[b];
+		h->done[b] = h->c[b];
+		n++;
+	}
+	diskbench__timeline_hist_add(rec->tl, h->open, v, n);
 }
 
 /* Writes the open interval's p99 into its slot: the top of the bucket
@@ -208,12 +209,13 @@ static void ivh_settle(struct diskbench_recorder *rec)
 
 	if (!h->n || h->open >= rec->tl->len)
 		return;
+	ivh_keep(rec);
 	s = &rec->tl->slots[h->open];
 	rank = h->n - h->n / 100;   /* ceil(0.99 n) */
 	for (unsigned b = h->lo; b <= h->hi; b++) {
 		seen += h->c[b];
 		if (seen >= rank) {
-			uint64_t top = ivh_top(b);
+			uint64_t top = diskbench__tl_bucket_top(b);
 
 			if (top > s->max_latency_ns)
 				top = s->max_latency_ns;
@@ -268,7 +270,7 @@ static inline int rec_timeline(struct diskbench_recorder *rec, uint64_t end_ns,
 		h->open = rec->tl->cur;
 		h->open_ivl_ns = rec->tl->interval_ns;
 	}
-	b = ivh_bucket(latency_ns);
+	b = diskbench__tl_bucket(latency_ns);
 	h->c[b]++;
 	h->n++;
 	if (b < h->lo)

@@ -9,6 +9,29 @@
 
 #include "base/common-internal.h"
 
+/*
+ * An interval's latency histogram, as the recorder keeps it (8 buckets per
+ * power of two, values under 8 exact: diskbench__tl_bucket()): its
+ * non-empty buckets in order, and their total. Complete when the total is
+ * the interval's ops; it is not when the interval was recorded without a
+ * recorder (diskbench_timeline_record()), by an operation recorded out of
+ * order, or when memory ran out merging it, and then the HdrHistogram
+ * log falls back to one interval per phase.
+ */
+#define DISKBENCH__TL_BUCKETS 512
+
+struct diskbench__tl_bucket {
+	uint32_t b;
+	uint32_t unused;
+	uint64_t c;
+};
+
+struct diskbench__tl_hist {
+	size_t n;
+	uint64_t total;
+	struct diskbench__tl_bucket v[];
+};
+
 struct diskbench__tl_slot {
 	uint64_t ops;
 	uint64_t bytes;
@@ -16,7 +39,37 @@ struct diskbench__tl_slot {
 	uint64_t latency_sum_ns;
 	uint64_t slow_ops;      /* operations at or over the timeline's slow_ns */
 	uint64_t p99_ns;        /* the interval's p99 (the recorder sets it) */
+	struct diskbench__tl_hist *h;   /* owned; NULL: none kept */
 };
+
+/* The bucket of a latency, and the largest value of a bucket. */
+static inline unsigned diskbench__tl_bucket(uint64_t v)
+{
+	unsigned msb;
+
+	if (v < 8)
+		return (unsigned)v;
+	msb = 63u - (unsigned)__builtin_clzll(v);
+	return ((msb - 2) << 3) | (unsigned)((v >> (msb - 3)) & 7);
+}
+
+static inline uint64_t diskbench__tl_bucket_top(unsigned b)
+{
+	unsigned shift;
+
+	if (b < 8)
+		return b;
+	shift = (b >> 3) - 1;   /* msb - 3 */
+	return ((uint64_t)(8 | (b & 7)) << shift) + ((UINT64_C(1) << shift) - 1);
+}
+
+/* Adds n buckets (in order, counts > 0) to slot idx's histogram; on
+ * failure (memory) the slot keeps none, which makes it incomplete. */
+void diskbench__timeline_hist_add(struct diskbench_timeline *tl, size_t idx,
+				  const struct diskbench__tl_bucket *v, size_t n);
+/* Whether every interval with operations has a complete histogram (and
+ * one has operations at all). */
+bool diskbench__timeline_hists_complete(const struct diskbench_timeline *tl);
 
 struct diskbench_timeline {
 	uint64_t start_ns;

@@ -66,9 +66,94 @@ static void forget_cursor(struct diskbench_timeline *tl)
 	tl->cur_hi = 0;
 }
 
+/* ---- interval histograms ---- */
+
+/* a's buckets and v's (n) added, as a new histogram; NULL: no memory. */
+static struct diskbench__tl_hist *hist_sum(const struct diskbench__tl_hist *a,
+					   const struct diskbench__tl_bucket *v,
+					   size_t n)
+{
+	size_t na = a ? a->n : 0, i = 0, k = 0;
+	struct diskbench__tl_hist *h;
+
+	if (na + n > DISKBENCH__TL_BUCKETS)
+		return NULL;    /* not ordered buckets of ours */
+	h = malloc(sizeof(*h) + (na + n) * sizeof(h->v[0]));
+	if (!h)
+		return NULL;
+	h->n = 0;
+	h->total = 0;
+	while (i < na || k < n) {
+		struct diskbench__tl_bucket x;
+
+		if (k >= n || (i < na && a->v[i].b < v[k].b)) {
+			x = a->v[i++];
+		} else if (i >= na || v[k].b < a->v[i].b) {
+			x = v[k++];
+		} else {
+			x = a->v[i++];
+			x.c += v[k++].c;
+		}
+		h->total += x.c;
+		h->v[h->n++] = x;
+	}
+	return h;
+}
+
+void diskbench__timeline_hist_add(struct diskbench_timeline *tl, size_t idx,
+				  const struct diskbench__tl_bucket *v, size_t n)
+{
+	struct diskbench__tl_slot *s = &tl->slots[idx];
+	struct diskbench__tl_hist *h;
+
+	if (!n)
+		return;
+	h = hist_sum(s->h, v, n);
+	free(s->h);
+	s->h = h;
+}
+
+static void hist_add_slot(struct diskbench__tl_slot *d,
+			  const struct diskbench__tl_slot *s)
+{
+	struct diskbench__tl_hist *h;
+
+	if (!s->h)
+		return;
+	h = hist_sum(d->h, s->h->v, s->h->n);
+	free(d->h);
+	d->h = h;
+}
+
+static void hists_free(struct diskbench__tl_slot *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(v[i].h);
+		v[i].h = NULL;
+	}
+}
+
+bool diskbench__timeline_hists_complete(const struct diskbench_timeline *tl)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < tl->len; i++) {
+		const struct diskbench__tl_slot *s = &tl->slots[i];
+
+		if (!s->ops)
+			continue;
+		if (!s->h || s->h->total != s->ops)
+			return false;
+		any = true;
+	}
+	return any;
+}
+
+/* d += s; d's histogram becomes a new one (s's is not taken). */
 static void add_slot(struct diskbench__tl_slot *d,
 		     const struct diskbench__tl_slot *s)
 {
+	hist_add_slot(d, s);
 	d->ops += s->ops;
 	d->bytes += s->bytes;
 	d->latency_sum_ns += s->latency_sum_ns;
@@ -98,8 +183,12 @@ static int coarsen(struct diskbench_timeline *tl)
 	for (size_t i = 0; i < half; i++) {
 		struct diskbench__tl_slot a = tl->slots[2 * i];
 
-		if (2 * i + 1 < tl->len)
+		tl->slots[2 * i].h = NULL;     /* a owns it now */
+		if (2 * i + 1 < tl->len) {
 			add_slot(&a, &tl->slots[2 * i + 1]);
+			free(tl->slots[2 * i + 1].h);
+			tl->slots[2 * i + 1].h = NULL;
+		}
 		tl->slots[i] = a;
 	}
 	/* Slots past len stay zero, as grow() and reset() expect. */
@@ -192,6 +281,7 @@ DISKBENCH_API void diskbench_timeline_free(struct diskbench_timeline *tl)
 {
 	if (!tl)
 		return;
+	hists_free(tl->slots, tl->len);
 	diskbench__zfree(tl->slots, tl->cap * sizeof(*tl->slots));
 	free(tl);
 }
@@ -220,6 +310,13 @@ static int diskbench_timeline_copy__impl(struct diskbench_timeline **out,
 		return -ENOMEM;
 	}
 	memcpy(tl->slots, src->slots, src->len * sizeof(*src->slots));
+	for (size_t i = 0; i < tl->len; i++) {
+		/* Its own histograms (none where memory runs out: that
+		 * interval is then incomplete, which its readers tell). */
+		const struct diskbench__tl_hist *h = src->slots[i].h;
+
+		tl->slots[i].h = h ? hist_sum(h, NULL, 0) : NULL;
+	}
 	if (tl->cur >= tl->cap)
 		tl->cur = 0, tl->cur_lo = 1, tl->cur_hi = 0;
 	*out = tl;
@@ -383,6 +480,7 @@ DISKBENCH_API void diskbench_timeline_reset(struct diskbench_timeline *tl,
 		return;
 	/* Slots past len were never written: zero already, and, in a large
 	 * reserve, not resident either. */
+	hists_free(tl->slots, tl->len);
 	memset(tl->slots, 0, tl->len * sizeof(*tl->slots));
 	tl->len = 0;
 	tl->start_ns = start_ns;

@@ -6,12 +6,16 @@
  * its maximum (in ms: ns / 10^6, HdrHistogram's default unit ratio) and
  * the interval's histogram, compressed (zlib) and in base64.
  *
- * Each phase of each run is one interval, tagged "<run>/<phase>" (a phase's
- * histogram is what the library keeps whole; its timeline keeps per
- * interval only counts, the maximum and a p99). Timestamps are seconds
- * since the epoch when the run's start time is known: the run's start
- * plus the phase's start on the run's monotonic clock, relative to the
- * first phase's.
+ * Each timeline interval of each phase of each run is one interval,
+ * tagged "<run>/<phase>", where the phase's timeline kept a histogram of
+ * every interval with operations (the recorder's interval buckets, 8 per
+ * power of two, core/timeline-internal.h): HdrHistogram's tools then draw
+ * percentiles over time, and a stall shows where it happened. A phase
+ * whose timeline kept none (JSON written before schema minor 5, a
+ * timeline recorded without a recorder) is one interval, with its whole
+ * histogram. Timestamps are seconds since the epoch when the run's start
+ * time is known: the run's start plus the interval's start on the run's
+ * monotonic clock, relative to the first phase's.
  *
  * The histogram: HdrHistogram's V2 encoding (big-endian header: cookie,
  * payload length, normalizing offset 0, significant digits, lowest value 1,
@@ -20,9 +24,10 @@
  * compressed encoding (cookie, length, zlib stream). Our log-linear
  * buckets with b bits of precision are HdrHistogram's with 2^b sub-buckets
  * per power of two; we pick the fewest significant digits whose layout is
- * at least that fine (7 bits, the default: 2 digits, the same buckets) and
- * record each bucket's count at the bucket's highest value, so
- * HdrHistogram's percentiles are ours.
+ * at least that fine (7 bits, the default: 2 digits, the same buckets; an
+ * interval's 3 bits: 1 digit) and record each bucket's count at the
+ * bucket's highest value, so HdrHistogram's percentiles are ours. An
+ * interval line's maximum is the interval's exact one.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -34,6 +39,7 @@
 #include <diskbench/hist.h>
 #include <diskbench/timeline.h>
 
+#include "core/timeline-internal.h"
 #include "format/format-internal.h"
 
 #ifdef DISKBENCH_HAVE_ZLIB
@@ -263,11 +269,11 @@ static const char *secs(char *buf, size_t size, uint64_t ns)
 }
 
 /* One interval line: "Tag=run/phase<suffix>", its start on the wall
- * clock, the phase's length, the maximum in ms, and h compressed. */
-static int interval(struct diskbench__out *o,
-		    const struct diskbench__report_run *run,
-		    const struct diskbench_result *res, const char *suffix,
-		    const struct diskbench_hist *h, uint64_t ts)
+ * clock, its length, its maximum in ms, and h compressed. */
+static int line(struct diskbench__out *o, const struct diskbench__report_run *run,
+		const struct diskbench_result *res, const char *suffix,
+		const struct diskbench_hist *h, uint64_t ts, uint64_t len,
+		uint64_t max)
 {
 	char a[64], b[64], c[64];
 	int err;
@@ -277,11 +283,56 @@ static int interval(struct diskbench__out *o,
 	diskbench__out_puts(o, "/");
 	out_tag(o, diskbench_result_name(res));
 	diskbench__out_printf(o, "%s,%s,%s,%s,", suffix, secs(a, sizeof(a), ts),
-			      secs(b, sizeof(b), diskbench_result_elapsed_ns(res)),
-			      diskbench__fixed(c, sizeof(c),
-					       (double)diskbench_hist_max(h) / 1e6, 3));
+			      secs(b, sizeof(b), len),
+			      diskbench__fixed(c, sizeof(c), (double)max / 1e6, 3));
 	err = write_hist(o, h);
 	diskbench__out_puts(o, "\n");
+	return err;
+}
+
+/*
+ * The intervals of lat (res itself, or its response time) from ts on the
+ * wall clock: one per timeline interval with operations where every such
+ * interval kept its histogram (the recorder's, 8 buckets per power of two,
+ * each count at its bucket's top), else one for the whole phase.
+ */
+static int interval(struct diskbench__out *o,
+		    const struct diskbench__report_run *run,
+		    const struct diskbench_result *res,
+		    const struct diskbench_result *lat, const char *suffix,
+		    uint64_t ts)
+{
+	const struct diskbench_hist *h = diskbench_result_hist(lat);
+	const struct diskbench_timeline *tl = diskbench_result_timeline(lat);
+	struct diskbench_hist_opts ho = DISKBENCH_HIST_OPTS_INIT;
+	uint64_t el = diskbench_result_elapsed_ns(res), at;
+	int err = 0;
+
+	if (!diskbench__timeline_hists_complete(tl))
+		return line(o, run, res, suffix, h, ts, el, diskbench_hist_max(h));
+	ho.precision_bits = 3;
+	for (size_t i = 0; i < tl->len && !err; i++) {
+		const struct diskbench__tl_slot *s = &tl->slots[i];
+		struct diskbench_hist *ih;
+		uint64_t off = (uint64_t)i * tl->interval_ns, len = tl->interval_ns;
+
+		if (!s->ops)
+			continue;
+		/* The phase's last interval ends with the phase. */
+		if (el > off && el - off < len)
+			len = el - off;
+		ho.highest = diskbench__tl_bucket_top(s->h->v[s->h->n - 1].b);
+		err = diskbench_hist_new(&ih, &ho);
+		for (size_t k = 0; k < s->h->n && !err; k++)
+			err = diskbench_hist_record_n(ih, diskbench__tl_bucket_top(s->h->v[k].b),
+						      s->h->v[k].c);
+		at = tl->start_ns + off;
+		/* The timeline's start is the phase's (the result's start). */
+		if (!err)
+			err = line(o, run, res, suffix, ih, ts + (at - tl->start_ns),
+				   len, s->max_latency_ns);
+		diskbench_hist_free(ih);
+	}
 	return err;
 }
 
@@ -299,8 +350,10 @@ int diskbench__write_hdr_log(struct diskbench_report *r,
 	diskbench__out_puts(o, "#[Histogram log format version 1.3]\n");
 	diskbench__out_printf(o, "#[StartTime: %s (seconds since epoch)]\n",
 			      secs(a, sizeof(a), start));
-	diskbench__out_puts(o, "#[Written by libdiskbench: one interval per phase, "
-			    "tagged run/phase; values in ns]\n");
+	diskbench__out_puts(o, "#[Written by libdiskbench: one interval per "
+			    "timeline interval, or per phase where a result kept "
+			    "no interval histograms; tagged run/phase; values in "
+			    "ns]\n");
 	diskbench__out_puts(o, "\"StartTimestamp\",\"Interval_Length\","
 			    "\"Interval_Max\",\"Interval_Compressed_Histogram\"\n");
 	for (size_t ri = 0; ri < r->runs.n && !err; ri++) {
@@ -324,7 +377,7 @@ int diskbench__write_hdr_log(struct diskbench_report *r,
 			/* The run's start on the wall clock, plus how far into
 			 * the run (its monotonic clock) the phase began. */
 			ts = run->info.start_time_ns + (at > t0 ? at - t0 : 0);
-			err = interval(o, run, res, "", h, ts);
+			err = interval(o, run, res, res, "", ts);
 			/* A paced phase: its response time too, from the
 			 * intended starts, the same interval tagged
 			 * run/phase/response (HdrHistogram's own corrected
@@ -333,8 +386,7 @@ int diskbench__write_hdr_log(struct diskbench_report *r,
 
 			if (err || !rr || !diskbench_hist_count(diskbench_result_hist(rr)))
 				continue;
-			err = interval(o, run, res, "/response",
-				       diskbench_result_hist(rr), ts);
+			err = interval(o, run, res, rr, "/response", ts);
 		}
 	}
 	if (err)

@@ -473,6 +473,39 @@ static int read_timeline(struct rd *d, json_t *jt,
 		}
 		rd_pop(d, o0);
 	}
+
+	json_t *jh = NULL;
+
+	if (!err)
+		err = rd_arr(d, jt, "hists", OPT, &jh);
+	if (!err && jh) {
+		size_t o0 = rd_push_key(d, "hists");
+		uint64_t v[2 * DISKBENCH__TL_BUCKETS];
+
+		err = diskbench__timeline_restore_hists(&d->rs, tl, json_array_size(jh));
+		for (size_t i = 0; !err && i < n; i++) {
+			json_t *row = json_array_get(jh, i);
+			size_t o2 = rd_push_index(d, i), m;
+
+			if (!json_is_array(row)) {
+				err = rd_fail(d, NULL, "expected an array of integers, found %s",
+					      type_name(row));
+			} else if ((m = json_array_size(row)) > 2 * DISKBENCH__TL_BUCKETS) {
+				err = rd_fail(d, NULL, "%zu numbers, more than the buckets", m);
+			} else {
+				for (size_t k = 0; !err && k < m; k++) {
+					size_t o3 = rd_push_index(d, k);
+
+					err = rd_u64_value(d, NULL, json_array_get(row, k), &v[k]);
+					rd_pop(d, o3);
+				}
+				if (!err)
+					err = diskbench__timeline_restore_hist(&d->rs, tl, i, v, m);
+			}
+			rd_pop(d, o2);
+		}
+		rd_pop(d, o0);
+	}
 	if (err) {
 		diskbench_timeline_free(tl);
 		return err;

@@ -418,6 +418,24 @@ static void write_timeline(struct jw *j, const struct diskbench_timeline *tl)
 		jw_close(j, "]");
 		jw_close(j, "}");
 	}
+	/* Since minor 5: per interval its latency histogram (bucket, count
+	 * pairs, the recorder's buckets), where every interval kept one. */
+	if (diskbench__timeline_hists_complete(tl)) {
+		uint64_t v[2 * DISKBENCH__TL_BUCKETS];
+
+		jw_open(j, "hists", "[");
+		for (size_t i = 0; i < tl->len; i++) {
+			const struct diskbench__tl_hist *h = tl->slots[i].h;
+			size_t n = 0;
+
+			for (size_t k = 0; h && tl->slots[i].ops && k < h->n; k++) {
+				v[n++] = h->v[k].b;
+				v[n++] = h->v[k].c;
+			}
+			jw_row(j, v, n, JW_NO_NULL);
+		}
+		jw_close(j, "]");
+	}
 	jw_close(j, "}");
 }
 

@@ -205,7 +205,31 @@ static int get_hist(struct dec *d, struct diskbench_hist **out)
 	return 0;
 }
 
-static int get_timeline(struct dec *d, struct diskbench_timeline **out)
+/* Interval i's histogram (flag F_HISTS): bucket gaps and counts. */
+static int get_interval_hist(struct dec *d, struct diskbench_timeline *tl,
+			     size_t i)
+{
+	uint64_t v[2 * DISKBENCH__TL_BUCKETS];
+	size_t n;
+	int err = get_size(d, "buckets", DISKBENCH__TL_BUCKETS, &n);
+
+	for (size_t k = 0; !err && k < n; k++) {
+		uint64_t gap;
+
+		err = get_u64(d, "buckets", &gap);
+		if (!err)
+			err = get_u64(d, "buckets", &v[2 * k + 1]);
+		if (err)
+			break;
+		if (k && gap >= DISKBENCH__TL_BUCKETS)
+			return dec_fail(d, "buckets", "a gap of %" PRIu64 " buckets", gap);
+		v[2 * k] = k ? v[2 * k - 2] + gap + 1 : gap;
+	}
+	return err ? err : diskbench__timeline_restore_hist(&d->rs, tl, i, v, 2 * n);
+}
+
+static int get_timeline(struct dec *d, struct diskbench_timeline **out,
+			bool hists)
 {
 	uint64_t start, interval, base, max_len;
 	struct diskbench_timeline *tl = NULL;
@@ -257,6 +281,15 @@ static int get_timeline(struct dec *d, struct diskbench_timeline **out)
 				break;
 			err = diskbench__timeline_restore_tail(&d->rs, tl, i, p);
 		}
+	}
+	if (!err && hists) {
+		d->section = "timeline.hists";
+		for (size_t i = 0; !err && i < n; i++)
+			if (tl->slots[i].ops)
+				err = get_interval_hist(d, tl, i);
+		if (!err && !diskbench__timeline_hists_complete(tl))
+			err = dec_fail(d, NULL, "interval histograms flagged for "
+				       "a timeline without operations");
 	}
 	if (err) {
 		diskbench_timeline_free(tl);
@@ -521,9 +554,10 @@ static int get_result(struct dec *d, struct diskbench_result **out)
 		double rate, cpu;
 		uint64_t max;
 
-		if (flags & (F_SLOW | F_PACE)) {
+		if (flags & (F_SLOW | F_PACE | F_HISTS)) {
 			err = dec_fail(d, "flags",
-				       "a slow-operation log or pacing in a summary-only result");
+				       "a slow-operation log, pacing or interval "
+				       "histograms in a summary-only result");
 			goto out;
 		}
 		if ((err = get_double(d, "rate", &rate)) ||
@@ -548,7 +582,7 @@ static int get_result(struct dec *d, struct diskbench_result **out)
 		if (!err)
 			err = get_hist(d, &h);
 		if (!err)
-			err = get_timeline(d, &tl);
+			err = get_timeline(d, &tl, flags & F_HISTS);
 		if (err) {
 			diskbench_hist_free(h);
 			goto out;

@@ -132,13 +132,24 @@ static void put_timeline(struct enc *e, const struct diskbench_timeline *tl)
 		put_u64(e, s->latency_sum_ns);
 	}
 	put_u64(e, tl->slow_ns == UINT64_MAX ? 0 : tl->slow_ns);
-	if (tl->slow_ns == UINT64_MAX)
-		return;
-	for (size_t i = 0; i < tl->len; i++) {
+	for (size_t i = 0; tl->slow_ns != UINT64_MAX && i < tl->len; i++) {
 		if (!tl->slots[i].ops)
 			continue;
 		put_u64(e, tl->slots[i].slow_ops);
 		put_u64(e, tl->slots[i].p99_ns);
+	}
+	if (!diskbench__timeline_hists_complete(tl))
+		return;     /* no F_HISTS (put_result()) */
+	for (size_t i = 0; i < tl->len; i++) {
+		const struct diskbench__tl_hist *h = tl->slots[i].h;
+
+		if (!tl->slots[i].ops)
+			continue;
+		put_u64(e, h->n);
+		for (size_t k = 0; k < h->n; k++) {
+			put_u64(e, k ? h->v[k].b - h->v[k - 1].b - 1 : h->v[k].b);
+			put_u64(e, h->v[k].c);
+		}
 	}
 }
 
@@ -177,6 +188,8 @@ static void put_result(struct enc *e, const struct diskbench_result *res)
 		flags |= F_SLOW;
 	if (m && m->pace)
 		flags |= F_PACE;
+	if (m && diskbench__timeline_hists_complete(m->tl))
+		flags |= F_HISTS;
 	put_bytes(e, MAGIC, 4);
 	b[0] = DISKBENCH_RESULT_ENCODING_VERSION;
 	put_bytes(e, b, 1);

@@ -117,6 +117,20 @@ int diskbench__timeline_restore_tail(struct diskbench__restore *rs,
 				     struct diskbench_timeline *tl, size_t i,
 				     const uint64_t p[2]);
 
+/* A timeline's interval histograms (keys relative to its "hists"): n
+ * rows, which must be its number of intervals. */
+int diskbench__timeline_restore_hists(struct diskbench__restore *rs,
+				      struct diskbench_timeline *tl, size_t n);
+
+/* Interval i's histogram: v = bucket, count, bucket, count... (n
+ * numbers), the buckets the recorder keeps (core/timeline-internal.h), in
+ * order, counts above 0 adding up to the interval's operations, the last
+ * bucket the one of its max_latency_ns; empty for an interval without
+ * operations. */
+int diskbench__timeline_restore_hist(struct diskbench__restore *rs,
+				     struct diskbench_timeline *tl, size_t i,
+				     const uint64_t *v, size_t n);
+
 /* An empty slow-operation log for n entries (keys relative to the
  * result's "slow_ops"). */
 int diskbench__slow_restore_new(struct diskbench__restore *rs,

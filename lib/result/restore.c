@@ -272,6 +272,58 @@ int diskbench__timeline_restore_tail(struct diskbench__restore *rs,
 	return 0;
 }
 
+int diskbench__timeline_restore_hists(struct diskbench__restore *rs,
+				      struct diskbench_timeline *tl, size_t n)
+{
+	if (n != tl->len)
+		return FAIL(rs, NULL, "%zu intervals, not the timeline's %zu",
+			    n, tl->len);
+	return 0;
+}
+
+int diskbench__timeline_restore_hist(struct diskbench__restore *rs,
+				     struct diskbench_timeline *tl, size_t i,
+				     const uint64_t *v, size_t n)
+{
+	const struct diskbench__tl_slot *s = &tl->slots[i];
+	struct diskbench__tl_bucket b[DISKBENCH__TL_BUCKETS];
+	uint64_t total = 0;
+	size_t k;
+
+	if (n % 2)
+		return FAIL(rs, NULL, "an odd count of numbers (bucket, count pairs)");
+	if (!n && s->ops)
+		return FAIL(rs, NULL, "no buckets for an interval of %" PRIu64
+			    " operations", s->ops);
+	if (n / 2 > DISKBENCH__TL_BUCKETS)
+		return FAIL(rs, NULL, "%zu buckets, more than there are", n / 2);
+	for (k = 0; k < n / 2; k++) {
+		if (v[2 * k] > diskbench__tl_bucket(UINT64_MAX))
+			return FAIL(rs, NULL, "bucket %" PRIu64 " out of range", v[2 * k]);
+		if (k && v[2 * k] <= v[2 * k - 2])
+			return FAIL(rs, NULL, "buckets not in increasing order");
+		if (!v[2 * k + 1])
+			return FAIL(rs, NULL, "a bucket with a count of 0");
+		if (v[2 * k + 1] > s->ops - total)
+			return FAIL(rs, NULL, "counts above the interval's %" PRIu64
+				    " operations", s->ops);
+		total += v[2 * k + 1];
+		b[k].b = (uint32_t)v[2 * k];
+		b[k].unused = 0;
+		b[k].c = v[2 * k + 1];
+	}
+	if (total != s->ops)
+		return FAIL(rs, NULL, "counts adding up to %" PRIu64 ", not the "
+			    "interval's %" PRIu64 " operations", total, s->ops);
+	if (n && b[k - 1].b != diskbench__tl_bucket(s->max_latency_ns))
+		return FAIL(rs, NULL, "the last bucket is not the one of the "
+			    "interval's max_latency_ns");
+	if (!n)
+		return 0;
+	diskbench__timeline_hist_add(tl, i, b, k);
+	return tl->slots[i].h ? 0 : -ENOMEM;
+}
+
 int diskbench__slow_restore_new(struct diskbench__restore *rs,
 				uint64_t threshold_ns, uint64_t dropped,
 				size_t n, struct diskbench__slow_log **out)

@@ -11,7 +11,8 @@
  *   version                   1 byte
  *   kind, flags               varints; flags: 1 summary-only, 2 too fast,
  *                             4 has an error, 8 has inputs, 16 has a
- *                             slow-operation log
+ *                             slow-operation log, 32 paced, 64 interval
+ *                             histograms
  *   name                      string
  *   summary-only:  rate, cpu_percent (doubles), max_latency_ns
  *   measured:      ops, bytes, elapsed_ns, cpu_user_ns, cpu_system_ns,
@@ -27,7 +28,12 @@
  *                  ops and, if ops > 0, bytes, max_latency_ns and
  *                  sum_latency_ns; then the slow threshold of its tails
  *                  (0: no tails) and, if not 0, for each interval with
- *                  operations its slow operations and p99_ns;
+ *                  operations its slow operations and p99_ns; then, with
+ *                  flag 64 (every interval with operations kept its
+ *                  latency histogram), for each interval with operations
+ *                  the number of its buckets and, for each, its index
+ *                  (the first as is, each next one as the gap to the one
+ *                  before, minus one) and count;
  *                  slow-operation log (flag 16): threshold_ns, dropped,
  *                  the number of entries and, for each, start_ns,
  *                  latency_ns, bytes, offset, file, thread
@@ -57,7 +63,9 @@
 #define F_INPUTS   8u
 #define F_SLOW     16u
 #define F_PACE     32u
-#define F_KNOWN    (F_SUMMARY | F_TOO_FAST | F_ERROR | F_INPUTS | F_SLOW | F_PACE)
+#define F_HISTS    64u
+#define F_KNOWN    (F_SUMMARY | F_TOO_FAST | F_ERROR | F_INPUTS | F_SLOW | F_PACE | \
+		    F_HISTS)
 
 /* A merged result's inputs may themselves be merges, this deep. */
 #define MAX_DEPTH 4

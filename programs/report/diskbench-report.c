@@ -144,7 +144,7 @@ static void help(void)
 	       "  --json             libdiskbench JSON (docs/result-schema.json)\n"
 	       "  --html             a self-contained HTML page comparing the runs\n"
 	       "  --hdr-log          an HdrHistogram interval log (format 1.3): one\n"
-	       "                     histogram per phase, tagged run/phase\n"
+	       "                     histogram per timeline interval, tagged run/phase\n"
 	       "  --verdict          the verdict across set-ups (runs of one name),\n"
 	       "                     a line each: throughput, worst latencies that\n"
 	       "                     stand out, stalls over whole runs and per test,\n"

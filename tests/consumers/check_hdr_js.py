@@ -34,7 +34,7 @@ while ((h = reader.nextIntervalHistogram()) !== null) {
     const w = want[n++];
     const where = `interval ${n} (${h.tag})`;
     const check = (ok, what) => { if (!ok) { bad++; console.log(`FAIL ${where}: ${what}`); } };
-    if (!w) { check(false, 'more intervals than phases'); break; }
+    if (!w) { check(false, 'more intervals than expected'); break; }
     check(h.tag === w.tag, `tag ${h.tag}, ours ${w.tag}`);
     check(h.totalCount === w.count, `count ${h.totalCount}, ours ${w.count}`);
     check(same(h, h.minNonZeroValue, w.min), `min ${h.minNonZeroValue}, ours ${w.min}`);
@@ -46,7 +46,7 @@ while ((h = reader.nextIntervalHistogram()) !== null) {
     }
     check(Math.abs(h.startTimeStampMsec - w.start_ms) < 1, `start ${h.startTimeStampMsec} ms, ours ${w.start_ms}`);
 }
-if (n !== want.length) { bad++; console.log(`FAIL ${n} intervals, ${want.length} phases`); }
+if (n !== want.length) { bad++; console.log(`FAIL ${n} intervals, ${want.length} expected`); }
 console.log(`${n} intervals read, ${bad} failure(s)`);
 process.exit(bad ? 1 : 0);
 '''
@@ -64,8 +64,45 @@ def ensure_pkg():
     return mod
 
 
+def bucket_top(b):
+    """The largest value of one of the recorder's interval buckets."""
+    if b < 8:
+        return b
+    shift = (b >> 3) - 1
+    return ((8 | (b & 7)) << shift) + (1 << shift) - 1
+
+
+def per_interval(tag, ts, tl):
+    """One interval per timeline interval with operations, from the JSON's
+    interval histograms: count, max, min and percentiles at bucket tops."""
+    out = []
+    for i, (pt, row) in enumerate(zip(tl['points'], tl['hists'])):
+        ops, mx = pt[0], pt[2]
+        if not ops:
+            continue
+        pairs = list(zip(row[0::2], row[1::2]))
+        pcts = []
+        for p in (50, 90, 99, 99.9, 100):
+            rank, seen = max(1, -(-ops * p // 100)), 0
+            for b, c in pairs:
+                seen += c
+                if seen >= rank:
+                    pcts.append([p, bucket_top(b)])
+                    break
+        at = ts + i * tl['interval_ns']
+        # Each count sits at its bucket's top: so do min and max (the
+        # line's Interval_Max column has the exact maximum).
+        if bucket_top(pairs[-1][0]) < mx:
+            raise SystemExit(f'{tag}: interval {i}: max {mx} above its last bucket')
+        out.append({'tag': tag, 'count': ops, 'min': bucket_top(pairs[0][0]),
+                    'max': bucket_top(pairs[-1][0]), 'percentiles': pcts,
+                    'start_ms': (at + 500000) // 1000000 if at else 0})
+    return out
+
+
 def expected(doc):
-    """What the log should hold: per phase with operations, our figures."""
+    """What the log should hold: per phase with operations, our figures;
+    per timeline interval where the timeline has interval histograms."""
     out = []
     for run in doc['runs']:
         t0 = None
@@ -75,8 +112,12 @@ def expected(doc):
             start = ph['timeline']['start_ns']
             t0 = start if t0 is None else t0
             ts = (run['start_time_ns'] or 0) + max(start - t0, 0)
+            tag = f"{run['name']}/{ph['name']}".replace(' ', '_').replace(',', '_')
+            if 'hists' in ph['timeline']:
+                out += per_interval(tag, ts, ph['timeline'])
+                continue
             out.append({
-                'tag': f"{run['name']}/{ph['name']}".replace(' ', '_').replace(',', '_'),
+                'tag': tag,
                 'count': ph['latency']['count'],
                 'min': ph['latency']['min_ns'],
                 'max': ph['latency']['max_ns'],
@@ -129,7 +170,21 @@ def main():
             print(f'FAIL diskbench-bonnie: exit {p.returncode}: {p.stderr}')
             return 1
         with open(j) as f:
-            ok &= check('diskbench-bonnie', log, json.load(f), mod, tmp)
+            doc = json.load(f)
+        ok &= check('diskbench-bonnie', log, doc, mod, tmp)
+        # Its timelines kept their interval histograms: a log with one
+        # interval per timeline interval, also from its JSON read back.
+        if not all('hists' in ph['timeline'] for ph in doc['runs'][0]['phases']
+                   if ph['latency']['count']):
+            print('FAIL diskbench-bonnie: a timeline without interval histograms')
+            ok = False
+        back = os.path.join(tmp, 'back.hdr')
+        subprocess.run([REPORT, '--hdr-log', '-o', back, j], check=True)
+        with open(log) as a, open(back) as b:
+            if a.read() != b.read():
+                print('FAIL diskbench-report --hdr-log of the JSON differs from '
+                      'diskbench-bonnie --hdr-log')
+                ok = False
     return 0 if ok else 1
 
 

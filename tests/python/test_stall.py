@@ -137,9 +137,16 @@ def test_hdr_log_through_a_report(tmp_path):
     rep.write(path)
     text = path.read_text()
     assert text.startswith("#[Histogram log format version 1.3]\n")
-    # one interval line for the one phase, tagged with it
+    # one interval line per timeline interval with operations, tagged
+    # with the phase: the first 500 operations in [0, 0.1 s), then the
+    # 3 s one and the rest in [3 s, 3.1 s), with its maximum in ms
     lines = [ln for ln in text.splitlines() if ln.startswith("Tag=")]
-    assert len(lines) == 1 and "stalled" in lines[0]
+    assert len(lines) == sum(1 for p in r.timeline if p.ops) == 2
+    assert all("/stalled," in ln for ln in lines)
+    fields = [ln.split(",") for ln in lines]
+    assert [float(f[3]) for f in fields] == [0.1, 3000.0]
+    assert [f[2] for f in fields] == ["0.100", "0.100"]
+    assert abs(float(fields[1][1]) - float(fields[0][1]) - 3.0) < 1e-9
     assert diskbench.Format.of("hdr") is diskbench.Format.HDR_LOG
     assert rep.dumps("hdr_log") == text.encode() or \
         rep.dumps("hdr_log") == text

@@ -26,6 +26,7 @@
 #include "base/out-internal.h"
 #include "result/restore-internal.h"
 #include "core/slow-log-internal.h"
+#include "core/timeline-internal.h"
 #include "target/target-internal.h"
 
 /* For every precision, indexes of consecutive values never skip a slot and
@@ -546,6 +547,173 @@ static void test_restore_pace_checks(void **state)
 	}
 }
 
+/* Every interval with operations holds a histogram of exactly them, its
+ * last bucket that of its maximum; the buckets over all intervals add up
+ * to want[] (per bucket). */
+static void check_hists(const struct diskbench_timeline *tl, const uint64_t *want)
+{
+	uint64_t got[DISKBENCH__TL_BUCKETS] = { 0 };
+
+	assert_true(diskbench__timeline_hists_complete(tl));
+	for (size_t i = 0; i < tl->len; i++) {
+		const struct diskbench__tl_slot *s = &tl->slots[i];
+
+		if (!s->ops) {
+			assert_null(s->h);
+			continue;
+		}
+		assert_non_null(s->h);
+		assert_int_equal(s->h->total, s->ops);
+		assert_int_equal(s->h->v[s->h->n - 1].b,
+				 diskbench__tl_bucket(s->max_latency_ns));
+		for (size_t k = 0; k < s->h->n; k++) {
+			if (k)
+				assert_true(s->h->v[k].b > s->h->v[k - 1].b);
+			got[s->h->v[k].b] += s->h->v[k].c;
+		}
+	}
+	for (size_t b = 0; b < DISKBENCH__TL_BUCKETS; b++)
+		assert_int_equal(got[b], want[b]);
+}
+
+static uint64_t tick_ns;
+static uint64_t tick(void *ud)
+{
+	(void)ud;
+	return tick_ns;
+}
+
+/*
+ * The recorder's interval histograms: through settles by a reader in the
+ * middle of an interval, a bounded timeline's doublings, copies and a
+ * merge of two threads' timelines, every count stays in its interval and
+ * its bucket; a timeline recorded without a recorder has none complete.
+ */
+static void test_timeline_interval_hists(void **state)
+{
+	struct diskbench_recorder_opts ro = DISKBENCH_RECORDER_OPTS_INIT;
+	struct diskbench_recorder *rec[2];
+	uint64_t want[DISKBENCH__TL_BUCKETS] = { 0 }, one[DISKBENCH__TL_BUCKETS] = { 0 };
+	struct diskbench_timeline *m, *c, *own;
+
+	(void)state;
+	ro.interval_ns = 1000;
+	ro.timeline_max_intervals = 8;
+	ro.clock = tick;
+	for (int r = 0; r < 2; r++) {
+		uint64_t t = 10000;
+
+		assert_int_equal(diskbench_recorder_new(&rec[r], &ro), 0);
+		assert_int_equal(diskbench_recorder_begin(rec[r], t), 0);
+		for (uint64_t i = 0; i < 3000; i++) {
+			/* 1 to 70000 ns, some far apart: 60 us of operations in
+			 * 1 us intervals, bounded to 8, doubles the interval
+			 * several times. */
+			uint64_t lat = 1 + (i * 7919 + (uint64_t)r * 131) % (i % 97 ? 900 : 70000);
+
+			assert_int_equal(diskbench_recorder_record(rec[r], t, t + lat, 1), 0);
+			want[diskbench__tl_bucket(lat)]++;
+			if (!r)
+				one[diskbench__tl_bucket(lat)]++;
+			t += lat;
+			/* A reader settles the open interval now and then. */
+			if (i % 250 == 0)
+				(void)diskbench_timeline_count(diskbench_recorder_timeline(rec[r]));
+		}
+		assert_int_equal(diskbench_recorder_end(rec[r], t), 0);
+	}
+	check_hists(diskbench_recorder_timeline(rec[0]), one);
+	assert_true(diskbench_recorder_timeline(rec[0])->interval_ns > 1000);
+	assert_int_equal(diskbench_timeline_copy(&c, diskbench_recorder_timeline(rec[0])), 0);
+	check_hists(c, one);
+	assert_int_equal(diskbench_timeline_copy(&m, diskbench_recorder_timeline(rec[0])), 0);
+	assert_int_equal(diskbench_timeline_merge(m, diskbench_recorder_timeline(rec[1])), 0);
+	check_hists(m, want);
+	check_hists(c, one);    /* the copy was not touched */
+	diskbench_timeline_reset(m, 0);
+	assert_false(diskbench__timeline_hists_complete(m));
+	diskbench_timeline_free(m);
+	diskbench_timeline_free(c);
+	{
+		/* Through the binary encoding and back, and merged as the MPI
+		 * driver merges its ranks' results. */
+		struct diskbench_result *res[2], *back[2], *merged;
+		void *buf;
+		size_t len;
+
+		for (int r = 0; r < 2; r++) {
+			assert_int_equal(diskbench_result_new(&res[r], "x",
+				DISKBENCH_PHASE_RANDOM_IO, rec[r]), 0);
+			assert_int_equal(diskbench_result_encode(res[r], &buf, &len), 0);
+			assert_int_equal(diskbench_result_decode(&back[r], buf, len, NULL), 0);
+			free(buf);
+		}
+		check_hists(diskbench_result_timeline(back[0]), one);
+		assert_int_equal(diskbench_result_merge(&merged, back, NULL, 2, NULL), 0);
+		check_hists(diskbench_result_timeline(merged), want);
+		diskbench_result_free(merged);
+		for (int r = 0; r < 2; r++) {
+			diskbench_result_free(res[r]);
+			diskbench_result_free(back[r]);
+		}
+	}
+	/* Without a recorder: counted, no histograms. */
+	assert_int_equal(diskbench_timeline_new(&own, 0, NULL), 0);
+	assert_int_equal(diskbench_timeline_record(own, 5, 5, 1), 0);
+	assert_false(diskbench__timeline_hists_complete(own));
+	diskbench_timeline_free(own);
+	diskbench_recorder_free(rec[0]);
+	diskbench_recorder_free(rec[1]);
+}
+
+/* A histogram row read back is refused unless it is one the recorder
+ * could have kept for the interval. */
+static void test_restore_interval_hist(void **state)
+{
+	static const struct {
+		uint64_t v[6];
+		size_t n;
+		const char *why;
+	} bad[] = {
+		{ { 10 }, 1, "odd" },
+		{ { 49, 1, 10, 1 }, 4, "increasing" },
+		{ { 10, 0, 49, 2 }, 4, "count of 0" },
+		{ { 10, 1, 49, 2 }, 4, "above the interval" },
+		{ { 49, 1 }, 2, "adding up" },
+		{ { 10, 1, 48, 1 }, 4, "max_latency_ns" },
+		{ { 900, 2 }, 2, "out of range" },
+		{ { 0 }, 0, "no buckets" },
+	};
+	struct diskbench_timeline *tl;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct pace_fail f = { .calls = 0 };
+		struct diskbench__restore rs = { pace_fail_fn, &f, 0 };
+		const uint64_t p[4] = { 2, 0, 290, 300 };
+
+		assert_int_equal(diskbench__timeline_restore_new(&rs, 1000, 0, 1, &tl), 0);
+		assert_int_equal(diskbench__timeline_restore_point(&rs, tl, 0, p), 0);
+		assert_int_equal(diskbench__timeline_restore_hist(&rs, tl, 0, bad[i].v,
+								  bad[i].n), -EINVAL);
+		if (!strstr(f.msg, bad[i].why))
+			fail_msg("case %zu: \"%s\" does not say %s", i, f.msg, bad[i].why);
+		assert_null(tl->slots[0].h);
+		diskbench_timeline_free(tl);
+	}
+	{
+		struct pace_fail f = { .calls = 0 };
+		struct diskbench__restore rs = { pace_fail_fn, &f, 0 };
+		const uint64_t p[4] = { 2, 0, 290, 300 }, ok[4] = { 10, 1, 49, 1 };
+
+		assert_int_equal(diskbench__timeline_restore_new(&rs, 1000, 0, 1, &tl), 0);
+		assert_int_equal(diskbench__timeline_restore_point(&rs, tl, 0, p), 0);
+		assert_int_equal(diskbench__timeline_restore_hist(&rs, tl, 0, ok, 4), 0);
+		assert_true(diskbench__timeline_hists_complete(tl));
+		diskbench_timeline_free(tl);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -555,6 +723,8 @@ int main(void)
 		cmocka_unit_test(test_target_alloc_large_buffers),
 		cmocka_unit_test(test_slow_log_not_resident),
 		cmocka_unit_test(test_restore_pace_checks),
+		cmocka_unit_test(test_timeline_interval_hists),
+		cmocka_unit_test(test_restore_interval_hist),
 		cmocka_unit_test(test_hist_index_tiles_range),
 		cmocka_unit_test(test_hist_index_width),
 		cmocka_unit_test(test_hist_index_top),
