@@ -260,10 +260,18 @@ static inline int rec_timeline(struct diskbench_recorder *rec, uint64_t end_ns,
 		ivh_follow(rec);
 	if (DISKBENCH_UNLIKELY(rec->tl->cur != h->open)) {
 		/* An operation ending in an interval already left, as only
-		 * out-of-order record() calls make, counts everywhere but in
-		 * that interval's p99, which stays as it was settled. */
-		if (h->open != SIZE_MAX && rec->tl->cur < h->open)
+		 * out-of-order record() calls make (queued completions near
+		 * an interval's end), counts everywhere but in that
+		 * interval's p99, which stays as it was settled; its
+		 * histogram takes it at once, so it stays whole. */
+		if (h->open != SIZE_MAX && rec->tl->cur < h->open) {
+			const struct diskbench__tl_bucket late = {
+				diskbench__tl_bucket(latency_ns), 0, 1
+			};
+
+			diskbench__timeline_hist_add(rec->tl, rec->tl->cur, &late, 1);
 			return 0;
+		}
 		/* A later interval: the last one's p99 is final. */
 		ivh_settle(rec);
 		ivh_empty(h);

@@ -13,10 +13,11 @@
  * An interval's latency histogram, as the recorder keeps it (8 buckets per
  * power of two, values under 8 exact: diskbench__tl_bucket()): its
  * non-empty buckets in order, and their total. Complete when the total is
- * the interval's ops; it is not when the interval was recorded without a
- * recorder (diskbench_timeline_record()), by an operation recorded out of
- * order, or when memory ran out merging it, and then the HdrHistogram
- * log falls back to one interval per phase.
+ * the interval's ops (an operation recorded out of order, into an
+ * interval already left, goes to that interval's histogram at once); it
+ * is not when the interval was recorded without a recorder
+ * (diskbench_timeline_record()) or when memory ran out keeping it, and
+ * then the HdrHistogram log falls back to one interval per phase.
  */
 #define DISKBENCH__TL_BUCKETS 512
 

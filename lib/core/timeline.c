@@ -97,6 +97,13 @@ static struct diskbench__tl_hist *hist_sum(const struct diskbench__tl_hist *a,
 		h->total += x.c;
 		h->v[h->n++] = x;
 	}
+	if (h->n < na + n) {
+		/* Buckets both had: give back the room counted twice. */
+		struct diskbench__tl_hist *q =
+			realloc(h, sizeof(*h) + h->n * sizeof(h->v[0]));
+
+		h = q ? q : h;
+	}
 	return h;
 }
 

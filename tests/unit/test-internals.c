@@ -657,6 +657,27 @@ static void test_timeline_interval_hists(void **state)
 			diskbench_result_free(back[r]);
 		}
 	}
+	{
+		/* Out of order, as queued completions come: an operation
+		 * ending in an interval already left goes to its histogram. */
+		struct diskbench_recorder *q;
+		uint64_t w[DISKBENCH__TL_BUCKETS] = { 0 };
+		struct diskbench_recorder_opts qo = DISKBENCH_RECORDER_OPTS_INIT;
+
+		qo.interval_ns = 1000;
+		qo.clock = tick;
+		assert_int_equal(diskbench_recorder_new(&q, &qo), 0);
+		assert_int_equal(diskbench_recorder_begin(q, 0), 0);
+		assert_int_equal(diskbench_recorder_record(q, 5000, 5100, 1), 0);
+		assert_int_equal(diskbench_recorder_record(q, 2000, 3500, 1), 0);
+		assert_int_equal(diskbench_recorder_record(q, 5200, 5207, 1), 0);
+		assert_int_equal(diskbench_recorder_end(q, 6000), 0);
+		w[diskbench__tl_bucket(100)]++;
+		w[diskbench__tl_bucket(1500)]++;
+		w[diskbench__tl_bucket(7)]++;
+		check_hists(diskbench_recorder_timeline(q), w);
+		diskbench_recorder_free(q);
+	}
 	/* Without a recorder: counted, no histograms. */
 	assert_int_equal(diskbench_timeline_new(&own, 0, NULL), 0);
 	assert_int_equal(diskbench_timeline_record(own, 5, 5, 1), 0);
