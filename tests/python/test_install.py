@@ -1,15 +1,24 @@
-"""The package installs and imports from where it was installed: pip into
-a --target directory and into a virtual environment (no network:
---no-build-isolation --no-deps), and meson install into a destdir. The
+"""The package installs and imports from where it was installed, exactly
+as bindings/python/README.md says: pip into a fresh virtual environment
+(its own pip only, no system site packages, no package index: PIP_NO_INDEX
+is set), in the README's two forms (with build isolation, and
+--no-build-isolation --no-deps); editable; from the sdist the in-tree
+backend makes; into a --target directory; and meson install into a
+destdir. The wheel and sdist are checked file by file (RECORD's hashes,
+reproducible bytes), and the backend's TOML reader against tomllib. The
 installed copy finds the library by its soname (LD_LIBRARY_PATH at the
 build's lib/, no DISKBENCH_LIBRARY)."""
 
+import base64
 import glob
+import hashlib
 import os
 import re
 import shutil
 import subprocess
 import sys
+import tarfile
+import zipfile
 
 import pytest
 
@@ -46,7 +55,8 @@ def probe(python, env, where):
 
 @pytest.fixture
 def source(tmp_path):
-    # A copy: pip builds in the tree it is given (build/, *.egg-info).
+    # A copy of the tree as a user has it (the editable test writes in it;
+    # the others check pip leaves it as it was).
     src = tmp_path / "src"
     shutil.copytree(SRC, src, ignore=shutil.ignore_patterns(
         "__pycache__", "build", "*.egg-info", "meson.build"))
@@ -58,14 +68,96 @@ def test_pyproject_version_is_the_library_version():
     assert re.search(r'^version = "%s"$' % re.escape(VERSION), text, re.M)
 
 
-def pip(python, *args):
-    r = subprocess.run([python, "-m", "pip", "install", "--no-build-isolation",
-                        "--no-deps", "--no-index", "--disable-pip-version-check",
-                        "-q"] + list(args), stdout=subprocess.PIPE,
-                       stderr=subprocess.STDOUT, text=True, timeout=300,
-                       env=env_without_library())
+def pip(python, *args, isolated=False):
+    """python -m pip install ARGS, offline. isolated: with build isolation
+    (the README's first form), else --no-build-isolation --no-deps."""
+    opts = [] if isolated else ["--no-build-isolation", "--no-deps"]
+    r = subprocess.run([python, "-m", "pip", "install", "--no-index",
+                        "--disable-pip-version-check", "-q"] + opts + list(args),
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       text=True, timeout=300,
+                       env=env_without_library(PIP_NO_INDEX="1"))
     assert r.returncode == 0, r.stdout
     return r
+
+
+def fresh_venv(path):
+    """A virtual environment with its own pip (ensurepip) and nothing of
+    this interpreter's site packages: what `python3 -m venv v` makes."""
+    r = subprocess.run([sys.executable, "-m", "venv", str(path)],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       text=True, timeout=300)
+    assert r.returncode == 0, r.stdout
+    python = str(path / "bin" / "python")
+    out = subprocess.run([python, "-c", "import sys; print(sys.flags.no_site, "
+                          "[p for p in sys.path if p.endswith('-packages')])"],
+                         stdout=subprocess.PIPE, text=True, timeout=60,
+                         env=env_without_library())
+    site = eval(out.stdout.split(" ", 1)[1])
+    assert site and all(os.path.realpath(p).startswith(os.path.realpath(str(path)))
+                        for p in site), site
+    # Nothing of ours is there before the install.
+    gone = subprocess.run([python, "-c", "import diskbench"], cwd="/",
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          env=env_without_library(), timeout=60)
+    assert gone.returncode != 0
+    return python
+
+
+def backend(*hook_args, cwd):
+    """Calls a hook of the in-tree backend as a front end does (its
+    backend-path first on sys.path, the tree as the working directory);
+    returns what it returned."""
+    code = ("import sys; sys.path.insert(0, 'backend'); import diskbench_backend as b; "
+            "print(getattr(b, sys.argv[1])(*sys.argv[2:]))")
+    r = subprocess.run([sys.executable, "-I", "-c", code] + list(hook_args),
+                       cwd=str(cwd), stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, text=True, timeout=120)
+    assert r.returncode == 0, r.stdout
+    return r.stdout.strip().splitlines()[-1]
+
+
+def shipped():
+    return sorted("diskbench/" + f for f in os.listdir(os.path.join(SRC, "diskbench"))
+                  if f.endswith(".py") or f == "py.typed")
+
+
+def test_pip_install_into_a_fresh_venv(tmp_path, source):
+    # The README's first form: pip install ./bindings/python, with build
+    # isolation; nothing to fetch (no requires), so offline too.
+    python = fresh_venv(tmp_path / "venv")
+    pip(python, str(source), isolated=True)
+    probe(python, env_without_library(), tmp_path / "venv")
+    # pip's record of the install (RECORD) is whole: uninstall removes it.
+    r = subprocess.run([python, "-m", "pip", "uninstall", "-y", "-q", "diskbench"],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       text=True, timeout=120, env=env_without_library())
+    assert r.returncode == 0, r.stdout
+    assert not glob.glob(str(tmp_path / "venv" / "lib" / "*" / "site-packages" / "diskbench*"))
+    # The tree pip built from is left as it was.
+    assert sorted(os.listdir(str(source))) == ["README.md", "backend", "diskbench",
+                                               "pyproject.toml"]
+
+
+def test_pip_install_offline_form_into_a_fresh_venv(tmp_path, source):
+    # The README's second form: --no-build-isolation --no-deps, in a venv
+    # whose setuptools (if any) has no wheel: the backend needs neither.
+    python = fresh_venv(tmp_path / "venv")
+    pip(python, str(source))
+    probe(python, env_without_library(), tmp_path / "venv")
+
+
+def test_pip_install_editable(tmp_path, source):
+    python = fresh_venv(tmp_path / "venv")
+    pip(python, "-e", str(source))
+    probe(python, env_without_library(), source)
+    # An edit is seen at the next import.
+    with open(str(source / "diskbench" / "_edited.py"), "w") as f:
+        f.write("MARK = 7\n")
+    r = subprocess.run([python, "-c", "import diskbench._edited as e; print(e.MARK)"],
+                       cwd="/", stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       text=True, timeout=60, env=env_without_library())
+    assert r.stdout.strip() == "7", r.stderr
 
 
 def test_pip_install_target(tmp_path, source):
@@ -74,18 +166,82 @@ def test_pip_install_target(tmp_path, source):
     probe(sys.executable, env_without_library(PYTHONPATH=str(target)), target)
 
 
-def test_pip_install_into_a_venv(tmp_path, source):
-    venv = tmp_path / "venv"
-    # --system-site-packages: the venv uses this interpreter's pip and
-    # setuptools (nothing is downloaded); the package goes into the venv.
-    r = subprocess.run([sys.executable, "-m", "venv", "--without-pip",
-                        "--system-site-packages", str(venv)],
-                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                       text=True, timeout=120)
-    assert r.returncode == 0, r.stdout
-    python = str(venv / "bin" / "python")
-    pip(python, str(source))
-    probe(python, env_without_library(), venv)
+def test_wheel_is_whole_and_reproducible(tmp_path, source):
+    out1, out2 = tmp_path / "w1", tmp_path / "w2"
+    out1.mkdir()
+    out2.mkdir()
+    name = backend("build_wheel", str(out1), cwd=source)
+    assert name == "diskbench-%s-py3-none-any.whl" % VERSION
+    # The same tree, the same bytes (a later clock does not matter).
+    os.utime(str(source / "diskbench" / "__init__.py"))
+    assert backend("build_wheel", str(out2), cwd=source) == name
+    a, b = (open(str(d / name), "rb").read() for d in (out1, out2))
+    assert a == b
+    info = "diskbench-%s.dist-info/" % VERSION
+    with zipfile.ZipFile(str(out1 / name)) as z:
+        names = z.namelist()
+        assert sorted(n for n in names if not n.startswith(info)) == shipped()
+        assert sorted(n for n in names if n.startswith(info)) == sorted(
+            info + n for n in ("METADATA", "WHEEL", "RECORD", "top_level.txt"))
+        # Each file's hash and size in RECORD, RECORD itself unhashed.
+        rows = [l.split(",") for l in z.read(info + "RECORD").decode().splitlines()]
+        assert sorted(r[0] for r in rows) == sorted(names)
+        for path, digest, size in rows:
+            if path == info + "RECORD":
+                assert (digest, size) == ("", "")
+                continue
+            data = z.read(path)
+            want = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=")
+            assert digest == "sha256=" + want.decode() and int(size) == len(data), path
+            assert data == open(os.path.join(SRC, path), "rb").read() \
+                if not path.startswith(info) else True
+        meta = z.read(info + "METADATA").decode()
+        assert re.search(r"^Name: diskbench$", meta, re.M)
+        assert re.search(r"^Version: %s$" % re.escape(VERSION), meta, re.M)
+        assert re.search(r"^Requires-Python: >=3.8$", meta, re.M)
+        assert 'Requires-Dist: numpy; extra == "numpy"' in meta
+        assert meta.split("\n\n", 1)[1] == open(os.path.join(SRC, "README.md")).read()
+        assert "Root-Is-Purelib: true" in z.read(info + "WHEEL").decode()
+        for zi in z.infolist():
+            assert zi.external_attr >> 16 == 0o100644, zi.filename
+
+
+def test_sdist_installs_into_a_fresh_venv(tmp_path, source):
+    out = tmp_path / "dist"
+    out.mkdir()
+    name = backend("build_sdist", str(out), cwd=source)
+    assert name == "diskbench-%s.tar.gz" % VERSION
+    with tarfile.open(str(out / name)) as t:
+        members = sorted(m.name for m in t.getmembers())
+    base = "diskbench-%s/" % VERSION
+    assert members == sorted(base + n for n in shipped() + [
+        "PKG-INFO", "README.md", "pyproject.toml", "backend/diskbench_backend.py"])
+    python = fresh_venv(tmp_path / "venv")
+    pip(python, str(out / name), isolated=True)
+    probe(python, env_without_library(), tmp_path / "venv")
+
+
+def test_backend_toml_reader():
+    # Python 3.8-3.10 have no tomllib: the backend reads pyproject.toml
+    # itself, and must read it as tomllib does.
+    tomllib = pytest.importorskip("tomllib", reason="Python < 3.11: no tomllib "
+                                  "to compare with")
+    sys.path.insert(0, os.path.join(SRC, "backend"))
+    try:
+        import diskbench_backend as b
+    finally:
+        sys.path.pop(0)
+    text = open(os.path.join(SRC, "pyproject.toml")).read()
+    assert b.read_toml(text) == tomllib.loads(text)
+    extra = ('[a.b]\nk = "x\\u00e9\\n" # c\n"q k" = [\n  \'lit\\\',\n  {t = "v"},\n]\n'
+             'on = true\n')
+    assert b.read_toml(extra) == tomllib.loads(extra)
+    # What it does not read is an error naming its line, never a guess.
+    for bad, line in (('a = "x"\nb = 1\n', 2), ('[t]\na = "x"\na = "y"\n', 3),
+                      ('a = """x"""\n', 1), ('a = "x" b\n', 1),
+                      ('[[t]]\n', 1), ('a = "x\n', 1)):
+        with pytest.raises(b.TomlError, match="line %d:" % line):
+            b.read_toml(bad)
 
 
 def test_meson_install(tmp_path):
