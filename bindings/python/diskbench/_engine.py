@@ -6,7 +6,9 @@ from __future__ import annotations
 import ctypes
 import enum
 import errno as _errno
+import gc
 import os
+import sys
 from ctypes import byref, sizeof
 from typing import (Any, Callable, Dict, List, Optional, Sequence, Set,
                     Tuple, Union)
@@ -51,73 +53,165 @@ except (AttributeError, ValueError):  # pragma: no cover - not CPython
 _PYBUF_READ, _PYBUF_WRITE = 0x100, 0x200
 
 
+_GONE_CALL = ("this Buffer was lent for one engine call, which has returned: "
+              "the memory is the library's again (copy what you need during "
+              "the call: bytes(buf))")
+_GONE_REQUEST = ("this %s belongs to a request handed back to the library "
+                 "(reaped, not taken, or its run ended): its memory is the "
+                 "library's again")
+_VIEW_KEPT = ("a view made from Buffer.memoryview() (a slice, a cast, a "
+              "memoryview or array over it) outlives the engine call, so the "
+              "library's memory could be reached after it is given back: "
+              "drop such views before the member returns, or copy the data "
+              "(bytes(view))")
+
+
 class Buffer:
     """Memory the library lends an engine member for one call: the data to
     write, or the room to read into. ``len(buf)`` is its length;
     ``buf.memoryview()`` a view of it without a copy (writable for a read),
-    ``bytes(buf)`` a copy. Valid only during the call. Handing it to an
+    ``bytes(buf)`` a copy. Valid only during the call (a request's buffer:
+    while the request is in flight): after it, every use raises ValueError
+    and the views memoryview() gave are released. Handing it to an
     EngineTable call (``self.inner.write(handle, buf, offset)``) passes the
     same memory on."""
 
-    __slots__ = ("address", "length", "writable")
+    __slots__ = ("address", "length", "writable", "_views", "_why")
 
     def __init__(self, address: int, length: int, writable: bool) -> None:
-        self.address = address
+        # address is None once the memory is given back.
+        self.address: Optional[int] = address
         self.length = length
         self.writable = writable
+        self._views: Optional[List[memoryview]] = None
+        self._why = _GONE_CALL
+
+    def _addr(self) -> int:
+        a = self.address
+        if a is None:
+            raise ValueError(self._why)
+        return a
+
+    def _end(self) -> None:
+        """The memory goes back to the library: releases the views handed
+        out, and raises BufferError where one of them has others made from
+        it (which cannot be released from here)."""
+        self.address = None
+        views = self._views
+        if not views:
+            return
+        self._views = None
+        kept = False
+        for mv in views:
+            # Views made from mv share its managed buffer: each holds a
+            # reference to it (so do mv, the list and the argument here).
+            mb = gc.get_referents(mv)
+            if mb and sys.getrefcount(mb[0]) > 3:
+                kept = True
+            try:
+                mv.release()
+            except BufferError:  # something holds an export of mv
+                kept = True
+        if kept:
+            raise BufferError(_VIEW_KEPT)
 
     def __len__(self) -> int:
         return self.length
 
     def __bytes__(self) -> bytes:
-        return ctypes.string_at(self.address, self.length) if self.length else b""
+        a = self._addr()
+        return ctypes.string_at(a, self.length) if self.length else b""
 
     def memoryview(self) -> memoryview:
         """A memoryview of the buffer (format "B"), writable when the
-        library lends room to read into."""
+        library lends room to read into. It is released when the buffer's
+        call returns; views made from it (slices, casts, arrays) must not
+        outlive the call: the run stops with BufferError where one does."""
+        a = self._addr()
         if not self.length:
             return memoryview(b"")
         if _from_memory is not None:
-            return _from_memory(self.address, self.length,
-                                _PYBUF_WRITE if self.writable else _PYBUF_READ)
-        arr = (ctypes.c_char * self.length).from_address(self.address)
-        mv = memoryview(arr).cast("B")
-        return mv if self.writable else mv.toreadonly()
+            mv = _from_memory(a, self.length,
+                              _PYBUF_WRITE if self.writable else _PYBUF_READ)
+        else:  # pragma: no cover - not CPython
+            arr = (ctypes.c_char * self.length).from_address(a)
+            mv = memoryview(arr).cast("B")
+            if not self.writable:
+                mv = mv.toreadonly()
+        if self._views is None:
+            self._views = []
+        self._views.append(mv)
+        return mv
 
     def __repr__(self) -> str:
+        if self.address is None:
+            return "<diskbench.Buffer %d bytes, given back>" % self.length
         return "<diskbench.Buffer %d bytes at %#x%s>" % (
             self.length, self.address, "" if self.writable else ", read-only")
+
+
+# The one IORequest of each request a Python engine member holds (taken by
+# its submit, not yet handed back by its reap), by address: the same object
+# wherever the request shows up (a wrapper's self.inner.reap()), so that
+# handing it back ends every reference to it.
+_live_requests: Dict[int, "IORequest"] = {}
+
+
+def _request(address: Optional[int]) -> "IORequest":
+    r = _live_requests.get(address) if address else None
+    return r if r is not None else IORequest(address)
 
 
 class IORequest:
     """One queued request (struct diskbench_io), as submit is given it and
     reap hands it back: handle, buf, len, offset, op, start_ns, and the
-    ``result`` the engine sets (bytes moved, or a negative errno)."""
+    ``result`` the engine sets (bytes moved, or a negative errno). Valid
+    while it is in flight (from the submit that takes it to the reap that
+    hands it back): then every use raises ValueError."""
 
-    __slots__ = ("_io", "address")
+    __slots__ = ("_io", "address", "_buf", "_holds")
 
     def __init__(self, address: Optional[int]) -> None:
         if not address:
             raise ValueError("a request at NULL")
         self.address = address
-        self._io = C.IO.from_address(address)
+        self._io: Any = C.IO.from_address(address)
+        self._buf: Optional[Buffer] = None
+        self._holds = 0  # Python submits that took it, less reaps
 
-    handle = property(lambda self: self._io.handle)
-    len = property(lambda self: self._io.len)
-    offset = property(lambda self: self._io.offset)
-    op = property(lambda self: IOOp(self._io.op))
-    start_ns = property(lambda self: self._io.start_ns)
+    def _s(self) -> Any:
+        io = self._io
+        if io is None:
+            raise ValueError(_GONE_REQUEST % "IORequest")
+        return io
+
+    def _end(self) -> None:
+        self._io = None
+        b = self._buf
+        if b is not None:
+            self._buf = None
+            b._end()
+
+    handle = property(lambda self: self._s().handle)
+    len = property(lambda self: self._s().len)
+    offset = property(lambda self: self._s().offset)
+    op = property(lambda self: IOOp(self._s().op))
+    start_ns = property(lambda self: self._s().start_ns)
 
     @property
     def buf(self) -> Buffer:
-        io = self._io
-        return Buffer(io.buf or 0, io.len, io.op == IOOp.READ)
+        io = self._s()
+        b = self._buf
+        if b is None:
+            b = self._buf = Buffer(io.buf or 0, io.len, io.op == IOOp.READ)
+            b._why = _GONE_REQUEST % "Buffer"
+        return b
 
     def _get_result(self) -> int:
-        return self._io.result
+        return self._s().result
 
     def _set_result(self, value: int) -> None:
-        self._io.result = i64(value, "result")
+        self._s().result = i64(value, "result")
 
     result = property(_get_result, _set_result,
                       doc="Bytes moved, or a negative errno; set it before "
@@ -130,6 +224,8 @@ class IORequest:
         return hash(self.address)
 
     def __repr__(self) -> str:
+        if self._io is None:
+            return "<diskbench.IORequest at %#x, handed back>" % self.address
         return "<diskbench.IORequest %s handle=%d len=%d offset=%d>" % (
             self.op.name, self.handle, self.len, self.offset)
 
@@ -140,7 +236,7 @@ def _buf_arg(data: Any, writable: bool, name: str) -> Tuple[Any, int]:
     if type(data) is Buffer:
         if writable and not data.writable:
             raise TypeError("%s: this Buffer is read-only" % name)
-        return data.address, data.length
+        return data._addr(), data.length
     if isinstance(data, bytes) and not writable:
         return data, len(data)
     try:
@@ -260,6 +356,8 @@ class EngineTable:
             handle = i64(handle, "handle")
         if type(buf) is Buffer and buf.writable:
             addr, n = buf.address, buf.length
+            if addr is None:
+                addr = buf._addr()
         else:
             addr, n = _buf_arg(buf, True, "buf")
         if offset is None:
@@ -287,6 +385,8 @@ class EngineTable:
             handle = i64(handle, "handle")
         if type(data) is Buffer:
             addr, n = data.address, data.length
+            if addr is None:
+                addr = data._addr()
         else:
             addr, n = _buf_arg(data, False, "data")
         if offset is None:
@@ -336,7 +436,7 @@ class EngineTable:
         n = self._check(self._call(self._fn("reap"),
                                    ctypes.cast(done, ctypes.POINTER(C.IO_P)),
                                    mx, mn), "reap")
-        return [IORequest(done[i]) for i in range(n)]
+        return [_request(done[i]) for i in range(n)]
 
     def wait_until(self, when_ns: int) -> None:
         """Waits until the engine's clock reads at least when_ns (the
@@ -431,6 +531,8 @@ def _io_addresses(ios: Sequence[Any]) -> List[int]:
         if not isinstance(io, IORequest):
             raise TypeError("ios[%d] must be an IORequest, not %s"
                             % (i, type(io).__name__))
+        if io._io is None:
+            raise ValueError("ios[%d]: " % i + _GONE_REQUEST % "IORequest")
         out.append(io.address)
     return out
 
@@ -575,9 +677,12 @@ class _Trampolines:
 
     def _read(self, m: Callable[..., Any]) -> Callable[..., int]:
         def f(h: int, buf: Optional[int], n: int, off: int, ud: Any) -> int:
+            b = Buffer(buf or 0, n, True)
             try:
-                r = m(h, Buffer(buf or 0, n, True),
-                      None if off == _U64_MAX else off)
+                try:
+                    r = m(h, b, None if off == _U64_MAX else off)
+                finally:
+                    b._end()
                 if type(r) is not int or r < _I64_MIN or r > _I64_MAX:
                     r = i64(r, "the value read returned")
                 return r
@@ -587,9 +692,12 @@ class _Trampolines:
 
     def _write(self, m: Callable[..., Any]) -> Callable[..., int]:
         def f(h: int, buf: Optional[int], n: int, off: int, ud: Any) -> int:
+            b = Buffer(buf or 0, n, False)
             try:
-                r = m(h, Buffer(buf or 0, n, False),
-                      None if off == _U64_MAX else off)
+                try:
+                    r = m(h, b, None if off == _U64_MAX else off)
+                finally:
+                    b._end()
                 if type(r) is not int or r < _I64_MIN or r > _I64_MAX:
                     r = i64(r, "the value write returned")
                 return r
@@ -632,16 +740,33 @@ class _Trampolines:
         inflight = self.engine._inflight
 
         def f(ios: Any, n: int, ud: Any) -> int:
+            reqs: List[IORequest] = []
+            r = 0
             try:
-                reqs = [IORequest(ctypes.cast(ios[i], ctypes.c_void_p).value)
+                reqs = [_request(ctypes.cast(ios[i], ctypes.c_void_p).value)
                         for i in range(n)]
+                # Held from now on, so that a Python engine this one
+                # submits to (self.inner) sees the same objects.
+                for req in reqs:
+                    req._holds += 1
+                    _live_requests[req.address] = req
                 r = check_int(m(reqs), "the count submit returned",
                               -(1 << 31), n)
                 for req in reqs[:max(r, 0)]:
                     inflight.add(req.address)
                 return r
             except BaseException as e:
+                r = 0
                 return self.fail(e)
+            finally:
+                # What it did not take stays the library's until the
+                # library submits it again.
+                for req in reqs[max(r, 0):]:
+                    req._holds -= 1
+                    if req._holds <= 0:
+                        if _live_requests.get(req.address) is req:
+                            del _live_requests[req.address]
+                        req._end()
         return f
 
     def _reap(self, m: Callable[..., Any]) -> Callable[..., int]:
@@ -662,6 +787,16 @@ class _Trampolines:
                 for i, a in enumerate(addrs):
                     inflight.discard(a)
                     done[i] = ctypes.cast(a, C.IO_P)
+                # Handed back: the request is the library's again.
+                for req in got:
+                    live = _live_requests.get(req.address)
+                    if live is not None:
+                        live._holds -= 1
+                        if live._holds > 0:
+                            continue
+                        del _live_requests[req.address]
+                        live._end()
+                    req._end()
                 return len(addrs)
             except BaseException as e:
                 return self.fail(e)
@@ -896,6 +1031,26 @@ class Engine(Closeable):
                 if r.kind == "Run" and r.busy and r.ptr:
                     C.run_cancel(r.ptr)
                 stack.extend(r.children.values())
+
+    def _end_requests(self) -> None:
+        """A run on this engine ended: the requests its Python members
+        still held (a reap that failed) are the library's again, unless
+        another run is executing on the engine."""
+        with _lock:
+            ref = self._ref
+            if ref is not None:
+                stack = [ref.owner if isinstance(ref, _View) else ref]
+                while stack:
+                    r = stack.pop()
+                    if r.kind == "Run" and r.busy:
+                        return
+                    stack.extend(r.children.values())
+        for e in self._chain():
+            for a in list(e._inflight):
+                req = _live_requests.pop(a, None)
+                if req is not None:
+                    req._end()
+            e._inflight.clear()
 
     def _take_errors(self) -> List[Tuple[int, BaseException]]:
         out: List[Tuple[int, BaseException]] = []

@@ -996,6 +996,7 @@ class Run(Closeable):
         finally:
             with _lock:
                 ref.busy -= 1  # type: ignore[union-attr]
+            self._target._engine._end_requests()
             self._results = [Result._copy_of(C.run_result_get(p, i))
                              for i in range(C.run_result_count(p))]
             self._seed = C.run_seed(p)
