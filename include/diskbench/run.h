@@ -434,7 +434,7 @@ DISKBENCH_API void diskbench_run_sweep_opts_init(struct diskbench_run_sweep_opts
  * cut, a fault) left in dir, and nothing else. An entry of dir is taken
  * for one of ours only when all of these hold: its name is one a target
  * with this prefix gives (the test file `PREFIX.PID` or `PREFIX.PID.N`,
- * the O_DIRECT probe `PREFIX.PID.direct-probe[.N]`, the small files' tree
+ * the probe `PREFIX.PID.direct-probe[.N]`, the small files' tree
  * `PREFIX.PID.files[.N]`, N from 1 to 999); no process PID exists; the
  * caller owns it (root: any owner); its type is what we make; and its
  * content is what the phases write (bonnie++'s per-byte or block

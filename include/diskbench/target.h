@@ -91,8 +91,10 @@ DISKBENCH_API void diskbench_target_opts_init(struct diskbench_target_opts *opts
 /**
  * Makes a target in directory @p dir and checks it can hold the test.
  *
- * Nothing is left in @p dir by the checks: the O_DIRECT probe file is
- * removed at once. On failure, diskbench_target_errmsg() cannot be asked (no
+ * The checks make a probe file of their own in @p dir (that files can be
+ * made there at all: not so in /proc, even for root; and O_DIRECT with
+ * #DISKBENCH_TARGET_DIRECT), removed at once, so nothing is left in @p dir;
+ * none with an engine that makes no files (the null engine). On failure, diskbench_target_errmsg() cannot be asked (no
  * target exists), so @p errmsg, if not NULL, receives a one-line
  * explanation naming the directory.
  *

@@ -154,7 +154,8 @@ static inline uint64_t diskbench__round_up(uint64_t v, uint64_t unit)
 
 /*
  * The names of what a target makes in its directory, "<prefix>.<pid>"
- * then a suffix: the test file none, the O_DIRECT probe ".direct-probe",
+ * then a suffix: the test file none, the probe that files can be made
+ * (and O_DIRECT works) ".direct-probe",
  * the small files' tree ".files"; when a stranger holds one, ".1" to
  * ".<TRIES - 1>" are tried after it. target/target.c and target/fileset.c
  * make them, run/sweep.c recognises them.

@@ -281,6 +281,78 @@ static char *path_join(const char *dir, const char *name)
 }
 
 /*
+ * Makes a probe file of our own in dir: "<prefix>.<pid>.direct-probe" (the
+ * name run/sweep.c knows), or one of the names after it where a stranger
+ * holds that one, never theirs. Opened with extra flags; its name in name.
+ * Returns the descriptor or a negative errno.
+ */
+static int probe_open(int dirfd, const char *prefix, int extra, char *name,
+		      size_t cap)
+{
+	int fd = -1;
+
+	for (unsigned attempt = 0; attempt < DISKBENCH__NAME_TRIES; attempt++) {
+		if (attempt)
+			snprintf(name, cap, "%s.%ld" DISKBENCH__NAME_PROBE ".%u",
+				 prefix, (long)getpid(), attempt);
+		else
+			snprintf(name, cap, "%s.%ld" DISKBENCH__NAME_PROBE, prefix,
+				 (long)getpid());
+		fd = openat(dirfd, name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | extra,
+			    0600);
+		if (fd >= 0 || errno != EEXIST)
+			break;
+	}
+	return fd >= 0 ? fd : -errno;
+}
+
+/*
+ * Removes the probe file open as fd under name, if what stands there is
+ * still it (checked by identity: a file someone put there meanwhile is
+ * left alone), and closes fd. 0, -EEXIST for a stranger's, or an error.
+ */
+static int probe_remove(int dirfd, const char *name, int fd)
+{
+	struct stat ours, there;
+	int err = 0;
+
+	if (fstat(fd, &ours) != 0 ||
+	    fstatat(dirfd, name, &there, AT_SYMLINK_NOFOLLOW) != 0)
+		err = -errno;
+	else if (ours.st_dev != there.st_dev || ours.st_ino != there.st_ino)
+		err = -EEXIST;
+	else if (unlinkat(dirfd, name, 0) != 0)
+		err = -errno;
+	close(fd);
+	return err;
+}
+
+/*
+ * Checks that files can be made and removed in dir (a directory that
+ * stat(), access() and open() accept may still refuse them: /proc, /sys,
+ * a read-only bind mount), with a probe file of our own, removed before
+ * returning.
+ */
+static int probe_files(int dirfd, const char *dir, const char *prefix,
+		       char **errmsg)
+{
+	char name[160];
+	int fd = probe_open(dirfd, prefix, 0, name, sizeof(name));
+
+	if (fd < 0)
+		return fail(errmsg, fd, "cannot create files in %s: %s", dir,
+			    diskbench_strerror(fd));
+	fd = probe_remove(dirfd, name, fd);
+	if (fd == -EEXIST)
+		return fail(errmsg, fd, "%s/%s, a probe file of ours, was replaced "
+			    "by someone else's (left alone)", dir, name);
+	if (fd < 0)
+		return fail(errmsg, fd, "cannot remove files in %s: %s (%s is left)",
+			    dir, diskbench_strerror(fd), name);
+	return 0;
+}
+
+/*
  * Probes O_DIRECT in dir with a file of our own, and finds the smallest
  * alignment (512 .. 4096) a direct write accepts. The probe file is removed
  * before returning.
@@ -290,41 +362,21 @@ static int probe_direct(int dirfd, const char *dir, const char *prefix,
 {
 #ifdef O_DIRECT
 	char name[160];
-	char *path = NULL;
 	void *buf = NULL;
-	int fd = -1, err = 0;
+	int fd, err = 0;
 
 	if (posix_memalign(&buf, 4096, 4096) != 0)
 		return -ENOMEM;
 	memset(buf, 0, 4096);
-	/* Our own name; if a stranger holds it, another, never theirs. */
-	for (unsigned attempt = 0; attempt < DISKBENCH__NAME_TRIES; attempt++) {
-		if (attempt)
-			snprintf(name, sizeof(name), "%s.%ld" DISKBENCH__NAME_PROBE ".%u",
-				 prefix, (long)getpid(), attempt);
-		else
-			snprintf(name, sizeof(name), "%s.%ld" DISKBENCH__NAME_PROBE,
-				 prefix, (long)getpid());
-		free(path);
-		path = path_join(dir, name);
-		if (!path) {
-			err = -ENOMEM;
-			goto out;
-		}
-		fd = openat(dirfd, name,
-			    O_RDWR | O_CREAT | O_EXCL | O_DIRECT | O_CLOEXEC, 0600);
-		if (fd >= 0 || errno != EEXIST)
-			break;
-	}
+	fd = probe_open(dirfd, prefix, O_DIRECT, name, sizeof(name));
 	if (fd < 0) {
-		err = -errno;
-		if (err == -EINVAL)
+		if (fd == -EINVAL)
 			err = fail(errmsg, -ENOTSUP,
 				   "O_DIRECT is not supported by the file system of %s",
 				   dir);
 		else
-			err = fail(errmsg, err, "cannot create %s to probe O_DIRECT: %s",
-				   path, diskbench_strerror(err));
+			err = fail(errmsg, fd, "cannot create files in %s to probe "
+				   "O_DIRECT: %s", dir, diskbench_strerror(fd));
 		goto out;
 	}
 	err = -ENOTSUP;
@@ -339,11 +391,9 @@ static int probe_direct(int dirfd, const char *dir, const char *prefix,
 		fail(errmsg, err,
 		     "O_DIRECT writes of 512 to 4096 aligned bytes all fail in %s",
 		     dir);
-	close(fd);
-	unlinkat(dirfd, name, 0);
+	probe_remove(dirfd, name, fd);
 out:
 	free(buf);
-	free(path);
 	return err;
 #else
 	(void)dirfd, (void)prefix, (void)align;
@@ -453,9 +503,14 @@ static int diskbench_target_new__impl(struct diskbench_target **out,
 	}
 
 	/* The null engine writes nothing, so O_DIRECT does not matter. Room
-	 * is checked by the run, for what its phases will write. */
+	 * is checked by the run, for what its phases will write; that a file
+	 * can be made at all, here (the O_DIRECT probe makes one too). */
 	if (!t->engine->no_files) {
-		if (t->flags & DISKBENCH_TARGET_DIRECT) {
+		if (!(t->flags & DISKBENCH_TARGET_DIRECT)) {
+			err = probe_files(t->dir_fd, dir, t->prefix, errmsg);
+			if (err)
+				goto fail;
+		} else {
 			uint32_t align = 0;
 
 			err = probe_direct(t->dir_fd, dir, t->prefix, &align, errmsg);

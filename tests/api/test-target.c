@@ -195,6 +195,23 @@ static void test_target_not_writable(void **state)
 	}
 }
 
+/* A directory that stat(), access() and open() all accept, where no file
+ * can be made: /proc (root passes access(W_OK) there, and was given a
+ * target that failed only at its first phase), /sys. Refused at once, with
+ * the directory and the reason named. */
+static void test_target_no_files_can_be_made(void **state)
+{
+	(void)state;
+	if (geteuid() == 0) {
+		expect_fail("/proc", NULL, -ENOENT, "cannot create files in /proc",
+			    strerror(ENOENT), NULL);
+		expect_fail("/sys", NULL, -EACCES, "cannot create files in /sys",
+			    NULL, NULL);
+	} else {
+		expect_fail("/proc", NULL, -EACCES, "/proc", NULL, NULL);
+	}
+}
+
 /* Room is the run's to check, for what its phases write: a target with a
  * test file larger than the disk is made, a run that writes that file is
  * refused before anything is made, and a run of custom phases runs. */
@@ -902,6 +919,7 @@ int main(int argc, char **argv)
 		T(test_target_missing_dir),
 		T(test_target_not_a_dir),
 		T(test_target_not_writable),
+		T(test_target_no_files_can_be_made),
 		T(test_target_no_space),
 		T(test_target_no_space_max),
 		T(test_target_direct),

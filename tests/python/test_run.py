@@ -75,6 +75,15 @@ def test_target_properties_and_checks(tdir, tmp_path):
     with pytest.raises(DiskbenchError) as e:
         diskbench.Target(f)
     assert e.value.errno == errno.ENOTDIR
+    # A directory where no file can be made, though root may write there
+    # by access(): refused at once, not at the first phase.
+    with pytest.raises(DiskbenchError) as e:
+        diskbench.Target("/proc")
+    if os.geteuid() == 0:
+        assert e.value.errno == errno.ENOENT
+        assert "cannot create files in /proc" in str(e.value)
+    else:
+        assert e.value.errno == errno.EACCES and "/proc" in str(e.value)
     with pytest.raises(DiskbenchError) as e:
         diskbench.Target(tdir, name_prefix="a/b")
     assert e.value.errno == errno.EINVAL
