@@ -9,10 +9,21 @@ cost itself; the median shows how much a busy machine adds). Everything runs on 
   custom phase   an op in C (bench/noop-op.c, loaded with ctypes) against
                  the same op in Python, in both forms (CustomPhase,
                  ContextPhase); the difference is the Python call.
-  engine         a sequential 4 KiB write on the null engine, then the same
-                 through a wrapper with nothing overridden (all forwarded in
-                 C), a wrapper whose write is Python forwarding to the null
-                 engine's, and an engine whose write is Python alone.
+  engine         a sequential 4 KiB write on the null engine (its
+                 members called on the thread executing the run), then the
+                 same through a wrapper with nothing overridden (all
+                 forwarded in C), a wrapper whose write is Python forwarding
+                 to the null engine's, and an engine whose write is Python
+                 alone.
+  worker thread  the same with a random 4 KiB read (RandomPhase, one
+                 thread: its members are called on a thread of the
+                 library's), and the Python forwarding read once more
+                 without the thread state the package keeps on such threads
+                 (what each call cost before: a thread state made and
+                 deleted per call).
+
+A Python member's figure includes what it calls: the forwarding ones make
+a ctypes call back into C (self.inner.write), the GIL released around it.
 
 usage: bench/python-overhead.py [--build DIR] [--ops N] [--repeat R] [--dir D]
 
@@ -73,6 +84,13 @@ def main():
         def write(self, handle, buf, offset):
             return len(buf)
 
+        def read(self, handle, buf, offset):
+            return len(buf)
+
+    class ForwardRead(diskbench.EngineOps):
+        def read(self, handle, buf, offset):
+            return self.inner.read(handle, buf, offset)
+
     def phase(kind):
         if kind == "c":
             return diskbench.CustomPhase("c", c_op,
@@ -81,26 +99,40 @@ def main():
             return diskbench.CustomPhase("py", py_op)
         if kind == "ctx":
             return diskbench.ContextPhase("ctx", ctx_op)
+        if kind == "random":
+            return diskbench.RandomPhase(block_size=block, ops=n)
         return diskbench.SeqPhase(write=True, block_size=block,
                                   total_bytes=n * block, fsync=False)
 
-    def measure(directory, engine, kind):
+    from diskbench import _common
+    threads = _common._threads
+
+    def measure(directory, engine, kind, keep_states=True):
         per_op = []
-        for _ in range(args.repeat):
-            with diskbench.Target(directory, file_size=1 << 20,
-                                  engine=engine) as t:
-                run = diskbench.Run(t)
-                run.add(phase(kind))
-                (r,) = run.execute()
-                assert r.ops == n and r.errno == 0, r.errmsg
-                per_op.append(r.elapsed_ns / r.ops)
+        was = threads.enabled
+        threads.enabled = was and keep_states
+        try:
+            for _ in range(args.repeat):
+                with diskbench.Target(directory, file_size=1 << 20,
+                                      engine=engine) as t:
+                    run = diskbench.Run(t)
+                    run.add(phase(kind))
+                    (r,) = run.execute()
+                    assert r.ops == n and r.errno == 0, r.errmsg
+                    # One thread, nothing overlapping: ops x mean latency
+                    # is the phase's time less the loop around the calls.
+                    assert r.histogram.mean * r.ops <= r.elapsed_ns
+                    per_op.append(r.elapsed_ns / r.ops)
+        finally:
+            threads.enabled = was
         return min(per_op), statistics.median(per_op)
 
     with tempfile.TemporaryDirectory(dir=args.dir) as d, \
             diskbench.Engine.null() as null, \
             diskbench.Engine.wrap(null, diskbench.EngineOps()) as c_wrap, \
             diskbench.Engine.wrap(null, Forward()) as py_wrap, \
-            diskbench.Engine.new(Alone()) as py_engine:
+            diskbench.Engine.new(Alone()) as py_engine, \
+            diskbench.Engine.wrap(null, ForwardRead()) as py_read:
         rows = [
             ("custom phase, op in C", measure(d, null, "c"), None),
             ("custom phase, op in Python (CustomPhase)", measure(d, null, "py"), 0),
@@ -109,7 +141,19 @@ def main():
             ("  wrapped, nothing overridden (C forwards)", measure(d, c_wrap, "seq"), 3),
             ("  wrapped, write in Python forwarding", measure(d, py_wrap, "seq"), 3),
             ("  engine with its write in Python", measure(d, py_engine, "seq"), 3),
+            ("random read 4 KiB, null engine (worker thread)",
+             measure(d, null, "random"), None),
+            ("  wrapped, nothing overridden (C forwards)",
+             measure(d, c_wrap, "random"), 7),
+            ("  wrapped, read in Python forwarding", measure(d, py_read, "random"), 7),
+            ("  engine with its read in Python", measure(d, py_engine, "random"), 7),
+            ("  read in Python forwarding, no state kept",
+             measure(d, py_read, "random", keep_states=False), 7),
         ]
+    if not threads.enabled:
+        print("python-overhead: this Python keeps no thread state on the "
+              "library's threads (not CPython?): the last row is as the one "
+              "before it")
     print("python-overhead: %d ops a run, %d runs, %s %s, libdiskbench %s"
           % (n, args.repeat, platform.python_implementation(),
              platform.python_version(), diskbench.version_string()))

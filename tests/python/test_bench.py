@@ -21,9 +21,11 @@ def test_python_overhead_bench_runs(tmp_path):
                        text=True, timeout=120)
     assert r.returncode == 0, r.stderr
     rows = [l for l in r.stdout.splitlines() if re.search(r"\s\d+\s+\d+", l)]
-    assert len(rows) == 7, r.stdout
+    assert len(rows) == 12, r.stdout
     for label in ("op in C", "CustomPhase", "ContextPhase", "null engine",
                   "nothing overridden", "write in Python forwarding",
-                  "engine with its write in Python"):
+                  "engine with its write in Python", "worker thread",
+                  "read in Python forwarding", "engine with its read in Python",
+                  "no state kept"):
         assert any(label in row for row in rows), label
     assert os.listdir(tmp_path) == []

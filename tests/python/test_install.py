@@ -104,6 +104,31 @@ def fresh_venv(path):
     return python
 
 
+@pytest.fixture(scope="module")
+def venv_python(tmp_path_factory):
+    """One fresh venv for the tests that install into one (each leaves it
+    as it found it: see venv())."""
+    return fresh_venv(tmp_path_factory.mktemp("venv") / "venv")
+
+
+@pytest.fixture
+def venv(venv_python):
+    """The fresh venv, empty of diskbench before the test and after it:
+    pip uninstall removes all the install wrote (RECORD is whole)."""
+    yield venv_python
+    r = subprocess.run([venv_python, "-m", "pip", "uninstall", "-y", "-q", "diskbench"],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       text=True, timeout=120, env=env_without_library())
+    assert r.returncode == 0, r.stdout
+    site = os.path.dirname(os.path.dirname(os.path.dirname(venv_python)))
+    left = glob.glob(os.path.join(site, "lib", "*", "site-packages", "*diskbench*"))
+    assert left == [], left
+
+
+def where(python):
+    return os.path.dirname(os.path.dirname(python))
+
+
 def backend(*hook_args, cwd):
     """Calls a hook of the in-tree backend as a front end does (its
     backend-path first on sys.path, the tree as the working directory);
@@ -122,39 +147,30 @@ def shipped():
                   if f.endswith(".py") or f == "py.typed")
 
 
-def test_pip_install_into_a_fresh_venv(tmp_path, source):
+def test_pip_install_into_a_fresh_venv(venv, source):
     # The README's first form: pip install ./bindings/python, with build
     # isolation; nothing to fetch (no requires), so offline too.
-    python = fresh_venv(tmp_path / "venv")
-    pip(python, str(source), isolated=True)
-    probe(python, env_without_library(), tmp_path / "venv")
-    # pip's record of the install (RECORD) is whole: uninstall removes it.
-    r = subprocess.run([python, "-m", "pip", "uninstall", "-y", "-q", "diskbench"],
-                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                       text=True, timeout=120, env=env_without_library())
-    assert r.returncode == 0, r.stdout
-    assert not glob.glob(str(tmp_path / "venv" / "lib" / "*" / "site-packages" / "diskbench*"))
+    pip(venv, str(source), isolated=True)
+    probe(venv, env_without_library(), where(venv))
     # The tree pip built from is left as it was.
     assert sorted(os.listdir(str(source))) == ["README.md", "backend", "diskbench",
                                                "pyproject.toml"]
 
 
-def test_pip_install_offline_form_into_a_fresh_venv(tmp_path, source):
+def test_pip_install_offline_form_into_a_fresh_venv(venv, source):
     # The README's second form: --no-build-isolation --no-deps, in a venv
     # whose setuptools (if any) has no wheel: the backend needs neither.
-    python = fresh_venv(tmp_path / "venv")
-    pip(python, str(source))
-    probe(python, env_without_library(), tmp_path / "venv")
+    pip(venv, str(source))
+    probe(venv, env_without_library(), where(venv))
 
 
-def test_pip_install_editable(tmp_path, source):
-    python = fresh_venv(tmp_path / "venv")
-    pip(python, "-e", str(source))
-    probe(python, env_without_library(), source)
+def test_pip_install_editable(venv, source):
+    pip(venv, "-e", str(source))
+    probe(venv, env_without_library(), source)
     # An edit is seen at the next import.
     with open(str(source / "diskbench" / "_edited.py"), "w") as f:
         f.write("MARK = 7\n")
-    r = subprocess.run([python, "-c", "import diskbench._edited as e; print(e.MARK)"],
+    r = subprocess.run([venv, "-c", "import diskbench._edited as e; print(e.MARK)"],
                        cwd="/", stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                        text=True, timeout=60, env=env_without_library())
     assert r.stdout.strip() == "7", r.stderr
@@ -206,7 +222,7 @@ def test_wheel_is_whole_and_reproducible(tmp_path, source):
             assert zi.external_attr >> 16 == 0o100644, zi.filename
 
 
-def test_sdist_installs_into_a_fresh_venv(tmp_path, source):
+def test_sdist_installs_into_a_fresh_venv(tmp_path, source, venv):
     out = tmp_path / "dist"
     out.mkdir()
     name = backend("build_sdist", str(out), cwd=source)
@@ -216,9 +232,8 @@ def test_sdist_installs_into_a_fresh_venv(tmp_path, source):
     base = "diskbench-%s/" % VERSION
     assert members == sorted(base + n for n in shipped() + [
         "PKG-INFO", "README.md", "pyproject.toml", "backend/diskbench_backend.py"])
-    python = fresh_venv(tmp_path / "venv")
-    pip(python, str(out / name), isolated=True)
-    probe(python, env_without_library(), tmp_path / "venv")
+    pip(venv, str(out / name), isolated=True)
+    probe(venv, env_without_library(), where(venv))
 
 
 def test_backend_toml_reader():

@@ -3,6 +3,7 @@ and the lifetime of the C objects behind the Python ones."""
 
 from __future__ import annotations
 
+import ctypes
 import errno as _errno
 import itertools
 import math
@@ -225,6 +226,92 @@ def raise_first(items: List[Tuple[int, BaseException]], where: str) -> None:
 # --- lifetimes ---------------------------------------------------------------------
 
 _lock = threading.RLock()
+
+
+class _ThreadStates:
+    """Keeps a Python thread state on each of the library's own threads
+    that calls into Python, for as long as the thread lives.
+
+    ctypes runs a callback on a thread Python did not start under
+    PyGILState_Ensure(), which makes a thread state for the call and
+    deletes it after: some 10 us per call, most of what a Python engine
+    member cost on the library's worker threads (seeks, random phases).
+    The first call on such a thread takes one more PyGILState_Ensure(),
+    which nothing releases, so that the state stays for the next calls; and
+    sets a pthread key to the state, whose destructor runs on that thread
+    as it exits. By then the thread's own key for its state is cleared (the
+    C library clears keys in order, and Python's came first), so the
+    destructor, itself a callback under a state made for it, clears and
+    deletes the kept state by its pointer. Threads Python started
+    (threading.Thread, the main thread) have a state of their own and are
+    left alone.
+
+    ``check()`` is what each callback calls first: one look-up once the
+    thread is known."""
+
+    def __init__(self) -> None:
+        self.local = threading.local()
+        self.enabled = False
+        # How many states were kept and given back (tests check they match
+        # once the library's threads are gone).
+        self.kept = self.given_back = 0
+        try:
+            api = ctypes.pythonapi
+
+            def fn(name: str, res: Any, *args: Any) -> Any:
+                f = getattr(api, name)
+                f.restype = res
+                f.argtypes = args
+                return f
+            self._ensure = fn("PyGILState_Ensure", ctypes.c_int)
+            self._release = fn("PyGILState_Release", None, ctypes.c_int)
+            self._current = fn("PyThreadState_Get", ctypes.c_void_p)
+            self._clear = fn("PyThreadState_Clear", None, ctypes.c_void_p)
+            self._delete = fn("PyThreadState_Delete", None, ctypes.c_void_p)
+            libc = ctypes.CDLL(None, use_errno=True)
+            create = libc.pthread_key_create
+            create.restype = ctypes.c_int
+            create.argtypes = (ctypes.POINTER(ctypes.c_uint), ctypes.c_void_p)
+            self._set = libc.pthread_setspecific
+            self._set.restype = ctypes.c_int
+            self._set.argtypes = (ctypes.c_uint, ctypes.c_void_p)
+            # Alive as long as the process: the key is never deleted.
+            self._destructor = ctypes.CFUNCTYPE(None, ctypes.c_void_p)(self._gone)
+            key = ctypes.c_uint()
+            if create(ctypes.byref(key), ctypes.cast(self._destructor,
+                                                     ctypes.c_void_p)) != 0:
+                return  # pragma: no cover - out of keys
+            self._key = key.value
+        except (AttributeError, OSError):  # pragma: no cover - not CPython
+            return
+        self.enabled = True
+
+    def check(self) -> None:
+        local = self.local
+        if "known" in local.__dict__:
+            return
+        local.known = True
+        if not self.enabled or threading.get_ident() in threading._active:  # type: ignore[attr-defined]
+            return
+        # A thread of the library's: the state this call runs under stays.
+        state = self._ensure()
+        ptr = self._current()
+        if not ptr or self._set(self._key, ptr) != 0:  # pragma: no cover
+            self._release(state)
+            return
+        self.kept += 1
+
+    def _gone(self, ptr: Optional[int]) -> None:
+        # The thread exits; this runs under a state of its own, the GIL
+        # held: the kept one is no thread's current state any more.
+        if ptr:
+            self.given_back += 1
+            self._clear(ptr)
+            self._delete(ptr)
+
+
+_threads = _ThreadStates()
+check_thread = _threads.check
 
 
 class _Ref:

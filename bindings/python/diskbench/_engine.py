@@ -16,6 +16,7 @@ from typing import (Any, Callable, Dict, List, Optional, Sequence, Set,
 from . import _lib as C
 from ._common import (Closeable, DiskbenchError, DiskbenchValueError,
                       _CallbackErrors, _lock, _Ref, _View, check, check_int,
+                      check_thread,
                       cpath, decode, errno_of, i64, raise_first, strerror,
                       u32, u64)
 
@@ -608,8 +609,19 @@ class _Trampolines:
         self.engine._cancel_runs()
         return -_errno.ECANCELED
 
+    # Members whose trampoline calls check_thread() itself (the hot ones:
+    # a wrapper around them would cost a Python call per operation).
+    _CHECKED = frozenset(("read", "write", "submit", "reap"))
+
     def make(self, member: str, m: Callable[..., Any]) -> Any:
-        return C.ENGINE_MEMBER_TYPES[member](getattr(self, "_" + member)(m))
+        f = getattr(self, "_" + member)(m)
+        if member not in self._CHECKED:
+            g = f
+
+            def f(*args: Any) -> Any:
+                check_thread()
+                return g(*args)
+        return C.ENGINE_MEMBER_TYPES[member](f)
 
     def _open(self, m: Callable[..., Any]) -> Callable[..., int]:
         def f(path: bytes, flags: int, handle: Any, ud: Any) -> int:
@@ -677,6 +689,7 @@ class _Trampolines:
 
     def _read(self, m: Callable[..., Any]) -> Callable[..., int]:
         def f(h: int, buf: Optional[int], n: int, off: int, ud: Any) -> int:
+            check_thread()
             b = Buffer(buf or 0, n, True)
             try:
                 try:
@@ -692,6 +705,7 @@ class _Trampolines:
 
     def _write(self, m: Callable[..., Any]) -> Callable[..., int]:
         def f(h: int, buf: Optional[int], n: int, off: int, ud: Any) -> int:
+            check_thread()
             b = Buffer(buf or 0, n, False)
             try:
                 try:
@@ -740,6 +754,7 @@ class _Trampolines:
         inflight = self.engine._inflight
 
         def f(ios: Any, n: int, ud: Any) -> int:
+            check_thread()
             reqs: List[IORequest] = []
             r = 0
             try:
@@ -773,6 +788,7 @@ class _Trampolines:
         inflight = self.engine._inflight
 
         def f(done: Any, mx: int, mn: int, ud: Any) -> int:
+            check_thread()
             try:
                 got = list(m(mx, mn))
                 if len(got) > mx:
