@@ -28,4 +28,7 @@ def test_python_overhead_bench_runs(tmp_path):
                   "read in Python forwarding", "engine with its read in Python",
                   "no state kept"):
         assert any(label in row for row in rows), label
+    paced = r.stdout.split("service time p50", 1)[1].splitlines()[1:]
+    assert len(paced) == 3 and all(len(re.findall(r"\d+\.\d", l)) == 3
+                                   for l in paced), r.stdout
     assert os.listdir(tmp_path) == []

@@ -288,9 +288,9 @@ class _ThreadStates:
 
     def check(self) -> None:
         local = self.local
-        if "known" in local.__dict__:
+        if _KNOWN in local.__dict__:
             return
-        local.known = True
+        setattr(local, _KNOWN, True)
         if not self.enabled or threading.get_ident() in threading._active:  # type: ignore[attr-defined]
             return
         # A thread of the library's: the state this call runs under stays.
@@ -310,8 +310,12 @@ class _ThreadStates:
             self._delete(ptr)
 
 
+_KNOWN = "known"
 _threads = _ThreadStates()
 check_thread = _threads.check
+# The hot trampolines test `_KNOWN in _thread_local.__dict__` themselves
+# (a call to check_thread() costs more than the test).
+_thread_local = _threads.local
 
 
 class _Ref:

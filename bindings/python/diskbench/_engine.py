@@ -16,7 +16,7 @@ from typing import (Any, Callable, Dict, List, Optional, Sequence, Set,
 from . import _lib as C
 from ._common import (Closeable, DiskbenchError, DiskbenchValueError,
                       _CallbackErrors, _lock, _Ref, _View, check, check_int,
-                      check_thread,
+                      _thread_local, _KNOWN, check_thread,
                       cpath, decode, errno_of, i64, raise_first, strerror,
                       u32, u64)
 
@@ -67,6 +67,33 @@ _VIEW_KEPT = ("a view made from Buffer.memoryview() (a slice, a cast, a "
               "(bytes(view))")
 
 
+# The memoryviews Buffer.memoryview() gave, by id() of their Buffer, until
+# the Buffer's memory goes back (kept here, not in the Buffer, so that a
+# Buffer costs only its three fields: an engine call makes one).
+_views_of: Dict[int, List[memoryview]] = {}
+
+
+def _end_views(b: "Buffer") -> None:
+    """Releases the views b gave; BufferError where one of them has others
+    made from it (which cannot be released from here)."""
+    views = _views_of.pop(id(b), None)
+    if not views:
+        return
+    kept = False
+    for mv in views:
+        # Views made from mv share its managed buffer: each holds a
+        # reference to it (so do mv, the list and the argument here).
+        mb = gc.get_referents(mv)
+        if mb and sys.getrefcount(mb[0]) > 3:
+            kept = True
+        try:
+            mv.release()
+        except BufferError:  # something holds an export of mv
+            kept = True
+    if kept:
+        raise BufferError(_VIEW_KEPT)
+
+
 class Buffer:
     """Memory the library lends an engine member for one call: the data to
     write, or the room to read into. ``len(buf)`` is its length;
@@ -77,15 +104,14 @@ class Buffer:
     EngineTable call (``self.inner.write(handle, buf, offset)``) passes the
     same memory on."""
 
-    __slots__ = ("address", "length", "writable", "_views", "_why")
+    __slots__ = ("address", "length", "writable")
+    _why = _GONE_CALL
 
     def __init__(self, address: int, length: int, writable: bool) -> None:
         # address is None once the memory is given back.
         self.address: Optional[int] = address
         self.length = length
         self.writable = writable
-        self._views: Optional[List[memoryview]] = None
-        self._why = _GONE_CALL
 
     def _addr(self) -> int:
         a = self.address
@@ -94,27 +120,10 @@ class Buffer:
         return a
 
     def _end(self) -> None:
-        """The memory goes back to the library: releases the views handed
-        out, and raises BufferError where one of them has others made from
-        it (which cannot be released from here)."""
+        """The memory goes back to the library (see _end_views())."""
         self.address = None
-        views = self._views
-        if not views:
-            return
-        self._views = None
-        kept = False
-        for mv in views:
-            # Views made from mv share its managed buffer: each holds a
-            # reference to it (so do mv, the list and the argument here).
-            mb = gc.get_referents(mv)
-            if mb and sys.getrefcount(mb[0]) > 3:
-                kept = True
-            try:
-                mv.release()
-            except BufferError:  # something holds an export of mv
-                kept = True
-        if kept:
-            raise BufferError(_VIEW_KEPT)
+        if _views_of:
+            _end_views(self)
 
     def __len__(self) -> int:
         return self.length
@@ -139,9 +148,7 @@ class Buffer:
             mv = memoryview(arr).cast("B")
             if not self.writable:
                 mv = mv.toreadonly()
-        if self._views is None:
-            self._views = []
-        self._views.append(mv)
+        _views_of.setdefault(id(self), []).append(mv)
         return mv
 
     def __repr__(self) -> str:
@@ -149,6 +156,13 @@ class Buffer:
             return "<diskbench.Buffer %d bytes, given back>" % self.length
         return "<diskbench.Buffer %d bytes at %#x%s>" % (
             self.length, self.address, "" if self.writable else ", read-only")
+
+
+class _RequestBuffer(Buffer):
+    """A request's buffer: valid while the request is in flight."""
+
+    __slots__ = ()
+    _why = _GONE_REQUEST % "Buffer"
 
 
 # The one IORequest of each request a Python engine member holds (taken by
@@ -204,8 +218,8 @@ class IORequest:
         io = self._s()
         b = self._buf
         if b is None:
-            b = self._buf = Buffer(io.buf or 0, io.len, io.op == IOOp.READ)
-            b._why = _GONE_REQUEST % "Buffer"
+            b = self._buf = _RequestBuffer(io.buf or 0, io.len,
+                                           io.op == IOOp.READ)
         return b
 
     def _get_result(self) -> int:
@@ -689,13 +703,16 @@ class _Trampolines:
 
     def _read(self, m: Callable[..., Any]) -> Callable[..., int]:
         def f(h: int, buf: Optional[int], n: int, off: int, ud: Any) -> int:
-            check_thread()
+            if _KNOWN not in _thread_local.__dict__:
+                check_thread()
             b = Buffer(buf or 0, n, True)
             try:
                 try:
                     r = m(h, b, None if off == _U64_MAX else off)
                 finally:
-                    b._end()
+                    b.address = None
+                    if _views_of:
+                        _end_views(b)
                 if type(r) is not int or r < _I64_MIN or r > _I64_MAX:
                     r = i64(r, "the value read returned")
                 return r
@@ -705,13 +722,16 @@ class _Trampolines:
 
     def _write(self, m: Callable[..., Any]) -> Callable[..., int]:
         def f(h: int, buf: Optional[int], n: int, off: int, ud: Any) -> int:
-            check_thread()
+            if _KNOWN not in _thread_local.__dict__:
+                check_thread()
             b = Buffer(buf or 0, n, False)
             try:
                 try:
                     r = m(h, b, None if off == _U64_MAX else off)
                 finally:
-                    b._end()
+                    b.address = None
+                    if _views_of:
+                        _end_views(b)
                 if type(r) is not int or r < _I64_MIN or r > _I64_MAX:
                     r = i64(r, "the value write returned")
                 return r
@@ -754,7 +774,8 @@ class _Trampolines:
         inflight = self.engine._inflight
 
         def f(ios: Any, n: int, ud: Any) -> int:
-            check_thread()
+            if _KNOWN not in _thread_local.__dict__:
+                check_thread()
             reqs: List[IORequest] = []
             r = 0
             try:
@@ -788,7 +809,8 @@ class _Trampolines:
         inflight = self.engine._inflight
 
         def f(done: Any, mx: int, mn: int, ud: Any) -> int:
-            check_thread()
+            if _KNOWN not in _thread_local.__dict__:
+                check_thread()
             try:
                 got = list(m(mx, mn))
                 if len(got) > mx:
