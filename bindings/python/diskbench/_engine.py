@@ -583,8 +583,9 @@ class EngineOps:
     call raises is one): the library is given -errno, as from a C engine.
     Any other exception stops the run (the member answers -ECANCELED) and is
     raised again by Run.execute(). Members are called on the thread that
-    runs the phase, or on the library's worker threads (seeks, random I/O
-    with several threads), each taking the GIL for the call.
+    runs the phase, or on the library's worker threads (the seek phase,
+    every random phase), each taking the GIL for the call; such a thread
+    keeps its Python thread state from its first call until it exits.
 
     Class attributes ``name`` (shown in reports) and ``queue_depth`` (for
     submit and reap) are read once, when the engine is made."""
