@@ -14,6 +14,7 @@ import pytest
 
 import diskbench
 from diskbench import Engine, EngineOps
+from test_engine import QueuedOnFds
 
 MiB = 1 << 20
 GONE = "given back|handed back|lent for one engine call|released"
@@ -119,40 +120,27 @@ def test_views_dropped_before_the_call_returns_are_fine(tdir):
         assert run_seq(tdir, e)[0].ops == 16
 
 
-class Queued(EngineOps):
-    """submit and reap in Python over the library's descriptors, keeping
-    every request, every buffer and every request it was offered but did
-    not take."""
-
-    queue_depth = 4
+class Queued(QueuedOnFds):
+    """test_engine's queued engine, keeping every request, every buffer and
+    every request it was offered but did not take."""
 
     def __init__(self, fail_reap_at=0):
-        self.queue, self.seen, self.untaken, self.bufs = [], [], [], []
+        super().__init__()
+        self.seen, self.untaken, self.bufs = [], [], []
         self.reaps, self.fail_reap_at = 0, fail_reap_at
 
     def submit(self, ios):
-        take = ios[:2]
-        self.untaken.extend(ios[2:])
-        self.queue.extend(take)
-        self.seen.extend(take)
-        return len(take)
+        taken = super().submit(ios)
+        self.untaken.extend(ios[taken:])
+        self.seen.extend(ios[:taken])
+        return taken
 
     def reap(self, max, min):
         self.reaps += 1
         if self.reaps == self.fail_reap_at:
             raise RuntimeError("reap fails")
-        done = []
-        while self.queue and len(done) < max:
-            io = self.queue.pop(0)
-            self.bufs.append(io.buf)
-            if io.op == diskbench.IOOp.READ:
-                io.result = os.preadv(io.handle, [io.buf.memoryview()], io.offset)
-            elif io.op == diskbench.IOOp.WRITE:
-                io.result = os.pwritev(io.handle, [io.buf.memoryview()], io.offset)
-            else:
-                os.fsync(io.handle)
-                io.result = 0
-            done.append(io)
+        done = super().reap(max, min)
+        self.bufs.extend(io.buf for io in done)   # still in flight here
         return done
 
 

@@ -702,11 +702,14 @@ class _Trampolines:
     def _symlink_at(self, m: Callable[..., Any]) -> Callable[..., int]:
         return self._status(m, lambda t, d, n: (_fsdecode(t), d, _fsdecode(n)))
 
-    def _read(self, m: Callable[..., Any]) -> Callable[..., int]:
+    def _transfer(self, m: Callable[..., Any], writable: bool,
+                  what: str) -> Callable[..., int]:
+        """read (writable: the room to read into) and write: the Buffer is
+        lent for the call and given back at its end."""
         def f(h: int, buf: Optional[int], n: int, off: int, ud: Any) -> int:
             if _KNOWN not in _thread_local.__dict__:
                 check_thread()
-            b = Buffer(buf or 0, n, True)
+            b = Buffer(buf or 0, n, writable)
             try:
                 try:
                     r = m(h, b, None if off == _U64_MAX else off)
@@ -715,30 +718,17 @@ class _Trampolines:
                     if _views_of:
                         _end_views(b)
                 if type(r) is not int or r < _I64_MIN or r > _I64_MAX:
-                    r = i64(r, "the value read returned")
+                    r = i64(r, what)
                 return r
             except BaseException as e:
                 return self.fail(e)
         return f
 
+    def _read(self, m: Callable[..., Any]) -> Callable[..., int]:
+        return self._transfer(m, True, "the value read returned")
+
     def _write(self, m: Callable[..., Any]) -> Callable[..., int]:
-        def f(h: int, buf: Optional[int], n: int, off: int, ud: Any) -> int:
-            if _KNOWN not in _thread_local.__dict__:
-                check_thread()
-            b = Buffer(buf or 0, n, False)
-            try:
-                try:
-                    r = m(h, b, None if off == _U64_MAX else off)
-                finally:
-                    b.address = None
-                    if _views_of:
-                        _end_views(b)
-                if type(r) is not int or r < _I64_MIN or r > _I64_MAX:
-                    r = i64(r, "the value write returned")
-                return r
-            except BaseException as e:
-                return self.fail(e)
-        return f
+        return self._transfer(m, False, "the value write returned")
 
     def _stat(self, m: Callable[..., Any]) -> Callable[..., int]:
         def f(path: bytes, size: Any, ud: Any) -> int:
