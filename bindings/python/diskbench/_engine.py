@@ -624,9 +624,10 @@ class _Trampolines:
         self.engine._cancel_runs()
         return -_errno.ECANCELED
 
-    # Members whose trampoline calls check_thread() itself (the hot ones:
+    # Members whose trampoline calls check_thread() itself (the hot ones,
+    # clock's in _stats._clock_trampoline:
     # a wrapper around them would cost a Python call per operation).
-    _CHECKED = frozenset(("read", "write", "submit", "reap"))
+    _CHECKED = frozenset(("read", "write", "submit", "reap", "clock"))
 
     def make(self, member: str, m: Callable[..., Any]) -> Any:
         f = getattr(self, "_" + member)(m)

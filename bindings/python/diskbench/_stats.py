@@ -14,8 +14,8 @@ from typing import (Any, Callable, Dict, Iterable, Iterator, List, NamedTuple,
 
 from . import _lib as C
 from ._common import (Closeable, DiskbenchError, DiskbenchValueError,
-                      _CallbackErrors, _Ref, _View, check, check_bool,
-                      check_float,
+                      _CallbackErrors, _KNOWN, _Ref, _View, _thread_local,
+                      check, check_bool, check_float, check_thread,
                       check_int, cstr, decode, i64, raise_first, u64)
 
 _U64_MAX = C.U64_MAX
@@ -822,6 +822,8 @@ def _clock_trampoline(clock: Callable[[], int], errors: _CallbackErrors,
     last = [0]
 
     def tick(ud: Any) -> int:
+        if _KNOWN not in _thread_local.__dict__:
+            check_thread()
         try:
             v = clock()
             if type(v) is not int or v < 0 or v > _U64_MAX:
