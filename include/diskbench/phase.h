@@ -690,7 +690,9 @@ struct diskbench_pace_opts {
 	size_t sz;
 	/** Requests a second the schedule asks for, over all of the phase's
 	 *  threads and queue slots: more than 0, at most
-	 *  DISKBENCH_PACE_MAX_RATE. */
+	 *  DISKBENCH_PACE_MAX_RATE. However small: a start due 2^64 ns (584
+	 *  years) or more after the phase's is never, so that a time-limited
+	 *  phase at 1e-11 a second makes its one request at the start. */
 	double rate_per_sec;
 	/** DISKBENCH_PACE_* flags. */
 	uint32_t flags;

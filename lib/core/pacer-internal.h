@@ -59,20 +59,37 @@ int diskbench__pacer_merge(struct diskbench__pacer *dst,
  * returned, the schedule moves on, the lag is counted. */
 void diskbench__pace_draw(struct diskbench__pacer *pc);
 
+/*
+ * ns + step (step >= 0, in ns), with its fraction of a ns in *frac.
+ * Saturated at UINT64_MAX, "never": a step of 2^64 ns or more (a rate
+ * under one request in 584 years: -r 1e-11) does not fit in an integer,
+ * and converting it would be undefined (it flooded instead of pacing).
+ * A start at UINT64_MAX is past any time limit; without one, the phase
+ * waits for it until cancelled, as asked.
+ */
+static inline uint64_t diskbench__pace_after(uint64_t ns, double step,
+					     double *frac)
+{
+	if (!(step < 0x1p64) || (uint64_t)step > UINT64_MAX - ns) {
+		*frac = 0;
+		return UINT64_MAX;
+	}
+	*frac = step - (double)(uint64_t)step;
+	return ns + (uint64_t)step;
+}
+
 /* The schedule's next intended start. */
 static inline void diskbench__pace_advance(struct diskbench__pacer *pc)
 {
-	double step;
-
 	if (pc->poisson) {
 		diskbench__pace_draw(pc);
 		return;
 	}
 	/* Whole ns ahead, the fraction carried: 3 requests at 3 per 10 ns
 	 * take 10 ns, not 9. */
-	step = pc->period_ns + pc->frac_ns;
-	pc->next_ns += (uint64_t)step;
-	pc->frac_ns = step - (double)(uint64_t)step;
+	pc->next_ns = diskbench__pace_after(pc->next_ns,
+					    pc->period_ns + pc->frac_ns,
+					    &pc->frac_ns);
 }
 
 static inline uint64_t diskbench__pace_take(struct diskbench__pacer *pc,

@@ -29,8 +29,7 @@ void diskbench__pace_draw(struct diskbench__pacer *pc)
 	double u = (double)((mix64(&pc->rng) >> 11) + 1) * 0x1p-53;
 	double step = -log(u) * pc->period_ns + pc->frac_ns;
 
-	pc->next_ns += (uint64_t)step;
-	pc->frac_ns = step - (double)(uint64_t)step;
+	pc->next_ns = diskbench__pace_after(pc->next_ns, step, &pc->frac_ns);
 }
 
 int diskbench__pacer_new(const struct diskbench__pace_plan *o,
@@ -52,7 +51,12 @@ int diskbench__pacer_new(const struct diskbench__pace_plan *o,
 	pc->rate = o->rate_per_sec;
 	pc->streams = n;
 	pc->period_ns = 1e9 * (double)n / o->rate_per_sec;
-	pc->offset_ns = (uint64_t)(1e9 * (double)i / o->rate_per_sec);
+	{
+		double frac;
+
+		pc->offset_ns = diskbench__pace_after(0, 1e9 * (double)i /
+							     o->rate_per_sec, &frac);
+	}
 	pc->poisson = o->poisson;
 	pc->late_ns = o->late_ns;
 	pc->spin_ns = o->spin_ns;
@@ -87,7 +91,8 @@ int diskbench__pacer_begin(struct diskbench__pacer *pc, uint64_t now)
 	if (pc->poisson)
 		diskbench__pace_draw(pc);
 	else
-		pc->next_ns += pc->offset_ns;
+		pc->next_ns = pc->offset_ns > UINT64_MAX - now ? UINT64_MAX
+							       : now + pc->offset_ns;
 	return diskbench_recorder_begin(pc->resp, now);
 }
 

@@ -23,6 +23,10 @@
 #include "base/error-internal.h"
 #include "result/result-internal.h"
 
+_Static_assert((long long)DISKBENCH_PACE_MAX_RATE ==
+	       (long long)DISKBENCH__RESULT_MAX_PACE_RATE,
+	       "a result read back holds the rates a phase can be paced at");
+
 DISKBENCH_API void diskbench_pace_opts_init(struct diskbench_pace_opts *opts,
 					    size_t sz)
 {

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -398,10 +399,15 @@ int diskbench__result_restore_pace(struct diskbench__restore *rs,
 {
 	int err = 0;
 
-	if (!(pi->target_per_sec > 0) || !(pi->achieved_per_sec >= 0))
+	/* What a phase can be paced at (and JSON can write: no infinity). */
+	if (!(pi->target_per_sec > 0) ||
+	    !(pi->target_per_sec <= DISKBENCH__RESULT_MAX_PACE_RATE) ||
+	    !(pi->achieved_per_sec >= 0) || !isfinite(pi->achieved_per_sec))
 		err = FAIL(rs, "target_per_sec",
-			   "rates %g and %g: not a schedule's",
-			   pi->target_per_sec, pi->achieved_per_sec);
+			   "rates %g and %g: not a schedule's (a target above 0 "
+			   "and at most %g, an achieved rate finite)",
+			   pi->target_per_sec, pi->achieved_per_sec,
+			   DISKBENCH__RESULT_MAX_PACE_RATE);
 	else if (pi->late > pi->requests)
 		err = FAIL(rs, "late", "%" PRIu64 " is more than the %" PRIu64
 			   " requests", pi->late, pi->requests);

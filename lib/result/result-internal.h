@@ -149,4 +149,9 @@ bool diskbench__config_value_ok(const char *value);
 const struct diskbench__slow_log *
 diskbench__result_slow(const struct diskbench_result *res);
 
+/* The highest rate a phase is paced at, DISKBENCH_PACE_MAX_RATE of the
+ * phase layer's <diskbench/phase.h> (lib/phase/pace.c checks they agree):
+ * what a result read back may hold. */
+#define DISKBENCH__RESULT_MAX_PACE_RATE 1e9
+
 #endif

@@ -15,6 +15,7 @@
 
 #include <diskbench.h>
 
+#include "../common/escape.h"
 #include "cleanup.h"
 
 #define PROG "diskbench-bonnie"
@@ -32,21 +33,31 @@ static int say(const struct diskbench_run_sweep_entry *e, void *user_data)
 	s->told++;
 	if (e->what == DISKBENCH_RUN_SWEEP_FAILED) {
 		fflush(stdout);
-		fprintf(stderr, PROG ": --cleanup: %s %s/%s: %s\n", e->op, s->top,
-			e->path, strerror(-e->error));
+		fprintf(stderr, PROG ": --cleanup: %s ", e->op);
+		escape_put(stderr, s->top);
+		fputc('/', stderr);
+		escape_put(stderr, e->path);
+		fprintf(stderr, ": %s\n", strerror(-e->error));
 		s->failed = true;
 		return 0;
 	}
 	if (e->what == DISKBENCH_RUN_SWEEP_REMOVED) {
 		s->removed++;
-		printf("removed %s/%s", s->top, e->path);
-		if (*e->note)
-			printf(" (%s)", e->note);
+		fputs("removed ", stdout);
 	} else {
 		s->left++;
-		printf("left %s/%s", s->top, e->path);
-		if (*e->note)
-			printf(": %s", e->note);
+		fputs("left ", stdout);
+	}
+	/* The names are strangers' (anyone may write in DIR): escaped, so
+	 * that none can forge a line or reach the terminal. */
+	escape_put(stdout, s->top);
+	putchar('/');
+	escape_put(stdout, e->path);
+	if (*e->note) {
+		fputs(e->what == DISKBENCH_RUN_SWEEP_REMOVED ? " (" : ": ", stdout);
+		escape_put(stdout, e->note);
+		if (e->what == DISKBENCH_RUN_SWEEP_REMOVED)
+			putchar(')');
 	}
 	putchar('\n');
 	return 0;
@@ -78,7 +89,9 @@ int bonnie_cleanup(const char *dir, const char *prefix)
 	}
 	if (err) {
 		fflush(stdout);
-		fprintf(stderr, PROG ": --cleanup %s: %s\n", dir, strerror(-err));
+		fprintf(stderr, PROG ": --cleanup ");
+		escape_put(stderr, dir);
+		fprintf(stderr, ": %s\n", strerror(-err));
 		status = 1;
 	}
 	if (s.failed)
@@ -86,7 +99,8 @@ int bonnie_cleanup(const char *dir, const char *prefix)
 	/* The count once the directory could be opened (and read, or read in
 	 * part). */
 	if (!err || s.told) {
-		printf("%s: %lu removed, %lu left\n", dir, s.removed, s.left);
+		escape_put(stdout, dir);
+		printf(": %lu removed, %lu left\n", s.removed, s.left);
 		if (fflush(stdout) || ferror(stdout)) {
 			fprintf(stderr, PROG ": --cleanup: cannot write to standard "
 				"output: %s\n", strerror(errno));

@@ -21,6 +21,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "../common/escape.h"
 #include "../common/percentiles.h"
 #include "../common/signals.h"
 #include "cleanup.h"
@@ -81,9 +82,10 @@ void bad(const char *fmt, ...)
 {
 	va_list ap;
 
+	/* Escaped: an argument quoted in it cannot break its line. */
 	fprintf(stderr, PROG ": ");
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	escape_vprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
 	usage();
@@ -95,7 +97,7 @@ void die(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	escape_vprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
 	exit(EXIT_USAGE);
@@ -583,7 +585,9 @@ void parse_args(struct options *o, int argc, char **argv)
 			exit(0);
 		case OPT_CLEANUP:
 			/* Alone: it runs nothing, and no option changes it. */
-			if (argc != (strchr(argv[optind - 1], '=') ? 2 : 3))
+			/* --cleanup=DIR is one argument, --cleanup DIR two (DIR
+			 * itself may hold a '='). */
+			if (argc != (arg != argv[optind - 1] ? 2 : 3))
 				bad("--cleanup %s: give it alone (diskbench-bonnie --cleanup DIR)", arg);
 			/* Each removal is whole: a signal may end it anywhere. */
 			stop_signals_default();
@@ -656,10 +660,14 @@ void check_sizes(struct options *o)
 	if (o->files_k) {
 		if (o->ram_mib &&
 		    o->files_k * BYTES_PER_FILE_NAME * 2 > o->ram_mib << 10)
-			die("When testing %dK of files in %d MiB of RAM the system is likely to\n"
-			    "start paging Bonnie++ data and the test will give suspect\n"
-			    "results, use less files or install more RAM for this test.",
-			    (int)o->files_k, (int)o->ram_mib);
+		{
+			/* bonnie++'s three lines, numbers only: not escaped. */
+			fprintf(stderr, "When testing %dK of files in %d MiB of RAM the system is likely to\n"
+				"start paging Bonnie++ data and the test will give suspect\n"
+				"results, use less files or install more RAM for this test.\n",
+				(int)o->files_k, (int)o->ram_mib);
+			exit(EXIT_USAGE);
+		}
 		if (o->files_k * BYTES_PER_FILE_NAME > 1 << 20)
 			die("Not enough ram to test with %dK files.", (int)o->files_k);
 		if (o->dirs >= 100000)

@@ -552,6 +552,57 @@ static void time_limited_write(struct fx *f, uint32_t depth)
 		      52 * BLOCK);
 }
 
+/*
+ * A rate so small that a period is 2^64 ns or more (-r 1e-11, 1e-300):
+ * the schedule is what was asked, one request at the start of a time
+ * limited phase and none after (the period did not fit in an integer,
+ * and converting it flooded the device with millions of "late"
+ * requests). -r 0.001 beside them, which did work. Two threads too: the
+ * second stream's first start (its offset) overflows the same way.
+ * Poisson: the first start is a draw of the same scale, past the limit.
+ */
+static void test_tiny_rate(void **state)
+{
+	static const double rates[] = { 1e-3, 1e-11, 1e-300, 5e-324 };
+	struct fx *f = *state;
+
+	for (size_t k = 0; k < sizeof(rates) / sizeof(rates[0]); k++) {
+		for (uint32_t threads = 1; threads <= 2; threads++) {
+			for (int poisson = 0; poisson <= 1; poisson++) {
+				struct sim_config cfg = { .read_ns = LAT, .no_data = true };
+				struct diskbench_random_opts o = DISKBENCH_RANDOM_OPTS_INIT;
+				struct diskbench_pace_opts po = DISKBENCH_PACE_OPTS_INIT;
+				struct diskbench_run_opts ro = seed_opts(5);
+				struct diskbench_phase *p = NULL;
+				const struct diskbench_result *r;
+				uint64_t want = poisson ? 0 : 1;
+
+				fx_sim(f, &cfg);
+				fx_open(f, FILE_BYTES, BLOCK, 0, &ro);
+				o.time_limit_ns = 300 * SIM_MS;
+				o.threads = threads;
+				assert_ok(diskbench_phase_random_new(&p, &o));
+				po.rate_per_sec = rates[k];
+				po.flags = poisson ? DISKBENCH_PACE_POISSON : 0;
+				assert_ok(diskbench_phase_set_pace(p, &po));
+				assert_ok(diskbench_run_add(f->run, p));
+				run_execute_ok(f->run);
+				r = diskbench_run_result(f->run, 0);
+				assert_int_equal(diskbench_result_error(r), 0);
+				if (diskbench_result_ops(r) != want ||
+				    pace_of(r).requests != want)
+					fail_msg("rate %g, %u thread(s)%s: %" PRIu64
+						 " requests in 300 ms, expected %" PRIu64,
+						 rates[k], threads,
+						 poisson ? ", Poisson" : "",
+						 diskbench_result_ops(r), want);
+				assert_u64_eq(pace_of(r).late, 0);
+				fx_stop(f);
+			}
+		}
+	}
+}
+
 static void test_time_limited_write(void **state)
 {
 	time_limited_write(*state, 1);
@@ -1242,6 +1293,85 @@ static void test_io_uring_real_clock(void **state)
 	free(dir);
 }
 
+/* CRC-32 (IEEE 802.3, as zlib's crc32()), for encodings changed here. */
+static uint32_t crc32_of(const uint8_t *p, size_t n)
+{
+	uint32_t c = 0xffffffffu;
+
+	for (size_t i = 0; i < n; i++) {
+		c ^= p[i];
+		for (int k = 0; k < 8; k++)
+			c = c & 1 ? (c >> 1) ^ 0xedb88320u : c >> 1;
+	}
+	return ~c;
+}
+
+/* The encoding buf with the first double holding `from` set to `to` (its
+ * CRC made right again): 0, or -1 if no such double. */
+static int patch_double(uint8_t *buf, size_t len, double from, double to)
+{
+	uint64_t f, t;
+	uint32_t crc;
+
+	memcpy(&f, &from, 8);
+	memcpy(&t, &to, 8);
+	for (size_t i = 0; i + 8 <= len - 4; i++) {
+		uint64_t u = 0;
+
+		for (int k = 0; k < 8; k++)
+			u |= (uint64_t)buf[i + k] << (8 * k);
+		if (u != f)
+			continue;
+		for (int k = 0; k < 8; k++)
+			buf[i + k] = (uint8_t)(t >> (8 * k));
+		crc = crc32_of(buf, len - 4);
+		for (int k = 0; k < 4; k++)
+			buf[len - 4 + k] = (uint8_t)(crc >> (8 * k));
+		return 0;
+	}
+	return -1;
+}
+
+/*
+ * A decoded result holds only what the library could have measured and
+ * can write back: a target rate that is infinite, not a number or above
+ * DISKBENCH_PACE_MAX_RATE, or an achieved rate that is not finite, is
+ * refused (an infinite target was decoded, then written to JSON as null,
+ * which the JSON reader refuses). The same bytes with the rate restored
+ * decode: the patch itself is right.
+ */
+static void test_decode_refuses_rates_it_cannot_write(void **state)
+{
+	static const double bad[] = { INFINITY, NAN, 2e9 };
+	struct fx *f = *state;
+	const struct diskbench_result *r;
+	struct diskbench_result *back = NULL;
+	uint8_t *buf = NULL;
+	size_t len = 0;
+	char *msg = NULL;
+
+	r = paced_random(f, 50, 1000, 0, 1, LAT, 0, 0, 7);
+	for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
+		assert_ok(diskbench_result_encode(r, (void **)&buf, &len));
+		assert_int_equal(patch_double(buf, len, 1000, bad[k]), 0);
+		assert_rc(diskbench_result_decode(&back, buf, len, &msg), -EINVAL);
+		assert_null(back);
+		assert_non_null(msg);
+		if (!strstr(msg, "target_per_sec"))
+			fail_msg("rate %g: the message names no target_per_sec: %s",
+				 bad[k], msg);
+		print_message("    %g: %s\n", bad[k], msg);
+		diskbench_free(msg);
+		msg = NULL;
+		assert_int_equal(patch_double(buf, len, bad[k], 1000), 0);
+		assert_ok(diskbench_result_decode(&back, buf, len, NULL));
+		diskbench_result_free(back);
+		back = NULL;
+		free(buf);
+		buf = NULL;
+	}
+}
+
 /*
  * Between processes (<diskbench/exchange.h>): a paced result's encoding
  * keeps its schedule's figures and its response time, exactly; a merge of
@@ -1346,6 +1476,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_poisson, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_seq, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_time_limited_write, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_tiny_rate, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_time_limited_write_queued, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_custom, fx_setup, fx_teardown),
 		cmocka_unit_test(test_set_pace_refused),
@@ -1353,6 +1484,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_unpaced, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_copy, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_exchange, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_decode_refuses_rates_it_cannot_write,
+						fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_json_round_trip, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_html, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_html_unpaced, fx_setup, fx_teardown),

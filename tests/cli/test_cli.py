@@ -1024,6 +1024,46 @@ def test_cleanup(tmp):
     if p.returncode != 1 or 'No such file or directory' not in p.stderr:
         fail(name, 'a missing directory', p)
 
+    # Names strangers control, printed escaped: a planted name with a line
+    # break cannot forge a line, ESC and OSC sequences do not reach the
+    # terminal, bytes that are no UTF-8 are shown as such; valid UTF-8
+    # stays. A directory named with '=' is one argument (--cleanup a=b).
+    e = new_scratch(tmp, 'scratch=escapes')
+    forged = 'Bonnie.1\nremoved FORGED (test file, 5 bytes)'
+    planted = [forged, 'Bonnie.2\x1b]0;owned\x07', 'Bonnie.3\x1b[2J', 'Bonnie.4\t\r',
+               'Bonnie.5.caf\u00e9']
+    for n in planted:
+        with open(os.path.join(e, n), 'wb') as f:
+            f.write(b'theirs')
+    with open(os.path.join(os.fsencode(e), b'Bonnie.6\xff\xc2\x9b'), 'wb') as f:
+        f.write(b'theirs')
+    p = subprocess.run([EXE, '--cleanup', e], capture_output=True, timeout=60,
+                       stdin=subprocess.DEVNULL)
+    out = p.stdout.decode('utf-8', 'strict')
+    lines = out.splitlines()
+    wants = [f'left {e}/Bonnie.1\\nremoved FORGED (test file, 5 bytes): ',
+             f'left {e}/Bonnie.2\\x1b]0;owned\\x07: ', f'left {e}/Bonnie.3\\x1b[2J: ',
+             f'left {e}/Bonnie.4\\t\\r: ', f'left {e}/Bonnie.5.caf\u00e9: ',
+             f'left {e}/Bonnie.6\\xff\\xc2\\x9b: ']
+    if p.returncode != 0 or len(lines) != len(wants) + 1 or '\x1b' in out \
+            or any(not any(l.startswith(w) for l in lines) for w in wants) \
+            or any(l.startswith('removed') for l in lines) \
+            or not lines[-1].startswith(f'{e}: 0 removed, 6 left'):
+        fail(name + ' escapes', 'names not escaped, or a line forged', p)
+    elif sorted(os.listdir(e)) != sorted(planted + [os.fsdecode(b'Bonnie.6\xff\xc2\x9b')]):
+        fail(name + ' escapes', 'a planted file was touched')
+    else:
+        print(f'ok   {name}: planted names shown escaped, one line each, in {e}')
+    for n in os.listdir(os.fsencode(e)):
+        os.unlink(os.path.join(os.fsencode(e), n))
+    # -m with a line break: refused, the message one line.
+    p = run(['-d', e, '-m', 'a\nb', '-s', '0', '-n', '0'])
+    msg = [l for l in p.stderr.splitlines() if l.startswith('diskbench-bonnie: -m')]
+    if p.returncode != 1 or len(msg) != 1 or '-m a\\nb:' not in msg[0]:
+        fail('-m with a line break', 'the message is not one line naming it', p)
+    else:
+        print(f'ok   -m with a line break: {msg[0]}')
+
 
 def created_names(args, cwd):
     """Runs a program under strace; the base names of the files it created
