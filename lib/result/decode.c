@@ -14,6 +14,7 @@
 
 #include <diskbench/exchange.h>
 
+#include "base/out-internal.h"
 #include "core/hist-internal.h"
 #include "result/restore-internal.h"
 #include "result/result-internal.h"
@@ -144,6 +145,42 @@ static int get_str(struct dec *d, const char *what, char **out)
 	(*out)[n] = 0;
 	d->p += n;
 	return 0;
+}
+
+/* Text (a name, a configuration entry, an error's parts): get_str() under
+ * the JSON reader's rules, well-formed UTF-8 without a control character,
+ * so that what one decoder takes the other would too, and every message
+ * and table quoting it stays one line. */
+static int get_text(struct dec *d, const char *what, char **out)
+{
+	char shown[DISKBENCH__ESCAPED_SIZE(40)];
+	const unsigned char *p;
+	int err = get_str(d, what, out);
+	size_t n;
+
+	if (err)
+		return err;
+	n = strlen(*out);
+	for (p = (const unsigned char *)*out; *p;) {
+		size_t len = diskbench__utf8_len(p, NULL);
+
+		if (!len) {
+			err = dec_fail(d, what, "\"%s\": not UTF-8 (byte %zu)",
+				       diskbench__escape(shown, *out, n, 40),
+				       (size_t)(p - (const unsigned char *)*out));
+			break;
+		}
+		p += len;
+	}
+	if (!err && diskbench__has_control(*out, n))
+		err = dec_fail(d, what,
+			       "\"%s\": a control character, which no string read back may hold",
+			       diskbench__escape(shown, *out, n, 40));
+	if (err) {
+		free(*out);
+		*out = NULL;
+	}
+	return err;
 }
 
 static int get_hist(struct dec *d, struct diskbench_hist **out)
@@ -371,10 +408,10 @@ static int get_error(struct dec *d, struct diskbench_result *res)
 	which = *d->p++;
 	if (which & ~3u)
 		return dec_fail(d, NULL, "unknown parts 0x%x", which & ~3u);
-	if (!(err = (which & 1) ? get_str(d, "op", &op) : 0) &&
-	    !(err = (which & 2) ? get_str(d, "path", &path) : 0) &&
+	if (!(err = (which & 1) ? get_text(d, "op", &op) : 0) &&
+	    !(err = (which & 2) ? get_text(d, "path", &path) : 0) &&
 	    !(err = get_u64(d, "offset_bytes", &offset)) &&
-	    !(err = get_str(d, "message", &msg)))
+	    !(err = get_text(d, "message", &msg)))
 		err = diskbench__result_restore_error(&d->rs, res,
 						      diskbench__wire_unzigzag(code), op, path,
 						      offset, msg);
@@ -394,7 +431,7 @@ static int get_config(struct dec *d, struct diskbench_result *res)
 	for (size_t i = 0; !err && i < n; i++) {
 		char *k = NULL, *v = NULL;
 
-		if (!(err = get_str(d, NULL, &k)) && !(err = get_str(d, k, &v)))
+		if (!(err = get_text(d, NULL, &k)) && !(err = get_text(d, k, &v)))
 			err = diskbench__result_restore_config(&d->rs, res, k, v);
 		free(k);
 		free(v);
@@ -548,7 +585,7 @@ static int get_result(struct dec *d, struct diskbench_result **out)
 			       flags & ~(uint64_t)F_KNOWN);
 		goto out;
 	}
-	if ((err = get_str(d, "name", &name)))
+	if ((err = get_text(d, "name", &name)))
 		goto out;
 	if (flags & F_SUMMARY) {
 		double rate, cpu;

@@ -377,7 +377,13 @@ int diskbench__result_restore_config(struct diskbench__restore *rs,
 				     struct diskbench_result *res,
 				     const char *key, const char *value)
 {
-	int err = diskbench_result_set_config(res, key, value);
+	int err;
+
+	/* Set once: the last of two would win, and written again the
+	 * result would not be what was read. */
+	if (diskbench_result_config(res, key))
+		return FAIL(rs, key, "given twice");
+	err = diskbench_result_set_config(res, key, value);
 
 	if (err == -EINVAL) {
 		char shown[DISKBENCH__ESCAPED_SIZE(40)];

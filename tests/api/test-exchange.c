@@ -390,6 +390,75 @@ static void test_exchange_corrupt(void **state)
 	diskbench_result_free(res);
 }
 
+/* The encoding buf with the first `from` (n bytes) changed to `to`, resealed. */
+static void patch(uint8_t *buf, size_t len, const char *from, const char *to)
+{
+	size_t n = strlen(from);
+
+	assert_int_equal(strlen(to), n);
+	for (size_t i = 0; i + n <= len - 4; i++) {
+		if (!memcmp(buf + i, from, n)) {
+			memcpy(buf + i, to, n);
+			reseal(buf, len);
+			return;
+		}
+	}
+	fail_msg("\"%s\" is not in the encoding", from);
+}
+
+/*
+ * The decoder checks what the JSON reader checks (docs/result-json.md):
+ * a configuration key given twice (the last won, and the result encoded
+ * again was other bytes), a name or configuration value or error text
+ * (its op here) with a line break, a tab, an ESC, or bytes that are no
+ * UTF-8, are refused with a one-line message. The unchanged encoding decodes, and encodes again to
+ * the same bytes.
+ */
+static void test_exchange_text_checks(void **state)
+{
+	static const struct {
+		const char *from, *to, *says;
+	} cases[] = {
+		{ "put_block", "put\nblock", "control character" },
+		{ "put_block", "pu\x1b[2Jock", "control character" },
+		{ "put_block", "put\xff\xfelock", "not UTF-8" },
+		{ "put_block", "pu\xc0\xaf" "block", "not UTF-8" }, /* an overlong "/" */
+		{ "sync", "sy\nc", "control character" },
+		{ "write", "wr\tte", "control character" },
+	};
+	struct diskbench_result *res = make(2, S, 50, 0, 0, 0, NULL), *back = NULL;
+	uint8_t *buf, *copy;
+	void *again;
+	size_t len, alen;
+
+	(void)state;
+	assert_rc(diskbench_result_set_config(res, "sync_x", "a"), 0);
+	assert_rc(diskbench_result_set_config(res, "sync_y", "b"), 0);
+	assert_rc(diskbench_result_set_error(res, -ENOSPC, "write", "f", 0), 0);
+	assert_rc(diskbench_result_encode(res, (void **)&buf, &len), 0);
+	assert_rc(diskbench_result_decode(&back, buf, len, NULL), 0);
+	assert_rc(diskbench_result_encode(back, &again, &alen), 0);
+	assert_int_equal(alen, len);
+	assert_memory_equal(again, buf, len);
+	diskbench_free(again);
+	diskbench_result_free(back);
+	copy = malloc(len);
+	assert_non_null(copy);
+
+	/* A key twice: sync_y written as sync_x. */
+	memcpy(copy, buf, len);
+	patch(copy, len, "sync_y", "sync_x");
+	expect_refused(copy, len, -EINVAL, "sync_x: given twice");
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		memcpy(copy, buf, len);
+		patch(copy, len, cases[i].from, cases[i].to);
+		expect_refused(copy, len, -EINVAL, cases[i].says);
+	}
+	free(copy);
+	diskbench_free(buf);
+	diskbench_result_free(res);
+}
+
 /* Four processes with clocks apart by offsets: the merge is the sum of
  * the four in counts, bucket for bucket in the histogram, and on one
  * time base in the timeline, where the stall of the third shows. */
@@ -581,6 +650,7 @@ int main(void)
 		cmocka_unit_test(test_exchange_round_trip),
 		cmocka_unit_test(test_exchange_bounded_timeline),
 		cmocka_unit_test(test_exchange_corrupt),
+		cmocka_unit_test(test_exchange_text_checks),
 		cmocka_unit_test(test_exchange_merge_exact),
 		cmocka_unit_test(test_exchange_merge_refused),
 	};

@@ -16,6 +16,7 @@
 #include "fixture.h"
 #include "run-helpers.h"
 #include "report-fixture.h"
+#include "crc32.h"
 
 #include <math.h>
 
@@ -1293,19 +1294,6 @@ static void test_io_uring_real_clock(void **state)
 	free(dir);
 }
 
-/* CRC-32 (IEEE 802.3, as zlib's crc32()), for encodings changed here. */
-static uint32_t crc32_of(const uint8_t *p, size_t n)
-{
-	uint32_t c = 0xffffffffu;
-
-	for (size_t i = 0; i < n; i++) {
-		c ^= p[i];
-		for (int k = 0; k < 8; k++)
-			c = c & 1 ? (c >> 1) ^ 0xedb88320u : c >> 1;
-	}
-	return ~c;
-}
-
 /* The encoding buf with the first double holding `from` set to `to` (its
  * CRC made right again): 0, or -1 if no such double. */
 static int patch_double(uint8_t *buf, size_t len, double from, double to)
@@ -1324,7 +1312,7 @@ static int patch_double(uint8_t *buf, size_t len, double from, double to)
 			continue;
 		for (int k = 0; k < 8; k++)
 			buf[i + k] = (uint8_t)(t >> (8 * k));
-		crc = crc32_of(buf, len - 4);
+		crc = test_crc32(buf, len - 4);
 		for (int k = 0; k < 4; k++)
 			buf[len - 4 + k] = (uint8_t)(crc >> (8 * k));
 		return 0;
