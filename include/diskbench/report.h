@@ -424,7 +424,10 @@ DISKBENCH_API int diskbench_report_read(struct diskbench_report *report,
 /**
  * Reads runs from a file, as diskbench_report_read() does; "-" is standard
  * input. CSV is read a piece at a time, so that a large file costs what
- * its runs hold and not its text as well; JSON is read whole.
+ * its runs hold and not its text as well; a CSV line longer than 1 MiB
+ * (bonnie++'s are a few hundred bytes) is refused with -EINVAL as soon as
+ * it is read, from a file or a pipe alike (/dev/zero on standard input).
+ * JSON is read whole.
  * @param[in] report the report
  * @param[in] format DISKBENCH_FORMAT_AUTO, _BONNIE_CSV or _JSON
  * @param[in] path   the file

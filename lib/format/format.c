@@ -140,6 +140,9 @@ static size_t bom_len(const char *p, size_t len)
  * JSON if its first byte other than white space is '{', else CSV. *known
  * stays false while the input is all white space (more of it may still
  * decide). */
+/* The longest line read by lines (bonnie++ CSV: a few hundred bytes). */
+#define DISKBENCH__MAX_LINE (1 << 20)
+
 static enum diskbench_format detect(const char *p, size_t len, bool *known)
 {
 	size_t i = 0;
@@ -302,9 +305,22 @@ static int diskbench_report_read_file__impl(struct diskbench_report *report,
 				format = seen;
 		}
 		f = find(format);
-		if (!f || !(f->flags & DISKBENCH__FORMAT_LINES) ||
-		    !(nl = memrchr(buf + bom, '\n', len - bom)))
+		if (!f || !(f->flags & DISKBENCH__FORMAT_LINES))
 			continue;
+		if (!(nl = memrchr(buf + bom, '\n', len - bom))) {
+			/* A line without end (/dev/zero, a runaway pipe): no
+			 * bonnie++ line is near this long, and what is read
+			 * by lines is held a line at a time. */
+			if (len - bom > DISKBENCH__MAX_LINE) {
+				err = -EINVAL;
+				diskbench__report_seterr(report,
+					"%s line %zu: longer than %d bytes without a line "
+					"break: not bonnie++ CSV", path, lineno + 1,
+					DISKBENCH__MAX_LINE);
+				break;
+			}
+			continue;
+		}
 		size_t whole = (size_t)(nl - buf) + 1;
 
 		err = f->read(report, buf + bom, whole - bom, path, &l, &lineno);

@@ -262,6 +262,25 @@ def test_report(tmp, made):
         p = run(REPORT, ['--csv', made['a'][1], '-'], stdin=f.read())
     check('report from stdin', p.returncode == 0 and
           csv_lines(p.stdout)[1:] == [ours['b']], 'CSV of stdin', p)
+    # A line without end from a pipe (/dev/zero on standard input), as from
+    # a file: refused after a bounded read, in one line, holding at most a
+    # line (it grew past 600 MB and printed nothing).
+    zeros = os.path.join(tmp, 'zeros.csv')
+    with open(zeros, 'wb') as f:
+        f.write(bytes(3 << 20))
+    for src in ('-', zeros):
+        with open('/dev/zero', 'rb') as z, tempfile.TemporaryFile() as err:
+            q = subprocess.Popen([REPORT, '--csv', src], stdin=z, stdout=subprocess.DEVNULL,
+                                 stderr=err)
+            _, status, ru = os.wait4(q.pid, 0)
+            q.returncode = os.waitstatus_to_exitcode(status)
+            err.seek(0)
+            q.stderr, q.stdout = err.read().decode(errors='replace'), ''
+        msg = [l for l in q.stderr.splitlines() if l.startswith('diskbench-report:')]
+        check(f'report of an endless line ({src})', q.returncode == 1 and len(msg) == 1
+              and 'without a line break' in msg[0] and ru.ru_maxrss < 64 * 1024,
+              f'{msg}, {ru.ru_maxrss} KiB', q)
+    os.unlink(zeros)
     p = run(REPORT, ['--csv', made['a'][0]])
     q = run(REPORT, ['--csv', made['a'][1]])
     check('report: JSON and CSV of a run give the same CSV',
