@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -297,10 +298,14 @@ static char *report_path(const char *opt, const char *arg, const char *start_cwd
  */
 static void check_report_dir(const char *opt, const char *path)
 {
+	struct stat st;
 	char *dir, *slash;
 
 	if (!path || !strcmp(path, "-"))
 		return;
+	/* A directory under the name is found now, not after every test. */
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		bad("%s %s: is a directory", opt, path);
 	dir = strdup(path);
 	if (!dir)
 		die(PROG ": out of memory");

@@ -165,6 +165,10 @@ def bad_cases(scratch, tmp):
         (['-z', '4294967296'], '-z 4294967296: the seed must be a number from 0 to 4294967295', True, True),
         (['-s', '0', '-n', '1', '--cleanup', scratch], '--cleanup', True, True),
         (['--json', os.path.join(missing, 'r.json')], 'cannot write in', True, True),
+        # A directory as the report: refused before the first test (it
+        # was found only after all of them ran).
+        (['-s', '0', '-n', '1', '--json', tmp], f'--json {tmp}: is a directory', True, True),
+        (['-s', '0', '-n', '1', '--html', tmp + '/'], 'is a directory', True, True),
         (['-D', '-s', '16', '-r', '8', '-n', '0'], 'one-byte writes cannot use O_DIRECT', True, True),
         (['-s', '2000000:256', '-r', '0'], 'File size 2000000 too big for chunk size 256', False, True),
         (['--seek-time'], 'option --seek-time needs an argument', True, True),
