@@ -354,7 +354,10 @@ DISKBENCH_API int diskbench_report_write(struct diskbench_report *report,
  *   set-id bits included, and, if the caller may (root), its owner and
  *   group. Other hard links to an old file keep the old contents. If
  *   @p path changes while the report is written (another file put in its
- *   place), nothing is renamed: -EBUSY.
+ *   place), nothing is renamed: -EBUSY. An old file the caller may not
+ *   write (access(2) with the effective ids) is refused with -EACCES, as
+ *   a shell's `>` is, though the rename would need only the directory
+ *   (one anyone may write in, without the sticky bit).
  * - A character device, a FIFO or a socket: written into, as a shell's
  *   `>` would (opened without O_CREAT or O_TRUNC, with O_NOFOLLOW and
  *   O_NOCTTY), after a check that the open found the same file lstat saw.
@@ -432,7 +435,8 @@ DISKBENCH_API int diskbench_report_read(struct diskbench_report *report,
  * @param[in] format DISKBENCH_FORMAT_AUTO, _BONNIE_CSV or _JSON
  * @param[in] path   the file
  * @return as diskbench_report_read(); -EFBIG for an input larger than
- *         DISKBENCH_REPORT_MAX_INPUT (a device such as /dev/zero); a
+ *         DISKBENCH_REPORT_MAX_INPUT; -EINVAL for a CSV line over 1 MiB
+ *         (a device such as /dev/zero); a
  *         negative errno from open(2) or read(2), named with the path in
  *         diskbench_report_errmsg()
  */

@@ -431,7 +431,16 @@ int diskbench__report_write_file(struct diskbench_report *report,
 				   "standard output");
 	err = dest_open(report, &d, path);
 	if (!err) {
-		if (!d.exists || S_ISREG(d.st.st_mode)) {
+		if (d.exists && S_ISREG(d.st.st_mode) &&
+		    faccessat(d.dirfd, d.base, W_OK, AT_EACCESS) != 0) {
+			/* Replaced by a rename, a file needs only its
+			 * directory writable: in one anyone may write in
+			 * (no sticky bit), a stranger's file would be replaced,
+			 * where a shell's > is refused. Refused as that is. */
+			err = -errno;
+			diskbench__report_seterr(report, "cannot write %s: %s",
+						 d.path, strerror(-err));
+		} else if (!d.exists || S_ISREG(d.st.st_mode)) {
 			err = replace(report, format, opts, &d, unnamed);
 			if (err == 1)
 				err = replace(report, format, opts, &d, false);

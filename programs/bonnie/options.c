@@ -306,6 +306,10 @@ static void check_report_dir(const char *opt, const char *path)
 	/* A directory under the name is found now, not after every test. */
 	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
 		bad("%s %s: is a directory", opt, path);
+	/* A file there the run's user may not write is not replaced either
+	 * (a rename needs only the directory: see the library's writer). */
+	if (faccessat(AT_FDCWD, path, W_OK, AT_EACCESS) && errno == EACCES)
+		bad("%s %s: cannot write it: %s", opt, path, strerror(errno));
 	dir = strdup(path);
 	if (!dir)
 		die(PROG ": out of memory");

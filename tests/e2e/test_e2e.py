@@ -468,6 +468,34 @@ def test_report_output(tmp, made):
     if ROOT:
         os.unlink(null)
 
+    if ROOT:
+        # In a directory anyone may write in, without the sticky bit, a
+        # file of root's that nobody may not write is not replaced by
+        # nobody (a rename needs only the directory; a shell's > is
+        # refused): by diskbench-report -o, nor by diskbench-bonnie -u.
+        shared = os.path.join(d, 'shared')
+        os.mkdir(shared)
+        os.chmod(shared, 0o777)
+        roots = os.path.join(shared, 'roots.txt')
+        with open(roots, 'w') as f:
+            f.write('root\'s\n')
+        os.chmod(roots, 0o644)
+        q = subprocess.run([REPORT, '--json', '-o', roots, src], capture_output=True,
+                           text=True, timeout=60, preexec_fn=lambda: os.setuid(65534))
+        st = os.lstat(roots)
+        check('report -o as another user keeps a file it may not write',
+              q.returncode == 1 and 'Permission denied' in q.stderr and st.st_uid == 0
+              and open(roots).read() == 'root\'s\n' and sorted(os.listdir(shared)) == ['roots.txt'],
+              f'uid {st.st_uid}, {os.listdir(shared)}', q)
+        q = run(BONNIE, ['-d', shared, '-u', 'nobody', '-s', '0', '-n', '1', '-r', '0',
+                         '--json', roots])
+        check('bonnie -u --json keeps a file its user may not write, before any test',
+              q.returncode == 1 and 'cannot write it: Permission denied' in q.stderr
+              and 'Create files' not in q.stdout and open(roots).read() == 'root\'s\n',
+              f'{os.listdir(shared)}', q)
+        os.unlink(roots)
+        os.rmdir(shared)
+
     p = run(REPORT, ['--json', '-o', d, src])
     check('report -o refuses a directory', p.returncode == 1 and
           'is a directory' in p.stderr and os.listdir(d) == [], '', p)
