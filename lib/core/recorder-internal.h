@@ -139,7 +139,10 @@ static inline uint64_t diskbench__recorder_op_at(struct diskbench_recorder *rec,
 	if (DISKBENCH_UNLIKELY(lat >= rec->slow_ns))
 		diskbench__recorder_slow(rec, rec->last_ns, lat, bytes, offset);
 	rec->ops++;
-	rec->bytes += bytes;
+	/* Saturated, not wrapped: three operations of 2^63 bytes are more
+	 * than any counter holds, never 2^63 (an add and a conditional
+	 * move). */
+	rec->bytes = diskbench__add_sat(rec->bytes, bytes);
 	p = &rec->pending[rec->npending++];
 	p->end_ns = now;
 	p->latency_ns = lat;

@@ -360,7 +360,7 @@ int diskbench__recorder_record_at(struct diskbench_recorder *rec,
 	if (err)
 		return err;
 	rec->ops++;
-	rec->bytes += bytes;
+	rec->bytes = diskbench__add_sat(rec->bytes, bytes);
 	diskbench__hist_record(rec->hist, lat);
 	if (DISKBENCH_UNLIKELY(lat >= rec->slow_ns))
 		diskbench__recorder_slow(rec, start_ns, lat, bytes, offset);
@@ -445,7 +445,7 @@ static int diskbench_recorder_merge__impl(struct diskbench_recorder *dst,
 	if (err)
 		return err; /* cannot happen after the checks above */
 	dst->ops += src->ops;
-	dst->bytes += src->bytes;
+	dst->bytes = diskbench__add_sat(dst->bytes, src->bytes);
 
 	if (src->begun) {
 		if (!dst->begun || src->begin_ns < dst->begin_ns)

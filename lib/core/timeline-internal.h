@@ -121,8 +121,8 @@ static inline int diskbench__timeline_record(struct diskbench_timeline *tl,
 	}
 	s = &tl->slots[tl->cur];
 	s->ops++;
-	s->bytes += bytes;
-	s->latency_sum_ns += latency_ns;
+	s->bytes = diskbench__add_sat(s->bytes, bytes);
+	s->latency_sum_ns = diskbench__add_sat(s->latency_sum_ns, latency_ns);
 	s->slow_ops += latency_ns >= tl->slow_ns;
 	if (latency_ns > s->max_latency_ns)
 		s->max_latency_ns = latency_ns;

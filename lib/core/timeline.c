@@ -162,8 +162,8 @@ static void add_slot(struct diskbench__tl_slot *d,
 {
 	hist_add_slot(d, s);
 	d->ops += s->ops;
-	d->bytes += s->bytes;
-	d->latency_sum_ns += s->latency_sum_ns;
+	d->bytes = diskbench__add_sat(d->bytes, s->bytes);
+	d->latency_sum_ns = diskbench__add_sat(d->latency_sum_ns, s->latency_sum_ns);
 	d->slow_ops += s->slow_ops;
 	/* Percentiles of two intervals do not add: the larger p99 is an
 	 * upper bound of the merged one (docs/performance.md). */

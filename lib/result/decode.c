@@ -616,6 +616,11 @@ static int get_result(struct dec *d, struct diskbench_result **out)
 
 		for (int i = 0; i < 6 && !err; i++)
 			err = get_u64(d, keys[i], &v[i]);
+		/* The phase's end is a time too. */
+		if (!err && v[5] > UINT64_MAX - v[2])
+			err = dec_fail(d, "start_ns",
+				       "%" PRIu64 " + elapsed_ns %" PRIu64 " is past 2^64 - 1",
+				       v[5], v[2]);
 		if (!err)
 			err = get_hist(d, &h);
 		if (!err)

@@ -405,22 +405,28 @@ int diskbench__result_restore_pace(struct diskbench__restore *rs,
 {
 	int err = 0;
 
-	/* What a phase can be paced at (and JSON can write: no infinity). */
-	if (!(pi->target_per_sec > 0) ||
-	    !(pi->target_per_sec <= DISKBENCH__RESULT_MAX_PACE_RATE) ||
-	    !(pi->achieved_per_sec >= 0) || !isfinite(pi->achieved_per_sec))
+	/* What phases can be paced at (and JSON can write: no infinity): a
+	 * merge adds its inputs' targets and streams, each phase at most
+	 * the maximum over at least one stream. */
+	if (!pi->streams)
+		err = FAIL(rs, "streams", "0: not a number of streams");
+	else if (!(pi->target_per_sec > 0) ||
+		 !(pi->target_per_sec <= DISKBENCH__RESULT_MAX_PACE_RATE * pi->streams) ||
+		 !(pi->achieved_per_sec >= 0) || !isfinite(pi->achieved_per_sec))
 		err = FAIL(rs, "target_per_sec",
 			   "rates %g and %g: not a schedule's (a target above 0 "
-			   "and at most %g, an achieved rate finite)",
+			   "and at most %g a stream, an achieved rate finite)",
 			   pi->target_per_sec, pi->achieved_per_sec,
 			   DISKBENCH__RESULT_MAX_PACE_RATE);
+	else if (pi->lag_p50_ns > pi->lag_p99_ns || pi->lag_p99_ns > pi->lag_max_ns)
+		err = FAIL(rs, "lag_p50_ns", "lag p50 %" PRIu64 ", p99 %" PRIu64
+			   " and maximum %" PRIu64 " ns are not in order",
+			   pi->lag_p50_ns, pi->lag_p99_ns, pi->lag_max_ns);
 	else if (pi->late > pi->requests)
 		err = FAIL(rs, "late", "%" PRIu64 " is more than the %" PRIu64
 			   " requests", pi->late, pi->requests);
 	else if (pi->flags & ~(uint32_t)DISKBENCH_PACE_INFO_POISSON)
 		err = FAIL(rs, "flags", "unknown flags 0x%" PRIx32, pi->flags);
-	else if (!pi->streams)
-		err = FAIL(rs, "streams", "0: not a number of streams");
 	else if (diskbench_result_summary_only(resp) || diskbench__result_pace(resp) ||
 		 diskbench_result_kind(resp) != diskbench_result_kind(res) ||
 		 strcmp(diskbench_result_name(resp), diskbench_result_name(res)))

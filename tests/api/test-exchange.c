@@ -459,6 +459,58 @@ static void test_exchange_text_checks(void **state)
 	diskbench_result_free(res);
 }
 
+/* v as the encoding writes a number: 7 bits a byte, low first. */
+static size_t varint(uint8_t *out, uint64_t v)
+{
+	size_t n = 0;
+
+	do {
+		out[n] = (uint8_t)(v & 0x7f) | (v >= 0x80 ? 0x80 : 0);
+		v >>= 7;
+		n++;
+	} while (v);
+	return n;
+}
+
+/* A result whose start_ns plus elapsed_ns is past 2^64 - 1 is refused: a
+ * phase's end is a time too (it was decoded). The start changed in place,
+ * both numbers ten bytes long. */
+static void test_exchange_end_past_2_64(void **state)
+{
+	const uint64_t t0 = (UINT64_C(1) << 63) + 5;
+	struct diskbench_result *res = make(2, t0, 50, 0, 0, 0, NULL), *back = NULL;
+	uint8_t a[10], b[10], *buf;
+	size_t len, na, nb;
+	uint64_t start = diskbench_result_start_ns(res);
+	bool found = false;
+
+	(void)state;
+	assert_true(start >= t0);
+	na = varint(a, start);
+	nb = varint(b, UINT64_MAX - diskbench_result_elapsed_ns(res) / 2);
+	assert_int_equal(na, 10);
+	assert_int_equal(nb, 10);
+	assert_rc(diskbench_result_encode(res, (void **)&buf, &len), 0);
+	assert_rc(diskbench_result_decode(&back, buf, len, NULL), 0);
+	diskbench_result_free(back);
+	/* The result's start follows elapsed_ns and the CPU times, before the
+	 * histogram and the timeline (whose own start is the same number):
+	 * its first match. */
+	for (size_t i = 0; i + na <= len - 4; i++) {
+		if (!memcmp(buf + i, a, na)) {
+			memcpy(buf + i, b, nb);
+			found = true;
+			break;
+		}
+	}
+	assert_true(found);
+	reseal(buf, len);
+	expect_refused(buf, len, -EINVAL, "elapsed_ns");
+	expect_refused(buf, len, -EINVAL, "past 2^64 - 1");
+	diskbench_free(buf);
+	diskbench_result_free(res);
+}
+
 /* Four processes with clocks apart by offsets: the merge is the sum of
  * the four in counts, bucket for bucket in the histogram, and on one
  * time base in the timeline, where the stall of the third shows. */
@@ -651,6 +703,7 @@ int main(void)
 		cmocka_unit_test(test_exchange_bounded_timeline),
 		cmocka_unit_test(test_exchange_corrupt),
 		cmocka_unit_test(test_exchange_text_checks),
+		cmocka_unit_test(test_exchange_end_past_2_64),
 		cmocka_unit_test(test_exchange_merge_exact),
 		cmocka_unit_test(test_exchange_merge_refused),
 	};

@@ -1050,6 +1050,30 @@ static void test_json_round_trip(void **state)
 	 * not keep: compare from the first phase on. */
 	assert_string_equal(strstr(j2, "\"phases\""), strstr(j, "\"phases\""));
 
+	/* A lag median above the lag's maximum is no schedule's: refused. */
+	{
+		const char *at = strstr(j, "\"lag_p50_ns\": ");
+		struct diskbench_report *rep3 = NULL;
+		char *bad;
+		size_t head, digits;
+
+		assert_non_null(at);
+		head = (size_t)(at - j) + strlen("\"lag_p50_ns\": ");
+		digits = strspn(j + head, "0123456789");
+		bad = malloc(strlen(j) + 32);
+		assert_non_null(bad);
+		memcpy(bad, j, head);
+		snprintf(bad + head, 32, "%" PRIu64, b.lag_max_ns + 1);
+		strcat(bad, j + head + digits);
+		assert_ok(diskbench_report_new(&rep3));
+		assert_rc(diskbench_report_read(rep3, DISKBENCH_FORMAT_JSON, bad,
+						strlen(bad), "x.json"), -EINVAL);
+		if (!strstr(diskbench_report_errmsg(rep3), "not in order"))
+			fail_msg("%s", diskbench_report_errmsg(rep3));
+		diskbench_report_free(rep3);
+		free(bad);
+	}
+
 	/* Minor 2: "pace" and the minor cut out; read as a closed loop. */
 	old = strdup(j);
 	{
@@ -1330,7 +1354,7 @@ static int patch_double(uint8_t *buf, size_t len, double from, double to)
  */
 static void test_decode_refuses_rates_it_cannot_write(void **state)
 {
-	static const double bad[] = { INFINITY, NAN, 2e9 };
+	static const double bad[] = { INFINITY, NAN, 2e9 };  /* one stream */
 	struct fx *f = *state;
 	const struct diskbench_result *r;
 	struct diskbench_result *back = NULL;

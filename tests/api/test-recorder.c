@@ -236,6 +236,42 @@ static void test_recorder_record(void **state)
 	diskbench_recorder_free(rec);
 }
 
+/* Byte counts saturate at 2^64 - 1, in the recorder, its timeline's
+ * intervals and a merge of recorders: three operations of 2^63 bytes
+ * (record() and op() alike) are not 2^63 (they wrapped). */
+static void test_recorder_bytes_saturate(void **state)
+{
+	const uint64_t big = UINT64_C(1) << 63;
+	struct fake_clock c = { T0, 0 };
+	struct diskbench_recorder *rec = new_rec(&c, 0, 10 * MS, 0);
+	struct diskbench_recorder *two = new_rec(&c, 0, 10 * MS, 0);
+	struct diskbench_timeline_point p;
+
+	(void)state;
+	assert_ok(diskbench_recorder_begin(rec, T0));
+	for (int i = 0; i < 3; i++)
+		assert_ok(diskbench_recorder_record(rec, T0 + 1000 * i,
+						    T0 + 1000 * i + 500, big));
+	assert_u64_eq(diskbench_recorder_ops(rec), 3);
+	assert_u64_eq(diskbench_recorder_bytes(rec), UINT64_MAX);
+	p.sz = sizeof(p);
+	assert_ok(diskbench_timeline_get(diskbench_recorder_timeline(rec), 0, &p));
+	assert_u64_eq(p.bytes, UINT64_MAX);
+	assert_ok(diskbench_recorder_begin(two, T0));
+	c.now = T0 + 100;
+	diskbench_recorder_op(two, big);
+	c.now = T0 + 200;
+	diskbench_recorder_op(two, big);
+	assert_ok(diskbench_recorder_end(two, T0 + 300));
+	assert_u64_eq(diskbench_recorder_bytes(two), UINT64_MAX);
+	assert_ok(diskbench_recorder_end(rec, T0 + 5000));
+	assert_ok(diskbench_recorder_merge(rec, two));
+	assert_u64_eq(diskbench_recorder_bytes(rec), UINT64_MAX);
+	assert_u64_eq(diskbench_recorder_ops(rec), 5);
+	diskbench_recorder_free(two);
+	diskbench_recorder_free(rec);
+}
+
 /*
  * An operation whose end the timeline cannot hold: still counted in the
  * counters and histogram, and end() reports the error.
@@ -1117,6 +1153,7 @@ int main(void)
 		cmocka_unit_test(test_recorder_fake_clock_ops),
 		cmocka_unit_test(test_recorder_mark),
 		cmocka_unit_test(test_recorder_record),
+		cmocka_unit_test(test_recorder_bytes_saturate),
 		cmocka_unit_test(test_recorder_timeline_error_kept),
 		cmocka_unit_test(test_recorder_end_errors),
 		cmocka_unit_test(test_recorder_begin_resets),
