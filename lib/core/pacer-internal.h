@@ -70,12 +70,12 @@ void diskbench__pace_draw(struct diskbench__pacer *pc);
 static inline uint64_t diskbench__pace_after(uint64_t ns, double step,
 					     double *frac)
 {
-	if (!(step < 0x1p64) || (uint64_t)step > UINT64_MAX - ns) {
+	if (!(step < 0x1p64)) {
 		*frac = 0;
 		return UINT64_MAX;
 	}
 	*frac = step - (double)(uint64_t)step;
-	return ns + (uint64_t)step;
+	return diskbench__add_sat(ns, (uint64_t)step);
 }
 
 /* The schedule's next intended start. */

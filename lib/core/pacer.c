@@ -91,8 +91,7 @@ int diskbench__pacer_begin(struct diskbench__pacer *pc, uint64_t now)
 	if (pc->poisson)
 		diskbench__pace_draw(pc);
 	else
-		pc->next_ns = pc->offset_ns > UINT64_MAX - now ? UINT64_MAX
-							       : now + pc->offset_ns;
+		pc->next_ns = diskbench__add_sat(now, pc->offset_ns);
 	return diskbench_recorder_begin(pc->resp, now);
 }
 

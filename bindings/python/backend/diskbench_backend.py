@@ -47,6 +47,7 @@ class TomlError(ValueError):
 
 
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
+_BOOL = re.compile(r"true|false")
 _ESCAPES = {"b": "\b", "t": "\t", "n": "\n", "f": "\f", "r": "\r",
             '"': '"', "\\": "\\"}
 
@@ -152,11 +153,7 @@ class _Reader:
                 self.i += 1
                 return table
             while True:
-                k = self.key()
-                if not self.s.startswith("=", self.i):
-                    self.error("'=' expected")
-                self.i += 1
-                self.put(table, k, self.value())
+                self.pair(table)
                 self.skip(False)
                 if self.s.startswith("}", self.i):
                     self.i += 1
@@ -164,18 +161,32 @@ class _Reader:
                 if not self.s.startswith(",", self.i):
                     self.error("',' or '}' expected in an inline table")
                 self.i += 1
-        m = re.compile(r"true|false").match(self.s, self.i)
+        m = _BOOL.match(self.s, self.i)
         if m:
             self.i = m.end()
             return m.group(0) == "true"
         self.error("only strings, booleans, arrays and inline tables are "
                    "read here")
 
-    def put(self, table, keys, value):
-        for k in keys[:-1]:
+    def expect(self, token):
+        if not self.s.startswith(token, self.i):
+            self.error("'%s' expected" % token)
+        self.i += len(token)
+
+    def descend(self, table, keys):
+        """The table under keys (a.b.c), made where missing."""
+        for k in keys:
             table = table.setdefault(k, {})
             if not isinstance(table, dict):
                 self.error("%s is not a table" % k)
+        return table
+
+    def pair(self, table):
+        """key = value, into table."""
+        keys = self.key()
+        self.expect("=")
+        value = self.value()
+        table = self.descend(table, keys[:-1])
         if keys[-1] in table:
             self.error("%s is given twice" % ".".join(keys))
         table[keys[-1]] = value
@@ -192,20 +203,10 @@ class _Reader:
             if self.s.startswith("[", self.i):
                 self.i += 1
                 keys = self.key()
-                if not self.s.startswith("]", self.i):
-                    self.error("']' expected")
-                self.i += 1
-                cur = doc
-                for k in keys:
-                    cur = cur.setdefault(k, {})
-                    if not isinstance(cur, dict):
-                        self.error("%s is not a table" % k)
+                self.expect("]")
+                cur = self.descend(doc, keys)
             else:
-                keys = self.key()
-                if not self.s.startswith("=", self.i):
-                    self.error("'=' expected")
-                self.i += 1
-                self.put(cur, keys, self.value())
+                self.pair(cur)
             self.skip(False)
             if self.i < len(self.s) and self.s[self.i] not in "\r\n":
                 self.error("the line goes on after its value")

@@ -1047,34 +1047,36 @@ class Engine(Closeable):
             e = e._inner
         return out
 
+    def _busy_runs(self) -> List[_Ref]:
+        """The runs executing on a target that uses this engine (under
+        _lock: the caller holds it)."""
+        ref = self._ref
+        if ref is None:
+            return []
+        out = []
+        stack = [ref.owner if isinstance(ref, _View) else ref]
+        while stack:
+            r = stack.pop()
+            if r.kind == "Run" and r.busy:
+                out.append(r)
+            stack.extend(r.children.values())
+        return out
+
     def _cancel_runs(self) -> None:
         """Cancels every run executing on a target that uses this engine:
         a Python member failed where it could not return an error."""
         with _lock:
-            ref = self._ref
-            if ref is None:
-                return
-            root = ref.owner if isinstance(ref, _View) else ref
-            stack = [root]
-            while stack:
-                r = stack.pop()
-                if r.kind == "Run" and r.busy and r.ptr:
+            for r in self._busy_runs():
+                if r.ptr:
                     C.run_cancel(r.ptr)
-                stack.extend(r.children.values())
 
     def _end_requests(self) -> None:
         """A run on this engine ended: the requests its Python members
         still held (a reap that failed) are the library's again, unless
         another run is executing on the engine."""
         with _lock:
-            ref = self._ref
-            if ref is not None:
-                stack = [ref.owner if isinstance(ref, _View) else ref]
-                while stack:
-                    r = stack.pop()
-                    if r.kind == "Run" and r.busy:
-                        return
-                    stack.extend(r.children.values())
+            if self._busy_runs():
+                return
         for e in self._chain():
             for a in list(e._inflight):
                 req = _live_requests.pop(a, None)
