@@ -30,5 +30,6 @@
 #include <diskbench/stall.h>
 #include <diskbench/bonnie.h>
 #include <diskbench/compare.h>
+#include <diskbench/journal.h>
 
 #endif /* DISKBENCH_H */

@@ -51,8 +51,9 @@ struct diskbench_report;
 
 /** Result formats. Values are fixed: new formats are only appended. */
 enum diskbench_format {
-	/** Readers only: JSON if the input starts with `{` (after white space
-	 *  and a UTF-8 byte-order mark), else bonnie++ CSV. */
+	/** Readers only: a results journal if the input starts with
+	 *  DISKBENCH_JOURNAL_MAGIC, JSON if it starts with `{` (after white
+	 *  space and a UTF-8 byte-order mark), else bonnie++ CSV. */
 	DISKBENCH_FORMAT_AUTO = 0,
 	/** bonnie++ CSV, format 1.98 (reads 1.97 too). */
 	DISKBENCH_FORMAT_BONNIE_CSV = 1,
@@ -67,6 +68,9 @@ enum diskbench_format {
 	 *  "run/phase" (a paced phase's response time "run/phase/response");
 	 *  -ENOTSUP in a library built without zlib. */
 	DISKBENCH_FORMAT_HDR_LOG = 5,
+	/** A results journal (read only; <diskbench/journal.h> writes it).
+	 *  @since 1.4 */
+	DISKBENCH_FORMAT_JOURNAL = 6,
 };
 
 /** Version of the JSON schema the writer follows and the reader accepts. */
@@ -408,7 +412,7 @@ DISKBENCH_API int diskbench_report_write_file(struct diskbench_report *report,
  * that quotes input does, so that it stays one line.
  *
  * @param[in] report the report
- * @param[in] format DISKBENCH_FORMAT_AUTO, _BONNIE_CSV or _JSON
+ * @param[in] format DISKBENCH_FORMAT_AUTO, _BONNIE_CSV, _JSON or _JOURNAL
  * @param[in] buf    the input (need not end in a NUL)
  * @param[in] len    its length
  * @param[in] source a name for the input in messages ("results.csv"), or
@@ -432,7 +436,7 @@ DISKBENCH_API int diskbench_report_read(struct diskbench_report *report,
  * it is read, from a file or a pipe alike (/dev/zero on standard input).
  * JSON is read whole.
  * @param[in] report the report
- * @param[in] format DISKBENCH_FORMAT_AUTO, _BONNIE_CSV or _JSON
+ * @param[in] format DISKBENCH_FORMAT_AUTO, _BONNIE_CSV, _JSON or _JOURNAL
  * @param[in] path   the file
  * @return as diskbench_report_read(); -EFBIG for an input larger than
  *         DISKBENCH_REPORT_MAX_INPUT; -EINVAL for a CSV line over 1 MiB

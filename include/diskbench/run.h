@@ -94,6 +94,24 @@ struct diskbench_run_event {
 	int error;
 };
 
+/** Initializer for struct diskbench_run_event: nothing set (for a caller
+ *  that tells diskbench_journal_event() of a phase it ran itself).
+ *  @since 1.4 */
+#define DISKBENCH_RUN_EVENT_INIT \
+	{ sizeof(struct diskbench_run_event), NULL, NULL, NULL, NULL, 0, 0, 0, \
+	  (enum diskbench_phase_kind)0, 0 }
+
+/**
+ * Zeroes an event and sets its sz, as DISKBENCH_RUN_EVENT_INIT does: for
+ * callers without a preprocessor (bindings).
+ *
+ * @param[out] ev the struct to fill
+ * @param[in]  sz sizeof(*ev) as the caller sees it
+ * @since 1.4
+ */
+DISKBENCH_API void diskbench_run_event_init(struct diskbench_run_event *ev,
+					    size_t sz);
+
 /**
  * Told when each phase of a run starts and ends (bonnie++ prints its
  * "Writing with putc()..." and "done" lines there, and waits at its -y
@@ -442,7 +460,10 @@ DISKBENCH_API void diskbench_run_sweep_opts_init(struct diskbench_run_sweep_opts
  * sampled). Everything is reached from a descriptor of dir, never
  * following a link, and a name is checked again to lead to the inode
  * checked just before it is removed. What fails a check is left, and
- * said to fn with the reason.
+ * said to fn with the reason. A results journal named after a run
+ * (`PREFIX.PID.journal`, <diskbench/journal.h>; diskbench-bonnie names its
+ * own so) is never removed: it holds what the killed run measured; it is
+ * said to fn as _LEFT, with a note saying so (since 1.4).
  *
  * @param[in] dir    the directory (the one name followed: the caller's)
  * @param[in] prefix the runs' name prefix (struct diskbench_target_opts)

@@ -59,5 +59,7 @@ diskbench__write_fn diskbench__write_hdr_log;
 diskbench__read_fn diskbench__read_bonnie_csv;
 /* -ENOTSUP without jansson. */
 diskbench__read_fn diskbench__read_json;
+/* A results journal (format/journal-read.c). */
+diskbench__read_fn diskbench__read_journal;
 
 #endif

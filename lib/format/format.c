@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <diskbench/journal.h>
 #include <diskbench/report.h>
 
 #include "base/common-internal.h"
@@ -33,6 +34,7 @@ static const struct diskbench__format formats[] = {
 	  diskbench__read_json, 0 },
 	{ DISKBENCH_FORMAT_HTML, "html", diskbench__write_html, NULL, 0 },
 	{ DISKBENCH_FORMAT_HDR_LOG, "hdr-log", diskbench__write_hdr_log, NULL, 0 },
+	{ DISKBENCH_FORMAT_JOURNAL, "journal", NULL, diskbench__read_journal, 0 },
 };
 
 static const struct diskbench__format *find(enum diskbench_format format)
@@ -137,7 +139,8 @@ static size_t bom_len(const char *p, size_t len)
 }
 
 /* The format of an input that starts with p[0..len) (after any BOM):
- * JSON if its first byte other than white space is '{', else CSV. *known
+ * a journal if it starts with the journal's magic, JSON if its first byte
+ * other than white space is '{', else CSV. *known
  * stays false while the input is all white space (more of it may still
  * decide). */
 /* The longest line read by lines (bonnie++ CSV: a few hundred bytes). */
@@ -145,7 +148,13 @@ static size_t bom_len(const char *p, size_t len)
 
 static enum diskbench_format detect(const char *p, size_t len, bool *known)
 {
-	size_t i = 0;
+	size_t i = 0, m = sizeof(DISKBENCH_JOURNAL_MAGIC) - 1;
+
+	/* A journal by its magic (the first bytes, no BOM or space before). */
+	if (len && !memcmp(p, DISKBENCH_JOURNAL_MAGIC, len < m ? len : m)) {
+		*known = len >= m;
+		return DISKBENCH_FORMAT_JOURNAL;
+	}
 
 	while (i < len && (p[i] == ' ' || p[i] == '\t' || p[i] == '\n' ||
 			   p[i] == '\r'))

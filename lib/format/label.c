@@ -39,7 +39,8 @@ static int by_name(const void *a, const void *b)
 static const char *from_word(int from)
 {
 	return from == DISKBENCH_FORMAT_BONNIE_CSV ? "csv" :
-	       from == DISKBENCH_FORMAT_JSON ? "json" : "added";
+	       from == DISKBENCH_FORMAT_JSON ? "json" :
+	       from == DISKBENCH_FORMAT_JOURNAL ? "journal" : "added";
 }
 
 char **diskbench__run_labels(const struct diskbench_report *r, int *err)

@@ -56,6 +56,13 @@ void diskbench__runs_clear(struct diskbench__run_list *l);
 /* Copies the strings and figures of info into the run (no defaults). */
 int diskbench__run_set_info(struct diskbench__report_run *run,
 			    const struct diskbench_report_info *info);
+/* The run's metadata as diskbench_report_add_run() fills it: info (NULL:
+ * nothing set) checked, completed from run (NULL: none) and from this
+ * machine; a refused files_mode is named on report (if not NULL). */
+int diskbench__run_resolve_info(struct diskbench__report_run *dst,
+				const struct diskbench_report_info *info,
+				const struct diskbench_run *run,
+				struct diskbench_report *report);
 /* Appends res to the run, which owns it from then on (freed on failure). */
 int diskbench__run_take(struct diskbench__report_run *run,
 			struct diskbench_result *res);

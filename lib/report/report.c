@@ -302,12 +302,40 @@ static void fill_from_run(struct diskbench_report_info *in,
 	}
 }
 
+int diskbench__run_resolve_info(struct diskbench__report_run *dst,
+				const struct diskbench_report_info *info,
+				const struct diskbench_run *run,
+				struct diskbench_report *report)
+{
+	struct diskbench_report_info in;
+	int err;
+
+	err = DISKBENCH__OPTS_READ(&in, report_info, info);
+	if (err)
+		return err;
+	if (in.files_mode > DISKBENCH_FILES_SYMLINK) {
+		if (report)
+			diskbench__report_seterr(report, "unknown files_mode %u",
+						 in.files_mode);
+		return -EINVAL;
+	}
+	if (run && !(in.flags & DISKBENCH_INFO_HAS_SEED)) {
+		in.flags |= DISKBENCH_INFO_HAS_SEED;
+		in.seed = diskbench_run_seed(run);
+	}
+	if (run)
+		fill_from_run(&in, run);
+	err = diskbench__run_set_info(dst, &in);
+	if (!err)
+		err = fill_defaults(dst);
+	return err;
+}
+
 static int add(struct diskbench_report *report,
 	       const struct diskbench_report_info *info,
 	       const struct diskbench_result *const *results, size_t count,
 	       const struct diskbench_run *run)
 {
-	struct diskbench_report_info in;
 	struct diskbench__run_list l = { 0 };
 	struct diskbench__report_run *dst;
 	int err;
@@ -317,28 +345,12 @@ static int add(struct diskbench_report *report,
 	diskbench__report_clearerr(report);
 	if ((count && !results) || (!results && !run))
 		return -EINVAL;
-	err = DISKBENCH__OPTS_READ(&in, report_info, info);
-	if (err)
-		return err;
-	if (in.files_mode > DISKBENCH_FILES_SYMLINK) {
-		diskbench__report_seterr(report, "unknown files_mode %u",
-					 in.files_mode);
-		return -EINVAL;
-	}
-	if (run && !(in.flags & DISKBENCH_INFO_HAS_SEED)) {
-		in.flags |= DISKBENCH_INFO_HAS_SEED;
-		in.seed = diskbench_run_seed(run);
-	}
-	if (run)
-		fill_from_run(&in, run);
 	if (run)
 		count = diskbench_run_result_count(run);
 	dst = diskbench__runs_push(&l);
 	if (!dst)
 		return -ENOMEM;
-	err = diskbench__run_set_info(dst, &in);
-	if (!err)
-		err = fill_defaults(dst);
+	err = diskbench__run_resolve_info(dst, info, run, report);
 	for (size_t i = 0; !err && i < count; i++) {
 		const struct diskbench_result *src =
 			run ? diskbench_run_result_get(run, i) : results[i];

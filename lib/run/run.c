@@ -47,6 +47,12 @@ DISKBENCH_API void diskbench_run_opts_init(struct diskbench_run_opts *opts,
 	diskbench__opts_init(opts, sz);
 }
 
+DISKBENCH_API void diskbench_run_event_init(struct diskbench_run_event *ev,
+					    size_t sz)
+{
+	diskbench__opts_init(ev, sz);
+}
+
 static int diskbench_run_new__impl(struct diskbench_run **out,
 				    struct diskbench_target *target,
 				    const struct diskbench_run_opts *opts)

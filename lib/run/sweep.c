@@ -54,7 +54,11 @@
 #define N_BLOCKS 13                   /* 256 .. 1048576 */
 #define H_BLOCKS (((1u << N_BLOCKS) - 1) << 2)
 
-enum kind { NOT_OURS, TEST_FILE, PROBE, TREE };
+enum kind { NOT_OURS, TEST_FILE, PROBE, TREE, JOURNAL };
+
+/* A results journal a program names after its run (diskbench-bonnie):
+ * what it holds is what that run measured, so it is never removed. */
+#define NAME_JOURNAL ".journal"
 
 struct sweep {
 	uid_t uid;
@@ -152,6 +156,8 @@ static enum kind parse_name(const char *name, const char *prefix, long *pid)
 	if (strncmp(name, prefix, n) || name[n] != '.' ||
 	    !number(&p, 1, INT_MAX, pid))
 		return NOT_OURS;
+	if (!strcmp(p, NAME_JOURNAL))
+		return JOURNAL;
 	if (!strncmp(p, DISKBENCH__NAME_PROBE, strlen(DISKBENCH__NAME_PROBE))) {
 		k = PROBE;
 		p += strlen(DISKBENCH__NAME_PROBE);
@@ -565,6 +571,13 @@ static void sweep_entry(struct sweep *sw, int dfd, const char *name,
 	}
 	if (!owned(sw, &st)) {
 		say(sw, false, name, "owned by uid %ld, not by you", (long)st.st_uid);
+		return;
+	}
+	if (k == JOURNAL) {
+		say(sw, false, name, "%s", S_ISREG(st.st_mode)
+		    ? "the killed run's results journal, kept: diskbench-report reads "
+		      "what it measured"
+		    : "not a regular file, as a journal is");
 		return;
 	}
 	if (k == TREE) {

@@ -43,6 +43,8 @@ struct cli {
 	bool live;                  /* a live progress line on stderr */
 	struct ticker ticker;       /* which draws it (ticker.h) */
 	bool barrier_failed;        /* a -y wait failed, and said why */
+	struct diskbench_journal *journal;  /* journal.h; NULL: none */
+	bool journal_failed;        /* a journal write failed, and said why */
 	int semid;
 };
 

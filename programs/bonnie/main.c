@@ -10,7 +10,9 @@
  * timelines, a live progress line. Every catchable signal that would end
  * the program stops the run instead, removes every file it made, prints
  * what was measured as partial, and exits 5; an error keeps what the run
- * measured too. --cleanup removes what a run killed by SIGKILL left.
+ * measured too. Each test's result is flushed to a results journal as it
+ * ends, so that a run killed by SIGKILL keeps it; --cleanup removes what
+ * such a run left and keeps its journal.
  *
  *   cd programs/bonnie
  *   cc -D_GNU_SOURCE -o diskbench-bonnie *.c ../common/signals.c \
@@ -25,6 +27,7 @@
 #include "../common/signals.h"
 #include "barrier.h"
 #include "cli.h"
+#include "journal.h"
 #include "options.h"
 #include "output.h"
 #include "runs.h"
@@ -84,6 +87,9 @@ int main(int argc, char **argv)
 	status = bench_run_new(&b, &o, &cli);
 	if (status)
 		goto out;
+	status = journal_open(&b, &o, &cli);        /* journal.c */
+	if (status)
+		goto out;
 	if (steps_choose(&cli, b.run)) {            /* steps.c */
 		fprintf(stderr, PROG ": the run holds a phase that is none of "
 			"bonnie++'s tests\n");
@@ -94,8 +100,12 @@ int main(int argc, char **argv)
 		cli.live = false;
 	status = run_tests(&b, &cli, &o, &runs_done, &said);  /* runs.c */
 	/* Every run measured, whatever stopped the last one. */
-	if (write_files(b.all, &o))
+	if (write_files(b.all, &o)) {
 		status = EXIT_IO;
+		b.output_failed = true;
+	}
+	/* Kept, and said, where an output did not take what it holds. */
+	journal_close(&b, b.output_failed);
 out:
 	ticker_stop(&cli.ticker);
 	watcher_stop(&watch);

@@ -37,7 +37,7 @@ enum {
 	OPT_JSON = 256, OPT_HTML, OPT_ENGINE, OPT_IODEPTH, OPT_PERCENTILES,
 	OPT_TIMELINE, OPT_PROGRESS, OPT_NO_PROGRESS, OPT_HELP, OPT_VERSION,
 	OPT_CLEANUP, OPT_DROP_CACHE, OPT_COLD_METADATA, OPT_SEEK_TIME, OPT_NO_SETTLE,
-	OPT_HDR_LOG,
+	OPT_HDR_LOG, OPT_JOURNAL, OPT_NO_JOURNAL,
 };
 
 /* The longest timeline interval: a day (in ns, still exact in JSON). */
@@ -72,7 +72,7 @@ static _Noreturn void help(void)
 	       "      [--iodepth N] [--percentiles P,P,...] [--timeline-interval MS]\n"
 	       "      [--drop-cache] [--cold-metadata] [--seek-time SECONDS]\n"
 	       "      [--no-settle] [--progress | --no-progress] [--help] [--version]\n"
-	       "      [--hdr-log FILE]\n"
+	       "      [--hdr-log FILE] [--journal FILE | --no-journal]\n"
 	       "      " PROG " --cleanup DIR\n"
 	       "\nVersion: %s\n", diskbench_version_string());
 	exit(0);
@@ -328,6 +328,16 @@ void check_report_dirs(const struct options *o)
 	check_report_dir("--json", o->json_path);
 	check_report_dir("--html", o->html_path);
 	check_report_dir("--hdr-log", o->hdr_path);
+	check_report_dir("--journal", o->journal_path);
+	/* A journal is never written over: it may be a killed run's, and
+	 * hold all that run measured. */
+	if (o->journal_path && strcmp(o->journal_path, "-") &&
+	    faccessat(AT_FDCWD, o->journal_path, F_OK, AT_EACCESS | AT_SYMLINK_NOFOLLOW) == 0)
+		bad("--journal %s: exists (a journal is never written over: read it "
+		    "with diskbench-report, or remove it)", o->journal_path);
+	if (o->journal_path && !strcmp(o->journal_path, "-"))
+		bad("--journal -: a journal is a file (it is flushed to the disk as "
+		    "each test ends)");
 }
 
 static char *join_args(int argc, char **argv)
@@ -387,6 +397,8 @@ void parse_args(struct options *o, int argc, char **argv)
 		{ "cold-metadata", no_argument, NULL, OPT_COLD_METADATA },
 		{ "seek-time", required_argument, NULL, OPT_SEEK_TIME },
 		{ "no-settle", no_argument, NULL, OPT_NO_SETTLE },
+		{ "journal", required_argument, NULL, OPT_JOURNAL },
+		{ "no-journal", no_argument, NULL, OPT_NO_JOURNAL },
 		{ NULL, 0, NULL, 0 },
 	};
 	char start_cwd[PATH_MAX];
@@ -545,6 +557,16 @@ void parse_args(struct options *o, int argc, char **argv)
 			free(o->hdr_path);
 			o->hdr_path = report_path("--hdr-log", arg, start_cwd);
 			break;
+		case OPT_JOURNAL:
+			free(o->journal_path);
+			o->journal_path = report_path("--journal", arg, start_cwd);
+			o->no_journal = false;
+			break;
+		case OPT_NO_JOURNAL:
+			free(o->journal_path);
+			o->journal_path = NULL;
+			o->no_journal = true;
+			break;
 		case OPT_ENGINE:
 			if (strcmp(arg, "sync") && strcmp(arg, "io_uring") &&
 			    strcmp(arg, "null"))
@@ -695,4 +717,5 @@ void free_options(struct options *o)
 	free(o->json_path);
 	free(o->html_path);
 	free(o->hdr_path);
+	free(o->journal_path);
 }

@@ -46,6 +46,8 @@ struct options {
 	const char *group;         /* -g or -u's :group */
 	char *json_path, *html_path;
 	char *hdr_path;            /* --hdr-log */
+	char *journal_path;        /* --journal, absolute; NULL: the default */
+	bool no_journal;           /* --no-journal */
 	const char *engine;
 	int64_t iodepth;
 	double percentiles[DISKBENCH_WRITE_MAX_PERCENTILES];
@@ -72,7 +74,8 @@ void options_complete(struct options *o);
 /* The checks bonnie++ makes before it runs. */
 void check_sizes(struct options *o);
 
-/* The directories of --json, --html and --hdr-log are writable. */
+/* The directories of --json, --html, --hdr-log and --journal are
+ * writable, and --journal names no file that exists. */
 void check_report_dirs(const struct options *o);
 
 void free_options(struct options *o);

@@ -13,6 +13,7 @@
 
 #include "../common/signals.h"
 #include "cli.h"
+#include "journal.h"
 #include "options.h"
 #include "output.h"
 #include "runs.h"
@@ -36,17 +37,24 @@ int run_tests(struct bench *b, struct cli *cli, struct options *o,
 		cli->line_open = false;
 		cli->barrier_failed = false;
 		o->random_next = 0;    /* each run draws the same numbers */
+		if (journal_begin(b)) {          /* journal.c */
+			*said = true;
+			status = EXIT_IO;
+			break;
+		}
 		stop_signals_set_run(b->run);
 		err = diskbench_run_execute(b->run);
 		stop_signals_set_run(NULL);
 		end_line(cli);
+		if (!cli->journal_failed && journal_end(b))
+			status = EXIT_IO;
 		interrupted = err && stop_signal();
 		/* A check that failed before the first test (no room, no
 		 * inodes): nothing ran, so one line says so and why, and there
 		 * is no table, CSV line or report of this run (an empty one
 		 * would look like results). Runs before it of -x keep theirs. */
 		if (err && !interrupted && !cli->barrier_failed &&
-		    !diskbench_run_result_count(b->run)) {
+		    !cli->journal_failed && !diskbench_run_result_count(b->run)) {
 			fprintf(stderr, PROG ": no test ran: %s; nothing was measured%s.\n",
 				*diskbench_run_errmsg(b->run) ? diskbench_run_errmsg(b->run)
 							      : diskbench_strerror(err),
@@ -57,8 +65,9 @@ int run_tests(struct bench *b, struct cli *cli, struct options *o,
 			break;
 		}
 		if (err && !interrupted) {
-			/* A -y wait that failed has said why (barrier()). */
-			if (!cli->barrier_failed)
+			/* A -y wait or a journal write that failed has said
+			 * why (barrier(), journal_event()). */
+			if (!cli->barrier_failed && !cli->journal_failed)
 				fprintf(stderr, PROG ": %s\n", *diskbench_run_errmsg(b->run) ?
 					diskbench_run_errmsg(b->run) : diskbench_strerror(err));
 			status = EXIT_IO;
@@ -77,6 +86,7 @@ int run_tests(struct bench *b, struct cli *cli, struct options *o,
 			fprintf(stderr, PROG ": cannot make the report: %s\n",
 				diskbench_strerror(-ENOMEM));
 			diskbench_report_free(one);
+			b->output_failed = true;
 			status = EXIT_IO;
 			break;
 		}
@@ -95,8 +105,10 @@ int run_tests(struct bench *b, struct cli *cli, struct options *o,
 		say_stalls(b->run, o->test_count == -1);
 		diskbench_report_free(one);
 		(*runs_done)++;
-		if (out_failed)
+		if (out_failed) {
 			status = EXIT_IO;
+			b->output_failed = true;
+		}
 		if (err || status)
 			break;
 	}

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "journal.h"
 #include "options.h"
 #include "output.h"
 #include "setup.h"
@@ -37,7 +38,7 @@ static uint32_t files_mode(const struct options *o)
 
 void bench_init(struct bench *b)
 {
-	*b = (struct bench){ .info = DISKBENCH_REPORT_INFO_INIT };
+	*b = (struct bench){ .info = DISKBENCH_REPORT_INFO_INIT, .journal_fd = -1 };
 }
 
 int bench_open(struct bench *b, const struct options *o)
@@ -153,6 +154,7 @@ int bench_run_new(struct bench *b, struct options *o, struct cli *cli)
 
 void bench_free(struct bench *b)
 {
+	journal_close(b, false);
 	diskbench_report_free(b->all);
 	diskbench_run_free(b->run);
 	diskbench_target_free(b->target);

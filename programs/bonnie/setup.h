@@ -7,6 +7,8 @@
 
 #include <diskbench.h>
 
+#include <stdbool.h>
+
 struct cli;
 struct options;
 
@@ -16,6 +18,12 @@ struct bench {
 	struct diskbench_run *run;
 	struct diskbench_report *all;     /* every run, for the report files */
 	struct diskbench_report_info info;
+	/* The results journal (journal.h): NULL with --no-journal. */
+	struct diskbench_journal *journal;
+	int journal_fd;
+	char *journal_path;
+	bool journal_named;         /* --journal: the user's, always kept */
+	bool output_failed;         /* an output asked for was not written */
 };
 
 /* Nothing made yet. */

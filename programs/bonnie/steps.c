@@ -15,6 +15,7 @@
 #include "barrier.h"
 #include "cli.h"
 #include "options.h"
+#include "output.h"
 #include "steps.h"
 #include "ticker.h"
 
@@ -66,6 +67,22 @@ int steps_choose(struct cli *cli, const struct diskbench_run *run)
 	return 0;
 }
 
+/* The event in the results journal; a failure said once, here. */
+static int journal_event(struct cli *cli, const struct diskbench_run_event *ev)
+{
+	int err;
+
+	if (!cli->journal)
+		return 0;
+	err = diskbench_journal_event(cli->journal, ev);
+	if (err) {
+		end_line(cli);
+		fprintf(stderr, PROG ": %s\n", diskbench_journal_errmsg(cli->journal));
+		cli->journal_failed = true;
+	}
+	return err;
+}
+
 /*
  * The run's phase events, outside every test's timing: at a test's start,
  * the -y barrier, then bonnie++'s message ("Writing intelligently...");
@@ -90,6 +107,11 @@ int on_event(const struct diskbench_run_event *ev, void *user_data)
 			cli->barrier_failed = true;
 			return err;
 		}
+		/* After the -y wait: a run killed there had not started
+		 * this test. */
+		err = journal_event(cli, ev);
+		if (err)
+			return err;
 		if (!quiet) {
 			fputs(s->message, stderr);
 			fflush(stderr);
@@ -99,8 +121,12 @@ int on_event(const struct diskbench_run_event *ev, void *user_data)
 		}
 		return 0;
 	}
+	/* The result on the disk before anything else. */
+	err = journal_event(cli, ev);
 	if (ev->error)
 		return 0;
+	if (err)
+		return err;
 	ticker_close(&cli->ticker);
 	if (!quiet) {
 		if (cli->live)

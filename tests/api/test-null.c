@@ -567,6 +567,22 @@ CHECK(diskbench_compare_text)
 
 	IS_EINVAL(diskbench_compare_text(NULL, buf, sizeof(buf)));
 }
+CHECK(diskbench_journal_new)
+{
+	struct diskbench_journal *j = (struct diskbench_journal *)1;
+
+	IS_EINVAL(diskbench_journal_new(NULL, 1));
+	IS_EINVAL(diskbench_journal_new(&j, -1));
+	IS_NULL(j);
+}
+CHECK(diskbench_journal_free) { WORKS(diskbench_journal_free(NULL)); }
+CHECK(diskbench_journal_begin) { IS_EINVAL(diskbench_journal_begin(NULL, NULL, NULL)); }
+CHECK(diskbench_journal_end) { IS_EINVAL(diskbench_journal_end(NULL, NULL, NULL)); }
+CHECK(diskbench_journal_add) { IS_EINVAL(diskbench_journal_add(NULL, NULL)); }
+CHECK(diskbench_journal_event) { IS_EINVAL(diskbench_journal_event(NULL, NULL)); }
+CHECK(diskbench_journal_on_event) { IS_EINVAL(diskbench_journal_on_event(NULL, NULL)); }
+CHECK(diskbench_journal_errmsg) { IS_EMPTY(diskbench_journal_errmsg(NULL)); }
+CHECK(diskbench_run_event_init) { WORKS(diskbench_run_event_init(NULL, 0)); }
 CHECK(diskbench_timeline_tails)
 {
 	uint64_t a = 1, b = 1;
@@ -752,6 +768,11 @@ static struct entry entries[] = {
 	E(diskbench_compare_setup_get), E(diskbench_compare_phase_count),
 	E(diskbench_compare_phase_get), E(diskbench_compare_phase_cell_count),
 	E(diskbench_compare_phase_cell_get), E(diskbench_compare_text),
+	E(diskbench_journal_new), E(diskbench_journal_free),
+	E(diskbench_journal_begin), E(diskbench_journal_end),
+	E(diskbench_journal_add), E(diskbench_journal_event),
+	E(diskbench_journal_on_event), E(diskbench_journal_errmsg),
+	E(diskbench_run_event_init),
 };
 
 /* Every exported name, from the version script: lines "\tname;" inside

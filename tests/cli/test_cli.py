@@ -3,7 +3,7 @@
 
 Usage: test_cli.py PATH-TO-diskbench-bonnie [GROUP...]
 
-GROUP: runs, options or signals (default: all three); meson runs each
+GROUP: runs, options, signals or journal (default: all four); meson runs each
 group as a test of its own, so that each stays well within its timeout
 on a loaded machine.
 
@@ -29,7 +29,8 @@ import threading
 import time
 
 EXE = os.path.abspath(sys.argv[1])
-GROUPS = sys.argv[2:] or ['runs', 'options', 'signals']
+GROUPS = sys.argv[2:] or ['runs', 'options', 'signals', 'journal']
+REPORT = os.path.join(os.path.dirname(EXE), '..', 'report', 'diskbench-report')
 ROOT = os.geteuid() == 0
 # bonnie++ insists on -u when run as root; as anyone else, -u to oneself.
 USER = ['-u', 'root'] if ROOT else []
@@ -710,8 +711,21 @@ def test_stdout_error(tmp):
             fail(name, f'exit {p.returncode}, stderr {p.stderr!r}')
         if '-x' in extra and secs > 5:
             fail(name, f'ran {secs:.1f} s into a full standard output')
-        if not empty(d):
-            fail(name, f'left behind: {os.listdir(d)}')
+        # What the CSV could not take stays in the results journal, the
+        # one thing left, said on stderr (-x: the header fails before
+        # anything is measured, and nothing is left).
+        left = os.listdir(d)
+        if '-x' in extra:
+            if left:
+                fail(name, f'left behind: {left}')
+        elif len(left) != 1 or not re.fullmatch(r'Bonnie\.\d+\.journal', left[0]) \
+                or f'results journal {d}/{left[0]} (diskbench-report reads it)' not in p.stderr:
+            fail(name, f'left behind: {left}, stderr {p.stderr!r}')
+        else:
+            with open(os.path.join(d, left[0]), 'rb') as f:
+                if f.read(8) != b'DBJOURNL':
+                    fail(name, 'the journal kept is not one')
+            os.unlink(os.path.join(d, left[0]))
 
 
 def reader(stream, buf, cond):
@@ -940,12 +954,18 @@ def test_cleanup(tmp):
             fail(name, f'SIGKILL in {what} left nothing to clean ({seen})')
     before = tree_of(d)
     p = run(['--cleanup', d])
-    if p.returncode != 0 or not empty(d):
+    # Each killed run's results journal stays, said to be kept.
+    journals = sorted(e for e in os.listdir(d) if re.fullmatch(r'Bonnie\.\d+\.journal', e))
+    if p.returncode != 0 or len(journals) != len(cases) or sorted(os.listdir(d)) != journals:
         fail(name, f'killed runs not cleaned: {os.listdir(d)}', p)
-    elif p.stdout.count('removed ') != len(cases) or ' 0 left' not in p.stdout:
+    elif p.stdout.count('removed ') != len(cases) or f' {len(cases)} left' not in p.stdout \
+            or p.stdout.count("results journal, kept: diskbench-report reads") != len(cases):
         fail(name, 'what was removed is not said', p)
     else:
-        print(f'ok   {name}: {len(before)} entries of {len(cases)} killed runs removed')
+        print(f'ok   {name}: {len(before) - len(cases)} entries of {len(cases)} killed runs '
+              f'removed, their journals kept')
+    for j in journals:
+        os.unlink(os.path.join(d, j))
 
     # Strangers' files at our names, and ours mixed with theirs.
     s = new_scratch(tmp, 'scratch-strangers')
@@ -1306,6 +1326,88 @@ def test_live_stall(tmp):
           f'{lefts} times left after it')
 
 
+def report(*args):
+    return subprocess.run([REPORT] + list(args), capture_output=True, timeout=120,
+                          stdin=subprocess.DEVNULL)
+
+
+def test_journal(tmp):
+    """The results journal: an uninterrupted run's reads back as exactly
+    what the run wrote (JSON byte for byte, its CSV line); runs killed by
+    SIGKILL at random moments keep every test they finished, in order,
+    the one they were in marked partial, and --cleanup keeps the journal;
+    --journal never writes over a file; --no-journal makes none."""
+    name = 'journal'
+    d = new_scratch(tmp, 'scratch-journal')
+    out = os.path.join(tmp, 'journal-out')
+    os.makedirs(out)
+    jpath, rpath = os.path.join(out, 'whole.journal'), os.path.join(out, 'whole.json')
+    args = ['-s', '16', '-r', '8', '-n', '1:4096:0:2']
+    p = run(['-d', d] + USER + args + ['-q', '--journal', jpath, '--json', rpath])
+    if p.returncode != 0 or not empty(d):
+        return fail(name, 'the whole run', p)
+    q = report('--json', jpath)
+    with open(rpath, 'rb') as f:
+        if q.returncode != 0 or q.stdout != f.read():
+            fail(name, 'the journal does not read back as the run\'s JSON', q)
+    csv_line = [l for l in p.stdout.splitlines() if l.count(',') > 40]
+    q = report('--csv', jpath)
+    if q.returncode != 0 or q.stdout.decode().splitlines() != csv_line:
+        fail(name, f'the journal\'s CSV {q.stdout!r} is not the run\'s {csv_line!r}', q)
+    # Written over: never (a killed run's journal may be all it measured).
+    p2 = run(['-d', d] + USER + args + ['--journal', jpath])
+    if p2.returncode != 1 or 'exists' not in p2.stderr or not empty(d):
+        fail(name, '--journal over a file', p2)
+    p2 = run(['-d', d] + USER + args + ['--journal', os.path.join(tmp, 'no-dir', 'j')])
+    if p2.returncode != 1 or 'no-dir' not in p2.stderr or not empty(d):
+        fail(name, '--journal in a missing directory', p2)
+
+    # Killed at random moments of a run that takes about span seconds.
+    t0 = time.monotonic()
+    run(['-d', d] + USER + args + ['-q', '--no-journal'])
+    span = time.monotonic() - t0
+    if not empty(d):
+        fail(name, f'--no-journal left {os.listdir(d)}')
+    rng = __import__('random').Random()
+    kills = []
+    for k in range(5):
+        delay = rng.uniform(0.05, span)
+        proc = subprocess.Popen([EXE, '-d', d] + USER + args, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
+        time.sleep(delay)
+        proc.kill()
+        err = proc.communicate()[1].decode()
+        j = os.path.join(d, f'Bonnie.{proc.pid}.journal')
+        if proc.returncode == 0:
+            continue   # it finished first: nothing to recover
+        # The tests it said "done" for are in it, whole.
+        done = err.count('done')
+        c = subprocess.run([EXE, '--cleanup', d], capture_output=True, text=True, timeout=60)
+        if c.returncode != 0 or os.listdir(d) != [os.path.basename(j)] \
+                or 'results journal, kept' not in c.stdout:
+            fail(name, f'--cleanup after a kill at {delay:.2f} s: {os.listdir(d)}', c)
+            continue
+        q = report('--json', j)
+        if q.returncode != 0:
+            fail(name, f'a journal killed at {delay:.2f} s does not read', q)
+            continue
+        phases = json.loads(q.stdout)['runs'][0]['phases']
+        whole = [ph for ph in phases if not ph.get('error')]
+        partial = [ph for ph in phases if ph.get('error')]
+        if len(whole) < done - (1 if 'done...' in err else 0) \
+                or len(partial) > 1 or phases[:len(whole)] != whole \
+                or (partial and 'killed' not in partial[0]['error']['message']):
+            fail(name, f'killed at {delay:.2f} s after {done} "done": '
+                       f'{[(ph["name"], ph.get("error")) for ph in phases]}')
+        t = report('--text', j)
+        if t.returncode != 0 or (partial and b'killed' not in t.stderr + t.stdout):
+            fail(name, 'the text table of a killed run\'s journal', t)
+        kills.append(f'{delay:.2f}s:{len(whole)}' + ('+1' if partial else ''))
+        os.unlink(j)
+    print(f'ok   {name}: read back whole; killed at {", ".join(kills)} '
+          f'(time: tests whole + partial) of a {span:.2f} s run')
+
+
 def main():
     if not os.access(EXE, os.X_OK):
         print(f'{EXE}: not executable')
@@ -1313,8 +1415,8 @@ def main():
     tmp = tempfile.mkdtemp(prefix='diskbench-cli-')
     try:
         for g in GROUPS:
-            if g not in ('runs', 'options', 'signals'):
-                print(f'unknown group {g!r}: runs, options or signals')
+            if g not in ('runs', 'options', 'signals', 'journal'):
+                print(f'unknown group {g!r}: runs, options, signals or journal')
                 return 1
         if 'runs' in GROUPS:
             test_bad_invocations(tmp)
@@ -1329,6 +1431,8 @@ def main():
             test_stall_summary(tmp)
             test_live_stall(tmp)
             test_report_dir_as_user(tmp)
+        if 'journal' in GROUPS:
+            test_journal(tmp)
         if 'signals' in GROUPS:
             # SIGINT in the middle of the per-byte write (about 2.5 s long).
             interrupt(tmp, 'sigint', ['-s', '16', '-r', '8', '-n', '1'],

@@ -1,0 +1,556 @@
+/*
+ * tests/api/test-journal.c: results journals (<diskbench/journal.h>). A
+ * run journalled through its events reads back as what it kept, result for
+ * result byte for byte, and its report as the one diskbench_report_add_run()
+ * makes; a process killed with SIGKILL at 20 random moments of its run
+ * leaves a journal that holds every phase it completed, each equal to the
+ * result the process had, and the phase it was in marked partial; a record
+ * cut short at the end is dropped, a damaged one before the end refused; a
+ * journal is never started on a file that holds something; a failed write
+ * sticks; the sweep keeps a killed run's journal.
+ */
+#include "run-helpers.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define FILE_MIB 4
+#define KILLS 20
+
+struct jfx {
+	char *dir;      /* the run's scratch directory */
+	char *out;      /* where the journal and the side files go */
+	char *jpath;
+};
+
+static int setup(void **state)
+{
+	struct jfx *f = calloc(1, sizeof(*f));
+
+	assert_non_null(f);
+	f->dir = tdir_new();
+	f->out = tdir_new();
+	f->jpath = tdir_path(f->out, "run.journal");
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct jfx *f = *state;
+
+	tdir_remove(f->dir);
+	tdir_remove(f->out);
+	free(f->dir);
+	free(f->out);
+	free(f->jpath);
+	free(f);
+	return 0;
+}
+
+/* The bonnie++ suite, small: 4 MiB (256 KiB a byte at a time), 64 files. */
+static void make_run(const char *dir, struct diskbench_engine **e,
+		     struct diskbench_target **t, struct diskbench_run **run,
+		     const struct diskbench_run_opts *ro)
+{
+	struct diskbench_target_opts to = DISKBENCH_TARGET_OPTS_INIT;
+	struct diskbench_bonnie_suite_opts so = DISKBENCH_BONNIE_SUITE_OPTS_INIT;
+	char *why = NULL;
+
+	assert_ok(diskbench_engine_sync_new(e));
+	to.engine = *e;
+	to.file_bytes = (uint64_t)FILE_MIB << 20;
+	to.block_bytes = 8192;
+	to.name_prefix = "Bonnie";
+	if (diskbench_target_new(t, dir, &to, &why))
+		fail_msg("target: %s", why ? why : "?");
+	assert_ok(diskbench_run_new(run, *t, ro));
+	so.byte_bytes = UINT64_C(256) << 10;
+	so.seeks = 2000;
+	so.files = 64;
+	so.max_bytes = 4096;
+	so.dirs = 2;
+	so.flags = DISKBENCH_BONNIE_NO_SETTLE;
+	assert_ok(diskbench_run_add_bonnie(*run, &so));
+}
+
+static void free_run(struct diskbench_engine *e, struct diskbench_target *t,
+		     struct diskbench_run *run)
+{
+	diskbench_run_free(run);
+	diskbench_target_free(t);
+	diskbench_engine_free(e);
+}
+
+static int new_file(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+
+	if (fd < 0)
+		fail_msg("open %s: %s", path, strerror(errno));
+	return fd;
+}
+
+static void assert_same_encoding(const struct diskbench_result *a,
+				 const struct diskbench_result *b)
+{
+	void *ea, *eb;
+	size_t la, lb;
+
+	assert_ok(diskbench_result_encode(a, &ea, &la));
+	assert_ok(diskbench_result_encode(b, &eb, &lb));
+	if (la != lb || memcmp(ea, eb, la))
+		fail_msg("%s: the journal's result is not the run's (%zu vs %zu bytes)",
+			 diskbench_result_name(a), la, lb);
+	diskbench_free(ea);
+	diskbench_free(eb);
+}
+
+/* The whole report as JSON, malloc'd. */
+static int grow(const void *buf, size_t len, void *ud)
+{
+	char **s = ud;
+	size_t n = *s ? strlen(*s) : 0;
+	char *p = realloc(*s, n + len + 1);
+
+	if (!p)
+		return -ENOMEM;
+	memcpy(p + n, buf, len);
+	p[n + len] = 0;
+	*s = p;
+	return 0;
+}
+
+static char *as_json(struct diskbench_report *r)
+{
+	char *s = NULL;
+
+	assert_ok(diskbench_report_write(r, DISKBENCH_FORMAT_JSON, NULL, grow, &s));
+	return s;
+}
+
+static struct diskbench_report *read_journal(const char *path, int *rc)
+{
+	struct diskbench_report *r;
+
+	assert_ok(diskbench_report_new(&r));
+	*rc = diskbench_report_read_file(r, DISKBENCH_FORMAT_AUTO, path);
+	return r;
+}
+
+static void test_run_reads_back(void **state)
+{
+	struct jfx *f = *state;
+	struct diskbench_run_opts ro = DISKBENCH_RUN_OPTS_INIT;
+	struct diskbench_report_info info = DISKBENCH_REPORT_INFO_INIT;
+	struct diskbench_engine *e;
+	struct diskbench_target *t;
+	struct diskbench_run *run;
+	struct diskbench_journal *j;
+	struct diskbench_report *mine, *back;
+	char *a, *b;
+	int fd = new_file(f->jpath), rc;
+
+	assert_ok(diskbench_journal_new(&j, fd));
+	ro.event = diskbench_journal_on_event;
+	ro.event_user_data = j;
+	make_run(f->dir, &e, &t, &run, &ro);
+	info.name = "journalled";
+	info.options = "-s 8 -n 64";
+	assert_ok(diskbench_journal_begin(j, &info, run));
+	assert_int_equal(diskbench_journal_begin(j, &info, run), -EBUSY);
+	run_execute_ok(run);
+	assert_ok(diskbench_journal_end(j, &info, run));
+	assert_ok(diskbench_journal_end(j, &info, run));   /* none open: nothing */
+	assert_string_equal(diskbench_journal_errmsg(j), "");
+	diskbench_journal_free(j);
+	close(fd);
+
+	back = read_journal(f->jpath, &rc);
+	if (rc != 1)
+		fail_msg("read: %d: %s", rc, diskbench_report_errmsg(back));
+	assert_u64_eq(diskbench_report_result_count(back, 0),
+		      diskbench_run_result_count(run));
+	assert_u64_eq(diskbench_run_result_count(run), 12);
+	for (size_t i = 0; i < diskbench_run_result_count(run); i++)
+		assert_same_encoding(diskbench_report_result_get(back, 0, i),
+				     diskbench_run_result_get(run, i));
+	/* The whole report, metadata and all, is the one the run makes. */
+	assert_ok(diskbench_report_new(&mine));
+	assert_ok(diskbench_report_add_run(mine, &info, run));
+	a = as_json(mine);
+	b = as_json(back);
+	assert_string_equal(a, b);
+	free(a);
+	free(b);
+	diskbench_report_free(mine);
+	diskbench_report_free(back);
+	free_run(e, t, run);
+	assert_dir_empty(f->dir);
+}
+
+/* What the killed child does: the run, journalled, and each result the
+ * process had written beside it (after the journal's record). */
+struct side {
+	const char *out;
+	struct diskbench_journal *j;
+};
+
+static int side_event(const struct diskbench_run_event *ev, void *ud)
+{
+	struct side *s = ud;
+	void *enc;
+	size_t len;
+	char name[64];
+	int err = diskbench_journal_event(s->j, ev);
+
+	if (err || ev->type != DISKBENCH_RUN_EVENT_PHASE_END || !ev->result)
+		return err;
+	if (diskbench_result_encode(ev->result, &enc, &len))
+		_exit(3);
+	snprintf(name, sizeof(name), "%s/side.%u", s->out, ev->phase_index);
+	char *tmp = NULL;
+
+	if (asprintf(&tmp, "%s.tmp", name) < 0)
+		_exit(3);
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+
+	if (fd < 0 || write(fd, enc, len) != (ssize_t)len || fsync(fd) ||
+	    close(fd) || rename(tmp, name))
+		_exit(3);
+	free(tmp);
+	diskbench_free(enc);
+	return 0;
+}
+
+static void victim(const char *dir, const char *out, const char *jpath)
+{
+	struct diskbench_run_opts ro = DISKBENCH_RUN_OPTS_INIT;
+	struct diskbench_engine *e;
+	struct diskbench_target *t;
+	struct diskbench_run *run;
+	struct side s = { out, NULL };
+	int fd = open(jpath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+
+	if (fd < 0 || diskbench_journal_new(&s.j, fd))
+		_exit(2);
+	ro.event = side_event;
+	ro.event_user_data = &s;
+	make_run(dir, &e, &t, &run, &ro);
+	if (diskbench_journal_begin(s.j, NULL, run) || diskbench_run_execute(run) ||
+	    diskbench_journal_end(s.j, NULL, run))
+		_exit(4);
+	_exit(0);
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Runs the victim, killed after delay_ns (UINT64_MAX: not killed);
+ * returns how long it ran. */
+static uint64_t run_victim(struct jfx *f, uint64_t delay_ns, bool *killed)
+{
+	uint64_t t0 = now_ns();
+	pid_t pid = fork();
+	int st;
+
+	assert_true(pid >= 0);
+	if (pid == 0)
+		victim(f->dir, f->out, f->jpath);
+	if (delay_ns != UINT64_MAX) {
+		struct timespec ts = { (time_t)(delay_ns / 1000000000u),
+				       (long)(delay_ns % 1000000000u) };
+
+		nanosleep(&ts, NULL);
+		kill(pid, SIGKILL);
+	}
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	*killed = WIFSIGNALED(st);
+	if (!*killed && (!WIFEXITED(st) || WEXITSTATUS(st)))
+		fail_msg("the victim exited with %d", WEXITSTATUS(st));
+	return now_ns() - t0;
+}
+
+/* What the killed run's journal holds, against what its process had. */
+static void check_recovered(struct jfx *f, bool killed, size_t *complete)
+{
+	struct diskbench_report *r;
+	size_t n, sides = 0;
+	int rc;
+
+	r = read_journal(f->jpath, &rc);
+	if (killed && (rc == 0 || rc == -ENOENT)) {
+		/* Killed before the run's start record was whole (or the
+		 * file made): nothing measured yet, nothing beside. */
+		assert_int_equal(tdir_count(f->out), rc == 0 ? 1 : 0);
+		diskbench_report_free(r);
+		*complete = 0;
+		return;
+	}
+	if (rc != 1)
+		fail_msg("read: %d: %s", rc, diskbench_report_errmsg(r));
+	n = diskbench_report_result_count(r, 0);
+	*complete = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct diskbench_result *res = diskbench_report_result_get(r, 0, i);
+		char name[32], *path;
+		static char buf[1 << 22];
+		long len;
+
+		snprintf(name, sizeof(name), "side.%zu", i);
+		path = tdir_path(f->out, name);
+		len = tdir_read(path, buf, sizeof(buf));
+		free(path);
+		if (diskbench_result_error(res) == -EINTR) {
+			/* The phase it was in: partial, last, nothing beside. */
+			assert_true(killed);
+			assert_u64_eq(i, n - 1);
+			assert_true(len < 0);
+			assert_u64_eq(diskbench_result_ops(res), 0);
+			continue;
+		}
+		assert_int_equal(diskbench_result_error(res), 0);
+		(*complete)++;
+		if (len < 0)
+			continue;   /* killed between the journal and the side file */
+		sides++;
+		struct diskbench_result *had;
+
+		assert_ok(diskbench_result_decode(&had, buf, (size_t)len, NULL));
+		assert_same_encoding(res, had);
+		diskbench_result_free(had);
+	}
+	/* Every result the process had is in the journal; at most one more
+	 * (written, its side file not yet). */
+	assert_true(sides == *complete || sides + 1 == *complete);
+	for (size_t i = n; i < n + 2; i++) {
+		char name[32], *path;
+
+		snprintf(name, sizeof(name), "side.%zu", i);
+		path = tdir_path(f->out, name);
+		assert_true(access(path, F_OK) != 0);
+		free(path);
+	}
+	if (!killed)
+		assert_u64_eq(*complete, 12);
+	diskbench_report_free(r);
+}
+
+static void clear_out(struct jfx *f)
+{
+	tdir_remove(f->out);
+	free(f->out);
+	free(f->jpath);
+	f->out = tdir_new();
+	f->jpath = tdir_path(f->out, "run.journal");
+}
+
+static void test_kill_at_random_moments(void **state)
+{
+	struct jfx *f = *state;
+	uint64_t span;
+	size_t complete, counts[13] = { 0 };
+	bool killed;
+
+	/* How long a whole run takes here, now. */
+	span = run_victim(f, UINT64_MAX, &killed);
+	check_recovered(f, false, &complete);
+	srand((unsigned)time(NULL) ^ (unsigned)getpid());
+	for (int k = 0; k < KILLS; k++) {
+		uint64_t delay = (uint64_t)((double)rand() / RAND_MAX * (double)span);
+		struct diskbench_run_sweep_opts so = DISKBENCH_RUN_SWEEP_OPTS_INIT;
+
+		clear_out(f);
+		run_victim(f, delay, &killed);
+		check_recovered(f, killed, &complete);
+		counts[complete]++;
+		/* The killed run's files, gone by the sweep. */
+		assert_ok(diskbench_run_sweep(f->dir, "Bonnie", &so));
+		assert_dir_empty(f->dir);
+	}
+	print_message("kills: ");
+	for (int i = 0; i <= 12; i++)
+		print_message("%zu ", counts[i]);
+	print_message("(runs by phases completed; a run took %.0f ms)\n", span / 1e6);
+}
+
+/* A journal of the run's 12 results, for the damage tests: its bytes. */
+static uint8_t *journal_bytes(struct jfx *f, size_t *len)
+{
+	bool killed;
+	static uint8_t buf[1 << 23];
+	long n;
+
+	run_victim(f, UINT64_MAX, &killed);
+	n = tdir_read(f->jpath, buf, sizeof(buf));
+	assert_true(n > 0 && (size_t)n < sizeof(buf));
+	*len = (size_t)n;
+	return buf;
+}
+
+static int read_bytes(struct jfx *f, const uint8_t *p, size_t n,
+		      struct diskbench_report **out)
+{
+	unlink(f->jpath);
+	assert_ok(tdir_write(f->jpath, p, n));
+	int rc;
+
+	*out = read_journal(f->jpath, &rc);
+	return rc;
+}
+
+/* The offset of each record (after the 12-byte header). */
+static size_t records(const uint8_t *p, size_t len, size_t *at, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t pos = 12; pos + 9 <= len && n < max;) {
+		uint32_t plen = (uint32_t)p[pos + 1] | (uint32_t)p[pos + 2] << 8 |
+				(uint32_t)p[pos + 3] << 16 | (uint32_t)p[pos + 4] << 24;
+
+		at[n++] = pos;
+		pos += 9 + plen;
+	}
+	return n;
+}
+
+static void test_torn_and_damaged(void **state)
+{
+	struct jfx *f = *state;
+	size_t len, at[64], n;
+	uint8_t *p = journal_bytes(f, &len);
+	struct diskbench_report *r;
+	static uint8_t copy[1 << 23];
+
+	n = records(p, len, at, 64);
+	/* begin, 12 x (start, result), end */
+	assert_u64_eq(n, 26);
+	/* Cut inside the last result record (the 12th test's): the phase is
+	 * partial, "killed while it ran"; every cut of its bytes alike. */
+	for (size_t cut = at[24] + 1; cut < at[25]; cut += (at[25] - at[24]) / 7 + 1) {
+		assert_int_equal(read_bytes(f, p, cut, &r), 1);
+		assert_u64_eq(diskbench_report_result_count(r, 0), 12);
+		const struct diskbench_result *last = diskbench_report_result_get(r, 0, 11);
+
+		assert_int_equal(diskbench_result_error(last), -EINTR);
+		assert_non_null(strstr(diskbench_result_errmsg(last), "killed while it ran"));
+		diskbench_report_free(r);
+	}
+	/* Cut after the 11th result: the 12th "killed before it started". */
+	assert_int_equal(read_bytes(f, p, at[23], &r), 1);
+	assert_u64_eq(diskbench_report_result_count(r, 0), 12);
+	assert_non_null(strstr(diskbench_result_errmsg(diskbench_report_result_get(r, 0, 11)),
+			       "killed before it started"));
+	assert_int_equal(diskbench_result_error(diskbench_report_result_get(r, 0, 10)), 0);
+	diskbench_report_free(r);
+	/* The end record cut short: all 12 whole, nothing partial. */
+	assert_int_equal(read_bytes(f, p, len - 1, &r), 1);
+	assert_u64_eq(diskbench_report_result_count(r, 0), 12);
+	for (size_t i = 0; i < 12; i++)
+		assert_int_equal(diskbench_result_error(diskbench_report_result_get(r, 0, i)), 0);
+	diskbench_report_free(r);
+	/* A byte flipped in a record with others after it: refused, named. */
+	memcpy(copy, p, len);
+	copy[at[5] + 20] ^= 0x40;
+	assert_int_equal(read_bytes(f, copy, len, &r), -EINVAL);
+	assert_non_null(strstr(diskbench_report_errmsg(r), "journal record 6"));
+	assert_non_null(strstr(diskbench_report_errmsg(r), "checksum"));
+	assert_null(strchr(diskbench_report_errmsg(r), '\n'));
+	diskbench_report_free(r);
+	/* Not a journal's version, and not a journal at all. */
+	memcpy(copy, p, len);
+	copy[8] = 9;
+	assert_int_equal(read_bytes(f, copy, len, &r), -ENOTSUP);
+	diskbench_report_free(r);
+	assert_int_equal(read_bytes(f, (const uint8_t *)"DBJOURNL", 8, &r), -EINVAL);
+	diskbench_report_free(r);
+	/* The header alone: a journal of no run. */
+	assert_int_equal(read_bytes(f, p, 12, &r), 0);
+	diskbench_report_free(r);
+}
+
+static void test_refusals(void **state)
+{
+	struct jfx *f = *state;
+	struct diskbench_journal *j;
+	int fds[2], fd;
+	char *p = tdir_path(f->out, "full");
+
+	/* A file that holds something: perhaps a killed run's journal. */
+	assert_ok(tdir_write(p, "x", 1));
+	fd = open(p, O_WRONLY | O_CLOEXEC);
+	assert_int_equal(diskbench_journal_new(&j, fd), -EINVAL);
+	assert_null(j);
+	assert_non_null(strstr(diskbench_error_last(), "not empty"));
+	close(fd);
+	/* Not a regular file. */
+	assert_ok(pipe(fds));
+	assert_int_equal(diskbench_journal_new(&j, fds[1]), -EINVAL);
+	close(fds[0]);
+	close(fds[1]);
+	/* A write that fails (a descriptor open for reading): named, and
+	 * every call after it answers the same. */
+	unlink(p);
+	close(new_file(p));
+	fd = open(p, O_RDONLY | O_CLOEXEC);
+	assert_int_equal(diskbench_journal_new(&j, fd), -EBADF);
+	assert_non_null(strstr(diskbench_error_last(), "journal: writing its header failed"));
+	close(fd);
+	free(p);
+}
+
+static int kept(const struct diskbench_run_sweep_entry *e, void *ud)
+{
+	int *n = ud;
+
+	assert_int_equal(e->what, DISKBENCH_RUN_SWEEP_LEFT);
+	assert_non_null(strstr(e->note, "results journal, kept"));
+	(*n)++;
+	return 0;
+}
+
+static void test_sweep_keeps_journal(void **state)
+{
+	struct jfx *f = *state;
+	struct diskbench_run_sweep_opts so = DISKBENCH_RUN_SWEEP_OPTS_INIT;
+	int told = 0;
+	pid_t pid = fork();
+	char name[64], *path;
+	int st;
+
+	if (pid == 0)
+		_exit(0);
+	waitpid(pid, &st, 0);
+	snprintf(name, sizeof(name), "Bonnie.%ld.journal", (long)pid);
+	path = tdir_path(f->dir, name);
+	assert_ok(tdir_write(path, "DBJOURNL\1\0\0\0", 12));
+	so.fn = kept;
+	so.user_data = &told;
+	assert_ok(diskbench_run_sweep(f->dir, "Bonnie", &so));
+	assert_int_equal(told, 1);
+	assert_int_equal(access(path, F_OK), 0);
+	unlink(path);
+	free(path);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_run_reads_back, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_kill_at_random_moments, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_torn_and_damaged, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_refusals, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sweep_keeps_journal, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
