@@ -27,6 +27,7 @@ from . import _lib
 from ._common import DiskbenchError, DiskbenchValueError, strerror
 from ._engine import (Buffer, Engine, EngineOps, EngineTable, IOOp, IORequest,
                       OpenFlags)
+from ._journal import Journal
 from ._report import (CompareCell, CompareSetup, CompareTest, Comparison,
                       Format, Report, ReportRun, RunInfo)
 from ._run import (DONE, BonniePhase, ContextPhase, CustomContext, CustomPhase,
@@ -47,7 +48,7 @@ __all__ = [
     "ContextPhase", "CustomContext", "DONE", "Run", "RunEvent", "Progress", "Report",
     "ReportRun", "RunInfo", "Format", "IntervalTails", "SlowOp", "Stall",
     "Stalls", "StallSummary", "StallGrade", "PaceInfo", "sweep", "SweepEntry",
-    "Comparison", "CompareSetup", "CompareTest", "CompareCell",
+    "Comparison", "CompareSetup", "CompareTest", "CompareCell", "Journal",
 ]
 
 #: The version of this package; it follows the library's.

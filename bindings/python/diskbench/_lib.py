@@ -575,6 +575,7 @@ _PROTOTYPES: Tuple[Tuple[Any, ...], ...] = (
     ("run_phase_get", P, (P, size)),
     ("run_sweep_opts_init", None, (POINTER(RunSweepOpts), size)),
     ("run_sweep", c_int, (c_char_p, c_char_p, POINTER(RunSweepOpts)), B),
+    ("run_event_init", None, (POINTER(RunEvent), size)),
     # report.h
     ("report_info_init", None, (POINTER(ReportInfo), size)),
     ("write_opts_init", None, (POINTER(WriteOpts), size)),
@@ -591,6 +592,15 @@ _PROTOTYPES: Tuple[Tuple[Any, ...], ...] = (
     ("report_read", c_int, (P, c_int, P, size, c_char_p), B),
     ("report_read_file", c_int, (P, c_int, c_char_p), B),
     ("report_errmsg", c_char_p, (P,)),
+    # journal.h (each record fdatasynced: the GIL let go)
+    ("journal_new", c_int, (PP, c_int), B),
+    ("journal_free", None, (P,)),
+    ("journal_begin", c_int, (P, POINTER(ReportInfo), P), B),
+    ("journal_end", c_int, (P, POINTER(ReportInfo), P), B),
+    ("journal_add", c_int, (P, P), B),
+    ("journal_event", c_int, (P, POINTER(RunEvent)), B),
+    ("journal_on_event", c_int, (POINTER(RunEvent), P), B),
+    ("journal_errmsg", c_char_p, (P,)),
     # paced phases (phase.h, result.h)
     ("pace_opts_init", None, (POINTER(PaceOpts), size)),
     ("phase_set_pace", c_int, (P, POINTER(PaceOpts))),

@@ -31,6 +31,7 @@ class Format(enum.IntEnum):
     JSON = 3
     HTML = 4
     HDR_LOG = 5
+    JOURNAL = 6
 
     @classmethod
     def of(cls, value: Any) -> "Format":
@@ -45,7 +46,8 @@ class Format(enum.IntEnum):
             if v.upper() in cls.__members__:
                 return cls[v.upper()]
             raise DiskbenchValueError(
-                "format must be one of auto, csv, text, json, html, hdr_log; "
+                "format must be one of auto, csv, text, json, html, hdr_log, "
+                "journal; "
                 "not %r"
                 % value)
         n = check_int(value, "format", 0, 1 << 30)
@@ -60,7 +62,7 @@ _FORMAT_NAMES = {"auto": Format.AUTO, "csv": Format.BONNIE_CSV,
                  "txt": Format.BONNIE_TEXT, "bonnie_text": Format.BONNIE_TEXT,
                  "json": Format.JSON, "html": Format.HTML, "htm": Format.HTML,
                  "hdr": Format.HDR_LOG, "hlog": Format.HDR_LOG,
-                 "hdr_log": Format.HDR_LOG}
+                 "hdr_log": Format.HDR_LOG, "journal": Format.JOURNAL}
 
 
 def _format_of_path(path: bytes) -> Format:

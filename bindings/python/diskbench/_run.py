@@ -730,7 +730,7 @@ class Run(Closeable):
     ``Run(target, seed=None, progress=None, progress_interval=0.5,
     stop_bytes=0, stop_ops=0, stop_time=0, timeline_interval=0,
     hist_precision_bits=0, random=None, timeline_max_intervals=0,
-    slow_threshold=0, slow_log=True, events=None)``: ``seed`` fixes every random
+    slow_threshold=0, slow_log=True, events=None, journal=None)``: ``seed`` fixes every random
     choice (None: drawn from the time, as bonnie++); ``progress(p)`` is
     called with a Progress at most every ``progress_interval`` seconds and
     stops the run by returning False or a negative errno; ``stop_*`` stop
@@ -743,7 +743,10 @@ class Run(Closeable):
     ``slow_log=False``. ``events(e)`` is called with a RunEvent when each
     phase starts and ends, outside the phases' timing; it stops the run by
     returning False or a negative errno (a start event: before the phase
-    does anything).
+    does anything). ``journal`` (a Journal) gets every phase's start and
+    result as the events come, each flushed to the disk before the run
+    goes on (and before ``events`` is called); a journal write that fails
+    stops the run, its results kept.
 
     ``execute()`` runs the phases; Ctrl-C cancels it, the library removes
     its files, and KeyboardInterrupt comes out once it has. ``results``
@@ -757,7 +760,8 @@ class Run(Closeable):
                  random: Optional[Callable[[], int]] = None,
                  timeline_max_intervals: int = 0, slow_threshold: float = 0,
                  slow_log: bool = True,
-                 events: Optional[Callable[[RunEvent], Any]] = None) -> None:
+                 events: Optional[Callable[[RunEvent], Any]] = None,
+                 journal: Optional[Any] = None) -> None:
         if not isinstance(target, Target):
             raise TypeError("target must be a Target, not %s"
                             % type(target).__name__)
@@ -796,7 +800,29 @@ class Run(Closeable):
                 _callback_returning_status(progress, "progress", _progress_of,
                                            errors))
             keep.append(opts.progress)
-        if events is not None:
+        if journal is not None:
+            from ._journal import Journal, _on_event_fn
+            if not isinstance(journal, Journal):
+                raise TypeError("journal must be a Journal, not %s"
+                                % type(journal).__name__)
+            keep.append(journal)   # it outlives the run (close() refuses)
+        if events is not None and journal is not None:
+            # The journal first: a phase's result is on the disk before
+            # the caller's callback sees it.
+            user = _callback_returning_status(events, "events", _event_of,
+                                              errors)
+            jr = journal
+
+            def both(p: Any, ud: Any) -> int:
+                rc = jr._event_ptr(p)
+                return rc if rc < 0 else user(p, ud)
+            opts.event = C.RUN_EVENT_FN(both)
+            keep.append(opts.event)
+        elif journal is not None:
+            opts.event = _on_event_fn()
+            opts.event_user_data = journal._p
+            keep.append(opts.event)
+        elif events is not None:
             opts.event = C.RUN_EVENT_FN(
                 _callback_returning_status(events, "events", _event_of, errors))
             keep.append(opts.event)
@@ -829,6 +855,8 @@ class Run(Closeable):
             self._ref.attach(tref)  # type: ignore[arg-type]
         finally:
             tref.release()  # type: ignore[union-attr]
+        if journal is not None:
+            journal._users.append(self)
 
     def __repr__(self) -> str:
         if self.closed:
