@@ -137,7 +137,9 @@ static void help(void)
 {
 	printf("%s\n"
 	       "Reads result files (libdiskbench JSON, bonnie++ CSV from bonnie++ or\n"
-	       "diskbench-bonnie; - is standard input) into one report and writes it.\n"
+	       "diskbench-bonnie, the results journal of a diskbench-bonnie run, also\n"
+	       "one killed by SIGKILL; - is standard input) into one report and\n"
+	       "writes it.\n"
 	       "\n"
 	       "  --text             bonnie++'s text table, one row per run (default)\n"
 	       "  --csv              bonnie++ CSV, format 1.98, one line per run\n"
