@@ -2,7 +2,9 @@
  * Writes the fixed three-run report of report-fixture.h to standard output
  * in a format: csv, text, json or html. The consumer tests feed it to
  * bon_csv2txt and bon_csv2html; golden files are made with it.
- * Usage: report-dump csv|text|json|html
+ * Usage: report-dump csv|text|json|html, report-dump result N (result N in
+ * the binary encoding) or report-dump journal (the runs as a results
+ * journal, to a regular file on standard output): seeds for the fuzzers.
  */
 #include "common-test.h"
 #include "report-fixture.h"
@@ -38,6 +40,28 @@ int main(int argc, char **argv)
 		}
 		diskbench_report_free(r);
 		return 3;   /* no such result */
+	}
+	if (argc == 2 && strcmp(argv[1], "journal") == 0) {
+		struct diskbench_journal *j;
+
+		r = fx_report();
+		err = diskbench_journal_new(&j, 1);
+		for (size_t i = 0; !err && i < diskbench_report_run_count(r); i++) {
+			struct diskbench_report_info info = DISKBENCH_REPORT_INFO_INIT;
+
+			err = diskbench_report_run_get(r, i, &info);
+			if (!err)
+				err = diskbench_journal_begin(j, &info, NULL);
+			for (size_t k = 0; !err && k < diskbench_report_result_count(r, i); k++)
+				err = diskbench_journal_add(j, diskbench_report_result(r, i, k));
+			if (!err)
+				err = diskbench_journal_end(j, &info, NULL);
+		}
+		if (err)
+			fprintf(stderr, "report-dump: %s\n", diskbench_error_last());
+		diskbench_journal_free(j);
+		diskbench_report_free(r);
+		return err ? 1 : 0;
 	}
 	if (argc != 2) {
 		fprintf(stderr, "usage: report-dump csv|text|json|html, or report-dump result N\n");
