@@ -89,7 +89,8 @@ def test_killed_process_keeps_what_it_finished(tdir, tmp_path):
     path = str(tmp_path / "killed.journal")
     p = subprocess.Popen([sys.executable, "-c", VICTIM, tdir, path],
                          stdout=subprocess.PIPE, text=True,
-                         env=dict(os.environ))
+                         env=dict(os.environ,
+                                  PYTHONPATH=os.environ["DISKBENCH_PYTHONPATH"]))
     lines = []
     for line in p.stdout:
         lines.append(line.split())
