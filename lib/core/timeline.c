@@ -378,6 +378,17 @@ bool diskbench__timeline_mergeable(const struct diskbench_timeline *dst,
 static int merge_same(struct diskbench_timeline *dst,
 		      const struct diskbench_timeline *src);
 
+/* Where a timeline's last interval ends (saturating). */
+static uint64_t end_of(const struct diskbench_timeline *tl)
+{
+	uint64_t span;
+
+	if (tl->len && tl->interval_ns > UINT64_MAX / tl->len)
+		return UINT64_MAX;
+	span = (uint64_t)tl->len * tl->interval_ns;
+	return span > UINT64_MAX - tl->start_ns ? UINT64_MAX : tl->start_ns + span;
+}
+
 static int diskbench_timeline_merge__impl(struct diskbench_timeline *dst,
 					   const struct diskbench_timeline *src)
 {
@@ -394,6 +405,20 @@ static int diskbench_timeline_merge__impl(struct diskbench_timeline *dst,
 		while (!dst->len && dst->interval_ns < src->interval_ns)
 			coarsen(dst);
 		return 0;
+	}
+	if (dst->max_len) {
+		/* Bounded: coarse enough beforehand for the span of both, so
+		 * that two timelines far apart never take the slots of their
+		 * whole gap at the finer interval (10^13 ns apart at 1 ms:
+		 * 10^7 slots, 480 MB) to be coarsened after. */
+		uint64_t lo = dst->start_ns < src->start_ns ? dst->start_ns : src->start_ns;
+		uint64_t hi = end_of(src);
+
+		if (dst->len && end_of(dst) > hi)
+			hi = end_of(dst);
+		while ((hi - lo) / dst->interval_ns >= dst->max_len &&
+		       coarsen(dst) == 0)
+			;
 	}
 	if (src->interval_ns < dst->interval_ns) {
 		/* src finer: a copy of it, coarsened to dst's length. */

@@ -180,6 +180,9 @@ static int merge_pace(struct diskbench_result *res,
 	return 0;
 }
 
+/* The fewest intervals a merge of unbounded timelines is bounded at. */
+#define MERGE_MIN_BOUND UINT64_C(65536)
+
 static int diskbench_result_merge__impl(struct diskbench_result **out,
 		       const struct diskbench_result *const *inputs,
 		       const int64_t *offsets_ns, size_t n, char **errmsg)
@@ -298,6 +301,21 @@ static int diskbench_result_merge__impl(struct diskbench_result **out,
 	to.interval_ns = interval;
 	to.max_intervals = max_len;
 	to.reserve = 1;
+	if (!max_len) {
+		/* Unbounded inputs far apart on the common clock (two runs a
+		 * day apart, a wrong clock offset) would make a timeline of
+		 * their whole gap at the finest interval; bounded at four
+		 * times the longest input's length (at least 65536), it
+		 * coarsens as the span needs instead: its interval_ns says
+		 * so. */
+		uint64_t longest = 0;
+
+		for (size_t i = 0; i < n; i++)
+			if (diskbench__measured_c(inputs[i])->tl->len > longest)
+				longest = diskbench__measured_c(inputs[i])->tl->len;
+		to.max_intervals = longest > MERGE_MIN_BOUND / 4 ? 4 * longest
+								 : MERGE_MIN_BOUND;
+	}
 	if (!err)
 		err = diskbench_timeline_new(&tl, earliest, &to);
 	if (!err)

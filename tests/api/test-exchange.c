@@ -636,6 +636,54 @@ static void test_exchange_merge_exact(void **state)
 	diskbench_hist_free(all);
 }
 
+/* Two one-operation results 10^13 ns apart (a day and more, a wrong
+ * clock offset) merge into a timeline of at most 65536 intervals, coarser
+ * than theirs, and not into one of the whole gap at 10 ms (10^6 intervals,
+ * 48 MB, and JSON to match): counts, bytes and the worst latency exact. */
+static void test_exchange_merge_far_apart(void **state)
+{
+	struct diskbench_result *in[2], *m;
+	const struct diskbench_result *const *inputs;
+	const struct diskbench_timeline *tl;
+	int64_t offs[2] = { 0, 10000000000000 };
+	uint64_t ops = 0, worst = 0;
+	struct diskbench_timeline_point p = { .sz = sizeof(p) };
+
+	(void)state;
+	in[0] = make(0, 1000 * MS, 1, 0, 0, 0, NULL);
+	in[1] = make(1, 1000 * MS, 1, 0, 0, 0, NULL);
+	inputs = (const struct diskbench_result *const *)in;
+	assert_rc(diskbench_result_merge(&m, inputs, offs, 2, NULL), 0);
+	tl = diskbench_result_timeline(m);
+	assert_true(diskbench_timeline_count(tl) <= 65536);
+	assert_true(diskbench_timeline_interval_ns(tl) >= UINT64_C(10000000000000) / 65536);
+	for (size_t i = 0; i < diskbench_timeline_count(tl); i++) {
+		assert_rc(diskbench_timeline_get(tl, i, &p), 0);
+		ops += p.ops;
+		if (p.max_latency_ns > worst)
+			worst = p.max_latency_ns;
+	}
+	assert_u64_eq(ops, 2);
+	assert_u64_eq(worst, diskbench_result_max_latency_ns(m));
+	assert_u64_eq(diskbench_result_ops(m), 2);
+	assert_u64_eq(diskbench_result_bytes(m), 8192);
+	/* and it reads back as it is */
+	struct diskbench_result *back = round_trip(m);
+
+	assert_u64_eq(diskbench_timeline_count(diskbench_result_timeline(back)),
+		      diskbench_timeline_count(tl));
+	diskbench_result_free(back);
+	diskbench_result_free(m);
+	/* Inputs near each other keep their interval, as before. */
+	offs[1] = 5 * MS;
+	assert_rc(diskbench_result_merge(&m, inputs, offs, 2, NULL), 0);
+	assert_u64_eq(diskbench_timeline_interval_ns(diskbench_result_timeline(m)),
+		      10 * MS);
+	diskbench_result_free(m);
+	diskbench_result_free(in[0]);
+	diskbench_result_free(in[1]);
+}
+
 static void test_exchange_merge_refused(void **state)
 {
 	struct diskbench_result *a = make(0, S, 10, 0, 0, 0, NULL), *b, *m;
@@ -706,6 +754,7 @@ int main(void)
 		cmocka_unit_test(test_exchange_end_past_2_64),
 		cmocka_unit_test(test_exchange_merge_exact),
 		cmocka_unit_test(test_exchange_merge_refused),
+		cmocka_unit_test(test_exchange_merge_far_apart),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
