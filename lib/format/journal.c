@@ -44,7 +44,7 @@ struct rec {
 
 static void put(struct rec *r, const void *b, size_t n)
 {
-	if (r->nomem)
+	if (r->nomem || !n)
 		return;
 	if (n > r->cap - r->len) {
 		size_t cap = r->cap ? r->cap : 512;
