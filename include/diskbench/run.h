@@ -17,7 +17,9 @@
  * directories. Phases run one after another, and the test file is removed
  * before a small-file phase when no later phase uses it (as bonnie++ does,
  * which runs the small-file tests after the big-file ones), so the need is
- * the peak, not the sum. Custom phases need nothing, nor does the null
+ * the peak, not the sum. It is removed before that phase's start event
+ * (since 1.4), as bonnie++ removes it before its -y prompt: the room is
+ * free while an event callback waits. Custom phases need nothing, nor does the null
  * engine.
  *
  * @defgroup run Runs

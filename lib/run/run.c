@@ -487,17 +487,21 @@ static int diskbench_run_execute__impl(struct diskbench_run *run)
 			set_errmsg(run, "cancelled");
 			break;
 		}
+		/* As bonnie++: the test file goes before the small-file
+		 * phases, unless a later phase reads it again; before the
+		 * phase's start event, as bonnie++ removes it before its -y
+		 * prompt, so that the room it held is free while the caller
+		 * waits there (and what fills it then makes the creates fail,
+		 * as on bonnie++). A failure to remove it is the final
+		 * cleanup's to report. */
+		if (run->target->test_exists &&
+		    diskbench__room_test_file_goes(run->phases, run->nphases, i))
+			diskbench__target_remove_test_file(run->target);
 		/* Before anything of the phase is done; a failure stops the
 		 * run, the phase not started (no result, no end event). */
 		err = phase_event(run, DISKBENCH_RUN_EVENT_PHASE_START, i, NULL, 0);
 		if (err)
 			break;
-		/* As bonnie++: the test file goes before the small-file
-		 * phases, unless a later phase reads it again. A failure to
-		 * remove it is the final cleanup's to report. */
-		if (run->target->test_exists &&
-		    diskbench__room_test_file_goes(run->phases, run->nphases, i))
-			diskbench__target_remove_test_file(run->target);
 		err = run_phase(run, i, &res);
 		if (res)
 			run->results[run->nresults++] = res;

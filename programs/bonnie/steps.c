@@ -67,7 +67,7 @@ int steps_choose(struct cli *cli, const struct diskbench_run *run)
 	return 0;
 }
 
-/* The event in the results journal; a failure said once, here. */
+/* The event in the results journal; a failure said here. */
 static int journal_event(struct cli *cli, const struct diskbench_run_event *ev)
 {
 	int err;
@@ -78,7 +78,11 @@ static int journal_event(struct cli *cli, const struct diskbench_run_event *ev)
 	if (err) {
 		end_line(cli);
 		fprintf(stderr, PROG ": %s\n", diskbench_journal_errmsg(cli->journal));
-		cli->journal_failed = true;
+		/* The run's error is this one, said; at the end of a test
+		 * that failed, the test's own error is the run's, and is
+		 * said after this. */
+		if (!ev->error)
+			cli->journal_failed = true;
 	}
 	return err;
 }

@@ -7,7 +7,10 @@
  * result the process had, and the phase it was in marked partial; a record
  * cut short at the end is dropped, a damaged one before the end refused; a
  * journal is never started on a file that holds something; a failed write
- * sticks; the sweep keeps a killed run's journal.
+ * sticks; the sweep keeps a killed run's journal. And, on the same real
+ * run, the big test file is gone by the first small-file test's start
+ * event (bonnie++ removes it before its -y prompt: the room it held is
+ * free while a program waits there).
  */
 #include "run-helpers.h"
 
@@ -542,6 +545,44 @@ static void test_sweep_keeps_journal(void **state)
 	free(path);
 }
 
+struct at_start {
+	const char *dir;
+	long entries[12];
+	size_t n;
+};
+
+static int count_at_start(const struct diskbench_run_event *ev, void *ud)
+{
+	struct at_start *a = ud;
+
+	if (ev->type == DISKBENCH_RUN_EVENT_PHASE_START && a->n < 12)
+		a->entries[a->n++] = tdir_count(a->dir);
+	return 0;
+}
+
+static void test_test_file_gone_at_files_start(void **state)
+{
+	struct jfx *f = *state;
+	struct diskbench_run_opts ro = DISKBENCH_RUN_OPTS_INIT;
+	struct at_start a = { f->dir, { 0 }, 0 };
+	struct diskbench_engine *e;
+	struct diskbench_target *t;
+	struct diskbench_run *run;
+
+	ro.event = count_at_start;
+	ro.event_user_data = &a;
+	make_run(f->dir, &e, &t, &run, &ro);
+	run_execute_ok(run);
+	assert_u64_eq(a.n, 12);
+	/* The big-file tests: the test file is there from the second on. */
+	for (size_t i = 1; i < 6; i++)
+		assert_int_equal(a.entries[i], 1);
+	/* seq_create's start: gone, nothing made yet for the small files. */
+	assert_int_equal(a.entries[6], 0);
+	free_run(e, t, run);
+	assert_dir_empty(f->dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -550,6 +591,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_torn_and_damaged, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_refusals, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sweep_keeps_journal, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_test_file_gone_at_files_start, setup,
+						teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

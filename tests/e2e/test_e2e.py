@@ -832,15 +832,12 @@ def fill(mnt):
     return path
 
 
-def fill_keeping_test_file(mnt, fillers):
-    """Fills the file system at mnt, and holds on to the test file (a
-    hard link), so that the room it takes stays taken when the run removes
-    it before the small-file tests. Adds what it made to fillers."""
-    for name in os.listdir(mnt):
-        if re.fullmatch(r'Bonnie\.\d+', name):
-            hold = os.path.join(mnt, 'hold-' + name)
-            os.link(os.path.join(mnt, name), hold)
-            fillers.append(hold)
+def fill_at_files_prompt(mnt, fillers, seen):
+    """At the -y p prompt before the small-file tests: the big test file
+    is gone already (as bonnie++ removes it before that prompt), so that
+    filling the file system now leaves the creates no room. Notes in seen
+    what was there; adds the filler to fillers."""
+    seen.extend(n for n in os.listdir(mnt) if re.fullmatch(r'Bonnie\.\d+', n))
     fillers.append(fill(mnt))
 
 
@@ -928,14 +925,16 @@ def test_keep_results(tmp):
         # The small-file tests meet a full file system (filled while the
         # run waits before them, so that no room check can foresee it).
         js, ht = os.path.join(tmp, 'keep-a.json'), os.path.join(tmp, 'keep-a.html')
-        filler = []
+        filler, big_file = [], []
         run_ = Driven(USER + ['-d', mnt, '-s', '8', '-r', '4', '-f1', '--no-settle', '-n', '1:4096:4096',
                               '-y', 'p', '-m', 'keep-a', '--json', js, '--html', ht],
-                      tmp, lambda i, test: fill_keeping_test_file(mnt, filler)
+                      tmp, lambda i, test: fill_at_files_prompt(mnt, filler, big_file)
                       if test == 6 else None)
         rc, out, err = run_.finish()
         for f in filler:
             os.unlink(f)
+        check('ENOSPC in seq_create: the test file gone at its prompt', big_file == [],
+              f'{big_file} still there')
         check_kept('ENOSPC in seq_create', rc, out, err, js, ht, [big],
                    (0, 'seq_create', -28), 1,
                    'seq_create: write')
