@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 
 #include "../common/signals.h"
 #include "lockstep.h"
@@ -50,11 +51,31 @@ static bool cancel_arrived(struct rank *rk)
 	return flag != 0;
 }
 
-static struct sync_out sync_point(struct rank *rk, bool done)
+/* A start-of-phase sync point still open: completed (every rank calls
+ * each one), before the next. */
+static void finish_pending(struct rank *rk)
 {
-	int64_t in[4], out[4];
-	struct sync_out s;
+	if (rk->sync_pending) {
+		MPI_Wait(&rk->sync_req, MPI_STATUS_IGNORE);
+		rk->sync_pending = false;
+	}
+}
 
+/*
+ * A sync point. With may_leave (the start of a phase), a signal that comes
+ * while the others are awaited ends the wait at once: the collective stays
+ * open (finished in lockstep_end()), and the rank goes on to stop its run
+ * and remove its files. When a rank dies, mpirun sends the others SIGTERM
+ * and a second later SIGKILL: a rank that waited on for the dead one would
+ * be killed with its files there. The result is then "signalled".
+ */
+static struct sync_out sync_point(struct rank *rk, bool done, bool may_leave)
+{
+	int64_t *in = rk->sync_in, *out = rk->sync_buf;
+	struct sync_out s;
+	int flag = 0;
+
+	finish_pending(rk);
 	in[0] = rk->failed || rk->stopped;
 	in[1] = !done;
 	in[2] = stop_signal() != 0;
@@ -63,7 +84,28 @@ static struct sync_out sync_point(struct rank *rk, bool done)
 	if (rk->sim)
 		in[3] = (int64_t)(sim_now(rk->sim) - g_rank * rk->o->skew_ns);
 #endif
-	MPI_Allreduce(in, out, 4, MPI_INT64_T, MPI_MAX, rk->comm);
+	/* Non-blocking on every rank at every sync point: a non-blocking
+	 * collective matches only non-blocking ones. */
+	MPI_Iallreduce(in, out, 4, MPI_INT64_T, MPI_MAX, rk->comm, &rk->sync_req);
+	if (!may_leave) {
+		MPI_Wait(&rk->sync_req, MPI_STATUS_IGNORE);
+	} else {
+		for (;;) {
+			MPI_Test(&rk->sync_req, &flag, MPI_STATUS_IGNORE);
+			if (flag)
+				break;
+			if (stop_signal()) {
+				rk->sync_pending = true;
+				return (struct sync_out){ .failed = true,
+							  .signalled = true };
+			}
+			/* Polled as MPI's own blocking wait polls (a sleep
+			 * here would start this rank's phase up to its length
+			 * after the others'); yielding on an oversubscribed
+			 * machine. */
+			sched_yield();
+		}
+	}
 #ifdef DISKBENCH_MPI_SIM
 	if (rk->sim) {
 		uint64_t want = (uint64_t)out[3] + g_rank * rk->o->skew_ns;
@@ -97,7 +139,10 @@ int on_event(const struct diskbench_run_event *ev, void *ud)
 	if (stop_signal() && !rk->failed)
 		set_err(rk, "interrupted by %s",
 			stop_signal_name(stop_signal(), buf, sizeof(buf)));
-	s = sync_point(rk, false);
+	s = sync_point(rk, false, true);
+	if (s.signalled && rk->sync_pending && !rk->failed)
+		set_err(rk, "interrupted by %s",
+			stop_signal_name(stop_signal(), buf, sizeof(buf)));
 #ifdef DISKBENCH_MPI_SIM
 	snprintf(rk->sim_phase, sizeof(rk->sim_phase), "%s", ev->phase_name);
 #endif
@@ -132,7 +177,7 @@ struct sync_out lockstep_end(struct rank *rk)
 		send_cancel(rk);
 	/* Until every rank is done. */
 	do
-		s = sync_point(rk, true);
+		s = sync_point(rk, true, false);
 	while (!s.all_done);
 
 	/* The cancel messages not yet read. */

@@ -94,9 +94,17 @@ int main(int argc, char **argv)
 
 	if (!rk.failed)
 		run_phases(&rk, &sh_w, &sh_r);       /* phases.c */
+	/* This rank's files and directory go before the final collectives:
+	 * when a rank dies, mpirun sends the others SIGTERM and a second
+	 * later SIGKILL, which would find them waiting there for the dead
+	 * one. A signalled rank removes the shared file too (the others
+	 * hold it open). */
+	close_target(&rk);
+	remove_rank_dir(&rk);                       /* workdir.c */
+	if (stop_signal())
+		shared_close(&rk, &sh_w);
 	s = lockstep_end(&rk);                      /* lockstep.c */
 
-	close_target(&rk);
 	shared_close(&rk, &sh_w);
 	remove_dirs(&rk);
 

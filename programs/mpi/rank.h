@@ -60,6 +60,11 @@ struct rank {
 	/* Clock offsets to rank 0, and their error bound (rank 0). */
 	int64_t *offsets;
 	uint64_t bound;
+	/* A start-of-phase sync point left while a signal came (lockstep.c):
+	 * its request and buffers, completed at the end. */
+	bool sync_pending;
+	MPI_Request sync_req;
+	int64_t sync_in[4], sync_buf[4];
 	/* Shared file. */
 	int shared_fd;
 	char shared_name[256];

@@ -128,4 +128,5 @@ void shared_close(struct rank *rk, struct shared *sh_w)
 {
 	shared_remove(rk);
 	free(sh_w->buf);
+	sh_w->buf = NULL;
 }

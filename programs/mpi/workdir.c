@@ -100,19 +100,26 @@ void close_target(struct rank *rk)
 	rk->engine = NULL;
 }
 
-void remove_dirs(struct rank *rk)
+void remove_rank_dir(struct rank *rk)
 {
 	char name[32];
 	struct stat st;
 
-	if (rk->made_dir) {
+	if (rk->made_dir && rk->dirfd >= 0) {
 		snprintf(name, sizeof(name), "rank%d", g_rank);
 		/* Only the directory we made, and only if empty. */
 		if (!fstatat(rk->dirfd, name, &st, AT_SYMLINK_NOFOLLOW) &&
 		    st.st_dev == rk->dir_st.st_dev && st.st_ino == rk->dir_st.st_ino &&
 		    unlinkat(rk->dirfd, name, AT_REMOVEDIR))
 			set_err(rk, "rmdir %s: %s", rk->rank_dir, strerror(errno));
+		rk->made_dir = false;
 	}
+}
+
+void remove_dirs(struct rank *rk)
+{
+	remove_rank_dir(rk);
 	if (rk->dirfd >= 0)
 		close(rk->dirfd);
+	rk->dirfd = -1;
 }

@@ -18,8 +18,11 @@ int make_engine_and_target(struct rank *rk);
 /* Frees the target (the library removes its files) and the engine. */
 void close_target(struct rank *rk);
 
-/* Removes the rank's directory if this rank made it, and closes the
- * shared path. */
+/* Removes the rank's directory if this rank made it (once, by identity,
+ * only if empty). */
+void remove_rank_dir(struct rank *rk);
+
+/* The same, and closes the shared path. */
 void remove_dirs(struct rank *rk);
 
 #endif

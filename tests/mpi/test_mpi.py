@@ -15,7 +15,9 @@ only and sits at its time on the common clock in the aggregate; a rank
 that runs out of space (a
 1 MiB tmpfs as its directory, or a simulated device that fills mid-phase)
 stops every rank, rank 0 names it in one line, exit 1, and no file is left
-anywhere; a bad option is one line and exit 1. About 10 s in all.
+anywhere; a rank killed with SIGKILL (in the write, and in the random
+phase) leaves its own files only, the others none; a bad option is one
+line and exit 1. About 20 s in all.
 """
 
 import os as _os
@@ -379,6 +381,44 @@ def test_signal_stops_all():
         check("random_io" in out and "(partial)" in out,
               "the random phase is reported, partial")
         check(leftovers(d) == [], "nothing left: %r" % leftovers(d))
+
+
+def test_sigkill_leaves_only_the_killed_ranks():
+    """A rank killed with SIGKILL cannot clean up; the others can, and
+    must: mpirun sends them SIGTERM and a second later SIGKILL, and each
+    removes its files and its directory before the final collectives
+    (they waited there for the dead rank and were killed with both).
+    Killed in the write, and in the random phase."""
+    print("SIGKILL of one rank: the others leave nothing", flush=True)
+    for when in (0.3, 1.5):
+        with tempfile.TemporaryDirectory() as d:
+            p = subprocess.Popen(MPI_ARGS + [PROG, "-d", d, "-s", "64m", "-b", "64k",
+                                             "--phases", "write,random",
+                                             "--random-ops", "100000000",
+                                             "--time-limit", "20"],
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                 text=True, env=MPI_ENV)
+            t = time.monotonic()
+            ranks = []
+            while time.monotonic() - t < 10 and len(ranks) < NP:
+                time.sleep(0.05)
+                ranks = children(p.pid)
+            # Each rank has made its directory (and its test file) by
+            # now: wait for them.
+            while time.monotonic() - t < 10 and \
+                    len([x for x in os.listdir(d) if x.startswith("rank")]) < NP:
+                time.sleep(0.05)
+            time.sleep(when)
+            check(len(ranks) == NP, "found the %d ranks: %r" % (NP, ranks))
+            if ranks:
+                os.kill(ranks[1], 9)
+            p.communicate(timeout=60)
+            left = leftovers(d)
+            mine = [x for x in left if not x.startswith(os.path.join(d, "rank1"))]
+            check(p.returncode != 0, "not 0 after a rank was killed")
+            check(mine == [], "killed at %.1f s: the survivors left %r" % (when, mine))
+            print("  killed at %.1f s: left %r" % (when, [os.path.relpath(x, d) for x in left]),
+                  flush=True)
 
 
 def test_ctrl_c_on_mpirun():
