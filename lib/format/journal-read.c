@@ -16,6 +16,7 @@
 #include <diskbench/journal.h>
 #include <diskbench/recorder.h>
 
+#include "base/common-internal.h"
 #include "base/kind-internal.h"
 #include "base/out-internal.h"
 #include "core/timeline-internal.h"
@@ -47,8 +48,7 @@ static int fail(const struct where *w, const char *fmt, ...)
 	char *msg;
 
 	va_start(ap, fmt);
-	if (vasprintf(&msg, fmt, ap) < 0)
-		msg = NULL;
+	msg = diskbench__vformat(fmt, ap);
 	va_end(ap);
 	if (w->rec)
 		diskbench__report_seterr(w->r, "%s: journal record %zu (byte %zu): %s",

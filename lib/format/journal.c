@@ -17,6 +17,7 @@
 #include <diskbench/exchange.h>
 #include <diskbench/journal.h>
 
+#include "base/common-internal.h"
 #include "base/error-internal.h"
 #include "base/sysinfo-internal.h"
 #include "format/journal-internal.h"
@@ -103,8 +104,7 @@ static void seterr(struct diskbench_journal *j, const char *fmt, ...)
 	char *msg;
 
 	va_start(ap, fmt);
-	if (vasprintf(&msg, fmt, ap) < 0)
-		msg = NULL;
+	msg = diskbench__vformat(fmt, ap);
 	va_end(ap);
 	if (!msg)
 		return;

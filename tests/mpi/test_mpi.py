@@ -351,20 +351,28 @@ def children(pid):
     return sorted(out)
 
 
+def start_long_run(d, size="16m"):
+    """diskbench-mpi writing size per rank, then random reads for up to
+    20 s, started; (the mpirun process, the ranks' pids once all NP
+    run, its start time)."""
+    p = subprocess.Popen(MPI_ARGS + [PROG, "-d", d, "-s", size, "-b", "64k",
+                                     "--phases", "write,random",
+                                     "--random-ops", "100000000",
+                                     "--time-limit", "20"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True, env=MPI_ENV)
+    t = time.monotonic()
+    ranks = []
+    while time.monotonic() - t < 10 and len(ranks) < NP:
+        time.sleep(0.05)
+        ranks = children(p.pid)
+    return p, ranks, t
+
+
 def test_signal_stops_all():
     print("a signalled rank stops them all", flush=True)
     with tempfile.TemporaryDirectory() as d:
-        t = time.monotonic()
-        p = subprocess.Popen(MPI_ARGS + [PROG, "-d", d, "-s", "16m", "-b", "64k",
-                                         "--phases", "write,random",
-                                         "--random-ops", "100000000",
-                                         "--time-limit", "20"],
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                             text=True, env=MPI_ENV)
-        ranks = []
-        while time.monotonic() - t < 10 and len(ranks) < NP:
-            time.sleep(0.1)
-            ranks = children(p.pid)
+        p, ranks, t = start_long_run(d)
         # Into the random phase (the write of 16 MiB takes well under 1 s).
         time.sleep(1.5)
         check(len(ranks) == NP, "found the %d ranks: %r" % (NP, ranks))
@@ -392,17 +400,7 @@ def test_sigkill_leaves_only_the_killed_ranks():
     print("SIGKILL of one rank: the others leave nothing", flush=True)
     for when in (0.3, 1.5):
         with tempfile.TemporaryDirectory() as d:
-            p = subprocess.Popen(MPI_ARGS + [PROG, "-d", d, "-s", "64m", "-b", "64k",
-                                             "--phases", "write,random",
-                                             "--random-ops", "100000000",
-                                             "--time-limit", "20"],
-                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                 text=True, env=MPI_ENV)
-            t = time.monotonic()
-            ranks = []
-            while time.monotonic() - t < 10 and len(ranks) < NP:
-                time.sleep(0.05)
-                ranks = children(p.pid)
+            p, ranks, t = start_long_run(d, "64m")
             # Each rank has made its directory (and its test file) by
             # now: wait for them.
             while time.monotonic() - t < 10 and \
@@ -424,15 +422,7 @@ def test_sigkill_leaves_only_the_killed_ranks():
 def test_ctrl_c_on_mpirun():
     print("Ctrl-C on mpirun", flush=True)
     with tempfile.TemporaryDirectory() as d:
-        p = subprocess.Popen(MPI_ARGS + [PROG, "-d", d, "-s", "16m", "-b", "64k",
-                                         "--phases", "write,random",
-                                         "--random-ops", "100000000",
-                                         "--time-limit", "20"],
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                             text=True, env=MPI_ENV)
-        t = time.monotonic()
-        while time.monotonic() - t < 10 and len(children(p.pid)) < NP:
-            time.sleep(0.1)
+        p, ranks, t = start_long_run(d)
         time.sleep(1.5)
         # mpirun passes it on to every rank as SIGTERM.
         p.send_signal(2)
