@@ -119,6 +119,11 @@ DISKBENCH_API int diskbench_journal_event(struct diskbench_journal *j,
  * diskbench_journal_on_event; opts.event_user_data = journal;` makes a run
  * journal each phase, for a program with no callback of its own. A failed
  * write stops the run (see diskbench_run_event_fn), its results kept.
+ * Without diskbench_journal_begin() and _end() around the execution, the
+ * run is ended by its last phase's end event or a failed phase's; a run
+ * cancelled between two phases then reads back as killed before the next
+ * one, so a program that may cancel calls diskbench_journal_end() after
+ * diskbench_run_execute() returns.
  *
  * @param[in] ev        the event
  * @param[in] user_data the struct diskbench_journal

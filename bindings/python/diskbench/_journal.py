@@ -44,6 +44,14 @@ class Journal(Closeable):
         try:
             check(C.journal_new(byref(j), fd), "journal_new")
         except BaseException:
+            # The empty file made here goes, if its name still leads to it.
+            st = os.fstat(fd)
+            try:
+                now = os.lstat(bpath)
+                if (now.st_dev, now.st_ino) == (st.st_dev, st.st_ino):
+                    os.unlink(bpath)
+            except OSError:
+                pass
             os.close(fd)
             raise
         self._fd = fd
