@@ -238,6 +238,12 @@ static int diskbench_result_merge__impl(struct diskbench_result **out,
 				 (offsets_ns ? offsets_ns[i] : 0);
 		bool ran = m->elapsed_ns || m->ops;
 
+		/* A phase that never started on that process (its setup
+		 * failed) has no time of its own: a negative offset does not
+		 * make it one before the clock's start. */
+		if (!ran && start < 0)
+			start = 0;
+
 		if (m->r.kind != m0->r.kind ||
 		    strcmp(diskbench_result_name(inputs[i]),
 			   diskbench_result_name(inputs[0])))

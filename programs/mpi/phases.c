@@ -56,6 +56,7 @@ static int build_run(struct rank *rk, struct diskbench_run **out,
 		struct diskbench_custom_ctx_ops co = DISKBENCH_CUSTOM_CTX_OPS_INIT;
 
 		co.op = shared_op;
+		co.setup = shared_setup_phase;
 		if (o->phases[PH_WRITE]) {
 			err = diskbench_phase_custom_ctx_new(&p, "shared_write", &co, sh_w);
 			err = add_phase(run, p, err);

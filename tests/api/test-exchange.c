@@ -674,6 +674,30 @@ static void test_exchange_merge_far_apart(void **state)
 		      diskbench_timeline_count(tl));
 	diskbench_result_free(back);
 	diskbench_result_free(m);
+	/* A phase that did not run on one process (start 0: its setup
+	 * failed) merges with a negative clock offset for it (it was
+	 * refused: "its start 0 ns with offset -33 ns is not a time on the
+	 * common clock"). */
+	{
+		struct diskbench_recorder_opts ro = DISKBENCH_RECORDER_OPTS_INIT;
+		struct diskbench_recorder *rec;
+		struct diskbench_result *none, *two[2] = { in[0], NULL };
+		int64_t neg[2] = { 0, -33 };
+
+		ro.interval_ns = 10 * MS;
+		assert_rc(diskbench_recorder_new(&rec, &ro), 0);
+		assert_rc(diskbench_result_new(&none, "put_block", DISKBENCH_PHASE_PUT_BLOCK,
+					       rec), 0);
+		diskbench_recorder_free(rec);
+		assert_rc(diskbench_result_set_config(none, "engine", "sync"), 0);
+		assert_rc(diskbench_result_set_config(none, "block_bytes", "4096"), 0);
+		two[1] = none;
+		assert_rc(diskbench_result_merge(&m, (const struct diskbench_result *const *)two,
+						 neg, 2, NULL), 0);
+		assert_u64_eq(diskbench_result_ops(m), 1);
+		diskbench_result_free(m);
+		diskbench_result_free(none);
+	}
 	/* Inputs near each other keep their interval, as before. */
 	offs[1] = 5 * MS;
 	assert_rc(diskbench_result_merge(&m, inputs, offs, 2, NULL), 0);

@@ -333,6 +333,25 @@ def test_real_engine_and_shared_file():
         check([x["name"] for x in agg] == ["shared_write", "shared_read"],
               "shared file phases")
         check(agg[0]["bytes"] == NP * (1 << 20), "each rank wrote its 1 MiB range")
+        # One policy with the per-rank files: the write flushed at its end
+        # (timed), the read from the device (its range dropped first), as
+        # the configuration says.
+        cw, cr = agg[0]["config"], agg[1]["config"]
+        check(cw.get("fsync") == "at the end, timed" and cr.get("fsync") == "none",
+              "shared file: fsync said: %r %r" % (cw.get("fsync"), cr.get("fsync")))
+        check("dropped before the read" in cr.get("page_cache", ""),
+              "shared file: the read's page cache said: %r" % cr.get("page_cache"))
+        check(cw.get("direct") is False and cr.get("direct") is False,
+              "shared file: direct said")
+        st = subprocess.run(["strace", "-f", "-qq", "-e", "trace=fdatasync,fadvise64"]
+                            + MPI_ARGS + [PROG, "-d", work, "-s", "1m", "-b", "64k",
+                                          "--shared-file"],
+                            capture_output=True, text=True, env=MPI_ENV, timeout=60)
+        calls = st.stderr
+        check(st.returncode == 0 and calls.count("fdatasync(") >= 2 * NP
+              and calls.count("POSIX_FADV_DONTNEED") >= NP,
+              "shared file: each rank's write ends with an fdatasync and its "
+              "read drops its range first (strace): %r" % calls[-400:])
 
 
 def children(pid):
