@@ -15,7 +15,7 @@
  * such a run left and keeps its journal.
  *
  *   cd programs/bonnie
- *   cc -D_GNU_SOURCE -o diskbench-bonnie *.c ../common/signals.c \
+ *   cc -D_GNU_SOURCE -o diskbench-bonnie *.c ../common/signals.c ../common/outpath.c \
  *       $(pkg-config --cflags --libs diskbench)
  */
 #include <diskbench.h>

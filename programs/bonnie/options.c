@@ -24,6 +24,7 @@
 
 #include "../common/escape.h"
 #include "../common/percentiles.h"
+#include "../common/outpath.h"
 #include "../common/signals.h"
 #include "cleanup.h"
 #include "cli.h"
@@ -298,29 +299,10 @@ static char *report_path(const char *opt, const char *arg, const char *start_cwd
  */
 static void check_report_dir(const char *opt, const char *path)
 {
-	struct stat st;
-	char *dir, *slash;
+	char why[4200];
 
-	if (!path || !strcmp(path, "-"))
-		return;
-	/* A directory under the name is found now, not after every test. */
-	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-		bad("%s %s: is a directory", opt, path);
-	/* A file there the run's user may not write is not replaced either
-	 * (a rename needs only the directory: see the library's writer). */
-	if (faccessat(AT_FDCWD, path, W_OK, AT_EACCESS) && errno == EACCES)
-		bad("%s %s: cannot write it: %s", opt, path, strerror(errno));
-	dir = strdup(path);
-	if (!dir)
-		die(PROG ": out of memory");
-	slash = strrchr(dir, '/');
-	if (slash == dir)
-		slash[1] = '\0';
-	else
-		*slash = '\0';
-	if (faccessat(AT_FDCWD, dir, W_OK | X_OK, AT_EACCESS))
-		bad("%s %s: cannot write in %s: %s", opt, path, dir, strerror(errno));
-	free(dir);
+	if (outpath_check(path, why, sizeof(why)))      /* ../common/outpath.c */
+		bad("%s %s: %s", opt, path, why);
 }
 
 void check_report_dirs(const struct options *o)

@@ -29,7 +29,7 @@
  *   cd programs/mpi
  *   mpicc -D_GNU_SOURCE -o diskbench-mpi main.c options.c rank.c workdir.c \
  *       clocks.c shared.c phases.c lockstep.c gather.c report.c \
- *       ../common/signals.c $(pkg-config --cflags --libs diskbench)
+ *       ../common/signals.c ../common/outpath.c $(pkg-config --cflags --libs diskbench)
  *   mpirun -np 16 --hostfile hosts ./diskbench-mpi -d /cluster/fs/bench -s 1g
  *
  * See docs/mpi.md.
@@ -79,6 +79,8 @@ int main(int argc, char **argv)
 			   sizeof(mpi_stop_signals) / sizeof(mpi_stop_signals[0]), 0);
 
 	pr = parse_args(argc, argv, &o);            /* options.c */
+	if (!pr)
+		pr = check_reports(&o);             /* options.c */
 	if (pr) {
 		MPI_Finalize();
 		return pr > 0 ? 0 : EXIT_ERROR;

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/outpath.h"
 #include "options.h"
 #include "rank.h"
 
@@ -196,6 +197,7 @@ int parse_args(int argc, char **argv, struct opts *o)
 				     optarg);
 				return -1;
 			}
+			o->phases_given = true;
 			break;
 		case OPT_SHARED:
 			o->shared_file = true;
@@ -295,11 +297,49 @@ int parse_args(int argc, char **argv, struct opts *o)
 		     "--phases needs write with read\n");
 		return -1;
 	}
-	if (o->shared_file && o->phases[PH_FILES]) {
-		/* The small-file phases have no shared-file form. */
+	if (o->shared_file && o->phases_given &&
+	    (o->phases[PH_RANDOM] || o->phases[PH_FILES])) {
+		/* Named, not run: refused, rather than a run of nothing. */
+		say0(PROG ": --shared-file: the %s phase%s no shared-file form: "
+		     "--phases write,read\n",
+		     o->phases[PH_RANDOM] && o->phases[PH_FILES] ? "random and small-file"
+		     : o->phases[PH_RANDOM] ? "random" : "small-file",
+		     o->phases[PH_RANDOM] && o->phases[PH_FILES] ? "s have" : " has");
+		return -1;
+	}
+	if (o->shared_file) {
+		/* The phases a shared file has: its write and read. */
+		o->phases[PH_RANDOM] = false;
 		o->phases[PH_FILES] = false;
+	}
+	if (o->poisson && !(o->rate > 0)) {
+		say0(PROG ": --poisson: Poisson arrivals of what rate? Give --rate too\n");
+		return -1;
+	}
+	if (o->rate > 0 && !o->phases[PH_RANDOM]) {
+		say0(PROG ": --rate paces the random phase, and this run has none%s\n",
+		     o->shared_file ? " (--shared-file)" : "");
+		return -1;
 	}
 	if (!o->files)
 		o->phases[PH_FILES] = false;
 	return 0;
+}
+
+int check_reports(const struct opts *o)
+{
+	const char *path[2] = { o->json, o->html };
+	const char *name[2] = { "--json", "--html" };
+	char why[4200];
+	int bad = 0;
+
+	/* Rank 0 writes them, so rank 0 looks, and every rank hears. */
+	if (g_rank == 0)
+		for (int i = 0; i < 2 && !bad; i++)
+			if (outpath_check(path[i], why, sizeof(why))) {
+				fprintf(stderr, PROG ": %s %s: %s\n", name[i], path[i], why);
+				bad = 1;
+			}
+	MPI_Bcast(&bad, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	return bad ? -1 : 0;
 }

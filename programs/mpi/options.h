@@ -25,6 +25,7 @@ struct opts {
 	uint64_t files;
 	uint64_t time_limit_ns;
 	bool phases[4];
+	bool phases_given;        /* --phases named them */
 	bool shared_file;
 	const char *json;
 	const char *html;
@@ -45,5 +46,9 @@ struct opts {
 /* Every rank parses the same arguments, so all agree on success; rank 0
  * alone says what was wrong. -1: bad; 1: --help; 0: go. */
 int parse_args(int argc, char **argv, struct opts *o);
+
+/* The report files (--json, --html) can be written, as rank 0 finds
+ * them, before anything runs: 0, or -1 with one line said. Collective. */
+int check_reports(const struct opts *o);
 
 #endif

@@ -144,6 +144,11 @@ int report(struct rank *rk, struct gathered *g)
 	for (int r = 0; r < g_size; r++)
 		if (g[r].n > nphases)
 			nphases = g[r].n;
+	/* Nothing measured (a rank failed before the first phase: the line
+	 * on standard error says why): no table, and no report file that
+	 * would look like results. */
+	if (!nphases)
+		return 0;
 	printf(PROG ": %d ranks, %s; clock offsets to rank 0 measured within +-%.1f us "
 	       "(best of %u round trips)\n",
 	       g_size, rk->o->shared_file ? "one shared file in disjoint ranges"

@@ -454,6 +454,33 @@ def test_ctrl_c_on_mpirun():
         check(leftovers(d) == [], "nothing left: %r" % leftovers(d))
 
 
+def test_refused_before_anything():
+    """What cannot be done is refused in one line before anything runs,
+    nothing on standard output: a report path that cannot be written, a
+    phase --shared-file has no form of, --poisson without --rate, --rate
+    without a random phase; and a missing -d gives no empty table."""
+    print("refused before anything runs", flush=True)
+    with tempfile.TemporaryDirectory() as d:
+        cases = [
+            (["--json", os.path.join(d, "no-dir", "x.json")], "cannot write in"),
+            (["--html", d], "is a directory"),
+            (["--shared-file", "--phases", "write,read,random"], "no shared-file form"),
+            (["--poisson"], "Give --rate too"),
+            (["--rate", "100", "--phases", "write,read"], "--rate paces the random phase"),
+        ]
+        for extra, want in cases:
+            p = run(["-d", d, "-s", "1m", "-b", "64k"] + extra, prog=PROG)
+            lines = [ln for ln in p.stderr.splitlines() if ln.startswith("diskbench-mpi:")]
+            check(p.returncode == 1 and len(lines) == 1 and want in lines[0]
+                  and p.stdout == "" and leftovers(d) == [],
+                  "%r: exit 1, one line with %r, nothing else: %d %r %r %r"
+                  % (extra, want, p.returncode, lines, p.stdout, leftovers(d)))
+        p = run(["-d", os.path.join(d, "missing"), "-s", "1m", "--json",
+                 os.path.join(d, "r.json")], prog=PROG)
+        check(p.returncode == 1 and p.stdout == "" and not os.path.exists(os.path.join(d, "r.json")),
+              "a missing -d: no table, no report: %r" % p.stdout)
+
+
 def test_bad_option():
     print("a bad option", flush=True)
     with tempfile.TemporaryDirectory() as d:
