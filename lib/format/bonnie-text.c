@@ -185,14 +185,94 @@ static bool has_kinds(const struct diskbench__report_run *run, int first)
 	return false;
 }
 
+static void text_oneline(struct diskbench__out *o, const char *s);
+
+/* A result of a phase that is none of bonnie++'s twelve (a sequential,
+ * random or custom phase, diskbench-mpi's): it has no cell in the table. */
+static bool is_other(const struct diskbench_result *res)
+{
+	const struct diskbench__kind *k = diskbench__kind(res->kind);
+
+	return !k || k->group == DISKBENCH__GROUP_NONE;
+}
+
+static bool has_other(const struct diskbench__report_run *run)
+{
+	for (size_t i = 0; i < run->count; i++)
+		if (is_other(run->results[i]))
+			return true;
+	return false;
+}
+
+/* A section's row for a run of bonnie++'s phases, or given its parameters
+ * with nothing else to show (a run of other phases has no empty row). */
 static bool has_big(const struct diskbench__report_run *run)
 {
-	return run->info.file_bytes || has_kinds(run, 0);
+	return has_kinds(run, 0) || (run->info.file_bytes && !has_other(run));
 }
 
 static bool has_files(const struct diskbench__report_run *run)
 {
-	return run->info.files || has_kinds(run, 6);
+	return has_kinds(run, 6) || (run->info.files && !has_other(run));
+}
+
+/*
+ * Below the table, the phases it has no cells for, a line each: the
+ * run's label, the phase, its rate (bonnie++'s KiB/s folding for bytes,
+ * operations a second otherwise), operations and time, p99 and worst
+ * latency. Nothing for a report of bonnie++'s phases alone, whose table
+ * stays bonnie++'s.
+ */
+static void text_others(struct diskbench__out *o, const struct diskbench_report *r,
+			char *const *labels)
+{
+	bool head = false;
+
+	for (size_t i = 0; i < r->runs.n; i++) {
+		const struct diskbench__report_run *run = &r->runs.v[i];
+
+		for (size_t k = 0; k < run->count; k++) {
+			const struct diskbench_result *res = run->results[k];
+			char rate[32], secs[32], p99[32], worst[32];
+			uint64_t q = 0;
+
+			if (!is_other(res))
+				continue;
+			if (!head) {
+				diskbench__out_puts(o, "Other phases\n");
+				head = true;
+			}
+			if (*diskbench__run_label(r, labels, i)) {
+				text_oneline(o, diskbench__run_label(r, labels, i));
+				diskbench__out_puts(o, " ");
+			}
+			text_oneline(o, diskbench_result_name(res));
+			if (!diskbench_result_ran(res) || diskbench_result_summary_only(res)) {
+				diskbench__out_puts(o, ": not measured\n");
+				continue;
+			}
+			if (diskbench_result_bytes(res))
+				diskbench__kib_str(rate, sizeof(rate),
+						   diskbench_result_bytes_per_sec(res) / 1024.0);
+			else
+				diskbench__sig3(rate, sizeof(rate),
+						diskbench_result_ops_per_sec(res));
+			diskbench__fixed(secs, sizeof(secs),
+					 diskbench_result_elapsed_ns(res) / 1e9, 3);
+			if (diskbench_hist_percentile(diskbench_result_hist(res), 99, &q))
+				q = 0;
+			diskbench__lat_str(p99, sizeof(p99), (double)q);
+			diskbench__lat_str(worst, sizeof(worst),
+					   (double)diskbench_result_max_latency_ns(res));
+			diskbench__out_printf(o, ": %s%s, %llu ops in %s s, p99 %s, worst %s%s\n",
+					      rate, diskbench_result_bytes(res) ? "/s" : " ops/s",
+					      (unsigned long long)diskbench_result_ops(res), secs,
+					      p99, worst,
+					      diskbench_result_error(res) ? " (partial)" : "");
+		}
+	}
+	if (head)
+		diskbench__out_puts(o, "\n");
 }
 
 /* Text of an error message on one line: control characters become '?'
@@ -215,17 +295,24 @@ static void text_errors(struct diskbench__out *o, const struct diskbench_report 
 	for (size_t i = 0; i < r->runs.n; i++) {
 		const struct diskbench__report_run *run = &r->runs.v[i];
 
-		for (int k = 0; k < 12; k++) {
-			const struct diskbench_result *res = diskbench__bonnie_find(run, k);
+		for (size_t k = 0; k < run->count; k++) {
+			const struct diskbench_result *res = run->results[k];
 
-			if (!res || !diskbench_result_error(res))
+			/* Each phase that has a cell (bonnie++'s own, the
+			 * one of its place counted) or a line above. */
+			if (!diskbench_result_error(res) ||
+			    (!is_other(res) && diskbench__bonnie_find(run,
+					diskbench__kind(res->kind)->bonnie) != res))
 				continue;
 			if (*diskbench__run_label(r, labels, i)) {
 				text_oneline(o, diskbench__run_label(r, labels, i));
 				diskbench__out_puts(o, " ");
 			}
-			diskbench__out_printf(o, "%s: not measured: ",
-					      diskbench_phase_kind_name(res->kind));
+			if (is_other(res))
+				text_oneline(o, diskbench_result_name(res));
+			else
+				diskbench__out_puts(o, diskbench_phase_kind_name(res->kind));
+			diskbench__out_puts(o, ": not measured: ");
 			text_oneline(o, diskbench_result_errmsg(res));
 			diskbench__out_puts(o, "\n");
 		}
@@ -334,7 +421,15 @@ int diskbench__write_bonnie_text(struct diskbench_report *r,
 		text_latency_line(o, lw, run, 0);
 	}
 	if (!any_files) {
-		diskbench__out_puts(o, "\n");
+		/* bonnie++'s blank line after its table (a report of other
+		 * phases alone has no table to end). */
+		bool others = false;
+
+		for (size_t i = 0; i < r->runs.n; i++)
+			others |= has_other(&r->runs.v[i]);
+		if (any_big || !others)
+			diskbench__out_puts(o, "\n");
+		text_others(o, r, labels);
 		text_errors(o, r, labels);
 		diskbench__run_labels_free(labels, r->runs.n);
 		return 0;
@@ -368,6 +463,7 @@ int diskbench__write_bonnie_text(struct diskbench_report *r,
 		diskbench__out_puts(o, "\n");
 		text_latency_line(o, lw, run, 6);
 	}
+	text_others(o, r, labels);
 	text_errors(o, r, labels);
 	diskbench__run_labels_free(labels, r->runs.n);
 	return 0;

@@ -50,6 +50,8 @@ void measure_offsets(struct rank *rk)
 				MPI_Send(&tr, 1, MPI_UINT64_T, 0, TAG_PING, rk->comm);
 			}
 		}
+		if (g_rank == 0)
+			rk->bounds[r] = (best + 1) / 2;
 		if (g_rank == 0 && (best + 1) / 2 > *bound)
 			*bound = (best + 1) / 2;
 	}

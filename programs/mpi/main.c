@@ -39,6 +39,7 @@
 #include <mpi.h>
 
 #include <signal.h>
+#include <stdlib.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -82,6 +83,7 @@ int main(int argc, char **argv)
 	if (!pr)
 		pr = check_reports(&o);             /* options.c */
 	if (pr) {
+		free(o.cmdline);
 		MPI_Finalize();
 		return pr > 0 ? 0 : EXIT_ERROR;
 	}
@@ -125,6 +127,7 @@ int main(int argc, char **argv)
 	}
 	MPI_Bcast(&rc, 1, MPI_INT, 0, rk.comm);
 	rank_free(&rk);
+	free(o.cmdline);
 	MPI_Finalize();
 	return rc;
 }

@@ -84,6 +84,30 @@ enum {
 	OPT_SIM_FULL,
 };
 
+/* The arguments as one line for the report's options, a control byte
+ * (a line break in a name) as \xNN: no string read back holds one. */
+static char *join_args(int argc, char **argv)
+{
+	size_t len = 1;
+	char *s, *q;
+
+	for (int i = 1; i < argc; i++)
+		len += 4 * strlen(argv[i]) + 1;
+	s = q = calloc(1, len);
+	if (!s)
+		return NULL;
+	for (int i = 1; i < argc; i++) {
+		if (i > 1)
+			*q++ = ' ';
+		for (const unsigned char *a = (const unsigned char *)argv[i]; *a; a++)
+			if (*a < 0x20 || *a == 0x7f)
+				q += sprintf(q, "\\x%02x", *a);
+			else
+				*q++ = (char)*a;
+	}
+	return s;
+}
+
 int parse_args(int argc, char **argv, struct opts *o)
 {
 	static const struct option longs[] = {
@@ -117,6 +141,7 @@ int parse_args(int argc, char **argv, struct opts *o)
 	int c;
 
 	memset(o, 0, sizeof(*o));
+	o->cmdline = join_args(argc, argv);
 	o->size = 64 << 20;
 	o->block = 1 << 20;
 	o->random_block = 4096;

@@ -29,6 +29,7 @@ struct opts {
 	bool shared_file;
 	const char *json;
 	const char *html;
+	char *cmdline;            /* the arguments, for the report's options */
 	unsigned round_trips;
 	uint64_t interval_ns;
 #ifdef DISKBENCH_MPI_SIM

@@ -28,7 +28,8 @@ void rank_init(struct rank *rk, struct opts *o)
 	rk->received = calloc((size_t)g_size, sizeof(int));
 	rk->reqs = calloc((size_t)g_size, sizeof(MPI_Request));
 	rk->offsets = calloc((size_t)g_size, sizeof(*rk->offsets));
-	if (!rk->sent || !rk->received || !rk->reqs || !rk->offsets) {
+	rk->bounds = calloc((size_t)g_size, sizeof(*rk->bounds));
+	if (!rk->sent || !rk->received || !rk->reqs || !rk->offsets || !rk->bounds) {
 		fprintf(stderr, PROG ": rank %d: out of memory\n", g_rank);
 		MPI_Abort(MPI_COMM_WORLD, EXIT_ERROR);
 	}
@@ -45,6 +46,7 @@ void rank_free(struct rank *rk)
 	free(rk->received);
 	free(rk->reqs);
 	free(rk->offsets);
+	free(rk->bounds);
 	MPI_Comm_free(&rk->comm);
 }
 

@@ -57,8 +57,10 @@ struct rank {
 	/* The results of the phases that ran here, in order. */
 	struct diskbench_result *res[MAX_PHASES];
 	size_t nres;
-	/* Clock offsets to rank 0, and their error bound (rank 0). */
+	/* Clock offsets to rank 0, each one's error bound, and the largest
+	 * (rank 0). */
 	int64_t *offsets;
+	uint64_t *bounds;
 	uint64_t bound;
 	/* A start-of-phase sync point left while a signal came (lockstep.c):
 	 * its request and buffers, completed at the end. */

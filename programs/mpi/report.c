@@ -106,17 +106,34 @@ static int write_reports(struct rank *rk, struct diskbench_result **merged,
 		return err;
 	diskbench_report_info_init(&info, sizeof(info));
 	info.name = "all ranks";
+	info.options = rk->o->cmdline;
 	info.dir = rk->o->dir;
 	info.file_bytes = rk->o->size;
 	info.chunk_bytes = rk->o->block;
+	if (rk->o->phases[PH_FILES]) {
+		info.files = rk->o->files;
+		info.dirs = 1;
+	}
 	info.concurrency = (uint32_t)g_size;
 	err = diskbench_report_add(rep, &info,
 				   (const struct diskbench_result *const *)merged,
 				   nmerged);
 	for (int r = 0; !err && r < g_size; r++) {
+		char v[32];
+
 		snprintf(name, sizeof(name), "rank %d", r);
 		info.name = name;
 		info.concurrency = 1;
+		/* Where its times sit on the common clock, and how well that
+		 * is known. */
+		for (size_t k = 0; !err && k < g[r].n; k++) {
+			snprintf(v, sizeof(v), "%" PRId64, rk->offsets[r]);
+			err = diskbench_result_set_config(g[r].res[k], "clock_offset_ns", v);
+			snprintf(v, sizeof(v), "%" PRIu64, rk->bounds[r]);
+			if (!err)
+				err = diskbench_result_set_config(g[r].res[k],
+								  "clock_error_ns", v);
+		}
 		err = diskbench_report_add(rep, &info,
 					   (const struct diskbench_result *const *)g[r].res,
 					   g[r].n);

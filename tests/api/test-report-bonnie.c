@@ -643,6 +643,53 @@ static char *case_line(const struct bad_case *b, size_t *len)
 	return line;
 }
 
+/* A run of phases that are none of bonnie++'s (a sequential write, a
+ * custom phase) gets no empty rows in the table, though it names a file
+ * size and files, but a line each under "Other phases", with its rate,
+ * operations, time, p99 and worst latency; a partial one says so, and its
+ * error is listed. A report of bonnie++'s phases alone has no such
+ * section (the golden files hold that). */
+static void test_bonnie_text_other_phases(void **state)
+{
+	struct diskbench_recorder_opts ro = DISKBENCH_RECORDER_OPTS_INIT;
+	struct diskbench_report_info in = DISKBENCH_REPORT_INFO_INIT;
+	struct diskbench_recorder *rec;
+	struct diskbench_result *v[2];
+	struct diskbench_report *r;
+	char *out;
+
+	(void)state;
+	assert_int_equal(diskbench_recorder_new(&rec, &ro), 0);
+	assert_int_equal(diskbench_recorder_begin(rec, 0), 0);
+	for (uint64_t i = 0; i < 1000; i++)
+		assert_int_equal(diskbench_recorder_record(rec, i * 1000000, i * 1000000 + 500000,
+							   1 << 20), 0);
+	assert_int_equal(diskbench_recorder_end(rec, 1000000000), 0);
+	assert_int_equal(diskbench_result_new(&v[0], "seq_write", DISKBENCH_PHASE_SEQ_WRITE,
+					      rec), 0);
+	assert_int_equal(diskbench_result_new(&v[1], "mine", DISKBENCH_PHASE_CUSTOM, rec), 0);
+	diskbench_recorder_free(rec);
+	assert_int_equal(diskbench_result_set_error(v[1], -EIO, "read", NULL, UINT64_MAX), 0);
+	in.name = "node";
+	in.file_bytes = 64 << 20;
+	in.files = 5000;
+	assert_int_equal(diskbench_report_new(&r), 0);
+	assert_int_equal(diskbench_report_add(r, &in,
+		(const struct diskbench_result *const *)v, 2), 0);
+	out = fx_write(r, DISKBENCH_FORMAT_BONNIE_TEXT, NULL);
+	assert_null(strstr(out, "Sequential Output"));
+	assert_null(strstr(out, "Sequential Create"));
+	assert_int_equal(strncmp(out, "Other phases\nnode seq_write: 1.0g/s, 1000 ops in "
+				      "1.000 s, p99 500 us, worst 500 us\n", 79), 0);
+	assert_non_null(strstr(out, "node mine: 1.0g/s, 1000 ops in 1.000 s, p99 500 us"));
+	assert_non_null(strstr(out, " (partial)\n"));
+	assert_non_null(strstr(out, "node mine: not measured: read"));
+	free(out);
+	diskbench_result_free(v[0]);
+	diskbench_result_free(v[1]);
+	diskbench_report_free(r);
+}
+
 static void test_bonnie_malformed(void **state)
 {
 	const char *good = "1.98,2.00a,testhost,1,12345,,,,,,,,,,,,,,,,,1,symlink,,,,"
@@ -743,6 +790,7 @@ int main(void)
 		cmocka_unit_test(test_bonnie_text_long_names),
 		cmocka_unit_test(test_bonnie_same_name_csv_json),
 		cmocka_unit_test(test_bonnie_failed_phase_not_measured),
+		cmocka_unit_test(test_bonnie_text_other_phases),
 		cmocka_unit_test(test_bonnie_malformed),
 		cmocka_unit_test(test_bonnie_refuses_comma),
 	};

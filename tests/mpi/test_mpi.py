@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """diskbench-mpi under Open MPI with 4 ranks (suite 'mpi').
 
-    test_mpi.py DISKBENCH_MPI DISKBENCH_MPI_SIM MPIRUN
+    test_mpi.py DISKBENCH_MPI DISKBENCH_MPI_SIM MPIRUN DISKBENCH_REPORT
 
 DISKBENCH_MPI_SIM is the same program built with the simulated device of
 tests/support/sim-engine.c (--sim): rank r's i-th read or write of a phase
@@ -31,7 +31,7 @@ import sys
 import tempfile
 import time
 
-PROG, SIM, MPIRUN = sys.argv[1:4]
+PROG, SIM, MPIRUN, REPORT = sys.argv[1:5]
 NP = 4
 # Open MPI as root in a container: oversubscribe the two cores, shared
 # memory without the single-copy mechanism that needs ptrace rights.
@@ -325,6 +325,22 @@ def test_real_engine_and_shared_file():
             check(ph["ops"] == sum(r[k]["ops"] for r in ranks), "%s: sum" % ph["name"])
         check(os.path.getsize(os.path.join(d, "out.html")) > 1000, "an HTML page")
         check("within +-" in p.stdout, "the clock error bound is reported")
+        doc = json.load(open(j))
+        check(all(r["options"] == "-d %s -s 1m -b 64k -n 16 --random-ops 64 --json %s "
+                  "--html %s" % (work, j, os.path.join(d, "out.html")) for r in doc["runs"]),
+              "the command line is each run's options: %r" % doc["runs"][0]["options"])
+        check(all("clock_offset_ns" in ph["config"] and "clock_error_ns" in ph["config"]
+                  for r in doc["runs"][1:] for ph in r["phases"]),
+              "each rank's results carry its clock offset and its error bound")
+        check(doc["runs"][0]["bonnie"]["files"] == 16, "the aggregate names its files")
+        t = subprocess.run([REPORT, "--text", j], capture_output=True, text=True, timeout=60)
+        rows = t.stdout.splitlines()
+        check(t.returncode == 0 and "Sequential Output" not in t.stdout
+              and "Other phases" in rows
+              and any(ln.startswith("all ranks seq_write: ") for ln in rows)
+              and any(ln.startswith("rank 3 random_io: ") for ln in rows),
+              "diskbench-report --text: no blank rows, a line per other phase: %r"
+              % t.stdout[-600:])
         p = run(["-d", work, "-s", "1m", "-b", "64k", "--shared-file",
                  "--json", j], prog=PROG)
         check(p.returncode == 0, "shared file: exit 0: " + p.stderr)
