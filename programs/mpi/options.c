@@ -24,6 +24,7 @@ static void usage(void)
 	     "       [--engine sync|io_uring] [--random-block BYTES] [--random-ops N]\n"
 	     "       [--rate PER_SECOND [--poisson]]\n"
 	     "       [-n FILES] [--phases write,read,random,files] [--shared-file]\n"
+	     "       [--direct]\n"
 	     "       [--time-limit SECONDS] [--interval-ms MS] [--round-trips N]\n"
 	     "       [--json FILE] [--html FILE]\n");
 }
@@ -79,7 +80,7 @@ static bool parse_phases(const char *s, bool ph[4])
 
 enum {
 	OPT_ENGINE = 256, OPT_RANDOM_BLOCK, OPT_RANDOM_OPS, OPT_PHASES,
-	OPT_SHARED, OPT_JSON, OPT_HTML, OPT_ROUND_TRIPS, OPT_TIME_LIMIT,
+	OPT_SHARED, OPT_DIRECT, OPT_JSON, OPT_HTML, OPT_ROUND_TRIPS, OPT_TIME_LIMIT,
 	OPT_INTERVAL, OPT_HELP, OPT_RATE, OPT_POISSON, OPT_SIM, OPT_SIM_STALL, OPT_SIM_SKEW,
 	OPT_SIM_FULL,
 };
@@ -121,6 +122,7 @@ int parse_args(int argc, char **argv, struct opts *o)
 		{ "random-ops", required_argument, NULL, OPT_RANDOM_OPS },
 		{ "phases", required_argument, NULL, OPT_PHASES },
 		{ "shared-file", no_argument, NULL, OPT_SHARED },
+		{ "direct", no_argument, NULL, OPT_DIRECT },
 		{ "json", required_argument, NULL, OPT_JSON },
 		{ "html", required_argument, NULL, OPT_HTML },
 		{ "round-trips", required_argument, NULL, OPT_ROUND_TRIPS },
@@ -223,6 +225,9 @@ int parse_args(int argc, char **argv, struct opts *o)
 				return -1;
 			}
 			o->phases_given = true;
+			break;
+		case OPT_DIRECT:
+			o->direct = true;
 			break;
 		case OPT_SHARED:
 			o->shared_file = true;

@@ -27,6 +27,7 @@ struct opts {
 	bool phases[4];
 	bool phases_given;        /* --phases named them */
 	bool shared_file;
+	bool direct;              /* O_DIRECT: sequential, random, shared file */
 	const char *json;
 	const char *html;
 	char *cmdline;            /* the arguments, for the report's options */

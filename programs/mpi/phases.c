@@ -78,12 +78,12 @@ static int build_run(struct rank *rk, struct diskbench_run **out,
 		so.block_bytes = o->block;
 		so.queue_depth = o->queue_depth;
 		if (o->phases[PH_WRITE]) {
-			so.flags = DISKBENCH_SEQ_WRITE;
+			so.flags = DISKBENCH_SEQ_WRITE | (o->direct ? DISKBENCH_SEQ_DIRECT : 0);
 			err = diskbench_phase_seq_new(&p, &so);
 			err = add_phase(run, p, err);
 		}
 		if (!err && o->phases[PH_READ]) {
-			so.flags = 0;
+			so.flags = o->direct ? DISKBENCH_SEQ_DIRECT : 0;
 			err = diskbench_phase_seq_new(&p, &so);
 			err = add_phase(run, p, err);
 		}
@@ -91,6 +91,8 @@ static int build_run(struct rank *rk, struct diskbench_run **out,
 			rnd.block_bytes = o->random_block;
 			rnd.ops = o->random_ops;
 			rnd.queue_depth = o->queue_depth;
+			if (o->direct)
+				rnd.flags |= DISKBENCH_RANDOM_DIRECT;
 			err = diskbench_phase_random_new(&p, &rnd);
 			if (!err && o->rate > 0) {
 				struct diskbench_pace_opts po = DISKBENCH_PACE_OPTS_INIT;

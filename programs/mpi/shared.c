@@ -56,7 +56,9 @@ int shared_setup_phase(struct diskbench_custom_ctx *ctx, void *ud)
 	const char *cache = "as the system keeps it";
 	int err;
 
-	if (!sh->write) {
+	if (sh->rk->o->direct) {
+		cache = "bypassed (O_DIRECT)";
+	} else if (!sh->write) {
 		/* What the write left in the page cache goes, for this
 		 * rank's range: the read measures the device. (cache_drop
 		 * is the library's own key: for a custom phase, what it did.) */
@@ -73,7 +75,8 @@ int shared_setup_phase(struct diskbench_custom_ctx *ctx, void *ud)
 		err = diskbench_custom_set_config(ctx, "fsync", sh->write
 						  ? "at the end, timed" : "none");
 	if (!err)
-		err = diskbench_custom_set_config(ctx, "direct", "false");
+		err = diskbench_custom_set_config(ctx, "direct",
+						  sh->rk->o->direct ? "true" : "false");
 	return err;
 }
 
@@ -117,7 +120,8 @@ static int shared_open(struct rank *rk)
 	MPI_Bcast(rk->shared_name, sizeof(rk->shared_name), MPI_CHAR, 0, rk->comm);
 	if (g_rank == 0) {
 		rk->shared_fd = openat(rk->dirfd, rk->shared_name,
-				       O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+				       O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC |
+				       (rk->o->direct ? O_DIRECT : 0), 0600);
 		if (rk->shared_fd < 0 || fstat(rk->shared_fd, &st)) {
 			err = -errno;
 			set_err(rk, "create %s/%s: %s", rk->o->dir, rk->shared_name,
@@ -129,7 +133,8 @@ static int shared_open(struct rank *rk)
 	}
 	MPI_Bcast(id, 2, MPI_UINT64_T, 0, rk->comm);
 	if (g_rank != 0 && id[1]) {
-		rk->shared_fd = openat(rk->dirfd, rk->shared_name, O_RDWR | O_CLOEXEC);
+		rk->shared_fd = openat(rk->dirfd, rk->shared_name, O_RDWR | O_CLOEXEC |
+				       (rk->o->direct ? O_DIRECT : 0));
 		if (rk->shared_fd < 0 || fstat(rk->shared_fd, &st)) {
 			err = -errno;
 			set_err(rk, "open %s/%s: %s", rk->o->dir, rk->shared_name,

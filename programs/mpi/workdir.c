@@ -83,6 +83,10 @@ int make_engine_and_target(struct rank *rk)
 	to.file_bytes = rk->o->size;
 	to.block_bytes = (uint32_t)(rk->o->block < UINT32_MAX ? rk->o->block : 0);
 	to.name_prefix = "diskbench-mpi";
+	/* --direct: the target probes O_DIRECT in the rank's directory and
+	 * checks the block sizes against the alignment it needs. */
+	if (rk->o->direct)
+		to.flags |= DISKBENCH_TARGET_DIRECT;
 	err = diskbench_target_new(&rk->target, rk->rank_dir, &to, &why);
 	if (err) {
 		set_err(rk, "%s", why ? why : diskbench_strerror(err));

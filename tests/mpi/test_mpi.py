@@ -470,6 +470,39 @@ def test_ctrl_c_on_mpirun():
         check(leftovers(d) == [], "nothing left: %r" % leftovers(d))
 
 
+def test_direct():
+    """--direct: every write of a test file (the ranks' and the shared one)
+    goes through a descriptor opened with O_DIRECT, and the reads too (two
+    per rank: the sequential read and the random one; the library's
+    cache-drop opens are the only others), as strace sees them; the
+    results' configuration says direct."""
+    print("--direct", flush=True)
+    import re
+    name = re.compile(r'openat\(\d+, "diskbench-mpi\.\d+(\.shared)?", ([A-Z_|]+)')
+    for extra, phases in (([], ["seq_write", "seq_read", "random_io"]),
+                          (["--shared-file"], ["shared_write", "shared_read"])):
+        with tempfile.TemporaryDirectory() as d:
+            j = os.path.join(d, "r.json")
+            work = os.path.join(d, "w")
+            os.mkdir(work)
+            st = subprocess.run(["strace", "-f", "-qq", "-e", "trace=openat"] + MPI_ARGS
+                                + [PROG, "-d", work, "-s", "4m", "-b", "1m", "-n", "0",
+                                   "--direct", "--json", j] + extra,
+                                capture_output=True, text=True, env=MPI_ENV, timeout=60)
+            opens = [m.group(2).split("|") for m in name.finditer(st.stderr)]
+            writes = [f for f in opens if "O_RDWR" in f or "O_WRONLY" in f]
+            reads = [f for f in opens if "O_RDONLY" in f and "O_DIRECT" in f]
+            check(st.returncode == 0 and writes and all("O_DIRECT" in f for f in writes),
+                  "--direct %s: every open for writing has O_DIRECT: %r" % (extra, writes))
+            if not extra:
+                check(len(reads) >= 2 * NP, "--direct: the reads' opens have O_DIRECT: %r"
+                      % opens)
+            doc = json.load(open(j))
+            got = [(ph["name"], ph["config"].get("direct")) for ph in doc["runs"][0]["phases"]]
+            check(got == [(n, True) for n in phases], "--direct %s: said: %r" % (extra, got))
+            check(leftovers(work) == [], "--direct: nothing left")
+
+
 def test_refused_before_anything():
     """What cannot be done is refused in one line before anything runs,
     nothing on standard output: a report path that cannot be written, a
