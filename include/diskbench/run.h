@@ -57,6 +57,10 @@ typedef uint32_t (*diskbench_random_fn)(void *user_data);
 #define DISKBENCH_RUN_EVENT_PHASE_START UINT32_C(1)
 /** A phase has ended, its result made (diskbench_run_event.type). */
 #define DISKBENCH_RUN_EVENT_PHASE_END   UINT32_C(2)
+/** A phase's untimed preparation is done and its clock is about to start
+ *  (diskbench_run_event.type; only with DISKBENCH_RUN_READY_EVENT).
+ *  @since 1.4 */
+#define DISKBENCH_RUN_EVENT_PHASE_READY UINT32_C(3)
 
 /**
  * What a run event callback is told; valid only during the call.
@@ -82,7 +86,8 @@ struct diskbench_run_event {
 	 *  gives it), complete or partial; NULL at a start event, or when the
 	 *  result itself could not be made (-ENOMEM). */
 	const struct diskbench_result *result;
-	/** DISKBENCH_RUN_EVENT_PHASE_START or DISKBENCH_RUN_EVENT_PHASE_END. */
+	/** DISKBENCH_RUN_EVENT_PHASE_START, _END, or (with
+	 *  DISKBENCH_RUN_READY_EVENT) _READY. */
 	uint32_t type;
 	/** Index of the phase in the run, from 0. */
 	uint32_t phase_index;
@@ -208,6 +213,23 @@ struct diskbench_run_opts {
  * time and the process id, as bonnie++ does; diskbench_run_seed() tells it.
  */
 #define DISKBENCH_RUN_SEED UINT32_C(0x01)
+
+/**
+ * Also tell the event callback when each phase is ready: its untimed
+ * preparation done (files laid out or opened, caches dropped, bonnie++'s
+ * pause before the seeks, a custom phase's setup), its clock about to
+ * start, on the thread running diskbench_run_execute() (a phase of
+ * several threads: before any of them starts). Programs that start a
+ * phase on many processes at once (diskbench-mpi) wait for each other
+ * there, so that no process's preparation counts in the others' time.
+ * A phase that fails in its preparation has no ready event (its end event
+ * comes as ever). A negative value returned from the ready event stops
+ * the phase before its first operation: its result is partial with that
+ * error ("the ready event failed: <strerror>"), its end event comes, and
+ * the run stops after it.
+ * @since 1.4
+ */
+#define DISKBENCH_RUN_READY_EVENT UINT32_C(0x02)
 
 /** Initializer for struct diskbench_run_opts: all defaults. */
 #define DISKBENCH_RUN_OPTS_INIT \

@@ -70,6 +70,13 @@ struct diskbench__ctx {
 	struct diskbench__pacer *pace;
 	const struct diskbench_pace_opts *pace_opts;  /* the phase's */
 	uint32_t run_seed;            /* the run's seed, for the schedule */
+	/* Told once, when the phase's untimed preparation is done and its
+	 * clock is about to start (the run's ready event); NULL: nobody.
+	 * A negative answer stops the phase. Workers get NULL: the phase's
+	 * thread tells it before it releases them. */
+	int (*ready)(void *arg);
+	void *ready_arg;
+	bool ready_told;
 };
 
 /* A result's configuration being set: the first error is kept. */
@@ -201,7 +208,12 @@ extern const struct diskbench__phase_class diskbench__files_class;
 int diskbench__ctx_new_recorder(const struct diskbench__ctx *ctx,
 				struct diskbench_recorder **out);
 
-/* Starts the clock of a phase: recorder begin, deadlines. */
+/* The ready event, once: 0, or the callback's negative answer as the
+ * phase's error. */
+int diskbench__ctx_ready(struct diskbench__ctx *ctx);
+
+/* Starts the clock of a phase: the ready event, recorder begin,
+ * deadlines. */
 int diskbench__ctx_begin(struct diskbench__ctx *ctx);
 
 /* Slow path of ctx_after_op(): deadlines and progress. */

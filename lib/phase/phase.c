@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include <diskbench/error.h>
 #include <diskbench/phase.h>
 
 #include "phase/pace-internal.h"
@@ -153,10 +154,29 @@ static void set_next_check(struct diskbench__ctx *ctx)
 	ctx->next_check_ns = next;
 }
 
+int diskbench__ctx_ready(struct diskbench__ctx *ctx)
+{
+	int rc;
+
+	if (!ctx->ready || ctx->ready_told)
+		return 0;
+	ctx->ready_told = true;
+	rc = ctx->ready(ctx->ready_arg);
+	if (rc >= 0)
+		return 0;
+	return diskbench__ctx_failf(ctx, rc, NULL, UINT64_MAX,
+				    "the ready event failed: %s", diskbench_strerror(rc));
+}
+
 int diskbench__ctx_begin(struct diskbench__ctx *ctx)
 {
-	uint64_t now = diskbench__engine_now(ctx->engine);
-	int err = diskbench_recorder_begin(ctx->rec, now);
+	int err = diskbench__ctx_ready(ctx);
+	uint64_t now;
+
+	if (err)
+		return err;
+	now = diskbench__engine_now(ctx->engine);
+	err = diskbench_recorder_begin(ctx->rec, now);
 
 	if (err)
 		return diskbench__ctx_fail(ctx, err, "read CPU time", NULL,

@@ -112,6 +112,7 @@ int diskbench__run_workers(struct diskbench__ctx *ctx, unsigned n,
 
 	for (unsigned i = 0; i < n && !err; i++) {
 		w[i].ctx = *ctx;
+		w[i].ctx.ready = NULL;   /* told once, by this thread */
 		w[i].ctx.progress = NULL;
 		w[i].ctx.err = 0;
 		w[i].ctx.cancel = &all.stop;
@@ -163,6 +164,9 @@ int diskbench__run_workers(struct diskbench__ctx *ctx, unsigned n,
 		nap(settle_ns - slept < POLL_NS ? settle_ns - slept : POLL_NS);
 	}
 
+	/* Every worker prepared, the pause made: the phase is ready. */
+	if (!err)
+		err = diskbench__ctx_ready(ctx);
 	diskbench_cpu_time(&user0, &sys0);
 	t0 = diskbench__engine_now(ctx->engine);
 	ctx->last_progress_ns = t0;

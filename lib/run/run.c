@@ -75,7 +75,7 @@ static int diskbench_run_new__impl(struct diskbench_run **out,
 		free(run);
 		return err;
 	}
-	if (run->opts.flags & ~DISKBENCH_RUN_SEED) {
+	if (run->opts.flags & ~(DISKBENCH_RUN_SEED | DISKBENCH_RUN_READY_EVENT)) {
 		free(run);
 		return -EINVAL;
 	}
@@ -333,10 +333,38 @@ static int describe(const struct diskbench_run *run, const struct diskbench_phas
 	return c.err;
 }
 
+/* The phase that is about to start timing, for its ready event. */
+struct ready_at {
+	struct diskbench_run *run;
+	size_t index;
+};
+
+static int ready_event(void *arg)
+{
+	struct ready_at *at = arg;
+	const struct diskbench_run_opts *o = &at->run->opts;
+	const struct diskbench_phase *p = at->run->phases[at->index];
+	struct diskbench_run_event ev;
+
+	if (!o->event)
+		return 0;
+	memset(&ev, 0, sizeof(ev));
+	ev.sz = sizeof(ev);
+	ev.run = at->run;
+	ev.phase = p;
+	ev.phase_name = p->name;
+	ev.type = DISKBENCH_RUN_EVENT_PHASE_READY;
+	ev.phase_index = (uint32_t)at->index;
+	ev.phase_count = (uint32_t)at->run->nphases;
+	ev.phase_kind = p->kind;
+	return o->event(&ev, o->event_user_data);
+}
+
 /* Runs one phase into a new result; returns the phase's error. */
 static int run_phase(struct diskbench_run *run, size_t index,
 		     struct diskbench_result **res_out)
 {
+	struct ready_at at = { run, index };
 	struct diskbench_phase *p = run->phases[index];
 	struct diskbench_engine *e = run->target->engine;
 	struct diskbench_recorder *rec;
@@ -364,6 +392,10 @@ static int run_phase(struct diskbench_run *run, size_t index,
 	ctx.phase_count = (uint32_t)run->nphases;
 	ctx.next_check_ns = UINT64_MAX;
 	ctx.run_seed = run->seed;
+	if (run->opts.flags & DISKBENCH_RUN_READY_EVENT) {
+		ctx.ready = ready_event;
+		ctx.ready_arg = &at;
+	}
 
 	err = 0;
 	if (p->pace.rate_per_sec > 0) {

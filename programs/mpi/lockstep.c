@@ -134,8 +134,22 @@ int on_event(const struct diskbench_run_event *ev, void *ud)
 	struct sync_out s;
 	char buf[16];
 
-	if (ev->type != DISKBENCH_RUN_EVENT_PHASE_START)
+	if (ev->type == DISKBENCH_RUN_EVENT_PHASE_END) {
+		/* A phase that failed in its preparation met nobody at its
+		 * ready event: this sync point stands in for it (carrying
+		 * the failure), so that every rank makes as many. */
+		if (!rk->ready_synced && !rk->failed)
+			set_err(rk, "%s: %s", ev->phase_name,
+				ev->result ? diskbench_result_errmsg(ev->result)
+					   : diskbench_strerror(ev->error));
+		if (!rk->ready_synced)
+			(void)sync_point(rk, false, true);
 		return 0;
+	}
+	if (ev->type == DISKBENCH_RUN_EVENT_PHASE_READY)
+		rk->ready_synced = true;
+	else
+		rk->ready_synced = false;
 	if (stop_signal() && !rk->failed)
 		set_err(rk, "interrupted by %s",
 			stop_signal_name(stop_signal(), buf, sizeof(buf)));

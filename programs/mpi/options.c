@@ -81,7 +81,7 @@ static bool parse_phases(const char *s, bool ph[4])
 enum {
 	OPT_ENGINE = 256, OPT_RANDOM_BLOCK, OPT_RANDOM_OPS, OPT_PHASES,
 	OPT_SHARED, OPT_DIRECT, OPT_JSON, OPT_HTML, OPT_ROUND_TRIPS, OPT_TIME_LIMIT,
-	OPT_INTERVAL, OPT_HELP, OPT_RATE, OPT_POISSON, OPT_SIM, OPT_SIM_STALL, OPT_SIM_SKEW,
+	OPT_INTERVAL, OPT_HELP, OPT_RATE, OPT_POISSON, OPT_SIM, OPT_SIM_STALL, OPT_SIM_SKEW, OPT_SIM_PREP,
 	OPT_SIM_FULL,
 };
 
@@ -135,6 +135,7 @@ int parse_args(int argc, char **argv, struct opts *o)
 		{ "sim", no_argument, NULL, OPT_SIM },
 		{ "sim-stall", required_argument, NULL, OPT_SIM_STALL },
 		{ "sim-skew-ns", required_argument, NULL, OPT_SIM_SKEW },
+		{ "sim-prep", required_argument, NULL, OPT_SIM_PREP },
 		{ "sim-full", required_argument, NULL, OPT_SIM_FULL },
 #endif
 		{ NULL, 0, NULL, 0 },
@@ -156,6 +157,7 @@ int parse_args(int argc, char **argv, struct opts *o)
 #ifdef DISKBENCH_MPI_SIM
 	o->stall_rank = -1;
 	o->full_rank = -1;
+	o->prep_rank = -1;
 #endif
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "d:s:b:q:n:", longs, NULL)) != -1) {
@@ -291,6 +293,20 @@ int parse_args(int argc, char **argv, struct opts *o)
 			}
 			o->full_rank = rank;
 			o->full_bytes = bytes;
+			break;
+		}
+		case OPT_SIM_PREP: {
+			/* RANK:MS: that rank's read takes MS more to prepare
+			 * (its untimed fsync before the read). */
+			int rank;
+			unsigned long long ms;
+
+			if (sscanf(optarg, "%d:%llu", &rank, &ms) != 2) {
+				say0(PROG ": --sim-prep: '%s' is not RANK:MS\n", optarg);
+				return -1;
+			}
+			o->prep_rank = rank;
+			o->prep_ns = ms * 1000000;
 			break;
 		}
 		case OPT_SIM_SKEW:

@@ -41,6 +41,8 @@ struct opts {
 	uint64_t stall_ns;
 	uint64_t skew_ns;
 	int full_rank;
+	int prep_rank;            /* --sim-prep: this rank's read prepares */
+	uint64_t prep_ns;         /* this much longer */
 	uint64_t full_bytes;
 #endif
 };

@@ -42,10 +42,14 @@ static int build_run(struct rank *rk, struct diskbench_run **out,
 	ro.progress_interval_ns = 100 * UINT64_C(1000000);
 	ro.event = on_event;
 	ro.event_user_data = rk;
+	/* The ranks meet at each phase's start and again when it is ready:
+	 * no rank's untimed preparation (laying out, flushing, dropping the
+	 * cache) is in the others' time. */
+	ro.flags = DISKBENCH_RUN_READY_EVENT;
 	ro.stop_time_ns = o->time_limit_ns;
 	ro.timeline_interval_ns = o->interval_ns;
 	/* One seed for all: the same offsets and files on every rank. */
-	ro.flags = DISKBENCH_RUN_SEED;
+	ro.flags |= DISKBENCH_RUN_SEED;
 	ro.seed = 42;
 	err = diskbench_run_new(&run, rk->target, &ro);
 	if (err) {

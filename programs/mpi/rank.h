@@ -65,6 +65,7 @@ struct rank {
 	/* A start-of-phase sync point left while a signal came (lockstep.c):
 	 * its request and buffers, completed at the end. */
 	bool sync_pending;
+	bool ready_synced;        /* the phase running met at its ready event */
 	MPI_Request sync_req;
 	int64_t sync_in[4], sync_buf[4];
 	/* Shared file. */

@@ -1,8 +1,8 @@
 /*
  * The simulated device of diskbench-mpi-sim (sim.h): rank r's latencies
  * as the tests compute them, a stall where --sim-stall puts it, a device
- * that fills where --sim-full says, and rank r's clock --sim-skew-ns x r
- * ahead.
+ * that fills where --sim-full says, a read whose untimed fsync before it
+ * takes --sim-prep longer, and rank r's clock --sim-skew-ns x r ahead.
  */
 #include <diskbench.h>
 
@@ -27,7 +27,8 @@ static uint64_t sim_latency(int kind, uint64_t nth, uint64_t bytes, void *ud)
 
 	(void)nth, (void)bytes;
 	if (k == 2)
-		return 1000000;
+		return 1000000 + (rk->o->prep_rank == g_rank &&
+				  !strcmp(rk->sim_phase, "seq_read") ? rk->o->prep_ns : 0);
 	lat = 50000 + 7000 * (uint64_t)g_rank + (i * i % 97) * 1000;
 	if (rk->o->stall_rank == g_rank &&
 	    !strcmp(rk->sim_phase, rk->o->stall_phase) && i == rk->o->stall_nth &&

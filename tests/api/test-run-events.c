@@ -475,6 +475,83 @@ static void test_event_cannot_add(void **state)
 	assert_int_equal(got.add_rc, -EBUSY);
 }
 
+/* With DISKBENCH_RUN_READY_EVENT: start, ready, end for each phase, the
+ * ready one after the phase's preparation and before its clock (5 s of the
+ * device's clock at each event are in no result), with no result yet; a
+ * phase of several threads (the random one) tells it once; without the
+ * flag there is none (the tests above). */
+static void test_ready_events(void **state)
+{
+	struct fx *f = *state;
+	struct diskbench_run_opts ro = seed_opts(7);
+	struct diskbench_random_opts rno = DISKBENCH_RANDOM_OPTS_INIT;
+	struct diskbench_phase *p = NULL;
+	struct ops a = { .count = 3, .op_ns = SIM_MS };
+
+	fx_sim(f, NULL);
+	got.s = f->s;
+	got.advance_ns = 5 * SIM_S;
+	ro.event = on_event;
+	ro.event_user_data = &got;
+	ro.flags |= DISKBENCH_RUN_READY_EVENT;
+	fx_open(f, FILE_BYTES, BLOCK, 0, &ro);
+	add_ops(f, "first", &a);
+	add_seq_write(f);
+	rno.threads = 2;
+	rno.ops = 8;
+	assert_ok(diskbench_phase_random_new(&p, &rno));
+	assert_ok(diskbench_run_add(f->run, p));
+	run_execute_ok(f->run);
+	assert_u64_eq(got.n, 9);
+	for (uint32_t i = 0; i < 3; i++) {
+		assert_int_equal(got.ev[3 * i].type, START);
+		assert_int_equal(got.ev[3 * i + 1].type, DISKBENCH_RUN_EVENT_PHASE_READY);
+		assert_int_equal(got.ev[3 * i + 2].type, END);
+		assert_int_equal(got.ev[3 * i + 1].index, i);
+		assert_null(got.ev[3 * i + 1].result);
+		assert_u64_eq(got.ev[3 * i + 1].results_then, i);
+		assert_int_equal(got.ev[3 * i + 1].kind, got.ev[3 * i].kind);
+	}
+	assert_u64_eq(diskbench_result_elapsed_ns(diskbench_run_result(f->run, 0)),
+		      3 * SIM_MS);
+	assert_true(diskbench_result_elapsed_ns(diskbench_run_result(f->run, 1)) < SIM_S);
+	assert_true(diskbench_result_elapsed_ns(diskbench_run_result(f->run, 2)) < SIM_S);
+	assert_clean_sim(f->s, f->t);
+}
+
+/* A ready event that fails stops its phase before the first operation:
+ * a partial result with that error and no operations, its end event, and
+ * the run stops there with the message naming the phase and the event. */
+static void test_ready_event_fails(void **state)
+{
+	struct fx *f = *state;
+	struct diskbench_run_opts ro = seed_opts(7);
+	struct ops a = { .count = 3, .op_ns = SIM_MS }, c = { .count = 2, .op_ns = SIM_MS };
+	const struct diskbench_result *r;
+
+	fx_sim(f, NULL);
+	got.s = f->s;
+	got.fail_at = 2;
+	got.fail_rc = -EIO;
+	ro.event = on_event;
+	ro.event_user_data = &got;
+	ro.flags |= DISKBENCH_RUN_READY_EVENT;
+	fx_open(f, FILE_BYTES, BLOCK, 0, &ro);
+	add_ops(f, "first", &a);
+	add_ops(f, "second", &c);
+	assert_int_equal(diskbench_run_execute(f->run), -EIO);
+	assert_u64_eq(got.n, 3);
+	assert_int_equal(got.ev[2].type, END);
+	assert_int_equal(got.ev[2].error, -EIO);
+	assert_u64_eq(diskbench_run_result_count(f->run), 1);
+	r = diskbench_run_result(f->run, 0);
+	assert_int_equal(diskbench_result_error(r), -EIO);
+	assert_u64_eq(diskbench_result_ops(r), 0);
+	assert_non_null(strstr(diskbench_result_errmsg(r), "the ready event failed"));
+	assert_non_null(strstr(diskbench_run_errmsg(f->run), "first: "));
+	assert_clean_sim(f->s, f->t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -491,6 +568,8 @@ int main(void)
 		T(test_cancel_in_start_event),
 		T(test_no_events_before_first_phase),
 		T(test_event_cannot_add),
+		T(test_ready_events),
+		T(test_ready_event_fails),
 #undef T
 	};
 

@@ -503,6 +503,29 @@ def test_direct():
             check(leftovers(work) == [], "--direct: nothing left")
 
 
+def test_preparation_before_the_wait():
+    """The ranks meet again when each phase is ready (its untimed
+    preparation done): rank 2's read taking 500 ms more to prepare (its
+    fsync before the read) is in no figure, the aggregate's time included,
+    and the ranks' starts are 0 ns apart on the simulated common clock.
+    Met only at the start, the aggregate's read took 500 ms more."""
+    print("preparation before the wait", flush=True)
+    with tempfile.TemporaryDirectory() as d:
+        j = os.path.join(d, "r.json")
+        p = run(["--sim", "-d", d, "-s", "4m", "-b", "64k", "-n", "0",
+                 "--phases", "write,read", "--sim-prep", "2:500", "--json", j])
+        check(p.returncode == 0, "exit 0: " + p.stderr)
+        agg, ranks = runs_of(json.load(open(j)))
+        rd = agg[1]
+        check(rd["name"] == "seq_read" and rd["elapsed_ns"] < 100 * 10**6,
+              "the aggregate read's time holds no preparation: %d ns" % rd["elapsed_ns"])
+        check(all(r[1]["elapsed_ns"] < 100 * 10**6 for r in ranks),
+              "nor any rank's")
+        check(rd["config"].get("start_skew_ns") == 0,
+              "the starts 0 ns apart: %r" % rd["config"].get("start_skew_ns"))
+        check("skew  the ranks' starts 0ns apart" in p.stdout, "the skew is reported")
+
+
 def test_refused_before_anything():
     """What cannot be done is refused in one line before anything runs,
     nothing on standard output: a report path that cannot be written, a

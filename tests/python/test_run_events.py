@@ -137,3 +137,30 @@ def test_bonnie_suite_parts_and_refusals(tdir):
             small_suite(run, seeks=-1)
         small_suite(run, big_file=False, mode="symlink")
         assert [r.name for r in run.execute()] == SMALL
+
+
+def test_ready_events(tdir):
+    """Run(ready_events=True): start, ready, end for each phase, the ready
+    one with no result; a ready event that returns False stops the phase
+    before its first operation."""
+    seen = []
+    with diskbench.Target(tdir, file_size=MiB) as t:
+        run = diskbench.Run(t, seed=1, events=seen.append, ready_events=True)
+        run.add(diskbench.CustomPhase("a", ops(5)),
+                diskbench.SeqPhase(write=True, block_size=65536))
+        run.execute()
+        run.close()
+    assert [(e.type, e.phase_index) for e in seen] == [
+        ("start", 0), ("ready", 0), ("end", 0),
+        ("start", 1), ("ready", 1), ("end", 1)]
+    assert seen[1].result is None
+    with diskbench.Target(tdir, file_size=MiB) as t:
+        run = diskbench.Run(t, events=lambda e: e.type != "ready",
+                            ready_events=True)
+        run.add(diskbench.CustomPhase("a", ops(5)))
+        with pytest.raises(DiskbenchError) as e:
+            run.execute()
+        assert e.value.errno == errno.ECANCELED
+        assert run.results[0].ops == 0
+        assert "the ready event failed" in run.results[0].errmsg
+        run.close()

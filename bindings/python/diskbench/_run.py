@@ -675,7 +675,9 @@ def _progress_of(pr: Any) -> Progress:
 
 class RunEvent(NamedTuple):
     """A phase's start or end, as a run's event callback is told (struct
-    diskbench_run_event). ``type`` is "start" or "end"; at the end,
+    diskbench_run_event). ``type`` is "start", "ready" (with
+    ``Run(ready_events=True)``: the phase's untimed preparation done, its
+    clock about to start) or "end"; at the end,
     ``result`` is the phase's Result (a copy; None if the library could not
     make one) and ``error`` the negative errno that stopped the phase (0 if
     it completed)."""
@@ -689,13 +691,17 @@ class RunEvent(NamedTuple):
     error: int
 
 
+_EVENT_NAMES = {C.RUN_EVENT_PHASE_START: "start", C.RUN_EVENT_PHASE_END: "end",
+                C.RUN_EVENT_PHASE_READY: "ready"}
+
+
 def _event_of(ev: Any) -> RunEvent:
     kind: Any
     try:
         kind = PhaseKind(ev.phase_kind)
     except ValueError:  # a kind newer than this package
         kind = ev.phase_kind
-    return RunEvent("start" if ev.type == C.RUN_EVENT_PHASE_START else "end",
+    return RunEvent(_EVENT_NAMES.get(ev.type, str(ev.type)),
                     ev.phase_index, ev.phase_count,
                     decode(ev.phase_name) or "", kind,
                     Result._copy_of(ev.result) if ev.result else None,
@@ -730,7 +736,8 @@ class Run(Closeable):
     ``Run(target, seed=None, progress=None, progress_interval=0.5,
     stop_bytes=0, stop_ops=0, stop_time=0, timeline_interval=0,
     hist_precision_bits=0, random=None, timeline_max_intervals=0,
-    slow_threshold=0, slow_log=True, events=None, journal=None)``: ``seed`` fixes every random
+    slow_threshold=0, slow_log=True, events=None, journal=None,
+    ready_events=False)``: ``seed`` fixes every random
     choice (None: drawn from the time, as bonnie++); ``progress(p)`` is
     called with a Progress at most every ``progress_interval`` seconds and
     stops the run by returning False or a negative errno; ``stop_*`` stop
@@ -743,7 +750,9 @@ class Run(Closeable):
     ``slow_log=False``. ``events(e)`` is called with a RunEvent when each
     phase starts and ends, outside the phases' timing; it stops the run by
     returning False or a negative errno (a start event: before the phase
-    does anything). ``journal`` (a Journal) gets every phase's start and
+    does anything); with ``ready_events=True`` it is also called when each
+    phase is ready (type "ready": its untimed preparation done, its clock
+    about to start), and stops the phase by returning False. ``journal`` (a Journal) gets every phase's start and
     result as the events come, each flushed to the disk before the run
     goes on (and before ``events`` is called); a journal write that fails
     stops the run, its results kept.
@@ -761,7 +770,8 @@ class Run(Closeable):
                  timeline_max_intervals: int = 0, slow_threshold: float = 0,
                  slow_log: bool = True,
                  events: Optional[Callable[[RunEvent], Any]] = None,
-                 journal: Optional[Any] = None) -> None:
+                 journal: Optional[Any] = None,
+                 ready_events: bool = False) -> None:
         if not isinstance(target, Target):
             raise TypeError("target must be a Target, not %s"
                             % type(target).__name__)
@@ -793,6 +803,8 @@ class Run(Closeable):
         if seed is not None:
             opts.seed = u32(seed, "seed")
             opts.flags |= C.RUN_SEED
+        if check_bool(ready_events, "ready_events"):
+            opts.flags |= C.RUN_READY_EVENT
         keep: List[Any] = []
         errors = self._errors
         if progress is not None:
