@@ -104,6 +104,8 @@ DISKBENCH_API int diskbench_journal_begin(struct diskbench_journal *j,
  * the callback does, so that a phase's result is durable before the
  * program goes on.
  *
+ * A ready event (DISKBENCH_RUN_READY_EVENT) writes nothing.
+ *
  * @param[in] j  the journal
  * @param[in] ev the event
  * @return 0; -EINVAL for a NULL argument or an unknown event type; -ENOMEM;

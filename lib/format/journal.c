@@ -410,6 +410,9 @@ static int diskbench_journal_event__impl(struct diskbench_journal *j,
 		return err;
 	if (!ev || ev->sz < sizeof(*ev) || !ev->phase_name)
 		return -EINVAL;
+	/* A phase's ready event has nothing to keep: its start is kept. */
+	if (ev->type == DISKBENCH_RUN_EVENT_PHASE_READY)
+		return 0;
 	if (ev->type != DISKBENCH_RUN_EVENT_PHASE_START &&
 	    ev->type != DISKBENCH_RUN_EVENT_PHASE_END)
 		return -EINVAL;

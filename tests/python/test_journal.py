@@ -63,7 +63,7 @@ def test_on_disk_before_the_callback(tdir, tmp_path):
                          ev.result.encode()))
     with diskbench.Journal(path) as j, \
             diskbench.Target(tdir, file_size=MiB) as t:
-        with diskbench.Run(t, journal=j, events=look) as run:
+        with diskbench.Run(t, journal=j, events=look, ready_events=True) as run:
             run.add(diskbench.SeqPhase(write=True, block_size=65536),
                     diskbench.SeqPhase(block_size=65536))
             run.execute()
