@@ -46,6 +46,8 @@
 #define DISKBENCH__JOURNAL_MAX_PAYLOAD (UINT32_C(1) << 30)
 /* No string in a journal is longer (a path, a command line). */
 #define DISKBENCH__JOURNAL_MAX_STRING 65536
+/* A phase's index is below this (the next one's must fit in 32 bits). */
+#define DISKBENCH__JOURNAL_MAX_INDEX UINT32_MAX
 /* Phases a run announces, at most. */
 #define DISKBENCH__JOURNAL_MAX_PHASES 65536
 #define DISKBENCH__JOURNAL_INFO_STRINGS 8

@@ -280,6 +280,8 @@ static int read_start(const struct where *w, struct pay *y, struct reading *rd)
 		err = get(w, y, 8, "start time", &t);
 	if (err)
 		return err;
+	if (idx >= DISKBENCH__JOURNAL_MAX_INDEX)
+		return fail(w, "phase index %llu is out of range", (unsigned long long)idx);
 	if (idx < rd->next_index)
 		return fail(w, "phase %llu starts after phase %u", (unsigned long long)idx,
 			    rd->next_index - 1);
@@ -298,6 +300,8 @@ static int read_result(const struct where *w, struct pay *y, struct reading *rd)
 
 	if (err)
 		return err;
+	if (idx >= DISKBENCH__JOURNAL_MAX_INDEX)
+		return fail(w, "phase index %llu is out of range", (unsigned long long)idx);
 	if (rd->started ? idx != rd->current_index : idx < rd->next_index)
 		return fail(w, "a result for phase %llu, where phase %u %s",
 			    (unsigned long long)idx,
