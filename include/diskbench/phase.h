@@ -304,6 +304,13 @@ DISKBENCH_API int diskbench_phase_random_new(struct diskbench_phase **out,
  * and where the engine's file calls are its own (not the system's).
  */
 #define DISKBENCH_FILES_DROP_CACHES UINT32_C(0x02)
+/**
+ * No sync(2) at the end of the create and delete phases (bonnie++ makes
+ * one, timed, which writes every dirty page of the system): what mdtest
+ * does without its -Y. The results' `end_sync` says which.
+ * @since 1.4
+ */
+#define DISKBENCH_FILES_NO_SYNC     UINT32_C(0x04)
 
 /** Default number of small files: 16 x 1024, as bonnie++ -n 16. */
 #define DISKBENCH_FILES_DEFAULT_COUNT (16u * 1024u)

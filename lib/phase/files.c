@@ -15,7 +15,7 @@
  * - create: per file, open O_CREAT|O_EXCL, the size written in chunk
  *   pieces, with -b (DISKBENCH_FILES_SYNC) fsync of the file and of its
  *   directory, close; or a hard or symbolic link to file 0; then sync(2),
- *   timed;
+ *   timed (not with DISKBENCH_FILES_NO_SYNC);
  * - seq_stat / seq_delete walk each directory in readdir order; ran_stat /
  *   ran_delete go by path in the shuffled order; stat reads a non-empty
  *   file whole; the deletes remove the directories and end with sync(2).
@@ -67,6 +67,7 @@ struct files_run {
 	uint32_t mode;
 	uint64_t min_bytes, max_bytes;
 	bool sync;
+	bool end_sync;          /* sync(2) at the end of a create or delete */
 	bool random;            /* the random set (ran_*) */
 	bool cold;              /* drop the system's caches before the clock */
 	void *buf;
@@ -512,13 +513,21 @@ static int ensure_set(struct files_run *x)
 	return 0;
 }
 
-/* sync(2), inside the timing, at the end of create and delete phases. */
+/* sync(2), inside the timing, at the end of create and delete phases
+ * (none with DISKBENCH_FILES_NO_SYNC). */
 static int sync_all(struct files_run *x)
 {
-	int err = x->e->ops.sync(x->e->user_data);
+	int err;
+
+	if (!x->end_sync)
+		return 0;
+	err = x->e->ops.sync(x->e->user_data);
 
 	return err ? fail(x, err, "sync", NULL, UINT64_MAX) : 0;
 }
+
+#define FILES_FLAGS (DISKBENCH_FILES_SYNC | DISKBENCH_FILES_DROP_CACHES | \
+		     DISKBENCH_FILES_NO_SYNC)
 
 /* ---- a cold cache (DISKBENCH_FILES_DROP_CACHES) ---- */
 
@@ -975,6 +984,7 @@ static int run_files(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 	x.min_bytes = o->mode == DISKBENCH_FILES_REGULAR ? o->min_bytes : 0;
 	x.max_bytes = o->mode == DISKBENCH_FILES_REGULAR ? o->max_bytes : 0;
 	x.sync = o->flags & DISKBENCH_FILES_SYNC;
+	x.end_sync = !(o->flags & DISKBENCH_FILES_NO_SYNC);
 	x.cold = drops_caches(p, x.e);
 	if ((o->flags & DISKBENCH_FILES_DROP_CACHES) && stats_or_deletes(p->kind) &&
 	    !x.cold)
@@ -1035,7 +1045,13 @@ static void describe_files(const struct diskbench_phase *p,
 	diskbench__cfg_u64(c, "chunk_bytes", o->chunk_bytes ? o->chunk_bytes
 							     : FILES_DEFAULT_CHUNK);
 	diskbench__cfg_str(c, "fsync", o->flags & DISKBENCH_FILES_SYNC
-			   ? "each file and its directory" : "none (sync at the end)");
+			   ? "each file and its directory"
+			   : o->flags & DISKBENCH_FILES_NO_SYNC ? "none"
+								: "none (sync at the end)");
+	if (p->kind == DISKBENCH_PHASE_SEQ_CREATE || p->kind == DISKBENCH_PHASE_RAN_CREATE ||
+	    p->kind == DISKBENCH_PHASE_SEQ_DELETE || p->kind == DISKBENCH_PHASE_RAN_DELETE)
+		diskbench__cfg_str(c, "end_sync", o->flags & DISKBENCH_FILES_NO_SYNC
+				   ? "none" : "sync(2) of the whole system, timed");
 	/* The run writes ctx->cache_drop over this once the drop was tried. */
 	if (stats_or_deletes(p->kind))
 		diskbench__cfg_str(c, "cache_drop", o->flags & DISKBENCH_FILES_DROP_CACHES
@@ -1153,11 +1169,10 @@ static int diskbench_phase_files_new__impl(struct diskbench_phase **out,
 	if (o.mode >= FILES_MODES)
 		return diskbench__error_fail(-EINVAL,
 			"mode %d is not one of DISKBENCH_FILES_*", (int)o.mode);
-	if (o.flags & ~(DISKBENCH_FILES_SYNC | DISKBENCH_FILES_DROP_CACHES))
+	if (o.flags & ~FILES_FLAGS)
 		return diskbench__error_fail(-EINVAL,
 			"flags 0x%x: unknown bits 0x%x", (unsigned)o.flags,
-			(unsigned)(o.flags & ~(DISKBENCH_FILES_SYNC |
-					       DISKBENCH_FILES_DROP_CACHES)));
+			(unsigned)(o.flags & ~FILES_FLAGS));
 	if (o.files > DISKBENCH__FILES_MAX_COUNT)
 		return diskbench__error_fail(-EINVAL, "files %" PRIu64
 			" is over %" PRIu64, (uint64_t)o.files,

@@ -24,7 +24,8 @@ static void usage(void)
 	     "       [--engine sync|io_uring] [--random-block BYTES] [--random-ops N]\n"
 	     "       [--rate PER_SECOND [--poisson]]\n"
 	     "       [-n FILES] [--phases write,read,random,files] [--shared-file]\n"
-	     "       [--direct]\n"
+	     "       [--direct] [--file-size BYTES[:MAX]] [--dirs N]\n"
+	     "       [--files-sync end|none|each]\n"
 	     "       [--time-limit SECONDS] [--interval-ms MS] [--round-trips N]\n"
 	     "       [--json FILE] [--html FILE]\n");
 }
@@ -80,7 +81,7 @@ static bool parse_phases(const char *s, bool ph[4])
 
 enum {
 	OPT_ENGINE = 256, OPT_RANDOM_BLOCK, OPT_RANDOM_OPS, OPT_PHASES,
-	OPT_SHARED, OPT_DIRECT, OPT_JSON, OPT_HTML, OPT_ROUND_TRIPS, OPT_TIME_LIMIT,
+	OPT_SHARED, OPT_DIRECT, OPT_FILE_SIZE, OPT_DIRS, OPT_FILES_SYNC, OPT_JSON, OPT_HTML, OPT_ROUND_TRIPS, OPT_TIME_LIMIT,
 	OPT_INTERVAL, OPT_HELP, OPT_RATE, OPT_POISSON, OPT_SIM, OPT_SIM_STALL, OPT_SIM_SKEW, OPT_SIM_PREP,
 	OPT_SIM_FULL,
 };
@@ -123,6 +124,9 @@ int parse_args(int argc, char **argv, struct opts *o)
 		{ "phases", required_argument, NULL, OPT_PHASES },
 		{ "shared-file", no_argument, NULL, OPT_SHARED },
 		{ "direct", no_argument, NULL, OPT_DIRECT },
+		{ "file-size", required_argument, NULL, OPT_FILE_SIZE },
+		{ "dirs", required_argument, NULL, OPT_DIRS },
+		{ "files-sync", required_argument, NULL, OPT_FILES_SYNC },
 		{ "json", required_argument, NULL, OPT_JSON },
 		{ "html", required_argument, NULL, OPT_HTML },
 		{ "round-trips", required_argument, NULL, OPT_ROUND_TRIPS },
@@ -230,6 +234,51 @@ int parse_args(int argc, char **argv, struct opts *o)
 			break;
 		case OPT_DIRECT:
 			o->direct = true;
+			break;
+		case OPT_FILE_SIZE: {
+			/* mdtest's -w/-e: BYTES written to each file as it is
+			 * made, and read back by the stat phases; MIN:MAX
+			 * draws each size (bonnie++'s -n max:min). */
+			char buf[64], *colon;
+
+			snprintf(buf, sizeof(buf), "%s", optarg);
+			colon = strchr(buf, ':');
+			if (colon)
+				*colon = 0;
+			if (!parse_size(buf, &o->file_min) ||
+			    (colon && !parse_size(colon + 1, &o->file_max)) ||
+			    (colon ? o->file_max < o->file_min : false)) {
+				say0(PROG ": --file-size: '%s' is not BYTES or MIN:MAX (MIN <= MAX)\n",
+				     optarg);
+				return -1;
+			}
+			if (!colon)
+				o->file_max = o->file_min;
+			break;
+		}
+		case OPT_DIRS:
+			if (!parse_size(optarg, &v) || v < 1 || v > 99999) {
+				say0(PROG ": --dirs: '%s' is not a number of directories from 1 to 99999\n",
+				     optarg);
+				return -1;
+			}
+			o->dirs = (uint32_t)v;
+			break;
+		case OPT_FILES_SYNC:
+			/* end: sync(2) at the end of each create and delete
+			 * (bonnie++'s); none: no sync (mdtest without -Y);
+			 * each: fsync of each file and its directory too
+			 * (bonnie++'s -b, mdtest's -y). */
+			if (!strcmp(optarg, "end"))
+				o->files_sync = 0;
+			else if (!strcmp(optarg, "none"))
+				o->files_sync = 1;
+			else if (!strcmp(optarg, "each"))
+				o->files_sync = 2;
+			else {
+				say0(PROG ": --files-sync: '%s' is not end, none or each\n", optarg);
+				return -1;
+			}
 			break;
 		case OPT_SHARED:
 			o->shared_file = true;

@@ -28,6 +28,9 @@ struct opts {
 	bool phases_given;        /* --phases named them */
 	bool shared_file;
 	bool direct;              /* O_DIRECT: sequential, random, shared file */
+	uint64_t file_min, file_max;  /* --file-size: each small file's bytes */
+	uint32_t dirs;            /* --dirs: subdirectories of the small files */
+	int files_sync;           /* --files-sync: 0 end, 1 none, 2 each */
 	const char *json;
 	const char *html;
 	char *cmdline;            /* the arguments, for the report's options */

@@ -111,6 +111,11 @@ static int build_run(struct rank *rk, struct diskbench_run **out,
 			err = add_phase(run, p, err);
 		}
 		fo.files = o->files;
+		fo.max_bytes = o->file_max;
+		fo.min_bytes = o->file_min;
+		fo.dirs = o->dirs;
+		fo.flags = o->files_sync == 1 ? DISKBENCH_FILES_NO_SYNC :
+			   o->files_sync == 2 ? DISKBENCH_FILES_SYNC : 0;
 		for (int i = 0; !err && o->phases[PH_FILES] && i < 6; i++) {
 			err = diskbench_phase_files_new(&p, fk[i], &fo);
 			err = add_phase(run, p, err);

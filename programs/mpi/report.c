@@ -112,7 +112,9 @@ static int write_reports(struct rank *rk, struct diskbench_result **merged,
 	info.chunk_bytes = rk->o->block;
 	if (rk->o->phases[PH_FILES]) {
 		info.files = rk->o->files;
-		info.dirs = 1;
+		info.dirs = rk->o->dirs ? rk->o->dirs : 1;
+		info.max_bytes = rk->o->file_max;
+		info.min_bytes = rk->o->file_min;
 	}
 	info.concurrency = (uint32_t)g_size;
 	err = diskbench_report_add(rep, &info,

@@ -299,6 +299,27 @@ static void test_files_calls_regular(void **state)
 	assert_files_clean(f);
 }
 
+/* DISKBENCH_FILES_NO_SYNC: the create and delete phases make no sync(2)
+ * at their end (they made one each above), and say so. */
+static void test_files_no_end_sync(void **state)
+{
+	struct fx *f = *state;
+	struct diskbench_files_opts o = fopts(50, 1000, 0, 0);
+	struct snaps sn = { 0 };
+
+	o.flags = DISKBENCH_FILES_NO_SYNC;
+	fx_start(f, NULL, 1);
+	add_six_snapped(f, &o, &sn);
+	run_execute_ok(f->run);
+	for (size_t k = 0; k < 6; k++)
+		assert_u64_eq(delta(&sn, k, SIM_SYNC), 0);
+	assert_u64_eq(delta(&sn, 0, SIM_CREATE), 50);
+	assert_string_equal(diskbench_result_config(fx_res(f, 0), "end_sync"), "none");
+	assert_string_equal(diskbench_result_config(fx_res(f, 4), "end_sync"), "none");
+	assert_null(diskbench_result_config(fx_res(f, 2), "end_sync"));
+	assert_files_clean(f);
+}
+
 /* With -b and 4 directories: a handle per directory, fsync of each file
  * and of its directory, of the directory after each unlink. */
 static void test_files_calls_sync_dirs(void **state)
@@ -1504,7 +1525,8 @@ static void test_files_new_args(void **state)
 	BAD(chunk_bytes, 2u << 20);
 	BAD(dirs, 100000);
 	BAD(mode, 3);
-	BAD(flags, DISKBENCH_FILES_DROP_CACHES << 1);   /* the first unknown bit */
+	BAD(flags, DISKBENCH_FILES_NO_SYNC << 1);       /* the first unknown bit */
+	GOOD(flags, DISKBENCH_FILES_NO_SYNC);
 	GOOD(chunk_bytes, 256);
 	GOOD(chunk_bytes, 1u << 20);
 	GOOD(dirs, 99999);
@@ -1539,6 +1561,7 @@ static int sim_tests(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		T(test_files_calls_regular),
 		T(test_files_calls_sync_dirs),
+		T(test_files_no_end_sync),
 		T(test_files_calls_hardlink),
 		T(test_files_symlink_targets),
 		T(test_files_exact_latencies),

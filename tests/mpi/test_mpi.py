@@ -526,6 +526,45 @@ def test_preparation_before_the_wait():
         check("skew  the ranks' starts 0ns apart" in p.stdout, "the skew is reported")
 
 
+def test_small_files_options():
+    """mdtest's choices for the small files: --file-size (each file written
+    with that many bytes, read back by the stats), --dirs, --files-sync:
+    none makes no sync(2) (strace), end (the default, bonnie++'s) one at the
+    end of each create and delete on each rank; the configuration says so."""
+    print("small files: sizes, directories, sync", flush=True)
+    import re
+    for mode, syncs in (("none", 0), ("end", 4 * NP)):
+        with tempfile.TemporaryDirectory() as d:
+            j = os.path.join(d, "r.json")
+            work = os.path.join(d, "w")
+            os.mkdir(work)
+            st = subprocess.run(["strace", "-f", "-qq", "-e", "trace=sync"] + MPI_ARGS
+                                + [PROG, "-d", work, "-s", "1m", "-n", "64",
+                                   "--file-size", "4k", "--dirs", "4",
+                                   "--files-sync", mode, "--phases", "files",
+                                   "--json", j],
+                                capture_output=True, text=True, env=MPI_ENV, timeout=60)
+            # "sync() = 0", or "sync( <unfinished ...>" when ranks
+            # call it at once.
+            n = len(re.findall(r"(?<![a-z_])sync\(", st.stderr))
+            check(st.returncode == 0 and n == syncs,
+                  "--files-sync %s: %d sync(2) calls, not %d" % (mode, n, syncs))
+            agg, ranks = runs_of(json.load(open(j)))
+            c = agg[0]["config"]
+            check(agg[0]["name"] == "seq_create" and agg[0]["bytes"] == NP * 64 * 4096
+                  and c["dirs"] == 4 and c["min_bytes"] == c["max_bytes"] == 4096,
+                  "--file-size 4k --dirs 4: %r %r" % (agg[0]["bytes"], c))
+            check(c["end_sync"] == ("none" if mode == "none" else
+                                    "sync(2) of the whole system, timed"),
+                  "end_sync said: %r" % c["end_sync"])
+            check(agg[1]["name"] == "seq_stat" and agg[1]["bytes"] == NP * 64 * 4096,
+                  "the stats read each file back")
+            check(leftovers(work) == [], "nothing left")
+    with tempfile.TemporaryDirectory() as d:
+        p = run(["-d", d, "--files-sync", "sometimes"], prog=PROG)
+        check(p.returncode == 1 and "--files-sync" in p.stderr, "a bad --files-sync")
+
+
 def test_refused_before_anything():
     """What cannot be done is refused in one line before anything runs,
     nothing on standard output: a report path that cannot be written, a

@@ -521,3 +521,22 @@ def test_schedule_and_sweep(tdir):
     with pytest.raises(diskbench.DiskbenchError) as ei:
         diskbench.sweep(_os.path.join(tdir, "none"), "Swp")
     assert "none" in str(ei.value)
+
+
+def test_files_end_sync(tdir):
+    """FilesPhase(end_sync=False): no sync(2) at the end of the create and
+    delete phases, said in the configuration; the default makes it."""
+    with diskbench.Target(tdir) as t:
+        run = diskbench.Run(t)
+        run.add(*diskbench.FilesPhase.all(files=32, end_sync=False))
+        res = run.execute()
+        run.close()
+    assert res[0].config["end_sync"] == "none"
+    assert res[0].config["fsync"] == "none"
+    assert "end_sync" not in res[1].config          # a stat phase
+    with diskbench.Target(tdir) as t:
+        run = diskbench.Run(t)
+        run.add(*diskbench.FilesPhase.all(files=32))
+        res = run.execute()
+        run.close()
+    assert res[0].config["end_sync"].startswith("sync(2)")

@@ -334,12 +334,16 @@ class FilesPhase(Phase):
     "ran_del" (or a PhaseKind). ``files`` (default 16384), ``max_size`` and
     ``min_size`` (bytes; default empty files), ``dirs``, ``chunk_size``,
     ``mode`` ("regular", "hardlink" or "symlink"), ``sync`` (bonnie++'s
-    -b). The six phases of a run share their files: give them the same
-    options, as ``FilesPhase.all()`` does."""
+    -b), ``cold_metadata`` (the system's caches dropped before a stat or
+    delete phase, root only), ``end_sync=False`` (no sync(2) at the end
+    of the create and delete phases, as mdtest without -Y). The six phases
+    of a run share their files: give them the same options, as
+    ``FilesPhase.all()`` does."""
 
     def __init__(self, kind: Any, *, files: int = 0, max_size: int = 0,
                  min_size: int = 0, dirs: int = 0, chunk_size: int = 0,
                  mode: str = "regular", sync: bool = False,
+                 cold_metadata: bool = False, end_sync: bool = True,
                  name: Optional[str] = None) -> None:
         k = PhaseKind.of(kind)
         files_mode = _files_mode(mode)
@@ -351,7 +355,10 @@ class FilesPhase(Phase):
         opts.dirs = u32(dirs, "dirs")
         opts.chunk_bytes = u32(chunk_size, "chunk_size")
         opts.mode = files_mode
-        opts.flags = C.FILES_SYNC if check_bool(sync, "sync") else 0
+        opts.flags = ((C.FILES_SYNC if check_bool(sync, "sync") else 0) |
+                      (C.FILES_DROP_CACHES
+                       if check_bool(cold_metadata, "cold_metadata") else 0) |
+                      (0 if check_bool(end_sync, "end_sync") else C.FILES_NO_SYNC))
         p = C.P()
         check(C.phase_files_new(byref(p), int(k), byref(opts)),
               "phase_files_new")
