@@ -7,6 +7,7 @@
  * appended field (update the size, keep the offsets) or an ABI break. */
 #include <stdarg.h>
 #include <stddef.h>
+#include <string.h>
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
@@ -604,6 +605,22 @@ static void test_layout_all_init_macros(void **state)
 	assert_int_equal(ri.files_mode, 0);
 	assert_int_equal(wo.sz, sizeof(wo));
 	assert_null(wo.title);
+	{
+		struct diskbench_run_event ev = DISKBENCH_RUN_EVENT_INIT;
+		struct diskbench_run_event zero;
+
+		memset(&zero, 0, sizeof(zero));
+		zero.sz = sizeof(zero);
+		assert_int_equal(ev.sz, sizeof(ev));
+		assert_null(ev.run);
+		assert_null(ev.phase_name);
+		assert_null(ev.result);
+		assert_int_equal(ev.type, 0);
+		assert_int_equal(ev.error, 0);
+		diskbench_run_event_init(&zero, sizeof(zero));
+		assert_int_equal(zero.sz, sizeof(zero));
+		assert_null(zero.phase);
+	}
 }
 
 /* Format values are stored by callers (configuration, bindings). */
@@ -616,6 +633,24 @@ static void test_layout_format_values(void **state)
 	assert_int_equal(DISKBENCH_FORMAT_JSON, 3);
 	assert_int_equal(DISKBENCH_FORMAT_HTML, 4);
 	assert_int_equal(DISKBENCH_FORMAT_HDR_LOG, 5);
+	assert_int_equal(DISKBENCH_FORMAT_JOURNAL, 6);
+}
+
+/* The 1.4 values callers store or pass on (bindings mirror them): event
+ * types, run and small-file flags, the journal's magic and version. */
+static void test_layout_1_4_values(void **state)
+{
+	(void)state;
+	assert_int_equal(DISKBENCH_RUN_EVENT_PHASE_START, 1);
+	assert_int_equal(DISKBENCH_RUN_EVENT_PHASE_END, 2);
+	assert_int_equal(DISKBENCH_RUN_EVENT_PHASE_READY, 3);
+	assert_int_equal(DISKBENCH_RUN_SEED, 0x01);
+	assert_int_equal(DISKBENCH_RUN_READY_EVENT, 0x02);
+	assert_int_equal(DISKBENCH_FILES_SYNC, 0x01);
+	assert_int_equal(DISKBENCH_FILES_DROP_CACHES, 0x02);
+	assert_int_equal(DISKBENCH_FILES_NO_SYNC, 0x04);
+	assert_int_equal(DISKBENCH_JOURNAL_VERSION, 1);
+	assert_string_equal(DISKBENCH_JOURNAL_MAGIC, "DBJOURNL");
 }
 
 static void test_layout_engine_ops(void **state)
@@ -782,6 +817,7 @@ int main(void)
 		cmocka_unit_test(test_layout_compare),
 		cmocka_unit_test(test_layout_all_init_macros),
 		cmocka_unit_test(test_layout_format_values),
+		cmocka_unit_test(test_layout_1_4_values),
 		cmocka_unit_test(test_layout_pace),
 		cmocka_unit_test(test_layout_order_and_init_macros),
 		cmocka_unit_test(test_layout_has_field),
