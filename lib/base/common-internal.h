@@ -123,6 +123,16 @@ void diskbench__zfree(void *p, size_t bytes);
  */
 bool diskbench__fd_whereabouts(int fd, char *buf, size_t len);
 
+/* Bytes appended to a buffer of its own that doubles as it grows (the
+ * binary encoding, the journal's records): the first failure to grow
+ * sets nomem, and nothing more is added. Start from { 0 }; free(p). */
+struct diskbench__bytes {
+	uint8_t *p;
+	size_t len, cap;
+	bool nomem;
+};
+void diskbench__bytes_put(struct diskbench__bytes *b, const void *p, size_t n);
+
 /* A string made printf-style in memory of its own (free() it); NULL when
  * there is no memory or the format fails. */
 char *diskbench__vformat(const char *fmt, va_list ap);

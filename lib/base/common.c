@@ -158,3 +158,30 @@ int diskbench__cmp_u64(const void *a, const void *b)
 
 	return x < y ? -1 : x > y;
 }
+
+void diskbench__bytes_put(struct diskbench__bytes *b, const void *p, size_t n)
+{
+	if (b->nomem || !n)
+		return;
+	if (n > b->cap - b->len) {
+		size_t cap = b->cap ? b->cap : 256;
+		uint8_t *q;
+
+		while (n > cap - b->len) {
+			if (cap > SIZE_MAX / 2) {
+				b->nomem = true;
+				return;
+			}
+			cap *= 2;
+		}
+		q = realloc(b->p, cap);
+		if (!q) {
+			b->nomem = true;
+			return;
+		}
+		b->p = q;
+		b->cap = cap;
+	}
+	memcpy(b->p + b->len, p, n);
+	b->len += n;
+}

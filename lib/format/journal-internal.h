@@ -15,15 +15,10 @@
  * or an error, the error signed), a string is its length in 4 bytes
  * (0xffffffff: none) and its bytes.
  *
- *   run begin (1), run end (5): the run's metadata: its 8 strings in
- *                  struct diskbench_report_info's order (name, host,
- *                  kernel, dir, fs_type, options, version, seed_text),
- *                  then its 15 numbers in that order (start_time_ns,
- *                  flags, seed, concurrency, seeks, seekers,
- *                  file_chunk_bytes, file_bytes, chunk_bytes, files,
- *                  max_bytes, min_bytes, dirs, files_mode, end_time_ns);
- *                  then, at a begin, the number of phases and, for each,
- *                  its kind and name
+ *   run begin (1), run end (5): the run's metadata, its fields in the
+ *                  order of DISKBENCH__JOURNAL_INFO below (the 8 strings,
+ *                  then the 15 numbers); then, at a begin, the number of
+ *                  phases and, for each, its kind and name
  *   phase start (2): index, kind, name, wall-clock time (ns since 1970)
  *   phase result (3): index, then the result's binary encoding
  *                  (<diskbench/exchange.h>) to the payload's end
@@ -50,7 +45,19 @@
 #define DISKBENCH__JOURNAL_MAX_INDEX UINT32_MAX
 /* Phases a run announces, at most. */
 #define DISKBENCH__JOURNAL_MAX_PHASES 65536
+/*
+ * A run's metadata in a begin or end record: struct diskbench_report_info's
+ * fields in their order there, each string S(field), each number N32(field)
+ * or N64(field) (all written in 8 bytes; a 32-bit one read back must fit).
+ * The writer and the reader expand this one list.
+ */
+#define DISKBENCH__JOURNAL_INFO(S, N32, N64) \
+	S(name) S(host) S(kernel) S(dir) S(fs_type) S(options) S(version) \
+	S(seed_text) \
+	N64(start_time_ns) N32(flags) N32(seed) N32(concurrency) N32(seeks) \
+	N32(seekers) N32(file_chunk_bytes) N64(file_bytes) N64(chunk_bytes) \
+	N64(files) N64(max_bytes) N64(min_bytes) N32(dirs) N32(files_mode) \
+	N64(end_time_ns)
 #define DISKBENCH__JOURNAL_INFO_STRINGS 8
-#define DISKBENCH__JOURNAL_INFO_NUMBERS 15
 
 #endif

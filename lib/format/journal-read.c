@@ -126,61 +126,40 @@ static int get_string(const struct where *w, struct pay *y, const char *what,
 static int get_info(const struct where *w, struct pay *y,
 		    struct diskbench__report_run *run)
 {
-	static const char *const sname[DISKBENCH__JOURNAL_INFO_STRINGS] = {
-		"name", "host", "kernel", "dir", "fs_type", "options", "version",
-		"seed_text",
-	};
 	char *s[DISKBENCH__JOURNAL_INFO_STRINGS] = { 0 };
-	uint64_t v[DISKBENCH__JOURNAL_INFO_NUMBERS];
 	struct diskbench_report_info in = DISKBENCH_REPORT_INFO_INIT;
+	size_t ns = 0;
+	uint64_t v;
 	int err = 0;
 
-	for (size_t i = 0; !err && i < DISKBENCH__JOURNAL_INFO_STRINGS; i++)
-		err = get_string(w, y, sname[i], &s[i]);
-	for (size_t i = 0; !err && i < DISKBENCH__JOURNAL_INFO_NUMBERS; i++)
-		err = get(w, y, 8, "metadata", &v[i]);
-	if (!err) {
-		/* flags, seed, concurrency, seeks, seekers, file_chunk_bytes,
-		 * dirs and files_mode are 32-bit */
-		static const int narrow[] = { 1, 2, 3, 4, 5, 6, 12, 13 };
-
-		for (size_t i = 0; !err && i < sizeof(narrow) / sizeof(narrow[0]); i++)
-			if (v[narrow[i]] > UINT32_MAX)
-				err = fail(w, "a 32-bit metadata field holds %llu",
-					   (unsigned long long)v[narrow[i]]);
-		if (!err && (v[1] & ~(uint64_t)DISKBENCH_INFO_HAS_SEED))
-			err = fail(w, "unknown metadata flags 0x%llx",
-				   (unsigned long long)v[1]);
-		if (!err && v[13] > DISKBENCH_FILES_SYMLINK)
-			err = fail(w, "unknown files_mode %llu",
-				   (unsigned long long)v[13]);
+#define S(f) \
+	if (!err) { \
+		err = get_string(w, y, #f, &s[ns]); \
+		in.f = s[ns++]; \
 	}
-	if (!err) {
-		in.name = s[0];
-		in.host = s[1];
-		in.kernel = s[2];
-		in.dir = s[3];
-		in.fs_type = s[4];
-		in.options = s[5];
-		in.version = s[6];
-		in.seed_text = s[7];
-		in.start_time_ns = v[0];
-		in.flags = (uint32_t)v[1];
-		in.seed = (uint32_t)v[2];
-		in.concurrency = (uint32_t)v[3];
-		in.seeks = (uint32_t)v[4];
-		in.seekers = (uint32_t)v[5];
-		in.file_chunk_bytes = (uint32_t)v[6];
-		in.file_bytes = v[7];
-		in.chunk_bytes = v[8];
-		in.files = v[9];
-		in.max_bytes = v[10];
-		in.min_bytes = v[11];
-		in.dirs = (uint32_t)v[12];
-		in.files_mode = (uint32_t)v[13];
-		in.end_time_ns = v[14];
+#define N64(f) \
+	if (!err) { \
+		err = get(w, y, 8, #f, &v); \
+		in.f = v; \
+	}
+#define N32(f) \
+	if (!err) { \
+		err = get(w, y, 8, #f, &v); \
+		if (!err && v > UINT32_MAX) \
+			err = fail(w, "its " #f " %llu is above 2^32 - 1", \
+				   (unsigned long long)v); \
+		in.f = (uint32_t)v; \
+	}
+	DISKBENCH__JOURNAL_INFO(S, N32, N64)
+#undef S
+#undef N32
+#undef N64
+	if (!err && (in.flags & ~DISKBENCH_INFO_HAS_SEED))
+		err = fail(w, "unknown metadata flags 0x%x", in.flags);
+	if (!err && in.files_mode > DISKBENCH_FILES_SYMLINK)
+		err = fail(w, "unknown files_mode %u", in.files_mode);
+	if (!err)
 		err = diskbench__run_set_info(run, &in);
-	}
 	for (size_t i = 0; i < DISKBENCH__JOURNAL_INFO_STRINGS; i++)
 		free(s[i]);
 	return err;

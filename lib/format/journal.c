@@ -36,59 +36,29 @@ struct diskbench_journal {
 	uint32_t next_index;  /* of the next result diskbench_journal_add() adds */
 };
 
-/* A record being built: type, length, payload, CRC. */
-struct rec {
-	uint8_t *p;
-	size_t len, cap;
-	bool nomem;
-};
+/* A record being built (struct diskbench__bytes): type, length, payload,
+ * CRC. */
 
-static void put(struct rec *r, const void *b, size_t n)
-{
-	if (r->nomem || !n)
-		return;
-	if (n > r->cap - r->len) {
-		size_t cap = r->cap ? r->cap : 512;
-		uint8_t *p;
-
-		while (n > cap - r->len) {
-			if (cap > SIZE_MAX / 2) {
-				r->nomem = true;
-				return;
-			}
-			cap *= 2;
-		}
-		if (!(p = realloc(r->p, cap))) {
-			r->nomem = true;
-			return;
-		}
-		r->p = p;
-		r->cap = cap;
-	}
-	memcpy(r->p + r->len, b, n);
-	r->len += n;
-}
-
-static void put_le(struct rec *r, uint64_t v, int bytes)
+static void put_le(struct diskbench__bytes *r, uint64_t v, int bytes)
 {
 	uint8_t b[8];
 
 	for (int i = 0; i < bytes; i++)
 		b[i] = (uint8_t)(v >> (8 * i));
-	put(r, b, (size_t)bytes);
+	diskbench__bytes_put(r, b, (size_t)bytes);
 }
 
-static void put_string(struct rec *r, const char *s)
+static void put_string(struct diskbench__bytes *r, const char *s)
 {
 	size_t n = s ? strlen(s) : 0;
 
 	if (n > DISKBENCH__JOURNAL_MAX_STRING)
 		n = DISKBENCH__JOURNAL_MAX_STRING;  /* a stranger's megabyte */
 	put_le(r, s ? n : UINT32_MAX, 4);
-	put(r, s, n);
+	diskbench__bytes_put(r, s, n);
 }
 
-static void rec_start(struct rec *r, int type)
+static void rec_start(struct diskbench__bytes *r, int type)
 {
 	memset(r, 0, sizeof(*r));
 	put_le(r, (uint64_t)type, 1);
@@ -145,7 +115,7 @@ static int write_all(struct diskbench_journal *j, const uint8_t *p, size_t n,
 
 /* The record closed (its length and CRC) and written; the first failure
  * sticks. */
-static int rec_write(struct diskbench_journal *j, struct rec *r, const char *what)
+static int rec_write(struct diskbench_journal *j, struct diskbench__bytes *r, const char *what)
 {
 	size_t plen = r->len - 5;
 	int err;
@@ -238,23 +208,13 @@ DISKBENCH_API void diskbench_journal_free(struct diskbench_journal *j)
 	free(j);
 }
 
-static void put_info(struct rec *r, const struct diskbench_report_info *in)
+static void put_info(struct diskbench__bytes *r, const struct diskbench_report_info *in)
 {
-	const char *s[DISKBENCH__JOURNAL_INFO_STRINGS] = {
-		in->name, in->host, in->kernel, in->dir, in->fs_type,
-		in->options, in->version, in->seed_text,
-	};
-	const uint64_t v[DISKBENCH__JOURNAL_INFO_NUMBERS] = {
-		in->start_time_ns, in->flags, in->seed, in->concurrency,
-		in->seeks, in->seekers, in->file_chunk_bytes, in->file_bytes,
-		in->chunk_bytes, in->files, in->max_bytes, in->min_bytes,
-		in->dirs, in->files_mode, in->end_time_ns,
-	};
-
-	for (size_t i = 0; i < DISKBENCH__JOURNAL_INFO_STRINGS; i++)
-		put_string(r, s[i]);
-	for (size_t i = 0; i < DISKBENCH__JOURNAL_INFO_NUMBERS; i++)
-		put_le(r, v[i], 8);
+#define S(f) put_string(r, in->f);
+#define N(f) put_le(r, in->f, 8);
+	DISKBENCH__JOURNAL_INFO(S, N, N)
+#undef S
+#undef N
 }
 
 /* The metadata as a report would fill it, as the one run of *l. */
@@ -283,7 +243,7 @@ static int begin(struct diskbench_journal *j, const struct diskbench_report_info
 {
 	struct diskbench__run_list in = { 0 };
 	size_t n = run ? diskbench_run_phase_count(run) : 0;
-	struct rec r;
+	struct diskbench__bytes r;
 	int err;
 
 	if (j->open) {
@@ -341,7 +301,7 @@ static int end(struct diskbench_journal *j, const struct diskbench_report_info *
 	       const struct diskbench_run *run)
 {
 	struct diskbench__run_list in = { 0 };
-	struct rec r;
+	struct diskbench__bytes r;
 	int err;
 
 	if (!j->open)
@@ -385,7 +345,7 @@ static int put_result(struct diskbench_journal *j, uint32_t index,
 {
 	void *enc = NULL;
 	size_t len = 0;
-	struct rec r;
+	struct diskbench__bytes r;
 	int err = diskbench_result_encode(res, &enc, &len);
 
 	if (err) {
@@ -395,7 +355,7 @@ static int put_result(struct diskbench_journal *j, uint32_t index,
 	}
 	rec_start(&r, DISKBENCH__JOURNAL_REC_RESULT);
 	put_le(&r, index, 4);
-	put(&r, enc, len);
+	diskbench__bytes_put(&r, enc, len);
 	diskbench_free(enc);
 	return rec_write(j, &r, "result");
 }
@@ -403,7 +363,7 @@ static int put_result(struct diskbench_journal *j, uint32_t index,
 static int diskbench_journal_event__impl(struct diskbench_journal *j,
 					 const struct diskbench_run_event *ev)
 {
-	struct rec r;
+	struct diskbench__bytes r;
 	int err = check(j);
 
 	if (err)

@@ -9,6 +9,7 @@
 
 #include <diskbench/exchange.h>
 
+#include "base/common-internal.h"
 #include "core/hist-internal.h"
 #include "result/restore-internal.h"
 #include "result/result-internal.h"
@@ -17,40 +18,7 @@
 #include "base/error-internal.h"
 #include "result/wire-internal.h"
 
-struct enc {
-	uint8_t *p;
-	size_t len, cap;
-	bool nomem;
-};
-
-static void put_bytes(struct enc *e, const void *b, size_t n)
-{
-	if (e->nomem)
-		return;
-	if (n > e->cap - e->len) {
-		size_t cap = e->cap ? e->cap : 256;
-		uint8_t *p;
-
-		while (n > cap - e->len) {
-			if (cap > SIZE_MAX / 2) {
-				e->nomem = true;
-				return;
-			}
-			cap *= 2;
-		}
-		p = realloc(e->p, cap);
-		if (!p) {
-			e->nomem = true;
-			return;
-		}
-		e->p = p;
-		e->cap = cap;
-	}
-	memcpy(e->p + e->len, b, n);
-	e->len += n;
-}
-
-static void put_u64(struct enc *e, uint64_t v)
+static void put_u64(struct diskbench__bytes *e, uint64_t v)
 {
 	uint8_t b[10];
 	size_t n = 0;
@@ -62,10 +30,10 @@ static void put_u64(struct enc *e, uint64_t v)
 			b[n] |= 0x80;
 		n++;
 	} while (v);
-	put_bytes(e, b, n);
+	diskbench__bytes_put(e, b, n);
 }
 
-static void put_double(struct enc *e, double d)
+static void put_double(struct diskbench__bytes *e, double d)
 {
 	uint64_t u;
 	uint8_t b[8];
@@ -73,18 +41,18 @@ static void put_double(struct enc *e, double d)
 	memcpy(&u, &d, sizeof(u));
 	for (int i = 0; i < 8; i++)
 		b[i] = (uint8_t)(u >> (8 * i));
-	put_bytes(e, b, 8);
+	diskbench__bytes_put(e, b, 8);
 }
 
-static void put_str(struct enc *e, const char *s)
+static void put_str(struct diskbench__bytes *e, const char *s)
 {
 	size_t n = strlen(s);
 
 	put_u64(e, n);
-	put_bytes(e, s, n);
+	diskbench__bytes_put(e, s, n);
 }
 
-static void put_hist(struct enc *e, const struct diskbench_hist *h)
+static void put_hist(struct diskbench__bytes *e, const struct diskbench_hist *h)
 {
 	size_t nb = 0, prev = 0;
 	bool first = true;
@@ -114,7 +82,7 @@ static void put_hist(struct enc *e, const struct diskbench_hist *h)
 	}
 }
 
-static void put_timeline(struct enc *e, const struct diskbench_timeline *tl)
+static void put_timeline(struct diskbench__bytes *e, const struct diskbench_timeline *tl)
 {
 	put_u64(e, tl->start_ns);
 	put_u64(e, tl->interval_ns);
@@ -153,7 +121,7 @@ static void put_timeline(struct enc *e, const struct diskbench_timeline *tl)
 	}
 }
 
-static void put_slow(struct enc *e, const struct diskbench__slow_log *log)
+static void put_slow(struct diskbench__bytes *e, const struct diskbench__slow_log *log)
 {
 	put_u64(e, log->threshold_ns);
 	put_u64(e, log->dropped);
@@ -168,7 +136,7 @@ static void put_slow(struct enc *e, const struct diskbench__slow_log *log)
 	}
 }
 
-static void put_result(struct enc *e, const struct diskbench_result *res)
+static void put_result(struct diskbench__bytes *e, const struct diskbench_result *res)
 {
 	const struct diskbench__measured *m = diskbench__measured_c(res);
 	const struct diskbench__result_extra *x = res->extra;
@@ -190,9 +158,9 @@ static void put_result(struct enc *e, const struct diskbench_result *res)
 		flags |= F_PACE;
 	if (m && diskbench__timeline_hists_complete(m->tl))
 		flags |= F_HISTS;
-	put_bytes(e, MAGIC, 4);
+	diskbench__bytes_put(e, MAGIC, 4);
 	b[0] = DISKBENCH_RESULT_ENCODING_VERSION;
-	put_bytes(e, b, 1);
+	diskbench__bytes_put(e, b, 1);
 	put_u64(e, res->kind);
 	put_u64(e, flags);
 	put_str(e, diskbench_result_name(res));
@@ -218,7 +186,7 @@ static void put_result(struct enc *e, const struct diskbench_result *res)
 	if (flags & F_ERROR) {
 		b[0] = (uint8_t)((x->err_op ? 1 : 0) | (x->err_path ? 2 : 0));
 		put_u64(e, diskbench__wire_zigzag(x->err));
-		put_bytes(e, b, 1);
+		diskbench__bytes_put(e, b, 1);
 		if (x->err_op)
 			put_str(e, x->err_op);
 		if (x->err_path)
@@ -229,20 +197,20 @@ static void put_result(struct enc *e, const struct diskbench_result *res)
 	if (flags & F_INPUTS) {
 		put_u64(e, x->ninputs);
 		for (size_t i = 0; i < x->ninputs; i++) {
-			struct enc sub = { 0 };
+			struct diskbench__bytes sub = { 0 };
 
 			put_result(&sub, x->inputs[i]);
 			if (sub.nomem)
 				e->nomem = true;
 			put_u64(e, diskbench__wire_zigzag(x->input_offsets_ns[i]));
 			put_u64(e, sub.len);
-			put_bytes(e, sub.p, sub.len);
+			diskbench__bytes_put(e, sub.p, sub.len);
 			free(sub.p);
 		}
 	}
 	if (flags & F_PACE) {
 		const struct diskbench_pace_info *pi = &m->pace->info;
-		struct enc sub = { 0 };
+		struct diskbench__bytes sub = { 0 };
 
 		put_double(e, pi->target_per_sec);
 		put_double(e, pi->achieved_per_sec);
@@ -258,7 +226,7 @@ static void put_result(struct enc *e, const struct diskbench_result *res)
 		if (sub.nomem)
 			e->nomem = true;
 		put_u64(e, sub.len);
-		put_bytes(e, sub.p, sub.len);
+		diskbench__bytes_put(e, sub.p, sub.len);
 		free(sub.p);
 	}
 	if (e->nomem)
@@ -266,13 +234,13 @@ static void put_result(struct enc *e, const struct diskbench_result *res)
 	crc = diskbench__wire_crc32(e->p, e->len);
 	for (int i = 0; i < 4; i++)
 		b[i] = (uint8_t)(crc >> (8 * i));
-	put_bytes(e, b, 4);
+	diskbench__bytes_put(e, b, 4);
 }
 
 static int diskbench_result_encode__impl(const struct diskbench_result *res,
 					  void **buf, size_t *len)
 {
-	struct enc e = { 0 };
+	struct diskbench__bytes e = { 0 };
 
 	if (buf)
 		*buf = NULL;
