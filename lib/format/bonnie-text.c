@@ -380,7 +380,7 @@ int diskbench__write_bonnie_text(struct diskbench_report *r,
 				 struct diskbench__out *o)
 {
 	bool any_big = false, any_files = false, one = r->runs.n == 1;
-	bool any_min = false, any_max = false;
+	bool any_min = false, any_max = false, any_other = false;
 	const char *shown = NULL;
 	char spec[128], **labels;
 	int lw, err;
@@ -396,6 +396,7 @@ int diskbench__write_bonnie_text(struct diskbench_report *r,
 		const struct diskbench_report_info *in = &r->runs.v[i].info;
 
 		any_big |= has_big(&r->runs.v[i]);
+		any_other |= has_other(&r->runs.v[i]);
 		if (has_files(&r->runs.v[i])) {
 			any_files = true;
 			any_max |= in->max_bytes != 0 ||
@@ -423,11 +424,7 @@ int diskbench__write_bonnie_text(struct diskbench_report *r,
 	if (!any_files) {
 		/* bonnie++'s blank line after its table (a report of other
 		 * phases alone has no table to end). */
-		bool others = false;
-
-		for (size_t i = 0; i < r->runs.n; i++)
-			others |= has_other(&r->runs.v[i]);
-		if (any_big || !others)
+		if (any_big || !any_other)
 			diskbench__out_puts(o, "\n");
 		text_others(o, r, labels);
 		text_errors(o, r, labels);

@@ -195,7 +195,7 @@ static int diskbench_result_merge__impl(struct diskbench_result **out,
 	int64_t *offs = NULL;
 	uint64_t ops = 0, bytes = 0, user = 0, sys = 0;
 	uint64_t earliest = UINT64_MAX, latest = 0, interval, base;
-	uint64_t max_len = 0;
+	uint64_t max_len = 0, longest = 0;   /* the bounds', the lengths' */
 	bool any_ran = false;
 	size_t first_err = n;
 	int err;
@@ -291,6 +291,8 @@ static int diskbench_result_merge__impl(struct diskbench_result **out,
 			base = m->tl->base_interval_ns;
 		if (m->tl->max_len > max_len)
 			max_len = m->tl->max_len;
+		if (m->tl->len > longest)
+			longest = m->tl->len;
 		if (first_err == n && diskbench_result_error(inputs[i]))
 			first_err = i;
 	}
@@ -314,11 +316,6 @@ static int diskbench_result_merge__impl(struct diskbench_result **out,
 		 * times the longest input's length (at least 65536), it
 		 * coarsens as the span needs instead: its interval_ns says
 		 * so. */
-		uint64_t longest = 0;
-
-		for (size_t i = 0; i < n; i++)
-			if (diskbench__measured_c(inputs[i])->tl->len > longest)
-				longest = diskbench__measured_c(inputs[i])->tl->len;
 		to.max_intervals = longest > MERGE_MIN_BOUND / 4 ? 4 * longest
 								 : MERGE_MIN_BOUND;
 	}

@@ -339,25 +339,36 @@ struct ready_at {
 	size_t index;
 };
 
-static int ready_event(void *arg)
+/* The caller's event callback told of phase i (see diskbench_run_event_fn);
+ * its answer. */
+static int tell(struct diskbench_run *run, uint32_t type, size_t i,
+		const struct diskbench_result *res, int phase_err)
 {
-	struct ready_at *at = arg;
-	const struct diskbench_run_opts *o = &at->run->opts;
-	const struct diskbench_phase *p = at->run->phases[at->index];
+	const struct diskbench_phase *p = run->phases[i];
 	struct diskbench_run_event ev;
 
-	if (!o->event)
+	if (!run->opts.event)
 		return 0;
 	memset(&ev, 0, sizeof(ev));
 	ev.sz = sizeof(ev);
-	ev.run = at->run;
+	ev.run = run;
 	ev.phase = p;
 	ev.phase_name = p->name;
-	ev.type = DISKBENCH_RUN_EVENT_PHASE_READY;
-	ev.phase_index = (uint32_t)at->index;
-	ev.phase_count = (uint32_t)at->run->nphases;
+	ev.result = res;
+	ev.type = type;
+	ev.phase_index = (uint32_t)i;
+	ev.phase_count = (uint32_t)run->nphases;
 	ev.phase_kind = p->kind;
-	return o->event(&ev, o->event_user_data);
+	ev.error = phase_err;
+	return run->opts.event(&ev, run->opts.event_user_data);
+}
+
+/* The ready event, from inside the phase (its context names the failure). */
+static int ready_event(void *arg)
+{
+	struct ready_at *at = arg;
+
+	return tell(at->run, DISKBENCH_RUN_EVENT_PHASE_READY, at->index, NULL, 0);
 }
 
 /* Runs one phase into a new result; returns the phase's error. */
@@ -443,28 +454,12 @@ static int run_phase(struct diskbench_run *run, size_t index,
 static int phase_event(struct diskbench_run *run, uint32_t type, size_t i,
 		       const struct diskbench_result *res, int phase_err)
 {
-	const struct diskbench_phase *p = run->phases[i];
-	struct diskbench_run_event ev;
 	char buf[256];
-	int rc;
+	int rc = tell(run, type, i, res, phase_err);
 
-	if (!run->opts.event)
-		return 0;
-	memset(&ev, 0, sizeof(ev));
-	ev.sz = sizeof(ev);
-	ev.run = run;
-	ev.phase = p;
-	ev.phase_name = p->name;
-	ev.result = res;
-	ev.type = type;
-	ev.phase_index = (uint32_t)i;
-	ev.phase_count = (uint32_t)run->nphases;
-	ev.phase_kind = p->kind;
-	ev.error = phase_err;
-	rc = run->opts.event(&ev, run->opts.event_user_data);
 	if (rc >= 0)
 		return 0;
-	snprintf(buf, sizeof(buf), "%s: the %s event failed: %s", p->name,
+	snprintf(buf, sizeof(buf), "%s: the %s event failed: %s", run->phases[i]->name,
 		 type == DISKBENCH_RUN_EVENT_PHASE_START ? "start" : "end",
 		 diskbench_strerror(rc));
 	set_errmsg(run, buf);
