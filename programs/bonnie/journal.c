@@ -93,24 +93,27 @@ int journal_open(struct bench *b, const struct options *o, struct cli *cli)
 	return 0;
 }
 
-int journal_begin(struct bench *b)
+/* A run's start or end record (diskbench_journal_begin or _end), a
+ * failure said. */
+static int run_record(struct bench *b,
+		      int (*rec)(struct diskbench_journal *,
+				 const struct diskbench_report_info *,
+				 const struct diskbench_run *))
 {
-	if (!b->journal)
-		return 0;
-	if (diskbench_journal_begin(b->journal, &b->info, b->run) == 0)
+	if (!b->journal || rec(b->journal, &b->info, b->run) == 0)
 		return 0;
 	fprintf(stderr, PROG ": %s\n", diskbench_journal_errmsg(b->journal));
 	return -1;
 }
 
+int journal_begin(struct bench *b)
+{
+	return run_record(b, diskbench_journal_begin);
+}
+
 int journal_end(struct bench *b)
 {
-	if (!b->journal)
-		return 0;
-	if (diskbench_journal_end(b->journal, &b->info, b->run) == 0)
-		return 0;
-	fprintf(stderr, PROG ": %s\n", diskbench_journal_errmsg(b->journal));
-	return -1;
+	return run_record(b, diskbench_journal_end);
 }
 
 /* Removes the journal if its name still leads to the file we made. */

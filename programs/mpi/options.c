@@ -110,6 +110,21 @@ static char *join_args(int argc, char **argv)
 	return s;
 }
 
+#ifdef DISKBENCH_MPI_SIM
+/* A simulation option's RANK:N (optarg); 0, or -1 with the option named. */
+static int rank_number(const char *opt, const char *form, int *rank, uint64_t *n)
+{
+	unsigned long long v;
+
+	if (sscanf(optarg, "%d:%llu", rank, &v) != 2) {
+		say0(PROG ": %s: '%s' is not %s\n", opt, optarg, form);
+		return -1;
+	}
+	*n = v;
+	return 0;
+}
+#endif
+
 int parse_args(int argc, char **argv, struct opts *o)
 {
 	static const struct option longs[] = {
@@ -330,34 +345,20 @@ int parse_args(int argc, char **argv, struct opts *o)
 			o->stall_ns = ms * 1000000;
 			break;
 		}
-		case OPT_SIM_FULL: {
+		case OPT_SIM_FULL:
 			/* RANK:BYTES: that rank's device holds BYTES, then
 			 * writes are short and fail with ENOSPC. */
-			int rank;
-			unsigned long long bytes;
-
-			if (sscanf(optarg, "%d:%llu", &rank, &bytes) != 2) {
-				say0(PROG ": --sim-full: '%s' is not RANK:BYTES\n", optarg);
+			if (rank_number("--sim-full", "RANK:BYTES", &o->full_rank,
+					&o->full_bytes))
 				return -1;
-			}
-			o->full_rank = rank;
-			o->full_bytes = bytes;
 			break;
-		}
-		case OPT_SIM_PREP: {
+		case OPT_SIM_PREP:
 			/* RANK:MS: that rank's read takes MS more to prepare
 			 * (its untimed fsync before the read). */
-			int rank;
-			unsigned long long ms;
-
-			if (sscanf(optarg, "%d:%llu", &rank, &ms) != 2) {
-				say0(PROG ": --sim-prep: '%s' is not RANK:MS\n", optarg);
+			if (rank_number("--sim-prep", "RANK:MS", &o->prep_rank, &o->prep_ns))
 				return -1;
-			}
-			o->prep_rank = rank;
-			o->prep_ns = ms * 1000000;
+			o->prep_ns *= 1000000;
 			break;
-		}
 		case OPT_SIM_SKEW:
 			if (!parse_size(optarg, &o->skew_ns)) {
 				say0(PROG ": --sim-skew-ns: '%s' is not a number\n", optarg);

@@ -152,6 +152,34 @@ static int write_reports(struct rank *rk, struct diskbench_result **merged,
 	return err;
 }
 
+/* How far apart the ranks' clocks started the phase, on the common clock:
+ * what the aggregate's time holds besides the phase's own (its
+ * preparation is out of it); a row, and start_skew_ns on the merge. */
+static void start_skew(struct diskbench_result *m,
+		       const struct diskbench_result *const *in, const int64_t *off,
+		       size_t n, uint64_t bound)
+{
+	int64_t lo = INT64_MAX, hi = INT64_MIN;
+	char v[32], sk[24];
+
+	for (size_t i = 0; i < n; i++) {
+		int64_t t;
+
+		if (!diskbench_result_ran(in[i]) || !diskbench_result_elapsed_ns(in[i]))
+			continue;
+		t = (int64_t)diskbench_result_start_ns(in[i]) + off[i];
+		lo = t < lo ? t : lo;
+		hi = t > hi ? t : hi;
+	}
+	if (lo > hi)
+		return;
+	fmt_ns(sk, sizeof(sk), (uint64_t)(hi - lo));
+	printf("%-12s %-5s the ranks' starts %s apart on the common clock "
+	       "(within +-%.1f us)\n", "", "skew", sk, bound / 1e3);
+	snprintf(v, sizeof(v), "%" PRIu64, (uint64_t)(hi - lo));
+	(void)diskbench_result_set_config(m, "start_skew_ns", v);
+}
+
 int report(struct rank *rk, struct gathered *g)
 {
 	const int64_t *offsets = rk->offsets;
@@ -209,31 +237,7 @@ int report(struct rank *rk, struct gathered *g)
 			snprintf(w, sizeof(w), "%d", who[i]);
 			table_row("", w, in[i]);
 		}
-		/* How far apart the ranks' clocks started, on the common
-		 * clock: what the aggregate's time holds besides the
-		 * phase's own (its preparation is out of it). */
-		{
-			int64_t lo = INT64_MAX, hi = INT64_MIN;
-			char v[32], sk[24];
-
-			for (size_t i = 0; i < n; i++) {
-				int64_t t;
-
-				if (!diskbench_result_ran(in[i]) ||
-				    !diskbench_result_elapsed_ns(in[i]))
-					continue;
-				t = (int64_t)diskbench_result_start_ns(in[i]) + off[i];
-				lo = t < lo ? t : lo;
-				hi = t > hi ? t : hi;
-			}
-			if (lo <= hi) {
-				fmt_ns(sk, sizeof(sk), (uint64_t)(hi - lo));
-				printf("%-12s %-5s the ranks' starts %s apart on the common clock "
-				       "(within +-%.1f us)\n", "", "skew", sk, bound / 1e3);
-				snprintf(v, sizeof(v), "%" PRIu64, (uint64_t)(hi - lo));
-				(void)diskbench_result_set_config(m, "start_skew_ns", v);
-			}
-		}
+		start_skew(m, in, off, n, bound);
 		/* A paced phase: the response time (from each request's
 		 * intended start), its own rows and stalls. */
 		if (diskbench_result_response(m)) {
