@@ -415,6 +415,15 @@ class _Ref:
         with _lock:
             self.busy -= 1
 
+    def call(self, fn: Callable[..., int], *args: Any) -> int:
+        """fn(the pointer, *args) with the object held busy (closing it
+        answers EBUSY meanwhile): a call that releases the GIL."""
+        p = self.acquire()
+        try:
+            return fn(p, *args)
+        finally:
+            self.release()
+
 
 class _View:
     """A pointer the library lends out of another object (a result's

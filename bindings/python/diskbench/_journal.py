@@ -83,11 +83,7 @@ class Journal(Closeable):
         ref = self._ref
         if ref is None:
             raise ValueError("Journal is closed")
-        p = ref.acquire()  # type: ignore[union-attr]
-        try:
-            return fn(p, *args)
-        finally:
-            ref.release()  # type: ignore[union-attr]
+        return ref.call(fn, *args)  # type: ignore[union-attr]
 
     def close(self) -> None:
         """Frees the journal and closes its file; refused (EBUSY) while a

@@ -238,12 +238,7 @@ class Report(Closeable):
     errmsg = property(_msg, doc="Why the last failing call failed; '' if none.")
 
     def _blocking(self, fn: Any, *args: Any) -> int:
-        ref = self._ref
-        p = ref.acquire()  # type: ignore[union-attr]
-        try:
-            return fn(p, *args)
-        finally:
-            ref.release()  # type: ignore[union-attr]
+        return self._ref.call(fn, *args)  # type: ignore[union-attr]
 
     def load(self, source: Union[PathArg, IO[bytes]],
              format: Any = "auto") -> int:

@@ -115,12 +115,7 @@ class Target(Closeable):
     def cleanup(self) -> None:
         """Removes every file the target made so far; the target stays
         usable. DiskbenchError EBUSY while a run executes on it."""
-        ref = self._ref
-        p = ref.acquire()  # type: ignore[union-attr]
-        try:
-            rc = C.target_cleanup(p)
-        finally:
-            ref.release()  # type: ignore[union-attr]
+        rc = self._ref.call(C.target_cleanup)  # type: ignore[union-attr]
         self._engine._raise_errors("Target.cleanup()")
         check(rc, "target_cleanup", self._msg)
 
