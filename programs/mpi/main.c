@@ -65,7 +65,7 @@ int main(int argc, char **argv)
 {
 	struct opts o;
 	struct rank rk;
-	struct shared sh_w, sh_r;
+	struct shared sh[3];
 	struct gathered *g;
 	struct sync_out s;
 	int pr, rc = 0;
@@ -81,6 +81,8 @@ int main(int argc, char **argv)
 
 	pr = parse_args(argc, argv, &o);            /* options.c */
 	if (!pr)
+		pr = check_layout(&o);              /* options.c */
+	if (!pr)
 		pr = check_reports(&o);             /* options.c */
 	if (pr) {
 		free(o.cmdline);
@@ -94,10 +96,17 @@ int main(int argc, char **argv)
 	if (!open_dirs(&rk))                        /* workdir.c */
 		make_engine_and_target(&rk);
 	measure_offsets(&rk);                       /* clocks.c */
-	shared_setup(&rk, &sh_w, &sh_r);            /* shared.c */
+	shared_setup(&rk, sh);                      /* shared.c */
 
-	if (!rk.failed)
-		run_phases(&rk, &sh_w, &sh_r);       /* phases.c */
+	/* -i: the phases again, each repetition a run of its own (the
+	 * per-rank files made and removed by each, the shared file emptied
+	 * by each write); a rank that failed or was stopped goes on to the
+	 * end, where the others meet it at their next sync point. */
+	for (rk.repetition = 0; rk.repetition < o.repetitions && !rk.failed &&
+	     !rk.stopped && !stop_signal(); rk.repetition++) {
+		rk.verify_tag = rk.run_id << 32 | (rk.repetition + 1);
+		run_phases(&rk, sh);                /* phases.c */
+	}
 	/* This rank's files and directory go before the final collectives:
 	 * when a rank dies, mpirun sends the others SIGTERM and a second
 	 * later SIGKILL, which would find them waiting there for the dead
@@ -106,10 +115,10 @@ int main(int argc, char **argv)
 	close_target(&rk);
 	remove_rank_dir(&rk);                       /* workdir.c */
 	if (stop_signal())
-		shared_close(&rk, &sh_w);
+		shared_close(&rk, sh);
 	s = lockstep_end(&rk);                      /* lockstep.c */
 
-	shared_close(&rk, &sh_w);
+	shared_close(&rk, sh);
 	remove_dirs(&rk);
 
 	g = gather(&rk, &rc);                       /* gather.c */

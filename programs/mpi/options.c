@@ -5,6 +5,8 @@
  */
 #include <diskbench.h>
 
+#include <mpi.h>
+
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -23,7 +25,9 @@ static void usage(void)
 	say0("usage: mpirun ... " PROG " -d DIR [-s SIZE] [-b BLOCK] [-q DEPTH]\n"
 	     "       [--engine sync|io_uring] [--random-block BYTES] [--random-ops N]\n"
 	     "       [--rate PER_SECOND [--poisson]]\n"
-	     "       [-n FILES] [--phases write,read,random,files] [--shared-file]\n"
+	     "       [-n FILES] [--phases write,read,random,files] [-i REPETITIONS]\n"
+	     "       [--shared-file [--layout segmented|strided|random] [--verify]\n"
+	     "        [--reorder | --reorder-shift RANKS]]\n"
 	     "       [--direct] [--file-size BYTES[:MAX]] [--dirs N]\n"
 	     "       [--files-sync end|none|each]\n"
 	     "       [--time-limit SECONDS] [--interval-ms MS] [--round-trips N]\n"
@@ -83,7 +87,8 @@ enum {
 	OPT_ENGINE = 256, OPT_RANDOM_BLOCK, OPT_RANDOM_OPS, OPT_PHASES,
 	OPT_SHARED, OPT_DIRECT, OPT_FILE_SIZE, OPT_DIRS, OPT_FILES_SYNC, OPT_JSON, OPT_HTML, OPT_ROUND_TRIPS, OPT_TIME_LIMIT,
 	OPT_INTERVAL, OPT_HELP, OPT_RATE, OPT_POISSON, OPT_SIM, OPT_SIM_STALL, OPT_SIM_SKEW, OPT_SIM_PREP,
-	OPT_SIM_FULL,
+	OPT_SIM_FULL, OPT_LAYOUT, OPT_REORDER, OPT_REORDER_SHIFT, OPT_VERIFY,
+	OPT_SIM_CORRUPT,
 };
 
 /* The arguments as one line for the report's options, a control byte
@@ -138,6 +143,11 @@ int parse_args(int argc, char **argv, struct opts *o)
 		{ "random-ops", required_argument, NULL, OPT_RANDOM_OPS },
 		{ "phases", required_argument, NULL, OPT_PHASES },
 		{ "shared-file", no_argument, NULL, OPT_SHARED },
+		{ "layout", required_argument, NULL, OPT_LAYOUT },
+		{ "reorder", no_argument, NULL, OPT_REORDER },
+		{ "reorder-shift", required_argument, NULL, OPT_REORDER_SHIFT },
+		{ "verify", no_argument, NULL, OPT_VERIFY },
+		{ "repetitions", required_argument, NULL, 'i' },
 		{ "direct", no_argument, NULL, OPT_DIRECT },
 		{ "file-size", required_argument, NULL, OPT_FILE_SIZE },
 		{ "dirs", required_argument, NULL, OPT_DIRS },
@@ -156,10 +166,12 @@ int parse_args(int argc, char **argv, struct opts *o)
 		{ "sim-skew-ns", required_argument, NULL, OPT_SIM_SKEW },
 		{ "sim-prep", required_argument, NULL, OPT_SIM_PREP },
 		{ "sim-full", required_argument, NULL, OPT_SIM_FULL },
+		{ "sim-corrupt", required_argument, NULL, OPT_SIM_CORRUPT },
 #endif
 		{ NULL, 0, NULL, 0 },
 	};
 	uint64_t v;
+	bool layout_given = false;
 	int c;
 
 	memset(o, 0, sizeof(*o));
@@ -177,9 +189,11 @@ int parse_args(int argc, char **argv, struct opts *o)
 	o->stall_rank = -1;
 	o->full_rank = -1;
 	o->prep_rank = -1;
+	o->corrupt_rank = -1;
 #endif
+	o->repetitions = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "d:s:b:q:n:", longs, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "d:s:b:q:n:i:", longs, NULL)) != -1) {
 		switch (c) {
 		case 'd':
 			o->dir = optarg;
@@ -298,6 +312,45 @@ int parse_args(int argc, char **argv, struct opts *o)
 		case OPT_SHARED:
 			o->shared_file = true;
 			break;
+		case OPT_LAYOUT:
+			if (!strcmp(optarg, "segmented"))
+				o->layout = LAYOUT_SEGMENTED;
+			else if (!strcmp(optarg, "strided"))
+				o->layout = LAYOUT_STRIDED;
+			else if (!strcmp(optarg, "random"))
+				o->layout = LAYOUT_RANDOM;
+			else {
+				say0(PROG ": --layout: '%s' is not segmented, strided or random\n",
+				     optarg);
+				return -1;
+			}
+			layout_given = true;
+			break;
+		case OPT_REORDER:
+			o->reorder = true;
+			break;
+		case OPT_REORDER_SHIFT:
+			if (!parse_size(optarg, &v) || strspn(optarg, "0123456789") != strlen(optarg) ||
+			    v < 1 || v > INT32_MAX) {
+				say0(PROG ": --reorder-shift: '%s' is not a number of ranks from 1\n",
+				     optarg);
+				return -1;
+			}
+			o->reorder = true;
+			o->reorder_shift = (uint32_t)v;
+			break;
+		case OPT_VERIFY:
+			o->verify = true;
+			break;
+		case 'i':
+			if (!parse_size(optarg, &v) || strspn(optarg, "0123456789") != strlen(optarg) ||
+			    v < 1 || v > MAX_REPETITIONS) {
+				say0(PROG ": --repetitions: '%s' is not a number from 1 to %d\n",
+				     optarg, MAX_REPETITIONS);
+				return -1;
+			}
+			o->repetitions = (uint32_t)v;
+			break;
 		case OPT_JSON:
 			o->json = optarg;
 			break;
@@ -359,6 +412,13 @@ int parse_args(int argc, char **argv, struct opts *o)
 				return -1;
 			o->prep_ns *= 1000000;
 			break;
+		case OPT_SIM_CORRUPT:
+			/* RANK:BLOCK: that rank's write stamps its BLOCK-th
+			 * block (from 0) as if it were the next one's. */
+			if (rank_number("--sim-corrupt", "RANK:BLOCK", &o->corrupt_rank,
+					&o->corrupt_block))
+				return -1;
+			break;
 		case OPT_SIM_SKEW:
 			if (!parse_size(optarg, &o->skew_ns)) {
 				say0(PROG ": --sim-skew-ns: '%s' is not a number\n", optarg);
@@ -403,6 +463,27 @@ int parse_args(int argc, char **argv, struct opts *o)
 		     o->phases[PH_RANDOM] && o->phases[PH_FILES] ? "s have" : " has");
 		return -1;
 	}
+	if (!o->shared_file && (layout_given || o->reorder || o->verify)) {
+		/* Per-rank files are each one rank's, written and read by it
+		 * (its read after the page cache dropped): these are the
+		 * shared file's. */
+		say0(PROG ": %s: that is of the shared file; give --shared-file too\n",
+		     layout_given ? "--layout" : o->reorder ? "--reorder" : "--verify");
+		return -1;
+	}
+	if (o->verify && !o->phases[PH_WRITE]) {
+		say0(PROG ": --verify checks what the write phase wrote: --phases needs write\n");
+		return -1;
+	}
+	if (o->verify && o->block < 64) {
+		say0(PROG ": --verify stamps each block: -b must be 64 bytes or more\n");
+		return -1;
+	}
+	if (o->reorder && !o->phases[PH_READ] && !o->verify) {
+		say0(PROG ": --reorder changes which rank reads which blocks, and this run "
+		     "reads none (--phases without read, no --verify)\n");
+		return -1;
+	}
 	if (o->shared_file) {
 		/* The phases a shared file has: its write and read. */
 		o->phases[PH_RANDOM] = false;
@@ -438,4 +519,34 @@ int check_reports(const struct opts *o)
 			}
 	MPI_Bcast(&bad, 1, MPI_INT, 0, MPI_COMM_WORLD);
 	return bad ? -1 : 0;
+}
+
+int check_layout(struct opts *o)
+{
+	MPI_Comm node;
+	int here = 1, shift;
+
+	if (!o->reorder)
+		return 0;
+	/* IOR's -C: by one node's ranks (those of rank 0's node), so that
+	 * with ranks placed by node each reads what another node wrote. */
+	if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0,
+				MPI_INFO_NULL, &node) == MPI_SUCCESS) {
+		MPI_Comm_size(node, &here);
+		MPI_Comm_free(&node);
+	}
+	MPI_Bcast(&here, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	shift = o->reorder_shift ? (int)(o->reorder_shift % (uint32_t)g_size) : here % g_size;
+	if (!shift) {
+		if (o->reorder_shift)
+			say0(PROG ": --reorder-shift %" PRIu32 ": a whole turn of %d ranks, so "
+			     "every rank would read its own blocks\n", o->reorder_shift, g_size);
+		else
+			say0(PROG ": --reorder: all %d ranks are on one node, so shifting by "
+			     "a node's ranks reads its own blocks; give --reorder-shift RANKS\n",
+			     g_size);
+		return -1;
+	}
+	o->reorder_shift = (uint32_t)shift;
+	return 0;
 }

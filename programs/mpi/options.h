@@ -11,6 +11,17 @@ enum phase_id {
 	PH_WRITE, PH_READ, PH_RANDOM, PH_FILES,
 };
 
+/* Where rank r's i-th block of the shared file is (shared.c). */
+enum layout {
+	LAYOUT_SEGMENTED,         /* block r x blocks + i (IOR's default) */
+	LAYOUT_STRIDED,           /* block i x ranks + r (IOR's -s segments) */
+	LAYOUT_RANDOM,            /* block P(i x ranks + r), P a permutation
+				   * of the file's blocks (IOR's -z) */
+};
+
+/* -i at most: each repetition's results are kept. */
+#define MAX_REPETITIONS 64
+
 struct opts {
 	const char *dir;
 	uint64_t size;            /* per rank */
@@ -27,6 +38,13 @@ struct opts {
 	bool phases[4];
 	bool phases_given;        /* --phases named them */
 	bool shared_file;
+	int layout;               /* --layout: LAYOUT_* of the shared file */
+	bool reorder;             /* --reorder, --reorder-shift: each rank reads
+				   * another's blocks */
+	uint32_t reorder_shift;   /* by this many ranks (0: a node's ranks,
+				   * check_layout() sets it) */
+	bool verify;              /* --verify: the shared_verify phase */
+	uint32_t repetitions;     /* -i: the phases this many times */
 	bool direct;              /* O_DIRECT: sequential, random, shared file */
 	uint64_t file_min, file_max;  /* --file-size: each small file's bytes */
 	uint32_t dirs;            /* --dirs: subdirectories of the small files */
@@ -47,12 +65,20 @@ struct opts {
 	int prep_rank;            /* --sim-prep: this rank's read prepares */
 	uint64_t prep_ns;         /* this much longer */
 	uint64_t full_bytes;
+	int corrupt_rank;         /* --sim-corrupt: this rank's write */
+	uint64_t corrupt_block;   /* stamps this block wrong */
 #endif
 };
 
 /* Every rank parses the same arguments, so all agree on success; rank 0
  * alone says what was wrong. -1: bad; 1: --help; 0: go. */
 int parse_args(int argc, char **argv, struct opts *o);
+
+/* The rank shift of --reorder, from the ranks on rank 0's node when
+ * --reorder-shift did not give it, refused when it is a whole turn (every
+ * rank would read its own blocks): 0, or -1 with one line said.
+ * Collective. */
+int check_layout(struct opts *o);
 
 /* The report files (--json, --html) can be written, as rank 0 finds
  * them, before anything runs: 0, or -1 with one line said. Collective. */

@@ -6,9 +6,11 @@
  */
 #include <diskbench.h>
 
+#include <inttypes.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "../common/signals.h"
 #include "lockstep.h"
@@ -29,7 +31,7 @@ static int add_phase(struct diskbench_run *run, struct diskbench_phase *p, int e
 
 /* The run of this rank's phases; the caller executes it. */
 static int build_run(struct rank *rk, struct diskbench_run **out,
-		     struct shared *sh_w, struct shared *sh_r)
+		     struct shared sh[3])
 {
 	struct opts *o = rk->o;
 	struct diskbench_run_opts ro = DISKBENCH_RUN_OPTS_INIT;
@@ -62,11 +64,17 @@ static int build_run(struct rank *rk, struct diskbench_run **out,
 		co.op = shared_op;
 		co.setup = shared_setup_phase;
 		if (o->phases[PH_WRITE]) {
-			err = diskbench_phase_custom_ctx_new(&p, "shared_write", &co, sh_w);
+			err = diskbench_phase_custom_ctx_new(&p, "shared_write", &co, &sh[0]);
 			err = add_phase(run, p, err);
 		}
 		if (!err && o->phases[PH_READ]) {
-			err = diskbench_phase_custom_ctx_new(&p, "shared_read", &co, sh_r);
+			err = diskbench_phase_custom_ctx_new(&p, "shared_read", &co, &sh[1]);
+			err = add_phase(run, p, err);
+		}
+		/* IOR's -R: once more, each block checked; a phase of its
+		 * own, so that the read's figures are the read's alone. */
+		if (!err && o->verify) {
+			err = diskbench_phase_custom_ctx_new(&p, "shared_verify", &co, &sh[2]);
 			err = add_phase(run, p, err);
 		}
 	} else {
@@ -130,12 +138,12 @@ static int build_run(struct rank *rk, struct diskbench_run **out,
 	return 0;
 }
 
-void run_phases(struct rank *rk, struct shared *sh_w, struct shared *sh_r)
+void run_phases(struct rank *rk, struct shared *sh)
 {
 	struct diskbench_run *run = NULL;
 	int err;
 
-	if (build_run(rk, &run, sh_w, sh_r))
+	if (build_run(rk, &run, sh))
 		return;
 	stop_signals_set_run(run);
 	err = diskbench_run_execute(run);
@@ -148,8 +156,15 @@ void run_phases(struct rank *rk, struct shared *sh_w, struct shared *sh_r)
 			continue;
 		/* A phase stopped by another rank's failure keeps its
 		 * figures, marked partial. */
-		if (!diskbench_result_copy(&c, r))
+		if (!diskbench_result_copy(&c, r)) {
+			char v[16];
+
+			if (rk->o->repetitions > 1) {
+				snprintf(v, sizeof(v), "%" PRIu32, rk->repetition + 1);
+				(void)diskbench_result_set_config(c, "repetition", v);
+			}
 			rk->res[rk->nres++] = c;
+		}
 	}
 	if (err && !rk->stopped) {
 		const char *phase = "";
@@ -162,6 +177,8 @@ void run_phases(struct rank *rk, struct shared *sh_w, struct shared *sh_r)
 			set_err(rk, "interrupted by %s%s%s",
 				stop_signal_name(stop_signal(), buf, sizeof(buf)),
 				*phase ? " in " : "", phase);
+		else if (sh[2].bad[0])
+			set_err(rk, "shared_verify: %s", sh[2].bad);
 		else
 			set_err(rk, "%s", diskbench_run_errmsg(run));
 	}

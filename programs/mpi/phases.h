@@ -8,8 +8,9 @@
 struct rank;
 struct shared;
 
-/* Makes the run of the phases --phases asks for and executes it; its
- * results are kept in rk->res, what stopped it in rk->err. */
-void run_phases(struct rank *rk, struct shared *sh_w, struct shared *sh_r);
+/* Makes the run of the phases --phases asks for and executes it (one
+ * repetition, rk->repetition); its results are added to rk->res (with
+ * -i, each marked with its repetition), what stopped it in rk->err. */
+void run_phases(struct rank *rk, struct shared *sh);
 
 #endif

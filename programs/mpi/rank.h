@@ -15,6 +15,8 @@
 #include <stdint.h>
 #include <sys/stat.h>
 
+#include "options.h"
+
 #ifdef DISKBENCH_MPI_SIM
 #include "sim-engine.h"
 #endif
@@ -28,7 +30,8 @@
 #define TAG_PING 1
 #define TAG_CANCEL 2
 
-#define MAX_PHASES 16
+/* Results a rank keeps: nine phases at most, each repetition's. */
+#define MAX_PHASES (9 * MAX_REPETITIONS)
 #define ERRLEN 512
 
 struct opts;
@@ -71,6 +74,12 @@ struct rank {
 	/* Shared file. */
 	int shared_fd;
 	char shared_name[256];
+	/* The repetition running (from 0), and --verify's stamp of it:
+	 * rank 0's pid and the repetition, so that no other run's or
+	 * repetition's data passes. */
+	uint32_t repetition;
+	uint64_t verify_tag;
+	uint64_t run_id;
 #ifdef DISKBENCH_MPI_SIM
 	struct sim *sim;
 	uint64_t sim_nth[3];      /* reads, writes, fsyncs in this phase */

@@ -9,6 +9,7 @@
 #include <diskbench.h>
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -91,44 +92,69 @@ static size_t call_out_stalls(const char *phase, int rank,
 	return n;
 }
 
+/* The phases of one repetition: what each rank's results come in
+ * groups of. */
+static size_t phases_per_repetition(const struct opts *o)
+{
+	if (o->shared_file)
+		return (size_t)o->phases[PH_WRITE] + o->phases[PH_READ] + o->verify;
+	return (size_t)o->phases[PH_WRITE] + o->phases[PH_READ] + o->phases[PH_RANDOM] +
+	       6 * (size_t)o->phases[PH_FILES];
+}
+
+/* Runs "NAME" (or "NAME, repetition K" with -i) of results [from, to) of
+ * n, if any. */
+static int add_run(struct diskbench_report *rep, struct diskbench_report_info *info,
+		   const char *name, uint32_t k, struct diskbench_result *const *res,
+		   size_t n, size_t from, size_t to)
+{
+	char buf[64];
+
+	if (from >= n)
+		return 0;
+	if (to > n)
+		to = n;
+	if (k)
+		snprintf(buf, sizeof(buf), "%s, repetition %" PRIu32, name, k);
+	else
+		snprintf(buf, sizeof(buf), "%s", name);
+	info->name = buf;
+	return diskbench_report_add(rep, info, (const struct diskbench_result *const *)res + from,
+				    to - from);
+}
+
 static int write_reports(struct rank *rk, struct diskbench_result **merged,
 			 size_t nmerged, struct gathered *g)
 {
+	const struct opts *o = rk->o;
 	struct diskbench_report *rep;
 	struct diskbench_report_info info;
+	size_t per = phases_per_repetition(o);
 	char name[32];
 	int err;
 
-	if (!rk->o->json && !rk->o->html)
+	if (!o->json && !o->html)
 		return 0;
 	err = diskbench_report_new(&rep);
 	if (err)
 		return err;
 	diskbench_report_info_init(&info, sizeof(info));
-	info.name = "all ranks";
-	info.options = rk->o->cmdline;
-	info.dir = rk->o->dir;
-	info.file_bytes = rk->o->size;
-	info.chunk_bytes = rk->o->block;
-	if (rk->o->phases[PH_FILES]) {
-		info.files = rk->o->files;
-		info.dirs = rk->o->dirs ? rk->o->dirs : 1;
-		info.max_bytes = rk->o->file_max;
-		info.min_bytes = rk->o->file_min;
+	info.options = o->cmdline;
+	info.dir = o->dir;
+	info.file_bytes = o->size;
+	info.chunk_bytes = o->block;
+	if (o->phases[PH_FILES]) {
+		info.files = o->files;
+		info.dirs = o->dirs ? o->dirs : 1;
+		info.max_bytes = o->file_max;
+		info.min_bytes = o->file_min;
 	}
-	info.concurrency = (uint32_t)g_size;
-	err = diskbench_report_add(rep, &info,
-				   (const struct diskbench_result *const *)merged,
-				   nmerged);
-	for (int r = 0; !err && r < g_size; r++) {
-		char v[32];
-
-		snprintf(name, sizeof(name), "rank %d", r);
-		info.name = name;
-		info.concurrency = 1;
-		/* Where its times sit on the common clock, and how well that
-		 * is known. */
+	/* Where each rank's times sit on the common clock, and how well
+	 * that is known. */
+	for (int r = 0; !err && r < g_size; r++)
 		for (size_t k = 0; !err && k < g[r].n; k++) {
+			char v[32];
+
 			snprintf(v, sizeof(v), "%" PRId64, rk->offsets[r]);
 			err = diskbench_result_set_config(g[r].res[k], "clock_offset_ns", v);
 			snprintf(v, sizeof(v), "%" PRIu64, rk->bounds[r]);
@@ -136,20 +162,90 @@ static int write_reports(struct rank *rk, struct diskbench_result **merged,
 				err = diskbench_result_set_config(g[r].res[k],
 								  "clock_error_ns", v);
 		}
-		err = diskbench_report_add(rep, &info,
-					   (const struct diskbench_result *const *)g[r].res,
-					   g[r].n);
+	/* Each repetition: the aggregate, then a run per rank. */
+	for (uint32_t k = 0; !err && per && k < o->repetitions; k++) {
+		uint32_t label = o->repetitions > 1 ? k + 1 : 0;
+
+		info.concurrency = (uint32_t)g_size;
+		err = add_run(rep, &info, "all ranks", label, merged, nmerged,
+			      k * per, (k + 1) * per);
+		info.concurrency = 1;
+		for (int r = 0; !err && r < g_size; r++) {
+			snprintf(name, sizeof(name), "rank %d", r);
+			err = add_run(rep, &info, name, label, g[r].res, g[r].n,
+				      k * per, (k + 1) * per);
+		}
 	}
-	if (!err && rk->o->json)
-		err = diskbench_report_write_file(rep, DISKBENCH_FORMAT_JSON, NULL,
-						  rk->o->json);
-	if (!err && rk->o->html)
-		err = diskbench_report_write_file(rep, DISKBENCH_FORMAT_HTML, NULL,
-						  rk->o->html);
+	if (!err && o->json)
+		err = diskbench_report_write_file(rep, DISKBENCH_FORMAT_JSON, NULL, o->json);
+	if (!err && o->html)
+		err = diskbench_report_write_file(rep, DISKBENCH_FORMAT_HTML, NULL, o->html);
 	if (err)
 		fprintf(stderr, PROG ": %s\n", diskbench_report_errmsg(rep));
 	diskbench_report_free(rep);
 	return err;
+}
+
+/* -i: each phase's aggregate over the repetitions, as IOR's summary:
+ * the rate's maximum, minimum, mean and standard deviation (divided by
+ * the repetitions, not one less), the mean time, and the worst p99 and
+ * worst operation of any repetition. Partial repetitions are left out. */
+static void summary(const struct opts *o, struct diskbench_result *const *merged,
+		    size_t nmerged)
+{
+	size_t per = phases_per_repetition(o);
+
+	if (o->repetitions < 2 || !per)
+		return;
+	printf("\nsummary of %" PRIu32 " repetitions (the aggregate of each; partial ones "
+	       "left out)\n", o->repetitions);
+	printf("%-14s %5s %16s %16s %16s %14s %9s %10s %10s\n", "phase", "reps", "max",
+	       "min", "mean", "stddev", "time", "p99 max", "max");
+	for (size_t j = 0; j < per && j < nmerged; j++) {
+		double lo = 0, hi = 0, sum = 0, sq = 0, t = 0;
+		uint64_t p99max = 0, worst = 0;
+		size_t n = 0;
+		bool bytes = diskbench_result_bytes(merged[j]) > 0;
+		char a[24], b[24], row[4][32];
+
+		for (size_t k = j; k < nmerged; k += per) {
+			const struct diskbench_result *m = merged[k];
+			const struct diskbench_hist *h = diskbench_result_hist(m);
+			uint64_t p99 = 0;
+			double v;
+
+			if (diskbench_result_error(m) || !diskbench_result_ran(m))
+				continue;
+			v = bytes ? diskbench_result_bytes_per_sec(m) / (1024.0 * 1024.0)
+				  : diskbench_result_ops_per_sec(m);
+			lo = n && lo < v ? lo : v;
+			hi = n && hi > v ? hi : v;
+			sum += v;
+			sq += v * v;
+			t += diskbench_result_elapsed_ns(m) / 1e9;
+			if (diskbench_hist_count(h) && !diskbench_hist_percentile(h, 99, &p99) &&
+			    p99 > p99max)
+				p99max = p99;
+			if (diskbench_result_max_latency_ns(m) > worst)
+				worst = diskbench_result_max_latency_ns(m);
+			n++;
+		}
+		if (!n)
+			continue;
+		{
+			double mean = sum / (double)n, var = sq / (double)n - mean * mean;
+			double v4[4] = { hi, lo, mean, var > 0 ? sqrt(var) : 0 };
+
+			for (int i = 0; i < 4; i++)
+				snprintf(row[i], sizeof(row[i]), bytes ? "%.1f MiB/s" : "%.0f ops/s",
+					 v4[i]);
+		}
+		fmt_ns(a, sizeof(a), p99max);
+		fmt_ns(b, sizeof(b), worst);
+		printf("%-14s %5zu %16s %16s %16s %14s %8.3fs %10s %10s\n",
+		       diskbench_result_name(merged[j]), n, row[0], row[1], row[2], row[3],
+		       t / (double)n, a, b);
+	}
 }
 
 /* How far apart the ranks' clocks started the phase, on the common clock:
@@ -186,6 +282,7 @@ int report(struct rank *rk, struct gathered *g)
 	uint64_t bound = rk->bound;
 	struct diskbench_result *merged[MAX_PHASES];
 	size_t nmerged = 0, nphases = 0, stalls = 0;
+	char how[96];
 	int rc = 0;
 
 	for (int r = 0; r < g_size; r++)
@@ -196,15 +293,21 @@ int report(struct rank *rk, struct gathered *g)
 	 * would look like results. */
 	if (!nphases)
 		return 0;
+	if (rk->o->shared_file)
+		snprintf(how, sizeof(how), "one shared file, %s layout%s",
+			 rk->o->layout == LAYOUT_STRIDED ? "strided"
+			 : rk->o->layout == LAYOUT_RANDOM ? "random" : "segmented",
+			 rk->o->reorder ? ", each rank reading another's blocks" : "");
+	else
+		snprintf(how, sizeof(how), "one directory per rank");
 	printf(PROG ": %d ranks, %s; clock offsets to rank 0 measured within +-%.1f us "
 	       "(best of %u round trips)\n",
-	       g_size, rk->o->shared_file ? "one shared file in disjoint ranges"
-					  : "one directory per rank",
-	       bound / 1e3, rk->o->round_trips);
+	       g_size, how, bound / 1e3, rk->o->round_trips);
 	printf("%-12s %-5s %10s %16s %10s %10s %10s %10s\n", "phase", "rank", "ops",
 	       "rate", "p50", "p99", "max", "time");
 	for (size_t k = 0; k < nphases; k++) {
 		const struct diskbench_result *in[1024];
+		size_t per = phases_per_repetition(rk->o);
 		int64_t off[1024];
 		int who[1024];
 		size_t n = 0;
@@ -222,6 +325,9 @@ int report(struct rank *rk, struct gathered *g)
 				n++;
 			}
 		}
+		if (rk->o->repetitions > 1 && per && k % per == 0)
+			printf("repetition %zu of %" PRIu32 "\n", k / per + 1,
+			       rk->o->repetitions);
 		err = diskbench_result_merge(&m, in, off, n, &why);
 		if (err) {
 			fprintf(stderr, PROG ": phase %s: %s\n", phase, why ? why : "");
@@ -267,6 +373,7 @@ int report(struct rank *rk, struct gathered *g)
 	}
 	if (!stalls && nmerged)
 		printf("no stalls on any rank\n");
+	summary(rk->o, merged, nmerged);
 	if (write_reports(rk, merged, nmerged, g))
 		rc = 1;
 	for (size_t k = 0; k < nmerged; k++)

@@ -1,6 +1,6 @@
 /*
  * --shared-file: one file of the shared path that every rank writes and
- * reads in its own range (IOR's segmented layout).
+ * reads in its own blocks (IOR's segmented, strided or random layouts).
  */
 #ifndef DISKBENCH_MPI_SHARED_H
 #define DISKBENCH_MPI_SHARED_H
@@ -12,30 +12,44 @@
 
 struct rank;
 
+enum shared_kind { SHARED_WRITE, SHARED_READ, SHARED_VERIFY };
+
+/* One of the shared phases: shared_write, shared_read, shared_verify. */
 struct shared {
 	struct rank *rk;
-	bool write;
-	uint64_t base, blocks;
-	void *buf;                /* aligned (io_buffer()); free() it */
+	enum shared_kind kind;
+	int whose;                /* the rank whose blocks it moves (--reorder:
+				   * another's for the reads) */
+	uint64_t blocks;          /* per rank */
+	unsigned bits;            /* of the file's block count (the random
+				   * layout's permutation) */
+	void *buf;                /* the reads' (io_buffer()) */
+	void *wbuf;               /* the write's: buf, or with --verify the
+				   * pattern and stamps */
+	unsigned char *pat;       /* --verify: the pattern; NULL without */
+	char bad[256];            /* --verify: the first wrong data found */
 };
 
 /* With --shared-file, rank 0 makes the file and every rank opens it once
- * all set up well; sh_w and sh_r then write and read this rank's range. */
-void shared_setup(struct rank *rk, struct shared *sh_w, struct shared *sh_r);
+ * all set up well; sh[0], sh[1] and sh[2] then write, read and verify
+ * this rank's blocks in the layout (--layout, --reorder). Collective. */
+void shared_setup(struct rank *rk, struct shared sh[3]);
 
 /* diskbench_custom_ctx_ops.setup of the shared phases, user_data a struct
- * shared: the read drops this rank's range from the page cache (untimed,
- * as the per-rank read drops its file's); both say their rules in the
- * result's configuration (page_cache, fsync, direct). */
+ * shared: the write empties the file first (rank 0), the reads drop what
+ * they read from the page cache (untimed, as the per-rank read drops its
+ * file's); each says its rules in the result's configuration (page_cache,
+ * fsync, direct, layout, reorder_shift, blocks_of_rank, verify). */
 int shared_setup_phase(struct diskbench_custom_ctx *ctx, void *ud);
 
 /* diskbench_custom_ctx_ops.op of the shared phases, user_data a struct
  * shared: the write ends with an fdatasync, timed (as the per-rank
- * write's fsync). */
+ * write's fsync); the verify checks each block (-EBADMSG, and bad and
+ * the result's verify_error say where). */
 int shared_op(struct diskbench_custom_ctx *ctx, uint64_t index,
 	      uint64_t *bytes, void *ud);
 
-/* Closes the file, and rank 0 removes it; frees sh_w's buffer. */
-void shared_close(struct rank *rk, struct shared *sh_w);
+/* Closes the file, and rank 0 removes it; frees the buffers. */
+void shared_close(struct rank *rk, struct shared sh[3]);
 
 #endif
