@@ -28,7 +28,7 @@
  *
  *   cd programs/mpi
  *   mpicc -D_GNU_SOURCE -o diskbench-mpi main.c options.c rank.c workdir.c \
- *       clocks.c shared.c phases.c lockstep.c gather.c report.c \
+ *       clocks.c shared.c mdfiles.c phases.c lockstep.c gather.c report.c \
  *       ../common/signals.c ../common/outpath.c $(pkg-config --cflags --libs diskbench)
  *   mpirun -np 16 --hostfile hosts ./diskbench-mpi -d /cluster/fs/bench -s 1g
  *
@@ -47,6 +47,7 @@
 #include "clocks.h"
 #include "gather.h"
 #include "lockstep.h"
+#include "mdfiles.h"
 #include "options.h"
 #include "phases.h"
 #include "rank.h"
@@ -66,6 +67,7 @@ int main(int argc, char **argv)
 	struct opts o;
 	struct rank rk;
 	struct shared sh[3];
+	struct mdtree md;
 	struct gathered *g;
 	struct sync_out s;
 	int pr, rc = 0;
@@ -97,6 +99,8 @@ int main(int argc, char **argv)
 		make_engine_and_target(&rk);
 	measure_offsets(&rk);                       /* clocks.c */
 	shared_setup(&rk, sh);                      /* shared.c */
+	md_setup(&rk, &md);                         /* mdfiles.c */
+	rk.md = &md;
 
 	/* -i: the phases again, each repetition a run of its own (the
 	 * per-rank files made and removed by each, the shared file emptied
@@ -112,6 +116,7 @@ int main(int argc, char **argv)
 	 * later SIGKILL, which would find them waiting there for the dead
 	 * one. A signalled rank removes the shared file too (the others
 	 * hold it open). */
+	md_remove_own(&md, stop_signal() != 0);     /* mdfiles.c */
 	close_target(&rk);
 	remove_rank_dir(&rk);                       /* workdir.c */
 	if (stop_signal())
@@ -119,6 +124,7 @@ int main(int argc, char **argv)
 	s = lockstep_end(&rk);                      /* lockstep.c */
 
 	shared_close(&rk, sh);
+	md_close(&md);
 	remove_dirs(&rk);
 
 	g = gather(&rk, &rc);                       /* gather.c */

@@ -29,7 +29,8 @@ static void usage(void)
 	     "       [--shared-file [--layout segmented|strided|random] [--verify]\n"
 	     "        [--reorder | --reorder-shift RANKS]]\n"
 	     "       [--direct] [--file-size BYTES[:MAX]] [--dirs N]\n"
-	     "       [--files-sync end|none|each]\n"
+	     "       [--files-sync end|none|each] [--files-dir shared|rank]\n"
+	     "       [--tree DEPTH:BRANCH]\n"
 	     "       [--time-limit SECONDS] [--interval-ms MS] [--round-trips N]\n"
 	     "       [--json FILE] [--html FILE]\n");
 }
@@ -88,7 +89,7 @@ enum {
 	OPT_SHARED, OPT_DIRECT, OPT_FILE_SIZE, OPT_DIRS, OPT_FILES_SYNC, OPT_JSON, OPT_HTML, OPT_ROUND_TRIPS, OPT_TIME_LIMIT,
 	OPT_INTERVAL, OPT_HELP, OPT_RATE, OPT_POISSON, OPT_SIM, OPT_SIM_STALL, OPT_SIM_SKEW, OPT_SIM_PREP,
 	OPT_SIM_FULL, OPT_LAYOUT, OPT_REORDER, OPT_REORDER_SHIFT, OPT_VERIFY,
-	OPT_SIM_CORRUPT,
+	OPT_SIM_CORRUPT, OPT_FILES_DIR, OPT_TREE,
 };
 
 /* The arguments as one line for the report's options, a control byte
@@ -152,6 +153,8 @@ int parse_args(int argc, char **argv, struct opts *o)
 		{ "file-size", required_argument, NULL, OPT_FILE_SIZE },
 		{ "dirs", required_argument, NULL, OPT_DIRS },
 		{ "files-sync", required_argument, NULL, OPT_FILES_SYNC },
+		{ "files-dir", required_argument, NULL, OPT_FILES_DIR },
+		{ "tree", required_argument, NULL, OPT_TREE },
 		{ "json", required_argument, NULL, OPT_JSON },
 		{ "html", required_argument, NULL, OPT_HTML },
 		{ "round-trips", required_argument, NULL, OPT_ROUND_TRIPS },
@@ -171,7 +174,7 @@ int parse_args(int argc, char **argv, struct opts *o)
 		{ NULL, 0, NULL, 0 },
 	};
 	uint64_t v;
-	bool layout_given = false;
+	bool layout_given = false, tree_given = false;
 	int c;
 
 	memset(o, 0, sizeof(*o));
@@ -309,6 +312,44 @@ int parse_args(int argc, char **argv, struct opts *o)
 				return -1;
 			}
 			break;
+		case OPT_FILES_DIR:
+			/* mdtest's phases: every rank's files in one tree
+			 * (mdtest's default), or a tree per rank (-u). */
+			if (!strcmp(optarg, "shared"))
+				o->files_dir = FILES_DIR_SHARED;
+			else if (!strcmp(optarg, "rank"))
+				o->files_dir = FILES_DIR_RANK;
+			else {
+				say0(PROG ": --files-dir: '%s' is not shared or rank\n", optarg);
+				return -1;
+			}
+			break;
+		case OPT_TREE: {
+			/* mdtest's -z DEPTH -b BRANCH. */
+			unsigned long long d, b, level = 1, all = 1;
+			char tail;
+
+			if (sscanf(optarg, "%llu:%llu%c", &d, &b, &tail) != 2 || b < 1 ||
+			    strspn(optarg, "0123456789:") != strlen(optarg)) {
+				say0(PROG ": --tree: '%s' is not DEPTH:BRANCH (BRANCH from 1)\n",
+				     optarg);
+				return -1;
+			}
+			for (unsigned long long l = 0; l < d && all <= MAX_TREE_DIRS; l++) {
+				level *= b;
+				all += level;
+			}
+			if (all > MAX_TREE_DIRS) {
+				say0(PROG ": --tree: '%s' is more than %d directories\n", optarg,
+				     MAX_TREE_DIRS);
+				return -1;
+			}
+			o->tree_depth = (uint32_t)d;
+			o->tree_branch = (uint32_t)b;
+			o->tree_dirs = (uint32_t)all;
+			tree_given = true;
+			break;
+		}
 		case OPT_SHARED:
 			o->shared_file = true;
 			break;
@@ -463,12 +504,41 @@ int parse_args(int argc, char **argv, struct opts *o)
 		     o->phases[PH_RANDOM] && o->phases[PH_FILES] ? "s have" : " has");
 		return -1;
 	}
-	if (!o->shared_file && (layout_given || o->reorder || o->verify)) {
+	if (tree_given && !o->files_dir)
+		o->files_dir = FILES_DIR_SHARED;  /* mdtest's default */
+	if (o->files_dir && !tree_given) {
+		o->tree_branch = 1;
+		o->tree_dirs = 1;             /* the top directory alone */
+	}
+	if (o->files_dir && o->shared_file) {
+		say0(PROG ": --%s: mdtest's small-file phases; --shared-file has none\n",
+		     tree_given ? "tree" : "files-dir");
+		return -1;
+	}
+	if (o->files_dir && o->dirs) {
+		say0(PROG ": --dirs spreads bonnie++'s small files; with --files-dir, "
+		     "--tree 1:%" PRIu32 " spreads mdtest's\n", o->dirs);
+		return -1;
+	}
+	if (o->files_dir && o->reorder && o->time_limit_ns) {
+		/* Each rank's create may end after another count of files:
+		 * a rank that stats another's cannot know how many. */
+		say0(PROG ": --reorder with --files-dir visits another rank's files, "
+		     "of which a --time-limit leaves an unknown number: give one or the other\n");
+		return -1;
+	}
+	if (!o->shared_file && !o->files_dir && (layout_given || o->reorder || o->verify)) {
 		/* Per-rank files are each one rank's, written and read by it
 		 * (its read after the page cache dropped): these are the
-		 * shared file's. */
+		 * shared file's (and --reorder of mdtest's phases too). */
+		say0(PROG ": %s: that is of the shared file%s; give --shared-file too\n",
+		     layout_given ? "--layout" : o->reorder ? "--reorder" : "--verify",
+		     o->reorder ? " or of --files-dir" : "");
+		return -1;
+	}
+	if (!o->shared_file && (layout_given || o->verify)) {
 		say0(PROG ": %s: that is of the shared file; give --shared-file too\n",
-		     layout_given ? "--layout" : o->reorder ? "--reorder" : "--verify");
+		     layout_given ? "--layout" : "--verify");
 		return -1;
 	}
 	if (o->verify && !o->phases[PH_WRITE]) {
@@ -479,7 +549,7 @@ int parse_args(int argc, char **argv, struct opts *o)
 		say0(PROG ": --verify stamps each block: -b must be 64 bytes or more\n");
 		return -1;
 	}
-	if (o->reorder && !o->phases[PH_READ] && !o->verify) {
+	if (o->reorder && !o->files_dir && !o->phases[PH_READ] && !o->verify) {
 		say0(PROG ": --reorder changes which rank reads which blocks, and this run "
 		     "reads none (--phases without read, no --verify)\n");
 		return -1;

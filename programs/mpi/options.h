@@ -19,6 +19,16 @@ enum layout {
 				   * of the file's blocks (IOR's -z) */
 };
 
+/* --files-dir: where mdtest's phases make each rank's files. */
+enum files_dir {
+	FILES_DIR_NONE,           /* bonnie++'s six phases, the rank's own directory */
+	FILES_DIR_SHARED,         /* one tree that every rank shares (mdtest) */
+	FILES_DIR_RANK,           /* a tree per rank (mdtest -u) */
+};
+
+/* --tree: directories at most (each is held open). */
+#define MAX_TREE_DIRS 100000
+
 /* -i at most: each repetition's results are kept. */
 #define MAX_REPETITIONS 64
 
@@ -49,6 +59,10 @@ struct opts {
 	uint64_t file_min, file_max;  /* --file-size: each small file's bytes */
 	uint32_t dirs;            /* --dirs: subdirectories of the small files */
 	int files_sync;           /* --files-sync: 0 end, 1 none, 2 each */
+	int files_dir;            /* enum files_dir */
+	uint32_t tree_depth;      /* --tree: levels below the top directory */
+	uint32_t tree_branch;     /* directories each has below it */
+	uint32_t tree_dirs;       /* all of them, the top one included */
 	const char *json;
 	const char *html;
 	char *cmdline;            /* the arguments, for the report's options */

@@ -14,6 +14,7 @@
 
 #include "../common/signals.h"
 #include "lockstep.h"
+#include "mdfiles.h"
 #include "options.h"
 #include "phases.h"
 #include "rank.h"
@@ -124,8 +125,22 @@ static int build_run(struct rank *rk, struct diskbench_run **out,
 		fo.dirs = o->dirs;
 		fo.flags = o->files_sync == 1 ? DISKBENCH_FILES_NO_SYNC :
 			   o->files_sync == 2 ? DISKBENCH_FILES_SYNC : 0;
-		for (int i = 0; !err && o->phases[PH_FILES] && i < 6; i++) {
+		for (int i = 0; !err && o->phases[PH_FILES] && !o->files_dir && i < 6; i++) {
 			err = diskbench_phase_files_new(&p, fk[i], &fo);
+			err = add_phase(run, p, err);
+		}
+		/* --files-dir: mdtest's four instead, in their tree. */
+		for (int i = 0; !err && rk->md && rk->md->on && i < 4; i++) {
+			static const char *const names[4] = {
+				"file_create", "file_stat", "file_read", "file_remove",
+			};
+			struct diskbench_custom_ctx_ops mo = DISKBENCH_CUSTOM_CTX_OPS_INIT;
+
+			if (i == MD_READ && md_phase_count(rk) < 4)
+				continue;
+			mo.op = md_op;
+			mo.setup = md_setup_phase;
+			err = diskbench_phase_custom_ctx_new(&p, names[i], &mo, &rk->md->ph[i]);
 			err = add_phase(run, p, err);
 		}
 	}
@@ -177,8 +192,8 @@ void run_phases(struct rank *rk, struct shared *sh)
 			set_err(rk, "interrupted by %s%s%s",
 				stop_signal_name(stop_signal(), buf, sizeof(buf)),
 				*phase ? " in " : "", phase);
-		else if (sh[2].bad[0])
-			set_err(rk, "shared_verify: %s", sh[2].bad);
+		else if (rk->op_err[0])
+			set_err(rk, "%s: %s", phase, rk->op_err);
 		else
 			set_err(rk, "%s", diskbench_run_errmsg(run));
 	}

@@ -35,6 +35,7 @@
 #define ERRLEN 512
 
 struct opts;
+struct mdtree;
 
 /* This rank and the number of ranks, in MPI_COMM_WORLD. */
 extern int g_rank, g_size;
@@ -52,6 +53,9 @@ struct rank {
 	bool failed;              /* this rank failed (not: was stopped) */
 	bool stopped;             /* stopped because another rank failed */
 	char err[ERRLEN];
+	/* What the driver's own phases (shared file, mdtest's) found wrong
+	 * at their first failure: the path or offset and what was there. */
+	char op_err[9000];
 	/* Cancel messages sent to each rank, and received from each. */
 	int *sent, *received;
 	MPI_Request *reqs;
@@ -80,6 +84,8 @@ struct rank {
 	uint32_t repetition;
 	uint64_t verify_tag;
 	uint64_t run_id;
+	/* --files-dir: mdtest's phases and their tree (mdfiles.c). */
+	struct mdtree *md;
 #ifdef DISKBENCH_MPI_SIM
 	struct sim *sim;
 	uint64_t sim_nth[3];      /* reads, writes, fsyncs in this phase */

@@ -99,7 +99,7 @@ static size_t phases_per_repetition(const struct opts *o)
 	if (o->shared_file)
 		return (size_t)o->phases[PH_WRITE] + o->phases[PH_READ] + o->verify;
 	return (size_t)o->phases[PH_WRITE] + o->phases[PH_READ] + o->phases[PH_RANDOM] +
-	       6 * (size_t)o->phases[PH_FILES];
+	       (size_t)o->phases[PH_FILES] * (o->files_dir ? (o->file_max ? 4 : 3) : 6);
 }
 
 /* Runs "NAME" (or "NAME, repetition K" with -i) of results [from, to) of
@@ -299,7 +299,11 @@ int report(struct rank *rk, struct gathered *g)
 			 : rk->o->layout == LAYOUT_RANDOM ? "random" : "segmented",
 			 rk->o->reorder ? ", each rank reading another's blocks" : "");
 	else
-		snprintf(how, sizeof(how), "one directory per rank");
+		snprintf(how, sizeof(how), "one directory per rank%s",
+			 !rk->o->files_dir || !rk->o->phases[PH_FILES] ? ""
+			 : rk->o->files_dir == FILES_DIR_SHARED
+			 ? ", mdtest's small files in one tree they share"
+			 : ", mdtest's small files in a tree of each");
 	printf(PROG ": %d ranks, %s; clock offsets to rank 0 measured within +-%.1f us "
 	       "(best of %u round trips)\n",
 	       g_size, how, bound / 1e3, rk->o->round_trips);

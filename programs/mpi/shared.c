@@ -98,7 +98,7 @@ static void stamp(struct shared *sh, uint64_t off)
 }
 
 /* The block read at off is what the write stamped there: 0, or
- * -EBADMSG with sh->bad saying where and what. */
+ * -EBADMSG with the rank's op_err saying where and what. */
 static int check_block(struct shared *sh, uint64_t off)
 {
 	const unsigned char *b = sh->buf, *pat = sh->pat;
@@ -111,14 +111,14 @@ static int check_block(struct shared *sh, uint64_t off)
 			uint64_t at = get_le64(b + c), tag = get_le64(b + c + 8);
 
 			if (tag != sh->rk->verify_tag) {
-				snprintf(sh->bad, sizeof(sh->bad),
+				snprintf(sh->rk->op_err, sizeof(sh->rk->op_err),
 					 "at offset %" PRIu64 ": not this repetition's data "
 					 "(stamp %016" PRIx64 ", expected %016" PRIx64 ")",
 					 off + c, tag, sh->rk->verify_tag);
 				return -EBADMSG;
 			}
 			if (at != off + c) {
-				snprintf(sh->bad, sizeof(sh->bad),
+				snprintf(sh->rk->op_err, sizeof(sh->rk->op_err),
 					 "at offset %" PRIu64 ": the data written for offset %"
 					 PRIu64, off + c, at);
 				return -EBADMSG;
@@ -128,7 +128,7 @@ static int check_block(struct shared *sh, uint64_t off)
 		if (memcmp(b + from, pat + from, end - from)) {
 			while (b[from] == pat[from])
 				from++;
-			snprintf(sh->bad, sizeof(sh->bad),
+			snprintf(sh->rk->op_err, sizeof(sh->rk->op_err),
 				 "at offset %" PRIu64 ": byte 0x%02x, the pattern has 0x%02x",
 				 off + from, b[from], pat[from]);
 			return -EBADMSG;
@@ -174,7 +174,7 @@ int shared_op(struct diskbench_custom_ctx *ctx, uint64_t index,
 	if (sh->kind == SHARED_VERIFY) {
 		err = check_block(sh, off);
 		if (err) {
-			(void)diskbench_custom_set_config(ctx, "verify_error", sh->bad);
+			(void)diskbench_custom_set_config(ctx, "verify_error", sh->rk->op_err);
 			return err;
 		}
 	}

@@ -27,7 +27,6 @@ struct shared {
 	void *wbuf;               /* the write's: buf, or with --verify the
 				   * pattern and stamps */
 	unsigned char *pat;       /* --verify: the pattern; NULL without */
-	char bad[256];            /* --verify: the first wrong data found */
 };
 
 /* With --shared-file, rank 0 makes the file and every rank opens it once
@@ -44,8 +43,8 @@ int shared_setup_phase(struct diskbench_custom_ctx *ctx, void *ud);
 
 /* diskbench_custom_ctx_ops.op of the shared phases, user_data a struct
  * shared: the write ends with an fdatasync, timed (as the per-rank
- * write's fsync); the verify checks each block (-EBADMSG, and bad and
- * the result's verify_error say where). */
+ * write's fsync); the verify checks each block (-EBADMSG, and the rank's
+ * op_err and the result's verify_error say where). */
 int shared_op(struct diskbench_custom_ctx *ctx, uint64_t index,
 	      uint64_t *bytes, void *ud);
 
