@@ -92,32 +92,35 @@ static int fail(struct mdtree *t, int err, const char *op, int r, uint64_t i,
 	return err;
 }
 
-/* Opens directory j (its parent held) without following a link, and
- * checks or notes its identity. */
-static int open_dir(struct mdtree *t, uint32_t j, bool check)
+/* Opens directory j of a tree (its parent held in fds, the top one in
+ * top under root) without following a link, and checks (ino non-NULL) or
+ * notes its identity. */
+static int open_dir(struct mdtree *t, int *fds, int top, const char *root, uint32_t j,
+		    const uint64_t *ino, uint64_t dev)
 {
 	char name[16];
 	struct stat st;
-	int parent = j ? t->fd[parent_of(t->rk->o, j)] : t->top_fd;
+	int parent = j ? fds[parent_of(t->rk->o, j)] : top;
 	int fd;
 
 	if (j)
 		snprintf(name, sizeof(name), "d%" PRIu32, j);
-	fd = openat(parent, j ? name : t->root_name,
-		    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	fd = openat(parent, j ? name : root, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	if (fstat(fd, &st)) {
 		close(fd);
 		return -errno;
 	}
-	if (check && ((uint64_t)st.st_dev != t->dev || (uint64_t)st.st_ino != t->ino[j])) {
+	if (ino && ((uint64_t)st.st_dev != dev || (uint64_t)st.st_ino != ino[j])) {
 		close(fd);
 		return -ESTALE;
 	}
-	t->fd[j] = fd;
-	t->dev = (uint64_t)st.st_dev;
-	t->ino[j] = (uint64_t)st.st_ino;
+	fds[j] = fd;
+	if (!ino) {
+		t->dev = (uint64_t)st.st_dev;
+		t->ino[j] = (uint64_t)st.st_ino;
+	}
 	return 0;
 }
 
@@ -141,7 +144,7 @@ static int make_tree(struct mdtree *t)
 		}
 		if (!j)
 			t->made = true;
-		err = open_dir(t, j, false);
+		err = open_dir(t, t->fd, t->top_fd, t->root_name, j, NULL, 0);
 		if (err) {
 			dir_path(t, j, path, sizeof(path));
 			set_err(t->rk, "open %s, just made: %s", path, strerror(-err));
@@ -151,25 +154,80 @@ static int make_tree(struct mdtree *t)
 	return 0;
 }
 
-/* The tree another rank made: each directory opened and checked. */
-static int open_tree(struct mdtree *t)
+/* A tree another rank made (rank who, its top directory top/root, its
+ * identities ino on dev) opened into fds, each directory checked. */
+static int open_tree(struct mdtree *t, int who, int *fds, int top, const char *root,
+		     const char *where, const uint64_t *ino, uint64_t dev)
 {
 	char path[4400];
 
 	for (uint32_t j = 0; j < t->ndirs; j++) {
-		int err = open_dir(t, j, true);
+		int err = open_dir(t, fds, top, root, j, ino, dev);
 
 		if (err) {
 			dir_path(t, j, path, sizeof(path));
+			if (j)
+				snprintf(path, sizeof(path), "%s/%s/... (directory %" PRIu32 ")",
+					 where, root, j);
+			else
+				snprintf(path, sizeof(path), "%s/%s", where, root);
 			if (err == -ESTALE)
-				set_err(t->rk, "%s is not the directory rank 0 made (replaced?)",
-					path);
+				set_err(t->rk, "%s is not the directory rank %d made (replaced?)",
+					path, who);
 			else
 				set_err(t->rk, "open %s: %s", path, strerror(-err));
 			return err;
 		}
 	}
 	return 0;
+}
+
+/* --reorder in per-rank trees: each rank sends its tree's name and
+ * identities to the rank that visits its files and opens, checked, the
+ * tree of the rank whose files it visits. Collective. */
+static void open_other_tree(struct rank *rk, struct mdtree *t)
+{
+	const struct opts *o = rk->o;
+	int to = (int)(((uint64_t)g_rank + (uint64_t)g_size - o->reorder_shift % (uint64_t)g_size)
+		       % (uint64_t)g_size);
+	int from = t->ph[MD_STAT].whose;
+	size_t n = t->ndirs + 2;
+	uint64_t *mine = calloc(n, sizeof(uint64_t)), *theirs = calloc(n, sizeof(uint64_t));
+	char name[64] = "", where[4200], rname[32];
+	int ok, all_ok, top = -1;
+
+	if (!mine || !theirs)
+		set_err(rk, "out of memory");
+	ok = !rk->failed && t->made;
+	MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, rk->comm);
+	if (all_ok) {
+		/* [0] the pid in the name, [1] the device, then the inodes. */
+		mine[0] = (uint64_t)getpid();
+		mine[1] = t->dev;
+		memcpy(mine + 2, t->ino, t->ndirs * sizeof(uint64_t));
+		MPI_Sendrecv(mine, (int)n, MPI_UINT64_T, to, TAG_TREE, theirs, (int)n,
+			     MPI_UINT64_T, from, TAG_TREE, rk->comm, MPI_STATUS_IGNORE);
+		snprintf(name, sizeof(name), "diskbench-mpi.%" PRIu64 ".tree", theirs[0]);
+		snprintf(rname, sizeof(rname), "rank%d", from);
+		snprintf(where, sizeof(where), "%s/%s", o->dir, rname);
+		t->vfd = malloc(t->ndirs * sizeof(*t->vfd));
+		top = openat(rk->dirfd, rname, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (!t->vfd)
+			set_err(rk, "out of memory");
+		else if (top < 0)
+			set_err(rk, "open %s: %s", where, strerror(errno));
+		else {
+			for (uint32_t j = 0; j < t->ndirs; j++)
+				t->vfd[j] = -1;
+			(void)open_tree(t, from, t->vfd, top, name, where, theirs + 2, theirs[1]);
+		}
+		if (top >= 0)
+			close(top);
+	} else if (!rk->failed) {
+		rk->stopped = true;   /* another rank failed: it says why */
+	}
+	free(mine);
+	free(theirs);
 }
 
 /* Room for the tree's descriptors: the soft limit raised to the hard one
@@ -206,7 +264,7 @@ void md_setup(struct rank *rk, struct mdtree *t)
 	t->top_fd = -1;
 	if (!o->files_dir || !o->phases[PH_FILES])
 		return;
-	if (!shared && rk->failed)
+	if (!shared && rk->failed && !o->reorder)
 		return;
 	t->on = true;
 	t->ndirs = o->tree_dirs;
@@ -221,6 +279,7 @@ void md_setup(struct rank *rk, struct mdtree *t)
 	}
 	for (uint32_t j = 0; t->fd && j < t->ndirs; j++)
 		t->fd[j] = -1;
+	t->vfd = t->fd;
 	for (int k = 0; k < 4; k++) {
 		t->ph[k].t = t;
 		t->ph[k].kind = (enum md_kind)k;
@@ -233,7 +292,7 @@ void md_setup(struct rank *rk, struct mdtree *t)
 	if (!err)
 		err = enough_fds(t);
 	/* Where: DIR for a shared tree, the rank's directory for its own. */
-	if (!err) {
+	if (!err && (shared || !rk->failed)) {
 		t->top_fd = shared ? dup(rk->dirfd)
 				   : openat(rk->dirfd, rk->rank_dir + strlen(o->dir) + 1,
 					    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -262,16 +321,19 @@ void md_setup(struct rank *rk, struct mdtree *t)
 		MPI_Bcast(&t->dev, 1, MPI_UINT64_T, 0, rk->comm);
 		MPI_Bcast(t->ino, (int)t->ndirs, MPI_UINT64_T, 0, rk->comm);
 		if (g_rank != 0 && ok)
-			(void)open_tree(t);
+			(void)open_tree(t, 0, t->fd, t->top_fd, t->root_name, o->dir, t->ino,
+					t->dev);
 		return;
 	}
-	if (!err) {
+	if (!err && !rk->failed) {
 		snprintf(t->root_name, sizeof(t->root_name), "diskbench-mpi.%ld.tree",
 			 (long)getpid());
 		snprintf(t->root_path, sizeof(t->root_path), "%s/%s", rk->rank_dir,
 			 t->root_name);
 		(void)make_tree(t);
 	}
+	if (o->reorder)
+		open_other_tree(rk, t);
 }
 
 int md_setup_phase(struct diskbench_custom_ctx *ctx, void *ud)
@@ -372,7 +434,7 @@ static int md_stat(struct mdtree *t, int r, uint64_t i)
 	char name[48], why[96];
 
 	file_name(r, i, name, sizeof(name));
-	if (fstatat(t->fd[i % t->ndirs], name, &st, AT_SYMLINK_NOFOLLOW))
+	if (fstatat(t->vfd[i % t->ndirs], name, &st, AT_SYMLINK_NOFOLLOW))
 		return fail(t, -errno, "stat", r, i, NULL);
 	if (!S_ISREG(st.st_mode) || (uint64_t)st.st_size != size) {
 		snprintf(why, sizeof(why), "%s of %" PRIu64 " bytes, written with %" PRIu64,
@@ -391,7 +453,7 @@ static int md_read(struct mdtree *t, int r, uint64_t i, uint64_t *bytes)
 	int fd;
 
 	file_name(r, i, name, sizeof(name));
-	fd = openat(t->fd[i % t->ndirs], name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	fd = openat(t->vfd[i % t->ndirs], name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return fail(t, -errno, "open", r, i, NULL);
 	got = get_bytes(t, fd);
@@ -510,6 +572,11 @@ void md_close(struct mdtree *t)
 	for (uint32_t j = 0; t->fd && j < t->ndirs; j++)
 		if (t->fd[j] >= 0)
 			close(t->fd[j]);
+	for (uint32_t j = 0; t->vfd && t->vfd != t->fd && j < t->ndirs; j++)
+		if (t->vfd[j] >= 0)
+			close(t->vfd[j]);
+	if (t->vfd != t->fd)
+		free(t->vfd);
 	if (t->top_fd >= 0)
 		close(t->top_fd);
 	free(t->fd);

@@ -33,6 +33,9 @@ struct mdtree {
 	bool made;                /* this rank made the tree (it removes it) */
 	uint32_t ndirs;           /* the top directory and those below it */
 	int *fd;                  /* held on each of them, -1 if not */
+	int *vfd;                 /* the directories the stats and reads visit:
+				   * fd, or with --reorder in per-rank trees
+				   * the other rank's, held too */
 	uint64_t *ino;            /* each one's inode, on the device dev */
 	uint64_t dev;
 	int top_fd;               /* the directory the tree is in */

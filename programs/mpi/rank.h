@@ -29,6 +29,7 @@
 
 #define TAG_PING 1
 #define TAG_CANCEL 2
+#define TAG_TREE 3
 
 /* Results a rank keeps: nine phases at most, each repetition's. */
 #define MAX_PHASES (9 * MAX_REPETITIONS)

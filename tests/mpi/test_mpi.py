@@ -17,7 +17,10 @@ that runs out of space (a
 stops every rank, rank 0 names it in one line, exit 1, and no file is left
 anywhere; a rank killed with SIGKILL (in the write, and in the random
 phase) leaves its own files only, the others none; a bad option is one
-line and exit 1. About 20 s in all.
+line and exit 1; the shared file's layouts, --reorder and --verify (strace
+of each rank's offsets, a misplaced block found), -i repetitions and their
+summary, mdtest's phases in a shared tree and in one per rank, and a SIGKILL
+in a shared tree. About 50 s in all.
 """
 
 import os as _os
@@ -370,6 +373,241 @@ def test_real_engine_and_shared_file():
               "read drops its range first (strace): %r" % calls[-400:])
 
 
+def strace_ff(args, calls, d):
+    """Runs mpirun ... args under strace -ff (one file a process, no
+    interleaved lines), tracing calls; (the completed process, {pid: its
+    trace})."""
+    prefix = os.path.join(d, "trace")
+    p = subprocess.run(["strace", "-ff", "-qq", "-o", prefix, "-e", "trace=" + calls]
+                       + MPI_ARGS + args, capture_output=True, text=True, env=MPI_ENV,
+                       timeout=60)
+    out = {}
+    for f in os.listdir(d):
+        if f.startswith("trace."):
+            with open(os.path.join(d, f)) as t:
+                out[int(f.split(".")[1])] = t.read()
+            os.unlink(os.path.join(d, f))
+    return p, out
+
+
+def offsets_of(trace, call, size):
+    """The offsets of the call's requests of size bytes, in order."""
+    import re
+    return [int(m.group(1)) for m in
+            re.finditer(r"^%s\(\d+, .*?, %d, (\d+)\)\s+= %d$" % (call, size, size), trace, re.M)]
+
+
+def test_shared_file_layouts():
+    """--layout: where rank r's i-th block of the shared file is, as strace
+    sees each rank's pwrite64s (blocks of 64 KiB, 8 per rank):
+    segmented r x 8 + i, strided i x 4 + r, random a permutation of the
+    file's 32 blocks dealt out; every block written once in each. With
+    --reorder-shift 1 each rank reads (pread64) what another wrote, and
+    --verify's phase checks every block (no error, said in the
+    configuration)."""
+    print("shared file: layouts, reorder, verify", flush=True)
+    bs, per = 65536, 8
+    for layout in ("segmented", "strided", "random"):
+        with tempfile.TemporaryDirectory() as d:
+            j = os.path.join(d, "r.json")
+            work = os.path.join(d, "w")
+            os.mkdir(work)
+            st, traces = strace_ff([PROG, "-d", work, "-s", "512k", "-b", "64k",
+                                    "--shared-file", "--layout", layout,
+                                    "--reorder-shift", "1", "--verify", "--json", j],
+                                   "pwrite64,pread64", d)
+            check(st.returncode == 0, "--layout %s: exit 0: %s" % (layout, st.stderr[-300:]))
+            writes = {pid: offsets_of(t, "pwrite64", bs) for pid, t in traces.items()}
+            writes = {pid: w for pid, w in writes.items() if w}
+            reads = {pid: offsets_of(t, "pread64", bs) for pid, t in traces.items()}
+            reads = {pid: r for pid, r in reads.items() if r}
+            blocks = {pid: [o // bs for o in offs] for pid, offs in writes.items()}
+            every = sorted(b for v in blocks.values() for b in v)
+            check(len(blocks) == NP and every == list(range(NP * per)),
+                  "--layout %s: every block written once: %r" % (layout, blocks))
+            ranks = {}
+            for pid, bl in blocks.items():
+                if layout == "segmented":
+                    r = bl[0] // per
+                    ok = bl == [r * per + i for i in range(per)]
+                elif layout == "strided":
+                    r = bl[0] % NP
+                    ok = bl == [i * NP + r for i in range(per)]
+                else:
+                    r = None
+                    ok = bl != sorted(bl)
+                check(ok, "--layout %s: a rank's blocks in order: %r" % (layout, bl))
+                ranks[pid] = r
+            # Each read (and the verify's, once more) is of a block
+            # another rank wrote, and each rank's reads are those of one
+            # other rank's writes.
+            for pid, offs in reads.items():
+                mine = set(writes.get(pid, []))
+                theirs = [q for q in writes if q != pid and set(writes[q]) == set(offs[:per])]
+                check(len(offs) == 2 * per and not mine & set(offs) and len(theirs) == 1
+                      and offs[:per] == offs[per:],
+                      "--layout %s --reorder-shift 1: rank reads another's blocks: %r"
+                      % (layout, offs))
+            doc = json.load(open(j))
+            agg = doc["runs"][0]["phases"]
+            check([x["name"] for x in agg] == ["shared_write", "shared_read", "shared_verify"]
+                  and not any(x["error"] for x in agg),
+                  "--verify: its phase, no error: %r" % [(x["name"], x["error"]) for x in agg])
+            check(agg[0]["config"].get("layout") == layout
+                  and agg[1]["config"].get("reorder_shift") == 1
+                  and agg[2]["config"].get("verify") == "every block checked: stamps and pattern",
+                  "layout, reorder and verify said: %r" % agg[2]["config"])
+            rank_of = [r["phases"][1]["config"].get("blocks_of_rank") for r in doc["runs"][1:]]
+            check(rank_of == [(r + 1) % NP for r in range(NP)],
+                  "each rank's read says whose blocks: %r" % rank_of)
+            check(leftovers(work) == [], "nothing left")
+    # A block the write put at the wrong place (rank 2 stamps its block 3
+    # as the next one's): the verify says where, and what it found.
+    with tempfile.TemporaryDirectory() as d:
+        p = run(["-d", d, "-s", "512k", "-b", "64k", "--shared-file", "--layout",
+                 "strided", "--verify", "--sim-corrupt", "2:3"])
+        at = (3 * NP + 2) * bs
+        lines = [ln for ln in p.stderr.splitlines() if ln.startswith("diskbench-mpi:")]
+        check(p.returncode == 1 and len(lines) == 1 and
+              ("rank 2 failed: shared_verify: at offset %d: the data written for offset %d"
+               % (at, at + bs)) in lines[0],
+              "a misplaced block is found, named: %r" % lines)
+        check("shared_read  all" in p.stdout and "(partial)" in p.stdout,
+              "the read's results are kept, the verify's partial")
+        check(leftovers(d) == [], "nothing left")
+
+
+def test_repetitions():
+    """-i 3: the phases three times, each repetition's aggregate and ranks
+    a run of the reports ("all ranks, repetition 2"), the per-rank files
+    made and removed by each; the summary's max, min, mean and standard
+    deviation are those of the three aggregates' rates in the JSON."""
+    print("repetitions", flush=True)
+    import statistics
+    with tempfile.TemporaryDirectory() as d:
+        j = os.path.join(d, "r.json")
+        work = os.path.join(d, "w")
+        os.mkdir(work)
+        p = run(["-d", work, "-s", "1m", "-b", "64k", "-n", "16", "--random-ops", "64",
+                 "-i", "3", "--json", j], prog=PROG)
+        check(p.returncode == 0, "-i 3: exit 0: " + p.stderr)
+        doc = json.load(open(j))
+        names = [r["name"] for r in doc["runs"]]
+        want = []
+        for k in (1, 2, 3):
+            want += ["all ranks, repetition %d" % k] + \
+                ["rank %d, repetition %d" % (r, k) for r in range(NP)]
+        check(names == want, "a run per repetition and rank: %r" % names)
+        check(all(ph["config"].get("repetition") == 1 + i // (NP + 1)
+                  for i, r in enumerate(doc["runs"]) for ph in r["phases"]),
+              "each result says its repetition")
+        check(p.stdout.count("repetition 3 of 3") == 1, "the table's repetitions")
+        rows = {ln.split()[0]: ln.split() for ln in p.stdout.split("summary of 3")[-1].splitlines()[2:]
+                if ln.strip()}
+        aggs = [r["phases"] for r in doc["runs"] if r["name"].startswith("all ranks")]
+        for k, ph in enumerate(aggs[0]):
+            rates = [a[k]["rates"]["bytes_per_sec"] / 2**20 if a[k]["bytes"]
+                     else a[k]["rates"]["ops_per_sec"] for a in aggs]
+            row = rows.get(ph["name"])
+            if not check(row is not None and row[1] == "3", "summary row of %s: %r"
+                         % (ph["name"], row)):
+                continue
+            vals = [float(row[i]) for i in (2, 4, 6, 8)]
+            exp = [max(rates), min(rates), statistics.mean(rates), statistics.pstdev(rates)]
+            tol = 0.051 if ph["bytes"] else 0.51
+            check(all(abs(a - b) <= tol for a, b in zip(vals, exp)),
+                  "summary of %s: %r, from the JSON %r" % (ph["name"], vals, exp))
+        check(leftovers(work) == [], "nothing left")
+    with tempfile.TemporaryDirectory() as d:
+        p = run(["-d", d, "-s", "512k", "-b", "64k", "--shared-file", "--verify", "-i", "2"],
+                prog=PROG)
+        check(p.returncode == 0 and p.stdout.count("shared_verify all") == 2,
+              "-i 2 --shared-file --verify: each repetition checked against its own "
+              "stamps: %s" % p.stderr[-300:])
+
+
+def test_mdtest_tree():
+    """--files-dir and --tree: mdtest's four phases, every rank's files in
+    one tree (rank 0 makes its 7 directories: 2 levels of 2) or a tree per
+    rank; --file-size MIN:MAX sizes each file, the read reads each back
+    whole; --reorder-shift 1 stats and reads another rank's files (its
+    files_of_rank); nothing left."""
+    print("mdtest's phases: a shared tree, a tree per rank", flush=True)
+    import re
+    for where, mkdirs in (("shared", 7), ("rank", 7 * NP)):
+        with tempfile.TemporaryDirectory() as d:
+            j = os.path.join(d, "r.json")
+            work = os.path.join(d, "w")
+            os.mkdir(work)
+            st, traces = strace_ff([PROG, "-d", work, "-n", "40", "--phases", "files",
+                                    "--files-dir", where, "--tree", "2:2",
+                                    "--file-size", "100:3000", "--reorder-shift", "1",
+                                    "--files-sync", "none", "--json", j], "mkdirat", d)
+            made = [m for t in traces.values() for m in
+                    re.findall(r'mkdirat\(\d+, "(diskbench-mpi\.\d+\.tree|d\d+)", 0700\)\s+= 0', t)]
+            check(st.returncode == 0 and len(made) == mkdirs,
+                  "--files-dir %s: %d directories made, not %d: %s"
+                  % (where, len(made), mkdirs, st.stderr[-300:]))
+            agg, ranks = runs_of(json.load(open(j)))
+            check([x["name"] for x in agg] == ["file_create", "file_stat", "file_read",
+                                                "file_remove"]
+                  and all(x["ops"] == NP * 40 and not x["error"] for x in agg),
+                  "--files-dir %s: four phases of %d files: %r"
+                  % (where, NP * 40, [(x["name"], x["ops"], x["error"]) for x in agg]))
+            check(agg[0]["bytes"] == agg[2]["bytes"] and agg[0]["bytes"] > NP * 40 * 100,
+                  "what was written is read back: %d %d" % (agg[0]["bytes"], agg[2]["bytes"]))
+            whose = [r[1]["config"].get("files_of_rank") for r in ranks]
+            check(whose == [(r + 1) % NP for r in range(NP)], "stats of another rank's: %r"
+                  % whose)
+            check(agg[0]["config"].get("tree", "").startswith(where if where == "shared"
+                                                              else "per rank"),
+                  "the tree said: %r" % agg[0]["config"].get("tree"))
+            check(leftovers(work) == [], "--files-dir %s: nothing left: %r"
+                  % (where, leftovers(work)))
+
+
+def test_sigkill_in_shared_tree():
+    """A rank killed with SIGKILL while the ranks make their files in one
+    shared tree: the others remove theirs and every directory that is
+    left empty; what stays is the killed rank's own files, the tree's
+    directories that hold them, and its rank directory."""
+    print("SIGKILL of one rank in a shared tree", flush=True)
+    with tempfile.TemporaryDirectory() as d:
+        p = subprocess.Popen(MPI_ARGS + [PROG, "-d", d, "-n", "1000000", "--phases", "files",
+                                         "--tree", "1:3", "--files-sync", "none",
+                                         "--time-limit", "20"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True, env=MPI_ENV)
+        t = time.monotonic()
+        ranks = []
+        while time.monotonic() - t < 10 and len(ranks) < NP:
+            time.sleep(0.05)
+            ranks = children(p.pid)
+        # Into the create: the tree is there, with files in it.
+        while time.monotonic() - t < 10 and not any(
+                f.startswith("f.") for _, _, fs in os.walk(d) for f in fs):
+            time.sleep(0.05)
+        time.sleep(0.5)
+        check(len(ranks) == NP, "found the %d ranks: %r" % (NP, ranks))
+        if ranks:
+            os.kill(ranks[1], 9)
+        p.communicate(timeout=60)
+        check(p.returncode != 0, "not 0 after a rank was killed")
+        files = [f for _, _, fs in os.walk(d) for f in fs]
+        check(files and all(f.startswith("f.1.") for f in files),
+              "only the killed rank's files stay: %r" % sorted(set(f[:4] for f in files)))
+        dirs = [os.path.relpath(r, d) for r, ds, fs in os.walk(d) if r != d]
+        holding = set()
+        for r, _, fs in os.walk(d):
+            if fs:
+                x = r
+                while x != d:
+                    holding.add(os.path.relpath(x, d))
+                    x = os.path.dirname(x)
+        check(all(x in holding or x == "rank1" for x in dirs),
+              "only directories that hold its files stay: %r" % sorted(set(dirs) - holding))
+
+
 def children(pid):
     out = []
     for e in os.listdir("/proc"):
@@ -578,6 +816,16 @@ def test_refused_before_anything():
             (["--shared-file", "--phases", "write,read,random"], "no shared-file form"),
             (["--poisson"], "Give --rate too"),
             (["--rate", "100", "--phases", "write,read"], "--rate paces the random phase"),
+            (["--layout", "strided"], "give --shared-file too"),
+            (["--verify"], "give --shared-file too"),
+            (["--shared-file", "--reorder"], "all 4 ranks are on one node"),
+            (["--shared-file", "--reorder-shift", "4"], "a whole turn of 4 ranks"),
+            (["--shared-file", "--tree", "1:2"], "--shared-file has none"),
+            (["--files-dir", "shared", "--dirs", "4"], "--tree 1:4"),
+            (["--tree", "9:9"], "is more than 100000 directories"),
+            (["-i", "0"], "--repetitions"),
+            (["--files-dir", "rank", "--reorder-shift", "1", "--time-limit", "5"],
+             "give one or the other"),
         ]
         for extra, want in cases:
             p = run(["-d", d, "-s", "1m", "-b", "64k"] + extra, prog=PROG)
