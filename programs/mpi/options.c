@@ -28,7 +28,7 @@ static void usage(void)
 	     "       [-n FILES] [--phases write,read,random,files] [-i REPETITIONS]\n"
 	     "       [--shared-file [--layout segmented|strided|random] [--verify]\n"
 	     "        [--reorder | --reorder-shift RANKS]]\n"
-	     "       [--direct] [--file-size BYTES[:MAX]] [--dirs N]\n"
+	     "       [--direct] [--no-fsync] [--file-size BYTES[:MAX]] [--dirs N]\n"
 	     "       [--files-sync end|none|each] [--files-dir shared|rank]\n"
 	     "       [--tree DEPTH:BRANCH]\n"
 	     "       [--time-limit SECONDS] [--interval-ms MS] [--round-trips N]\n"
@@ -89,7 +89,7 @@ enum {
 	OPT_SHARED, OPT_DIRECT, OPT_FILE_SIZE, OPT_DIRS, OPT_FILES_SYNC, OPT_JSON, OPT_HTML, OPT_ROUND_TRIPS, OPT_TIME_LIMIT,
 	OPT_INTERVAL, OPT_HELP, OPT_RATE, OPT_POISSON, OPT_SIM, OPT_SIM_STALL, OPT_SIM_SKEW, OPT_SIM_PREP,
 	OPT_SIM_FULL, OPT_LAYOUT, OPT_REORDER, OPT_REORDER_SHIFT, OPT_VERIFY,
-	OPT_SIM_CORRUPT, OPT_FILES_DIR, OPT_TREE,
+	OPT_SIM_CORRUPT, OPT_FILES_DIR, OPT_TREE, OPT_NO_FSYNC,
 };
 
 /* The arguments as one line for the report's options, a control byte
@@ -150,6 +150,7 @@ int parse_args(int argc, char **argv, struct opts *o)
 		{ "verify", no_argument, NULL, OPT_VERIFY },
 		{ "repetitions", required_argument, NULL, 'i' },
 		{ "direct", no_argument, NULL, OPT_DIRECT },
+		{ "no-fsync", no_argument, NULL, OPT_NO_FSYNC },
 		{ "file-size", required_argument, NULL, OPT_FILE_SIZE },
 		{ "dirs", required_argument, NULL, OPT_DIRS },
 		{ "files-sync", required_argument, NULL, OPT_FILES_SYNC },
@@ -266,6 +267,12 @@ int parse_args(int argc, char **argv, struct opts *o)
 			break;
 		case OPT_DIRECT:
 			o->direct = true;
+			break;
+		case OPT_NO_FSYNC:
+			/* IOR without -e: the write phases end when the last
+			 * write returns, their data perhaps still in the page
+			 * cache. */
+			o->no_fsync = true;
 			break;
 		case OPT_FILE_SIZE: {
 			/* mdtest's -w/-e: BYTES written to each file as it is

@@ -56,6 +56,7 @@ struct opts {
 	bool verify;              /* --verify: the shared_verify phase */
 	uint32_t repetitions;     /* -i: the phases this many times */
 	bool direct;              /* O_DIRECT: sequential, random, shared file */
+	bool no_fsync;            /* --no-fsync: the writes not flushed at their end */
 	uint64_t file_min, file_max;  /* --file-size: each small file's bytes */
 	uint32_t dirs;            /* --dirs: subdirectories of the small files */
 	int files_sync;           /* --files-sync: 0 end, 1 none, 2 each */

@@ -91,7 +91,8 @@ static int build_run(struct rank *rk, struct diskbench_run **out,
 		so.block_bytes = o->block;
 		so.queue_depth = o->queue_depth;
 		if (o->phases[PH_WRITE]) {
-			so.flags = DISKBENCH_SEQ_WRITE | (o->direct ? DISKBENCH_SEQ_DIRECT : 0);
+			so.flags = DISKBENCH_SEQ_WRITE | (o->direct ? DISKBENCH_SEQ_DIRECT : 0) |
+				   (o->no_fsync ? DISKBENCH_SEQ_NO_FSYNC : 0);
 			err = diskbench_phase_seq_new(&p, &so);
 			err = add_phase(run, p, err);
 		}

@@ -148,7 +148,8 @@ int shared_op(struct diskbench_custom_ctx *ctx, uint64_t index,
 	if (index >= sh->blocks) {
 		/* The data on the device before the clock stops, as the
 		 * per-rank write's fsync at its end. */
-		if (sh->kind == SHARED_WRITE && fdatasync(sh->rk->shared_fd))
+		if (sh->kind == SHARED_WRITE && !sh->rk->o->no_fsync &&
+		    fdatasync(sh->rk->shared_fd))
 			return -errno;
 		return DISKBENCH_CUSTOM_DONE;
 	}
@@ -223,8 +224,8 @@ int shared_setup_phase(struct diskbench_custom_ctx *ctx, void *ud)
 	}
 	err = diskbench_custom_set_config(ctx, "page_cache", cache);
 	if (!err)
-		err = diskbench_custom_set_config(ctx, "fsync", sh->kind == SHARED_WRITE
-						  ? "at the end, timed" : "none");
+		err = diskbench_custom_set_config(ctx, "fsync",
+			sh->kind == SHARED_WRITE && !o->no_fsync ? "at the end, timed" : "none");
 	if (!err)
 		err = diskbench_custom_set_config(ctx, "direct", o->direct ? "true" : "false");
 	if (!err)

@@ -526,6 +526,41 @@ def test_repetitions():
               "stamps: %s" % p.stderr[-300:])
 
 
+def test_no_fsync():
+    """--no-fsync (IOR without -e): a write phase alone makes no fsync or
+    fdatasync on any rank (strace), per-rank or shared, and its
+    configuration says fsync none."""
+    print("--no-fsync", flush=True)
+    import re
+    for extra, name in (([], "seq_write"), (["--shared-file"], "shared_write")):
+        with tempfile.TemporaryDirectory() as d:
+            j = os.path.join(d, "r.json")
+            work = os.path.join(d, "w")
+            os.mkdir(work)
+            st, traces = strace_ff([PROG, "-d", work, "-s", "1m", "-b", "64k", "--phases",
+                                    "write", "--no-fsync", "--json", j] + extra,
+                                   "openat,fsync,fdatasync,sync", d)
+            # Flushes of the test files (the report's own file is
+            # flushed as it is written: not a measurement).
+            n = 0
+            for t in traces.values():
+                fds = {}
+                for ln in t.splitlines():
+                    m = re.match(r'openat\(\w+, "([^"]*)".*\)\s+= (\d+)$', ln)
+                    if m:
+                        fds[m.group(2)] = m.group(1)
+                    m = re.match(r"(fsync|fdatasync)\((\d+)\)", ln)
+                    if m and "diskbench-mpi." in fds.get(m.group(2), ""):
+                        n += 1
+                    if ln.startswith("sync("):
+                        n += 1
+            agg = json.load(open(j))["runs"][0]["phases"]
+            check(st.returncode == 0 and n == 0 and agg[0]["name"] == name
+                  and agg[0]["config"].get("fsync") in ("none", False),
+                  "--no-fsync %r: %d flushes, fsync said %r"
+                  % (extra, n, agg[0]["config"].get("fsync")))
+
+
 def test_mdtest_tree():
     """--files-dir and --tree: mdtest's four phases, every rank's files in
     one tree (rank 0 makes its 7 directories: 2 levels of 2) or a tree per
