@@ -4,21 +4,24 @@
  * each step is in the file named beside it.
  *
  * Every rank runs the same phases (block write, block read, random I/O at a
- * queue depth, bonnie++'s six small-file phases) in its own directory under
- * a shared path (DIR/rank<N>), or, with --shared-file, on one file of
- * DIR in disjoint ranges (IOR's segmented layout: rank N's range is
- * [N x size, (N + 1) x size)). As each phase starts (the run's start
- * event), every rank waits for the others (a reduction that also carries
- * "a rank failed"), so the phases start together. At the start, rank 0
- * measures each rank's clock offset to its own by ping-pong (the best of
- * --round-trips round trips; the error bound is half that round trip) so
- * that the timelines line up. At the end rank 0 gathers every rank's
- * results (the library's binary encoding), merges each phase's exactly
- * (diskbench_result_merge(): histograms bucket by bucket, rate = all
- * bytes / (latest end - earliest start)), and writes one table with an
- * aggregate row and a row per rank, the stalls of each rank
- * (diskbench_stalls_find()), and on request JSON and HTML reports with one
- * run for the aggregate and one per rank.
+ * queue depth, bonnie++'s six small-file phases or with --files-dir
+ * mdtest's four in a tree of directories) in its own directory under a
+ * shared path (DIR/rank<N>), or, with --shared-file, on one file of DIR,
+ * each rank its own blocks (--layout: IOR's segmented layout, strided, or
+ * a random permutation), read back by another rank with --reorder and
+ * checked with --verify; -i repeats them all. As each phase starts (the
+ * run's start event) and again once it is ready, every rank waits for the
+ * others (a reduction that also carries "a rank failed"), so the phases
+ * start together. At the start, rank 0 measures each rank's clock offset
+ * to its own by ping-pong (the best of --round-trips round trips; the
+ * error bound is half that round trip) so that the timelines line up. At
+ * the end rank 0 gathers every rank's results (the library's binary
+ * encoding), merges each phase's exactly (diskbench_result_merge():
+ * histograms bucket by bucket, rate = all bytes / (latest end - earliest
+ * start)), and writes one table with an aggregate row and a row per rank,
+ * the stalls of each rank (diskbench_stalls_find()), a summary of the
+ * repetitions, and on request JSON and HTML reports with one run for the
+ * aggregate and one per rank (of each repetition).
  *
  * A rank that fails (an I/O error, a full disk) or gets a signal stops its
  * phase, removes its files, and tells the others, which stop their phase
