@@ -608,16 +608,8 @@ def test_sigkill_in_shared_tree():
     directories that hold them, and its rank directory."""
     print("SIGKILL of one rank in a shared tree", flush=True)
     with tempfile.TemporaryDirectory() as d:
-        p = subprocess.Popen(MPI_ARGS + [PROG, "-d", d, "-n", "1000000", "--phases", "files",
-                                         "--tree", "1:3", "--files-sync", "none",
-                                         "--time-limit", "20"],
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                             text=True, env=MPI_ENV)
-        t = time.monotonic()
-        ranks = []
-        while time.monotonic() - t < 10 and len(ranks) < NP:
-            time.sleep(0.05)
-            ranks = children(p.pid)
+        p, ranks, t = start_long_run(d, args=["-n", "1000000", "--phases", "files",
+                                              "--tree", "1:3", "--files-sync", "none"])
         # Into the create: the tree is there, with files in it.
         while time.monotonic() - t < 10 and not any(
                 f.startswith("f.") for _, _, fs in os.walk(d) for f in fs):
@@ -659,14 +651,14 @@ def children(pid):
     return sorted(out)
 
 
-def start_long_run(d, size="16m"):
-    """diskbench-mpi writing size per rank, then random reads for up to
-    20 s, started; (the mpirun process, the ranks' pids once all NP
-    run, its start time)."""
-    p = subprocess.Popen(MPI_ARGS + [PROG, "-d", d, "-s", size, "-b", "64k",
-                                     "--phases", "write,random",
-                                     "--random-ops", "100000000",
-                                     "--time-limit", "20"],
+def start_long_run(d, size="16m", args=None):
+    """diskbench-mpi writing size per rank, then random reads (or what
+    args ask for) for up to 20 s, started; (the mpirun process, the
+    ranks' pids once all NP run, its start time)."""
+    if args is None:
+        args = ["-s", size, "-b", "64k", "--phases", "write,random",
+                "--random-ops", "100000000"]
+    p = subprocess.Popen(MPI_ARGS + [PROG, "-d", d] + args + ["--time-limit", "20"],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                          text=True, env=MPI_ENV)
     t = time.monotonic()
