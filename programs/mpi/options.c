@@ -131,6 +131,191 @@ static int rank_number(const char *opt, const char *form, int *rank, uint64_t *n
 }
 #endif
 
+/* The options of the shared file's layout, of mdtest's tree and of the
+ * repetitions: 1 if c is one of them and is good, -1 if bad (said), 0 if
+ * c is another option. */
+static int parse_layout_option(int c, struct opts *o, bool *layout_given, bool *tree_given)
+{
+	uint64_t v;
+
+	switch (c) {
+	case OPT_LAYOUT:
+		if (!strcmp(optarg, "segmented"))
+			o->layout = LAYOUT_SEGMENTED;
+		else if (!strcmp(optarg, "strided"))
+			o->layout = LAYOUT_STRIDED;
+		else if (!strcmp(optarg, "random"))
+			o->layout = LAYOUT_RANDOM;
+		else {
+			say0(PROG ": --layout: '%s' is not segmented, strided or random\n",
+			     optarg);
+			return -1;
+		}
+		*layout_given = true;
+		break;
+	case OPT_REORDER:
+		o->reorder = true;
+		break;
+	case OPT_REORDER_SHIFT:
+		if (!parse_size(optarg, &v) || strspn(optarg, "0123456789") != strlen(optarg) ||
+		    v < 1 || v > INT32_MAX) {
+			say0(PROG ": --reorder-shift: '%s' is not a number of ranks from 1\n",
+			     optarg);
+			return -1;
+		}
+		o->reorder = true;
+		o->reorder_shift = (uint32_t)v;
+		break;
+	case OPT_VERIFY:
+		o->verify = true;
+		break;
+	case 'i':
+		if (!parse_size(optarg, &v) || strspn(optarg, "0123456789") != strlen(optarg) ||
+		    v < 1 || v > MAX_REPETITIONS) {
+			say0(PROG ": --repetitions: '%s' is not a number from 1 to %d\n",
+			     optarg, MAX_REPETITIONS);
+			return -1;
+		}
+		o->repetitions = (uint32_t)v;
+		break;
+	case OPT_FILES_DIR:
+		/* mdtest's phases: every rank's files in one tree
+		 * (mdtest's default), or a tree per rank (-u). */
+		if (!strcmp(optarg, "shared"))
+			o->files_dir = FILES_DIR_SHARED;
+		else if (!strcmp(optarg, "rank"))
+			o->files_dir = FILES_DIR_RANK;
+		else {
+			say0(PROG ": --files-dir: '%s' is not shared or rank\n", optarg);
+			return -1;
+		}
+		break;
+	case OPT_TREE: {
+		/* mdtest's -z DEPTH -b BRANCH. */
+		unsigned long long d, b, level = 1, all = 1;
+		char tail;
+
+		if (sscanf(optarg, "%llu:%llu%c", &d, &b, &tail) != 2 || b < 1 ||
+		    strspn(optarg, "0123456789:") != strlen(optarg)) {
+			say0(PROG ": --tree: '%s' is not DEPTH:BRANCH (BRANCH from 1)\n",
+			     optarg);
+			return -1;
+		}
+		for (unsigned long long l = 0; l < d && all <= MAX_TREE_DIRS; l++) {
+			level *= b;
+			all += level;
+		}
+		if (all > MAX_TREE_DIRS) {
+			say0(PROG ": --tree: '%s' is more than %d directories\n", optarg,
+			     MAX_TREE_DIRS);
+			return -1;
+		}
+		o->tree_depth = (uint32_t)d;
+		o->tree_branch = (uint32_t)b;
+		o->tree_dirs = (uint32_t)all;
+		*tree_given = true;
+		break;
+	}
+	default:
+		return 0;
+	}
+	return 1;
+}
+
+/* What the options ask for together: refused where it cannot be done (one
+ * line said), or filled in (the phases a shared file has, mdtest's tree of
+ * one directory). 0, or -1. */
+static int check_combinations(struct opts *o, bool layout_given, bool tree_given)
+{
+	if (o->block > o->size || o->random_block > o->size) {
+		say0(PROG ": the block size is above the file size (-s %" PRIu64 ")\n",
+		     o->size);
+		return -1;
+	}
+	if (o->shared_file && o->phases[PH_READ] && !o->phases[PH_WRITE]) {
+		say0(PROG ": --shared-file reads what its write phase wrote: "
+		     "--phases needs write with read\n");
+		return -1;
+	}
+	if (o->shared_file && o->phases_given &&
+	    (o->phases[PH_RANDOM] || o->phases[PH_FILES])) {
+		/* Named, not run: refused, rather than a run of nothing. */
+		say0(PROG ": --shared-file: the %s phase%s no shared-file form: "
+		     "--phases write,read\n",
+		     o->phases[PH_RANDOM] && o->phases[PH_FILES] ? "random and small-file"
+		     : o->phases[PH_RANDOM] ? "random" : "small-file",
+		     o->phases[PH_RANDOM] && o->phases[PH_FILES] ? "s have" : " has");
+		return -1;
+	}
+	if (tree_given && !o->files_dir)
+		o->files_dir = FILES_DIR_SHARED;  /* mdtest's default */
+	if (o->files_dir && !tree_given) {
+		o->tree_branch = 1;
+		o->tree_dirs = 1;             /* the top directory alone */
+	}
+	if (o->files_dir && o->shared_file) {
+		say0(PROG ": --%s: mdtest's small-file phases; --shared-file has none\n",
+		     tree_given ? "tree" : "files-dir");
+		return -1;
+	}
+	if (o->files_dir && o->dirs) {
+		say0(PROG ": --dirs spreads bonnie++'s small files; with --files-dir, "
+		     "--tree 1:%" PRIu32 " spreads mdtest's\n", o->dirs);
+		return -1;
+	}
+	if (o->files_dir && o->reorder && o->time_limit_ns) {
+		/* Each rank's create may end after another count of files:
+		 * a rank that stats another's cannot know how many. */
+		say0(PROG ": --reorder with --files-dir visits another rank's files, "
+		     "of which a --time-limit leaves an unknown number: give one or the other\n");
+		return -1;
+	}
+	if (!o->shared_file && !o->files_dir && (layout_given || o->reorder || o->verify)) {
+		/* Per-rank files are each one rank's, written and read by it
+		 * (its read after the page cache dropped): these are the
+		 * shared file's (and --reorder of mdtest's phases too). */
+		say0(PROG ": %s: that is of the shared file%s; give --shared-file too\n",
+		     layout_given ? "--layout" : o->reorder ? "--reorder" : "--verify",
+		     o->reorder ? " or of --files-dir" : "");
+		return -1;
+	}
+	if (!o->shared_file && (layout_given || o->verify)) {
+		say0(PROG ": %s: that is of the shared file; give --shared-file too\n",
+		     layout_given ? "--layout" : "--verify");
+		return -1;
+	}
+	if (o->verify && !o->phases[PH_WRITE]) {
+		say0(PROG ": --verify checks what the write phase wrote: --phases needs write\n");
+		return -1;
+	}
+	if (o->verify && o->block < 64) {
+		say0(PROG ": --verify stamps each block: -b must be 64 bytes or more\n");
+		return -1;
+	}
+	if (o->reorder && !o->files_dir && !o->phases[PH_READ] && !o->verify) {
+		say0(PROG ": --reorder changes which rank reads which blocks, and this run "
+		     "reads none (--phases without read, no --verify)\n");
+		return -1;
+	}
+	if (o->shared_file) {
+		/* The phases a shared file has: its write and read. */
+		o->phases[PH_RANDOM] = false;
+		o->phases[PH_FILES] = false;
+	}
+	if (o->poisson && !(o->rate > 0)) {
+		say0(PROG ": --poisson: Poisson arrivals of what rate? Give --rate too\n");
+		return -1;
+	}
+	if (o->rate > 0 && !o->phases[PH_RANDOM]) {
+		say0(PROG ": --rate paces the random phase, and this run has none%s\n",
+		     o->shared_file ? " (--shared-file)" : "");
+		return -1;
+	}
+	if (!o->files)
+		o->phases[PH_FILES] = false;
+	return 0;
+}
+
 int parse_args(int argc, char **argv, struct opts *o)
 {
 	static const struct option longs[] = {
@@ -319,85 +504,8 @@ int parse_args(int argc, char **argv, struct opts *o)
 				return -1;
 			}
 			break;
-		case OPT_FILES_DIR:
-			/* mdtest's phases: every rank's files in one tree
-			 * (mdtest's default), or a tree per rank (-u). */
-			if (!strcmp(optarg, "shared"))
-				o->files_dir = FILES_DIR_SHARED;
-			else if (!strcmp(optarg, "rank"))
-				o->files_dir = FILES_DIR_RANK;
-			else {
-				say0(PROG ": --files-dir: '%s' is not shared or rank\n", optarg);
-				return -1;
-			}
-			break;
-		case OPT_TREE: {
-			/* mdtest's -z DEPTH -b BRANCH. */
-			unsigned long long d, b, level = 1, all = 1;
-			char tail;
-
-			if (sscanf(optarg, "%llu:%llu%c", &d, &b, &tail) != 2 || b < 1 ||
-			    strspn(optarg, "0123456789:") != strlen(optarg)) {
-				say0(PROG ": --tree: '%s' is not DEPTH:BRANCH (BRANCH from 1)\n",
-				     optarg);
-				return -1;
-			}
-			for (unsigned long long l = 0; l < d && all <= MAX_TREE_DIRS; l++) {
-				level *= b;
-				all += level;
-			}
-			if (all > MAX_TREE_DIRS) {
-				say0(PROG ": --tree: '%s' is more than %d directories\n", optarg,
-				     MAX_TREE_DIRS);
-				return -1;
-			}
-			o->tree_depth = (uint32_t)d;
-			o->tree_branch = (uint32_t)b;
-			o->tree_dirs = (uint32_t)all;
-			tree_given = true;
-			break;
-		}
 		case OPT_SHARED:
 			o->shared_file = true;
-			break;
-		case OPT_LAYOUT:
-			if (!strcmp(optarg, "segmented"))
-				o->layout = LAYOUT_SEGMENTED;
-			else if (!strcmp(optarg, "strided"))
-				o->layout = LAYOUT_STRIDED;
-			else if (!strcmp(optarg, "random"))
-				o->layout = LAYOUT_RANDOM;
-			else {
-				say0(PROG ": --layout: '%s' is not segmented, strided or random\n",
-				     optarg);
-				return -1;
-			}
-			layout_given = true;
-			break;
-		case OPT_REORDER:
-			o->reorder = true;
-			break;
-		case OPT_REORDER_SHIFT:
-			if (!parse_size(optarg, &v) || strspn(optarg, "0123456789") != strlen(optarg) ||
-			    v < 1 || v > INT32_MAX) {
-				say0(PROG ": --reorder-shift: '%s' is not a number of ranks from 1\n",
-				     optarg);
-				return -1;
-			}
-			o->reorder = true;
-			o->reorder_shift = (uint32_t)v;
-			break;
-		case OPT_VERIFY:
-			o->verify = true;
-			break;
-		case 'i':
-			if (!parse_size(optarg, &v) || strspn(optarg, "0123456789") != strlen(optarg) ||
-			    v < 1 || v > MAX_REPETITIONS) {
-				say0(PROG ": --repetitions: '%s' is not a number from 1 to %d\n",
-				     optarg, MAX_REPETITIONS);
-				return -1;
-			}
-			o->repetitions = (uint32_t)v;
 			break;
 		case OPT_JSON:
 			o->json = optarg;
@@ -474,11 +582,18 @@ int parse_args(int argc, char **argv, struct opts *o)
 			}
 			break;
 #endif
-		default:
+		default: {
+			int r = parse_layout_option(c, o, &layout_given, &tree_given);
+
+			if (r > 0)
+				break;
+			if (r < 0)
+				return -1;
 			say0(PROG ": unknown option or missing argument: '%s'\n",
 			     argv[optind - 1]);
 			usage();
 			return -1;
+		}
 		}
 	}
 	if (optind < argc) {
@@ -491,93 +606,7 @@ int parse_args(int argc, char **argv, struct opts *o)
 		usage();
 		return -1;
 	}
-	if (o->block > o->size || o->random_block > o->size) {
-		say0(PROG ": the block size is above the file size (-s %" PRIu64 ")\n",
-		     o->size);
-		return -1;
-	}
-	if (o->shared_file && o->phases[PH_READ] && !o->phases[PH_WRITE]) {
-		say0(PROG ": --shared-file reads what its write phase wrote: "
-		     "--phases needs write with read\n");
-		return -1;
-	}
-	if (o->shared_file && o->phases_given &&
-	    (o->phases[PH_RANDOM] || o->phases[PH_FILES])) {
-		/* Named, not run: refused, rather than a run of nothing. */
-		say0(PROG ": --shared-file: the %s phase%s no shared-file form: "
-		     "--phases write,read\n",
-		     o->phases[PH_RANDOM] && o->phases[PH_FILES] ? "random and small-file"
-		     : o->phases[PH_RANDOM] ? "random" : "small-file",
-		     o->phases[PH_RANDOM] && o->phases[PH_FILES] ? "s have" : " has");
-		return -1;
-	}
-	if (tree_given && !o->files_dir)
-		o->files_dir = FILES_DIR_SHARED;  /* mdtest's default */
-	if (o->files_dir && !tree_given) {
-		o->tree_branch = 1;
-		o->tree_dirs = 1;             /* the top directory alone */
-	}
-	if (o->files_dir && o->shared_file) {
-		say0(PROG ": --%s: mdtest's small-file phases; --shared-file has none\n",
-		     tree_given ? "tree" : "files-dir");
-		return -1;
-	}
-	if (o->files_dir && o->dirs) {
-		say0(PROG ": --dirs spreads bonnie++'s small files; with --files-dir, "
-		     "--tree 1:%" PRIu32 " spreads mdtest's\n", o->dirs);
-		return -1;
-	}
-	if (o->files_dir && o->reorder && o->time_limit_ns) {
-		/* Each rank's create may end after another count of files:
-		 * a rank that stats another's cannot know how many. */
-		say0(PROG ": --reorder with --files-dir visits another rank's files, "
-		     "of which a --time-limit leaves an unknown number: give one or the other\n");
-		return -1;
-	}
-	if (!o->shared_file && !o->files_dir && (layout_given || o->reorder || o->verify)) {
-		/* Per-rank files are each one rank's, written and read by it
-		 * (its read after the page cache dropped): these are the
-		 * shared file's (and --reorder of mdtest's phases too). */
-		say0(PROG ": %s: that is of the shared file%s; give --shared-file too\n",
-		     layout_given ? "--layout" : o->reorder ? "--reorder" : "--verify",
-		     o->reorder ? " or of --files-dir" : "");
-		return -1;
-	}
-	if (!o->shared_file && (layout_given || o->verify)) {
-		say0(PROG ": %s: that is of the shared file; give --shared-file too\n",
-		     layout_given ? "--layout" : "--verify");
-		return -1;
-	}
-	if (o->verify && !o->phases[PH_WRITE]) {
-		say0(PROG ": --verify checks what the write phase wrote: --phases needs write\n");
-		return -1;
-	}
-	if (o->verify && o->block < 64) {
-		say0(PROG ": --verify stamps each block: -b must be 64 bytes or more\n");
-		return -1;
-	}
-	if (o->reorder && !o->files_dir && !o->phases[PH_READ] && !o->verify) {
-		say0(PROG ": --reorder changes which rank reads which blocks, and this run "
-		     "reads none (--phases without read, no --verify)\n");
-		return -1;
-	}
-	if (o->shared_file) {
-		/* The phases a shared file has: its write and read. */
-		o->phases[PH_RANDOM] = false;
-		o->phases[PH_FILES] = false;
-	}
-	if (o->poisson && !(o->rate > 0)) {
-		say0(PROG ": --poisson: Poisson arrivals of what rate? Give --rate too\n");
-		return -1;
-	}
-	if (o->rate > 0 && !o->phases[PH_RANDOM]) {
-		say0(PROG ": --rate paces the random phase, and this run has none%s\n",
-		     o->shared_file ? " (--shared-file)" : "");
-		return -1;
-	}
-	if (!o->files)
-		o->phases[PH_FILES] = false;
-	return 0;
+	return check_combinations(o, layout_given, tree_given);
 }
 
 int check_reports(const struct opts *o)

@@ -29,9 +29,6 @@ enum files_dir {
 /* --tree: directories at most (each is held open). */
 #define MAX_TREE_DIRS 100000
 
-/* -i at most: each repetition's results are kept. */
-#define MAX_REPETITIONS 64
-
 struct opts {
 	const char *dir;
 	uint64_t size;            /* per rank */

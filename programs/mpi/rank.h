@@ -15,8 +15,6 @@
 #include <stdint.h>
 #include <sys/stat.h>
 
-#include "options.h"
-
 #ifdef DISKBENCH_MPI_SIM
 #include "sim-engine.h"
 #endif
@@ -31,6 +29,8 @@
 #define TAG_CANCEL 2
 #define TAG_TREE 3
 
+/* -i at most: each repetition's results are kept. */
+#define MAX_REPETITIONS 64
 /* Results a rank keeps: nine phases at most, each repetition's. */
 #define MAX_PHASES (9 * MAX_REPETITIONS)
 #define ERRLEN 512

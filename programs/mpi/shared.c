@@ -1,7 +1,10 @@
 /*
- * --shared-file (shared.h): rank N writes and reads
- * [N x size, (N + 1) x size) of one file that rank 0 made (never one that
- * was there) and removes, and that the others check is the one it made.
+ * --shared-file (shared.h): each rank writes, reads and verifies its own
+ * blocks of one file that rank 0 made (never one that was there) and
+ * removes, and that the others check is the one it made; where the blocks
+ * are is the layout (segmented, strided, a random permutation), whose
+ * blocks a rank reads is --reorder's, and --verify's stamps say what
+ * belongs where.
  */
 #include <diskbench.h>
 
