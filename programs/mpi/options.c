@@ -179,6 +179,8 @@ static int parse_layout_option(int c, struct opts *o, bool *layout_given, bool *
 		o->repetitions = (uint32_t)v;
 		break;
 	case OPT_FILES_DIR:
+		if (!o->files_option)
+			o->files_option = "--files-dir";
 		/* mdtest's phases: every rank's files in one tree
 		 * (mdtest's default), or a tree per rank (-u). */
 		if (!strcmp(optarg, "shared"))
@@ -191,6 +193,8 @@ static int parse_layout_option(int c, struct opts *o, bool *layout_given, bool *
 		}
 		break;
 	case OPT_TREE: {
+		if (!o->files_option)
+			o->files_option = "--tree";
 		/* mdtest's -z DEPTH -b BRANCH. */
 		unsigned long long d, b, level = 1, all = 1;
 		char tail;
@@ -313,6 +317,18 @@ static int check_combinations(struct opts *o, bool layout_given, bool tree_given
 	}
 	if (!o->files)
 		o->phases[PH_FILES] = false;
+	if (o->files_option && !o->phases[PH_FILES]) {
+		/* Given, not used: refused, rather than a run that ignores it. */
+		say0(PROG ": %s is of the small-file phases, and this run has none (%s)\n",
+		     o->files_option, o->shared_file ? "--shared-file" : !o->files ? "-n 0"
+		     : "--phases without files");
+		return -1;
+	}
+	if (o->reorder && !o->shared_file && !o->phases[PH_FILES]) {
+		say0(PROG ": --reorder: this run has no small-file phases for it (--phases "
+		     "without files)\n");
+		return -1;
+	}
 	return 0;
 }
 
@@ -460,6 +476,8 @@ int parse_args(int argc, char **argv, struct opts *o)
 			o->no_fsync = true;
 			break;
 		case OPT_FILE_SIZE: {
+			if (!o->files_option)
+				o->files_option = "--file-size";
 			/* mdtest's -w/-e: BYTES written to each file as it is
 			 * made, and read back by the stat phases; MIN:MAX
 			 * draws each size (bonnie++'s -n max:min). */
@@ -481,6 +499,8 @@ int parse_args(int argc, char **argv, struct opts *o)
 			break;
 		}
 		case OPT_DIRS:
+			if (!o->files_option)
+				o->files_option = "--dirs";
 			if (!parse_size(optarg, &v) || v < 1 || v > 99999) {
 				say0(PROG ": --dirs: '%s' is not a number of directories from 1 to 99999\n",
 				     optarg);
@@ -493,6 +513,8 @@ int parse_args(int argc, char **argv, struct opts *o)
 			 * (bonnie++'s); none: no sync (mdtest without -Y);
 			 * each: fsync of each file and its directory too
 			 * (bonnie++'s -b, mdtest's -y). */
+			if (!o->files_option)
+				o->files_option = "--files-sync";
 			if (!strcmp(optarg, "end"))
 				o->files_sync = 0;
 			else if (!strcmp(optarg, "none"))

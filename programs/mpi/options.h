@@ -61,6 +61,7 @@ struct opts {
 	uint32_t tree_depth;      /* --tree: levels below the top directory */
 	uint32_t tree_branch;     /* directories each has below it */
 	uint32_t tree_dirs;       /* all of them, the top one included */
+	const char *files_option; /* the first small-file option given */
 	const char *json;
 	const char *html;
 	char *cmdline;            /* the arguments, for the report's options */

@@ -851,6 +851,10 @@ def test_refused_before_anything():
             (["--files-dir", "shared", "--dirs", "4"], "--tree 1:4"),
             (["--tree", "9:9"], "is more than 100000 directories"),
             (["-i", "0"], "--repetitions"),
+            (["--files-dir", "shared", "--phases", "write"], "this run has none"),
+            (["--file-size", "4k", "-n", "0"], "this run has none (-n 0)"),
+            (["--files-dir", "rank", "--reorder-shift", "1", "--phases", "read"],
+             "this run has none"),
             (["--files-dir", "rank", "--reorder-shift", "1", "--time-limit", "5"],
              "give one or the other"),
         ]
