@@ -336,6 +336,24 @@ void md_setup(struct rank *rk, struct mdtree *t)
 		open_other_tree(rk, t);
 }
 
+/* This rank's files that exist removed, untimed: 0, or the first
+ * failure's -errno (the rank's op_err says which). */
+static int remove_files(struct mdtree *t)
+{
+	char name[48];
+	int err = 0;
+
+	for (uint64_t i = 0; t->fd && i < t->rk->o->files; i++) {
+		if (!t->exists[i])
+			continue;
+		file_name(g_rank, i, name, sizeof(name));
+		if (unlinkat(t->fd[i % t->ndirs], name, 0) && errno != ENOENT && !err)
+			err = fail(t, -errno, "remove", g_rank, i, NULL);
+		t->exists[i] = 0;
+	}
+	return err;
+}
+
 int md_setup_phase(struct diskbench_custom_ctx *ctx, void *ud)
 {
 	struct mdphase *ph = ud;
@@ -343,6 +361,13 @@ int md_setup_phase(struct diskbench_custom_ctx *ctx, void *ud)
 	char v[96];
 	int err;
 
+	/* What a remove that a time limit ended left, before the next
+	 * repetition's create (untimed). */
+	if (ph->kind == MD_CREATE) {
+		err = remove_files(ph->t);
+		if (err)
+			return err;
+	}
 	snprintf(v, sizeof(v), "%s, %" PRIu32 " levels of %" PRIu32 " below the top: %"
 		 PRIu32 " directories", o->files_dir == FILES_DIR_SHARED ? "shared" : "per rank",
 		 o->tree_depth, o->tree_branch, o->tree_dirs);
@@ -541,20 +566,10 @@ static void remove_tree(struct mdtree *t, bool quiet)
 
 void md_remove_own(struct mdtree *t, bool any)
 {
-	char name[48];
-
 	if (!t->on)
 		return;
-	for (uint64_t i = 0; t->fd && i < t->rk->o->files; i++) {
-		if (!t->exists[i])
-			continue;
-		file_name(g_rank, i, name, sizeof(name));
-		if (unlinkat(t->fd[i % t->ndirs], name, 0) && errno != ENOENT) {
-			fail(t, -errno, "remove", g_rank, i, NULL);
-			set_err(t->rk, "%s", t->rk->op_err);
-		}
-		t->exists[i] = 0;
-	}
+	if (remove_files(t))
+		set_err(t->rk, "%s", t->rk->op_err);
 	if (t->rk->o->files_dir == FILES_DIR_RANK) {
 		if (t->made)
 			remove_tree(t, false);
