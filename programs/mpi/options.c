@@ -199,9 +199,9 @@ static int parse_layout_option(int c, struct opts *o, bool *layout_given, bool *
 		unsigned long long d, b, level = 1, all = 1;
 		char tail;
 
-		if (sscanf(optarg, "%llu:%llu%c", &d, &b, &tail) != 2 || b < 1 ||
+		if (sscanf(optarg, "%llu:%llu%c", &d, &b, &tail) != 2 || b < 1 || d > 64 ||
 		    strspn(optarg, "0123456789:") != strlen(optarg)) {
-			say0(PROG ": --tree: '%s' is not DEPTH:BRANCH (BRANCH from 1)\n",
+			say0(PROG ": --tree: '%s' is not DEPTH:BRANCH (DEPTH to 64, BRANCH from 1)\n",
 			     optarg);
 			return -1;
 		}
