@@ -251,6 +251,9 @@ def hold(st, hold_s, period_s, log, first_s=0.0, count=None):
         if frozen:
             thaw(st['lower'])
             p['thaw_ns'] = p['thawed_ns'] = time.monotonic_ns()
+            # Stopped inside the freeze itself: it was in effect, at the
+            # latest, when the thaw began.
+            p.setdefault('frozen_ns', p['thaw_ns'])
             p['cut_short'] = True
             doc['periods'].append(p)
             write_log()
