@@ -923,8 +923,15 @@ static void real_disk_try(const char *dir, bool *agree)
 	/* The response is the service plus the wait behind the schedule,
 	 * which the phase measures as the lag: on a machine short of CPU the
 	 * pacing thread wakes late (a lag p50 of 100 us seen with a second
-	 * test run beside it), and the response says so, as it should. */
-	*agree = (double)r50 <= 1.1 * (double)s50 + (double)pace_of(r).lag_p50_ns;
+	 * test run beside it), and the response says so, as it should.
+	 * Between the wake the lag is measured at and the operation's start
+	 * the phase does a few microseconds of its own work (5 us under
+	 * ASan, a sixth of this disk's 30 us service: once more than the
+	 * 10%), hence the 50 us beside the 10%; a response measured from
+	 * anything but the schedule (the previous request, the phase's
+	 * start) would be off by the 5 ms between requests or more. */
+	*agree = (double)r50 <= 1.1 * (double)s50 + (double)pace_of(r).lag_p50_ns +
+				    50000.0;
 	/* 100 requests at 200 a second: half a second, not less. */
 	assert_true(diskbench_result_elapsed_ns(r) >= 495 * SIM_MS);
 	diskbench_run_free(run);
@@ -949,7 +956,7 @@ static void test_real_disk(void **state)
 		real_disk_try(tmpl, &agree);
 	rmdir(tmpl);
 	if (!agree)
-		fail_msg("response p50 more than 10%% over service p50 plus the lag p50 in three tries");
+		fail_msg("response p50 more than 10%% + 50 us over service p50 plus the lag p50 in three tries");
 }
 
 /* The slow-operation logs of two results hold the same operations. */
