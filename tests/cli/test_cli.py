@@ -29,7 +29,8 @@ import threading
 import time
 
 EXE = os.path.abspath(sys.argv[1])
-GROUPS = sys.argv[2:] or ['runs', 'options', 'signals', 'journal']
+ALL_GROUPS = ['runs', 'caches', 'options', 'signals', 'processes', 'journal']
+GROUPS = sys.argv[2:] or ALL_GROUPS
 REPORT = os.path.join(os.path.dirname(EXE), '..', 'report', 'diskbench-report')
 ROOT = os.geteuid() == 0
 # bonnie++ insists on -u when run as root; as anyone else, -u to oneself.
@@ -1418,8 +1419,8 @@ def main():
     tmp = tempfile.mkdtemp(prefix='diskbench-cli-')
     try:
         for g in GROUPS:
-            if g not in ('runs', 'options', 'signals', 'journal'):
-                print(f'unknown group {g!r}: runs, options, signals or journal')
+            if g not in ALL_GROUPS:
+                print(f'unknown group {g!r}: {", ".join(ALL_GROUPS)}')
                 return 1
         if 'runs' in GROUPS:
             test_bad_invocations(tmp)
@@ -1428,12 +1429,13 @@ def main():
             test_quiet(tmp)
             test_x1_x0(tmp)
             test_no_room(tmp)
-        if 'options' in GROUPS:
+        if 'caches' in GROUPS:
             test_cache_options(tmp)
             test_random_file_like_bonnie(tmp)
+            test_report_dir_as_user(tmp)
+        if 'options' in GROUPS:
             test_stall_summary(tmp)
             test_live_stall(tmp)
-            test_report_dir_as_user(tmp)
         if 'journal' in GROUPS:
             test_journal(tmp)
         if 'signals' in GROUPS:
@@ -1445,9 +1447,10 @@ def main():
                       'Create files in sequential order...', signal.SIGTERM, 0.1)
             test_every_signal(tmp)
             test_pipe_closed(tmp)
-            test_one_thread(tmp)
             test_stdout_error(tmp)
             test_prompt_signal(tmp)
+        if 'processes' in GROUPS:
+            test_one_thread(tmp)
             test_semaphores(tmp)
             test_cleanup(tmp)
     finally:
