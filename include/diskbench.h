@@ -28,6 +28,7 @@
 #include <diskbench/report.h>
 #include <diskbench/exchange.h>
 #include <diskbench/stall.h>
+#include <diskbench/device.h>
 #include <diskbench/bonnie.h>
 #include <diskbench/compare.h>
 #include <diskbench/journal.h>

@@ -231,6 +231,16 @@ struct diskbench_run_opts {
  */
 #define DISKBENCH_RUN_READY_EVENT UINT32_C(0x02)
 
+/**
+ * Sample no device figures beside the phases (<diskbench/device.h>):
+ * each result then has none, and its note says that sampling was off.
+ * Without it, the devices under the target's file system and the
+ * machine's I/O pressure are sampled at every timeline interval by a
+ * process of the library's own, where that is possible.
+ * @since 1.5
+ */
+#define DISKBENCH_RUN_NO_DEVICE UINT32_C(0x04)
+
 /** Initializer for struct diskbench_run_opts: all defaults. */
 #define DISKBENCH_RUN_OPTS_INIT \
 	{ sizeof(struct diskbench_run_opts), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, \

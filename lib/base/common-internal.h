@@ -47,7 +47,7 @@
  * -E2BIG) until its struct's line here names it; tests/api/test-opts.c
  * fails while the two disagree.
  */
-#define DISKBENCH__LAST_engine_ops	wait_until
+#define DISKBENCH__LAST_engine_ops	device_sample
 #define DISKBENCH__LAST_hist_opts	reserved	/* ignored: 0.1's padding */
 #define DISKBENCH__LAST_timeline_opts	max_intervals
 #define DISKBENCH__LAST_recorder_opts	slow_threshold_ns
@@ -146,6 +146,10 @@ char *diskbench__format(const char *fmt, ...)
  * whole units (a file system's blocks). */
 /* qsort() order of uint64_t values, smallest first. */
 int diskbench__cmp_u64(const void *a, const void *b);
+
+/* A copy of s, NULL for NULL; on failure NULL, and *err set to -ENOMEM
+ * (left alone otherwise, so that a series of copies checks once). */
+char *diskbench__strdup_or_null(const char *s, int *err);
 
 static inline uint64_t diskbench__add_sat(uint64_t a, uint64_t b)
 {

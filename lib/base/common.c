@@ -152,6 +152,18 @@ char *diskbench__format(const char *fmt, ...)
 	return s;
 }
 
+char *diskbench__strdup_or_null(const char *s, int *err)
+{
+	char *d;
+
+	if (!s)
+		return NULL;
+	d = strdup(s);
+	if (!d)
+		*err = -ENOMEM;
+	return d;
+}
+
 int diskbench__cmp_u64(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;

@@ -84,6 +84,13 @@ static int wrap_wait_until(uint64_t when, void *ud)
 	return FORWARD(w, wait_until, when);
 }
 
+static int wrap_device_sample(uint64_t when, struct diskbench_device_sample *out,
+			      void *ud)
+{
+	struct wrap *w = ud;
+	return FORWARD(w, device_sample, when, out);
+}
+
 static uint64_t wrap_clock(void *ud)
 {
 	struct wrap *w = ud;
@@ -232,6 +239,8 @@ static int diskbench_engine_wrap__impl(struct diskbench_engine **out,
 	t.clock = o.clock || in->clock ? wrap_clock : NULL;
 	if (o.wait_until || in->wait_until)
 		t.wait_until = wrap_wait_until;
+	if (o.device_sample || in->device_sample)
+		t.device_sample = wrap_device_sample;
 	t.destroy = wrap_destroy;
 	t.queue_depth = o.submit ? o.queue_depth : inner->depth;
 	t.mkdir = wrap_mkdir;

@@ -77,6 +77,9 @@ struct diskbench__ctx {
 	int (*ready)(void *arg);
 	void *ready_arg;
 	bool ready_told;
+	/* The kernel's view beside the phase (core/devstat.c), told when
+	 * the phase's clock starts; NULL: none. Workers get NULL. */
+	struct diskbench__devstat *dev;
 };
 
 /* A result's configuration being set: the first error is kept. */

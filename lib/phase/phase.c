@@ -11,6 +11,7 @@
 #include <diskbench/error.h>
 #include <diskbench/phase.h>
 
+#include "core/devstat-internal.h"
 #include "phase/pace-internal.h"
 #include "phase/phase-internal.h"
 #include "base/error-internal.h"
@@ -177,6 +178,8 @@ int diskbench__ctx_begin(struct diskbench__ctx *ctx)
 		return err;
 	now = diskbench__engine_now(ctx->engine);
 	err = diskbench_recorder_begin(ctx->rec, now);
+	if (!err)
+		diskbench__devstat_begin(ctx->dev, now);
 
 	if (err)
 		return diskbench__ctx_fail(ctx, err, "read CPU time", NULL,

@@ -7,6 +7,7 @@
 #include <diskbench/result.h>
 
 struct diskbench__slow_log;
+struct diskbench__dev_series;
 
 /* What few results have: a name that is not their kind's, an error. */
 struct diskbench__result_extra {
@@ -59,6 +60,10 @@ struct diskbench__measured {
 	struct diskbench_timeline *tl;
 	struct diskbench__slow_log *slow;   /* NULL: no slow-operation log */
 	struct diskbench__pace_part *pace;  /* NULL: not paced */
+	/* The kernel's view beside the phase (core/devstat.c): the devices
+	 * sampled and their points, or only why not. NULL: nothing said (a
+	 * result built by hand, or read from a document older than 1.5). */
+	struct diskbench__dev_series *dev;
 	/* A paced phase's response time: its service time's p99, which the
 	 * relative stall rule measures against (result/stall.c); set by
 	 * diskbench__result_set_pace(). 0: its own p99. */

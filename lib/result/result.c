@@ -11,21 +11,11 @@
 #include "base/kind-internal.h"
 #include "core/recorder-internal.h"
 #include "core/slow-log-internal.h"
+#include "core/devstat-internal.h"
 #include "result/result-internal.h"
 #include "core/timeline-internal.h"
 #include "base/error-internal.h"
 
-static char *dup_or_null(const char *s, int *err)
-{
-	char *d;
-
-	if (!s)
-		return NULL;
-	d = strdup(s);
-	if (!d)
-		*err = -ENOMEM;
-	return d;
-}
 
 static void extra_free(struct diskbench__result_extra *x)
 {
@@ -263,6 +253,7 @@ DISKBENCH_API void diskbench_result_free(struct diskbench_result *res)
 		diskbench_hist_free(m->hist);
 		diskbench_timeline_free(m->tl);
 		diskbench__slow_free(m->slow);
+		diskbench__dev_series_free(m->dev);
 		if (m->derived_free)
 			m->derived_free(m->derived);
 		if (m->pace) {
@@ -287,16 +278,16 @@ static int extra_copy(struct diskbench__result_extra **out,
 		return -ENOMEM;
 	x->err = src->err;
 	x->err_offset = src->err_offset;
-	x->name = dup_or_null(src->name, &err);
-	x->err_op = dup_or_null(src->err_op, &err);
-	x->err_path = dup_or_null(src->err_path, &err);
-	x->errmsg = dup_or_null(src->errmsg, &err);
+	x->name = diskbench__strdup_or_null(src->name, &err);
+	x->err_op = diskbench__strdup_or_null(src->err_op, &err);
+	x->err_path = diskbench__strdup_or_null(src->err_path, &err);
+	x->errmsg = diskbench__strdup_or_null(src->errmsg, &err);
 	if (!err && src->nconfig) {
 		x->config = calloc(2 * src->nconfig, sizeof(*x->config));
 		if (!x->config)
 			err = -ENOMEM;
 		for (size_t i = 0; !err && i < 2 * src->nconfig; i++)
-			x->config[i] = dup_or_null(src->config[i], &err);
+			x->config[i] = diskbench__strdup_or_null(src->config[i], &err);
 		x->nconfig = x->config ? src->nconfig : 0;
 	}
 	if (!err && src->ninputs) {
@@ -345,6 +336,7 @@ static int diskbench_result_copy__impl(struct diskbench_result **out,
 		m->tl = NULL;
 		m->slow = NULL;
 		m->pace = NULL;
+		m->dev = NULL;
 		m->derived = NULL;
 		m->derived_free = NULL;
 		res = &m->r;
@@ -362,6 +354,8 @@ static int diskbench_result_copy__impl(struct diskbench_result **out,
 		err = diskbench_timeline_copy(&m->tl, sm->tl);
 	if (!err && m)
 		err = diskbench__slow_copy(&m->slow, sm->slow);
+	if (!err && m)
+		err = diskbench__dev_series_copy(&m->dev, sm->dev);
 	if (!err && m && sm->pace) {
 		struct diskbench_result *resp;
 
@@ -439,9 +433,9 @@ int diskbench__result_set_error_msg(struct diskbench_result *res, int code,
 	char *new_op, *new_path, *new_msg;
 	int err = 0;
 
-	new_op = dup_or_null(op, &err);
-	new_path = dup_or_null(path, &err);
-	new_msg = dup_or_null(msg, &err);
+	new_op = diskbench__strdup_or_null(op, &err);
+	new_path = diskbench__strdup_or_null(path, &err);
+	new_msg = diskbench__strdup_or_null(msg, &err);
 	x = err ? NULL : extra_get(res);
 	if (!x) {
 		free(new_op);

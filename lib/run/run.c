@@ -5,7 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -13,8 +15,10 @@
 #include <diskbench/run.h>
 
 #include "base/common-internal.h"
+#include "core/devstat-internal.h"
 #include "phase/pace-internal.h"
 #include "phase/phase-internal.h"
+#include "result/device-internal.h"
 #include "result/result-internal.h"
 #include "run/room-internal.h"
 #include "run/run-internal.h"
@@ -75,7 +79,8 @@ static int diskbench_run_new__impl(struct diskbench_run **out,
 		free(run);
 		return err;
 	}
-	if (run->opts.flags & ~(DISKBENCH_RUN_SEED | DISKBENCH_RUN_READY_EVENT)) {
+	if (run->opts.flags & ~(DISKBENCH_RUN_SEED | DISKBENCH_RUN_READY_EVENT |
+				DISKBENCH_RUN_NO_DEVICE)) {
 		free(run);
 		return -EINVAL;
 	}
@@ -371,6 +376,35 @@ static int ready_event(void *arg)
 	return tell(at->run, DISKBENCH_RUN_EVENT_PHASE_READY, at->index, NULL, 0);
 }
 
+/* The sampler of the kernel's view beside phase p (core/devstat.c):
+ * 0 or -ENOMEM. */
+static int new_devstat(struct diskbench_run *run, struct diskbench__devstat **out)
+{
+	const struct diskbench_engine *e = run->target->engine;
+	struct diskbench__devstat_opts o;
+	struct stat st;
+
+	memset(&o, 0, sizeof(o));
+	if (run->opts.flags & DISKBENCH_RUN_NO_DEVICE)
+		o.off = "not sampled: off (DISKBENCH_RUN_NO_DEVICE)";
+	else if (e->no_files)
+		o.off = "not sampled: the engine does no I/O to the file system";
+	if (run->target->dir_fd >= 0 && fstat(run->target->dir_fd, &st) == 0) {
+		o.has_dev = true;
+		o.major = major(st.st_dev);
+		o.minor = minor(st.st_dev);
+	}
+	o.interval_ns = run->rec_opts.interval_ns ? run->rec_opts.interval_ns
+						  : DISKBENCH_TIMELINE_DEFAULT_INTERVAL_NS;
+	o.clock = e->ops.clock;
+	o.clock_user_data = e->user_data;
+	o.own_clock = e->ops.clock != NULL;
+	o.sample = e->ops.device_sample;
+	o.sample_user_data = e->user_data;
+	o.engine_name = e->name;
+	return diskbench__devstat_new(out, &o);
+}
+
 /* Runs one phase into a new result; returns the phase's error. */
 static int run_phase(struct diskbench_run *run, size_t index,
 		     struct diskbench_result **res_out)
@@ -392,6 +426,13 @@ static int run_phase(struct diskbench_run *run, size_t index,
 	if (err)
 		return err;
 	ctx.rec = rec;
+	err = new_devstat(run, &ctx.dev);
+	if (err) {
+		diskbench_recorder_free(rec);
+		return err;
+	}
+	/* A sampler that cannot start says so in its note; the phase goes on. */
+	(void)diskbench__devstat_start(ctx.dev);
 	ctx.stop_bytes = run->opts.stop_bytes;
 	ctx.stop_ops = run->opts.stop_ops;
 	ctx.stop_time_ns = run->opts.stop_time_ns;
@@ -427,6 +468,18 @@ static int run_phase(struct diskbench_run *run, size_t index,
 
 	rerr = diskbench_result_new(res_out, p->name, p->kind, rec);
 	diskbench_recorder_free(rec);
+	if (!rerr) {
+		struct diskbench__dev_series *dev;
+
+		rerr = diskbench__devstat_finish(ctx.dev,
+			diskbench_result_start_ns(*res_out) +
+			diskbench_result_elapsed_ns(*res_out), &dev);
+		if (!rerr)
+			rerr = diskbench__result_set_devices(*res_out, dev);
+	} else {
+		diskbench__devstat_free(ctx.dev);
+	}
+	ctx.dev = NULL;
 	if (!rerr && ctx.pace)
 		rerr = diskbench__pace_to_result(*res_out, ctx.pace, p->name,
 						 p->kind);

@@ -95,6 +95,60 @@ static void test_layout_timeline_point(void **state)
 	assert_int_equal(sizeof(struct diskbench_timeline_point), 48);
 }
 
+/* 1.5: the device figures beside each phase (<diskbench/device.h>). */
+static void test_layout_device(void **state)
+{
+	(void)state;
+	if (!LP64)
+		skip();
+	assert_offset(diskbench_device_sample, sz, 0);
+	assert_offset(diskbench_device_sample, reads, 8);
+	assert_offset(diskbench_device_sample, writes, 16);
+	assert_offset(diskbench_device_sample, read_bytes, 24);
+	assert_offset(diskbench_device_sample, write_bytes, 32);
+	assert_offset(diskbench_device_sample, busy_ns, 40);
+	assert_offset(diskbench_device_sample, inflight, 48);
+	assert_int_equal(sizeof(struct diskbench_device_sample), 56);
+
+	assert_offset(diskbench_device_info, sz, 0);
+	assert_offset(diskbench_device_info, name, 8);
+	assert_offset(diskbench_device_info, role, 16);
+	assert_offset(diskbench_device_info, parent, 20);
+	assert_offset(diskbench_device_info, major, 24);
+	assert_offset(diskbench_device_info, minor, 28);
+	assert_int_equal(sizeof(struct diskbench_device_info), 32);
+
+	assert_offset(diskbench_device_point, sz, 0);
+	assert_offset(diskbench_device_point, offset_ns, 8);
+	assert_offset(diskbench_device_point, length_ns, 16);
+	assert_offset(diskbench_device_point, reads, 24);
+	assert_offset(diskbench_device_point, writes, 32);
+	assert_offset(diskbench_device_point, read_bytes, 40);
+	assert_offset(diskbench_device_point, write_bytes, 48);
+	assert_offset(diskbench_device_point, busy_ns, 56);
+	assert_offset(diskbench_device_point, inflight, 64);
+	assert_int_equal(sizeof(struct diskbench_device_point), 72);
+
+	assert_offset(diskbench_system_point, sz, 0);
+	assert_offset(diskbench_system_point, offset_ns, 8);
+	assert_offset(diskbench_system_point, length_ns, 16);
+	assert_offset(diskbench_system_point, io_some_ns, 24);
+	assert_offset(diskbench_system_point, io_full_ns, 32);
+	assert_offset(diskbench_system_point, dirty_bytes, 40);
+	assert_offset(diskbench_system_point, writeback_bytes, 48);
+	assert_offset(diskbench_system_point, flags, 56);
+	assert_offset(diskbench_system_point, reserved, 60);
+	assert_int_equal(sizeof(struct diskbench_system_point), 64);
+
+	assert_int_equal(DISKBENCH_DEVICE_FS, 0);
+	assert_int_equal(DISKBENCH_DEVICE_BACKING, 1);
+	assert_int_equal(DISKBENCH_DEVICE_MEMBER, 2);
+	assert_int_equal(DISKBENCH_DEVICE_ENGINE, 3);
+	assert_int_equal(DISKBENCH_SYSTEM_HAS_PRESSURE, 1);
+	assert_int_equal(DISKBENCH_SYSTEM_HAS_MEMORY, 2);
+	assert_int_equal(DISKBENCH_RUN_NO_DEVICE, 4);
+}
+
 static void test_layout_recorder_opts(void **state)
 {
 	(void)state;
@@ -695,7 +749,9 @@ static void test_layout_engine_ops(void **state)
 	assert_offset(diskbench_engine_ops, symlink_at, 192);
 	/* appended: paced phases */
 	assert_offset(diskbench_engine_ops, wait_until, 200);
-	assert_int_equal(sizeof(struct diskbench_engine_ops), 208);
+	/* appended in 1.5: an engine's own device figures */
+	assert_offset(diskbench_engine_ops, device_sample, 208);
+	assert_int_equal(sizeof(struct diskbench_engine_ops), 216);
 }
 
 /* On any platform, fields come in declaration order (appended, never
@@ -797,6 +853,7 @@ int main(void)
 		cmocka_unit_test(test_layout_timeline_opts),
 		cmocka_unit_test(test_layout_timeline_point),
 		cmocka_unit_test(test_layout_recorder_opts),
+		cmocka_unit_test(test_layout_device),
 		cmocka_unit_test(test_layout_engine_ops),
 		cmocka_unit_test(test_layout_report_info),
 		cmocka_unit_test(test_layout_write_opts),

@@ -600,6 +600,29 @@ CHECK(diskbench_result_slow_get)
 	IS_EINVAL(diskbench_result_slow_get(NULL, 0, &op));
 }
 
+CHECK(diskbench_result_device_count) { IS_ZERO(diskbench_result_device_count(NULL)); }
+CHECK(diskbench_result_device_get)
+{
+	struct diskbench_device_info info = { .sz = sizeof(info) };
+
+	IS_EINVAL(diskbench_result_device_get(NULL, 0, &info));
+}
+CHECK(diskbench_result_device_point_count) { IS_ZERO(diskbench_result_device_point_count(NULL)); }
+CHECK(diskbench_result_device_point_get)
+{
+	struct diskbench_device_point pt = { .sz = sizeof(pt) };
+
+	IS_EINVAL(diskbench_result_device_point_get(NULL, 0, 0, &pt));
+}
+CHECK(diskbench_result_system_point_count) { IS_ZERO(diskbench_result_system_point_count(NULL)); }
+CHECK(diskbench_result_system_point_get)
+{
+	struct diskbench_system_point pt = { .sz = sizeof(pt) };
+
+	IS_EINVAL(diskbench_result_system_point_get(NULL, 0, &pt));
+}
+CHECK(diskbench_result_device_note) { IS_NULL(diskbench_result_device_note(NULL)); }
+
 CHECK(diskbench_report_errmsg) { IS_EMPTY(diskbench_report_errmsg(NULL)); }
 
 CHECK(diskbench_pace_opts_init) { WORKS(diskbench_pace_opts_init(NULL, 0)); }
@@ -675,6 +698,10 @@ static struct entry entries[] = {
 	E(diskbench_stalls_text), E(diskbench_result_slow_count),
 	E(diskbench_result_slow_dropped), E(diskbench_result_slow_threshold_ns),
 	E(diskbench_result_slow_get), E(diskbench_timeline_tails),
+	E(diskbench_result_device_count), E(diskbench_result_device_get),
+	E(diskbench_result_device_point_count), E(diskbench_result_device_point_get),
+	E(diskbench_result_system_point_count), E(diskbench_result_system_point_get),
+	E(diskbench_result_device_note),
 	E(diskbench_timeline_slow_threshold_ns),
 	E(diskbench_run_start_time_ns), E(diskbench_run_end_time_ns),
 	E(diskbench_hist_percentiles), E(diskbench_hist_value_at_rank),

@@ -313,9 +313,9 @@ INIT_FN(compare_opts)
 
 /* ---- each struct's last member, given a valid non-zero value ---- */
 
-static int stub_wait_until(uint64_t when, void *ud)
+static int stub_device_sample(uint64_t when, struct diskbench_device_sample *out, void *ud)
 {
-	(void)when, (void)ud;
+	(void)when, (void)out, (void)ud;
 	return 0;
 }
 
@@ -332,7 +332,7 @@ static void stub_ctx_teardown(struct diskbench_custom_ctx *ctx, void *ud)
 #define SET_LAST(tag, member, value) \
 	static void last_##tag(void *o) \
 	{ ((struct diskbench_##tag *)o)->member = (value); }
-SET_LAST(engine_ops, wait_until, stub_wait_until)
+SET_LAST(engine_ops, device_sample, stub_device_sample)
 SET_LAST(hist_opts, precision_bits, 3)
 SET_LAST(timeline_opts, max_intervals, 64)
 SET_LAST(recorder_opts, slow_threshold_ns, 1000000)
@@ -385,8 +385,8 @@ struct opt_case {
 	CASE_(tag, call, last, END_OF(tag, reserved), true, init, prep)
 
 static const struct opt_case cases[] = {
-	CASE(engine_ops, engine_ops, wait_until, init_engine_ops, NULL),
-	CASE(engine_ops, engine_wrap, wait_until, init_engine_ops, NULL),
+	CASE(engine_ops, engine_ops, device_sample, init_engine_ops, NULL),
+	CASE(engine_ops, engine_wrap, device_sample, init_engine_ops, NULL),
 	CASE_R(hist_opts, hist_opts, precision_bits, init_hist_opts, NULL),
 	CASE(timeline_opts, timeline_opts, max_intervals, init_timeline_opts, NULL),
 	CASE(recorder_opts, recorder_opts, slow_threshold_ns,
@@ -415,7 +415,8 @@ static const struct opt_case cases[] = {
 static const char *const handed_out[] = {
 	"progress", "timeline_point", "stall", "stall_summary", "slow_op",
 	"pace_info", "run_event", "run_sweep_entry", "compare_setup",
-	"compare_phase", "compare_cell",
+	"compare_phase", "compare_cell", "device_sample", "device_info",
+	"device_point", "system_point",
 };
 
 static void set_sz(void *o, size_t sz)

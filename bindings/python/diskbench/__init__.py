@@ -33,8 +33,9 @@ from ._report import (CompareCell, CompareSetup, CompareTest, Comparison,
 from ._run import (DONE, BonniePhase, ContextPhase, CustomContext, CustomPhase,
                    FilesPhase, Phase, Progress, RandomPhase, Run, RunEvent,
                    SeqPhase, SweepEntry, Target, sweep)
-from ._stats import (Bucket, Histogram, IntervalTails, PaceInfo, PhaseKind,
-                     Recorder, Result, SlowOp, Stall, StallGrade, Stalls,
+from ._stats import (Bucket, DeviceInfo, DevicePoint, DeviceSample, Histogram,
+                     IntervalTails, PaceInfo, PhaseKind, Recorder, Result,
+                     SlowOp, Stall, StallGrade, Stalls, SystemPoint,
                      StallSummary, Timeline,
                      TimelinePoint, phase_kind_name)
 
@@ -47,12 +48,13 @@ __all__ = [
     "BonniePhase", "SeqPhase", "RandomPhase", "FilesPhase", "CustomPhase",
     "ContextPhase", "CustomContext", "DONE", "Run", "RunEvent", "Progress", "Report",
     "ReportRun", "RunInfo", "Format", "IntervalTails", "SlowOp", "Stall",
+    "DeviceSample", "DeviceInfo", "DevicePoint", "SystemPoint",
     "Stalls", "StallSummary", "StallGrade", "PaceInfo", "sweep", "SweepEntry",
     "Comparison", "CompareSetup", "CompareTest", "CompareCell", "Journal",
 ]
 
 #: The version of this package; it follows the library's.
-__version__ = "1.4.0"
+__version__ = "1.5.0"
 
 #: The library file loaded (DISKBENCH_LIBRARY, or the soname).
 library_path: str = _lib.path

@@ -459,6 +459,17 @@ class EngineTable:
         self._check(self._call(self._fn("wait_until"), u64(when_ns, "when_ns")),
                     "wait_until")
 
+    def device_sample(self, when_ns: int) -> Any:
+        """The engine's own device counters at when_ns on its clock, a
+        DeviceSample (DiskbenchError ENOTSUP if it has none)."""
+        from ._stats import DeviceSample
+        s = C.DeviceSample()
+        s.sz = sizeof(s)
+        self._check(self._call(self._fn("device_sample"), u64(when_ns, "when_ns"),
+                               byref(s)), "device_sample")
+        return DeviceSample(s.reads, s.writes, s.read_bytes, s.write_bytes,
+                            s.busy_ns, s.inflight)
+
     def clock(self) -> int:
         """The engine's clock in ns (the monotonic clock if it has none)."""
         f = self._f["clock"]
@@ -578,6 +589,11 @@ class EngineOps:
     - ``wait_until(when_ns)``: returns once the engine's clock reads at
       least when_ns, for paced phases (Phase.pace()); an engine with a
       clock of its own needs it to be paced
+    - ``device_sample(when_ns) -> DeviceSample``: the engine's own device
+      counters at when_ns on its clock (cumulative reads, writes, their
+      bytes, busy ns; requests in flight then), in place of the kernel's;
+      asked after each phase for its start, every timeline interval's end
+      and its end, in that order (Result.devices)
 
     An error is an OSError with an errno (the DiskbenchError an EngineTable
     call raises is one): the library is given -errno, as from a C engine.
@@ -836,6 +852,19 @@ class _Trampolines:
         def f(when: int, ud: Any) -> int:
             try:
                 m(when)
+                return 0
+            except BaseException as e:
+                return self.fail(e)
+        return f
+
+    def _device_sample(self, m: Callable[..., Any]) -> Callable[..., int]:
+        def f(when: int, out: Any, ud: Any) -> int:
+            try:
+                s = m(when)
+                o = out.contents
+                for name in ("reads", "writes", "read_bytes", "write_bytes",
+                             "busy_ns", "inflight"):
+                    setattr(o, name, u64(getattr(s, name), name))
                 return 0
             except BaseException as e:
                 return self.fail(e)

@@ -116,6 +116,15 @@ SYMLINK_AT_FN = ctypes.CFUNCTYPE(c_int, c_char_p, i64, c_char_p, P)
 WAIT_UNTIL_FN = ctypes.CFUNCTYPE(c_int, u64, P)
 
 
+class DeviceSample(Structure):
+    _fields_ = [("sz", size), ("reads", u64), ("writes", u64),
+                ("read_bytes", u64), ("write_bytes", u64), ("busy_ns", u64),
+                ("inflight", u64)]
+
+
+DEVICE_SAMPLE_FN = ctypes.CFUNCTYPE(c_int, u64, POINTER(DeviceSample), P)
+
+
 class EngineOps(Structure):
     _fields_ = [("sz", size), ("name", c_char_p), ("open", OPEN_FN),
                 ("close", CLOSE_FN), ("read", READ_FN), ("write", WRITE_FN),
@@ -127,7 +136,8 @@ class EngineOps(Structure):
                 ("readdir", READDIR_FN), ("open_at", OPEN_AT_FN),
                 ("unlink_at", UNLINK_AT_FN), ("stat_at", STAT_AT_FN),
                 ("link_at", LINK_AT_FN), ("symlink_at", SYMLINK_AT_FN),
-                ("wait_until", WAIT_UNTIL_FN)]
+                ("wait_until", WAIT_UNTIL_FN),
+                ("device_sample", DEVICE_SAMPLE_FN)]
 
 
 # The function type of each engine member, by member name.
@@ -315,6 +325,24 @@ class SlowOp(Structure):
                 ("thread", u32)]
 
 
+class DeviceInfo(Structure):
+    _fields_ = [("sz", size), ("name", c_char_p), ("role", u32),
+                ("parent", u32), ("major", u32), ("minor", u32)]
+
+
+class DevicePoint(Structure):
+    _fields_ = [("sz", size), ("offset_ns", u64), ("length_ns", u64),
+                ("reads", u64), ("writes", u64), ("read_bytes", u64),
+                ("write_bytes", u64), ("busy_ns", u64), ("inflight", u64)]
+
+
+class SystemPoint(Structure):
+    _fields_ = [("sz", size), ("offset_ns", u64), ("length_ns", u64),
+                ("io_some_ns", u64), ("io_full_ns", u64),
+                ("dirty_bytes", u64), ("writeback_bytes", u64),
+                ("flags", u32), ("reserved", u32)]
+
+
 class PaceOpts(Structure):
     _fields_ = [("sz", size), ("rate_per_sec", c_double), ("flags", u32),
                 ("seed", u32), ("late_ns", u64), ("spin_ns", u64)]
@@ -364,6 +392,10 @@ STRUCTS = {
     "diskbench_slow_op": SlowOp,
     "diskbench_pace_opts": PaceOpts,
     "diskbench_pace_info": PaceInfo,
+    "diskbench_device_sample": DeviceSample,
+    "diskbench_device_info": DeviceInfo,
+    "diskbench_device_point": DevicePoint,
+    "diskbench_system_point": SystemPoint,
 }
 
 # --- functions: name (without diskbench_), restype, argtypes, may block ------
@@ -486,6 +518,14 @@ _PROTOTYPES: Tuple[Tuple[Any, ...], ...] = (
     ("result_slow_dropped", u64, (P,)),
     ("result_slow_get", c_int, (P, size, POINTER(SlowOp))),
     ("result_slow_threshold_ns", u64, (P,)),
+    # device.h
+    ("result_device_count", size, (P,)),
+    ("result_device_get", c_int, (P, size, POINTER(DeviceInfo))),
+    ("result_device_point_count", size, (P,)),
+    ("result_device_point_get", c_int, (P, size, size, POINTER(DevicePoint))),
+    ("result_system_point_count", size, (P,)),
+    ("result_system_point_get", c_int, (P, size, POINTER(SystemPoint))),
+    ("result_device_note", c_char_p, (P,)),
     # stall.h
     ("stall_rules_init", None, (POINTER(StallRules), size)),
     ("stalls_find", c_int, (PP, P, POINTER(StallRules))),
@@ -652,6 +692,9 @@ RANDOM_DIRECT = 0x02
 FILES_SYNC, FILES_DROP_CACHES, FILES_NO_SYNC = 0x01, 0x02, 0x04
 RUN_SEED = 0x01
 RUN_READY_EVENT = 0x02
+RUN_NO_DEVICE = 0x04
+DEVICE_FS, DEVICE_BACKING, DEVICE_MEMBER, DEVICE_ENGINE = 0, 1, 2, 3
+SYSTEM_HAS_PRESSURE, SYSTEM_HAS_MEMORY = 0x1, 0x2
 RUN_EVENT_PHASE_START, RUN_EVENT_PHASE_END, RUN_EVENT_PHASE_READY = 1, 2, 3
 INFO_HAS_SEED = 0x01
 WRITE_CSV_HEADER = 0x01

@@ -739,7 +739,7 @@ class Run(Closeable):
     stop_bytes=0, stop_ops=0, stop_time=0, timeline_interval=0,
     hist_precision_bits=0, random=None, timeline_max_intervals=0,
     slow_threshold=0, slow_log=True, events=None, journal=None,
-    ready_events=False)``: ``seed`` fixes every random
+    ready_events=False, device=True)``: ``seed`` fixes every random
     choice (None: drawn from the time, as bonnie++); ``progress(p)`` is
     called with a Progress at most every ``progress_interval`` seconds and
     stops the run by returning False or a negative errno; ``stop_*`` stop
@@ -757,7 +757,9 @@ class Run(Closeable):
     about to start), and stops the phase by returning False. ``journal`` (a Journal) gets every phase's start and
     result as the events come, each flushed to the disk before the run
     goes on (and before ``events`` is called); a journal write that fails
-    stops the run, its results kept.
+    stops the run, its results kept. ``device=False`` samples no device
+    figures beside the phases (Result.devices; on by default where
+    possible).
 
     ``execute()`` runs the phases; Ctrl-C cancels it, the library removes
     its files, and KeyboardInterrupt comes out once it has. ``results``
@@ -773,7 +775,7 @@ class Run(Closeable):
                  slow_log: bool = True,
                  events: Optional[Callable[[RunEvent], Any]] = None,
                  journal: Optional[Any] = None,
-                 ready_events: bool = False) -> None:
+                 ready_events: bool = False, device: bool = True) -> None:
         if not isinstance(target, Target):
             raise TypeError("target must be a Target, not %s"
                             % type(target).__name__)
@@ -807,6 +809,8 @@ class Run(Closeable):
             opts.flags |= C.RUN_SEED
         if check_bool(ready_events, "ready_events"):
             opts.flags |= C.RUN_READY_EVENT
+        if not check_bool(device, "device"):
+            opts.flags |= C.RUN_NO_DEVICE
         keep: List[Any] = []
         errors = self._errors
         if progress is not None:

@@ -7,6 +7,7 @@ import array
 import ctypes
 import enum
 import errno as _errno
+import os
 import re
 from ctypes import byref, sizeof
 from typing import (Any, Callable, Dict, Iterable, Iterator, List, NamedTuple,
@@ -120,6 +121,65 @@ class SlowOp(NamedTuple):
     offset: Optional[int]
     file: int
     thread: int
+
+
+class DeviceSample(NamedTuple):
+    """A device's counters at one moment (struct diskbench_device_sample),
+    as an engine's ``device_sample`` gives them: cumulative reads and
+    writes completed, their bytes, time busy in ns; requests in flight."""
+
+    reads: int
+    writes: int
+    read_bytes: int
+    write_bytes: int
+    busy_ns: int
+    inflight: int
+
+
+class DeviceInfo(NamedTuple):
+    """One device sampled beside a phase (struct diskbench_device_info):
+    its kernel name, ``role`` ("fs": the file system's; "backing": under a
+    loop device's backing file; "member": of a stacked device; "engine":
+    the engine's own), ``parent`` (the index of the device it is under, or
+    None) and its device number."""
+
+    name: str
+    role: str
+    parent: Optional[int]
+    major: int
+    minor: int
+
+
+class DevicePoint(NamedTuple):
+    """What a device did in one sampling interval (struct
+    diskbench_device_point): times in ns from the phase's start; requests
+    completed and their bytes; ns busy; requests in flight at its end."""
+
+    offset_ns: int
+    length_ns: int
+    reads: int
+    writes: int
+    read_bytes: int
+    write_bytes: int
+    busy_ns: int
+    inflight: int
+
+
+class SystemPoint(NamedTuple):
+    """What the machine did in one sampling interval (struct
+    diskbench_system_point): ns tasks waited on I/O (pressure "some" and
+    "full"), dirty and writeback bytes at its end; each None when not
+    known."""
+
+    offset_ns: int
+    length_ns: int
+    io_some_ns: Optional[int]
+    io_full_ns: Optional[int]
+    dirty_bytes: Optional[int]
+    writeback_bytes: Optional[int]
+
+
+_DEVICE_ROLES = {0: "fs", 1: "backing", 2: "member", 3: "engine"}
 
 
 class PaceInfo(NamedTuple):
@@ -1174,6 +1234,72 @@ class Result(Closeable):
                               None if op.offset == C.SLOW_NO_OFFSET
                               else op.offset, op.file, op.thread))
         return out
+
+    @property
+    def devices(self) -> List[DeviceInfo]:
+        """The devices sampled beside the phase, the file system's first
+        (diskbench_result_device_get); empty when none was (device_note
+        says why)."""
+        p = self._p
+        out = []
+        d = C.DeviceInfo()
+        for i in range(C.result_device_count(p)):
+            ctypes.memset(byref(d), 0, sizeof(d))
+            d.sz = sizeof(d)
+            check(C.result_device_get(p, i, byref(d)), "result_device_get")
+            out.append(DeviceInfo(os.fsdecode(d.name or b""),
+                                  _DEVICE_ROLES.get(d.role, str(d.role)),
+                                  None if d.parent == C.U32_MAX else d.parent,
+                                  d.major, d.minor))
+        return out
+
+    def device_points(self, dev: int = 0) -> List[DevicePoint]:
+        """What device ``dev`` (an index of ``devices``) did in each
+        sampling interval (diskbench_result_device_point_get)."""
+        p = self._p
+        n = C.result_device_point_count(p)
+        if not 0 <= check_int(dev, "dev", 0, C.U64_MAX) < C.result_device_count(p):
+            raise DiskbenchValueError("dev %d: the result has %d device(s)"
+                                      % (dev, C.result_device_count(p)))
+        out = []
+        pt = C.DevicePoint()
+        for i in range(n):
+            ctypes.memset(byref(pt), 0, sizeof(pt))
+            pt.sz = sizeof(pt)
+            check(C.result_device_point_get(p, dev, i, byref(pt)),
+                  "result_device_point_get")
+            out.append(DevicePoint(pt.offset_ns, pt.length_ns, pt.reads,
+                                   pt.writes, pt.read_bytes, pt.write_bytes,
+                                   pt.busy_ns, pt.inflight))
+        return out
+
+    @property
+    def system_points(self) -> List[SystemPoint]:
+        """What the machine did in each sampling interval
+        (diskbench_result_system_point_get)."""
+        p = self._p
+        out = []
+        pt = C.SystemPoint()
+        for i in range(C.result_system_point_count(p)):
+            ctypes.memset(byref(pt), 0, sizeof(pt))
+            pt.sz = sizeof(pt)
+            check(C.result_system_point_get(p, i, byref(pt)),
+                  "result_system_point_get")
+            pr = bool(pt.flags & C.SYSTEM_HAS_PRESSURE)
+            mem = bool(pt.flags & C.SYSTEM_HAS_MEMORY)
+            out.append(SystemPoint(pt.offset_ns, pt.length_ns,
+                                   pt.io_some_ns if pr else None,
+                                   pt.io_full_ns if pr else None,
+                                   pt.dirty_bytes if mem else None,
+                                   pt.writeback_bytes if mem else None))
+        return out
+
+    @property
+    def device_note(self) -> Optional[str]:
+        """Why the result has no device figures, or which it lacks; None
+        when every figure was sampled (diskbench_result_device_note)."""
+        s = C.result_device_note(self._p)
+        return s.decode("utf-8", "replace") if s is not None else None
 
     def stalls(self, always_ns: int = 0, floor_ns: int = 0,
                p99_factor: Optional[int] = 0) -> Stalls:

@@ -36,6 +36,7 @@
 #define DISKBENCH_SYS_ENGINE_H
 
 #include <diskbench/common.h>
+struct diskbench_device_sample;
 
 DISKBENCH_BEGIN_DECLS
 
@@ -254,12 +255,25 @@ struct diskbench_engine_ops {
 	 * wait_until fails with -ENOTSUP. A simulated device moves its clock.
 	 */
 	int (*wait_until)(uint64_t when_ns, void *user_data);
+	/**
+	 * The engine's own device figures (<diskbench/device.h>), in place of
+	 * the kernel's: the counters at @p when_ns on the engine's clock into
+	 * @p out (its sz set by the library). Asked after each phase, for its
+	 * start, every timeline interval's end and its end, in that order, on
+	 * the thread that ran the phase: a simulated device answers for its
+	 * own past. Returns 0 or a negative errno (the phase's figures then
+	 * stop there, its note says why). NULL: the kernel's figures for an
+	 * engine on the monotonic clock, none for one with a clock of its own.
+	 * @since 1.5
+	 */
+	int (*device_sample)(uint64_t when_ns, struct diskbench_device_sample *out,
+			     void *user_data);
 };
 
 /** Initializer for struct diskbench_engine_ops: every member the default. */
 #define DISKBENCH_ENGINE_OPS_INIT \
 	{ sizeof(struct diskbench_engine_ops), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, \
-	  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
+	  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
 
 /**
  * Fills struct diskbench_engine_ops with its size and the defaults, as

@@ -1,0 +1,153 @@
+/*
+ * A result's device figures (<diskbench/device.h>): the devices sampled
+ * beside its phase, what each did per interval, the machine's, and why
+ * anything is missing.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <diskbench/device.h>
+
+#include "base/error-internal.h"
+#include "core/devstat-internal.h"
+#include "result/device-internal.h"
+#include "result/result-internal.h"
+
+int diskbench__result_set_devices(struct diskbench_result *res,
+				  struct diskbench__dev_series *dev)
+{
+	struct diskbench__measured *m = res ? diskbench__measured(res) : NULL;
+
+	if (!m) {
+		diskbench__dev_series_free(dev);
+		return -EINVAL;
+	}
+	diskbench__dev_series_free(m->dev);
+	m->dev = dev;
+	return 0;
+}
+
+const struct diskbench__dev_series *
+diskbench__result_devices(const struct diskbench_result *res)
+{
+	const struct diskbench__measured *m = res ? diskbench__measured_c(res) : NULL;
+
+	return m ? m->dev : NULL;
+}
+
+DISKBENCH_API size_t diskbench_result_device_count(const struct diskbench_result *res)
+{
+	const struct diskbench__dev_series *s = diskbench__result_devices(res);
+
+	return s ? s->ndev : 0;
+}
+
+static int diskbench_result_device_get__impl(const struct diskbench_result *res,
+					     size_t index,
+					     struct diskbench_device_info *info)
+{
+	const struct diskbench__dev_series *s;
+	struct diskbench_device_info o;
+	size_t sz;
+
+	if (!res || !info || info->sz < sizeof(size_t))
+		return -EINVAL;
+	s = diskbench__result_devices(res);
+	if (!s || index >= s->ndev)
+		return -ERANGE;
+	memset(&o, 0, sizeof(o));
+	o.name = s->dev[index].name;
+	o.role = s->dev[index].role;
+	o.parent = s->dev[index].parent;
+	o.major = s->dev[index].major;
+	o.minor = s->dev[index].minor;
+	sz = info->sz < sizeof(o) ? info->sz : sizeof(o);
+	o.sz = sz;
+	memcpy(info, &o, sz);
+	return 0;
+}
+
+DISKBENCH_API int diskbench_result_device_get(const struct diskbench_result *res,
+					      size_t index,
+					      struct diskbench_device_info *info)
+{
+	DISKBENCH__API_RETURN(diskbench_result_device_get__impl(res, index, info), NULL);
+}
+
+DISKBENCH_API size_t
+diskbench_result_device_point_count(const struct diskbench_result *res)
+{
+	const struct diskbench__dev_series *s = diskbench__result_devices(res);
+
+	return s ? s->npoints : 0;
+}
+
+static int diskbench_result_device_point_get__impl(const struct diskbench_result *res,
+						   size_t dev, size_t index,
+						   struct diskbench_device_point *point)
+{
+	const struct diskbench__dev_series *s;
+	struct diskbench_device_point o;
+	size_t sz;
+
+	if (!res || !point || point->sz < sizeof(size_t))
+		return -EINVAL;
+	s = diskbench__result_devices(res);
+	if (!s || dev >= s->ndev || index >= s->npoints)
+		return -ERANGE;
+	o = s->points[dev * s->npoints + index];
+	sz = point->sz < sizeof(o) ? point->sz : sizeof(o);
+	o.sz = sz;
+	memcpy(point, &o, sz);
+	return 0;
+}
+
+DISKBENCH_API int
+diskbench_result_device_point_get(const struct diskbench_result *res, size_t dev,
+				  size_t index, struct diskbench_device_point *point)
+{
+	DISKBENCH__API_RETURN(diskbench_result_device_point_get__impl(res, dev, index,
+								      point), NULL);
+}
+
+static int diskbench_result_system_point_get__impl(const struct diskbench_result *res,
+						   size_t index,
+						   struct diskbench_system_point *point)
+{
+	const struct diskbench__dev_series *s;
+	struct diskbench_system_point o;
+	size_t sz;
+
+	if (!res || !point || point->sz < sizeof(size_t))
+		return -EINVAL;
+	s = diskbench__result_devices(res);
+	if (!s || index >= s->npoints)
+		return -ERANGE;
+	o = s->sys[index];
+	sz = point->sz < sizeof(o) ? point->sz : sizeof(o);
+	o.sz = sz;
+	memcpy(point, &o, sz);
+	return 0;
+}
+
+DISKBENCH_API size_t
+diskbench_result_system_point_count(const struct diskbench_result *res)
+{
+	return diskbench_result_device_point_count(res);
+}
+
+DISKBENCH_API int
+diskbench_result_system_point_get(const struct diskbench_result *res, size_t index,
+				  struct diskbench_system_point *point)
+{
+	DISKBENCH__API_RETURN(diskbench_result_system_point_get__impl(res, index, point),
+			      NULL);
+}
+
+DISKBENCH_API const char *diskbench_result_device_note(const struct diskbench_result *res)
+{
+	const struct diskbench__dev_series *s = diskbench__result_devices(res);
+
+	return s ? s->note : NULL;
+}

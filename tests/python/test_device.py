@@ -1,0 +1,141 @@
+"""The device figures beside each phase from Python (Result.devices,
+device_points, system_points, device_note; Run(device=False); an engine's
+own device_sample, on a clock of its own, so every figure is known)."""
+
+import os
+
+import pytest
+
+import diskbench
+from diskbench import Engine, EngineOps
+
+MS = 1000000
+
+
+def write_run(tdir, **kw):
+    with diskbench.Target(tdir, file_size=4 << 20, block_size=65536) as t:
+        run = diskbench.Run(t, timeline_interval=0.02, **kw)
+        run.add(diskbench.SeqPhase(write=True, time_limit=0.2))
+        res = run.execute()
+    return res[0]
+
+
+def test_the_devices_under_the_file_system(tdir):
+    r = write_run(tdir)
+    st = os.stat(tdir)
+    if os.major(st.st_dev) == 0:
+        assert r.devices == [] and "no block device" in r.device_note
+        return
+    devs = r.devices
+    assert devs and isinstance(devs[0], diskbench.DeviceInfo)
+    assert devs[0].role == "fs" and devs[0].parent is None
+    assert (devs[0].major, devs[0].minor) == (os.major(st.st_dev),
+                                              os.minor(st.st_dev))
+    for d in devs[1:]:
+        assert d.role in ("backing", "member") and 0 <= d.parent < len(devs)
+    pts = r.device_points(0)
+    assert len(pts) >= 5 and isinstance(pts[0], diskbench.DevicePoint)
+    end = 0
+    for p in pts:
+        assert p.offset_ns >= end and 0 < p.length_ns and p.busy_ns <= p.length_ns
+        end = p.offset_ns + p.length_ns
+    assert end <= r.elapsed_ns + MS
+    # the phase's fsync is inside its clock: the device wrote
+    assert sum(p.write_bytes for p in pts) > 0
+    sys_pts = r.system_points
+    assert [(s.offset_ns, s.length_ns) for s in sys_pts] == \
+        [(p.offset_ns, p.length_ns) for p in pts]
+    assert all(s.dirty_bytes is not None for s in sys_pts)
+    if os.access("/proc/pressure/io", os.R_OK):
+        assert r.device_note is None
+        assert all(s.io_some_ns is not None and s.io_some_ns <= s.length_ns
+                   for s in sys_pts)
+    with pytest.raises(diskbench.DiskbenchValueError, match="device"):
+        r.device_points(len(devs))
+
+
+def test_sampling_off(tdir):
+    r = write_run(tdir, device=False)
+    assert r.devices == [] and r.system_points == []
+    assert r.device_note == "not sampled: off (DISKBENCH_RUN_NO_DEVICE)"
+    with pytest.raises(TypeError):
+        write_run(tdir, device="no")
+
+
+class OwnDevice(EngineOps):
+    """The sync engine's files on a clock of its own that a write moves by
+    1 ms; a device of its own that has written one request per ms, busy
+    all along, three in flight."""
+
+    name = "pydev"
+
+    def __init__(self):
+        self.now = 50 * MS
+        self.asked = []
+
+    def clock(self):
+        return self.now
+
+    def write(self, handle, buf, offset):
+        self.now += MS
+        return self.inner.write(handle, buf, offset)
+
+    def device_sample(self, when_ns):
+        self.asked.append(when_ns)
+        return diskbench.DeviceSample(reads=0, writes=when_ns // MS,
+                                      read_bytes=0,
+                                      write_bytes=when_ns // MS * 4096,
+                                      busy_ns=when_ns, inflight=3)
+
+
+def test_an_engine_s_own_device(tdir):
+    dev = OwnDevice()
+    with Engine.sync() as sync:
+        e = Engine.wrap(sync, dev)
+        assert e.table.has("device_sample")
+        s = e.table.device_sample(7 * MS)
+        assert s == diskbench.DeviceSample(0, 7, 0, 7 * 4096, 7 * MS, 3)
+        dev.asked.clear()
+        with diskbench.Target(tdir, file_size=100 * 4096, block_size=4096,
+                              engine=e) as t:
+            run = diskbench.Run(t, timeline_interval=0.01)
+            run.add(diskbench.SeqPhase(write=True))
+            r = run.execute()[0]
+        e.close()
+    assert r.errno == 0
+    assert [d.name for d in r.devices] == ["pydev"]
+    assert r.devices[0].role == "engine"
+    assert "machine's figures not sampled" in r.device_note
+    pts = r.device_points()
+    # 100 writes of 1 ms: 100 ms in ten intervals of ten writes each
+    assert r.elapsed_ns == 100 * MS and len(pts) == 10
+    assert [p.offset_ns for p in pts] == [i * 10 * MS for i in range(10)]
+    assert all(p.writes == 10 and p.write_bytes == 40960 and
+               p.busy_ns == 10 * MS and p.inflight == 3 for p in pts)
+    assert all(s.io_some_ns is None and s.dirty_bytes is None
+               for s in r.system_points)
+    assert dev.asked == sorted(dev.asked) and len(dev.asked) == 11
+
+
+class BadDevice(OwnDevice):
+    def device_sample(self, when_ns):
+        if len(self.asked) == 3:
+            raise OSError(5, "the device went away")
+        return super().device_sample(when_ns)
+
+
+def test_a_device_sample_that_fails(tdir):
+    dev = BadDevice()
+    with Engine.sync() as sync:
+        e = Engine.wrap(sync, dev)
+        with diskbench.Target(tdir, file_size=100 * 4096, block_size=4096,
+                              engine=e) as t:
+            run = diskbench.Run(t, timeline_interval=0.01)
+            run.add(diskbench.SeqPhase(write=True))
+            r = run.execute()[0]
+        e.close()
+    # the phase is measured whole; its device figures stop where the
+    # engine failed, and the note says why
+    assert r.errno == 0 and r.ops == 100
+    assert "; sampling stopped: the engine's device_sample failed: " in r.device_note
+    assert len(r.device_points()) == 2
