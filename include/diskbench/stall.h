@@ -114,7 +114,65 @@ struct diskbench_stall {
 	/** 1.2: the latencies of those operations, added up: divided by
 	 *  @ref delayed, by how much each was delayed on average. */
 	uint64_t delay_ns;
+	/** 1.5: where it happened, from the device figures sampled beside
+	 *  the phase (<diskbench/device.h>): an enum diskbench_stall_cause
+	 *  value; DISKBENCH_STALL_CAUSE_NONE when the result has none. */
+	uint32_t cause;
+	/** 1.5: the device the verdict is about (an index for
+	 *  diskbench_result_device_get()); UINT32_MAX: none. */
+	uint32_t cause_device;
+	/** 1.5: the time the evidence covers: the sampling intervals wholly
+	 *  inside the stall (0: none was)... */
+	uint64_t cause_span_ns;
+	/** ...and the part of it the verdict rests on: the intervals in which
+	 *  the device did what the verdict says (at least two thirds of
+	 *  the span; 0 when undecided). */
+	uint64_t cause_ns;
+	/** 1.5: the fewest requests the device had in flight at the ends of
+	 *  those intervals... */
+	uint64_t cause_inflight;
+	/** ...the requests it completed over the whole span... */
+	uint64_t cause_completed;
+	/** ...and their bytes. */
+	uint64_t cause_bytes;
+	/** 1.5: the most writeback memory at those intervals' ends;
+	 *  UINT64_MAX: not known. */
+	uint64_t cause_writeback_bytes;
 };
+
+/**
+ * Where a stall happened (struct diskbench_stall::cause), from the device
+ * figures over the sampling intervals wholly inside it. Values are fixed;
+ * new ones are only appended.
+ */
+enum diskbench_stall_cause {
+	/** No device figures (see diskbench_result_device_note()). */
+	DISKBENCH_STALL_CAUSE_NONE = 0,
+	/** Below the block layer: for at least two thirds of the time
+	 *  sampled, the device had requests in flight and completed none
+	 *  (held in the device, its driver, or for a loop device the I/O of
+	 *  its backing file). */
+	DISKBENCH_STALL_CAUSE_BELOW = 1,
+	/** Above the device: for at least two thirds of it, nothing in
+	 *  flight and nothing completed while the operation waited (file
+	 *  system, journal, page cache, throttling, a lock). */
+	DISKBENCH_STALL_CAUSE_ABOVE = 2,
+	/** The device was busy: it completed requests in at least three
+	 *  quarters of it while the operation waited (writeback, other work,
+	 *  or a device slow at it). */
+	DISKBENCH_STALL_CAUSE_BUSY = 3,
+	/** The figures cannot decide: no sampling interval lies wholly inside
+	 *  the stall, or none of the three held for two thirds of it. */
+	DISKBENCH_STALL_CAUSE_UNDECIDED = 4,
+};
+
+/**
+ * The name of a cause: "none", "below", "above", "busy", "undecided".
+ *
+ * @param[in] cause an enum diskbench_stall_cause value
+ * @return the name, static; NULL for a value that is none of them
+ */
+DISKBENCH_API const char *diskbench_stall_cause_name(uint32_t cause);
 
 /**
  * How bad a phase's stalls are (struct diskbench_stall_summary::grade), by
@@ -273,6 +331,8 @@ DISKBENCH_API int diskbench_stalls_summary(const struct diskbench_stalls *st,
 /**
  * The stalls as text, one line each ("put_block: stall of 3 s from 1.2 s
  * to 4.2 s into the phase, 1 operation, at offset 1048576 of file 0"),
+ * each with its verdict after a "; " where the result has device figures
+ * (diskbench_stalls_cause_text()),
  * nothing when there are none, as snprintf() writes: at most @p size bytes
  * with the terminating NUL.
  *
@@ -284,6 +344,28 @@ DISKBENCH_API int diskbench_stalls_summary(const struct diskbench_stalls *st,
  */
 DISKBENCH_API long diskbench_stalls_text(const struct diskbench_stalls *st,
 					 char *buf, size_t size);
+
+/**
+ * One stall's verdict as a sentence, with its evidence, as snprintf()
+ * writes: "below the block layer: vda held 3 requests for 2.500 s and
+ * completed none"; "above the device: nothing in flight on vda for
+ * 2.400 s while the operation waited (file system, page cache, throttling
+ * or a lock)"; "the device was busy: vda completed 120 requests
+ * (12.0 MB) in 1.200 s of the stall, 800 MB in writeback"; "undecided:
+ * ..." saying why. Nothing for a stall whose result has no device
+ * figures. diskbench_stalls_text() ends each stall's line with it.
+ *
+ * @param[in]  st    the stalls
+ * @param[in]  index from 0 to diskbench_stalls_count() - 1
+ * @param[out] buf   where to write; may be NULL when @p size is 0
+ * @param[in]  size  room at @p buf
+ * @return the length of the whole sentence (not counting the NUL), which
+ *         may be @p size or more: it was cut; 0 without device figures;
+ *         -EINVAL for a NULL @p st; -ERANGE for an index past the end
+ * @since 1.5
+ */
+DISKBENCH_API long diskbench_stalls_cause_text(const struct diskbench_stalls *st,
+					       size_t index, char *buf, size_t size);
 
 /**
  * The stalls in one line, as a person would say them, or nothing when

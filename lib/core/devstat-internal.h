@@ -10,7 +10,7 @@
 /*
  * The kernel's view beside a phase (<diskbench/device.h>): a sampler that
  * reads the counters of the block devices under a file system and of the
- * machine at every interval, on a thread of its own, and the series of
+ * machine at every interval, by a process of its own, and the series of
  * per-interval points a result keeps.
  */
 
@@ -89,31 +89,34 @@ struct diskbench__devstat;
  * Finds the devices to sample (the file system's, then down loop devices'
  * backing files and stacked devices' members) and opens their counters;
  * where that is not possible, the sampler records why and samples
- * nothing. Starts no thread yet. 0 or -ENOMEM.
+ * nothing. Starts no process yet. 0 or -ENOMEM.
  */
 int diskbench__devstat_new(struct diskbench__devstat **out,
 			   const struct diskbench__devstat_opts *opts);
 
-/* Starts the sampling thread, which waits for begin: 0, or -errno of
- * pthread_create (the sampler then records why and samples nothing, and
- * the phase goes on). */
+/* Starts the sampling process, which waits for begin: 0, or -errno of
+ * clone() or mmap() (the sampler then records why and samples nothing,
+ * and the phase goes on). */
 int diskbench__devstat_start(struct diskbench__devstat *ds);
 
 /* The phase's clock started at begin_ns (its timeline's start): the
  * first sample is taken now, the next at every interval after it. From
- * the phase's thread; NULL ds: nothing. */
+ * the phase's thread only (a phase of workers tells it once, as it
+ * releases them); NULL ds: nothing. */
 void diskbench__devstat_begin(struct diskbench__devstat *ds, uint64_t begin_ns);
 
 /*
- * The phase ended at end_ns (its clock): stops the thread, takes the last
- * sample and turns the samples into points from the beginning's interval
- * on. *out is the series (possibly with no points, with a note saying
- * why); 0 or -ENOMEM. The sampler is freed either way.
+ * The phase ran from start_ns (its result's start: for a phase of worker
+ * threads the first one's begin, just after the sampler's) to end_ns, on
+ * its clock: stops the sampling, takes the last sample and turns the
+ * samples into points, their offsets from start_ns. *out is the series
+ * (possibly with no points, with a note saying why); 0 or -ENOMEM. The
+ * sampler is freed either way.
  */
-int diskbench__devstat_finish(struct diskbench__devstat *ds, uint64_t end_ns,
-			      struct diskbench__dev_series **out);
+int diskbench__devstat_finish(struct diskbench__devstat *ds, uint64_t start_ns,
+			      uint64_t end_ns, struct diskbench__dev_series **out);
 
-/* Frees a sampler that was not finished (stopping its thread). */
+/* Frees a sampler that was not finished (stopping its process). */
 void diskbench__devstat_free(struct diskbench__devstat *ds);
 
 /* The evidence over [start_ns, end_ns) of the whole intervals inside it,
@@ -125,6 +128,11 @@ struct diskbench__dev_evidence {
 	uint64_t busy_ns;
 	uint64_t inflight_min;  /* at their ends */
 	uint64_t inflight_max;
+	/* Those intervals by what the device did in each: held (requests in
+	 * flight at its end, none completed), idle (none in flight, none
+	 * completed), working (some completed); their lengths. */
+	uint64_t held_ns, idle_ns, working_ns;
+	uint64_t held_inflight_min;     /* over the held ones */
 };
 void diskbench__dev_series_evidence(const struct diskbench__dev_series *s, size_t dev,
 				    uint64_t start_ns, uint64_t end_ns,

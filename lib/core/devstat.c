@@ -172,6 +172,7 @@ void diskbench__dev_series_evidence(const struct diskbench__dev_series *s, size_
 {
 	memset(ev, 0, sizeof(*ev));
 	ev->inflight_min = UINT64_MAX;
+	ev->held_inflight_min = UINT64_MAX;
 	if (!s || dev >= s->ndev)
 		goto done;
 	for (size_t i = 0; i < s->npoints; i++) {
@@ -187,10 +188,21 @@ void diskbench__dev_series_evidence(const struct diskbench__dev_series *s, size_
 			ev->inflight_min = p->inflight;
 		if (p->inflight > ev->inflight_max)
 			ev->inflight_max = p->inflight;
+		if (p->reads + p->writes) {
+			ev->working_ns += p->length_ns;
+		} else if (p->inflight) {
+			ev->held_ns += p->length_ns;
+			if (p->inflight < ev->held_inflight_min)
+				ev->held_inflight_min = p->inflight;
+		} else {
+			ev->idle_ns += p->length_ns;
+		}
 	}
 done:
 	if (!ev->span_ns)
 		ev->inflight_min = 0;
+	if (!ev->held_ns)
+		ev->held_inflight_min = 0;
 }
 
 bool diskbench__dev_series_writeback(const struct diskbench__dev_series *s,
@@ -576,7 +588,7 @@ static int find_devices(struct diskbench__devstat *ds)
 
 /* The rows into points: interval i of the series is the time between
  * rows i and i + 1, its offset that of row i from the beginning. */
-static int build(struct diskbench__devstat *ds)
+static int build(struct diskbench__devstat *ds, uint64_t origin_ns)
 {
 	struct diskbench__dev_series *s = ds->series;
 	size_t n = ds->nrows > 1 ? ds->nrows - 1 : 0;
@@ -589,7 +601,11 @@ static int build(struct diskbench__devstat *ds)
 		const uint64_t *a = &ds->rows[i * ds->cols];
 		const uint64_t *b = &ds->rows[(i + 1) * ds->cols];
 		const uint64_t *sa = a + 1 + nd * DEV_COLS, *sb = b + 1 + nd * DEV_COLS;
-		uint64_t off = a[0] - ds->begin_ns, len = b[0] - a[0];
+		/* From the result's start (the first worker's begin, a few us
+		 * after the sampler's), none before it. */
+		uint64_t from = a[0] > origin_ns ? a[0] : origin_ns;
+		uint64_t to = b[0] > from ? b[0] : from;
+		uint64_t off = from - origin_ns, len = to - from;
 		struct diskbench_system_point *sp = &s->sys[i];
 
 		for (size_t d = 0; d < nd; d++) {
@@ -805,6 +821,15 @@ static void close_others(int *keep, size_t n)
 	}
 }
 
+/* The sampling process ends: the system call itself, not _exit(), which a
+ * sanitizer's runtime wraps (ThreadSanitizer sleeps a second there, for
+ * the threads this copy does not have). */
+static __attribute__((noreturn)) void leave(void)
+{
+	for (;;)
+		syscall(SYS_exit_group, 0);
+}
+
 static __attribute__((noreturn)) void sampler_main(struct diskbench__devstat *ds)
 {
 	struct shared *sh = ds->sh;
@@ -812,7 +837,7 @@ static __attribute__((noreturn)) void sampler_main(struct diskbench__devstat *ds
 
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != ds->parent)
-		_exit(0);
+		leave();
 	close_others(ds->keep, ds->nkeep);
 
 	while (atomic_load(&sh->state) == WAITING)
@@ -850,7 +875,7 @@ static __attribute__((noreturn)) void sampler_main(struct diskbench__devstat *ds
 		next = sh->begin_ns + ((now - sh->begin_ns) / sh->interval_ns + 1) *
 			sh->interval_ns;
 	}
-	_exit(0);
+	leave();
 }
 #endif
 
@@ -987,8 +1012,8 @@ static int stop_process(struct diskbench__devstat *ds)
 	return err ? err : ds->err;
 }
 
-int diskbench__devstat_finish(struct diskbench__devstat *ds, uint64_t end_ns,
-			      struct diskbench__dev_series **out)
+int diskbench__devstat_finish(struct diskbench__devstat *ds, uint64_t start_ns,
+			      uint64_t end_ns, struct diskbench__dev_series **out)
 {
 	int err;
 
@@ -1033,7 +1058,7 @@ int diskbench__devstat_finish(struct diskbench__devstat *ds, uint64_t end_ns,
 	if (!err)
 		err = ds->err;
 	if (!err)
-		err = build(ds);
+		err = build(ds, start_ns > ds->begin_ns ? start_ns : ds->begin_ns);
 	if (err) {
 		diskbench__devstat_free(ds);
 		return err;

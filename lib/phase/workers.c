@@ -7,6 +7,7 @@
 
 #include <diskbench/clock.h>
 
+#include "core/devstat-internal.h"
 #include "phase/phase-internal.h"
 #include "phase/workers-internal.h"
 
@@ -113,6 +114,7 @@ int diskbench__run_workers(struct diskbench__ctx *ctx, unsigned n,
 	for (unsigned i = 0; i < n && !err; i++) {
 		w[i].ctx = *ctx;
 		w[i].ctx.ready = NULL;   /* told once, by this thread */
+		w[i].ctx.dev = NULL;     /* begun once, by this thread */
 		w[i].ctx.progress = NULL;
 		w[i].ctx.err = 0;
 		w[i].ctx.cancel = &all.stop;
@@ -169,6 +171,8 @@ int diskbench__run_workers(struct diskbench__ctx *ctx, unsigned n,
 		err = diskbench__ctx_ready(ctx);
 	diskbench_cpu_time(&user0, &sys0);
 	t0 = diskbench__engine_now(ctx->engine);
+	if (!err)
+		diskbench__devstat_begin(ctx->dev, t0);
 	ctx->last_progress_ns = t0;
 	ctx->last_ops = ctx->last_bytes = 0;
 	next_progress = t0 + ctx->progress_interval_ns;

@@ -17,6 +17,8 @@
 
 #include "base/common-internal.h"
 #include "base/out-internal.h"
+#include "core/devstat-internal.h"
+#include "result/device-internal.h"
 #include "result/result-internal.h"
 #include "result/stall-internal.h"
 #include "core/slow-log-internal.h"
@@ -364,6 +366,87 @@ bool diskbench__stall_gaps(uint64_t *gaps, size_t n, uint64_t *period_ns,
 }
 
 /* The shortest stall under the rules, given the p99. */
+/*
+ * Each stall's verdict from the device figures over the sampling
+ * intervals wholly inside it (docs/devices.md): the file system's device
+ * held requests and completed none (below the block layer, named down the
+ * chain as far as a device below held them too), had none in flight and
+ * completed none (above the device), or completed some (busy); otherwise,
+ * or with no whole interval inside, undecided.
+ */
+#define MOSTLY(part, whole) (3 * (part) >= 2 * (whole))
+
+static void explain_one(const struct diskbench__dev_series *dev,
+			struct diskbench_stall *s)
+{
+	struct diskbench__dev_evidence ev;
+	uint64_t wb;
+
+	s->cause_device = UINT32_MAX;
+	s->cause_writeback_bytes = UINT64_MAX;
+	if (!dev || !dev->ndev)
+		return;
+	diskbench__dev_series_evidence(dev, 0, s->start_ns, s->end_ns, &ev);
+	s->cause_device = 0;
+	s->cause_span_ns = ev.span_ns;
+	s->cause_completed = ev.completed;
+	s->cause_bytes = ev.bytes;
+	if (diskbench__dev_series_writeback(dev, s->start_ns, s->end_ns, &wb))
+		s->cause_writeback_bytes = wb;
+	s->cause = DISKBENCH_STALL_CAUSE_UNDECIDED;
+	if (!ev.span_ns)
+		return;
+	/* Two thirds of the time sampled, so that the moments around
+	 * the stall's own edges (a freeze's own writes as it begins, the
+	 * requests let go as it ends) do not decide it. */
+	if (MOSTLY(ev.held_ns, ev.span_ns)) {
+		s->cause = DISKBENCH_STALL_CAUSE_BELOW;
+		s->cause_ns = ev.held_ns;
+		s->cause_inflight = ev.held_inflight_min;
+	} else if (MOSTLY(ev.idle_ns, ev.span_ns)) {
+		s->cause = DISKBENCH_STALL_CAUSE_ABOVE;
+		s->cause_ns = ev.idle_ns;
+		s->cause_inflight = 0;
+	} else if (MOSTLY(ev.working_ns, ev.span_ns)) {
+		s->cause = DISKBENCH_STALL_CAUSE_BUSY;
+		s->cause_ns = ev.working_ns;
+		s->cause_inflight = ev.inflight_min;
+	} else {
+		s->cause_inflight = ev.inflight_min;
+	}
+	if (s->cause != DISKBENCH_STALL_CAUSE_BELOW)
+		return;
+	/* Down the chain: the lowest device that held requests too. */
+	for (uint32_t d = 0;;) {
+		uint32_t next = UINT32_MAX;
+
+		for (size_t c = 0; c < dev->ndev && next == UINT32_MAX; c++) {
+			struct diskbench__dev_evidence cv;
+
+			if (dev->dev[c].parent != d)
+				continue;
+			diskbench__dev_series_evidence(dev, c, s->start_ns, s->end_ns, &cv);
+			if (cv.span_ns && MOSTLY(cv.held_ns, cv.span_ns)) {
+				next = (uint32_t)c;
+				s->cause_device = next;
+				s->cause_ns = cv.held_ns;
+				s->cause_inflight = cv.held_inflight_min;
+			}
+		}
+		if (next == UINT32_MAX)
+			break;
+		d = next;
+	}
+}
+
+static void explain(struct diskbench_stalls *st)
+{
+	const struct diskbench__dev_series *dev = diskbench__result_devices(st->res);
+
+	for (size_t i = 0; i < st->n; i++)
+		explain_one(dev, &st->s[i]);
+}
+
 static uint64_t threshold(const struct diskbench_stall_rules *r, uint64_t p99)
 {
 	uint64_t rel;
@@ -450,6 +533,7 @@ static int analyze(struct diskbench_stalls *st,
 	err = count_delayed(st);
 	if (err)
 		return err;
+	explain(st);
 	return episodes(st, r);
 }
 
@@ -599,6 +683,9 @@ static const char *secs(char *buf, size_t size, uint64_t ns)
 	return buf;
 }
 
+static long diskbench_stalls_cause_text__impl(const struct diskbench_stalls *st,
+					      size_t index, char *buf, size_t size);
+
 static long diskbench_stalls_text__impl(const struct diskbench_stalls *st,
 					 char *buf, size_t size)
 {
@@ -610,7 +697,7 @@ static long diskbench_stalls_text__impl(const struct diskbench_stalls *st,
 		buf[0] = '\0';
 	for (size_t i = 0; i < st->n; i++) {
 		const struct diskbench_stall *s = &st->s[i];
-		char a[64], b[64], c[64], line[512];
+		char a[64], b[64], c[64], line[1024];
 		int n;
 
 		n = snprintf(line, sizeof(line),
@@ -644,6 +731,18 @@ static long diskbench_stalls_text__impl(const struct diskbench_stalls *st,
 					n += m;
 			}
 		}
+		/* The verdict, where the result has device figures. */
+		if (n > 0 && (size_t)n + 3 < sizeof(line) &&
+		    s->cause != DISKBENCH_STALL_CAUSE_NONE) {
+			long m = diskbench_stalls_cause_text__impl(st, i, line + n + 2,
+								   sizeof(line) - (size_t)n - 2);
+
+			if (m > 0) {
+				line[n] = ';';
+				line[n + 1] = ' ';
+				n += 2 + (int)m;
+			}
+		}
 		if (n < 0)
 			return -EINVAL;
 		if ((size_t)n >= sizeof(line) - 1)
@@ -667,6 +766,121 @@ DISKBENCH_API long diskbench_stalls_text(const struct diskbench_stalls *st,
 {
 	uint64_t gen = diskbench__error_gen();
 	long r = diskbench_stalls_text__impl(st, buf, size);
+
+	if (r < 0)
+		return diskbench__error_api(__func__, (int)r, gen, NULL);
+	return r;
+}
+
+DISKBENCH_API const char *diskbench_stall_cause_name(uint32_t cause)
+{
+	static const char *const names[] = { "none", "below", "above", "busy",
+					     "undecided" };
+
+	return cause < sizeof(names) / sizeof(names[0]) ? names[cause] : NULL;
+}
+
+/* Bytes for people: "512 B", "12.0 MB", "1.2 GB" (10^3 steps, as the
+ * device figures are counted). */
+static const char *bytes_text(char *buf, size_t size, uint64_t b)
+{
+	static const char *const units[] = { "kB", "MB", "GB", "TB", "PB" };
+	double v = (double)b;
+	size_t u = 0;
+
+	if (b < 1000) {
+		snprintf(buf, size, "%llu B", (unsigned long long)b);
+		return buf;
+	}
+	v /= 1000;
+	while (v >= 1000 && u + 1 < sizeof(units) / sizeof(units[0])) {
+		v /= 1000;
+		u++;
+	}
+	snprintf(buf, size, "%.*f %s", v < 10 ? 2 : v < 100 ? 1 : 0, v, units[u]);
+	return buf;
+}
+
+static long diskbench_stalls_cause_text__impl(const struct diskbench_stalls *st,
+					      size_t index, char *buf, size_t size)
+{
+	const struct diskbench__dev_series *dev;
+	const struct diskbench_stall *s;
+	const char *name, *dev0;
+	char a[48], b[48], c[48], of[80];
+	int n = 0;
+
+	if (!st)
+		return -EINVAL;
+	if (index >= st->n)
+		return -ERANGE;
+	s = &st->s[index];
+	dev = diskbench__result_devices(st->res);
+	if (s->cause == DISKBENCH_STALL_CAUSE_NONE || !dev || !dev->ndev) {
+		if (size)
+			buf[0] = '\0';
+		return 0;
+	}
+	dev0 = dev->dev[0].name;
+	name = s->cause_device < dev->ndev ? dev->dev[s->cause_device].name : dev0;
+	/* " (of 0.550 s sampled)" where the verdict rests on part of it. */
+	of[0] = '\0';
+	if (s->cause_ns && s->cause_ns < s->cause_span_ns)
+		snprintf(of, sizeof(of), " (of %s sampled)",
+			 secs(b, sizeof(b), s->cause_span_ns));
+	switch (s->cause) {
+	case DISKBENCH_STALL_CAUSE_BELOW:
+		n = snprintf(buf, size, "below the block layer: %s held %llu request%s "
+			     "for %s%s and completed none", name,
+			     (unsigned long long)s->cause_inflight,
+			     s->cause_inflight == 1 ? "" : "s",
+			     secs(a, sizeof(a), s->cause_ns), of);
+		break;
+	case DISKBENCH_STALL_CAUSE_ABOVE:
+		n = snprintf(buf, size, "above the device: nothing in flight on %s for "
+			     "%s%s while the operation waited (file system, page "
+			     "cache, throttling or a lock)", dev0,
+			     secs(a, sizeof(a), s->cause_ns), of);
+		break;
+	case DISKBENCH_STALL_CAUSE_BUSY:
+		if (s->cause_writeback_bytes != UINT64_MAX)
+			snprintf(c, sizeof(c), ", %s in writeback",
+				 bytes_text(b, sizeof(b), s->cause_writeback_bytes));
+		else
+			c[0] = '\0';
+		n = snprintf(buf, size, "the device was busy: %s completed %llu "
+			     "request%s (%s) in %s of the stall%s", dev0,
+			     (unsigned long long)s->cause_completed,
+			     s->cause_completed == 1 ? "" : "s",
+			     bytes_text(b, sizeof(b), s->cause_bytes),
+			     secs(a, sizeof(a), s->cause_span_ns), c);
+		break;
+	default: {
+		struct diskbench__dev_evidence ev;
+		char d[48], e[48];
+
+		if (!s->cause_span_ns) {
+			n = snprintf(buf, size, "undecided: no whole sampling interval "
+				     "inside the stall");
+			break;
+		}
+		diskbench__dev_series_evidence(dev, 0, s->start_ns, s->end_ns, &ev);
+		n = snprintf(buf, size, "undecided: of %s sampled, %s held requests "
+			     "for %s, had nothing in flight for %s and completed "
+			     "requests in %s", secs(a, sizeof(a), ev.span_ns), dev0,
+			     secs(b, sizeof(b), ev.held_ns), secs(d, sizeof(d), ev.idle_ns),
+			     secs(e, sizeof(e), ev.working_ns));
+		break;
+	}
+	}
+	return n < 0 ? -EINVAL : (long)n;
+}
+
+DISKBENCH_API long diskbench_stalls_cause_text(const struct diskbench_stalls *st,
+					       size_t index, char *buf, size_t size)
+{
+	uint64_t gen = diskbench__error_gen();
+	long r = diskbench_stalls_cause_text__impl(st, index, buf, size);
 
 	if (r < 0)
 		return diskbench__error_api(__func__, (int)r, gen, NULL);

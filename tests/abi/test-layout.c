@@ -576,7 +576,21 @@ static void test_layout_stall(void **state)
 	assert_offset(diskbench_stall, slow_index, 80);
 	assert_offset(diskbench_stall, delayed, 88);
 	assert_offset(diskbench_stall, delay_ns, 96);
-	assert_int_equal(sizeof(struct diskbench_stall), 104);
+	/* appended in 1.5: the verdict */
+	assert_offset(diskbench_stall, cause, 104);
+	assert_offset(diskbench_stall, cause_device, 108);
+	assert_offset(diskbench_stall, cause_span_ns, 112);
+	assert_offset(diskbench_stall, cause_ns, 120);
+	assert_offset(diskbench_stall, cause_inflight, 128);
+	assert_offset(diskbench_stall, cause_completed, 136);
+	assert_offset(diskbench_stall, cause_bytes, 144);
+	assert_offset(diskbench_stall, cause_writeback_bytes, 152);
+	assert_int_equal(sizeof(struct diskbench_stall), 160);
+	assert_int_equal(DISKBENCH_STALL_CAUSE_NONE, 0);
+	assert_int_equal(DISKBENCH_STALL_CAUSE_BELOW, 1);
+	assert_int_equal(DISKBENCH_STALL_CAUSE_ABOVE, 2);
+	assert_int_equal(DISKBENCH_STALL_CAUSE_BUSY, 3);
+	assert_int_equal(DISKBENCH_STALL_CAUSE_UNDECIDED, 4);
 
 	assert_offset(diskbench_stall_summary, sz, 0);
 	assert_offset(diskbench_stall_summary, stalled, 8);

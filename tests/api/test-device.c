@@ -410,6 +410,169 @@ static void test_engine_device(void **state)
 	free(dir);
 }
 
+/*
+ * The verdicts, exactly: an engine on a clock of its own (1 ms an
+ * operation; the 50th, 500 ms, from 49 to 549 ms) whose device, scripted
+ * per case, does during that time what the verdict names. Outside it the
+ * device completes a write a ms and holds one.
+ */
+enum script { HELD, IDLE, BUSY, FLICKER };
+
+struct scripted {
+	uint64_t now, base;
+	enum script how;
+};
+
+static uint64_t scripted_clock(void *ud)
+{
+	return ((struct scripted *)ud)->now;
+}
+
+static int scripted_sample(uint64_t when, struct diskbench_device_sample *out, void *ud)
+{
+	const struct scripted *sc = ud;
+	uint64_t rel = (when - sc->base) / MS, in_from = 49, in_to = 549;
+	bool inside = rel >= in_from && rel <= in_to;
+	uint64_t before = rel < in_from ? rel : in_from;
+	uint64_t after = rel > in_to ? rel - in_to : 0;
+	uint64_t during = 0;
+
+	if (sc->how == BUSY && rel >= in_from)
+		during = (rel < in_to ? rel : in_to) - in_from;
+	out->writes = before + after + 7 * during;
+	out->write_bytes = out->writes * 4096;
+	out->busy_ns = when - sc->base;
+	out->inflight = 1;
+	if (inside)
+		out->inflight = sc->how == HELD ? 3 : sc->how == IDLE ? 0 :
+				sc->how == BUSY ? 5 : (rel / 10) % 2;
+	return 0;
+}
+
+static int scripted_op(struct diskbench_custom_ctx *ctx, uint64_t index,
+		       uint64_t *bytes, void *ud)
+{
+	struct scripted *sc = ud;
+
+	(void)ctx;
+	if (index == 200)
+		return DISKBENCH_CUSTOM_DONE;
+	sc->now += index == 49 ? 500 * MS : MS;
+	*bytes = 4096;
+	return 0;
+}
+
+static void verdict_of(enum script how, uint64_t interval_ns, struct diskbench_stall *out,
+		       char *text, size_t len)
+{
+	const char *base = getenv("DISKBENCH_TEST_DISK_DIR");
+	char *dir = make_dir(base ? base : "/var/tmp");
+	struct scripted sc = { .now = 1000 * MS, .base = 1000 * MS, .how = how };
+	struct diskbench_engine_ops eo = DISKBENCH_ENGINE_OPS_INIT;
+	struct diskbench_custom_ctx_ops co = DISKBENCH_CUSTOM_CTX_OPS_INIT;
+	struct diskbench_target_opts to = DISKBENCH_TARGET_OPTS_INIT;
+	struct diskbench_run_opts ro = DISKBENCH_RUN_OPTS_INIT;
+	struct diskbench_engine *e;
+	struct diskbench_target *t;
+	struct diskbench_run *run;
+	struct diskbench_phase *p;
+	struct diskbench_stalls *st;
+	char *msg = NULL;
+
+	eo.name = "scripted";
+	eo.clock = scripted_clock;
+	eo.device_sample = scripted_sample;
+	assert_ok(diskbench_engine_new(&e, &eo, &sc));
+	to.engine = e;
+	if (diskbench_target_new(&t, dir, &to, &msg))
+		fail_msg("target_new: %s", msg ? msg : "");
+	ro.timeline_interval_ns = interval_ns;
+	assert_ok(diskbench_run_new(&run, t, &ro));
+	co.op = scripted_op;
+	assert_ok(diskbench_phase_custom_ctx_new(&p, "scripted", &co, &sc));
+	assert_ok(diskbench_run_add(run, p));
+	run_execute_ok(run);
+	assert_ok(diskbench_stalls_find(&st, diskbench_run_result(run, 0), NULL));
+	assert_int_equal(diskbench_stalls_count(st), 1);
+	memset(out, 0, sizeof(*out));
+	out->sz = sizeof(*out);
+	assert_ok(diskbench_stalls_get(st, 0, out));
+	assert_u64_eq(out->start_ns, 49 * MS);
+	assert_u64_eq(out->end_ns, 549 * MS);
+	assert_true(diskbench_stalls_cause_text(st, 0, text, len) > 0);
+	print_message("%s\n", text);
+	{
+		char lines[2048];
+
+		/* The stall's line ends with it. */
+		assert_true(diskbench_stalls_text(st, lines, sizeof(lines)) > 0);
+		assert_non_null(strstr(lines, text));
+	}
+	assert_int_equal(diskbench_stalls_cause_text(st, 1, NULL, 0), -ERANGE);
+	diskbench_stalls_free(st);
+	diskbench_run_free(run);
+	diskbench_target_free(t);
+	diskbench_engine_free(e);
+	assert_dir_empty(dir);
+	rmdir(dir);
+	free(dir);
+}
+
+static void test_verdicts(void **state)
+{
+	struct diskbench_stall s;
+	char text[512];
+
+	(void)state;
+	/* 10 ms intervals: those from 50 to 540 ms are wholly inside the
+	 * stall, 490 ms of evidence. */
+	verdict_of(HELD, 10 * MS, &s, text, sizeof(text));
+	assert_int_equal(s.cause, DISKBENCH_STALL_CAUSE_BELOW);
+	assert_int_equal(s.cause_device, 0);
+	assert_u64_eq(s.cause_span_ns, 490 * MS);
+	assert_u64_eq(s.cause_ns, 490 * MS);
+	assert_u64_eq(s.cause_inflight, 3);
+	assert_u64_eq(s.cause_completed, 0);
+	assert_u64_eq(s.cause_writeback_bytes, UINT64_MAX);
+	assert_string_equal(text, "below the block layer: scripted held 3 requests "
+			    "for 0.490 s and completed none");
+	assert_string_equal(diskbench_stall_cause_name(s.cause), "below");
+
+	verdict_of(IDLE, 10 * MS, &s, text, sizeof(text));
+	assert_int_equal(s.cause, DISKBENCH_STALL_CAUSE_ABOVE);
+	assert_u64_eq(s.cause_inflight, 0);
+	assert_u64_eq(s.cause_completed, 0);
+	assert_string_equal(text, "above the device: nothing in flight on scripted "
+			    "for 0.490 s while the operation waited (file system, "
+			    "page cache, throttling or a lock)");
+
+	verdict_of(BUSY, 10 * MS, &s, text, sizeof(text));
+	assert_int_equal(s.cause, DISKBENCH_STALL_CAUSE_BUSY);
+	assert_u64_eq(s.cause_completed, 7 * 490);
+	assert_u64_eq(s.cause_bytes, 7 * 490 * 4096);
+	assert_u64_eq(s.cause_inflight, 5);
+	assert_string_equal(text, "the device was busy: scripted completed 3430 "
+			    "requests (14.0 MB) in 0.490 s of the stall");
+
+	verdict_of(FLICKER, 10 * MS, &s, text, sizeof(text));
+	assert_int_equal(s.cause, DISKBENCH_STALL_CAUSE_UNDECIDED);
+	assert_u64_eq(s.cause_inflight, 0);
+	assert_u64_eq(s.cause_ns, 0);
+	assert_string_equal(text, "undecided: of 0.490 s sampled, scripted held "
+			    "requests for 0.240 s, had nothing in flight for 0.250 s "
+			    "and completed requests in 0.000 s");
+
+	/* 1 s intervals: none wholly inside a 0.5 s stall. */
+	verdict_of(HELD, 1000 * MS, &s, text, sizeof(text));
+	assert_int_equal(s.cause, DISKBENCH_STALL_CAUSE_UNDECIDED);
+	assert_u64_eq(s.cause_span_ns, 0);
+	assert_string_equal(text, "undecided: no whole sampling interval inside "
+			    "the stall");
+
+	assert_string_equal(diskbench_stall_cause_name(DISKBENCH_STALL_CAUSE_NONE), "none");
+	assert_null(diskbench_stall_cause_name(5));
+}
+
 /* The sampling process's pid, from a process's children (0: none). */
 static int sampler_of(pid_t pid)
 {
@@ -501,6 +664,7 @@ int main(void)
 		cmocka_unit_test(test_real_disk),
 		cmocka_unit_test(test_tmpfs_and_off),
 		cmocka_unit_test(test_engine_device),
+		cmocka_unit_test(test_verdicts),
 		cmocka_unit_test(test_killed),
 	};
 

@@ -622,6 +622,8 @@ CHECK(diskbench_result_system_point_get)
 	IS_EINVAL(diskbench_result_system_point_get(NULL, 0, &pt));
 }
 CHECK(diskbench_result_device_note) { IS_NULL(diskbench_result_device_note(NULL)); }
+CHECK(diskbench_stalls_cause_text) { IS_EINVAL(diskbench_stalls_cause_text(NULL, 0, NULL, 0)); }
+CHECK(diskbench_stall_cause_name) { IS_NULL(diskbench_stall_cause_name(99)); }
 
 CHECK(diskbench_report_errmsg) { IS_EMPTY(diskbench_report_errmsg(NULL)); }
 
@@ -701,7 +703,8 @@ static struct entry entries[] = {
 	E(diskbench_result_device_count), E(diskbench_result_device_get),
 	E(diskbench_result_device_point_count), E(diskbench_result_device_point_get),
 	E(diskbench_result_system_point_count), E(diskbench_result_system_point_get),
-	E(diskbench_result_device_note),
+	E(diskbench_result_device_note), E(diskbench_stalls_cause_text),
+	E(diskbench_stall_cause_name),
 	E(diskbench_timeline_slow_threshold_ns),
 	E(diskbench_run_start_time_ns), E(diskbench_run_end_time_ns),
 	E(diskbench_hist_percentiles), E(diskbench_hist_value_at_rank),

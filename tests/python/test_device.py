@@ -20,6 +20,20 @@ def write_run(tdir, **kw):
     return res[0]
 
 
+def engine_run(tdir, ops, **kw):
+    """One sequential write of 4 KiB blocks through a Python engine over
+    the sync engine's files, 10 ms intervals; its result."""
+    with Engine.sync() as sync:
+        e = Engine.wrap(sync, ops)
+        with diskbench.Target(tdir, file_size=200 * 4096, block_size=4096,
+                              engine=e) as t:
+            run = diskbench.Run(t, timeline_interval=0.01, **kw)
+            run.add(diskbench.SeqPhase(write=True))
+            r = run.execute()[0]
+        e.close()
+    return r
+
+
 def test_the_devices_under_the_file_system(tdir):
     r = write_run(tdir)
     st = os.stat(tdir)
@@ -125,17 +139,57 @@ class BadDevice(OwnDevice):
 
 
 def test_a_device_sample_that_fails(tdir):
-    dev = BadDevice()
-    with Engine.sync() as sync:
-        e = Engine.wrap(sync, dev)
-        with diskbench.Target(tdir, file_size=100 * 4096, block_size=4096,
-                              engine=e) as t:
-            run = diskbench.Run(t, timeline_interval=0.01)
-            run.add(diskbench.SeqPhase(write=True))
-            r = run.execute()[0]
-        e.close()
+    r = engine_run(tdir, BadDevice())
     # the phase is measured whole; its device figures stop where the
     # engine failed, and the note says why
-    assert r.errno == 0 and r.ops == 100
+    assert r.errno == 0 and r.ops == 200
     assert "; sampling stopped: the engine's device_sample failed: " in r.device_note
     assert len(r.device_points()) == 2
+
+
+class HeldDevice(EngineOps):
+    """A clock of its own, 1 ms a write; the 50th write takes 500 ms,
+    while the device holds two requests and completes none."""
+
+    name = "pyheld"
+
+    def __init__(self):
+        self.base = self.now = 50 * MS
+        self.writes = 0
+
+    def clock(self):
+        return self.now
+
+    def write(self, handle, buf, offset):
+        self.writes += 1
+        self.now += 500 * MS if self.writes == 50 else MS
+        return self.inner.write(handle, buf, offset)
+
+    def device_sample(self, when_ns):
+        rel = (when_ns - self.base) // MS
+        held = 49 <= rel <= 549
+        done = min(rel, 49) + max(rel - 549, 0)
+        return diskbench.DeviceSample(0, done, 0, done * 4096,
+                                      when_ns - self.base, 2 if held else 1)
+
+
+def test_a_stall_s_verdict(tdir):
+    r = engine_run(tdir, HeldDevice())
+    st = r.stalls()
+    assert len(st.stalls) == 1
+    s = st.stalls[0]
+    assert (s.start_ns, s.end_ns) == (49 * MS, 549 * MS)
+    assert s.cause == "below" and s.cause_device == 0
+    assert (s.cause_span_ns, s.cause_ns, s.cause_inflight, s.cause_completed) == \
+        (490 * MS, 490 * MS, 2, 0)
+    assert s.cause_writeback_bytes is None
+    assert s.cause_text == ("below the block layer: pyheld held 2 requests "
+                            "for 0.490 s and completed none")
+    assert s.cause_text in st.text
+
+
+def test_no_verdict_without_device_figures(tdir):
+    r = engine_run(tdir, HeldDevice(), device=False)
+    s = r.stalls().stalls[0]
+    assert s.cause is None and s.cause_text == "" and s.cause_device is None
+    assert "block layer" not in r.stalls().text

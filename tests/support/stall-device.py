@@ -3,7 +3,7 @@
 on a real kernel, as root, with loop devices (no device-mapper or md).
 
     stall-device.py setup DIR [--size-mib N] [--direct-io on|off]
-    stall-device.py hold DIR --hold S --period S [--first S] [--count N] --log FILE
+    stall-device.py hold DIR --hold S --period S [--first S] [--count N] [--freeze lower|mnt] --log FILE
     stall-device.py probe DIR [--hold S]
     stall-device.py teardown DIR
     stall-device.py run DIR [setup and hold options] -- COMMAND...
@@ -27,6 +27,11 @@ time: {"hold_s", "period_s", "direct_io", "periods": [...]}, each period
 timelines) and "freeze_wall_ns" (CLOCK_REALTIME at freeze_ns). Writes
 are held from some time in [freeze_ns, frozen_ns] (the freeze first
 blocks new writes, then syncs) until [thaw_ns, thawed_ns].
+
+--freeze mnt freezes DIR/mnt instead, the benchmark's own file system: its
+writes are then held above loop B (the file system refuses them before
+they become requests), where --freeze lower (the default) holds them below
+it (loop B has them and cannot finish them). The log's "freeze" says which.
 
 probe checks that the set-up holds writes and not reads: it writes a
 file of 1 MiB in DIR/mnt with O_DIRECT, freezes, reads 4 KiB of it with
@@ -184,6 +189,8 @@ def teardown(d):
         st = None
     if st:
         steps = []
+        if st.get('mnt_mounted'):
+            steps.append(('thaw mnt', lambda: thaw(st['mnt'])))
         if st.get('lower_mounted'):
             steps.append(('thaw', lambda: thaw(st['lower'])))
         if st.get('mnt_mounted'):
@@ -216,10 +223,13 @@ def sleep_until(t_ns):
         time.sleep(left / 1e9)
 
 
-def hold(st, hold_s, period_s, log, first_s=0.0, count=None):
-    """Freezes st's lower file system hold_s every period_s; the log."""
+def hold(st, hold_s, period_s, log, first_s=0.0, count=None, which='lower'):
+    """Freezes st's lower file system (or with which='mnt' the upper one)
+    hold_s every period_s; the log."""
     doc = {'hold_s': hold_s, 'period_s': period_s, 'direct_io': st['direct_io'],
-           'dio_effective': st.get('dio_effective'), 'periods': []}
+           'dio_effective': st.get('dio_effective'), 'freeze': which,
+           'periods': []}
+    target = st[which]
 
     def write_log():
         with open(log + '.tmp', 'w') as f:
@@ -235,11 +245,11 @@ def hold(st, hold_s, period_s, log, first_s=0.0, count=None):
             sleep_until(start + int(n * period_s * 1e9))
             p = {'freeze_wall_ns': time.time_ns(), 'freeze_ns': time.monotonic_ns()}
             frozen = True
-            freeze(st['lower'])
+            freeze(target)
             p['frozen_ns'] = time.monotonic_ns()
             sleep_until(p['freeze_ns'] + int(hold_s * 1e9))
             p['thaw_ns'] = time.monotonic_ns()
-            thaw(st['lower'])
+            thaw(target)
             frozen = False
             p['thawed_ns'] = time.monotonic_ns()
             doc['periods'].append(p)
@@ -249,7 +259,7 @@ def hold(st, hold_s, period_s, log, first_s=0.0, count=None):
         pass
     finally:
         if frozen:
-            thaw(st['lower'])
+            thaw(target)
             p['thaw_ns'] = p['thawed_ns'] = time.monotonic_ns()
             # Stopped inside the freeze itself: it was in effect, at the
             # latest, when the thaw began.
@@ -329,6 +339,7 @@ def main(argv):
             p.add_argument('--first', type=float, default=0.0)
             p.add_argument('--count', type=int)
             p.add_argument('--log', required=True)
+            p.add_argument('--freeze', choices=('lower', 'mnt'), default='lower')
     # run's command: everything after the first --.
     cmd = argv[argv.index('--') + 1:] if '--' in argv else []
     a = ap.parse_args(argv[:argv.index('--')] if '--' in argv else argv)
@@ -342,7 +353,7 @@ def main(argv):
         if a.cmd == 'setup':
             print(json.dumps(setup(a.dir, a.size_mib, a.direct_io)))
         elif a.cmd == 'hold':
-            hold(load(a.dir), a.hold, a.period, a.log, a.first, a.count)
+            hold(load(a.dir), a.hold, a.period, a.log, a.first, a.count, a.freeze)
         elif a.cmd == 'probe':
             print(json.dumps(probe(load(a.dir), a.hold)))
         elif a.cmd == 'teardown':
@@ -360,7 +371,7 @@ def main(argv):
                 holder = subprocess.Popen([sys.executable, os.path.abspath(__file__), 'hold',
                                            a.dir, '--hold', str(a.hold), '--period',
                                            str(a.period), '--first', str(a.first),
-                                           '--log', a.log] +
+                                           '--log', a.log, '--freeze', a.freeze] +
                                           (['--count', str(a.count)] if a.count else []))
                 child = subprocess.Popen(cmd, cwd=st['mnt'], start_new_session=True)
                 rc = child.wait()

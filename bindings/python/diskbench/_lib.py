@@ -274,7 +274,10 @@ class Stall(Structure):
                 ("latency_ns", u64), ("worst_ns", u64), ("ops", u64),
                 ("precision_ns", u64), ("flags", u32), ("phase", c_char_p),
                 ("kind", c_int), ("slow_index", size),
-                ("delayed", u64), ("delay_ns", u64)]
+                ("delayed", u64), ("delay_ns", u64), ("cause", u32),
+                ("cause_device", u32), ("cause_span_ns", u64), ("cause_ns", u64),
+                ("cause_inflight", u64), ("cause_completed", u64),
+                ("cause_bytes", u64), ("cause_writeback_bytes", u64)]
 
 
 class StallSummary(Structure):
@@ -534,6 +537,8 @@ _PROTOTYPES: Tuple[Tuple[Any, ...], ...] = (
     ("stalls_get", c_int, (P, size, POINTER(Stall))),
     ("stalls_summary", c_int, (P, POINTER(StallSummary))),
     ("stalls_text", ctypes.c_long, (P, ctypes.c_char_p, size)),
+    ("stalls_cause_text", ctypes.c_long, (P, size, ctypes.c_char_p, size)),
+    ("stall_cause_name", c_char_p, (u32,)),
     ("stalls_summary_text", ctypes.c_long, (P, ctypes.c_char_p, size)),
     ("stall_grade_name", ctypes.c_char_p, (u32,)),
     # compare.h

@@ -11,7 +11,8 @@ import os
 import re
 from ctypes import byref, sizeof
 from typing import (Any, Callable, Dict, Iterable, Iterator, List, NamedTuple,
-                    Optional, Sequence, Type, TypeVar, Union, overload)
+                    Optional, Sequence, Tuple, Type, TypeVar, Union,
+                    overload)
 
 from . import _lib as C
 from ._common import (Closeable, DiskbenchError, DiskbenchValueError,
@@ -241,6 +242,26 @@ class Stall(NamedTuple):
     delayed: int = 0
     #: Their latencies added up, in ns.
     delay_ns: int = 0
+    #: Where it happened, from the device figures (diskbench_stall::cause):
+    #: "below" (the block layer held requests), "above" (nothing in
+    #: flight), "busy" (the device completed other work), "undecided";
+    #: None when the result has no device figures.
+    cause: Optional[str] = None
+    #: The verdict as a sentence with its evidence
+    #: (diskbench_stalls_cause_text()); "" without device figures.
+    cause_text: str = ""
+    #: The device the verdict is about (an index of Result.devices).
+    cause_device: Optional[int] = None
+    #: The evidence: the time it covers (the sampling intervals wholly
+    #: inside the stall), the fewest requests in flight, the requests
+    #: completed and their bytes, the most writeback (None: not known).
+    cause_span_ns: int = 0
+    #: The part of it the verdict rests on (0 when undecided).
+    cause_ns: int = 0
+    cause_inflight: int = 0
+    cause_completed: int = 0
+    cause_bytes: int = 0
+    cause_writeback_bytes: Optional[int] = None
 
 
 class StallSummary(NamedTuple):
@@ -318,6 +339,24 @@ def stall_rules(always_ns: int, floor_ns: int,
             raise DiskbenchValueError("p99_factor 2**64 - 1 means no "
                                       "relative rule: pass None")
     return rules
+
+
+def _cause_of(st: Any, i: int, one: Any) -> Tuple[Any, ...]:
+    """A stall's verdict fields, for Stall."""
+    if one.cause == 0:
+        return (None, "", None, 0, 0, 0, 0, 0, None)
+    name = C.stall_cause_name(one.cause)
+    n = C.stalls_cause_text(st, i, None, 0)
+    check(n if n < 0 else 0, "stalls_cause_text")
+    buf = ctypes.create_string_buffer(n + 1)
+    check(min(C.stalls_cause_text(st, i, buf, n + 1), 0), "stalls_cause_text")
+    return (name.decode() if name else str(one.cause),
+            buf.value.decode("utf-8", "replace"),
+            None if one.cause_device == C.U32_MAX else one.cause_device,
+            one.cause_span_ns, one.cause_ns, one.cause_inflight, one.cause_completed,
+            one.cause_bytes,
+            None if one.cause_writeback_bytes == C.U64_MAX
+            else one.cause_writeback_bytes)
 
 
 def _text(fn: Any, st: Any, name: str) -> str:
@@ -1323,7 +1362,8 @@ class Result(Closeable):
                                    exact, decode(one.phase) or "",
                                    PhaseKind.of(one.kind),
                                    one.slow_index if exact else None,
-                                   one.delayed, one.delay_ns))
+                                   one.delayed, one.delay_ns,
+                                   *_cause_of(st, i, one)))
             sm = C.StallSummary()
             sm.sz = sizeof(sm)
             check(C.stalls_summary(st, byref(sm)), "stalls_summary")
