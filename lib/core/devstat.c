@@ -26,8 +26,24 @@
 #include <time.h>
 #include <unistd.h>
 #ifdef __linux__
-#include <linux/futex.h>
 #include <sys/prctl.h>
+/* The kernel's numbers (stable ABI), where the C library's headers have
+ * no <linux/futex.h> (musl's wrapper) or no close_range (before 5.9). */
+#if defined(__has_include) && __has_include(<linux/futex.h>)
+#include <linux/futex.h>
+#endif
+#ifndef FUTEX_WAIT
+#define FUTEX_WAIT 0
+#endif
+#ifndef FUTEX_WAKE
+#define FUTEX_WAKE 1
+#endif
+#ifndef SYS_close_range
+#define SYS_close_range 436
+#endif
+#ifndef __WALL
+#define __WALL 0x40000000
+#endif
 #endif
 
 #include "base/clock-internal.h"
@@ -835,6 +851,12 @@ static __attribute__((noreturn)) void sampler_main(struct diskbench__devstat *ds
 	struct shared *sh = ds->sh;
 	uint64_t next, cap = MAX_ROWS + 1;
 
+	sigset_t all;
+
+	/* No handler of the program's runs in this copy (a Ctrl-C or a
+	 * SIGTERM to the process group); SIGKILL still ends it. */
+	sigfillset(&all);
+	sigprocmask(SIG_SETMASK, &all, NULL);
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != ds->parent)
 		leave();
