@@ -359,6 +359,17 @@ def _cause_of(st: Any, i: int, one: Any) -> Tuple[Any, ...]:
             else one.cause_writeback_bytes)
 
 
+def _each(ctype: Any, n: int, get: Callable[[int, Any], int],
+          name: str) -> Iterator[Any]:
+    """The n structs of ctype that get(i, pointer) fills, for i from 0: a
+    fresh (zeroed) one each, its sz set; a failure raises (check)."""
+    for i in range(n):
+        one = ctype()
+        one.sz = sizeof(one)
+        check(get(i, byref(one)), name)
+        yield one
+
+
 def _text(fn: Any, st: Any, name: str) -> str:
     """A text the library writes as snprintf() does: asked its length, then
     written whole."""
@@ -1263,16 +1274,12 @@ class Result(Closeable):
     def slow_ops(self) -> List[SlowOp]:
         """The slow-operation log, in start order (a list of SlowOp)."""
         p = self._p
-        out = []
-        op = C.SlowOp()
-        for i in range(C.result_slow_count(p)):
-            ctypes.memset(byref(op), 0, sizeof(op))
-            op.sz = sizeof(op)
-            check(C.result_slow_get(p, i, byref(op)), "result_slow_get")
-            out.append(SlowOp(op.start_ns, op.latency_ns, op.bytes,
-                              None if op.offset == C.SLOW_NO_OFFSET
-                              else op.offset, op.file, op.thread))
-        return out
+        return [SlowOp(op.start_ns, op.latency_ns, op.bytes,
+                       None if op.offset == C.SLOW_NO_OFFSET else op.offset,
+                       op.file, op.thread)
+                for op in _each(C.SlowOp, C.result_slow_count(p),
+                                lambda i, o: C.result_slow_get(p, i, o),
+                                "result_slow_get")]
 
     @property
     def devices(self) -> List[DeviceInfo]:
@@ -1280,17 +1287,13 @@ class Result(Closeable):
         (diskbench_result_device_get); empty when none was (device_note
         says why)."""
         p = self._p
-        out = []
-        d = C.DeviceInfo()
-        for i in range(C.result_device_count(p)):
-            ctypes.memset(byref(d), 0, sizeof(d))
-            d.sz = sizeof(d)
-            check(C.result_device_get(p, i, byref(d)), "result_device_get")
-            out.append(DeviceInfo(os.fsdecode(d.name or b""),
-                                  _DEVICE_ROLES.get(d.role, str(d.role)),
-                                  None if d.parent == C.U32_MAX else d.parent,
-                                  d.major, d.minor))
-        return out
+        return [DeviceInfo(os.fsdecode(d.name or b""),
+                           _DEVICE_ROLES.get(d.role, str(d.role)),
+                           None if d.parent == C.U32_MAX else d.parent,
+                           d.major, d.minor)
+                for d in _each(C.DeviceInfo, C.result_device_count(p),
+                               lambda i, o: C.result_device_get(p, i, o),
+                               "result_device_get")]
 
     def device_points(self, dev: int = 0) -> List[DevicePoint]:
         """What device ``dev`` (an index of ``devices``) did in each
@@ -1300,17 +1303,12 @@ class Result(Closeable):
         if not 0 <= check_int(dev, "dev", 0, C.U64_MAX) < C.result_device_count(p):
             raise DiskbenchValueError("dev %d: the result has %d device(s)"
                                       % (dev, C.result_device_count(p)))
-        out = []
-        pt = C.DevicePoint()
-        for i in range(n):
-            ctypes.memset(byref(pt), 0, sizeof(pt))
-            pt.sz = sizeof(pt)
-            check(C.result_device_point_get(p, dev, i, byref(pt)),
-                  "result_device_point_get")
-            out.append(DevicePoint(pt.offset_ns, pt.length_ns, pt.reads,
-                                   pt.writes, pt.read_bytes, pt.write_bytes,
-                                   pt.busy_ns, pt.inflight))
-        return out
+        return [DevicePoint(pt.offset_ns, pt.length_ns, pt.reads, pt.writes,
+                            pt.read_bytes, pt.write_bytes, pt.busy_ns,
+                            pt.inflight)
+                for pt in _each(C.DevicePoint, n,
+                                lambda i, o: C.result_device_point_get(p, dev, i, o),
+                                "result_device_point_get")]
 
     @property
     def system_points(self) -> List[SystemPoint]:
@@ -1318,12 +1316,9 @@ class Result(Closeable):
         (diskbench_result_system_point_get)."""
         p = self._p
         out = []
-        pt = C.SystemPoint()
-        for i in range(C.result_system_point_count(p)):
-            ctypes.memset(byref(pt), 0, sizeof(pt))
-            pt.sz = sizeof(pt)
-            check(C.result_system_point_get(p, i, byref(pt)),
-                  "result_system_point_get")
+        for pt in _each(C.SystemPoint, C.result_system_point_count(p),
+                        lambda i, o: C.result_system_point_get(p, i, o),
+                        "result_system_point_get"):
             pr = bool(pt.flags & C.SYSTEM_HAS_PRESSURE)
             mem = bool(pt.flags & C.SYSTEM_HAS_MEMORY)
             out.append(SystemPoint(pt.offset_ns, pt.length_ns,
@@ -1351,11 +1346,9 @@ class Result(Closeable):
         check(C.stalls_find(byref(st), self._p, byref(rules)), "stalls_find")
         try:
             found = []
-            one = C.Stall()
-            for i in range(C.stalls_count(st)):
-                ctypes.memset(byref(one), 0, sizeof(one))
-                one.sz = sizeof(one)
-                check(C.stalls_get(st, i, byref(one)), "stalls_get")
+            for i, one in enumerate(_each(C.Stall, C.stalls_count(st),
+                                          lambda i, o: C.stalls_get(st, i, o),
+                                          "stalls_get")):
                 exact = bool(one.flags & C.STALL_EXACT)
                 found.append(Stall(one.start_ns, one.end_ns, one.latency_ns,
                                    one.worst_ns, one.ops, one.precision_ns,
