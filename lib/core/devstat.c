@@ -274,14 +274,10 @@ struct shared {
 	uint64_t rows[];                /* MAX_ROWS + 1 rows */
 };
 
-struct dev_src {
-	int stat_fd;            /* /sys/dev/block/M:m/stat */
-};
-
 struct diskbench__devstat {
 	struct diskbench__devstat_opts o;
 	struct diskbench__dev_series *series;   /* devices found, the note */
-	struct dev_src src[MAX_DEVICES];
+	int stat_fd[MAX_DEVICES];      /* /sys/dev/block/M:m/stat, -1: none */
 	int pressure_fd, meminfo_fd;            /* -1: not available */
 	bool sampling;          /* anything to sample */
 	size_t cols;
@@ -478,7 +474,7 @@ static int add_device(struct diskbench__devstat *ds, uint32_t major, uint32_t mi
 		return err;
 	}
 	index = (uint32_t)(ds->series->ndev - 1);
-	ds->src[index].stat_fd = fd;
+	ds->stat_fd[index] = fd;
 	err = add_backing(ds, sysdir, index, depth);
 	if (!err)
 		err = add_members(ds, sysdir, index, depth);
@@ -673,7 +669,7 @@ int diskbench__devstat_new(struct diskbench__devstat **out,
 	ds->pressure_fd = -1;
 	ds->meminfo_fd = -1;
 	for (size_t i = 0; i < MAX_DEVICES; i++)
-		ds->src[i].stat_fd = -1;
+		ds->stat_fd[i] = -1;
 	ds->interval_ns = opts->interval_ns ? opts->interval_ns : 100000000u;
 	ds->series = diskbench__dev_series_new(NULL);
 	if (!ds->series) {
@@ -740,7 +736,7 @@ static int take_row(const struct diskbench__devstat *ds, uint64_t *row, uint64_t
 		uint64_t *sys = row + 1 + ds->series->ndev * DEV_COLS;
 
 		for (size_t d = 0; d < ds->series->ndev; d++) {
-			int rc = read_device(ds->src[d].stat_fd, row + 1 + d * DEV_COLS);
+			int rc = read_device(ds->stat_fd[d], row + 1 + d * DEV_COLS);
 
 			if (rc < 0) {
 				*dev = (uint32_t)d;
@@ -922,7 +918,7 @@ int diskbench__devstat_start(struct diskbench__devstat *ds)
 	/* What it keeps, sorted here: the process calls no qsort. */
 	ds->nkeep = 0;
 	for (size_t d = 0; d < ds->series->ndev; d++)
-		ds->keep[ds->nkeep++] = ds->src[d].stat_fd;
+		ds->keep[ds->nkeep++] = ds->stat_fd[d];
 	if (ds->pressure_fd >= 0)
 		ds->keep[ds->nkeep++] = ds->pressure_fd;
 	if (ds->meminfo_fd >= 0)
@@ -1097,8 +1093,8 @@ void diskbench__devstat_free(struct diskbench__devstat *ds)
 		return;
 	(void)stop_process(ds);
 	for (size_t i = 0; i < MAX_DEVICES; i++)
-		if (ds->src[i].stat_fd >= 0)
-			close(ds->src[i].stat_fd);
+		if (ds->stat_fd[i] >= 0)
+			close(ds->stat_fd[i]);
 	if (ds->pressure_fd >= 0)
 		close(ds->pressure_fd);
 	if (ds->meminfo_fd >= 0)
