@@ -79,9 +79,11 @@ enum diskbench_format {
  *  to version 1 (1: results' configuration, runs' end time; 2: each
  *  phase's stalls and slow-operation log; 3: a paced phase's "pace",
  *  its schedule's figures and response time; 4: the stalls counted,
- *  timed and graded in "stall_summary", and what each delayed). The
- *  reader takes any minor version of version 1. */
-#define DISKBENCH_REPORT_SCHEMA_MINOR 5
+ *  timed and graded in "stall_summary", and what each delayed; 5: a
+ *  latency histogram per timeline interval; 6, since 1.6: the device
+ *  figures sampled beside each phase, "devices", and each stall's
+ *  verdict). The reader takes any minor version of version 1. */
+#define DISKBENCH_REPORT_SCHEMA_MINOR 6
 
 /** Largest input diskbench_report_read_file() reads: 1 GiB. */
 #define DISKBENCH_REPORT_MAX_INPUT (UINT64_C(1) << 30)

@@ -14,6 +14,15 @@
  * per-interval points a result keeps.
  */
 
+/* The most devices a series holds (down a chain of loop and stacked
+ * devices), and the most intervals: past that many samples the sampler
+ * merges neighbouring intervals. What a reader takes back too. */
+#define DISKBENCH__DEV_MAX_DEVICES 16
+#define DISKBENCH__DEV_MAX_POINTS 32768u
+/* The longest device name a reader takes back (the kernel's are at most
+ * 31 bytes; an engine's is its name). */
+#define DISKBENCH__DEV_MAX_NAME 255
+
 /* One device of a series. */
 struct diskbench__dev_desc {
 	char *name;

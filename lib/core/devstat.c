@@ -50,11 +50,11 @@
 #include "base/common-internal.h"
 
 /* Devices down a chain, at most, and how deep it goes. */
-#define MAX_DEVICES 16
+#define MAX_DEVICES DISKBENCH__DEV_MAX_DEVICES
 #define MAX_DEPTH 8
 /* Samples kept before neighbouring intervals are merged (the interval
- * doubles): 32768 of 100 ms is 55 minutes. */
-#define MAX_ROWS 32768u
+ * doubles): 32768 of 100 ms is 55 minutes. The intervals are one fewer. */
+#define MAX_ROWS DISKBENCH__DEV_MAX_POINTS
 
 /* --- the series -------------------------------------------------------- */
 

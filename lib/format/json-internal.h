@@ -8,4 +8,8 @@
  * of a run's info). */
 extern const char *const diskbench__json_files_modes[3];
 
+/* The names of the device roles DISKBENCH_DEVICE_*, in order ("role" of a
+ * device of a phase's "devices"). */
+extern const char *const diskbench__json_device_roles[4];
+
 #endif

@@ -742,13 +742,174 @@ out:
 	return err;
 }
 
+/* A row of n unsigned integers, each possibly null (a figure not
+ * sampled): nulls read as 0, known[k] says which were not. */
+static int rd_row_nulls(struct rd *d, json_t *row, size_t n, uint64_t *out,
+			bool *known)
+{
+	if (!json_is_array(row) || json_array_size(row) != n)
+		return rd_fail(d, NULL,
+			       "expected an array of %zu integers or nulls, found %s", n,
+			       json_is_array(row) ? "another length" : type_name(row));
+	for (size_t k = 0; k < n; k++) {
+		json_t *x = json_array_get(row, k);
+		size_t old;
+		int err;
+
+		out[k] = 0;
+		known[k] = !json_is_null(x);
+		if (!known[k])
+			continue;
+		old = rd_push_index(d, k);
+		err = rd_u64_value(d, NULL, x, &out[k]);
+		rd_pop(d, old);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* The machine's figures of interval i: [some, full, dirty, writeback],
+ * the first two and the last two null together or not at all. */
+static int read_system_point(struct rd *d, struct diskbench__dev_series *s,
+			     size_t i, json_t *row)
+{
+	uint64_t v[4];
+	bool known[4];
+	uint32_t flags = 0;
+	int err = rd_row_nulls(d, row, 4, v, known);
+
+	if (err)
+		return err;
+	if (known[0] != known[1] || known[2] != known[3])
+		return rd_fail(d, NULL, "the pressure figures (first two) and the "
+			       "memory figures (last two) are each both null or neither");
+	if (known[0])
+		flags |= DISKBENCH_SYSTEM_HAS_PRESSURE;
+	if (known[2])
+		flags |= DISKBENCH_SYSTEM_HAS_MEMORY;
+	return diskbench__dev_restore_system(&d->rs, s, i, flags, v);
+}
+
+/* One device of "list" (its points come later, once every device is
+ * known). */
+static int read_device(struct rd *d, struct diskbench__dev_series *s, json_t *jd,
+		       json_t **points)
+{
+	const char *name, *role;
+	uint32_t r = 0, parent = UINT32_MAX, major = 0, minor = 0;
+	int err;
+
+	if (!json_is_object(jd))
+		return rd_fail(d, NULL, "expected an object, found %s", type_name(jd));
+	if ((err = rd_str(d, jd, "name", REQ, &name)) ||
+	    (err = rd_str(d, jd, "role", REQ, &role)) ||
+	    (err = rd_u32(d, jd, "parent", REQ | NULLOK, &parent, NULL)) ||
+	    (err = rd_u32(d, jd, "major", REQ, &major, NULL)) ||
+	    (err = rd_u32(d, jd, "minor", REQ, &minor, NULL)) ||
+	    (err = rd_arr(d, jd, "points", REQ, points)))
+		return err;
+	while (r < 4 && strcmp(role, diskbench__json_device_roles[r]))
+		r++;
+	if (r == 4) {
+		char shown[DISKBENCH__ESCAPED_SIZE(40)];
+
+		return rd_fail(d, "role", "\"%s\" is not fs, backing, member or engine",
+			       diskbench__escape(shown, role, strlen(role), 40));
+	}
+	if (json_is_null(json_object_get(jd, "parent")))
+		parent = UINT32_MAX;
+	else if (parent == UINT32_MAX)
+		return rd_fail(d, "parent", "%" PRIu32 " is not a device's index", parent);
+	return diskbench__dev_restore_device(&d->rs, s, name, r, parent, major, minor);
+}
+
+/* A measured phase's "devices" (minor 6), exactly, into res. */
+static int read_devices(struct rd *d, json_t *jd, struct diskbench_result *res)
+{
+	struct diskbench__dev_series *s = NULL;
+	json_t *ji, *js, *jl, *jp[DISKBENCH__DEV_MAX_DEVICES];
+	const char *note;
+	size_t n, nd, old;
+	int err;
+
+	if ((err = rd_str(d, jd, "note", REQ | NULLOK, &note)) ||
+	    (err = rd_arr(d, jd, "intervals", REQ, &ji)) ||
+	    (err = rd_arr(d, jd, "system", REQ, &js)) ||
+	    (err = rd_arr(d, jd, "list", REQ, &jl)))
+		return err;
+	n = json_array_size(ji);
+	nd = json_array_size(jl);
+	if ((err = diskbench__dev_restore_new(&d->rs, note, nd, n, &s)))
+		return err;
+	if (json_array_size(js) != n) {
+		err = rd_fail(d, "system", "%zu rows for %zu intervals",
+			      json_array_size(js), n);
+		goto fail;
+	}
+	for (size_t k = 0; k < nd; k++) {
+		size_t o1 = rd_push_key(d, "list"), o2 = rd_push_index(d, k);
+
+		err = read_device(d, s, json_array_get(jl, k), &jp[k]);
+		if (!err && json_array_size(jp[k]) != n)
+			err = rd_fail(d, "points", "%zu rows for %zu intervals",
+				      json_array_size(jp[k]), n);
+		rd_pop(d, o2);
+		rd_pop(d, o1);
+		if (err)
+			goto fail;
+	}
+	if ((err = diskbench__dev_restore_points(&d->rs, s, n)))
+		goto fail;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t v[6];
+
+		old = rd_push_key(d, "intervals");
+		size_t o2 = rd_push_index(d, i);
+
+		err = rd_row(d, json_array_get(ji, i), 2, v);
+		if (!err)
+			err = diskbench__dev_restore_interval(&d->rs, s, i, v[0], v[1]);
+		rd_pop(d, o2);
+		rd_pop(d, old);
+		if (!err) {
+			old = rd_push_key(d, "system");
+			o2 = rd_push_index(d, i);
+			err = read_system_point(d, s, i, json_array_get(js, i));
+			rd_pop(d, o2);
+			rd_pop(d, old);
+		}
+		for (size_t k = 0; !err && k < nd; k++) {
+			size_t o3, o4;
+
+			old = rd_push_key(d, "list");
+			o2 = rd_push_index(d, k);
+			o3 = rd_push_key(d, "points");
+			o4 = rd_push_index(d, i);
+			err = rd_row(d, json_array_get(jp[k], i), 6, v);
+			if (!err)
+				err = diskbench__dev_restore_point(&d->rs, s, k, i, v);
+			rd_pop(d, o4);
+			rd_pop(d, o3);
+			rd_pop(d, o2);
+			rd_pop(d, old);
+		}
+		if (err)
+			goto fail;
+	}
+	return diskbench__result_restore_devices(&d->rs, res, s);
+fail:
+	diskbench__dev_series_free(s);
+	return err;
+}
+
 static int read_phase(struct rd *d, json_t *jp, struct diskbench_result **out)
 {
 	enum diskbench_phase_kind kind;
 	struct diskbench_result *res = NULL;
 	const char *name, *kname;
 	bool summary = false, too_fast = false;
-	json_t *jl, *jt, *je, *jr, *jc, *js = NULL, *jpace = NULL;
+	json_t *jl, *jt, *je, *jr, *jc, *js = NULL, *jpace = NULL, *jdev = NULL;
 	double cpu;
 	int err;
 
@@ -795,6 +956,8 @@ static int read_phase(struct rd *d, json_t *jp, struct diskbench_result **out)
 			err = rd_obj(d, jp, "slow_ops", OPT, &js);
 		if (!err)
 			err = rd_obj(d, jp, "pace", OPT, &jpace);
+		if (!err)
+			err = rd_obj(d, jp, "devices", OPT, &jdev);
 		if (err)
 			return err;
 		size_t old = rd_push_key(d, "latency");
@@ -833,6 +996,16 @@ static int read_phase(struct rd *d, json_t *jp, struct diskbench_result **out)
 		size_t old = rd_push_key(d, "pace");
 
 		err = read_pace(d, jpace, res);
+		rd_pop(d, old);
+		if (err) {
+			diskbench_result_free(res);
+			return err;
+		}
+	}
+	if (jdev) {
+		size_t old = rd_push_key(d, "devices");
+
+		err = read_devices(d, jdev, res);
 		rd_pop(d, old);
 		if (err) {
 			diskbench_result_free(res);

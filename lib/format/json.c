@@ -21,8 +21,10 @@
 #include <diskbench/stall.h>
 #include <diskbench/version.h>
 
+#include "core/devstat-internal.h"
 #include "core/hist-internal.h"
 #include "base/kind-internal.h"
+#include "result/device-internal.h"
 #include "format/format-internal.h"
 #include "format/json-internal.h"
 #include "result/stall-internal.h"
@@ -34,6 +36,8 @@
 
 const char *const diskbench__json_files_modes[3] = { "regular", "hardlink",
 						    "symlink" };
+const char *const diskbench__json_device_roles[4] = { "fs", "backing", "member",
+						     "engine" };
 
 /* ---- writer ---- */
 
@@ -556,6 +560,40 @@ static void write_stall_summary(struct jw *j, const struct diskbench_stalls *st)
 	put(j, "}");
 }
 
+/* Minor 6: a stall's verdict from the device figures and its evidence
+ * (null where the verdict has none), and the sentence saying it. */
+static void write_cause(struct jw *j, const struct diskbench_stalls *st, size_t i,
+			const struct diskbench_stall *s)
+{
+	bool some = s->cause != DISKBENCH_STALL_CAUSE_NONE;
+	char text[512];
+	long n;
+
+	put(j, ", \"cause\": ");
+	put_str(j, diskbench_stall_cause_name(s->cause));
+	put(j, ", \"cause_device\": ");
+	put_u64_or_null(j, some && s->cause_device != UINT32_MAX, s->cause_device);
+	put(j, ", \"cause_span_ns\": ");
+	put_u64_or_null(j, some, s->cause_span_ns);
+	put(j, ", \"cause_ns\": ");
+	put_u64_or_null(j, some, s->cause_ns);
+	put(j, ", \"cause_inflight\": ");
+	put_u64_or_null(j, some, s->cause_inflight);
+	put(j, ", \"cause_completed\": ");
+	put_u64_or_null(j, some, s->cause_completed);
+	put(j, ", \"cause_bytes\": ");
+	put_u64_or_null(j, some, s->cause_bytes);
+	put(j, ", \"cause_writeback_bytes\": ");
+	put_u64_or_null(j, some && s->cause_writeback_bytes != UINT64_MAX,
+			s->cause_writeback_bytes);
+	put(j, ", \"cause_text\": ");
+	n = some ? diskbench_stalls_cause_text(st, i, text, sizeof(text)) : 0;
+	if (n > 0 && (size_t)n < sizeof(text))
+		put_str(j, text);
+	else
+		put(j, "null");
+}
+
 /* The stalls under the default rule, as every output finds them
  * (diskbench_stalls_find()): derived, not read. */
 static void write_stalls(struct jw *j, const struct diskbench_result *res)
@@ -600,6 +638,7 @@ static void write_stalls(struct jw *j, const struct diskbench_result *res)
 		put_u64(j, s.delayed);
 		put(j, ", \"delay_ns\": ");
 		put_u64(j, s.delay_ns);
+		write_cause(j, st, i, &s);
 		put(j, "}");
 	}
 	jw_close(j, "]");
@@ -676,6 +715,70 @@ static void write_pace(struct jw *j, const struct diskbench__wopts *w,
 	jw_close(j, "}");
 }
 
+/* A system point's figure, null where its flag says it was not sampled. */
+static void put_sys(struct jw *j, const struct diskbench_system_point *p,
+		    uint32_t flag, uint64_t v, bool first)
+{
+	if (!first)
+		put(j, ", ");
+	put_u64_or_null(j, p->flags & flag, v);
+}
+
+/*
+ * Since minor 6: the device figures sampled beside the phase, exactly
+ * (read back): why anything is missing, the intervals, the machine's
+ * figures in each, and each device with what it did in each.
+ */
+static void write_devices(struct jw *j, const struct diskbench__dev_series *s)
+{
+	if (!s)
+		return;
+	jw_open(j, "devices", "{");
+	jw_str(j, "note", s->note);
+	jw_open(j, "intervals", "[");
+	for (size_t i = 0; i < s->npoints; i++)
+		jw_row(j, (const uint64_t[]){ s->sys[i].offset_ns, s->sys[i].length_ns },
+		       2, JW_NO_NULL);
+	jw_close(j, "]");
+	jw_open(j, "system", "[");
+	for (size_t i = 0; i < s->npoints; i++) {
+		const struct diskbench_system_point *p = &s->sys[i];
+
+		jw_key(j, NULL);
+		put(j, "[");
+		put_sys(j, p, DISKBENCH_SYSTEM_HAS_PRESSURE, p->io_some_ns, true);
+		put_sys(j, p, DISKBENCH_SYSTEM_HAS_PRESSURE, p->io_full_ns, false);
+		put_sys(j, p, DISKBENCH_SYSTEM_HAS_MEMORY, p->dirty_bytes, false);
+		put_sys(j, p, DISKBENCH_SYSTEM_HAS_MEMORY, p->writeback_bytes, false);
+		put(j, "]");
+	}
+	jw_close(j, "]");
+	jw_open(j, "list", "[");
+	for (size_t d = 0; d < s->ndev; d++) {
+		const struct diskbench__dev_desc *dv = &s->dev[d];
+
+		jw_open(j, NULL, "{");
+		jw_str(j, "name", dv->name);
+		jw_str(j, "role", dv->role < 4 ? diskbench__json_device_roles[dv->role]
+					       : NULL);
+		jw_u64_or_null(j, "parent", dv->parent, dv->parent != UINT32_MAX);
+		jw_u64(j, "major", dv->major);
+		jw_u64(j, "minor", dv->minor);
+		jw_open(j, "points", "[");
+		for (size_t i = 0; i < s->npoints; i++) {
+			const struct diskbench_device_point *p = &s->points[d * s->npoints + i];
+
+			jw_row(j, (const uint64_t[]){ p->reads, p->writes, p->read_bytes,
+						      p->write_bytes, p->busy_ns,
+						      p->inflight }, 6, JW_NO_NULL);
+		}
+		jw_close(j, "]");
+		jw_close(j, "}");
+	}
+	jw_close(j, "]");
+	jw_close(j, "}");
+}
+
 /* A result is read through its getters alone (result.h, and the internal
  * ones for the slow log and the pacing part), as every writer reads it. */
 static void write_result(struct jw *j, const struct diskbench__wopts *w,
@@ -729,6 +832,7 @@ static void write_result(struct jw *j, const struct diskbench__wopts *w,
 		pace = diskbench__result_pace(res);
 		if (pace)
 			write_pace(j, w, pace);
+		write_devices(j, diskbench__result_devices(res));
 	}
 	write_error(j, res);
 	jw_close(j, "}");

@@ -542,6 +542,104 @@ static int get_pace(struct dec *d, struct diskbench_result *res)
 	return err;
 }
 
+/* The device figures (flag 128). */
+static int get_devices(struct dec *d, struct diskbench_result *res)
+{
+	static const char *const keys[6] = {
+		"reads", "writes", "read_bytes", "write_bytes", "busy_ns", "inflight"
+	};
+	struct diskbench__dev_series *s = NULL;
+	char *note = NULL, *name = NULL;
+	uint64_t off = 0, v[6];
+	size_t nd, n;
+	uint8_t has_note;
+	int err;
+
+	d->section = "devices";
+	if (d->p == d->end)
+		return dec_fail(d, NULL, "truncated");
+	has_note = *d->p++;
+	if (has_note & ~1u)
+		return dec_fail(d, NULL, "unknown parts 0x%x", has_note & ~1u);
+	if ((has_note && (err = get_text(d, "note", &note))) ||
+	    (err = get_size(d, "list", SIZE_MAX, &nd)) ||
+	    /* Each interval takes a byte at least. */
+	    (err = get_size(d, "intervals", (size_t)(d->end - d->p), &n)))
+		goto out;
+	if ((err = diskbench__dev_restore_new(&d->rs, note, nd, n, &s)))
+		goto out;
+	for (size_t k = 0; k < nd; k++) {
+		uint64_t role, parent, major, minor;
+
+		if ((err = get_text(d, "name", &name)) ||
+		    (err = get_u64(d, "role", &role)) ||
+		    (err = get_u64(d, "parent", &parent)) ||
+		    (err = get_u64(d, "major", &major)) ||
+		    (err = get_u64(d, "minor", &minor)))
+			goto out;
+		if (role > UINT32_MAX || parent > UINT32_MAX || major > UINT32_MAX ||
+		    minor > UINT32_MAX) {
+			err = dec_fail(d, "list", "a role, parent or device number above 2^32 - 1");
+			goto out;
+		}
+		err = diskbench__dev_restore_device(&d->rs, s, name, (uint32_t)role,
+						    parent ? (uint32_t)(parent - 1) : UINT32_MAX,
+						    (uint32_t)major, (uint32_t)minor);
+		free(name);
+		name = NULL;
+		if (err)
+			goto out;
+	}
+	if ((err = diskbench__dev_restore_points(&d->rs, s, n)))
+		goto out;
+	if (n && (err = get_u64(d, "offset_ns", &off)))
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t len;
+
+		if ((err = get_u64(d, "length_ns", &len)) ||
+		    (err = diskbench__dev_restore_interval(&d->rs, s, i, off, len)))
+			goto out;
+		off += len;
+	}
+	for (size_t i = 0; i < n; i++) {
+		uint64_t flags, x[4] = { 0, 0, 0, 0 };
+
+		if ((err = get_u64(d, "system", &flags)))
+			goto out;
+		if (flags > UINT32_MAX) {
+			err = dec_fail(d, "system", "unknown flags 0x%" PRIx64, flags);
+			goto out;
+		}
+		if ((flags & DISKBENCH_SYSTEM_HAS_PRESSURE) &&
+		    ((err = get_u64(d, "system", &x[0])) || (err = get_u64(d, "system", &x[1]))))
+			goto out;
+		if ((flags & DISKBENCH_SYSTEM_HAS_MEMORY) &&
+		    ((err = get_u64(d, "system", &x[2])) || (err = get_u64(d, "system", &x[3]))))
+			goto out;
+		if ((err = diskbench__dev_restore_system(&d->rs, s, i, (uint32_t)flags, x)))
+			goto out;
+	}
+	for (size_t k = 0; k < nd; k++) {
+		for (size_t i = 0; i < n; i++) {
+			for (int f = 0; f < 6; f++)
+				if ((err = get_u64(d, keys[f], &v[f])))
+					goto out;
+			if ((err = diskbench__dev_restore_point(&d->rs, s, k, i, v)))
+				goto out;
+		}
+	}
+	err = diskbench__result_restore_devices(&d->rs, res, s);
+	s = NULL;
+out:
+	if (err == -ENOMEM)
+		d->nomem = true;
+	diskbench__dev_series_free(s);
+	free(note);
+	free(name);
+	return err;
+}
+
 /* One whole encoding, from d->p to d->end. */
 static int get_result(struct dec *d, struct diskbench_result **out)
 {
@@ -591,10 +689,10 @@ static int get_result(struct dec *d, struct diskbench_result **out)
 		double rate, cpu;
 		uint64_t max;
 
-		if (flags & (F_SLOW | F_PACE | F_HISTS)) {
+		if (flags & (F_SLOW | F_PACE | F_HISTS | F_DEVICES)) {
 			err = dec_fail(d, "flags",
-				       "a slow-operation log, pacing or interval "
-				       "histograms in a summary-only result");
+				       "a slow-operation log, pacing, interval "
+				       "histograms or device figures in a summary-only result");
 			goto out;
 		}
 		if ((err = get_double(d, "rate", &rate)) ||
@@ -655,6 +753,8 @@ static int get_result(struct dec *d, struct diskbench_result **out)
 	if ((flags & F_INPUTS) && (err = get_inputs(d, res)))
 		goto out;
 	if ((flags & F_PACE) && (err = get_pace(d, res)))
+		goto out;
+	if ((flags & F_DEVICES) && (err = get_devices(d, res)))
 		goto out;
 	d->section = NULL;
 	if (d->p != d->end) {

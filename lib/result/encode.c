@@ -10,6 +10,7 @@
 #include <diskbench/exchange.h>
 
 #include "base/common-internal.h"
+#include "core/devstat-internal.h"
 #include "core/hist-internal.h"
 #include "result/restore-internal.h"
 #include "result/result-internal.h"
@@ -136,6 +137,51 @@ static void put_slow(struct diskbench__bytes *e, const struct diskbench__slow_lo
 	}
 }
 
+static void put_devices(struct diskbench__bytes *e, const struct diskbench__dev_series *s)
+{
+	uint8_t b = s->note ? 1 : 0;
+
+	diskbench__bytes_put(e, &b, 1);
+	if (s->note)
+		put_str(e, s->note);
+	put_u64(e, s->ndev);
+	put_u64(e, s->npoints);
+	for (size_t d = 0; d < s->ndev; d++) {
+		put_str(e, s->dev[d].name);
+		put_u64(e, s->dev[d].role);
+		put_u64(e, s->dev[d].parent == UINT32_MAX ? 0 : (uint64_t)s->dev[d].parent + 1);
+		put_u64(e, s->dev[d].major);
+		put_u64(e, s->dev[d].minor);
+	}
+	if (s->npoints)
+		put_u64(e, s->sys[0].offset_ns);
+	for (size_t i = 0; i < s->npoints; i++)
+		put_u64(e, s->sys[i].length_ns);
+	for (size_t i = 0; i < s->npoints; i++) {
+		const struct diskbench_system_point *p = &s->sys[i];
+
+		put_u64(e, p->flags);
+		if (p->flags & DISKBENCH_SYSTEM_HAS_PRESSURE) {
+			put_u64(e, p->io_some_ns);
+			put_u64(e, p->io_full_ns);
+		}
+		if (p->flags & DISKBENCH_SYSTEM_HAS_MEMORY) {
+			put_u64(e, p->dirty_bytes);
+			put_u64(e, p->writeback_bytes);
+		}
+	}
+	for (size_t k = 0; k < s->ndev * s->npoints; k++) {
+		const struct diskbench_device_point *p = &s->points[k];
+
+		put_u64(e, p->reads);
+		put_u64(e, p->writes);
+		put_u64(e, p->read_bytes);
+		put_u64(e, p->write_bytes);
+		put_u64(e, p->busy_ns);
+		put_u64(e, p->inflight);
+	}
+}
+
 static void put_result(struct diskbench__bytes *e, const struct diskbench_result *res)
 {
 	const struct diskbench__measured *m = diskbench__measured_c(res);
@@ -158,6 +204,8 @@ static void put_result(struct diskbench__bytes *e, const struct diskbench_result
 		flags |= F_PACE;
 	if (m && diskbench__timeline_hists_complete(m->tl))
 		flags |= F_HISTS;
+	if (m && m->dev)
+		flags |= F_DEVICES;
 	diskbench__bytes_put(e, MAGIC, 4);
 	b[0] = DISKBENCH_RESULT_ENCODING_VERSION;
 	diskbench__bytes_put(e, b, 1);
@@ -229,6 +277,8 @@ static void put_result(struct diskbench__bytes *e, const struct diskbench_result
 		diskbench__bytes_put(e, sub.p, sub.len);
 		free(sub.p);
 	}
+	if (flags & F_DEVICES)
+		put_devices(e, m->dev);
 	if (e->nomem)
 		return;
 	crc = diskbench__wire_crc32(e->p, e->len);

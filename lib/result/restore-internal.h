@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/devstat-internal.h"
 #include "core/hist-internal.h"
 #include "result/result-internal.h"
 #include "core/slow-log-internal.h"
@@ -164,5 +165,50 @@ int diskbench__result_restore_pace(struct diskbench__restore *rs,
 				   struct diskbench_result *res,
 				   const struct diskbench_pace_info *pi,
 				   struct diskbench_result *resp);
+
+/*
+ * A result's device figures (keys relative to where the reader is in
+ * them; docs/result-json.md, "devices"), built in this order: the series
+ * with its note and the number of its devices and intervals; each device
+ * in turn; the intervals' room; each interval's place; its figures, per
+ * device and the machine's; then set on the result.
+ */
+/* An empty series: at most DISKBENCH__DEV_MAX_DEVICES devices and
+ * DISKBENCH__DEV_MAX_POINTS intervals; the note (NULL: none) a text of at
+ * most 4096 bytes without control characters. */
+int diskbench__dev_restore_new(struct diskbench__restore *rs, const char *note,
+			       size_t ndev, size_t npoints,
+			       struct diskbench__dev_series **out);
+/* The next device: a name (1 to DISKBENCH__DEV_MAX_NAME bytes, no control
+ * character); the first one is the file system's (or the engine's, then
+ * alone), with no parent; each other one is under a device before it,
+ * the device its backing file is on or a member. */
+int diskbench__dev_restore_device(struct diskbench__restore *rs,
+				  struct diskbench__dev_series *s, const char *name,
+				  uint32_t role, uint32_t parent, uint32_t major,
+				  uint32_t minor);
+/* Room for the npoints intervals, once every device is there. */
+int diskbench__dev_restore_points(struct diskbench__restore *rs,
+				  struct diskbench__dev_series *s, size_t npoints);
+/* Interval i's place: it starts where the one before it ends. */
+int diskbench__dev_restore_interval(struct diskbench__restore *rs,
+				    struct diskbench__dev_series *s, size_t i,
+				    uint64_t offset_ns, uint64_t length_ns);
+/* What device dev did in interval i (its place set): v = reads, writes,
+ * read bytes, write bytes, busy time (at most the interval's length),
+ * requests in flight at its end. */
+int diskbench__dev_restore_point(struct diskbench__restore *rs,
+				 struct diskbench__dev_series *s, size_t dev,
+				 size_t i, const uint64_t v[6]);
+/* What the machine did in interval i: flags DISKBENCH_SYSTEM_HAS_*, and
+ * v = pressure some and full (each at most the interval's length), dirty
+ * and writeback bytes; a figure its flag does not claim must be 0. */
+int diskbench__dev_restore_system(struct diskbench__restore *rs,
+				  struct diskbench__dev_series *s, size_t i,
+				  uint32_t flags, const uint64_t v[4]);
+/* Gives the measured result res the series (taken, freed on failure). */
+int diskbench__result_restore_devices(struct diskbench__restore *rs,
+				      struct diskbench_result *res,
+				      struct diskbench__dev_series *s);
 
 #endif

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "base/out-internal.h"
+#include "result/device-internal.h"
 #include "result/restore-internal.h"
 
 int diskbench__restore_fail(struct diskbench__restore *rs, const char *key,
@@ -437,4 +438,146 @@ int diskbench__result_restore_pace(struct diskbench__restore *rs,
 		return err;
 	}
 	return diskbench__result_set_pace(res, pi, resp);
+}
+
+/* ---- device figures ---- */
+
+/* A text a reader takes back: 1 to max bytes, no control character. */
+static bool dev_text_ok(const char *t, size_t max)
+{
+	size_t n = strlen(t);
+
+	return n && n <= max && !diskbench__has_control(t, n);
+}
+
+int diskbench__dev_restore_new(struct diskbench__restore *rs, const char *note,
+			       size_t ndev, size_t npoints,
+			       struct diskbench__dev_series **out)
+{
+	*out = NULL;
+	if (note && !dev_text_ok(note, 4096))
+		return FAIL(rs, "note", "not a note (1 to 4096 bytes, no control characters)");
+	if (ndev > DISKBENCH__DEV_MAX_DEVICES)
+		return FAIL(rs, "list", "%zu devices: at most %d", ndev,
+			    DISKBENCH__DEV_MAX_DEVICES);
+	if (npoints > DISKBENCH__DEV_MAX_POINTS)
+		return FAIL(rs, "intervals", "%zu intervals: at most %u", npoints,
+			    DISKBENCH__DEV_MAX_POINTS);
+	*out = diskbench__dev_series_new(note);
+	return *out ? 0 : -ENOMEM;
+}
+
+int diskbench__dev_restore_device(struct diskbench__restore *rs,
+				  struct diskbench__dev_series *s, const char *name,
+				  uint32_t role, uint32_t parent, uint32_t major,
+				  uint32_t minor)
+{
+	size_t i = s->ndev;
+
+	if (i >= DISKBENCH__DEV_MAX_DEVICES)
+		return FAIL(rs, NULL, "more than %d devices", DISKBENCH__DEV_MAX_DEVICES);
+	if (!dev_text_ok(name, DISKBENCH__DEV_MAX_NAME))
+		return FAIL(rs, "name", "not a device name (1 to %d bytes, no control "
+			    "characters)", DISKBENCH__DEV_MAX_NAME);
+	if (role > DISKBENCH_DEVICE_ENGINE)
+		return FAIL(rs, "role", "%" PRIu32 " is not a device's role", role);
+	if (i == 0 && role != DISKBENCH_DEVICE_FS && role != DISKBENCH_DEVICE_ENGINE)
+		return FAIL(rs, "role", "the first device is the file system's or "
+			    "the engine's");
+	if (i > 0 && role != DISKBENCH_DEVICE_BACKING && role != DISKBENCH_DEVICE_MEMBER)
+		return FAIL(rs, "role", "a device after the first is under another: "
+			    "a backing file's device or a member");
+	if (i > 0 && s->dev[0].role == DISKBENCH_DEVICE_ENGINE)
+		return FAIL(rs, NULL, "the engine's device has no device under it");
+	if (i == 0 && parent != UINT32_MAX)
+		return FAIL(rs, "parent", "the first device is under none");
+	if (i > 0 && parent >= i)
+		return FAIL(rs, "parent", "%" PRIu32 " is not a device before this one",
+			    parent);
+	return diskbench__dev_series_add(s, name, role, parent, major, minor);
+}
+
+int diskbench__dev_restore_points(struct diskbench__restore *rs,
+				  struct diskbench__dev_series *s, size_t npoints)
+{
+	if (npoints > DISKBENCH__DEV_MAX_POINTS)
+		return FAIL(rs, "intervals", "%zu intervals: at most %u", npoints,
+			    DISKBENCH__DEV_MAX_POINTS);
+	return diskbench__dev_series_reserve(s, npoints);
+}
+
+int diskbench__dev_restore_interval(struct diskbench__restore *rs,
+				    struct diskbench__dev_series *s, size_t i,
+				    uint64_t offset_ns, uint64_t length_ns)
+{
+	if (offset_ns > UINT64_MAX - length_ns)
+		return FAIL(rs, NULL, "offset %" PRIu64 " + length %" PRIu64
+			    " is past 2^64 - 1", offset_ns, length_ns);
+	if (i > 0) {
+		const struct diskbench_system_point *prev = &s->sys[i - 1];
+
+		if (offset_ns != prev->offset_ns + prev->length_ns)
+			return FAIL(rs, NULL, "starts at %" PRIu64 " ns, not where the "
+				    "interval before it ends (%" PRIu64 " ns)", offset_ns,
+				    prev->offset_ns + prev->length_ns);
+	}
+	for (size_t d = 0; d < s->ndev; d++) {
+		s->points[d * s->npoints + i].offset_ns = offset_ns;
+		s->points[d * s->npoints + i].length_ns = length_ns;
+	}
+	s->sys[i].offset_ns = offset_ns;
+	s->sys[i].length_ns = length_ns;
+	return 0;
+}
+
+int diskbench__dev_restore_point(struct diskbench__restore *rs,
+				 struct diskbench__dev_series *s, size_t dev,
+				 size_t i, const uint64_t v[6])
+{
+	struct diskbench_device_point *p = &s->points[dev * s->npoints + i];
+
+	if (v[4] > p->length_ns)
+		return FAIL(rs, NULL, "busy %" PRIu64 " ns in an interval of %" PRIu64
+			    " ns", v[4], p->length_ns);
+	p->reads = v[0];
+	p->writes = v[1];
+	p->read_bytes = v[2];
+	p->write_bytes = v[3];
+	p->busy_ns = v[4];
+	p->inflight = v[5];
+	return 0;
+}
+
+int diskbench__dev_restore_system(struct diskbench__restore *rs,
+				  struct diskbench__dev_series *s, size_t i,
+				  uint32_t flags, const uint64_t v[4])
+{
+	struct diskbench_system_point *p = &s->sys[i];
+
+	if (flags & ~(uint32_t)(DISKBENCH_SYSTEM_HAS_PRESSURE | DISKBENCH_SYSTEM_HAS_MEMORY))
+		return FAIL(rs, NULL, "unknown flags 0x%" PRIx32, flags);
+	if (!(flags & DISKBENCH_SYSTEM_HAS_PRESSURE) && (v[0] || v[1]))
+		return FAIL(rs, NULL, "I/O pressure figures where none was sampled");
+	if (!(flags & DISKBENCH_SYSTEM_HAS_MEMORY) && (v[2] || v[3]))
+		return FAIL(rs, NULL, "memory figures where none was sampled");
+	if (v[0] > p->length_ns || v[1] > p->length_ns)
+		return FAIL(rs, NULL, "I/O pressure %" PRIu64 " and %" PRIu64 " ns in "
+			    "an interval of %" PRIu64 " ns", v[0], v[1], p->length_ns);
+	p->flags = flags;
+	p->io_some_ns = v[0];
+	p->io_full_ns = v[1];
+	p->dirty_bytes = v[2];
+	p->writeback_bytes = v[3];
+	return 0;
+}
+
+int diskbench__result_restore_devices(struct diskbench__restore *rs,
+				      struct diskbench_result *res,
+				      struct diskbench__dev_series *s)
+{
+	if (diskbench_result_summary_only(res)) {
+		diskbench__dev_series_free(s);
+		return FAIL(rs, NULL, "device figures in a summary-only result");
+	}
+	return diskbench__result_set_devices(res, s);
 }

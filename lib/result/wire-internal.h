@@ -12,7 +12,7 @@
  *   kind, flags               varints; flags: 1 summary-only, 2 too fast,
  *                             4 has an error, 8 has inputs, 16 has a
  *                             slow-operation log, 32 paced, 64 interval
- *                             histograms
+ *                             histograms, 128 device figures
  *   name                      string
  *   summary-only:  rate, cpu_percent (doubles), max_latency_ns
  *   measured:      ops, bytes, elapsed_ns, cpu_user_ns, cpu_system_ns,
@@ -47,6 +47,16 @@
  *                  lag_p99_ns, lag_max_ns, flags, streams, then the
  *                  response-time result's own encoding as a string (a
  *                  measured result of the same phase, not itself paced)
+ *   device figures (flag 128, since 1.6; a measured result): a byte, 1 if
+ *                  a note follows, the note; the number of devices and of
+ *                  intervals; for each device its name, role, parent + 1
+ *                  (0: none), major and minor; if there are intervals, the
+ *                  first one's offset and each one's length (each starts
+ *                  where the one before ends); for each interval the
+ *                  machine's flags and, with flag 1, its pressure some
+ *                  and full, with flag 2, its dirty and writeback bytes;
+ *                  for each device, for each interval, reads, writes,
+ *                  read bytes, write bytes, busy_ns and in flight
  *   CRC-32 (IEEE 802.3, as zlib's crc32()) of all the bytes before it,
  *   4 bytes little-endian
  */
@@ -64,8 +74,9 @@
 #define F_SLOW     16u
 #define F_PACE     32u
 #define F_HISTS    64u
+#define F_DEVICES  128u
 #define F_KNOWN    (F_SUMMARY | F_TOO_FAST | F_ERROR | F_INPUTS | F_SLOW | F_PACE | \
-		    F_HISTS)
+		    F_HISTS | F_DEVICES)
 
 /* A merged result's inputs may themselves be merges, this deep. */
 #define MAX_DEPTH 4

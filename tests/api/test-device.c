@@ -462,8 +462,9 @@ static int scripted_op(struct diskbench_custom_ctx *ctx, uint64_t index,
 	return 0;
 }
 
-static void verdict_of(enum script how, uint64_t interval_ns, struct diskbench_stall *out,
-		       char *text, size_t len)
+/* The scripted phase's result (a copy, the caller's), run in a directory
+ * of its own that is left empty. */
+static struct diskbench_result *scripted_result(enum script how, uint64_t interval_ns)
 {
 	const char *base = getenv("DISKBENCH_TEST_DISK_DIR");
 	char *dir = make_dir(base ? base : "/var/tmp");
@@ -476,7 +477,7 @@ static void verdict_of(enum script how, uint64_t interval_ns, struct diskbench_s
 	struct diskbench_target *t;
 	struct diskbench_run *run;
 	struct diskbench_phase *p;
-	struct diskbench_stalls *st;
+	struct diskbench_result *copy;
 	char *msg = NULL;
 
 	eo.name = "scripted";
@@ -492,7 +493,23 @@ static void verdict_of(enum script how, uint64_t interval_ns, struct diskbench_s
 	assert_ok(diskbench_phase_custom_ctx_new(&p, "scripted", &co, &sc));
 	assert_ok(diskbench_run_add(run, p));
 	run_execute_ok(run);
-	assert_ok(diskbench_stalls_find(&st, diskbench_run_result(run, 0), NULL));
+	assert_ok(diskbench_result_copy(&copy, diskbench_run_result(run, 0)));
+	diskbench_run_free(run);
+	diskbench_target_free(t);
+	diskbench_engine_free(e);
+	assert_dir_empty(dir);
+	rmdir(dir);
+	free(dir);
+	return copy;
+}
+
+static void verdict_of(enum script how, uint64_t interval_ns, struct diskbench_stall *out,
+		       char *text, size_t len)
+{
+	struct diskbench_result *r = scripted_result(how, interval_ns);
+	struct diskbench_stalls *st;
+
+	assert_ok(diskbench_stalls_find(&st, r, NULL));
 	assert_int_equal(diskbench_stalls_count(st), 1);
 	memset(out, 0, sizeof(*out));
 	out->sz = sizeof(*out);
@@ -510,12 +527,7 @@ static void verdict_of(enum script how, uint64_t interval_ns, struct diskbench_s
 	}
 	assert_int_equal(diskbench_stalls_cause_text(st, 1, NULL, 0), -ERANGE);
 	diskbench_stalls_free(st);
-	diskbench_run_free(run);
-	diskbench_target_free(t);
-	diskbench_engine_free(e);
-	assert_dir_empty(dir);
-	rmdir(dir);
-	free(dir);
+	diskbench_result_free(r);
 }
 
 static void test_verdicts(void **state)
@@ -574,6 +586,282 @@ static void test_verdicts(void **state)
 }
 
 /* The sampling process's pid, from a process's children (0: none). */
+/* ---- read back: JSON and the binary encoding, exactly ---- */
+
+static int grow(const void *buf, size_t len, void *ud)
+{
+	char **s = ud;
+	size_t n = *s ? strlen(*s) : 0;
+	char *p = realloc(*s, n + len + 1);
+
+	if (!p)
+		return -ENOMEM;
+	memcpy(p + n, buf, len);
+	p[n + len] = 0;
+	*s = p;
+	return 0;
+}
+
+static char *as_json(struct diskbench_report *r)
+{
+	char *s = NULL;
+
+	assert_ok(diskbench_report_write(r, DISKBENCH_FORMAT_JSON, NULL, grow, &s));
+	return s;
+}
+
+static void assert_str_same(const char *a, const char *b)
+{
+	if (!a || !b)
+		assert_ptr_equal(a, b);
+	else
+		assert_string_equal(a, b);
+}
+
+/* The same device figures, note and stall verdicts, to the last bit. */
+static void assert_same_devices(const struct diskbench_result *a,
+				const struct diskbench_result *b)
+{
+	size_t nd = diskbench_result_device_count(a);
+	size_t np = diskbench_result_device_point_count(a);
+	struct diskbench_stalls *sa, *sb;
+
+	assert_int_equal(diskbench_result_device_count(b), nd);
+	assert_int_equal(diskbench_result_device_point_count(b), np);
+	assert_int_equal(diskbench_result_system_point_count(b), np);
+	assert_str_same(diskbench_result_device_note(a), diskbench_result_device_note(b));
+	for (size_t d = 0; d < nd; d++) {
+		struct diskbench_device_info ia = { .sz = sizeof(ia) }, ib = { .sz = sizeof(ib) };
+
+		assert_ok(diskbench_result_device_get(a, d, &ia));
+		assert_ok(diskbench_result_device_get(b, d, &ib));
+		assert_string_equal(ia.name, ib.name);
+		assert_int_equal(ia.role, ib.role);
+		assert_int_equal(ia.parent, ib.parent);
+		assert_int_equal(ia.major, ib.major);
+		assert_int_equal(ia.minor, ib.minor);
+		for (size_t i = 0; i < np; i++) {
+			struct diskbench_device_point pa, pb;
+
+			memset(&pa, 0, sizeof(pa));
+			memset(&pb, 0, sizeof(pb));
+			pa.sz = pb.sz = sizeof(pa);
+			assert_ok(diskbench_result_device_point_get(a, d, i, &pa));
+			assert_ok(diskbench_result_device_point_get(b, d, i, &pb));
+			assert_memory_equal(&pa, &pb, sizeof(pa));
+		}
+	}
+	for (size_t i = 0; i < np; i++) {
+		struct diskbench_system_point pa, pb;
+
+		memset(&pa, 0, sizeof(pa));
+		memset(&pb, 0, sizeof(pb));
+		pa.sz = pb.sz = sizeof(pa);
+		assert_ok(diskbench_result_system_point_get(a, i, &pa));
+		assert_ok(diskbench_result_system_point_get(b, i, &pb));
+		assert_memory_equal(&pa, &pb, sizeof(pa));
+	}
+	assert_ok(diskbench_stalls_find(&sa, a, NULL));
+	assert_ok(diskbench_stalls_find(&sb, b, NULL));
+	assert_int_equal(diskbench_stalls_count(sa), diskbench_stalls_count(sb));
+	for (size_t i = 0; i < diskbench_stalls_count(sa); i++) {
+		struct diskbench_stall x = { .sz = sizeof(x) }, y = { .sz = sizeof(y) };
+		char tx[512], ty[512];
+
+		assert_ok(diskbench_stalls_get(sa, i, &x));
+		assert_ok(diskbench_stalls_get(sb, i, &y));
+		assert_int_equal(x.cause, y.cause);
+		assert_int_equal(x.cause_device, y.cause_device);
+		assert_u64_eq(x.cause_span_ns, y.cause_span_ns);
+		assert_u64_eq(x.cause_ns, y.cause_ns);
+		assert_u64_eq(x.cause_inflight, y.cause_inflight);
+		assert_u64_eq(x.cause_completed, y.cause_completed);
+		assert_u64_eq(x.cause_bytes, y.cause_bytes);
+		assert_u64_eq(x.cause_writeback_bytes, y.cause_writeback_bytes);
+		assert_true(diskbench_stalls_cause_text(sa, i, tx, sizeof(tx)) >= 0);
+		assert_true(diskbench_stalls_cause_text(sb, i, ty, sizeof(ty)) >= 0);
+		assert_string_equal(tx, ty);
+	}
+	diskbench_stalls_free(sa);
+	diskbench_stalls_free(sb);
+}
+
+/* Results with device figures of every kind: an engine's own device
+ * holding requests through a stall, and one busy through it; the
+ * kernel's figures of a real file system (devices, pressure, memory)
+ * where the test's directory is on a block device; a note alone. */
+static size_t read_back_results(struct diskbench_result **out)
+{
+	const char *base = getenv("DISKBENCH_TEST_DISK_DIR");
+	char *dir = make_dir(base ? base : "/var/tmp");
+	struct diskbench_engine *e;
+	struct diskbench_target *t;
+	struct diskbench_run *run;
+	struct stat st;
+	size_t n = 0;
+
+	out[n++] = scripted_result(HELD, 10 * MS);
+	out[n++] = scripted_result(BUSY, 10 * MS);
+	run = write_run(dir, DISKBENCH_RUN_NO_DEVICE, &t, &e, NULL);
+	run_execute_ok(run);
+	assert_ok(diskbench_result_copy(&out[n++], diskbench_run_result(run, 0)));
+	diskbench_run_free(run);
+	diskbench_target_free(t);
+	diskbench_engine_free(e);
+	assert_int_equal(stat(dir, &st), 0);
+	if (major(st.st_dev) != 0) {
+		run = write_run(dir, 0, &t, &e, NULL);
+		run_execute_ok(run);
+		assert_ok(diskbench_result_copy(&out[n], diskbench_run_result(run, 0)));
+		assert_true(diskbench_result_device_point_count(out[n]) > 0);
+		n++;
+		diskbench_run_free(run);
+		diskbench_target_free(t);
+		diskbench_engine_free(e);
+	}
+	assert_dir_empty(dir);
+	rmdir(dir);
+	free(dir);
+	return n;
+}
+
+static void test_read_back(void **state)
+{
+	struct diskbench_report_info info = DISKBENCH_REPORT_INFO_INIT;
+	struct diskbench_result *res[4];
+	struct diskbench_report *rep, *back;
+	size_t n = read_back_results(res);
+	char *j1, *j2;
+	int rc;
+
+	(void)state;
+	info.name = "devices";
+	assert_ok(diskbench_report_new(&rep));
+	assert_ok(diskbench_report_add(rep, &info, (const struct diskbench_result *const *)res, n));
+	j1 = as_json(rep);
+	/* The verdicts are in the document, derived... */
+	assert_non_null(strstr(j1, "\"cause\": \"below\", \"cause_device\": 0, "
+			       "\"cause_span_ns\": 490000000, \"cause_ns\": 490000000, "
+			       "\"cause_inflight\": 3, \"cause_completed\": 0, "
+			       "\"cause_bytes\": 0, \"cause_writeback_bytes\": null, "
+			       "\"cause_text\": \"below the block layer: scripted held 3 "
+			       "requests for 0.490 s and completed none\"}"));
+	assert_non_null(strstr(j1, "\"cause\": \"busy\""));
+	assert_non_null(strstr(j1, "\"note\": \"not sampled: off (DISKBENCH_RUN_NO_DEVICE)\""));
+	assert_non_null(strstr(j1, "\"role\": \"engine\""));
+	assert_non_null(strstr(j1, "\"schema_minor\": 6"));
+	/* ...and the figures under them read back: writing what was read
+	 * gives the same bytes. */
+	assert_ok(diskbench_report_new(&back));
+	rc = diskbench_report_read(back, DISKBENCH_FORMAT_JSON, j1, strlen(j1), "d.json");
+	if (rc != 1)
+		fail_msg("read = %d: %s", rc, diskbench_report_errmsg(back));
+	assert_int_equal(diskbench_report_result_count(back, 0), n);
+	j2 = as_json(back);
+	assert_string_equal(j1, j2);
+	for (size_t i = 0; i < n; i++) {
+		const struct diskbench_result *b = diskbench_report_result_get(back, 0, i);
+		struct diskbench_result *dec;
+		void *e1, *e2;
+		size_t l1, l2;
+		char *msg = NULL;
+
+		assert_same_devices(res[i], b);
+		/* The binary encoding (journals, the MPI driver's exchange)
+		 * carries them too, to the same bytes again. */
+		assert_ok(diskbench_result_encode(res[i], &e1, &l1));
+		rc = diskbench_result_decode(&dec, e1, l1, &msg);
+		if (rc)
+			fail_msg("decode = %d: %s", rc, msg ? msg : "");
+		assert_same_devices(res[i], dec);
+		assert_ok(diskbench_result_encode(dec, &e2, &l2));
+		assert_int_equal(l1, l2);
+		assert_memory_equal(e1, e2, l1);
+		diskbench_free(e1);
+		diskbench_free(e2);
+		diskbench_result_free(dec);
+	}
+	free(j1);
+	free(j2);
+	diskbench_report_free(back);
+	diskbench_report_free(rep);
+	for (size_t i = 0; i < n; i++)
+		diskbench_result_free(res[i]);
+}
+
+static char *replace(const char *s, const char *from, const char *to)
+{
+	const char *at = strstr(s, from);
+	size_t n = strlen(s) - strlen(from) + strlen(to);
+	char *out;
+
+	if (!at)
+		fail_msg("\"%s\" is not in the document", from);
+	out = malloc(n + 1);
+	assert_non_null(out);
+	memcpy(out, s, (size_t)(at - s));
+	strcpy(out + (at - s), to);
+	strcat(out, at + strlen(from));
+	return out;
+}
+
+/* Figures that no sampler makes are refused, naming the place. */
+static void test_read_back_refused(void **state)
+{
+	static const struct {
+		const char *from, *to, *message;
+	} cases[] = {
+		{ "\"role\": \"engine\"", "\"role\": \"disk\"",
+		  "devices.list[0].role: \"disk\" is not fs, backing, member or engine" },
+		{ "\"role\": \"engine\"", "\"role\": \"member\"",
+		  "devices.list[0].role: the first device is the file system's or the engine's" },
+		{ "\"parent\": null", "\"parent\": 0",
+		  "devices.list[0].parent: the first device is under none" },
+		{ "[10000000, 10000000]", "[10000001, 10000000]",
+		  "devices.intervals[1]: starts at 10000001 ns, not where the interval "
+		  "before it ends (10000000 ns)" },
+		{ "[null, null, null, null]", "[1, null, null, null]",
+		  "devices.system[0]: the pressure figures (first two) and the memory "
+		  "figures (last two) are each both null or neither" },
+		{ "[null, null, null, null]", "[null, null, null]",
+		  "devices.system[0]: expected an array of 4 integers or nulls" },
+		{ ", 10000000, 1]", ", 10000001, 1]",
+		  "devices.list[0].points[0]: busy 10000001 ns in an interval of 10000000 ns" },
+		{ "\"name\": \"scripted\",\n                \"role\"",
+		  "\"name\": \"\",\n                \"role\"",
+		  "devices.list[0].name: not a device name" },
+		{ "\"intervals\": [\n", "\"intervals\": [\n[0, 1],\n",
+		  "devices.system: 70 rows for 71 intervals" },
+	};
+	struct diskbench_report_info info = DISKBENCH_REPORT_INFO_INIT;
+	struct diskbench_result *res = scripted_result(HELD, 10 * MS);
+	struct diskbench_report *rep;
+	char *j;
+
+	(void)state;
+	info.name = "devices";
+	assert_ok(diskbench_report_new(&rep));
+	assert_ok(diskbench_report_add(rep, &info, (const struct diskbench_result *const *)&res, 1));
+	j = as_json(rep);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *doc = replace(j, cases[i].from, cases[i].to);
+		struct diskbench_report *r;
+		int rc;
+
+		assert_ok(diskbench_report_new(&r));
+		rc = diskbench_report_read(r, DISKBENCH_FORMAT_JSON, doc, strlen(doc), "d.json");
+		if (rc != -EINVAL || !strstr(diskbench_report_errmsg(r), cases[i].message))
+			fail_msg("case %zu: read = %d, \"%s\"; expected -EINVAL and \"%s\"", i,
+				 rc, diskbench_report_errmsg(r), cases[i].message);
+		assert_int_equal(diskbench_report_run_count(r), 0);
+		diskbench_report_free(r);
+		free(doc);
+	}
+	free(j);
+	diskbench_report_free(rep);
+	diskbench_result_free(res);
+}
+
 static int sampler_of(pid_t pid)
 {
 	char path[128], buf[256];
@@ -665,6 +953,8 @@ int main(void)
 		cmocka_unit_test(test_tmpfs_and_off),
 		cmocka_unit_test(test_engine_device),
 		cmocka_unit_test(test_verdicts),
+		cmocka_unit_test(test_read_back),
+		cmocka_unit_test(test_read_back_refused),
 		cmocka_unit_test(test_killed),
 	};
 
