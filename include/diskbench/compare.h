@@ -29,7 +29,8 @@
  *     throughput within 8 % across the 3 set-ups (a, b, c) in every test
  *     c's worst latency is 68x the others' in put_block, rewrite and seeks
  *     c stalls: put_block (severe: 9 stalls of 2.52 s, about one every
- *       7 s, 34 % of the phase stalled); rewrite (...)
+ *       7 s, 34 % of the phase stalled; where: below the block layer
+ *       (sdb held requests), all 9); rewrite (...)
  *     put_block: b is 12 % +- 3 % slower than a (95 % confidence, 5 and 5 runs)
  *
  * @defgroup compare Comparison
@@ -122,6 +123,21 @@ struct diskbench_compare_setup {
 	/** Its runs' spans, from the first test's start to the last one's
 	 *  end (untimed work between tests included), summed. */
 	uint64_t span_ns;
+	/** 1.6: its stalls in all its tests and runs (the cells'
+	 *  diskbench_compare_cell::stalls added up) by verdict
+	 *  (diskbench_stall::cause, from the device figures): below the
+	 *  block layer... */
+	uint64_t stalls_below;
+	/** ...above the device... */
+	uint64_t stalls_above;
+	/** ...with the device busy... */
+	uint64_t stalls_busy;
+	/** ...undecided; the rest had no device figures. */
+	uint64_t stalls_undecided;
+	/** 1.6: the verdict most of them have (between two as common, the
+	 *  one of more stalled time); DISKBENCH_STALL_CAUSE_NONE without
+	 *  stalls with a verdict. */
+	uint32_t cause;
 };
 
 /** diskbench_compare_setup.flags: two gaps or more between stalls in its
@@ -215,6 +231,19 @@ struct diskbench_compare_cell {
 	uint64_t elapsed_ns;
 	/** The repetitions that have the test (with or without a throughput). */
 	size_t present;
+	/** 1.6: of @ref stalls, those below the block layer
+	 *  (diskbench_stall::cause, from the device figures)... */
+	uint64_t stalls_below;
+	/** ...above the device... */
+	uint64_t stalls_above;
+	/** ...with the device busy... */
+	uint64_t stalls_busy;
+	/** ...undecided; the rest had no device figures. */
+	uint64_t stalls_undecided;
+	/** 1.6: the verdict most of them have (between two as common, the
+	 *  one of more stalled time); DISKBENCH_STALL_CAUSE_NONE without
+	 *  stalls with a verdict. */
+	uint32_t cause;
 };
 
 /** A comparison (opaque). */

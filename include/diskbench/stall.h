@@ -157,8 +157,8 @@ enum diskbench_stall_cause {
 	 *  flight and nothing completed while the operation waited (file
 	 *  system, journal, page cache, throttling, a lock). */
 	DISKBENCH_STALL_CAUSE_ABOVE = 2,
-	/** The device was busy: it completed requests in at least three
-	 *  quarters of it while the operation waited (writeback, other work,
+	/** The device was busy: it completed requests in at least two
+	 *  thirds of it while the operation waited (writeback, other work,
 	 *  or a device slow at it). */
 	DISKBENCH_STALL_CAUSE_BUSY = 3,
 	/** The figures cannot decide: no sampling interval lies wholly inside
@@ -269,6 +269,23 @@ struct diskbench_stall_summary {
 	uint32_t grade;
 	/** 1.2: DISKBENCH_STALL_PERIODIC. */
 	uint32_t flags;
+	/** 1.6: the verdict most of the stalls have (diskbench_stall::cause;
+	 *  between two as common, the one of more stalled time);
+	 *  DISKBENCH_STALL_CAUSE_NONE without stalls or device figures. */
+	uint32_t cause;
+	/** 1.6: for that verdict, the device it is about (an index for
+	 *  diskbench_result_device_get(): of its longest stall); UINT32_MAX
+	 *  when the cause is none. */
+	uint32_t cause_device;
+	/** 1.6: of @ref count, the stalls below the block layer
+	 *  (DISKBENCH_STALL_CAUSE_BELOW)... */
+	uint64_t below;
+	/** ...above the device... */
+	uint64_t above;
+	/** ...with the device busy... */
+	uint64_t busy;
+	/** ...and undecided; none of them without device figures. */
+	uint64_t undecided;
 };
 
 /** The stalls of one result (opaque). */

@@ -557,6 +557,20 @@ static void write_stall_summary(struct jw *j, const struct diskbench_stalls *st)
 		put(j, ", \"text\": ");
 		put_str(j, line);
 	}
+	/* Minor 6: the stalls by verdict. */
+	put(j, ", \"cause\": ");
+	put_str(j, diskbench_stall_cause_name(sum.cause));
+	put(j, ", \"cause_device\": ");
+	put_u64_or_null(j, sum.cause_device != UINT32_MAX, sum.cause_device);
+	put(j, ", \"causes\": {\"below\": ");
+	put_u64(j, sum.below);
+	put(j, ", \"above\": ");
+	put_u64(j, sum.above);
+	put(j, ", \"busy\": ");
+	put_u64(j, sum.busy);
+	put(j, ", \"undecided\": ");
+	put_u64(j, sum.undecided);
+	put(j, "}");
 	put(j, "}");
 }
 

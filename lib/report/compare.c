@@ -31,6 +31,24 @@ struct setup {
 	struct diskbench_compare_setup pub;     /* the whole-run figures */
 };
 
+/* Stalls by verdict (enum diskbench_stall_cause): how many, how long. */
+struct causes {
+	uint64_t n[5], ns[5];
+};
+
+/* The verdict most have, of more time between two as common; NONE when
+ * none has one. */
+static uint32_t main_cause(const struct causes *k)
+{
+	uint32_t best = DISKBENCH_STALL_CAUSE_NONE;
+
+	for (uint32_t c = DISKBENCH_STALL_CAUSE_BELOW; c <= DISKBENCH_STALL_CAUSE_UNDECIDED; c++)
+		if (k->n[c] && (best == DISKBENCH_STALL_CAUSE_NONE || k->n[c] > k->n[best] ||
+				(k->n[c] == k->n[best] && k->ns[c] > k->ns[best])))
+			best = c;
+	return best;
+}
+
 struct test {
 	const char *name;
 	enum diskbench_phase_kind kind;
@@ -51,6 +69,8 @@ struct diskbench_compare {
 	/* Per cell, the typical stall's line of the repetition with most
 	 * stalls (for the text), or NULL. */
 	char **lines;
+	/* Per cell, its stalls by verdict: how many and their time. */
+	struct causes *causes;
 };
 
 DISKBENCH_API void
@@ -322,6 +342,7 @@ static int fill_cell(struct diskbench_compare *c, size_t ti, size_t si)
 	const struct test *t = &c->t[ti];
 	const struct setup *s = &c->s[si];
 	struct diskbench_compare_cell *x = cell(c, ti, si);
+	struct causes *kc = &c->causes[ti * c->ns + si];
 	size_t most = 0;
 	double sum = 0, sq = 0;
 
@@ -359,6 +380,17 @@ static int fill_cell(struct diskbench_compare *c, size_t ti, size_t si)
 			x->p99_ns = sm.p99_ns;
 		if (!err && sm.grade > x->grade)
 			x->grade = sm.grade;
+		for (size_t i = 0; !err && i < diskbench_stalls_count(st); i++) {
+			struct diskbench_stall one;
+
+			memset(&one, 0, sizeof(one));
+			one.sz = sizeof(one);
+			err = diskbench_stalls_get(st, i, &one);
+			if (!err && one.cause <= DISKBENCH_STALL_CAUSE_UNDECIDED) {
+				kc->n[one.cause]++;
+				kc->ns[one.cause] += one.latency_ns;
+			}
+		}
 		if (!err) {
 			x->stalls += sm.count;
 			x->stalled_ns += sm.stalled_ns;
@@ -383,6 +415,11 @@ static int fill_cell(struct diskbench_compare *c, size_t ti, size_t si)
 		if (err)
 			return err;
 	}
+	x->stalls_below = kc->n[DISKBENCH_STALL_CAUSE_BELOW];
+	x->stalls_above = kc->n[DISKBENCH_STALL_CAUSE_ABOVE];
+	x->stalls_busy = kc->n[DISKBENCH_STALL_CAUSE_BUSY];
+	x->stalls_undecided = kc->n[DISKBENCH_STALL_CAUSE_UNDECIDED];
+	x->cause = main_cause(kc);
 	if (x->runs) {
 		x->rate_mean = sum / (double)x->runs;
 		if (x->runs > 1) {
@@ -487,15 +524,27 @@ static int whole_runs(struct diskbench_compare *c, size_t si)
 	struct diskbench_compare_setup *w = &s->pub;
 	uint64_t *gaps = NULL;
 	size_t ngaps = 0, cap = 0;
+	struct causes all;
 	int err = 0;
 
+	memset(&all, 0, sizeof(all));
 	for (size_t ti = 0; ti < c->nt; ti++) {
 		const struct diskbench_compare_cell *x = cell(c, ti, si);
+		const struct causes *k = &c->causes[ti * c->ns + si];
 
 		w->stalled_tests += x->stalls > 0;
 		if (x->grade > w->grade)
 			w->grade = x->grade;
+		for (int j = 0; j < 5; j++) {
+			all.n[j] += k->n[j];
+			all.ns[j] += k->ns[j];
+		}
 	}
+	w->stalls_below = all.n[DISKBENCH_STALL_CAUSE_BELOW];
+	w->stalls_above = all.n[DISKBENCH_STALL_CAUSE_ABOVE];
+	w->stalls_busy = all.n[DISKBENCH_STALL_CAUSE_BUSY];
+	w->stalls_undecided = all.n[DISKBENCH_STALL_CAUSE_UNDECIDED];
+	w->cause = main_cause(&all);
 	for (size_t k = 0; k < s->nruns && !err; k++) {
 		struct span *sp;
 		uint64_t span, held = 0;
@@ -686,7 +735,8 @@ static int diskbench_compare_new__impl(struct diskbench_compare **out,
 
 		c->cells = calloc(n ? n : 1, sizeof(*c->cells));
 		c->lines = calloc(n ? n : 1, sizeof(*c->lines));
-		if (!c->cells || !c->lines)
+		c->causes = calloc(n ? n : 1, sizeof(*c->causes));
+		if (!c->cells || !c->lines || !c->causes)
 			err = -ENOMEM;
 	}
 	for (size_t ti = 0; !err && ti < c->nt; ti++)
@@ -725,6 +775,7 @@ DISKBENCH_API void diskbench_compare_free(struct diskbench_compare *c)
 		for (size_t i = 0; i < c->nt * c->ns; i++)
 			free(c->lines[i]);
 	free(c->lines);
+	free(c->causes);
 	free(c->s);
 	free(c->t);
 	free(c->cells);

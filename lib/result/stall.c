@@ -439,12 +439,46 @@ static void explain_one(const struct diskbench__dev_series *dev,
 	}
 }
 
+/* Each stall's verdict, and the summary's count of them: which verdict
+ * most have (of more stalled time between two as common), and the device
+ * of its longest stall. */
 static void explain(struct diskbench_stalls *st)
 {
 	const struct diskbench__dev_series *dev = diskbench__result_devices(st->res);
+	struct diskbench_stall_summary *sum = &st->sum;
+	uint64_t n[5] = { 0 }, ns[5] = { 0 }, longest[5] = { 0 };
+	uint32_t devof[5];
 
-	for (size_t i = 0; i < st->n; i++)
-		explain_one(dev, &st->s[i]);
+	sum->cause = DISKBENCH_STALL_CAUSE_NONE;
+	sum->cause_device = UINT32_MAX;
+	for (size_t i = 0; i < st->n; i++) {
+		struct diskbench_stall *s = &st->s[i];
+
+		explain_one(dev, s);
+		if (s->cause > DISKBENCH_STALL_CAUSE_UNDECIDED)
+			continue;
+		n[s->cause]++;
+		ns[s->cause] += s->latency_ns;
+		if (n[s->cause] == 1 || s->latency_ns > longest[s->cause]) {
+			longest[s->cause] = s->latency_ns;
+			devof[s->cause] = s->cause_device;
+		}
+	}
+	sum->below = n[DISKBENCH_STALL_CAUSE_BELOW];
+	sum->above = n[DISKBENCH_STALL_CAUSE_ABOVE];
+	sum->busy = n[DISKBENCH_STALL_CAUSE_BUSY];
+	sum->undecided = n[DISKBENCH_STALL_CAUSE_UNDECIDED];
+	for (uint32_t c = DISKBENCH_STALL_CAUSE_BELOW; c <= DISKBENCH_STALL_CAUSE_UNDECIDED; c++) {
+		uint32_t b = sum->cause;
+
+		if (!n[c])
+			continue;
+		if (b == DISKBENCH_STALL_CAUSE_NONE || n[c] > n[b] ||
+		    (n[c] == n[b] && ns[c] > ns[b])) {
+			sum->cause = c;
+			sum->cause_device = devof[c];
+		}
+	}
 }
 
 static uint64_t threshold(const struct diskbench_stall_rules *r, uint64_t p99)
@@ -565,6 +599,7 @@ static int diskbench_stalls_find__impl(struct diskbench_stalls **out,
 		return -ENOMEM;
 	st->res = res;
 	st->sum.sz = sizeof(st->sum);
+	st->sum.cause_device = UINT32_MAX;
 	err = analyze(st, &r);
 	if (err) {
 		diskbench_stalls_free(st);
@@ -926,6 +961,71 @@ static void add(char *line, int *n, const char *fmt, ...)
 }
 
 /* The line's body: what follows "name: " and comes before the grade. */
+/* A verdict in a few words, for the summary's line. */
+static void cause_words(const struct diskbench_stalls *st, uint32_t cause,
+			char *line, int *n)
+{
+	const struct diskbench__dev_series *dev = diskbench__result_devices(st->res);
+	const struct diskbench_stall_summary *s = &st->sum;
+	const char *d0 = dev && dev->ndev ? dev->dev[0].name : "?";
+	const char *held = dev && s->cause == cause && s->cause_device < dev->ndev
+				   ? dev->dev[s->cause_device].name : d0;
+
+	switch (cause) {
+	case DISKBENCH_STALL_CAUSE_BELOW:
+		add(line, n, "below the block layer (%s held requests)", held);
+		break;
+	case DISKBENCH_STALL_CAUSE_ABOVE:
+		add(line, n, "above the device (nothing in flight on %s)", d0);
+		break;
+	case DISKBENCH_STALL_CAUSE_BUSY:
+		add(line, n, "the device busy (%s completing requests)", d0);
+		break;
+	default:
+		add(line, n, "undecided");
+		break;
+	}
+}
+
+/*
+ * Where the stalls happened, from their verdicts: "; where: below the
+ * block layer (loop1 held requests)" when they agree, else each verdict
+ * with its count, the commonest first; nothing without device figures.
+ */
+static void where(const struct diskbench_stalls *st, char *line, int *n)
+{
+	const struct diskbench_stall_summary *s = &st->sum;
+	uint64_t c[5] = { 0, s->below, s->above, s->busy, s->undecided };
+	uint64_t all = s->below + s->above + s->busy + s->undecided;
+	bool first = true;
+
+	if (s->cause == DISKBENCH_STALL_CAUSE_NONE || !all)
+		return;
+	add(line, n, "; where: ");
+	if (c[s->cause] == all) {
+		cause_words(st, s->cause, line, n);
+		if (all > 1)
+			add(line, n, ", all %llu", (unsigned long long)all);
+		return;
+	}
+	/* The summary's verdict first, then the others by count. */
+	for (uint64_t left = all; left;) {
+		uint32_t k = s->cause;
+
+		if (!first || !c[k]) {
+			k = DISKBENCH_STALL_CAUSE_BELOW;
+			for (uint32_t j = k; j <= DISKBENCH_STALL_CAUSE_UNDECIDED; j++)
+				if (c[j] > c[k])
+					k = j;
+		}
+		add(line, n, "%s%llu ", first ? "" : ", ", (unsigned long long)c[k]);
+		cause_words(st, k, line, n);
+		left -= c[k];
+		c[k] = 0;
+		first = false;
+	}
+}
+
 static void body(const struct diskbench_stalls *st, char *line, int *n)
 {
 	const struct diskbench_stall_summary *s = &st->sum;
@@ -972,6 +1072,7 @@ static void body(const struct diskbench_stalls *st, char *line, int *n)
 				       (double)s->delay_ns / (double)s->delayed));
 	if (!(st->s[0].flags & DISKBENCH_STALL_EXACT))
 		add(line, n, " (times to one timeline interval)");
+	where(st, line, n);
 }
 
 /* line (n bytes, n < LINE - 1 or cut there) to buf as snprintf would,

@@ -507,7 +507,13 @@ static void test_layout_compare(void **state)
 	assert_offset(diskbench_compare_setup, gap_max_ns, 72);
 	assert_offset(diskbench_compare_setup, stalled_ns, 80);
 	assert_offset(diskbench_compare_setup, span_ns, 88);
-	assert_int_equal(sizeof(struct diskbench_compare_setup), 96);
+	/* 1.6 */
+	assert_offset(diskbench_compare_setup, stalls_below, 96);
+	assert_offset(diskbench_compare_setup, stalls_above, 104);
+	assert_offset(diskbench_compare_setup, stalls_busy, 112);
+	assert_offset(diskbench_compare_setup, stalls_undecided, 120);
+	assert_offset(diskbench_compare_setup, cause, 128);
+	assert_int_equal(sizeof(struct diskbench_compare_setup), 136);
 
 	assert_offset(diskbench_compare_phase, sz, 0);
 	assert_offset(diskbench_compare_phase, name, 8);
@@ -537,7 +543,13 @@ static void test_layout_compare(void **state)
 	assert_offset(diskbench_compare_cell, stalled_ns, 96);
 	assert_offset(diskbench_compare_cell, elapsed_ns, 104);
 	assert_offset(diskbench_compare_cell, present, 112);
-	assert_int_equal(sizeof(struct diskbench_compare_cell), 120);
+	/* 1.6 */
+	assert_offset(diskbench_compare_cell, stalls_below, 120);
+	assert_offset(diskbench_compare_cell, stalls_above, 128);
+	assert_offset(diskbench_compare_cell, stalls_busy, 136);
+	assert_offset(diskbench_compare_cell, stalls_undecided, 144);
+	assert_offset(diskbench_compare_cell, cause, 152);
+	assert_int_equal(sizeof(struct diskbench_compare_cell), 160);
 
 	assert_int_equal(DISKBENCH_COMPARE_HAS_RATE, 0x1);
 	assert_int_equal(DISKBENCH_COMPARE_SAME_RATE, 0x2);
@@ -616,7 +628,14 @@ static void test_layout_stall(void **state)
 	assert_offset(diskbench_stall_summary, base_p99_ns, 152);
 	assert_offset(diskbench_stall_summary, grade, 160);
 	assert_offset(diskbench_stall_summary, flags, 164);
-	assert_int_equal(sizeof(struct diskbench_stall_summary), 168);
+	/* 1.6 */
+	assert_offset(diskbench_stall_summary, cause, 168);
+	assert_offset(diskbench_stall_summary, cause_device, 172);
+	assert_offset(diskbench_stall_summary, below, 176);
+	assert_offset(diskbench_stall_summary, above, 184);
+	assert_offset(diskbench_stall_summary, busy, 192);
+	assert_offset(diskbench_stall_summary, undecided, 200);
+	assert_int_equal(sizeof(struct diskbench_stall_summary), 208);
 	assert_int_equal(DISKBENCH_STALL_GRADE_NONE, 0);
 	assert_int_equal(DISKBENCH_STALL_GRADE_HICCUP, 1);
 	assert_int_equal(DISKBENCH_STALL_GRADE_STALL, 2);

@@ -416,7 +416,9 @@ static void test_engine_device(void **state)
  * per case, does during that time what the verdict names. Outside it the
  * device completes a write a ms and holds one.
  */
-enum script { HELD, IDLE, BUSY, FLICKER };
+/* TWO: held through the stall, then a second one (the 120th operation,
+ * 500 ms, from 619 to 1119 ms) with nothing in flight. */
+enum script { HELD, IDLE, BUSY, FLICKER, TWO };
 
 struct scripted {
 	uint64_t now, base;
@@ -437,15 +439,21 @@ static int scripted_sample(uint64_t when, struct diskbench_device_sample *out, v
 	uint64_t after = rel > in_to ? rel - in_to : 0;
 	uint64_t during = 0;
 
+	bool inside2 = sc->how == TWO && rel >= 619 && rel <= 1119;
+
 	if (sc->how == BUSY && rel >= in_from)
 		during = (rel < in_to ? rel : in_to) - in_from;
+	if (sc->how == TWO && rel > 619)
+		after -= (rel < 1119 ? rel : 1119) - 619;
 	out->writes = before + after + 7 * during;
 	out->write_bytes = out->writes * 4096;
 	out->busy_ns = when - sc->base;
 	out->inflight = 1;
 	if (inside)
-		out->inflight = sc->how == HELD ? 3 : sc->how == IDLE ? 0 :
+		out->inflight = sc->how == HELD || sc->how == TWO ? 3 : sc->how == IDLE ? 0 :
 				sc->how == BUSY ? 5 : (rel / 10) % 2;
+	if (inside2)
+		out->inflight = 0;
 	return 0;
 }
 
@@ -457,7 +465,7 @@ static int scripted_op(struct diskbench_custom_ctx *ctx, uint64_t index,
 	(void)ctx;
 	if (index == 200)
 		return DISKBENCH_CUSTOM_DONE;
-	sc->now += index == 49 ? 500 * MS : MS;
+	sc->now += index == 49 || (sc->how == TWO && index == 120) ? 500 * MS : MS;
 	*bytes = 4096;
 	return 0;
 }
@@ -862,6 +870,146 @@ static void test_read_back_refused(void **state)
 	diskbench_result_free(res);
 }
 
+/* ---- the stalls counted by verdict: summary, comparison ---- */
+
+static void summary_of(const struct diskbench_result *r, struct diskbench_stall_summary *sum,
+		       char *text, size_t len)
+{
+	struct diskbench_stalls *st;
+
+	assert_ok(diskbench_stalls_find(&st, r, NULL));
+	memset(sum, 0, sizeof(*sum));
+	sum->sz = sizeof(*sum);
+	assert_ok(diskbench_stalls_summary(st, sum));
+	assert_true(diskbench_stalls_summary_text(st, text, len) > 0);
+	print_message("%s", text);
+	diskbench_stalls_free(st);
+}
+
+static void test_explained_summary(void **state)
+{
+	struct diskbench_result *r;
+	struct diskbench_stall_summary sum;
+	char text[512];
+
+	(void)state;
+	r = scripted_result(HELD, 10 * MS);
+	summary_of(r, &sum, text, sizeof(text));
+	assert_int_equal(sum.count, 1);
+	assert_int_equal(sum.cause, DISKBENCH_STALL_CAUSE_BELOW);
+	assert_int_equal(sum.cause_device, 0);
+	assert_u64_eq(sum.below, 1);
+	assert_u64_eq(sum.above + sum.busy + sum.undecided, 0);
+	assert_non_null(strstr(text, " stalled; where: below the block layer (scripted "
+			       "held requests) (grade "));
+	diskbench_result_free(r);
+
+	/* Two stalls, one of each: both said, the summary's first (of as
+	 * many stalls and as much time, the first verdict in order). */
+	r = scripted_result(TWO, 10 * MS);
+	summary_of(r, &sum, text, sizeof(text));
+	assert_int_equal(sum.count, 2);
+	assert_u64_eq(sum.below, 1);
+	assert_u64_eq(sum.above, 1);
+	assert_int_equal(sum.cause, DISKBENCH_STALL_CAUSE_BELOW);
+	assert_non_null(strstr(text, "; where: 1 below the block layer (scripted held "
+			       "requests), 1 above the device (nothing in flight on "
+			       "scripted) (grade "));
+	diskbench_result_free(r);
+
+	/* Without device figures: nothing said, nothing counted. */
+	{
+		const char *base = getenv("DISKBENCH_TEST_DISK_DIR");
+		char *dir = make_dir(base ? base : "/var/tmp");
+		struct diskbench_engine *e;
+		struct diskbench_target *t;
+		struct diskbench_run *run = write_run(dir, DISKBENCH_RUN_NO_DEVICE, &t, &e, NULL);
+		struct diskbench_stalls *st;
+
+		run_execute_ok(run);
+		assert_ok(diskbench_stalls_find(&st, diskbench_run_result(run, 0), NULL));
+		memset(&sum, 0, sizeof(sum));
+		sum.sz = sizeof(sum);
+		assert_ok(diskbench_stalls_summary(st, &sum));
+		assert_int_equal(sum.cause, DISKBENCH_STALL_CAUSE_NONE);
+		assert_int_equal(sum.cause_device, UINT32_MAX);
+		assert_u64_eq(sum.below + sum.above + sum.busy + sum.undecided, 0);
+		diskbench_stalls_free(st);
+		diskbench_run_free(run);
+		diskbench_target_free(t);
+		diskbench_engine_free(e);
+		rmdir(dir);
+		free(dir);
+	}
+}
+
+/* Three set-ups whose phase stalls alike, one held below the block layer
+ * (two repetitions), one above the device, one busy: the comparison
+ * counts each cell's and set-up's stalls by verdict and says where. */
+static void test_explained_compare(void **state)
+{
+	static const struct {
+		const char *name;
+		enum script how;
+	} runs[] = { { "raid", HELD }, { "raid", HELD }, { "soft", IDLE }, { "disk", BUSY } };
+	struct diskbench_report *rep;
+	struct diskbench_compare *c;
+	char text[4096];
+
+	(void)state;
+	assert_ok(diskbench_report_new(&rep));
+	for (size_t i = 0; i < 4; i++) {
+		struct diskbench_report_info info = DISKBENCH_REPORT_INFO_INIT;
+		struct diskbench_result *r = scripted_result(runs[i].how, 10 * MS);
+
+		info.name = runs[i].name;
+		info.start_time_ns = (1800000000 + i * 60) * UINT64_C(1000000000);
+		assert_ok(diskbench_report_add(rep, &info,
+					       (const struct diskbench_result *const *)&r, 1));
+		diskbench_result_free(r);
+	}
+	assert_ok(diskbench_compare_new(&c, rep, NULL));
+	assert_int_equal(diskbench_compare_setup_count(c), 3);
+	{
+		static const uint32_t cause[3] = { DISKBENCH_STALL_CAUSE_BELOW,
+						   DISKBENCH_STALL_CAUSE_ABOVE,
+						   DISKBENCH_STALL_CAUSE_BUSY };
+		static const uint64_t stalls[3] = { 2, 1, 1 };
+
+		for (size_t si = 0; si < 3; si++) {
+			struct diskbench_compare_cell x = { .sz = sizeof(x) };
+			struct diskbench_compare_setup w = { .sz = sizeof(w) };
+
+			assert_ok(diskbench_compare_phase_cell_get(c, 0, si, &x));
+			assert_ok(diskbench_compare_setup_get(c, si, &w));
+			assert_u64_eq(x.stalls, stalls[si]);
+			assert_int_equal(x.cause, cause[si]);
+			assert_int_equal(w.cause, cause[si]);
+			assert_u64_eq(x.stalls_below, si == 0 ? 2 : 0);
+			assert_u64_eq(x.stalls_above, si == 1 ? 1 : 0);
+			assert_u64_eq(x.stalls_busy, si == 2 ? 1 : 0);
+			assert_u64_eq(x.stalls_undecided, 0);
+			assert_u64_eq(w.stalls_below, x.stalls_below);
+			assert_u64_eq(w.stalls_above, x.stalls_above);
+			assert_u64_eq(w.stalls_busy, x.stalls_busy);
+			assert_u64_eq(w.stalls_undecided, 0);
+		}
+	}
+	assert_true(diskbench_compare_text(c, text, sizeof(text)) > 0);
+	print_message("%s", text);
+	assert_non_null(strstr(text, "raid stalls: scripted ("));
+	/* (the line of one repetition) */
+	assert_non_null(strstr(text, "; where: below the block layer (scripted held "
+			       "requests))"));
+	assert_non_null(strstr(text, "soft stalls: scripted ("));
+	assert_non_null(strstr(text, "; where: above the device (nothing in flight on "
+			       "scripted))"));
+	assert_non_null(strstr(text, "; where: the device busy (scripted completing "
+			       "requests))"));
+	diskbench_compare_free(c);
+	diskbench_report_free(rep);
+}
+
 static int sampler_of(pid_t pid)
 {
 	char path[128], buf[256];
@@ -955,6 +1103,8 @@ int main(void)
 		cmocka_unit_test(test_verdicts),
 		cmocka_unit_test(test_read_back),
 		cmocka_unit_test(test_read_back_refused),
+		cmocka_unit_test(test_explained_summary),
+		cmocka_unit_test(test_explained_compare),
 		cmocka_unit_test(test_killed),
 	};
 

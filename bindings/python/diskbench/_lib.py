@@ -290,7 +290,9 @@ class StallSummary(Structure):
                 ("gap_min_ns", u64), ("gap_max_ns", u64),
                 ("stalled_ns", u64), ("elapsed_ns", u64),
                 ("delayed", u64), ("delay_ns", u64),
-                ("base_p99_ns", u64), ("grade", u32), ("flags", u32)]
+                ("base_p99_ns", u64), ("grade", u32), ("flags", u32),
+                ("cause", u32), ("cause_device", u32), ("below", u64),
+                ("above", u64), ("busy", u64), ("undecided", u64)]
 
 
 class CompareOpts(Structure):
@@ -303,7 +305,9 @@ class CompareSetup(Structure):
                 ("first_run", size), ("stalls", size),
                 ("stalled_tests", size), ("grade", u32), ("flags", u32),
                 ("period_ns", u64), ("gap_min_ns", u64), ("gap_max_ns", u64),
-                ("stalled_ns", u64), ("span_ns", u64)]
+                ("stalled_ns", u64), ("span_ns", u64),
+                ("stalls_below", u64), ("stalls_above", u64),
+                ("stalls_busy", u64), ("stalls_undecided", u64), ("cause", u32)]
 
 
 class ComparePhase(Structure):
@@ -319,7 +323,9 @@ class CompareCell(Structure):
                 ("diff_pct", c_double), ("ci_pct", c_double),
                 ("worst_ns", u64), ("p99_ns", u64), ("worst_factor", c_double),
                 ("stalls", u64), ("longest_stall_ns", u64),
-                ("stalled_ns", u64), ("elapsed_ns", u64), ("present", size)]
+                ("stalled_ns", u64), ("elapsed_ns", u64), ("present", size),
+                ("stalls_below", u64), ("stalls_above", u64),
+                ("stalls_busy", u64), ("stalls_undecided", u64), ("cause", u32)]
 
 
 class SlowOp(Structure):

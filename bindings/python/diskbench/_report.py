@@ -10,8 +10,8 @@ import io
 import os
 import sys
 from ctypes import byref, sizeof
-from typing import (IO, Any, Callable, Iterator, List, NamedTuple, Optional,
-                    Sequence, Union)
+from typing import (IO, Any, Callable, Dict, Iterator, List, NamedTuple,
+                    Optional, Sequence, Union)
 
 from . import _lib as C
 from ._common import (Closeable, DiskbenchValueError, PathArg,
@@ -19,7 +19,8 @@ from ._common import (Closeable, DiskbenchValueError, PathArg,
                       check_int, cpath, cstr, decode, raise_first)
 from ._info import RunInfo, _info_arg, _merge_info
 from ._run import Run
-from ._stats import PhaseKind, Result, StallGrade, _text, stall_rules
+from ._stats import (PhaseKind, Result, StallGrade, _cause_counts, _cause_name,
+                     _text, stall_rules)
 
 
 class Format(enum.IntEnum):
@@ -102,6 +103,11 @@ class CompareSetup(NamedTuple):
     gap_max_ns: int = 0
     stalled_ns: int = 0
     span_ns: int = 0
+    #: Its stalls in all its tests and runs by verdict, from the device
+    #: figures ({"below": 9, ...}; empty when none has one), and the
+    #: verdict most have (None: none).
+    causes: Dict[str, int] = {}
+    cause: Optional[str] = None
 
     @property
     def share(self) -> float:
@@ -152,6 +158,10 @@ class CompareCell(NamedTuple):
     longest_stall_ns: int
     stalled_ns: int
     elapsed_ns: int
+    #: Its stalls by verdict, from the device figures ({"below": 9, ...};
+    #: empty when none has one), and the verdict most have (None: none).
+    causes: Dict[str, int] = {}
+    cause: Optional[str] = None
 
 
 class Comparison(NamedTuple):
@@ -380,7 +390,10 @@ class Report(Closeable):
                     one.stalls, one.stalled_tests, StallGrade(one.grade),
                     bool(one.flags & C.COMPARE_SETUP_PERIODIC),
                     one.period_ns, one.gap_min_ns, one.gap_max_ns,
-                    one.stalled_ns, one.span_ns))
+                    one.stalled_ns, one.span_ns,
+                    _cause_counts(one.stalls_below, one.stalls_above,
+                                  one.stalls_busy, one.stalls_undecided),
+                    _cause_name(one.cause)))
             tests, cells = [], []
             ph, x = C.ComparePhase(), C.CompareCell()
             for t in range(C.compare_phase_count(c)):
@@ -407,7 +420,10 @@ class Report(Closeable):
                         bool(x.flags & C.COMPARE_CELL_OUTLIER),
                         StallGrade(x.grade), x.worst_ns, x.p99_ns,
                         x.worst_factor, x.stalls, x.longest_stall_ns,
-                        x.stalled_ns, x.elapsed_ns))
+                        x.stalled_ns, x.elapsed_ns,
+                        _cause_counts(x.stalls_below, x.stalls_above,
+                                      x.stalls_busy, x.stalls_undecided),
+                        _cause_name(x.cause)))
                 cells.append(row)
             text = _text(C.compare_text, c, "compare_text")
         finally:

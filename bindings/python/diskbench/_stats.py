@@ -307,6 +307,14 @@ class StallSummary(NamedTuple):
     #: diskbench_stalls_summary_text(), without its newline; "" without
     #: stalls.
     text: str = ""
+    #: The verdict most stalls have ("below", "above", "busy",
+    #: "undecided"), None without stalls or device figures; the device it
+    #: is about (an index of Result.devices), and the stalls by verdict
+    #: ({"below": 9, "above": 0, "busy": 0, "undecided": 1}; empty without
+    #: device figures).
+    cause: Optional[str] = None
+    cause_device: Optional[int] = None
+    causes: Dict[str, int] = {}
 
     @property
     def share(self) -> float:
@@ -339,6 +347,30 @@ def stall_rules(always_ns: int, floor_ns: int,
             raise DiskbenchValueError("p99_factor 2**64 - 1 means no "
                                       "relative rule: pass None")
     return rules
+
+
+def _cause_name(cause: int) -> Optional[str]:
+    """A verdict's name; None for none."""
+    if cause == 0:
+        return None
+    name = C.stall_cause_name(cause)
+    return name.decode() if name else str(cause)
+
+
+def _cause_counts(below: int, above: int, busy: int,
+                  undecided: int) -> Dict[str, int]:
+    """Stalls by verdict; empty when none has one."""
+    if not below + above + busy + undecided:
+        return {}
+    return {"below": below, "above": above, "busy": busy,
+            "undecided": undecided}
+
+
+def _causes_of(sm: Any) -> Tuple[Any, ...]:
+    """A struct diskbench_stall_summary's verdicts, as StallSummary has them."""
+    return (_cause_name(sm.cause),
+            None if sm.cause_device == C.U32_MAX else sm.cause_device,
+            _cause_counts(sm.below, sm.above, sm.busy, sm.undecided))
 
 
 def _cause_of(st: Any, i: int, one: Any) -> Tuple[Any, ...]:
@@ -1378,7 +1410,7 @@ class Result(Closeable):
                 sm.elapsed_ns, sm.delayed, sm.delay_ns,
                 sm.base_p99_ns if sm.has_dist else None,
                 _text(C.stalls_summary_text, st, "stalls_summary_text")
-                .rstrip("\n"))
+                .rstrip("\n"), *_causes_of(sm))
             text = _text(C.stalls_text, st, "stalls_text")
         finally:
             C.stalls_free(st)
