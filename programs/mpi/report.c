@@ -3,7 +3,7 @@
  * merged exactly (diskbench_result_merge(): histograms bucket by bucket,
  * rate = all bytes / (latest end - earliest start) on the common clock),
  * the table, the stalls (diskbench_stalls_find()) on the common clock and
- * on the rank's own, the reports with one run for the aggregate and one
+ * on the rank's own with their verdicts from the rank's device figures, the reports with one run for the aggregate and one
  * per rank, and the failures.
  */
 #include <diskbench.h>
@@ -73,7 +73,7 @@ static size_t call_out_stalls(const char *phase, int rank,
 	n = diskbench_stalls_count(st);
 	for (size_t i = 0; i < n; i++) {
 		struct diskbench_stall s = { .sz = sizeof(s) };
-		char lat[24];
+		char lat[24], why[512];
 		double at;
 
 		if (diskbench_stalls_get(st, i, &s))
@@ -82,11 +82,15 @@ static size_t call_out_stalls(const char *phase, int rank,
 		/* On the common clock, from the aggregate's start. */
 		at = ((double)diskbench_result_start_ns(r) + (double)offset +
 		      (double)s.start_ns - (double)common_start) / 1e9;
+		/* Where it happened, from the rank's device figures. */
+		if (diskbench_stalls_cause_text(st, i, why, sizeof(why)) <= 0)
+			why[0] = '\0';
 		printf("STALL rank %d %s: %s from %.3f s into the phase on the common clock "
-		       "(%.3f s into its own), %" PRIu64 " operation%s%s\n",
+		       "(%.3f s into its own), %" PRIu64 " operation%s%s%s%s\n",
 		       rank, phase, lat, at, s.start_ns / 1e9, s.ops,
 		       s.ops == 1 ? "" : "s",
-		       s.flags & DISKBENCH_STALL_EXACT ? "" : " (to one interval)");
+		       s.flags & DISKBENCH_STALL_EXACT ? "" : " (to one interval)",
+		       why[0] ? "; " : "", why);
 	}
 	diskbench_stalls_free(st);
 	return n;

@@ -2,7 +2,8 @@
  * The simulated device of diskbench-mpi-sim (sim.h): rank r's latencies
  * as the tests compute them, a stall where --sim-stall puts it, a device
  * that fills where --sim-full says, a read whose untimed fsync before it
- * takes --sim-prep longer, and rank r's clock --sim-skew-ns x r ahead.
+ * takes --sim-prep longer, and rank r's clock --sim-skew-ns x r ahead;
+ * its device figures are the simulated device's own.
  */
 #include <diskbench.h>
 
@@ -47,6 +48,9 @@ int sim_setup(struct rank *rk)
 	sc.no_data = true;
 	sc.meta_ns = 20000;
 	sc.open_ns = sc.close_ns = sc.unlink_ns = 10000;
+	/* Its own device figures: a stalled request is one the device held,
+	 * so a stall's verdict is known exactly (below the block layer). */
+	sc.device = true;
 	if (rk->o->full_rank == g_rank)
 		sc.capacity = rk->o->full_bytes;
 	rk->sim = sim_new(&sc);

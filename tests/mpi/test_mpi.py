@@ -206,6 +206,29 @@ def test_stall_on_rank_2():
               "one stall called out, rank 2's: %r" % stall_lines)
         doc = json.load(open(j))
         agg, ranks = runs_of(doc)
+        # Its verdict, from rank 2's own device figures (the simulated
+        # device held the stalled read): on the line and in the JSON, and
+        # each rank's figures are its own, on its own clock.
+        st2 = ranks[2][1]["stalls"][0]
+        check(st2["cause"] == "below" and st2["cause_inflight"] == 1 and
+              st2["cause_completed"] == 0,
+              "rank 2's stall is below the block layer: %r" % st2)
+        check(stall_lines[0].endswith("; " + st2["cause_text"]) and
+              st2["cause_text"].startswith("below the block layer: sim held 1 request "),
+              "the STALL line ends with its verdict: %r" % stall_lines)
+        for r in range(NP):
+            for ph in ranks[r]:
+                dv = ph.get("devices")
+                check(dv is not None and [d["name"] for d in dv["list"]] == ["sim"] and
+                      len(dv["intervals"]) > 0 and
+                      dv["intervals"][-1][0] + dv["intervals"][-1][1] <= ph["elapsed_ns"],
+                      "rank %d %s: the simulated device's figures, within its phase"
+                      % (r, ph["name"]))
+                moved = sum(p[2] + p[3] for p in dv["list"][0]["points"]) if dv else 0
+                check(moved == ph["bytes"], "rank %d %s: the device moved the phase's "
+                      "%d bytes (%d)" % (r, ph["name"], ph["bytes"], moved))
+        check(all("devices" not in ph for ph in agg),
+              "the aggregate has no device figures of its own")
         for r in range(NP):
             for ph in ranks[r]:
                 n = len(ph["stalls"])
@@ -341,6 +364,11 @@ def test_real_engine_and_shared_file():
                   for r in doc["runs"][1:] for ph in r["phases"]),
               "each rank's results carry its clock offset and its error bound")
         check(doc["runs"][0]["bonnie"]["files"] == 16, "the aggregate names its files")
+        # Each rank's phases carry what the kernel said of its devices (or
+        # why nothing: a directory on no block device).
+        check(all("devices" in ph and (ph["devices"]["list"] or ph["devices"]["note"])
+                  for r in doc["runs"][1:] for ph in r["phases"]),
+              "each rank's phases have their device figures or a note")
         t = subprocess.run([REPORT, "--text", j], capture_output=True, text=True, timeout=60)
         rows = t.stdout.splitlines()
         check(t.returncode == 0 and "Sequential Output" not in t.stdout

@@ -560,6 +560,54 @@ static int sim_close_fn(int64_t handle, void *user_data)
 	return 0;
 }
 
+/* A read or write that moved bytes, as the device saw it (cfg.device). */
+static void device_req(struct sim *s, int kind, int64_t r, uint64_t start,
+		       uint64_t end)
+{
+	if (!s->cfg.device || r <= 0)
+		return;
+	if (s->nreqs == s->reqs_cap) {
+		s->reqs_cap = s->reqs_cap ? 2 * s->reqs_cap : 256;
+		s->reqs = realloc(s->reqs, s->reqs_cap * sizeof(*s->reqs));
+		assert_non_null(s->reqs);
+	}
+	s->reqs[s->nreqs++] = (struct sim_req){ start, end, (uint64_t)r,
+						kind == SIM_WRITE };
+}
+
+/* The device's counters at when (diskbench_engine_ops::device_sample):
+ * requests ended by then, their bytes, the time with one in flight, and
+ * those in flight. */
+static int sim_device_sample_fn(uint64_t when, struct diskbench_device_sample *out,
+				void *user_data)
+{
+	struct sim *s = user_data;
+	uint64_t held_to = 0;
+
+	for (size_t i = 0; i < s->nreqs && s->reqs[i].start_ns <= when; i++) {
+		const struct sim_req *q = &s->reqs[i];
+		uint64_t a = q->start_ns > held_to ? q->start_ns : held_to;
+		uint64_t b = q->end_ns < when ? q->end_ns : when;
+
+		if (q->end_ns <= when) {
+			if (q->write) {
+				out->writes++;
+				out->write_bytes += q->bytes;
+			} else {
+				out->reads++;
+				out->read_bytes += q->bytes;
+			}
+		} else {
+			out->inflight++;
+		}
+		if (b > a)
+			out->busy_ns += b - a;
+		if (b > held_to)
+			held_to = b;
+	}
+	return 0;
+}
+
 static int64_t sim_read_fn(int64_t handle, void *buf, uint64_t len,
 			   uint64_t offset, void *user_data)
 {
@@ -567,6 +615,7 @@ static int64_t sim_read_fn(int64_t handle, void *buf, uint64_t len,
 	uint64_t lat;
 	int64_t r = do_rw(s, SIM_READ, handle, buf, len, offset, false, &lat);
 
+	device_req(s, SIM_READ, r, s->now, s->now + lat);
 	s->now += lat;
 	return r;
 }
@@ -579,6 +628,7 @@ static int64_t sim_write_fn(int64_t handle, const void *buf, uint64_t len,
 	int64_t r = do_rw(s, SIM_WRITE, handle, (void *)buf, len, offset, false,
 			  &lat);
 
+	device_req(s, SIM_WRITE, r, s->now, s->now + lat);
 	s->now += lat;
 	return r;
 }
@@ -807,6 +857,9 @@ static int sim_submit_fn(struct diskbench_io *const *ios, uint32_t n,
 		q->io = io;
 		q->result = r;
 		q->done_ns = s->now + lat;
+		if (io->op != DISKBENCH_IO_FSYNC)
+			device_req(s, io->op == DISKBENCH_IO_WRITE ? SIM_WRITE : SIM_READ,
+				   r, s->now, q->done_ns);
 		q->seq = s->seq++;
 		s->ninflight++;
 		s->queued++;
@@ -935,6 +988,7 @@ void sim_free(struct sim *s)
 	free(s->handles);
 	free(s->log);
 	free(s->inflight);
+	free(s->reqs);
 	pthread_mutex_destroy(&s->mu);
 	free(s);
 }
@@ -1003,6 +1057,9 @@ SIM_LOCKED(int, sim_reap_fn,
 	    void *user_data),
 	   (done, max, min, user_data))
 SIM_LOCKED(uint64_t, sim_clock_fn, (void *user_data), (user_data))
+SIM_LOCKED(int, sim_device_sample_fn,
+	   (uint64_t when, struct diskbench_device_sample *out, void *user_data),
+	   (when, out, user_data))
 SIM_LOCKED(int, sim_wait_until_fn, (uint64_t when, void *user_data),
 	   (when, user_data))
 SIM_LOCKED(int, sim_mkdir_fn, (const char *path, void *user_data),
@@ -1047,6 +1104,8 @@ struct diskbench_engine *sim_engine(struct sim *s)
 	ops.clock = sim_clock_fn_locked;
 	if (!s->cfg.no_wait_until)
 		ops.wait_until = sim_wait_until_fn_locked;
+	if (s->cfg.device)
+		ops.device_sample = sim_device_sample_fn_locked;
 	ops.destroy = sim_destroy_fn;
 	if (s->cfg.queue_depth) {
 		ops.submit = sim_submit_fn_locked;

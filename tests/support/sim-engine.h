@@ -30,6 +30,10 @@
  * - With queue_depth > 0, submit and reap: a request completes at its
  *   submission time plus its latency; reap(min) moves the clock to the
  *   min-th completion if needed and returns what completed, in order.
+ * - With device, the device's own figures (diskbench_engine_ops::
+ *   device_sample): each read and write that moved bytes is a request in
+ *   flight on the device from its start (submission) to its end, stalls
+ *   included, so a stalled request is one the device held.
  *
  * Calls are counted from sim_new(): "the 50th write" is the 50th write call
  * the sim saw; sim_calls() tells how many came so far, to aim at requests
@@ -113,6 +117,7 @@ struct sim_config {
 	bool readdir_reverse;    /* readdir lists newest first */
 	size_t mlog_cap;         /* metadata calls logged; 0: none */
 	bool no_wait_until;      /* leave wait_until out (paced phases fail) */
+	bool device;             /* give device_sample (above) */
 };
 
 struct sim_file {
@@ -159,6 +164,12 @@ struct sim_fault {
 
 #define SIM_MAX_FAULTS 16
 
+/* A read or write on the simulated device (cfg.device). */
+struct sim_req {
+	uint64_t start_ns, end_ns, bytes;
+	bool write;
+};
+
 struct sim {
 	struct sim_config cfg;
 	uint64_t now;
@@ -190,6 +201,10 @@ struct sim {
 	struct sim_mlog *mlog;
 	size_t nmlog;
 	uint64_t mlog_dropped;
+	/* With cfg.device, every read and write as the device saw it, in
+	 * start order. */
+	struct sim_req *reqs;
+	size_t nreqs, reqs_cap;
 	/* queued requests in flight */
 	struct sim_inflight *inflight;
 	size_t ninflight;
