@@ -41,6 +41,38 @@ int main(int argc, char **argv)
 		diskbench_report_free(r);
 		return 3;   /* no such result */
 	}
+	if (argc == 4 && strcmp(argv[1], "encode") == 0) {
+		/* Result N of a result file (any format the readers take),
+		 * counted across runs, in the binary encoding: a seed for
+		 * fuzz-result from a document (tests/fuzz/seeds). */
+		size_t want = (size_t)strtoul(argv[3], NULL, 10), n = 0;
+		void *buf;
+		size_t len;
+
+		err = diskbench_report_new(&r);
+		if (!err && (err = diskbench_report_read_file(r, DISKBENCH_FORMAT_AUTO,
+							      argv[2])) < 0) {
+			fprintf(stderr, "report-dump: %s\n", diskbench_report_errmsg(r));
+			diskbench_report_free(r);
+			return 1;
+		}
+		for (size_t i = 0; i < diskbench_report_run_count(r); i++) {
+			for (size_t k = 0; k < diskbench_report_result_count(r, i); k++, n++) {
+				if (n != want)
+					continue;
+				err = diskbench_result_encode(diskbench_report_result(r, i, k),
+							      &buf, &len);
+				if (!err && fwrite(buf, 1, len, stdout) != len)
+					err = -EIO;
+				if (!err)
+					diskbench_free(buf);
+				diskbench_report_free(r);
+				return err ? 1 : 0;
+			}
+		}
+		diskbench_report_free(r);
+		return 3;   /* no such result */
+	}
 	if (argc == 2 && strcmp(argv[1], "journal") == 0) {
 		struct diskbench_journal *j;
 
@@ -64,7 +96,8 @@ int main(int argc, char **argv)
 		return err ? 1 : 0;
 	}
 	if (argc != 2) {
-		fprintf(stderr, "usage: report-dump csv|text|json|html, or report-dump result N\n");
+		fprintf(stderr, "usage: report-dump csv|text|json|html, report-dump result N, "
+				"report-dump encode FILE N, or report-dump journal\n");
 		return 2;
 	}
 	if (strcmp(argv[1], "csv") == 0) {
