@@ -2,6 +2,7 @@
 device_points, system_points, device_note; Run(device=False); an engine's
 own device_sample, on a clock of its own, so every figure is known)."""
 
+import json
 import os
 
 import pytest
@@ -193,3 +194,60 @@ def test_no_verdict_without_device_figures(tdir):
     s = r.stalls().stalls[0]
     assert s.cause is None and s.cause_text == "" and s.cause_device is None
     assert "block layer" not in r.stalls().text
+
+
+def _schema():
+    here = os.path.dirname(os.path.abspath(__file__))
+    with open(os.path.join(here, "..", "..", "docs", "result-schema.json")) as f:
+        return json.load(f)
+
+
+def test_read_back_and_the_schema(tdir):
+    """The figures and the verdicts survive JSON, which the schema takes;
+    written again, the same bytes."""
+    import jsonschema
+    r = engine_run(tdir, HeldDevice())
+    rep = diskbench.Report()
+    rep.add([r], diskbench.RunInfo(name="held"))
+    text = rep.dumps("json")
+    doc = json.loads(text)
+    cls = jsonschema.validators.validator_for(_schema())
+    cls(_schema()).validate(doc)
+    ph = doc["runs"][0]["phases"][0]
+    assert ph["devices"]["list"][0]["name"] == "pyheld"
+    assert ph["devices"]["list"][0]["role"] == "engine"
+    assert ph["stalls"][0]["cause"] == "below"
+    assert ph["stall_summary"]["causes"] == {"below": 1, "above": 0, "busy": 0,
+                                             "undecided": 0}
+    back = diskbench.Report()
+    assert back.loads(text) == 1
+    assert back.dumps("json") == text
+    b = back.runs[0].results[0]
+    assert b.devices == r.devices
+    assert b.device_points(0) == r.device_points(0)
+    assert b.system_points == r.system_points
+    assert b.device_note == r.device_note
+    sb, sr = b.stalls(), r.stalls()
+    assert sb.stalls == sr.stalls and sb.summary == sr.summary
+    assert sr.summary.cause == "below" and sr.summary.cause_device == 0
+    assert sr.summary.causes == {"below": 1, "above": 0, "busy": 0, "undecided": 0}
+    assert "; where: below the block layer (pyheld held requests)" in sr.summary.text
+
+
+def test_compared_by_verdict(tdir):
+    """Two set-ups, one whose stall the device held, one without device
+    figures: the comparison counts the first's stall below the block
+    layer, the second's under none."""
+    rep = diskbench.Report()
+    rep.add([engine_run(tdir, HeldDevice())],
+            diskbench.RunInfo(name="held", start_time_ns=10**18))
+    rep.add([engine_run(tdir, HeldDevice(), device=False)],
+            diskbench.RunInfo(name="unknown", start_time_ns=2 * 10**18))
+    c = rep.compare()
+    held, unknown = c.cell(0, "held"), c.cell(0, "unknown")
+    assert held.stalls == 1 and held.causes == {"below": 1, "above": 0,
+                                                "busy": 0, "undecided": 0}
+    assert held.cause == "below"
+    assert unknown.stalls == 1 and unknown.causes == {} and unknown.cause is None
+    assert c.setups[0].cause == "below" and c.setups[1].cause is None
+    assert "where: below the block layer (pyheld held requests)" in c.text
