@@ -405,6 +405,7 @@ static void test_lanes(void **state)
 	band = cut(chart, "<rect class=\"gap\" ", "/>");
 	b0 = attr(band, "x");
 	b1 = b0 + attr(band, "width");
+	free(band);
 	assert_true(fabs(b0 - chart_x(510 * MS, tend)) <= 0.051);
 	assert_true(fabs(b1 - chart_x(1500 * MS, tend)) <= 0.051);
 	/* The held lane: red from the stall's start to its end, covering the
