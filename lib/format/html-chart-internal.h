@@ -11,6 +11,10 @@ void diskbench__html_chart_percentiles(struct diskbench__html_page *pg,
 /* The timeline of group g; 0 or -ENOMEM. */
 int diskbench__html_chart_timeline(struct diskbench__html_page *pg,
 				   const struct diskbench__html_group *g);
+/* Under group g's timeline, a line for each run whose result has no
+ * device figures but a note saying why (so it has no device lane). */
+void diskbench__html_device_notes(struct diskbench__html_page *pg,
+				  const struct diskbench__html_group *g);
 
 /* The whole-run timeline of run ri: its tests on one axis, the worst
  * latency over time, each stall marked in its test's grade's colour, with

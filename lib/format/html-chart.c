@@ -3,8 +3,10 @@
  * per interval on a log scale above throughput per interval; intervals in
  * which no operation ended show as gaps and zero throughput, and a long
  * run of them during which an operation was outstanding as a grey band
- * with a bar in the run's colour, see tl_gaps()). Every number through
- * diskbench__fixed(), so the output depends on the report only. */
+ * with a bar in the run's colour, see tl_gaps()), with a lane under it per
+ * run with device figures saying what its device did (dev_lanes()); per
+ * run the whole-run timeline, each stall's verdict under it. Every number
+ * through diskbench__fixed(), so the output depends on the report only. */
 #include <errno.h>
 #include <math.h>
 #include <stdbool.h>
@@ -12,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <diskbench/device.h>
 #include <diskbench/hist.h>
 #include <diskbench/stall.h>
 #include <diskbench/timeline.h>
@@ -125,14 +128,16 @@ static void logaxis_draw(struct diskbench__out *o, const struct logaxis *a,
 }
 
 static void svg_open(struct diskbench__html_page *pg,
-		     const struct diskbench__html_group *g, const char *what)
+		     const struct diskbench__html_group *g, const char *what,
+		     double h)
 {
+	struct nums nb = { .i = 0 };
 	struct diskbench__out *o = pg->o;
 
 	diskbench__out_printf(o, "<svg xmlns=\"http://www.w3.org/2000/svg\" "
-		"width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+		"width=\"%d\" height=\"%s\" viewBox=\"0 0 %d %s\" "
 		"font-family=\"sans-serif\" font-size=\"11\" fill=\"#333\" "
-		"role=\"img\" aria-label=\"", CW, CH, CW, CH);
+		"role=\"img\" aria-label=\"", CW, C(h), CW, C(h));
 	diskbench__html_esc(o, g->name);
 	diskbench__out_printf(o, ": %s%s%s\">\n<title>", what,
 			      g->latency ? ", " : "", g->latency ? g->latency : "");
@@ -313,7 +318,7 @@ void diskbench__html_chart_percentiles(struct diskbench__html_page *pg,
 		vmax = v > vmax ? v : vmax;
 	}
 	logaxis_fit(&ax, vmin, vmax, bot, top);
-	svg_open(pg, g, "latency by percentile");
+	svg_open(pg, g, "latency by percentile", CH);
 	legend(pg, g, diskbench__html_has_hist, false, false, true);
 	diskbench__out_printf(o, "<rect x=\"%s\" y=\"%s\" width=\"%s\" height=\"%s\" "
 		"fill=\"none\" stroke=\"#bbb\"/>\n", C(PL), C(top), C(PR - PL),
@@ -428,6 +433,9 @@ struct tgeo {
 	double ymax;        /* throughput at the top of its panel */
 	double xl, xr;      /* the plot's left and right edges */
 	uint64_t off;       /* ns on the axis at which the points' 0 is */
+	double axis_y;      /* where the time axis's labels hang from: the
+			     * throughput panel's bottom, or the last device
+			     * lane's under it */
 };
 
 static double tx(const struct tgeo *t, uint64_t ns)
@@ -660,17 +668,17 @@ static void tl_axes(struct diskbench__html_page *pg, const struct tgeo *t,
 		diskbench__out_printf(o, "<path d=\"M%s %sV%sM%s %sV%s\" "
 			"stroke=\"#e6e6e6\"/><text x=\"%s\" y=\"%s\" "
 			"text-anchor=\"middle\">%s</text>\n",
-			C(x), C(t->ltop), C(t->lbot), C(x), C(t->ttop), C(t->tbot),
-			C(x), C(t->tbot + 15), N(&nb, step * i, dec));
+			C(x), C(t->ltop), C(t->lbot), C(x), C(t->ttop), C(t->axis_y),
+			C(x), C(t->axis_y + 15), N(&nb, step * i, dec));
 	}
 	diskbench__html_lat(per, sizeof(per), (double)per_ns);
-	diskbench__out_printf(o, "<text x=\"%s\" y=\"302\" text-anchor=\"middle\">"
+	diskbench__out_printf(o, "<text x=\"%s\" y=\"%s\" text-anchor=\"middle\">"
 		"time into the phase (s); one point per %s</text>\n"
 		"<text transform=\"translate(13 %s) rotate(-90)\" text-anchor=\"middle\">"
 		"worst latency</text>\n"
 		"<text transform=\"translate(13 %s) rotate(-90)\" text-anchor=\"middle\">"
 		"%s</text>\n",
-		C((PL + PR) / 2), per, C((t->ltop + t->lbot) / 2),
+		C((PL + PR) / 2), C(t->axis_y + 36), per, C((t->ltop + t->lbot) / 2),
 		C((t->ttop + t->tbot) / 2), bytes ? "MiB/s" : "ops/s");
 }
 
@@ -809,18 +817,489 @@ static void tl_slow_markers(struct diskbench__html_page *pg,
 	}
 }
 
+/* ---- device lanes under a timeline ---- */
+
+/*
+ * What the file system's device did beside the phase (device 0 of the
+ * result's device figures, <diskbench/device.h>; and a device below it
+ * that a stall's verdict names), a lane per run under the timeline, on
+ * its time axis. Each sampling interval is what a
+ * stall's verdict calls it (docs/devices.md): held (requests in flight at
+ * its end, none completed), idle (nothing in flight, nothing completed)
+ * or working (requests completed, shaded by the share of it the device
+ * was busy); the machine's writeback memory is a line over the lane.
+ * Held is red and working green, so a run whose device held its requests
+ * shows red under its stall's band while the others stay green.
+ */
+#define DEV_TOP_GAP 6.0    /* from the throughput panel to the first lane */
+#define DEV_LABEL_H 13.0   /* a lane's label row */
+#define DEV_STRIP_H 12.0   /* its strip */
+#define DEV_LANE_H 29.0    /* label, strip and the space under them */
+/* At most this many columns across a lane, one a unit of the plot's
+ * width: more intervals are folded (dev_lane_read()). */
+#define DEV_COLS 520
+
+#define DEV_HELD_FILL "#d32f2f"
+#define DEV_IDLE_FILL "#b0bec5"
+#define DEV_WB_STROKE "#263238"
+/* Working, by the share of the time the device was busy: under a third,
+ * under two thirds, more. */
+static const char *const dev_working_fill[3] = { "#a5d6a7", "#66bb6a", "#2e7d32" };
+
+/* What a held, idle or working stretch is, in the lanes' key. */
+#define DEV_HELD_WORDS "held: requests in flight, none completed"
+#define DEV_WORKING_WORDS "working: requests completed (darker: busier)"
+#define DEV_IDLE_WORDS "idle: nothing in flight"
+
+enum dev_state { DEV_IDLE, DEV_HELD, DEV_WORKING };
+
+/* One column of a lane: one sampling interval, or several folded. */
+struct dcol {
+	uint64_t t0, t1;        /* ns from the phase's start */
+	uint64_t done;          /* requests completed in it */
+	uint64_t busy;          /* time the device was busy in it */
+	uint64_t inflight;      /* requests in flight at its end */
+	uint64_t wb;            /* the most writeback memory at its intervals' ends */
+	bool has_wb;
+};
+
+/* A lane: a run's device. */
+struct dlane {
+	size_t ri;              /* the run */
+	const char *dev;        /* the device's name; NULL: no lane */
+	const char *under;      /* the one it is under (NULL for device 0) */
+	struct dcol *c;
+	size_t n;
+	/* Where columns are folded: the held stretches, interval by
+	 * interval, at least a column long, drawn over the columns at their
+	 * exact times. */
+	struct span *held;
+	size_t nheld;
+	uint64_t wb_max;
+	bool has_wb;
+};
+
+/* A column is judged as a sampling interval of its length would be. */
+static enum dev_state dcol_state(const struct dcol *c)
+{
+	if (c->done)
+		return DEV_WORKING;
+	return c->inflight ? DEV_HELD : DEV_IDLE;
+}
+
+static unsigned dcol_shade(const struct dcol *c)
+{
+	uint64_t len = c->t1 > c->t0 ? c->t1 - c->t0 : 1;
+
+	return 3 * c->busy < len ? 0 : 3 * c->busy < 2 * len ? 1 : 2;
+}
+
+static void dlane_free(struct dlane *l)
+{
+	free(l->c);
+	free(l->held);
+}
+
+/*
+ * Reads device dev of res into l (no lane when it has no figures). The
+ * columns are the chart's points (per ns: the latency line's, see
+ * tl_fold(), so that a column of a healthy device holds a few of its
+ * requests and a fine interval between two completions is not taken for
+ * a hold), and at most DEV_COLS of them. A folded column is judged as one
+ * interval of its length would be (working when anything completed in
+ * it); so that a hold shorter than a column but longer than the others
+ * is not lost, and a band and the hold under it line up, the held
+ * stretches at least a column long are kept at their own times.
+ */
+static int dev_lane_read(const struct diskbench_result *res, size_t dev,
+			 uint64_t per, struct dlane *l)
+{
+	struct diskbench_device_info info, up;
+	struct diskbench_device_point p;
+	size_t n = diskbench_result_device_point_count(res), m, cap;
+	uint64_t iv, k, col_ns, hs = 0, he = 0;
+	bool in_held = false;
+
+	memset(l, 0, sizeof(*l));
+	memset(&info, 0, sizeof(info));
+	info.sz = sizeof(info);
+	memset(&up, 0, sizeof(up));
+	up.sz = sizeof(up);
+	memset(&p, 0, sizeof(p));
+	p.sz = sizeof(p);
+	if (!n || diskbench_result_device_get(res, dev, &info) ||
+	    diskbench_result_device_point_get(res, dev, 0, &p))
+		return 0;
+	if (dev && diskbench_result_device_get(res, info.parent, &up) == 0)
+		l->under = up.name ? up.name : "";
+	iv = p.length_ns ? p.length_ns : 1;
+	k = (per + iv - 1) / iv;
+	if (k < (n + DEV_COLS - 1) / DEV_COLS)
+		k = (n + DEV_COLS - 1) / DEV_COLS;
+	k = k ? k : 1;
+	col_ns = k * iv;
+	m = (size_t)((n + k - 1) / k);
+	cap = k > 1 ? m + 1 : 0;
+	l->c = calloc(m, sizeof(*l->c));
+	l->held = calloc(cap ? cap : 1, sizeof(*l->held));
+	if (!l->c || !l->held) {
+		dlane_free(l);
+		memset(l, 0, sizeof(*l));
+		return -ENOMEM;
+	}
+	l->dev = info.name ? info.name : "";
+	for (size_t i = 0; i < n; i++) {
+		struct diskbench_system_point sp;
+		struct dcol *c = &l->c[i / k];
+		uint64_t done;
+
+		memset(&p, 0, sizeof(p));
+		p.sz = sizeof(p);
+		memset(&sp, 0, sizeof(sp));
+		sp.sz = sizeof(sp);
+		if (diskbench_result_device_point_get(res, dev, i, &p))
+			break;
+		done = p.reads + p.writes;
+		if (i % k == 0) {
+			c->t0 = p.offset_ns;
+			l->n = i / k + 1;
+		}
+		c->t1 = p.offset_ns + p.length_ns;
+		c->done += done;
+		c->busy += p.busy_ns;
+		c->inflight = p.inflight;
+		/* The machine's memory once per run, on its first lane. */
+		if (!dev && diskbench_result_system_point_get(res, i, &sp) == 0 &&
+		    (sp.flags & DISKBENCH_SYSTEM_HAS_MEMORY)) {
+			if (!c->has_wb || sp.writeback_bytes > c->wb)
+				c->wb = sp.writeback_bytes;
+			c->has_wb = l->has_wb = true;
+			if (sp.writeback_bytes > l->wb_max)
+				l->wb_max = sp.writeback_bytes;
+		}
+		if (!cap)
+			continue;
+		if (!done && p.inflight) {
+			if (!in_held)
+				hs = p.offset_ns;
+			he = p.offset_ns + p.length_ns;
+			in_held = true;
+			continue;
+		}
+		if (in_held && he - hs >= col_ns && l->nheld < cap) {
+			l->held[l->nheld].s = hs;
+			l->held[l->nheld++].e = he;
+		}
+		in_held = false;
+	}
+	if (in_held && he - hs >= col_ns && l->nheld < cap) {
+		l->held[l->nheld].s = hs;
+		l->held[l->nheld++].e = he;
+	}
+	return 0;
+}
+
+/*
+ * The lanes of group g into *out (*n): for each run with device figures,
+ * the file system's device (device 0), and under it, in the order of the
+ * result's devices, each device a stall's verdict names below it
+ * (diskbench_stall::cause_device: requests held down the chain) and the
+ * ones between. 0 or -ENOMEM.
+ */
+static int dev_lanes(struct diskbench__html_page *pg,
+		     const struct diskbench__html_group *g, uint64_t per,
+		     struct dlane **out, size_t *n)
+{
+	size_t cap = 0;
+	int err = 0;
+
+	*n = 0;
+	for (size_t ri = 0; ri < pg->nruns; ri++)
+		if (g->res[ri] && diskbench_result_device_point_count(g->res[ri]))
+			cap += diskbench_result_device_count(g->res[ri]);
+	*out = calloc(cap ? cap : 1, sizeof(**out));
+	if (!*out)
+		return -ENOMEM;
+	for (size_t ri = 0; ri < pg->nruns && !err; ri++) {
+		const struct diskbench_result *res = g->res[ri];
+		size_t nd = res ? diskbench_result_device_count(res) : 0;
+		const struct diskbench_stalls *st;
+		bool owned = false, *on;
+
+		if (!nd || !diskbench_result_device_point_count(res))
+			continue;
+		on = calloc(nd, sizeof(*on));
+		st = diskbench__stalls_default(res, &owned, &err);
+		if (!on || !st) {
+			free(on);
+			return err ? err : -ENOMEM;
+		}
+		on[0] = true;
+		for (size_t i = 0; i < diskbench_stalls_count(st); i++) {
+			struct diskbench_stall x;
+
+			memset(&x, 0, sizeof(x));
+			x.sz = sizeof(x);
+			if (diskbench_stalls_get(st, i, &x))
+				continue;
+			/* Up the chain from the device it names (at most as
+			 * many steps as there are devices). */
+			for (size_t d = x.cause_device, steps = 0; d < nd && !on[d] &&
+			     steps < nd; steps++) {
+				struct diskbench_device_info info;
+
+				memset(&info, 0, sizeof(info));
+				info.sz = sizeof(info);
+				on[d] = true;
+				if (diskbench_result_device_get(res, d, &info))
+					break;
+				d = info.parent;
+			}
+		}
+		if (owned)
+			diskbench_stalls_free((struct diskbench_stalls *)st);
+		for (size_t d = 0; d < nd && !err && *n < cap; d++) {
+			if (!on[d])
+				continue;
+			err = dev_lane_read(res, d, per, &(*out)[*n]);
+			(*out)[*n].ri = ri;
+			*n += (*out)[*n].dev != NULL;
+		}
+		free(on);
+	}
+	return err;
+}
+
+/* A lane's x for ns, within the plot. */
+static double dev_x(const struct tgeo *t, uint64_t ns)
+{
+	return tx(t, ns < t->tend ? ns : t->tend);
+}
+
+/* A rect of a lane's strip from ns s to e. */
+static void dev_rect(struct diskbench__out *o, const struct tgeo *t,
+		     const char *cls, const char *fill, uint64_t s, uint64_t e,
+		     double y)
+{
+	struct nums nb = { .i = 0 };
+	double x0 = dev_x(t, s), x1 = dev_x(t, e);
+
+	if (x1 <= x0)
+		return;
+	diskbench__out_printf(o, "<rect class=\"%s\" x=\"%s\" y=\"%s\" "
+		"width=\"%s\" height=\"%s\" fill=\"%s\"/>\n", cls, C(x0), C(y),
+		C(x1 - x0), C(DEV_STRIP_H), fill);
+}
+
+/* Bytes of memory for people: "512 KiB", "12.3 MiB", "1.5 GiB". */
+static const char *mem_str(char *buf, size_t size, double b)
+{
+	char num[40];
+
+	if (b < 1048576)
+		snprintf(buf, size, "%s KiB", diskbench__html_sig3(num, sizeof(num), b / 1024));
+	else if (b < 1073741824.0)
+		snprintf(buf, size, "%s MiB",
+			 diskbench__html_sig3(num, sizeof(num), b / 1048576));
+	else
+		snprintf(buf, size, "%s GiB",
+			 diskbench__html_sig3(num, sizeof(num), b / 1073741824.0));
+	return buf;
+}
+
+/* The writeback memory at a lane's full height: the most of any run of
+ * the chart, rounded up to 1, 2 or 5 x 2^20 x 10^k bytes, at least 1 MiB
+ * (a few pages in writeback stay at the lane's foot). */
+static double dev_wb_scale(const struct dlane *l, size_t n)
+{
+	double mx = 0, m;
+
+	for (size_t i = 0; i < n; i++)
+		if (l[i].has_wb && (double)l[i].wb_max > mx)
+			mx = (double)l[i].wb_max;
+	mx /= 1048576;
+	if (mx <= 1)
+		return 1048576;
+	m = pow(10, floor(log10(mx)));
+	m = mx <= m ? m : mx <= 2 * m ? 2 * m : mx <= 5 * m ? 5 * m : 10 * m;
+	return m * 1048576;
+}
+
+/* The writeback line's y for a column, in the strip from sy. */
+static double dev_wb_y(const struct dcol *c, double sy, double scale)
+{
+	double v = (double)c->wb / scale;
+
+	return sy + DEV_STRIP_H - 1 - (v < 1 ? v : 1) * (DEV_STRIP_H - 2);
+}
+
+/*
+ * Run ri's lane, its label row from y: the run's colour and name, the
+ * device's name (a tooltip with the result's note where it lacks
+ * figures), and at the right the most writeback memory; the strip under
+ * it: the columns, state by state, neighbours of the same state merged
+ * into one rect; the held stretches; the writeback line.
+ */
+static void dev_lane_draw(struct diskbench__html_page *pg, const struct tgeo *t,
+			  size_t ri, const struct diskbench_result *res,
+			  const struct dlane *l, double y, double wb_scale)
+{
+	struct diskbench__out *o = pg->o;
+	const char *note = diskbench_result_device_note(res);
+	double sy = y + DEV_LABEL_H;
+	struct nums nb = { .i = 0 };
+	bool open = false;
+	double py = 0;
+	char wb[48];
+
+	diskbench__out_printf(o, "<rect class=\"dev-run\" x=\"%s\" y=\"%s\" "
+		"width=\"8\" height=\"8\" fill=\"%s\"/><text class=\"dev-label\" "
+		"x=\"%s\" y=\"%s\">", C(PL), C(y + 2), diskbench__html_colour(ri),
+		C(PL + 12), C(y + 10));
+	if (note) {
+		diskbench__out_puts(o, "<title>");
+		diskbench__html_esc(o, note);
+		diskbench__out_puts(o, "</title>");
+	}
+	diskbench__html_esc(o, diskbench__html_run_name(pg, ri));
+	diskbench__out_puts(o, ": ");
+	diskbench__html_esc(o, l->dev);
+	if (l->under) {
+		diskbench__out_puts(o, " (under ");
+		diskbench__html_esc(o, l->under);
+		diskbench__out_puts(o, ")");
+	}
+	diskbench__out_puts(o, "</text>\n");
+	if (l->has_wb && l->wb_max)
+		diskbench__out_printf(o, "<text x=\"%s\" y=\"%s\" text-anchor=\"end\" "
+			"fill=\"#555\">writeback up to %s</text>\n", C(PR), C(y + 10),
+			mem_str(wb, sizeof(wb), (double)l->wb_max));
+	else if (l->has_wb)
+		diskbench__out_printf(o, "<text x=\"%s\" y=\"%s\" text-anchor=\"end\" "
+			"fill=\"#555\">no writeback</text>\n", C(PR), C(y + 10));
+	diskbench__out_printf(o, "<rect x=\"%s\" y=\"%s\" width=\"%s\" height=\"%s\" "
+		"fill=\"none\" stroke=\"#ddd\"/>\n", C(PL), C(sy), C(PR - PL),
+		C(DEV_STRIP_H));
+	for (size_t i = 0; i < l->n; ) {
+		enum dev_state s = dcol_state(&l->c[i]);
+		unsigned sh = dcol_shade(&l->c[i]);
+		size_t j = i + 1;
+
+		while (j < l->n && dcol_state(&l->c[j]) == s &&
+		       (s != DEV_WORKING || dcol_shade(&l->c[j]) == sh))
+			j++;
+		dev_rect(o, t, s == DEV_HELD ? "dev-held" : s == DEV_IDLE ? "dev-idle"
+			 : "dev-working", s == DEV_HELD ? DEV_HELD_FILL : s == DEV_IDLE
+			 ? DEV_IDLE_FILL : dev_working_fill[sh], l->c[i].t0,
+			 l->c[j - 1].t1, sy);
+		i = j;
+	}
+	for (size_t i = 0; i < l->nheld; i++)
+		dev_rect(o, t, "dev-held", DEV_HELD_FILL, l->held[i].s, l->held[i].e, sy);
+	/* The writeback line, broken where it is not known; a flat stretch
+	 * needs only its ends. */
+	for (size_t i = 0; i < l->n; i++) {
+		const struct dcol *c = &l->c[i];
+		double y1;
+
+		if (!c->has_wb) {
+			if (open)
+				diskbench__out_puts(o, "\"/>\n");
+			open = false;
+			continue;
+		}
+		y1 = dev_wb_y(c, sy, wb_scale);
+		if (open && fabs(y1 - py) < 0.05 && i + 1 < l->n && l->c[i + 1].has_wb &&
+		    fabs(dev_wb_y(&l->c[i + 1], sy, wb_scale) - y1) < 0.05)
+			continue;
+		if (!open)
+			diskbench__out_printf(o, "<polyline class=\"dev-wb\" fill=\"none\" "
+				"stroke=\"%s\" stroke-width=\"1.2\" points=\"", DEV_WB_STROKE);
+		diskbench__out_printf(o, "%s%s,%s", open ? " " : "",
+				      C(dev_x(t, c->t0 + (c->t1 - c->t0) / 2)), C(y1));
+		py = y1;
+		open = true;
+	}
+	if (open)
+		diskbench__out_puts(o, "\"/>\n");
+}
+
+/*
+ * The key of the lanes' colours under the axis, from y, rows as needed:
+ * held, working, idle, and the writeback line with the memory at a lane's
+ * full height. With draw false only measures. Returns the last row's y.
+ */
+static double dev_key(struct diskbench__html_page *pg, double y, bool wb,
+		      double wb_scale, bool draw)
+{
+	struct diskbench__out *o = pg->o;
+	struct nums nb = { .i = 0 };
+	double x = PL, kx;
+	char words[96], mem[48];
+
+	if (draw)
+		diskbench__out_printf(o, "<text x=\"%s\" y=\"%s\" "
+			"font-weight=\"bold\">device lanes</text>\n", C(x), C(y));
+	x += name_width("device lanes") + 16;
+	if (legend_mark(pg, &x, &y, DEV_HELD_WORDS, draw, &kx))
+		diskbench__out_printf(o, "<rect class=\"dev-key\" x=\"%s\" y=\"%s\" "
+			"width=\"10\" height=\"10\" fill=\"%s\"/>\n", C(kx), C(y - 9),
+			DEV_HELD_FILL);
+	if (legend_mark(pg, &x, &y, DEV_WORKING_WORDS, draw, &kx))
+		for (int i = 0; i < 3; i++)
+			diskbench__out_printf(o, "<rect class=\"dev-key\" x=\"%s\" "
+				"y=\"%s\" width=\"%s\" height=\"10\" fill=\"%s\"/>\n",
+				C(kx + i * 10.0 / 3), C(y - 9), C(10.0 / 3),
+				dev_working_fill[i]);
+	if (legend_mark(pg, &x, &y, DEV_IDLE_WORDS, draw, &kx))
+		diskbench__out_printf(o, "<rect class=\"dev-key\" x=\"%s\" y=\"%s\" "
+			"width=\"10\" height=\"10\" fill=\"%s\"/>\n", C(kx), C(y - 9),
+			DEV_IDLE_FILL);
+	if (!wb)
+		return y;
+	snprintf(words, sizeof(words), "writeback memory (line; top of a lane: %s)",
+		 mem_str(mem, sizeof(mem), wb_scale));
+	if (legend_mark(pg, &x, &y, words, draw, &kx))
+		diskbench__out_printf(o, "<path class=\"dev-key\" d=\"M%s %sh10\" "
+			"stroke=\"%s\" stroke-width=\"1.2\"/>\n", C(kx), C(y - 4),
+			DEV_WB_STROKE);
+	return y;
+}
+
+void diskbench__html_device_notes(struct diskbench__html_page *pg,
+				  const struct diskbench__html_group *g)
+{
+	struct diskbench__out *o = pg->o;
+
+	for (size_t ri = 0; ri < pg->nruns; ri++) {
+		const struct diskbench_result *res = g->res[ri];
+		const char *note = res ? diskbench_result_device_note(res) : NULL;
+
+		if (!note || diskbench_result_device_point_count(res))
+			continue;
+		diskbench__out_puts(o, "<p class=\"note dev\">");
+		diskbench__html_key(pg, ri);
+		diskbench__html_esc(o, diskbench__html_run_name(pg, ri));
+		diskbench__out_puts(o, ": no device lane: ");
+		diskbench__html_esc(o, note);
+		diskbench__out_puts(o, "</p>\n");
+	}
+}
+
 int diskbench__html_chart_timeline(struct diskbench__html_page *pg,
 				   const struct diskbench__html_group *g)
 {
 	struct tpt **pts = calloc(pg->nruns, sizeof(*pts));
 	size_t *np = calloc(pg->nruns, sizeof(*np));
 	struct gaps *gp = calloc(pg->nruns, sizeof(*gp));
+	struct dlane *dl = NULL;
 	uint64_t vmin = UINT64_MAX, vmax = 0, per = 0;
 	bool bytes = diskbench__html_group_bytes(pg, g);
-	bool slow = group_has_slow(pg, g), gaps = false;
-	struct tgeo t = { 0, 176, 190, 266, 0, 1, PL, PR, 0 };
+	bool slow = group_has_slow(pg, g), gaps = false, wb = false;
+	struct tgeo t = { 0, 176, 190, 266, 0, 1, PL, PR, 0, 266 };
 	struct logaxis ax;
-	double rmax = 0;
+	double rmax = 0, wb_scale, h = CH, ky = 0;
+	size_t lanes = 0;
 	int err = 0;
 
 	if (!pts || !np || !gp) {
@@ -884,10 +1363,24 @@ int diskbench__html_chart_timeline(struct diskbench__html_page *pg,
 		t.ymax = rmax <= m ? m : rmax <= 2 * m ? 2 * m :
 			 rmax <= 5 * m ? 5 * m : 10 * m;
 	}
+	/* The device lanes under the throughput panel, the time axis's
+	 * labels and the key under them. */
+	err = dev_lanes(pg, g, per, &dl, &lanes);
+	if (err)
+		goto out;
+	for (size_t i = 0; i < lanes; i++)
+		wb |= dl[i].has_wb;
+	wb_scale = dev_wb_scale(dl, lanes);
+	if (lanes) {
+		t.axis_y = t.tbot + DEV_TOP_GAP + (double)lanes * DEV_LANE_H -
+			   (DEV_LANE_H - DEV_LABEL_H - DEV_STRIP_H);
+		ky = t.axis_y + 56;
+		h = dev_key(pg, ky, wb, wb_scale, false) + 8;
+	}
 	t.ltop = legend(pg, g, diskbench__html_has_timeline, slow, gaps, false);
 	logaxis_fit(&ax, vmin, vmax, t.lbot, t.ltop);
 
-	svg_open(pg, g, "latency and throughput over time");
+	svg_open(pg, g, "latency and throughput over time", h);
 	legend(pg, g, diskbench__html_has_timeline, slow, gaps, true);
 	/* The grey under the grid, the bars over it (and under the lines). */
 	tl_bands(pg, g, &t, gp, false);
@@ -903,14 +1396,22 @@ int diskbench__html_chart_timeline(struct diskbench__html_page *pg,
 		tl_rate_line(pg, g, ri, pts[ri], np[ri], &t, bytes);
 	}
 	tl_slow_markers(pg, g, &t, &ax);
+	for (size_t i = 0; i < lanes; i++)
+		dev_lane_draw(pg, &t, dl[i].ri, g->res[dl[i].ri], &dl[i], t.tbot +
+			      DEV_TOP_GAP + (double)i * DEV_LANE_H, wb_scale);
+	if (lanes)
+		(void)dev_key(pg, ky, wb, wb_scale, true);
 	diskbench__out_puts(pg->o, "</svg>\n");
 out:
 	if (pts)
 		for (size_t ri = 0; ri < pg->nruns; ri++)
 			free(pts[ri]);
+	for (size_t i = 0; dl && i < lanes; i++)
+		dlane_free(&dl[i]);
 	free(pts);
 	free(np);
 	free(gp);
+	free(dl);
 	return err;
 }
 
@@ -928,6 +1429,13 @@ out:
 #define R_LBOT 176.0
 #define R_LANE_TOP 186.0
 #define R_LANE_BOT 196.0
+/* Where the run's stalls have verdicts (the device figures beside their
+ * tests), a row under the stalls' lane says where each happened, in the
+ * colour of the device lanes' state behind it; the chart grows by
+ * R_WHY_H. */
+#define R_WHY_TOP 199.0
+#define R_WHY_BOT 212.0
+#define R_WHY_H 16.0
 /* At most this many points across the chart (about one a unit). */
 #define R_POINTS 1100
 
@@ -992,15 +1500,47 @@ static void run_strip(struct diskbench__html_page *pg, const struct tgeo *t,
 	}
 }
 
+/* A cause's colour in the whole-run chart's row of verdicts: the device
+ * lanes' colour of the state it rests on (below: held; above: idle; busy:
+ * working); undecided white (in a grey frame). */
+static const char *cause_fill(uint32_t cause)
+{
+	switch (cause) {
+	case DISKBENCH_STALL_CAUSE_BELOW: return DEV_HELD_FILL;
+	case DISKBENCH_STALL_CAUSE_ABOVE: return DEV_IDLE_FILL;
+	case DISKBENCH_STALL_CAUSE_BUSY: return dev_working_fill[1];
+	default: return "#fff";
+	}
+}
+
+/* Whether any of the run's stalls has a verdict. */
+static bool run_has_why(const struct run_test *rt, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		for (size_t k = 0; k < diskbench_stalls_count(rt[i].st); k++) {
+			struct diskbench_stall x;
+
+			memset(&x, 0, sizeof(x));
+			x.sz = sizeof(x);
+			if (diskbench_stalls_get(rt[i].st, k, &x) == 0 &&
+			    x.cause != DISKBENCH_STALL_CAUSE_NONE)
+				return true;
+		}
+	}
+	return false;
+}
+
 /* Each stall: a shade down the latency panel and a bar in the lane below,
- * in its test's grade's colour, at least 2 units wide. */
+ * in its test's grade's colour, at least 2 units wide, its verdict in its
+ * tooltip; with why, under it the verdict's colour. */
 static size_t run_stall_marks(struct diskbench__html_page *pg,
 			      const struct tgeo *t, const struct run_test *rt,
-			      size_t n)
+			      size_t n, bool why)
 {
 	struct diskbench__out *o = pg->o;
 	struct nums nb = { .i = 0 };
 	size_t marked = 0;
+	char text[512];
 
 	for (size_t i = 0; i < n; i++) {
 		for (size_t k = 0; k < diskbench_stalls_count(rt[i].st); k++) {
@@ -1025,11 +1565,42 @@ static size_t run_stall_marks(struct diskbench__html_page *pg,
 				grade_fill(rt[i].grade), C(x0), C(R_LANE_TOP), C(w),
 				C(R_LANE_BOT - R_LANE_TOP), grade_fill(rt[i].grade));
 			diskbench__html_esc(o, diskbench_result_name(rt[i].res));
-			diskbench__out_printf(o, ": %s from %s</title></rect>\n",
+			diskbench__out_printf(o, ": %s from %s",
 				diskbench__html_lat(nb.b[0], sizeof(nb.b[0]),
 						    (double)x.latency_ns),
 				diskbench__html_sec(nb.b[1], sizeof(nb.b[1]),
 						    rt[i].off + x.start_ns));
+			if (diskbench_stalls_cause_text(rt[i].st, k, text, sizeof(text)) <= 0)
+				text[0] = '\0';
+			if (text[0]) {
+				diskbench__out_puts(o, "; ");
+				diskbench__html_esc(o, text);
+			}
+			diskbench__out_puts(o, "</title></rect>\n");
+			if (why && x.cause != DISKBENCH_STALL_CAUSE_NONE) {
+				diskbench__out_printf(o, "<rect class=\"stall-why\" "
+					"x=\"%s\" y=\"%s\" width=\"%s\" height=\"%s\" "
+					"fill=\"%s\"%s><title>", C(x0), C(R_WHY_TOP), C(w),
+					C(R_WHY_BOT - R_WHY_TOP), cause_fill(x.cause),
+					x.cause == DISKBENCH_STALL_CAUSE_UNDECIDED ?
+					" stroke=\"#999\"" : "");
+				diskbench__html_esc(o, diskbench_result_name(rt[i].res));
+				diskbench__out_printf(o, ": %s", diskbench_stall_cause_name(x.cause));
+				if (text[0]) {
+					diskbench__out_puts(o, ": ");
+					diskbench__html_esc(o, text);
+				}
+				diskbench__out_puts(o, "</title></rect>\n");
+				/* Its name on it, where it fits. */
+				if (0.85 * name_width(diskbench_stall_cause_name(x.cause)) + 6 <= w)
+					diskbench__out_printf(o, "<text x=\"%s\" y=\"%s\" "
+						"font-size=\"9.5\" text-anchor=\"middle\" "
+						"fill=\"%s\">%s</text>\n", C(x0 + w / 2),
+						C(R_WHY_BOT - 3),
+						x.cause == DISKBENCH_STALL_CAUSE_BELOW ||
+						x.cause == DISKBENCH_STALL_CAUSE_BUSY ? "#fff" : "#263238",
+						diskbench_stall_cause_name(x.cause));
+			}
 			marked++;
 		}
 	}
@@ -1038,8 +1609,9 @@ static size_t run_stall_marks(struct diskbench__html_page *pg,
 
 /* Axes of the whole-run chart: the latency decades, seconds into the run. */
 static void run_axes(struct diskbench__html_page *pg, const struct tgeo *t,
-		     const struct logaxis *ax, uint64_t per_ns)
+		     const struct logaxis *ax, uint64_t per_ns, bool why)
 {
+	double bot = why ? R_WHY_BOT : R_LANE_BOT, h = RH + (why ? R_WHY_H : 0);
 	struct diskbench__out *o = pg->o;
 	struct nums nb = { .i = 0 };
 	double span = (double)t->tend / NS_PER_S, step;
@@ -1056,8 +1628,7 @@ static void run_axes(struct diskbench__html_page *pg, const struct tgeo *t,
 
 		diskbench__out_printf(o, "<path d=\"M%s %sv4\" stroke=\"#999\"/>"
 			"<text x=\"%s\" y=\"%s\" text-anchor=\"middle\">%s</text>\n",
-			C(x), C(R_LANE_BOT), C(x), C(R_LANE_BOT + 15),
-			N(&nb, step * i, dec));
+			C(x), C(bot), C(x), C(bot + 15), N(&nb, step * i, dec));
 	}
 	diskbench__html_lat(per, sizeof(per), (double)per_ns);
 	diskbench__out_printf(o, "<text x=\"%s\" y=\"%s\" text-anchor=\"middle\">"
@@ -1065,8 +1636,11 @@ static void run_axes(struct diskbench__html_page *pg, const struct tgeo *t,
 		"%s</text>\n<text transform=\"translate(13 %s) rotate(-90)\" "
 		"text-anchor=\"middle\">worst latency</text>\n<text x=\"%s\" y=\"%s\" "
 		"text-anchor=\"end\">stalls</text>\n",
-		C((RPL + RPR) / 2), C(RH - 6), per, C((R_LTOP + R_LBOT) / 2),
+		C((RPL + RPR) / 2), C(h - 6), per, C((R_LTOP + R_LBOT) / 2),
 		C(RPL - 6), C(R_LANE_BOT - 1));
+	if (why)
+		diskbench__out_printf(o, "<text x=\"%s\" y=\"%s\" text-anchor=\"end\">"
+			"where</text>\n", C(RPL - 6), C(R_WHY_BOT - 1));
 }
 
 /* The run's tests with a timeline, on the run's axis, into *out (*n). */
@@ -1166,12 +1740,13 @@ int diskbench__html_chart_run(struct diskbench__html_page *pg, size_t ri)
 {
 	const struct diskbench__report_run *run = &pg->r->runs.v[ri];
 	struct diskbench__out *o = pg->o;
-	struct tgeo t = { R_LTOP, R_LBOT, 0, 0, 0, 1, RPL, RPR, 0 };
+	struct tgeo t = { R_LTOP, R_LBOT, 0, 0, 0, 1, RPL, RPR, 0, 0 };
 	uint64_t t0, t1, vmin = UINT64_MAX, vmax = 0, per;
 	struct run_test *rt = NULL;
 	struct logaxis ax;
 	size_t n = 0;
-	int err;
+	bool why;
+	int err, h;
 
 	if (!diskbench__run_span(run, &t0, &t1)) {
 		diskbench__out_puts(o, "<p class=\"note\">");
@@ -1202,10 +1777,12 @@ int diskbench__html_chart_run(struct diskbench__html_page *pg, size_t ri)
 	if (err)
 		goto out;
 	logaxis_fit(&ax, vmin, vmax, R_LBOT, R_LTOP);
+	why = run_has_why(rt, n);
+	h = RH + (why ? (int)R_WHY_H : 0);
 	diskbench__out_printf(o, "<svg class=\"run\" "
 		"xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
 		"font-family=\"sans-serif\" font-size=\"11\" fill=\"#333\" "
-		"role=\"img\" aria-label=\"", RW, RH, RW, RH);
+		"role=\"img\" aria-label=\"", RW, h, RW, h);
 	diskbench__html_esc(o, diskbench__html_run_name(pg, ri));
 	diskbench__out_puts(o, ": the whole run, worst latency over time, "
 			    "stalls marked\">\n<title>");
@@ -1213,8 +1790,8 @@ int diskbench__html_chart_run(struct diskbench__html_page *pg, size_t ri)
 	diskbench__out_puts(o, ": the whole run, worst latency over time, "
 			    "stalls marked</title>\n");
 	run_strip(pg, &t, rt, n);
-	run_axes(pg, &t, &ax, per);
-	(void)run_stall_marks(pg, &t, rt, n);
+	run_axes(pg, &t, &ax, per, why);
+	(void)run_stall_marks(pg, &t, rt, n, why);
 	for (size_t i = 0; i < n; i++) {
 		t.off = rt[i].off;
 		tl_latency_line(pg, "1.5", ri, rt[i].v, rt[i].n, &t, &ax);

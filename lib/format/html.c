@@ -17,15 +17,20 @@
  *   - the runs, one row each (name, host, kernel, file system, directory,
  *     engine, start, seed, options, version);
  *   - the summary: a red line for every phase of every run that stalled
- *     (diskbench_stalls_find(), see stall_check()), then a phase x run grid of worst latencies;
+ *     (diskbench_stalls_find(), see stall_check()), with where its stalls
+ *     happened where the result has device figures (stall_causes()), then
+ *     a phase x run grid of worst latencies;
  *   - per run, a whole-run timeline: its tests on one axis, the worst
- *     latency over time, its stalls marked (format/html-chart.c);
+ *     latency over time, its stalls marked, with their verdicts
+ *     (format/html-chart.c);
  *   - bonnie++'s table as bon_csv2html lays it out, coloured by its rule;
  *   - per phase: a table of the percentiles asked for, a percentile curve
  *     (x on a "nines" scale) and a timeline (worst latency per interval on a
  *     log scale above throughput per interval; intervals in which no
  *     operation ended show as gaps and zero throughput, runs of them as
- *     shaded bands).
+ *     shaded bands), and under it a lane per run with device figures:
+ *     what its device did in each sampling interval, held, idle or
+ *     working, and the machine's writeback memory.
  *
  * This file writes the page; its pieces are apart: the charts in
  * format/html-chart.c, bonnie++'s table in format/html-bonnie.c,
@@ -40,6 +45,7 @@
 #include <time.h>
 
 #include <diskbench/compare.h>
+#include <diskbench/device.h>
 #include <diskbench/hist.h>
 #include <diskbench/stall.h>
 #include <diskbench/target.h>
@@ -211,6 +217,16 @@ static void page_head(struct diskbench__html_page *pg)
 		"ul.stalls li.g1{border-left-color:#c9a227;background:#fdf8e6;color:#5f4b00;font-weight:normal}\n"
 		"ul.stalls li b{text-transform:uppercase;font-size:11px;letter-spacing:.04em;margin-right:4px}\n"
 		"ul.stalls li.error{border-left-color:#6a1b9a;background:#f3e5f5;color:#4a148c}\n"
+		/* A stall's verdict under its line, its cause in the colour
+		 * of the device lanes' state behind it: held (below) red,
+		 * idle (above) blue-grey, working (busy) green. */
+		"ul.stalls li span.why{display:block;margin-top:3px;font-weight:normal;color:#263238}\n"
+		"span.why i{font-style:normal;font-weight:600;text-transform:uppercase;font-size:11px;"
+		"letter-spacing:.04em;padding:0 5px;margin-right:6px;border-radius:3px;color:#fff}\n"
+		"span.why i.c1{background:#d32f2f}\n"
+		"span.why i.c2{background:#78909c}\n"
+		"span.why i.c3{background:#2e7d32}\n"
+		"span.why i.c4{background:#fff;color:#555;border:1px solid #999}\n"
 		"ul.verdict{padding:8px 12px 8px 28px;margin:6px 0 12px;background:#f1f3f6;border-left:6px solid #455a64}\n"
 		"ul.verdict li{margin:2px 0}\n"
 		"p.ok{padding:6px 10px;border-left:6px solid #2e7d32;background:#e8f5e9;color:#1b5e20}\n"
@@ -235,7 +251,7 @@ static void page_head(struct diskbench__html_page *pg)
 		"h4{font-size:14px;margin:14px 0 4px}\n"
 		"p.config{color:#444;font-size:12px;margin:4px 0}\n"
 		"p.config .ck{color:#777}\n"
-		"div.charts{display:flex;flex-wrap:wrap;gap:14px}\n"
+		"div.charts{display:flex;flex-wrap:wrap;gap:14px;align-items:flex-start}\n"
 		"div.charts svg{max-width:100%;height:auto;border:1px solid #e2e2e2;background:#fff}\n"
 		"p.run{margin:12px 0 4px}\n"
 		"svg.run{display:block;max-width:100%;height:auto;border:1px solid #e2e2e2;background:#fff}\n"
@@ -340,6 +356,7 @@ static void run_phase(struct diskbench__html_page *pg, size_t ri,
 
 /* One line of the summary: a result's stalls, or its error. */
 struct sum_line {
+	const struct diskbench_result *res;
 	size_t ri, gi;
 	bool response;          /* the stall analysis of its response time */
 	uint32_t grade;         /* enum diskbench_stall_grade */
@@ -417,6 +434,126 @@ static bool stall_line(struct diskbench__out *o, const struct diskbench_result *
 }
 
 static const char *const grade_class[] = { "", "g1", "g2", "g3" };
+
+/* Causes of stalls (enum diskbench_stall_cause) the summary knows of. */
+#define CAUSES 5
+
+/* How many of a result's stalls have each cause (n[cause], cause below
+ * CAUSES); the stalls with a verdict, 0 where the result has no device
+ * figures. */
+static size_t cause_counts(struct diskbench__out *o,
+			   const struct diskbench_result *res, size_t n[CAUSES])
+{
+	const struct diskbench_stalls *st;
+	bool owned = false;
+	size_t with = 0;
+	int err = 0;
+
+	memset(n, 0, CAUSES * sizeof(*n));
+	st = diskbench__stalls_default(res, &owned, &err);
+	if (!st) {
+		if (!o->err)
+			o->err = err;
+		return 0;
+	}
+	for (size_t i = 0; i < diskbench_stalls_count(st); i++) {
+		struct diskbench_stall x;
+
+		memset(&x, 0, sizeof(x));
+		x.sz = sizeof(x);
+		if (diskbench_stalls_get(st, i, &x) || x.cause == DISKBENCH_STALL_CAUSE_NONE ||
+		    x.cause >= CAUSES)
+			continue;
+		n[x.cause]++;
+		with++;
+	}
+	if (owned)
+		diskbench_stalls_free((struct diskbench_stalls *)st);
+	return with;
+}
+
+/* At most this many stalls' sentences in a verdict line's tooltip. */
+#define CAUSE_TIPS 20
+
+/*
+ * Where a phase's stalls happened, under its line in the summary: a line
+ * per cause (diskbench_stall::cause, from the device figures beside the
+ * phase), most stalls first, with the cause's name in the device lanes'
+ * colour for it, how many of the stalls it covers, and the library's
+ * sentence (diskbench_stalls_cause_text()) for the longest of them;
+ * every one's own sentence in the line's tooltip. Nothing for a result
+ * without device figures.
+ */
+static void stall_causes(struct diskbench__out *o, const struct diskbench_result *res)
+{
+	const struct diskbench_stalls *st;
+	size_t n[CAUSES], total, cnt;
+	bool owned = false;
+	char text[512], a[48], b[48];
+	int err = 0;
+
+	total = cause_counts(o, res, n);
+	if (!total)
+		return;
+	st = diskbench__stalls_default(res, &owned, &err);
+	if (!st)
+		return;
+	cnt = diskbench_stalls_count(st);
+	for (size_t done = 0; done < total; ) {
+		uint32_t c = 1;
+		size_t longest = SIZE_MAX, tips = 0;
+		uint64_t longest_ns = 0;
+
+		for (uint32_t k = 2; k < CAUSES; k++)
+			if (n[k] > n[c])
+				c = k;
+		for (size_t i = 0; i < cnt; i++) {
+			struct diskbench_stall x;
+
+			memset(&x, 0, sizeof(x));
+			x.sz = sizeof(x);
+			if (diskbench_stalls_get(st, i, &x) == 0 && x.cause == c &&
+			    (longest == SIZE_MAX || x.latency_ns > longest_ns)) {
+				longest = i;
+				longest_ns = x.latency_ns;
+			}
+		}
+		diskbench__out_puts(o, "<span class=\"why\" title=\"");
+		for (size_t i = 0; i < cnt && tips <= CAUSE_TIPS; i++) {
+			struct diskbench_stall x;
+
+			memset(&x, 0, sizeof(x));
+			x.sz = sizeof(x);
+			if (diskbench_stalls_get(st, i, &x) || x.cause != c)
+				continue;
+			if (tips++ == CAUSE_TIPS) {
+				diskbench__out_printf(o, "&#10;and %zu more", n[c] - CAUSE_TIPS);
+				break;
+			}
+			if (diskbench_stalls_cause_text(st, i, text, sizeof(text)) < 0)
+				text[0] = '\0';
+			diskbench__out_printf(o, "%s%s at %s: ", tips > 1 ? "&#10;" : "",
+				diskbench__html_lat(a, sizeof(a), (double)x.latency_ns),
+				diskbench__html_sec(b, sizeof(b), x.start_ns));
+			diskbench__html_esc(o, text);
+		}
+		diskbench__out_printf(o, "\"><i class=\"c%u\">%s</i>", (unsigned)c,
+				      diskbench_stall_cause_name(c));
+		if (n[c] == cnt && cnt > 1)
+			diskbench__out_printf(o, "all %zu stalls; the longest: ", cnt);
+		else if (n[c] < cnt)
+			diskbench__out_printf(o, "%zu of the %zu stalls%s", n[c], cnt,
+					      n[c] > 1 ? "; the longest: " : ": ");
+		if (diskbench_stalls_cause_text(st, longest, text, sizeof(text)) < 0)
+			text[0] = '\0';
+		diskbench__html_esc(o, text);
+		diskbench__out_puts(o, "</span>");
+		done += n[c];
+		n[c] = 0;
+	}
+	if (owned)
+		diskbench_stalls_free((struct diskbench_stalls *)st);
+}
 
 /* The verdict across set-ups (diskbench_compare_text()), a line each. */
 static void verdict(struct diskbench__html_page *pg)
@@ -507,6 +644,7 @@ static void summary(struct diskbench__html_page *pg)
 				if (!s.stalled ||
 				    !stall_line(o, x, l->text, sizeof(l->text), &l->grade))
 					continue;
+				l->res = x;
 				l->ri = ri;
 				l->gi = gi;
 				l->response = resp;
@@ -537,6 +675,7 @@ static void summary(struct diskbench__html_page *pg)
 					      diskbench__html_lat(a, sizeof(a), (double)l->max),
 					      diskbench__html_sig3(b, sizeof(b),
 						l->factor < 100 ? floor(l->factor) : l->factor));
+		stall_causes(o, l->res);
 		diskbench__out_puts(o, "</li>\n");
 	}
 	for (size_t gi = 0; errors && gi < pg->ng; gi++) {
@@ -612,14 +751,46 @@ static void summary(struct diskbench__html_page *pg)
 			if (s.has_dist)
 				diskbench__out_printf(o, " <small>(%s)</small>",
 						      diskbench__html_lat(b, sizeof(b), (double)s.p99));
-			if (sum.count)
-				diskbench__out_printf(o, " <small>&#183; %zu stall%s</small>",
+			if (sum.count) {
+				size_t cn[CAUSES];
+				const char *sep = " (";
+
+				diskbench__out_printf(o, " <small>&#183; %zu stall%s",
 						      sum.count, sum.count == 1 ? "" : "s");
+				/* Where, where the device figures say. */
+				if (cause_counts(o, g->res[ri], cn)) {
+					for (uint32_t c = 1; c < CAUSES; c++) {
+						if (!cn[c])
+							continue;
+						if (cn[c] == sum.count)
+							diskbench__out_printf(o, "%s%s", sep,
+								diskbench_stall_cause_name(c));
+						else
+							diskbench__out_printf(o, "%s%zu %s", sep, cn[c],
+								diskbench_stall_cause_name(c));
+						sep = ", ";
+					}
+					diskbench__out_puts(o, ")");
+				}
+				diskbench__out_puts(o, "</small>");
+			}
 			diskbench__out_puts(o, "</td>");
 		}
 		diskbench__out_puts(o, "</tr>\n");
 	}
 	diskbench__out_puts(o, "</table>\n");
+}
+
+/* Whether any result of the page has device figures (so its charts have
+ * device lanes and its stalls verdicts). */
+static bool page_has_devices(const struct diskbench__html_page *pg)
+{
+	for (size_t gi = 0; gi < pg->ng; gi++)
+		for (size_t ri = 0; ri < pg->nruns; ri++)
+			if (pg->g[gi].res[ri] &&
+			    diskbench_result_device_point_count(pg->g[gi].res[ri]))
+				return true;
+	return false;
 }
 
 /* ---- whole runs ---- */
@@ -648,7 +819,15 @@ static int whole_runs(struct diskbench__html_page *pg)
 		"the summary lists) as a shade over the latency and a bar below "
 		"it, in its test's grade's colour (severe red, stall orange, "
 		"hiccup amber). A stall that keeps its own pace, whatever test is "
-		"running, shows its period here.</p>\n");
+		"running, shows its period here.");
+	if (page_has_devices(pg))
+		diskbench__out_puts(o, " Where the device figures beside a test "
+			"give its stalls a verdict, a row under the bars says where "
+			"each happened: below the block layer (red: the device held "
+			"requests and completed none), above the device (blue-grey: "
+			"nothing in flight), busy (green: the device was completing "
+			"other work) or undecided (white).");
+	diskbench__out_puts(o, "</p>\n");
 	for (size_t ri = 0; ri < pg->nruns && !err; ri++)
 		err = diskbench__html_chart_run(pg, ri);
 	return err;
@@ -928,6 +1107,8 @@ static int latency_charts(struct diskbench__html_page *pg,
 	if (lines)
 		err = diskbench__html_chart_timeline(pg, g);
 	diskbench__out_puts(o, "</div>\n");
+	if (lines && !err)
+		diskbench__html_device_notes(pg, g);
 	slow_table(pg, g);
 	return err;
 }
@@ -1095,7 +1276,18 @@ int diskbench__write_html(struct diskbench_report *r,
 				"at the top, each run in a lane of its own. Rings: the "
 				"slow operations of the "
 				"run's slow log (the first 500 of each run), at the "
-				"time each ended and its latency.</p>\n");
+				"time each ended and its latency.");
+		if (pg.ng && page_has_devices(&pg))
+			diskbench__out_puts(o, " Under the timeline, a lane per "
+				"run with device figures, on the same time axis: what "
+				"the file system's device did in each sampling interval "
+				"(red: held, requests in flight and none completed; "
+				"green: working, darker the busier; blue-grey: idle), "
+				"with the machine's writeback memory as a line; a "
+				"device below it gets a lane where a stall's verdict "
+				"names it.");
+		if (pg.ng)
+			diskbench__out_puts(o, "</p>\n");
 		for (size_t gi = 0; gi < pg.ng && !err; gi++)
 			err = phase_section(&pg, gi);
 		if (err)
