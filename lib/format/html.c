@@ -427,7 +427,7 @@ static bool stall_line(struct diskbench__out *o, const struct diskbench_result *
 	sum.sz = sizeof(sum);
 	(void)diskbench_stalls_summary(st, &sum);
 	*grade = sum.grade;
-	n = diskbench__stalls_body(st, buf, size);
+	n = diskbench__stalls_body(st, buf, size, false);
 	if (owned)
 		diskbench_stalls_free((struct diskbench_stalls *)st);
 	return n > 0 && (size_t)n < size;

@@ -400,7 +400,7 @@ static int fill_cell(struct diskbench_compare *c, size_t ti, size_t si)
 		}
 		if (!err && sm.stalled && (sm.count > most || !c->lines[ti * c->ns + si])) {
 			char line[512];
-			long n = diskbench__stalls_body(st, line, sizeof(line));
+			long n = diskbench__stalls_body(st, line, sizeof(line), true);
 
 			most = sm.count;
 			if (n > 0 && (size_t)n < sizeof(line)) {

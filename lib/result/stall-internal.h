@@ -23,10 +23,12 @@ diskbench__stalls_default(const struct diskbench_result *res, bool *owned,
  * phase's name and comes before the grade ("9 stalls of 2.52 s ..., 34 %
  * of the phase stalled"), without a newline, for outputs that show the
  * name and the grade their own way (the comparison's verdict, the HTML
- * summary). As snprintf() writes; 0 when the phase did not stall.
+ * summary), with where they happened ("; where: ...") when where is true
+ * (the HTML shows the verdicts its own way). As snprintf() writes; 0 when
+ * the phase did not stall.
  */
 long diskbench__stalls_body(const struct diskbench_stalls *st, char *buf,
-			    size_t size);
+			    size_t size, bool where);
 
 /*
  * The gaps between the starts of n + 1 stalls (gaps[], reordered): their

@@ -832,7 +832,14 @@ static const char *bytes_text(char *buf, size_t size, uint64_t b)
 		v /= 1000;
 		u++;
 	}
-	snprintf(buf, size, "%.*f %s", v < 10 ? 2 : v < 100 ? 1 : 0, v, units[u]);
+	{
+		char num[48];
+
+		/* diskbench__fixed(): a point whatever the caller's locale. */
+		snprintf(buf, size, "%s %s",
+			 diskbench__fixed(num, sizeof(num), v, v < 10 ? 2 : v < 100 ? 1 : 0),
+			 units[u]);
+	}
 	return buf;
 }
 
@@ -1026,7 +1033,7 @@ static void where(const struct diskbench_stalls *st, char *line, int *n)
 	}
 }
 
-static void body(const struct diskbench_stalls *st, char *line, int *n)
+static void body(const struct diskbench_stalls *st, char *line, int *n, bool with_where)
 {
 	const struct diskbench_stall_summary *s = &st->sum;
 	const struct diskbench__measured *m = diskbench__measured_c(st->res);
@@ -1072,7 +1079,8 @@ static void body(const struct diskbench_stalls *st, char *line, int *n)
 				       (double)s->delay_ns / (double)s->delayed));
 	if (!(st->s[0].flags & DISKBENCH_STALL_EXACT))
 		add(line, n, " (times to one timeline interval)");
-	where(st, line, n);
+	if (with_where)
+		where(st, line, n);
 }
 
 /* line (n bytes, n < LINE - 1 or cut there) to buf as snprintf would,
@@ -1096,7 +1104,7 @@ static long hand_line(char *line, int n, bool nl, char *buf, size_t size)
 }
 
 long diskbench__stalls_body(const struct diskbench_stalls *st, char *buf,
-			    size_t size)
+			    size_t size, bool with_where)
 {
 	char line[LINE];
 	int n = 0;
@@ -1105,7 +1113,7 @@ long diskbench__stalls_body(const struct diskbench_stalls *st, char *buf,
 		buf[0] = '\0';
 	if (!st->sum.stalled)
 		return 0;
-	body(st, line, &n);
+	body(st, line, &n, with_where);
 	return hand_line(line, n, false, buf, size);
 }
 
@@ -1125,7 +1133,7 @@ static long diskbench_stalls_summary_text__impl(const struct diskbench_stalls *s
 	m = diskbench__measured_c(st->res);
 	add(line, &n, "%s%s: ", diskbench_result_name(st->res),
 	    m && m->base_p99_ns ? " (response time)" : "");
-	body(st, line, &n);
+	body(st, line, &n, true);
 	add(line, &n, " (grade %s)", diskbench_stall_grade_name(st->sum.grade));
 	return hand_line(line, n, true, buf, size);
 }
