@@ -1060,6 +1060,38 @@ static void latency_lines(const struct diskbench_compare *c, struct text *t)
 	}
 }
 
+/* Where a set-up's stalls happened, from their verdicts: "; where: all
+ * below the block layer", or each verdict with its count, the commonest
+ * first; nothing when none has one. */
+static void where_words(const struct diskbench_compare_setup *w, struct text *t)
+{
+	static const char *const words[5] = {
+		"", "below the block layer", "above the device", "the device busy",
+		"undecided"
+	};
+	uint64_t n[5] = { 0, w->stalls_below, w->stalls_above, w->stalls_busy,
+			  w->stalls_undecided };
+	uint64_t all = n[1] + n[2] + n[3] + n[4];
+
+	if (!all)
+		return;
+	if (n[w->cause] == all) {
+		say(t, "; where: %s%s", all > 1 ? "all " : "", words[w->cause]);
+		return;
+	}
+	say(t, "; where: ");
+	for (int first = 1; all; first = 0) {
+		int k = 1;
+
+		for (int j = 2; j <= 4; j++)
+			if (n[j] > n[k])
+				k = j;
+		say(t, "%s%llu %s", first ? "" : ", ", (unsigned long long)n[k], words[k]);
+		all -= n[k];
+		n[k] = 0;
+	}
+}
+
 /* A set-up whose stalls span tests: how often they come, run-wide. */
 static void whole_run_line(const struct diskbench_compare *c, size_t si,
 			   struct text *t)
@@ -1080,6 +1112,7 @@ static void whole_run_line(const struct diskbench_compare *c, size_t si,
 		say(t, ", %s of %s stalled",
 		    pct(a, sizeof(a), 100.0 * (double)w->stalled_ns / (double)w->span_ns),
 		    c->s[si].nruns == 1 ? "it" : "them");
+	where_words(w, t);
 	say(t, "\n");
 }
 

@@ -470,13 +470,14 @@ static int scripted_op(struct diskbench_custom_ctx *ctx, uint64_t index,
 	return 0;
 }
 
-/* The scripted phase's result (a copy, the caller's), run in a directory
- * of its own that is left empty. */
-static struct diskbench_result *scripted_result(enum script how, uint64_t interval_ns)
+/* The scripted phase's result (a copy, the caller's), its clock starting
+ * at at_ms, run in a directory of its own that is left empty. */
+static struct diskbench_result *scripted_result_at(enum script how, uint64_t interval_ns,
+						   uint64_t at_ms)
 {
 	const char *base = getenv("DISKBENCH_TEST_DISK_DIR");
 	char *dir = make_dir(base ? base : "/var/tmp");
-	struct scripted sc = { .now = 1000 * MS, .base = 1000 * MS, .how = how };
+	struct scripted sc = { .now = at_ms * MS, .base = at_ms * MS, .how = how };
 	struct diskbench_engine_ops eo = DISKBENCH_ENGINE_OPS_INIT;
 	struct diskbench_custom_ctx_ops co = DISKBENCH_CUSTOM_CTX_OPS_INIT;
 	struct diskbench_target_opts to = DISKBENCH_TARGET_OPTS_INIT;
@@ -509,6 +510,11 @@ static struct diskbench_result *scripted_result(enum script how, uint64_t interv
 	rmdir(dir);
 	free(dir);
 	return copy;
+}
+
+static struct diskbench_result *scripted_result(enum script how, uint64_t interval_ns)
+{
+	return scripted_result_at(how, interval_ns, 1000);
 }
 
 static void verdict_of(enum script how, uint64_t interval_ns, struct diskbench_stall *out,
@@ -997,6 +1003,7 @@ static void test_explained_compare(void **state)
 	}
 	assert_true(diskbench_compare_text(c, text, sizeof(text)) > 0);
 	print_message("%s", text);
+	assert_null(strstr(text, "over the whole run"));  /* one test each */
 	assert_non_null(strstr(text, "raid stalls: scripted ("));
 	/* (the line of one repetition) */
 	assert_non_null(strstr(text, "; where: below the block layer (scripted held "
@@ -1008,6 +1015,39 @@ static void test_explained_compare(void **state)
 			       "requests))"));
 	diskbench_compare_free(c);
 	diskbench_report_free(rep);
+
+	/* A set-up whose run stalled in two tests, one after the other on
+	 * its clock (1 s and 3 s): its whole run says where, 2 below the
+	 * block layer and 1 above the device. */
+	{
+		struct diskbench_report_info info = DISKBENCH_REPORT_INFO_INIT;
+		struct diskbench_result *two[2] = { scripted_result_at(HELD, 10 * MS, 1000),
+						    scripted_result_at(TWO, 10 * MS, 3000) };
+		struct diskbench_compare_setup w = { .sz = sizeof(w) };
+
+		assert_ok(diskbench_report_new(&rep));
+		info.name = "card";
+		assert_ok(diskbench_report_add(rep, &info,
+					       (const struct diskbench_result *const *)two, 2));
+		info.name = "other";
+		assert_ok(diskbench_report_add(rep, &info,
+					       (const struct diskbench_result *const *)two, 1));
+		assert_ok(diskbench_compare_new(&c, rep, NULL));
+		assert_ok(diskbench_compare_setup_get(c, 0, &w));
+		assert_u64_eq(w.stalls, 3);
+		assert_u64_eq(w.stalls_below, 2);
+		assert_u64_eq(w.stalls_above, 1);
+		assert_int_equal(w.cause, DISKBENCH_STALL_CAUSE_BELOW);
+		assert_true(diskbench_compare_text(c, text, sizeof(text)) > 0);
+		print_message("%s", text);
+		assert_non_null(strstr(text, "card over the whole run: 3 stalls in 2 tests"));
+		assert_non_null(strstr(text, "stalled; where: 2 below the block layer, "
+				       "1 above the device\n"));
+		diskbench_compare_free(c);
+		diskbench_report_free(rep);
+		diskbench_result_free(two[0]);
+		diskbench_result_free(two[1]);
+	}
 }
 
 static int sampler_of(pid_t pid)
