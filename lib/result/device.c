@@ -23,6 +23,19 @@ int diskbench__result_set_devices(struct diskbench_result *res,
 		diskbench__dev_series_free(dev);
 		return -EINVAL;
 	}
+	/* A paced phase's response time shares them (result.c,
+	 * diskbench__result_set_pace()). */
+	if (m->pace && dev) {
+		struct diskbench__measured *rm = diskbench__measured(m->pace->response);
+		struct diskbench__dev_series *copy;
+
+		if (diskbench__dev_series_copy(&copy, dev)) {
+			diskbench__dev_series_free(dev);
+			return -ENOMEM;
+		}
+		diskbench__dev_series_free(rm->dev);
+		rm->dev = copy;
+	}
 	diskbench__dev_series_free(m->dev);
 	m->dev = dev;
 	return 0;

@@ -830,6 +830,20 @@ int diskbench__result_set_pace(struct diskbench_result *res,
 	part->info = *info;
 	part->info.sz = sizeof(part->info);
 	part->response = response;
+	/* The response time is the same requests' over the same time: the
+	 * phase's device figures are its too (its stalls' verdicts). */
+	if (m->dev) {
+		struct diskbench__measured *rm = diskbench__measured(response);
+		struct diskbench__dev_series *copy;
+
+		if (diskbench__dev_series_copy(&copy, m->dev)) {
+			diskbench_result_free(response);
+			free(part);
+			return -ENOMEM;
+		}
+		diskbench__dev_series_free(rm->dev);
+		rm->dev = copy;
+	}
 	/* -ERANGE (a rank among overflowed values) still gives a bound. */
 	if (m->hist && diskbench_hist_count(m->hist))
 		(void)diskbench_hist_percentile(m->hist, 99,

@@ -157,6 +157,88 @@ paced_random(struct fx *f, uint64_t n, double rate, uint32_t pflags,
 }
 
 /*
+ * The verdict of a paced phase's stalls, service and response time alike:
+ * the simulated device (cfg.device) holds the stalled request for 1.5 s,
+ * so the service time's stall is below the block layer, and so is the
+ * response time's (from the stalled request's intended start at 1 s to
+ * the end of the queue behind it, 2.66 s: held for 1.5 s of it, then
+ * working). The response shares the phase's device figures, read back
+ * from JSON and the binary encoding too.
+ */
+static void test_stall_response_verdict(void **state)
+{
+	struct fx *f = *state;
+	struct sim_config cfg = { .read_ns = LAT, .no_data = true, .device = true };
+	struct diskbench_random_opts o = DISKBENCH_RANDOM_OPTS_INIT;
+	struct diskbench_pace_opts po = DISKBENCH_PACE_OPTS_INIT;
+	struct diskbench_run_opts ro = seed_opts(7);
+	struct diskbench_phase *p = NULL;
+	struct diskbench_report *rep, *rep2;
+	const struct diskbench_result *r, *results[2];
+	struct diskbench_result *dec;
+	void *e1, *e2;
+	size_t l1, l2;
+	char *j, *j2;
+
+	fx_sim(f, &cfg);
+	fx_open(f, FILE_BYTES, BLOCK, 0, &ro);
+	sim_stall(f->s, SIM_READ, 1000 + 1, STALL);
+	o.ops = 4000;
+	assert_ok(diskbench_phase_random_new(&p, &o));
+	po.rate_per_sec = 1000;
+	assert_ok(diskbench_phase_set_pace(p, &po));
+	assert_ok(diskbench_run_add(f->run, p));
+	run_execute_ok(f->run);
+	r = diskbench_run_result(f->run, 0);
+	results[0] = r;
+	results[1] = diskbench_result_response(r);
+	assert_non_null(results[1]);
+	assert_int_equal(diskbench_result_device_count(results[1]), 1);
+	assert_int_equal(diskbench_result_device_point_count(results[1]),
+			 diskbench_result_device_point_count(r));
+	for (int k = 0; k < 2; k++) {
+		struct diskbench_stalls *st;
+		struct diskbench_stall s = { .sz = sizeof(s) };
+		char text[512];
+
+		assert_ok(diskbench_stalls_find(&st, results[k], NULL));
+		assert_int_equal(diskbench_stalls_count(st), 1);
+		assert_ok(diskbench_stalls_get(st, 0, &s));
+		assert_true(diskbench_stalls_cause_text(st, 0, text, sizeof(text)) > 0);
+		print_message("%s: %s\n", k ? "response" : "service", text);
+		assert_int_equal(s.cause, DISKBENCH_STALL_CAUSE_BELOW);
+		assert_u64_eq(s.cause_inflight, 1);
+		assert_non_null(strstr(text, "below the block layer: sim held 1 request for 1.500 s"));
+		diskbench_stalls_free(st);
+	}
+
+	/* Read back: the same document again, the same encoding again. */
+	assert_ok(diskbench_report_new(&rep));
+	assert_ok(diskbench_report_add_run(rep, NULL, f->run));
+	j = fx_write(rep, DISKBENCH_FORMAT_JSON, NULL);
+	assert_ok(diskbench_report_new(&rep2));
+	assert_int_equal(diskbench_report_read(rep2, DISKBENCH_FORMAT_JSON, j, strlen(j),
+					       "x.json"), 1);
+	j2 = fx_write(rep2, DISKBENCH_FORMAT_JSON, NULL);
+	assert_string_equal(j, j2);
+	assert_int_equal(diskbench_result_device_count(
+		diskbench_result_response(diskbench_report_result(rep2, 0, 0))), 1);
+	assert_ok(diskbench_result_encode(r, &e1, &l1));
+	assert_ok(diskbench_result_decode(&dec, e1, l1, NULL));
+	assert_ok(diskbench_result_encode(dec, &e2, &l2));
+	assert_int_equal(l1, l2);
+	assert_memory_equal(e1, e2, l1);
+	assert_int_equal(diskbench_result_device_count(diskbench_result_response(dec)), 1);
+	diskbench_free(e1);
+	diskbench_free(e2);
+	diskbench_result_free(dec);
+	free(j);
+	free(j2);
+	diskbench_report_free(rep);
+	diskbench_report_free(rep2);
+}
+
+/*
  * The issue's proof: 1000 requests a second, 100 us each, one 1.5 s stall.
  * Service time: one operation of 1.5001 s, the rest 100 us. Response time:
  * the stalled request's 1.5001 s, then every request meant to start during
@@ -1488,6 +1570,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_stall_response, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_stall_response_verdict, fx_setup,
+						fx_teardown),
 		cmocka_unit_test_setup_teardown(test_no_stall_agree, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_cannot_keep_up, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_queued, fx_setup, fx_teardown),
