@@ -3,7 +3,8 @@
  * @brief The kernel's view beside a phase: the block devices under the
  * target's file system and the machine's I/O pressure, interval by interval.
  *
- * While a phase is timed, the library samples, on a thread of its own and
+ * While a phase is timed, the library samples, by a process of its own
+ * (a thread would share the phase's files; docs/devices.md) and
  * at the phase's timeline interval (100 ms by default), what the kernel
  * says of the block devices the target's files end up on: requests
  * completed (reads, writes, bytes), requests in flight, time busy
