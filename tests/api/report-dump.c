@@ -9,6 +9,35 @@
 #include "common-test.h"
 #include "report-fixture.h"
 
+/* Result want of r, counted across runs, in the binary encoding
+ * (exchange.h) on standard output; frees r. The exit status: 0, 1 on an
+ * error, 3 when r has no such result. */
+static int encode_nth(struct diskbench_report *r, size_t want)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < diskbench_report_run_count(r); i++) {
+		for (size_t k = 0; k < diskbench_report_result_count(r, i); k++, n++) {
+			void *buf;
+			size_t len;
+			int err;
+
+			if (n != want)
+				continue;
+			err = diskbench_result_encode(diskbench_report_result(r, i, k),
+						      &buf, &len);
+			if (!err && fwrite(buf, 1, len, stdout) != len)
+				err = -EIO;
+			if (!err)
+				diskbench_free(buf);
+			diskbench_report_free(r);
+			return err ? 1 : 0;
+		}
+	}
+	diskbench_report_free(r);
+	return 3;   /* no such result */
+}
+
 int main(int argc, char **argv)
 {
 	struct diskbench_write_opts wo = DISKBENCH_WRITE_OPTS_INIT;
@@ -19,59 +48,20 @@ int main(int argc, char **argv)
 	if (argc == 3 && strcmp(argv[1], "result") == 0) {
 		/* Result N of the fixed report's runs, counted across runs, in
 		 * the binary encoding (exchange.h): a seed for fuzz-result. */
-		size_t want = (size_t)strtoul(argv[2], NULL, 10), n = 0;
-		void *buf;
-		size_t len;
-
-		r = fx_report();
-		for (size_t i = 0; i < diskbench_report_run_count(r); i++) {
-			for (size_t k = 0; k < diskbench_report_result_count(r, i); k++, n++) {
-				if (n != want)
-					continue;
-				err = diskbench_result_encode(diskbench_report_result(r, i, k),
-							      &buf, &len);
-				if (!err && fwrite(buf, 1, len, stdout) != len)
-					err = -EIO;
-				if (!err)
-					diskbench_free(buf);
-				diskbench_report_free(r);
-				return err ? 1 : 0;
-			}
-		}
-		diskbench_report_free(r);
-		return 3;   /* no such result */
+		return encode_nth(fx_report(), (size_t)strtoul(argv[2], NULL, 10));
 	}
 	if (argc == 4 && strcmp(argv[1], "encode") == 0) {
 		/* Result N of a result file (any format the readers take),
 		 * counted across runs, in the binary encoding: a seed for
 		 * fuzz-result from a document (tests/fuzz/seeds). */
-		size_t want = (size_t)strtoul(argv[3], NULL, 10), n = 0;
-		void *buf;
-		size_t len;
-
-		err = diskbench_report_new(&r);
-		if (!err && (err = diskbench_report_read_file(r, DISKBENCH_FORMAT_AUTO,
-							      argv[2])) < 0) {
+		if (diskbench_report_new(&r))
+			return 1;
+		if (diskbench_report_read_file(r, DISKBENCH_FORMAT_AUTO, argv[2]) < 0) {
 			fprintf(stderr, "report-dump: %s\n", diskbench_report_errmsg(r));
 			diskbench_report_free(r);
 			return 1;
 		}
-		for (size_t i = 0; i < diskbench_report_run_count(r); i++) {
-			for (size_t k = 0; k < diskbench_report_result_count(r, i); k++, n++) {
-				if (n != want)
-					continue;
-				err = diskbench_result_encode(diskbench_report_result(r, i, k),
-							      &buf, &len);
-				if (!err && fwrite(buf, 1, len, stdout) != len)
-					err = -EIO;
-				if (!err)
-					diskbench_free(buf);
-				diskbench_report_free(r);
-				return err ? 1 : 0;
-			}
-		}
-		diskbench_report_free(r);
-		return 3;   /* no such result */
+		return encode_nth(r, (size_t)strtoul(argv[3], NULL, 10));
 	}
 	if (argc == 2 && strcmp(argv[1], "journal") == 0) {
 		struct diskbench_journal *j;

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "common-test.h"
+#include "report-fixture.h"
 #include "run-helpers.h"
 
 #define MS UINT64_C(1000000)
@@ -602,28 +603,6 @@ static void test_verdicts(void **state)
 /* The sampling process's pid, from a process's children (0: none). */
 /* ---- read back: JSON and the binary encoding, exactly ---- */
 
-static int grow(const void *buf, size_t len, void *ud)
-{
-	char **s = ud;
-	size_t n = *s ? strlen(*s) : 0;
-	char *p = realloc(*s, n + len + 1);
-
-	if (!p)
-		return -ENOMEM;
-	memcpy(p + n, buf, len);
-	p[n + len] = 0;
-	*s = p;
-	return 0;
-}
-
-static char *as_json(struct diskbench_report *r)
-{
-	char *s = NULL;
-
-	assert_ok(diskbench_report_write(r, DISKBENCH_FORMAT_JSON, NULL, grow, &s));
-	return s;
-}
-
 static void assert_str_same(const char *a, const char *b)
 {
 	if (!a || !b)
@@ -752,7 +731,7 @@ static void test_read_back(void **state)
 	info.name = "devices";
 	assert_ok(diskbench_report_new(&rep));
 	assert_ok(diskbench_report_add(rep, &info, (const struct diskbench_result *const *)res, n));
-	j1 = as_json(rep);
+	j1 = fx_write(rep, DISKBENCH_FORMAT_JSON, NULL);
 	/* The verdicts are in the document, derived... */
 	assert_non_null(strstr(j1, "\"cause\": \"below\", \"cause_device\": 0, "
 			       "\"cause_span_ns\": 490000000, \"cause_ns\": 490000000, "
@@ -771,7 +750,7 @@ static void test_read_back(void **state)
 	if (rc != 1)
 		fail_msg("read = %d: %s", rc, diskbench_report_errmsg(back));
 	assert_int_equal(diskbench_report_result_count(back, 0), n);
-	j2 = as_json(back);
+	j2 = fx_write(back, DISKBENCH_FORMAT_JSON, NULL);
 	assert_string_equal(j1, j2);
 	for (size_t i = 0; i < n; i++) {
 		const struct diskbench_result *b = diskbench_report_result_get(back, 0, i);
@@ -801,22 +780,6 @@ static void test_read_back(void **state)
 	diskbench_report_free(rep);
 	for (size_t i = 0; i < n; i++)
 		diskbench_result_free(res[i]);
-}
-
-static char *replace(const char *s, const char *from, const char *to)
-{
-	const char *at = strstr(s, from);
-	size_t n = strlen(s) - strlen(from) + strlen(to);
-	char *out;
-
-	if (!at)
-		fail_msg("\"%s\" is not in the document", from);
-	out = malloc(n + 1);
-	assert_non_null(out);
-	memcpy(out, s, (size_t)(at - s));
-	strcpy(out + (at - s), to);
-	strcat(out, at + strlen(from));
-	return out;
 }
 
 /* Figures that no sampler makes are refused, naming the place. */
@@ -856,9 +819,9 @@ static void test_read_back_refused(void **state)
 	info.name = "devices";
 	assert_ok(diskbench_report_new(&rep));
 	assert_ok(diskbench_report_add(rep, &info, (const struct diskbench_result *const *)&res, 1));
-	j = as_json(rep);
+	j = fx_write(rep, DISKBENCH_FORMAT_JSON, NULL);
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		char *doc = replace(j, cases[i].from, cases[i].to);
+		char *doc = test_replace(j, cases[i].from, cases[i].to);
 		struct diskbench_report *r;
 		int rc;
 

@@ -755,22 +755,6 @@ static void test_report_json_sink_error_and_empty(void **state)
 /* ---- malformed input ---- */
 
 /* s with the first `from` replaced by `to` (which must be there). */
-static char *replace(const char *s, const char *from, const char *to)
-{
-	const char *at = strstr(s, from);
-	size_t n = strlen(s) - strlen(from) + strlen(to);
-	char *out;
-
-	if (!at)
-		fail_msg("\"%s\" is not in the document", from);
-	out = malloc(n + 1);
-	assert_non_null(out);
-	memcpy(out, s, (size_t)(at - s));
-	strcpy(out + (at - s), to);
-	strcat(out, at + strlen(from));
-	return out;
-}
-
 struct bad_case {
 	const char *from, *to;      /* an edit of tiny_golden; from NULL: `to` is the input */
 	const char *message;        /* in the error message */
@@ -900,7 +884,7 @@ static void check_bad(struct diskbench_report *r, const char *base,
 {
 	for (size_t i = 0; i < n; i++) {
 		const struct bad_case *c = &cases[i];
-		char *doc = c->from ? replace(base, c->from, c->to) : strdup(c->to);
+		char *doc = c->from ? test_replace(base, c->from, c->to) : strdup(c->to);
 		int rc;
 
 		rc = diskbench_report_read(r, DISKBENCH_FORMAT_JSON, doc,
@@ -952,7 +936,7 @@ static void test_report_json_all_or_nothing(void **state)
 	assert_ok(diskbench_report_add(r, NULL, NULL, 0));
 	j = write_json(r, NULL);
 	/* The second run has no phases: break that array. */
-	bad = replace(j, "\"phases\": []",
+	bad = test_replace(j, "\"phases\": []",
 		      "\"phases\": {}");
 	assert_ok(diskbench_report_new(&r2));
 	assert_int_equal(diskbench_report_read(r2, DISKBENCH_FORMAT_JSON, bad,

@@ -244,4 +244,23 @@ static inline void assert_timeline_equal(const struct diskbench_timeline *a,
 	}
 }
 
+/* s with its first from replaced by to (an edit of a document for a
+ * reader's test), malloc'd; fails the test when from is not in s. */
+static inline char *test_replace(const char *s, const char *from, const char *to)
+{
+	const char *at = strstr(s, from);
+	size_t n;
+	char *out;
+
+	if (!at)
+		fail_msg("\"%s\" is not in the document", from);
+	n = strlen(s) - strlen(from) + strlen(to);
+	out = malloc(n + 1);
+	assert_non_null(out);
+	memcpy(out, s, (size_t)(at - s));
+	strcpy(out + (at - s), to);
+	strcat(out, at + strlen(from));
+	return out;
+}
+
 #endif /* DISKBENCH_API_COMMON_TEST_H */
