@@ -439,14 +439,14 @@ static const char *const grade_class[] = { "", "g1", "g2", "g3" };
 #define CAUSES 5
 
 /* How many of a result's stalls have each cause (n[cause], cause below
- * CAUSES); the stalls with a verdict, 0 where the result has no device
- * figures. */
+ * CAUSES), as its stall summary counts them; the stalls with a verdict,
+ * 0 where the result has no device figures. */
 static size_t cause_counts(struct diskbench__out *o,
 			   const struct diskbench_result *res, size_t n[CAUSES])
 {
 	const struct diskbench_stalls *st;
+	struct diskbench_stall_summary sum;
 	bool owned = false;
-	size_t with = 0;
 	int err = 0;
 
 	memset(n, 0, CAUSES * sizeof(*n));
@@ -456,20 +456,17 @@ static size_t cause_counts(struct diskbench__out *o,
 			o->err = err;
 		return 0;
 	}
-	for (size_t i = 0; i < diskbench_stalls_count(st); i++) {
-		struct diskbench_stall x;
-
-		memset(&x, 0, sizeof(x));
-		x.sz = sizeof(x);
-		if (diskbench_stalls_get(st, i, &x) || x.cause == DISKBENCH_STALL_CAUSE_NONE ||
-		    x.cause >= CAUSES)
-			continue;
-		n[x.cause]++;
-		with++;
+	memset(&sum, 0, sizeof(sum));
+	sum.sz = sizeof(sum);
+	if (diskbench_stalls_summary(st, &sum) == 0) {
+		n[DISKBENCH_STALL_CAUSE_BELOW] = (size_t)sum.below;
+		n[DISKBENCH_STALL_CAUSE_ABOVE] = (size_t)sum.above;
+		n[DISKBENCH_STALL_CAUSE_BUSY] = (size_t)sum.busy;
+		n[DISKBENCH_STALL_CAUSE_UNDECIDED] = (size_t)sum.undecided;
 	}
 	if (owned)
 		diskbench_stalls_free((struct diskbench_stalls *)st);
-	return with;
+	return n[1] + n[2] + n[3] + n[4];
 }
 
 /* At most this many stalls' sentences in a verdict line's tooltip. */

@@ -31,24 +31,6 @@ struct setup {
 	struct diskbench_compare_setup pub;     /* the whole-run figures */
 };
 
-/* Stalls by verdict (enum diskbench_stall_cause): how many, how long. */
-struct causes {
-	uint64_t n[5], ns[5];
-};
-
-/* The verdict most have, of more time between two as common; NONE when
- * none has one. */
-static uint32_t main_cause(const struct causes *k)
-{
-	uint32_t best = DISKBENCH_STALL_CAUSE_NONE;
-
-	for (uint32_t c = DISKBENCH_STALL_CAUSE_BELOW; c <= DISKBENCH_STALL_CAUSE_UNDECIDED; c++)
-		if (k->n[c] && (best == DISKBENCH_STALL_CAUSE_NONE || k->n[c] > k->n[best] ||
-				(k->n[c] == k->n[best] && k->ns[c] > k->ns[best])))
-			best = c;
-	return best;
-}
-
 struct test {
 	const char *name;
 	enum diskbench_phase_kind kind;
@@ -70,7 +52,7 @@ struct diskbench_compare {
 	 * stalls (for the text), or NULL. */
 	char **lines;
 	/* Per cell, its stalls by verdict: how many and their time. */
-	struct causes *causes;
+	struct diskbench__cause_count *causes;
 };
 
 DISKBENCH_API void
@@ -342,7 +324,7 @@ static int fill_cell(struct diskbench_compare *c, size_t ti, size_t si)
 	const struct test *t = &c->t[ti];
 	const struct setup *s = &c->s[si];
 	struct diskbench_compare_cell *x = cell(c, ti, si);
-	struct causes *kc = &c->causes[ti * c->ns + si];
+	struct diskbench__cause_count *kc = &c->causes[ti * c->ns + si];
 	size_t most = 0;
 	double sum = 0, sq = 0;
 
@@ -419,7 +401,7 @@ static int fill_cell(struct diskbench_compare *c, size_t ti, size_t si)
 	x->stalls_above = kc->n[DISKBENCH_STALL_CAUSE_ABOVE];
 	x->stalls_busy = kc->n[DISKBENCH_STALL_CAUSE_BUSY];
 	x->stalls_undecided = kc->n[DISKBENCH_STALL_CAUSE_UNDECIDED];
-	x->cause = main_cause(kc);
+	x->cause = diskbench__main_cause(kc);
 	if (x->runs) {
 		x->rate_mean = sum / (double)x->runs;
 		if (x->runs > 1) {
@@ -524,13 +506,13 @@ static int whole_runs(struct diskbench_compare *c, size_t si)
 	struct diskbench_compare_setup *w = &s->pub;
 	uint64_t *gaps = NULL;
 	size_t ngaps = 0, cap = 0;
-	struct causes all;
+	struct diskbench__cause_count all;
 	int err = 0;
 
 	memset(&all, 0, sizeof(all));
 	for (size_t ti = 0; ti < c->nt; ti++) {
 		const struct diskbench_compare_cell *x = cell(c, ti, si);
-		const struct causes *k = &c->causes[ti * c->ns + si];
+		const struct diskbench__cause_count *k = &c->causes[ti * c->ns + si];
 
 		w->stalled_tests += x->stalls > 0;
 		if (x->grade > w->grade)
@@ -544,7 +526,7 @@ static int whole_runs(struct diskbench_compare *c, size_t si)
 	w->stalls_above = all.n[DISKBENCH_STALL_CAUSE_ABOVE];
 	w->stalls_busy = all.n[DISKBENCH_STALL_CAUSE_BUSY];
 	w->stalls_undecided = all.n[DISKBENCH_STALL_CAUSE_UNDECIDED];
-	w->cause = main_cause(&all);
+	w->cause = diskbench__main_cause(&all);
 	for (size_t k = 0; k < s->nruns && !err; k++) {
 		struct span *sp;
 		uint64_t span, held = 0;

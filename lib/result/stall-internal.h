@@ -18,6 +18,17 @@ const struct diskbench_stalls *
 diskbench__stalls_default(const struct diskbench_result *res, bool *owned,
 			  int *err);
 
+/* Stalls by verdict (diskbench_stall::cause, NONE to UNDECIDED): how
+ * many, and their lengths added up. */
+struct diskbench__cause_count {
+	uint64_t n[5], ns[5];
+};
+
+/* The verdict most of them have, between two as common the one of more
+ * stalled time; DISKBENCH_STALL_CAUSE_NONE when none has one (the rule of
+ * diskbench_stall_summary::cause and the comparison's). */
+uint32_t diskbench__main_cause(const struct diskbench__cause_count *k);
+
 /*
  * The body of diskbench_stalls_summary_text()'s line: what follows the
  * phase's name and comes before the grade ("9 stalls of 2.52 s ..., 34 %

@@ -439,46 +439,49 @@ static void explain_one(const struct diskbench__dev_series *dev,
 	}
 }
 
+uint32_t diskbench__main_cause(const struct diskbench__cause_count *k)
+{
+	uint32_t best = DISKBENCH_STALL_CAUSE_NONE;
+
+	for (uint32_t c = DISKBENCH_STALL_CAUSE_BELOW; c <= DISKBENCH_STALL_CAUSE_UNDECIDED; c++)
+		if (k->n[c] && (best == DISKBENCH_STALL_CAUSE_NONE || k->n[c] > k->n[best] ||
+				(k->n[c] == k->n[best] && k->ns[c] > k->ns[best])))
+			best = c;
+	return best;
+}
+
 /* Each stall's verdict, and the summary's count of them: which verdict
- * most have (of more stalled time between two as common), and the device
- * of its longest stall. */
+ * most have (diskbench__main_cause()), and the device of its longest
+ * stall. */
 static void explain(struct diskbench_stalls *st)
 {
 	const struct diskbench__dev_series *dev = diskbench__result_devices(st->res);
 	struct diskbench_stall_summary *sum = &st->sum;
-	uint64_t n[5] = { 0 }, ns[5] = { 0 }, longest[5] = { 0 };
+	struct diskbench__cause_count k;
+	uint64_t longest[5] = { 0 };
 	uint32_t devof[5];
 
-	sum->cause = DISKBENCH_STALL_CAUSE_NONE;
-	sum->cause_device = UINT32_MAX;
+	memset(&k, 0, sizeof(k));
 	for (size_t i = 0; i < st->n; i++) {
 		struct diskbench_stall *s = &st->s[i];
 
 		explain_one(dev, s);
 		if (s->cause > DISKBENCH_STALL_CAUSE_UNDECIDED)
 			continue;
-		n[s->cause]++;
-		ns[s->cause] += s->latency_ns;
-		if (n[s->cause] == 1 || s->latency_ns > longest[s->cause]) {
+		k.n[s->cause]++;
+		k.ns[s->cause] += s->latency_ns;
+		if (k.n[s->cause] == 1 || s->latency_ns > longest[s->cause]) {
 			longest[s->cause] = s->latency_ns;
 			devof[s->cause] = s->cause_device;
 		}
 	}
-	sum->below = n[DISKBENCH_STALL_CAUSE_BELOW];
-	sum->above = n[DISKBENCH_STALL_CAUSE_ABOVE];
-	sum->busy = n[DISKBENCH_STALL_CAUSE_BUSY];
-	sum->undecided = n[DISKBENCH_STALL_CAUSE_UNDECIDED];
-	for (uint32_t c = DISKBENCH_STALL_CAUSE_BELOW; c <= DISKBENCH_STALL_CAUSE_UNDECIDED; c++) {
-		uint32_t b = sum->cause;
-
-		if (!n[c])
-			continue;
-		if (b == DISKBENCH_STALL_CAUSE_NONE || n[c] > n[b] ||
-		    (n[c] == n[b] && ns[c] > ns[b])) {
-			sum->cause = c;
-			sum->cause_device = devof[c];
-		}
-	}
+	sum->below = k.n[DISKBENCH_STALL_CAUSE_BELOW];
+	sum->above = k.n[DISKBENCH_STALL_CAUSE_ABOVE];
+	sum->busy = k.n[DISKBENCH_STALL_CAUSE_BUSY];
+	sum->undecided = k.n[DISKBENCH_STALL_CAUSE_UNDECIDED];
+	sum->cause = diskbench__main_cause(&k);
+	sum->cause_device = sum->cause == DISKBENCH_STALL_CAUSE_NONE ? UINT32_MAX
+								   : devof[sum->cause];
 }
 
 static uint64_t threshold(const struct diskbench_stall_rules *r, uint64_t p99)
