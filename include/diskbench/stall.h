@@ -72,6 +72,15 @@ diskbench_stall_rules_init(struct diskbench_stall_rules *rules, size_t sz);
 
 /** diskbench_stall.flags: the times are exact (from the slow-operation log). */
 #define DISKBENCH_STALL_EXACT 0x1u
+/** diskbench_stall.flags (1.7): the device figures show it: for at least
+ *  the rule's length the file system's device had requests in flight and
+ *  completed none (docs/devices.md, "Stalls from both sides"). Its
+ *  operations are those that ran slow in that span (none when no
+ *  operation waited it out, as when the hold fell in the phase's closing
+ *  flush); where its start or end is the span's, the times are to one
+ *  sampling interval (@ref diskbench_stall::precision_ns) and
+ *  DISKBENCH_STALL_EXACT is not set. */
+#define DISKBENCH_STALL_DEVICE 0x2u
 
 /** One stall, as diskbench_stalls_get() hands it out. */
 struct diskbench_stall {

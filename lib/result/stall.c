@@ -31,6 +31,10 @@ struct diskbench_stalls {
 	const struct diskbench_result *res;
 	size_t n, cap;
 	struct diskbench_stall *s;
+	/* The operations came from the slow-operation log, which holds every
+	 * one the rule counts (exact times): it gives each stall the
+	 * operations it delayed. */
+	bool from_log;
 };
 
 DISKBENCH_API void
@@ -168,6 +172,7 @@ static int find_list(struct diskbench_stalls *st, uint64_t t)
 	/* The log, when it holds every operation the rule counts. */
 	if (log && log->threshold_ns && log->threshold_ns <= t &&
 	    !log->dropped) {
+		st->from_log = true;
 		g.cur.flags = DISKBENCH_STALL_EXACT;
 		g.cur.precision_ns = 0;
 		for (size_t i = 0; i < log->len; i++) {
@@ -211,6 +216,202 @@ static int find_list(struct diskbench_stalls *st, uint64_t t)
 	return group_end(&g);
 }
 
+/*
+ * Stalls from the device's side (docs/devices.md, "Stalls from both
+ * sides"): a span of whole sampling intervals in which the file system's
+ * device had requests in flight at every interval's end and completed
+ * none, at least the rule's length (t) long, is a stall whether or not
+ * one operation waited it out: a hold that buffered writers see as a run
+ * of short throttle pauses, or that lands in a phase's closing flush. The
+ * stalls the operations show that overlap such a span, or the sampling
+ * interval on either side of it (where the hold began and ended), are
+ * the same stall: its operations, its exact edges where they reach past
+ * the span. The span's own edges are late by up to one interval at its
+ * start and early by up to one at its end: such a stall's precision is
+ * the interval.
+ */
+struct item {
+	uint64_t reach_start, reach_end;        /* what it joins across */
+	const struct diskbench_stall *op;       /* NULL: a device span */
+	uint64_t start, end;
+};
+
+static int cmp_item(const void *a, const void *b)
+{
+	const struct item *x = a, *y = b;
+
+	if (x->reach_start != y->reach_start)
+		return x->reach_start < y->reach_start ? -1 : 1;
+	/* A span before an operation that starts with it. */
+	return (x->op != NULL) - (y->op != NULL);
+}
+
+static int cmp_stall_end(const void *a, const void *b)
+{
+	const struct diskbench_stall *x = a, *y = b;
+
+	if (x->end_ns != y->end_ns)
+		return x->end_ns < y->end_ns ? -1 : 1;
+	return x->start_ns < y->start_ns ? -1 : x->start_ns > y->start_ns;
+}
+
+/* The held spans of device 0 at least t long, as items; *n of them. */
+static int held_spans(const struct diskbench__dev_series *dev, uint64_t t,
+		      uint64_t *iv, struct item **out, size_t *n)
+{
+	size_t cap = 0;
+	bool open = false;
+	uint64_t a = 0, b = 0;
+
+	*out = NULL;
+	*n = 0;
+	*iv = 0;
+	if (!dev || !dev->ndev || !dev->npoints)
+		return 0;
+	for (size_t i = 0; i <= dev->npoints; i++) {
+		const struct diskbench_device_point *p = i < dev->npoints ? &dev->points[i] : NULL;
+		bool held = p && !p->reads && !p->writes && p->inflight;
+
+		if (p && p->length_ns > *iv)
+			*iv = p->length_ns;
+		if (held && open && p->offset_ns == b) {
+			b += p->length_ns;
+			continue;
+		}
+		if (open && b - a >= t) {
+			if (*n == cap) {
+				size_t c = cap ? 2 * cap : 8;
+				struct item *x = realloc(*out, c * sizeof(*x));
+
+				if (!x) {
+					free(*out);
+					*out = NULL;
+					return -ENOMEM;
+				}
+				*out = x;
+				cap = c;
+			}
+			(*out)[(*n)++] = (struct item){ 0, 0, NULL, a, b };
+		}
+		open = held;
+		if (held) {
+			a = p->offset_ns;
+			b = p->offset_ns + p->length_ns;
+		}
+	}
+	for (size_t k = 0; k < *n; k++) {
+		struct item *x = &(*out)[k];
+
+		x->reach_start = x->start > *iv ? x->start - *iv : 0;
+		x->reach_end = x->end + *iv;
+	}
+	return 0;
+}
+
+static int device_stalls(struct diskbench_stalls *st, uint64_t t)
+{
+	const struct diskbench__dev_series *dev = diskbench__result_devices(st->res);
+	struct item *items, *spans;
+	struct diskbench_stall *old = st->s, cur;
+	size_t nspans, nops = st->n, nitems, k;
+	uint64_t iv, reach = 0;
+	bool open = false, has_span = false, start_dev = false, end_dev = false;
+	int err;
+
+	err = held_spans(dev, t, &iv, &spans, &nspans);
+	if (err || !nspans)
+		return err;
+	nitems = nspans + nops;
+	items = realloc(spans, nitems * sizeof(*items));
+	if (!items) {
+		free(spans);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < nops; i++)
+		items[nspans + i] = (struct item){ old[i].start_ns, old[i].end_ns,
+						   &old[i], old[i].start_ns,
+						   old[i].end_ns };
+	qsort(items, nitems, sizeof(*items), cmp_item);
+
+	/* The stalls anew, from the old list's operations and the spans. */
+	st->s = NULL;
+	st->n = st->cap = 0;
+	memset(&cur, 0, sizeof(cur));
+	for (k = 0; k <= nitems; k++) {
+		const struct item *x = k < nitems ? &items[k] : NULL;
+		bool join = x && open && x->reach_start < reach &&
+			    (has_span || !x->op);
+
+		if (join) {
+			if (x->start < cur.start_ns) {
+				cur.start_ns = x->start;
+				start_dev = !x->op;
+			}
+			if (x->end > cur.end_ns) {
+				cur.end_ns = x->end;
+				end_dev = !x->op;
+			}
+			if (x->reach_end > reach)
+				reach = x->reach_end;
+			if (x->op) {
+				cur.ops += x->op->ops;
+				if (x->op->worst_ns > cur.worst_ns) {
+					cur.worst_ns = x->op->worst_ns;
+					cur.slow_index = x->op->slow_index;
+				}
+				if (x->op->precision_ns > cur.precision_ns)
+					cur.precision_ns = x->op->precision_ns;
+				if (!(x->op->flags & DISKBENCH_STALL_EXACT))
+					cur.flags &= ~DISKBENCH_STALL_EXACT;
+			} else {
+				has_span = true;
+			}
+			continue;
+		}
+		if (open) {
+			if (has_span) {
+				cur.flags |= DISKBENCH_STALL_DEVICE;
+				if (start_dev || end_dev) {
+					cur.flags &= ~DISKBENCH_STALL_EXACT;
+					if (iv > cur.precision_ns)
+						cur.precision_ns = iv;
+				}
+			}
+			cur.latency_ns = cur.end_ns - cur.start_ns;
+			err = push(st, &cur);
+			if (err)
+				break;
+		}
+		if (!x)
+			break;
+		open = true;
+		reach = x->reach_end;
+		has_span = !x->op;
+		start_dev = end_dev = !x->op;
+		if (x->op) {
+			cur = *x->op;
+		} else {
+			memset(&cur, 0, sizeof(cur));
+			cur.sz = sizeof(cur);
+			cur.phase = diskbench_result_name(st->res);
+			cur.kind = diskbench_result_kind(st->res);
+			cur.start_ns = x->start;
+			cur.end_ns = x->end;
+			cur.worst_ns = 0;
+			cur.ops = 0;
+			cur.slow_index = SIZE_MAX;
+			cur.precision_ns = 0;   /* iv when an edge stays the span's */
+			cur.flags = st->from_log ? DISKBENCH_STALL_EXACT : 0;
+		}
+	}
+	free(items);
+	free(old);
+	if (err)
+		return err;
+	qsort(st->s, st->n, sizeof(*st->s), cmp_stall_end);
+	return 0;
+}
+
 /* The p99 the relative rule measures against: a paced phase's response
  * time takes its service time's, as a stall makes the response of every
  * request meant to start meanwhile long, and with it the response's own
@@ -234,7 +435,7 @@ static int count_delayed(struct diskbench_stalls *st)
 	const struct diskbench__slow_log *log = diskbench__result_slow(st->res);
 	size_t from = 0;
 
-	if (!log || !st->n || !(st->s[0].flags & DISKBENCH_STALL_EXACT))
+	if (!log || !st->n || !st->from_log)
 		return 0;
 	for (size_t k = 0; k < st->n; k++) {
 		struct diskbench_stall *x = &st->s[k];
@@ -254,7 +455,17 @@ static int count_delayed(struct diskbench_stalls *st)
 				continue;
 			x->delayed++;
 			x->delay_ns += e->latency_ns;
+			if ((x->flags & DISKBENCH_STALL_DEVICE) &&
+			    e->latency_ns > x->worst_ns) {
+				x->worst_ns = e->latency_ns;
+				x->slow_index = i;
+			}
 		}
+		/* A stall the device shows: the operations that ran slow in
+		 * it (throttled writers, a queue of short pauses) are its
+		 * operations. */
+		if ((x->flags & DISKBENCH_STALL_DEVICE) && x->delayed > x->ops)
+			x->ops = x->delayed;
 		st->sum.delayed += x->delayed;
 		st->sum.delay_ns += x->delay_ns;
 	}
@@ -511,8 +722,10 @@ static int analyze(struct diskbench_stalls *st,
 		   const struct diskbench_stall_rules *r)
 {
 	const struct diskbench_result *res = st->res;
+	const struct diskbench__slow_log *log = diskbench__result_slow(res);
 	struct diskbench_stall_summary *s = &st->sum;
 	const struct diskbench_hist *h = diskbench_result_hist(res);
+	bool by_ops;
 	int err;
 
 	s->elapsed_ns = diskbench_result_elapsed_ns(res);
@@ -537,35 +750,44 @@ static int analyze(struct diskbench_stalls *st,
 	(void)diskbench_hist_percentile(h, 99, &s->p99_ns);
 	s->base_p99_ns = base_p99(res, s->p99_ns);
 	s->threshold_ns = threshold(r, s->base_p99_ns);
-	s->stalled = s->max_ns >= s->threshold_ns;
-	if (!s->stalled)
-		return 0;
+	by_ops = s->max_ns >= s->threshold_ns;
+	st->from_log = log && log->threshold_ns &&
+		       log->threshold_ns <= s->threshold_ns && !log->dropped;
+	if (by_ops) {
+		uint64_t t = s->base_p99_ns > S_NS / 10 ? S_NS : 10 * s->base_p99_ns;
+		struct count_over c;
+		const struct diskbench_timeline *tl = diskbench_result_timeline(res);
+		size_t len = diskbench_timeline_count(tl);
 
-	uint64_t t = s->base_p99_ns > S_NS / 10 ? S_NS : 10 * s->base_p99_ns;
-	struct count_over c;
-	const struct diskbench_timeline *tl = diskbench_result_timeline(res);
-	size_t len = diskbench_timeline_count(tl);
+		if (t < s->max_ns / 10)
+			t = s->max_ns / 10;
+		s->over_ns = nice_floor(t ? t : 1);
+		c.threshold = s->over_ns;
+		c.n = 0;
+		diskbench_hist_foreach(h, count_over_fn, &c);
+		s->over = c.n;
+		for (size_t i = 0; i < len; i++) {
+			struct diskbench_timeline_point p = { sizeof(p), 0, 0, 0, 0, 0 };
 
-	if (t < s->max_ns / 10)
-		t = s->max_ns / 10;
-	s->over_ns = nice_floor(t ? t : 1);
-	c.threshold = s->over_ns;
-	c.n = 0;
-	diskbench_hist_foreach(h, count_over_fn, &c);
-	s->over = c.n;
-	for (size_t i = 0; i < len; i++) {
-		struct diskbench_timeline_point p = { sizeof(p), 0, 0, 0, 0, 0 };
-
-		if (diskbench_timeline_get(tl, i, &p) == 0 &&
-		    p.max_latency_ns >= s->over_ns) {
-			s->has_first = true;
-			s->first_ns = p.offset_ns;
-			break;
+			if (diskbench_timeline_get(tl, i, &p) == 0 &&
+			    p.max_latency_ns >= s->over_ns) {
+				s->has_first = true;
+				s->first_ns = p.offset_ns;
+				break;
+			}
 		}
+		err = find_list(st, s->threshold_ns);
+		if (err)
+			return err;
 	}
-	err = find_list(st, s->threshold_ns);
+	/* The device's side: holds no operation waited out, and the pieces
+	 * of one hold as one stall. */
+	err = device_stalls(st, s->threshold_ns);
 	if (err)
 		return err;
+	s->stalled = by_ops || st->n;
+	if (!s->stalled)
+		return 0;
 	s->count = st->n;
 	err = count_delayed(st);
 	if (err)
@@ -738,17 +960,24 @@ static long diskbench_stalls_text__impl(const struct diskbench_stalls *st,
 		char a[64], b[64], c[64], line[1024];
 		int n;
 
+		char ops[64];
+
+		if (s->ops)
+			snprintf(ops, sizeof(ops), "%llu operation%s",
+				 (unsigned long long)s->ops, s->ops == 1 ? "" : "s");
+		else
+			snprintf(ops, sizeof(ops), "no operation waited it out");
 		n = snprintf(line, sizeof(line),
-			     "%s: stall of %s from %s to %s into the phase, "
-			     "%llu operation%s%s",
+			     "%s: stall of %s from %s to %s into the phase, %s%s",
 			     s->phase, secs(a, sizeof(a), s->latency_ns),
 			     secs(b, sizeof(b), s->start_ns),
-			     secs(c, sizeof(c), s->end_ns),
-			     (unsigned long long)s->ops, s->ops == 1 ? "" : "s",
+			     secs(c, sizeof(c), s->end_ns), ops,
 			     s->flags & DISKBENCH_STALL_EXACT ? "" :
-			     " (times to one timeline interval)");
-		if (n > 0 && (size_t)n < sizeof(line) &&
-		    (s->flags & DISKBENCH_STALL_EXACT)) {
+			     s->flags & DISKBENCH_STALL_DEVICE
+				     ? " (times to one sampling interval)"
+				     : " (times to one timeline interval)");
+		if (n > 0 && (size_t)n < sizeof(line) && s->slow_index != SIZE_MAX &&
+		    (s->flags & (DISKBENCH_STALL_EXACT | DISKBENCH_STALL_DEVICE))) {
 			struct diskbench_slow_op op = { sizeof(op), 0, 0, 0, 0, 0, 0 };
 
 			if (diskbench_result_slow_get(st->res, s->slow_index, &op) == 0) {

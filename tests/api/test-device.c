@@ -419,7 +419,13 @@ static void test_engine_device(void **state)
  */
 /* TWO: held through the stall, then a second one (the 120th operation,
  * 500 ms, from 619 to 1119 ms) with nothing in flight. */
-enum script { HELD, IDLE, BUSY, FLICKER, TWO };
+/* The device held as in HELD, the operations differing:
+ * PIECES: two touching operations of 250 ms (49-299, 299-549 ms), as a
+ * writer sees one hold in two pieces; THROTTLE: ten of 50 ms, each
+ * under the rule's 100 ms, among 2000 of 1 ms (a throttled writer's run
+ * of short pauses); UNSEEN: every operation 1 ms (what no operation
+ * waited out, as a hold in a closing flush). */
+enum script { HELD, IDLE, BUSY, FLICKER, TWO, PIECES, THROTTLE, UNSEEN };
 
 struct scripted {
 	uint64_t now, base;
@@ -451,7 +457,8 @@ static int scripted_sample(uint64_t when, struct diskbench_device_sample *out, v
 	out->busy_ns = when - sc->base;
 	out->inflight = 1;
 	if (inside)
-		out->inflight = sc->how == HELD || sc->how == TWO ? 3 : sc->how == IDLE ? 0 :
+		out->inflight = sc->how == HELD || sc->how == TWO || sc->how >= PIECES ? 3 :
+				sc->how == IDLE ? 0 :
 				sc->how == BUSY ? 5 : (rel / 10) % 2;
 	if (inside2)
 		out->inflight = 0;
@@ -464,9 +471,22 @@ static int scripted_op(struct diskbench_custom_ctx *ctx, uint64_t index,
 	struct scripted *sc = ud;
 
 	(void)ctx;
-	if (index == 200)
+	if (index == (sc->how == THROTTLE ? 2000u : sc->how == UNSEEN ? 1000u : 200u))
 		return DISKBENCH_CUSTOM_DONE;
-	sc->now += index == 49 || (sc->how == TWO && index == 120) ? 500 * MS : MS;
+	switch (sc->how) {
+	case PIECES:
+		sc->now += index == 49 || index == 50 ? 250 * MS : MS;
+		break;
+	case THROTTLE:
+		sc->now += index >= 49 && index < 59 ? 50 * MS : MS;
+		break;
+	case UNSEEN:
+		sc->now += MS;
+		break;
+	default:
+		sc->now += index == 49 || (sc->how == TWO && index == 120) ? 500 * MS : MS;
+		break;
+	}
 	*bytes = 4096;
 	return 0;
 }
@@ -598,6 +618,87 @@ static void test_verdicts(void **state)
 
 	assert_string_equal(diskbench_stall_cause_name(DISKBENCH_STALL_CAUSE_NONE), "none");
 	assert_null(diskbench_stall_cause_name(5));
+}
+
+/*
+ * Stalls from both sides: one hold of the device (49-549 ms, 10 ms
+ * intervals: 50-540 ms wholly held) is one stall however the operations
+ * saw it: in two touching pieces (the operations' exact edges), as ten
+ * pauses each under the rule (the held span's edges, to one interval, the
+ * pauses its operations), or not at all (the span alone, no operation).
+ */
+static void one_device_stall(enum script how, struct diskbench_stall *out,
+			     char *line, size_t len)
+{
+	struct diskbench_result *r = scripted_result(how, 10 * MS);
+	struct diskbench_stalls *st;
+	struct diskbench_stall_summary sum = { .sz = sizeof(sum) };
+
+	assert_ok(diskbench_stalls_find(&st, r, NULL));
+	assert_int_equal(diskbench_stalls_count(st), 1);
+	memset(out, 0, sizeof(*out));
+	out->sz = sizeof(*out);
+	assert_ok(diskbench_stalls_get(st, 0, out));
+	assert_true(out->flags & DISKBENCH_STALL_DEVICE);
+	assert_int_equal(out->cause, DISKBENCH_STALL_CAUSE_BELOW);
+	assert_u64_eq(out->cause_inflight, 3);
+	assert_ok(diskbench_stalls_summary(st, &sum));
+	assert_true(sum.stalled);
+	assert_int_equal(sum.count, 1);
+	assert_u64_eq(sum.below, 1);
+	assert_u64_eq(sum.stalled_ns, out->end_ns - out->start_ns);
+	assert_true(diskbench_stalls_text(st, line, len) > 0);
+	print_message("%s", line);
+	diskbench_stalls_free(st);
+	diskbench_result_free(r);
+}
+
+static void test_both_sides(void **state)
+{
+	struct diskbench_stall s;
+	char line[1024];
+
+	(void)state;
+	one_device_stall(PIECES, &s, line, sizeof(line));
+	assert_u64_eq(s.start_ns, 49 * MS);
+	assert_u64_eq(s.end_ns, 549 * MS);
+	assert_u64_eq(s.latency_ns, 500 * MS);
+	assert_u64_eq(s.ops, 2);
+	assert_u64_eq(s.worst_ns, 250 * MS);
+	assert_u64_eq(s.precision_ns, 0);
+	assert_true(s.flags & DISKBENCH_STALL_EXACT);
+
+	one_device_stall(THROTTLE, &s, line, sizeof(line));
+	assert_u64_eq(s.start_ns, 50 * MS);
+	assert_u64_eq(s.end_ns, 540 * MS);
+	assert_u64_eq(s.ops, 10);
+	assert_u64_eq(s.delayed, 10);
+	assert_u64_eq(s.worst_ns, 50 * MS);
+	assert_u64_eq(s.precision_ns, 10 * MS);
+	assert_false(s.flags & DISKBENCH_STALL_EXACT);
+	assert_non_null(strstr(line, "10 operations"));
+
+	one_device_stall(UNSEEN, &s, line, sizeof(line));
+	assert_u64_eq(s.start_ns, 50 * MS);
+	assert_u64_eq(s.end_ns, 540 * MS);
+	assert_u64_eq(s.ops, 0);
+	assert_u64_eq(s.worst_ns, 0);
+	assert_u64_eq(s.slow_index, SIZE_MAX);
+	assert_false(s.flags & DISKBENCH_STALL_EXACT);
+	assert_non_null(strstr(line, "no operation waited it out"));
+
+	/* The same held span under a rule longer than it: no stall. */
+	{
+		struct diskbench_result *r = scripted_result(UNSEEN, 10 * MS);
+		struct diskbench_stall_rules rules = DISKBENCH_STALL_RULES_INIT;
+		struct diskbench_stalls *st;
+
+		rules.floor_ns = 600 * MS;
+		assert_ok(diskbench_stalls_find(&st, r, &rules));
+		assert_int_equal(diskbench_stalls_count(st), 0);
+		diskbench_stalls_free(st);
+		diskbench_result_free(r);
+	}
 }
 
 /* The sampling process's pid, from a process's children (0: none). */
@@ -1104,6 +1205,7 @@ int main(void)
 		cmocka_unit_test(test_tmpfs_and_off),
 		cmocka_unit_test(test_engine_device),
 		cmocka_unit_test(test_verdicts),
+		cmocka_unit_test(test_both_sides),
 		cmocka_unit_test(test_read_back),
 		cmocka_unit_test(test_read_back_refused),
 		cmocka_unit_test(test_explained_summary),
