@@ -27,7 +27,10 @@ static uint64_t byte_bytes(const struct diskbench_phase *p,
 	return b - b % t->block_bytes;
 }
 
-/* Ends the phase: fsync and close timed, then the clock stops. */
+/* Ends the phase: fsync and close timed, then the clock stops. The
+ * reading phases fsync too: bonnie++ 2.00a closes every test's file with
+ * fsync(2) and close(2) before it stops its timer, whatever the test did
+ * (docs/phases.md). */
 static int finish(struct diskbench__ctx *ctx, int64_t h, int err)
 {
 	const char *path = ctx->target->test_path;
@@ -333,12 +336,15 @@ static void describe_bonnie(const struct diskbench_phase *p,
 	}
 	/* bonnie++ opens with O_DIRECT only when creating (-D). */
 	diskbench__cfg_bool(c, "direct", creates && (t->flags & DISKBENCH_TARGET_DIRECT));
+	/* As bonnie++ 2.00a, every phase fsyncs each descriptor before
+	 * closing it, inside its timing: the reading ones (getc, get_block)
+	 * too, and each seeker. With -b a seek's write-back is fsynced as
+	 * well. */
 	diskbench__cfg_str(c, "fsync",
-			   p->kind == DISKBENCH_PHASE_SEEKS
-				   ? (p->bonnie.flags & DISKBENCH_BONNIE_SYNC
-					      ? "after each write-back" : "at the end, timed")
-			   : p->kind == DISKBENCH_PHASE_GETC || p->kind == DISKBENCH_PHASE_GET_BLOCK
-				   ? "none" : "at the end, timed");
+			   p->kind == DISKBENCH_PHASE_SEEKS &&
+				   (p->bonnie.flags & DISKBENCH_BONNIE_SYNC)
+				   ? "after each write-back, and at the end, timed"
+				   : "at the end, timed");
 	/* The run writes ctx->cache_drop over this once the drop was tried. */
 	if (p->kind == DISKBENCH_PHASE_GETC || p->kind == DISKBENCH_PHASE_GET_BLOCK ||
 	    p->kind == DISKBENCH_PHASE_REWRITE || p->kind == DISKBENCH_PHASE_SEEKS)

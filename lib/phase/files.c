@@ -1028,6 +1028,33 @@ static int run_files(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 	return err;
 }
 
+/*
+ * What the phase fsyncs, inside its timing: with DISKBENCH_FILES_SYNC a
+ * create fsyncs each file it writes and then its directory (with links,
+ * only file 0 is written; each link is followed by its directory's
+ * fsync), a delete the directory after each unlink; a stat phase never
+ * syncs. The create and delete phases' sync(2) is end_sync's.
+ */
+static const char *files_fsync(const struct diskbench_phase *p)
+{
+	const bool creates = p->kind == DISKBENCH_PHASE_SEQ_CREATE ||
+			     p->kind == DISKBENCH_PHASE_RAN_CREATE;
+	const bool deletes = p->kind == DISKBENCH_PHASE_SEQ_DELETE ||
+			     p->kind == DISKBENCH_PHASE_RAN_DELETE;
+	const uint32_t flags = p->files.flags;
+
+	if (!creates && !deletes)
+		return "none";
+	if (!(flags & DISKBENCH_FILES_SYNC))
+		return flags & DISKBENCH_FILES_NO_SYNC ? "none"
+						       : "none (sync at the end)";
+	if (deletes)
+		return "the directory after each unlink";
+	return p->files.mode == DISKBENCH_FILES_REGULAR
+		       ? "each file and its directory"
+		       : "file 0 and its directory, then the directory after each link";
+}
+
 static void describe_files(const struct diskbench_phase *p,
 			   const struct diskbench__ctx *ctx, struct diskbench__cfg *c)
 {
@@ -1044,10 +1071,7 @@ static void describe_files(const struct diskbench_phase *p,
 	}
 	diskbench__cfg_u64(c, "chunk_bytes", o->chunk_bytes ? o->chunk_bytes
 							     : FILES_DEFAULT_CHUNK);
-	diskbench__cfg_str(c, "fsync", o->flags & DISKBENCH_FILES_SYNC
-			   ? "each file and its directory"
-			   : o->flags & DISKBENCH_FILES_NO_SYNC ? "none"
-								: "none (sync at the end)");
+	diskbench__cfg_str(c, "fsync", files_fsync(p));
 	if (p->kind == DISKBENCH_PHASE_SEQ_CREATE || p->kind == DISKBENCH_PHASE_RAN_CREATE ||
 	    p->kind == DISKBENCH_PHASE_SEQ_DELETE || p->kind == DISKBENCH_PHASE_RAN_DELETE)
 		diskbench__cfg_str(c, "end_sync", o->flags & DISKBENCH_FILES_NO_SYNC

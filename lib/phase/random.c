@@ -186,8 +186,11 @@ static void describe_random(const struct diskbench_phase *p,
 	diskbench__cfg_u64(c, "queue_depth", o->queue_depth ? o->queue_depth : 1);
 	diskbench__cfg_u64(c, "threads", o->threads ? o->threads : 1);
 	diskbench__cfg_bool(c, "direct", o->flags & DISKBENCH_RANDOM_DIRECT);
-	diskbench__cfg_str(c, "fsync", o->write_percent ? "at the end, timed"
-							: "none");
+	/* A thread fsyncs its descriptor only if it wrote through it: with
+	 * few requests a thread may draw reads only, or none at all. */
+	diskbench__cfg_str(c, "fsync", o->write_percent
+			   ? "at the end, timed, each descriptor that wrote"
+			   : "none");
 	if (o->time_limit_ns)
 		diskbench__cfg_u64(c, "time_limit_ns", o->time_limit_ns);
 	if (ctx->planned_ops == UINT64_MAX)
