@@ -35,6 +35,9 @@ struct diskbench_stalls {
 	 * one the rule counts (exact times): it gives each stall the
 	 * operations it delayed. */
 	bool from_log;
+	/* The period is taken from the stalls at least this long (0: all;
+	 * period_floor()). */
+	uint64_t period_floor_ns;
 };
 
 DISKBENCH_API void
@@ -473,6 +476,30 @@ static int count_delayed(struct diskbench_stalls *st)
 }
 
 /*
+ * The shortest stall the period is taken from: of the three grades of
+ * stall length (at least ten times the rule's absolute length, at least
+ * it, shorter), the highest that two stalls or more reach; 0 (all of
+ * them) when none does.
+ */
+static uint64_t period_floor(const struct diskbench_stalls *st,
+			     const struct diskbench_stall_rules *r)
+{
+	uint64_t floors[2] = { r->always_ns > UINT64_MAX / 10 ? UINT64_MAX
+							       : 10 * r->always_ns,
+			       r->always_ns };
+
+	for (size_t g = 0; g < 2; g++) {
+		size_t k = 0;
+
+		for (size_t i = 0; i < st->n; i++)
+			k += st->s[i].latency_ns >= floors[g];
+		if (k >= 2)
+			return floors[g];
+	}
+	return 0;
+}
+
+/*
  * What a person says of the stalls: how many, how long (shortest,
  * typical, longest), how often (the median gap from one start to the
  * next, regular when every gap is within a quarter of it), the share of
@@ -529,13 +556,22 @@ static int episodes(struct diskbench_stalls *st,
 	s->typical_ns = v[(n - 1) / 2];
 	s->longest_ns = v[n - 1];
 	if (n >= 2) {
-		/* The gaps between starts, in start order. */
+		/* The gaps between starts, in start order, of the stalls of
+		 * one grade: those of the highest with two or more, so that a
+		 * hiccup between two long stalls does not halve their period. */
+		size_t m;
+		uint64_t floor = period_floor(st, r);
+
+		st->period_floor_ns = floor;
+		m = 0;
 		for (size_t i = 0; i < n; i++)
-			v[i] = st->s[i].start_ns;
-		qsort(v, n, sizeof(*v), diskbench__cmp_u64);
-		for (size_t i = 0; i + 1 < n; i++)
+			if (st->s[i].latency_ns >= floor)
+				v[m++] = st->s[i].start_ns;
+		qsort(v, m, sizeof(*v), diskbench__cmp_u64);
+		for (size_t i = 0; i + 1 < m; i++)
 			v[i] = v[i + 1] - v[i];
-		if (diskbench__stall_gaps(v, n - 1, &s->period_ns, &s->gap_min_ns,
+		if (m >= 2 &&
+		    diskbench__stall_gaps(v, m - 1, &s->period_ns, &s->gap_min_ns,
 					  &s->gap_max_ns))
 			s->flags |= DISKBENCH_STALL_PERIODIC;
 	}
@@ -1283,20 +1319,40 @@ static void body(const struct diskbench_stalls *st, char *line, int *n, bool wit
 		    diskbench__lat_str(a, sizeof(a), (double)s->max_ns));
 		return;
 	}
-	add(line, n, "%zu stall%s of %s", s->count, s->count == 1 ? "" : "s",
-	    diskbench__lat_str(a, sizeof(a), (double)s->typical_ns));
-	/* A range where the lengths differ as printed. */
+	/* The lengths as their range, the longest named with its place: a
+	 * median would hide a 1.4 s stall among 100 ms ones. */
 	if (s->count > 1 &&
 	    strcmp(diskbench__lat_str(b, sizeof(b), (double)s->shortest_ns),
-		   diskbench__lat_str(c, sizeof(c), (double)s->longest_ns)))
-		add(line, n, " (%s-%s)", b, c);
-	if (s->count > 1)
-		add(line, n, "%s", diskbench__stall_gap_words(
-			    c, sizeof(c), s->flags & DISKBENCH_STALL_PERIODIC,
-			    s->period_ns, s->gap_min_ns, s->gap_max_ns));
-	else
+		   diskbench__lat_str(c, sizeof(c), (double)s->longest_ns))) {
+		size_t w = 0;
+
+		for (size_t i = 1; i < st->n; i++)
+			if (st->s[i].latency_ns > st->s[w].latency_ns)
+				w = i;
+		add(line, n, "%zu stalls of %s to %s (the longest at %s into the phase)",
+		    s->count, b, c, secs(a, sizeof(a), st->s[w].start_ns));
+	} else {
+		add(line, n, "%zu stall%s of %s", s->count, s->count == 1 ? "" : "s",
+		    diskbench__lat_str(a, sizeof(a), (double)s->longest_ns));
+	}
+	if (s->count > 1 && s->period_ns) {
+		size_t k = 0;
+
+		/* The period of one grade's stalls, said as theirs. */
+		for (size_t i = 0; i < st->n; i++)
+			k += st->s[i].latency_ns >= st->period_floor_ns;
+		diskbench__stall_gap_words(c, sizeof(c), s->flags & DISKBENCH_STALL_PERIODIC,
+					   s->period_ns, s->gap_min_ns, s->gap_max_ns);
+		if (k < s->count)
+			add(line, n, ", the %zu of %s or longer %s", k,
+			    diskbench__lat_str(a, sizeof(a), (double)st->period_floor_ns),
+			    c + 2);
+		else
+			add(line, n, "%s", c);
+	} else if (s->count == 1) {
 		add(line, n, " at %s into the phase",
 		    secs(a, sizeof(a), st->s[0].start_ns));
+	}
 	if (s->elapsed_ns)
 		add(line, n, ", %s of the phase stalled",
 		    share(a, sizeof(a), s->stalled_ns, s->elapsed_ns));
