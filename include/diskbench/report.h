@@ -83,7 +83,7 @@ enum diskbench_format {
  *  latency histogram per timeline interval; 6, since 1.6: the device
  *  figures sampled beside each phase, "devices", and each stall's
  *  verdict). The reader takes any minor version of version 1. */
-#define DISKBENCH_REPORT_SCHEMA_MINOR 6
+#define DISKBENCH_REPORT_SCHEMA_MINOR 7
 
 /** Largest input diskbench_report_read_file() reads: 1 GiB. */
 #define DISKBENCH_REPORT_MAX_INPUT (UINT64_C(1) << 30)

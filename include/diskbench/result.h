@@ -565,6 +565,90 @@ DISKBENCH_API int diskbench_result_slow_get(const struct diskbench_result *res,
 
 /** @} */
 
+/**
+ * @name Waits outside the operations
+ * What a phase waited for inside its timing that is none of its
+ * operations: its closing fsync and close (docs/phases.md, "Timing").
+ * Each is a timed event of its own (struct diskbench_wait), kept apart
+ * from the operations' histogram, timeline and counts, so the phase's
+ * rate and operation counts stay as they are (bonnie++'s figures among
+ * them) while a device that holds I/O there is still found and placed
+ * (<diskbench/stall.h>, DISKBENCH_STALL_WAIT).
+ * @since 1.7
+ * @{
+ */
+
+/** The most waits a result keeps; past them, the rest are counted
+ *  (diskbench_result_wait_dropped()). */
+#define DISKBENCH_WAIT_MAX 1024
+
+/** What a wait was (struct diskbench_wait::what). Values are fixed; new
+ *  ones are only appended. */
+enum diskbench_wait_what {
+	/** fsync(2) of the phase's file (or the engine's flush). */
+	DISKBENCH_WAIT_FSYNC = 1,
+	/** close(2) of it. */
+	DISKBENCH_WAIT_CLOSE = 2,
+};
+
+/** One wait, as diskbench_result_wait_get() hands it out. */
+struct diskbench_wait {
+	/** Size of this struct as the library filled it; see DISKBENCH_HAS_FIELD(). */
+	size_t sz;
+	/** Start, in ns from the phase's start. */
+	uint64_t start_ns;
+	/** How long it took, in ns. */
+	uint64_t latency_ns;
+	/** An enum diskbench_wait_what value. */
+	uint32_t what;
+	/** The file: the phase's number for it, as in struct diskbench_slow_op. */
+	uint32_t file;
+};
+
+/**
+ * The name of a wait: "fsync", "close".
+ *
+ * @param[in] what an enum diskbench_wait_what value
+ * @return the name, static; NULL for a value that is none of them
+ * @since 1.7
+ */
+DISKBENCH_API const char *diskbench_wait_name(uint32_t what);
+
+/**
+ * Waits a result keeps, in the order they started.
+ *
+ * @param[in] res the result
+ * @return how many; 0 for NULL, a summary-only result, or one read from
+ *         a document older than 1.7
+ * @since 1.7
+ */
+DISKBENCH_API size_t diskbench_result_wait_count(const struct diskbench_result *res);
+
+/**
+ * Waits the result had no room for (past DISKBENCH_WAIT_MAX).
+ *
+ * @param[in] res the result
+ * @return how many
+ * @since 1.7
+ */
+DISKBENCH_API uint64_t diskbench_result_wait_dropped(const struct diskbench_result *res);
+
+/**
+ * One wait.
+ *
+ * @param[in]  res   the result
+ * @param[in]  index from 0 to diskbench_result_wait_count() - 1
+ * @param[out] wait  filled up to wait->sz (set it to sizeof(*wait))
+ * @return 0; -EINVAL for a NULL argument or a too small wait->sz; -ERANGE
+ *         for an index past the end
+ * @since 1.7
+ */
+DISKBENCH_API int diskbench_result_wait_get(const struct diskbench_result *res,
+					    size_t index,
+					    struct diskbench_wait *wait);
+
+/** @} */
+
 DISKBENCH_END_DECLS
 
 /** @} */

@@ -81,6 +81,14 @@ diskbench_stall_rules_init(struct diskbench_stall_rules *rules, size_t sz);
  *  sampling interval (@ref diskbench_stall::precision_ns) and
  *  DISKBENCH_STALL_EXACT is not set. */
 #define DISKBENCH_STALL_DEVICE 0x2u
+/** diskbench_stall.flags (1.7): with DISKBENCH_STALL_DEVICE, the hold fell
+ *  (at least in part) in one of the phase's waits outside its operations,
+ *  its closing fsync or close (diskbench_result_wait_get()); where the
+ *  wait began or ended within one sampling interval of the span's edge,
+ *  that edge is the wait's, exactly. A wait alone is never a stall: its
+ *  length is the writeback it does, which only the device can tell from a
+ *  hold. */
+#define DISKBENCH_STALL_WAIT 0x4u
 
 /** One stall, as diskbench_stalls_get() hands it out. */
 struct diskbench_stall {

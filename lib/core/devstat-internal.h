@@ -118,12 +118,17 @@ void diskbench__devstat_begin(struct diskbench__devstat *ds, uint64_t begin_ns);
  * The phase ran from start_ns (its result's start: for a phase of worker
  * threads the first one's begin, just after the sampler's) to end_ns, on
  * its clock: stops the sampling, takes the last sample and turns the
- * samples into points, their offsets from start_ns. *out is the series
- * (possibly with no points, with a note saying why); 0 or -ENOMEM. The
- * sampler is freed either way.
+ * samples into points, their offsets from frame_ns (the start of the
+ * result's timeline, at or before start_ns: a phase of worker threads
+ * merges their timelines on one grid of intervals, which may start up to
+ * an interval before the first worker's begin), so that the points share
+ * the frame of the timeline, the slow-operation log and the stalls. *out
+ * is the series (possibly with no points, with a note saying why); 0 or
+ * -ENOMEM. The sampler is freed either way.
  */
-int diskbench__devstat_finish(struct diskbench__devstat *ds, uint64_t start_ns,
-			      uint64_t end_ns, struct diskbench__dev_series **out);
+int diskbench__devstat_finish(struct diskbench__devstat *ds, uint64_t frame_ns,
+			      uint64_t start_ns, uint64_t end_ns,
+			      struct diskbench__dev_series **out);
 
 /* Frees a sampler that was not finished (stopping its process). */
 void diskbench__devstat_free(struct diskbench__devstat *ds);

@@ -600,7 +600,7 @@ static int find_devices(struct diskbench__devstat *ds)
 
 /* The rows into points: interval i of the series is the time between
  * rows i and i + 1, its offset that of row i from the beginning. */
-static int build(struct diskbench__devstat *ds, uint64_t origin_ns)
+static int build(struct diskbench__devstat *ds, uint64_t origin_ns, uint64_t frame_ns)
 {
 	struct diskbench__dev_series *s = ds->series;
 	size_t n = ds->nrows > 1 ? ds->nrows - 1 : 0;
@@ -617,7 +617,7 @@ static int build(struct diskbench__devstat *ds, uint64_t origin_ns)
 		 * after the sampler's), none before it. */
 		uint64_t from = a[0] > origin_ns ? a[0] : origin_ns;
 		uint64_t to = b[0] > from ? b[0] : from;
-		uint64_t off = from - origin_ns, len = to - from;
+		uint64_t off = from - frame_ns, len = to - from;
 		struct diskbench_system_point *sp = &s->sys[i];
 
 		for (size_t d = 0; d < nd; d++) {
@@ -1030,8 +1030,9 @@ static int stop_process(struct diskbench__devstat *ds)
 	return err ? err : ds->err;
 }
 
-int diskbench__devstat_finish(struct diskbench__devstat *ds, uint64_t start_ns,
-			      uint64_t end_ns, struct diskbench__dev_series **out)
+int diskbench__devstat_finish(struct diskbench__devstat *ds, uint64_t frame_ns,
+			      uint64_t start_ns, uint64_t end_ns,
+			      struct diskbench__dev_series **out)
 {
 	int err;
 
@@ -1076,7 +1077,8 @@ int diskbench__devstat_finish(struct diskbench__devstat *ds, uint64_t start_ns,
 	if (!err)
 		err = ds->err;
 	if (!err)
-		err = build(ds, start_ns > ds->begin_ns ? start_ns : ds->begin_ns);
+		err = build(ds, start_ns > ds->begin_ns ? start_ns : ds->begin_ns,
+			    frame_ns < start_ns ? frame_ns : start_ns);
 	if (err) {
 		diskbench__devstat_free(ds);
 		return err;

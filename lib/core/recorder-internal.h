@@ -10,6 +10,7 @@
 #include "core/hist-internal.h"
 #include "core/slow-log-internal.h"
 #include "core/timeline-internal.h"
+#include "core/wait-internal.h"
 
 /*
  * Operations timed by diskbench_recorder_op() wait here, a few dozen at a
@@ -79,7 +80,16 @@ struct diskbench_recorder {
 	unsigned npending;
 	struct diskbench__rec_pending pending[DISKBENCH__REC_PENDING];
 	struct diskbench__ivh ivh;
+	/* The waits outside the operations (the closing fsync and close),
+	 * on the recorder's clock. */
+	struct diskbench__waits waits;
 };
+
+/* A wait outside the operations from start_ns to end_ns on the
+ * recorder's clock, of the file the slow log names: 0 or -ENOMEM (kept
+ * as the recorder's error, as a timeline that cannot grow). */
+int diskbench__recorder_wait(struct diskbench_recorder *rec, uint32_t what,
+			     uint64_t start_ns, uint64_t end_ns);
 
 /* diskbench_recorder_record() of an operation at a byte offset. */
 int diskbench__recorder_record_at(struct diskbench_recorder *rec,

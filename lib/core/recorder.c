@@ -99,7 +99,21 @@ DISKBENCH_API void diskbench_recorder_free(struct diskbench_recorder *rec)
 	diskbench_hist_free(rec->hist);
 	diskbench_timeline_free(rec->tl);
 	diskbench__slow_free(rec->slow);
+	diskbench__waits_free(&rec->waits);
 	free(rec);
+}
+
+int diskbench__recorder_wait(struct diskbench_recorder *rec, uint32_t what,
+			     uint64_t start_ns, uint64_t end_ns)
+{
+	struct diskbench__wait w = { start_ns, end_ns > start_ns ? end_ns - start_ns : 0,
+				     what, rec->file };
+
+	if (diskbench__waits_add(&rec->waits, &w)) {
+		set_err(rec, -ENOMEM, "keep a wait outside the operations");
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 static int diskbench_recorder_begin__impl(struct diskbench_recorder *rec,
@@ -117,6 +131,8 @@ static int diskbench_recorder_begin__impl(struct diskbench_recorder *rec,
 	diskbench_hist_reset(rec->hist);
 	diskbench_timeline_reset(rec->tl, now_ns);
 	ivh_empty(&rec->ivh);
+	rec->waits.n = 0;
+	rec->waits.dropped = 0;
 	rec->ops = rec->bytes = 0;
 	rec->begin_ns = rec->last_ns = now_ns;
 	rec->end_ns = 0;
@@ -441,6 +457,9 @@ static int diskbench_recorder_merge__impl(struct diskbench_recorder *dst,
 		if (err)
 			return err;
 	}
+	err = diskbench__waits_merge(&dst->waits, &src->waits);
+	if (err)
+		return err;
 	err = diskbench_hist_merge(dst->hist, src->hist);
 	if (err)
 		return err; /* cannot happen after the checks above */

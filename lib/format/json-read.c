@@ -514,6 +514,42 @@ static int read_timeline(struct rd *d, json_t *jt,
 	return 0;
 }
 
+/* Minor 7: waits [{what, file, start_ns, latency_ns}, ...] (and
+ * waits_dropped beside them), exactly. */
+static int read_waits(struct rd *d, json_t *jw, uint64_t dropped,
+		      struct diskbench_result *res)
+{
+	size_t n = jw ? json_array_size(jw) : 0;
+	int err = diskbench__waits_restore_new(&d->rs, res, n, dropped);
+
+	for (size_t i = 0; !err && i < n; i++) {
+		size_t old = rd_push_index(d, i);
+		json_t *jo = json_array_get(jw, i);
+		const char *what = NULL;
+		uint64_t v[4] = { 0 };
+
+		if (!json_is_object(jo))
+			err = rd_fail(d, NULL, "expected an object, found %s", type_name(jo));
+		if (!err)
+			err = rd_str(d, jo, "what", REQ, &what);
+		for (v[0] = 1; !err && what && diskbench_wait_name((uint32_t)v[0]) &&
+			       strcmp(diskbench_wait_name((uint32_t)v[0]), what); v[0]++)
+			;
+		if (!err && !diskbench_wait_name((uint32_t)v[0]))
+			err = rd_fail(d, "what", "unknown wait \"%s\"", what);
+		if (!err)
+			err = rd_u64(d, jo, "file", REQ, &v[1], NULL);
+		if (!err)
+			err = rd_u64(d, jo, "start_ns", REQ, &v[2], NULL);
+		if (!err)
+			err = rd_u64(d, jo, "latency_ns", REQ, &v[3], NULL);
+		if (!err)
+			err = diskbench__waits_restore_entry(&d->rs, res, i, v);
+		rd_pop(d, old);
+	}
+	return err;
+}
+
 /* slow_ops {threshold_ns, dropped, ops: [[start, latency, bytes, offset
  * or null, file, thread], ...]}, exactly. */
 static int read_slow(struct rd *d, json_t *js, struct diskbench__slow_log **out)
@@ -910,6 +946,8 @@ static int read_phase(struct rd *d, json_t *jp, struct diskbench_result **out)
 	const char *name, *kname;
 	bool summary = false, too_fast = false;
 	json_t *jl, *jt, *je, *jr, *jc, *js = NULL, *jpace = NULL, *jdev = NULL;
+	json_t *jwait = NULL;
+	uint64_t wdropped = 0;
 	double cpu;
 	int err;
 
@@ -958,6 +996,10 @@ static int read_phase(struct rd *d, json_t *jp, struct diskbench_result **out)
 			err = rd_obj(d, jp, "pace", OPT, &jpace);
 		if (!err)
 			err = rd_obj(d, jp, "devices", OPT, &jdev);
+		if (!err)
+			err = rd_arr(d, jp, "waits", OPT, &jwait);
+		if (!err)
+			err = rd_u64(d, jp, "waits_dropped", OPT, &wdropped, NULL);
 		if (err)
 			return err;
 		size_t old = rd_push_key(d, "latency");
@@ -996,6 +1038,16 @@ static int read_phase(struct rd *d, json_t *jp, struct diskbench_result **out)
 		size_t old = rd_push_key(d, "pace");
 
 		err = read_pace(d, jpace, res);
+		rd_pop(d, old);
+		if (err) {
+			diskbench_result_free(res);
+			return err;
+		}
+	}
+	if (jwait || wdropped) {
+		size_t old = rd_push_key(d, "waits");
+
+		err = read_waits(d, jwait, wdropped, res);
 		rd_pop(d, old);
 		if (err) {
 			diskbench_result_free(res);

@@ -464,6 +464,37 @@ static void write_error(struct jw *j, const struct diskbench_result *res)
 	jw_close(j, "}");
 }
 
+/* Minor 7: the waits outside the operations (the closing fsync and
+ * close), exactly: read back. Absent when there are none. */
+static void write_waits(struct jw *j, const struct diskbench_result *res)
+{
+	size_t n = diskbench_result_wait_count(res);
+	uint64_t dropped = diskbench_result_wait_dropped(res);
+
+	if (!n && !dropped)
+		return;
+	jw_open(j, "waits", "[");
+	for (size_t i = 0; i < n; i++) {
+		struct diskbench_wait w = { .sz = sizeof(w) };
+
+		if (diskbench_result_wait_get(res, i, &w))
+			break;
+		jw_key(j, NULL);
+		put(j, "{\"what\": ");
+		put_str(j, diskbench_wait_name(w.what));
+		put(j, ", \"file\": ");
+		put_u64(j, w.file);
+		put(j, ", \"start_ns\": ");
+		put_u64(j, w.start_ns);
+		put(j, ", \"latency_ns\": ");
+		put_u64(j, w.latency_ns);
+		put(j, "}");
+	}
+	jw_close(j, "]");
+	if (dropped)
+		jw_u64(j, "waits_dropped", dropped);
+}
+
 /* The slow-operation log, exactly: read back. */
 static void write_slow(struct jw *j, const struct diskbench__slow_log *log)
 {
@@ -842,6 +873,7 @@ static void write_result(struct jw *j, const struct diskbench__wopts *w,
 		write_latency(j, w, diskbench_result_hist(res));
 		write_timeline(j, diskbench_result_timeline(res));
 		write_slow(j, diskbench__result_slow(res));
+		write_waits(j, res);
 		write_stalls(j, res);
 		pace = diskbench__result_pace(res);
 		if (pace)

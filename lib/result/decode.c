@@ -393,6 +393,28 @@ static int get_slow(struct dec *d, struct diskbench__slow_log **out)
 	return err;
 }
 
+static int get_waits(struct dec *d, struct diskbench_result *res)
+{
+	uint64_t dropped;
+	size_t n;
+	int err;
+
+	d->section = "waits";
+	if ((err = get_size(d, "waits", (size_t)(d->end - d->p) / 4, &n)) ||
+	    (err = get_u64(d, "dropped", &dropped)) ||
+	    (err = diskbench__waits_restore_new(&d->rs, res, n, dropped)))
+		return err;
+	for (size_t i = 0; !err && i < n; i++) {
+		uint64_t v[4];
+
+		for (int k = 0; k < 4 && !err; k++)
+			err = get_u64(d, "waits", &v[k]);
+		if (!err)
+			err = diskbench__waits_restore_entry(&d->rs, res, i, v);
+	}
+	return err;
+}
+
 static int get_error(struct dec *d, struct diskbench_result *res)
 {
 	char *op = NULL, *path = NULL, *msg = NULL;
@@ -689,10 +711,11 @@ static int get_result(struct dec *d, struct diskbench_result **out)
 		double rate, cpu;
 		uint64_t max;
 
-		if (flags & (F_SLOW | F_PACE | F_HISTS | F_DEVICES)) {
+		if (flags & (F_SLOW | F_PACE | F_HISTS | F_DEVICES | F_WAITS)) {
 			err = dec_fail(d, "flags",
 				       "a slow-operation log, pacing, interval "
-				       "histograms or device figures in a summary-only result");
+				       "histograms, device figures or waits in a "
+				       "summary-only result");
 			goto out;
 		}
 		if ((err = get_double(d, "rate", &rate)) ||
@@ -755,6 +778,8 @@ static int get_result(struct dec *d, struct diskbench_result **out)
 	if ((flags & F_PACE) && (err = get_pace(d, res)))
 		goto out;
 	if ((flags & F_DEVICES) && (err = get_devices(d, res)))
+		goto out;
+	if ((flags & F_WAITS) && (err = get_waits(d, res)))
 		goto out;
 	d->section = NULL;
 	if (d->p != d->end) {

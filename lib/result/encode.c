@@ -206,6 +206,8 @@ static void put_result(struct diskbench__bytes *e, const struct diskbench_result
 		flags |= F_HISTS;
 	if (m && m->dev)
 		flags |= F_DEVICES;
+	if (m && (m->waits.n || m->waits.dropped))
+		flags |= F_WAITS;
 	diskbench__bytes_put(e, MAGIC, 4);
 	b[0] = DISKBENCH_RESULT_ENCODING_VERSION;
 	diskbench__bytes_put(e, b, 1);
@@ -279,6 +281,16 @@ static void put_result(struct diskbench__bytes *e, const struct diskbench_result
 	}
 	if (flags & F_DEVICES)
 		put_devices(e, m->dev);
+	if (flags & F_WAITS) {
+		put_u64(e, m->waits.n);
+		put_u64(e, m->waits.dropped);
+		for (size_t i = 0; i < m->waits.n; i++) {
+			put_u64(e, m->waits.w[i].what);
+			put_u64(e, m->waits.w[i].file);
+			put_u64(e, m->waits.w[i].start_ns);
+			put_u64(e, m->waits.w[i].latency_ns);
+		}
+	}
 	if (e->nomem)
 		return;
 	crc = diskbench__wire_crc32(e->p, e->len);

@@ -144,6 +144,18 @@ int diskbench__slow_restore_entry(struct diskbench__restore *rs,
 				  struct diskbench__slow_log *log, size_t i,
 				  const uint64_t v[6]);
 
+/* A measured result's waits outside its operations (keys relative to
+ * its "waits"): at most DISKBENCH__WAIT_MAX, dropped as counted. Then
+ * each wait i, in start order: v = what (a DISKBENCH_WAIT_* value), file
+ * (at most 2^32 - 1), start, latency, ending within the phase
+ * (diskbench_result_elapsed_ns()). */
+int diskbench__waits_restore_new(struct diskbench__restore *rs,
+				 struct diskbench_result *res, size_t n,
+				 uint64_t dropped);
+int diskbench__waits_restore_entry(struct diskbench__restore *rs,
+				   struct diskbench_result *res, size_t i,
+				   const uint64_t v[4]);
+
 /* A result's error: a negative errno, its message and what it names. */
 int diskbench__result_restore_error(struct diskbench__restore *rs,
 				    struct diskbench_result *res, int64_t code,

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/out-internal.h"
@@ -360,6 +361,57 @@ int diskbench__slow_restore_entry(struct diskbench__restore *rs,
 	log->e[i].file = (uint32_t)v[4];
 	log->e[i].thread = (uint32_t)v[5];
 	log->len = i + 1;
+	return 0;
+}
+
+int diskbench__waits_restore_new(struct diskbench__restore *rs,
+				 struct diskbench_result *res, size_t n,
+				 uint64_t dropped)
+{
+	struct diskbench__measured *m = diskbench__measured(res);
+	struct diskbench__waits *ws;
+
+	if (!m)
+		return FAIL(rs, NULL, "waits in a summary-only result");
+	if (n > DISKBENCH__WAIT_MAX)
+		return FAIL(rs, NULL, "%zu waits, more than %u", n, DISKBENCH__WAIT_MAX);
+	ws = &m->waits;
+	diskbench__waits_free(ws);
+	ws->dropped = dropped;
+	if (!n)
+		return 0;
+	ws->w = calloc(n, sizeof(*ws->w));
+	if (!ws->w)
+		return -ENOMEM;
+	ws->cap = n;
+	return 0;
+}
+
+int diskbench__waits_restore_entry(struct diskbench__restore *rs,
+				   struct diskbench_result *res, size_t i,
+				   const uint64_t v[4])
+{
+	struct diskbench__measured *m = diskbench__measured(res);
+	struct diskbench__waits *ws = &m->waits;
+
+	if (i >= ws->cap)
+		return FAIL(rs, NULL, "more waits than said");
+	if (!diskbench_wait_name(v[0] > UINT32_MAX ? 0 : (uint32_t)v[0]))
+		return FAIL(rs, "what", "unknown wait %" PRIu64, v[0]);
+	if (v[1] > UINT32_MAX)
+		return FAIL(rs, "file", "above 2^32 - 1");
+	/* From the timeline's start, which for a phase of threads may be up
+	 * to one interval before the phase's (their timelines merge on one
+	 * grid): within that of the phase's end. */
+	if (v[2] > UINT64_MAX - v[3] ||
+	    v[2] + v[3] > m->elapsed_ns + diskbench_timeline_interval_ns(m->tl))
+		return FAIL(rs, NULL, "ends after the phase (start_ns %" PRIu64
+			    " + latency_ns %" PRIu64 " > elapsed_ns %" PRIu64
+			    " + one timeline interval)", v[2], v[3], m->elapsed_ns);
+	if (i && v[2] < ws->w[i - 1].start_ns)
+		return FAIL(rs, "start_ns", "not in start order");
+	ws->w[i] = (struct diskbench__wait){ v[2], v[3], (uint32_t)v[0], (uint32_t)v[1] };
+	ws->n = i + 1;
 	return 0;
 }
 

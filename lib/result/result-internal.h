@@ -6,6 +6,8 @@
 
 #include <diskbench/result.h>
 
+#include "core/wait-internal.h"
+
 struct diskbench__slow_log;
 struct diskbench__dev_series;
 
@@ -64,6 +66,10 @@ struct diskbench__measured {
 	 * sampled and their points, or only why not. NULL: nothing said (a
 	 * result built by hand, or read from a document older than 1.5). */
 	struct diskbench__dev_series *dev;
+	/* The waits outside the operations (the closing fsync and close),
+	 * from the phase's start; none for a result read from a document
+	 * older than 1.7. */
+	struct diskbench__waits waits;
 	/* A paced phase's response time: its service time's p99, which the
 	 * relative stall rule measures against (result/stall.c); set by
 	 * diskbench__result_set_pace(). 0: its own p99. */

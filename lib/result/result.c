@@ -136,6 +136,18 @@ static int diskbench_result_new__impl(struct diskbench_result **out,
 				e->start_ns = e->start_ns > t0 ? e->start_ns - t0 : 0;
 			}
 		}
+		/* The waits likewise. */
+		if (!err)
+			err = diskbench__waits_copy(&m->waits, &rec->waits);
+		if (!err) {
+			uint64_t t0 = diskbench_timeline_start_ns(m->tl);
+
+			for (size_t i = 0; i < m->waits.n; i++) {
+				struct diskbench__wait *w = &m->waits.w[i];
+
+				w->start_ns = w->start_ns > t0 ? w->start_ns - t0 : 0;
+			}
+		}
 	} else {
 		struct diskbench_timeline_opts to = DISKBENCH_TIMELINE_OPTS_INIT;
 
@@ -254,6 +266,7 @@ DISKBENCH_API void diskbench_result_free(struct diskbench_result *res)
 		diskbench_timeline_free(m->tl);
 		diskbench__slow_free(m->slow);
 		diskbench__dev_series_free(m->dev);
+		diskbench__waits_free(&m->waits);
 		if (m->derived_free)
 			m->derived_free(m->derived);
 		if (m->pace) {
@@ -337,6 +350,7 @@ static int diskbench_result_copy__impl(struct diskbench_result **out,
 		m->slow = NULL;
 		m->pace = NULL;
 		m->dev = NULL;
+		memset(&m->waits, 0, sizeof(m->waits));
 		m->derived = NULL;
 		m->derived_free = NULL;
 		res = &m->r;
@@ -356,6 +370,8 @@ static int diskbench_result_copy__impl(struct diskbench_result **out,
 		err = diskbench__slow_copy(&m->slow, sm->slow);
 	if (!err && m)
 		err = diskbench__dev_series_copy(&m->dev, sm->dev);
+	if (!err && m)
+		err = diskbench__waits_copy(&m->waits, &sm->waits);
 	if (!err && m && sm->pace) {
 		struct diskbench_result *resp;
 
@@ -953,5 +969,58 @@ DISKBENCH_API int diskbench_result_slow_get(const struct diskbench_result *res,
 					    struct diskbench_slow_op *op)
 {
 	DISKBENCH__API_RETURN(diskbench_result_slow_get__impl(res, index, op),
+			      NULL);
+}
+
+DISKBENCH_API const char *diskbench_wait_name(uint32_t what)
+{
+	static const char *const names[] = { NULL, "fsync", "close" };
+
+	return what < sizeof(names) / sizeof(names[0]) ? names[what] : NULL;
+}
+
+DISKBENCH_API size_t diskbench_result_wait_count(const struct diskbench_result *res)
+{
+	const struct diskbench__measured *m = res ? diskbench__measured_c(res) : NULL;
+
+	return m ? m->waits.n : 0;
+}
+
+DISKBENCH_API uint64_t diskbench_result_wait_dropped(const struct diskbench_result *res)
+{
+	const struct diskbench__measured *m = res ? diskbench__measured_c(res) : NULL;
+
+	return m ? m->waits.dropped : 0;
+}
+
+static int diskbench_result_wait_get__impl(const struct diskbench_result *res,
+					    size_t index,
+					    struct diskbench_wait *wait)
+{
+	const struct diskbench__measured *m;
+	struct diskbench_wait w;
+	size_t sz;
+
+	if (!res || !wait || wait->sz < sizeof(size_t))
+		return -EINVAL;
+	m = diskbench__measured_c(res);
+	if (!m || index >= m->waits.n)
+		return -ERANGE;
+	w.sz = sizeof(w);
+	w.start_ns = m->waits.w[index].start_ns;
+	w.latency_ns = m->waits.w[index].latency_ns;
+	w.what = m->waits.w[index].what;
+	w.file = m->waits.w[index].file;
+	sz = wait->sz < sizeof(w) ? wait->sz : sizeof(w);
+	w.sz = sz;
+	memcpy(wait, &w, sz);
+	return 0;
+}
+
+DISKBENCH_API int diskbench_result_wait_get(const struct diskbench_result *res,
+					    size_t index,
+					    struct diskbench_wait *wait)
+{
+	DISKBENCH__API_RETURN(diskbench_result_wait_get__impl(res, index, wait),
 			      NULL);
 }

@@ -311,6 +311,42 @@ static int held_spans(const struct diskbench__dev_series *dev, uint64_t t,
 	return 0;
 }
 
+/*
+ * The waits outside the operations (the closing fsync and close) that a
+ * stall the device shows overlaps, or touches within one sampling
+ * interval: the stall happened (at least in part) in them, and an edge of
+ * the span's within one interval of the wait's is the wait's, exactly (a
+ * fsync that returns as the hold ends). A wait does not stretch a stall
+ * beyond that: its length is the writeback it did.
+ */
+static void place_waits(struct diskbench_stalls *st, uint64_t iv)
+{
+	const struct diskbench__measured *m = diskbench__measured_c(st->res);
+
+	if (!m || !m->waits.n)
+		return;
+	for (size_t k = 0; k < st->n; k++) {
+		struct diskbench_stall *x = &st->s[k];
+
+		if (!(x->flags & DISKBENCH_STALL_DEVICE))
+			continue;
+		for (size_t i = 0; i < m->waits.n; i++) {
+			const struct diskbench__wait *w = &m->waits.w[i];
+			uint64_t ws = w->start_ns, we = w->start_ns + w->latency_ns;
+
+			if (we + iv <= x->start_ns || ws >= x->end_ns + iv)
+				continue;
+			if (ws < x->start_ns && ws + iv >= x->start_ns)
+				x->start_ns = ws;
+			if (we > x->end_ns && we <= x->end_ns + iv)
+				x->end_ns = we;
+			if (ws < x->end_ns && we > x->start_ns)
+				x->flags |= DISKBENCH_STALL_WAIT;
+		}
+		x->latency_ns = x->end_ns - x->start_ns;
+	}
+}
+
 static int device_stalls(struct diskbench_stalls *st, uint64_t t)
 {
 	const struct diskbench__dev_series *dev = diskbench__result_devices(st->res);
@@ -412,6 +448,7 @@ static int device_stalls(struct diskbench_stalls *st, uint64_t t)
 	if (err)
 		return err;
 	qsort(st->s, st->n, sizeof(*st->s), cmp_stall_end);
+	place_waits(st, iv);
 	return 0;
 }
 
@@ -982,6 +1019,30 @@ static const char *secs(char *buf, size_t size, uint64_t ns)
 static long diskbench_stalls_cause_text__impl(const struct diskbench_stalls *st,
 					      size_t index, char *buf, size_t size);
 
+/* The name of the wait a stall overlaps most ("fsync", "close"); NULL:
+ * none. */
+static const char *wait_of(const struct diskbench_stalls *st,
+			   const struct diskbench_stall *s)
+{
+	const struct diskbench__measured *m = diskbench__measured_c(st->res);
+	uint64_t best = 0;
+	const char *name = NULL;
+
+	for (size_t i = 0; m && i < m->waits.n; i++) {
+		const struct diskbench__wait *w = &m->waits.w[i];
+		uint64_t a = w->start_ns > s->start_ns ? w->start_ns : s->start_ns;
+		uint64_t b = w->start_ns + w->latency_ns;
+
+		if (b > s->end_ns)
+			b = s->end_ns;
+		if (b >= a && (!name || b - a > best)) {
+			best = b - a;
+			name = diskbench_wait_name(w->what);
+		}
+	}
+	return name;
+}
+
 static long diskbench_stalls_text__impl(const struct diskbench_stalls *st,
 					 char *buf, size_t size)
 {
@@ -1033,6 +1094,15 @@ static long diskbench_stalls_text__impl(const struct diskbench_stalls *st,
 				if (m > 0)
 					n += m;
 			}
+		}
+		/* The wait it fell in, the one it overlaps most. */
+		if (n > 0 && (size_t)n < sizeof(line) && (s->flags & DISKBENCH_STALL_WAIT)) {
+			const char *w = wait_of(st, s);
+			int m = w ? snprintf(line + n, sizeof(line) - (size_t)n,
+					     ", in the phase's closing %s", w) : 0;
+
+			if (m > 0)
+				n += m;
 		}
 		/* The verdict, where the result has device figures. */
 		if (n > 0 && (size_t)n + 3 < sizeof(line) &&

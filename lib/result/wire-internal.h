@@ -12,7 +12,7 @@
  *   kind, flags               varints; flags: 1 summary-only, 2 too fast,
  *                             4 has an error, 8 has inputs, 16 has a
  *                             slow-operation log, 32 paced, 64 interval
- *                             histograms, 128 device figures
+ *                             histograms, 128 device figures, 256 waits
  *   name                      string
  *   summary-only:  rate, cpu_percent (doubles), max_latency_ns
  *   measured:      ops, bytes, elapsed_ns, cpu_user_ns, cpu_system_ns,
@@ -57,6 +57,9 @@
  *                  and full, with flag 2, its dirty and writeback bytes;
  *                  for each device, for each interval, reads, writes,
  *                  read bytes, write bytes, busy_ns and in flight
+ *   waits (flag 256, since 1.7; a measured result): their number and the
+ *                  number dropped, then for each what, file, start_ns
+ *                  and latency_ns
  *   CRC-32 (IEEE 802.3, as zlib's crc32()) of all the bytes before it,
  *   4 bytes little-endian
  */
@@ -75,8 +78,9 @@
 #define F_PACE     32u
 #define F_HISTS    64u
 #define F_DEVICES  128u
+#define F_WAITS    256u
 #define F_KNOWN    (F_SUMMARY | F_TOO_FAST | F_ERROR | F_INPUTS | F_SLOW | F_PACE | \
-		    F_HISTS | F_DEVICES)
+		    F_HISTS | F_DEVICES | F_WAITS)
 
 /* A merged result's inputs may themselves be merges, this deep. */
 #define MAX_DEPTH 4

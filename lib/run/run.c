@@ -476,6 +476,7 @@ static int run_phase(struct diskbench_run *run, size_t index,
 		struct diskbench__dev_series *dev;
 
 		rerr = diskbench__devstat_finish(ctx.dev,
+			diskbench_timeline_start_ns(diskbench_result_timeline(*res_out)),
 			diskbench_result_start_ns(*res_out),
 			diskbench_result_start_ns(*res_out) +
 			diskbench_result_elapsed_ns(*res_out), &dev);

@@ -43,6 +43,7 @@ _Static_assert(offsetof(struct diskbench_compare_setup, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_compare_phase, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_compare_cell, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_slow_op, sz) == 0, "sz first");
+_Static_assert(offsetof(struct diskbench_wait, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_pace_opts, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_pace_info, sz) == 0, "sz first");
 /* Programs that passed DISKBENCH_SEQ_DIRECT to a random phase, before the
@@ -641,6 +642,20 @@ static void test_layout_stall(void **state)
 	assert_int_equal(DISKBENCH_STALL_GRADE_STALL, 2);
 	assert_int_equal(DISKBENCH_STALL_GRADE_SEVERE, 3);
 	assert_int_equal(DISKBENCH_STALL_PERIODIC, 1);
+	assert_int_equal(DISKBENCH_STALL_EXACT, 1);
+	assert_int_equal(DISKBENCH_STALL_DEVICE, 2);
+	assert_int_equal(DISKBENCH_STALL_WAIT, 4);
+
+	/* 1.7: the waits outside the operations. */
+	assert_offset(diskbench_wait, sz, 0);
+	assert_offset(diskbench_wait, start_ns, 8);
+	assert_offset(diskbench_wait, latency_ns, 16);
+	assert_offset(diskbench_wait, what, 24);
+	assert_offset(diskbench_wait, file, 28);
+	assert_int_equal(sizeof(struct diskbench_wait), 32);
+	assert_int_equal(DISKBENCH_WAIT_FSYNC, 1);
+	assert_int_equal(DISKBENCH_WAIT_CLOSE, 2);
+	assert_int_equal(DISKBENCH_WAIT_MAX, 1024);
 
 	assert_offset(diskbench_slow_op, sz, 0);
 	assert_offset(diskbench_slow_op, start_ns, 8);

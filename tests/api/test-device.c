@@ -843,7 +843,7 @@ static void test_read_back(void **state)
 	assert_non_null(strstr(j1, "\"cause\": \"busy\""));
 	assert_non_null(strstr(j1, "\"note\": \"not sampled: off (DISKBENCH_RUN_NO_DEVICE)\""));
 	assert_non_null(strstr(j1, "\"role\": \"engine\""));
-	assert_non_null(strstr(j1, "\"schema_minor\": 6"));
+	assert_non_null(strstr(j1, "\"schema_minor\": 7"));
 	/* ...and the figures under them read back: writing what was read
 	 * gives the same bytes. */
 	assert_ok(diskbench_report_new(&back));

@@ -600,6 +600,16 @@ CHECK(diskbench_result_slow_get)
 	IS_EINVAL(diskbench_result_slow_get(NULL, 0, &op));
 }
 
+CHECK(diskbench_result_wait_count) { IS_ZERO(diskbench_result_wait_count(NULL)); }
+CHECK(diskbench_result_wait_dropped) { IS_ZERO(diskbench_result_wait_dropped(NULL)); }
+CHECK(diskbench_result_wait_get)
+{
+	struct diskbench_wait w = { .sz = sizeof(w) };
+
+	IS_EINVAL(diskbench_result_wait_get(NULL, 0, &w));
+}
+CHECK(diskbench_wait_name) { IS_NULL(diskbench_wait_name(99)); }
+
 CHECK(diskbench_result_device_count) { IS_ZERO(diskbench_result_device_count(NULL)); }
 CHECK(diskbench_result_device_get)
 {
@@ -705,6 +715,8 @@ static struct entry entries[] = {
 	E(diskbench_result_system_point_count), E(diskbench_result_system_point_get),
 	E(diskbench_result_device_note), E(diskbench_stalls_cause_text),
 	E(diskbench_stall_cause_name),
+	E(diskbench_result_wait_count), E(diskbench_result_wait_dropped),
+	E(diskbench_result_wait_get), E(diskbench_wait_name),
 	E(diskbench_timeline_slow_threshold_ns),
 	E(diskbench_run_start_time_ns), E(diskbench_run_end_time_ns),
 	E(diskbench_hist_percentiles), E(diskbench_hist_value_at_rank),

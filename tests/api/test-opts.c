@@ -416,7 +416,7 @@ static const char *const handed_out[] = {
 	"progress", "timeline_point", "stall", "stall_summary", "slow_op",
 	"pace_info", "run_event", "run_sweep_entry", "compare_setup",
 	"compare_phase", "compare_cell", "device_sample", "device_info",
-	"device_point", "system_point",
+	"device_point", "system_point", "wait",
 };
 
 static void set_sz(void *o, size_t sz)

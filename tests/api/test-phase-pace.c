@@ -1095,7 +1095,7 @@ static void test_json_round_trip(void **state)
 	assert_ok(diskbench_report_new(&rep));
 	assert_ok(diskbench_report_add_run(rep, NULL, f->run));
 	j = fx_write(rep, DISKBENCH_FORMAT_JSON, NULL);
-	assert_non_null(strstr(j, "\"schema_minor\": 6,"));
+	assert_non_null(strstr(j, "\"schema_minor\": 7,"));
 	p = strstr(j, "\"pace\": {");
 	assert_non_null(p);
 	assert_non_null(strstr(p, "\"arrival\": \"constant\""));
@@ -1179,7 +1179,7 @@ static void test_json_round_trip(void **state)
 				break;
 		}
 		memmove(s, e + 1, strlen(e + 1) + 1);
-		s = strstr(old, "\"schema_minor\": 6");
+		s = strstr(old, "\"schema_minor\": 7");
 		s[strlen("\"schema_minor\": ")] = '2';
 	}
 	diskbench_report_free(rep2);

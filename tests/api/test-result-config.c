@@ -254,7 +254,7 @@ static void test_config_json_round_trip(void **state)
 	assert_non_null(strstr(a.p, "\"direct\": false"));
 	assert_non_null(strstr(a.p, "\"x.leading_zero\": \"007\""));
 	assert_non_null(strstr(a.p, "\"x.huge\": \"18446744073709551615\""));
-	assert_non_null(strstr(a.p, "\"schema_minor\": 6"));
+	assert_non_null(strstr(a.p, "\"schema_minor\": 7"));
 	assert_ok(diskbench_report_new(&back));
 	n = diskbench_report_read(back, DISKBENCH_FORMAT_JSON, a.p, a.n, "a.json");
 	if (n < 0)

@@ -554,7 +554,7 @@ static void test_stall_json(void **state)
 	assert_ok(diskbench_report_new(&rep));
 	assert_ok(diskbench_report_add_run(rep, NULL, f->run));
 	j = fx_write(rep, DISKBENCH_FORMAT_JSON, NULL);
-	assert_non_null(strstr(j, "\"schema_minor\": 6,"));
+	assert_non_null(strstr(j, "\"schema_minor\": 7,"));
 	p = strstr(j, "\"stalls\": [\n");
 	assert_non_null(p);
 	for (size_t i = 0; i < 3; i++) {

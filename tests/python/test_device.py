@@ -251,3 +251,73 @@ def test_compared_by_verdict(tdir):
     assert unknown.stalls == 1 and unknown.causes == {} and unknown.cause is None
     assert c.setups[0].cause == "below" and c.setups[1].cause is None
     assert "where: below the block layer (pyheld held requests)" in c.text
+
+
+class FlushHeld(EngineOps):
+    """A clock of its own, 1 ms a write for 200 writes; the closing fsync
+    takes 500 ms while the device holds four requests and completes none
+    (a hold no operation waits out: it falls in the phase's flush)."""
+
+    name = "pyflush"
+
+    def __init__(self):
+        self.base = self.now = 50 * MS
+
+    def clock(self):
+        return self.now
+
+    def write(self, handle, buf, offset):
+        self.now += MS
+        return self.inner.write(handle, buf, offset)
+
+    def fsync(self, handle):
+        self.now += 500 * MS
+        return self.inner.fsync(handle)
+
+    def device_sample(self, when_ns):
+        rel = (when_ns - self.base) // MS
+        done = min(rel, 200)
+        return diskbench.DeviceSample(0, done, 0, done * 4096,
+                                      when_ns - self.base,
+                                      4 if 200 < rel <= 700 else 1)
+
+
+def test_a_hold_in_the_closing_flush(tdir):
+    """The flush is a wait of its own, outside the operations' figures;
+    the hold in it is one stall, placed in it, below the block layer; the
+    waits survive JSON."""
+    import jsonschema
+    r = engine_run(tdir, FlushHeld())
+    # the operations' figures are the writes' alone
+    assert r.ops == 200 and r.elapsed_ns == 700 * MS
+    assert r.histogram.max <= 1.01 * MS
+    assert r.waits == [diskbench.Wait("fsync", 0, 200 * MS, 500 * MS),
+                       diskbench.Wait("close", 0, 700 * MS, 0)]
+    assert r.waits_dropped == 0
+    st = r.stalls()
+    assert len(st.stalls) == 1
+    s = st.stalls[0]
+    assert s.device and s.in_wait and s.ops == 0
+    assert (s.start_ns, s.end_ns) == (200 * MS, 700 * MS)
+    assert s.cause == "below" and s.cause_inflight == 4
+    assert "no operation waited it out" in st.text
+    assert "in the phase's closing fsync" in st.text
+    assert st.summary.stalled_ns == 500 * MS
+    assert st.summary.causes["below"] == 1
+    # read back: the same waits, the same stall
+    rep = diskbench.Report()
+    rep.add([r], diskbench.RunInfo(name="flush"))
+    text = rep.dumps("json")
+    doc = json.loads(text)
+    jsonschema.validators.validator_for(_schema())(_schema()).validate(doc)
+    assert doc["runs"][0]["phases"][0]["waits"][0] == {
+        "what": "fsync", "file": 0, "start_ns": 200 * MS, "latency_ns": 500 * MS}
+    back = diskbench.Report()
+    assert back.loads(text) == 1
+    b = back.runs[0].results[0]
+    assert b.waits == r.waits
+    assert b.stalls().stalls == st.stalls
+    assert back.dumps("json") == text
+    # and through the binary encoding
+    c = diskbench.Result.decode(r.encode())
+    assert c.waits == r.waits and c.stalls().stalls == st.stalls

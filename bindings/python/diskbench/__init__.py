@@ -35,7 +35,7 @@ from ._run import (DONE, BonniePhase, ContextPhase, CustomContext, CustomPhase,
                    SeqPhase, SweepEntry, Target, sweep)
 from ._stats import (Bucket, DeviceInfo, DevicePoint, DeviceSample, Histogram,
                      IntervalTails, PaceInfo, PhaseKind, Recorder, Result,
-                     SlowOp, Stall, StallGrade, Stalls, SystemPoint,
+                     SlowOp, Stall, StallGrade, Stalls, SystemPoint, Wait,
                      StallSummary, Timeline,
                      TimelinePoint, phase_kind_name)
 
@@ -47,14 +47,14 @@ __all__ = [
     "Buffer", "IORequest", "IOOp", "OpenFlags", "Target", "Phase",
     "BonniePhase", "SeqPhase", "RandomPhase", "FilesPhase", "CustomPhase",
     "ContextPhase", "CustomContext", "DONE", "Run", "RunEvent", "Progress", "Report",
-    "ReportRun", "RunInfo", "Format", "IntervalTails", "SlowOp", "Stall",
+    "ReportRun", "RunInfo", "Format", "IntervalTails", "SlowOp", "Stall", "Wait",
     "DeviceSample", "DeviceInfo", "DevicePoint", "SystemPoint",
     "Stalls", "StallSummary", "StallGrade", "PaceInfo", "sweep", "SweepEntry",
     "Comparison", "CompareSetup", "CompareTest", "CompareCell", "Journal",
 ]
 
 #: The version of this package; it follows the library's.
-__version__ = "1.6.0"
+__version__ = "1.7.0"
 
 #: The library file loaded (DISKBENCH_LIBRARY, or the soname).
 library_path: str = _lib.path

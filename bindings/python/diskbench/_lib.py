@@ -334,6 +334,11 @@ class SlowOp(Structure):
                 ("thread", u32)]
 
 
+class Wait(Structure):
+    _fields_ = [("sz", size), ("start_ns", u64), ("latency_ns", u64),
+                ("what", u32), ("file", u32)]
+
+
 class DeviceInfo(Structure):
     _fields_ = [("sz", size), ("name", c_char_p), ("role", u32),
                 ("parent", u32), ("major", u32), ("minor", u32)]
@@ -399,6 +404,7 @@ STRUCTS = {
     "diskbench_compare_phase": ComparePhase,
     "diskbench_compare_cell": CompareCell,
     "diskbench_slow_op": SlowOp,
+    "diskbench_wait": Wait,
     "diskbench_pace_opts": PaceOpts,
     "diskbench_pace_info": PaceInfo,
     "diskbench_device_sample": DeviceSample,
@@ -527,6 +533,10 @@ _PROTOTYPES: Tuple[Tuple[Any, ...], ...] = (
     ("result_slow_dropped", u64, (P,)),
     ("result_slow_get", c_int, (P, size, POINTER(SlowOp))),
     ("result_slow_threshold_ns", u64, (P,)),
+    ("result_wait_count", size, (P,)),
+    ("result_wait_dropped", u64, (P,)),
+    ("result_wait_get", c_int, (P, size, POINTER(Wait))),
+    ("wait_name", c_char_p, (u32,)),
     # device.h
     ("result_device_count", size, (P,)),
     ("result_device_get", c_int, (P, size, POINTER(DeviceInfo))),
@@ -718,6 +728,11 @@ STALL_DEFAULT_FLOOR_NS = 100000000
 STALL_DEFAULT_P99_FACTOR = 100
 STALL_NO_RELATIVE = U64_MAX
 STALL_EXACT = 0x1
+STALL_DEVICE = 0x2
+STALL_WAIT = 0x4
+WAIT_FSYNC = 1
+WAIT_CLOSE = 2
+WAIT_MAX = 1024
 STALL_PERIODIC = 0x1
 COMPARE_HAS_RATE = 0x1
 COMPARE_SAME_RATE = 0x2

@@ -262,6 +262,25 @@ class Stall(NamedTuple):
     cause_completed: int = 0
     cause_bytes: int = 0
     cause_writeback_bytes: Optional[int] = None
+    #: The device figures show it (DISKBENCH_STALL_DEVICE): the file
+    #: system's device held requests and completed none for at least the
+    #: rule's length; its ops are the slow ones inside it (0 when no
+    #: operation waited it out).
+    device: bool = False
+    #: It fell (at least in part) in one of Result.waits, the phase's
+    #: closing fsync or close (DISKBENCH_STALL_WAIT).
+    in_wait: bool = False
+
+
+class Wait(NamedTuple):
+    """A wait of a phase outside its operations (struct diskbench_wait):
+    ``what`` is "fsync" or "close", times in ns from the phase's start,
+    ``file`` the phase's number for its file."""
+
+    what: str
+    file: int
+    start_ns: int
+    latency_ns: int
 
 
 class StallSummary(NamedTuple):
@@ -1313,6 +1332,21 @@ class Result(Closeable):
                                 lambda i, o: C.result_slow_get(p, i, o),
                                 "result_slow_get")]
 
+    waits_dropped = property(lambda self: C.result_wait_dropped(self._p),
+                             doc="Waits the result had no room for.")
+
+    @property
+    def waits(self) -> List[Wait]:
+        """The phase's waits outside its operations, its closing fsync
+        and close, in start order (a list of Wait; empty for a result
+        read from a document older than 1.7)."""
+        p = self._p
+        return [Wait((C.wait_name(w.what) or b"?").decode(), w.file,
+                     w.start_ns, w.latency_ns)
+                for w in _each(C.Wait, C.result_wait_count(p),
+                               lambda i, o: C.result_wait_get(p, i, o),
+                               "result_wait_get")]
+
     @property
     def devices(self) -> List[DeviceInfo]:
         """The devices sampled beside the phase, the file system's first
@@ -1382,13 +1416,15 @@ class Result(Closeable):
                                           lambda i, o: C.stalls_get(st, i, o),
                                           "stalls_get")):
                 exact = bool(one.flags & C.STALL_EXACT)
-                found.append(Stall(one.start_ns, one.end_ns, one.latency_ns,
-                                   one.worst_ns, one.ops, one.precision_ns,
-                                   exact, decode(one.phase) or "",
-                                   PhaseKind.of(one.kind),
-                                   one.slow_index if exact else None,
-                                   one.delayed, one.delay_ns,
-                                   *_cause_of(st, i, one)))
+                args: Tuple[Any, ...] = (
+                    one.start_ns, one.end_ns, one.latency_ns, one.worst_ns,
+                    one.ops, one.precision_ns, exact, decode(one.phase) or "",
+                    PhaseKind.of(one.kind), one.slow_index if exact else None,
+                    one.delayed, one.delay_ns)
+                args += _cause_of(st, i, one)
+                args += (bool(one.flags & C.STALL_DEVICE),
+                         bool(one.flags & C.STALL_WAIT))
+                found.append(Stall(*args))
             sm = C.StallSummary()
             sm.sz = sizeof(sm)
             check(C.stalls_summary(st, byref(sm)), "stalls_summary")
