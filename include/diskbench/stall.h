@@ -73,8 +73,11 @@ diskbench_stall_rules_init(struct diskbench_stall_rules *rules, size_t sz);
 /** diskbench_stall.flags: the times are exact (from the slow-operation log). */
 #define DISKBENCH_STALL_EXACT 0x1u
 /** diskbench_stall.flags (1.7): the device figures show it: for at least
- *  the rule's length the file system's device had requests in flight and
- *  completed none (docs/devices.md, "Stalls from both sides"). Its
+ *  the rule's floor (diskbench_stall_rules::floor_ns, 100 ms by default;
+ *  always_ns where that is shorter or the relative rule is off) the file
+ *  system's device had requests in flight and completed none
+ *  (docs/devices.md, "Stalls from both sides"): no tail of a latency
+ *  distribution, so no multiple of the p99 applies. Its
  *  operations are those that ran slow in that span (none when no
  *  operation waited it out, as when the hold fell in the phase's closing
  *  flush); where its start or end is the span's, the times are to one

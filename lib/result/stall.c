@@ -854,8 +854,14 @@ static int analyze(struct diskbench_stalls *st,
 			return err;
 	}
 	/* The device's side: holds no operation waited out, and the pieces
-	 * of one hold as one stall. */
-	err = device_stalls(st, s->threshold_ns);
+	 * of one hold as one stall. A span in which the device completed
+	 * nothing while it had requests is no tail of a distribution: the
+	 * rule's floor is its length (the absolute length where that is
+	 * shorter, or where the relative rule is off), not a multiple of a
+	 * p99 that throttled writers' pauses inflate. */
+	err = device_stalls(st, r->p99_factor == DISKBENCH_STALL_NO_RELATIVE ||
+					r->always_ns < r->floor_ns
+				? r->always_ns : r->floor_ns);
 	if (err)
 		return err;
 	s->stalled = by_ops || st->n;

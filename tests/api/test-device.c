@@ -425,7 +425,10 @@ static void test_engine_device(void **state)
  * under the rule's 100 ms, among 2000 of 1 ms (a throttled writer's run
  * of short pauses); UNSEEN: every operation 1 ms (what no operation
  * waited out, as a hold in a closing flush). */
-enum script { HELD, IDLE, BUSY, FLICKER, TWO, PIECES, THROTTLE, UNSEEN };
+/* THROTTLE_P99: THROTTLE's ten pauses among 200 operations, so that they
+ * are the p99 and the relative rule's threshold is 1 s (100 x 50 ms):
+ * the held span is a stall all the same, its rule the floor. */
+enum script { HELD, IDLE, BUSY, FLICKER, TWO, PIECES, THROTTLE, UNSEEN, THROTTLE_P99 };
 
 struct scripted {
 	uint64_t now, base;
@@ -478,6 +481,7 @@ static int scripted_op(struct diskbench_custom_ctx *ctx, uint64_t index,
 		sc->now += index == 49 || index == 50 ? 250 * MS : MS;
 		break;
 	case THROTTLE:
+	case THROTTLE_P99:
 		sc->now += index >= 49 && index < 59 ? 50 * MS : MS;
 		break;
 	case UNSEEN:
@@ -677,6 +681,11 @@ static void test_both_sides(void **state)
 	assert_u64_eq(s.precision_ns, 10 * MS);
 	assert_false(s.flags & DISKBENCH_STALL_EXACT);
 	assert_non_null(strstr(line, "10 operations"));
+
+	one_device_stall(THROTTLE_P99, &s, line, sizeof(line));
+	assert_u64_eq(s.start_ns, 50 * MS);
+	assert_u64_eq(s.end_ns, 540 * MS);
+	assert_u64_eq(s.ops, 10);
 
 	one_device_stall(UNSEEN, &s, line, sizeof(line));
 	assert_u64_eq(s.start_ns, 50 * MS);
