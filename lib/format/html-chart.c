@@ -22,7 +22,7 @@
 #include "base/common-internal.h"
 #include "format/html-chart-internal.h"
 #include "format/html-common-internal.h"
-#include "result/stall-internal.h"
+#include "analysis/stall-internal.h"
 
 #define NS_PER_S 1000000000.0
 

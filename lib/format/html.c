@@ -54,7 +54,7 @@
 #include "base/common-internal.h"
 #include "base/kind-internal.h"
 #include "format/html-bonnie-internal.h"
-#include "result/stall-internal.h"
+#include "analysis/stall-internal.h"
 #include "format/html-chart-internal.h"
 #include "format/html-common-internal.h"
 #include "format/format-internal.h"

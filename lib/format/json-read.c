@@ -22,6 +22,7 @@
 #include <diskbench/stall.h>
 #include <diskbench/version.h>
 
+#include "analysis/analysis-internal.h"
 #include "base/kind-internal.h"
 #include "result/restore-internal.h"
 #include "result/result-internal.h"
@@ -1083,6 +1084,12 @@ static int read_phase(struct rd *d, json_t *jp, struct diskbench_result **out)
 			diskbench_result_free(res);
 			return err;
 		}
+	}
+	/* Whole: its analysis, once, as the run makes a phase's. */
+	err = diskbench__analysis_attach(res);
+	if (err) {
+		diskbench_result_free(res);
+		return err;
 	}
 	*out = res;
 	return 0;

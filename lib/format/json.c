@@ -27,7 +27,7 @@
 #include "result/device-internal.h"
 #include "format/format-internal.h"
 #include "format/json-internal.h"
-#include "result/stall-internal.h"
+#include "analysis/stall-internal.h"
 #include "result/result-internal.h"
 #include "core/slow-log-internal.h"
 #include "core/timeline-internal.h"

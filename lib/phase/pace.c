@@ -108,7 +108,7 @@ int diskbench__pace_to_result(struct diskbench_result *res,
 	}
 	info.flags = pc->poisson ? DISKBENCH_PACE_INFO_POISSON : 0;
 	info.streams = pc->streams;
-	err = diskbench_result_new(&resp, name, kind, pc->resp);
+	err = diskbench__result_new(&resp, name, kind, pc->resp);
 	if (err)
 		return err;
 	/* The response's counts and times are the phase's: the same

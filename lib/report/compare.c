@@ -21,7 +21,7 @@
 #include "base/kind-internal.h"
 #include "base/out-internal.h"
 #include "report/report-internal.h"
-#include "result/stall-internal.h"
+#include "analysis/stall-internal.h"
 
 struct setup {
 	const char *name;

@@ -16,6 +16,7 @@
 
 #include "base/out-internal.h"
 #include "core/hist-internal.h"
+#include "result/decode-internal.h"
 #include "result/restore-internal.h"
 #include "result/result-internal.h"
 #include "core/slow-log-internal.h"
@@ -795,7 +796,7 @@ out:
 	return err;
 }
 
-static int diskbench_result_decode__impl(struct diskbench_result **out,
+int diskbench__result_decode(struct diskbench_result **out,
 					  const void *buf, size_t len,
 					  char **errmsg)
 {
@@ -830,10 +831,3 @@ static int diskbench_result_decode__impl(struct diskbench_result **out,
 	return err;
 }
 
-DISKBENCH_API int diskbench_result_decode(struct diskbench_result **out,
-					  const void *buf, size_t len,
-					  char **errmsg)
-{
-	DISKBENCH__API_RETURN(diskbench_result_decode__impl(out, buf, len, errmsg),
-			      errmsg && *errmsg ? *errmsg : NULL);
-}

@@ -15,6 +15,7 @@
 #include <diskbench/exchange.h>
 
 #include "core/hist-internal.h"
+#include "result/merge-internal.h"
 #include "result/restore-internal.h"
 #include "result/result-internal.h"
 #include "core/slow-log-internal.h"
@@ -170,7 +171,7 @@ static int merge_pace(struct diskbench_result *res,
 	pi.achieved_per_sec = m->elapsed_ns
 				      ? (double)pi.requests * 1e9 / (double)m->elapsed_ns
 				      : 0;
-	err = diskbench_result_merge(&merged, resp, offsets_ns, n, errmsg);
+	err = diskbench__result_merge(&merged, resp, offsets_ns, n, errmsg);
 	free(resp);
 	if (err)
 		return err;
@@ -183,7 +184,7 @@ static int merge_pace(struct diskbench_result *res,
 /* The fewest intervals a merge of unbounded timelines is bounded at. */
 #define MERGE_MIN_BOUND UINT64_C(65536)
 
-static int diskbench_result_merge__impl(struct diskbench_result **out,
+int diskbench__result_merge(struct diskbench_result **out,
 		       const struct diskbench_result *const *inputs,
 		       const int64_t *offsets_ns, size_t n, char **errmsg)
 {
@@ -394,7 +395,7 @@ static int diskbench_result_merge__impl(struct diskbench_result **out,
 	}
 	for (size_t i = 0; !err && i < n; i++) {
 		offs[i] = offsets_ns ? offsets_ns[i] : 0;
-		err = diskbench_result_copy(&copies[i], inputs[i]);
+		err = diskbench__result_copy(&copies[i], inputs[i]);
 	}
 	if (!err) {
 		err = diskbench__result_set_inputs(res, copies, offs, n);
@@ -413,14 +414,6 @@ static int diskbench_result_merge__impl(struct diskbench_result **out,
 	return 0;
 }
 
-DISKBENCH_API int
-(diskbench_result_merge)(struct diskbench_result **out,
-		       const struct diskbench_result *const *inputs,
-		       const int64_t *offsets_ns, size_t n, char **errmsg)
-{
-	DISKBENCH__API_RETURN(diskbench_result_merge__impl(out, inputs, offsets_ns, n, errmsg),
-			      errmsg && *errmsg ? *errmsg : NULL);
-}
 
 DISKBENCH_API size_t
 diskbench_result_input_count(const struct diskbench_result *res)

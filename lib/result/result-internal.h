@@ -74,10 +74,12 @@ struct diskbench__measured {
 	 * relative stall rule measures against (result/stall.c); set by
 	 * diskbench__result_set_pace(). 0: its own p99. */
 	uint64_t base_p99_ns;
-	/* What a part above the result derives from it once, for every
-	 * output that needs it (the stalls under the default rule,
-	 * result/stall.c), freed with it by derived_free; never copied. A
-	 * result's figures do not change once made, so neither does this. */
+	/* Its analysis (the stalls under the default rule, their verdicts
+	 * and summary: analysis/stall.c), made once where the result is made
+	 * (analysis/analysis.c: the run at the phase's end, the readers, the
+	 * decoder, merge and copy), freed with it by derived_free; never
+	 * copied here. Only the analysis layer sets it, on a result it is
+	 * making; every output reads it. */
 	void *derived;
 	void (*derived_free)(void *derived);
 };
@@ -112,6 +114,18 @@ diskbench__measured_c(const struct diskbench_result *res)
 {
 	return res->summary ? NULL : (const struct diskbench__measured *)res;
 }
+
+/*
+ * The result layer's constructors, as the public ones (diskbench_result_new(),
+ * diskbench_result_copy()) but without the analysis: those are the analysis
+ * layer's (analysis/analysis.c), which makes a result's analysis once, as
+ * the result is made. A copy does not carry the original's analysis.
+ */
+int diskbench__result_new(struct diskbench_result **out, const char *name,
+			  enum diskbench_phase_kind kind,
+			  const struct diskbench_recorder *rec);
+int diskbench__result_copy(struct diskbench_result **out,
+			   const struct diskbench_result *src);
 
 /* A summary-only result (what a bonnie++ CSV cell pair says). */
 int diskbench__result_summary(struct diskbench_result **out,

@@ -91,7 +91,7 @@ static struct diskbench__measured *measured_alloc(enum diskbench_phase_kind kind
 	return m;
 }
 
-static int diskbench_result_new__impl(struct diskbench_result **out,
+int diskbench__result_new(struct diskbench_result **out,
 				       const char *name,
 				       enum diskbench_phase_kind kind,
 				       const struct diskbench_recorder *rec)
@@ -167,14 +167,6 @@ fail:
 	return err;
 }
 
-DISKBENCH_API int diskbench_result_new(struct diskbench_result **out,
-				       const char *name,
-				       enum diskbench_phase_kind kind,
-				       const struct diskbench_recorder *rec)
-{
-	DISKBENCH__API_RETURN(diskbench_result_new__impl(out, name, kind, rec),
-			      NULL);
-}
 
 int diskbench__result_measured(struct diskbench_result **out,
 			       const char *name, enum diskbench_phase_kind kind,
@@ -315,7 +307,7 @@ static int extra_copy(struct diskbench__result_extra **out,
 		/* Counted as they are made, so that a failure frees those
 		 * made so far. */
 		for (size_t i = 0; !err && i < src->ninputs; i++, x->ninputs++)
-			err = diskbench_result_copy(&x->inputs[i],
+			err = diskbench__result_copy(&x->inputs[i],
 						    src->inputs[i]);
 	}
 	if (err) {
@@ -326,7 +318,7 @@ static int extra_copy(struct diskbench__result_extra **out,
 	return 0;
 }
 
-static int diskbench_result_copy__impl(struct diskbench_result **out,
+int diskbench__result_copy(struct diskbench_result **out,
 					const struct diskbench_result *src)
 {
 	const struct diskbench__measured *sm;
@@ -375,7 +367,7 @@ static int diskbench_result_copy__impl(struct diskbench_result **out,
 	if (!err && m && sm->pace) {
 		struct diskbench_result *resp;
 
-		err = diskbench_result_copy(&resp, sm->pace->response);
+		err = diskbench__result_copy(&resp, sm->pace->response);
 		if (!err)
 			err = diskbench__result_set_pace(res, &sm->pace->info, resp);
 	}
@@ -387,12 +379,6 @@ static int diskbench_result_copy__impl(struct diskbench_result **out,
 	return 0;
 }
 
-DISKBENCH_API int diskbench_result_copy(struct diskbench_result **out,
-					const struct diskbench_result *src)
-{
-	DISKBENCH__API_RETURN(diskbench_result_copy__impl(out, src),
-			      NULL);
-}
 
 /* "<op> <path> at offset <n>: <text>", leaving out the parts not known. */
 static char *format_errmsg(int code, const char *op, const char *path,

@@ -14,6 +14,7 @@
 #include <diskbench/error.h>
 #include <diskbench/run.h>
 
+#include "analysis/analysis-internal.h"
 #include "base/common-internal.h"
 #include "core/devstat-internal.h"
 #include "phase/pace-internal.h"
@@ -470,7 +471,7 @@ static int run_phase(struct diskbench_run *run, size_t index,
 	if (err && !ctx.err)
 		diskbench__ctx_fail(&ctx, err, NULL, NULL, UINT64_MAX);
 
-	rerr = diskbench_result_new(res_out, p->name, p->kind, rec);
+	rerr = diskbench__result_new(res_out, p->name, p->kind, rec);
 	diskbench_recorder_free(rec);
 	if (!rerr) {
 		struct diskbench__dev_series *dev;
@@ -493,6 +494,10 @@ static int run_phase(struct diskbench_run *run, size_t index,
 	if (rerr)
 		return rerr;
 	rerr = describe(run, p, &ctx, *res_out);
+	/* The result is whole (figures, device figures, pacing,
+	 * configuration): its analysis, once, for every output. */
+	if (!rerr)
+		rerr = diskbench__analysis_attach(*res_out);
 	if (rerr)
 		return rerr;
 	if (ctx.err) {

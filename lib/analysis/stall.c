@@ -20,7 +20,7 @@
 #include "core/devstat-internal.h"
 #include "result/device-internal.h"
 #include "result/result-internal.h"
-#include "result/stall-internal.h"
+#include "analysis/stall-internal.h"
 #include "core/slow-log-internal.h"
 #include "base/error-internal.h"
 
@@ -922,32 +922,29 @@ diskbench_stalls_find(struct diskbench_stalls **out,
 			      NULL);
 }
 
-static void free_derived(void *st)
+int diskbench__stalls_make(struct diskbench_stalls **out,
+			   const struct diskbench_result *res)
 {
-	diskbench_stalls_free(st);
+	return diskbench_stalls_find__impl(out, res, NULL);
 }
 
 const struct diskbench_stalls *
 diskbench__stalls_default(const struct diskbench_result *res, bool *owned,
 			  int *err)
 {
-	/* The one-thread rule covers reads too: the result is ours now. */
-	struct diskbench__measured *m =
-		(struct diskbench__measured *)diskbench__measured_c(res);
+	const struct diskbench__measured *m = diskbench__measured_c(res);
 	struct diskbench_stalls *st;
 
+	/* The analysis made with the result (analysis/analysis.c); only a
+	 * summary-only result, which keeps none, has it made here: the rule
+	 * applied to its one maximum. */
 	*owned = false;
 	if (m && m->derived)
 		return m->derived;
 	*err = diskbench_stalls_find__impl(&st, res, NULL);
 	if (*err)
 		return NULL;
-	if (m && !m->derived_free) {
-		m->derived = st;
-		m->derived_free = free_derived;
-	} else {
-		*owned = true;
-	}
+	*owned = true;
 	return st;
 }
 

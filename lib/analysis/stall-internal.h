@@ -9,14 +9,20 @@
 
 /*
  * The stalls of res under the default rule, as diskbench_stalls_find(res,
- * NULL) finds them: found once for a measured result and kept with it, so
- * that every output (JSON, HTML, text) reads the same analysis without
- * making it again. *owned says the caller must free them (a summary-only
- * result keeps nothing); NULL with *err on failure (-ENOMEM).
+ * NULL) finds them: the analysis made once with the result
+ * (analysis/analysis.c) and kept with it, so that every output (JSON,
+ * HTML, text) reads the same analysis without making it again. Only a
+ * summary-only result keeps none: its stalls are made now (*owned: the
+ * caller frees them). NULL with *err on failure (-ENOMEM).
  */
 const struct diskbench_stalls *
 diskbench__stalls_default(const struct diskbench_result *res, bool *owned,
 			  int *err);
+
+/* The stalls of res under the default rule, made anew (the analysis the
+ * analysis layer keeps with a result): 0 or -ENOMEM. */
+int diskbench__stalls_make(struct diskbench_stalls **out,
+			   const struct diskbench_result *res);
 
 /* Stalls by verdict (diskbench_stall::cause, NONE to UNDECIDED): how
  * many, and their lengths added up. */
