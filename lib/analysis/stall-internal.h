@@ -24,6 +24,23 @@ diskbench__stalls_default(const struct diskbench_result *res, bool *owned,
 int diskbench__stalls_make(struct diskbench_stalls **out,
 			   const struct diskbench_result *res);
 
+/* The analysis of one result under one rule: the stalls in end order and
+ * their summary (the sentences that say them are the format layer's,
+ * format/stall-text.c, made from these figures). */
+struct diskbench_stalls {
+	struct diskbench_stall_summary sum;
+	const struct diskbench_result *res;
+	size_t n, cap;
+	struct diskbench_stall *s;
+	/* The operations came from the slow-operation log, which holds every
+	 * one the rule counts (exact times): it gives each stall the
+	 * operations it delayed. */
+	bool from_log;
+	/* The period is taken from the stalls at least this long (0: all;
+	 * period_floor()). */
+	uint64_t period_floor_ns;
+};
+
 /* Stalls by verdict (diskbench_stall::cause, NONE to UNDECIDED): how
  * many, and their lengths added up. */
 struct diskbench__cause_count {
@@ -36,18 +53,6 @@ struct diskbench__cause_count {
 uint32_t diskbench__main_cause(const struct diskbench__cause_count *k);
 
 /*
- * The body of diskbench_stalls_summary_text()'s line: what follows the
- * phase's name and comes before the grade ("9 stalls of 2.52 s ..., 34 %
- * of the phase stalled"), without a newline, for outputs that show the
- * name and the grade their own way (the comparison's verdict, the HTML
- * summary), with where they happened ("; where: ...") when where is true
- * (the HTML shows the verdicts its own way). As snprintf() writes; 0 when
- * the phase did not stall.
- */
-long diskbench__stalls_body(const struct diskbench_stalls *st, char *buf,
-			    size_t size, bool where);
-
-/*
  * The gaps between the starts of n + 1 stalls (gaps[], reordered): their
  * median (the period), shortest and longest, and whether they are
  * regular (DISKBENCH_STALL_PERIODIC's rule: three stalls or more, every gap
@@ -57,11 +62,4 @@ long diskbench__stalls_body(const struct diskbench_stalls *st, char *buf,
  */
 bool diskbench__stall_gaps(uint64_t *gaps, size_t n, uint64_t *period_ns,
 			   uint64_t *min_ns, uint64_t *max_ns);
-/* How often stalls came, in words, with a leading ", ": "about one every
- * 7 s" when periodic, else "6.9 s to 30 s apart", or "7 s apart" where
- * the two print alike. Into buf, which it returns. */
-const char *diskbench__stall_gap_words(char *buf, size_t size, bool periodic,
-				       uint64_t period_ns, uint64_t min_ns,
-				       uint64_t max_ns);
-
 #endif

@@ -23,6 +23,7 @@
 #include "format/html-chart-internal.h"
 #include "format/html-common-internal.h"
 #include "analysis/stall-internal.h"
+#include "format/stall-text-internal.h"
 
 #define NS_PER_S 1000000000.0
 

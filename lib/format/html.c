@@ -55,6 +55,7 @@
 #include "base/kind-internal.h"
 #include "format/html-bonnie-internal.h"
 #include "analysis/stall-internal.h"
+#include "format/stall-text-internal.h"
 #include "format/html-chart-internal.h"
 #include "format/html-common-internal.h"
 #include "format/format-internal.h"

@@ -20,40 +20,9 @@
 #include "base/error-internal.h"
 #include "base/kind-internal.h"
 #include "base/out-internal.h"
+#include "report/compare-internal.h"
 #include "report/report-internal.h"
 #include "analysis/stall-internal.h"
-
-struct setup {
-	const char *name;
-	size_t first_run;
-	size_t *runs;           /* report indexes, copies left out */
-	size_t nruns;
-	struct diskbench_compare_setup pub;     /* the whole-run figures */
-};
-
-struct test {
-	const char *name;
-	enum diskbench_phase_kind kind;
-	size_t occurrence;      /* 0: the first of that name in a run */
-	struct diskbench_compare_phase ph;
-};
-
-struct diskbench_compare {
-	const struct diskbench_report *r;
-	struct diskbench_compare_opts o;
-	struct diskbench_stall_rules rules;
-	bool own_rules;         /* the caller gave rules: find, not the cache */
-	struct setup *s;
-	size_t ns;
-	struct test *t;
-	size_t nt;
-	struct diskbench_compare_cell *cells;   /* nt x ns */
-	/* Per cell, the typical stall's line of the repetition with most
-	 * stalls (for the text), or NULL. */
-	char **lines;
-	/* Per cell, its stalls by verdict: how many and their time. */
-	struct diskbench__cause_count *causes;
-};
 
 DISKBENCH_API void
 diskbench_compare_opts_init(struct diskbench_compare_opts *opts, size_t sz)
@@ -298,11 +267,6 @@ static double t_quantile(double conf, double df)
 
 /* ---- the cells ---- */
 
-static struct diskbench_compare_cell *cell(const struct diskbench_compare *c,
-					   size_t t, size_t s)
-{
-	return &c->cells[t * c->ns + s];
-}
 
 /* The stalls of a result under the comparison's rules; *owned when the
  * caller frees them. */
@@ -323,7 +287,7 @@ static int fill_cell(struct diskbench_compare *c, size_t ti, size_t si)
 {
 	const struct test *t = &c->t[ti];
 	const struct setup *s = &c->s[si];
-	struct diskbench_compare_cell *x = cell(c, ti, si);
+	struct diskbench_compare_cell *x = diskbench__compare_cell(c, ti, si);
 	struct diskbench__cause_count *kc = &c->causes[ti * c->ns + si];
 	size_t most = 0;
 	double sum = 0, sq = 0;
@@ -380,17 +344,15 @@ static int fill_cell(struct diskbench_compare *c, size_t ti, size_t si)
 			if (sm.longest_ns > x->longest_stall_ns)
 				x->longest_stall_ns = sm.longest_ns;
 		}
-		if (!err && sm.stalled && (sm.count > most || !c->lines[ti * c->ns + si])) {
-			char line[512];
-			long n = diskbench__stalls_body(st, line, sizeof(line), true);
+		if (!err && sm.stalled && (sm.count > most || !c->line_st[ti * c->ns + si])) {
+			size_t i = ti * c->ns + si;
 
 			most = sm.count;
-			if (n > 0 && (size_t)n < sizeof(line)) {
-				free(c->lines[ti * c->ns + si]);
-				c->lines[ti * c->ns + si] = strdup(line);
-				if (!c->lines[ti * c->ns + si])
-					err = -ENOMEM;
-			}
+			if (c->line_owned[i])
+				diskbench_stalls_free((struct diskbench_stalls *)c->line_st[i]);
+			c->line_st[i] = st;
+			c->line_owned[i] = owned;
+			owned = false;
 		}
 		if (owned)
 			diskbench_stalls_free((struct diskbench_stalls *)st);
@@ -511,7 +473,7 @@ static int whole_runs(struct diskbench_compare *c, size_t si)
 
 	memset(&all, 0, sizeof(all));
 	for (size_t ti = 0; ti < c->nt; ti++) {
-		const struct diskbench_compare_cell *x = cell(c, ti, si);
+		const struct diskbench_compare_cell *x = diskbench__compare_cell(c, ti, si);
 		const struct diskbench__cause_count *k = &c->causes[ti * c->ns + si];
 
 		w->stalled_tests += x->stalls > 0;
@@ -527,12 +489,28 @@ static int whole_runs(struct diskbench_compare *c, size_t si)
 	w->stalls_busy = all.n[DISKBENCH_STALL_CAUSE_BUSY];
 	w->stalls_undecided = all.n[DISKBENCH_STALL_CAUSE_UNDECIDED];
 	w->cause = diskbench__main_cause(&all);
+	/* Each run's stalls on its clock; the period from those of one grade,
+	 * as a phase's (the highest length grade two of them reach), so that
+	 * a hiccup between two long stalls does not halve their period. */
+	struct span **runs = calloc(s->nruns ? s->nruns : 1, sizeof(*runs));
+	size_t *nrun = calloc(s->nruns ? s->nruns : 1, sizeof(*nrun));
+	uint64_t always = c->rules.always_ns ? c->rules.always_ns
+					     : DISKBENCH_STALL_DEFAULT_ALWAYS_NS;
+	uint64_t floors[2] = { always > UINT64_MAX / 10 ? UINT64_MAX : 10 * always,
+			       always };
+	size_t reach[2] = { 0, 0 };
+	uint64_t floor = 0;
+
+	if (!runs || !nrun)
+		err = -ENOMEM;
 	for (size_t k = 0; k < s->nruns && !err; k++) {
 		struct span *sp;
 		uint64_t span, held = 0;
 		size_t n;
 
 		err = run_stalls(c, &c->r->runs.v[s->runs[k]], &sp, &n, &span);
+		runs[k] = sp;
+		nrun[k] = n;
 		w->span_ns += span;
 		w->stalls += n;
 		for (size_t i = 0; i < n && !err; i++) {
@@ -541,14 +519,33 @@ static int whole_runs(struct diskbench_compare *c, size_t si)
 			if (sp[i].e > a)
 				w->stalled_ns += sp[i].e - a;
 			held = sp[i].e > held ? sp[i].e : held;
-			if (i) {
-				uint64_t g = sp[i].s - sp[i - 1].s;
+			for (int g = 0; g < 2; g++)
+				reach[g] += sp[i].e - sp[i].s >= floors[g];
+		}
+	}
+	floor = reach[0] >= 2 ? floors[0] : reach[1] >= 2 ? floors[1] : 0;
+	for (size_t k = 0; k < s->nruns && !err; k++) {
+		bool have = false;
+		uint64_t last = 0;
+
+		for (size_t i = 0; i < nrun[k] && !err; i++) {
+			const struct span *y = &runs[k][i];
+
+			if (y->e - y->s < floor)
+				continue;
+			if (have) {
+				uint64_t g = y->s - last;
 
 				err = push((void **)&gaps, &ngaps, &cap, sizeof(g), &g);
 			}
+			have = true;
+			last = y->s;
 		}
-		free(sp);
 	}
+	for (size_t k = 0; runs && k < s->nruns; k++)
+		free(runs[k]);
+	free(runs);
+	free(nrun);
 	if (!err && diskbench__stall_gaps(gaps, ngaps, &w->period_ns,
 					  &w->gap_min_ns, &w->gap_max_ns))
 		w->flags |= DISKBENCH_COMPARE_SETUP_PERIODIC;
@@ -560,8 +557,8 @@ static int whole_runs(struct diskbench_compare *c, size_t si)
  * sides, Welch's interval for it. */
 static void diff_cell(struct diskbench_compare *c, size_t ti, size_t si)
 {
-	const struct diskbench_compare_cell *a = cell(c, ti, 0);
-	struct diskbench_compare_cell *b = cell(c, ti, si);
+	const struct diskbench_compare_cell *a = diskbench__compare_cell(c, ti, 0);
+	struct diskbench_compare_cell *b = diskbench__compare_cell(c, ti, si);
 	double va, vb, se, df, t;
 
 	if (si == 0 || !a->runs || !b->runs || a->rate_mean <= 0)
@@ -607,7 +604,7 @@ static int sum_test(struct diskbench_compare *c, size_t ti)
 	p->kind = c->t[ti].kind;
 	p->worst_setup = SIZE_MAX;
 	for (size_t si = 0; si < c->ns; si++) {
-		const struct diskbench_compare_cell *x = cell(c, ti, si);
+		const struct diskbench_compare_cell *x = diskbench__compare_cell(c, ti, si);
 
 		if (!x->present)
 			continue;
@@ -634,15 +631,15 @@ static int sum_test(struct diskbench_compare *c, size_t ti)
 	}
 	/* Each set-up's worst against the median of the others'. */
 	for (size_t si = 0; si < c->ns; si++) {
-		struct diskbench_compare_cell *x = cell(c, ti, si);
+		struct diskbench_compare_cell *x = diskbench__compare_cell(c, ti, si);
 		size_t n = 0;
 		uint64_t med;
 
 		if (!x->present || !x->worst_ns)
 			continue;
 		for (size_t k = 0; k < c->ns; k++)
-			if (k != si && cell(c, ti, k)->worst_ns)
-				w[n++] = cell(c, ti, k)->worst_ns;
+			if (k != si && diskbench__compare_cell(c, ti, k)->worst_ns)
+				w[n++] = diskbench__compare_cell(c, ti, k)->worst_ns;
 		if (!n)
 			continue;
 		qsort(w, n, sizeof(*w), diskbench__cmp_u64);
@@ -654,7 +651,7 @@ static int sum_test(struct diskbench_compare *c, size_t ti)
 			x->flags |= DISKBENCH_COMPARE_CELL_OUTLIER;
 	}
 	if (p->worst_setup != SIZE_MAX)
-		p->worst_factor = cell(c, ti, p->worst_setup)->worst_factor;
+		p->worst_factor = diskbench__compare_cell(c, ti, p->worst_setup)->worst_factor;
 	free(w);
 	return 0;
 }
@@ -716,9 +713,10 @@ static int diskbench_compare_new__impl(struct diskbench_compare **out,
 		size_t n = c->nt * c->ns;
 
 		c->cells = calloc(n ? n : 1, sizeof(*c->cells));
-		c->lines = calloc(n ? n : 1, sizeof(*c->lines));
+		c->line_st = calloc(n ? n : 1, sizeof(*c->line_st));
+		c->line_owned = calloc(n ? n : 1, sizeof(*c->line_owned));
 		c->causes = calloc(n ? n : 1, sizeof(*c->causes));
-		if (!c->cells || !c->lines || !c->causes)
+		if (!c->cells || !c->line_st || !c->line_owned || !c->causes)
 			err = -ENOMEM;
 	}
 	for (size_t ti = 0; !err && ti < c->nt; ti++)
@@ -753,10 +751,12 @@ DISKBENCH_API void diskbench_compare_free(struct diskbench_compare *c)
 		return;
 	for (size_t i = 0; i < c->ns; i++)
 		free(c->s[i].runs);
-	if (c->lines)
+	if (c->line_st && c->line_owned)
 		for (size_t i = 0; i < c->nt * c->ns; i++)
-			free(c->lines[i]);
-	free(c->lines);
+			if (c->line_owned[i])
+				diskbench_stalls_free((struct diskbench_stalls *)c->line_st[i]);
+	free(c->line_st);
+	free(c->line_owned);
 	free(c->causes);
 	free(c->s);
 	free(c->t);
@@ -847,7 +847,7 @@ static int diskbench_compare_phase_cell_get__impl(const struct diskbench_compare
 		return -EINVAL;
 	if (phase >= c->nt || setup >= c->ns)
 		return -ERANGE;
-	return hand_out(out, cell(c, phase, setup), sizeof(*out));
+	return hand_out(out, diskbench__compare_cell(c, phase, setup), sizeof(*out));
 }
 
 DISKBENCH_API size_t
@@ -869,331 +869,3 @@ diskbench_compare_phase_cell_get(const struct diskbench_compare *c,
 			      NULL);
 }
 
-/* ---- the verdict ---- */
-
-struct text {
-	char *buf;
-	size_t size, len;
-};
-
-static void say(struct text *t, const char *fmt, ...) DISKBENCH__PRINTF(2, 3);
-static void say(struct text *t, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(t->len < t->size ? t->buf + t->len : NULL,
-		      t->len < t->size ? t->size - t->len : 0, fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		t->len += (size_t)n;
-}
-
-/* "a", "a and b", "a, b and c" of the names for which pick() holds. */
-static void names(struct text *t, size_t n, bool (*pick)(size_t, const void *),
-		  const void *arg, const char *(*name)(size_t, const void *))
-{
-	size_t total = 0, done = 0;
-
-	for (size_t i = 0; i < n; i++)
-		total += pick(i, arg);
-	for (size_t i = 0; i < n; i++) {
-		if (!pick(i, arg))
-			continue;
-		if (done)
-			say(t, "%s", done + 1 == total ? " and " : ", ");
-		say(t, "%s", name(i, arg));
-		done++;
-	}
-}
-
-struct pick_outlier {
-	const struct diskbench_compare *c;
-	size_t setup;
-};
-
-static bool is_outlier(size_t ti, const void *arg)
-{
-	const struct pick_outlier *p = arg;
-
-	return cell(p->c, ti, p->setup)->flags & DISKBENCH_COMPARE_CELL_OUTLIER;
-}
-
-static const char *test_name(size_t ti, const void *arg)
-{
-	const struct pick_outlier *p = arg;
-
-	return p->c->t[ti].name;
-}
-
-static bool any(size_t i, const void *arg)
-{
-	(void)i;
-	(void)arg;
-	return true;
-}
-
-static const char *setup_name(size_t i, const void *arg)
-{
-	const struct diskbench_compare *c = arg;
-
-	return c->s[i].name;
-}
-
-static const char *pct(char *buf, size_t size, double v)
-{
-	char num[48];
-
-	snprintf(buf, size, "%s %%",
-		 diskbench__fixed(num, sizeof(num), v, fabs(v) < 10 ? 1 : 0));
-	return buf;
-}
-
-static void throughput_line(const struct diskbench_compare *c, struct text *t)
-{
-	size_t rated = 0, same = 0;
-	double spread = 0;
-	char a[48];
-
-	for (size_t ti = 0; ti < c->nt; ti++) {
-		const struct diskbench_compare_phase *p = &c->t[ti].ph;
-
-		if (!(p->flags & DISKBENCH_COMPARE_HAS_RATE))
-			continue;
-		rated++;
-		if (p->flags & DISKBENCH_COMPARE_SAME_RATE) {
-			same++;
-			if (p->rate_spread_pct > spread)
-				spread = p->rate_spread_pct;
-		}
-	}
-	if (!rated)
-		return;
-	/* "within 8 %": whole percents, rounded up, at least 1. */
-	snprintf(a, sizeof(a), "%.0f %%", spread < 1 ? 1 : ceil(spread));
-	if (same == rated) {
-		say(t, "throughput within %s across the %zu set-ups (", a, c->ns);
-		names(t, c->ns, any, c, setup_name);
-		say(t, ") in %s\n", rated == 1 ? "the one test" : "every test");
-		return;
-	}
-	for (size_t ti = 0; ti < c->nt; ti++) {
-		const struct diskbench_compare_phase *p = &c->t[ti].ph;
-		size_t fast = 0, slow = 0;
-
-		if (!(p->flags & DISKBENCH_COMPARE_HAS_RATE) ||
-		    (p->flags & DISKBENCH_COMPARE_SAME_RATE))
-			continue;
-		for (size_t si = 0; si < c->ns; si++) {
-			const struct diskbench_compare_cell *x = cell(c, ti, si);
-
-			if (!x->runs)
-				continue;
-			if (x->rate_mean > cell(c, ti, fast)->rate_mean ||
-			    !cell(c, ti, fast)->runs)
-				fast = si;
-			if (x->rate_mean < cell(c, ti, slow)->rate_mean ||
-			    !cell(c, ti, slow)->runs)
-				slow = si;
-		}
-		say(t, "%s: throughput differs by %s (%s the slowest, %s the fastest)\n",
-		    p->name, pct(a, sizeof(a), p->rate_spread_pct),
-		    c->s[slow].name, c->s[fast].name);
-	}
-	if (same == 1)
-		say(t, "throughput within %.0f %% in the other test\n",
-		    spread < 1 ? 1 : ceil(spread));
-	else if (same)
-		say(t, "throughput within %.0f %% in the other %zu tests\n",
-		    spread < 1 ? 1 : ceil(spread), same);
-}
-
-static void latency_lines(const struct diskbench_compare *c, struct text *t)
-{
-	for (size_t si = 0; si < c->ns; si++) {
-		struct pick_outlier po = { c, si };
-		double lo = 0, hi = 0;
-		size_t n = 0;
-		char a[48], b[48];
-
-		for (size_t ti = 0; ti < c->nt; ti++) {
-			const struct diskbench_compare_cell *x = cell(c, ti, si);
-
-			if (!(x->flags & DISKBENCH_COMPARE_CELL_OUTLIER))
-				continue;
-			if (!n || x->worst_factor < lo)
-				lo = x->worst_factor;
-			if (!n || x->worst_factor > hi)
-				hi = x->worst_factor;
-			n++;
-		}
-		if (!n)
-			continue;
-		diskbench__sig3(a, sizeof(a), lo < 100 ? floor(lo) : lo);
-		diskbench__sig3(b, sizeof(b), hi < 100 ? floor(hi) : hi);
-		if (!strcmp(a, b))
-			say(t, "%s's worst latency is %sx the others' in ", c->s[si].name, a);
-		else
-			say(t, "%s's worst latency is %sx to %sx the others' in ",
-			    c->s[si].name, a, b);
-		names(t, c->nt, is_outlier, &po, test_name);
-		say(t, "\n");
-	}
-}
-
-/* Where a set-up's stalls happened, from their verdicts: "; where: all
- * below the block layer", or each verdict with its count, the commonest
- * first; nothing when none has one. */
-static void where_words(const struct diskbench_compare_setup *w, struct text *t)
-{
-	static const char *const words[5] = {
-		"", "below the block layer", "above the device", "the device busy",
-		"undecided"
-	};
-	uint64_t n[5] = { 0, w->stalls_below, w->stalls_above, w->stalls_busy,
-			  w->stalls_undecided };
-	uint64_t all = n[1] + n[2] + n[3] + n[4];
-
-	if (!all)
-		return;
-	if (n[w->cause] == all) {
-		say(t, "; where: %s%s", all > 1 ? "all " : "", words[w->cause]);
-		return;
-	}
-	say(t, "; where: ");
-	for (int first = 1; all; first = 0) {
-		int k = 1;
-
-		for (int j = 2; j <= 4; j++)
-			if (n[j] > n[k])
-				k = j;
-		say(t, "%s%llu %s", first ? "" : ", ", (unsigned long long)n[k], words[k]);
-		all -= n[k];
-		n[k] = 0;
-	}
-}
-
-/* A set-up whose stalls span tests: how often they come, run-wide. */
-static void whole_run_line(const struct diskbench_compare *c, size_t si,
-			   struct text *t)
-{
-	const struct diskbench_compare_setup *w = &c->s[si].pub;
-	char a[48], b[48];
-
-	if (w->stalls < 2 || w->stalled_tests < 2)
-		return;
-	say(t, "%s over %s: %zu stalls in %zu tests", c->s[si].name,
-	    c->s[si].nruns == 1 ? "the whole run" : "whole runs", w->stalls,
-	    w->stalled_tests);
-	if (w->period_ns)
-		say(t, "%s", diskbench__stall_gap_words(
-			    b, sizeof(b), w->flags & DISKBENCH_COMPARE_SETUP_PERIODIC,
-			    w->period_ns, w->gap_min_ns, w->gap_max_ns));
-	if (w->span_ns)
-		say(t, ", %s of %s stalled",
-		    pct(a, sizeof(a), 100.0 * (double)w->stalled_ns / (double)w->span_ns),
-		    c->s[si].nruns == 1 ? "it" : "them");
-	where_words(w, t);
-	say(t, "\n");
-}
-
-static void stall_lines(const struct diskbench_compare *c, struct text *t)
-{
-	for (size_t si = 0; si < c->ns; si++) {
-		size_t n = 0;
-
-		whole_run_line(c, si, t);
-
-		for (size_t ti = 0; ti < c->nt; ti++) {
-			const struct diskbench_compare_cell *x = cell(c, ti, si);
-			const char *line = c->lines[ti * c->ns + si];
-
-			if (x->grade < DISKBENCH_STALL_GRADE_STALL)
-				continue;
-			if (!n++)
-				say(t, "%s stalls: ", c->s[si].name);
-			else
-				say(t, "; ");
-			say(t, "%s (%s: %s)", c->t[ti].name,
-			    diskbench_stall_grade_name(x->grade),
-			    line ? line : "a stall");
-		}
-		if (n)
-			say(t, "\n");
-	}
-}
-
-static void ci_lines(const struct diskbench_compare *c, struct text *t)
-{
-	char conf[48];
-
-	diskbench__trim0((char *)diskbench__fixed(conf, sizeof(conf),
-						  100 * c->o.confidence, 2));
-	for (size_t ti = 0; ti < c->nt; ti++) {
-		for (size_t si = 1; si < c->ns; si++) {
-			const struct diskbench_compare_cell *a = cell(c, ti, 0);
-			const struct diskbench_compare_cell *x = cell(c, ti, si);
-			char d[48], w[48];
-
-			if (!(x->flags & DISKBENCH_COMPARE_CELL_HAS_CI))
-				continue;
-			diskbench__fixed(w, sizeof(w), x->ci_pct, x->ci_pct < 10 ? 1 : 0);
-			if (x->flags & DISKBENCH_COMPARE_CELL_DIFFERS) {
-				diskbench__fixed(d, sizeof(d), fabs(x->diff_pct),
-						 fabs(x->diff_pct) < 10 ? 1 : 0);
-				say(t, "%s: %s is %s %% +- %s %% %s than %s "
-				    "(%s %% confidence, %zu and %zu runs)\n",
-				    c->t[ti].name, c->s[si].name, d, w,
-				    x->diff_pct < 0 ? "slower" : "faster",
-				    c->s[0].name, conf, x->runs, a->runs);
-			} else {
-				diskbench__fixed(d, sizeof(d), x->diff_pct,
-						 fabs(x->diff_pct) < 10 ? 1 : 0);
-				say(t, "%s: no difference between %s and %s at %s %% "
-				    "confidence (%s %% +- %s %%, %zu and %zu runs)\n",
-				    c->t[ti].name, c->s[si].name, c->s[0].name, conf,
-				    d, w, x->runs, a->runs);
-			}
-		}
-	}
-}
-
-static long diskbench_compare_text__impl(const struct diskbench_compare *c,
-					 char *buf, size_t size)
-{
-	struct text t = { buf, size, 0 };
-
-	if (!c || (!buf && size))
-		return -EINVAL;
-	if (size)
-		buf[0] = '\0';
-	if (c->ns < 2)
-		return 0;
-	throughput_line(c, &t);
-	latency_lines(c, &t);
-	stall_lines(c, &t);
-	ci_lines(c, &t);
-	if (!t.len) {
-		/* Every test too fast (or failed) in all but one set-up, and
-		 * nothing stalled: say so rather than nothing. */
-		say(&t, "across the %zu set-ups (", c->ns);
-		names(&t, c->ns, any, c, setup_name);
-		say(&t, "): no test has a throughput measured in two of them or "
-		    "more, and no worst latency stands out\n");
-	}
-	if (size && t.len >= size)
-		buf[size - 1] = '\0';
-	return t.len > (size_t)LONG_MAX ? -ENOMEM : (long)t.len;
-}
-
-DISKBENCH_API long diskbench_compare_text(const struct diskbench_compare *c,
-					  char *buf, size_t size)
-{
-	uint64_t gen = diskbench__error_gen();
-	long r = diskbench_compare_text__impl(c, buf, size);
-
-	if (r < 0)
-		return diskbench__error_api(__func__, (int)r, gen, NULL);
-	return r;
-}
