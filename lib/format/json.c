@@ -684,6 +684,11 @@ static void write_stalls(struct jw *j, const struct diskbench_result *res)
 		put(j, ", \"delay_ns\": ");
 		put_u64(j, s.delay_ns);
 		write_cause(j, st, i, &s);
+		/* Minor 7: found from the device's side, in a wait. */
+		put(j, ", \"device\": ");
+		put(j, s.flags & DISKBENCH_STALL_DEVICE ? "true" : "false");
+		put(j, ", \"in_wait\": ");
+		put(j, s.flags & DISKBENCH_STALL_WAIT ? "true" : "false");
 		put(j, "}");
 	}
 	jw_close(j, "]");

@@ -848,7 +848,8 @@ static void test_read_back(void **state)
 			       "\"cause_inflight\": 3, \"cause_completed\": 0, "
 			       "\"cause_bytes\": 0, \"cause_writeback_bytes\": null, "
 			       "\"cause_text\": \"below the block layer: scripted held 3 "
-			       "requests for 0.490 s and completed none\"}"));
+			       "requests for 0.490 s and completed none\", "
+			       "\"device\": true, \"in_wait\": false}"));
 	assert_non_null(strstr(j1, "\"cause\": \"busy\""));
 	assert_non_null(strstr(j1, "\"note\": \"not sampled: off (DISKBENCH_RUN_NO_DEVICE)\""));
 	assert_non_null(strstr(j1, "\"role\": \"engine\""));
