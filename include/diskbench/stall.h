@@ -158,6 +158,10 @@ struct diskbench_stall {
 	/** 1.5: the most writeback memory at those intervals' ends;
 	 *  UINT64_MAX: not known. */
 	uint64_t cause_writeback_bytes;
+	/** 1.7: the most requests the device had in flight at those
+	 *  intervals' ends (@ref cause_inflight is the fewest): for a stall
+	 *  below the block layer, over the held intervals. */
+	uint64_t cause_inflight_max;
 };
 
 /**

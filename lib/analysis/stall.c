@@ -654,6 +654,7 @@ static void explain_one(const struct diskbench__dev_series *dev,
 		s->cause = DISKBENCH_STALL_CAUSE_BELOW;
 		s->cause_ns = ev.held_ns;
 		s->cause_inflight = ev.held_inflight_min;
+		s->cause_inflight_max = ev.held_inflight_max;
 	} else if (MOSTLY(ev.idle_ns, ev.span_ns)) {
 		s->cause = DISKBENCH_STALL_CAUSE_ABOVE;
 		s->cause_ns = ev.idle_ns;
@@ -662,8 +663,10 @@ static void explain_one(const struct diskbench__dev_series *dev,
 		s->cause = DISKBENCH_STALL_CAUSE_BUSY;
 		s->cause_ns = ev.working_ns;
 		s->cause_inflight = ev.inflight_min;
+		s->cause_inflight_max = ev.inflight_max;
 	} else {
 		s->cause_inflight = ev.inflight_min;
+		s->cause_inflight_max = ev.inflight_max;
 	}
 	if (s->cause != DISKBENCH_STALL_CAUSE_BELOW)
 		return;
@@ -682,6 +685,7 @@ static void explain_one(const struct diskbench__dev_series *dev,
 				s->cause_device = next;
 				s->cause_ns = cv.held_ns;
 				s->cause_inflight = cv.held_inflight_min;
+				s->cause_inflight_max = cv.held_inflight_max;
 			}
 		}
 		if (next == UINT32_MAX)

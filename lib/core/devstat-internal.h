@@ -147,6 +147,7 @@ struct diskbench__dev_evidence {
 	 * completed), working (some completed); their lengths. */
 	uint64_t held_ns, idle_ns, working_ns;
 	uint64_t held_inflight_min;     /* over the held ones */
+	uint64_t held_inflight_max;
 };
 void diskbench__dev_series_evidence(const struct diskbench__dev_series *s, size_t dev,
 				    uint64_t start_ns, uint64_t end_ns,

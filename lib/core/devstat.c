@@ -210,6 +210,8 @@ void diskbench__dev_series_evidence(const struct diskbench__dev_series *s, size_
 			ev->held_ns += p->length_ns;
 			if (p->inflight < ev->held_inflight_min)
 				ev->held_inflight_min = p->inflight;
+			if (p->inflight > ev->held_inflight_max)
+				ev->held_inflight_max = p->inflight;
 		} else {
 			ev->idle_ns += p->length_ns;
 		}

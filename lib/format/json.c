@@ -624,6 +624,8 @@ static void write_cause(struct jw *j, const struct diskbench_stalls *st, size_t 
 	put_u64_or_null(j, some, s->cause_ns);
 	put(j, ", \"cause_inflight\": ");
 	put_u64_or_null(j, some, s->cause_inflight);
+	put(j, ", \"cause_inflight_max\": ");
+	put_u64_or_null(j, some, s->cause_inflight_max);
 	put(j, ", \"cause_completed\": ");
 	put_u64_or_null(j, some, s->cause_completed);
 	put(j, ", \"cause_bytes\": ");

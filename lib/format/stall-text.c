@@ -212,7 +212,7 @@ static long diskbench_stalls_cause_text__impl(const struct diskbench_stalls *st,
 	const struct diskbench__dev_series *dev;
 	const struct diskbench_stall *s;
 	const char *name, *dev0;
-	char a[48], b[48], c[48], of[80];
+	char a[48], b[48], c[64], of[80];
 	int n = 0;
 
 	if (!st)
@@ -235,10 +235,16 @@ static long diskbench_stalls_cause_text__impl(const struct diskbench_stalls *st,
 			 secs(b, sizeof(b), s->cause_span_ns));
 	switch (s->cause) {
 	case DISKBENCH_STALL_CAUSE_BELOW:
-		n = snprintf(buf, size, "below the block layer: %s held %llu request%s "
-			     "for %s%s and completed none", name,
-			     (unsigned long long)s->cause_inflight,
-			     s->cause_inflight == 1 ? "" : "s",
+		if (s->cause_inflight_max > s->cause_inflight)
+			snprintf(c, sizeof(c), "%llu to %llu requests",
+				 (unsigned long long)s->cause_inflight,
+				 (unsigned long long)s->cause_inflight_max);
+		else
+			snprintf(c, sizeof(c), "%llu request%s",
+				 (unsigned long long)s->cause_inflight,
+				 s->cause_inflight == 1 ? "" : "s");
+		n = snprintf(buf, size, "below the block layer: %s held %s for %s%s "
+			     "and completed none", name, c,
 			     secs(a, sizeof(a), s->cause_ns), of);
 		break;
 	case DISKBENCH_STALL_CAUSE_ABOVE:

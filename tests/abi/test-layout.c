@@ -598,7 +598,8 @@ static void test_layout_stall(void **state)
 	assert_offset(diskbench_stall, cause_completed, 136);
 	assert_offset(diskbench_stall, cause_bytes, 144);
 	assert_offset(diskbench_stall, cause_writeback_bytes, 152);
-	assert_int_equal(sizeof(struct diskbench_stall), 160);
+	assert_offset(diskbench_stall, cause_inflight_max, 160);
+	assert_int_equal(sizeof(struct diskbench_stall), 168);
 	assert_int_equal(DISKBENCH_STALL_CAUSE_NONE, 0);
 	assert_int_equal(DISKBENCH_STALL_CAUSE_BELOW, 1);
 	assert_int_equal(DISKBENCH_STALL_CAUSE_ABOVE, 2);

@@ -465,6 +465,10 @@ static int scripted_sample(uint64_t when, struct diskbench_device_sample *out, v
 				sc->how == BUSY ? 5 : (rel / 10) % 2;
 	if (inside2)
 		out->inflight = 0;
+	/* UNSEEN: the device holds 2, then 3, then 4 requests (a queue that
+	 * fills while nothing completes). */
+	if (inside && sc->how == UNSEEN)
+		out->inflight = rel < 200 ? 2 : rel < 400 ? 3 : 4;
 	return 0;
 }
 
@@ -645,7 +649,10 @@ static void one_device_stall(enum script how, struct diskbench_stall *out,
 	assert_ok(diskbench_stalls_get(st, 0, out));
 	assert_true(out->flags & DISKBENCH_STALL_DEVICE);
 	assert_int_equal(out->cause, DISKBENCH_STALL_CAUSE_BELOW);
-	assert_u64_eq(out->cause_inflight, 3);
+	if (how != UNSEEN) {
+		assert_u64_eq(out->cause_inflight, 3);
+		assert_u64_eq(out->cause_inflight_max, 3);
+	}
 	assert_ok(diskbench_stalls_summary(st, &sum));
 	assert_true(sum.stalled);
 	assert_int_equal(sum.count, 1);
@@ -695,6 +702,10 @@ static void test_both_sides(void **state)
 	assert_u64_eq(s.slow_index, SIZE_MAX);
 	assert_false(s.flags & DISKBENCH_STALL_EXACT);
 	assert_non_null(strstr(line, "no operation waited it out"));
+	/* The fewest and the most requests it held. */
+	assert_u64_eq(s.cause_inflight, 2);
+	assert_u64_eq(s.cause_inflight_max, 4);
+	assert_non_null(strstr(line, "scripted held 2 to 4 requests for 0.490 s"));
 
 	/* The same held span under a rule longer than it: no stall. */
 	{
@@ -845,7 +856,8 @@ static void test_read_back(void **state)
 	/* The verdicts are in the document, derived... */
 	assert_non_null(strstr(j1, "\"cause\": \"below\", \"cause_device\": 0, "
 			       "\"cause_span_ns\": 490000000, \"cause_ns\": 490000000, "
-			       "\"cause_inflight\": 3, \"cause_completed\": 0, "
+			       "\"cause_inflight\": 3, \"cause_inflight_max\": 3, "
+			       "\"cause_completed\": 0, "
 			       "\"cause_bytes\": 0, \"cause_writeback_bytes\": null, "
 			       "\"cause_text\": \"below the block layer: scripted held 3 "
 			       "requests for 0.490 s and completed none\", "

@@ -277,7 +277,8 @@ class Stall(Structure):
                 ("delayed", u64), ("delay_ns", u64), ("cause", u32),
                 ("cause_device", u32), ("cause_span_ns", u64), ("cause_ns", u64),
                 ("cause_inflight", u64), ("cause_completed", u64),
-                ("cause_bytes", u64), ("cause_writeback_bytes", u64)]
+                ("cause_bytes", u64), ("cause_writeback_bytes", u64),
+                ("cause_inflight_max", u64)]
 
 
 class StallSummary(Structure):

@@ -270,6 +270,9 @@ class Stall(NamedTuple):
     #: It fell (at least in part) in one of Result.waits, the phase's
     #: closing fsync or close (DISKBENCH_STALL_WAIT).
     in_wait: bool = False
+    #: The most requests in flight at those intervals' ends (cause_inflight
+    #: is the fewest); 0 without device figures.
+    cause_inflight_max: int = 0
 
 
 class Wait(NamedTuple):
@@ -1423,7 +1426,8 @@ class Result(Closeable):
                     one.delayed, one.delay_ns)
                 args += _cause_of(st, i, one)
                 args += (bool(one.flags & C.STALL_DEVICE),
-                         bool(one.flags & C.STALL_WAIT))
+                         bool(one.flags & C.STALL_WAIT),
+                         one.cause_inflight_max if one.cause else 0)
                 found.append(Stall(*args))
             sm = C.StallSummary()
             sm.sz = sizeof(sm)
