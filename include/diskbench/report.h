@@ -64,9 +64,11 @@ enum diskbench_format {
 	/** Self-contained HTML comparison (write only). */
 	DISKBENCH_FORMAT_HTML = 4,
 	/** HdrHistogram interval log, "Histogram log format version 1.3"
-	 *  (write only): one compressed histogram per phase, tagged
-	 *  "run/phase" (a paced phase's response time "run/phase/response");
-	 *  -ENOTSUP in a library built without zlib. */
+	 *  (write only): one compressed histogram per timeline interval of
+	 *  each phase, tagged "run/phase" (a paced phase's response time
+	 *  "run/phase/response"), whose sum over a tag is the phase's
+	 *  histogram exactly (docs/report-formats.md); -ENOTSUP in a library
+	 *  built without zlib. */
 	DISKBENCH_FORMAT_HDR_LOG = 5,
 	/** A results journal (read only; <diskbench/journal.h> writes it).
 	 *  @since 1.4 */
