@@ -191,11 +191,26 @@ void diskbench__dev_series_evidence(const struct diskbench__dev_series *s, size_
 	ev->held_inflight_min = UINT64_MAX;
 	if (!s || dev >= s->ndev)
 		goto done;
-	for (size_t i = 0; i < s->npoints; i++) {
-		const struct diskbench_device_point *p = &s->points[dev * s->npoints + i];
+	/* The intervals follow one another (each starts where the one before
+	 * ends): the first at or after start_ns by bisection, then on while
+	 * they end within end_ns, so that a stall costs its own intervals,
+	 * not the series'. */
+	size_t lo = 0, hi = s->npoints;
+	const struct diskbench_device_point *pts = &s->points[dev * s->npoints];
 
-		if (p->offset_ns < start_ns || p->offset_ns + p->length_ns > end_ns)
-			continue;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (pts[mid].offset_ns < start_ns)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo; i < s->npoints; i++) {
+		const struct diskbench_device_point *p = &pts[i];
+
+		if (p->offset_ns + p->length_ns > end_ns)
+			break;
 		ev->span_ns += p->length_ns;
 		ev->completed += p->reads + p->writes;
 		ev->bytes += p->read_bytes + p->write_bytes;
@@ -229,12 +244,25 @@ bool diskbench__dev_series_writeback(const struct diskbench__dev_series *s,
 {
 	bool known = false;
 
+	size_t lo = 0, hi = s ? s->npoints : 0;
+
 	*max_bytes = 0;
-	for (size_t i = 0; s && i < s->npoints; i++) {
+	/* As the evidence: the first interval at or after start_ns by
+	 * bisection, then on while they end within end_ns. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s->sys[mid].offset_ns < start_ns)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo; s && i < s->npoints; i++) {
 		const struct diskbench_system_point *p = &s->sys[i];
 
-		if (!(p->flags & DISKBENCH_SYSTEM_HAS_MEMORY) ||
-		    p->offset_ns < start_ns || p->offset_ns + p->length_ns > end_ns)
+		if (p->offset_ns + p->length_ns > end_ns)
+			break;
+		if (!(p->flags & DISKBENCH_SYSTEM_HAS_MEMORY))
 			continue;
 		known = true;
 		if (p->writeback_bytes > *max_bytes)
