@@ -5,7 +5,11 @@
  * A stall is an operation, or several whose times overlap, that took so
  * long that a person notices the hole: by default an operation of at
  * least 1 s, or of at least 100 times the phase's p99 and at least
- * 100 ms (struct diskbench_stall_rules). diskbench_stalls_find() finds a
+ * 100 ms (struct diskbench_stall_rules); or (1.7) a span of at least the
+ * rule's floor in which the device under the file system held requests
+ * and completed none, whether or not an operation waited it out, one
+ * hold seen in pieces being one stall (DISKBENCH_STALL_DEVICE).
+ * diskbench_stalls_find() finds a
  * result's stalls; the HTML page, the JSON document, the text of
  * diskbench_stalls_text() and diskbench-bonnie's end-of-run lines all use
  * it, so they agree.
@@ -16,7 +20,11 @@
  * thread, gives exact times; otherwise (a result read from an older
  * document, a log that dropped entries, a rule below the log's threshold)
  * the timeline gives them to one interval: an interval whose worst
- * latency qualifies holds a stall that ended in it.
+ * latency qualifies holds a stall that ended in it. The device figures
+ * (<diskbench/device.h>) give the held spans to one sampling interval.
+ * A result's stalls under the default rule are found once, with the
+ * result, and every output reads them; diskbench_stalls_find() finds
+ * them under any rule.
  *
  * @defgroup stall Stalls
  * @{

@@ -696,7 +696,8 @@ static void summary(struct diskbench__html_page *pg)
 	if (!n)
 		diskbench__out_puts(o, "<p class=\"ok\">No stalls: in every phase of "
 			"every run the worst latency is below 1 s, and below 100 ms or "
-			"below 100 times the p99.</p>\n");
+			"below 100 times the p99, and no device held requests for 100 ms "
+			"while completing none.</p>\n");
 	free(lines);
 
 	/* The grid: worst latency per phase and run, coloured by grade. */
