@@ -447,6 +447,22 @@ static void body(const struct diskbench_stalls *st, char *line, int *n, bool wit
 		add(line, n, " at %s into the phase",
 		    secs(a, sizeof(a), st->s[0].start_ns));
 	}
+	/* Those that fell in the phase's closing fsync or close: no
+	 * operation's, so said apart. */
+	{
+		size_t k = 0;
+		const char *w = NULL;
+
+		for (size_t i = 0; i < st->n; i++)
+			if (st->s[i].flags & DISKBENCH_STALL_WAIT) {
+				k++;
+				w = wait_of(st, &st->s[i]);
+			}
+		if (k == 1 && s->count == 1 && w)
+			add(line, n, ", in the phase's closing %s", w);
+		else if (k)
+			add(line, n, ", %zu in the phase's closing fsync or close", k);
+	}
 	if (s->elapsed_ns)
 		add(line, n, ", %s of the phase stalled",
 		    share(a, sizeof(a), s->stalled_ns, s->elapsed_ns));
@@ -459,8 +475,22 @@ static void body(const struct diskbench_stalls *st, char *line, int *n, bool wit
 			: (s->delayed == 1 ? "operation" : "operations"),
 		    diskbench__lat_str(a, sizeof(a),
 				       (double)s->delay_ns / (double)s->delayed));
-	if (!(st->s[0].flags & DISKBENCH_STALL_EXACT))
-		add(line, n, " (times to one timeline interval)");
+	{
+		bool tl = false, dv = false;
+
+		for (size_t i = 0; i < st->n; i++) {
+			if (st->s[i].flags & DISKBENCH_STALL_EXACT)
+				continue;
+			if (st->s[i].flags & DISKBENCH_STALL_DEVICE)
+				dv = true;
+			else
+				tl = true;
+		}
+		if (tl)
+			add(line, n, " (times to one timeline interval)");
+		else if (dv)
+			add(line, n, " (times to one sampling interval)");
+	}
 	if (with_where)
 		where(st, line, n);
 }

@@ -302,6 +302,10 @@ def test_a_hold_in_the_closing_flush(tdir):
     assert s.cause == "below" and s.cause_inflight == 4
     assert "no operation waited it out" in st.text
     assert "in the phase's closing fsync" in st.text
+    assert st.summary.text.startswith(
+        "seq_write: 1 stall of 500 ms at 0.200 s into the phase, in the "
+        "phase's closing fsync, ")
+    assert "(times to one sampling interval)" in st.summary.text
     assert st.summary.stalled_ns == 500 * MS
     assert st.summary.causes["below"] == 1
     # read back: the same waits, the same stall
