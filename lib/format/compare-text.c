@@ -16,7 +16,7 @@
 #include "base/error-internal.h"
 #include "base/out-internal.h"
 #include "format/stall-text-internal.h"
-#include "report/compare-internal.h"
+#include "analysis/compare-internal.h"
 
 /* ---- the verdict ---- */
 

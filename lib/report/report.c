@@ -10,7 +10,9 @@
 #include <diskbench/version.h>
 
 #include "base/common-internal.h"
+#include "analysis/compare-internal.h"
 #include "report/report-internal.h"
+#include "result/results-internal.h"
 #include "run/run-internal.h"
 #include "base/sysinfo-internal.h"
 #include "base/error-internal.h"
@@ -148,41 +150,57 @@ const struct diskbench_result *
 diskbench__run_find(const struct diskbench__report_run *run,
 		    enum diskbench_phase_kind kind)
 {
-	for (size_t i = 0; i < run->count; i++)
-		if (diskbench_result_kind(run->results[i]) == kind)
-			return run->results[i];
-	return NULL;
+	return diskbench__results_find((const struct diskbench_result *const *)run->results,
+				       run->count, kind);
 }
 
 bool diskbench__run_timed(const struct diskbench_result *res)
 {
-	return !diskbench_result_summary_only(res) && diskbench_result_ran(res);
+	return diskbench__result_timed(res);
 }
 
 bool diskbench__run_span(const struct diskbench__report_run *run,
 			 uint64_t *t0, uint64_t *t1)
 {
-	*t0 = UINT64_MAX;
-	*t1 = 0;
-	for (size_t i = 0; i < run->count; i++) {
-		const struct diskbench_result *a = run->results[i];
-		uint64_t as = diskbench_result_start_ns(a);
-		uint64_t ae = as + diskbench_result_elapsed_ns(a);
+	return diskbench__results_span((const struct diskbench_result *const *)run->results,
+				       run->count, t0, t1);
+}
 
-		if (!diskbench__run_timed(a))
-			continue;
-		*t0 = as < *t0 ? as : *t0;
-		*t1 = ae > *t1 ? ae : *t1;
-		for (size_t k = i + 1; k < run->count; k++) {
-			const struct diskbench_result *b = run->results[k];
-			uint64_t bs = diskbench_result_start_ns(b);
+/* ---- the comparison of a report's runs ---- */
 
-			if (diskbench__run_timed(b) && as < bs + diskbench_result_elapsed_ns(b) &&
-			    bs < ae)
-				return false;
-		}
-	}
-	return *t0 != UINT64_MAX;
+static int diskbench_compare_new__impl(struct diskbench_compare **out,
+				       const struct diskbench_report *report,
+				       const struct diskbench_compare_opts *opts)
+{
+	const struct diskbench__run_list *l;
+	struct diskbench__compare_run *runs;
+	int err;
+
+	if (!out)
+		return -EINVAL;
+	*out = NULL;
+	if (!report)
+		return -EINVAL;
+	l = &report->runs;
+	runs = calloc(l->n ? l->n : 1, sizeof(*runs));
+	if (!runs)
+		return -ENOMEM;
+	for (size_t i = 0; i < l->n; i++)
+		runs[i] = (struct diskbench__compare_run){
+			l->v[i].info.name, l->v[i].info.start_time_ns,
+			(const struct diskbench_result *const *)l->v[i].results,
+			l->v[i].count };
+	err = diskbench__compare_make(out, runs, l->n, opts);
+	free(runs);
+	return err;
+}
+
+DISKBENCH_API int diskbench_compare_new(struct diskbench_compare **out,
+					const struct diskbench_report *report,
+					const struct diskbench_compare_opts *opts)
+{
+	DISKBENCH__API_RETURN(diskbench_compare_new__impl(out, report, opts),
+			      NULL);
 }
 
 int diskbench__report_commit(struct diskbench_report *r, struct diskbench__run_list *l)

@@ -1,5 +1,5 @@
 /*
- * The verdict across set-ups (include/diskbench/compare.h): a report's runs
+ * The comparison across set-ups (<diskbench/compare.h>): a report's runs
  * grouped into set-ups by name, its phases into tests by name and
  * occurrence, and for each pair the throughput with its spread over the
  * repetitions, the difference to the first set-up with a Welch interval,
@@ -20,8 +20,9 @@
 #include "base/error-internal.h"
 #include "base/kind-internal.h"
 #include "base/out-internal.h"
-#include "report/compare-internal.h"
-#include "report/report-internal.h"
+#include "analysis/compare-internal.h"
+#include "result/result-internal.h"
+#include "result/results-internal.h"
 #include "analysis/stall-internal.h"
 
 DISKBENCH_API void
@@ -34,7 +35,7 @@ diskbench_compare_opts_init(struct diskbench_compare_opts *opts, size_t sz)
 
 /* The result of a run that is test t: the occurrence'th of its name. */
 static const struct diskbench_result *
-run_test(const struct diskbench__report_run *run, const struct test *t)
+run_test(const struct diskbench__compare_run *run, const struct test *t)
 {
 	size_t seen = 0;
 
@@ -49,7 +50,7 @@ run_test(const struct diskbench__report_run *run, const struct test *t)
 	return NULL;
 }
 
-static bool all_summary(const struct diskbench__report_run *run)
+static bool all_summary(const struct diskbench__compare_run *run)
 {
 	for (size_t i = 0; i < run->count; i++)
 		if (!diskbench_result_summary_only(run->results[i]))
@@ -70,15 +71,15 @@ static double rate_of(const struct diskbench_result *res)
  * KiB/s or operations a second, and a bonnie++ of its own rounding them
  * down). Empty or rate-less CSV lines are copies of nothing.
  */
-static bool csv_copy_of(const struct diskbench__report_run *a,
-			const struct diskbench__report_run *b)
+static bool csv_copy_of(const struct diskbench__compare_run *a,
+			const struct diskbench__compare_run *b)
 {
 	size_t compared = 0;
 
 	for (size_t i = 0; i < a->count; i++) {
 		const struct diskbench_result *x = a->results[i];
 		const struct diskbench_result *y =
-			diskbench__run_find(b, diskbench_result_kind(x));
+			diskbench__results_find(b->results, b->count, diskbench_result_kind(x));
 		double rx, ry, tol;
 
 		if (!diskbench_result_ran(x) || diskbench_result_too_fast(x))
@@ -96,10 +97,10 @@ static bool csv_copy_of(const struct diskbench__report_run *a,
 	return compared > 0;
 }
 
-static bool copies(const struct diskbench__report_run *a,
-		   const struct diskbench__report_run *b)
+static bool copies(const struct diskbench__compare_run *a,
+		   const struct diskbench__compare_run *b)
 {
-	if (a->info.start_time_ns && a->info.start_time_ns == b->info.start_time_ns)
+	if (a->start_time_ns && a->start_time_ns == b->start_time_ns)
 		return true;
 	if (all_summary(a) && !all_summary(b))
 		return csv_copy_of(a, b);
@@ -108,20 +109,18 @@ static bool copies(const struct diskbench__report_run *a,
 	return false;
 }
 
-static const char *run_name(const struct diskbench__report_run *run)
+static const char *run_name(const struct diskbench__compare_run *run)
 {
-	return run->info.name ? run->info.name : "";
+	return run->name ? run->name : "";
 }
 
 static int add_setups(struct diskbench_compare *c)
 {
-	const struct diskbench__run_list *l = &c->r->runs;
-
-	c->s = calloc(l->n ? l->n : 1, sizeof(*c->s));
+	c->s = calloc(c->nruns ? c->nruns : 1, sizeof(*c->s));
 	if (!c->s)
 		return -ENOMEM;
-	for (size_t ri = 0; ri < l->n; ri++) {
-		const struct diskbench__report_run *run = &l->v[ri];
+	for (size_t ri = 0; ri < c->nruns; ri++) {
+		const struct diskbench__compare_run *run = &c->runs[ri];
 		struct setup *s = NULL;
 		bool copy = false;
 
@@ -132,12 +131,12 @@ static int add_setups(struct diskbench_compare *c)
 			s = &c->s[c->ns++];
 			s->name = run_name(run);
 			s->first_run = ri;
-			s->runs = calloc(l->n, sizeof(*s->runs));
+			s->runs = calloc(c->nruns, sizeof(*s->runs));
 			if (!s->runs)
 				return -ENOMEM;
 		}
 		for (size_t k = 0; k < s->nruns && !copy; k++) {
-			const struct diskbench__report_run *o = &l->v[s->runs[k]];
+			const struct diskbench__compare_run *o = &c->runs[s->runs[k]];
 
 			if (!copies(run, o))
 				continue;
@@ -154,16 +153,15 @@ static int add_setups(struct diskbench_compare *c)
 
 static int add_tests(struct diskbench_compare *c)
 {
-	const struct diskbench__run_list *l = &c->r->runs;
 	size_t cap = 0;
 
-	for (size_t ri = 0; ri < l->n; ri++)
-		cap += l->v[ri].count;
+	for (size_t ri = 0; ri < c->nruns; ri++)
+		cap += c->runs[ri].count;
 	c->t = calloc(cap ? cap : 1, sizeof(*c->t));
 	if (!c->t)
 		return -ENOMEM;
-	for (size_t ri = 0; ri < l->n; ri++) {
-		const struct diskbench__report_run *run = &l->v[ri];
+	for (size_t ri = 0; ri < c->nruns; ri++) {
+		const struct diskbench__compare_run *run = &c->runs[ri];
 
 		for (size_t i = 0; i < run->count; i++) {
 			const struct diskbench_result *res = run->results[i];
@@ -297,7 +295,7 @@ static int fill_cell(struct diskbench_compare *c, size_t ti, size_t si)
 		x->flags |= DISKBENCH_COMPARE_CELL_BYTES;
 	for (size_t k = 0; k < s->nruns; k++) {
 		const struct diskbench_result *res =
-			run_test(&c->r->runs.v[s->runs[k]], t);
+			run_test(&c->runs[s->runs[k]], t);
 		const struct diskbench_stalls *st;
 		struct diskbench_stall_summary sm;
 		bool owned = false;
@@ -413,7 +411,7 @@ static int push(void **v, size_t *n, size_t *cap, size_t each, const void *x)
  * start, into *sp (n of them, in start order); its span into *span_ns.
  * None, and a span of 0, for a run whose tests overlap. */
 static int run_stalls(const struct diskbench_compare *c,
-		      const struct diskbench__report_run *run, struct span **sp,
+		      const struct diskbench__compare_run *run, struct span **sp,
 		      size_t *n, uint64_t *span_ns)
 {
 	uint64_t t0, t1;
@@ -423,7 +421,7 @@ static int run_stalls(const struct diskbench_compare *c,
 	*sp = NULL;
 	*n = 0;
 	*span_ns = 0;
-	if (!diskbench__run_span(run, &t0, &t1))
+	if (!diskbench__results_span(run->results, run->count, &t0, &t1))
 		return 0;
 	*span_ns = t1 - t0;
 	for (size_t i = 0; i < run->count && !err; i++) {
@@ -432,7 +430,7 @@ static int run_stalls(const struct diskbench_compare *c,
 		const struct diskbench_stalls *st;
 		bool owned = false;
 
-		if (!diskbench__run_timed(res))
+		if (!diskbench__result_timed(res))
 			continue;
 		st = stalls_of(c, res, &owned, &err);
 		if (!st)
@@ -508,7 +506,7 @@ static int whole_runs(struct diskbench_compare *c, size_t si)
 		uint64_t span, held = 0;
 		size_t n;
 
-		err = run_stalls(c, &c->r->runs.v[s->runs[k]], &sp, &n, &span);
+		err = run_stalls(c, &c->runs[s->runs[k]], &sp, &n, &span);
 		runs[k] = sp;
 		nrun[k] = n;
 		w->span_ns += span;
@@ -688,34 +686,37 @@ static int read_opts(struct diskbench_compare *c,
 	return 0;
 }
 
-static int diskbench_compare_new__impl(struct diskbench_compare **out,
-				       const struct diskbench_report *report,
-				       const struct diskbench_compare_opts *opts)
+int diskbench__compare_make(struct diskbench_compare **out,
+			    const struct diskbench__compare_run *runs, size_t n,
+			    const struct diskbench_compare_opts *opts)
 {
 	struct diskbench_compare *c;
 	int err;
 
-	if (!out)
-		return -EINVAL;
 	*out = NULL;
-	if (!report)
-		return -EINVAL;
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		return -ENOMEM;
-	c->r = report;
+	c->runs = calloc(n ? n : 1, sizeof(*c->runs));
+	if (!c->runs) {
+		free(c);
+		return -ENOMEM;
+	}
+	if (n)
+		memcpy(c->runs, runs, n * sizeof(*runs));
+	c->nruns = n;
 	err = read_opts(c, opts);
 	if (!err)
 		err = add_setups(c);
 	if (!err)
 		err = add_tests(c);
 	if (!err) {
-		size_t n = c->nt * c->ns;
+		size_t nc = c->nt * c->ns;
 
-		c->cells = calloc(n ? n : 1, sizeof(*c->cells));
-		c->line_st = calloc(n ? n : 1, sizeof(*c->line_st));
-		c->line_owned = calloc(n ? n : 1, sizeof(*c->line_owned));
-		c->causes = calloc(n ? n : 1, sizeof(*c->causes));
+		c->cells = calloc(nc ? nc : 1, sizeof(*c->cells));
+		c->line_st = calloc(nc ? nc : 1, sizeof(*c->line_st));
+		c->line_owned = calloc(nc ? nc : 1, sizeof(*c->line_owned));
+		c->causes = calloc(nc ? nc : 1, sizeof(*c->causes));
 		if (!c->cells || !c->line_st || !c->line_owned || !c->causes)
 			err = -ENOMEM;
 	}
@@ -737,14 +738,6 @@ static int diskbench_compare_new__impl(struct diskbench_compare **out,
 	return 0;
 }
 
-DISKBENCH_API int diskbench_compare_new(struct diskbench_compare **out,
-					const struct diskbench_report *report,
-					const struct diskbench_compare_opts *opts)
-{
-	DISKBENCH__API_RETURN(diskbench_compare_new__impl(out, report, opts),
-			      NULL);
-}
-
 DISKBENCH_API void diskbench_compare_free(struct diskbench_compare *c)
 {
 	if (!c)
@@ -761,6 +754,7 @@ DISKBENCH_API void diskbench_compare_free(struct diskbench_compare *c)
 	free(c->s);
 	free(c->t);
 	free(c->cells);
+	free(c->runs);
 	free(c);
 }
 

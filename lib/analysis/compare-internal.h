@@ -3,6 +3,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include <diskbench/compare.h>
 #include <diskbench/stall.h>
@@ -10,10 +11,28 @@
 #include "analysis/stall-internal.h"
 
 /*
- * The comparison's figures (report/compare.c), which its verdict in
- * words reads (format/compare-text.c): set-ups, tests, and per test and
- * set-up a cell.
+ * The comparison across set-ups (analysis/compare.c): its runs, and its
+ * figures, which its verdict in words reads (format/compare-text.c):
+ * set-ups, tests, and per test and set-up a cell.
  */
+
+/* One run as the comparison takes it: its name (runs of one name are one
+ * set-up), its start on the wall clock (0: not known; two runs that
+ * started at once are one run written twice), its results. */
+struct diskbench__compare_run {
+	const char *name;
+	uint64_t start_time_ns;
+	const struct diskbench_result *const *results;
+	size_t count;
+};
+
+/* The comparison of n runs (diskbench_compare_new() of the report layer
+ * gives a report's): set-ups, tests, cells and whole runs, their stalls
+ * each result's analysis (or found under opts' rules). 0, or a negative
+ * errno with the last error set (a bad option), or -ENOMEM. */
+int diskbench__compare_make(struct diskbench_compare **out,
+			    const struct diskbench__compare_run *runs, size_t n,
+			    const struct diskbench_compare_opts *opts);
 struct setup {
 	const char *name;
 	size_t first_run;
@@ -30,7 +49,10 @@ struct test {
 };
 
 struct diskbench_compare {
-	const struct diskbench_report *r;
+	/* The runs compared (a copy of the array; the names and results are
+	 * the report's, which the caller keeps). */
+	struct diskbench__compare_run *runs;
+	size_t nruns;
 	struct diskbench_compare_opts o;
 	struct diskbench_stall_rules rules;
 	bool own_rules;         /* the caller gave rules: find, not the cache */
