@@ -434,6 +434,19 @@ def check_stalls(rg, spans, ps, loop):
                        f"({st.get('cause_text')!r})")
         if p is not ph:
             bad.append(f"is a stall of {p['name']}")
+        # Placed: a hold in the closing fsync is said to be there (the
+        # phase's waits hold the fsync it fell in), one inside the
+        # operations is not.
+        in_fsync = rg['where'] == 'fsync'
+        if st.get('in_wait') is not in_fsync or not st.get('device'):
+            bad.append(f"has device {st.get('device')} and in_wait {st.get('in_wait')}, "
+                       f"not True and {in_fsync}")
+        if in_fsync and not any(
+                w['what'] == 'fsync' and w['start_ns'] < s[1] - p['t0'] and
+                w['start_ns'] + w['latency_ns'] > s[0] - p['t0']
+                for w in p['ph'].get('waits', [])):
+            bad.append(f"overlaps no fsync among the phase's waits "
+                       f"({p['ph'].get('waits')})")
         for b in bad:
             fail(tag, f'{where}: the stall {b}')
         if not bad:
