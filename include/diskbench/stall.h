@@ -6,7 +6,8 @@
  * long that a person notices the hole: by default an operation of at
  * least 1 s, or of at least 100 times the phase's p99 and at least
  * 100 ms (struct diskbench_stall_rules); or (1.7) a span of at least the
- * rule's floor in which the device under the file system held requests
+ * rule's floor and ten times the p99 in which the device under the file
+ * system held requests
  * and completed none, whether or not an operation waited it out, one
  * hold seen in pieces being one stall (DISKBENCH_STALL_DEVICE).
  * diskbench_stalls_find() finds a
@@ -81,11 +82,13 @@ diskbench_stall_rules_init(struct diskbench_stall_rules *rules, size_t sz);
 /** diskbench_stall.flags: the times are exact (from the slow-operation log). */
 #define DISKBENCH_STALL_EXACT 0x1u
 /** diskbench_stall.flags (1.7): the device figures show it: for at least
- *  the rule's floor (diskbench_stall_rules::floor_ns, 100 ms by default;
- *  always_ns where that is shorter or the relative rule is off) the file
- *  system's device had requests in flight and completed none
- *  (docs/devices.md, "Stalls from both sides"): no tail of a latency
- *  distribution, so no multiple of the p99 applies. Its
+ *  the rule's floor (diskbench_stall_rules::floor_ns, 100 ms by default),
+ *  or ten times the phase's p99 where that is longer (a device each of
+ *  whose requests takes longer than the floor is slow, not held), but
+ *  never more than always_ns (always_ns alone where the relative rule is
+ *  off), the file system's device had requests in flight and completed
+ *  none (docs/devices.md, "Stalls from both sides"). Not 100 times the
+ *  p99, which a throttled writer's pauses inflate. Its
  *  operations are those that ran slow in that span (none when no
  *  operation waited it out, as when the hold fell in the phase's closing
  *  flush); where its start or end is the span's, the times are to one

@@ -739,6 +739,26 @@ static void explain(struct diskbench_stalls *st)
 								   : devof[sum->cause];
 }
 
+/*
+ * How long the device must hold requests, completing none, for the span
+ * to be a stall: the rule's floor (100 ms by default), not 100 times a
+ * p99 that a throttled writer's pauses inflate; but at least ten times
+ * the p99, so that a device each of whose requests takes longer than the
+ * floor (a slow stick, 150 ms a request) is not a stall at every request;
+ * and never more than the absolute length (1 s), which is always a stall.
+ * With the relative rule off, the absolute length alone.
+ */
+static uint64_t held_rule(const struct diskbench_stall_rules *r, uint64_t p99)
+{
+	uint64_t t = r->floor_ns;
+
+	if (r->p99_factor == DISKBENCH_STALL_NO_RELATIVE)
+		return r->always_ns;
+	if (p99 > t / 10)
+		t = p99 > UINT64_MAX / 10 ? UINT64_MAX : 10 * p99;
+	return t < r->always_ns ? t : r->always_ns;
+}
+
 static uint64_t threshold(const struct diskbench_stall_rules *r, uint64_t p99)
 {
 	uint64_t rel;
@@ -825,14 +845,8 @@ static int analyze(struct diskbench_stalls *st,
 			return err;
 	}
 	/* The device's side: holds no operation waited out, and the pieces
-	 * of one hold as one stall. A span in which the device completed
-	 * nothing while it had requests is no tail of a distribution: the
-	 * rule's floor is its length (the absolute length where that is
-	 * shorter, or where the relative rule is off), not a multiple of a
-	 * p99 that throttled writers' pauses inflate. */
-	err = device_stalls(st, r->p99_factor == DISKBENCH_STALL_NO_RELATIVE ||
-					r->always_ns < r->floor_ns
-				? r->always_ns : r->floor_ns);
+	 * of one hold as one stall. */
+	err = device_stalls(st, held_rule(r, s->base_p99_ns));
 	if (err)
 		return err;
 	s->stalled = by_ops || st->n;

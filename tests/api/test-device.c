@@ -425,10 +425,14 @@ static void test_engine_device(void **state)
  * under the rule's 100 ms, among 2000 of 1 ms (a throttled writer's run
  * of short pauses); UNSEEN: every operation 1 ms (what no operation
  * waited out, as a hold in a closing flush). */
-/* THROTTLE_P99: THROTTLE's ten pauses among 200 operations, so that they
- * are the p99 and the relative rule's threshold is 1 s (100 x 50 ms):
- * the held span is a stall all the same, its rule the floor. */
-enum script { HELD, IDLE, BUSY, FLICKER, TWO, PIECES, THROTTLE, UNSEEN, THROTTLE_P99 };
+/* THROTTLE_P99: ten pauses of 20 ms among 200 operations, so that they
+ * are the p99 and the relative rule's threshold is 1 s (100 x 20 ms, at
+ * most the absolute 1 s): the held span is a stall all the same, its rule
+ * ten times the p99 (200 ms). */
+/* SLOW: a device each of whose requests takes 150 ms (one in flight,
+ * none completed for up to 140 ms at a time): no hold, no stall. */
+enum script { HELD, IDLE, BUSY, FLICKER, TWO, PIECES, THROTTLE, UNSEEN, THROTTLE_P99,
+	      SLOW };
 
 struct scripted {
 	uint64_t now, base;
@@ -465,6 +469,12 @@ static int scripted_sample(uint64_t when, struct diskbench_device_sample *out, v
 				sc->how == BUSY ? 5 : (rel / 10) % 2;
 	if (inside2)
 		out->inflight = 0;
+	if (sc->how == SLOW) {
+		out->writes = rel / 150;
+		out->write_bytes = out->writes * 4096;
+		out->inflight = 1;
+		return 0;
+	}
 	/* UNSEEN: the device holds 2, then 3, then 4 requests (a queue that
 	 * fills while nothing completes). */
 	if (inside && sc->how == UNSEEN)
@@ -485,11 +495,21 @@ static int scripted_op(struct diskbench_custom_ctx *ctx, uint64_t index,
 		sc->now += index == 49 || index == 50 ? 250 * MS : MS;
 		break;
 	case THROTTLE:
-	case THROTTLE_P99:
 		sc->now += index >= 49 && index < 59 ? 50 * MS : MS;
+		break;
+	case THROTTLE_P99:
+		/* Ten pauses of 20 ms, then the rest of the hold in one
+		 * operation that is no stall under the operations' rule
+		 * (300 ms against 1 s). */
+		sc->now += index >= 49 && index < 59 ? 20 * MS : index == 59 ? 300 * MS : MS;
 		break;
 	case UNSEEN:
 		sc->now += MS;
+		break;
+	case SLOW:
+		if (index == 20)
+			return DISKBENCH_CUSTOM_DONE;
+		sc->now += 150 * MS;
 		break;
 	default:
 		sc->now += index == 49 || (sc->how == TWO && index == 120) ? 500 * MS : MS;
@@ -691,8 +711,9 @@ static void test_both_sides(void **state)
 
 	one_device_stall(THROTTLE_P99, &s, line, sizeof(line));
 	assert_u64_eq(s.start_ns, 50 * MS);
-	assert_u64_eq(s.end_ns, 540 * MS);
-	assert_u64_eq(s.ops, 10);
+	assert_u64_eq(s.ops, 1);        /* the 300 ms one; the pauses are under the log's 50 ms */
+	assert_u64_eq(s.worst_ns, 300 * MS);
+	assert_u64_eq(s.end_ns, 540 * MS); /* the span's: the 300 ms operation is no stall of its own */
 
 	one_device_stall(UNSEEN, &s, line, sizeof(line));
 	assert_u64_eq(s.start_ns, 50 * MS);
@@ -706,6 +727,20 @@ static void test_both_sides(void **state)
 	assert_u64_eq(s.cause_inflight, 2);
 	assert_u64_eq(s.cause_inflight_max, 4);
 	assert_non_null(strstr(line, "scripted held 2 to 4 requests for 0.490 s"));
+
+	/* A slow device is no held one: each of its requests takes 150 ms,
+	 * its p99, so a span without a completion is a stall only from ten
+	 * times that (at most the absolute 1 s). */
+	{
+		struct diskbench_result *r = scripted_result(SLOW, 10 * MS);
+		struct diskbench_stalls *st;
+
+		assert_u64_eq(diskbench_result_ops(r), 20);
+		assert_ok(diskbench_stalls_find(&st, r, NULL));
+		assert_int_equal(diskbench_stalls_count(st), 0);
+		diskbench_stalls_free(st);
+		diskbench_result_free(r);
+	}
 
 	/* The same held span under a rule longer than it: no stall. */
 	{
