@@ -635,7 +635,10 @@ static void explain_one(const struct diskbench__dev_series *dev,
 
 	s->cause_device = UINT32_MAX;
 	s->cause_writeback_bytes = UINT64_MAX;
-	if (!dev || !dev->ndev)
+	/* Devices named but never sampled (the sampler could not start, or
+	 * failed at its first sample: the note says why) are no figures: no
+	 * verdict, as without devices. */
+	if (!dev || !dev->ndev || !dev->npoints)
 		return;
 	diskbench__dev_series_evidence(dev, 0, s->start_ns, s->end_ns, &ev);
 	s->cause_device = 0;
