@@ -54,6 +54,11 @@ def test_the_stalling_set_up_stands_out():
     assert abs(c.worst_factor - c.worst_ns / min(a.worst_ns, b.worst_ns)) < 1e-9
     assert "c's worst latency is " in cmp.text
     assert "c stalls: put_block (severe: 9 stalls of 2.5 s" in cmp.text
+    # a name that is no test's or set-up's is a LookupError naming it
+    with pytest.raises(LookupError, match="no test named 'seeks'"):
+        cmp.cell("seeks", "a")
+    with pytest.raises(LookupError, match="no set-up named 'd'"):
+        cmp.cell("put_block", "d")
 
 
 def test_repetitions_give_welch_intervals():

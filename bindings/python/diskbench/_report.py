@@ -175,11 +175,21 @@ class Comparison(NamedTuple):
     text: str
 
     def cell(self, test: Union[int, str], setup: Union[int, str]) -> CompareCell:
-        """A cell by index or by name."""
+        """A cell by index or by name; a name that is no test's or set-up's
+        raises LookupError (KeyError) naming it, an index past the end
+        IndexError."""
         if isinstance(test, str):
-            test = next(i for i, t in enumerate(self.tests) if t.name == test)
+            name = test
+            test = next((i for i, t in enumerate(self.tests) if t.name == name), -1)
+            if test < 0:
+                raise KeyError("no test named %r in the comparison (tests: %s)"
+                               % (name, ", ".join(t.name for t in self.tests)))
         if isinstance(setup, str):
-            setup = next(i for i, u in enumerate(self.setups) if u.name == setup)
+            name = setup
+            setup = next((i for i, u in enumerate(self.setups) if u.name == name), -1)
+            if setup < 0:
+                raise KeyError("no set-up named %r in the comparison (set-ups: %s)"
+                               % (name, ", ".join(u.name for u in self.setups)))
         return self.cells[test][setup]
 
 
