@@ -492,13 +492,11 @@ static int whole_runs(struct diskbench_compare *c, size_t si)
 	 * a hiccup between two long stalls does not halve their period. */
 	struct span **runs = calloc(s->nruns ? s->nruns : 1, sizeof(*runs));
 	size_t *nrun = calloc(s->nruns ? s->nruns : 1, sizeof(*nrun));
-	uint64_t always = c->rules.always_ns ? c->rules.always_ns
-					     : DISKBENCH_STALL_DEFAULT_ALWAYS_NS;
-	uint64_t floors[2] = { always > UINT64_MAX / 10 ? UINT64_MAX : 10 * always,
-			       always };
-	size_t reach[2] = { 0, 0 };
+	struct diskbench__grades gr;
 	uint64_t floor = 0;
 
+	diskbench__grades_init(&gr, c->rules.always_ns ? c->rules.always_ns
+						       : DISKBENCH_STALL_DEFAULT_ALWAYS_NS);
 	if (!runs || !nrun)
 		err = -ENOMEM;
 	for (size_t k = 0; k < s->nruns && !err; k++) {
@@ -517,11 +515,10 @@ static int whole_runs(struct diskbench_compare *c, size_t si)
 			if (sp[i].e > a)
 				w->stalled_ns += sp[i].e - a;
 			held = sp[i].e > held ? sp[i].e : held;
-			for (int g = 0; g < 2; g++)
-				reach[g] += sp[i].e - sp[i].s >= floors[g];
+			diskbench__grades_add(&gr, sp[i].e - sp[i].s);
 		}
 	}
-	floor = reach[0] >= 2 ? floors[0] : reach[1] >= 2 ? floors[1] : 0;
+	floor = diskbench__grades_floor(&gr);
 	for (size_t k = 0; k < s->nruns && !err; k++) {
 		bool have = false;
 		uint64_t last = 0;

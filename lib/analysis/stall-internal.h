@@ -53,6 +53,21 @@ struct diskbench__cause_count {
 uint32_t diskbench__main_cause(const struct diskbench__cause_count *k);
 
 /*
+ * The stalls a period is taken from: those of the highest length grade
+ * that two or more reach (at least ten times the rule's absolute length,
+ * at least it, or all). Stalls are added one by one; floor() is the
+ * shortest length counted (0: all). A phase's summary and the
+ * comparison's whole runs take their period by this one rule.
+ */
+struct diskbench__grades {
+	uint64_t floors[2];     /* 10 x always_ns, always_ns */
+	size_t reach[2];        /* stalls at least that long */
+};
+void diskbench__grades_init(struct diskbench__grades *g, uint64_t always_ns);
+void diskbench__grades_add(struct diskbench__grades *g, uint64_t length_ns);
+uint64_t diskbench__grades_floor(const struct diskbench__grades *g);
+
+/*
  * The gaps between the starts of n + 1 stalls (gaps[], reordered): their
  * median (the period), shortest and longest, and whether they are
  * regular (DISKBENCH_STALL_PERIODIC's rule: three stalls or more, every gap

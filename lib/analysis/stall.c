@@ -245,16 +245,16 @@ static int cmp_stall_end(const void *a, const void *b)
 	return x->start_ns < y->start_ns ? -1 : x->start_ns > y->start_ns;
 }
 
-/* The held spans of device 0 at least t long, as items; *n of them. */
-static int held_spans(const struct diskbench__dev_series *dev, uint64_t t,
-		      uint64_t *iv, struct item **out, size_t *n)
+/* The held spans of device 0 at least t long: how many; with out, also
+ * each as an item there (room for as many). *iv: the sampling interval
+ * (the longest one). */
+static size_t held_spans(const struct diskbench__dev_series *dev, uint64_t t,
+			 uint64_t *iv, struct item *out)
 {
-	size_t cap = 0;
+	size_t n = 0;
 	bool open = false;
 	uint64_t a = 0, b = 0;
 
-	*out = NULL;
-	*n = 0;
 	*iv = 0;
 	if (!dev || !dev->ndev || !dev->npoints)
 		return 0;
@@ -269,19 +269,9 @@ static int held_spans(const struct diskbench__dev_series *dev, uint64_t t,
 			continue;
 		}
 		if (open && b - a >= t) {
-			if (*n == cap) {
-				size_t c = cap ? 2 * cap : 8;
-				struct item *x = realloc(*out, c * sizeof(*x));
-
-				if (!x) {
-					free(*out);
-					*out = NULL;
-					return -ENOMEM;
-				}
-				*out = x;
-				cap = c;
-			}
-			(*out)[(*n)++] = (struct item){ 0, 0, NULL, a, b };
+			if (out)
+				out[n] = (struct item){ 0, 0, NULL, a, b };
+			n++;
 		}
 		open = held;
 		if (held) {
@@ -289,13 +279,11 @@ static int held_spans(const struct diskbench__dev_series *dev, uint64_t t,
 			b = p->offset_ns + p->length_ns;
 		}
 	}
-	for (size_t k = 0; k < *n; k++) {
-		struct item *x = &(*out)[k];
-
-		x->reach_start = x->start > *iv ? x->start - *iv : 0;
-		x->reach_end = x->end + *iv;
+	for (size_t k = 0; out && k < n; k++) {
+		out[k].reach_start = out[k].start > *iv ? out[k].start - *iv : 0;
+		out[k].reach_end = out[k].end + *iv;
 	}
-	return 0;
+	return n;
 }
 
 /*
@@ -334,22 +322,21 @@ static void place_waits(const struct diskbench_stalls *st, struct diskbench_stal
 static int device_stalls(struct diskbench_stalls *st, uint64_t t)
 {
 	const struct diskbench__dev_series *dev = diskbench__result_devices(st->res);
-	struct item *items, *spans;
+	struct item *items;
 	struct diskbench_stall *old = st->s, cur;
 	size_t nspans, nops = st->n, nitems, k;
 	uint64_t iv, reach = 0;
 	bool open = false, has_span = false, start_dev = false, end_dev = false;
-	int err;
+	int err = 0;
 
-	err = held_spans(dev, t, &iv, &spans, &nspans);
-	if (err || !nspans)
-		return err;
+	nspans = held_spans(dev, t, &iv, NULL);
+	if (!nspans)
+		return 0;
 	nitems = nspans + nops;
-	items = realloc(spans, nitems * sizeof(*items));
-	if (!items) {
-		free(spans);
+	items = malloc(nitems * sizeof(*items));
+	if (!items)
 		return -ENOMEM;
-	}
+	(void)held_spans(dev, t, &iv, items);
 	for (size_t i = 0; i < nops; i++)
 		items[nspans + i] = (struct item){ old[i].start_ns, old[i].end_ns,
 						   &old[i], old[i].start_ns,
@@ -421,10 +408,8 @@ static int device_stalls(struct diskbench_stalls *st, uint64_t t)
 			cur.kind = diskbench_result_kind(st->res);
 			cur.start_ns = x->start;
 			cur.end_ns = x->end;
-			cur.worst_ns = 0;
-			cur.ops = 0;
 			cur.slow_index = SIZE_MAX;
-			cur.precision_ns = 0;   /* iv when an edge stays the span's */
+			/* precision_ns: iv where an edge stays the span's */
 			cur.flags = st->from_log ? DISKBENCH_STALL_EXACT : 0;
 		}
 	}
@@ -496,27 +481,24 @@ static int count_delayed(struct diskbench_stalls *st)
 	return 0;
 }
 
-/*
- * The shortest stall the period is taken from: of the three grades of
- * stall length (at least ten times the rule's absolute length, at least
- * it, shorter), the highest that two stalls or more reach; 0 (all of
- * them) when none does.
- */
-static uint64_t period_floor(const struct diskbench_stalls *st,
-			     const struct diskbench_stall_rules *r)
+void diskbench__grades_init(struct diskbench__grades *g, uint64_t always_ns)
 {
-	uint64_t floors[2] = { r->always_ns > UINT64_MAX / 10 ? UINT64_MAX
-							       : 10 * r->always_ns,
-			       r->always_ns };
+	g->floors[0] = always_ns > UINT64_MAX / 10 ? UINT64_MAX : 10 * always_ns;
+	g->floors[1] = always_ns;
+	g->reach[0] = g->reach[1] = 0;
+}
 
-	for (size_t g = 0; g < 2; g++) {
-		size_t k = 0;
+void diskbench__grades_add(struct diskbench__grades *g, uint64_t length_ns)
+{
+	for (size_t k = 0; k < 2; k++)
+		g->reach[k] += length_ns >= g->floors[k];
+}
 
-		for (size_t i = 0; i < st->n; i++)
-			k += st->s[i].latency_ns >= floors[g];
-		if (k >= 2)
-			return floors[g];
-	}
+uint64_t diskbench__grades_floor(const struct diskbench__grades *g)
+{
+	for (size_t k = 0; k < 2; k++)
+		if (g->reach[k] >= 2)
+			return g->floors[k];
 	return 0;
 }
 
@@ -581,8 +563,13 @@ static int episodes(struct diskbench_stalls *st,
 		 * one grade: those of the highest with two or more, so that a
 		 * hiccup between two long stalls does not halve their period. */
 		size_t m;
-		uint64_t floor = period_floor(st, r);
+		struct diskbench__grades gr;
+		uint64_t floor;
 
+		diskbench__grades_init(&gr, r->always_ns);
+		for (size_t i = 0; i < n; i++)
+			diskbench__grades_add(&gr, st->s[i].latency_ns);
+		floor = diskbench__grades_floor(&gr);
 		st->period_floor_ns = floor;
 		m = 0;
 		for (size_t i = 0; i < n; i++)

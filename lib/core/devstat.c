@@ -182,6 +182,28 @@ int diskbench__dev_series_copy(struct diskbench__dev_series **out,
 	return 0;
 }
 
+/*
+ * The first interval of s at or after start_ns, by bisection: the
+ * intervals follow one another, the same for every device and the machine
+ * (each starts where the one before ends), so that a stall's evidence
+ * walks its own intervals, from there while they end within its end, not
+ * the series'.
+ */
+static size_t first_from(const struct diskbench__dev_series *s, uint64_t start_ns)
+{
+	size_t lo = 0, hi = s->npoints;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s->sys[mid].offset_ns < start_ns)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 void diskbench__dev_series_evidence(const struct diskbench__dev_series *s, size_t dev,
 				    uint64_t start_ns, uint64_t end_ns,
 				    struct diskbench__dev_evidence *ev)
@@ -191,22 +213,9 @@ void diskbench__dev_series_evidence(const struct diskbench__dev_series *s, size_
 	ev->held_inflight_min = UINT64_MAX;
 	if (!s || dev >= s->ndev)
 		goto done;
-	/* The intervals follow one another (each starts where the one before
-	 * ends): the first at or after start_ns by bisection, then on while
-	 * they end within end_ns, so that a stall costs its own intervals,
-	 * not the series'. */
-	size_t lo = 0, hi = s->npoints;
 	const struct diskbench_device_point *pts = &s->points[dev * s->npoints];
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (pts[mid].offset_ns < start_ns)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (size_t i = lo; i < s->npoints; i++) {
+	for (size_t i = first_from(s, start_ns); i < s->npoints; i++) {
 		const struct diskbench_device_point *p = &pts[i];
 
 		if (p->offset_ns + p->length_ns > end_ns)
@@ -244,20 +253,8 @@ bool diskbench__dev_series_writeback(const struct diskbench__dev_series *s,
 {
 	bool known = false;
 
-	size_t lo = 0, hi = s ? s->npoints : 0;
-
 	*max_bytes = 0;
-	/* As the evidence: the first interval at or after start_ns by
-	 * bisection, then on while they end within end_ns. */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (s->sys[mid].offset_ns < start_ns)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (size_t i = lo; s && i < s->npoints; i++) {
+	for (size_t i = s ? first_from(s, start_ns) : 0; s && i < s->npoints; i++) {
 		const struct diskbench_system_point *p = &s->sys[i];
 
 		if (p->offset_ns + p->length_ns > end_ns)

@@ -395,22 +395,23 @@ int diskbench__ctx_sync_close(struct diskbench__ctx *ctx, int64_t h,
 			      bool sync, const char *path)
 {
 	int err = 0, cerr;
-	uint64_t t0, t1;
-
 	/* Each a wait of its own (core/wait-internal.h): inside the
 	 * phase's timing, outside its operations' figures. */
+	bool timed = ctx->rec && ctx->rec->begun;
+	uint64_t t0, t1;
+
 	t0 = diskbench__engine_now(ctx->engine);
 	if (sync) {
 		err = diskbench__engine_fsync(ctx->engine, h);
 		t1 = diskbench__engine_now(ctx->engine);
-		if (ctx->rec && ctx->rec->begun)
+		if (timed)
 			(void)diskbench__recorder_wait(ctx->rec, DISKBENCH_WAIT_FSYNC, t0, t1);
 		t0 = t1;
 		if (err)
 			diskbench__ctx_fail(ctx, err, "fsync", path, UINT64_MAX);
 	}
 	cerr = diskbench__engine_close(ctx->engine, h);
-	if (ctx->rec && ctx->rec->begun)
+	if (timed)
 		(void)diskbench__recorder_wait(ctx->rec, DISKBENCH_WAIT_CLOSE, t0,
 					       diskbench__engine_now(ctx->engine));
 	if (cerr && !err) {

@@ -148,44 +148,6 @@ def test_a_device_sample_that_fails(tdir):
     assert len(r.device_points()) == 2
 
 
-class NeverSampled(EngineOps):
-    """A 500 ms write whose device's figures fail at the first sample:
-    the device is named, no interval sampled."""
-
-    name = "pynever"
-
-    def __init__(self):
-        self.now = 50 * MS
-        self.writes = 0
-
-    def clock(self):
-        return self.now
-
-    def write(self, handle, buf, offset):
-        self.writes += 1
-        self.now += 500 * MS if self.writes == 50 else MS
-        return self.inner.write(handle, buf, offset)
-
-    def device_sample(self, when_ns):
-        raise OSError(5, "the device went away")
-
-
-def test_no_verdict_without_a_sampled_interval(tdir):
-    """A device named but never sampled gives no verdict, as no device
-    (not "undecided"): the note says why."""
-    r = engine_run(tdir, NeverSampled())
-    assert r.errno == 0 and r.ops == 200
-    assert [d.name for d in r.devices] == ["pynever"]
-    assert r.device_points() == []
-    assert "the engine's device_sample failed" in r.device_note
-    st = r.stalls()
-    assert len(st.stalls) == 1
-    s = st.stalls[0]
-    assert s.cause is None and s.cause_text == "" and not s.device
-    assert st.summary.cause is None or st.summary.cause == "none"
-    assert "undecided" not in st.text and "undecided" not in st.summary.text
-
-
 class HeldDevice(EngineOps):
     """A clock of its own, 1 ms a write; the 50th write takes 500 ms,
     while the device holds two requests and completes none."""
@@ -210,6 +172,32 @@ class HeldDevice(EngineOps):
         done = min(rel, 49) + max(rel - 549, 0)
         return diskbench.DeviceSample(0, done, 0, done * 4096,
                                       when_ns - self.base, 2 if held else 1)
+
+
+class NeverSampled(HeldDevice):
+    """HeldDevice's 500 ms write, its device's figures failing at the
+    first sample: the device is named, no interval sampled."""
+
+    name = "pynever"
+
+    def device_sample(self, when_ns):
+        raise OSError(5, "the device went away")
+
+
+def test_no_verdict_without_a_sampled_interval(tdir):
+    """A device named but never sampled gives no verdict, as no device
+    (not "undecided"): the note says why."""
+    r = engine_run(tdir, NeverSampled())
+    assert r.errno == 0 and r.ops == 200
+    assert [d.name for d in r.devices] == ["pynever"]
+    assert r.device_points() == []
+    assert "the engine's device_sample failed" in r.device_note
+    st = r.stalls()
+    assert len(st.stalls) == 1
+    s = st.stalls[0]
+    assert s.cause is None and s.cause_text == "" and not s.device
+    assert st.summary.cause is None or st.summary.cause == "none"
+    assert "undecided" not in st.text and "undecided" not in st.summary.text
 
 
 def test_a_stall_s_verdict(tdir):
