@@ -14,9 +14,11 @@
  * right after creating it): the other checks decide.
  *
  * Everything is reached by openat()/fstatat()/unlinkat() from a directory
- * descriptor, with O_NOFOLLOW, and a name is checked again to lead to the
- * inode that was checked just before it is unlinked. The library prints
- * nothing: each entry is told to the caller's function.
+ * descriptor, with O_NOFOLLOW. An entry that passed every check is renamed
+ * to a private name of ours in its directory (renameat2 RENAME_NOREPLACE),
+ * checked there to be the inode that was checked, and unlinked by that
+ * name; a stranger's entry renamed over ours meanwhile is put back. The
+ * library prints nothing: each entry is told to the caller's function.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -33,12 +35,16 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <sys/syscall.h>
+#endif
 
 #include <diskbench/error.h>
 #include <diskbench/run.h>
 
 #include "base/common-internal.h"
 #include "base/error-internal.h"
+#include "run/sweep-internal.h"
 
 #define MIB (UINT64_C(1) << 20)
 /* Read whole up to this size; sample larger files. */
@@ -303,9 +309,35 @@ static int check_content(struct sweep *sw, int fd, uint64_t size, uint32_t *h)
 	return 0;
 }
 
-/* Unlinks name in dfd if it still leads to what was checked. */
-static int unlink_checked(int dfd, const char *name, const struct stat *was,
-			  int flags)
+void (*diskbench__sweep_step)(enum diskbench__sweep_at at, int dfd,
+			     const char *name, const char *priv);
+
+static void step(enum diskbench__sweep_at at, int dfd, const char *name,
+		 const char *priv)
+{
+	if (diskbench__sweep_step)
+		diskbench__sweep_step(at, dfd, name, priv);
+}
+
+/* renameat2(RENAME_NOREPLACE) within dfd, by its system call (musl and
+ * older C libraries lack the wrapper); ENOSYS where there is none. */
+static int rename_noreplace(int dfd, const char *from, const char *to)
+{
+#if defined(__linux__) && defined(SYS_renameat2)
+	return (int)syscall(SYS_renameat2, dfd, from, dfd, to, 1u /* RENAME_NOREPLACE */);
+#else
+	(void)dfd;
+	(void)from;
+	(void)to;
+	errno = ENOSYS;
+	return -1;
+#endif
+}
+
+/* The old way, where renameat2(RENAME_NOREPLACE) is not supported: the
+ * name checked again, then unlinked (a window of one system call). */
+static int unlink_rechecked(int dfd, const char *name, const struct stat *was,
+			    int flags)
 {
 	struct stat now;
 
@@ -314,6 +346,79 @@ static int unlink_checked(int dfd, const char *name, const struct stat *was,
 	if (!same(&now, was))
 		return -ESTALE;
 	return unlinkat(dfd, name, flags) ? -errno : 0;
+}
+
+/* Puts what is at priv back at name, unless name was taken meanwhile:
+ * then it stays at priv, and the note says so. why: the note when it went
+ * back (NULL: the caller says why). */
+static void put_back(struct sweep *sw, int dfd, const char *priv,
+		     const char *name, const char *rel, const char *why)
+{
+	const char *slash = strrchr(rel, '/');
+	int len = slash ? (int)(slash - rel + 1) : 0, err;
+
+	if (!rename_noreplace(dfd, priv, name)) {
+		if (why)
+			say(sw, false, rel, "%s", why);
+		return;
+	}
+	err = -errno;
+	say(sw, false, rel, "%s; it could not be put back (%s), so what was "
+	    "there is left as %.*s%s", why ? why : "it could not be removed",
+	    err == -EEXIST ? "its name was taken again meanwhile"
+			   : diskbench_strerror(err), len, rel, priv);
+}
+
+/*
+ * Removes name in dfd when it is still what was checked (was), closing
+ * the window between a check and unlinkat() in which a stranger's entry
+ * renamed over the name would go: the entry is first renamed to a private
+ * name of ours in the same directory (never over anything), checked
+ * there, and removed by that name; what is not ours is put back. Returns
+ * 0 (removed), 1 (left, said), or -errno (nothing moved, or put back).
+ */
+static int unlink_checked(struct sweep *sw, int dfd, const char *name,
+			  const char *rel, const struct stat *was, int flags)
+{
+	static unsigned long seq;
+	char priv[64];
+	struct stat now;
+	int err, tries;
+
+	step(DISKBENCH__SWEEP_CHECKED, dfd, name, NULL);
+	for (tries = 0;; tries++) {
+		snprintf(priv, sizeof(priv), ".diskbench-sweep.%ld.%lu",
+			 (long)getpid(), __atomic_fetch_add(&seq, 1, __ATOMIC_RELAXED));
+		if (!rename_noreplace(dfd, name, priv))
+			break;
+		if (errno == EEXIST && tries < 100)
+			continue;
+		if (errno != EINVAL && errno != ENOSYS && errno != ENOTSUP)
+			return -errno;
+		err = unlink_rechecked(dfd, name, was, flags);
+		if (err != -ESTALE)
+			return err;
+		say(sw, false, rel, "it changed while it was checked");
+		return 1;
+	}
+	step(DISKBENCH__SWEEP_TAKEN, dfd, name, priv);
+	if (fstatat(dfd, priv, &now, AT_SYMLINK_NOFOLLOW)) {
+		/* Moved away from our private name: by nobody who should. */
+		err = -errno;
+		say(sw, false, rel, "it changed while it was checked (it was moved "
+		    "away while it was being removed: %s)", diskbench_strerror(err));
+		return 1;
+	}
+	if (!same(&now, was) || (now.st_mode & S_IFMT) != (was->st_mode & S_IFMT) ||
+	    now.st_uid != was->st_uid) {
+		put_back(sw, dfd, priv, name, rel, "it changed while it was checked");
+		return 1;
+	}
+	if (!unlinkat(dfd, priv, flags))
+		return 0;
+	err = -errno;
+	put_back(sw, dfd, priv, name, rel, NULL);
+	return err;
 }
 
 /*
@@ -405,9 +510,8 @@ static void sweep_small(struct sweep *sw, int dfd, const char *name,
 		t->kept = true;
 		return;
 	}
-	err = unlink_checked(dfd, name, &st, 0);
-	if (err == -ESTALE) {
-		say(sw, false, rel, "it changed while it was checked");
+	err = unlink_checked(sw, dfd, name, rel, &st, 0);
+	if (err > 0) {
 		t->kept = true;
 	} else if (err) {
 		failed(sw, rel, "unlink", -err);
@@ -457,11 +561,9 @@ static void sweep_subdir(struct sweep *sw, int dfd, const char *name,
 	close(fd);
 	if (t->kept)
 		return;   /* not empty: what stays was said */
-	err = unlink_checked(dfd, name, &st, AT_REMOVEDIR);
+	err = unlink_checked(sw, dfd, name, rel, &st, AT_REMOVEDIR);
 	if (err) {
-		if (err == -ESTALE)
-			say(sw, false, rel, "it changed while it was checked");
-		else
+		if (err < 0)
 			failed(sw, rel, "rmdir", -err);
 		t->kept = true;
 		return;
@@ -535,13 +637,16 @@ static void sweep_tree(struct sweep *sw, int dfd, const char *name,
 	}
 	sweep_dir(sw, fd, name, true, &t);
 	close(fd);
-	err = t.kept ? -ENOTEMPTY : unlink_checked(dfd, name, st, AT_REMOVEDIR);
+	err = t.kept ? -ENOTEMPTY : unlink_checked(sw, dfd, name, name, st,
+						   AT_REMOVEDIR);
 	if (!err) {
 		say(sw, true, name, "%lu files or links, %lu directories in it",
 		    t.files, t.dirs);
 		return;
 	}
-	if (err != -ENOTEMPTY && err != -EEXIST && err != -ESTALE)
+	if (err > 0)
+		return;   /* left, said */
+	if (err != -ENOTEMPTY && err != -EEXIST)
 		failed(sw, name, "rmdir", -err);
 	say(sw, false, name, "it still holds what is said above (%lu files or "
 	    "links and %lu directories of ours in it were removed)", t.files,
@@ -596,9 +701,9 @@ static void sweep_entry(struct sweep *sw, int dfd, const char *name,
 		failed(sw, name, "read", -err);
 	if (err)
 		return;
-	err = unlink_checked(dfd, name, &st, 0);
-	if (err == -ESTALE)
-		say(sw, false, name, "it changed while it was checked");
+	err = unlink_checked(sw, dfd, name, name, &st, 0);
+	if (err > 0)
+		;  /* left, said */
 	else if (err)
 		failed(sw, name, "unlink", -err);
 	else

@@ -1,0 +1,269 @@
+/*
+ * diskbench_run_sweep() against a stranger racing it: between the sweep's
+ * last check of a leftover and its removal, a stranger renames their own
+ * file over the leftover's name (lib/run/sweep-internal.h's seam stands
+ * for the racing process). The stranger's file must stay, at its name or,
+ * when the name was taken again meanwhile, under the sweep's private name
+ * (said); nothing of theirs is reported as removed.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include <diskbench.h>
+
+#include "run/sweep-internal.h"
+#include "tdir.h"
+
+#define VICTIM "the stranger's own data\n"
+
+struct seen {
+	unsigned removed, left, failed;
+	char notes[4096];
+};
+
+static int seen_fn(const struct diskbench_run_sweep_entry *e, void *ud)
+{
+	struct seen *s = ud;
+	size_t n = strlen(s->notes);
+
+	if (e->what == DISKBENCH_RUN_SWEEP_REMOVED)
+		s->removed++;
+	else if (e->what == DISKBENCH_RUN_SWEEP_LEFT)
+		s->left++;
+	else
+		s->failed++;
+	snprintf(s->notes + n, sizeof(s->notes) - n, "%s %s: %s\n",
+		 e->what == DISKBENCH_RUN_SWEEP_REMOVED ? "removed" : "left",
+		 e->path, e->note);
+	return 0;
+}
+
+/* A pid no process has: a child's, reaped. */
+static long dead_pid(void)
+{
+	pid_t pid = fork();
+	int st;
+
+	assert_true(pid >= 0);
+	if (pid == 0)
+		_exit(0);
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	return (long)pid;
+}
+
+/* The race: what the seam does at which name. */
+static struct {
+	const char *name;      /* the entry raced */
+	bool again;            /* also take the name again once it is ours */
+	unsigned calls;
+	char priv[256];
+} race;
+
+/* The stranger renames their file over `name` in dfd. */
+static void stranger_renames(int dfd, const char *name)
+{
+	int fd = openat(dfd, "victim.tmp", O_WRONLY | O_CREAT | O_EXCL, 0600);
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, VICTIM, strlen(VICTIM)), (ssize_t)strlen(VICTIM));
+	close(fd);
+	assert_int_equal(renameat(dfd, "victim.tmp", dfd, name), 0);
+}
+
+static void step(enum diskbench__sweep_at at, int dfd, const char *name,
+		 const char *priv)
+{
+	if (!race.name || strcmp(name, race.name))
+		return;
+	race.calls++;
+	if (at == DISKBENCH__SWEEP_CHECKED && race.calls == 1) {
+		stranger_renames(dfd, name);
+	} else if (at == DISKBENCH__SWEEP_TAKEN && race.again && priv) {
+		/* Our private name now holds the stranger's file: a second
+		 * stranger's file takes the name before it can go back. */
+		snprintf(race.priv, sizeof(race.priv), "%s", priv);
+		stranger_renames(dfd, name);
+	}
+}
+
+static bool holds_victim(const char *path)
+{
+	char buf[256];
+	long n = tdir_read(path, buf, sizeof(buf) - 1);
+
+	if (n < 0)
+		return false;
+	buf[n] = '\0';
+	return !strcmp(buf, VICTIM);
+}
+
+/* A killed run's test file (the per-byte write's bytes), raced. */
+static void test_sweep_rename_over_test_file(void **state)
+{
+	char *dir = tdir_new(), name[64], *path;
+	unsigned char data[8192];
+	struct diskbench_run_sweep_opts o = DISKBENCH_RUN_SWEEP_OPTS_INIT;
+	struct seen s;
+
+	(void)state;
+	memset(&s, 0, sizeof(s));
+	for (size_t i = 0; i < sizeof(data); i++)
+		data[i] = (unsigned char)(i & 0x7f);
+	snprintf(name, sizeof(name), "Bonnie.%ld", dead_pid());
+	path = tdir_path(dir, name);
+	assert_int_equal(tdir_write(path, data, sizeof(data)), 0);
+	memset(&race, 0, sizeof(race));
+	race.name = name;
+	diskbench__sweep_step = step;
+	o.fn = seen_fn;
+	o.user_data = &s;
+	assert_int_equal(diskbench_run_sweep(dir, "Bonnie", &o), 0);
+	diskbench__sweep_step = NULL;
+	if (!holds_victim(path))
+		fail_msg("the stranger's file at %s is gone; the sweep said:\n%s",
+			 name, s.notes);
+	assert_int_equal(s.removed, 0);
+	assert_int_equal(s.left, 1);
+	assert_non_null(strstr(s.notes, "changed while it was checked"));
+	/* The leftover itself went with the stranger's rename (their
+	 * rename replaced it); only the stranger's file is there. */
+	assert_int_equal(tdir_count(dir), 1);
+	free(path);
+	tdir_remove(dir);
+	free(dir);
+}
+
+/* A small file of a killed run's tree, raced: the tree stays, and so does
+ * the stranger's file in it. */
+static void test_sweep_rename_over_small_file(void **state)
+{
+	char *dir = tdir_new(), tree[64], rel[128], *sub, *path;
+	const char *small = "0123456789abc";
+	unsigned char zeros[512] = { 0 };
+	struct diskbench_run_sweep_opts o = DISKBENCH_RUN_SWEEP_OPTS_INIT;
+	struct seen s;
+
+	(void)state;
+	memset(&s, 0, sizeof(s));
+	snprintf(tree, sizeof(tree), "Bonnie.%ld.files", dead_pid());
+	snprintf(rel, sizeof(rel), "%s/00000", tree);
+	path = tdir_path(dir, tree);
+	assert_int_equal(mkdir(path, 0700), 0);
+	free(path);
+	sub = tdir_path(dir, rel);
+	assert_int_equal(mkdir(sub, 0700), 0);
+	path = tdir_path(sub, small);
+	assert_int_equal(tdir_write(path, zeros, sizeof(zeros)), 0);
+	memset(&race, 0, sizeof(race));
+	race.name = small;
+	diskbench__sweep_step = step;
+	o.fn = seen_fn;
+	o.user_data = &s;
+	assert_int_equal(diskbench_run_sweep(dir, "Bonnie", &o), 0);
+	diskbench__sweep_step = NULL;
+	if (!holds_victim(path))
+		fail_msg("the stranger's file in %s is gone; the sweep said:\n%s",
+			 rel, s.notes);
+	assert_int_equal(s.removed, 0);
+	assert_non_null(strstr(s.notes, "changed while it was checked"));
+	assert_int_equal(unlink(path), 0);
+	free(path);
+	assert_int_equal(rmdir(sub), 0);
+	free(sub);
+	tdir_remove(dir);
+	free(dir);
+}
+
+/* The name is taken again while the stranger's file is under our private
+ * name: it stays there, and the note names it. */
+static void test_sweep_rename_name_taken_again(void **state)
+{
+	char *dir = tdir_new(), name[64], *path, *priv;
+	unsigned char data[4096];
+	struct diskbench_run_sweep_opts o = DISKBENCH_RUN_SWEEP_OPTS_INIT;
+	struct seen s;
+
+	(void)state;
+	memset(&s, 0, sizeof(s));
+	for (size_t i = 0; i < sizeof(data); i++)
+		data[i] = (unsigned char)(i & 0x7f);
+	snprintf(name, sizeof(name), "Bonnie.%ld", dead_pid());
+	path = tdir_path(dir, name);
+	assert_int_equal(tdir_write(path, data, sizeof(data)), 0);
+	memset(&race, 0, sizeof(race));
+	race.name = name;
+	race.again = true;
+	diskbench__sweep_step = step;
+	o.fn = seen_fn;
+	o.user_data = &s;
+	assert_int_equal(diskbench_run_sweep(dir, "Bonnie", &o), 0);
+	diskbench__sweep_step = NULL;
+	if (!holds_victim(path))
+		fail_msg("the second stranger's file at %s is gone; the sweep "
+			 "said:\n%s", name, s.notes);
+	assert_int_equal(s.removed, 0);
+	if (!race.priv[0])
+		fail_msg("the entry was never taken to a private name; the sweep "
+			 "said:\n%s", s.notes);
+	priv = tdir_path(dir, race.priv);
+	if (!holds_victim(priv))
+		fail_msg("the first stranger's file is not at %s; the sweep "
+			 "said:\n%s", race.priv, s.notes);
+	if (!strstr(s.notes, race.priv))
+		fail_msg("the note does not name %s:\n%s", race.priv, s.notes);
+	assert_int_equal(unlink(priv), 0);
+	free(priv);
+	free(path);
+	tdir_remove(dir);
+	free(dir);
+}
+
+/* No race: the leftovers go, and no private name stays behind. */
+static void test_sweep_no_race_removes(void **state)
+{
+	char *dir = tdir_new(), name[64], *path;
+	unsigned char data[4096];
+	struct diskbench_run_sweep_opts o = DISKBENCH_RUN_SWEEP_OPTS_INIT;
+	struct seen s;
+
+	(void)state;
+	memset(&s, 0, sizeof(s));
+	for (size_t i = 0; i < sizeof(data); i++)
+		data[i] = (unsigned char)(i & 0x7f);
+	snprintf(name, sizeof(name), "Bonnie.%ld", dead_pid());
+	path = tdir_path(dir, name);
+	assert_int_equal(tdir_write(path, data, sizeof(data)), 0);
+	o.fn = seen_fn;
+	o.user_data = &s;
+	assert_int_equal(diskbench_run_sweep(dir, "Bonnie", &o), 0);
+	assert_int_equal(s.removed, 1);
+	assert_int_equal(tdir_count(dir), 0);
+	free(path);
+	tdir_remove(dir);
+	free(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sweep_rename_over_test_file),
+		cmocka_unit_test(test_sweep_rename_over_small_file),
+		cmocka_unit_test(test_sweep_rename_name_taken_again),
+		cmocka_unit_test(test_sweep_no_race_removes),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
