@@ -26,7 +26,16 @@
  * while it ran"), so that every output marks it partial, and the run's later
  * phases have none. A record cut short at the end of the file (a power cut
  * during the write) is what was being written when the run died, and is
- * dropped; a damaged record with records after it is refused.
+ * dropped. A damaged record (a length above the largest a journal holds,
+ * a checksum that fails with records after it, an unknown record type) is
+ * no such cut: the reader keeps every record before it and reads nothing
+ * after it; the phase it cut (the one running, or the next one the run
+ * announced) is given a partial result with the error -EBADMSG ("not read:
+ * the journal is damaged at journal record N (byte B): ..."), and
+ * diskbench_report_errmsg() names the record, its byte offset, what is
+ * wrong and what was kept, though the read succeeds. A record whose
+ * checksum holds but whose content is wrong (out of order, a string with a
+ * control character) is refused, the whole journal with it.
  *
  * The records are written between phases, outside every phase's timing
  * (the run's events): a journal costs no operation anything. On a file

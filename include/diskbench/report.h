@@ -423,7 +423,10 @@ DISKBENCH_API int diskbench_report_write_file(struct diskbench_report *report,
  *                   NULL for "input"
  * @return the number of runs added; -EINVAL for malformed input (a
  *         control character in a string included), with the line and
- *         field in diskbench_report_errmsg(); -ENOTSUP for a
+ *         field in diskbench_report_errmsg(); for a results journal
+ *         damaged in its middle, the runs before the damage, and
+ *         diskbench_report_errmsg() saying where it is and what was kept
+ *         (see <diskbench/journal.h>); -ENOTSUP for a
  *         format that cannot be read, or JSON in a library built without
  *         a JSON parser; -ENOMEM
  */
@@ -453,7 +456,9 @@ DISKBENCH_API int diskbench_report_read_file(struct diskbench_report *report,
 					     const char *path);
 
 /**
- * Why the report's last failing call failed, in one line.
+ * Why the report's last failing call failed, in one line; after a read
+ * that succeeded, what it could not read (a results journal's damaged
+ * record), or "".
  * @param[in] report the report
  * @return the message, valid until the next call on @p report; "" if none
  */

@@ -333,11 +333,13 @@ static int read_no_result(const struct where *w, struct pay *y, struct reading *
 }
 
 /*
- * A killed run's phase: started (its record read) or next to start (the
- * run announced it), given a partial result with no operations, on the
- * run's clock right after the result before it.
+ * A phase the journal holds no result of: started (its record read) or
+ * next to start (the run announced it), given a partial result with no
+ * operations, on the run's clock right after the result before it, with
+ * the error @p error and the message @p why.
  */
-static int add_killed(struct reading *rd, const struct phase *ph, bool started)
+static int add_unread(struct reading *rd, const struct phase *ph, int error,
+		      const char *why)
 {
 	struct diskbench_recorder *rec = NULL;
 	struct diskbench_result *res = NULL;
@@ -368,15 +370,21 @@ static int add_killed(struct reading *rd, const struct phase *ph, bool started)
 		if (m->tl)
 			m->tl->start_ns = t;
 	}
-	err = diskbench__result_set_error_msg(res, -EINTR, NULL, NULL, UINT64_MAX,
-		started ? "killed while it ran: the journal holds its start, not its result"
-			: "killed before it started: the journal ends after the phase "
-			  "before it");
+	err = diskbench__result_set_error_msg(res, error, NULL, NULL, UINT64_MAX, why);
 	if (!err)
 		err = diskbench__run_take(rd->run, res);
 	else
 		diskbench_result_free(res);
 	return err;
+}
+
+/* A killed run's phase. */
+static int add_killed(struct reading *rd, const struct phase *ph, bool started)
+{
+	return add_unread(rd, ph, -EINTR,
+		started ? "killed while it ran: the journal holds its start, not its result"
+			: "killed before it started: the journal ends after the phase "
+			  "before it");
 }
 
 /* A run read to its last record: ended, or killed. */
@@ -393,6 +401,58 @@ static int finish_run(struct reading *rd)
 	return err;
 }
 
+/*
+ * A run whose next record is damaged (what: why, "journal record N (byte
+ * B): ..."): the phase it was in, or the next one it announced, is given a
+ * partial result saying so (-EBADMSG); nothing after the damage is read.
+ */
+static int finish_damaged(struct reading *rd, const char *what)
+{
+	const struct phase *ph = NULL;
+	char *why;
+	int err;
+
+	if (!rd->run || rd->ended)
+		return 0;
+	if (rd->started)
+		ph = &rd->current;
+	else if (rd->next_index < rd->nplanned)
+		ph = &rd->planned[rd->next_index];
+	if (!ph)
+		return 0;
+	why = diskbench__format("not read: the journal is damaged at %s; nothing "
+				"after it is read", what);
+	if (!why)
+		return -ENOMEM;
+	err = add_unread(rd, ph, -EBADMSG, why);
+	free(why);
+	return err;
+}
+
+/*
+ * A damaged record (its length above the largest the writer writes, its
+ * checksum wrong with records after it, an unknown type cut short): not a
+ * tail torn by a power cut. Said in *what ("journal record N (byte B):
+ * ..."); the reader keeps every record before it.
+ */
+static char *damage(const struct where *w, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static char *damage(const struct where *w, const char *fmt, ...)
+{
+	va_list ap;
+	char *msg, *what;
+
+	va_start(ap, fmt);
+	msg = diskbench__vformat(fmt, ap);
+	va_end(ap);
+	if (!msg)
+		return NULL;
+	what = diskbench__format("journal record %zu (byte %zu): %s", w->rec, w->at, msg);
+	free(msg);
+	return what;
+}
+
 int diskbench__read_journal(struct diskbench_report *r, const char *buf,
 			    size_t len, const char *source,
 			    struct diskbench__run_list *l, size_t *lineno)
@@ -401,6 +461,9 @@ int diskbench__read_journal(struct diskbench_report *r, const char *buf,
 	struct where w = { r, source, 0, 0 };
 	struct reading rd = { 0 };
 	size_t pos = DISKBENCH__JOURNAL_HEADER;
+	char *damaged = NULL;
+	bool is_damaged = false;
+	size_t kept = 0;
 	int err = 0;
 
 	(void)lineno;
@@ -417,23 +480,44 @@ int diskbench__read_journal(struct diskbench_report *r, const char *buf,
 		struct pay y;
 		uint64_t plen;
 		uint32_t crc;
+		bool known;
 		int type;
 
 		w.rec++;
 		w.at = pos;
 		/* A record cut short by the end of the file: the one being
-		 * written when the run died (a power cut). */
-		if (len - pos < DISKBENCH__JOURNAL_REC_OVERHEAD)
-			break;
+		 * written when the run died (a power cut). Its type byte and
+		 * length, where they are there, are the writer's: an unknown
+		 * type or a length above the largest payload is damage, not a
+		 * cut. */
 		type = p[pos];
-		plen = le(p + pos + 1, 4);
-		if (plen > len - pos - DISKBENCH__JOURNAL_REC_OVERHEAD)
+		known = type >= DISKBENCH__JOURNAL_REC_BEGIN &&
+			type <= DISKBENCH__JOURNAL_REC_END;
+		plen = len - pos >= 5 ? le(p + pos + 1, 4) : 0;
+		if (plen > DISKBENCH__JOURNAL_MAX_PAYLOAD) {
+			is_damaged = true;
+			damaged = damage(&w, "its length %llu is above the largest a "
+					 "journal holds (%llu bytes)",
+					 (unsigned long long)plen,
+					 (unsigned long long)DISKBENCH__JOURNAL_MAX_PAYLOAD);
 			break;
+		}
+		if (len - pos < DISKBENCH__JOURNAL_REC_OVERHEAD ||
+		    plen > len - pos - DISKBENCH__JOURNAL_REC_OVERHEAD) {
+			if (!known) {
+				is_damaged = true;
+				damaged = damage(&w, "unknown record type %d, cut short "
+						 "by the end of the file", type);
+			}
+			break;
+		}
 		crc = (uint32_t)le(p + pos + 5 + plen, 4);
 		if (crc != diskbench__wire_crc32(p + pos, 5 + plen)) {
-			if (pos + DISKBENCH__JOURNAL_REC_OVERHEAD + plen == len)
+			if (known && pos + DISKBENCH__JOURNAL_REC_OVERHEAD + plen == len)
 				break;  /* the last one, written in part */
-			err = fail(&w, "its checksum does not match (the file is damaged)");
+			is_damaged = true;
+			damaged = damage(&w, "its checksum does not match (the file "
+					 "is damaged)");
 			break;
 		}
 		y = (struct pay){ p + pos + 5, plen, 0 };
@@ -468,8 +552,22 @@ int diskbench__read_journal(struct diskbench_report *r, const char *buf,
 		if (!err && y.pos != y.len)
 			err = fail(&w, "%zu bytes past its end", y.len - y.pos);
 	}
-	if (!err)
+	for (size_t i = 0; i < l->n; i++)
+		kept += l->v[i].count;
+	if (!err && is_damaged && !damaged)
+		err = -ENOMEM;      /* its message not made */
+	else if (!err && damaged)
+		err = finish_damaged(&rd, damaged);
+	else if (!err)
 		err = finish_run(&rd);
+	/* Kept: every record before the damaged one, said here. */
+	if (!err && damaged)
+		diskbench__report_seterr(r, "%s: %s: the journal is damaged there; "
+					 "kept the %zu run%s and %zu result%s before "
+					 "it, nothing after it is read", source, damaged,
+					 l->n, l->n == 1 ? "" : "s", kept,
+					 kept == 1 ? "" : "s");
+	free(damaged);
 	reading_clear(&rd);
 	if (err == -ENOMEM)
 		diskbench__report_seterr(r, "%s: out of memory", source);

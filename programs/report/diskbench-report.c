@@ -300,6 +300,7 @@ int main(int argc, char **argv)
 	enum diskbench_format fmt = DISKBENCH_FORMAT_AUTO;
 	struct diskbench_report *rep = NULL;
 	bool verdict_only = false;
+	bool damaged = false;
 	const char *out = NULL;
 	bool stdin_used = false;
 	char short_opt[3] = "-?";
@@ -424,6 +425,12 @@ int main(int argc, char **argv)
 			diskbench_report_free(rep);
 			return 1;
 		}
+		/* A journal damaged in its middle: what came before the damage
+		 * is read, and the library says where and what it kept. */
+		if (*diskbench_report_errmsg(rep)) {
+			say(rep, argv[i], n);
+			damaged = true;
+		}
 		if (n == 0) {
 			fprintf(stderr, PROG ": %s: no runs in this file\n", name);
 			diskbench_report_free(rep);
@@ -445,5 +452,6 @@ int main(int argc, char **argv)
 		status = write_stdout(rep, fmt, &wo);
 	}
 	diskbench_report_free(rep);
-	return status;
+	/* Written, but without what a damaged journal lost: said above. */
+	return status ? status : damaged ? 2 : 0;
 }

@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""The results journal's edges, through the programs (issue 50).
+
+Usage: test_journal_edges.py REPORT-DUMP DISKBENCH-REPORT DISKBENCH-BONNIE
+
+- damaged: a journal (report-dump journal: three runs) whose record length
+  has its top bit flipped in the middle of the first run. diskbench-report
+  once read it as a tail cut by a power cut, wrote the first run's first
+  results and exited 0, saying nothing; now it writes what came before
+  the damaged record, says on standard error which record (and byte) is
+  damaged, what is wrong and what was kept, and exits 2.
+"""
+import os
+import subprocess
+import sys
+import tempfile
+
+DUMP, REPORT, BONNIE = sys.argv[1], sys.argv[2], sys.argv[3]
+failures = []
+
+
+def fail(what, p=None):
+    failures.append(what)
+    print('FAIL ' + what)
+    if p is not None:
+        print(f'  exit {p.returncode}\n  stdout {p.stdout[-2000:]!r}\n'
+              f'  stderr {p.stderr[-2000:]!r}')
+
+
+def records(b):
+    """The offset of each record after the 12-byte header."""
+    at, pos = [], 12
+    while pos + 9 <= len(b):
+        at.append(pos)
+        pos += 9 + int.from_bytes(b[pos + 1:pos + 5], 'little')
+    return at
+
+
+def test_damaged(tmp):
+    good = os.path.join(tmp, 'good.journal')
+    with open(good, 'wb') as f:      # a regular file: a journal is one
+        subprocess.run([DUMP, 'journal'], stdout=f, check=True)
+    with open(good, 'rb') as f:
+        whole = f.read()
+    at = records(whole)
+    b = bytearray(whole)
+    b[at[4] + 4] ^= 0x80           # record 5's length: 2^31 more
+    path = os.path.join(tmp, 'damaged.journal')
+    with open(path, 'wb') as f:
+        f.write(b)
+    p = subprocess.run([REPORT, '--csv', path], capture_output=True, text=True)
+    g = subprocess.run([REPORT, '--csv', good], capture_output=True, text=True)
+    if g.returncode != 0 or g.stderr or len(g.stdout.splitlines()) != 3:
+        fail('damaged: the whole journal does not read as three runs', g)
+    want = f'{path}: journal record 5 (byte {at[4]}): its length '
+    if p.returncode != 2:
+        fail('damaged: diskbench-report does not exit 2', p)
+    if len(p.stderr.splitlines()) != 1 or want not in p.stderr \
+            or 'damaged' not in p.stderr or 'kept the 1 run and 3 results' not in p.stderr:
+        fail('damaged: the line on standard error does not name the record '
+             'and what was kept', p)
+    if len(p.stdout.splitlines()) != 1 or p.stdout.split(',')[2] != g.stdout.split(',')[2]:
+        fail('damaged: the first run is not written', p)
+
+
+def main():
+    with tempfile.TemporaryDirectory() as tmp:
+        test_damaged(tmp)
+    if failures:
+        print(f'{len(failures)} failed')
+        return 1
+    print('ok')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
