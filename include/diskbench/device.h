@@ -97,7 +97,9 @@ struct diskbench_device_point {
 	size_t sz;
 	/** Start of the interval, in ns from the phase's start. */
 	uint64_t offset_ns;
-	/** Its length (the timeline's interval; the last one may be shorter). */
+	/** Its length (the run's device interval,
+	 *  diskbench_run_opts.device_interval_ns; the first and last may be
+	 *  shorter, and it doubles past 32768 intervals). */
 	uint64_t length_ns;
 	/** Read requests completed in it. */
 	uint64_t reads;

@@ -161,6 +161,11 @@ typedef int (*diskbench_run_event_fn)(const struct diskbench_run_event *event,
 /** Default progress interval: 500 ms. */
 #define DISKBENCH_RUN_DEFAULT_PROGRESS_NS UINT64_C(500000000)
 
+/** The device figures' sampling interval by default: 100 ms. @since 1.8 */
+#define DISKBENCH_RUN_DEFAULT_DEVICE_INTERVAL_NS UINT64_C(100000000)
+/** The shortest device sampling interval the timeline's sets: 10 ms. @since 1.8 */
+#define DISKBENCH_RUN_MIN_FOLLOWED_DEVICE_INTERVAL_NS UINT64_C(10000000)
+
 /** Options for diskbench_run_new(). Zero in any field means its default. */
 struct diskbench_run_opts {
 	/** sizeof(struct diskbench_run_opts) as the caller's headers saw it. */
@@ -206,6 +211,16 @@ struct diskbench_run_opts {
 	diskbench_run_event_fn event;
 	/** Passed to @ref event. */
 	void *event_user_data;
+	/**
+	 * How often the device figures are sampled beside each phase
+	 * (<diskbench/device.h>), 1 ms to a day. 0: the timeline's interval
+	 * where it is fixed (@ref timeline_interval_ns set and
+	 * @ref timeline_max_intervals 0), but not under 10 ms; otherwise
+	 * DISKBENCH_RUN_DEFAULT_DEVICE_INTERVAL_NS (100 ms). Each point of
+	 * the result says the interval it covers.
+	 * @since 1.8
+	 */
+	uint64_t device_interval_ns;
 };
 
 /**
@@ -235,8 +250,9 @@ struct diskbench_run_opts {
  * Sample no device figures beside the phases (<diskbench/device.h>):
  * each result then has none, and its note says that sampling was off.
  * Without it, the devices under the target's file system and the
- * machine's I/O pressure are sampled at every timeline interval by a
- * process of the library's own, where that is possible.
+ * machine's I/O pressure are sampled every
+ * diskbench_run_opts.device_interval_ns by a process of the library's
+ * own, where that is possible.
  * @since 1.5
  */
 #define DISKBENCH_RUN_NO_DEVICE UINT32_C(0x04)
@@ -244,7 +260,7 @@ struct diskbench_run_opts {
 /** Initializer for struct diskbench_run_opts: all defaults. */
 #define DISKBENCH_RUN_OPTS_INIT \
 	{ sizeof(struct diskbench_run_opts), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, \
-	  0, 0 }
+	  0, 0, 0 }
 
 /**
  * Fills an option struct with its size and the defaults.

@@ -58,7 +58,7 @@
 #define DISKBENCH__LAST_custom_ops	teardown
 #define DISKBENCH__LAST_custom_ctx_ops	teardown
 #define DISKBENCH__LAST_target_opts	flags
-#define DISKBENCH__LAST_run_opts	event_user_data
+#define DISKBENCH__LAST_run_opts	device_interval_ns
 #define DISKBENCH__LAST_report_info	end_time_ns
 #define DISKBENCH__LAST_write_opts	title
 #define DISKBENCH__LAST_stall_rules	p99_factor

@@ -26,6 +26,10 @@
 #include "base/sysinfo-internal.h"
 #include "base/error-internal.h"
 
+/* diskbench_run_opts.device_interval_ns: 1 ms to a day. */
+#define DEVICE_INTERVAL_MIN_NS UINT64_C(1000000)
+#define DEVICE_INTERVAL_MAX_NS UINT64_C(86400000000000)
+
 struct diskbench_run {
 	struct diskbench_target *target;
 	struct diskbench_run_opts opts;
@@ -75,6 +79,10 @@ static int diskbench_run_new__impl(struct diskbench_run **out,
 		return -ENOMEM;
 	err = DISKBENCH__OPTS_READ(&run->opts, run_opts, opts);
 	if (!err && run->opts.hist_precision_bits > DISKBENCH_HIST_MAX_PRECISION_BITS)
+		err = -EINVAL;
+	if (!err && run->opts.device_interval_ns &&
+	    (run->opts.device_interval_ns < DEVICE_INTERVAL_MIN_NS ||
+	     run->opts.device_interval_ns > DEVICE_INTERVAL_MAX_NS))
 		err = -EINVAL;
 	if (err) {
 		free(run);
@@ -377,6 +385,22 @@ static int ready_event(void *arg)
 	return tell(at->run, DISKBENCH_RUN_EVENT_PHASE_READY, at->index, NULL, 0);
 }
 
+/* The device figures' interval (diskbench_run_opts.device_interval_ns):
+ * the one asked for; else a fixed timeline's, not under 10 ms (a timeline
+ * that only starts at its interval, as diskbench-bonnie's at 100 us, is
+ * not followed: the sampler would read /sys thousands of times a second
+ * beside the phase); else 100 ms. */
+static uint64_t device_interval(const struct diskbench_run_opts *o)
+{
+	if (o->device_interval_ns)
+		return o->device_interval_ns;
+	if (o->timeline_interval_ns && !o->timeline_max_intervals)
+		return o->timeline_interval_ns > DISKBENCH_RUN_MIN_FOLLOWED_DEVICE_INTERVAL_NS
+			       ? o->timeline_interval_ns
+			       : DISKBENCH_RUN_MIN_FOLLOWED_DEVICE_INTERVAL_NS;
+	return DISKBENCH_RUN_DEFAULT_DEVICE_INTERVAL_NS;
+}
+
 /* The sampler of the kernel's view beside phase p (core/devstat.c):
  * 0 or -ENOMEM. */
 static int new_devstat(struct diskbench_run *run, struct diskbench__devstat **out)
@@ -395,8 +419,7 @@ static int new_devstat(struct diskbench_run *run, struct diskbench__devstat **ou
 		o.major = major(st.st_dev);
 		o.minor = minor(st.st_dev);
 	}
-	o.interval_ns = run->rec_opts.interval_ns ? run->rec_opts.interval_ns
-						  : DISKBENCH_TIMELINE_DEFAULT_INTERVAL_NS;
+	o.interval_ns = device_interval(&run->opts);
 	o.clock = e->ops.clock;
 	o.clock_user_data = e->user_data;
 	o.own_clock = e->ops.clock != NULL;

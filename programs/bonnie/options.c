@@ -38,7 +38,7 @@ enum {
 	OPT_JSON = 256, OPT_HTML, OPT_ENGINE, OPT_IODEPTH, OPT_PERCENTILES,
 	OPT_TIMELINE, OPT_PROGRESS, OPT_NO_PROGRESS, OPT_HELP, OPT_VERSION,
 	OPT_CLEANUP, OPT_DROP_CACHE, OPT_COLD_METADATA, OPT_SEEK_TIME, OPT_NO_SETTLE,
-	OPT_HDR_LOG, OPT_JOURNAL, OPT_NO_JOURNAL,
+	OPT_HDR_LOG, OPT_JOURNAL, OPT_NO_JOURNAL, OPT_DEVICE_INTERVAL, OPT_NO_DEVICE,
 };
 
 /* The longest timeline interval: a day (in ns, still exact in JSON). */
@@ -74,6 +74,7 @@ static _Noreturn void help(void)
 	       "      [--drop-cache] [--cold-metadata] [--seek-time SECONDS]\n"
 	       "      [--no-settle] [--progress | --no-progress] [--help] [--version]\n"
 	       "      [--hdr-log FILE] [--journal FILE | --no-journal]\n"
+	       "      [--device-interval MS | --no-device]\n"
 	       "      " PROG " --cleanup DIR\n"
 	       "\nVersion: %s\n", diskbench_version_string());
 	exit(0);
@@ -370,6 +371,8 @@ void parse_args(struct options *o, int argc, char **argv)
 		{ "iodepth", required_argument, NULL, OPT_IODEPTH },
 		{ "percentiles", required_argument, NULL, OPT_PERCENTILES },
 		{ "timeline-interval", required_argument, NULL, OPT_TIMELINE },
+		{ "device-interval", required_argument, NULL, OPT_DEVICE_INTERVAL },
+		{ "no-device", no_argument, NULL, OPT_NO_DEVICE },
 		{ "progress", no_argument, NULL, OPT_PROGRESS },
 		{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
 		{ "help", no_argument, NULL, OPT_HELP },
@@ -569,6 +572,18 @@ void parse_args(struct options *o, int argc, char **argv)
 			if (!parse_num(arg, NULL, NULL, 1, TIMELINE_MAX_MS, &o->timeline_ms))
 				bad("--timeline-interval %s: the interval must be 1 to %d ms (a day)",
 				    arg, TIMELINE_MAX_MS);
+			break;
+		case OPT_DEVICE_INTERVAL:
+			if (o->no_device)
+				bad("--device-interval %s: the devices are not sampled (--no-device)", arg);
+			if (!parse_num(arg, NULL, NULL, 1, TIMELINE_MAX_MS, &o->device_ms))
+				bad("--device-interval %s: the interval must be 1 to %d ms (a day)",
+				    arg, TIMELINE_MAX_MS);
+			break;
+		case OPT_NO_DEVICE:
+			if (o->device_ms)
+				bad("--no-device: a device interval is given (--device-interval)");
+			o->no_device = true;
 			break;
 		case OPT_DROP_CACHE:
 			o->drop_cache = true;

@@ -53,6 +53,8 @@ struct options {
 	double percentiles[DISKBENCH_WRITE_MAX_PERCENTILES];
 	size_t percentile_count;
 	int64_t timeline_ms;
+	int64_t device_ms;         /* --device-interval; 0: the library's */
+	bool no_device;            /* --no-device */
 	int progress;
 	bool drop_cache;           /* --drop-cache */
 	bool cold_metadata;        /* --cold-metadata */

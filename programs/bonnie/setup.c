@@ -98,6 +98,12 @@ int bench_run_new(struct bench *b, struct options *o, struct cli *cli)
 						    ? TIMELINE_AUTO_MAX
 						    : TIMELINE_LEAN_MAX;
 	}
+	/* The device figures every 100 ms (the library's default), or as
+	 * asked; a fixed --timeline-interval sets theirs too, the library
+	 * says how (not under 10 ms). */
+	ro.device_interval_ns = (uint64_t)o->device_ms * 1000000u;
+	if (o->no_device)
+		ro.flags |= DISKBENCH_RUN_NO_DEVICE;
 	if (o->seed_set) {
 		ro.flags |= DISKBENCH_RUN_SEED;
 		ro.seed = o->seed;

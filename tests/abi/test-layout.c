@@ -343,7 +343,8 @@ static void test_layout_run_opts(void **state)
 	assert_offset(diskbench_run_opts, slow_threshold_ns, 104);
 	assert_offset(diskbench_run_opts, event, 112);
 	assert_offset(diskbench_run_opts, event_user_data, 120);
-	assert_int_equal(sizeof(struct diskbench_run_opts), 128);
+	assert_offset(diskbench_run_opts, device_interval_ns, 128);
+	assert_int_equal(sizeof(struct diskbench_run_opts), 136);
 }
 
 static void test_layout_bonnie_suite_opts(void **state)
@@ -700,6 +701,7 @@ static void test_layout_all_init_macros(void **state)
 	assert_null(rn.event);
 	assert_null(rn.event_user_data);
 	assert_int_equal(rn.timeline_max_intervals, 0);
+	assert_int_equal(rn.device_interval_ns, 0);
 	assert_int_equal(so.sz, sizeof(so));
 	assert_int_equal(so.flags, 0);
 	assert_int_equal(to.sz, sizeof(to));

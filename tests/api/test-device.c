@@ -411,6 +411,106 @@ static void test_engine_device(void **state)
 	free(dir);
 }
 
+/* The device intervals of a 100 ms phase on the engine's own device
+ * under run options ro: their count through *n, and the first's length. */
+static uint64_t own_interval(const char *dir, struct diskbench_run_opts *ro, size_t *n)
+{
+	struct own o = { .now = 1000 * MS };
+	struct diskbench_engine_ops eo = DISKBENCH_ENGINE_OPS_INIT;
+	struct diskbench_custom_ctx_ops co = DISKBENCH_CUSTOM_CTX_OPS_INIT;
+	struct diskbench_target_opts to = DISKBENCH_TARGET_OPTS_INIT;
+	struct diskbench_device_point pt = { .sz = sizeof(pt) };
+	struct diskbench_engine *e;
+	struct diskbench_target *t;
+	struct diskbench_run *run;
+	struct diskbench_phase *p;
+	const struct diskbench_result *r;
+	char *msg = NULL;
+
+	eo.name = "own-device";
+	eo.clock = own_clock;
+	eo.device_sample = own_sample;
+	assert_ok(diskbench_engine_new(&e, &eo, &o));
+	to.engine = e;
+	if (diskbench_target_new(&t, dir, &to, &msg))
+		fail_msg("target_new: %s", msg ? msg : "");
+	assert_ok(diskbench_run_new(&run, t, ro));
+	co.op = own_op;
+	assert_ok(diskbench_phase_custom_ctx_new(&p, "own", &co, &o));
+	assert_ok(diskbench_run_add(run, p));
+	run_execute_ok(run);
+	r = diskbench_run_result(run, 0);
+	assert_u64_eq(diskbench_result_elapsed_ns(r), 100 * MS);
+	*n = diskbench_result_device_point_count(r);
+	assert_true(*n > 0);
+	assert_ok(diskbench_result_device_point_get(r, 0, 0, &pt));
+	diskbench_run_free(run);
+	diskbench_target_free(t);
+	diskbench_engine_free(e);
+	return pt.length_ns;
+}
+
+/*
+ * The device figures' interval (diskbench_run_opts.device_interval_ns):
+ * 100 ms unless asked, whatever a timeline that only starts at its
+ * interval (diskbench-bonnie's 100 us, doubling up to 2048 intervals)
+ * does; a fixed timeline's, but not under 10 ms; the one asked for, from
+ * 1 ms to a day.
+ */
+static void test_device_interval(void **state)
+{
+	const char *base = getenv("DISKBENCH_TEST_DISK_DIR");
+	char *dir = make_dir(base ? base : "/var/tmp");
+	struct diskbench_target_opts to = DISKBENCH_TARGET_OPTS_INIT;
+	struct diskbench_run_opts ro = DISKBENCH_RUN_OPTS_INIT;
+	struct diskbench_target *t;
+	struct diskbench_run *run;
+	char *msg = NULL;
+	size_t n;
+
+	(void)state;
+	/* The default: 100 ms, one interval for the 100 ms phase. */
+	assert_u64_eq(own_interval(dir, &ro, &n), 100 * MS);
+	assert_int_equal(n, 1);
+	/* diskbench-bonnie's timeline: not followed. */
+	ro.timeline_interval_ns = 100 * 1000;
+	ro.timeline_max_intervals = 2048;
+	assert_u64_eq(own_interval(dir, &ro, &n), 100 * MS);
+	assert_int_equal(n, 1);
+	/* A fixed timeline of 20 ms: followed. */
+	ro.timeline_interval_ns = 20 * MS;
+	ro.timeline_max_intervals = 0;
+	assert_u64_eq(own_interval(dir, &ro, &n), 20 * MS);
+	assert_int_equal(n, 5);
+	/* A fixed timeline of 1 ms: 10 ms. */
+	ro.timeline_interval_ns = MS;
+	assert_u64_eq(own_interval(dir, &ro, &n), 10 * MS);
+	assert_int_equal(n, 10);
+	/* Asked for: 25 ms, whatever the timeline. */
+	ro.device_interval_ns = 25 * MS;
+	assert_u64_eq(own_interval(dir, &ro, &n), 25 * MS);
+	assert_int_equal(n, 4);
+	ro.device_interval_ns = MS;
+	assert_u64_eq(own_interval(dir, &ro, &n), MS);
+	assert_int_equal(n, 100);
+
+	/* Under 1 ms or over a day: refused. */
+	if (diskbench_target_new(&t, dir, &to, &msg))
+		fail_msg("target_new: %s", msg ? msg : "");
+	ro.device_interval_ns = MS - 1;
+	assert_int_equal(diskbench_run_new(&run, t, &ro), -EINVAL);
+	assert_null(run);
+	ro.device_interval_ns = 86400000 * MS + 1;
+	assert_int_equal(diskbench_run_new(&run, t, &ro), -EINVAL);
+	ro.device_interval_ns = 86400000 * MS;
+	assert_ok(diskbench_run_new(&run, t, &ro));
+	diskbench_run_free(run);
+	diskbench_target_free(t);
+	assert_dir_empty(dir);
+	rmdir(dir);
+	free(dir);
+}
+
 /*
  * The verdicts, exactly: an engine on a clock of its own (1 ms an
  * operation; the 50th, 500 ms, from 49 to 549 ms) whose device, scripted
@@ -1261,6 +1361,7 @@ int main(void)
 		cmocka_unit_test(test_real_disk),
 		cmocka_unit_test(test_tmpfs_and_off),
 		cmocka_unit_test(test_engine_device),
+		cmocka_unit_test(test_device_interval),
 		cmocka_unit_test(test_verdicts),
 		cmocka_unit_test(test_both_sides),
 		cmocka_unit_test(test_read_back),

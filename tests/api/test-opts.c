@@ -343,7 +343,7 @@ SET_LAST(files_opts, flags, DISKBENCH_FILES_SYNC)
 SET_LAST(custom_ops, teardown, stub_teardown)
 SET_LAST(custom_ctx_ops, teardown, stub_ctx_teardown)
 SET_LAST(target_opts, flags, DISKBENCH_TARGET_SYNC)
-SET_LAST(run_opts, event_user_data, (void *)&report)
+SET_LAST(run_opts, device_interval_ns, 10000000)
 SET_LAST(bonnie_suite_opts, files_flags, DISKBENCH_FILES_SYNC)
 SET_LAST(report_info, end_time_ns, 12345)
 SET_LAST(write_opts, title, "t")
@@ -400,7 +400,7 @@ static const struct opt_case cases[] = {
 	CASE(custom_ctx_ops, custom_ctx_ops, teardown, init_custom_ctx_ops,
 	     prep_custom_ctx_ops),
 	CASE(target_opts, target_opts, flags, init_target_opts, NULL),
-	CASE(run_opts, run_opts, event_user_data, init_run_opts, NULL),
+	CASE(run_opts, run_opts, device_interval_ns, init_run_opts, NULL),
 	CASE(bonnie_suite_opts, bonnie_suite_opts, files_flags,
 	     init_bonnie_suite_opts, NULL),
 	CASE(report_info, report_info, end_time_ns, init_report_info, NULL),

@@ -129,6 +129,7 @@ static void add_setup(struct diskbench_report *rep, const char *name,
 	if (diskbench_target_new(&t, dir, &to, &msg))
 		fail_msg("target_new: %s", msg ? msg : "");
 	ro.timeline_interval_ns = iv_ms * MS;
+	ro.device_interval_ns = iv_ms * MS;
 	assert_ok(diskbench_run_new(&run, t, &ro));
 	co.op = scripted_op;
 	assert_ok(diskbench_phase_custom_ctx_new(&p, "commit", &co, &sc));

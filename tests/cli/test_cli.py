@@ -139,6 +139,10 @@ def bad_cases(scratch, tmp):
         (['--percentiles', '0'], '--percentiles 0', True, True),
         (['--percentiles', '101'], '--percentiles 101', True, True),
         (['--timeline-interval', '0'], '--timeline-interval 0', True, True),
+        (['--device-interval', '0'], '--device-interval 0: the interval must be 1 to 86400000 ms', True, True),
+        (['--device-interval', '86400001'], '--device-interval 86400001: the interval must be 1 to 86400000 ms', True, True),
+        (['--no-device', '--device-interval', '5'], '--device-interval 5: the devices are not sampled (--no-device)', True, True),
+        (['--device-interval', '5', '--no-device'], '--no-device: a device interval is given', True, True),
         (['--timeline-interval', 'x'], '--timeline-interval x', True, True),
         # Each numeric option takes its range only, and says which.
         (['--timeline-interval', '99999999999999'],
@@ -425,6 +429,54 @@ def test_cache_options(tmp):
             fail(name, f"--timeline-interval 100: {ph['name']} has "
                  f"{ph['timeline']['interval_ns']} ns intervals")
     os.unlink(out)
+    if not empty(d):
+        fail(name, f'left behind: {os.listdir(d)}')
+
+
+def test_device_options(tmp):
+    """--device-interval and --no-device: the device figures every so
+    often (by default 100 ms, not the timeline's 100 us start), or none."""
+    import json
+    import statistics
+    name = 'device options'
+    d = new_scratch(tmp, 'scratch-device')
+    out = os.path.join(tmp, 'device.json')
+    block = os.major(os.stat(d).st_dev) != 0
+
+    def seeks_of(extra):
+        p = run(['-d', d] + USER + ['-s', '16', '-r', '8', '-f1', '-n', '0',
+                                   '--seek-time', '1', '--no-settle', '--json', out,
+                                   '--no-progress'] + extra)
+        if p.returncode != 0:
+            fail(name + ' ' + ' '.join(extra), 'exit status', p)
+            return None
+        with open(out) as f:
+            phases = {ph['name']: ph for ph in json.load(f)['runs'][0]['phases']}
+        os.unlink(out)
+        return phases['seeks']
+
+    for extra, want_ms in (([], 100), (['--device-interval', '50'], 50),
+                           (['--timeline-interval', '20'], 20),
+                           (['--timeline-interval', '1'], 10)):
+        seeks = seeks_of(extra)
+        if seeks is None:
+            continue
+        dev = seeks['devices']
+        if not block:
+            if dev['list'] or 'no block device' not in (dev['note'] or ''):
+                fail(name, f'{extra}: a directory on no block device: {dev!r}')
+            continue
+        lengths = [iv[1] for iv in dev['intervals']]
+        med = statistics.median(lengths) / 1e6 if lengths else 0
+        # About 1 s of seeks: its intervals are the ones asked for.
+        if not 0.9 * want_ms <= med <= 1.1 * want_ms or \
+                len(lengths) > seeks['elapsed_ns'] / (want_ms * 1e6) + 2:
+            fail(name, f'{extra}: {len(lengths)} device intervals of median '
+                 f'{med:.2f} ms for {seeks["elapsed_ns"]} ns, not {want_ms} ms')
+    seeks = seeks_of(['--no-device'])
+    if seeks is not None and (seeks['devices']['list'] or
+                              'off' not in (seeks['devices']['note'] or '')):
+        fail(name, f"--no-device: {seeks['devices']!r}")
     if not empty(d):
         fail(name, f'left behind: {os.listdir(d)}')
 
@@ -1450,6 +1502,7 @@ def main():
             test_random_file_like_bonnie(tmp)
             test_report_dir_as_user(tmp)
         if 'options' in GROUPS:
+            test_device_options(tmp)
             test_stall_summary(tmp)
             test_live_stall(tmp)
         if 'journal' in GROUPS:

@@ -132,6 +132,34 @@ def test_an_engine_s_own_device(tdir):
     assert dev.asked == sorted(dev.asked) and len(dev.asked) == 11
 
 
+def test_the_device_interval(tdir):
+    """Run(device_interval=): the device figures every so often, whatever
+    the timeline; by default 100 ms, not a timeline's that only starts at
+    its interval; bad values refused."""
+    def intervals(**kw):
+        with Engine.sync() as sync:
+            e = Engine.wrap(sync, OwnDevice())
+            with diskbench.Target(tdir, file_size=100 * 4096, block_size=4096,
+                                  engine=e) as t:
+                run = diskbench.Run(t, **kw)
+                run.add(diskbench.SeqPhase(write=True))
+                r = run.execute()[0]
+            e.close()
+        assert r.elapsed_ns == 100 * MS
+        return [p.length_ns for p in r.device_points()]
+
+    assert intervals() == [100 * MS]
+    assert intervals(timeline_interval=0.0001,
+                     timeline_max_intervals=2048) == [100 * MS]
+    assert intervals(timeline_interval=0.001) == [10 * MS] * 10
+    assert intervals(timeline_interval=0.001,
+                     device_interval=0.025) == [25 * MS] * 4
+    with diskbench.Target(tdir) as t:
+        for bad in (0.0009, 86401, -1):
+            with pytest.raises(ValueError, match="device_interval"):
+                diskbench.Run(t, device_interval=bad)
+
+
 class BadDevice(OwnDevice):
     def device_sample(self, when_ns):
         if len(self.asked) == 3:

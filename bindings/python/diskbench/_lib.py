@@ -243,7 +243,7 @@ class RunOpts(Structure):
                 ("flags", u32), ("seed", u32), ("random", RANDOM_FN),
                 ("random_user_data", P), ("timeline_max_intervals", u64),
                 ("slow_threshold_ns", u64), ("event", RUN_EVENT_FN),
-                ("event_user_data", P)]
+                ("event_user_data", P), ("device_interval_ns", u64)]
 
 
 class ReportInfo(Structure):

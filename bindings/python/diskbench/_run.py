@@ -739,7 +739,7 @@ class Run(Closeable):
     stop_bytes=0, stop_ops=0, stop_time=0, timeline_interval=0,
     hist_precision_bits=0, random=None, timeline_max_intervals=0,
     slow_threshold=0, slow_log=True, events=None, journal=None,
-    ready_events=False, device=True)``: ``seed`` fixes every random
+    ready_events=False, device=True, device_interval=0)``: ``seed`` fixes every random
     choice (None: drawn from the time, as bonnie++); ``progress(p)`` is
     called with a Progress at most every ``progress_interval`` seconds and
     stops the run by returning False or a negative errno; ``stop_*`` stop
@@ -759,7 +759,9 @@ class Run(Closeable):
     goes on (and before ``events`` is called); a journal write that fails
     stops the run, its results kept. ``device=False`` samples no device
     figures beside the phases (Result.devices; on by default where
-    possible).
+    possible); ``device_interval`` is how often they are sampled, 0.001
+    to 86400 seconds (0: a fixed ``timeline_interval``, not under 10 ms,
+    else 0.1 s).
 
     ``execute()`` runs the phases; Ctrl-C cancels it, the library removes
     its files, and KeyboardInterrupt comes out once it has. ``results``
@@ -775,7 +777,8 @@ class Run(Closeable):
                  slow_log: bool = True,
                  events: Optional[Callable[[RunEvent], Any]] = None,
                  journal: Optional[Any] = None,
-                 ready_events: bool = False, device: bool = True) -> None:
+                 ready_events: bool = False, device: bool = True,
+                 device_interval: float = 0) -> None:
         if not isinstance(target, Target):
             raise TypeError("target must be a Target, not %s"
                             % type(target).__name__)
@@ -811,6 +814,13 @@ class Run(Closeable):
             opts.flags |= C.RUN_READY_EVENT
         if not check_bool(device, "device"):
             opts.flags |= C.RUN_NO_DEVICE
+        opts.device_interval_ns = seconds_to_ns(device_interval,
+                                                "device_interval")
+        if opts.device_interval_ns and not (
+                10**6 <= opts.device_interval_ns <= 86400 * 10**9):
+            raise DiskbenchValueError("device_interval must be 0.001 to "
+                                      "86400 seconds, or 0, not %r"
+                                      % (device_interval,))
         keep: List[Any] = []
         errors = self._errors
         if progress is not None:
