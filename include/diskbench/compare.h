@@ -10,7 +10,13 @@
  * one machine). The same run read twice (its JSON and its bonnie++ CSV)
  * counts once: two runs of one name are copies when they started at the
  * same time, or when one was read from CSV and every rate its CSV line
- * gives is the other's within the CSV's rounding. A **test** is a phase
+ * gives is the other's within the CSV's rounding (a CSV line is held
+ * against the measured runs of its name whose rate of its first test is
+ * within that rounding, at most 64 of them, nearest first: past those, on
+ * a hostile report of thousands of runs of one rate, it counts as a
+ * repetition). A comparison takes time and memory in proportion to the
+ * report's runs and results, and to its tests times its set-ups (one
+ * cell each); names are found by hash. A **test** is a phase
  * by name and occurrence in its run (the second "put_block" of a run is a
  * test of its own), in the order the report first has them.
  *

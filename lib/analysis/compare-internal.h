@@ -36,7 +36,8 @@ int diskbench__compare_make(struct diskbench_compare **out,
 struct setup {
 	const char *name;
 	size_t first_run;
-	size_t *runs;           /* report indexes, copies left out */
+	size_t *runs;           /* report indexes, copies left out (a slice
+				 * of the comparison's runs_store) */
 	size_t nruns;
 	struct diskbench_compare_setup pub;     /* the whole-run figures */
 };
@@ -58,8 +59,12 @@ struct diskbench_compare {
 	bool own_rules;         /* the caller gave rules: find, not the cache */
 	struct setup *s;
 	size_t ns;
+	size_t *runs_store;     /* every set-up's runs */
 	struct test *t;
 	size_t nt;
+	/* Run ri's result i is test test_of[first[ri] + i]. */
+	size_t *test_of;
+	size_t *first;
 	struct diskbench_compare_cell *cells;   /* nt x ns */
 	/* Per cell, the stalls of the repetition with most stalls (the text
 	 * says them, format/compare-text.c), or NULL; line_owned[i]: the

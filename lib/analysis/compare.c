@@ -33,21 +33,55 @@ diskbench_compare_opts_init(struct diskbench_compare_opts *opts, size_t sz)
 
 /* ---- set-ups and tests ---- */
 
-/* The result of a run that is test t: the occurrence'th of its name. */
-static const struct diskbench_result *
-run_test(const struct diskbench__compare_run *run, const struct test *t)
+/*
+ * Every step below is linear in the report's runs and results (names
+ * found by hash, copies by start time and by rate), and every array is
+ * as large as what it holds, so that 80,000 runs of one name or 12,000 of
+ * distinct names take no more time and memory than their reading did.
+ */
+
+/* Kinds below this are looked up in a table; a larger one by a search. */
+#define KINDS 32
+
+static uint64_t hash_str(const char *p, uint64_t h)
 {
-	size_t seen = 0;
+	for (; *p; p++)
+		h = (h ^ (unsigned char)*p) * UINT64_C(0x100000001b3);
+	return h;
+}
 
-	for (size_t i = 0; i < run->count; i++) {
-		const struct diskbench_result *res = run->results[i];
+static uint64_t hash_u64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= UINT64_C(0xff51afd7ed558ccd);
+	x ^= x >> 33;
+	return x;
+}
 
-		if (strcmp(diskbench_result_name(res), t->name))
-			continue;
-		if (seen++ == t->occurrence)
-			return res;
+/* Open addressing over indexes + 1 (0: empty); a power of two at least
+ * twice the most entries it will hold. */
+struct table {
+	size_t *v;
+	size_t mask;
+};
+
+static int table_init(struct table *t, size_t most)
+{
+	size_t cap = 16;
+
+	while (cap < 2 * most) {
+		if (cap > SIZE_MAX / 4 / sizeof(*t->v))
+			return -ENOMEM;
+		cap *= 2;
 	}
-	return NULL;
+	t->v = calloc(cap, sizeof(*t->v));
+	t->mask = cap - 1;
+	return t->v ? 0 : -ENOMEM;
+}
+
+static const char *run_name(const struct diskbench__compare_run *run)
+{
+	return run->name ? run->name : "";
 }
 
 static bool all_summary(const struct diskbench__compare_run *run)
@@ -65,125 +99,391 @@ static double rate_of(const struct diskbench_result *res)
 		       : diskbench_result_ops_per_sec(res);
 }
 
+/* A run's first result of a kind. */
+static const struct diskbench_result *
+of_kind(const struct diskbench__compare_run *b,
+	const struct diskbench_result *const *first, enum diskbench_phase_kind k)
+{
+	if ((unsigned)k < KINDS)
+		return first[k];
+	return diskbench__results_find(b->results, b->count, k);
+}
+
+/* Whether a result is one the CSV gives a rate for. */
+static bool csv_rated(const struct diskbench_result *x)
+{
+	return diskbench_result_ran(x) && !diskbench_result_too_fast(x);
+}
+
+/* The CSV's rounding of a rate ry (whole KiB/s or operations a second,
+ * and a bonnie++ of its own rounding them down). */
+static double csv_tolerance(enum diskbench_phase_kind k, double ry)
+{
+	return (diskbench__kind_moves_bytes(k) ? 1024.0 : 1.0) + ry * 1e-3;
+}
+
 /*
  * Whether CSV run a (summary results only) is what run b would write:
- * every bonnie++ rate a gives is b's, within the CSV's rounding (whole
- * KiB/s or operations a second, and a bonnie++ of its own rounding them
- * down). Empty or rate-less CSV lines are copies of nothing.
+ * every bonnie++ rate a gives is b's, within the CSV's rounding. Empty or
+ * rate-less CSV lines are copies of nothing. first: b's first result of
+ * each kind below KINDS.
  */
 static bool csv_copy_of(const struct diskbench__compare_run *a,
-			const struct diskbench__compare_run *b)
+			const struct diskbench__compare_run *b,
+			const struct diskbench_result *const *first)
 {
 	size_t compared = 0;
 
 	for (size_t i = 0; i < a->count; i++) {
 		const struct diskbench_result *x = a->results[i];
-		const struct diskbench_result *y =
-			diskbench__results_find(b->results, b->count, diskbench_result_kind(x));
-		double rx, ry, tol;
+		const struct diskbench_result *y;
+		double rx, ry;
 
-		if (!diskbench_result_ran(x) || diskbench_result_too_fast(x))
+		if (!csv_rated(x))
 			continue;
+		y = of_kind(b, first, diskbench_result_kind(x));
 		if (!y)
 			return false;
 		rx = rate_of(x);
 		ry = rate_of(y);
-		tol = (diskbench__kind_moves_bytes(diskbench_result_kind(x)) ? 1024.0 : 1.0) +
-		      ry * 1e-3;
-		if (fabs(rx - ry) > tol)
+		if (fabs(rx - ry) > csv_tolerance(diskbench_result_kind(x), ry))
 			return false;
 		compared++;
 	}
 	return compared > 0;
 }
 
-static bool copies(const struct diskbench__compare_run *a,
-		   const struct diskbench__compare_run *b)
+/* A measured run's rate of one kind, for finding the CSV lines that may
+ * be its copies. */
+struct rated {
+	enum diskbench_phase_kind kind;
+	double rate;
+	size_t at;              /* index in the set-up's kept runs */
+};
+
+static int cmp_rated(const void *x, const void *y)
 {
-	if (a->start_time_ns && a->start_time_ns == b->start_time_ns)
-		return true;
-	if (all_summary(a) && !all_summary(b))
-		return csv_copy_of(a, b);
-	if (all_summary(b) && !all_summary(a))
-		return csv_copy_of(b, a);
-	return false;
-}
+	const struct rated *a = x, *b = y;
 
-static const char *run_name(const struct diskbench__compare_run *run)
-{
-	return run->name ? run->name : "";
-}
-
-static int add_setups(struct diskbench_compare *c)
-{
-	c->s = calloc(c->nruns ? c->nruns : 1, sizeof(*c->s));
-	if (!c->s)
-		return -ENOMEM;
-	for (size_t ri = 0; ri < c->nruns; ri++) {
-		const struct diskbench__compare_run *run = &c->runs[ri];
-		struct setup *s = NULL;
-		bool copy = false;
-
-		for (size_t k = 0; k < c->ns; k++)
-			if (!strcmp(c->s[k].name, run_name(run)))
-				s = &c->s[k];
-		if (!s) {
-			s = &c->s[c->ns++];
-			s->name = run_name(run);
-			s->first_run = ri;
-			s->runs = calloc(c->nruns, sizeof(*s->runs));
-			if (!s->runs)
-				return -ENOMEM;
-		}
-		for (size_t k = 0; k < s->nruns && !copy; k++) {
-			const struct diskbench__compare_run *o = &c->runs[s->runs[k]];
-
-			if (!copies(run, o))
-				continue;
-			copy = true;
-			/* Keep the one that knows more: measured over CSV. */
-			if (all_summary(o) && !all_summary(run))
-				s->runs[k] = ri;
-		}
-		if (!copy)
-			s->runs[s->nruns++] = ri;
+	if (a->kind != b->kind)
+		return a->kind < b->kind ? -1 : 1;
+	if (a->rate != b->rate) {
+		if (isnan(a->rate) || isnan(b->rate))
+			return isnan(a->rate) - isnan(b->rate);
+		return a->rate < b->rate ? -1 : 1;
 	}
+	return a->at < b->at ? -1 : a->at > b->at;
+}
+
+/* How many measured runs of close rates a CSV line is held against, at
+ * most: past that many (a hostile report's thousands of runs of one rate)
+ * it counts as a repetition. */
+#define CSV_CANDIDATES 64
+
+/* A kept run, and the first place it stands for (a CSV line it replaced). */
+struct kept {
+	size_t run, pos;
+	bool gone;
+};
+
+static int cmp_kept(const void *x, const void *y)
+{
+	const struct kept *a = x, *b = y;
+
+	return a->pos < b->pos ? -1 : a->pos > b->pos;
+}
+
+/*
+ * The CSV lines of set-up s that are copies of a measured run of it
+ * (what that run would write, within the CSV's rounding) are left out; a
+ * measured run takes the place of the first such line before it. Each
+ * line is held against the measured runs whose rate of the line's first
+ * rated test is within the rounding, nearest in rate first.
+ */
+static int drop_csv_copies(struct diskbench_compare *c, struct setup *s,
+			   const bool *summary)
+{
+	size_t nm = 0, nr = 0, ncsv = 0, cap = 0;
+	struct kept *k;
+	struct rated *r;
+	const struct diskbench_result *first[KINDS];
+
+	for (size_t i = 0; i < s->nruns; i++) {
+		const struct diskbench__compare_run *run = &c->runs[s->runs[i]];
+
+		if (summary[s->runs[i]])
+			ncsv++;
+		else
+			cap += run->count < KINDS ? run->count : KINDS, nm++;
+	}
+	if (!ncsv || !nm)
+		return 0;
+	k = calloc(s->nruns, sizeof(*k));
+	r = calloc(cap ? cap : 1, sizeof(*r));
+	if (!k || !r) {
+		free(k);
+		free(r);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < s->nruns; i++) {
+		const struct diskbench__compare_run *run = &c->runs[s->runs[i]];
+
+		k[i].run = s->runs[i];
+		k[i].pos = i;
+		if (summary[s->runs[i]])
+			continue;
+		/* The first result of each kind (below KINDS: others are
+		 * found by a search of the run when a line needs them). */
+		memset(first, 0, sizeof(first));
+		for (size_t j = 0; j < run->count && nr < cap; j++) {
+			enum diskbench_phase_kind kd = diskbench_result_kind(run->results[j]);
+
+			if ((unsigned)kd >= KINDS || first[kd])
+				continue;
+			first[kd] = run->results[j];
+			r[nr].kind = kd;
+			r[nr].rate = rate_of(run->results[j]);
+			r[nr++].at = i;
+		}
+	}
+	qsort(r, nr, sizeof(*r), cmp_rated);
+	for (size_t i = 0; i < s->nruns; i++) {
+		const struct diskbench__compare_run *a = &c->runs[k[i].run];
+		const struct diskbench_result *x = NULL;
+		struct rated key;
+		size_t lo = 0, hi = nr, tried = 0;
+		double rx, base;
+
+		if (!summary[k[i].run])
+			continue;
+		for (size_t j = 0; j < a->count && !x; j++)
+			if (csv_rated(a->results[j]))
+				x = a->results[j];
+		if (!x || (unsigned)diskbench_result_kind(x) >= KINDS)
+			continue;
+		rx = rate_of(x);
+		if (isnan(rx))
+			continue;
+		key.kind = diskbench_result_kind(x);
+		base = csv_tolerance(key.kind, 0);
+		/* |rx - ry| <= base + ry / 1000: ry from (rx - base) / 1.001. */
+		key.rate = (rx - base) / (1 + 1e-3);
+		key.at = 0;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (cmp_rated(&r[mid], &key) < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (size_t j = lo; j < nr && r[j].kind == key.kind &&
+				    tried < CSV_CANDIDATES; j++, tried++) {
+			const struct diskbench__compare_run *b = &c->runs[k[r[j].at].run];
+
+			if (r[j].rate > (rx + base) / (1 - 1e-3))
+				break;
+			memset(first, 0, sizeof(first));
+			for (size_t q = b->count; q-- > 0;) {
+				enum diskbench_phase_kind kd = diskbench_result_kind(b->results[q]);
+
+				if ((unsigned)kd < KINDS)
+					first[kd] = b->results[q];
+			}
+			if (!csv_copy_of(a, b, first))
+				continue;
+			k[i].gone = true;
+			if (k[r[j].at].pos > k[i].pos)
+				k[r[j].at].pos = k[i].pos;
+			break;
+		}
+	}
+	qsort(k, s->nruns, sizeof(*k), cmp_kept);
+	s->nruns = 0;
+	for (size_t i = 0; i < ncsv + nm; i++)
+		if (!k[i].gone)
+			s->runs[s->nruns++] = k[i].run;
+	free(k);
+	free(r);
 	return 0;
 }
 
-static int add_tests(struct diskbench_compare *c)
+/*
+ * The runs into set-ups by name, in the order their names first come;
+ * runs of one name that started at the same time are one run written
+ * twice (the one that knows more kept: measured over CSV), and so is a
+ * CSV line that is what a measured run of its name would write.
+ */
+static int add_setups(struct diskbench_compare *c)
 {
-	size_t cap = 0;
+	struct table names = { NULL, 0 }, times = { NULL, 0 };
+	size_t *setup_of = NULL, *store = NULL, *timed_at = NULL;
+	bool *summary = NULL;
+	int err = 0;
 
-	for (size_t ri = 0; ri < c->nruns; ri++)
-		cap += c->runs[ri].count;
-	c->t = calloc(cap ? cap : 1, sizeof(*c->t));
-	if (!c->t)
-		return -ENOMEM;
+	c->s = calloc(c->nruns ? c->nruns : 1, sizeof(*c->s));
+	setup_of = calloc(c->nruns ? c->nruns : 1, sizeof(*setup_of));
+	summary = calloc(c->nruns ? c->nruns : 1, sizeof(*summary));
+	timed_at = calloc(c->nruns ? c->nruns : 1, sizeof(*timed_at));
+	store = calloc(c->nruns ? c->nruns : 1, sizeof(*store));
+	c->runs_store = store;
+	if (!c->s || !setup_of || !summary || !timed_at || !store ||
+	    table_init(&names, c->nruns) || table_init(&times, c->nruns)) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (size_t ri = 0; ri < c->nruns; ri++) {
+		const char *name = run_name(&c->runs[ri]);
+		size_t h = (size_t)hash_str(name, UINT64_C(0xcbf29ce484222325));
+		struct setup *s;
+
+		summary[ri] = all_summary(&c->runs[ri]);
+		for (;; h++) {
+			size_t *v = &names.v[h & names.mask];
+
+			if (!*v) {
+				s = &c->s[c->ns];
+				s->name = name;
+				s->first_run = ri;
+				*v = ++c->ns;
+				break;
+			}
+			if (!strcmp(c->s[*v - 1].name, name)) {
+				s = &c->s[*v - 1];
+				break;
+			}
+		}
+		setup_of[ri] = (size_t)(s - c->s);
+		s->nruns++;   /* counted here; kept ones below */
+	}
+	/* Each set-up's slice of one array, as long as its runs. */
+	for (size_t si = 0, at = 0; si < c->ns; si++) {
+		c->s[si].runs = store + at;
+		at += c->s[si].nruns;
+		c->s[si].nruns = 0;
+	}
 	for (size_t ri = 0; ri < c->nruns; ri++) {
 		const struct diskbench__compare_run *run = &c->runs[ri];
+		struct setup *s = &c->s[setup_of[ri]];
+		uint64_t t = run->start_time_ns;
+		size_t h = (size_t)hash_u64(t ^ hash_u64(setup_of[ri]));
+		bool copy = false;
 
+		for (; t; h++) {
+			size_t *v = &times.v[h & times.mask];
+
+			if (!*v) {
+				*v = ri + 1;
+				break;
+			}
+			if (setup_of[*v - 1] != setup_of[ri] ||
+			    c->runs[*v - 1].start_time_ns != t)
+				continue;
+			/* A copy of the run kept at timed_at[that run]. */
+			copy = true;
+			if (summary[s->runs[timed_at[*v - 1]]] && !summary[ri])
+				s->runs[timed_at[*v - 1]] = ri;
+			break;
+		}
+		if (copy)
+			continue;
+		timed_at[ri] = s->nruns;
+		s->runs[s->nruns++] = ri;
+	}
+	for (size_t si = 0; si < c->ns && !err; si++)
+		err = drop_csv_copies(c, &c->s[si], summary);
+out:
+	free(names.v);
+	free(times.v);
+	free(setup_of);
+	free(summary);
+	free(timed_at);
+	return err;
+}
+
+/*
+ * The tests: each phase name and occurrence (the how-many'th of that name
+ * in its run) in the order they first come; c->test_of[c->first[ri] + i]
+ * is run ri's result i's.
+ */
+static int add_tests(struct diskbench_compare *c)
+{
+	struct table tests = { NULL, 0 }, seen = { NULL, 0 };
+	size_t total = 0, most = 0, *count = NULL, *slots = NULL;
+	int err = 0;
+
+	for (size_t ri = 0; ri < c->nruns; ri++) {
+		total += c->runs[ri].count;
+		if (c->runs[ri].count > most)
+			most = c->runs[ri].count;
+	}
+	c->t = calloc(total ? total : 1, sizeof(*c->t));
+	c->test_of = calloc(total ? total : 1, sizeof(*c->test_of));
+	c->first = calloc(c->nruns ? c->nruns : 1, sizeof(*c->first));
+	count = calloc(most ? most : 1, sizeof(*count));
+	slots = calloc(most ? most : 1, sizeof(*slots));
+	if (!c->t || !c->test_of || !c->first || !count || !slots ||
+	    table_init(&tests, total) || table_init(&seen, most)) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (size_t ri = 0, at = 0; ri < c->nruns; ri++) {
+		const struct diskbench__compare_run *run = &c->runs[ri];
+		size_t nslots = 0;
+
+		c->first[ri] = at;
+		/* The occurrence of each name in this run: seen holds the
+		 * run's results by name (the first of each), count[] how many
+		 * of that name came so far. */
 		for (size_t i = 0; i < run->count; i++) {
 			const struct diskbench_result *res = run->results[i];
 			const char *name = diskbench_result_name(res);
-			size_t occ = 0;
-			bool known = false;
+			uint64_t hn = hash_str(name, UINT64_C(0xcbf29ce484222325));
+			size_t h = (size_t)hn, occ = 0, ti;
 
-			for (size_t k = 0; k < i; k++)
-				if (!strcmp(diskbench_result_name(run->results[k]), name))
-					occ++;
-			for (size_t k = 0; k < c->nt && !known; k++)
-				known = c->t[k].occurrence == occ &&
-					!strcmp(c->t[k].name, name);
-			if (known)
-				continue;
-			c->t[c->nt].name = name;
-			c->t[c->nt].kind = diskbench_result_kind(res);
-			c->t[c->nt].occurrence = occ;
-			c->nt++;
+			for (;; h++) {
+				size_t *v = &seen.v[h & seen.mask];
+
+				if (!*v) {
+					*v = i + 1;
+					count[i] = 1;
+					slots[nslots++] = h & seen.mask;
+					break;
+				}
+				if (!strcmp(diskbench_result_name(run->results[*v - 1]), name)) {
+					occ = count[*v - 1]++;
+					break;
+				}
+			}
+			for (h = (size_t)hash_u64(hn ^ occ);; h++) {
+				size_t *v = &tests.v[h & tests.mask];
+
+				if (!*v) {
+					ti = c->nt++;
+					c->t[ti].name = name;
+					c->t[ti].kind = diskbench_result_kind(res);
+					c->t[ti].occurrence = occ;
+					*v = ti + 1;
+					break;
+				}
+				if (c->t[*v - 1].occurrence == occ &&
+				    !strcmp(c->t[*v - 1].name, name)) {
+					ti = *v - 1;
+					break;
+				}
+			}
+			c->test_of[at++] = ti;
 		}
+		/* Empty the run's table for the next: only what it set. */
+		while (nslots)
+			seen.v[slots[--nslots]] = 0;
 	}
-	return 0;
+out:
+	free(tests.v);
+	free(seen.v);
+	free(count);
+	free(slots);
+	return err;
 }
 
 /* ---- statistics ---- */
@@ -281,82 +581,89 @@ stalls_of(const struct diskbench_compare *c, const struct diskbench_result *res,
 	return *err ? NULL : st;
 }
 
-static int fill_cell(struct diskbench_compare *c, size_t ti, size_t si)
+/* What a cell gathers from its repetitions before its figures. */
+struct acc {
+	double sum, sq;
+	size_t most;
+};
+
+/* Repetition res (the set-up's runs in order) into the cell of test ti
+ * and set-up si. */
+static int add_to_cell(struct diskbench_compare *c, size_t ti, size_t si,
+		       const struct diskbench_result *res, struct acc *a)
 {
-	const struct test *t = &c->t[ti];
-	const struct setup *s = &c->s[si];
 	struct diskbench_compare_cell *x = diskbench__compare_cell(c, ti, si);
 	struct diskbench__cause_count *kc = &c->causes[ti * c->ns + si];
-	size_t most = 0;
-	double sum = 0, sq = 0;
+	const struct diskbench_stalls *st;
+	struct diskbench_stall_summary sm;
+	bool owned = false;
+	int err = 0;
+
+	x->present++;
+	if (diskbench_result_ran(res) && !diskbench_result_error(res) &&
+	    !diskbench_result_too_fast(res)) {
+		double v = rate_of(res);
+
+		x->runs++;
+		a->sum += v;
+		a->sq += v * v;
+	}
+	st = stalls_of(c, res, &owned, &err);
+	if (!st)
+		return err;
+	memset(&sm, 0, sizeof(sm));
+	sm.sz = sizeof(sm);
+	err = diskbench_stalls_summary(st, &sm);
+	if (!err && sm.max_ns > x->worst_ns)
+		x->worst_ns = sm.max_ns;
+	if (!err && sm.has_dist && sm.p99_ns > x->p99_ns)
+		x->p99_ns = sm.p99_ns;
+	if (!err && sm.grade > x->grade)
+		x->grade = sm.grade;
+	for (size_t i = 0; !err && i < diskbench_stalls_count(st); i++) {
+		struct diskbench_stall one;
+
+		memset(&one, 0, sizeof(one));
+		one.sz = sizeof(one);
+		err = diskbench_stalls_get(st, i, &one);
+		if (!err && one.cause <= DISKBENCH_STALL_CAUSE_UNDECIDED) {
+			kc->n[one.cause]++;
+			kc->ns[one.cause] += one.latency_ns;
+		}
+	}
+	if (!err) {
+		x->stalls += sm.count;
+		x->stalled_ns += sm.stalled_ns;
+		x->elapsed_ns += sm.elapsed_ns;
+		if (sm.longest_ns > x->longest_stall_ns)
+			x->longest_stall_ns = sm.longest_ns;
+	}
+	if (!err && sm.stalled && (sm.count > a->most || !c->line_st[ti * c->ns + si])) {
+		size_t i = ti * c->ns + si;
+
+		a->most = sm.count;
+		if (c->line_owned[i])
+			diskbench_stalls_free((struct diskbench_stalls *)c->line_st[i]);
+		c->line_st[i] = st;
+		c->line_owned[i] = owned;
+		owned = false;
+	}
+	if (owned)
+		diskbench_stalls_free((struct diskbench_stalls *)st);
+	return err;
+}
+
+/* The cell of test ti and set-up si once its repetitions are in. */
+static void end_cell(struct diskbench_compare *c, size_t ti, size_t si,
+		     const struct acc *a)
+{
+	struct diskbench_compare_cell *x = diskbench__compare_cell(c, ti, si);
+	struct diskbench__cause_count *kc = &c->causes[ti * c->ns + si];
+	double sum = a->sum, sq = a->sq;
 
 	x->sz = sizeof(*x);
-	if (diskbench__kind_moves_bytes(t->kind))
+	if (diskbench__kind_moves_bytes(c->t[ti].kind))
 		x->flags |= DISKBENCH_COMPARE_CELL_BYTES;
-	for (size_t k = 0; k < s->nruns; k++) {
-		const struct diskbench_result *res =
-			run_test(&c->runs[s->runs[k]], t);
-		const struct diskbench_stalls *st;
-		struct diskbench_stall_summary sm;
-		bool owned = false;
-		int err = 0;
-
-		if (!res)
-			continue;
-		x->present++;
-		if (diskbench_result_ran(res) && !diskbench_result_error(res) &&
-		    !diskbench_result_too_fast(res)) {
-			double v = rate_of(res);
-
-			x->runs++;
-			sum += v;
-			sq += v * v;
-		}
-		st = stalls_of(c, res, &owned, &err);
-		if (!st)
-			return err;
-		memset(&sm, 0, sizeof(sm));
-		sm.sz = sizeof(sm);
-		err = diskbench_stalls_summary(st, &sm);
-		if (!err && sm.max_ns > x->worst_ns)
-			x->worst_ns = sm.max_ns;
-		if (!err && sm.has_dist && sm.p99_ns > x->p99_ns)
-			x->p99_ns = sm.p99_ns;
-		if (!err && sm.grade > x->grade)
-			x->grade = sm.grade;
-		for (size_t i = 0; !err && i < diskbench_stalls_count(st); i++) {
-			struct diskbench_stall one;
-
-			memset(&one, 0, sizeof(one));
-			one.sz = sizeof(one);
-			err = diskbench_stalls_get(st, i, &one);
-			if (!err && one.cause <= DISKBENCH_STALL_CAUSE_UNDECIDED) {
-				kc->n[one.cause]++;
-				kc->ns[one.cause] += one.latency_ns;
-			}
-		}
-		if (!err) {
-			x->stalls += sm.count;
-			x->stalled_ns += sm.stalled_ns;
-			x->elapsed_ns += sm.elapsed_ns;
-			if (sm.longest_ns > x->longest_stall_ns)
-				x->longest_stall_ns = sm.longest_ns;
-		}
-		if (!err && sm.stalled && (sm.count > most || !c->line_st[ti * c->ns + si])) {
-			size_t i = ti * c->ns + si;
-
-			most = sm.count;
-			if (c->line_owned[i])
-				diskbench_stalls_free((struct diskbench_stalls *)c->line_st[i]);
-			c->line_st[i] = st;
-			c->line_owned[i] = owned;
-			owned = false;
-		}
-		if (owned)
-			diskbench_stalls_free((struct diskbench_stalls *)st);
-		if (err)
-			return err;
-	}
 	x->stalls_below = kc->n[DISKBENCH_STALL_CAUSE_BELOW];
 	x->stalls_above = kc->n[DISKBENCH_STALL_CAUSE_ABOVE];
 	x->stalls_busy = kc->n[DISKBENCH_STALL_CAUSE_BUSY];
@@ -371,7 +678,38 @@ static int fill_cell(struct diskbench_compare *c, size_t ti, size_t si)
 			x->rate_sd = var > 0 ? sqrt(var) : 0;
 		}
 	}
-	return 0;
+}
+
+/* Every cell: each set-up's kept runs, in order, their results into the
+ * cells of their tests. */
+static int fill_cells(struct diskbench_compare *c)
+{
+	size_t nc = c->nt * c->ns;
+	struct acc *a = calloc(nc ? nc : 1, sizeof(*a));
+	int err = 0;
+
+	if (!a)
+		return -ENOMEM;
+	for (size_t si = 0; si < c->ns && !err; si++) {
+		const struct setup *s = &c->s[si];
+
+		for (size_t k = 0; k < s->nruns && !err; k++) {
+			size_t ri = s->runs[k];
+			const struct diskbench__compare_run *run = &c->runs[ri];
+
+			for (size_t i = 0; i < run->count && !err; i++) {
+				size_t ti = c->test_of[c->first[ri] + i];
+
+				err = add_to_cell(c, ti, si, run->results[i],
+						  &a[ti * c->ns + si]);
+			}
+		}
+	}
+	for (size_t ti = 0; ti < c->nt && !err; ti++)
+		for (size_t si = 0; si < c->ns; si++)
+			end_cell(c, ti, si, &a[ti * c->ns + si]);
+	free(a);
+	return err;
 }
 
 /* ---- whole runs ---- */
@@ -624,22 +962,32 @@ static int sum_test(struct diskbench_compare *c, size_t ti)
 		if (p->rate_spread_pct <= c->o.same_pct)
 			p->flags |= DISKBENCH_COMPARE_SAME_RATE;
 	}
-	/* Each set-up's worst against the median of the others'. */
-	for (size_t si = 0; si < c->ns; si++) {
+	/* Each set-up's worst against the median of the others': all the
+	 * set-ups' worst sorted once, each one's own left out by its place. */
+	size_t m = 0;
+
+	for (size_t si = 0; si < c->ns; si++)
+		if (diskbench__compare_cell(c, ti, si)->worst_ns)
+			w[m++] = diskbench__compare_cell(c, ti, si)->worst_ns;
+	qsort(w, m, sizeof(*w), diskbench__cmp_u64);
+	for (size_t si = 0; si < c->ns && m > 1; si++) {
 		struct diskbench_compare_cell *x = diskbench__compare_cell(c, ti, si);
-		size_t n = 0;
+		size_t at = 0, end = m, j = (m - 2) / 2;
 		uint64_t med;
 
 		if (!x->present || !x->worst_ns)
 			continue;
-		for (size_t k = 0; k < c->ns; k++)
-			if (k != si && diskbench__compare_cell(c, ti, k)->worst_ns)
-				w[n++] = diskbench__compare_cell(c, ti, k)->worst_ns;
-		if (!n)
-			continue;
-		qsort(w, n, sizeof(*w), diskbench__cmp_u64);
-		/* The lower middle one: with two others, the better. */
-		med = w[(n - 1) / 2];
+		while (at < end) {
+			size_t mid = at + (end - at) / 2;
+
+			if (w[mid] < x->worst_ns)
+				at = mid + 1;
+			else
+				end = mid;
+		}
+		/* The lower middle one of the m - 1 others (with two, the
+		 * better): w[j], or w[j + 1] when its own is at or before j. */
+		med = at > j ? w[j] : w[j + 1];
 		x->worst_factor = (double)x->worst_ns / (double)med;
 		if (x->grade >= DISKBENCH_STALL_GRADE_HICCUP &&
 		    x->worst_factor >= c->o.outlier_factor)
@@ -717,9 +1065,8 @@ int diskbench__compare_make(struct diskbench_compare **out,
 		if (!c->cells || !c->line_st || !c->line_owned || !c->causes)
 			err = -ENOMEM;
 	}
-	for (size_t ti = 0; !err && ti < c->nt; ti++)
-		for (size_t si = 0; !err && si < c->ns; si++)
-			err = fill_cell(c, ti, si);
+	if (!err)
+		err = fill_cells(c);
 	for (size_t ti = 0; !err && ti < c->nt; ti++) {
 		for (size_t si = 1; si < c->ns; si++)
 			diff_cell(c, ti, si);
@@ -739,8 +1086,9 @@ DISKBENCH_API void diskbench_compare_free(struct diskbench_compare *c)
 {
 	if (!c)
 		return;
-	for (size_t i = 0; i < c->ns; i++)
-		free(c->s[i].runs);
+	free(c->runs_store);
+	free(c->test_of);
+	free(c->first);
 	if (c->line_st && c->line_owned)
 		for (size_t i = 0; i < c->nt * c->ns; i++)
 			if (c->line_owned[i])
