@@ -37,6 +37,20 @@
  * checksum holds but whose content is wrong (out of order, a string with a
  * control character) is refused, the whole journal with it.
  *
+ * The writer refuses, before it writes anything, whatever the reader
+ * would refuse: a string that is not UTF-8 or holds a control character,
+ * a phase of an unknown kind or without a name, a phase name longer than
+ * 65536 bytes (-E2BIG), a phase that starts while another has not ended,
+ * starts again or ends without having started, a result that is not the
+ * running phase's or would not decode, a run ended while a phase runs.
+ * A string of the run's metadata longer than 65536 bytes (a command line)
+ * is cut on a character's boundary and ends with "…" (U+2026), which says
+ * so. A journal takes one run at a time: an event of another run while
+ * one is open is refused with -EBUSY, and so is a call made while another
+ * thread's call on the same journal runs (said in diskbench_error_last()
+ * only: the journal's own message is the running call's). Every refusal
+ * leaves the journal as it was, readable.
+ *
  * The records are written between phases, outside every phase's timing
  * (the run's events): a journal costs no operation anything. On a file
  * system that commits its metadata journal on fsync (ext4), an fdatasync
@@ -97,9 +111,11 @@ DISKBENCH_API void diskbench_journal_free(struct diskbench_journal *j);
  * @param[in] info the run's metadata, or NULL
  * @param[in] run  the run about to execute, or NULL (the metadata is then
  *                 @p info alone, and no phase is announced)
- * @return 0; -EINVAL for a NULL @p j; -EBUSY when a run is open (not
- *         ended); -ENOMEM; a write's errno; the journal's first error again
- *         once a write has failed
+ * @return 0; -EINVAL for a NULL @p j, or metadata or a phase the reader
+ *         would refuse (see above); -E2BIG for a phase name over 65536
+ *         bytes; -EBUSY when a run is open (not ended), or another
+ *         thread's call on @p j runs; -ENOMEM; a write's errno; the
+ *         journal's first error again once a write has failed
  * @since 1.4
  */
 DISKBENCH_API int diskbench_journal_begin(struct diskbench_journal *j,
@@ -117,7 +133,13 @@ DISKBENCH_API int diskbench_journal_begin(struct diskbench_journal *j,
  *
  * @param[in] j  the journal
  * @param[in] ev the event
- * @return 0; -EINVAL for a NULL argument or an unknown event type; -ENOMEM;
+ * @return 0; -EINVAL for a NULL argument, an unknown event type, or an
+ *         event the reader would refuse (an unknown phase kind, a name not
+ *         UTF-8 or with a control character, a phase that starts again
+ *         or ends without having started, a result not the running
+ *         phase's); -E2BIG for a phase name over 65536 bytes; -EBUSY for
+ *         a start while a phase runs, an event of another run while one is
+ *         open, or while another thread's call on @p j runs; -ENOMEM;
  *         a write's errno; the journal's first error again once a write
  *         has failed
  * @since 1.4
@@ -147,11 +169,16 @@ DISKBENCH_API int diskbench_journal_on_event(const struct diskbench_run_event *e
 /**
  * Appends a result made without a run's event (a merge of many processes'
  * results, a result decoded or read back) to the open run, opening one
- * with no metadata if none is.
+ * with no metadata if none is. Refused (-EBUSY) while a phase of the open
+ * run has started and not ended, or while the open run has phases it
+ * announced still to come (from a run's event callback, say): the result
+ * would take a phase's place. Once the run has ended, it opens a run of
+ * its own.
  *
  * @param[in] j   the journal
  * @param[in] res the result
- * @return as diskbench_journal_event()
+ * @return as diskbench_journal_event(); -EINVAL for a result whose
+ *         encoding would not decode
  * @since 1.4
  */
 DISKBENCH_API int diskbench_journal_add(struct diskbench_journal *j,
@@ -166,7 +193,9 @@ DISKBENCH_API int diskbench_journal_add(struct diskbench_journal *j,
  * @param[in] j    the journal
  * @param[in] info the run's metadata, or NULL: that of its start
  * @param[in] run  the run that executed, or NULL
- * @return as diskbench_journal_begin(), but never -EBUSY
+ * @return as diskbench_journal_begin(); -EBUSY only while a phase of the
+ *         run has started and not ended, or another thread's call on @p j
+ *         runs
  * @since 1.4
  */
 DISKBENCH_API int diskbench_journal_end(struct diskbench_journal *j,

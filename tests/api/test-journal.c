@@ -17,6 +17,7 @@
 #include "run-helpers.h"
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -554,6 +555,317 @@ static void test_damaged_keeps_before(void **state)
 	diskbench_report_free(r);
 }
 
+/* ---- the writer refuses what the reader would refuse ---- */
+
+static struct diskbench_journal *new_journal(struct jfx *f, int *fd)
+{
+	struct diskbench_journal *j;
+
+	unlink(f->jpath);
+	*fd = new_file(f->jpath);
+	assert_ok(diskbench_journal_new(&j, *fd));
+	return j;
+}
+
+/* The journal reads back whole: rc runs, no message. */
+static void assert_reads(struct jfx *f, int runs)
+{
+	int rc;
+	struct diskbench_report *r = read_journal(f->jpath, &rc);
+
+	if (rc != runs || *diskbench_report_errmsg(r))
+		fail_msg("the journal reads back as %d runs (%d wanted): %s", rc, runs,
+			 diskbench_report_errmsg(r));
+	diskbench_report_free(r);
+}
+
+static struct diskbench_result *a_result(const char *name,
+					 enum diskbench_phase_kind kind)
+{
+	struct diskbench_recorder *rec;
+	struct diskbench_result *res;
+
+	assert_ok(diskbench_recorder_new(&rec, NULL));
+	(void)diskbench_recorder_op(rec, 4096);
+	assert_ok(diskbench_result_new(&res, name, kind, rec));
+	diskbench_recorder_free(rec);
+	return res;
+}
+
+static int journal_ev(struct diskbench_journal *j, uint32_t type, uint32_t index,
+		      const char *name, enum diskbench_phase_kind kind,
+		      const struct diskbench_result *res)
+{
+	struct diskbench_run_event ev = DISKBENCH_RUN_EVENT_INIT;
+
+	ev.type = type;
+	ev.phase_index = index;
+	ev.phase_count = 1000;
+	ev.phase_name = name;
+	ev.phase_kind = kind;
+	ev.result = res;
+	return diskbench_journal_event(j, &ev);
+}
+
+#define START DISKBENCH_RUN_EVENT_PHASE_START
+#define END DISKBENCH_RUN_EVENT_PHASE_END
+
+static void assert_said(struct diskbench_journal *j, const char *what)
+{
+	if (!strstr(diskbench_journal_errmsg(j), what) ||
+	    !strstr(diskbench_error_last(), what) ||
+	    strchr(diskbench_journal_errmsg(j), '\n'))
+		fail_msg("\"%s\" not said: \"%s\" / \"%s\"", what,
+			 diskbench_journal_errmsg(j), diskbench_error_last());
+}
+
+/*
+ * Each of these was written, and the whole journal then refused on
+ * reading: two starts without an end, an unknown phase kind, a name with a
+ * control character or not UTF-8, a phase name longer than a journal
+ * holds, an end of a phase that did not start, a result of another phase.
+ * Each is refused with its message, nothing written, and the journal
+ * reads back whole.
+ */
+static void test_writer_refuses(void **state)
+{
+	struct jfx *f = *state;
+	int fd;
+	struct diskbench_journal *j = new_journal(f, &fd);
+	struct diskbench_result *a = a_result("a", DISKBENCH_PHASE_PUTC);
+	struct diskbench_result *b = a_result("b", DISKBENCH_PHASE_PUTC);
+	char *big = malloc(70001);
+
+	assert_ok(journal_ev(j, START, 0, "a", DISKBENCH_PHASE_PUTC, NULL));
+	assert_int_equal(journal_ev(j, START, 1, "b", DISKBENCH_PHASE_PUTC, NULL), -EBUSY);
+	assert_said(j, "phase 1 starts while phase 0 (a) has not ended");
+	assert_int_equal(journal_ev(j, END, 0, "b", DISKBENCH_PHASE_PUTC, b), -EINVAL);
+	assert_said(j, "the result of \"b\", where phase 0 (a) started");
+	assert_int_equal(journal_ev(j, END, 1, "a", DISKBENCH_PHASE_PUTC, a), -EINVAL);
+	assert_said(j, "the end of phase 1, where phase 0 (a) runs");
+	assert_int_equal(diskbench_journal_end(j, NULL, NULL), -EBUSY);
+	assert_said(j, "has started and not ended");
+	assert_ok(journal_ev(j, END, 0, "a", DISKBENCH_PHASE_PUTC, a));
+	assert_int_equal(journal_ev(j, END, 1, "b", DISKBENCH_PHASE_PUTC, NULL), -EINVAL);
+	assert_said(j, "the end of phase 1, which did not start");
+	assert_int_equal(journal_ev(j, START, 0, "a", DISKBENCH_PHASE_PUTC, NULL), -EINVAL);
+	assert_said(j, "phase 0 starts after phase 0");
+	assert_int_equal(journal_ev(j, START, 1, "b", (enum diskbench_phase_kind)99, NULL),
+			 -EINVAL);
+	assert_said(j, "unknown phase kind 99");
+	assert_int_equal(journal_ev(j, START, 1, "b\tc", DISKBENCH_PHASE_PUTC, NULL), -EINVAL);
+	assert_said(j, "holds a control character");
+	assert_int_equal(journal_ev(j, START, 1, "b\xff", DISKBENCH_PHASE_PUTC, NULL), -EINVAL);
+	assert_said(j, "is not UTF-8");
+	assert_int_equal(journal_ev(j, START, 1, "", DISKBENCH_PHASE_PUTC, NULL), -EINVAL);
+	assert_said(j, "a phase without a name");
+	memset(big, 'x', 70000);
+	big[70000] = 0;
+	assert_int_equal(journal_ev(j, START, 1, big, DISKBENCH_PHASE_PUTC, NULL), -E2BIG);
+	assert_said(j, "70000 bytes, longer than the 65536 a journal holds");
+	/* A name with a control character in the metadata, at the end. */
+	struct diskbench_report_info info = DISKBENCH_REPORT_INFO_INIT;
+
+	info.name = "host\nname";
+	assert_int_equal(diskbench_journal_end(j, &info, NULL), -EINVAL);
+	assert_said(j, "the run's name \"host\\nname\" holds a control character");
+	assert_ok(diskbench_journal_end(j, NULL, NULL));
+	diskbench_journal_free(j);
+	close(fd);
+	assert_reads(f, 1);
+	diskbench_result_free(a);
+	diskbench_result_free(b);
+	free(big);
+}
+
+/*
+ * A name longer than a journal holds, cut in the middle of a character,
+ * made the whole journal "not UTF-8". The metadata's strings are cut on a
+ * character's boundary, "\u2026" after, and read back.
+ */
+static void test_long_name_cut_on_character(void **state)
+{
+	struct jfx *f = *state;
+	struct diskbench_report_info info = DISKBENCH_REPORT_INFO_INIT;
+	struct diskbench_report_info back = DISKBENCH_REPORT_INFO_INIT;
+	struct diskbench_report *r;
+	int fd, rc;
+	struct diskbench_journal *j = new_journal(f, &fd);
+	char *name = malloc(70001);
+	size_t n;
+
+	/* "x" then two-byte characters: byte 65536 is inside one. */
+	name[0] = 'x';
+	for (size_t i = 1; i + 1 < 70000; i += 2) {
+		name[i] = (char)0xc3;
+		name[i + 1] = (char)0xa9;
+	}
+	name[69999] = 'y';
+	name[70000] = 0;
+	info.name = name;
+	assert_ok(diskbench_journal_begin(j, &info, NULL));
+	assert_ok(diskbench_journal_end(j, NULL, NULL));
+	diskbench_journal_free(j);
+	close(fd);
+	r = read_journal(f->jpath, &rc);
+	if (rc != 1)
+		fail_msg("read back: %d: %s", rc, diskbench_report_errmsg(r));
+	assert_ok(diskbench_report_run_get(r, 0, &back));
+	n = strlen(back.name);
+	assert_true(n <= 65536);
+	assert_true(n > 65536 - 8);
+	assert_memory_equal(back.name, name, n - 3);
+	assert_string_equal(back.name + n - 3, "\xe2\x80\xa6");
+	diskbench_report_free(r);
+	free(name);
+}
+
+/*
+ * Journal.add() from a run's event callback, which the docs allow: while
+ * a phase runs, or with phases of the run still to come, the result would
+ * take a phase's place and the journal be refused on reading. Refused,
+ * the run's own journal whole.
+ */
+struct adder {
+	struct diskbench_journal *j;
+	int refused;
+};
+
+static int add_in_callback(const struct diskbench_run_event *ev, void *ud)
+{
+	struct adder *a = ud;
+	int err = diskbench_journal_event(a->j, ev);
+
+	if (err)
+		return err;
+	if (ev->type == DISKBENCH_RUN_EVENT_PHASE_START && ev->phase_index == 1) {
+		const struct diskbench_result *prev = diskbench_run_result_get(ev->run, 0);
+
+		assert_int_equal(diskbench_journal_add(a->j, prev), -EBUSY);
+		assert_said(a->j, "has started and not ended");
+		a->refused++;
+	}
+	if (ev->type == DISKBENCH_RUN_EVENT_PHASE_END && ev->phase_index == 2) {
+		assert_int_equal(diskbench_journal_add(a->j, ev->result), -EBUSY);
+		assert_said(a->j, "phase 3 of the run journalled is still to come");
+		a->refused++;
+	}
+	return 0;
+}
+
+static void test_add_from_event(void **state)
+{
+	struct jfx *f = *state;
+	struct diskbench_run_opts ro = DISKBENCH_RUN_OPTS_INIT;
+	struct adder a = { NULL, 0 };
+	struct diskbench_engine *e;
+	struct diskbench_target *t;
+	struct diskbench_run *run;
+	int fd;
+
+	a.j = new_journal(f, &fd);
+	ro.event = add_in_callback;
+	ro.event_user_data = &a;
+	make_run(f->dir, &e, &t, &run, &ro);
+	run_execute_ok(run);
+	assert_int_equal(a.refused, 2);
+	/* Once the run has ended, a result added is a run of its own. */
+	assert_ok(diskbench_journal_add(a.j, diskbench_run_result_get(run, 0)));
+	assert_ok(diskbench_journal_end(a.j, NULL, NULL));
+	diskbench_journal_free(a.j);
+	close(fd);
+	free_run(e, t, run);
+	assert_reads(f, 2);
+}
+
+/* One journal, two runs: the second one's events, while the first one's
+ * run is open, are refused. */
+static void test_two_runs_one_journal(void **state)
+{
+	struct jfx *f = *state;
+	struct diskbench_engine *e1, *e2;
+	struct diskbench_target *t1, *t2;
+	struct diskbench_run *r1, *r2;
+	struct diskbench_run_event ev = DISKBENCH_RUN_EVENT_INIT;
+	char *dir2 = tdir_new();
+	int fd;
+	struct diskbench_journal *j = new_journal(f, &fd);
+
+	make_run(f->dir, &e1, &t1, &r1, NULL);
+	make_run(dir2, &e2, &t2, &r2, NULL);
+	assert_ok(diskbench_journal_begin(j, NULL, r1));
+	ev.run = r2;
+	ev.type = START;
+	ev.phase_count = (uint32_t)diskbench_run_phase_count(r2);
+	ev.phase_name = diskbench_phase_name(diskbench_run_phase_get(r2, 0));
+	ev.phase_kind = diskbench_phase_kind(diskbench_run_phase_get(r2, 0));
+	assert_int_equal(diskbench_journal_event(j, &ev), -EBUSY);
+	assert_said(j, "an event of another run");
+	ev.run = r1;
+	assert_ok(diskbench_journal_event(j, &ev));
+	diskbench_journal_free(j);
+	close(fd);
+	free_run(e1, t1, r1);
+	free_run(e2, t2, r2);
+	tdir_remove(dir2);
+	free(dir2);
+	assert_reads(f, 1);
+}
+
+/* Two threads, each journalling phases of its own into one journal at
+ * once: every call journals or is refused, and the journal reads back. */
+struct racer {
+	struct diskbench_journal *j;
+	const char *name;
+	int ok, refused, other;
+};
+
+static void *race(void *arg)
+{
+	struct racer *x = arg;
+	struct diskbench_result *res = a_result(x->name, DISKBENCH_PHASE_PUTC);
+
+	for (uint32_t i = 0; i < 150; i++) {
+		int a = journal_ev(x->j, START, i, x->name, DISKBENCH_PHASE_PUTC, NULL);
+		int b = journal_ev(x->j, END, i, x->name, DISKBENCH_PHASE_PUTC, res);
+
+		for (int k = 0; k < 2; k++) {
+			int rc = k ? b : a;
+
+			if (!rc)
+				x->ok++;
+			else if (rc == -EBUSY || rc == -EINVAL)
+				x->refused++;
+			else
+				x->other++;
+		}
+	}
+	diskbench_result_free(res);
+	return NULL;
+}
+
+static void test_two_threads_one_journal(void **state)
+{
+	struct jfx *f = *state;
+	int fd;
+	struct diskbench_journal *j = new_journal(f, &fd);
+	struct racer x[2] = { { j, "a", 0, 0, 0 }, { j, "b", 0, 0, 0 } };
+	pthread_t th[2];
+
+	for (int i = 0; i < 2; i++)
+		assert_int_equal(pthread_create(&th[i], NULL, race, &x[i]), 0);
+	for (int i = 0; i < 2; i++)
+		pthread_join(th[i], NULL);
+	print_message("journalled %d + %d, refused %d + %d\n", x[0].ok, x[1].ok,
+		      x[0].refused, x[1].refused);
+	assert_int_equal(x[0].other + x[1].other, 0);
+	assert_true(x[0].ok + x[1].ok >= 2);
+	assert_ok(diskbench_journal_end(j, NULL, NULL));
+	diskbench_journal_free(j);
+	close(fd);
+	assert_reads(f, 1);
+}
+
 static void test_refusals(void **state)
 {
 	struct jfx *f = *state;
@@ -663,6 +975,13 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_kill_at_random_moments, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_torn_and_damaged, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_damaged_keeps_before, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_writer_refuses, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_long_name_cut_on_character, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_add_from_event, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_two_runs_one_journal, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_two_threads_one_journal, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_refusals, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sweep_keeps_journal, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_test_file_gone_at_files_start, setup,
