@@ -44,6 +44,7 @@ struct cli {
 	struct ticker ticker;       /* which draws it (ticker.h) */
 	bool barrier_failed;        /* a -y wait failed, and said why */
 	struct diskbench_journal *journal;  /* journal.h; NULL: none */
+	const char *journal_path;   /* its file, for messages */
 	bool journal_failed;        /* a journal write failed, and said why */
 	int semid;
 };

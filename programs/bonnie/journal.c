@@ -90,7 +90,21 @@ int journal_open(struct bench *b, const struct options *o, struct cli *cli)
 	}
 	sync_dir(b->journal_path);
 	cli->journal = b->journal;
+	cli->journal_path = b->journal_path;
 	return 0;
+}
+
+void journal_say(const char *path, const struct diskbench_journal *j)
+{
+	const char *msg = diskbench_journal_errmsg(j);
+
+	/* "journal: writing its result failed: No space left on device",
+	 * the file named: a full disk is where the journal is. */
+	if (strncmp(msg, "journal: ", 9) == 0)
+		msg += 9;
+	fputs(PROG ": the results journal ", stderr);
+	escape_put(stderr, path);
+	fprintf(stderr, ": %s\n", msg);
 }
 
 /* A run's start or end record (diskbench_journal_begin or _end), a
@@ -102,7 +116,7 @@ static int run_record(struct bench *b,
 {
 	if (!b->journal || rec(b->journal, &b->info, b->run) == 0)
 		return 0;
-	fprintf(stderr, PROG ": %s\n", diskbench_journal_errmsg(b->journal));
+	journal_say(b->journal_path, b->journal);
 	return -1;
 }
 

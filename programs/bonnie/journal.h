@@ -21,6 +21,9 @@ int journal_open(struct bench *b, const struct options *o, struct cli *cli);
 
 /* Before and after each run of -x: its metadata. 0, or -1 with a message. */
 int journal_begin(struct bench *b);
+
+/* Why the journal at path failed, on standard error, naming the file. */
+void journal_say(const char *path, const struct diskbench_journal *j);
 int journal_end(struct bench *b);
 
 /* The journal closed: the default one removed (by identity) unless keep,

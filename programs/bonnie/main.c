@@ -23,6 +23,7 @@
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "../common/signals.h"
 #include "barrier.h"
@@ -36,6 +37,9 @@
 #include "ticker.h"
 #include "user.h"
 #include "watcher.h"
+
+/* The longest string a results journal holds (journal.h). */
+#define MACHINE_MAX 65536
 
 int main(int argc, char **argv)
 {
@@ -55,6 +59,11 @@ int main(int argc, char **argv)
 	options_init(&o);
 	parse_args(&o, argc, argv);                 /* options.c */
 	options_complete(&o);
+	/* Written byte for byte into every output, the results journal's
+	 * too, which holds no longer string. */
+	if (o.machine && strlen(o.machine) > MACHINE_MAX)
+		bad("-m: a machine name of %zu bytes; at most %d (the longest a "
+		    "results journal holds)", strlen(o.machine), MACHINE_MAX);
 	become_user(&o);                            /* user.c */
 	if (o.procs_set && o.sync_set)
 		bad("-p %" PRId64 " and -y: use one or the other", o.procs);

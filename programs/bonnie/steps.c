@@ -14,6 +14,7 @@
 
 #include "barrier.h"
 #include "cli.h"
+#include "journal.h"
 #include "options.h"
 #include "output.h"
 #include "steps.h"
@@ -77,7 +78,7 @@ static int journal_event(struct cli *cli, const struct diskbench_run_event *ev)
 	err = diskbench_journal_event(cli->journal, ev);
 	if (err) {
 		end_line(cli);
-		fprintf(stderr, PROG ": %s\n", diskbench_journal_errmsg(cli->journal));
+		journal_say(cli->journal_path, cli->journal);
 		/* The run's error is this one, said; at the end of a test
 		 * that failed, the test's own error is the run's, and is
 		 * said after this. */

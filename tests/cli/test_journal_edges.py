@@ -9,6 +9,13 @@ Usage: test_journal_edges.py REPORT-DUMP DISKBENCH-REPORT DISKBENCH-BONNIE
   results and exited 0, saying nothing; now it writes what came before
   the damaged record, says on standard error which record (and byte) is
   damaged, what is wrong and what was kept, and exits 2.
+- long-name: diskbench-bonnie -m of 70000 bytes once ran, its journal's
+  copy of the name silently cut (mid-character for a multi-byte one);
+  now a usage error naming the limit, 65536 bytes, before anything runs.
+- full: a --journal on a file system with no room (a 4 KiB tmpfs; root
+  only, else skipped): the message once said "journal: writing its result
+  failed: No space left on device" without saying which file; now it
+  names the journal's path.
 """
 import os
 import subprocess
@@ -63,9 +70,58 @@ def test_damaged(tmp):
         fail('damaged: the first run is not written', p)
 
 
+SMALL = ['-s', '8', '-r', '4', '-n', '0', '-f', '-q'] + \
+    (['-u', 'root'] if os.geteuid() == 0 else [])
+
+
+def bonnie(args, timeout=120):
+    return subprocess.run([BONNIE] + args, capture_output=True, text=True,
+                          timeout=timeout)
+
+
+def test_long_name(tmp):
+    d = os.path.join(tmp, 'scratch-long')
+    os.mkdir(d)
+    p = bonnie(['-d', d, '-m', '\u00e9' * 35000] + SMALL)
+    if p.returncode != 1 or '-m: a machine name of 70000 bytes; at most 65536' \
+            not in p.stderr or 'usage' not in p.stderr:
+        fail('long-name: -m of 70000 bytes is not a usage error naming the limit', p)
+    if os.listdir(d):
+        fail(f'long-name: left {os.listdir(d)}')
+    ok = bonnie(['-d', d, '-m', 'x' * 65536, '--no-journal'] + SMALL)
+    if ok.returncode != 0 or ('x' * 65536) not in ok.stdout + ok.stderr:
+        fail('long-name: -m of 65536 bytes is not taken', ok)
+
+
+def test_full(tmp):
+    if os.geteuid() != 0:
+        print('SKIP full: a tmpfs needs root')
+        return
+    full = os.path.join(tmp, 'full')
+    d = os.path.join(tmp, 'scratch-full')
+    os.mkdir(full)
+    os.mkdir(d)
+    m = subprocess.run(['mount', '-t', 'tmpfs', '-o', 'size=4k', 'none', full],
+                       capture_output=True, text=True)
+    if m.returncode != 0:
+        print(f'SKIP full: mount: {m.stderr.strip()}')
+        return
+    try:
+        j = os.path.join(full, 'run.journal')
+        p = bonnie(['-d', d, '--journal', j] + SMALL)
+        want = f'diskbench-bonnie: the results journal {j}: '
+        if p.returncode == 0 or want not in p.stderr \
+                or 'No space left on device' not in p.stderr:
+            fail('full: a journal out of room is not named', p)
+    finally:
+        subprocess.run(['umount', full])
+
+
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         test_damaged(tmp)
+        test_long_name(tmp)
+        test_full(tmp)
     if failures:
         print(f'{len(failures)} failed')
         return 1
