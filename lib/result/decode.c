@@ -6,6 +6,7 @@
  * reader (result/restore.c).
  */
 #include <errno.h>
+#include <math.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -117,8 +118,17 @@ static int get_double(struct dec *d, const char *what, double *v)
 		return dec_fail(d, what, "truncated");
 	for (int i = 0; i < 8; i++)
 		u |= (uint64_t)d->p[i] << (8 * i);
-	d->p += 8;
 	memcpy(v, &u, sizeof(*v));
+	/* The JSON reader's check (format/json-read.c, rd_num()): a finite
+	 * number, not below 0; the message at the number's first byte. */
+	if (!isfinite(*v) || *v < 0) {
+		double bad = *v;
+
+		*v = 0;
+		return isfinite(bad) ? dec_fail(d, what, "%g is negative", bad)
+				     : dec_fail(d, what, "%g is not a finite number", bad);
+	}
+	d->p += 8;
 	return 0;
 }
 

@@ -459,6 +459,81 @@ static void test_exchange_text_checks(void **state)
 	diskbench_result_free(res);
 }
 
+/* Every double the decoder reads gets the JSON reader's check (a finite
+ * number, not below 0): a summary-only result's rate of NaN, infinity or
+ * -1, or a CPU share of NaN, is refused, naming the field. */
+static void test_exchange_doubles_checked(void **state)
+{
+	static const char csv[] =
+		"1.98,2.00a,testhost,1,1795968920,512M,,8192,5,1316,99,412524,87,"
+		"+++++,+++,2157,99,+++++,+++,+++++,+++,4,,,,,8191,99,+++++,+++,"
+		"+++++,+++,+++++,+++,+++++,+++,+++++,+++,8100us,458us,129us,"
+		"7198us,576us,7399us,267us,312us,1113us,1456us,39us,952us\n";
+	static const struct {
+		bool cpu;
+		double v;
+		const char *says;
+	} cases[] = {
+		{ false, NAN, "rate: nan is not a finite number" },
+		{ false, INFINITY, "rate: inf is not a finite number" },
+		{ false, -INFINITY, "rate: -inf is not a finite number" },
+		{ false, -1.0, "rate: -1 is negative" },
+		{ true, NAN, "cpu_percent: nan is not a finite number" },
+		{ true, -5.0, "cpu_percent: -5 is negative" },
+	};
+	struct diskbench_report *r;
+	const struct diskbench_result *res = NULL;
+	struct diskbench_result *back = NULL;
+	uint8_t *buf, *copy, a[8], c[8];
+	size_t len, at = SIZE_MAX;
+	double rate, cpu;
+
+	(void)state;
+	assert_rc(diskbench_report_new(&r), 0);
+	assert_int_equal(diskbench_report_read(r, DISKBENCH_FORMAT_BONNIE_CSV, csv,
+					       strlen(csv), "r.csv"), 1);
+	for (size_t i = 0; i < diskbench_report_result_count(r, 0) && !res; i++)
+		if (diskbench_result_kind(diskbench_report_result_get(r, 0, i)) ==
+		    DISKBENCH_PHASE_PUT_BLOCK)
+			res = diskbench_report_result_get(r, 0, i);
+	assert_non_null(res);
+	assert_true(diskbench_result_summary_only(res));
+	rate = diskbench_result_bytes_per_sec(res);
+	cpu = diskbench_result_cpu_percent(res);
+	assert_true(rate > 0 && cpu > 0);
+	assert_rc(diskbench_result_encode(res, (void **)&buf, &len), 0);
+	assert_rc(diskbench_result_decode(&back, buf, len, NULL), 0);
+	diskbench_result_free(back);
+	/* The rate, then the CPU share, as 8 bytes little-endian. */
+	for (int k = 0; k < 8; k++) {
+		uint64_t u, w;
+
+		memcpy(&u, &rate, 8);
+		memcpy(&w, &cpu, 8);
+		a[k] = (uint8_t)(u >> (8 * k));
+		c[k] = (uint8_t)(w >> (8 * k));
+	}
+	for (size_t i = 0; i + 16 <= len; i++)
+		if (!memcmp(buf + i, a, 8) && !memcmp(buf + i + 8, c, 8))
+			at = i;
+	assert_true(at != SIZE_MAX);
+	copy = malloc(len);
+	assert_non_null(copy);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		uint64_t u;
+
+		memcpy(copy, buf, len);
+		memcpy(&u, &cases[i].v, 8);
+		for (int k = 0; k < 8; k++)
+			copy[at + (cases[i].cpu ? 8 : 0) + (size_t)k] = (uint8_t)(u >> (8 * k));
+		reseal(copy, len);
+		expect_refused(copy, len, -EINVAL, cases[i].says);
+	}
+	free(copy);
+	diskbench_free(buf);
+	diskbench_report_free(r);
+}
+
 /* v as the encoding writes a number: 7 bits a byte, low first. */
 static size_t varint(uint8_t *out, uint64_t v)
 {
@@ -774,6 +849,7 @@ int main(void)
 		cmocka_unit_test(test_exchange_round_trip),
 		cmocka_unit_test(test_exchange_bounded_timeline),
 		cmocka_unit_test(test_exchange_corrupt),
+		cmocka_unit_test(test_exchange_doubles_checked),
 		cmocka_unit_test(test_exchange_text_checks),
 		cmocka_unit_test(test_exchange_end_past_2_64),
 		cmocka_unit_test(test_exchange_merge_exact),
