@@ -301,6 +301,16 @@ static int check_combinations(struct opts *o, bool layout_given, bool tree_given
 		     "reads none (--phases without read, no --verify)\n");
 		return -1;
 	}
+	if (o->shared_file && o->block && o->size % o->block) {
+		/* Each rank's part of the shared file is whole blocks (its
+		 * layouts place blocks): a part block would not be written. */
+		say0(PROG ": --shared-file: -s %" PRIu64 " is no multiple of -b %" PRIu64
+		     ": each rank writes whole blocks of the shared file (-s %" PRIu64
+		     " or %" PRIu64 ")\n", o->size, o->block,
+		     o->size / o->block * o->block,
+		     (o->size / o->block + 1) * o->block);
+		return -1;
+	}
 	if (o->shared_file) {
 		/* The phases a shared file has: its write and read. */
 		o->phases[PH_RANDOM] = false;

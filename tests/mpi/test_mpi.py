@@ -881,6 +881,9 @@ def test_refused_before_anything():
             (["--shared-file", "--reorder"], "all 4 ranks are on one node"),
             (["--shared-file", "--reorder-shift", "4"], "a whole turn of 4 ranks"),
             (["--shared-file", "--tree", "1:2"], "--shared-file has none"),
+            # Each rank's part of a shared file is whole blocks: 1 MiB is
+            # three blocks of 300 KiB and a part one, which was not written.
+            (["--shared-file", "-b", "300k"], "-s 1048576 is no multiple of -b 307200"),
             (["--files-dir", "shared", "--dirs", "4"], "--tree 1:4"),
             (["--tree", "9:9"], "is more than 100000 directories"),
             (["-i", "0"], "--repetitions"),
