@@ -149,3 +149,27 @@ def test_results_and_events_of_other_phases(tmp_path):
     assert r.info(1).name == "by hand"
     with pytest.raises(ValueError):
         j.add(made)                      # closed
+
+
+def test_no_room_names_the_file(tmp_path):
+    """A journal write that fails for room (ENOSPC) names the journal's
+    file: the library knows only its descriptor, and said "journal:
+    writing its run's start failed: No space left on device" alone."""
+    if os.geteuid() != 0:
+        pytest.skip("a small tmpfs needs root")
+    full = tmp_path / "full"
+    full.mkdir()
+    m = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4k", "none",
+                        str(full)], capture_output=True, text=True)
+    if m.returncode:
+        pytest.skip("mount: " + m.stderr.strip())
+    try:
+        path = str(full / "run.journal")
+        with diskbench.Journal(path) as j:
+            with pytest.raises(DiskbenchError) as e:
+                j.begin(name="x" * 8000)
+            assert e.value.errno == errno.ENOSPC
+            assert path in str(e.value)
+            assert "No space left on device" in str(e.value)
+    finally:
+        subprocess.run(["umount", str(full)])

@@ -42,7 +42,11 @@ class Journal(Closeable):
                      os.O_NOFOLLOW | os.O_CLOEXEC, 0o666)
         j = C.P()
         try:
-            check(C.journal_new(byref(j), fd), "journal_new")
+            try:
+                check(C.journal_new(byref(j), fd), "journal_new")
+            except DiskbenchError as e:
+                e.filename = self._path   # no room for its header
+                raise
         except BaseException:
             # The empty file made here goes, if its name still leads to it.
             st = os.fstat(fd)
@@ -77,6 +81,17 @@ class Journal(Closeable):
     errmsg = property(_msg, doc="Why the journal's last failing call failed; "
                                 "'' if none.")
 
+    def _check(self, rc: int, function: str) -> None:
+        # A write that failed (no room, an I/O error) names the journal's
+        # file: the library knows only its descriptor.
+        try:
+            check(rc, function, self._msg)
+        except DiskbenchError as e:
+            if e.errno not in (_errno.EINVAL, _errno.EBUSY, _errno.E2BIG,
+                               _errno.ENOMEM):
+                e.filename = self._path
+            raise
+
     def _blocking(self, fn: Any, *args: Any) -> int:
         # The GIL is let go while a record is flushed: the journal is held
         # (close() answers EBUSY) meanwhile.
@@ -100,28 +115,28 @@ class Journal(Closeable):
         (a RunInfo and/or its fields as keywords), completed as
         Report.add_run() completes it, and the run's phases."""
         st, keep = _info_arg(info, fields)._struct()
-        check(self._blocking(C.journal_begin, byref(st), _run_ptr(run)),
-              "journal_begin", self._msg)
+        self._check(self._blocking(C.journal_begin, byref(st), _run_ptr(run)),
+                    "journal_begin")
 
     def end(self, run: Optional[Any] = None, info: Optional[RunInfo] = None,
             **fields: Any) -> None:
         """Records that the open run ended, with its final metadata (that of
         its start where none is given)."""
         if info is None and not fields:
-            check(self._blocking(C.journal_end, None, _run_ptr(run)),
-                  "journal_end", self._msg)
+            self._check(self._blocking(C.journal_end, None, _run_ptr(run)),
+                    "journal_end")
             return
         st, keep = _info_arg(info, fields)._struct()
-        check(self._blocking(C.journal_end, byref(st), _run_ptr(run)),
-              "journal_end", self._msg)
+        self._check(self._blocking(C.journal_end, byref(st), _run_ptr(run)),
+                    "journal_end")
 
     def add(self, result: Result) -> None:
         """Journals a result made without a run's event (a merge)."""
         if not isinstance(result, Result):
             raise TypeError("result must be a Result, not %s"
                             % type(result).__name__)
-        check(self._blocking(C.journal_add, result._p), "journal_add",
-              self._msg)
+        self._check(self._blocking(C.journal_add, result._p),
+                    "journal_add")
 
     def event(self, type: str, phase_index: int, phase_count: int,
               phase_name: str, kind: Any, result: Optional[Result] = None,
@@ -140,8 +155,8 @@ class Journal(Closeable):
         ev.phase_kind = int(kind)
         ev.result = result._p if result is not None else None
         ev.error = error
-        check(self._blocking(C.journal_event, byref(ev)), "journal_event",
-              self._msg)
+        self._check(self._blocking(C.journal_event, byref(ev)),
+                    "journal_event")
 
     def _event_ptr(self, ev: Any) -> int:
         """For a Run's trampoline: the C event journalled; the status."""
