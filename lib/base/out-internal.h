@@ -17,8 +17,10 @@
  * table and every one-line message), and a message that quotes input shows
  * them escaped. diskbench__has_control() finds one in s[0..n).
  * diskbench__escape() writes s[0..n) into out for a message: \n, \r, \t
- * and \xNN for the control characters, the rest as it is, at most max
- * bytes of s and "..." if there were more; out holds
+ * and \xNN for the control characters and for a byte that is no part of
+ * well-formed UTF-8, the rest as it is, at most max bytes of s, cut
+ * before a character that would pass them (so that the message is
+ * UTF-8), and "..." if there were more; out holds
  * DISKBENCH__ESCAPED_SIZE(max) bytes. Returns out.
  */
 #define DISKBENCH__ESCAPED_SIZE(max) (4 * (size_t)(max) + 4)

@@ -24,24 +24,37 @@ bool diskbench__has_control(const char *s, size_t n)
 const char *diskbench__escape(char *out, const char *s, size_t n, size_t max)
 {
 	static const char hex[] = "0123456789abcdef";
-	size_t o = 0;
+	size_t o = 0, i = 0;
 
-	for (size_t i = 0; i < n && i < max; i++) {
-		unsigned char c = (unsigned char)s[i];
+	while (i < n) {
+		unsigned char c = (unsigned char)s[i], seq[5] = { 0 };
+		size_t len;
 
+		/* The sequence at i, read no further than n. */
+		for (size_t k = 0; k < 4 && i + k < n; k++)
+			seq[k] = (unsigned char)s[i + k];
+		len = c < 0x80 ? 1 : diskbench__utf8_len(seq, NULL);
+		/* Cut on a character's boundary: the message stays UTF-8. */
+		if (i + (len ? len : 1) > max)
+			break;
 		if (c == '\n' || c == '\r' || c == '\t') {
 			out[o++] = '\\';
 			out[o++] = c == '\n' ? 'n' : c == '\r' ? 'r' : 't';
-		} else if (c < 0x20 || c == 0x7f) {
+		} else if (c < 0x20 || c == 0x7f || !len) {
+			/* A control, or a byte of no UTF-8 character. */
 			out[o++] = '\\';
 			out[o++] = 'x';
 			out[o++] = hex[c >> 4];
 			out[o++] = hex[c & 15];
 		} else {
-			out[o++] = (char)c;
+			memcpy(out + o, s + i, len);
+			o += len;
+			i += len;
+			continue;
 		}
+		i++;
 	}
-	if (n > max) {
+	if (i < n) {
 		memcpy(out + o, "...", 3);
 		o += 3;
 	}

@@ -735,10 +735,69 @@ static void test_restore_interval_hist(void **state)
 	}
 }
 
+/* Whether s is well-formed UTF-8 to its NUL. */
+static bool all_utf8(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	while (*p) {
+		size_t len = diskbench__utf8_len(p, NULL);
+
+		if (!len)
+			return false;
+		p += len;
+	}
+	return true;
+}
+
+/* A name quoted in a message is cut on a character's boundary, never in
+ * the middle of one, and a byte of no character is escaped: the message
+ * is UTF-8 whatever the name (it was cut after 40 bytes, mid-character). */
+static void test_escape_cuts_on_characters(void **state)
+{
+	char out[DISKBENCH__ESCAPED_SIZE(40)], name[64];
+
+	(void)state;
+	/* 39 bytes of ASCII, then "é" (2 bytes) across the 40th. */
+	memset(name, 'a', 39);
+	memcpy(name + 39, "\xc3\xa9z", 4);
+	diskbench__escape(out, name, strlen(name), 40);
+	assert_true(all_utf8(out));
+	assert_int_equal(strlen(out), 39 + 3);
+	assert_string_equal(out + 39, "...");
+	/* "€" (3 bytes) at 38..40: left out whole. */
+	memset(name, 'b', 38);
+	memcpy(name + 38, "\xe2\x82\xac" "c", 5);
+	diskbench__escape(out, name, strlen(name), 40);
+	assert_true(all_utf8(out));
+	assert_string_equal(out + 38, "...");
+	/* Ending on the boundary: the character whole, then "...". */
+	memset(name, 'c', 38);
+	memcpy(name + 38, "\xc3\xa9" "d", 4);
+	diskbench__escape(out, name, strlen(name), 40);
+	assert_string_equal(out + 38, "\xc3\xa9...");
+	/* Exactly max bytes: no "...". */
+	diskbench__escape(out, name, 40, 40);
+	assert_string_equal(out + 38, "\xc3\xa9");
+	/* Bytes of no character, and a sequence cut by n: escaped. */
+	diskbench__escape(out, "x\xff\xc3(\xe2\x82", 6, 40);
+	assert_string_equal(out, "x\\xff\\xc3(\\xe2\\x82");
+	assert_true(all_utf8(out));
+	/* Controls as before. */
+	diskbench__escape(out, "a\nb\x1b", 4, 40);
+	assert_string_equal(out, "a\\nb\\x1b");
+	/* The worst case fits: 40 bad bytes, each \xNN, and "...". */
+	memset(name, 0xff, 41);
+	name[41] = 0;
+	diskbench__escape(out, name, 41, 40);
+	assert_int_equal(strlen(out), 4 * 40 + 3);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_utf8_len_edges),
+		cmocka_unit_test(test_escape_cuts_on_characters),
 		cmocka_unit_test(test_kind_table),
 		cmocka_unit_test(test_hist_empty_shape),
 		cmocka_unit_test(test_target_alloc_large_buffers),
