@@ -44,6 +44,16 @@
 #ifndef __WALL
 #define __WALL 0x40000000
 #endif
+/* The sampler held by a descriptor (kernel 5.2, waitid's P_PIDFD 5.4). */
+#ifndef CLONE_PIDFD
+#define CLONE_PIDFD 0x00001000
+#endif
+#ifndef P_PIDFD
+#define P_PIDFD 3
+#endif
+#ifndef SYS_pidfd_send_signal
+#define SYS_pidfd_send_signal 424
+#endif
 #endif
 
 #include "base/clock-internal.h"
@@ -319,6 +329,7 @@ struct diskbench__devstat {
 	struct shared *sh;
 	size_t sh_len;
 	pid_t pid;              /* 0: none */
+	int pidfd;              /* the process's descriptor; -1: held by pid */
 	pid_t parent;
 	/* the descriptors it keeps, in increasing order */
 	int keep[MAX_DEVICES + 2];
@@ -695,6 +706,7 @@ int diskbench__devstat_new(struct diskbench__devstat **out,
 	ds->o = *opts;
 	ds->pressure_fd = -1;
 	ds->meminfo_fd = -1;
+	ds->pidfd = -1;
 	for (size_t i = 0; i < MAX_DEVICES; i++)
 		ds->stat_fd[i] = -1;
 	ds->interval_ns = opts->interval_ns ? opts->interval_ns : 100000000u;
@@ -957,8 +969,17 @@ int diskbench__devstat_start(struct diskbench__devstat *ds)
 			ds->keep[j] = ds->keep[j - 1];
 			ds->keep[j - 1] = x;
 		}
-	/* A copy of this process sharing nothing, no signal when it ends. */
-	pid = syscall(SYS_clone, 0UL, NULL, NULL, NULL, NULL);
+	/* A copy of this process sharing nothing, no signal when it ends,
+	 * held by a descriptor: a program that waits for any child
+	 * (waitpid(-1, __WALL)) may reap it, and its pid then be another
+	 * child's, never signalled or waited for in its place. Before
+	 * Linux 5.2, by its pid. */
+	ds->pidfd = -1;
+	pid = syscall(SYS_clone, (unsigned long)CLONE_PIDFD, NULL, &ds->pidfd, NULL, NULL);
+	if (pid < 0 && errno == EINVAL) {
+		ds->pidfd = -1;
+		pid = syscall(SYS_clone, 0UL, NULL, NULL, NULL, NULL);
+	}
 	if (pid == 0)
 		sampler_main(ds);
 	if (pid < 0) {
@@ -994,6 +1015,41 @@ void diskbench__devstat_begin(struct diskbench__devstat *ds, uint64_t begin_ns)
 #endif
 }
 
+#ifdef __linux__
+/* How the sampling process ended, if it has: 1 ended (*si says how), 0
+ * not yet, -1 no longer ours to wait for (another part of the program
+ * reaped it: ECHILD). */
+static int sampler_ended(struct diskbench__devstat *ds, siginfo_t *si)
+{
+	memset(si, 0, sizeof(*si));
+	if (ds->pidfd >= 0) {
+		if (waitid((idtype_t)P_PIDFD, (id_t)ds->pidfd, si,
+			   WEXITED | WNOHANG | __WALL) == 0)
+			return si->si_pid ? 1 : 0;
+		if (errno == EINVAL) {
+			/* No P_PIDFD (before 5.4): by pid, below. */
+			close(ds->pidfd);
+			ds->pidfd = -1;
+		} else {
+			return errno == EINTR ? 0 : -1;
+		}
+	}
+	{
+		int status;
+		pid_t w = waitpid(ds->pid, &status, __WALL | WNOHANG);
+
+		if (w == 0 || (w < 0 && errno == EINTR))
+			return 0;
+		if (w < 0)
+			return -1;
+		si->si_pid = w;
+		si->si_code = WIFSIGNALED(status) ? CLD_KILLED : CLD_EXITED;
+		si->si_status = WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status);
+		return 1;
+	}
+}
+#endif
+
 /* Stops the sampling process and waits for it; its rows become ours. */
 static int stop_process(struct diskbench__devstat *ds)
 {
@@ -1001,7 +1057,8 @@ static int stop_process(struct diskbench__devstat *ds)
 
 #ifdef __linux__
 	if (ds->pid > 0) {
-		int status, i;
+		siginfo_t si;
+		int ended = 0, i;
 
 		atomic_store(&ds->sh->state, STOP);
 		futex_wake(&ds->sh->state);
@@ -1009,9 +1066,8 @@ static int stop_process(struct diskbench__devstat *ds)
 		 * second (stuck in a read of /sys, or in a runtime's lock
 		 * under a sanitizer) is killed: its rows so far stay. */
 		for (i = 0; i < 1000; i++) {
-			pid_t w = waitpid(ds->pid, &status, __WALL | WNOHANG);
-
-			if (w == ds->pid || (w < 0 && errno != EINTR))
+			ended = sampler_ended(ds, &si);
+			if (ended)
 				break;
 			if (i < 1000 - 1) {
 				struct timespec ms = { 0, 1000000 };
@@ -1019,13 +1075,29 @@ static int stop_process(struct diskbench__devstat *ds)
 				nanosleep(&ms, NULL);
 			}
 		}
-		if (i == 1000) {
-			kill(ds->pid, SIGKILL);
-			while (waitpid(ds->pid, &status, __WALL) < 0 && errno == EINTR)
+		if (!ended) {
+			/* Through its descriptor: never another process. By
+			 * pid only where the kernel has no pidfd. */
+			if (ds->pidfd >= 0)
+				syscall(SYS_pidfd_send_signal, ds->pidfd, SIGKILL, NULL, 0);
+			else
+				kill(ds->pid, SIGKILL);
+			while ((ended = sampler_ended(ds, &si)) == 0)
 				;
 			set_note(ds, "sampling stopped: the sampling process did not "
 				 "stop when told, and was killed");
+		} else if (ended < 0) {
+			set_note(ds, "sampling stopped: the sampling process was waited "
+				 "for elsewhere in the program (a wait for any child, "
+				 "with __WALL); the intervals it sampled before stay");
+		} else if (si.si_code == CLD_KILLED || si.si_code == CLD_DUMPED) {
+			set_note(ds, "sampling stopped: the sampling process was killed "
+				 "by signal %d (%s); the intervals it sampled before stay",
+				 si.si_status, strsignal(si.si_status));
 		}
+		if (ds->pidfd >= 0)
+			close(ds->pidfd);
+		ds->pidfd = -1;
 		ds->pid = 0;
 	}
 	if (ds->sh) {
@@ -1106,6 +1178,16 @@ int diskbench__devstat_finish(struct diskbench__devstat *ds, uint64_t frame_ns,
 	if (!err)
 		err = build(ds, start_ns > ds->begin_ns ? start_ns : ds->begin_ns,
 			    frame_ns < start_ns ? frame_ns : start_ns);
+	if (!err && ds->series->npoints == 0) {
+		/* Never sampled (the process could not start, the first
+		 * sample failed): no device is listed, as where there is
+		 * none; the note says why. */
+		for (size_t i = 0; i < ds->series->ndev; i++)
+			free(ds->series->dev[i].name);
+		free(ds->series->dev);
+		ds->series->dev = NULL;
+		ds->series->ndev = 0;
+	}
 	if (err) {
 		diskbench__devstat_free(ds);
 		return err;

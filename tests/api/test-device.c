@@ -7,6 +7,11 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <stddef.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1355,6 +1360,218 @@ static void test_killed(void **state)
 	free(dir);
 }
 
+/*
+ * The sampling process taken from the library during a phase, by a
+ * careless host: killed (KILL), or killed and reaped by a wait for any
+ * child, its pid then given to a child of the host's (REAP). At the
+ * phase's end the library neither waits for nor signals that child, and
+ * the note says how sampling stopped; the intervals before stay.
+ */
+enum taken { KILL, REAP };
+
+struct taker {
+	enum taken how;
+	pid_t sampler;
+	pid_t child;            /* REAP: the host's child with the sampler's pid */
+	bool reused;
+};
+
+/* The next child of this process gets pid (as root, through
+ * ns_last_pid); whether it did. */
+static pid_t fork_as(pid_t pid)
+{
+	for (int tries = 0; tries < 20; tries++) {
+		FILE *f = fopen("/proc/sys/kernel/ns_last_pid", "w");
+		pid_t c;
+
+		if (!f)
+			return -1;
+		fprintf(f, "%d", (int)pid - 1);
+		if (fclose(f) != 0)
+			return -1;
+		c = fork();
+		if (c == 0) {
+			pause();
+			_exit(0);
+		}
+		if (c == pid || c < 0)
+			return c;
+		kill(c, SIGKILL);
+		waitpid(c, NULL, 0);
+	}
+	return -1;
+}
+
+static int take_sampler(const struct diskbench_progress *p, void *user_data)
+{
+	struct taker *tk = user_data;
+	int status;
+
+	(void)p;
+	if (tk->sampler)
+		return 0;
+	tk->sampler = sampler_of(getpid());
+	if (!tk->sampler)
+		return 0;
+	kill(tk->sampler, SIGKILL);
+	if (tk->how == REAP) {
+		assert_int_equal(waitpid(tk->sampler, &status, __WALL), tk->sampler);
+		tk->child = fork_as(tk->sampler);
+		tk->reused = tk->child == tk->sampler;
+	}
+	return 0;
+}
+
+/* Whether the host's child got the sampler's pid (REAP, as root). */
+static bool sampler_taken(const char *dir, enum taken how)
+{
+	struct diskbench_target_opts to = DISKBENCH_TARGET_OPTS_INIT;
+	struct diskbench_run_opts ro = DISKBENCH_RUN_OPTS_INIT;
+	struct diskbench_seq_opts so = DISKBENCH_SEQ_OPTS_INIT;
+	struct taker tk = { .how = how };
+	struct diskbench_engine *e;
+	struct diskbench_target *t;
+	struct diskbench_run *run;
+	struct diskbench_phase *p;
+	const struct diskbench_result *r;
+	const char *note;
+	char *msg = NULL;
+
+	assert_ok(diskbench_engine_sync_new(&e));
+	to.engine = e;
+	to.file_bytes = 8 << 20;
+	to.block_bytes = 64 << 10;
+	if (diskbench_target_new(&t, dir, &to, &msg))
+		fail_msg("target_new: %s", msg ? msg : "");
+	ro.device_interval_ns = 20 * MS;
+	ro.progress = take_sampler;
+	ro.progress_user_data = &tk;
+	ro.progress_interval_ns = 100 * MS;
+	assert_ok(diskbench_run_new(&run, t, &ro));
+	so.flags = DISKBENCH_SEQ_WRITE;
+	so.time_limit_ns = 500 * MS;
+	assert_ok(diskbench_phase_seq_new(&p, &so));
+	assert_ok(diskbench_run_add(run, p));
+	run_execute_ok(run);
+	r = diskbench_run_result(run, 0);
+	note = diskbench_result_device_note(r);
+	print_message("sampler %d taken (%s), child %d: %s\n", (int)tk.sampler,
+		      how == KILL ? "killed" : "reaped", (int)tk.child, note ? note : "");
+	assert_true(tk.sampler > 0);
+	assert_non_null(note);
+	/* What it sampled before it was taken stays. */
+	assert_true(diskbench_result_device_count(r) >= 1);
+	assert_true(diskbench_result_device_point_count(r) >= 1);
+	if (how == KILL) {
+		assert_non_null(strstr(note, "sampling stopped: the sampling process "
+					     "was killed by signal 9"));
+	} else {
+		assert_non_null(strstr(note, "sampling stopped: the sampling process "
+					     "was waited for elsewhere"));
+		/* The host's child, with the sampler's old pid, lives on. */
+		if (tk.child > 0) {
+			assert_false(dead(tk.child));
+			kill(tk.child, SIGKILL);
+			assert_int_equal(waitpid(tk.child, NULL, 0), tk.child);
+		}
+	}
+	diskbench_run_free(run);
+	diskbench_target_free(t);
+	diskbench_engine_free(e);
+	return tk.reused;
+}
+
+static void test_sampler_taken(void **state)
+{
+	const char *base = getenv("DISKBENCH_TEST_DISK_DIR");
+	char *dir = make_dir(base ? base : "/var/tmp");
+	struct stat st;
+	bool reused;
+
+	(void)state;
+	assert_int_equal(stat(dir, &st), 0);
+	if (major(st.st_dev) == 0) {
+		rmdir(dir);
+		skip();   /* the test's directory is on no block device */
+	}
+
+	sampler_taken(dir, KILL);
+	assert_dir_empty(dir);
+	reused = sampler_taken(dir, REAP);
+	assert_dir_empty(dir);
+	rmdir(dir);
+	free(dir);
+	if (!reused)
+		skip();    /* no pid given back to a child (not root) */
+}
+
+/*
+ * A sampling process that cannot start (a seccomp filter refusing clone,
+ * as a sandbox may): the phase runs, its result lists no device, as
+ * where there is none, and the note says why.
+ */
+static void test_sampler_refused(void **state)
+{
+	const char *base = getenv("DISKBENCH_TEST_DISK_DIR");
+	char *dir = make_dir(base ? base : "/var/tmp");
+	struct stat st;
+	int status;
+	pid_t pid;
+
+	(void)state;
+	assert_int_equal(stat(dir, &st), 0);
+	if (major(st.st_dev) == 0) {
+		rmdir(dir);
+		skip();   /* the test's directory is on no block device */
+	}
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct sock_filter f[] = {
+			BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+			BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_clone, 2, 0),
+			BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 435 /* clone3 */, 1, 0),
+			BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+			BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+		};
+		struct sock_fprog prog = { sizeof(f) / sizeof(f[0]), f };
+		struct diskbench_engine *e;
+		struct diskbench_target *t;
+		struct diskbench_run *run;
+		const struct diskbench_result *r;
+		const char *note;
+
+		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
+		    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0))
+			_exit(3);
+		run = write_run(dir, 0, &t, &e, NULL);
+		if (diskbench_run_execute(run))
+			_exit(4);
+		r = diskbench_run_result(run, 0);
+		note = diskbench_result_device_note(r);
+		fprintf(stderr, "devices %zu, points %zu, note: %s\n",
+			diskbench_result_device_count(r),
+			diskbench_result_device_point_count(r), note ? note : "(none)");
+		if (diskbench_result_device_count(r) || diskbench_result_device_point_count(r))
+			_exit(5);
+		if (!note || !strstr(note, "not sampled: the sampling process: "
+				      "Operation not permitted"))
+			_exit(6);
+		if (diskbench_result_ops(r) == 0)
+			_exit(7);
+		diskbench_run_free(run);
+		diskbench_target_free(t);
+		diskbench_engine_free(e);
+		_exit(0);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		fail_msg("the run under a filter refusing clone: status %#x", status);
+	assert_dir_empty(dir);
+	rmdir(dir);
+	free(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1369,6 +1586,8 @@ int main(void)
 		cmocka_unit_test(test_explained_summary),
 		cmocka_unit_test(test_explained_compare),
 		cmocka_unit_test(test_killed),
+		cmocka_unit_test(test_sampler_taken),
+		cmocka_unit_test(test_sampler_refused),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
