@@ -508,8 +508,12 @@ DISKBENCH_API void diskbench_run_sweep_opts_init(struct diskbench_run_sweep_opts
  * content is what the phases write (bonnie++'s per-byte or block
  * patterns, zeros for the probe and the small files; large files are
  * sampled). Everything is reached from a descriptor of dir, never
- * following a link, and a name is checked again to lead to the inode
- * checked just before it is removed. What fails a check is left, and
+ * following a link. An entry that passes is first renamed to a private
+ * name of the sweep's in the same directory (never over anything), its
+ * identity checked again there, and only then removed: a stranger's file
+ * renamed over a checked name meanwhile is put back (or, where its name
+ * was taken again, left under the private name, and said so), never
+ * removed. What fails a check is left, and
  * said to fn with the reason. A results journal named after a run
  * (`PREFIX.PID.journal`, <diskbench/journal.h>; diskbench-bonnie names its
  * own so) is never removed: it holds what the killed run measured; it is

@@ -173,3 +173,39 @@ def test_no_room_names_the_file(tmp_path):
             assert "No space left on device" in str(e.value)
     finally:
         subprocess.run(["umount", str(full)])
+
+
+def test_damaged_in_its_middle(tdir, tmp_path):
+    """A journal whose record length is damaged mid-file reads up to the
+    damage: the results before it kept, the phase it cut partial, and a
+    DiskbenchWarning (and Report.read_note) naming the record."""
+    path = str(tmp_path / "run.journal")
+    with diskbench.Journal(path) as j, \
+            diskbench.Target(tdir, file_size=2 * MiB) as t:
+        run = small_run(t, journal=j)
+        j.begin(run, name="damaged")
+        run.execute()
+        j.end(run, name="damaged")
+        run.close()
+    with open(path, "rb") as f:
+        data = bytearray(f.read())
+    # Records from byte 12: a type byte, a 32-bit length, the payload and
+    # a CRC-32. The seventh's length (phase 2's result) gets its top bit.
+    at, starts = 12, []
+    while at < len(data):
+        starts.append(at)
+        at += 1 + 4 + int.from_bytes(data[at + 1:at + 5], "little") + 4
+    assert at == len(data) and len(starts) == 26
+    whole = diskbench.Report()
+    assert whole.loads(bytes(data)) == 1 and whole.read_note == ""
+    data[starts[6] + 4] ^= 0x80
+    back = diskbench.Report()
+    with pytest.warns(diskbench.DiskbenchWarning,
+                      match=r"journal record 7 \(byte %d\)" % starts[6]):
+        assert back.loads(bytes(data), source="run.journal") == 1
+    assert "kept the 1 run and 2 results" in back.read_note
+    res = back.results(0)
+    assert [r.encode() for r in res[:2]] == \
+        [r.encode() for r in whole.results(0)[:2]]
+    assert res[2].errno == errno.EBADMSG and res[2].partial
+    assert "journal record 7" in res[2].errmsg

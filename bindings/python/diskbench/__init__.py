@@ -24,7 +24,8 @@ from __future__ import annotations
 from typing import Tuple
 
 from . import _lib
-from ._common import DiskbenchError, DiskbenchValueError, strerror
+from ._common import (DiskbenchError, DiskbenchValueError, DiskbenchWarning,
+                      strerror)
 from ._engine import (Buffer, Engine, EngineOps, EngineTable, IOOp, IORequest,
                       OpenFlags)
 from ._journal import Journal
@@ -42,6 +43,7 @@ from ._stats import (Bucket, DeviceInfo, DevicePoint, DeviceSample, Histogram,
 __all__ = [
     "version", "version_string", "check_version", "strerror", "clock_ns",
     "cpu_time", "library_path", "DiskbenchError", "DiskbenchValueError",
+    "DiskbenchWarning",
     "Histogram", "Bucket", "Timeline", "TimelinePoint", "Recorder", "Result",
     "PhaseKind", "phase_kind_name", "Engine", "EngineOps", "EngineTable",
     "Buffer", "IORequest", "IOOp", "OpenFlags", "Target", "Phase",

@@ -44,6 +44,13 @@ class DiskbenchError(OSError):
         self.function = function
 
 
+class DiskbenchWarning(UserWarning):
+    """What the library kept back from a call that succeeded: a results
+    journal damaged in its middle, read up to the damage (Report.load(),
+    Report.loads(); the message names the record, its byte offset and what
+    was kept, as Report.read_note does)."""
+
+
 class DiskbenchValueError(DiskbenchError, ValueError):
     """A value the library would refuse or misread (out of range, NaN, a
     NUL in a string), refused before anything reaches C: both a ValueError

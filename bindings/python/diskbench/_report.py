@@ -9,12 +9,13 @@ import enum
 import io
 import os
 import sys
+import warnings
 from ctypes import byref, sizeof
 from typing import (IO, Any, Callable, Dict, Iterator, List, NamedTuple,
                     Optional, Sequence, Union)
 
 from . import _lib as C
-from ._common import (Closeable, DiskbenchValueError, PathArg,
+from ._common import (Closeable, DiskbenchValueError, DiskbenchWarning, PathArg,
                       _CallbackErrors, _Ref, check, check_bool, check_float,
                       check_int, cpath, cstr, decode, raise_first)
 from ._info import RunInfo, _info_arg, _merge_info
@@ -234,6 +235,7 @@ class Report(Closeable):
         r = C.P()
         check(C.report_new(byref(r)), "report_new")
         self._ref = _Ref(r.value, C.report_free, "Report")
+        self._read_note = ""
 
     @classmethod
     def read(cls, source: Union[PathArg, IO[bytes]],
@@ -257,6 +259,21 @@ class Report(Closeable):
 
     errmsg = property(_msg, doc="Why the last failing call failed; '' if none.")
 
+    read_note = property(
+        lambda self: self._read_note,
+        doc="What the last load() or loads() that succeeded kept back: for a "
+            "results journal damaged in its middle, the record, its byte "
+            "offset and what was kept (also given as a DiskbenchWarning); '' "
+            "if it read everything.")
+
+    def _read(self, n: int) -> int:
+        # A read that succeeded with a message: a journal damaged in its
+        # middle, kept up to the damage.
+        self._read_note = self._msg()
+        if self._read_note:
+            warnings.warn(self._read_note, DiskbenchWarning, stacklevel=3)
+        return n
+
     def _blocking(self, fn: Any, *args: Any) -> int:
         return self._ref.call(fn, *args)  # type: ignore[union-attr]
 
@@ -273,8 +290,8 @@ class Report(Closeable):
             name = getattr(source, "name", None)
             return self.loads(data, fmt, name if isinstance(name, str) else None)
         path = cpath(source, "source")
-        return check(self._blocking(C.report_read_file, int(fmt), path),
-                     "report_read_file", self._msg)
+        return self._read(check(self._blocking(C.report_read_file, int(fmt), path),
+                                "report_read_file", self._msg))
 
     def loads(self, data: Union[bytes, bytearray, memoryview, str],
               format: Any = "auto", source: Optional[str] = None) -> int:
@@ -295,9 +312,9 @@ class Report(Closeable):
         else:
             n = mv.nbytes
             arg = (ctypes.c_char * n).from_buffer(mv) if n else None
-        return check(self._blocking(C.report_read, int(fmt), arg, n,
-                                    cstr(source, "source", True)),
-                     "report_read", self._msg)
+        return self._read(check(self._blocking(C.report_read, int(fmt), arg, n,
+                                               cstr(source, "source", True)),
+                                "report_read", self._msg))
 
     def add_run(self, run: Run, info: Optional[RunInfo] = None,
                 **fields: Any) -> None:
