@@ -269,7 +269,8 @@ static int open_dirs(struct files_run *x, bool syncs)
 
 static void close_dirs(struct files_run *x)
 {
-	for (uint32_t d = 0; d < x->ndirh; d++) {
+	/* open_dirs() may have failed to allocate either array. */
+	for (uint32_t d = 0; x->dirh && x->dirh_open && d < x->ndirh; d++) {
 		int err;
 
 		if (!x->dirh_open[d])
