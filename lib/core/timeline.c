@@ -318,11 +318,18 @@ static int diskbench_timeline_copy__impl(struct diskbench_timeline **out,
 	}
 	memcpy(tl->slots, src->slots, src->len * sizeof(*src->slots));
 	for (size_t i = 0; i < tl->len; i++) {
-		/* Its own histograms (none where memory runs out: that
-		 * interval is then incomplete, which its readers tell). */
+		/* Its own histograms: a copy is the whole of src or nothing
+		 * (only the recording, which cannot fail, leaves an
+		 * interval without its histogram). */
 		const struct diskbench__tl_hist *h = src->slots[i].h;
 
 		tl->slots[i].h = h ? hist_sum(h, NULL, 0) : NULL;
+		if (h && !tl->slots[i].h) {
+			hists_free(tl->slots, i);
+			diskbench__zfree(tl->slots, tl->cap * sizeof(*src->slots));
+			free(tl);
+			return -ENOMEM;
+		}
 	}
 	if (tl->cur >= tl->cap)
 		tl->cur = 0, tl->cur_lo = 1, tl->cur_hi = 0;
