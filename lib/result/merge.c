@@ -25,6 +25,16 @@
 /* Start plus offset, which may lie outside either type's range. */
 __extension__ typedef __int128 i128;
 
+/* Whether every interval with operations has its histogram, or none
+ * has operations. */
+static bool hists_kept(const struct diskbench_timeline *tl)
+{
+	for (size_t i = 0; i < tl->len; i++)
+		if (tl->slots[i].ops)
+			return diskbench__timeline_hists_complete(tl);
+	return true;
+}
+
 static int merge_fail(char **errmsg, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 static int merge_fail(char **errmsg, int err, const char *fmt, ...)
@@ -344,6 +354,17 @@ int diskbench__result_merge(struct diskbench_result **out,
 		}
 		err = diskbench_timeline_merge(tl, moved);
 		diskbench_timeline_free(moved);
+	}
+	/* The merge of the intervals' histograms makes new ones, and drops
+	 * one it cannot allocate (the interval is then incomplete): of
+	 * complete inputs, an incomplete sum is out of memory. */
+	if (!err) {
+		bool kept = true;
+
+		for (size_t i = 0; i < n; i++)
+			kept &= hists_kept(diskbench__measured_c(inputs[i])->tl);
+		if (kept && !hists_kept(tl))
+			err = -ENOMEM;
 	}
 	if (err) {
 		diskbench_hist_free(h);
