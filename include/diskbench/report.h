@@ -428,7 +428,9 @@ DISKBENCH_API int diskbench_report_write_file(struct diskbench_report *report,
  *         diskbench_report_errmsg() saying where it is and what was kept
  *         (see <diskbench/journal.h>); -ENOTSUP for a
  *         format that cannot be read, or JSON in a library built without
- *         a JSON parser; -ENOMEM
+ *         a JSON parser; -ENOMEM (for JSON, an allocation that fails
+ *         inside the JSON parser, jansson, may be told as the syntax
+ *         error jansson reports for it instead, -EINVAL)
  */
 DISKBENCH_API int diskbench_report_read(struct diskbench_report *report,
 					enum diskbench_format format,

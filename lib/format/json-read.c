@@ -1199,7 +1199,10 @@ int diskbench__read_json(struct diskbench_report *r, const char *buf,
 	(void)lineno;
 	root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
 	if (!root) {
-		if (json_error_code(&je) == json_error_out_of_memory)
+		/* jansson says nothing at all (no text, line -1) when its
+		 * lexer's first buffer cannot be allocated. */
+		if (json_error_code(&je) == json_error_out_of_memory ||
+		    !je.text[0])
 			return -ENOMEM;
 		char shown[DISKBENCH__ESCAPED_SIZE(JSON_ERROR_TEXT_LENGTH)];
 
