@@ -68,18 +68,38 @@ static _Alignas(16) unsigned char boot[8192];
 static size_t boot_used;
 static int resolving;
 
+#if UNDER_SANITIZER
+/* The sanitizer runtime's own names for its allocator (GCC's libasan,
+ * LLVM's before 17): no dlsym() while the runtime starts up. */
+extern void *__interceptor_malloc(size_t) __attribute__((weak));
+extern void *__interceptor_calloc(size_t, size_t) __attribute__((weak));
+extern void *__interceptor_realloc(void *, size_t) __attribute__((weak));
+extern int __interceptor_posix_memalign(void **, size_t, size_t) __attribute__((weak));
+extern void __interceptor_free(void *) __attribute__((weak));
+#endif
+
 static void resolve(void)
 {
 	if (next_free)
 		return;
 #if UNDER_SANITIZER
+	if (__interceptor_malloc && __interceptor_calloc && __interceptor_realloc &&
+	    __interceptor_posix_memalign && __interceptor_free) {
+		next_malloc = __interceptor_malloc;
+		next_calloc = __interceptor_calloc;
+		next_realloc = __interceptor_realloc;
+		next_posix_memalign = __interceptor_posix_memalign;
+		next_free = __interceptor_free;
+		return;
+	}
 	resolving = 1;
-	next_malloc = (void *(*)(size_t))dlsym(RTLD_NEXT, "malloc");
-	next_calloc = (void *(*)(size_t, size_t))dlsym(RTLD_NEXT, "calloc");
-	next_realloc = (void *(*)(void *, size_t))dlsym(RTLD_NEXT, "realloc");
-	next_posix_memalign = (int (*)(void **, size_t, size_t))
-		dlsym(RTLD_NEXT, "posix_memalign");
-	next_free = (void (*)(void *))dlsym(RTLD_NEXT, "free");
+	/* Through a void ** : ISO C converts no object pointer to a
+	 * function pointer. */
+	*(void **)&next_malloc = dlsym(RTLD_NEXT, "malloc");
+	*(void **)&next_calloc = dlsym(RTLD_NEXT, "calloc");
+	*(void **)&next_realloc = dlsym(RTLD_NEXT, "realloc");
+	*(void **)&next_posix_memalign = dlsym(RTLD_NEXT, "posix_memalign");
+	*(void **)&next_free = dlsym(RTLD_NEXT, "free");
 	resolving = 0;
 	if (!next_malloc || !next_calloc || !next_realloc ||
 	    !next_posix_memalign || !next_free)
@@ -112,7 +132,7 @@ static bool in_boot(const void *p)
 
 /*
  * The pointers handed out and not yet freed: an open-addressing set
- * (linear probing, deletion by backward shift), under a mutex since the
+ * (linear probing, deletion by backward shift), under a lock since the
  * run's workers allocate too. Its size is the live count. A pointer it
  * does not hold (allocated before main, or by the sanitizer's own
  * interceptors) is freed without being counted.
@@ -122,7 +142,22 @@ static bool in_boot(const void *p)
 static uintptr_t set[SET_CAP];
 static size_t set_n;
 static bool set_full;
-static pthread_mutex_t set_lock = PTHREAD_MUTEX_INITIALIZER;
+/* A spin lock, not a pthread mutex: a sanitizer's interceptor of
+ * pthread_mutex_lock is not ready while its runtime starts up. */
+static atomic_flag set_lock = ATOMIC_FLAG_INIT;
+/* Set by main(): what is allocated before is not counted. */
+static atomic_bool tracking;
+
+static void lock(void)
+{
+	while (atomic_flag_test_and_set_explicit(&set_lock, memory_order_acquire))
+		;
+}
+
+static void unlock(void)
+{
+	atomic_flag_clear_explicit(&set_lock, memory_order_release);
+}
 
 static size_t slot_of(uintptr_t p)
 {
@@ -135,12 +170,12 @@ static void set_add(void *ptr)
 	uintptr_t p = (uintptr_t)ptr;
 	size_t i;
 
-	if (!ptr)
+	if (!ptr || !atomic_load(&tracking))
 		return;
-	pthread_mutex_lock(&set_lock);
+	lock();
 	if (set_n >= SET_CAP / 4 * 3) {
 		set_full = true;   /* reported by the tests, never silent */
-		pthread_mutex_unlock(&set_lock);
+		unlock();
 		return;
 	}
 	for (i = slot_of(p); set[i]; i = (i + 1) & (SET_CAP - 1))
@@ -149,7 +184,7 @@ static void set_add(void *ptr)
 	if (!set[i])
 		set_n++;
 	set[i] = p;
-	pthread_mutex_unlock(&set_lock);
+	unlock();
 }
 
 static void set_del(void *ptr)
@@ -157,9 +192,9 @@ static void set_del(void *ptr)
 	uintptr_t p = (uintptr_t)ptr;
 	size_t i, j, k;
 
-	if (!ptr)
+	if (!ptr || !atomic_load(&tracking))
 		return;
-	pthread_mutex_lock(&set_lock);
+	lock();
 	for (i = slot_of(p); set[i] && set[i] != p; i = (i + 1) & (SET_CAP - 1))
 		;
 	if (set[i]) {
@@ -175,16 +210,16 @@ static void set_del(void *ptr)
 			}
 		}
 	}
-	pthread_mutex_unlock(&set_lock);
+	unlock();
 }
 
 static size_t live(void)
 {
 	size_t n;
 
-	pthread_mutex_lock(&set_lock);
+	lock();
 	n = set_n;
-	pthread_mutex_unlock(&set_lock);
+	unlock();
 	return n;
 }
 
@@ -1261,6 +1296,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_run_device),
 	};
 
+	atomic_store(&tracking, true);
 	/* One test alone: test-api-alloc-fail test_run */
 	if (argc > 1)
 		cmocka_set_test_filter(argv[1]);
