@@ -264,8 +264,11 @@ struct diskbench_compare;
  * @param[in]  report the report
  * @param[in]  opts   options, or NULL for the defaults
  * @return 0; -EINVAL for a NULL argument, an option out of range or a
- *         struct too small; -E2BIG for unknown non-zero option bytes;
- *         -ENOMEM
+ *         struct too small; -E2BIG for unknown non-zero option bytes, or
+ *         for more cells (tests x set-ups) than 65536 or four a result,
+ *         whichever is more (runs of distinct names whose phases have
+ *         distinct names: a table of their product), said in
+ *         diskbench_error_last(); -ENOMEM
  */
 DISKBENCH_API int diskbench_compare_new(struct diskbench_compare **out,
 					const struct diskbench_report *report,

@@ -25,6 +25,14 @@
 #include "result/results-internal.h"
 #include "analysis/stall-internal.h"
 
+/* The most cells (tests x set-ups) a comparison makes: 256 set-ups of
+ * 256 tests, a table past what anyone reads, so that a report of
+ * thousands of runs of distinct names and tests costs memory in
+ * proportion to it (a few hundred bytes a cell), not to their product. */
+#define MAX_CELLS (UINT32_C(1) << 16)
+/* ...or this many a result, where that is more. */
+#define CELLS_A_RESULT 4
+
 DISKBENCH_API void
 diskbench_compare_opts_init(struct diskbench_compare_opts *opts, size_t sz)
 {
@@ -1055,6 +1063,20 @@ int diskbench__compare_make(struct diskbench_compare **out,
 		err = add_setups(c);
 	if (!err)
 		err = add_tests(c);
+	if (!err) {
+		/* Cells in proportion to the results, or the table's size. */
+		size_t results = 0, most;
+
+		for (size_t i = 0; i < n; i++)
+			results += runs[i].count;
+		most = results < MAX_CELLS / CELLS_A_RESULT ? MAX_CELLS
+							    : results * CELLS_A_RESULT;
+		if (c->ns && c->nt > most / c->ns)
+			err = diskbench__error_fail(-E2BIG, "%zu tests in %zu set-ups: "
+						    "more cells than the %zu a "
+						    "comparison of %zu results holds",
+						    c->nt, c->ns, most, results);
+	}
 	if (!err) {
 		size_t nc = c->nt * c->ns;
 

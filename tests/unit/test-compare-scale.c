@@ -31,8 +31,8 @@
 #define MIB (UINT64_C(1) << 20)
 #define MS UINT64_C(1000000)
 
-/* One put_block result of ten 1 MiB writes, one of them slow. */
-static struct diskbench_result *one_result(void)
+/* One put_block result of ten 1 MiB writes, one of them slow, named. */
+static struct diskbench_result *named_result(const char *name)
 {
 	struct diskbench_recorder *rec;
 	struct diskbench_result *res;
@@ -47,10 +47,15 @@ static struct diskbench_result *one_result(void)
 		t += d;
 	}
 	assert_int_equal(diskbench_recorder_end(rec, t), 0);
-	assert_int_equal(diskbench_result_new(&res, "put_block",
-					      DISKBENCH_PHASE_PUT_BLOCK, rec), 0);
+	assert_int_equal(diskbench_result_new(&res, name, DISKBENCH_PHASE_PUT_BLOCK,
+					      rec), 0);
 	diskbench_recorder_free(rec);
 	return res;
+}
+
+static struct diskbench_result *one_result(void)
+{
+	return named_result("put_block");
 }
 
 static size_t held(void)
@@ -174,11 +179,65 @@ static void test_compare_distinct_names_bounded(void **state)
 	in_child(distinct_names, 3, "12,000 runs of distinct names");
 }
 
+/* 12,000 runs of distinct names whose one phase each has a distinct
+ * name too: 12,000 tests in 12,000 set-ups, 144 million cells (tens of
+ * gigabytes), none of them comparing anything. Refused, with the sizes,
+ * before any cell is made. */
+static void distinct_names_and_tests(void)
+{
+	const size_t n = 12000;
+	char **names = calloc(n, sizeof(*names));
+	struct diskbench_result **res = calloc(n, sizeof(*res));
+	struct diskbench__compare_run *v = calloc(n, sizeof(*v));
+	struct diskbench_compare *c = NULL;
+	const char *msg;
+	int err;
+
+	if (!names || !res || !v)
+		_exit(2);
+	for (size_t i = 0; i < n; i++) {
+		names[i] = malloc(16);
+		if (!names[i])
+			_exit(2);
+		snprintf(names[i], 16, "x-%zu", i);
+		res[i] = named_result(names[i]);
+		v[i].name = names[i];
+		v[i].start_time_ns = UINT64_C(1700000000000000000) + i * 1000 * MS;
+		v[i].results = (const struct diskbench_result *const *)&res[i];
+		v[i].count = 1;
+	}
+	err = diskbench__compare_make(&c, v, n, NULL);
+	msg = diskbench_error_last();
+	if (err != -E2BIG || c) {
+		fprintf(stderr, "compare_make = %d\n", err);
+		_exit(3);
+	}
+	if (!msg || !strstr(msg, "12000 tests in 12000 set-ups: more cells than "
+			    "the 65536 a comparison of 12000 results holds")) {
+		fprintf(stderr, "message: %s\n", msg ? msg : "(none)");
+		_exit(4);
+	}
+	for (size_t i = 0; i < n; i++) {
+		diskbench_result_free(res[i]);
+		free(names[i]);
+	}
+	free(res);
+	free(names);
+	free(v);
+}
+
+static void test_compare_distinct_tests_refused(void **state)
+{
+	(void)state;
+	in_child(distinct_names_and_tests, 3, "12,000 runs of distinct names and tests");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_compare_one_name_is_linear),
 		cmocka_unit_test(test_compare_distinct_names_bounded),
+		cmocka_unit_test(test_compare_distinct_tests_refused),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
