@@ -252,6 +252,204 @@ static void test_wrap_drops_cache(void **state)
 	diskbench_engine_free(only_write);
 }
 
+/* ---- every member forwarded, or the caller's ---- */
+
+static int count_name(const char *name, void *arg)
+{
+	(void)name;
+	++*(int *)arg;
+	return 0;
+}
+
+/* A wrapper that sets nothing forwards each member to the engine it wraps,
+ * with that engine's user data: the simulated device's files, clock,
+ * waits and device figures are the same seen through it. */
+static void test_wrap_forwards_each_member(void **state)
+{
+	struct fx *f = *state;
+	struct sim_config cfg = { .meta_ns = 1000, .device = true };
+	struct sim *s = sim_new(&cfg);
+	struct diskbench_engine_ops ops = DISKBENCH_ENGINE_OPS_INIT;
+	const struct diskbench_engine_ops *t, *in;
+	struct diskbench_device_sample a, b;
+	struct diskbench_engine *w = NULL;
+	void *ud, *in_ud;
+	uint64_t size = 0, now;
+	int64_t h;
+	int n = 0;
+
+	assert_non_null(s);
+	in = diskbench_engine_table(sim_engine(s), &in_ud);
+	assert_ok(diskbench_engine_wrap(&w, sim_engine(s), &ops, NULL));
+	assert_string_equal(diskbench_engine_name(w), "wrap(sim)");
+	t = diskbench_engine_table(w, &ud);
+	assert_non_null(t);
+	assert_ok(t->mkdir("d", ud));
+	assert_int_equal(sim_dir_count(s), 1);
+	assert_ok(t->open("d/a", DISKBENCH_OPEN_WRITE | DISKBENCH_OPEN_CREATE, &h, ud));
+	assert_int_equal(t->write(h, "0123456789", 10, 0, ud), 10);
+	assert_ok(t->close(h, ud));
+	assert_ok(t->stat("d/a", &size, ud));
+	assert_u64_eq(size, 10);
+	assert_rc(t->stat("d/none", &size, ud), -ENOENT);
+	assert_ok(t->link("d/a", "d/b", ud));
+	assert_ok(t->symlink("a", "d/c", ud));
+	assert_int_equal(sim_dir_entries(s, "d"), 3);
+	assert_ok(t->readdir("d", count_name, &n, ud));
+	assert_int_equal(n, 3);
+	assert_ok(t->unlink("d/b", ud));
+	assert_ok(t->unlink("d/c", ud));
+	assert_ok(t->unlink("d/a", ud));
+	assert_ok(t->rmdir("d", ud));
+	assert_int_equal(sim_dir_count(s), 0);
+	assert_ok(t->sync(ud));
+	assert_u64_eq(sim_calls(s, SIM_SYNC), 1);
+	/* the clock, a wait and the device figures are the sim's */
+	now = sim_now(s);
+	assert_u64_eq(t->clock(ud), now);
+	assert_ok(t->wait_until(now + 5000, ud));
+	assert_true(sim_now(s) >= now + 5000);
+	now = sim_now(s);
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	a.sz = b.sz = sizeof(a);
+	assert_int_equal(t->device_sample(now, &a, ud),
+			 in->device_sample(now, &b, in_ud));
+	assert_memory_equal(&a, &b, sizeof(a));
+	diskbench_engine_free(w);
+	sim_free(s);
+	(void)f;
+}
+
+/* Over the sync engine, the directory-handle calls forward too. */
+static void test_wrap_forwards_at_calls(void **state)
+{
+	struct fx *f = *state;
+	struct diskbench_engine_ops ops = DISKBENCH_ENGINE_OPS_INIT;
+	const struct diskbench_engine_ops *t;
+	struct diskbench_engine *w = NULL;
+	char path[600], link[16];
+	uint64_t size = 1;
+	int64_t dir, h;
+	void *ud;
+
+	assert_ok(diskbench_engine_wrap(&w, f->inner, &ops, NULL));
+	t = diskbench_engine_table(w, &ud);
+	assert_non_null(t->open_at);
+	assert_ok(t->open(f->dir, DISKBENCH_OPEN_READ | DISKBENCH_OPEN_DIRECTORY, &dir, ud));
+	assert_ok(t->open_at(dir, "f", DISKBENCH_OPEN_WRITE | DISKBENCH_OPEN_CREATE, &h, ud));
+	assert_ok(t->close(h, ud));
+	assert_ok(t->stat_at(dir, "f", &size, ud));
+	assert_u64_eq(size, 0);
+	assert_ok(t->link_at(dir, "f", dir, "g", ud));
+	assert_ok(t->symlink_at("f", dir, "l", ud));
+	snprintf(path, sizeof(path), "%s/l", f->dir);
+	memset(link, 0, sizeof(link));
+	assert_int_equal(readlink(path, link, sizeof(link) - 1), 1);
+	assert_string_equal(link, "f");
+	assert_ok(t->unlink_at(dir, "l", ud));
+	assert_ok(t->unlink_at(dir, "g", ud));
+	assert_ok(t->unlink_at(dir, "f", ud));
+	assert_rc(t->unlink_at(dir, "f", ud), -ENOENT);
+	assert_ok(t->close(dir, ud));
+	diskbench_engine_free(w);
+}
+
+struct mine {
+	int calls;
+	uint64_t clock;
+};
+
+#define MINE(ud) (++((struct mine *)(ud))->calls)
+static int my_path(const char *p, void *ud) { (void)p; return -100 - MINE(ud); }
+static int my_stat(const char *p, uint64_t *size, void *ud)
+{
+	(void)p;
+	*size = 77;
+	MINE(ud);
+	return 0;
+}
+static int my_two(const char *a, const char *b, void *ud)
+{
+	(void)a, (void)b;
+	return -200 - MINE(ud);
+}
+static int my_sync(void *ud) { return -300 - MINE(ud); }
+static int my_readdir(const char *dir, int (*fn)(const char *name, void *arg),
+		      void *arg, void *ud)
+{
+	(void)dir, (void)ud;
+	MINE(ud);
+	return fn("only", arg);
+}
+static uint64_t my_clock(void *ud) { MINE(ud); return ((struct mine *)ud)->clock; }
+static int my_wait(uint64_t when, void *ud)
+{
+	MINE(ud);
+	((struct mine *)ud)->clock = when;
+	return 0;
+}
+#undef MINE
+
+/* The caller's members replace the inner engine's, each called with the
+ * caller's data; the null engine underneath would refuse the metadata
+ * calls (-ENOTSUP) and has no clock or wait of its own. */
+static void test_wrap_callers_members(void **state)
+{
+	struct fx *f = *state;
+	struct diskbench_engine_ops ops = DISKBENCH_ENGINE_OPS_INIT;
+	const struct diskbench_engine_ops *t;
+	struct diskbench_engine *null = NULL, *w = NULL;
+	struct mine m = { 0, 1000 };
+	uint64_t size = 0;
+	void *ud;
+	int n = 0;
+
+	assert_ok(diskbench_engine_null_new(&null));
+	t = diskbench_engine_table(null, &ud);
+	assert_null(t->wait_until);
+	assert_null(t->clock);
+	assert_rc(t->mkdir("d", ud), -ENOTSUP);
+	assert_rc(t->stat("d", &size, ud), -ENOTSUP);
+	assert_rc(t->link("a", "b", ud), -ENOTSUP);
+	assert_rc(t->readdir("d", count_name, &n, ud), -ENOTSUP);
+	assert_ok(t->sync(ud));
+	/* forwarded as they are */
+	assert_ok(diskbench_engine_wrap(&w, null, &ops, NULL));
+	t = diskbench_engine_table(w, &ud);
+	assert_null(t->wait_until);
+	assert_rc(t->symlink("a", "b", ud), -ENOTSUP);
+	assert_rc(t->readdir("d", count_name, &n, ud), -ENOTSUP);
+	assert_ok(t->sync(ud));
+	diskbench_engine_free(w);
+	/* the caller's */
+	ops.mkdir = ops.rmdir = my_path;
+	ops.stat = my_stat;
+	ops.link = ops.symlink = my_two;
+	ops.sync = my_sync;
+	ops.readdir = my_readdir;
+	ops.clock = my_clock;
+	ops.wait_until = my_wait;
+	assert_ok(diskbench_engine_wrap(&w, null, &ops, &m));
+	t = diskbench_engine_table(w, &ud);
+	assert_non_null(t->wait_until);
+	assert_int_equal(t->mkdir("d", ud), -101);
+	assert_int_equal(t->rmdir("d", ud), -102);
+	assert_ok(t->stat("d", &size, ud));
+	assert_u64_eq(size, 77);
+	assert_int_equal(t->link("a", "b", ud), -204);
+	assert_int_equal(t->symlink("a", "b", ud), -205);
+	assert_int_equal(t->sync(ud), -306);
+	assert_ok(t->readdir("d", count_name, &n, ud));
+	assert_int_equal(n, 1);
+	assert_ok(t->wait_until(5000, ud));
+	assert_u64_eq(t->clock(ud), 5000);
+	assert_int_equal(m.calls, 9);
+	diskbench_engine_free(w);
+	diskbench_engine_free(null);
+	(void)f;
+}
+
 /* ---- bad input ---- */
 
 static int any_submit(struct diskbench_io *const *ios, uint32_t n, void *ud)
@@ -286,6 +484,9 @@ int main(void)
 		T(test_wrap_keeps_queue),
 		T(test_wrap_drops_cache),
 		T(test_wrap_bad_input),
+		T(test_wrap_forwards_each_member),
+		T(test_wrap_forwards_at_calls),
+		T(test_wrap_callers_members),
 	};
 #undef T
 	return cmocka_run_group_tests(tests, NULL, NULL);
