@@ -7,7 +7,11 @@
  */
 #include "common-test.h"
 
+#include <errno.h>
+#include <limits.h>
+#include <locale.h>
 #include <pthread.h>
+#include <string.h>
 
 /* The last error is "<func>: ..." and contains @p part; one line. */
 static void expect_error(const char *func, const char *part)
@@ -169,10 +173,45 @@ static void test_error_old_forms_agree(void **state)
 	diskbench_report_free(r);
 }
 
+/* diskbench_strerror(): the library's own table, the same whatever the
+ * locale: glibc's C-locale words for every errno it names (E2BIG its own),
+ * the same text for -e and e, "Unknown error" for what it does not name
+ * and INT_MIN, which has no positive form. */
+static void test_error_strerror(void **state)
+{
+	static const int named[] = {
+		EPERM, ENOENT, ESRCH, EINTR, EIO, ENXIO, EBADF, ECHILD, EAGAIN,
+		ENOMEM, EACCES, EFAULT, EBUSY, EEXIST, EXDEV, ENODEV, ENOTDIR,
+		EISDIR, EINVAL, ENFILE, EMFILE, ETXTBSY, EFBIG, ENOSPC, ESPIPE,
+		EROFS, EMLINK, EPIPE, EDOM, ERANGE, EDEADLK, ENAMETOOLONG,
+		ENOLCK, ENOSYS, ENOTEMPTY, ELOOP, ENODATA, EOVERFLOW, EILSEQ,
+		ENOTSUP, ETIMEDOUT, ECANCELED, EDQUOT, EREMOTEIO, ENOMEDIUM,
+		ESTALE,
+	};
+	locale_t c = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+
+	(void)state;
+	assert_non_null(c);
+	for (size_t i = 0; i < sizeof(named) / sizeof(named[0]); i++) {
+		const char *s = diskbench_strerror(named[i]);
+
+		assert_string_equal(s, strerror_l(named[i], c));
+		assert_ptr_equal(diskbench_strerror(-named[i]), s);
+	}
+	freelocale(c);
+	assert_string_equal(diskbench_strerror(0), "Success");
+	assert_string_equal(diskbench_strerror(-E2BIG),
+			    "Argument list too long (unknown non-zero option fields)");
+	assert_string_equal(diskbench_strerror(-EHOSTDOWN), "Unknown error");
+	assert_string_equal(diskbench_strerror(INT_MIN), "Unknown error");
+	assert_string_equal(diskbench_strerror(INT_MAX), "Unknown error");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_error_phase_limits),
+		cmocka_unit_test(test_error_strerror),
 		cmocka_unit_test(test_error_opts_sz),
 		cmocka_unit_test(test_error_kept_until_cleared),
 		cmocka_unit_test(test_error_per_thread),
