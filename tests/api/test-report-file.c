@@ -35,6 +35,12 @@ static void test_write_file_chardev(void **state)
 	wf_case_chardev(diskbench_report_write_file);
 }
 
+static void test_write_file_names(void **state)
+{
+	(void)state;
+	wf_case_names(diskbench_report_write_file);
+}
+
 static void test_write_file_refused(void **state)
 {
 	(void)state;
@@ -61,6 +67,7 @@ int main(void)
 		cmocka_unit_test(test_write_file_symlink),
 		cmocka_unit_test(test_write_file_fifo),
 		cmocka_unit_test(test_write_file_chardev),
+		cmocka_unit_test(test_write_file_names),
 		cmocka_unit_test(test_write_file_refused),
 		cmocka_unit_test(test_write_file_fails),
 		cmocka_unit_test(test_write_file_unprivileged),

@@ -338,6 +338,43 @@ static inline void wf_case_refused(wf_writer w)
 	diskbench_report_free(r);
 }
 
+/* A name without a directory is in the working directory; a name just
+ * under / is looked up in /; "-" is standard output, written as it is
+ * (whatever stdout is, nothing replaced). */
+static inline void wf_case_names(wf_writer w)
+{
+	struct diskbench_report *r = fx_report();
+	char *want = fx_write(r, DISKBENCH_FORMAT_BONNIE_CSV, NULL);
+	char cwd[512];
+	struct wf_dir d;
+	int out, saved;
+
+	wf_mkdir(&d);
+	assert_non_null(getcwd(cwd, sizeof(cwd)));
+	assert_int_equal(chdir(d.dir), 0);
+	assert_int_equal(w(r, DISKBENCH_FORMAT_BONNIE_CSV, NULL, "here.csv"), 0);
+	assert_int_equal(chdir(cwd), 0);
+	wf_assert_content(wf_path(&d, "here.csv"), want);
+	assert_int_equal(w(r, DISKBENCH_FORMAT_BONNIE_CSV, NULL, "/tmp"), -EISDIR);
+	wf_assert_msg(r, "/tmp is a directory", NULL);
+	fflush(stdout);
+	out = open(wf_path(&d, "stdout"), O_WRONLY | O_CREAT | O_EXCL, 0600);
+	assert_true(out >= 0);
+	saved = dup(STDOUT_FILENO);
+	assert_true(saved >= 0);
+	assert_int_equal(dup2(out, STDOUT_FILENO), STDOUT_FILENO);
+	close(out);
+	out = w(r, DISKBENCH_FORMAT_BONNIE_CSV, NULL, "-");
+	assert_int_equal(dup2(saved, STDOUT_FILENO), STDOUT_FILENO);
+	close(saved);
+	assert_int_equal(out, 0);
+	wf_assert_content(d.path, want);
+	wf_assert_list(&d, "here.csv/stdout");
+	wf_rmdir(&d);
+	free(want);
+	diskbench_report_free(r);
+}
+
 /* A write that fails half-way (the file-size limit, with SIGXFSZ ignored
  * so that write(2) returns EFBIG) leaves the old file byte for byte and
  * no temporary file; the message names the path and the failure. */
@@ -398,6 +435,7 @@ static inline void wf_case_unprivileged(wf_writer w)
 	r = fx_report();
 	wf_mkdir(&d);
 	assert_int_equal(chown(d.dir, 65534, 65534), 0);
+	wf_put(wf_path(&d, "roots.csv"), "root's\n", 0644);
 	wf_put(wf_path(&d, "out.csv"), "old\n", 0600);
 	assert_int_equal(chown(d.path, 65534, 65534), 0);
 	pid = fork();
@@ -413,12 +451,20 @@ static inline void wf_case_unprivileged(wf_writer w)
 			_exit(4);
 		if (w(r, DISKBENCH_FORMAT_BONNIE_CSV, NULL, wf_path(&d, "new.csv")))
 			_exit(5);
+		/* root's file, not writable by nobody, in nobody's
+		 * directory: refused as a shell's > is, not replaced */
+		if (w(r, DISKBENCH_FORMAT_BONNIE_CSV, NULL,
+		      wf_path(&d, "roots.csv")) != -EACCES)
+			_exit(6);
+		if (!strstr(diskbench_report_errmsg(r), "cannot write "))
+			_exit(7);
 		_exit(0);
 	}
 	assert_int_equal(waitpid(pid, &status, 0), pid);
 	assert_true(WIFEXITED(status));
 	assert_int_equal(WEXITSTATUS(status), 0);
-	wf_assert_list(&d, "new.csv/out.csv");
+	wf_assert_content(wf_path(&d, "roots.csv"), "root's\n");
+	wf_assert_list(&d, "new.csv/out.csv/roots.csv");
 	wf_rmdir(&d);
 	diskbench_report_free(r);
 }

@@ -55,6 +55,12 @@ static void test_named_chardev(void **state)
 	wf_case_chardev(named);
 }
 
+static void test_named_names(void **state)
+{
+	(void)state;
+	wf_case_names(named);
+}
+
 static void test_named_refused(void **state)
 {
 	(void)state;
@@ -81,6 +87,7 @@ int main(void)
 		cmocka_unit_test(test_named_symlink),
 		cmocka_unit_test(test_named_fifo),
 		cmocka_unit_test(test_named_chardev),
+		cmocka_unit_test(test_named_names),
 		cmocka_unit_test(test_named_refused),
 		cmocka_unit_test(test_named_fails),
 		cmocka_unit_test(test_named_unprivileged),
