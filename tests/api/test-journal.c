@@ -15,6 +15,7 @@
  * free while a program waits there).
  */
 #include "run-helpers.h"
+#include "crc32.h"
 
 #include <fcntl.h>
 #include <pthread.h>
@@ -968,6 +969,208 @@ static void test_test_file_gone_at_files_start(void **state)
 	assert_dir_empty(f->dir);
 }
 
+/* ---- records forged with a good checksum ---- */
+
+/* A journal being forged: bytes, and records appended, each sealed with
+ * its own CRC-32 as the writer seals them. */
+struct forge {
+	uint8_t b[1 << 21];
+	size_t n;
+};
+
+static void forge_put(struct forge *g, const void *p, size_t n)
+{
+	assert_true(g->n + n <= sizeof(g->b));
+	memcpy(g->b + g->n, p, n);
+	g->n += n;
+}
+
+static void forge_le(uint8_t *p, uint64_t v, int bytes)
+{
+	for (int i = 0; i < bytes; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static void forge_rec(struct forge *g, int type, const void *pay, size_t n)
+{
+	size_t at = g->n;
+	uint8_t h[5], c[4];
+
+	h[0] = (uint8_t)type;
+	forge_le(h + 1, n, 4);
+	forge_put(g, h, 5);
+	forge_put(g, pay, n);
+	forge_le(c, test_crc32(g->b + at, 5 + n), 4);
+	forge_put(g, c, 4);
+}
+
+/* A start record's payload: index, kind, name (len bytes of it), time. */
+static size_t forge_start(uint8_t *p, uint32_t idx, uint32_t kind,
+			  const char *name, uint32_t len)
+{
+	size_t n = 0;
+
+	forge_le(p, idx, 4);
+	forge_le(p + 4, kind, 4);
+	forge_le(p + 8, len, 4);
+	n = 12;
+	if (len != UINT32_MAX && len < 64) {
+		memcpy(p + n, name, len);
+		n += len;
+	}
+	forge_le(p + n, 1000, 8);
+	return n + 8;
+}
+
+/* The journal read back: rc wanted, and the message naming record rec
+ * and saying what. */
+static void assert_forged(struct jfx *f, const struct forge *g, int rc,
+			  int rec, const char *what)
+{
+	struct diskbench_report *r;
+	char want[64];
+	int got = read_bytes(f, g->b, g->n, &r);
+	const char *msg = diskbench_report_errmsg(r);
+
+	snprintf(want, sizeof(want), "journal record %d (byte ", rec);
+	if (got != rc || !strstr(msg, what) || (rec && !strstr(msg, want)))
+		fail_msg("read back as %d (%d wanted): \"%s\", wanted record %d, \"%s\"",
+			 got, rc, msg, rec, what);
+	diskbench_report_free(r);
+}
+
+/*
+ * Records whose checksum holds but whose contents the writer never
+ * writes: each refuses the journal with -EINVAL and a message naming the
+ * record and what is wrong with it, never a crash or a result made up.
+ */
+static void test_forged_records(void **state)
+{
+	struct jfx *f = *state;
+	struct diskbench_result *a = a_result("a", DISKBENCH_PHASE_PUTC);
+	static uint8_t real[1 << 20], pay[1 << 20];
+	size_t at[8], nrec, plen, begin_end, start_at, res_at, end_at;
+	uint32_t kind = (uint32_t)DISKBENCH_PHASE_PUTC;
+	static struct forge base, g;
+	long len;
+	int fd;
+	struct diskbench_journal *j = new_journal(f, &fd);
+
+	/* A real journal: begin, start a, result a, end. */
+	assert_ok(journal_ev(j, START, 0, "a", DISKBENCH_PHASE_PUTC, NULL));
+	assert_ok(journal_ev(j, END, 0, "a", DISKBENCH_PHASE_PUTC, a));
+	assert_ok(diskbench_journal_end(j, NULL, NULL));
+	diskbench_journal_free(j);
+	close(fd);
+	len = tdir_read(f->jpath, real, sizeof(real));
+	assert_true(len > 0 && len < (long)sizeof(real));
+	nrec = records(real, (size_t)len, at, 8);
+	assert_u64_eq(nrec, 4);
+	begin_end = at[1];
+	start_at = at[1];
+	res_at = at[2];
+	end_at = at[3];
+	base.n = 0;
+	forge_put(&base, real, begin_end);
+#define AGAIN() (g = base)
+#define REAL(i0, i1) forge_put(&g, real + (i0), (i1) - (i0))
+	/* the real one, resealed record by record, reads back */
+	AGAIN();
+	REAL(start_at, (size_t)len);
+	assert_forged(f, &g, 1, 0, "");
+	/* the start record's phase */
+	AGAIN();
+	forge_rec(&g, 2, pay, forge_start(pay, 0, 999, "a", 1));
+	assert_forged(f, &g, -EINVAL, 2, "unknown phase kind 999");
+	AGAIN();
+	forge_rec(&g, 2, pay, forge_start(pay, 0, kind, "", 0));
+	assert_forged(f, &g, -EINVAL, 2, "a phase without a name");
+	AGAIN();
+	forge_rec(&g, 2, pay, forge_start(pay, 0, kind, NULL, UINT32_MAX));
+	assert_forged(f, &g, -EINVAL, 2, "a phase without a name");
+	AGAIN();
+	forge_rec(&g, 2, pay, forge_start(pay, 0, kind, "a\0b", 3));
+	assert_forged(f, &g, -EINVAL, 2, "its phase name holds a NUL byte");
+	AGAIN();
+	forge_rec(&g, 2, pay, forge_start(pay, 0, kind, "a\xff", 2));
+	assert_forged(f, &g, -EINVAL, 2, "its phase name \"a\\xff\" is not UTF-8");
+	AGAIN();
+	forge_rec(&g, 2, pay, forge_start(pay, 0, kind, "a\x01", 2));
+	assert_forged(f, &g, -EINVAL, 2, "holds a control character");
+	AGAIN();
+	forge_rec(&g, 2, pay, forge_start(pay, 0, kind, "a", 1000));
+	assert_forged(f, &g, -EINVAL, 2, "its phase name is cut short or longer than 65536 bytes");
+	AGAIN();
+	forge_rec(&g, 2, pay, 2);
+	assert_forged(f, &g, -EINVAL, 2, "cut short in its phase index");
+	AGAIN();
+	forge_rec(&g, 2, pay, forge_start(pay, UINT32_MAX, kind, "a", 1));
+	assert_forged(f, &g, -EINVAL, 2, "phase index 4294967295 is out of range");
+	/* a start with bytes after its end */
+	AGAIN();
+	plen = forge_start(pay, 0, kind, "a", 1);
+	pay[plen] = 0;
+	forge_rec(&g, 2, pay, plen + 1);
+	assert_forged(f, &g, -EINVAL, 2, "1 bytes past its end");
+	/* in the wrong order */
+	AGAIN();
+	REAL(start_at, res_at);
+	REAL(start_at, res_at);
+	assert_forged(f, &g, -EINVAL, 3, "a phase starts while phase 0 has not ended");
+	AGAIN();
+	REAL(start_at, end_at);
+	REAL(start_at, res_at);
+	assert_forged(f, &g, -EINVAL, 4, "phase 0 starts after phase 0");
+	AGAIN();
+	REAL(start_at, res_at);
+	REAL(end_at, (size_t)len);
+	assert_forged(f, &g, -EINVAL, 3, "the run ends while phase 0 has not");
+	AGAIN();
+	REAL(end_at, (size_t)len);
+	REAL(start_at, res_at);
+	assert_forged(f, &g, -EINVAL, 3, "a record of type 2 outside a run");
+	AGAIN();
+	forge_rec(&g, 99, "x", 1);
+	assert_forged(f, &g, -EINVAL, 2, "unknown record type 99");
+	/* a result of another phase, of another name, or not a result */
+	AGAIN();
+	REAL(start_at, res_at);
+	memcpy(pay, real + res_at + 5, end_at - res_at - 9);
+	forge_le(pay, 5, 4);
+	forge_rec(&g, 3, pay, end_at - res_at - 9);
+	assert_forged(f, &g, -EINVAL, 3, "a result for phase 5, where phase 0 runs");
+	AGAIN();
+	forge_rec(&g, 2, pay + 1000, forge_start(pay + 1000, 0, kind, "z", 1));
+	REAL(res_at, end_at);
+	assert_forged(f, &g, -EINVAL, 3, "the result of \"a\", where \"z\" started");
+	AGAIN();
+	REAL(start_at, res_at);
+	forge_le(pay, 0, 4);
+	memcpy(pay + 4, "not a result", 12);
+	forge_rec(&g, 3, pay, 16);
+	assert_forged(f, &g, -EINVAL, 3, "its result: ");
+	AGAIN();
+	forge_rec(&g, 3, pay, 2);
+	assert_forged(f, &g, -EINVAL, 2, "cut short in its phase index");
+	/* the end of a phase without its result (record type 4) */
+	forge_le(pay, 0, 4);
+	forge_le(pay + 4, (uint32_t)-EIO, 4);
+	AGAIN();
+	forge_rec(&g, 4, pay, 8);
+	assert_forged(f, &g, -EINVAL, 2, "the end of phase 0, which did not start");
+	AGAIN();
+	forge_rec(&g, 4, pay, 6);
+	assert_forged(f, &g, -EINVAL, 2, "cut short in its error");
+	AGAIN();
+	REAL(start_at, res_at);
+	forge_rec(&g, 4, pay, 8);
+	REAL(end_at, (size_t)len);
+	assert_forged(f, &g, 1, 0, "");
+#undef AGAIN
+#undef REAL
+	diskbench_result_free(a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -982,6 +1185,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_two_runs_one_journal, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_two_threads_one_journal, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(test_forged_records, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_refusals, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sweep_keeps_journal, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_test_file_gone_at_files_start, setup,
