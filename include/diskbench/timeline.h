@@ -154,8 +154,12 @@ DISKBENCH_API int diskbench_timeline_record(struct diskbench_timeline *tl,
  * @param[in,out] dst the timeline added to
  * @param[in]     src the timeline added; unchanged
  * @return 0; -EINVAL for a NULL argument or interval lengths that cannot
- *         be merged (nothing changed); -ENOMEM (the operations of @p dst
- *         unchanged; a bounded @p dst may have doubled its interval)
+ *         be merged (nothing changed); -ENOMEM where @p dst could not
+ *         grow (the operations of @p dst unchanged; a bounded @p dst may
+ *         have doubled its interval), or where an interval's latency
+ *         histogram could not be made though both timelines had theirs
+ *         (every operation added; that interval keeps its counts and no
+ *         percentiles)
  */
 DISKBENCH_API int diskbench_timeline_merge(struct diskbench_timeline *dst,
 					   const struct diskbench_timeline *src);

@@ -396,14 +396,46 @@ static uint64_t end_of(const struct diskbench_timeline *tl)
 	return span > UINT64_MAX - tl->start_ns ? UINT64_MAX : tl->start_ns + span;
 }
 
+/* Whether every interval with operations has its latency histogram
+ * whole (none with operations: true). */
+static bool hists_whole(const struct diskbench_timeline *tl)
+{
+	for (size_t i = 0; i < tl->len; i++) {
+		const struct diskbench__tl_slot *s = &tl->slots[i];
+
+		if (s->ops && (!s->h || s->h->total != s->ops))
+			return false;
+	}
+	return true;
+}
+
+static int merge_counts(struct diskbench_timeline *dst,
+			const struct diskbench_timeline *src);
+
+/* The merge, and -ENOMEM where an interval's histogram could not be made
+ * though both had theirs whole (the operations are all added; that
+ * interval keeps no percentiles). */
 static int diskbench_timeline_merge__impl(struct diskbench_timeline *dst,
 					   const struct diskbench_timeline *src)
 {
-	struct diskbench_timeline *tmp = NULL;
+	bool whole;
 	int err;
 
 	if (!dst || !src || !diskbench__timeline_mergeable(dst, src))
 		return -EINVAL;
+	whole = hists_whole(dst) && hists_whole(src);
+	err = merge_counts(dst, src);
+	if (!err && whole && !hists_whole(dst))
+		err = -ENOMEM;
+	return err;
+}
+
+static int merge_counts(struct diskbench_timeline *dst,
+			const struct diskbench_timeline *src)
+{
+	struct diskbench_timeline *tmp = NULL;
+	int err;
+
 	if (dst->slow_ns == UINT64_MAX)
 		dst->slow_ns = src->slow_ns;
 	if (!src->len) {

@@ -1036,6 +1036,81 @@ static void test_results(void **state)
 	diskbench_result_free(c.in[1]);
 }
 
+/* diskbench_timeline_merge: a copy of one result's timeline (made before
+ * anything is armed) merged with another's; each failure is -ENOMEM, and
+ * a merge that succeeds is the one made without a failure, interval by
+ * interval. */
+struct tctx {
+	const struct diskbench_timeline *base, *src;
+	struct diskbench_timeline *dst, *want;
+};
+
+static void prep_tl(void *p)
+{
+	struct tctx *c = p;
+
+	assert_ok(diskbench_timeline_copy(&c->dst, c->base));
+}
+
+static int call_tl(void *p)
+{
+	struct tctx *c = p;
+
+	return diskbench_timeline_merge(c->dst, c->src);
+}
+
+static void done_tl(void *p)
+{
+	struct tctx *c = p;
+	size_t n = diskbench_timeline_count(c->want);
+
+	assert_int_equal(diskbench_timeline_count(c->dst), n);
+	assert_int_equal(diskbench_timeline_interval_ns(c->dst),
+			 diskbench_timeline_interval_ns(c->want));
+	for (size_t i = 0; i < n; i++) {
+		struct diskbench_timeline_point a = { .sz = sizeof(a) }, b = { .sz = sizeof(b) };
+		uint64_t sa, sb, pa, pb;
+
+		assert_ok(diskbench_timeline_get(c->dst, i, &a));
+		assert_ok(diskbench_timeline_get(c->want, i, &b));
+		assert_memory_equal(&a, &b, sizeof(a));
+		assert_ok(diskbench_timeline_tails(c->dst, i, &sa, &pa));
+		assert_ok(diskbench_timeline_tails(c->want, i, &sb, &pb));
+		assert_true(sa == sb && pa == pb);
+	}
+	diskbench_timeline_free(c->dst);
+	c->dst = NULL;
+}
+
+static const char *failed_tl(void *p)
+{
+	struct tctx *c = p;
+
+	diskbench_timeline_free(c->dst);
+	c->dst = NULL;
+	return NULL;
+}
+
+static void test_timeline_merge(void **state)
+{
+	struct diskbench_result *in[2];
+	struct tctx c = { 0 };
+	struct ep ep = { "timeline_merge", prep_tl, call_tl, done_tl, failed_tl, &c,
+			 NULL, 0, 0 };
+
+	(void)state;
+	in[0] = small_result(DISKBENCH_PHASE_PUT_BLOCK, 64, 8192, T0);
+	in[1] = small_result(DISKBENCH_PHASE_PUT_BLOCK, 48, 8192, T0 + FX_S / 3);
+	c.base = diskbench_result_timeline(in[0]);
+	c.src = diskbench_result_timeline(in[1]);
+	assert_ok(diskbench_timeline_copy(&c.want, c.base));
+	assert_ok(diskbench_timeline_merge(c.want, c.src));
+	fail_each(&ep);
+	diskbench_timeline_free(c.want);
+	diskbench_result_free(in[0]);
+	diskbench_result_free(in[1]);
+}
+
 /* ------------------------------------------------------------------ */
 /* diskbench_report_add and diskbench_compare_new.                     */
 
@@ -1285,6 +1360,7 @@ int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_results),
+		cmocka_unit_test(test_timeline_merge),
 		cmocka_unit_test(test_compare_and_add),
 		cmocka_unit_test(test_report_write),
 		cmocka_unit_test(test_report_write_file),
