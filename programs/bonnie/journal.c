@@ -104,7 +104,10 @@ void journal_say(const char *path, const struct diskbench_journal *j)
 		msg += 9;
 	fputs(PROG ": the results journal ", stderr);
 	escape_put(stderr, path);
-	fprintf(stderr, ": %s\n", msg);
+	/* What the journal cannot hold (a directory or a name that is not
+	 * UTF-8) stops the run before it measures: say how to run without. */
+	fprintf(stderr, ": %s%s\n", msg,
+		strstr(msg, "read back refuses") ? " (--no-journal runs without one)" : "");
 }
 
 /* A run's start or end record (diskbench_journal_begin or _end), a

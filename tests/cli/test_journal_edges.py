@@ -93,6 +93,32 @@ def test_long_name(tmp):
         fail('long-name: -m of 65536 bytes is not taken', ok)
 
 
+def test_dir_not_utf8(tmp):
+    # A directory whose name is not UTF-8: the journal cannot hold it, so
+    # the run stops before it measures, says why and how to run without
+    # one, and leaves nothing; --no-journal runs.
+    d = os.path.join(os.fsencode(tmp), b'caf\xe9')
+    os.mkdir(d)
+    p = subprocess.run([os.fsencode(BONNIE), b'-d', d] +
+                       [os.fsencode(a) for a in SMALL],
+                       capture_output=True, timeout=120)
+    err = p.stderr.decode('utf-8', 'replace')
+    if p.returncode != 1 or 'is not UTF-8' not in err or \
+            '(--no-journal runs without one)' not in err or p.stdout:
+        fail('dir-not-utf8: the run does not stop with the reason and the way out',
+             subprocess.CompletedProcess(p.args, p.returncode, p.stdout.decode(
+                 'utf-8', 'replace'), err))
+    if os.listdir(d):
+        fail(f'dir-not-utf8: left {os.listdir(d)}')
+    ok = subprocess.run([os.fsencode(BONNIE), b'-d', d, b'--no-journal'] +
+                        [os.fsencode(a) for a in SMALL], capture_output=True,
+                        timeout=120)
+    if ok.returncode != 0 or os.listdir(d):
+        fail('dir-not-utf8: --no-journal does not run cleanly',
+             subprocess.CompletedProcess(ok.args, ok.returncode, ok.stdout.decode(
+                 'utf-8', 'replace'), ok.stderr.decode('utf-8', 'replace')))
+
+
 def test_full(tmp):
     if os.geteuid() != 0:
         print('SKIP full: a tmpfs needs root')
@@ -121,6 +147,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         test_damaged(tmp)
         test_long_name(tmp)
+        test_dir_not_utf8(tmp)
         test_full(tmp)
     if failures:
         print(f'{len(failures)} failed')
