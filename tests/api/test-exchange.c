@@ -843,6 +843,682 @@ static void test_exchange_merge_refused(void **state)
 	diskbench_result_free(a);
 }
 
+/* ---- Encodings forged with a good checksum, section by section ---- */
+
+/* Bytes being built: numbers as the encoding writes them. */
+struct wb {
+	uint8_t b[8192];
+	size_t n;
+};
+
+static void w_raw(struct wb *w, const void *p, size_t n)
+{
+	assert_true(w->n + n <= sizeof(w->b));
+	memcpy(w->b + w->n, p, n);
+	w->n += n;
+}
+
+static void w_u64(struct wb *w, uint64_t v)
+{
+	uint8_t t[10];
+
+	w_raw(w, t, varint(t, v));
+}
+
+/* A number past 2^64 - 1: ten bytes, the last above 1. */
+static void w_too_wide(struct wb *w)
+{
+	static const uint8_t t[10] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+				       0xff, 0xff, 0x02 };
+
+	w_raw(w, t, sizeof(t));
+}
+
+static void w_f64(struct wb *w, double v)
+{
+	uint64_t u;
+	uint8_t t[8];
+
+	memcpy(&u, &v, 8);
+	for (int k = 0; k < 8; k++)
+		t[k] = (uint8_t)(u >> (8 * k));
+	w_raw(w, t, 8);
+}
+
+static void w_str(struct wb *w, const char *s)
+{
+	w_u64(w, strlen(s));
+	w_raw(w, s, strlen(s));
+}
+
+/* Flags of the encoding (result/wire-internal.h). */
+#define W_INPUTS  8u
+#define W_SLOW    16u
+#define W_PACE    32u
+#define W_HISTS   64u
+#define W_DEVICES 128u
+#define W_WAITS   256u
+
+/*
+ * A real encoding taken apart: a measured result without configuration
+ * (its encoding ends with a 0, the number of configuration entries), so
+ * that sections can be put around that 0 and flagged. Its empty
+ * slow-operation log (the default threshold, none dropped, no entries)
+ * is left out, so that a test can put its own.
+ */
+struct base {
+	uint8_t *buf;
+	size_t len;
+	size_t head;         /* "DBRE", the version and the kind */
+	uint64_t flags;
+	size_t body, body_end; /* the measured part, up to the 0 */
+};
+
+static void base_get(struct base *b, const struct diskbench_result *res)
+{
+	const uint8_t *p;
+
+	assert_rc(diskbench_result_encode(res, (void **)&b->buf, &b->len), 0);
+	b->head = 6;
+	assert_true(b->buf[5] < 0x80);
+	p = b->buf + 6;
+	b->flags = 0;
+	for (unsigned shift = 0;; shift += 7) {
+		b->flags |= (uint64_t)(*p & 0x7f) << shift;
+		if (!(*p++ & 0x80))
+			break;
+	}
+	b->body = (size_t)(p - b->buf);
+	b->body_end = b->len - 5;
+	assert_int_equal(b->buf[b->body_end], 0);
+	if (b->flags & W_SLOW) {
+		uint8_t t[10];
+		size_t k = varint(t, 50 * MS);
+
+		b->body_end -= k + 2;
+		assert_memory_equal(b->buf + b->body_end, t, k);
+		assert_memory_equal(b->buf + b->body_end + k, "\0\0", 2);
+		b->flags &= ~(uint64_t)W_SLOW;
+	}
+}
+
+/*
+ * The base with `flags` added, `mid` (a slow-operation log) before its
+ * configuration and `tail` (what the flags announce) after it, sealed;
+ * *tail_at is where the tail starts.
+ */
+static uint8_t *forge(const struct base *b, uint64_t flags, const struct wb *mid,
+		      const struct wb *tail, size_t *len, size_t *tail_at)
+{
+	struct wb *w = calloc(1, sizeof(*w));
+	uint8_t *out;
+
+	assert_non_null(w);
+	w_raw(w, b->buf, b->head);
+	w_u64(w, b->flags | flags);
+	w_raw(w, b->buf + b->body, b->body_end - b->body);
+	if (mid)
+		w_raw(w, mid->b, mid->n);
+	w_u64(w, 0);
+	if (tail_at)
+		*tail_at = w->n;
+	if (tail)
+		w_raw(w, tail->b, tail->n);
+	w_raw(w, "\0\0\0\0", 4);
+	reseal(w->b, w->n);
+	*len = w->n;
+	out = malloc(w->n);
+	assert_non_null(out);
+	memcpy(out, w->b, w->n);
+	free(w);
+	return out;
+}
+
+/* The forgery refused with `want`, its message saying `says` and, if
+ * at != SIZE_MAX, "(at byte AT)" with AT counted from the tail's start. */
+static void forged_refused(const struct base *b, uint64_t flags,
+			   const struct wb *mid, const struct wb *tail, int want,
+			   const char *says, size_t at)
+{
+	size_t len, tail_at;
+	uint8_t *buf = forge(b, flags, mid, tail, &len, &tail_at);
+
+	expect_refused(buf, len, want, says);
+	if (at != SIZE_MAX) {
+		char where[48];
+
+		snprintf(where, sizeof(where), "(at byte %zu)", tail_at + at);
+		expect_refused(buf, len, want, where);
+	}
+	free(buf);
+}
+
+/* The forgery decodes; returns the result. */
+static struct diskbench_result *forged_ok(const struct base *b, uint64_t flags,
+					  const struct wb *mid, const struct wb *tail)
+{
+	struct diskbench_result *res = NULL;
+	size_t len;
+	uint8_t *buf = forge(b, flags, mid, tail, &len, NULL);
+	char *msg = NULL;
+	int rc = diskbench_result_decode(&res, buf, len, &msg);
+
+	if (rc)
+		fail_msg("a well-formed forgery refused: %s", msg);
+	free(buf);
+	return res;
+}
+
+/* The base result: 20 operations of 4096 bytes from 1 s on, no
+ * configuration, as "put_block". */
+static struct diskbench_result *plain(unsigned n)
+{
+	struct diskbench_recorder_opts ro = DISKBENCH_RECORDER_OPTS_INIT;
+	struct diskbench_recorder *rec;
+	struct diskbench_result *res;
+	uint64_t t = S;
+
+	ro.interval_ns = 10 * MS;
+	assert_rc(diskbench_recorder_new(&rec, &ro), 0);
+	assert_rc(diskbench_recorder_begin(rec, t), 0);
+	for (unsigned i = 0; i < n; i++, t += 100000)
+		assert_rc(diskbench_recorder_record(rec, t, t + 100000, 4096), 0);
+	assert_rc(diskbench_recorder_end(rec, t), 0);
+	assert_rc(diskbench_result_new(&res, "put_block", DISKBENCH_PHASE_PUT_BLOCK,
+				       rec), 0);
+	diskbench_recorder_free(rec);
+	return res;
+}
+
+/* A paced phase's section around `resp` (an encoding of n bytes); returns
+ * where its streams end, counted from w's start. */
+static size_t w_pace(struct wb *w, uint64_t flags, uint64_t streams,
+		   const uint8_t *resp, size_t n)
+{
+	size_t at;
+
+	w_f64(w, 100.0);
+	w_f64(w, 99.5);
+	w_u64(w, 200);  /* requests */
+	w_u64(w, 3);    /* late */
+	w_u64(w, 5000); /* late_ns */
+	w_u64(w, 10);   /* lag p50, p99, max */
+	w_u64(w, 20);
+	w_u64(w, 30);
+	w_u64(w, flags);
+	w_u64(w, streams);
+	at = w->n;
+	w_u64(w, n);
+	w_raw(w, resp, n);
+	return at;
+}
+
+/*
+ * Pacing and inputs forged around a real result: the response time and
+ * each input are the base's own encoding. The well-formed ones decode
+ * (pacing flags and streams back as written); flags or streams past
+ * 2^32 - 1, which only this encoding can write, are refused naming the
+ * field; so are inputs flagged but none, merges nested past the limit (a
+ * response nested there too), a nested encoding refused (named by where
+ * it sits, "inputs[0]."), and numbers cut short or past 2^64 - 1.
+ */
+static void test_exchange_forged_pace_inputs(void **state)
+{
+	struct diskbench_result *res = plain(20), *back;
+	struct diskbench_pace_info pi = { .sz = sizeof(pi) };
+	struct base b;
+	struct wb *t = calloc(1, sizeof(*t));
+	uint8_t *nest, *bad;
+	size_t nlen, blen, at;
+
+	(void)state;
+	assert_non_null(t);
+	base_get(&b, res);
+	assert_false(b.flags & (W_INPUTS | W_PACE | W_DEVICES | W_WAITS));
+
+	/* Well-formed: paced, the Poisson flag, 2 streams. */
+	w_pace(t, DISKBENCH_PACE_INFO_POISSON, 2, b.buf, b.len);
+	back = forged_ok(&b, W_PACE, NULL, t);
+	assert_rc(diskbench_result_pace(back, &pi), 0);
+	assert_int_equal(pi.streams, 2);
+	assert_int_equal(pi.flags, DISKBENCH_PACE_INFO_POISSON);
+	assert_u64_eq(pi.requests, 200);
+	diskbench_result_free(back);
+
+	t->n = 0;
+	at = w_pace(t, UINT64_C(1) << 32, 1, b.buf, b.len);
+	forged_refused(&b, W_PACE, NULL, t, -EINVAL,
+		       "pace.flags: unknown flags 0x100000000", at);
+	t->n = 0;
+	at = w_pace(t, 0, UINT64_C(1) << 32, b.buf, b.len);
+	forged_refused(&b, W_PACE, NULL, t, -EINVAL,
+		       "pace.streams: 4294967296: not a number of streams", at);
+	/* Cut short: in a double, in a count, in a number still going on. */
+	t->n = 0;
+	w_raw(t, "\1\2\3", 3);
+	forged_refused(&b, W_PACE, NULL, t, -EINVAL, "pace.target_per_sec: truncated", 0);
+	t->n = 0;
+	w_f64(t, 100.0);
+	w_f64(t, 99.5);
+	w_u64(t, 200);
+	w_raw(t, "\x80", 1);
+	forged_refused(&b, W_PACE, NULL, t, -EINVAL, "pace.late: truncated", 19);
+	t->n = 0;
+	at = w_pace(t, 0, 1, b.buf, b.len);
+	t->n = at - 1; /* streams (1) cut to a byte that goes on */
+	w_raw(t, "\xff", 1);
+	forged_refused(&b, W_PACE, NULL, t, -EINVAL, "pace.streams: truncated", at);
+	t->n = 0;
+	w_f64(t, 100.0);
+	w_f64(t, 99.5);
+	w_too_wide(t);
+	forged_refused(&b, W_PACE, NULL, t, -EINVAL,
+		       "pace.requests: a number past 2^64 - 1", 16 + 10);
+
+	/* Inputs: one, the base itself, at offset -3 ns. */
+	t->n = 0;
+	w_u64(t, 1);
+	w_u64(t, 5); /* zigzag(-3) */
+	w_u64(t, b.len);
+	w_raw(t, b.buf, b.len);
+	back = forged_ok(&b, W_INPUTS, NULL, t);
+	assert_int_equal(diskbench_result_input_count(back), 1);
+	diskbench_result_free(back);
+	t->n = 0;
+	w_u64(t, 0);
+	forged_refused(&b, W_INPUTS, NULL, t, -EINVAL, "inputs: flagged, but none", 1);
+
+	/* The input's own encoding refused: its kind changed (resealed). */
+	bad = malloc(b.len);
+	assert_non_null(bad);
+	memcpy(bad, b.buf, b.len);
+	bad[5] = 99;
+	reseal(bad, b.len);
+	t->n = 0;
+	w_u64(t, 2);
+	w_u64(t, 0);
+	w_u64(t, b.len);
+	w_raw(t, b.buf, b.len);
+	w_u64(t, 0);
+	w_u64(t, b.len);
+	w_raw(t, bad, b.len);
+	forged_refused(&b, W_INPUTS, NULL, t, -EINVAL,
+		       "inputs[1].kind: 99 is not a phase kind (at byte 7)", SIZE_MAX);
+	free(bad);
+
+	/* Merges nested: 4 levels decode, a 5th is refused; so is a paced
+	 * result's response at that depth. */
+	nest = malloc(b.len);
+	assert_non_null(nest);
+	memcpy(nest, b.buf, b.len);
+	nlen = b.len;
+	for (int depth = 1; depth <= 5; depth++) {
+		t->n = 0;
+		w_u64(t, 1);
+		w_u64(t, 0);
+		w_u64(t, nlen);
+		w_raw(t, nest, nlen);
+		if (depth == 5) {
+			forged_refused(&b, W_INPUTS, NULL, t, -EINVAL,
+				       "inputs[0].inputs[0].inputs[0].inputs[0].inputs: "
+				       "merges nested more than 4 deep", SIZE_MAX);
+			/* The innermost merge paced instead. */
+			break;
+		}
+		free(nest);
+		nest = forge(&b, W_INPUTS, NULL, t, &nlen, NULL);
+		back = NULL;
+		assert_rc(diskbench_result_decode(&back, nest, nlen, NULL), 0);
+		diskbench_result_free(back);
+	}
+	free(nest);
+	/* A response 5 deep: paced results nested as inputs 4 deep. */
+	t->n = 0;
+	w_pace(t, 0, 1, b.buf, b.len);
+	nest = forge(&b, W_PACE, NULL, t, &nlen, NULL);
+	for (int depth = 1; depth <= 4; depth++) {
+		uint8_t *outer;
+
+		t->n = 0;
+		w_u64(t, 1);
+		w_u64(t, 0);
+		w_u64(t, nlen);
+		w_raw(t, nest, nlen);
+		outer = forge(&b, W_INPUTS, NULL, t, &blen, NULL);
+		free(nest);
+		nest = outer;
+		nlen = blen;
+	}
+	expect_refused(nest, nlen, -EINVAL,
+		       "inputs[0].inputs[0].inputs[0].inputs[0].pace.response: "
+		       "nested more than 4 deep");
+	free(nest);
+	free(t);
+	diskbench_free(b.buf);
+	diskbench_result_free(res);
+}
+
+/* What to break in a forged device section (0: nothing). */
+enum dev_break {
+	DB_NONE, DB_PARTS, DB_NOTE, DB_LIST_WIDE, DB_LIST_MANY, DB_NAME_CUT,
+	DB_MAJOR_WIDE, DB_ROLE, DB_OFFSET_CUT, DB_OFFSET_END, DB_SYS_CUT,
+	DB_SYS_WIDE, DB_PRESSURE_CUT, DB_MEMORY_CUT, DB_SYS_UNKNOWN,
+	DB_POINT_CUT, DB_BUSY,
+};
+
+/* Two devices (a file system's and its backing file's) over two
+ * intervals of 1 ms, the machine's pressure and memory sampled in the
+ * first; broken as `brk` says. Returns where the break is read. */
+static size_t w_devices(struct wb *w, enum dev_break brk)
+{
+	size_t at = SIZE_MAX;
+
+	w_u64(w, brk == DB_PARTS ? 3 : brk == DB_NOTE ? 1 : 0);
+	if (brk == DB_PARTS)
+		return 1;
+	if (brk == DB_NOTE) {
+		w_str(w, "a\tb");
+		return w->n;
+	}
+	if (brk == DB_LIST_WIDE) {
+		w_too_wide(w);
+		return w->n;
+	}
+	w_u64(w, brk == DB_LIST_MANY ? 100000 : 2);
+	w_u64(w, brk == DB_LIST_MANY ? 0 : 2);
+	if (brk == DB_LIST_MANY)
+		return w->n;
+	if (brk == DB_NAME_CUT) {
+		w_raw(w, "\3v", 2);
+		return w->n - 1;
+	}
+	w_str(w, "vda");
+	w_u64(w, DISKBENCH_DEVICE_FS);
+	w_u64(w, 0);
+	w_u64(w, 253);
+	w_u64(w, 0);
+	w_str(w, "loop0");
+	w_u64(w, brk == DB_ROLE ? DISKBENCH_DEVICE_FS : DISKBENCH_DEVICE_BACKING);
+	if (brk == DB_ROLE)
+		at = w->n;
+	w_u64(w, 1);
+	w_u64(w, brk == DB_MAJOR_WIDE ? UINT64_C(1) << 32 : 7);
+	w_u64(w, 0);
+	if (brk == DB_MAJOR_WIDE || brk == DB_ROLE)
+		return brk == DB_ROLE ? SIZE_MAX : w->n;
+	if (brk == DB_OFFSET_CUT)
+		return w->n;
+	w_u64(w, brk == DB_OFFSET_END ? UINT64_MAX : 0);
+	w_u64(w, MS);
+	if (brk == DB_OFFSET_END)
+		return w->n;
+	w_u64(w, MS);
+	if (brk == DB_SYS_CUT)
+		return w->n;
+	if (brk == DB_SYS_WIDE) {
+		w_u64(w, UINT64_C(1) << 32);
+		return w->n;
+	}
+	if (brk == DB_PRESSURE_CUT || brk == DB_MEMORY_CUT) {
+		w_u64(w, brk == DB_PRESSURE_CUT ? DISKBENCH_SYSTEM_HAS_PRESSURE
+						: DISKBENCH_SYSTEM_HAS_MEMORY);
+		return w->n;
+	}
+	w_u64(w, brk == DB_SYS_UNKNOWN ? 4 : 3);
+	if (brk == DB_SYS_UNKNOWN)
+		return w->n;
+	w_u64(w, 1000);   /* pressure some, full */
+	w_u64(w, 500);
+	w_u64(w, 8192);   /* dirty, writeback */
+	w_u64(w, 4096);
+	w_u64(w, 0);      /* the second interval: nothing sampled */
+	if (brk == DB_POINT_CUT)
+		return w->n;
+	for (int k = 0; k < 4; k++) {
+		w_u64(w, 1);
+		w_u64(w, 2);
+		w_u64(w, 4096);
+		w_u64(w, 8192);
+		w_u64(w, brk == DB_BUSY && k == 3 ? 2 * MS : 400000);
+		w_u64(w, 1);
+	}
+	return brk == DB_BUSY ? w->n : at;
+}
+
+/*
+ * Device figures, waits, a slow-operation log and interval histograms
+ * forged around a real result: the well-formed ones decode with what was
+ * written; each field broken in turn (cut short, wider than its field,
+ * unknown flags or parts, out of order or past the phase) is refused with
+ * -EINVAL and a message naming the section, the field and the byte.
+ */
+static void test_exchange_forged_devices_waits(void **state)
+{
+	static const struct {
+		enum dev_break brk;
+		const char *says;
+	} dev_cases[] = {
+		{ DB_PARTS, "devices: unknown parts 0x2" },
+		{ DB_NOTE, "devices.note: \"a\\tb\": a control character" },
+		{ DB_LIST_WIDE, "devices.list: a number past 2^64 - 1" },
+		{ DB_LIST_MANY, "devices.list: 100000 devices: at most" },
+		{ DB_NAME_CUT, "devices.name: truncated: 3 bytes of text announced, 1 left" },
+		{ DB_MAJOR_WIDE, "devices.list: a role, parent or device number above 2^32 - 1" },
+		{ DB_ROLE, "devices.role: a device after the first is under another" },
+		{ DB_OFFSET_CUT, "devices.offset_ns: truncated" },
+		{ DB_OFFSET_END, "devices: offset 18446744073709551615 + length 1000000 is past 2^64 - 1" },
+		{ DB_SYS_CUT, "devices.system: truncated" },
+		{ DB_SYS_WIDE, "devices.system: unknown flags 0x100000000" },
+		{ DB_PRESSURE_CUT, "devices.system: truncated" },
+		{ DB_MEMORY_CUT, "devices.system: truncated" },
+		{ DB_SYS_UNKNOWN, "devices: unknown flags 0x4" },
+		{ DB_POINT_CUT, "devices.reads: truncated" },
+		{ DB_BUSY, "devices: busy 2000000 ns in an interval of 1000000 ns" },
+	};
+	struct diskbench_result *res = plain(20), *none = plain(0), *back;
+	struct diskbench_device_info dev = { .sz = sizeof(dev) };
+	struct diskbench_wait wt = { .sz = sizeof(wt) };
+	struct diskbench_slow_op so = { .sz = sizeof(so) };
+	struct wb *t = calloc(2, sizeof(*t)), *m = t + 1;
+	struct base b, b0;
+	size_t at;
+
+	(void)state;
+	assert_non_null(t);
+	base_get(&b, res);
+	base_get(&b0, none);
+	assert_false(b.flags & (W_SLOW | W_DEVICES | W_WAITS));
+
+	at = w_devices(t, DB_NONE);
+	assert_true(at == SIZE_MAX);
+	back = forged_ok(&b, W_DEVICES, NULL, t);
+	assert_int_equal(diskbench_result_device_count(back), 2);
+	assert_rc(diskbench_result_device_get(back, 1, &dev), 0);
+	assert_string_equal(dev.name, "loop0");
+	assert_int_equal(dev.role, DISKBENCH_DEVICE_BACKING);
+	assert_int_equal(dev.parent, 0);
+	diskbench_result_free(back);
+	for (size_t i = 0; i < sizeof(dev_cases) / sizeof(dev_cases[0]); i++) {
+		t->n = 0;
+		at = w_devices(t, dev_cases[i].brk);
+		forged_refused(&b, W_DEVICES, NULL, t, -EINVAL, dev_cases[i].says, at);
+	}
+	/* Flagged, but nothing there. */
+	forged_refused(&b, W_DEVICES, NULL, NULL, -EINVAL, "devices: truncated", 0);
+
+	/* Waits: one fsync of 1 ms at 1 ms. */
+	t->n = 0;
+	w_u64(t, 1);
+	w_u64(t, 0);
+	w_u64(t, DISKBENCH_WAIT_FSYNC);
+	w_u64(t, 3);
+	w_u64(t, MS);
+	w_u64(t, MS);
+	back = forged_ok(&b, W_WAITS, NULL, t);
+	assert_int_equal(diskbench_result_wait_count(back), 1);
+	assert_rc(diskbench_result_wait_get(back, 0, &wt), 0);
+	assert_int_equal(wt.what, DISKBENCH_WAIT_FSYNC);
+	assert_int_equal(wt.file, 3);
+	diskbench_result_free(back);
+	t->n = 0;
+	w_raw(t, "\x81", 1);
+	forged_refused(&b, W_WAITS, NULL, t, -EINVAL, "waits.waits: truncated", 1);
+	{
+		static const struct {
+			uint64_t what, file, start;
+			const char *says;
+		} wc[] = {
+			{ 99, 0, 0, "waits.what: unknown wait 99" },
+			{ UINT64_C(1) << 32, 0, 0, "waits.what: unknown wait 4294967296" },
+			{ DISKBENCH_WAIT_CLOSE, UINT64_C(1) << 32, 0, "waits.file: above 2^32 - 1" },
+			{ DISKBENCH_WAIT_CLOSE, 0, 10 * S, "waits: ends after the phase (start_ns 10000000000" },
+			{ DISKBENCH_WAIT_CLOSE, 0, UINT64_MAX, "waits: ends after the phase" },
+		};
+
+		for (size_t i = 0; i < sizeof(wc) / sizeof(wc[0]); i++) {
+			t->n = 0;
+			w_u64(t, 1);
+			w_u64(t, 0);
+			w_u64(t, wc[i].what);
+			w_u64(t, wc[i].file);
+			w_u64(t, wc[i].start);
+			w_u64(t, MS);
+			forged_refused(&b, W_WAITS, NULL, t, -EINVAL, wc[i].says, t->n);
+		}
+	}
+	/* Two waits, the second starting before the first. */
+	t->n = 0;
+	w_u64(t, 2);
+	w_u64(t, 0);
+	for (int k = 0; k < 2; k++) {
+		w_u64(t, DISKBENCH_WAIT_FSYNC);
+		w_u64(t, 0);
+		w_u64(t, k ? MS : 2 * MS);
+		w_u64(t, 1000);
+	}
+	forged_refused(&b, W_WAITS, NULL, t, -EINVAL, "waits.start_ns: not in start order",
+		       t->n);
+
+	/* A slow-operation log of one operation, before the configuration. */
+	w_u64(m, 50 * MS);
+	w_u64(m, 0);
+	w_u64(m, 1);
+	w_u64(m, 0);
+	w_u64(m, 60 * MS);
+	w_u64(m, 4096);
+	w_u64(m, 8192);
+	w_u64(m, 7);
+	w_u64(m, 2);
+	back = forged_ok(&b, W_SLOW, m, NULL);
+	assert_int_equal(diskbench_result_slow_count(back), 1);
+	assert_rc(diskbench_result_slow_get(back, 0, &so), 0);
+	assert_u64_eq(so.offset, 8192);
+	assert_int_equal(so.file, 7);
+	assert_int_equal(so.thread, 2);
+	diskbench_result_free(back);
+	m->n -= 1;
+	w_u64(m, UINT64_C(1) << 32);
+	forged_refused(&b, W_SLOW, m, NULL, -EINVAL,
+		       "slow_ops.ops: file or thread above 2^32 - 1", SIZE_MAX);
+	m->n = 0;
+	w_u64(m, 0);
+	w_u64(m, 0);
+	w_u64(m, 0);
+	forged_refused(&b, W_SLOW, m, NULL, -EINVAL,
+		       "slow_ops.threshold_ns: must be above 0", SIZE_MAX);
+
+	/* Interval histograms flagged for a phase without operations. */
+	assert_false(b0.flags & W_HISTS);
+	forged_refused(&b0, W_HISTS, NULL, NULL, -EINVAL,
+		       "timeline.hists: interval histograms flagged for a timeline "
+		       "without operations", SIZE_MAX);
+
+	/* The flags themselves cut short, right after the kind. */
+	{
+		uint8_t cut[6 + 1 + 4];
+
+		memcpy(cut, b.buf, 6);
+		cut[6] = 0x80;
+		reseal(cut, sizeof(cut));
+		expect_refused(cut, sizeof(cut), -EINVAL, "flags: truncated (at byte 7)");
+	}
+	free(t);
+	diskbench_free(b.buf);
+	diskbench_free(b0.buf);
+	diskbench_result_free(res);
+	diskbench_result_free(none);
+}
+
+/* Where the varint at p ends. */
+static const uint8_t *skip_u64(const uint8_t *p, int n)
+{
+	while (n--)
+		while (*p++ & 0x80)
+			;
+	return p;
+}
+
+/*
+ * The measured part itself forged: the encoding cut right at the
+ * histogram's min_ns and at the timeline's start_ns (resealed), and a
+ * min_ns above max_ns; an error flagged but cut after its code. Each is
+ * refused naming the section, the field and the byte.
+ */
+static void test_exchange_forged_measured(void **state)
+{
+	struct diskbench_result *res = plain(20);
+	struct base b;
+	struct wb *t = calloc(1, sizeof(*t));
+	const uint8_t *p, *min_at, *tl_at;
+	uint64_t name_len, nb = 0;
+	char says[96];
+
+	(void)state;
+	assert_non_null(t);
+	base_get(&b, res);
+	p = b.buf + b.body;
+	name_len = *p++;
+	assert_true(name_len < 0x80);
+	p += name_len;
+	p = skip_u64(p, 6 + 4);           /* the figures; bits, highest, count, overflow */
+	min_at = p;
+	p = skip_u64(p, 2 + 4);           /* min, max, the two sums */
+	for (unsigned shift = 0;; shift += 7) {
+		nb |= (uint64_t)(*p & 0x7f) << shift;
+		if (!(*p++ & 0x80))
+			break;
+	}
+	tl_at = skip_u64(p, 2 * (int)nb);
+
+	/* Cut at min_ns, then at the timeline's start_ns. */
+	for (int k = 0; k < 2; k++) {
+		const uint8_t *cut = k ? tl_at : min_at;
+
+		t->n = 0;
+		w_raw(t, b.buf, (size_t)(cut - b.buf));
+		w_raw(t, "\0\0\0\0", 4);
+		reseal(t->b, t->n);
+		snprintf(says, sizeof(says), "%s: truncated (at byte %zu)",
+			 k ? "timeline.start_ns" : "latency.min_ns", (size_t)(cut - b.buf));
+		expect_refused(t->b, t->n, -EINVAL, says);
+	}
+	/* min_ns above max_ns. */
+	t->n = 0;
+	w_raw(t, b.buf, (size_t)(min_at - b.buf));
+	w_u64(t, UINT64_MAX);
+	w_raw(t, skip_u64(min_at, 1), (size_t)(b.buf + b.len - skip_u64(min_at, 1)));
+	reseal(t->b, t->n);
+	expect_refused(t->b, t->n, -EINVAL, "latency.min_ns: 18446744073709551615 is above max_ns");
+
+	/* An error flagged, its code and then nothing. */
+	t->n = 0;
+	w_u64(t, 9); /* zigzag(-5) */
+	forged_refused(&b, 4, NULL, t, -EINVAL, "error: truncated", 1);
+	free(t);
+	diskbench_free(b.buf);
+	diskbench_result_free(res);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -855,6 +1531,9 @@ int main(void)
 		cmocka_unit_test(test_exchange_merge_exact),
 		cmocka_unit_test(test_exchange_merge_refused),
 		cmocka_unit_test(test_exchange_merge_far_apart),
+		cmocka_unit_test(test_exchange_forged_pace_inputs),
+		cmocka_unit_test(test_exchange_forged_devices_waits),
+		cmocka_unit_test(test_exchange_forged_measured),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
