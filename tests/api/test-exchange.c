@@ -1203,7 +1203,7 @@ enum dev_break {
 	DB_NONE, DB_PARTS, DB_NOTE, DB_LIST_WIDE, DB_LIST_MANY, DB_NAME_CUT,
 	DB_MAJOR_WIDE, DB_ROLE, DB_OFFSET_CUT, DB_OFFSET_END, DB_SYS_CUT,
 	DB_SYS_WIDE, DB_PRESSURE_CUT, DB_MEMORY_CUT, DB_SYS_UNKNOWN,
-	DB_POINT_CUT, DB_BUSY,
+	DB_POINT_CUT, DB_BUSY, DB_ENGINE, DB_PARENT, DB_PRESSURE,
 };
 
 /* Two devices (a file system's and its backing file's) over two
@@ -1233,7 +1233,7 @@ static size_t w_devices(struct wb *w, enum dev_break brk)
 		return w->n - 1;
 	}
 	w_str(w, "vda");
-	w_u64(w, DISKBENCH_DEVICE_FS);
+	w_u64(w, brk == DB_ENGINE ? DISKBENCH_DEVICE_ENGINE : DISKBENCH_DEVICE_FS);
 	w_u64(w, 0);
 	w_u64(w, 253);
 	w_u64(w, 0);
@@ -1241,10 +1241,11 @@ static size_t w_devices(struct wb *w, enum dev_break brk)
 	w_u64(w, brk == DB_ROLE ? DISKBENCH_DEVICE_FS : DISKBENCH_DEVICE_BACKING);
 	if (brk == DB_ROLE)
 		at = w->n;
-	w_u64(w, 1);
+	w_u64(w, brk == DB_PARENT ? 2 : 1);
 	w_u64(w, brk == DB_MAJOR_WIDE ? UINT64_C(1) << 32 : 7);
 	w_u64(w, 0);
-	if (brk == DB_MAJOR_WIDE || brk == DB_ROLE)
+	if (brk == DB_MAJOR_WIDE || brk == DB_ROLE || brk == DB_ENGINE ||
+	    brk == DB_PARENT)
 		return brk == DB_ROLE ? SIZE_MAX : w->n;
 	if (brk == DB_OFFSET_CUT)
 		return w->n;
@@ -1267,10 +1268,12 @@ static size_t w_devices(struct wb *w, enum dev_break brk)
 	w_u64(w, brk == DB_SYS_UNKNOWN ? 4 : 3);
 	if (brk == DB_SYS_UNKNOWN)
 		return w->n;
-	w_u64(w, 1000);   /* pressure some, full */
+	w_u64(w, brk == DB_PRESSURE ? 2 * MS : 1000); /* pressure some, full */
 	w_u64(w, 500);
 	w_u64(w, 8192);   /* dirty, writeback */
 	w_u64(w, 4096);
+	if (brk == DB_PRESSURE)
+		return w->n;
 	w_u64(w, 0);      /* the second interval: nothing sampled */
 	if (brk == DB_POINT_CUT)
 		return w->n;
@@ -1314,6 +1317,9 @@ static void test_exchange_forged_devices_waits(void **state)
 		{ DB_SYS_UNKNOWN, "devices: unknown flags 0x4" },
 		{ DB_POINT_CUT, "devices.reads: truncated" },
 		{ DB_BUSY, "devices: busy 2000000 ns in an interval of 1000000 ns" },
+		{ DB_ENGINE, "devices: the engine's device has no device under it" },
+		{ DB_PARENT, "devices.parent: 1 is not a device before this one" },
+		{ DB_PRESSURE, "devices: I/O pressure 2000000 and 500 ns in an interval of 1000000 ns" },
 	};
 	struct diskbench_result *res = plain(20), *none = plain(0), *back;
 	struct diskbench_device_info dev = { .sz = sizeof(dev) };
@@ -1426,6 +1432,24 @@ static void test_exchange_forged_devices_waits(void **state)
 	w_u64(m, 0);
 	forged_refused(&b, W_SLOW, m, NULL, -EINVAL,
 		       "slow_ops.threshold_ns: must be above 0", SIZE_MAX);
+	/* Entries ending past 2^64 - 1, or out of start order. */
+	for (int k = 0; k < 2; k++) {
+		m->n = 0;
+		w_u64(m, 50 * MS);
+		w_u64(m, 0);
+		w_u64(m, 2);
+		for (int e = 0; e < 2; e++) {
+			w_u64(m, k ? (e ? MS : 2 * MS) : UINT64_MAX - MS * e);
+			w_u64(m, 60 * MS);
+			w_u64(m, 4096);
+			w_u64(m, 0);
+			w_u64(m, 0);
+			w_u64(m, 0);
+		}
+		forged_refused(&b, W_SLOW, m, NULL, -EINVAL,
+			       k ? "slow_ops: not in start order"
+				 : "slow_ops: start_ns + latency_ns past 2^64 - 1", SIZE_MAX);
+	}
 
 	/* Interval histograms flagged for a phase without operations. */
 	assert_false(b0.flags & W_HISTS);
