@@ -328,6 +328,7 @@ struct diskbench__devstat {
 	/* the sampling process */
 	struct shared *sh;
 	size_t sh_len;
+	bool none_taken;        /* the process took no sample at all */
 	pid_t pid;              /* 0: none */
 	int pidfd;              /* the process's descriptor; -1: held by pid */
 	pid_t parent;
@@ -1056,6 +1057,8 @@ static int stop_process(struct diskbench__devstat *ds)
 	int err = 0;
 
 #ifdef __linux__
+	bool said = false;      /* how the process ended is in the note */
+
 	if (ds->pid > 0) {
 		siginfo_t si;
 		int ended = 0, i;
@@ -1086,14 +1089,17 @@ static int stop_process(struct diskbench__devstat *ds)
 				;
 			set_note(ds, "sampling stopped: the sampling process did not "
 				 "stop when told, and was killed");
+			said = true;
 		} else if (ended < 0) {
 			set_note(ds, "sampling stopped: the sampling process was waited "
 				 "for elsewhere in the program (a wait for any child, "
 				 "with __WALL); the intervals it sampled before stay");
+			said = true;
 		} else if (si.si_code == CLD_KILLED || si.si_code == CLD_DUMPED) {
 			set_note(ds, "sampling stopped: the sampling process was killed "
 				 "by signal %d (%s); the intervals it sampled before stay",
 				 si.si_status, strsignal(si.si_status));
+			said = true;
 		}
 		if (ds->pidfd >= 0)
 			close(ds->pidfd);
@@ -1102,6 +1108,10 @@ static int stop_process(struct diskbench__devstat *ds)
 	}
 	if (ds->sh) {
 		size_t n = atomic_load(&ds->sh->nrows);
+
+		/* A phase shorter than the process's start: nothing of it
+		 * sampled, and no other reason to say. */
+		ds->none_taken = n == 0 && !ds->sh->err && !said;
 
 		if (n) {
 			ds->rows = malloc((n + 1) * ds->cols * sizeof(*ds->rows));
@@ -1178,10 +1188,14 @@ int diskbench__devstat_finish(struct diskbench__devstat *ds, uint64_t frame_ns,
 	if (!err)
 		err = build(ds, start_ns > ds->begin_ns ? start_ns : ds->begin_ns,
 			    frame_ns < start_ns ? frame_ns : start_ns);
-	if (!err && ds->series->npoints == 0) {
+	if (!err && ds->series->npoints == 0 && ds->series->ndev) {
 		/* Never sampled (the process could not start, the first
-		 * sample failed): no device is listed, as where there is
-		 * none; the note says why. */
+		 * sample failed, or a phase shorter than the process's start
+		 * ended before its first sample): no device is listed, as
+		 * where there is none; the note says why. */
+		if (ds->none_taken)
+			set_note(ds, "not sampled: the phase ended before the "
+				 "sampling process took its first sample");
 		for (size_t i = 0; i < ds->series->ndev; i++)
 			free(ds->series->dev[i].name);
 		free(ds->series->dev);

@@ -272,15 +272,16 @@ static void test_wrap_forwards_each_member(void **state)
 	struct diskbench_engine_ops ops = DISKBENCH_ENGINE_OPS_INIT;
 	const struct diskbench_engine_ops *t, *in;
 	struct diskbench_device_sample a, b;
-	struct diskbench_engine *w = NULL;
+	struct diskbench_engine *w = NULL, *inner;
 	void *ud, *in_ud;
 	uint64_t size = 0, now;
 	int64_t h;
 	int n = 0;
 
 	assert_non_null(s);
-	in = diskbench_engine_table(sim_engine(s), &in_ud);
-	assert_ok(diskbench_engine_wrap(&w, sim_engine(s), &ops, NULL));
+	inner = sim_engine(s);    /* borrowed by the wrapper: freed after it */
+	in = diskbench_engine_table(inner, &in_ud);
+	assert_ok(diskbench_engine_wrap(&w, inner, &ops, NULL));
 	assert_string_equal(diskbench_engine_name(w), "wrap(sim)");
 	t = diskbench_engine_table(w, &ud);
 	assert_non_null(t);
@@ -317,6 +318,7 @@ static void test_wrap_forwards_each_member(void **state)
 			 in->device_sample(now, &b, in_ud));
 	assert_memory_equal(&a, &b, sizeof(a));
 	diskbench_engine_free(w);
+	diskbench_engine_free(inner);
 	sim_free(s);
 	(void)f;
 }
