@@ -1193,7 +1193,7 @@ int diskbench__devstat_finish(struct diskbench__devstat *ds, uint64_t frame_ns,
 		 * sample failed, or a phase shorter than the process's start
 		 * ended before its first sample): no device is listed, as
 		 * where there is none; the note says why. */
-		if (ds->none_taken)
+		if (ds->none_taken && ds->begun)
 			set_note(ds, "not sampled: the phase ended before the "
 				 "sampling process took its first sample");
 		for (size_t i = 0; i < ds->series->ndev; i++)
