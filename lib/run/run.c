@@ -83,7 +83,10 @@ static int diskbench_run_new__impl(struct diskbench_run **out,
 	if (!err && run->opts.device_interval_ns &&
 	    (run->opts.device_interval_ns < DEVICE_INTERVAL_MIN_NS ||
 	     run->opts.device_interval_ns > DEVICE_INTERVAL_MAX_NS))
-		err = -EINVAL;
+		err = diskbench__error_fail(-EINVAL, "device_interval_ns %" PRIu64
+					    ": 1 ms to a day (1000000 to "
+					    "86400000000000), or 0",
+					    run->opts.device_interval_ns);
 	if (err) {
 		free(run);
 		return err;

@@ -505,6 +505,8 @@ static void test_device_interval(void **state)
 	ro.device_interval_ns = MS - 1;
 	assert_int_equal(diskbench_run_new(&run, t, &ro), -EINVAL);
 	assert_null(run);
+	assert_non_null(strstr(diskbench_error_last(),
+			       "device_interval_ns 999999: 1 ms to a day"));
 	ro.device_interval_ns = 86400000 * MS + 1;
 	assert_int_equal(diskbench_run_new(&run, t, &ro), -EINVAL);
 	ro.device_interval_ns = 86400000 * MS;
