@@ -1139,20 +1139,6 @@ diskbench_compare_phase_count(const struct diskbench_compare *c)
 	return c ? c->nt : 0;
 }
 
-/* Copies src (of size known) into the caller's dst, up to dst's sz. */
-static int hand_out(void *dst, const void *src, size_t known)
-{
-	size_t sz = *(const size_t *)dst;
-
-	if (sz < sizeof(size_t))
-		return -EINVAL;
-	if (sz > known)
-		sz = known;
-	memcpy(dst, src, sz);
-	*(size_t *)dst = sz;
-	return 0;
-}
-
 static int diskbench_compare_setup_get__impl(const struct diskbench_compare *c,
 					     size_t index,
 					     struct diskbench_compare_setup *setup)
@@ -1170,7 +1156,8 @@ static int diskbench_compare_setup_get__impl(const struct diskbench_compare *c,
 	s.name = c->s[index].name;
 	s.runs = c->s[index].nruns;
 	s.first_run = c->s[index].first_run;
-	return hand_out(setup, &s, sizeof(s));
+	diskbench__hand_out(setup, &s, sizeof(s));
+	return 0;
 }
 
 DISKBENCH_API int
@@ -1189,7 +1176,8 @@ static int diskbench_compare_phase_get__impl(const struct diskbench_compare *c,
 		return -EINVAL;
 	if (index >= c->nt)
 		return -ERANGE;
-	return hand_out(phase, &c->t[index].ph, sizeof(c->t[index].ph));
+	diskbench__hand_out(phase, &c->t[index].ph, sizeof(c->t[index].ph));
+	return 0;
 }
 
 DISKBENCH_API int
@@ -1208,7 +1196,8 @@ static int diskbench_compare_phase_cell_get__impl(const struct diskbench_compare
 		return -EINVAL;
 	if (phase >= c->nt || setup >= c->ns)
 		return -ERANGE;
-	return hand_out(out, diskbench__compare_cell(c, phase, setup), sizeof(*out));
+	diskbench__hand_out(out, diskbench__compare_cell(c, phase, setup), sizeof(*out));
+	return 0;
 }
 
 DISKBENCH_API size_t

@@ -941,16 +941,13 @@ static int diskbench_stalls_get__impl(const struct diskbench_stalls *st,
 				       struct diskbench_stall *stall)
 {
 	struct diskbench_stall s;
-	size_t sz;
 
 	if (!st || !stall || stall->sz < sizeof(size_t))
 		return -EINVAL;
 	if (index >= st->n)
 		return -ERANGE;
 	s = st->s[index];
-	sz = stall->sz < sizeof(s) ? stall->sz : sizeof(s);
-	s.sz = sz;
-	memcpy(stall, &s, sz);
+	diskbench__hand_out(stall, &s, sizeof(s));
 	return 0;
 }
 
@@ -966,14 +963,11 @@ static int diskbench_stalls_summary__impl(const struct diskbench_stalls *st,
 					   struct diskbench_stall_summary *sum)
 {
 	struct diskbench_stall_summary s;
-	size_t sz;
 
 	if (!st || !sum || sum->sz < sizeof(size_t))
 		return -EINVAL;
 	s = st->sum;
-	sz = sum->sz < sizeof(s) ? sum->sz : sizeof(s);
-	s.sz = sz;
-	memcpy(sum, &s, sz);
+	diskbench__hand_out(sum, &s, sizeof(s));
 	return 0;
 }
 

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <diskbench/common.h>
 
@@ -150,6 +151,23 @@ int diskbench__cmp_u64(const void *a, const void *b);
 /* A copy of s, NULL for NULL; on failure NULL, and *err set to -ENOMEM
  * (left alone otherwise, so that a series of copies checks once). */
 char *diskbench__strdup_or_null(const char *s, int *err);
+
+/*
+ * Hands a struct the library filled (src, known bytes, its first field a
+ * size_t sz) out to a caller's dst, whose first field says how many bytes
+ * the caller has (checked to be at least a size_t): the fields both know,
+ * with dst's sz set to the bytes copied, so that an older caller gets
+ * what it knows and a newer one learns what the library filled.
+ */
+static inline void diskbench__hand_out(void *dst, const void *src, size_t known)
+{
+	size_t sz = *(const size_t *)dst;
+
+	if (sz > known)
+		sz = known;
+	memcpy(dst, src, sz);
+	memcpy(dst, &sz, sizeof(sz));
+}
 
 static inline uint64_t diskbench__add_sat(uint64_t a, uint64_t b)
 {

@@ -587,7 +587,6 @@ static int diskbench_timeline_get__impl(const struct diskbench_timeline *tl, siz
 {
 	struct diskbench_timeline_point p;
 	const struct diskbench__tl_slot *s;
-	size_t sz;
 
 	if (!tl || !point || point->sz < sizeof(size_t))
 		return -EINVAL;
@@ -602,9 +601,7 @@ static int diskbench_timeline_get__impl(const struct diskbench_timeline *tl, siz
 	p.latency_sum_ns = s->latency_sum_ns;
 
 	/* An older caller gets the fields it knows; sz says how many. */
-	sz = point->sz < sizeof(p) ? point->sz : sizeof(p);
-	p.sz = sz;
-	memcpy(point, &p, sz);
+	diskbench__hand_out(point, &p, sizeof(p));
 	return 0;
 }
 

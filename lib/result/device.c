@@ -9,6 +9,7 @@
 
 #include <diskbench/device.h>
 
+#include "base/common-internal.h"
 #include "base/error-internal.h"
 #include "core/devstat-internal.h"
 #include "result/device-internal.h"
@@ -62,7 +63,6 @@ static int diskbench_result_device_get__impl(const struct diskbench_result *res,
 {
 	const struct diskbench__dev_series *s;
 	struct diskbench_device_info o;
-	size_t sz;
 
 	if (!res || !info || info->sz < sizeof(size_t))
 		return -EINVAL;
@@ -75,9 +75,7 @@ static int diskbench_result_device_get__impl(const struct diskbench_result *res,
 	o.parent = s->dev[index].parent;
 	o.major = s->dev[index].major;
 	o.minor = s->dev[index].minor;
-	sz = info->sz < sizeof(o) ? info->sz : sizeof(o);
-	o.sz = sz;
-	memcpy(info, &o, sz);
+	diskbench__hand_out(info, &o, sizeof(o));
 	return 0;
 }
 
@@ -102,7 +100,6 @@ static int diskbench_result_device_point_get__impl(const struct diskbench_result
 {
 	const struct diskbench__dev_series *s;
 	struct diskbench_device_point o;
-	size_t sz;
 
 	if (!res || !point || point->sz < sizeof(size_t))
 		return -EINVAL;
@@ -110,9 +107,7 @@ static int diskbench_result_device_point_get__impl(const struct diskbench_result
 	if (!s || dev >= s->ndev || index >= s->npoints)
 		return -ERANGE;
 	o = s->points[dev * s->npoints + index];
-	sz = point->sz < sizeof(o) ? point->sz : sizeof(o);
-	o.sz = sz;
-	memcpy(point, &o, sz);
+	diskbench__hand_out(point, &o, sizeof(o));
 	return 0;
 }
 
@@ -130,7 +125,6 @@ static int diskbench_result_system_point_get__impl(const struct diskbench_result
 {
 	const struct diskbench__dev_series *s;
 	struct diskbench_system_point o;
-	size_t sz;
 
 	if (!res || !point || point->sz < sizeof(size_t))
 		return -EINVAL;
@@ -138,9 +132,7 @@ static int diskbench_result_system_point_get__impl(const struct diskbench_result
 	if (!s || index >= s->npoints)
 		return -ERANGE;
 	o = s->sys[index];
-	sz = point->sz < sizeof(o) ? point->sz : sizeof(o);
-	o.sz = sz;
-	memcpy(point, &o, sz);
+	diskbench__hand_out(point, &o, sizeof(o));
 	return 0;
 }
 

@@ -930,7 +930,6 @@ static int diskbench_result_slow_get__impl(const struct diskbench_result *res,
 {
 	const struct diskbench__slow_log *log;
 	struct diskbench_slow_op o;
-	size_t sz;
 
 	if (!res || !op || op->sz < sizeof(size_t))
 		return -EINVAL;
@@ -944,9 +943,7 @@ static int diskbench_result_slow_get__impl(const struct diskbench_result *res,
 	o.offset = log->e[index].offset;
 	o.file = log->e[index].file;
 	o.thread = log->e[index].thread;
-	sz = op->sz < sizeof(o) ? op->sz : sizeof(o);
-	o.sz = sz;
-	memcpy(op, &o, sz);
+	diskbench__hand_out(op, &o, sizeof(o));
 	return 0;
 }
 
@@ -985,7 +982,6 @@ static int diskbench_result_wait_get__impl(const struct diskbench_result *res,
 {
 	const struct diskbench__measured *m;
 	struct diskbench_wait w;
-	size_t sz;
 
 	if (!res || !wait || wait->sz < sizeof(size_t))
 		return -EINVAL;
@@ -997,9 +993,7 @@ static int diskbench_result_wait_get__impl(const struct diskbench_result *res,
 	w.latency_ns = m->waits.w[index].latency_ns;
 	w.what = m->waits.w[index].what;
 	w.file = m->waits.w[index].file;
-	sz = wait->sz < sizeof(w) ? wait->sz : sizeof(w);
-	w.sz = sz;
-	memcpy(wait, &w, sz);
+	diskbench__hand_out(wait, &w, sizeof(w));
 	return 0;
 }
 
