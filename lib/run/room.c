@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/statvfs.h>
 
 #include "base/common-internal.h"
@@ -72,6 +73,7 @@ static int check_room(const struct diskbench_target *t,
 		const struct diskbench_phase *p = ph[i];
 		struct diskbench__room now;
 		bool gone_after = false;
+		int w;
 
 		if (diskbench__room_uses_test_file(p)) {
 			uint64_t b = diskbench__round_up(
@@ -88,11 +90,18 @@ static int check_room(const struct diskbench_target *t,
 		}
 		now.bytes = diskbench__add_sat(test, set_exists ? set.bytes : 0);
 		now.inodes = (test ? 1 : 0) + (set_exists ? set.inodes : 0);
-		snprintf(now.what, sizeof(now.what), "%s: %s%s%s%s", p->name,
-			 test ? "the test file" : "",
-			 test && set_exists ? " and " : "",
-			 set_exists ? set.what : "",
-			 set_exists ? " with their directories" : "");
+		/* A long phase name and file set can overflow what: it then
+		 * ends in "..." (the check of the length also tells gcc at -O0,
+		 * -O1 and -Os that a cut is expected, not a bug). */
+		w = snprintf(now.what, sizeof(now.what), "%s: %s%s%s%s", p->name,
+			     test ? "the test file" : "",
+			     test && set_exists ? " and " : "",
+			     set_exists ? set.what : "",
+			     set_exists ? " with their directories" : "");
+		if (w < 0)
+			now.what[0] = '\0';
+		else if ((size_t)w >= sizeof(now.what))
+			memcpy(now.what + sizeof(now.what) - 4, "...", 4);
 		if (now.bytes > peak_b.bytes)
 			peak_b = now;
 		if (now.inodes > peak_i.inodes)
