@@ -189,11 +189,14 @@ static inline uint64_t diskbench__round_up(uint64_t v, uint64_t unit)
  * then a suffix: the test file none, the probe that files can be made
  * (and O_DIRECT works) ".direct-probe",
  * the small files' tree ".files"; when a stranger holds one, ".1" to
- * ".<TRIES - 1>" are tried after it. target/target.c and target/fileset.c
- * make them, run/sweep.c recognises them.
+ * ".<TRIES - 1>" are tried after it. A custom phase's files are
+ * ".custom.<n>", n counting up from 0 per target (a name a stranger holds
+ * is skipped). target/target.c and target/fileset.c make them, run/sweep.c
+ * recognises them.
  */
 #define DISKBENCH__NAME_TRIES 1000
 #define DISKBENCH__NAME_PROBE ".direct-probe"
 #define DISKBENCH__NAME_FILES ".files"
+#define DISKBENCH__NAME_CUSTOM ".custom."
 
 #endif

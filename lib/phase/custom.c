@@ -20,6 +20,7 @@ struct custom_file {
 	bool open;
 	int64_t h;
 	size_t extra;       /* index in the target's list */
+	bool unmarked;      /* made inside op: marked once the clock stops */
 };
 
 struct diskbench_custom_ctx {
@@ -69,6 +70,13 @@ static int diskbench_custom_file__impl(struct diskbench_custom_ctx *ctx,
 					   ctx->p->custom_err_path, UINT64_MAX);
 	}
 	f->open = true;
+	/* The mark the sweep knows it by: at once outside op (setup,
+	 * teardown); made inside op, once the clock stops, so as not to time
+	 * it (run_custom). */
+	if (ctx->timing)
+		f->unmarked = true;
+	else
+		diskbench__target_mark_extra(t, f->extra, f->h);
 	*handle = f->h;
 	return 0;
 }
@@ -262,6 +270,13 @@ static int run_custom(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 		if (!err && eerr)
 			err = diskbench__ctx_fail(ctx, eerr, "record", NULL,
 						  UINT64_MAX);
+	}
+	for (uint32_t n = 0; n < DISKBENCH_CUSTOM_MAX_FILES; n++) {
+		struct custom_file *f = &c->files[n];
+
+		if (f->open && f->unmarked)
+			diskbench__target_mark_extra(ctx->target, f->extra, f->h);
+		f->unmarked = false;
 	}
 	/* Teardown whatever happened, setup's failure included; then the
 	 * phase's files go. */

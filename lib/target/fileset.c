@@ -35,6 +35,7 @@
 #include "engine/engine-internal.h"
 #include "engine/sync-internal.h"
 #include "target/fileset-internal.h"
+#include "target/mark-internal.h"
 
 
 struct diskbench__fileset *diskbench__files_new(const struct diskbench__files_place *at)
@@ -308,6 +309,10 @@ int diskbench__files_make_root(struct diskbench__fileset *fs)
 				return note(fs, err,
 					    "open the directory just made (moved or replaced at once)",
 					    root);
+			/* Untimed, as the mkdir: what the sweep knows a
+			 * killed run's tree by (what is in it is reached
+			 * only through it, mode 0700). */
+			(void)diskbench__mark_set(fs->root_fd, DISKBENCH__MARK_FILES);
 		}
 		fs->root_exists = true;
 		return 0;

@@ -56,7 +56,8 @@ struct diskbench_target {
 	char *busy_msg;
 	/* The small-file phases' files and directories (target/fileset.c). */
 	struct diskbench__fileset *files;
-	/* Files made for custom phases: "<prefix>.<pid>.custom.<n>". */
+	/* Files made for custom phases: "<prefix>.<pid>.custom.<n>"
+	 * (DISKBENCH__NAME_CUSTOM). */
 	struct diskbench__extra *extra;
 	size_t nextra, extra_cap;
 	uint64_t extra_seq;
@@ -80,6 +81,16 @@ struct diskbench__extra {
  */
 int diskbench__target_create_extra(struct diskbench_target *t, uint32_t flags,
 				   int64_t *handle, size_t *index);
+
+/*
+ * Sets the mark (target/mark-internal.h) on file @p index of the list,
+ * open as @p handle, where handles are descriptors; a failure only leaves
+ * it unmarked. Never inside a timed region: diskbench_custom_file() calls
+ * it at once outside the phase's op, and after the clock stops for a file
+ * made inside it.
+ */
+void diskbench__target_mark_extra(struct diskbench_target *t, size_t index,
+				  int64_t handle);
 
 /* Removes file @p index of the list, if it is still ours under its name;
  * 0 or an error noted in the target. */

@@ -16,6 +16,7 @@
 #include "engine/engine-internal.h"
 #include "engine/sync-internal.h"
 #include "target/fileset-internal.h"
+#include "target/mark-internal.h"
 #include "target/target-internal.h"
 #include "base/error-internal.h"
 
@@ -303,7 +304,10 @@ static int probe_open(int dirfd, const char *prefix, int extra, char *name,
 		if (fd >= 0 || errno != EEXIST)
 			break;
 	}
-	return fd >= 0 ? fd : -errno;
+	if (fd < 0)
+		return -errno;
+	(void)diskbench__mark_set(fd, DISKBENCH__MARK_PROBE);
+	return fd;
 }
 
 /*
@@ -566,8 +570,8 @@ int diskbench__target_create_extra(struct diskbench_target *t, uint32_t flags,
 	x = &t->extra[t->nextra];
 	memset(x, 0, sizeof(*x));
 	for (unsigned attempt = 0; attempt < DISKBENCH__NAME_TRIES && err == -EEXIST; attempt++) {
-		snprintf(name, sizeof(name), "%s.%ld.custom.%" PRIu64, t->prefix,
-			 (long)getpid(), t->extra_seq++);
+		snprintf(name, sizeof(name), "%s.%ld" DISKBENCH__NAME_CUSTOM "%" PRIu64,
+			 t->prefix, (long)getpid(), t->extra_seq++);
 		free(x->path);
 		x->path = path_join(t->dir, name);
 		if (!x->path)
@@ -599,6 +603,13 @@ int diskbench__target_create_extra(struct diskbench_target *t, uint32_t flags,
 	}
 	*index = t->nextra++;
 	return 0;
+}
+
+void diskbench__target_mark_extra(struct diskbench_target *t, size_t index,
+				  int64_t handle)
+{
+	if (index < t->nextra && t->extra[index].exists && t->engine->real_fds)
+		(void)diskbench__mark_set((int)handle, DISKBENCH__MARK_CUSTOM);
 }
 
 int diskbench__target_remove_extra(struct diskbench_target *t, size_t index)
@@ -806,6 +817,9 @@ int diskbench__target_create_test_file(struct diskbench_target *t,
 		if (t->engine->real_fds) {
 			struct stat st;
 
+			/* Before any phase's clock starts: what the sweep
+			 * knows a killed run's test file by. */
+			(void)diskbench__mark_set((int)*handle, DISKBENCH__MARK_TEST);
 			if (fstat((int)*handle, &st) == 0) {
 				t->test_dev = (uint64_t)st.st_dev;
 				t->test_ino = (uint64_t)st.st_ino;
