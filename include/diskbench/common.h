@@ -102,6 +102,46 @@
 #endif
 
 /**
+ * @def DISKBENCH_NULLPTR
+ * The null pointer of the `*_INIT` macros' pointer members: `0` in C (a
+ * null pointer constant, as `NULL` is: the structs they make are the same),
+ * and `nullptr` in C++11 and later (`NULL` before), so that a C++ program
+ * built with `-Wzero-as-null-pointer-constant -Werror` takes the macros as
+ * they are (clang++ warns of `NULL` too).
+ * @since 1.8
+ */
+#if defined(__cplusplus) && (__cplusplus >= 201103L || \
+	(defined(_MSVC_LANG) && _MSVC_LANG >= 201103L))
+# define DISKBENCH_NULLPTR nullptr
+#elif defined(__cplusplus)
+# define DISKBENCH_NULLPTR NULL
+#else
+# define DISKBENCH_NULLPTR 0
+#endif
+
+/**
+ * @def DISKBENCH_CAST(type, v)
+ * @p v converted to @p type in the headers' macros: `((type)(v))` in C,
+ * `static_cast<type>(v)` in C++, so that a C++ program built with
+ * `-Wold-style-cast -Werror` takes the macros as they are.
+ * @since 1.8
+ */
+/**
+ * @def DISKBENCH_PTR_CAST(type, p)
+ * Pointer @p p seen as another object pointer @p type (bytes of a struct,
+ * as DISKBENCH_HAS_FIELD() reads them): `((type)(p))` in C,
+ * `reinterpret_cast<type>(p)` in C++.
+ * @since 1.8
+ */
+#ifdef __cplusplus
+# define DISKBENCH_CAST(type, v) (static_cast<type>(v))
+# define DISKBENCH_PTR_CAST(type, p) (reinterpret_cast<type>(p))
+#else
+# define DISKBENCH_CAST(type, v) ((type)(v))
+# define DISKBENCH_PTR_CAST(type, p) ((type)(p))
+#endif
+
+/**
  * True if the size-prefixed struct at @p p is large enough to hold @p field.
  *
  * Structs the library hands out start with `size_t sz`, the size the library
@@ -109,7 +149,8 @@
  * with tests a newer member with this macro before reading it.
  */
 #define DISKBENCH_HAS_FIELD(p, field) \
-	((size_t)((const char *)&(p)->field - (const char *)(p)) + \
+	(DISKBENCH_CAST(size_t, DISKBENCH_PTR_CAST(const char *, &(p)->field) - \
+			       DISKBENCH_PTR_CAST(const char *, (p))) + \
 	 sizeof((p)->field) <= (p)->sz)
 
 /**
@@ -135,7 +176,8 @@
 		const struct diskbench_result *const *: (a), \
 		void *: (a)))
 #else
-# define DISKBENCH_RESULT_ARRAY(a) ((const struct diskbench_result *const *)(a))
+# define DISKBENCH_RESULT_ARRAY(a) \
+	DISKBENCH_CAST(const struct diskbench_result *const *, (a))
 #endif
 
 DISKBENCH_BEGIN_DECLS

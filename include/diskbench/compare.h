@@ -80,7 +80,7 @@ struct diskbench_compare_opts {
 
 /** Initializer for struct diskbench_compare_opts: all defaults. */
 #define DISKBENCH_COMPARE_OPTS_INIT \
-	{ sizeof(struct diskbench_compare_opts), 0, 0, 0, NULL }
+	{ sizeof(struct diskbench_compare_opts), 0, 0, 0, DISKBENCH_NULLPTR }
 
 /**
  * Fills an option struct with its size and the defaults.

@@ -417,7 +417,8 @@ struct diskbench_custom_ops {
 
 /** Initializer for struct diskbench_custom_ops: no callbacks. */
 #define DISKBENCH_CUSTOM_OPS_INIT \
-	{ sizeof(struct diskbench_custom_ops), 0, 0, 0 }
+	{ sizeof(struct diskbench_custom_ops), DISKBENCH_NULLPTR, \
+	  DISKBENCH_NULLPTR, DISKBENCH_NULLPTR }
 
 /**
  * Fills struct diskbench_custom_ops with its size and the defaults, as
@@ -459,7 +460,8 @@ struct diskbench_custom_ctx_ops {
 
 /** Initializer for struct diskbench_custom_ctx_ops: no callbacks. */
 #define DISKBENCH_CUSTOM_CTX_OPS_INIT \
-	{ sizeof(struct diskbench_custom_ctx_ops), 0, 0, 0 }
+	{ sizeof(struct diskbench_custom_ctx_ops), DISKBENCH_NULLPTR, \
+	  DISKBENCH_NULLPTR, DISKBENCH_NULLPTR }
 
 /**
  * Fills struct diskbench_custom_ctx_ops with its size and the defaults, as

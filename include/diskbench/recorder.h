@@ -86,7 +86,8 @@ struct diskbench_recorder_opts {
 
 /** Initializer for struct diskbench_recorder_opts: all defaults. */
 #define DISKBENCH_RECORDER_OPTS_INIT \
-	{ sizeof(struct diskbench_recorder_opts), 0, 0, 0, 0, 0, 0, 0, 0, 0 }
+	{ sizeof(struct diskbench_recorder_opts), 0, 0, 0, DISKBENCH_NULLPTR, \
+	  DISKBENCH_NULLPTR, 0, 0, 0, 0 }
 
 /**
  * Fills an option struct with its size and the defaults.

@@ -157,7 +157,9 @@ struct diskbench_report_info {
 
 /** Initializer for struct diskbench_report_info: nothing set. */
 #define DISKBENCH_REPORT_INFO_INIT { sizeof(struct diskbench_report_info), \
-	NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0, 0, 0, 0, 0, 0, 0, \
+	DISKBENCH_NULLPTR, DISKBENCH_NULLPTR, DISKBENCH_NULLPTR, DISKBENCH_NULLPTR, \
+	DISKBENCH_NULLPTR, DISKBENCH_NULLPTR, DISKBENCH_NULLPTR, DISKBENCH_NULLPTR, \
+	0, 0, 0, 0, 0, 0, 0, \
 	0, 0, 0, 0, 0, 0, 0, 0 }
 
 /**
@@ -191,7 +193,8 @@ struct diskbench_write_opts {
 
 /** Initializer for struct diskbench_write_opts: all defaults. */
 #define DISKBENCH_WRITE_OPTS_INIT \
-	{ sizeof(struct diskbench_write_opts), NULL, 0, 0, NULL }
+	{ sizeof(struct diskbench_write_opts), DISKBENCH_NULLPTR, 0, 0, \
+	  DISKBENCH_NULLPTR }
 
 /**
  * Fills an option struct with its size and the defaults.

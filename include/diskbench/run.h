@@ -105,8 +105,9 @@ struct diskbench_run_event {
  *  that tells diskbench_journal_event() of a phase it ran itself).
  *  @since 1.4 */
 #define DISKBENCH_RUN_EVENT_INIT \
-	{ sizeof(struct diskbench_run_event), NULL, NULL, NULL, NULL, 0, 0, 0, \
-	  (enum diskbench_phase_kind)0, 0 }
+	{ sizeof(struct diskbench_run_event), DISKBENCH_NULLPTR, DISKBENCH_NULLPTR, \
+	  DISKBENCH_NULLPTR, DISKBENCH_NULLPTR, 0, 0, 0, \
+	  DISKBENCH_CAST(enum diskbench_phase_kind, 0), 0 }
 
 /**
  * Zeroes an event and sets its sz, as DISKBENCH_RUN_EVENT_INIT does: for
@@ -259,8 +260,9 @@ struct diskbench_run_opts {
 
 /** Initializer for struct diskbench_run_opts: all defaults. */
 #define DISKBENCH_RUN_OPTS_INIT \
-	{ sizeof(struct diskbench_run_opts), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, \
-	  0, 0, 0 }
+	{ sizeof(struct diskbench_run_opts), DISKBENCH_NULLPTR, DISKBENCH_NULLPTR, \
+	  0, 0, 0, 0, 0, 0, 0, 0, DISKBENCH_NULLPTR, DISKBENCH_NULLPTR, 0, 0, \
+	  DISKBENCH_NULLPTR, DISKBENCH_NULLPTR, 0 }
 
 /**
  * Fills an option struct with its size and the defaults.
@@ -484,7 +486,8 @@ struct diskbench_run_sweep_opts {
 
 /** Initializer for struct diskbench_run_sweep_opts: nothing set. */
 #define DISKBENCH_RUN_SWEEP_OPTS_INIT \
-	{ sizeof(struct diskbench_run_sweep_opts), NULL, NULL, NULL }
+	{ sizeof(struct diskbench_run_sweep_opts), DISKBENCH_NULLPTR, \
+	  DISKBENCH_NULLPTR, DISKBENCH_NULLPTR }
 
 /**
  * Zeroes opts and sets its sz, as DISKBENCH_RUN_SWEEP_OPTS_INIT does: for

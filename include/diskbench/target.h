@@ -77,7 +77,8 @@ struct diskbench_target_opts {
 
 /** Initializer for struct diskbench_target_opts: all defaults. */
 #define DISKBENCH_TARGET_OPTS_INIT \
-	{ sizeof(struct diskbench_target_opts), 0, 0, 0, 0, 0 }
+	{ sizeof(struct diskbench_target_opts), DISKBENCH_NULLPTR, 0, \
+	  DISKBENCH_NULLPTR, 0, 0 }
 
 /**
  * Fills an option struct with its size and the defaults.

@@ -23,12 +23,21 @@ It also checks that the list it was given is complete: every *.h in
 --partdir and its sys/ is in it (else meson would neither test nor install the header),
 and the umbrella header includes every one of them.
 
-usage: check-headers.py --cc=WORD... [--cxx=WORD...] -I DIR...
-                        [--partdir DIR --umbrella FILE] -- HEADER...
+Then the C++ program --program (tests/abi/umbrella.cpp), which includes
+every public header and uses every *_INIT macro of --partdir's headers
+(a macro it does not use fails the test), is compiled with each C++
+compiler given (--cxx, the project's, and --cxx-alt, the other of g++ and
+clang++) as C++11 and as C++17, with -Wold-style-cast and
+-Wzero-as-null-pointer-constant among the errors: the macros a C++ user
+expands in their own code must take the warnings such a build turns on.
+
+usage: check-headers.py --cc=WORD... [--cxx=WORD...] [--cxx-alt=WORD...]
+                        -I DIR... [--partdir DIR --umbrella FILE]
+                        [--program FILE.cpp] -- HEADER...
   --cc/--cxx are given once per word of the compiler command (as meson's
   compiler.cmd_array() has it). HEADER is the name a user writes in
   #include <...>, e.g. diskbench/hist.h. Without --cxx the C++ half fails:
-  no C++ compiler is no pass.
+  no C++ compiler is no pass; with --program, so does a missing --cxx-alt.
 """
 
 import argparse
@@ -43,7 +52,9 @@ C_FLAGS = ['-std=c99', '-Wall', '-Wextra', '-Wpedantic', '-Werror',
            '-Wstrict-prototypes', '-Wmissing-prototypes', '-Wundef',
            '-Wshadow']
 CXX_FLAGS = ['-std=c++11', '-Wall', '-Wextra', '-Wpedantic', '-Werror',
-             '-Wundef', '-Wshadow', '-Wold-style-cast']
+             '-Wundef', '-Wshadow', '-Wold-style-cast',
+             '-Wzero-as-null-pointer-constant']
+CXX_STDS = ['-std=c++11', '-std=c++17']
 
 
 def compile_one(cmd, flags, incdirs, header, lang, tmp):
@@ -149,10 +160,51 @@ def check_modes(cmd, incdirs, tmp):
     return ok
 
 
+def check_program(compilers, incdirs, program, partdir, tmp):
+    """--program uses every *_INIT macro and compiles with every compiler
+    and standard, as a strict C++ user's build would."""
+    ok = True
+    macros = set()
+    for pat in ('*.h', os.path.join('sys', '*.h')):
+        for path in glob.glob(os.path.join(partdir, pat)):
+            with open(path) as f:
+                macros.update(re.findall(r'^\s*#\s*define\s+(DISKBENCH_\w+_INIT)\b',
+                                         f.read(), flags=re.M))
+    with open(program) as f:
+        used = set(re.findall(r'\bDISKBENCH_\w+_INIT\b', f.read()))
+    if len(macros) < 10:
+        print('FAIL found only %d *_INIT macros in %s' % (len(macros), partdir))
+        ok = False
+    for m in sorted(macros - used):
+        print('FAIL %s does not use %s' % (os.path.basename(program), m))
+        ok = False
+    if ok:
+        print('ok   %s uses all %d *_INIT macros'
+              % (os.path.basename(program), len(macros)))
+    for cmd in compilers:
+        for std in CXX_STDS:
+            flags = [std] + [f for f in CXX_FLAGS if not f.startswith('-std=')]
+            obj = os.path.join(tmp, 'program%s.o' % std[5:].replace('+', 'p'))
+            argv = (list(cmd) + flags + ['-I' + d for d in incdirs] +
+                    ['-c', program, '-o', obj])
+            r = subprocess.run(argv, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, universal_newlines=True)
+            if r.returncode != 0:
+                print('FAIL %s %s\n  %s\n%s' % (' '.join(cmd), std,
+                                                 ' '.join(argv), r.stdout))
+                ok = False
+            else:
+                print('ok   %s %s: %s' % (' '.join(cmd), std,
+                                          os.path.basename(program)))
+    return ok
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--cc', action='append', required=True)
     ap.add_argument('--cxx', action='append', default=None)
+    ap.add_argument('--cxx-alt', action='append', default=None)
+    ap.add_argument('--program')
     ap.add_argument('-I', dest='incdirs', action='append', default=[])
     ap.add_argument('--partdir')
     ap.add_argument('--umbrella')
@@ -209,6 +261,20 @@ def main():
         if args.cxx:
             for h in args.headers:
                 ok &= compile_one(args.cxx, CXX_FLAGS, args.incdirs, h, 'c++', tmp)
+            if args.program:
+                if not args.cxx_alt:
+                    print('FAIL c++: the second C++ compiler (g++ or clang++, '
+                          'the one the build does not use) was not found; '
+                          'install it (Debian packages g++, clang)')
+                    ok = False
+                if not args.partdir:
+                    print('FAIL --program needs --partdir')
+                    ok = False
+                else:
+                    ok &= check_program([args.cxx] + ([args.cxx_alt] if args.cxx_alt
+                                                      else []),
+                                        args.incdirs, args.program,
+                                        args.partdir, tmp)
         else:
             print('FAIL c++: no C++ compiler was found at configure time; '
                   'install g++ (or configure with -Dtests=false)')

@@ -272,8 +272,17 @@ struct diskbench_engine_ops {
 
 /** Initializer for struct diskbench_engine_ops: every member the default. */
 #define DISKBENCH_ENGINE_OPS_INIT \
-	{ sizeof(struct diskbench_engine_ops), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, \
-	  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
+	{ sizeof(struct diskbench_engine_ops), DISKBENCH_NULLPTR, \
+	  DISKBENCH_NULLPTR, DISKBENCH_NULLPTR, DISKBENCH_NULLPTR, \
+	  DISKBENCH_NULLPTR, DISKBENCH_NULLPTR, DISKBENCH_NULLPTR, \
+	  DISKBENCH_NULLPTR, DISKBENCH_NULLPTR, DISKBENCH_NULLPTR, \
+	  DISKBENCH_NULLPTR, 0, \
+	  DISKBENCH_NULLPTR, DISKBENCH_NULLPTR, DISKBENCH_NULLPTR, \
+	  DISKBENCH_NULLPTR, DISKBENCH_NULLPTR, DISKBENCH_NULLPTR, \
+	  DISKBENCH_NULLPTR, \
+	  DISKBENCH_NULLPTR, DISKBENCH_NULLPTR, DISKBENCH_NULLPTR, \
+	  DISKBENCH_NULLPTR, DISKBENCH_NULLPTR, DISKBENCH_NULLPTR, \
+	  DISKBENCH_NULLPTR }
 
 /**
  * Fills struct diskbench_engine_ops with its size and the defaults, as
