@@ -1,17 +1,28 @@
 /*
  * diskbench_run_sweep(): removes what runs that could not clean up left in
  * a directory, and nothing else (run.h says what is taken for ours). The
- * names are those the target gives (target/target.c, the test file and
- * the O_DIRECT probe, and target/fileset.c, the small files' tree, each
- * trying ".1" to ".999" when a stranger holds the first); the content is
- * what the phases write (phase/bonnie.c: the per-byte write's bytes,
+ * names are those the target gives (target/target.c, the test file, the
+ * O_DIRECT probe and a custom phase's files, and target/fileset.c, the
+ * small files' tree, each trying ".1" to ".999" when a stranger holds the
+ * first, the custom files the next number). What the target made bears
+ * its mark (target/mark-internal.h: an extended attribute naming the
+ * kind, the pid and the inode), read from the descriptor the checks were
+ * made on; in a marked tree, the entries named as ours are ours (only its
+ * owner can put anything in it, mode 0700).
+ *
+ * Where there is no mark (a file system without user extended attributes,
+ * an engine whose handles are not descriptors, a run of a version before
+ * marks), the content decides, as it always did: what the phases write
+ * (phase/bonnie.c: the per-byte write's bytes,
  * offset & 0x7f, or the block write's blocks, block b holding at byte k
  * the number of blocks 0..b whose index is k modulo the block size, 256 to
  * 1048576 bytes, where rewrite and the seeks change the byte at b modulo
  * the block size; zeros for the probe and the small files). Files up to
  * 16 MiB are read whole, larger ones at their start, their end and 16
  * places between. An empty file has no content to check (a run killed
- * right after creating it): the other checks decide.
+ * right after creating it): the other checks decide. A custom phase's
+ * file holds its caller's data: unmarked, it is left. A mark made for
+ * another inode (a copy) is not ours: left.
  *
  * Everything is reached by openat()/fstatat()/unlinkat() from a directory
  * descriptor, with O_NOFOLLOW. An entry that passed every check is renamed
@@ -45,6 +56,7 @@
 #include "base/common-internal.h"
 #include "base/error-internal.h"
 #include "run/sweep-internal.h"
+#include "target/mark-internal.h"
 
 #define MIB (UINT64_C(1) << 20)
 /* Read whole up to this size; sample larger files. */
@@ -60,7 +72,7 @@
 #define N_BLOCKS 13                   /* 256 .. 1048576 */
 #define H_BLOCKS (((1u << N_BLOCKS) - 1) << 2)
 
-enum kind { NOT_OURS, TEST_FILE, PROBE, TREE, JOURNAL };
+enum kind { NOT_OURS, TEST_FILE, PROBE, TREE, CUSTOM, JOURNAL };
 
 /* A results journal a program names after its run (diskbench-bonnie):
  * what it holds is what that run measured, so it is never removed. */
@@ -74,6 +86,7 @@ struct sweep {
 	void *user_data;
 	int stop;              /* the callback's negative answer: stop */
 	unsigned char *buf;
+	bool tree_marked;      /* the tree being swept bears our mark */
 };
 
 /* What was removed from a tree, and whether something stays. */
@@ -164,6 +177,15 @@ static enum kind parse_name(const char *name, const char *prefix, long *pid)
 		return NOT_OURS;
 	if (!strcmp(p, NAME_JOURNAL))
 		return JOURNAL;
+	if (!strncmp(p, DISKBENCH__NAME_CUSTOM, strlen(DISKBENCH__NAME_CUSTOM))) {
+		long seq;
+
+		/* ".custom.<n>": n from 0, no retry suffix (the next n is). */
+		p += strlen(DISKBENCH__NAME_CUSTOM);
+		if (!strcmp(p, "0"))
+			return CUSTOM;
+		return number(&p, 1, LONG_MAX, &seq) && !*p ? CUSTOM : NOT_OURS;
+	}
 	if (!strncmp(p, DISKBENCH__NAME_PROBE, strlen(DISKBENCH__NAME_PROBE))) {
 		k = PROBE;
 		p += strlen(DISKBENCH__NAME_PROBE);
@@ -421,19 +443,34 @@ static int unlink_checked(struct sweep *sw, int dfd, const char *name,
 	return err;
 }
 
+/* Why a leftover's mark did not decide, for the notes. */
+static const char *no_mark(int found)
+{
+	return found == DISKBENCH__MARK_NOT_KEPT
+		       ? "its file system keeps no extended attributes"
+		       : "none is on it";
+}
+
+/* What a mark of ours made for another file says. */
+#define MARK_OTHER "it bears a mark (" DISKBENCH__MARK_NAME ") made for another " \
+		   "file or process, not this one (a copy?)"
+
 /*
- * A regular file that must hold content h allows: opened without
- * following a link and without blocking on a FIFO put there since, and
- * checked to be the inode seen. Returns 0 when it may go, 1 when it stays
- * (said), or -errno.
+ * A regular file that must bear our mark of kind `mark` for process pid
+ * (-1: none is looked for), or else hold content h allows (0: no content
+ * tells, an unmarked file stays): opened without following a link and
+ * without blocking on a FIFO put there since, and checked to be the inode
+ * seen. *marked says which decided. Returns 0 when it may go, 1 when it
+ * stays (said), or -errno.
  */
 static int check_file(struct sweep *sw, int dfd, const char *name,
-		      const char *rel, const struct stat *st, uint32_t h,
-		      uint64_t max_size)
+		      const char *rel, const struct stat *st, int mark,
+		      long pid, uint32_t h, uint64_t max_size, bool *marked)
 {
 	struct stat fst;
-	int fd, err;
+	int fd, err, found = DISKBENCH__MARK_NONE;
 
+	*marked = false;
 	fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY |
 			       O_CLOEXEC);
 	if (fd < 0)
@@ -441,6 +478,29 @@ static int check_file(struct sweep *sw, int dfd, const char *name,
 	if (fstat(fd, &fst) || !same(st, &fst) || !S_ISREG(fst.st_mode)) {
 		close(fd);
 		say(sw, false, rel, "it changed while it was checked");
+		return 1;
+	}
+	if (mark >= 0) {
+		found = diskbench__mark_read(fd, (enum diskbench__mark_kind)mark,
+					     pid, (uint64_t)fst.st_ino);
+		if (found == DISKBENCH__MARK_OURS) {
+			close(fd);
+			*marked = true;
+			return 0;
+		}
+		if (found < 0 || found == DISKBENCH__MARK_OTHER) {
+			close(fd);
+			if (found < 0)
+				return found;
+			say(sw, false, rel, MARK_OTHER);
+			return 1;
+		}
+	}
+	if (!h) {
+		close(fd);
+		say(sw, false, rel, "no mark of %s's (%s), and a custom phase writes "
+		    "its caller's data: nothing tells it from a stranger's file",
+		    sw->maker, no_mark(found));
 		return 1;
 	}
 	if ((uint64_t)fst.st_size > max_size) {
@@ -458,7 +518,12 @@ static int check_file(struct sweep *sw, int dfd, const char *name,
 	if (err)
 		return err;
 	if (!h) {
-		say(sw, false, rel, "its content is not what %s writes", sw->maker);
+		if (mark >= 0)
+			say(sw, false, rel, "no mark of %s's (%s), and its content is "
+			    "not what %s writes", sw->maker, no_mark(found), sw->maker);
+		else
+			say(sw, false, rel, "its content is not what %s writes",
+			    sw->maker);
 		return 1;
 	}
 	return 0;
@@ -496,15 +561,19 @@ static void sweep_small(struct sweep *sw, int dfd, const char *name,
 			t->kept = true;
 			return;
 		}
-	} else if (S_ISREG(st.st_mode)) {
-		err = check_file(sw, dfd, name, rel, &st, H_ZERO, UINT64_MAX);
+	} else if (S_ISREG(st.st_mode) && !sw->tree_marked) {
+		bool marked;
+
+		/* An unmarked tree's: its content decides. */
+		err = check_file(sw, dfd, name, rel, &st, -1, 0, H_ZERO, UINT64_MAX,
+				 &marked);
 		if (err) {
 			if (err < 0)
 				failed(sw, rel, "read", -err);
 			t->kept = true;
 			return;
 		}
-	} else {
+	} else if (!S_ISREG(st.st_mode)) {
 		say(sw, false, rel, "%s, not a file %s makes",
 		    type_name(st.st_mode), sw->maker);
 		t->kept = true;
@@ -614,11 +683,11 @@ static void sweep_dir(struct sweep *sw, int fd, const char *rel, bool top,
 }
 
 static void sweep_tree(struct sweep *sw, int dfd, const char *name,
-		       const struct stat *st)
+		       const struct stat *st, long pid)
 {
 	struct tally t = { 0, 0, false };
 	struct stat fst;
-	int fd, err;
+	int fd, err, found;
 
 	if (!S_ISDIR(st->st_mode)) {
 		say(sw, false, name, "%s, not the directory %s makes",
@@ -635,13 +704,25 @@ static void sweep_tree(struct sweep *sw, int dfd, const char *name,
 		say(sw, false, name, "it changed while it was checked");
 		return;
 	}
+	found = diskbench__mark_read(fd, DISKBENCH__MARK_FILES, pid,
+				     (uint64_t)fst.st_ino);
+	if (found < 0 || found == DISKBENCH__MARK_OTHER) {
+		close(fd);
+		if (found < 0)
+			failed(sw, name, "read its mark", -found);
+		else
+			say(sw, false, name, MARK_OTHER);
+		return;
+	}
+	sw->tree_marked = found == DISKBENCH__MARK_OURS;
 	sweep_dir(sw, fd, name, true, &t);
 	close(fd);
 	err = t.kept ? -ENOTEMPTY : unlink_checked(sw, dfd, name, name, st,
 						   AT_REMOVEDIR);
 	if (!err) {
-		say(sw, true, name, "%lu files or links, %lu directories in it",
-		    t.files, t.dirs);
+		say(sw, true, name, "%lu files or links, %lu directories in it, "
+		    "known by %s", t.files, t.dirs,
+		    sw->tree_marked ? "its mark" : "their content");
 		return;
 	}
 	if (err > 0)
@@ -659,6 +740,7 @@ static void sweep_entry(struct sweep *sw, int dfd, const char *name,
 	long pid;
 	enum kind k = parse_name(name, prefix, &pid);
 	struct stat st;
+	bool marked;
 	int err;
 
 	if (k == NOT_OURS) {
@@ -686,7 +768,7 @@ static void sweep_entry(struct sweep *sw, int dfd, const char *name,
 		return;
 	}
 	if (k == TREE) {
-		sweep_tree(sw, dfd, name, &st);
+		sweep_tree(sw, dfd, name, &st, pid);
 		return;
 	}
 	if (!S_ISREG(st.st_mode)) {
@@ -695,8 +777,11 @@ static void sweep_entry(struct sweep *sw, int dfd, const char *name,
 		return;
 	}
 	err = check_file(sw, dfd, name, name, &st,
-			 k == PROBE ? H_ZERO : H_PUTC | H_BLOCKS,
-			 k == PROBE ? PROBE_MAX : UINT64_MAX);
+			 k == PROBE ? DISKBENCH__MARK_PROBE :
+			 k == CUSTOM ? DISKBENCH__MARK_CUSTOM : DISKBENCH__MARK_TEST,
+			 pid,
+			 k == PROBE ? H_ZERO : k == CUSTOM ? 0 : H_PUTC | H_BLOCKS,
+			 k == PROBE ? PROBE_MAX : UINT64_MAX, &marked);
 	if (err < 0)
 		failed(sw, name, "read", -err);
 	if (err)
@@ -707,8 +792,10 @@ static void sweep_entry(struct sweep *sw, int dfd, const char *name,
 	else if (err)
 		failed(sw, name, "unlink", -err);
 	else
-		say(sw, true, name, "%s, %" PRIu64 " bytes",
-		    k == PROBE ? "O_DIRECT probe" : "test file", (uint64_t)st.st_size);
+		say(sw, true, name, "%s, %" PRIu64 " bytes, known by its %s",
+		    k == PROBE ? "O_DIRECT probe" :
+		    k == CUSTOM ? "custom phase's file" : "test file",
+		    (uint64_t)st.st_size, marked ? "mark" : "content");
 }
 
 DISKBENCH_API void diskbench_run_sweep_opts_init(struct diskbench_run_sweep_opts *opts,
