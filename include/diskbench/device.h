@@ -4,9 +4,9 @@
  * target's file system and the machine's I/O pressure, interval by interval.
  *
  * While a phase is timed, the library samples, by a process of its own
- * (a thread would share the phase's files; docs/devices.md) and
- * at the phase's timeline interval (100 ms by default), what the kernel
- * says of the block devices the target's files end up on: requests
+ * (a thread would share the phase's files; docs/devices.md) and every
+ * diskbench_run_opts::device_interval_ns (100 ms by default), what the
+ * kernel says of the block devices the target's files end up on: requests
  * completed (reads, writes, bytes), requests in flight, time busy
  * (Linux: /sys/dev/block/MAJ:MIN/stat and inflight); and of the machine:
  * the time tasks waited on I/O (/proc/pressure/io), dirty and writeback
@@ -21,9 +21,10 @@
  * cache, throttling, a lock), or a device busy with other work.
  *
  * Sampling is on by default where it is possible; DISKBENCH_RUN_NO_DEVICE
- * turns it off. Where it is not possible (no block device under the file
- * system: tmpfs, btrfs, a network file system; not Linux; an engine with
- * a clock of its own and no device_sample), the result says why
+ * turns it off, and no process is started then. Where it is not
+ * possible (no block device under the file system: tmpfs, btrfs, a
+ * network file system; not Linux; an engine with a clock of its own and
+ * no device_sample), the result says why
  * (diskbench_result_device_note()) and has no device figures. An engine
  * that knows its device better than the kernel (a simulated one, a
  * user-space driver) gives its own figures through
