@@ -1,0 +1,731 @@
+/*
+ * tests/api/test-syscall-fail.c: system calls that fail where a test
+ * cannot make the kernel fail them (fsync, close, rename, fchmod, fchown,
+ * linkat, openat, faccessat, fstat, fstatat, write, fdatasync), and the
+ * races of another process acting between two calls.
+ *
+ * This program defines those functions itself: the dynamic linker binds
+ * the library's calls to them (as tests/api/test-alloc-fail.c does for
+ * malloc), and each forwards to the next definition (glibc's, or a
+ * sanitizer's interceptor), found with dlsym(RTLD_NEXT). Armed, a call
+ * fails with a chosen errno after letting a given number of calls pass;
+ * or a hook runs just before a call (a file renamed over the output while
+ * the report is written). Each test asserts that the failure it armed
+ * happened (the calls are counted), what the library returned, its
+ * one-line message, and that the files are as they were.
+ *
+ * Not in suite 'threads': the counters are not for more than one thread.
+ */
+#ifndef _GNU_SOURCE
+# define _GNU_SOURCE
+#endif
+#include "common-test.h"
+#include "report-fixture.h"
+#include "write-file-cases.h"
+
+#include <dirent.h>
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include <diskbench/journal.h>
+#include <diskbench/sys/engine.h>
+
+/* ------------------------------------------------------------------ */
+/* The interposed calls.                                               */
+
+enum sc {
+	SC_WRITE, SC_FSYNC, SC_FDATASYNC, SC_CLOSE, SC_RENAMEAT, SC_FCHMOD,
+	SC_FCHOWN, SC_LINKAT, SC_OPENAT, SC_FACCESSAT, SC_FSTAT, SC_FSTATAT,
+	SC_N
+};
+
+static const char *const sc_names[SC_N] = {
+	"write", "fsync", "fdatasync", "close", "renameat", "fchmod",
+	"fchown", "linkat", "openat", "faccessat", "fstat", "fstatat",
+};
+
+/* What an armed call does: lets `pass` calls through, then fails `n`
+ * calls, the first with errno `first` and the others with `rest`;
+ * `hook`, if set, runs once before the call that comes after `hook_pass`
+ * others. */
+struct arm {
+	unsigned pass, n;
+	int first, rest;
+	void (*hook)(void);
+	unsigned hook_pass;
+	unsigned calls, failed;
+};
+
+static struct arm arms[SC_N];
+static bool armed;
+
+/* The next definition of a function, as glibc names it with 64-bit
+ * offsets or without. */
+static void *next_fn(const char *name)
+{
+	char n64[64];
+	void *f;
+
+	snprintf(n64, sizeof(n64), "%s64", name);
+	f = dlsym(RTLD_NEXT, n64);
+	if (!f)
+		f = dlsym(RTLD_NEXT, name);
+	if (!f)
+		abort();
+	return f;
+}
+
+/* Whether this call fails (errno set); runs the hook when due. */
+static bool fail_now(enum sc s)
+{
+	struct arm *a = &arms[s];
+
+	if (!armed)
+		return false;
+	a->calls++;
+	if (a->hook) {
+		if (a->hook_pass) {
+			a->hook_pass--;
+		} else {
+			void (*h)(void) = a->hook;
+
+			a->hook = NULL;
+			h();
+		}
+	}
+	if (!a->n)
+		return false;
+	if (a->pass) {
+		a->pass--;
+		return false;
+	}
+	errno = a->failed ? a->rest : a->first;
+	a->n--;
+	a->failed++;
+	return true;
+}
+
+/* Arms call s: `pass` calls go through, then n fail, the first with
+ * `first`, the others with `rest`. */
+static void arm2(enum sc s, unsigned pass, unsigned n, int first, int rest)
+{
+	arms[s].pass = pass;
+	arms[s].n = n;
+	arms[s].first = first;
+	arms[s].rest = rest;
+	armed = true;
+}
+
+static void arm(enum sc s, unsigned pass, int err)
+{
+	arm2(s, pass, 1, err, err);
+}
+
+static void arm_hook(enum sc s, unsigned pass, void (*hook)(void))
+{
+	arms[s].hook = hook;
+	arms[s].hook_pass = pass;
+	armed = true;
+}
+
+/* Disarms everything; fails unless every failure and hook armed came
+ * (the interposition works, and the path was taken). */
+static void disarm(void)
+{
+	armed = false;
+	for (int s = 0; s < SC_N; s++) {
+		if (arms[s].n)
+			fail_msg("%s: %u armed failures never came (%u calls)",
+				 sc_names[s], arms[s].n, arms[s].calls);
+		if (arms[s].hook)
+			fail_msg("%s: the hook never ran (%u calls)", sc_names[s],
+				 arms[s].calls);
+	}
+	memset(arms, 0, sizeof(arms));
+}
+
+#define NEXT(name) \
+	static __typeof__(&name) next_##name; \
+	if (!next_##name) \
+		*(void **)&next_##name = next_fn(#name)
+
+ssize_t write(int fd, const void *buf, size_t n)
+{
+	NEXT(write);
+	if (fail_now(SC_WRITE))
+		return -1;
+	return next_write(fd, buf, n);
+}
+
+int fsync(int fd)
+{
+	NEXT(fsync);
+	if (fail_now(SC_FSYNC))
+		return -1;
+	return next_fsync(fd);
+}
+
+int fdatasync(int fd)
+{
+	NEXT(fdatasync);
+	if (fail_now(SC_FDATASYNC))
+		return -1;
+	return next_fdatasync(fd);
+}
+
+int close(int fd)
+{
+	NEXT(close);
+	if (fail_now(SC_CLOSE)) {
+		/* Closed all the same, as Linux does on EIO. */
+		int e = errno;
+
+		next_close(fd);
+		errno = e;
+		return -1;
+	}
+	return next_close(fd);
+}
+
+int renameat(int d0, const char *n0, int d1, const char *n1)
+{
+	NEXT(renameat);
+	if (fail_now(SC_RENAMEAT))
+		return -1;
+	return next_renameat(d0, n0, d1, n1);
+}
+
+int fchmod(int fd, mode_t mode)
+{
+	NEXT(fchmod);
+	if (fail_now(SC_FCHMOD))
+		return -1;
+	return next_fchmod(fd, mode);
+}
+
+int fchown(int fd, uid_t uid, gid_t gid)
+{
+	NEXT(fchown);
+	if (fail_now(SC_FCHOWN))
+		return -1;
+	return next_fchown(fd, uid, gid);
+}
+
+int linkat(int d0, const char *n0, int d1, const char *n1, int flags)
+{
+	NEXT(linkat);
+	if (fail_now(SC_LINKAT))
+		return -1;
+	return next_linkat(d0, n0, d1, n1, flags);
+}
+
+int openat(int dirfd, const char *path, int flags, ...)
+{
+	mode_t mode = 0;
+
+	NEXT(openat);
+	if (flags & (O_CREAT | O_TMPFILE)) {
+		va_list ap;
+
+		va_start(ap, flags);
+		mode = (mode_t)va_arg(ap, int);
+		va_end(ap);
+	}
+	if (fail_now(SC_OPENAT))
+		return -1;
+	return next_openat(dirfd, path, flags, mode);
+}
+
+int faccessat(int dirfd, const char *path, int mode, int flags)
+{
+	NEXT(faccessat);
+	if (fail_now(SC_FACCESSAT))
+		return -1;
+	return next_faccessat(dirfd, path, mode, flags);
+}
+
+/* What fstat() reports of a file differs from the truth by these, when
+ * set: the owner a file appears to have. */
+static bool fake_owner;
+
+int fstat(int fd, struct stat *st)
+{
+	int r;
+
+	NEXT(fstat);
+	if (fail_now(SC_FSTAT))
+		return -1;
+	r = next_fstat(fd, st);
+	if (!r && fake_owner) {
+		st->st_uid += 1;
+		st->st_gid += 1;
+	}
+	return r;
+}
+
+int fstatat(int dirfd, const char *path, struct stat *st, int flags)
+{
+	NEXT(fstatat);
+	if (fail_now(SC_FSTATAT))
+		return -1;
+	return next_fstatat(dirfd, path, st, flags);
+}
+
+/* ------------------------------------------------------------------ */
+/* A small report, and the directory of a test.                        */
+
+static struct diskbench_report *small_report(void)
+{
+	struct diskbench_recorder *rec;
+	struct diskbench_result *res;
+	struct diskbench_report *r;
+	struct diskbench_report_info in = DISKBENCH_REPORT_INFO_INIT;
+
+	assert_ok(diskbench_recorder_new(&rec, NULL));
+	assert_ok(diskbench_recorder_begin(rec, 1000));
+	for (uint64_t i = 0; i < 4; i++)
+		assert_ok(diskbench_recorder_record(rec, 1000 + i * 100,
+						    1050 + i * 100, 4096));
+	assert_ok(diskbench_recorder_end(rec, 1400));
+	assert_ok(diskbench_result_new(&res, "w", DISKBENCH_PHASE_SEQ_WRITE, rec));
+	diskbench_recorder_free(rec);
+	assert_ok(diskbench_report_new(&r));
+	in.name = "small";
+	assert_ok(diskbench_report_add(r, &in, &res, 1));
+	diskbench_result_free(res);
+	return r;
+}
+
+/* The fixture of each write-file test: a directory with "out.json"
+ * holding "old\n", and the report's JSON. */
+struct wfx {
+	struct diskbench_report *r;
+	char *json;
+	struct wf_dir d;
+	char out[512];
+};
+
+static struct wfx *cur;
+
+static int wfx_setup(void **state)
+{
+	struct wfx *f = calloc(1, sizeof(*f));
+
+	assert_non_null(f);
+	f->r = small_report();
+	f->json = fx_write(f->r, DISKBENCH_FORMAT_JSON, NULL);
+	wf_mkdir(&f->d);
+	snprintf(f->out, sizeof(f->out), "%s", wf_path(&f->d, "out.json"));
+	wf_put(f->out, "old\n", 0640);
+	cur = f;
+	*state = f;
+	return 0;
+}
+
+static int wfx_teardown(void **state)
+{
+	struct wfx *f = *state;
+
+	armed = false;
+	memset(arms, 0, sizeof(arms));
+	fake_owner = false;
+	wf_rmdir(&f->d);
+	free(f->json);
+	diskbench_report_free(f->r);
+	free(f);
+	cur = NULL;
+	return 0;
+}
+
+/* Writes the report to path with the calls armed; disarms and checks. */
+static int write_armed(struct wfx *f, const char *path)
+{
+	int rc = diskbench_report_write_file(f->r, DISKBENCH_FORMAT_JSON, NULL, path);
+
+	disarm();
+	return rc;
+}
+
+/* A failed write of f's report to its old file: rc, a message holding
+ * `what` and the file's name, the old file as it was, nothing else left. */
+static void assert_failed_old(struct wfx *f, int rc, int want, const char *what)
+{
+	assert_rc(rc, want);
+	wf_assert_msg(f->r, what, "out.json");
+	if (!strstr(diskbench_error_last(), "diskbench_report_write_file"))
+		fail_msg("last error \"%s\" does not name the function",
+			 diskbench_error_last());
+	wf_assert_content(f->out, "old\n");
+	wf_assert_list(&f->d, "out.json");
+}
+
+/* ---- replacing a regular file ---- */
+
+static void test_fsync_fails(void **state)
+{
+	struct wfx *f = *state;
+
+	arm(SC_FSYNC, 0, EIO);
+	assert_failed_old(f, write_armed(f, f->out), -EIO, "fsync ");
+	wf_assert_msg(f->r, strerror(EIO), NULL);
+	/* Into a new name: nothing is made. */
+	arm(SC_FSYNC, 0, ENOSPC);
+	assert_rc(write_armed(f, wf_path(&f->d, "new.json")), -ENOSPC);
+	wf_assert_msg(f->r, "fsync ", "new.json");
+	wf_assert_list(&f->d, "out.json");
+}
+
+/* A write(2) interrupted before it wrote anything is made again. */
+static void test_write_interrupted(void **state)
+{
+	struct wfx *f = *state;
+
+	arm(SC_WRITE, 0, EINTR);
+	assert_ok(write_armed(f, f->out));
+	wf_assert_content(f->out, f->json);
+	wf_assert_list(&f->d, "out.json");
+}
+
+static void test_close_fails(void **state)
+{
+	struct wfx *f = *state;
+
+	/* The new file's close comes first (the directory's is last). */
+	arm(SC_CLOSE, 0, EIO);
+	assert_failed_old(f, write_armed(f, f->out), -EIO, "close ");
+}
+
+static void test_rename_fails(void **state)
+{
+	struct wfx *f = *state;
+
+	arm(SC_RENAMEAT, 0, EXDEV);
+	assert_failed_old(f, write_armed(f, f->out), -EXDEV, "rename ");
+	wf_assert_msg(f->r, strerror(EXDEV), NULL);
+}
+
+static void test_owner_and_mode(void **state)
+{
+	static const char *const why = "cannot give the new file the old one's owner and mode";
+	struct wfx *f = *state;
+
+	/* The new file's fstat, then its fchmod. */
+	arm(SC_FSTAT, 0, EIO);
+	assert_failed_old(f, write_armed(f, f->out), -EIO, why);
+	arm(SC_FCHMOD, 0, EROFS);
+	assert_failed_old(f, write_armed(f, f->out), -EROFS, why);
+	wf_assert_msg(f->r, strerror(EROFS), NULL);
+	/* The new file seen with another owner and group than the old
+	 * one's: fchown failing, not for want of privilege, fails. */
+	fake_owner = true;
+	arm(SC_FCHOWN, 0, EIO);
+	assert_failed_old(f, write_armed(f, f->out), -EIO, why);
+	/* Not privileged (EPERM): the group alone is tried next; refused
+	 * for want of privilege too, the file is the caller's, written. */
+	arm2(SC_FCHOWN, 0, 2, EPERM, EINVAL);
+	assert_ok(write_armed(f, f->out));
+	wf_assert_content(f->out, f->json);
+	wf_assert_list(&f->d, "out.json");
+	/* ... the group's fchown failing otherwise fails the write. */
+	wf_put(wf_path(&f->d, "o2.json"), "old\n", 0640);
+	arm2(SC_FCHOWN, 0, 2, EPERM, EIO);
+	assert_rc(write_armed(f, f->d.path), -EIO);
+	wf_assert_msg(f->r, why, "o2.json");
+	wf_assert_content(f->d.path, "old\n");
+	assert_int_equal(unlink(f->d.path), 0);
+	fake_owner = false;
+	wf_assert_list(&f->d, "out.json");
+}
+
+static void test_not_writable(void **state)
+{
+	struct wfx *f = *state;
+
+	arm(SC_FACCESSAT, 0, EACCES);
+	assert_failed_old(f, write_armed(f, f->out), -EACCES, "cannot write ");
+}
+
+/* A name too long to look up: the stat of the output fails. */
+static void test_name_too_long(void **state)
+{
+	struct wfx *f = *state;
+	char name[300];
+
+	memset(name, 'n', sizeof(name) - 1);
+	name[sizeof(name) - 1] = 0;
+	assert_rc(diskbench_report_write_file(f->r, DISKBENCH_FORMAT_JSON, NULL,
+					      wf_path(&f->d, name)), -ENAMETOOLONG);
+	wf_assert_msg(f->r, "stat ", strerror(ENAMETOOLONG));
+	wf_assert_list(&f->d, "out.json");
+}
+
+static void test_temporary_file_refused(void **state)
+{
+	struct wfx *f = *state;
+
+	/* O_TMPFILE refused otherwise than for want of support: no named
+	 * file is tried. */
+	arm(SC_OPENAT, 0, EACCES);
+	assert_failed_old(f, write_armed(f, f->out), -EACCES,
+			  "cannot make a temporary file in ");
+	/* O_TMPFILE unknown to an old kernel (EISDIR): a named temporary
+	 * file instead, and the report is written. */
+	arm(SC_OPENAT, 0, EISDIR);
+	assert_ok(write_armed(f, f->out));
+	wf_assert_content(f->out, f->json);
+	wf_assert_list(&f->d, "out.json");
+	/* ... every name it tries taken: given up after 100. */
+	arm2(SC_OPENAT, 0, 101, EOPNOTSUPP, EEXIST);
+	assert_rc(write_armed(f, wf_path(&f->d, "new.json")), -EEXIST);
+	wf_assert_msg(f->r, "cannot make a temporary file in ", strerror(EEXIST));
+	wf_assert_list(&f->d, "out.json");
+}
+
+/* The unnamed file's name: linkat(AT_EMPTY_PATH), else /proc's link. */
+static void test_naming_the_unnamed(void **state)
+{
+	struct wfx *f = *state;
+
+	/* A name taken: the next one. */
+	arm(SC_LINKAT, 0, EEXIST);
+	assert_ok(write_armed(f, f->out));
+	wf_assert_content(f->out, f->json);
+	wf_assert_list(&f->d, "out.json");
+	/* AT_EMPTY_PATH refused (not privileged), and /proc's link's name
+	 * taken: the next name. */
+	wf_put(wf_path(&f->d, "a.json"), "old\n", 0640);
+	arm2(SC_LINKAT, 0, 2, EPERM, EEXIST);
+	assert_ok(write_armed(f, f->d.path));
+	wf_assert_content(f->d.path, f->json);
+	/* Neither can name it (no /proc): written again, as a named file. */
+	arm2(SC_LINKAT, 0, 2, ENOENT, ENOENT);
+	assert_ok(write_armed(f, f->d.path));
+	wf_assert_content(f->d.path, f->json);
+	assert_int_equal(unlink(f->d.path), 0);
+	wf_assert_list(&f->d, "out.json");
+	assert_int_equal(unlink(f->out), 0);
+	wf_put(f->out, "old\n", 0640);
+	/* AT_EMPTY_PATH failing otherwise */
+	arm(SC_LINKAT, 0, EIO);
+	assert_failed_old(f, write_armed(f, f->out), -EIO,
+			  "cannot name the temporary file");
+	/* /proc's link failing otherwise */
+	arm2(SC_LINKAT, 0, 2, EINVAL, EMLINK);
+	assert_failed_old(f, write_armed(f, f->out), -EMLINK,
+			  "cannot name the temporary file");
+	/* every name taken */
+	arm2(SC_LINKAT, 0, 100, EEXIST, EEXIST);
+	assert_failed_old(f, write_armed(f, f->out), -EEXIST,
+			  "cannot name the temporary file");
+}
+
+/* ---- another process acting while the report is written ---- */
+
+static void replace_output(void)
+{
+	char other[600];
+
+	snprintf(other, sizeof(other), "%s.intruder", cur->out);
+	wf_put(other, "intruder\n", 0644);
+	assert_int_equal(rename(other, cur->out), 0);
+}
+
+static void remove_output(void)
+{
+	assert_int_equal(unlink(cur->out), 0);
+}
+
+static void make_output(void)
+{
+	wf_put(cur->out, "intruder\n", 0644);
+}
+
+static void test_changed_while_written(void **state)
+{
+	static const char *const why = "changed while the report was written";
+	struct wfx *f = *state;
+
+	/* The file replaced by another */
+	arm_hook(SC_FSYNC, 0, replace_output);
+	assert_rc(write_armed(f, f->out), -EBUSY);
+	wf_assert_msg(f->r, why, "out.json");
+	wf_assert_content(f->out, "intruder\n");
+	wf_assert_list(&f->d, "out.json");
+	/* removed */
+	arm_hook(SC_FSYNC, 0, remove_output);
+	assert_rc(write_armed(f, f->out), -EBUSY);
+	wf_assert_msg(f->r, why, NULL);
+	wf_assert_list(&f->d, "");
+	/* made, where there was nothing */
+	arm_hook(SC_FSYNC, 0, make_output);
+	assert_rc(write_armed(f, f->out), -EBUSY);
+	wf_assert_msg(f->r, why, NULL);
+	wf_assert_content(f->out, "intruder\n");
+	wf_assert_list(&f->d, "out.json");
+}
+
+/* ---- writing into a character device or a FIFO ---- */
+
+static void test_device_calls_fail(void **state)
+{
+	struct wfx *f = *state;
+
+	arm(SC_OPENAT, 0, EACCES);
+	assert_rc(write_armed(f, "/dev/null"), -EACCES);
+	wf_assert_msg(f->r, "open /dev/null: ", strerror(EACCES));
+	arm(SC_FSTAT, 0, EIO);
+	assert_rc(write_armed(f, "/dev/null"), -EIO);
+	wf_assert_msg(f->r, "stat /dev/null: ", strerror(EIO));
+	arm(SC_CLOSE, 0, EIO);
+	assert_rc(write_armed(f, "/dev/null"), -EIO);
+	wf_assert_msg(f->r, "close /dev/null: ", strerror(EIO));
+	assert_ok(diskbench_report_write_file(f->r, DISKBENCH_FORMAT_JSON, NULL,
+					      "/dev/null"));
+}
+
+static char fifo_a[600], fifo_b[600];
+
+static void swap_fifo(void)
+{
+	assert_int_equal(rename(fifo_b, fifo_a), 0);
+}
+
+/* A FIFO swapped for another between the check and the open: nothing is
+ * written into the one that came. */
+static void test_swapped_between_check_and_open(void **state)
+{
+	struct wfx *f = *state;
+	char buf[16];
+	int rd;
+
+	snprintf(fifo_a, sizeof(fifo_a), "%s", wf_path(&f->d, "fifo"));
+	snprintf(fifo_b, sizeof(fifo_b), "%s", wf_path(&f->d, "fifo2"));
+	assert_int_equal(mkfifo(fifo_a, 0600), 0);
+	assert_int_equal(mkfifo(fifo_b, 0600), 0);
+	/* A reader of the second, so that opening it to write never waits. */
+	rd = open(fifo_b, O_RDONLY | O_NONBLOCK);
+	assert_true(rd >= 0);
+	arm_hook(SC_OPENAT, 0, swap_fifo);
+	assert_rc(write_armed(f, fifo_a), -EBUSY);
+	wf_assert_msg(f->r, "changed between its check and its open", "fifo");
+	/* Opened and closed, nothing written: the end of the FIFO. */
+	assert_int_equal(read(rd, buf, sizeof(buf)), 0);
+	assert_int_equal(close(rd), 0);
+	wf_assert_list(&f->d, "fifo/out.json");
+	assert_int_equal(unlink(fifo_a), 0);
+}
+
+/* ---- the results journal's writes ---- */
+
+static void test_journal_flush_fails(void **state)
+{
+	struct wfx *f = *state;
+	struct diskbench_journal *j = NULL;
+	int fd = open(wf_path(&f->d, "j"), O_RDWR | O_CREAT | O_EXCL, 0600);
+	struct stat st;
+
+	assert_true(fd >= 0);
+	/* Interrupted write and flush, made again; then a flush that fails. */
+	arm(SC_WRITE, 0, EINTR);
+	arm2(SC_FDATASYNC, 0, 2, EINTR, EIO);
+	assert_rc(diskbench_journal_new(&j, fd), -EIO);
+	disarm();
+	assert_null(j);
+	if (!strstr(diskbench_error_last(), "journal: flushing its header failed: "))
+		fail_msg("last error \"%s\"", diskbench_error_last());
+	/* The header was written whole, once. */
+	assert_int_equal(fstat(fd, &st), 0);
+	assert_int_equal(st.st_size, 12);
+	assert_int_equal(close(fd), 0);
+	/* A descriptor that is not open */
+	assert_rc(diskbench_journal_new(&j, fd), -EBADF);
+	assert_null(j);
+	assert_int_equal(unlink(f->d.path), 0);
+}
+
+/* ---- the sync engine's file calls ---- */
+
+static int count_name(const char *name, void *arg)
+{
+	(void)name;
+	++*(int *)arg;
+	return 0;
+}
+
+static void test_sync_engine_calls(void **state)
+{
+	struct wfx *f = *state;
+	struct diskbench_engine *e;
+	const struct diskbench_engine_ops *ops;
+	void *ud;
+	int64_t h, dh;
+	uint64_t size = 7;
+	char a[600], b[600], c[600];
+	char target[64];
+	int n = 0;
+
+	assert_ok(diskbench_engine_sync_new(&e));
+	ops = diskbench_engine_table(e, &ud);
+	assert_non_null(ops);
+	snprintf(a, sizeof(a), "%s", wf_path(&f->d, "a"));
+	snprintf(b, sizeof(b), "%s", wf_path(&f->d, "b"));
+	snprintf(c, sizeof(c), "%s", wf_path(&f->d, "c"));
+	/* O_SYNC: made, written, and there */
+	assert_ok(ops->open(a, DISKBENCH_OPEN_WRITE | DISKBENCH_OPEN_CREATE |
+			    DISKBENCH_OPEN_SYNC, &h, ud));
+	assert_int_equal(ops->write(h, "abc", 3, 0, ud), 3);
+	assert_ok(ops->close(h, ud));
+	/* link and symlink by path */
+	assert_ok(ops->link(a, b, ud));
+	assert_ok(ops->symlink("a", c, ud));
+	assert_int_equal(readlink(c, target, sizeof(target)), 1);
+	assert_rc(ops->link(a, b, ud), -EEXIST);
+	assert_rc(ops->symlink("a", c, ud), -EEXIST);
+	assert_ok(ops->stat(b, &size, ud));
+	assert_u64_eq(size, 3);
+	assert_ok(ops->readdir(f->d.dir, count_name, &n, ud));
+	assert_int_equal(n, 4);
+	/* What is not there */
+	assert_rc(ops->open(wf_path(&f->d, "none"), DISKBENCH_OPEN_READ, &h, ud),
+		  -ENOENT);
+	assert_rc(ops->stat(f->d.path, &size, ud), -ENOENT);
+	assert_u64_eq(size, 3);
+	assert_rc(ops->readdir(f->d.path, count_name, &n, ud), -ENOENT);
+	assert_ok(ops->open(f->d.dir, DISKBENCH_OPEN_DIRECTORY, &dh, ud));
+	assert_rc(ops->stat_at(dh, "none", &size, ud), -ENOENT);
+	assert_ok(ops->stat_at(dh, "a", &size, ud));
+	assert_u64_eq(size, 3);
+	assert_ok(ops->close(dh, ud));
+	assert_int_equal(unlink(a), 0);
+	assert_int_equal(unlink(b), 0);
+	assert_int_equal(unlink(c), 0);
+	diskbench_engine_free(e);
+	wf_assert_list(&f->d, "out.json");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+#define T(t) cmocka_unit_test_setup_teardown(t, wfx_setup, wfx_teardown)
+		T(test_fsync_fails),
+		T(test_write_interrupted),
+		T(test_close_fails),
+		T(test_rename_fails),
+		T(test_owner_and_mode),
+		T(test_not_writable),
+		T(test_name_too_long),
+		T(test_temporary_file_refused),
+		T(test_naming_the_unnamed),
+		T(test_changed_while_written),
+		T(test_device_calls_fail),
+		T(test_swapped_between_check_and_open),
+		T(test_journal_flush_fails),
+		T(test_sync_engine_calls),
+#undef T
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
