@@ -4,7 +4,11 @@
  * file over the leftover's name (lib/run/sweep-internal.h's seam stands
  * for the racing process). The stranger's file must stay, at its name or,
  * when the name was taken again meanwhile, under the sweep's private name
- * (said); nothing of theirs is reported as removed.
+ * (said); nothing of theirs is reported as removed. The same for leftovers
+ * known by their mark (target/mark-internal.h), which a child process
+ * makes exactly as a killed run leaves them: the mark names the child's
+ * pid, which is dead when the sweep runs; and marks that are not the
+ * leftover's own (another kind's, another process's) do not make it ours.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -25,6 +29,7 @@
 #include <diskbench.h>
 
 #include "run/sweep-internal.h"
+#include "target/mark-internal.h"
 #include "tdir.h"
 
 #define VICTIM "the stranger's own data\n"
@@ -256,6 +261,206 @@ static void test_sweep_no_race_removes(void **state)
 	free(dir);
 }
 
+/* ---- leftovers known by their mark ---- */
+
+/* dir/name made (O_EXCL) with n bytes of c, marked as kind by this
+ * process unless kind < 0; the descriptor closed. */
+static void make_marked(const char *dir, const char *name, int c, size_t n,
+			int kind)
+{
+	char *p = tdir_path(dir, name);
+	unsigned char *b = malloc(n ? n : 1);
+	int fd;
+
+	assert_non_null(b);
+	memset(b, c, n);
+	fd = open(p, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, b, n), (ssize_t)n);
+	if (kind >= 0)
+		assert_int_equal(diskbench__mark_set(fd, (enum diskbench__mark_kind)kind), 0);
+	close(fd);
+	free(b);
+	free(p);
+}
+
+/* A marked small files' tree P.<pid>.files with one subdirectory, a
+ * small file of non-zero bytes and a link to it. */
+static void make_marked_tree(const char *dir, const char *tree)
+{
+	char *p = tdir_path(dir, tree), sub[160];
+	int fd;
+
+	assert_int_equal(mkdir(p, 0700), 0);
+	fd = open(p, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	assert_true(fd >= 0);
+	assert_int_equal(diskbench__mark_set(fd, DISKBENCH__MARK_FILES), 0);
+	close(fd);
+	free(p);
+	snprintf(sub, sizeof(sub), "%s/00000", tree);
+	p = tdir_path(dir, sub);
+	assert_int_equal(mkdir(p, 0700), 0);
+	free(p);
+	snprintf(sub, sizeof(sub), "%s/00000/0000000000abc", tree);
+	make_marked(dir, sub, 'x', 300, -1);
+	snprintf(sub, sizeof(sub), "%s/00000/0000000001", tree);
+	p = tdir_path(dir, sub);
+	assert_int_equal(symlink("0000000000abc", p), 0);
+	free(p);
+}
+
+/* In a child (whose pid is then dead): what a run killed in each phase
+ * kind leaves, every one marked. Returns the child's pid. */
+static long killed_run_leftovers(const char *dir)
+{
+	pid_t pid = fork();
+	int st;
+
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		char name[64];
+		long me = (long)getpid();
+
+		/* A general sequential write's zeros, past what content
+		 * alone could tell from a stranger's file. */
+		snprintf(name, sizeof(name), "P.%ld", me);
+		make_marked(dir, name, 0, 3 << 20, DISKBENCH__MARK_TEST);
+		snprintf(name, sizeof(name), "P.%ld.2", me);
+		make_marked(dir, name, 'r', 8192, DISKBENCH__MARK_TEST);
+		snprintf(name, sizeof(name), "P.%ld.direct-probe", me);
+		make_marked(dir, name, 0, 4096, DISKBENCH__MARK_PROBE);
+		snprintf(name, sizeof(name), "P.%ld.custom.0", me);
+		make_marked(dir, name, 'c', 10000, DISKBENCH__MARK_CUSTOM);
+		snprintf(name, sizeof(name), "P.%ld.custom.12", me);
+		make_marked(dir, name, 'c', 0, DISKBENCH__MARK_CUSTOM);
+		snprintf(name, sizeof(name), "P.%ld.files", me);
+		make_marked_tree(dir, name);
+		_exit(0);
+	}
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	return (long)pid;
+}
+
+/* Every kind, marked: all of it goes, whatever its content. */
+static void test_sweep_marked_leftovers(void **state)
+{
+	char *dir = tdir_new(), *list;
+	struct diskbench_run_sweep_opts o = DISKBENCH_RUN_SWEEP_OPTS_INIT;
+	struct seen s;
+
+	(void)state;
+	memset(&s, 0, sizeof(s));
+	killed_run_leftovers(dir);
+	o.fn = seen_fn;
+	o.user_data = &s;
+	assert_int_equal(diskbench_run_sweep(dir, "P", &o), 0);
+	list = tdir_list(dir);
+	if (s.removed != 6 || s.left || s.failed || tdir_count(dir) != 0)
+		fail_msg("left in the directory: %s; the sweep said:\n%s", list,
+			 s.notes);
+	assert_non_null(strstr(s.notes, "known by its mark"));
+	free(list);
+	tdir_remove(dir);
+	free(dir);
+}
+
+/* A mark is ours only for its own kind, process and inode. */
+static void test_sweep_marks_not_their_own(void **state)
+{
+	char *dir = tdir_new(), name[64], from[64], *a, *b;
+	struct diskbench_run_sweep_opts o = DISKBENCH_RUN_SWEEP_OPTS_INIT;
+	struct seen s;
+	long pid;
+
+	(void)state;
+	memset(&s, 0, sizeof(s));
+	pid = killed_run_leftovers(dir);
+	/* The test file's mark on a custom file's name: another kind. */
+	snprintf(from, sizeof(from), "P.%ld.2", pid);
+	snprintf(name, sizeof(name), "P.%ld.custom.7", pid);
+	a = tdir_path(dir, from);
+	b = tdir_path(dir, name);
+	assert_int_equal(rename(a, b), 0);
+	free(a);
+	free(b);
+	/* A live process's mark (ours) under the dead pid's name. */
+	snprintf(name, sizeof(name), "P.%ld.3", pid);
+	make_marked(dir, name, 'q', 100, DISKBENCH__MARK_TEST);
+	/* Unmarked: a custom file's name, and zeros at a test file's. */
+	snprintf(name, sizeof(name), "P.%ld.custom.8", pid);
+	make_marked(dir, name, 'c', 100, -1);
+	snprintf(name, sizeof(name), "P.%ld.4", pid);
+	make_marked(dir, name, 0, 3 << 20, -1);
+	o.fn = seen_fn;
+	o.user_data = &s;
+	assert_int_equal(diskbench_run_sweep(dir, "P", &o), 0);
+	if (s.removed != 5 || s.left != 4 || s.failed || tdir_count(dir) != 4)
+		fail_msg("expected the four look-alikes left; the sweep said:\n%s",
+			 s.notes);
+	assert_non_null(strstr(s.notes, "made for another file or process"));
+	assert_non_null(strstr(s.notes, "nothing tells it from a stranger's file"));
+	assert_non_null(strstr(s.notes, "none is on it"));
+	tdir_remove(dir);
+	free(dir);
+}
+
+/* A marked leftover raced: the stranger's file stays. */
+static void race_marked(const char *fmt)
+{
+	char *dir = tdir_new(), name[96], *path;
+	struct diskbench_run_sweep_opts o = DISKBENCH_RUN_SWEEP_OPTS_INIT;
+	struct seen s;
+	long pid;
+
+	memset(&s, 0, sizeof(s));
+	pid = killed_run_leftovers(dir);
+	snprintf(name, sizeof(name), fmt, pid);
+	path = tdir_path(dir, name);
+	memset(&race, 0, sizeof(race));
+	race.name = strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
+	diskbench__sweep_step = step;
+	o.fn = seen_fn;
+	o.user_data = &s;
+	assert_int_equal(diskbench_run_sweep(dir, "P", &o), 0);
+	diskbench__sweep_step = NULL;
+	if (!holds_victim(path))
+		fail_msg("the stranger's file at %s is gone; the sweep said:\n%s",
+			 name, s.notes);
+	assert_true(race.calls >= 1);
+	assert_non_null(strstr(s.notes, "changed while it was checked"));
+	assert_int_equal(unlink(path), 0);
+	free(path);
+	if (strchr(name, '/')) {
+		/* The tree stays (the stranger's file was in it): its
+		 * subdirectory, empty now, goes here. */
+		*strrchr(name, '/') = '\0';
+		path = tdir_path(dir, name);
+		assert_int_equal(rmdir(path), 0);
+		free(path);
+	}
+	tdir_remove(dir);
+	free(dir);
+}
+
+static void test_sweep_rename_over_marked_custom(void **state)
+{
+	(void)state;
+	race_marked("P.%ld.custom.0");
+}
+
+static void test_sweep_rename_over_marked_zeros(void **state)
+{
+	(void)state;
+	race_marked("P.%ld");
+}
+
+static void test_sweep_rename_over_marked_tree_file(void **state)
+{
+	(void)state;
+	race_marked("P.%ld.files/00000/0000000000abc");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -263,6 +468,11 @@ int main(void)
 		cmocka_unit_test(test_sweep_rename_over_small_file),
 		cmocka_unit_test(test_sweep_rename_name_taken_again),
 		cmocka_unit_test(test_sweep_no_race_removes),
+		cmocka_unit_test(test_sweep_marked_leftovers),
+		cmocka_unit_test(test_sweep_marks_not_their_own),
+		cmocka_unit_test(test_sweep_rename_over_marked_custom),
+		cmocka_unit_test(test_sweep_rename_over_marked_zeros),
+		cmocka_unit_test(test_sweep_rename_over_marked_tree_file),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
