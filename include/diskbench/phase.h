@@ -522,6 +522,12 @@ diskbench_custom_engine(const struct diskbench_custom_ctx *ctx);
  * The target keeps the file on its list like its own: the handle is closed
  * and the file removed when the phase ends (after teardown), and by the
  * target's cleanup should the run stop first. Do not close the handle.
+ * Its name is "<prefix>.<pid>.custom.<k>". Made in setup (or teardown), it
+ * is marked at once for diskbench_run_sweep() to find should the process
+ * be killed (docs/files.md); made inside op, whose call is timed, only
+ * once the phase's clock stops, so that the mark is not timed: a run
+ * killed meanwhile leaves it unmarked, and the sweep leaves it too. Ask
+ * for the files in setup.
  *
  * @param[in]  ctx    the phase's context
  * @param[in]  n      0 to DISKBENCH_CUSTOM_MAX_FILES - 1

@@ -458,7 +458,8 @@ struct diskbench_run_sweep_entry {
 	int error;
 	/** At _FAILED, what failed ("unlink", "rmdir", "read"); else NULL. */
 	const char *op;
-	/** Removed: what it was ("test file, 1048576 bytes"), or "". Left:
+	/** Removed: what it was and what told it for ours ("test file,
+	 *  1048576 bytes, known by its mark"), or "". Left:
 	 *  why it stays ("process 4242 is running"). Failed: "". Borrowed for
 	 *  the call. */
 	const char *note;
@@ -506,12 +507,25 @@ DISKBENCH_API void diskbench_run_sweep_opts_init(struct diskbench_run_sweep_opts
  * for one of ours only when all of these hold: its name is one a target
  * with this prefix gives (the test file `PREFIX.PID` or `PREFIX.PID.N`,
  * the probe `PREFIX.PID.direct-probe[.N]`, the small files' tree
- * `PREFIX.PID.files[.N]`, N from 1 to 999); no process PID exists; the
- * caller owns it (root: any owner); its type is what we make; and its
- * content is what the phases write (bonnie++'s per-byte or block
- * patterns, zeros for the probe and the small files; large files are
- * sampled). Everything is reached from a descriptor of dir, never
- * following a link. An entry that passes is first renamed to a private
+ * `PREFIX.PID.files[.N]`, N from 1 to 999, a custom phase's file
+ * `PREFIX.PID.custom.K`, K from 0); no process PID exists; the caller
+ * owns it (root: any owner); its type is what we make; and it bears the
+ * mark the target set on it when it made it (since 1.8): an extended
+ * attribute `user.diskbench` naming its kind, PID and its own inode
+ * number, read through the sweep's descriptor of it (a copy of a marked
+ * file, on another inode, is not ours). Inside a marked tree, entries
+ * named as the small files are, and 5-digit directories, are ours (only
+ * its owner can put anything in it). The mark was chosen over a manifest
+ * beside the files because it goes with the inode, needs no second file
+ * and is set with one call, never in a timed region (docs/files.md).
+ * Where an entry bears no mark (its file system keeps no user extended
+ * attributes, an engine whose handles are not descriptors, a run of an
+ * older version, a custom file first asked for inside a timed op and
+ * killed before its clock stopped), its content decides instead: what
+ * bonnie++'s phases write (the per-byte or block patterns), zeros for the
+ * probe and the small files; large files are sampled; an unmarked custom
+ * file is always left. Everything is reached from a descriptor of dir,
+ * never following a link. An entry that passes is first renamed to a private
  * name of the sweep's in the same directory (never over anything), its
  * identity checked again there, and only then removed: a stranger's file
  * renamed over a checked name meanwhile is put back (or, where its name
