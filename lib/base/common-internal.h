@@ -118,9 +118,9 @@ void *diskbench__zalloc(size_t bytes);
 void diskbench__zfree(void *p, size_t bytes);
 
 /*
- * Where descriptor fd's file is now, for a message: its /proc link on
- * Linux, in buf; "an unknown place" where the system cannot tell. Returns
- * whether it could.
+ * Where descriptor fd's file is now, for a message, in buf, as the system
+ * says it (base/system-platform.h; Linux: its /proc link); "an unknown
+ * place" where the system cannot tell. Returns whether it could.
  */
 bool diskbench__fd_whereabouts(int fd, char *buf, size_t len);
 

@@ -8,6 +8,7 @@
 
 #include "base/common-internal.h"
 #include "base/error-internal.h"
+#include "base/system-platform.h"
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 # define ZALLOC_MMAP 0
@@ -107,19 +108,8 @@ void diskbench__opts_init(void *opts, size_t sz)
 
 bool diskbench__fd_whereabouts(int fd, char *buf, size_t len)
 {
-#ifdef __linux__
-	char link[64];
-	ssize_t n;
-
-	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
-	n = readlink(link, buf, len - 1);
-	if (n > 0) {
-		buf[n] = '\0';
+	if (diskbench__os_fd_path(fd, buf, len))
 		return true;
-	}
-#else
-	(void)fd;
-#endif
 	snprintf(buf, len, "an unknown place");
 	return false;
 }

@@ -4,6 +4,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include <diskbench/device.h>
 
@@ -67,10 +68,10 @@ typedef int (*diskbench__dev_sample_fn)(uint64_t when_ns,
 					void *user_data);
 
 struct diskbench__devstat_opts {
-	/* The device the file system is on (st_dev's major and minor);
-	 * has_dev false: not known. */
+	/* The device the file system is on (its st_dev); has_dev false: not
+	 * known. */
 	bool has_dev;
-	uint32_t major, minor;
+	dev_t dev;
 	/* Why nothing is to be sampled, when the caller knows (sampling
 	 * off, an engine that does no I/O): the series gets this note and
 	 * no figures. NULL: sample. */
@@ -88,7 +89,8 @@ struct diskbench__devstat_opts {
 	void *sample_user_data;
 	const char *engine_name;
 	/* Linux's /sys and /proc, or a directory standing for both (its
-	 * sys/ and proc/ subdirectories) in tests; NULL: "/". */
+	 * sys/ and proc/ subdirectories) in tests; NULL: "/". Read by the
+	 * system's part (core/devstat-platform.h) as its own. */
 	const char *root;
 };
 
@@ -104,8 +106,8 @@ int diskbench__devstat_new(struct diskbench__devstat **out,
 			   const struct diskbench__devstat_opts *opts);
 
 /* Starts the sampling process, which waits for begin: 0, or -errno of
- * clone() or mmap() (the sampler then records why and samples nothing,
- * and the phase goes on). */
+ * making it or the memory it shares (the sampler then records why and
+ * samples nothing, and the phase goes on). */
 int diskbench__devstat_start(struct diskbench__devstat *ds);
 
 /* The phase's clock started at begin_ns (its timeline's start): the

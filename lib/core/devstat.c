@@ -1,67 +1,26 @@
 /*
  * The kernel's view beside a phase: which block devices a file system's
  * I/O ends up on, their counters and the machine's sampled at every
- * interval on a thread of the sampler's own, and the per-interval points
- * a result keeps (<diskbench/device.h>).
+ * interval by a process of the sampler's own, and the per-interval points
+ * a result keeps (<diskbench/device.h>). Finding the devices, reading
+ * their counters and making the process are the system's part
+ * (core/devstat-platform.h); the rest is here, the same on every system.
  */
 #include "core/devstat-internal.h"
 
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
-#include <limits.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/resource.h>
-#include <sys/stat.h>
-#include <sys/syscall.h>
-#include <sys/wait.h>
-#include <sys/sysmacros.h>
 #include <time.h>
-#include <unistd.h>
-#ifdef __linux__
-#include <sys/prctl.h>
-/* The kernel's numbers (stable ABI), where the C library's headers have
- * no <linux/futex.h> (musl's wrapper) or no close_range (before 5.9). */
-#if defined(__has_include) && __has_include(<linux/futex.h>)
-#include <linux/futex.h>
-#endif
-#ifndef FUTEX_WAIT
-#define FUTEX_WAIT 0
-#endif
-#ifndef FUTEX_WAKE
-#define FUTEX_WAKE 1
-#endif
-#ifndef SYS_close_range
-#define SYS_close_range 436
-#endif
-#ifndef __WALL
-#define __WALL 0x40000000
-#endif
-/* The sampler held by a descriptor (kernel 5.2, waitid's P_PIDFD 5.4). */
-#ifndef CLONE_PIDFD
-#define CLONE_PIDFD 0x00001000
-#endif
-#ifndef P_PIDFD
-#define P_PIDFD 3
-#endif
-#ifndef SYS_pidfd_send_signal
-#define SYS_pidfd_send_signal 424
-#endif
-#endif
 
 #include "base/clock-internal.h"
 #include "base/common-internal.h"
+#include "core/devstat-platform.h"
 
-/* Devices down a chain, at most, and how deep it goes. */
-#define MAX_DEVICES DISKBENCH__DEV_MAX_DEVICES
-#define MAX_DEPTH 8
 /* Samples kept before neighbouring intervals are merged (the interval
  * doubles): 32768 of 100 ms is 55 minutes. The intervals are one fewer. */
 #define MAX_ROWS DISKBENCH__DEV_MAX_POINTS
@@ -283,18 +242,14 @@ bool diskbench__dev_series_writeback(const struct diskbench__dev_series *s,
 /* A row of samples: the time, then per device reads, writes, read bytes,
  * write bytes, busy ns, in flight, then the machine's some and full ns,
  * dirty and writeback bytes and its flags. */
-#define DEV_COLS 6
-#define SYS_COLS 5
+#define DEV_COLS DISKBENCH__DEV_COLS
+#define SYS_COLS DISKBENCH__SYS_COLS
 
 /*
- * The sampling runs in a process of its own, not a thread: a second thread
- * shares the file table, and the kernel then takes a reference and the
- * position lock for every read and write of the phase's (a per-byte phase
- * measured a few percent slower, as bonnie++'s single thread is not). The
- * process is a copy of this one made by clone() with nothing shared (no
- * fork handlers run, no signal at its exit), which closes every
- * descriptor but its counters' at once, samples into the mapping below,
- * and is killed with its parent (PR_SET_PDEATHSIG). It calls nothing but
+ * The sampling runs in a process of its own, which the system's part
+ * makes (core/devstat-platform.h: why a process, and how); it samples
+ * into the shared memory below, woken from its wait for the phase's
+ * begin and told to stop through its futex word. It calls nothing but
  * system calls: no allocation, no stdio, no locks another thread of the
  * parent might have held.
  */
@@ -314,8 +269,8 @@ struct shared {
 struct diskbench__devstat {
 	struct diskbench__devstat_opts o;
 	struct diskbench__dev_series *series;   /* devices found, the note */
-	int stat_fd[MAX_DEVICES];      /* /sys/dev/block/M:m/stat, -1: none */
-	int pressure_fd, meminfo_fd;            /* -1: not available */
+	/* the system's part: the devices' and the machine's counters */
+	struct diskbench__os_devices os;
 	bool sampling;          /* anything to sample */
 	size_t cols;
 	/* the rows of samples once gathered (rows x cols) */
@@ -329,40 +284,12 @@ struct diskbench__devstat {
 	struct shared *sh;
 	size_t sh_len;
 	bool none_taken;        /* the process took no sample at all */
-	pid_t pid;              /* 0: none */
-	int pidfd;              /* the process's descriptor; -1: held by pid */
-	pid_t parent;
-	/* the descriptors it keeps, in increasing order */
-	int keep[MAX_DEVICES + 2];
-	size_t nkeep;
+	struct diskbench__os_proc proc;  /* id 0: none */
 };
 
 static uint64_t now_of(const struct diskbench__devstat *ds)
 {
 	return ds->o.clock ? ds->o.clock(ds->o.clock_user_data) : diskbench__clock_ns();
-}
-
-/* Reads a small file whole (at most len - 1 bytes) through its open fd. */
-static ssize_t read_fd(int fd, char *buf, size_t len)
-{
-	ssize_t n = pread(fd, buf, len - 1, 0);
-
-	if (n < 0)
-		return -errno;
-	buf[n] = '\0';
-	return n;
-}
-
-static ssize_t read_path(const char *path, char *buf, size_t len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = read_fd(fd, buf, len);
-	close(fd);
-	return n;
 }
 
 static void set_note(struct diskbench__devstat *ds, const char *fmt, ...)
@@ -387,254 +314,20 @@ static void set_note(struct diskbench__devstat *ds, const char *fmt, ...)
 		ds->err = -ENOMEM;
 }
 
-#ifdef __linux__
-/* "MAJ:MIN\n" of a device's dev file. */
-static bool parse_devno(const char *s, uint32_t *major, uint32_t *minor)
-{
-	unsigned int ma, mi;
-
-	if (sscanf(s, "%u:%u", &ma, &mi) != 2)
-		return false;
-	*major = ma;
-	*minor = mi;
-	return true;
-}
-
-static int add_device(struct diskbench__devstat *ds, uint32_t major, uint32_t minor,
-		      uint32_t role, uint32_t parent, unsigned depth);
-
-/* A loop device's backing file: the device it is on, below it. */
-static int add_backing(struct diskbench__devstat *ds, const char *sysdir,
-		       uint32_t index, unsigned depth)
-{
-	char path[PATH_MAX + 64], file[PATH_MAX];
-	struct stat st;
-	ssize_t n;
-
-	snprintf(path, sizeof(path), "%s/loop/backing_file", sysdir);
-	n = read_path(path, file, sizeof(file));
-	if (n <= 0)
-		return 0;       /* not a loop device, or not bound */
-	if (file[n - 1] == '\n')
-		file[n - 1] = '\0';
-	/* Only its device number is read: nothing is opened or written. */
-	if (stat(file, &st) != 0) {
-		set_note(ds, "the device under loop device %s's backing file %s "
-			 "not sampled: %s", ds->series->dev[index].name, file,
-			 strerror(errno));
-		return 0;
-	}
-	if (major(st.st_dev) == 0) {
-		set_note(ds, "the device under loop device %s's backing file %s "
-			 "not sampled: its file system is on no block device "
-			 "(device 0:%u)", ds->series->dev[index].name, file,
-			 minor(st.st_dev));
-		return 0;
-	}
-	return add_device(ds, major(st.st_dev), minor(st.st_dev),
-			  DISKBENCH_DEVICE_BACKING, index, depth + 1);
-}
-
-/* A stacked device's members (device mapper, md): the devices below it. */
-static int add_members(struct diskbench__devstat *ds, const char *sysdir,
-		       uint32_t index, unsigned depth)
-{
-	char path[PATH_MAX + 64], buf[64];
-	struct dirent *de;
-	DIR *d;
-	int err = 0;
-
-	snprintf(path, sizeof(path), "%s/slaves", sysdir);
-	d = opendir(path);
-	if (!d)
-		return 0;
-	while (!err && (de = readdir(d))) {
-		uint32_t ma, mi;
-
-		if (de->d_name[0] == '.')
-			continue;
-		if (snprintf(path, sizeof(path), "%s/slaves/%s/dev", sysdir,
-			     de->d_name) >= (int)sizeof(path) ||
-		    read_path(path, buf, sizeof(buf)) <= 0 || !parse_devno(buf, &ma, &mi))
-			continue;
-		err = add_device(ds, ma, mi, DISKBENCH_DEVICE_MEMBER, index, depth + 1);
-	}
-	closedir(d);
-	return err;
-}
-
-static int add_device(struct diskbench__devstat *ds, uint32_t major, uint32_t minor,
-		      uint32_t role, uint32_t parent, unsigned depth)
-{
-	const char *root = ds->o.root ? ds->o.root : "";
-	char sysdir[PATH_MAX], path[PATH_MAX + 64], target[PATH_MAX];
-	const char *name;
-	uint32_t index;
-	ssize_t n;
-	int fd, err;
-
-	for (size_t i = 0; i < ds->series->ndev; i++)
-		if (ds->series->dev[i].major == major && ds->series->dev[i].minor == minor)
-			return 0;       /* met already, down another path */
-	if (depth > MAX_DEPTH || ds->series->ndev >= MAX_DEVICES) {
-		set_note(ds, "devices below %s not sampled: more than %d devices "
-			 "or %d levels", ds->series->dev[parent].name, MAX_DEVICES,
-			 MAX_DEPTH);
-		return 0;
-	}
-	snprintf(sysdir, sizeof(sysdir), "%s/sys/dev/block/%" PRIu32 ":%" PRIu32,
-		 root, major, minor);
-	snprintf(path, sizeof(path), "%s/stat", sysdir);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		int e = errno;
-
-		if (parent == UINT32_MAX)
-			set_note(ds, "not sampled: %s: %s", path + strlen(root), strerror(e));
-		else
-			set_note(ds, "device %" PRIu32 ":%" PRIu32 " under %s not "
-				 "sampled: %s: %s", major, minor,
-				 ds->series->dev[parent].name, path + strlen(root),
-				 strerror(e));
-		return 0;
-	}
-	/* Its name: the last part of where /sys/dev/block/M:m points. */
-	n = readlink(sysdir, target, sizeof(target) - 1);
-	if (n > 0) {
-		target[n] = '\0';
-		name = strrchr(target, '/') ? strrchr(target, '/') + 1 : target;
-	} else {
-		snprintf(target, sizeof(target), "%" PRIu32 ":%" PRIu32, major, minor);
-		name = target;
-	}
-	err = diskbench__dev_series_add(ds->series, name, role, parent, major, minor);
-	if (err) {
-		close(fd);
-		return err;
-	}
-	index = (uint32_t)(ds->series->ndev - 1);
-	ds->stat_fd[index] = fd;
-	err = add_backing(ds, sysdir, index, depth);
-	if (!err)
-		err = add_members(ds, sysdir, index, depth);
-	return err;
-}
-
-
-/* Parsing without the C library's locale-dependent scanners, for the
- * sampling process: the next decimal number at or after *p. */
-static bool next_u64(const char **p, uint64_t *v)
-{
-	const char *s = *p;
-	uint64_t x = 0;
-
-	while (*s && (*s < '0' || *s > '9'))
-		s++;
-	if (!*s)
-		return false;
-	while (*s >= '0' && *s <= '9')
-		x = x * 10 + (uint64_t)(*s++ - '0');
-	*p = s;
-	*v = x;
-	return true;
-}
-
-/* /sys/.../stat: completed reads (field 1) and their sectors (3), writes
- * (5) and theirs (7), in flight (9), ms busy (10). */
-static int read_device(int fd, uint64_t *out)
-{
-	char buf[512];
-	const char *p = buf;
-	uint64_t f[10];
-	ssize_t n = read_fd(fd, buf, sizeof(buf));
-
-	if (n < 0)
-		return (int)n;
-	for (int i = 0; i < 10; i++)
-		if (!next_u64(&p, &f[i]))
-			return -EPROTO;
-	out[0] = f[0];
-	out[1] = f[4];
-	out[2] = f[2] * 512;
-	out[3] = f[6] * 512;
-	out[4] = f[9] * 1000000u;
-	out[5] = f[8];
-	return 0;
-}
-
-/* The number after "KEY" in buf (KEY included its separator). */
-static bool field_after(const char *buf, const char *key, uint64_t *v)
-{
-	const char *p = strstr(buf, key);
-
-	if (!p)
-		return false;
-	p += strlen(key);
-	return next_u64(&p, v);
-}
-
-/* /proc/pressure/io's totals, in us, as ns. */
-static bool read_pressure(int fd, uint64_t *some_ns, uint64_t *full_ns)
-{
-	char buf[512];
-	const char *full;
-	uint64_t a, b;
-
-	if (fd < 0 || read_fd(fd, buf, sizeof(buf)) <= 0)
-		return false;
-	full = strstr(buf, "full ");
-	if (!full || strncmp(buf, "some ", 5) || !field_after(buf, "total=", &a) ||
-	    !field_after(full, "total=", &b))
-		return false;
-	*some_ns = a * 1000u;
-	*full_ns = b * 1000u;
-	return true;
-}
-
-static bool read_memory(int fd, uint64_t *dirty, uint64_t *writeback)
-{
-	char buf[4096];
-	uint64_t d, w;
-
-	if (fd < 0 || read_fd(fd, buf, sizeof(buf)) <= 0 ||
-	    !field_after(buf, "\nDirty:", &d) || !field_after(buf, "\nWriteback:", &w))
-		return false;
-	*dirty = d * 1024u;
-	*writeback = w * 1024u;
-	return true;
-}
-#endif
-
+/* The devices the system's part finds under the target's file system,
+ * into the series, with its note. */
 static int find_devices(struct diskbench__devstat *ds)
 {
-#ifdef __linux__
-	char path[PATH_MAX];
-	const char *root = ds->o.root ? ds->o.root : "";
+	struct diskbench__os_devices *d = &ds->os;
+	int err = diskbench__os_dev_find(d, &ds->o);
 
-	if (!ds->o.has_dev) {
-		set_note(ds, "not sampled: the target's device is not known");
-		return 0;
-	}
-	if (ds->o.major == 0) {
-		set_note(ds, "not sampled: the file system is on no block device "
-			 "(device 0:%" PRIu32 ": tmpfs, btrfs, overlay or a network "
-			 "file system)", ds->o.minor);
-		return 0;
-	}
-	if (add_device(ds, ds->o.major, ds->o.minor, DISKBENCH_DEVICE_FS, UINT32_MAX, 0))
-		return -ENOMEM;
-	snprintf(path, sizeof(path), "%s/proc/pressure/io", root);
-	ds->pressure_fd = open(path, O_RDONLY | O_CLOEXEC);
-	snprintf(path, sizeof(path), "%s/proc/meminfo", root);
-	ds->meminfo_fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (ds->series->ndev && ds->pressure_fd < 0)
-		set_note(ds, "I/O pressure not sampled: /proc/pressure/io: %s "
-			 "(a kernel without CONFIG_PSI, or psi=0)", strerror(errno));
-	return ds->err;
-#else
-	set_note(ds, "not sampled: device figures are read from Linux's /sys");
-	return 0;
-#endif
+	for (size_t i = 0; !err && i < d->ndev; i++)
+		err = diskbench__dev_series_add(ds->series, d->dev[i].name, d->dev[i].role,
+						d->dev[i].parent, d->dev[i].major,
+						d->dev[i].minor);
+	if (!err && d->note[0])
+		set_note(ds, "%s", d->note);
+	return err ? err : ds->err;
 }
 
 /* The rows into points: interval i of the series is the time between
@@ -705,11 +398,10 @@ int diskbench__devstat_new(struct diskbench__devstat **out,
 	if (!ds)
 		return -ENOMEM;
 	ds->o = *opts;
-	ds->pressure_fd = -1;
-	ds->meminfo_fd = -1;
-	ds->pidfd = -1;
-	for (size_t i = 0; i < MAX_DEVICES; i++)
-		ds->stat_fd[i] = -1;
+	ds->os.sys_fd[0] = ds->os.sys_fd[1] = -1;
+	for (size_t i = 0; i < DISKBENCH__DEV_MAX_DEVICES; i++)
+		ds->os.dev[i].fd = -1;
+	ds->proc.fd = -1;
 	ds->interval_ns = opts->interval_ns ? opts->interval_ns : 100000000u;
 	ds->series = diskbench__dev_series_new(NULL);
 	if (!ds->series) {
@@ -771,25 +463,7 @@ static int take_row(const struct diskbench__devstat *ds, uint64_t *row, uint64_t
 		row[6] = s.inflight;
 		return 0;
 	}
-#ifdef __linux__
-	{
-		uint64_t *sys = row + 1 + ds->series->ndev * DEV_COLS;
-
-		for (size_t d = 0; d < ds->series->ndev; d++) {
-			int rc = read_device(ds->stat_fd[d], row + 1 + d * DEV_COLS);
-
-			if (rc < 0) {
-				*dev = (uint32_t)d;
-				return rc;
-			}
-		}
-		if (read_pressure(ds->pressure_fd, &sys[0], &sys[1]))
-			sys[4] |= DISKBENCH_SYSTEM_HAS_PRESSURE;
-		if (read_memory(ds->meminfo_fd, &sys[2], &sys[3]))
-			sys[4] |= DISKBENCH_SYSTEM_HAS_MEMORY;
-	}
-#endif
-	return 0;
+	return diskbench__os_dev_read(&ds->os, row + 1, dev);
 }
 
 /* Past the bound, every other sample goes: the counters are cumulative,
@@ -836,70 +510,16 @@ static int take(struct diskbench__devstat *ds, uint64_t when)
 	return 0;
 }
 
-#ifdef __linux__
-static void futex_wait(_Atomic uint32_t *word, uint32_t val, const struct timespec *rel)
+/* The sampling process's work, from its start to the phase's end: wait
+ * for the begin, then a row at every interval until told to stop. */
+static void sampler_main(void *arg)
 {
-	syscall(SYS_futex, word, FUTEX_WAIT, val, rel, NULL, 0);
-}
-
-static void futex_wake(_Atomic uint32_t *word)
-{
-	syscall(SYS_futex, word, FUTEX_WAKE, INT32_MAX, NULL, NULL, 0);
-}
-
-/* In the sampling process: every descriptor but keep[] closed. */
-static void close_others(int *keep, size_t n)
-{
-	unsigned int lo = 0;
-
-	for (size_t i = 0; i <= n; i++) {
-		unsigned int hi = i < n ? (unsigned int)keep[i] : ~0u;
-
-		if (hi > lo) {
-			if (syscall(SYS_close_range, lo, hi - 1, 0) != 0) {
-				/* A kernel before 5.9: one at a time, up to the limit. */
-				struct rlimit rl;
-				unsigned int top = hi - 1;
-
-				if (getrlimit(RLIMIT_NOFILE, &rl) == 0 &&
-				    rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur - 1 < top)
-					top = (unsigned int)rl.rlim_cur - 1;
-				for (unsigned int fd = lo; fd <= top && fd >= lo; fd++)
-					close((int)fd);
-			}
-		}
-		if (i < n)
-			lo = (unsigned int)keep[i] + 1;
-	}
-}
-
-/* The sampling process ends: the system call itself, not _exit(), which a
- * sanitizer's runtime wraps (ThreadSanitizer sleeps a second there, for
- * the threads this copy does not have). */
-static __attribute__((noreturn)) void leave(void)
-{
-	for (;;)
-		syscall(SYS_exit_group, 0);
-}
-
-static __attribute__((noreturn)) void sampler_main(struct diskbench__devstat *ds)
-{
+	struct diskbench__devstat *ds = arg;
 	struct shared *sh = ds->sh;
 	uint64_t next, cap = MAX_ROWS + 1;
 
-	sigset_t all;
-
-	/* No handler of the program's runs in this copy (a Ctrl-C or a
-	 * SIGTERM to the process group); SIGKILL still ends it. */
-	sigfillset(&all);
-	sigprocmask(SIG_SETMASK, &all, NULL);
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != ds->parent)
-		leave();
-	close_others(ds->keep, ds->nkeep);
-
 	while (atomic_load(&sh->state) == WAITING)
-		futex_wait(&sh->state, WAITING, NULL);
+		diskbench__os_wait(&sh->state, WAITING, NULL);
 	next = sh->begin_ns;
 	for (;;) {
 		uint32_t st = atomic_load(&sh->state);
@@ -915,7 +535,7 @@ static __attribute__((noreturn)) void sampler_main(struct diskbench__devstat *ds
 				.tv_nsec = (long)((next - now) % 1000000000u),
 			};
 
-			futex_wait(&sh->state, st, &rel);
+			diskbench__os_wait(&sh->state, st, &rel);
 			continue;
 		}
 		n = atomic_load(&sh->nrows);
@@ -933,72 +553,32 @@ static __attribute__((noreturn)) void sampler_main(struct diskbench__devstat *ds
 		next = sh->begin_ns + ((now - sh->begin_ns) / sh->interval_ns + 1) *
 			sh->interval_ns;
 	}
-	leave();
 }
-#endif
 
 int diskbench__devstat_start(struct diskbench__devstat *ds)
 {
-#ifdef __linux__
-	long pid;
 	int e;
 
 	if (!ds || !ds->sampling || ds->o.own_clock || ds->o.sample)
 		return 0;
 	ds->sh_len = sizeof(*ds->sh) + (MAX_ROWS + 1) * ds->cols * sizeof(uint64_t);
-	ds->sh = mmap(NULL, ds->sh_len, PROT_READ | PROT_WRITE,
-		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (ds->sh == MAP_FAILED) {
-		e = errno;
-		ds->sh = NULL;
+	ds->sh = diskbench__os_shared_new(ds->sh_len);
+	if (!ds->sh) {
+		e = -errno;
 		goto failed;
 	}
 	ds->sh->interval_ns = ds->interval_ns;
-	ds->parent = getpid();
-	/* What it keeps, sorted here: the process calls no qsort. */
-	ds->nkeep = 0;
-	for (size_t d = 0; d < ds->series->ndev; d++)
-		ds->keep[ds->nkeep++] = ds->stat_fd[d];
-	if (ds->pressure_fd >= 0)
-		ds->keep[ds->nkeep++] = ds->pressure_fd;
-	if (ds->meminfo_fd >= 0)
-		ds->keep[ds->nkeep++] = ds->meminfo_fd;
-	for (size_t i = 1; i < ds->nkeep; i++)
-		for (size_t j = i; j > 0 && ds->keep[j - 1] > ds->keep[j]; j--) {
-			int x = ds->keep[j];
-
-			ds->keep[j] = ds->keep[j - 1];
-			ds->keep[j - 1] = x;
-		}
-	/* A copy of this process sharing nothing, no signal when it ends,
-	 * held by a descriptor: a program that waits for any child
-	 * (waitpid(-1, __WALL)) may reap it, and its pid then be another
-	 * child's, never signalled or waited for in its place. Before
-	 * Linux 5.2, by its pid. */
-	ds->pidfd = -1;
-	pid = syscall(SYS_clone, (unsigned long)CLONE_PIDFD, NULL, &ds->pidfd, NULL, NULL);
-	if (pid < 0 && errno == EINVAL) {
-		ds->pidfd = -1;
-		pid = syscall(SYS_clone, 0UL, NULL, NULL, NULL, NULL);
-	}
-	if (pid == 0)
-		sampler_main(ds);
-	if (pid < 0) {
-		e = errno;
-		munmap(ds->sh, ds->sh_len);
+	e = diskbench__os_proc_start(&ds->proc, &ds->os, sampler_main, ds);
+	if (e) {
+		diskbench__os_shared_free(ds->sh, ds->sh_len);
 		ds->sh = NULL;
 		goto failed;
 	}
-	ds->pid = (pid_t)pid;
 	return 0;
 failed:
-	set_note(ds, "not sampled: the sampling process: %s", strerror(e));
+	set_note(ds, "not sampled: the sampling process: %s", strerror(-e));
 	ds->sampling = false;
-	return -e;
-#else
-	(void)ds;
-	return 0;
-#endif
+	return e;
 }
 
 void diskbench__devstat_begin(struct diskbench__devstat *ds, uint64_t begin_ns)
@@ -1007,69 +587,29 @@ void diskbench__devstat_begin(struct diskbench__devstat *ds, uint64_t begin_ns)
 		return;
 	ds->begun = true;
 	ds->begin_ns = begin_ns;
-#ifdef __linux__
 	if (ds->sh) {
 		ds->sh->begin_ns = begin_ns;
 		atomic_store(&ds->sh->state, BEGUN);
-		futex_wake(&ds->sh->state);
-	}
-#endif
-}
-
-#ifdef __linux__
-/* How the sampling process ended, if it has: 1 ended (*si says how), 0
- * not yet, -1 no longer ours to wait for (another part of the program
- * reaped it: ECHILD). */
-static int sampler_ended(struct diskbench__devstat *ds, siginfo_t *si)
-{
-	memset(si, 0, sizeof(*si));
-	if (ds->pidfd >= 0) {
-		if (waitid((idtype_t)P_PIDFD, (id_t)ds->pidfd, si,
-			   WEXITED | WNOHANG | __WALL) == 0)
-			return si->si_pid ? 1 : 0;
-		if (errno == EINVAL) {
-			/* No P_PIDFD (before 5.4): by pid, below. */
-			close(ds->pidfd);
-			ds->pidfd = -1;
-		} else {
-			return errno == EINTR ? 0 : -1;
-		}
-	}
-	{
-		int status;
-		pid_t w = waitpid(ds->pid, &status, __WALL | WNOHANG);
-
-		if (w == 0 || (w < 0 && errno == EINTR))
-			return 0;
-		if (w < 0)
-			return -1;
-		si->si_pid = w;
-		si->si_code = WIFSIGNALED(status) ? CLD_KILLED : CLD_EXITED;
-		si->si_status = WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status);
-		return 1;
+		diskbench__os_wake(&ds->sh->state);
 	}
 }
-#endif
 
 /* Stops the sampling process and waits for it; its rows become ours. */
 static int stop_process(struct diskbench__devstat *ds)
 {
+	bool said = false;      /* how the process ended is in the note */
 	int err = 0;
 
-#ifdef __linux__
-	bool said = false;      /* how the process ended is in the note */
-
-	if (ds->pid > 0) {
-		siginfo_t si;
-		int ended = 0, i;
+	if (ds->proc.id > 0) {
+		int ended = 0, sig = 0, i;
 
 		atomic_store(&ds->sh->state, STOP);
-		futex_wake(&ds->sh->state);
+		diskbench__os_wake(&ds->sh->state);
 		/* It stops within a sample's reading; one that has not in a
 		 * second (stuck in a read of /sys, or in a runtime's lock
 		 * under a sanitizer) is killed: its rows so far stay. */
 		for (i = 0; i < 1000; i++) {
-			ended = sampler_ended(ds, &si);
+			ended = diskbench__os_proc_ended(&ds->proc, &sig);
 			if (ended)
 				break;
 			if (i < 1000 - 1) {
@@ -1079,13 +619,8 @@ static int stop_process(struct diskbench__devstat *ds)
 			}
 		}
 		if (!ended) {
-			/* Through its descriptor: never another process. By
-			 * pid only where the kernel has no pidfd. */
-			if (ds->pidfd >= 0)
-				syscall(SYS_pidfd_send_signal, ds->pidfd, SIGKILL, NULL, 0);
-			else
-				kill(ds->pid, SIGKILL);
-			while ((ended = sampler_ended(ds, &si)) == 0)
+			diskbench__os_proc_kill(&ds->proc);
+			while ((ended = diskbench__os_proc_ended(&ds->proc, &sig)) == 0)
 				;
 			set_note(ds, "sampling stopped: the sampling process did not "
 				 "stop when told, and was killed");
@@ -1095,16 +630,13 @@ static int stop_process(struct diskbench__devstat *ds)
 				 "for elsewhere in the program (a wait for any child, "
 				 "with __WALL); the intervals it sampled before stay");
 			said = true;
-		} else if (si.si_code == CLD_KILLED || si.si_code == CLD_DUMPED) {
+		} else if (sig) {
 			set_note(ds, "sampling stopped: the sampling process was killed "
 				 "by signal %d (%s); the intervals it sampled before stay",
-				 si.si_status, strsignal(si.si_status));
+				 sig, strsignal(sig));
 			said = true;
 		}
-		if (ds->pidfd >= 0)
-			close(ds->pidfd);
-		ds->pidfd = -1;
-		ds->pid = 0;
+		diskbench__os_proc_release(&ds->proc);
 	}
 	if (ds->sh) {
 		size_t n = atomic_load(&ds->sh->nrows);
@@ -1132,10 +664,9 @@ static int stop_process(struct diskbench__devstat *ds)
 				 what, strerror(-ds->sh->err));
 			ds->sampling = false;
 		}
-		munmap(ds->sh, ds->sh_len);
+		diskbench__os_shared_free(ds->sh, ds->sh_len);
 		ds->sh = NULL;
 	}
-#endif
 	return err ? err : ds->err;
 }
 
@@ -1217,13 +748,7 @@ void diskbench__devstat_free(struct diskbench__devstat *ds)
 	if (!ds)
 		return;
 	(void)stop_process(ds);
-	for (size_t i = 0; i < MAX_DEVICES; i++)
-		if (ds->stat_fd[i] >= 0)
-			close(ds->stat_fd[i]);
-	if (ds->pressure_fd >= 0)
-		close(ds->pressure_fd);
-	if (ds->meminfo_fd >= 0)
-		close(ds->meminfo_fd);
+	diskbench__os_dev_close(&ds->os);
 	diskbench__dev_series_free(ds->series);
 	free(ds->rows);
 	free(ds);

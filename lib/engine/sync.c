@@ -12,10 +12,11 @@
 
 #include <diskbench/engine.h>
 
+#include "base/system-platform.h"
 #include "engine/sync-internal.h"
 
-/* DISKBENCH_OPEN_* flags as open(2) flags; -ENOTSUP for O_DIRECT where the
- * system has none. */
+/* DISKBENCH_OPEN_* flags as open(2) flags; -ENOTSUP for direct I/O where
+ * the build has none (base/system-platform.h). */
 static int sync_oflags(uint32_t flags, int *oflags_out)
 {
 	int oflags = O_CLOEXEC;
@@ -33,11 +34,9 @@ static int sync_oflags(uint32_t flags, int *oflags_out)
 	if (flags & DISKBENCH_OPEN_SYNC)
 		oflags |= O_SYNC;
 	if (flags & DISKBENCH_OPEN_DIRECT) {
-#ifdef O_DIRECT
-		oflags |= O_DIRECT;
-#else
-		return -ENOTSUP;
-#endif
+		if (!diskbench__os_o_direct)
+			return -ENOTSUP;
+		oflags |= diskbench__os_o_direct;
 	}
 	*oflags_out = oflags;
 	return 0;
@@ -57,9 +56,6 @@ static int sync_open(const char *path, uint32_t flags, int64_t *handle,
 	while (fd < 0 && errno == EINTR);
 	if (fd < 0)
 		return -errno;
-#if !defined(O_DIRECT) && defined(F_NOCACHE)
-	/* macOS: the nearest thing to O_DIRECT. Not reached: refused above. */
-#endif
 	*handle = fd;
 	return 0;
 }

@@ -33,6 +33,7 @@
 #include "format/write-file-internal.h"
 #include "report/report-internal.h"
 #include "base/error-internal.h"
+#include "base/system-platform.h"
 
 #ifndef NAME_MAX
 # define NAME_MAX 255
@@ -121,12 +122,9 @@ static int dest_open(struct diskbench_report *r, struct dest *d,
 	if (!d->dir)
 		return -ENOMEM;
 	d->base = slash ? slash + 1 : path;
-#ifdef O_PATH
-	/* Only looked up and named, never read: search permission suffices. */
-	flags |= O_PATH;
-#else
-	flags |= O_RDONLY;
-#endif
+	/* Only looked up and named, never read: search permission suffices
+	 * where the system has such descriptors. */
+	flags |= diskbench__os_o_path ? diskbench__os_o_path : O_RDONLY;
 	d->dirfd = open(d->dir, flags);
 	if (d->dirfd < 0) {
 		err = -errno;
@@ -229,50 +227,25 @@ fail:
 }
 
 /* Opens a temporary file with no name in the directory; -1 with errno
- * EOPNOTSUPP when the system or the file system cannot. */
+ * EOPNOTSUPP when the system or the file system cannot (the system's
+ * part, base/system-platform.h: Linux's O_TMPFILE). */
 static int open_unnamed(const struct dest *d, mode_t mode)
 {
-#ifdef O_TMPFILE
-	int fd = openat(d->dirfd, ".", O_TMPFILE | O_RDWR | O_CLOEXEC, mode);
-
-	/* Kernels before 3.11 see O_DIRECTORY without O_TMPFILE: EISDIR;
-	 * file systems without support: EOPNOTSUPP. */
-	if (fd < 0 && (errno == EISDIR || errno == EINVAL || errno == ENOTSUP))
-		errno = EOPNOTSUPP;
-	return fd;
-#else
-	(void)d;
-	(void)mode;
-	errno = EOPNOTSUPP;
-	return -1;
-#endif
+	return diskbench__os_tmpfile(d->dirfd, mode);
 }
 
 /* Gives the unnamed temporary file fd a temporary name in tmp. Returns 0,
- * 1 when the system cannot name it (no /proc, and linkat(AT_EMPTY_PATH)
- * is for the privileged), or a negative errno. */
+ * 1 when the system cannot name it (Linux: no /proc, and
+ * linkat(AT_EMPTY_PATH) is for the privileged), or a negative errno. */
 static int name_unnamed(const struct dest *d, int fd, char *tmp)
 {
-	char proc[64];
-
-	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
 	for (unsigned i = 0; i < TMP_TRIES; i++) {
+		int err;
+
 		tmp_name(tmp, d->base, i);
-#ifdef AT_EMPTY_PATH
-		if (linkat(fd, "", d->dirfd, tmp, AT_EMPTY_PATH) == 0)
-			return 0;
-		if (errno == EEXIST)
-			continue;
-		if (errno != ENOENT && errno != EPERM && errno != EINVAL)
-			return -errno;
-#endif
-		if (linkat(AT_FDCWD, proc, d->dirfd, tmp, AT_SYMLINK_FOLLOW) == 0)
-			return 0;
-		if (errno == EEXIST)
-			continue;
-		if (errno == ENOENT || errno == ENOTDIR || errno == EXDEV)
-			return 1;
-		return -errno;
+		err = diskbench__os_tmpfile_link(fd, d->dirfd, tmp);
+		if (err != -EEXIST)
+			return err;
 	}
 	return -EEXIST;
 }

@@ -44,6 +44,7 @@
 #include "phase/phase-internal.h"
 #include "target/fileset-internal.h"
 #include "base/error-internal.h"
+#include "base/system-platform.h"
 
 #define FILES_DEFAULT_CHUNK DISKBENCH_BONNIE_DEFAULT_FILE_CHUNK_BYTES
 #define FILES_MIN_CHUNK 256u
@@ -532,8 +533,6 @@ static int sync_all(struct files_run *x)
 
 /* ---- a cold cache (DISKBENCH_FILES_DROP_CACHES) ---- */
 
-#define DROP_CACHES_PATH "/proc/sys/vm/drop_caches"
-
 static bool stats_or_deletes(enum diskbench_phase_kind kind)
 {
 	return kind == DISKBENCH_PHASE_SEQ_STAT || kind == DISKBENCH_PHASE_SEQ_DELETE ||
@@ -550,38 +549,18 @@ static bool drops_caches(const struct diskbench_phase *p,
 	       stats_or_deletes(p->kind) && e->fs_sync;
 }
 
-/* Whether this process may drop the system's caches (Linux, root, and
- * /proc/sys/vm/drop_caches open for writing): 0, or -EPERM with the
- * reason in why. */
+/* Whether this process may drop the system's caches (the system's part,
+ * base/system-platform.h; Linux: root, and /proc/sys/vm/drop_caches open
+ * for writing): 0, or a negative errno with the reason in why. */
 static int can_drop_caches(char *why, size_t len)
 {
-#ifdef __linux__
-	int fd;
+	char sys[200];
+	int err = diskbench__os_caches_check(sys, sizeof(sys));
 
-	if (geteuid() != 0) {
+	if (err)
 		snprintf(why, len, "a cold cache before the small-file stat and "
-			 "delete phases (DISKBENCH_FILES_DROP_CACHES) writes "
-			 DROP_CACHES_PATH ", which only root may do (this "
-			 "process runs as uid %ld)", (long)geteuid());
-		return -EPERM;
-	}
-	/* Opening it writes nothing; it fails where /proc/sys is read-only
-	 * (a container) even to root. */
-	fd = open(DROP_CACHES_PATH, O_WRONLY | O_CLOEXEC);
-	if (fd < 0) {
-		snprintf(why, len, "a cold cache before the small-file stat and "
-			 "delete phases (DISKBENCH_FILES_DROP_CACHES) needs "
-			 DROP_CACHES_PATH " open for writing: %s", strerror(errno));
-		return -EPERM;
-	}
-	close(fd);
-	return 0;
-#else
-	snprintf(why, len, "a cold cache before the small-file stat and delete "
-		 "phases (DISKBENCH_FILES_DROP_CACHES) is only possible on Linux "
-		 "(" DROP_CACHES_PATH ")");
-	return -EPERM;
-#endif
+			 "delete phases (DISKBENCH_FILES_DROP_CACHES) %s", sys);
+	return err;
 }
 
 /*
@@ -592,30 +571,13 @@ static int can_drop_caches(char *why, size_t len)
  */
 static int drop_caches(struct files_run *x)
 {
-#ifdef __linux__
-	ssize_t n;
-	int fd;
+	const char *what;
+	int err = diskbench__os_caches_drop(&what);
 
-	sync();
-	fd = open(DROP_CACHES_PATH, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return fail(x, -errno, "open " DROP_CACHES_PATH " (to drop the caches)",
-			    NULL, UINT64_MAX);
-	n = write(fd, "3", 1);
-	if (n != 1) {
-		int err = n < 0 ? -errno : -EIO;
-
-		close(fd);
-		return fail(x, err, "write 3 to " DROP_CACHES_PATH, NULL, UINT64_MAX);
-	}
-	if (close(fd))
-		return fail(x, -errno, "write 3 to " DROP_CACHES_PATH, NULL, UINT64_MAX);
-	x->ctx->cache_drop = "dropped system-wide (sync, then 3 written to "
-			     DROP_CACHES_PATH ", untimed)";
+	if (err)
+		return fail(x, err, what, NULL, UINT64_MAX);
+	x->ctx->cache_drop = what;
 	return 0;
-#else
-	return fail(x, -EPERM, "drop the caches (only on Linux)", NULL, UINT64_MAX);
-#endif
 }
 
 /* Starts the clock, after a cold cache if asked for. */

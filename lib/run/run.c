@@ -7,7 +7,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
-#include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -419,8 +418,7 @@ static int new_devstat(struct diskbench_run *run, struct diskbench__devstat **ou
 		o.off = "not sampled: the engine does no I/O to the file system";
 	if (run->target->dir_fd >= 0 && fstat(run->target->dir_fd, &st) == 0) {
 		o.has_dev = true;
-		o.major = major(st.st_dev);
-		o.minor = minor(st.st_dev);
+		o.dev = st.st_dev;
 	}
 	o.interval_ns = device_interval(&run->opts);
 	o.clock = e->ops.clock;

@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -13,6 +12,7 @@
 #include <diskbench/target.h>
 
 #include "base/common-internal.h"
+#include "base/system-platform.h"
 #include "engine/engine-internal.h"
 #include "engine/sync-internal.h"
 #include "target/fileset-internal.h"
@@ -263,10 +263,8 @@ void *diskbench__target_alloc(const struct diskbench_target *t, uint64_t bytes)
 	}
 	if (posix_memalign(&p, align, (size_t)bytes) != 0)
 		return NULL;
-#ifdef MADV_HUGEPAGE
 	if (bytes >= HUGE_PAGE)
-		(void)madvise(p, (size_t)bytes, MADV_HUGEPAGE);
-#endif
+		diskbench__os_huge_pages(p, (size_t)bytes);
 	memset(p, 0, (size_t)bytes);
 	return p;
 }
@@ -364,15 +362,18 @@ static int probe_files(int dirfd, const char *dir, const char *prefix,
 static int probe_direct(int dirfd, const char *dir, const char *prefix,
 			uint32_t *align, char **errmsg)
 {
-#ifdef O_DIRECT
 	char name[160];
 	void *buf = NULL;
 	int fd, err = 0;
 
+	if (!diskbench__os_o_direct)
+		return fail(errmsg, -ENOTSUP, "direct I/O (DISKBENCH_TARGET_DIRECT, "
+			    "O_DIRECT) in %s: not built for this system (a build "
+			    "without a platform, -Dplatform=none)", dir);
 	if (posix_memalign(&buf, 4096, 4096) != 0)
 		return -ENOMEM;
 	memset(buf, 0, 4096);
-	fd = probe_open(dirfd, prefix, O_DIRECT, name, sizeof(name));
+	fd = probe_open(dirfd, prefix, diskbench__os_o_direct, name, sizeof(name));
 	if (fd < 0) {
 		if (fd == -EINVAL)
 			err = fail(errmsg, -ENOTSUP,
@@ -399,11 +400,6 @@ static int probe_direct(int dirfd, const char *dir, const char *prefix,
 out:
 	free(buf);
 	return err;
-#else
-	(void)dirfd, (void)prefix, (void)align;
-	return fail(errmsg, -ENOTSUP, "O_DIRECT is not available on this system (%s)",
-		    dir);
-#endif
 }
 
 static int diskbench_target_new__impl(struct diskbench_target **out,
@@ -467,11 +463,8 @@ static int diskbench_target_new__impl(struct diskbench_target **out,
 	/* Held from now on: every file is made, opened and removed
 	 * relative to it (for the fs_sync engines), so what the path leads to
 	 * later does not matter. Only a look-up handle where there is one. */
-#ifdef O_PATH
-	t->dir_fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
-#else
-	t->dir_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-#endif
+	t->dir_fd = open(dir, (diskbench__os_o_path ? diskbench__os_o_path : O_RDONLY) |
+			      O_DIRECTORY | O_CLOEXEC);
 	if (t->dir_fd < 0) {
 		err = -errno;
 		free(t);
@@ -766,11 +759,9 @@ static int choose_name(struct diskbench_target *t, unsigned attempt)
  */
 static int hold_identity(int dirfd, const char *name, int handle)
 {
-#ifdef O_PATH
-	const int flags = O_PATH | O_NOFOLLOW | O_CLOEXEC;
-#else
-	const int flags = O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC;
-#endif
+	const int flags = diskbench__os_o_path
+				  ? diskbench__os_o_path | O_NOFOLLOW | O_CLOEXEC
+				  : O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC;
 	struct stat a, b;
 	int fd = openat(dirfd, name, flags);
 
@@ -970,10 +961,8 @@ int diskbench__target_ensure_test_file(struct diskbench_target *t,
 
 const char *diskbench__target_drop_cache(struct diskbench_target *t)
 {
-#ifdef POSIX_FADV_DONTNEED
-	const char *op;
+	const char *op, *said;
 	int64_t h;
-	int err;
 
 	if (t->engine->no_files)
 		return "not needed (the null engine reads nothing)";
@@ -981,19 +970,16 @@ const char *diskbench__target_drop_cache(struct diskbench_target *t)
 		return "not possible (no test file)";
 	if (!t->engine->real_fds)
 		return "not possible (the engine's handles are not file descriptors)";
+	said = diskbench__os_no_page_drop();
+	if (said)
+		return said;
 	/* Our own file, checked as any reopen; never a name reopened
 	 * blindly. */
 	if (diskbench__target_reopen(t, DISKBENCH_OPEN_READ, &h, &op))
 		return "failed (the test file could not be opened)";
-	/* Dirty pages are not dropped: write them first. */
-	fdatasync((int)h);
-	err = posix_fadvise((int)h, 0, 0, POSIX_FADV_DONTNEED);
+	said = diskbench__os_page_drop((int)h);
 	diskbench__engine_close(t->engine, h);
-	return err ? "failed (posix_fadvise refused)" : "dropped";
-#else
-	(void)t;
-	return "not possible (no posix_fadvise here)";
-#endif
+	return said;
 }
 
 DISKBENCH_API const char *diskbench_target_dir(const struct diskbench_target *target)
