@@ -523,6 +523,47 @@ def test_schedule_and_sweep(tdir):
     assert "none" in str(ei.value)
 
 
+def test_sweep_after_sigkill(tdir):
+    """A sequential write killed midway leaves its test file of zeros,
+    marked: sweep() removes it, and a stranger's file under the next
+    name stays."""
+    import signal
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.close(r)
+
+            def midway(p):
+                if p.ops:
+                    os.write(w, b"m")
+                    while True:
+                        time.sleep(60)
+
+            t = diskbench.Target(tdir, 64 * MiB, name_prefix="Kill")
+            run = diskbench.Run(t, progress=midway, progress_interval=0.001)
+            run.add(diskbench.SeqPhase(write=True, time_limit=60))
+            run.execute()
+        finally:
+            os._exit(7)
+    os.close(w)
+    said = os.read(r, 1)
+    os.close(r)
+    os.kill(pid, signal.SIGKILL)
+    _, status = os.waitpid(pid, 0)
+    assert said == b"m" and os.WIFSIGNALED(status)
+    assert os.listdir(tdir) == ["Kill.%d" % pid]
+    stranger = os.path.join(tdir, "Kill.%d.1" % pid)
+    with open(stranger, "wb") as f:
+        f.write(b"\0" * (3 * MiB))
+    got = {e.path: e for e in diskbench.sweep(tdir, "Kill")}
+    assert got["Kill.%d" % pid].what == "removed", got
+    assert "known by its mark" in got["Kill.%d" % pid].note
+    assert got["Kill.%d.1" % pid].what == "left"
+    assert os.listdir(tdir) == ["Kill.%d.1" % pid]
+    os.unlink(stranger)
+
+
 def test_files_end_sync(tdir):
     """FilesPhase(end_sync=False): no sync(2) at the end of the create and
     delete phases, said in the configuration; the default makes it."""
