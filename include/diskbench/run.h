@@ -459,7 +459,7 @@ struct diskbench_run_sweep_entry {
 	/** At _FAILED, what failed ("unlink", "rmdir", "read"); else NULL. */
 	const char *op;
 	/** Removed: what it was and what told it for ours ("test file,
-	 *  1048576 bytes, known by its mark"), or "". Left:
+	 *  1048576 bytes, by its mark"), or "". Left:
 	 *  why it stays ("process 4242 is running"). Failed: "". Borrowed for
 	 *  the call. */
 	const char *note;

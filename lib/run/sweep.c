@@ -519,8 +519,9 @@ static int check_file(struct sweep *sw, int dfd, const char *name,
 		return err;
 	if (!h) {
 		if (mark >= 0)
-			say(sw, false, rel, "no mark of %s's (%s), and its content is "
-			    "not what %s writes", sw->maker, no_mark(found), sw->maker);
+			say(sw, false, rel, "its content is not what %s writes, and "
+			    "it bears no mark of %s's (%s)", sw->maker, sw->maker,
+			    no_mark(found));
 		else
 			say(sw, false, rel, "its content is not what %s writes",
 			    sw->maker);
@@ -720,9 +721,8 @@ static void sweep_tree(struct sweep *sw, int dfd, const char *name,
 	err = t.kept ? -ENOTEMPTY : unlink_checked(sw, dfd, name, name, st,
 						   AT_REMOVEDIR);
 	if (!err) {
-		say(sw, true, name, "%lu files or links, %lu directories in it, "
-		    "known by %s", t.files, t.dirs,
-		    sw->tree_marked ? "its mark" : "their content");
+		say(sw, true, name, "%lu files or links, %lu directories in it%s",
+		    t.files, t.dirs, sw->tree_marked ? ", by its mark" : "");
 		return;
 	}
 	if (err > 0)
@@ -792,10 +792,10 @@ static void sweep_entry(struct sweep *sw, int dfd, const char *name,
 	else if (err)
 		failed(sw, name, "unlink", -err);
 	else
-		say(sw, true, name, "%s, %" PRIu64 " bytes, known by its %s",
+		say(sw, true, name, "%s, %" PRIu64 " bytes%s",
 		    k == PROBE ? "O_DIRECT probe" :
 		    k == CUSTOM ? "custom phase's file" : "test file",
-		    (uint64_t)st.st_size, marked ? "mark" : "content");
+		    (uint64_t)st.st_size, marked ? ", by its mark" : "");
 }
 
 DISKBENCH_API void diskbench_run_sweep_opts_init(struct diskbench_run_sweep_opts *opts,

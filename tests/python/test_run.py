@@ -558,7 +558,7 @@ def test_sweep_after_sigkill(tdir):
         f.write(b"\0" * (3 * MiB))
     got = {e.path: e for e in diskbench.sweep(tdir, "Kill")}
     assert got["Kill.%d" % pid].what == "removed", got
-    assert "known by its mark" in got["Kill.%d" % pid].note
+    assert "by its mark" in got["Kill.%d" % pid].note
     assert got["Kill.%d.1" % pid].what == "left"
     assert os.listdir(tdir) == ["Kill.%d.1" % pid]
     os.unlink(stranger)

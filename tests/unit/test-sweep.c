@@ -359,7 +359,7 @@ static void test_sweep_marked_leftovers(void **state)
 	if (s.removed != 6 || s.left || s.failed || tdir_count(dir) != 0)
 		fail_msg("left in the directory: %s; the sweep said:\n%s", list,
 			 s.notes);
-	assert_non_null(strstr(s.notes, "known by its mark"));
+	assert_non_null(strstr(s.notes, "by its mark"));
 	free(list);
 	tdir_remove(dir);
 	free(dir);
