@@ -32,6 +32,17 @@ DISKBENCH_BEGIN_DECLS
 struct diskbench_engine;
 
 /**
+ * Most requests any engine keeps in flight: 4096. The `io_uring` engine
+ * takes a depth of 1 to this, an engine of one's own (the table's
+ * queue_depth, <diskbench/sys/engine.h>) at most this, and a sequential
+ * or random phase asking for a deeper queue is refused when it is made;
+ * one asking for more than its run's engine takes is refused when the
+ * run executes, the message naming both depths.
+ * @since 1.8
+ */
+#define DISKBENCH_ENGINE_MAX_QUEUE_DEPTH UINT32_C(4096)
+
+/**
  * Makes the `sync` engine: one request at a time, each a system call.
  *
  * @param[out] out the engine; free it with diskbench_engine_free()
@@ -53,7 +64,7 @@ DISKBENCH_API int diskbench_engine_null_new(struct diskbench_engine **out);
  * Makes the `io_uring` engine with room for @p depth requests in flight.
  *
  * @param[out] out   the engine; free it with diskbench_engine_free()
- * @param[in]  depth queue depth, 1 to 4096
+ * @param[in]  depth queue depth, 1 to DISKBENCH_ENGINE_MAX_QUEUE_DEPTH
  * @return 0; -EINVAL for a NULL @p out or a depth out of range; -ENOTSUP if
  *         this build has no io_uring support, or the kernel (or a sandbox)
  *         refuses io_uring; -ENOMEM

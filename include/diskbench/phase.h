@@ -185,7 +185,9 @@ struct diskbench_seq_opts {
 	uint64_t total_bytes;
 	/** Stop after this long even if bytes remain; 0: no limit. */
 	uint64_t time_limit_ns;
-	/** Requests in flight; 0: 1. At most the engine's queue depth. */
+	/** Requests in flight; 0: 1. At most DISKBENCH_ENGINE_MAX_QUEUE_DEPTH
+	 *  (refused by diskbench_phase_seq_new()) and at most the run's
+	 *  engine's queue depth (refused when the run executes). */
 	uint32_t queue_depth;
 	/** DISKBENCH_SEQ_* flags. */
 	uint32_t flags;
@@ -217,7 +219,8 @@ diskbench_seq_opts_init(struct diskbench_seq_opts *opts, size_t sz);
  * @param[out] out  the phase; free it with diskbench_phase_free() or hand it
  *                  to diskbench_run_add()
  * @param[in]  opts options, or NULL for the defaults (read the test file)
- * @return 0; -EINVAL for a NULL @p out or unknown flags; -E2BIG; -ENOMEM
+ * @return 0; -EINVAL for a NULL @p out, unknown flags or a queue depth
+ *         over DISKBENCH_ENGINE_MAX_QUEUE_DEPTH; -E2BIG; -ENOMEM
  */
 DISKBENCH_API int diskbench_phase_seq_new(struct diskbench_phase **out,
 					  const struct diskbench_seq_opts *opts);
@@ -240,7 +243,10 @@ struct diskbench_random_opts {
 	uint64_t time_limit_ns;
 	/** Share of requests that write, in percent, 0 to 100; 0: reads only. */
 	uint32_t write_percent;
-	/** Requests in flight per thread on a queued engine; 0: 1. */
+	/** Requests in flight per thread on a queued engine; 0: 1. At most
+	 *  DISKBENCH_ENGINE_MAX_QUEUE_DEPTH (refused by
+	 *  diskbench_phase_random_new()) and at most the run's engine's queue
+	 *  depth (refused when the run executes). */
 	uint32_t queue_depth;
 	/** Threads, each with its own descriptor; 0: 1. At most 1024. */
 	uint32_t threads;
@@ -282,7 +288,8 @@ diskbench_random_opts_init(struct diskbench_random_opts *opts, size_t sz);
  * @param[out] out  the phase
  * @param[in]  opts options, or NULL for the defaults
  * @return 0; -EINVAL for a NULL @p out, write_percent over 100, more than
- *         1024 threads, or unknown flags; -E2BIG; -ENOMEM
+ *         1024 threads, a queue depth over DISKBENCH_ENGINE_MAX_QUEUE_DEPTH,
+ *         or unknown flags; -E2BIG; -ENOMEM
  */
 DISKBENCH_API int diskbench_phase_random_new(struct diskbench_phase **out,
 					     const struct diskbench_random_opts *opts);
@@ -480,10 +487,16 @@ diskbench_custom_ctx_ops_init(struct diskbench_custom_ctx_ops *opts, size_t sz);
  *
  * @param[out] out       the phase; free it with diskbench_phase_free() or
  *                       hand it to diskbench_run_add()
- * @param[in]  name      the phase's name in results; copied
+ * @param[in]  name      the phase's name in results, by the rule of every
+ *                       phase's name (DISKBENCH_PHASE_NAME_MAX: 1 to 64
+ *                       bytes of UTF-8, no control character); copied. A
+ *                       run makes it unique as it does a kind's
+ *                       ("mine.2"); diskbench_phase_set_name() makes it
+ *                       the caller's
  * @param[in]  ops       the callbacks; copied; op may not be NULL
  * @param[in]  user_data passed to every callback
- * @return 0; -EINVAL for a NULL argument or op; -E2BIG; -ENOMEM
+ * @return 0; -EINVAL for a NULL argument or op, or a name outside the
+ *         rule; -E2BIG; -ENOMEM
  */
 DISKBENCH_API int
 diskbench_phase_custom_ctx_new(struct diskbench_phase **out, const char *name,
@@ -623,10 +636,16 @@ DISKBENCH_API int diskbench_custom_set_config(struct diskbench_custom_ctx *ctx,
  *
  * @param[out] out       the phase; free it with diskbench_phase_free() or
  *                       hand it to diskbench_run_add()
- * @param[in]  name      the phase's name in results; copied
+ * @param[in]  name      the phase's name in results, by the rule of every
+ *                       phase's name (DISKBENCH_PHASE_NAME_MAX: 1 to 64
+ *                       bytes of UTF-8, no control character); copied. A
+ *                       run makes it unique as it does a kind's
+ *                       ("mine.2"); diskbench_phase_set_name() makes it
+ *                       the caller's
  * @param[in]  ops       the callbacks; copied; op may not be NULL
  * @param[in]  user_data passed to every callback
- * @return 0; -EINVAL for a NULL argument or op; -E2BIG; -ENOMEM
+ * @return 0; -EINVAL for a NULL argument or op, or a name outside the
+ *         rule; -E2BIG; -ENOMEM
  */
 DISKBENCH_DEPRECATED_FOR(diskbench_phase_custom_ctx_new)
 DISKBENCH_API int diskbench_phase_custom_new(struct diskbench_phase **out,
@@ -645,7 +664,17 @@ DISKBENCH_API int diskbench_phase_custom_new(struct diskbench_phase **out,
  */
 DISKBENCH_API void diskbench_phase_free(struct diskbench_phase *phase);
 
-/** Longest phase name diskbench_phase_set_name() takes, in bytes. */
+/**
+ * Longest phase name, in bytes. One rule holds for every phase's name,
+ * whichever call gives it (diskbench_phase_set_name(),
+ * diskbench_phase_custom_ctx_new(), diskbench_phase_custom_new()): 1 to
+ * this many bytes of UTF-8 without a control character (a byte below
+ * 0x20, or 0x7f), so that every output carries it on one line and every
+ * reader takes it back. Spaces and commas are allowed; an HDR log tag
+ * writes each as '_', and a run tells its phases apart as those tags do
+ * ("cold read" and "cold_read" are one name there). Each call refuses a
+ * name outside the rule with -EINVAL, the last error saying why.
+ */
 #define DISKBENCH_PHASE_NAME_MAX 64
 
 /**
@@ -653,15 +682,17 @@ DISKBENCH_API void diskbench_phase_free(struct diskbench_phase *phase);
  * reader of it (JSON, HTML, HDR log tags, the report's tables), carry the
  * name. Without one, a phase is named for its kind ("random_io"), and a
  * run that holds a phase of that name already makes it unique when the
- * phase is added ("random_io.2", "random_io.3"). A name given here, or to
- * a custom phase, is the caller's: diskbench_run_add() refuses a second
- * phase of the same name in one run (-EEXIST, the run's errmsg and the
- * last error naming both).
+ * phase is added ("random_io.2", "random_io.3"), as it makes a custom
+ * phase's name unique (0.2 programs add several of one name). A name
+ * given here is the caller's: diskbench_run_add() refuses a second phase
+ * of that name in one run, or of one an HDR log tag writes alike (-EEXIST,
+ * the run's errmsg and the last error naming both).
  *
  * @param[in] phase the phase, not yet added to a run
- * @param[in] name  1 to DISKBENCH_PHASE_NAME_MAX bytes without spaces,
- *                  commas or control characters; copied
- * @return 0; -EINVAL for a NULL argument or a name outside those rules;
+ * @param[in] name  a name by the rule of every phase's name
+ *                  (DISKBENCH_PHASE_NAME_MAX: 1 to 64 bytes of UTF-8, no
+ *                  control character); copied
+ * @return 0; -EINVAL for a NULL argument or a name outside that rule;
  *         -EBUSY for a phase a run holds already; -ENOMEM
  */
 DISKBENCH_API int diskbench_phase_set_name(struct diskbench_phase *phase,

@@ -1031,7 +1031,8 @@ static int read_opts(struct diskbench_compare *c,
 		return diskbench__error_fail(-EINVAL,
 			"outlier_factor %g: must be 1 or more", c->o.outlier_factor);
 	if (c->o.rules) {
-		err = DISKBENCH__OPTS_READ(&c->rules, stall_rules, c->o.rules);
+		err = DISKBENCH__OPTS_READ_AS(&c->rules, stall_rules, c->o.rules,
+					      "opts->rules");
 		if (err)
 			return err;
 		c->own_rules = true;
@@ -1145,12 +1146,10 @@ static int diskbench_compare_setup_get__impl(const struct diskbench_compare *c,
 {
 	struct diskbench_compare_setup s;
 
-	if (!c || !setup)
-		return -EINVAL;
-	if (setup->sz < sizeof(size_t))
-		return -EINVAL;
-	if (index >= c->ns)
-		return -ERANGE;
+	DISKBENCH__CHECK_ARG(c);
+	DISKBENCH__CHECK_ARG(setup);
+	DISKBENCH__CHECK_SZ(setup, sizeof(size_t));
+	DISKBENCH__CHECK_INDEX(index, c->ns, "set-ups");
 	s = c->s[index].pub;
 	s.sz = sizeof(s);
 	s.name = c->s[index].name;
@@ -1172,10 +1171,10 @@ static int diskbench_compare_phase_get__impl(const struct diskbench_compare *c,
 					     size_t index,
 					     struct diskbench_compare_phase *phase)
 {
-	if (!c || !phase || phase->sz < sizeof(size_t))
-		return -EINVAL;
-	if (index >= c->nt)
-		return -ERANGE;
+	DISKBENCH__CHECK_ARG(c);
+	DISKBENCH__CHECK_ARG(phase);
+	DISKBENCH__CHECK_SZ(phase, sizeof(size_t));
+	DISKBENCH__CHECK_INDEX(index, c->nt, "tests");
 	diskbench__hand_out(phase, &c->t[index].ph, sizeof(c->t[index].ph));
 	return 0;
 }
@@ -1189,14 +1188,16 @@ diskbench_compare_phase_get(const struct diskbench_compare *c, size_t index,
 }
 
 static int diskbench_compare_phase_cell_get__impl(const struct diskbench_compare *c,
-					    size_t phase, size_t setup,
-					    struct diskbench_compare_cell *out)
+					    size_t index, size_t setup,
+					    struct diskbench_compare_cell *cell)
 {
-	if (!c || !out || out->sz < sizeof(size_t))
-		return -EINVAL;
-	if (phase >= c->nt || setup >= c->ns)
-		return -ERANGE;
-	diskbench__hand_out(out, diskbench__compare_cell(c, phase, setup), sizeof(*out));
+	DISKBENCH__CHECK_ARG(c);
+	DISKBENCH__CHECK_ARG(cell);
+	DISKBENCH__CHECK_SZ(cell, sizeof(size_t));
+	DISKBENCH__CHECK_INDEX(index, c->nt, "tests");
+	DISKBENCH__CHECK_INDEX(setup, c->ns, "set-ups");
+	diskbench__hand_out(cell, diskbench__compare_cell(c, index, setup),
+			    sizeof(*cell));
 	return 0;
 }
 
@@ -1210,12 +1211,10 @@ diskbench_compare_phase_cell_count(const struct diskbench_compare *c,
 DISKBENCH_API int
 diskbench_compare_phase_cell_get(const struct diskbench_compare *c,
 				 size_t index, size_t setup,
-				 struct diskbench_compare_cell *cell_out)
+				 struct diskbench_compare_cell *cell)
 {
-	size_t phase = index;
-
-	DISKBENCH__API_RETURN(diskbench_compare_phase_cell_get__impl(c, phase, setup,
-							       cell_out),
+	DISKBENCH__API_RETURN(diskbench_compare_phase_cell_get__impl(c, index, setup,
+								     cell),
 			      NULL);
 }
 

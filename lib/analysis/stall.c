@@ -858,11 +858,9 @@ static int diskbench_stalls_find__impl(struct diskbench_stalls **out,
 	struct diskbench_stalls *st;
 	int err;
 
-	if (!out)
-		return -EINVAL;
+	DISKBENCH__CHECK_ARG(out);
 	*out = NULL;
-	if (!res)
-		return -EINVAL;
+	DISKBENCH__CHECK_ARG(res);
 	err = DISKBENCH__OPTS_READ(&r, stall_rules, rules);
 	if (err)
 		return err;
@@ -942,10 +940,10 @@ static int diskbench_stalls_get__impl(const struct diskbench_stalls *st,
 {
 	struct diskbench_stall s;
 
-	if (!st || !stall || stall->sz < sizeof(size_t))
-		return -EINVAL;
-	if (index >= st->n)
-		return -ERANGE;
+	DISKBENCH__CHECK_ARG(st);
+	DISKBENCH__CHECK_ARG(stall);
+	DISKBENCH__CHECK_SZ(stall, sizeof(size_t));
+	DISKBENCH__CHECK_INDEX(index, st->n, "stalls");
 	s = st->s[index];
 	diskbench__hand_out(stall, &s, sizeof(s));
 	return 0;
@@ -964,8 +962,9 @@ static int diskbench_stalls_summary__impl(const struct diskbench_stalls *st,
 {
 	struct diskbench_stall_summary s;
 
-	if (!st || !sum || sum->sz < sizeof(size_t))
-		return -EINVAL;
+	DISKBENCH__CHECK_ARG(st);
+	DISKBENCH__CHECK_ARG(sum);
+	DISKBENCH__CHECK_SZ(sum, sizeof(size_t));
 	s = st->sum;
 	diskbench__hand_out(sum, &s, sizeof(s));
 	return 0;

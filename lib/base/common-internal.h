@@ -82,21 +82,28 @@
  * be zero, so that a request we would ignore is refused. Nothing past the
  * caller's sz is read. Returns 0, -EINVAL (sz smaller than the sz field
  * itself, or larger than DISKBENCH__OPTS_MAX_SZ: nothing past the sz
- * field is read) or -E2BIG.
+ * field is read) or -E2BIG, the message naming the struct as @p name.
  */
 int diskbench__opts_read(void *dst, size_t dst_sz, size_t known,
-			 const void *src);
+			 const void *src, const char *name);
 
 /*
  * diskbench__opts_read for struct diskbench_<tag>, with its known end from
- * the list above. The conditionals only make the compiler check that dst
- * and src point to that struct.
+ * the list above; a refusal names the struct as @p name ("opts->rules").
+ * The conditionals only make the compiler check that dst and src point to
+ * that struct.
  */
-#define DISKBENCH__OPTS_READ(dst, tag, src) \
+#define DISKBENCH__OPTS_READ_AS(dst, tag, src, name) \
 	diskbench__opts_read(1 ? (dst) : (struct diskbench_##tag *)0, \
 			     sizeof(struct diskbench_##tag), \
 			     DISKBENCH__KNOWN_END(tag), \
-			     1 ? (src) : (const struct diskbench_##tag *)0)
+			     1 ? (src) : (const struct diskbench_##tag *)0, \
+			     (name))
+
+/* The same, naming the struct as the parameter @p src is called (in the
+ * header, as in the function: "opts"). */
+#define DISKBENCH__OPTS_READ(dst, tag, src) \
+	DISKBENCH__OPTS_READ_AS(dst, tag, src, #src)
 
 /* Zeroes a caller's option struct of sz bytes and stores sz in its first
  * field; the *_opts_init functions are this plus nothing (zero is default).

@@ -60,7 +60,7 @@ void diskbench__zfree(void *p, size_t bytes)
 }
 
 int diskbench__opts_read(void *dst, size_t dst_sz, size_t known,
-			 const void *src)
+			 const void *src, const char *name)
 {
 	const unsigned char *p = src;
 	size_t src_sz;
@@ -75,8 +75,8 @@ int diskbench__opts_read(void *dst, size_t dst_sz, size_t known,
 	 * refused before a byte past what we know is read. */
 	if (src_sz < sizeof(size_t) || src_sz > DISKBENCH__OPTS_MAX_SZ)
 		return diskbench__error_fail(-EINVAL,
-			"the option struct's sz is %zu (%zu to %zu expected: "
-			"set it with its INIT macro or _init())", src_sz,
+			"%s->sz is %zu (%zu to %zu expected: "
+			"set it with its INIT macro or _init())", name, src_sz,
 			sizeof(size_t), (size_t)DISKBENCH__OPTS_MAX_SZ);
 	/* What lies past the last member we know, up to the caller's sz,
 	 * is a request we cannot honour unless it is zero: a newer header's
@@ -86,10 +86,10 @@ int diskbench__opts_read(void *dst, size_t dst_sz, size_t known,
 	for (size_t i = known; i < src_sz; i++)
 		if (p[i])
 			return diskbench__error_fail(-E2BIG,
-				"byte %zu of the option struct (sz %zu) is not zero, "
-				"past the last member this library knows (which "
-				"ends at %zu): a newer caller's member, or junk",
-				i, src_sz, known);
+				"byte %zu of the option struct %s (sz %zu) is not "
+				"zero, past the last member this library knows "
+				"(which ends at %zu): a newer caller's member, or "
+				"junk", i, name, src_sz, known);
 	memcpy(dst, src, src_sz < known ? src_sz : known);
 	return 0;
 }

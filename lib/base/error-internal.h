@@ -11,7 +11,9 @@
 #ifndef DISKBENCH_ERROR_INTERNAL_H
 #define DISKBENCH_ERROR_INTERNAL_H
 
+#include <errno.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* The longest message kept, with its NUL. */
@@ -61,5 +63,60 @@ int diskbench__error_api(const char *func, int err, uint64_t gen,
  */
 #define DISKBENCH__API_FAIL(err, msg) \
 	diskbench__error_api(__func__, (err), diskbench__error_gen(), (msg))
+
+/* The thread's last error without the name of the public function that
+ * failed in front: why, for a public function that called another. */
+const char *diskbench__error_reason(void);
+
+/*
+ * The one message for an argument that may not be NULL: "<function>:
+ * <arg> is NULL", -EINVAL. @p func is the __func__ of the function that
+ * checks: a public function (`diskbench_x`) names itself; its body
+ * (`diskbench_x__impl`) or a function below it (`diskbench__x`) says
+ * "<arg> is NULL", and the public function that called, on its way out
+ * (DISKBENCH__API_RETURN), names itself in front: the one that was
+ * called, also where two public functions share a body.
+ */
+int diskbench__error_null(const char *func, const char *arg);
+
+/*
+ * Checks that the argument @p arg (a parameter's name, as in the header,
+ * or `opts->member`) is not NULL, else returns -EINVAL with
+ * "<function>: <arg> is NULL", the public function's name in front
+ * (see diskbench__error_null()). Name the parameters of a function below
+ * the public ones as the public function's header does; a public function
+ * that checks in its own body names itself, one that checks in a body
+ * below it must name itself on the way out.
+ */
+#define DISKBENCH__CHECK_ARG(arg) do { \
+	if (!(arg)) \
+		return diskbench__error_null(__func__, #arg); \
+} while (0)
+
+/*
+ * A caller's sized struct that a function fills (@p p, whose sz the
+ * caller set) must hold at least @p min bytes, else -EINVAL with
+ * "<p>->sz is N (at least M: ...)".
+ */
+#define DISKBENCH__CHECK_SZ(p, min) do { \
+	if ((p)->sz < (min)) \
+		return diskbench__error_fail(-EINVAL, "%s->sz is %zu (at least " \
+			"%zu: set it to sizeof(*%s))", #p, (size_t)(p)->sz, \
+			(size_t)(min), #p); \
+} while (0)
+
+/*
+ * An index (the parameter @p i) below the count @p n of @p what ("stalls"),
+ * else -ERANGE with "<i> N is past the end (M <what>)";
+ * DISKBENCH__CHECK_INDEX_AS returns @p err instead, for the calls whose
+ * header says -EINVAL.
+ */
+#define DISKBENCH__CHECK_INDEX_AS(err, i, n, what) do { \
+	if ((size_t)(i) >= (size_t)(n)) \
+		return diskbench__error_fail((err), "%s %zu is past the end " \
+			"(%zu %s)", #i, (size_t)(i), (size_t)(n), (what)); \
+} while (0)
+#define DISKBENCH__CHECK_INDEX(i, n, what) \
+	DISKBENCH__CHECK_INDEX_AS(-ERANGE, i, n, what)
 
 #endif /* DISKBENCH_ERROR_INTERNAL_H */

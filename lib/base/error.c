@@ -4,6 +4,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include <diskbench/error.h>
 
@@ -151,6 +152,26 @@ int diskbench__error_api(const char *func, int err, uint64_t gen,
 	}
 	last.named = true;
 	return err;
+}
+
+int diskbench__error_null(const char *func, const char *arg)
+{
+	/* A public function (diskbench_<name>, no "__") names itself; below
+	 * one (its diskbench_<name>__impl body, a diskbench__ function), the
+	 * public function that called names itself in front on its way out
+	 * (DISKBENCH__API_RETURN). */
+	if (strncmp(func, "diskbench_", 10) != 0 || strstr(func, "__"))
+		return diskbench__error_fail(-EINVAL, "%s is NULL", arg);
+	diskbench__error_set("%s: %s is NULL", func, arg);
+	last.named = true;
+	return -EINVAL;
+}
+
+const char *diskbench__error_reason(void)
+{
+	const char *p = last.named ? strstr(last.msg, ": ") : NULL;
+
+	return p ? p + 2 : last.msg;
 }
 
 DISKBENCH_API const char *diskbench_error_last(void)

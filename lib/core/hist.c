@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,8 +41,7 @@ static int diskbench_hist_new__impl(struct diskbench_hist **out,
 	uint64_t highest;
 	int err;
 
-	if (!out)
-		return -EINVAL;
+	DISKBENCH__CHECK_ARG(out);
 	*out = NULL;
 	err = DISKBENCH__OPTS_READ(&o, hist_opts, opts);
 	if (err)
@@ -50,7 +50,9 @@ static int diskbench_hist_new__impl(struct diskbench_hist **out,
 	bits = o.precision_bits ? o.precision_bits
 				: DISKBENCH_HIST_DEFAULT_PRECISION_BITS;
 	if (bits > DISKBENCH_HIST_MAX_PRECISION_BITS)
-		return -EINVAL;
+		return diskbench__error_fail(-EINVAL, "opts->precision_bits %u "
+					     "is over %u", bits,
+					     DISKBENCH_HIST_MAX_PRECISION_BITS);
 	highest = o.highest ? o.highest : DISKBENCH_HIST_DEFAULT_HIGHEST;
 
 	/* Enough groups that 2^(bits+groups) - 1 >= highest; at least one. */
@@ -92,11 +94,9 @@ static int diskbench_hist_copy__impl(struct diskbench_hist **out,
 	struct diskbench_hist *h;
 	size_t lo, hi;
 
-	if (!out)
-		return -EINVAL;
+	DISKBENCH__CHECK_ARG(out);
 	*out = NULL;
-	if (!src)
-		return -EINVAL;
+	DISKBENCH__CHECK_ARG(src);
 	/* The whole shape, which the shared empty histogram does not store. */
 	size_t ncounts = ((size_t)src->groups + 1) << src->bits;
 
@@ -135,8 +135,7 @@ DISKBENCH_API void diskbench_hist_record(struct diskbench_hist *hist,
 DISKBENCH_API int diskbench_hist_record_n(struct diskbench_hist *hist,
 					  uint64_t value, uint64_t count)
 {
-	if (!hist)
-		return DISKBENCH__API_FAIL(-EINVAL, NULL);
+	DISKBENCH__CHECK_ARG(hist);
 	if (count == 0)
 		return 0;
 	if (hist->count + count < hist->count)
@@ -161,8 +160,9 @@ DISKBENCH_API int diskbench_hist_record_n(struct diskbench_hist *hist,
 DISKBENCH_API int diskbench_hist_record_values(struct diskbench_hist *hist,
 					       const uint64_t *values, size_t n)
 {
-	if (!hist || (!values && n))
-		return DISKBENCH__API_FAIL(-EINVAL, hist ? "values is NULL" : NULL);
+	DISKBENCH__CHECK_ARG(hist);
+	if (n)
+		DISKBENCH__CHECK_ARG(values);
 
 	/* The same steps as diskbench__hist_record(), with the totals in
 	 * locals: only the bucket counters go to memory per value. */
@@ -222,12 +222,17 @@ static int diskbench_hist_merge__impl(struct diskbench_hist *dst,
 {
 	size_t shared;
 
-	if (!dst || !src || dst->bits != src->bits)
-		return -EINVAL;
+	DISKBENCH__CHECK_ARG(dst);
+	DISKBENCH__CHECK_ARG(src);
+	if (dst->bits != src->bits)
+		return diskbench__error_fail(-EINVAL, "src has %u precision bits, "
+					     "dst %u: histograms of one precision "
+					     "only", src->bits, dst->bits);
 	/* No bucket can hold more than the total, so checking the total is
 	 * enough to know no counter wraps. */
 	if (dst->count + src->count < dst->count)
-		return -ERANGE;
+		return diskbench__error_fail(-ERANGE, "the count would pass "
+					     "2^64 - 1");
 
 	/* Same precision means the same index for the same value, so the
 	 * shared part of the two arrays adds index by index. */
@@ -349,12 +354,13 @@ static int diskbench_hist_percentile__impl(const struct diskbench_hist *hist,
 {
 	uint64_t rank, seen = 0;
 
-	if (!hist || !value)
-		return -EINVAL;
+	DISKBENCH__CHECK_ARG(hist);
+	DISKBENCH__CHECK_ARG(value);
 	if (!(percentile > 0.0 && percentile <= 100.0))
-		return -EINVAL;
+		return diskbench__error_fail(-EINVAL, "percentile %g is not in "
+					     "(0, 100]", percentile);
 	if (!hist->count)
-		return -ENODATA;
+		return diskbench__error_fail(-ENODATA, "the histogram is empty");
 
 	rank = percentile_rank(percentile, hist->count);
 	if (rank > hist->count - hist->overflow) {
@@ -406,12 +412,12 @@ static int diskbench_hist_value_at_rank__impl(const struct diskbench_hist *hist,
 	size_t i = 0;
 	uint64_t seen = 0;
 
-	if (!hist || !value)
-		return -EINVAL;
-	if (!hist->count)
-		return -ENODATA;
+	DISKBENCH__CHECK_ARG(hist);
+	DISKBENCH__CHECK_ARG(value);
 	if (rank < 1 || rank > hist->count)
-		return -EINVAL;
+		return diskbench__error_fail(hist->count ? -EINVAL : -ENODATA,
+					     "rank %" PRIu64 " is not 1 to the "
+					     "count, %" PRIu64, rank, hist->count);
 	if (rank > hist->count - hist->overflow) {
 		*value = hist->max;
 		return -ERANGE;
@@ -453,18 +459,23 @@ static int diskbench_hist_percentiles__impl(const struct diskbench_hist *hist,
 	bool sorted = true;
 	int ret = 0;
 
-	if (!hist || (n && (!percentiles || !values)))
-		return -EINVAL;
+	DISKBENCH__CHECK_ARG(hist);
+	if (n) {
+		DISKBENCH__CHECK_ARG(percentiles);
+		DISKBENCH__CHECK_ARG(values);
+	}
 	for (size_t k = 0; k < n; k++) {
 		if (!(percentiles[k] > 0.0 && percentiles[k] <= 100.0))
-			return -EINVAL;
+			return diskbench__error_fail(-EINVAL, "percentiles[%zu] "
+						     "%g is not in (0, 100]",
+						     k, percentiles[k]);
 		if (k && percentiles[k] < percentiles[k - 1])
 			sorted = false;
 	}
 	if (!n)
 		return 0;
 	if (!hist->count)
-		return -ENODATA;
+		return diskbench__error_fail(-ENODATA, "the histogram is empty");
 	if (!sorted && n > sizeof(stack_idx) / sizeof(stack_idx[0])) {
 		idx = malloc(n * sizeof(*idx));
 		if (!idx)
@@ -568,8 +579,8 @@ static int diskbench_hist_foreach__impl(const struct diskbench_hist *hist,
 {
 	int ret;
 
-	if (!hist || !fn)
-		return -EINVAL;
+	DISKBENCH__CHECK_ARG(hist);
+	DISKBENCH__CHECK_ARG(fn);
 	for (size_t i = 0; i < hist->ncounts; i++) {
 		uint64_t low, high;
 

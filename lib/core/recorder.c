@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,12 +37,16 @@ static int diskbench_recorder_new__impl(struct diskbench_recorder **out,
 	struct diskbench_recorder *rec;
 	int err;
 
-	if (!out)
-		return -EINVAL;
+	DISKBENCH__CHECK_ARG(out);
 	*out = NULL;
 	err = DISKBENCH__OPTS_READ(&o, recorder_opts, opts);
 	if (err)
 		return err;
+	if (o.hist_precision_bits > DISKBENCH_HIST_MAX_PRECISION_BITS)
+		return diskbench__error_fail(-EINVAL, "opts->hist_precision_bits "
+					     "%" PRIu32 " is over %u",
+					     o.hist_precision_bits,
+					     DISKBENCH_HIST_MAX_PRECISION_BITS);
 
 	rec = calloc(1, sizeof(*rec));
 	if (!rec)
@@ -121,8 +126,7 @@ static int diskbench_recorder_begin__impl(struct diskbench_recorder *rec,
 {
 	int err;
 
-	if (!rec)
-		return -EINVAL;
+	DISKBENCH__CHECK_ARG(rec);
 	rec->npending = 0;
 	if (rec->slow) {
 		rec->slow->len = 0;
@@ -346,15 +350,37 @@ DISKBENCH_API uint64_t diskbench_recorder_op(struct diskbench_recorder *rec,
 	return rec ? diskbench__recorder_op(rec, bytes) : 0;
 }
 
+/* Why a record failed, off the hot path. */
+static DISKBENCH_COLD int record_failed(const char *func,
+					const struct diskbench_recorder *rec,
+					uint64_t start_ns, uint64_t end_ns,
+					int err)
+{
+	char msg[200];
+
+	if (err == -EINVAL)
+		snprintf(msg, sizeof(msg), "end_ns %" PRIu64 " is before "
+			 "start_ns %" PRIu64, end_ns, start_ns);
+	else if (err == -ERANGE)
+		snprintf(msg, sizeof(msg), "end_ns %" PRIu64 " is before the "
+			 "recorder's begin, %" PRIu64, end_ns,
+			 diskbench_timeline_start_ns(rec->tl));
+	else
+		snprintf(msg, sizeof(msg), "%s", diskbench_recorder_errmsg(rec));
+	return diskbench__error_api(func, err, diskbench__error_gen(), msg);
+}
+
 DISKBENCH_API int diskbench_recorder_record(struct diskbench_recorder *rec,
 					    uint64_t start_ns, uint64_t end_ns,
 					    uint64_t bytes)
 {
-	int err = diskbench__recorder_record_at(rec, start_ns, end_ns, bytes,
-						DISKBENCH_SLOW_NO_OFFSET);
+	int err;
 
+	DISKBENCH__CHECK_ARG(rec);
+	err = diskbench__recorder_record_at(rec, start_ns, end_ns, bytes,
+					    DISKBENCH_SLOW_NO_OFFSET);
 	if (DISKBENCH_UNLIKELY(err < 0))
-		return DISKBENCH__API_FAIL(err, diskbench_recorder_errmsg(rec));
+		return record_failed(__func__, rec, start_ns, end_ns, err);
 	return err;
 }
 
@@ -396,8 +422,14 @@ static int diskbench_recorder_end__impl(struct diskbench_recorder *rec,
 	uint64_t user, sys;
 	int err;
 
-	if (!rec || !rec->begun || now_ns < rec->begin_ns)
-		return -EINVAL;
+	DISKBENCH__CHECK_ARG(rec);
+	if (!rec->begun)
+		return diskbench__error_fail(-EINVAL, "the recorder did not begin "
+					     "(diskbench_recorder_begin())");
+	if (now_ns < rec->begin_ns)
+		return diskbench__error_fail(-EINVAL, "now_ns %" PRIu64 " is before "
+					     "the recorder's begin, %" PRIu64,
+					     now_ns, rec->begin_ns);
 	diskbench__recorder_flush(rec);
 	ivh_settle(rec);
 	rec->end_ns = now_ns;
@@ -424,16 +456,24 @@ static int diskbench_recorder_merge__impl(struct diskbench_recorder *dst,
 {
 	int err;
 
-	if (!dst || !src)
-		return -EINVAL;
+	DISKBENCH__CHECK_ARG(dst);
+	DISKBENCH__CHECK_ARG(src);
 	settle_const(dst);
 	settle_const(src);
-	if (dst->hist->bits != src->hist->bits ||
-	    !diskbench__timeline_mergeable(dst->tl, src->tl))
-		return -EINVAL;
+	if (dst->hist->bits != src->hist->bits)
+		return diskbench__error_fail(-EINVAL, "src's histogram has %u "
+					     "precision bits, dst's %u",
+					     src->hist->bits, dst->hist->bits);
+	if (!diskbench__timeline_mergeable(dst->tl, src->tl))
+		return diskbench__error_fail(-EINVAL, "src's timeline intervals "
+					     "of %" PRIu64 " ns cannot be merged "
+					     "into dst's of %" PRIu64 " ns",
+					     diskbench_timeline_interval_ns(src->tl),
+					     diskbench_timeline_interval_ns(dst->tl));
 	if (dst->ops + src->ops < dst->ops ||
 	    dst->hist->count + src->hist->count < dst->hist->count)
-		return -ERANGE;
+		return diskbench__error_fail(-ERANGE, "the count would pass "
+					     "2^64 - 1");
 
 	/* A recorder that never began has an empty timeline starting at zero;
 	 * take src's start so the merge does not stretch back to time zero. */

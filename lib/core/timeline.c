@@ -1,4 +1,6 @@
 #include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -244,8 +246,7 @@ static int diskbench_timeline_new__impl(struct diskbench_timeline **out, uint64_
 	uint64_t reserve;
 	int err;
 
-	if (!out)
-		return -EINVAL;
+	DISKBENCH__CHECK_ARG(out);
 	*out = NULL;
 	err = DISKBENCH__OPTS_READ(&o, timeline_opts, opts);
 	if (err)
@@ -298,11 +299,9 @@ static int diskbench_timeline_copy__impl(struct diskbench_timeline **out,
 {
 	struct diskbench_timeline *tl;
 
-	if (!out)
-		return -EINVAL;
+	DISKBENCH__CHECK_ARG(out);
 	*out = NULL;
-	if (!src)
-		return -EINVAL;
+	DISKBENCH__CHECK_ARG(src);
 	tl = calloc(1, sizeof(*tl));
 	if (!tl)
 		return -ENOMEM;
@@ -344,6 +343,21 @@ DISKBENCH_API int diskbench_timeline_copy(struct diskbench_timeline **out,
 			      NULL);
 }
 
+/* Why a record failed, off the hot path. */
+static DISKBENCH_COLD int record_failed(const char *func,
+					const struct diskbench_timeline *tl,
+					uint64_t end_ns, int err)
+{
+	char msg[160];
+
+	if (err == -ERANGE && end_ns < tl->start_ns)
+		snprintf(msg, sizeof(msg), "end_ns %" PRIu64 " is before the "
+			 "timeline's start, %" PRIu64, end_ns, tl->start_ns);
+	else
+		msg[0] = '\0';
+	return diskbench__error_api(func, err, diskbench__error_gen(), msg);
+}
+
 DISKBENCH_API int diskbench_timeline_record(struct diskbench_timeline *tl,
 					    uint64_t end_ns,
 					    uint64_t latency_ns,
@@ -351,11 +365,10 @@ DISKBENCH_API int diskbench_timeline_record(struct diskbench_timeline *tl,
 {
 	int err;
 
-	if (!tl)
-		return DISKBENCH__API_FAIL(-EINVAL, NULL);
+	DISKBENCH__CHECK_ARG(tl);
 	err = diskbench__timeline_record(tl, end_ns, latency_ns, bytes);
 	if (DISKBENCH_UNLIKELY(err < 0))
-		return DISKBENCH__API_FAIL(err, NULL);
+		return record_failed(__func__, tl, end_ns, err);
 	return err;
 }
 
@@ -421,8 +434,13 @@ static int diskbench_timeline_merge__impl(struct diskbench_timeline *dst,
 	bool whole;
 	int err;
 
-	if (!dst || !src || !diskbench__timeline_mergeable(dst, src))
-		return -EINVAL;
+	DISKBENCH__CHECK_ARG(dst);
+	DISKBENCH__CHECK_ARG(src);
+	if (!diskbench__timeline_mergeable(dst, src))
+		return diskbench__error_fail(-EINVAL, "src's intervals of %" PRIu64
+					     " ns cannot be merged into dst's of "
+					     "%" PRIu64 " ns", src->interval_ns,
+					     dst->interval_ns);
 	whole = hists_whole(dst) && hists_whole(src);
 	err = merge_counts(dst, src);
 	if (!err && whole && !hists_whole(dst))
@@ -588,10 +606,10 @@ static int diskbench_timeline_get__impl(const struct diskbench_timeline *tl, siz
 	struct diskbench_timeline_point p;
 	const struct diskbench__tl_slot *s;
 
-	if (!tl || !point || point->sz < sizeof(size_t))
-		return -EINVAL;
-	if (index >= tl->len)
-		return -ERANGE;
+	DISKBENCH__CHECK_ARG(tl);
+	DISKBENCH__CHECK_ARG(point);
+	DISKBENCH__CHECK_SZ(point, sizeof(size_t));
+	DISKBENCH__CHECK_INDEX(index, tl->len, "intervals");
 	s = &tl->slots[index];
 	p.sz = sizeof(p);
 	p.offset_ns = (uint64_t)index * tl->interval_ns;
@@ -616,10 +634,10 @@ diskbench_timeline_get(const struct diskbench_timeline *tl, size_t index,
 static int diskbench_timeline_tails__impl(const struct diskbench_timeline *tl, size_t index,
 			 uint64_t *slow_ops, uint64_t *p99_ns)
 {
-	if (!tl || !slow_ops || !p99_ns)
-		return -EINVAL;
-	if (index >= tl->len)
-		return -ERANGE;
+	DISKBENCH__CHECK_ARG(tl);
+	DISKBENCH__CHECK_ARG(slow_ops);
+	DISKBENCH__CHECK_ARG(p99_ns);
+	DISKBENCH__CHECK_INDEX(index, tl->len, "intervals");
 	*slow_ops = tl->slots[index].slow_ops;
 	*p99_ns = tl->slots[index].p99_ns;
 	return 0;

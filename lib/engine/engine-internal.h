@@ -46,6 +46,11 @@ int diskbench__engine_make(struct diskbench_engine **out,
 			   const struct diskbench_engine_ops *ops,
 			   void *user_data, const char *name);
 
+/* A caller's table, read: refuses (the last error saying why) only one of
+ * submit and reap, or a queue_depth over DISKBENCH_ENGINE_MAX_QUEUE_DEPTH.
+ * diskbench_engine_new() and diskbench_engine_wrap() both check with it. */
+int diskbench__engine_ops_check(const struct diskbench_engine_ops *o);
+
 static inline uint64_t diskbench__engine_now(const struct diskbench_engine *e)
 {
 	return e->ops.clock ? e->ops.clock(e->user_data) : diskbench__clock_ns();

@@ -3,6 +3,7 @@
  * file each: engine/sync.c, engine/null.c, engine/io_uring.c, and the
  * wrappers engine/wrap.c. */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,12 +51,27 @@ int diskbench__engine_make(struct diskbench_engine **out,
 	return 0;
 }
 
+int diskbench__engine_ops_check(const struct diskbench_engine_ops *o)
+{
+	if (!o->submit != !o->reap)
+		return diskbench__error_fail(-EINVAL, "ops->%s is NULL and "
+					     "ops->%s is not: set both or neither",
+					     o->submit ? "reap" : "submit",
+					     o->submit ? "submit" : "reap");
+	if (o->queue_depth > DISKBENCH_ENGINE_MAX_QUEUE_DEPTH)
+		return diskbench__error_fail(-EINVAL, "ops->queue_depth %" PRIu32
+					     " is over %" PRIu32
+					     " (DISKBENCH_ENGINE_MAX_QUEUE_DEPTH)",
+					     o->queue_depth,
+					     DISKBENCH_ENGINE_MAX_QUEUE_DEPTH);
+	return 0;
+}
+
 static int diskbench_engine_sync_new__impl(struct diskbench_engine **out)
 {
 	int err;
 
-	if (!out)
-		return -EINVAL;
+	DISKBENCH__CHECK_ARG(out);
 	*out = NULL;
 	err = diskbench__engine_make(out, &diskbench__sync_ops, NULL, "sync");
 	if (!err)
@@ -82,16 +98,15 @@ static int diskbench_engine_new__impl(struct diskbench_engine **out,
 	struct diskbench_engine_ops o;
 	int err;
 
-	if (!out)
-		return -EINVAL;
+	DISKBENCH__CHECK_ARG(out);
 	*out = NULL;
-	if (!ops)
-		return -EINVAL;
+	DISKBENCH__CHECK_ARG(ops);
 	err = DISKBENCH__OPTS_READ(&o, engine_ops, ops);
 	if (err)
 		return err;
-	if (!o.submit != !o.reap)
-		return -EINVAL;
+	err = diskbench__engine_ops_check(&o);
+	if (err)
+		return err;
 	/* An engine that leaves open to the sync engine has this process's
 	 * descriptors as its handles: the directory-handle calls can then be
 	 * the sync engine's too, if the engine sets none of them. */

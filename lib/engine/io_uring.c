@@ -26,6 +26,7 @@
  * is nothing to gain from queueing them.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -37,7 +38,18 @@
 #include "base/error-internal.h"
 
 /* Same bounds as the public doc; the ring itself could go to 32768. */
-#define URING_MAX_DEPTH 4096
+#define URING_MAX_DEPTH DISKBENCH_ENGINE_MAX_QUEUE_DEPTH
+
+/* The depth asked for, checked before the kernel is asked, so that a
+ * machine without io_uring still says what was wrong with it. */
+static int check_depth(uint32_t depth)
+{
+	if (depth == 0 || depth > URING_MAX_DEPTH)
+		return diskbench__error_fail(-EINVAL, "depth %" PRIu32
+					     " is not 1 to %" PRIu32, depth,
+					     (uint32_t)URING_MAX_DEPTH);
+	return 0;
+}
 
 #ifdef DISKBENCH_HAVE_IO_URING
 
@@ -678,10 +690,9 @@ static int diskbench_engine_io_uring_new__impl(struct diskbench_engine **out,
 	struct uring_engine *eng;
 	int err;
 
-	if (!out)
-		return -EINVAL;
+	DISKBENCH__CHECK_ARG(out);
 	*out = NULL;
-	if (depth == 0 || depth > URING_MAX_DEPTH)
+	if (check_depth(depth))
 		return -EINVAL;
 	eng = calloc(1, sizeof(*eng));
 	if (!eng)
@@ -740,10 +751,9 @@ DISKBENCH_API int diskbench_engine_io_uring_new(struct diskbench_engine **out,
 static int diskbench_engine_io_uring_new__impl(struct diskbench_engine **out,
 						uint32_t depth)
 {
-	if (!out)
-		return -EINVAL;
+	DISKBENCH__CHECK_ARG(out);
 	*out = NULL;
-	if (depth == 0 || depth > URING_MAX_DEPTH)
+	if (check_depth(depth))
 		return -EINVAL;
 	/* Built without liburing (not Linux, or disabled by -Dio_uring). */
 	return -ENOTSUP;

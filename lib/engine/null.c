@@ -104,8 +104,7 @@ static int diskbench_engine_null_new__impl(struct diskbench_engine **out)
 {
 	int err;
 
-	if (!out)
-		return -EINVAL;
+	DISKBENCH__CHECK_ARG(out);
 	*out = NULL;
 	err = diskbench__engine_make(out, &null_ops, NULL, "null");
 	if (!err)

@@ -203,16 +203,16 @@ static int diskbench_engine_wrap__impl(struct diskbench_engine **out,
 	char *name;
 	int err;
 
-	if (!out)
-		return -EINVAL;
+	DISKBENCH__CHECK_ARG(out);
 	*out = NULL;
-	if (!inner || !ops)
-		return -EINVAL;
+	DISKBENCH__CHECK_ARG(inner);
+	DISKBENCH__CHECK_ARG(ops);
 	err = DISKBENCH__OPTS_READ(&o, engine_ops, ops);
 	if (err)
 		return err;
-	if (!o.submit != !o.reap)
-		return -EINVAL;
+	err = diskbench__engine_ops_check(&o);
+	if (err)
+		return err;
 	/* A member the inner engine lacks cannot be forwarded: queued I/O
 	 * (submit/reap) and the directory-handle calls stay unset unless the
 	 * caller gives them. */

@@ -315,8 +315,9 @@ static long diskbench_compare_text__impl(const struct diskbench_compare *c,
 {
 	struct text t = { buf, size, 0 };
 
-	if (!c || (!buf && size))
-		return -EINVAL;
+	DISKBENCH__CHECK_ARG(c);
+	if (size)
+		DISKBENCH__CHECK_ARG(buf);
 	if (size)
 		buf[0] = '\0';
 	if (c->ns < 2)

@@ -34,6 +34,13 @@ typedef int diskbench__read_fn(struct diskbench_report *r, const char *buf,
 			       size_t len, const char *source,
 			       struct diskbench__run_list *l, size_t *lineno);
 
+/* diskbench_report_write() without naming itself in the last error: for
+ * the writers of files (format/write-file.c), which name themselves. */
+int diskbench__report_write(struct diskbench_report *report,
+			    enum diskbench_format format,
+			    const struct diskbench_write_opts *opts,
+			    diskbench_write_fn write, void *user_data);
+
 /* The reader takes any run of whole lines (the last may lack its '\n'), so
  * that a file is read a piece at a time. */
 #define DISKBENCH__FORMAT_LINES 0x1u

@@ -51,10 +51,10 @@ DISKBENCH_API void diskbench_write_opts_init(struct diskbench_write_opts *opts,
 	diskbench__opts_init(opts, sz);
 }
 
-static int diskbench_report_write__impl(struct diskbench_report *report,
-					 enum diskbench_format format,
-					 const struct diskbench_write_opts *opts,
-					 diskbench_write_fn write, void *user_data)
+int diskbench__report_write(struct diskbench_report *report,
+			    enum diskbench_format format,
+			    const struct diskbench_write_opts *opts,
+			    diskbench_write_fn write, void *user_data)
 {
 	struct diskbench_write_opts o;
 	struct diskbench__wopts w;
@@ -62,28 +62,27 @@ static int diskbench_report_write__impl(struct diskbench_report *report,
 	struct diskbench__out *out;
 	int err;
 
-	if (!report)
-		return -EINVAL;
+	DISKBENCH__CHECK_ARG(report);
 	diskbench__report_clearerr(report);
-	if (!write)
-		return -EINVAL;
+	DISKBENCH__CHECK_ARG(write);
 	err = DISKBENCH__OPTS_READ(&o, write_opts, opts);
 	if (err)
 		return err;
-	if (o.percentile_count > DISKBENCH_WRITE_MAX_PERCENTILES ||
-	    (o.percentile_count && !o.percentiles)) {
-		diskbench__report_seterr(report, "%zu percentiles: at most %d",
-					 o.percentile_count,
+	if (o.percentile_count > DISKBENCH_WRITE_MAX_PERCENTILES) {
+		diskbench__report_seterr(report, "opts->percentile_count %zu is "
+					 "over %d", o.percentile_count,
 					 DISKBENCH_WRITE_MAX_PERCENTILES);
 		return -EINVAL;
 	}
+	if (o.percentile_count)
+		DISKBENCH__CHECK_ARG(opts->percentiles);
 	for (size_t i = 0; i < o.percentile_count; i++) {
 		double p = o.percentiles[i];
 
 		if (!(p > 0 && p <= 100) || (i && !(p > o.percentiles[i - 1]))) {
 			diskbench__report_seterr(report,
-				"percentile %g: each must be above 0, at most 100, and above the one before",
-				p);
+				"opts->percentiles[%zu] %g: each must be above 0, at most 100, and above the one before",
+				i, p);
 			return -EINVAL;
 		}
 	}
@@ -93,8 +92,9 @@ static int diskbench_report_write__impl(struct diskbench_report *report,
 	w.flags = o.flags;
 	w.title = o.title ? o.title : "libdiskbench report";
 	if (w.flags & ~DISKBENCH_WRITE_CSV_HEADER) {
-		diskbench__report_seterr(report, "unknown write flags 0x%x",
-					 (unsigned)w.flags);
+		diskbench__report_seterr(report, "opts->flags 0x%x: unknown bits "
+					 "0x%x", (unsigned)w.flags,
+					 (unsigned)(w.flags & ~DISKBENCH_WRITE_CSV_HEADER));
 		return -EINVAL;
 	}
 
@@ -125,7 +125,7 @@ DISKBENCH_API int diskbench_report_write(struct diskbench_report *report,
 					 const struct diskbench_write_opts *opts,
 					 diskbench_write_fn write, void *user_data)
 {
-	DISKBENCH__API_RETURN(diskbench_report_write__impl(report, format, opts, write, user_data),
+	DISKBENCH__API_RETURN(diskbench__report_write(report, format, opts, write, user_data),
 			      diskbench_report_errmsg(report));
 }
 
@@ -193,11 +193,10 @@ static int diskbench_report_read__impl(struct diskbench_report *report,
 	bool known;
 	int err;
 
-	if (!report)
-		return -EINVAL;
+	DISKBENCH__CHECK_ARG(report);
 	diskbench__report_clearerr(report);
-	if (!buf && len)
-		return -EINVAL;
+	if (len)
+		DISKBENCH__CHECK_ARG(buf);
 	if (!source)
 		source = "input";
 	if (p) {
@@ -247,11 +246,9 @@ static int diskbench_report_read_file__impl(struct diskbench_report *report,
 	int fd, err = 0;
 	bool bom_known = false, known;
 
-	if (!report)
-		return -EINVAL;
+	DISKBENCH__CHECK_ARG(report);
 	diskbench__report_clearerr(report);
-	if (!path)
-		return -EINVAL;
+	DISKBENCH__CHECK_ARG(path);
 	fd = strcmp(path, "-") == 0 ? STDIN_FILENO :
 				      open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
@@ -347,7 +344,7 @@ static int diskbench_report_read_file__impl(struct diskbench_report *report,
 	if (!err && (!f || !(f->flags & DISKBENCH__FORMAT_LINES))) {
 		/* Not read by lines: the whole input is in buf, a BOM and
 		 * all. */
-		err = diskbench_report_read(report, format, buf, len, path);
+		err = diskbench_report_read__impl(report, format, buf, len, path);
 		free(buf);
 		return err;
 	}

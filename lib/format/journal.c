@@ -4,6 +4,7 @@
  * before the call returns. The format is format/journal-internal.h's.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -248,10 +249,10 @@ static int check_phase(struct diskbench_journal *j, enum diskbench_phase_kind ki
 	return err_; \
 } while (0)
 
+/* j, which the public function checked is not NULL: its message cleared,
+ * or the error of an earlier write. */
 static int check(struct diskbench_journal *j)
 {
-	if (!j)
-		return -EINVAL;
 	free(j->errmsg);
 	j->errmsg = NULL;
 	if (j->err) {
@@ -269,13 +270,14 @@ static int diskbench_journal_new__impl(struct diskbench_journal **out, int fd)
 	struct stat st;
 	int err;
 
-	if (!out)
-		return -EINVAL;
+	DISKBENCH__CHECK_ARG(out);
 	*out = NULL;
 	if (fd < 0)
-		return -EINVAL;
+		return diskbench__error_fail(-EINVAL, "fd %d is not a descriptor",
+					     fd);
 	if (fstat(fd, &st))
-		return -errno;
+		return diskbench__error_fail(-errno, "fd %d: fstat: %s", fd,
+					     diskbench_strerror(-errno));
 	if (!S_ISREG(st.st_mode) || st.st_size != 0) {
 		diskbench__error_fail(-EINVAL, "journal: %s",
 				      S_ISREG(st.st_mode) ? "the file is not empty"
@@ -437,8 +439,10 @@ static int diskbench_journal_begin__impl(struct diskbench_journal *j,
 					 const struct diskbench_report_info *info,
 					 const struct diskbench_run *run)
 {
-	int err = check(j);
+	int err;
 
+	DISKBENCH__CHECK_ARG(j);
+	err = check(j);
 	if (err)
 		return err;
 	j->auto_open = false;
@@ -489,8 +493,10 @@ static int diskbench_journal_end__impl(struct diskbench_journal *j,
 				       const struct diskbench_report_info *info,
 				       const struct diskbench_run *run)
 {
-	int err = check(j);
+	int err;
 
+	DISKBENCH__CHECK_ARG(j);
+	err = check(j);
 	return err ? err : end(j, info, run);
 }
 
@@ -607,18 +613,23 @@ static int diskbench_journal_event__impl(struct diskbench_journal *j,
 {
 	struct diskbench__bytes r;
 	size_t n = 0;
-	int err = check(j);
+	int err;
 
+	DISKBENCH__CHECK_ARG(j);
+	err = check(j);
 	if (err)
 		return err;
-	if (!ev || ev->sz < sizeof(*ev) || !ev->phase_name)
-		return -EINVAL;
+	DISKBENCH__CHECK_ARG(ev);
+	DISKBENCH__CHECK_SZ(ev, sizeof(*ev));
+	DISKBENCH__CHECK_ARG(ev->phase_name);
 	/* A phase's ready event has nothing to keep: its start is kept. */
 	if (ev->type == DISKBENCH_RUN_EVENT_PHASE_READY)
 		return 0;
 	if (ev->type != DISKBENCH_RUN_EVENT_PHASE_START &&
 	    ev->type != DISKBENCH_RUN_EVENT_PHASE_END)
-		return -EINVAL;
+		return diskbench__error_fail(-EINVAL, "ev->type %" PRIu32 " is not "
+					     "DISKBENCH_RUN_EVENT_PHASE_START, "
+					     "_END or _READY", ev->type);
 	/* One run at a time: another's events would interleave with its. */
 	if (j->open && j->owner && ev->run && ev->run != j->owner) {
 		seterr(j, "journal: an event of another run while the run it "
@@ -694,18 +705,22 @@ DISKBENCH_API int diskbench_journal_event(struct diskbench_journal *j,
 DISKBENCH_API int diskbench_journal_on_event(const struct diskbench_run_event *ev,
 					     void *user_data)
 {
-	return diskbench_journal_event(user_data, ev);
+	struct diskbench_journal *j = user_data;
+
+	DISKBENCH__CHECK_ARG(user_data);
+	JOURNAL_RETURN(j, diskbench_journal_event__impl(j, ev));
 }
 
 static int diskbench_journal_add__impl(struct diskbench_journal *j,
 				       const struct diskbench_result *res)
 {
-	int err = check(j);
+	int err;
 
+	DISKBENCH__CHECK_ARG(j);
+	err = check(j);
 	if (err)
 		return err;
-	if (!res)
-		return -EINVAL;
+	DISKBENCH__CHECK_ARG(res);
 	/* Where the reader would take it for the running phase's, or a
 	 * phase the run announced would then start after it. */
 	if (j->open && j->started) {

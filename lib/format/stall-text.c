@@ -81,8 +81,9 @@ static long diskbench_stalls_text__impl(const struct diskbench_stalls *st,
 {
 	size_t total = 0;
 
-	if (!st || (!buf && size))
-		return -EINVAL;
+	DISKBENCH__CHECK_ARG(st);
+	if (size)
+		DISKBENCH__CHECK_ARG(buf);
 	if (size)
 		buf[0] = '\0';
 	for (size_t i = 0; i < st->n; i++) {
@@ -215,10 +216,10 @@ static long diskbench_stalls_cause_text__impl(const struct diskbench_stalls *st,
 	char a[48], b[48], c[64], of[80];
 	int n = 0;
 
-	if (!st)
-		return -EINVAL;
-	if (index >= st->n)
-		return -ERANGE;
+	DISKBENCH__CHECK_ARG(st);
+	if (size)
+		DISKBENCH__CHECK_ARG(buf);
+	DISKBENCH__CHECK_INDEX(index, st->n, "stalls");
 	s = &st->s[index];
 	dev = diskbench__result_devices(st->res);
 	if (s->cause == DISKBENCH_STALL_CAUSE_NONE || !dev || !dev->ndev) {
@@ -536,8 +537,9 @@ static long diskbench_stalls_summary_text__impl(const struct diskbench_stalls *s
 	char line[LINE];
 	int n = 0;
 
-	if (!st || (!buf && size))
-		return -EINVAL;
+	DISKBENCH__CHECK_ARG(st);
+	if (size)
+		DISKBENCH__CHECK_ARG(buf);
 	if (size)
 		buf[0] = '\0';
 	if (!st->sum.stalled)

@@ -30,6 +30,7 @@
 
 #include <diskbench/report.h>
 
+#include "format/format-internal.h"
 #include "format/write-file-internal.h"
 #include "report/report-internal.h"
 #include "base/error-internal.h"
@@ -78,7 +79,7 @@ static int send_report(struct diskbench_report *r, enum diskbench_format format,
 		       const char *path)
 {
 	struct fd_sink s = { fd, 0 };
-	int err = diskbench_report_write(r, format, opts, write_fd, &s);
+	int err = diskbench__report_write(r, format, opts, write_fd, &s);
 
 	if (err && err == s.err)
 		diskbench__report_seterr(r, "write %s: %s", path, strerror(-err));
@@ -394,11 +395,9 @@ int diskbench__report_write_file(struct diskbench_report *report,
 	struct dest d;
 	int err;
 
-	if (!report)
-		return -EINVAL;
+	DISKBENCH__CHECK_ARG(report);
 	diskbench__report_clearerr(report);
-	if (!path)
-		return -EINVAL;
+	DISKBENCH__CHECK_ARG(path);
 	if (strcmp(path, "-") == 0)
 		return send_report(report, format, opts, STDOUT_FILENO,
 				   "standard output");

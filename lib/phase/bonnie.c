@@ -381,8 +381,7 @@ static int diskbench_phase_bonnie_new__impl(struct diskbench_phase **out,
 	struct diskbench_bonnie_opts o;
 	int err;
 
-	if (!out)
-		return -EINVAL;
+	DISKBENCH__CHECK_ARG(out);
 	*out = NULL;
 	err = DISKBENCH__OPTS_READ(&o, bonnie_opts, opts);
 	if (err)

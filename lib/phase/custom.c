@@ -51,9 +51,16 @@ static int diskbench_custom_file__impl(struct diskbench_custom_ctx *ctx,
 	struct diskbench_target *t;
 	int err;
 
-	if (!ctx || !handle || n >= DISKBENCH_CUSTOM_MAX_FILES ||
-	    (flags & ~(DISKBENCH_OPEN_DIRECT | DISKBENCH_OPEN_SYNC)))
-		return -EINVAL;
+	DISKBENCH__CHECK_ARG(ctx);
+	DISKBENCH__CHECK_ARG(handle);
+	if (n >= DISKBENCH_CUSTOM_MAX_FILES)
+		return diskbench__error_fail(-EINVAL, "n %" PRIu32 " is not 0 to %u",
+					     n, DISKBENCH_CUSTOM_MAX_FILES - 1);
+	if (flags & ~(DISKBENCH_OPEN_DIRECT | DISKBENCH_OPEN_SYNC))
+		return diskbench__error_fail(-EINVAL, "flags 0x%" PRIx32 ": unknown "
+					     "bits 0x%" PRIx32, flags, flags &
+					     ~(uint32_t)(DISKBENCH_OPEN_DIRECT |
+							 DISKBENCH_OPEN_SYNC));
 	f = &ctx->files[n];
 	if (f->open) {
 		*handle = f->h;
@@ -103,8 +110,8 @@ static int diskbench_custom_test_file__impl(struct diskbench_custom_ctx *ctx,
 	struct diskbench_target *t;
 	int err;
 
-	if (!ctx || !handle)
-		return -EINVAL;
+	DISKBENCH__CHECK_ARG(ctx);
+	DISKBENCH__CHECK_ARG(handle);
 	if (ctx->test.open) {
 		*handle = ctx->test.h;
 		return 0;
@@ -313,19 +320,15 @@ static int diskbench_custom_set_config__impl(struct diskbench_custom_ctx *ctx,
 	struct diskbench_phase *p;
 	char **grown, *k, *v;
 
-	if (!ctx || !key || !value)
-		return -EINVAL;
-	if (!diskbench__config_key_ok(key))
-		return diskbench__error_fail(-EINVAL,
-			"key \"%.80s\": 1 to 64 of a-z, 0-9, '_' and '.', "
-			"starting with a letter", key);
+	int err;
+
+	DISKBENCH__CHECK_ARG(ctx);
+	err = diskbench__config_check(key, value);
+	if (err)
+		return err;
 	if (library_key(key))
 		return diskbench__error_fail(-EINVAL,
 			"key \"%s\" is one the library sets", key);
-	if (!diskbench__config_value_ok(value))
-		return diskbench__error_fail(-EINVAL,
-			"the value of \"%s\" has a control character or is "
-			"over 4096 bytes", key);
 	p = ctx->p;
 	for (size_t i = 0; i < p->ncustom_cfg; i++)
 		if (!strcmp(p->custom_cfg[2 * i], key)) {
@@ -384,9 +387,11 @@ static int make_custom(struct diskbench_phase **out, const char *name,
 		       const struct diskbench_custom_ctx_ops *with_ctx,
 		       void *user_data)
 {
-	int err = diskbench__phase_make(out, name, DISKBENCH_PHASE_CUSTOM,
-					&diskbench__custom_class);
+	int err = diskbench__phase_name_check(name);
 
+	if (!err)
+		err = diskbench__phase_make(out, name, DISKBENCH_PHASE_CUSTOM,
+					    &diskbench__custom_class);
 	if (err)
 		return err;
 	if (plain)
@@ -405,12 +410,10 @@ static int diskbench_phase_custom_new__impl(struct diskbench_phase **out,
 	struct diskbench_custom_ops o;
 	int err;
 
-	if (!out)
-		return -EINVAL;
+	DISKBENCH__CHECK_ARG(out);
 	*out = NULL;
-	if (!name || !ops)
-		return diskbench__error_fail(-EINVAL, "%s is NULL",
-					     name ? "ops" : "name");
+	DISKBENCH__CHECK_ARG(name);
+	DISKBENCH__CHECK_ARG(ops);
 	err = DISKBENCH__OPTS_READ(&o, custom_ops, ops);
 	if (err)
 		return err;
@@ -434,12 +437,10 @@ static int diskbench_phase_custom_ctx_new__impl(struct diskbench_phase **out, co
 	struct diskbench_custom_ctx_ops o;
 	int err;
 
-	if (!out)
-		return -EINVAL;
+	DISKBENCH__CHECK_ARG(out);
 	*out = NULL;
-	if (!name || !ops)
-		return diskbench__error_fail(-EINVAL, "%s is NULL",
-					     name ? "ops" : "name");
+	DISKBENCH__CHECK_ARG(name);
+	DISKBENCH__CHECK_ARG(ops);
 	err = DISKBENCH__OPTS_READ(&o, custom_ctx_ops, ops);
 	if (err)
 		return err;

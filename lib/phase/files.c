@@ -1136,8 +1136,7 @@ static int diskbench_phase_files_new__impl(struct diskbench_phase **out,
 	struct diskbench_files_opts o;
 	int err;
 
-	if (!out)
-		return -EINVAL;
+	DISKBENCH__CHECK_ARG(out);
 	*out = NULL;
 	if (!files_kind(kind))
 		return diskbench__error_fail(-ENOTSUP,

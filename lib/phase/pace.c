@@ -39,8 +39,7 @@ static int diskbench_phase_set_pace__impl(struct diskbench_phase *phase,
 	struct diskbench_pace_opts o;
 	int err;
 
-	if (!phase)
-		return -EINVAL;
+	DISKBENCH__CHECK_ARG(phase);
 	phase->errmsg[0] = '\0';
 	if (!opts) {
 		memset(&phase->pace, 0, sizeof(phase->pace));
@@ -62,7 +61,8 @@ static int diskbench_phase_set_pace__impl(struct diskbench_phase *phase,
 	}
 	if (!(o.rate_per_sec > 0) || o.rate_per_sec > DISKBENCH_PACE_MAX_RATE) {
 		snprintf(phase->errmsg, sizeof(phase->errmsg),
-			 "%s: pacing rate %g is not above 0 and at most %g a second",
+			 "%s: opts->rate_per_sec %g is not above 0 and at most "
+			 "%g (DISKBENCH_PACE_MAX_RATE)",
 			 phase->name, o.rate_per_sec, DISKBENCH_PACE_MAX_RATE);
 		return -EINVAL;
 	}

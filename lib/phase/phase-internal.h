@@ -192,6 +192,16 @@ const char *diskbench__ended_by(const struct diskbench__ctx *ctx,
 /* Frees a custom phase's own configuration (phase/phase.c). */
 void diskbench__phase_custom_cfg_clear(struct diskbench_phase *p);
 
+/* 0 for a name that follows the rule of every phase's name (phase.h:
+ * 1 to DISKBENCH_PHASE_NAME_MAX bytes of UTF-8, no control character),
+ * else -EINVAL with the last error saying why; the check of every
+ * constructor and setter that takes a name. */
+int diskbench__phase_name_check(const char *name);
+
+/* Whether two names are one in every output: the same but for spaces,
+ * commas and '_', which an HDR log tag writes alike. */
+bool diskbench__phase_name_same(const char *a, const char *b);
+
 int diskbench__phase_make(struct diskbench_phase **out, const char *name,
 			  enum diskbench_phase_kind kind,
 			  const struct diskbench__phase_class *cls);

@@ -15,6 +15,7 @@
 #include "phase/pace-internal.h"
 #include "phase/phase-internal.h"
 #include "base/error-internal.h"
+#include "base/out-internal.h"
 
 int diskbench__phase_make(struct diskbench_phase **out, const char *name,
 			  enum diskbench_phase_kind kind,
@@ -74,34 +75,62 @@ DISKBENCH_API void diskbench_phase_free(struct diskbench_phase *phase)
 	free(phase);
 }
 
-/* A name every output can carry: 1 to 64 bytes, no control character, no
- * space and no comma (an HDR log tag, a CSV cell). */
-static bool name_ok(const char *name, const char **why)
+/*
+ * The one rule for a phase's name, whoever gives it (phase.h,
+ * DISKBENCH_PHASE_NAME_MAX): 1 to 64 bytes of UTF-8 without a control
+ * character, so that every output carries it on one line and every reader
+ * takes it back. Spaces and commas are allowed (custom phases have had
+ * them since 0.2); an HDR log tag writes each as '_', and a run tells its
+ * phases apart as those tags do (diskbench__phase_name_same()).
+ */
+int diskbench__phase_name_check(const char *name)
 {
-	size_t n = strlen(name);
+	char shown[DISKBENCH__ESCAPED_SIZE(80)];
+	size_t n;
 
-	if (n < 1 || n > DISKBENCH_PHASE_NAME_MAX) {
-		*why = "is not 1 to 64 bytes long";
-		return false;
-	}
-	for (const unsigned char *c = (const unsigned char *)name; *c; c++)
-		if (*c < 0x20 || *c == 0x7f || *c == ' ' || *c == ',') {
-			*why = "has a space, a comma or a control character";
+	DISKBENCH__CHECK_ARG(name);
+	n = strlen(name);
+	if (n < 1 || n > DISKBENCH_PHASE_NAME_MAX)
+		return diskbench__error_fail(-EINVAL, "name \"%s\" is %zu bytes, "
+			"not 1 to %d (DISKBENCH_PHASE_NAME_MAX)",
+			diskbench__escape(shown, name, n, 80), n,
+			DISKBENCH_PHASE_NAME_MAX);
+	if (diskbench__has_control(name, n))
+		return diskbench__error_fail(-EINVAL, "name \"%s\" has a control "
+			"character", diskbench__escape(shown, name, n, 80));
+	for (size_t at = 0, l; at < n; at += l)
+		if (!(l = diskbench__utf8_len((const unsigned char *)name + at,
+					      NULL)))
+			return diskbench__error_fail(-EINVAL, "name \"%s\" is not "
+				"UTF-8 (byte %zu)",
+				diskbench__escape(shown, name, n, 80), at);
+	return 0;
+}
+
+/* A space, a comma and '_' are one character in an HDR log tag. */
+static unsigned char tag_char(unsigned char c)
+{
+	return c == ' ' || c == ',' ? '_' : c;
+}
+
+bool diskbench__phase_name_same(const char *a, const char *b)
+{
+	for (; *a && *b; a++, b++)
+		if (tag_char((unsigned char)*a) != tag_char((unsigned char)*b))
 			return false;
-		}
-	return true;
+	return !*a && !*b;
 }
 
 static int diskbench_phase_set_name__impl(struct diskbench_phase *phase,
 					  const char *name)
 {
-	const char *why = NULL;
 	char *copy;
+	int err;
 
-	if (!phase || !name)
-		return -EINVAL;
-	if (!name_ok(name, &why))
-		return diskbench__error_fail(-EINVAL, "name \"%.80s\" %s", name, why);
+	DISKBENCH__CHECK_ARG(phase);
+	err = diskbench__phase_name_check(name);
+	if (err)
+		return err;
 	if (phase->owner)
 		return diskbench__error_fail(-EBUSY,
 			"phase \"%s\" belongs to a run already: name it before "

@@ -5,8 +5,10 @@
  * and writes in a given mix, one request at a time or several in flight.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 
+#include <diskbench/engine.h>
 #include <diskbench/phase.h>
 
 #include "phase/phase-internal.h"
@@ -120,8 +122,10 @@ static int run_random(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 			"check O_DIRECT alignment of the block size", t->dir,
 			UINT64_MAX);
 	if (R.depth > ctx->engine->depth)
-		return diskbench__ctx_fail(ctx, -EINVAL,
-			"check queue depth against the engine's", NULL, UINT64_MAX);
+		return diskbench__ctx_failf(ctx, -EINVAL, NULL, UINT64_MAX,
+			"queue_depth %" PRIu32 " is over engine \"%s\"'s "
+			"queue depth, %" PRIu32, R.depth, ctx->engine->name,
+			ctx->engine->depth);
 
 	if (o->time_limit_ns &&
 	    (!ctx->stop_time_ns || o->time_limit_ns < ctx->stop_time_ns))
@@ -215,8 +219,7 @@ static int diskbench_phase_random_new__impl(struct diskbench_phase **out,
 	struct diskbench_random_opts o;
 	int err;
 
-	if (!out)
-		return -EINVAL;
+	DISKBENCH__CHECK_ARG(out);
 	*out = NULL;
 	err = DISKBENCH__OPTS_READ(&o, random_opts, opts);
 	if (err)
@@ -227,6 +230,11 @@ static int diskbench_phase_random_new__impl(struct diskbench_phase **out,
 	if (o.threads > 1024)
 		return diskbench__error_fail(-EINVAL,
 			"threads %u is over 1024", o.threads);
+	if (o.queue_depth > DISKBENCH_ENGINE_MAX_QUEUE_DEPTH)
+		return diskbench__error_fail(-EINVAL, "queue_depth %" PRIu32
+			" is over %" PRIu32 ", the most any engine takes "
+			"(DISKBENCH_ENGINE_MAX_QUEUE_DEPTH)", o.queue_depth,
+			DISKBENCH_ENGINE_MAX_QUEUE_DEPTH);
 	if (o.flags & ~DISKBENCH_RANDOM_DIRECT)
 		return diskbench__error_fail(-EINVAL,
 			"flags 0x%x: unknown bits 0x%x", o.flags,

@@ -6,6 +6,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 
+#include <diskbench/engine.h>
 #include <diskbench/phase.h>
 
 #include "phase/phase-internal.h"
@@ -494,8 +495,10 @@ static int run_seq(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 			"check O_DIRECT alignment of block and total size",
 			t->dir, UINT64_MAX);
 	if (depth > ctx->engine->depth)
-		return diskbench__ctx_fail(ctx, -EINVAL,
-			"check queue depth against the engine's", NULL, UINT64_MAX);
+		return diskbench__ctx_failf(ctx, -EINVAL, NULL, UINT64_MAX,
+			"queue_depth %" PRIu32 " is over engine \"%s\"'s "
+			"queue depth, %" PRIu32, depth, ctx->engine->name,
+			ctx->engine->depth);
 	/* The phase's own time limit, or the run's, whichever comes first. */
 	if (o->time_limit_ns &&
 	    (!ctx->stop_time_ns || o->time_limit_ns < ctx->stop_time_ns))
@@ -598,8 +601,7 @@ static int diskbench_phase_seq_new__impl(struct diskbench_phase **out,
 	enum diskbench_phase_kind kind;
 	int err;
 
-	if (!out)
-		return -EINVAL;
+	DISKBENCH__CHECK_ARG(out);
 	*out = NULL;
 	err = DISKBENCH__OPTS_READ(&o, seq_opts, opts);
 	if (err)
@@ -608,6 +610,11 @@ static int diskbench_phase_seq_new__impl(struct diskbench_phase **out,
 		return diskbench__error_fail(-EINVAL,
 			"flags 0x%x: unknown bits 0x%x", o.flags,
 			o.flags & ~SEQ_FLAGS);
+	if (o.queue_depth > DISKBENCH_ENGINE_MAX_QUEUE_DEPTH)
+		return diskbench__error_fail(-EINVAL, "queue_depth %" PRIu32
+			" is over %" PRIu32 ", the most any engine takes "
+			"(DISKBENCH_ENGINE_MAX_QUEUE_DEPTH)", o.queue_depth,
+			DISKBENCH_ENGINE_MAX_QUEUE_DEPTH);
 	kind = o.flags & DISKBENCH_SEQ_WRITE ? DISKBENCH_PHASE_SEQ_WRITE
 					     : DISKBENCH_PHASE_SEQ_READ;
 	err = diskbench__phase_make(out, diskbench_phase_kind_name(kind), kind,

@@ -176,11 +176,9 @@ static int diskbench_compare_new__impl(struct diskbench_compare **out,
 	struct diskbench__compare_run *runs;
 	int err;
 
-	if (!out)
-		return -EINVAL;
+	DISKBENCH__CHECK_ARG(out);
 	*out = NULL;
-	if (!report)
-		return -EINVAL;
+	DISKBENCH__CHECK_ARG(report);
 	l = &report->runs;
 	runs = calloc(l->n ? l->n : 1, sizeof(*runs));
 	if (!runs)
@@ -237,8 +235,7 @@ int diskbench__report_commit(struct diskbench_report *r, struct diskbench__run_l
 
 static int diskbench_report_new__impl(struct diskbench_report **out)
 {
-	if (!out)
-		return -EINVAL;
+	DISKBENCH__CHECK_ARG(out);
 	*out = calloc(1, sizeof(**out));
 	return *out ? 0 : -ENOMEM;
 }
@@ -333,7 +330,8 @@ int diskbench__run_resolve_info(struct diskbench__report_run *dst,
 		return err;
 	if (in.files_mode > DISKBENCH_FILES_SYMLINK) {
 		if (report)
-			diskbench__report_seterr(report, "unknown files_mode %u",
+			diskbench__report_seterr(report, "info->files_mode %u is "
+						 "not one of DISKBENCH_FILES_*",
 						 in.files_mode);
 		return -EINVAL;
 	}
@@ -358,11 +356,7 @@ static int add(struct diskbench_report *report,
 	struct diskbench__report_run *dst;
 	int err;
 
-	if (!report)
-		return -EINVAL;
 	diskbench__report_clearerr(report);
-	if ((count && !results) || (!results && !run))
-		return -EINVAL;
 	if (run)
 		count = diskbench_run_result_count(run);
 	dst = diskbench__runs_push(&l);
@@ -375,7 +369,8 @@ static int add(struct diskbench_report *report,
 		struct diskbench_result *copy;
 
 		if (!src) {
-			err = -EINVAL;
+			err = diskbench__error_fail(-EINVAL, "results[%zu] is NULL",
+						    i);
 			break;
 		}
 		err = diskbench_result_copy(&copy, src);
@@ -394,8 +389,10 @@ static int diskbench_report_add__impl(struct diskbench_report *report,
 {
 	static const struct diskbench_result *const none[1];
 
-	return add(report, info, results ? results : (count ? NULL : none),
-		   count, NULL);
+	DISKBENCH__CHECK_ARG(report);
+	if (count)
+		DISKBENCH__CHECK_ARG(results);
+	return add(report, info, results ? results : none, count, NULL);
 }
 
 DISKBENCH_API int
@@ -411,8 +408,8 @@ static int diskbench_report_add_run__impl(struct diskbench_report *report,
 					   const struct diskbench_report_info *info,
 					   const struct diskbench_run *run)
 {
-	if (!run)
-		return -EINVAL;
+	DISKBENCH__CHECK_ARG(report);
+	DISKBENCH__CHECK_ARG(run);
 	return add(report, info, NULL, 0, run);
 }
 
@@ -435,9 +432,10 @@ static int diskbench_report_run_get__impl(const struct diskbench_report *report,
 {
 	size_t sz;
 
-	if (!report || !info || index >= report->runs.n ||
-	    info->sz < sizeof(info->sz))
-		return -EINVAL;
+	DISKBENCH__CHECK_ARG(report);
+	DISKBENCH__CHECK_ARG(info);
+	DISKBENCH__CHECK_SZ(info, sizeof(info->sz));
+	DISKBENCH__CHECK_INDEX_AS(-EINVAL, index, report->runs.n, "runs");
 	sz = info->sz < sizeof(*info) ? info->sz : sizeof(*info);
 	memcpy((char *)info + sizeof(info->sz),
 	       (const char *)&report->runs.v[index].info + sizeof(info->sz),
@@ -454,13 +452,13 @@ DISKBENCH_API int diskbench_report_run_get(const struct diskbench_report *report
 			      diskbench_report_errmsg(report));
 }
 
-/* The 0.x name: the 1.0 function, which names itself in the last
- * error. */
+/* The 0.x name: the 1.0 function's body, named as it was called. */
 DISKBENCH_API int diskbench_report_get_info(const struct diskbench_report *report,
 					size_t index,
 					struct diskbench_report_info *info)
 {
-	return diskbench_report_run_get(report, index, info);
+	DISKBENCH__API_RETURN(diskbench_report_run_get__impl(report, index, info),
+			      diskbench_report_errmsg(report));
 }
 
 DISKBENCH_API size_t diskbench_report_result_count(const struct diskbench_report *report,

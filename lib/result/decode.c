@@ -818,10 +818,11 @@ int diskbench__result_decode(struct diskbench_result **out,
 	if (out)
 		*out = NULL;
 	if (!out || !buf) {
+		const char *what = out ? "buf is NULL" : "out is NULL";
+
 		if (errmsg)
-			*errmsg = strdup(out ? "no bytes to decode (NULL)"
-					     : "nowhere to put the result (NULL)");
-		return -EINVAL;
+			*errmsg = strdup(what);
+		return diskbench__error_fail(-EINVAL, "%s", what);
 	}
 	memset(&d, 0, sizeof(d));
 	d.base = d.p = buf;
@@ -834,6 +835,8 @@ int diskbench__result_decode(struct diskbench_result **out,
 		err = -ENOMEM;
 	if (err && errmsg && !d.errmsg && err == -ENOMEM)
 		d.errmsg = strdup("out of memory");
+	if (err && d.errmsg)
+		diskbench__error_set("%s", d.errmsg); /* the last error too */
 	if (err && errmsg)
 		*errmsg = d.errmsg;
 	else

@@ -64,11 +64,11 @@ static int diskbench_result_device_get__impl(const struct diskbench_result *res,
 	const struct diskbench__dev_series *s;
 	struct diskbench_device_info o;
 
-	if (!res || !info || info->sz < sizeof(size_t))
-		return -EINVAL;
+	DISKBENCH__CHECK_ARG(res);
+	DISKBENCH__CHECK_ARG(info);
+	DISKBENCH__CHECK_SZ(info, sizeof(size_t));
 	s = diskbench__result_devices(res);
-	if (!s || index >= s->ndev)
-		return -ERANGE;
+	DISKBENCH__CHECK_INDEX(index, s ? s->ndev : 0, "devices");
 	memset(&o, 0, sizeof(o));
 	o.name = s->dev[index].name;
 	o.role = s->dev[index].role;
@@ -101,11 +101,12 @@ static int diskbench_result_device_point_get__impl(const struct diskbench_result
 	const struct diskbench__dev_series *s;
 	struct diskbench_device_point o;
 
-	if (!res || !point || point->sz < sizeof(size_t))
-		return -EINVAL;
+	DISKBENCH__CHECK_ARG(res);
+	DISKBENCH__CHECK_ARG(point);
+	DISKBENCH__CHECK_SZ(point, sizeof(size_t));
 	s = diskbench__result_devices(res);
-	if (!s || dev >= s->ndev || index >= s->npoints)
-		return -ERANGE;
+	DISKBENCH__CHECK_INDEX(dev, s ? s->ndev : 0, "devices");
+	DISKBENCH__CHECK_INDEX(index, s->npoints, "intervals");
 	o = s->points[dev * s->npoints + index];
 	diskbench__hand_out(point, &o, sizeof(o));
 	return 0;
@@ -126,11 +127,11 @@ static int diskbench_result_system_point_get__impl(const struct diskbench_result
 	const struct diskbench__dev_series *s;
 	struct diskbench_system_point o;
 
-	if (!res || !point || point->sz < sizeof(size_t))
-		return -EINVAL;
+	DISKBENCH__CHECK_ARG(res);
+	DISKBENCH__CHECK_ARG(point);
+	DISKBENCH__CHECK_SZ(point, sizeof(size_t));
 	s = diskbench__result_devices(res);
-	if (!s || index >= s->npoints)
-		return -ERANGE;
+	DISKBENCH__CHECK_INDEX(index, s ? s->npoints : 0, "intervals");
 	o = s->sys[index];
 	diskbench__hand_out(point, &o, sizeof(o));
 	return 0;

@@ -308,8 +308,9 @@ static int diskbench_result_encode__impl(const struct diskbench_result *res,
 		*buf = NULL;
 	if (len)
 		*len = 0;
-	if (!res || !buf || !len)
-		return -EINVAL;
+	DISKBENCH__CHECK_ARG(res);
+	DISKBENCH__CHECK_ARG(buf);
+	DISKBENCH__CHECK_ARG(len);
 	put_result(&e, res);
 	if (e.nomem) {
 		free(e.p);

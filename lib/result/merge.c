@@ -42,6 +42,11 @@ static int merge_fail(char **errmsg, int err, const char *fmt, ...)
 	va_list ap;
 	int n;
 
+	/* The last error says it too (the public function names itself in
+	 * front), errmsg or not. */
+	va_start(ap, fmt);
+	diskbench__error_vset(fmt, ap);
+	va_end(ap);
 	if (!errmsg)
 		return err;
 	va_start(ap, fmt);
@@ -217,11 +222,11 @@ int diskbench__result_merge(struct diskbench_result **out,
 		*out = NULL;
 	if (!out || !inputs || !n)
 		return merge_fail(errmsg, -EINVAL, "%s",
-				  !out ? "nowhere to put the merged result (NULL)" :
-				  !inputs ? "no inputs (NULL)" : "no inputs (n is 0)");
+				  !out ? "out is NULL" :
+				  !inputs ? "inputs is NULL" : "n 0: no inputs");
 	for (size_t i = 0; i < n; i++) {
 		if (!inputs[i])
-			return merge_fail(errmsg, -EINVAL, "input %zu is NULL", i);
+			return merge_fail(errmsg, -EINVAL, "inputs[%zu] is NULL", i);
 		if (diskbench_result_summary_only(inputs[i]))
 			return merge_fail(errmsg, -EINVAL,
 					  "input %zu (%s) is summary-only: it has no histogram or timeline to merge",

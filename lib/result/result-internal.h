@@ -169,6 +169,9 @@ bool diskbench__config_key_ok(const char *key);
 /* Whether a configuration value follows its rules (text without control
  * characters, at most 4096 bytes). */
 bool diskbench__config_value_ok(const char *value);
+/* Both, or -EINVAL with the last error saying which rule @p key or
+ * @p value breaks (or which is NULL). */
+int diskbench__config_check(const char *key, const char *value);
 
 /* The result's slow-operation log, NULL when it has none. */
 const struct diskbench__slow_log *

@@ -99,11 +99,12 @@ int diskbench__result_new(struct diskbench_result **out,
 	struct diskbench__measured *m;
 	int err;
 
-	if (!out)
-		return -EINVAL;
+	DISKBENCH__CHECK_ARG(out);
 	*out = NULL;
-	if (!name || !diskbench_phase_kind_name(kind))
-		return -EINVAL;
+	DISKBENCH__CHECK_ARG(name);
+	if (!diskbench_phase_kind_name(kind))
+		return diskbench__error_fail(-EINVAL, "kind %d is not a phase "
+					     "kind", (int)kind);
 	m = measured_alloc(kind);
 	if (!m)
 		return -ENOMEM;
@@ -326,11 +327,9 @@ int diskbench__result_copy(struct diskbench_result **out,
 	struct diskbench_result *res;
 	int err;
 
-	if (!out)
-		return -EINVAL;
+	DISKBENCH__CHECK_ARG(out);
 	*out = NULL;
-	if (!src)
-		return -EINVAL;
+	DISKBENCH__CHECK_ARG(src);
 	sm = diskbench__measured_c(src);
 	if (sm) {
 		m = malloc(sizeof(*m));
@@ -463,8 +462,10 @@ static int diskbench_result_set_error__impl(struct diskbench_result *res,
 	char *msg;
 	int err;
 
-	if (!res || code >= 0)
-		return -EINVAL;
+	DISKBENCH__CHECK_ARG(res);
+	if (code >= 0)
+		return diskbench__error_fail(-EINVAL, "code %d is not a negative "
+					     "errno", code);
 	msg = format_errmsg(code, op, path, offset);
 	if (!msg)
 		return -ENOMEM;
@@ -721,14 +722,33 @@ bool diskbench__config_value_ok(const char *v)
 	return true;
 }
 
+int diskbench__config_check(const char *key, const char *value)
+{
+	DISKBENCH__CHECK_ARG(key);
+	DISKBENCH__CHECK_ARG(value);
+	if (!diskbench__config_key_ok(key))
+		return diskbench__error_fail(-EINVAL,
+			"key \"%.80s\"%s: 1 to 64 of a-z, 0-9, '_' and '.', "
+			"starting with a letter", key, strlen(key) > 80 ? "..." : "");
+	if (!diskbench__config_value_ok(value))
+		return diskbench__error_fail(-EINVAL,
+			"the value of \"%s\" has a control character or is "
+			"over 4096 bytes", key);
+	return 0;
+}
+
 static int diskbench_result_set_config__impl(struct diskbench_result *res,
 					      const char *key, const char *value)
 {
 	struct diskbench__result_extra *x;
 	char *v, **c;
 
-	if (!res || !diskbench__config_key_ok(key) || !diskbench__config_value_ok(value))
-		return -EINVAL;
+	int err;
+
+	DISKBENCH__CHECK_ARG(res);
+	err = diskbench__config_check(key, value);
+	if (err)
+		return err;
 	x = res->extra;
 	for (size_t i = 0; x && i < x->nconfig; i++) {
 		if (strcmp(x->config[2 * i], key) == 0) {
@@ -778,8 +798,12 @@ static int diskbench_result_config_get__impl(const struct diskbench_result *res,
 					     size_t index, const char **key,
 					     const char **value)
 {
-	if (!res || !key || !value || !res->extra || index >= res->extra->nconfig)
-		return -EINVAL;
+	DISKBENCH__CHECK_ARG(res);
+	DISKBENCH__CHECK_ARG(key);
+	DISKBENCH__CHECK_ARG(value);
+	DISKBENCH__CHECK_INDEX_AS(-EINVAL, index,
+				  res->extra ? res->extra->nconfig : 0,
+				  "configuration entries");
 	*key = res->extra->config[2 * index];
 	*value = res->extra->config[2 * index + 1];
 	return 0;
@@ -793,13 +817,13 @@ DISKBENCH_API int diskbench_result_config_get(const struct diskbench_result *res
 			      NULL);
 }
 
-/* The 0.x name: the 1.0 function, which names itself in the last
- * error. */
+/* The 0.x name: the 1.0 function's body, named as it was called. */
 DISKBENCH_API int diskbench_result_config_at(const struct diskbench_result *res,
 					     size_t index, const char **key,
 					     const char **value)
 {
-	return diskbench_result_config_get(res, index, key, value);
+	DISKBENCH__API_RETURN(diskbench_result_config_get__impl(res, index, key, value),
+			      NULL);
 }
 
 DISKBENCH_API const char *
@@ -872,11 +896,13 @@ static int diskbench_result_pace__impl(const struct diskbench_result *res,
 	const struct diskbench__pace_part *part;
 	size_t sz;
 
-	if (!res || !info || info->sz < sizeof(info->sz))
-		return -EINVAL;
+	DISKBENCH__CHECK_ARG(res);
+	DISKBENCH__CHECK_ARG(info);
+	DISKBENCH__CHECK_SZ(info, sizeof(info->sz));
 	part = diskbench__result_pace(res);
 	if (!part)
-		return -ENOENT;
+		return diskbench__error_fail(-ENOENT, "%s was not paced",
+					     diskbench_result_name(res));
 	/* An older caller's smaller struct gets what fits of ours. */
 	sz = info->sz < sizeof(*info) ? info->sz : sizeof(*info);
 	memcpy((char *)info + sizeof(info->sz),
@@ -931,11 +957,11 @@ static int diskbench_result_slow_get__impl(const struct diskbench_result *res,
 	const struct diskbench__slow_log *log;
 	struct diskbench_slow_op o;
 
-	if (!res || !op || op->sz < sizeof(size_t))
-		return -EINVAL;
+	DISKBENCH__CHECK_ARG(res);
+	DISKBENCH__CHECK_ARG(op);
+	DISKBENCH__CHECK_SZ(op, sizeof(size_t));
 	log = diskbench__result_slow(res);
-	if (!log || index >= log->len)
-		return -ERANGE;
+	DISKBENCH__CHECK_INDEX(index, log ? log->len : 0, "slow operations");
 	o.sz = sizeof(o);
 	o.start_ns = log->e[index].start_ns;
 	o.latency_ns = log->e[index].latency_ns;
@@ -983,11 +1009,11 @@ static int diskbench_result_wait_get__impl(const struct diskbench_result *res,
 	const struct diskbench__measured *m;
 	struct diskbench_wait w;
 
-	if (!res || !wait || wait->sz < sizeof(size_t))
-		return -EINVAL;
+	DISKBENCH__CHECK_ARG(res);
+	DISKBENCH__CHECK_ARG(wait);
+	DISKBENCH__CHECK_SZ(wait, sizeof(size_t));
 	m = diskbench__measured_c(res);
-	if (!m || index >= m->waits.n)
-		return -ERANGE;
+	DISKBENCH__CHECK_INDEX(index, m ? m->waits.n : 0, "waits");
 	w.sz = sizeof(w);
 	w.start_ns = m->waits.w[index].start_ns;
 	w.latency_ns = m->waits.w[index].latency_ns;

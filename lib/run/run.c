@@ -68,21 +68,22 @@ static int diskbench_run_new__impl(struct diskbench_run **out,
 	struct diskbench_run *run;
 	int err;
 
-	if (!out)
-		return -EINVAL;
+	DISKBENCH__CHECK_ARG(out);
 	*out = NULL;
-	if (!target)
-		return -EINVAL;
+	DISKBENCH__CHECK_ARG(target);
 	run = calloc(1, sizeof(*run));
 	if (!run)
 		return -ENOMEM;
 	err = DISKBENCH__OPTS_READ(&run->opts, run_opts, opts);
 	if (!err && run->opts.hist_precision_bits > DISKBENCH_HIST_MAX_PRECISION_BITS)
-		err = -EINVAL;
+		err = diskbench__error_fail(-EINVAL, "opts->hist_precision_bits "
+					    "%" PRIu32 " is over %u",
+					    run->opts.hist_precision_bits,
+					    DISKBENCH_HIST_MAX_PRECISION_BITS);
 	if (!err && run->opts.device_interval_ns &&
 	    (run->opts.device_interval_ns < DEVICE_INTERVAL_MIN_NS ||
 	     run->opts.device_interval_ns > DEVICE_INTERVAL_MAX_NS))
-		err = diskbench__error_fail(-EINVAL, "device_interval_ns %" PRIu64
+		err = diskbench__error_fail(-EINVAL, "opts->device_interval_ns %" PRIu64
 					    ": 1 ms to a day (1000000 to "
 					    "86400000000000), or 0",
 					    run->opts.device_interval_ns);
@@ -92,8 +93,14 @@ static int diskbench_run_new__impl(struct diskbench_run **out,
 	}
 	if (run->opts.flags & ~(DISKBENCH_RUN_SEED | DISKBENCH_RUN_READY_EVENT |
 				DISKBENCH_RUN_NO_DEVICE)) {
+		err = diskbench__error_fail(-EINVAL, "opts->flags 0x%" PRIx32
+					    ": unknown bits 0x%" PRIx32,
+					    run->opts.flags, run->opts.flags &
+					    ~(uint32_t)(DISKBENCH_RUN_SEED |
+							DISKBENCH_RUN_READY_EVENT |
+							DISKBENCH_RUN_NO_DEVICE));
 		free(run);
-		return -EINVAL;
+		return err;
 	}
 	/* As bonnie++: the process id and the time, unless a seed is given. */
 	run->seed = run->opts.flags & DISKBENCH_RUN_SEED
@@ -166,7 +173,7 @@ void diskbench__run_set_errmsg(struct diskbench_run *run, const char *fmt, ...)
 static long phase_named(const struct diskbench_run *run, const char *name)
 {
 	for (size_t i = 0; i < run->nphases; i++)
-		if (!strcmp(run->phases[i]->name, name))
+		if (diskbench__phase_name_same(run->phases[i]->name, name))
 			return (long)i;
 	return -1;
 }
@@ -185,9 +192,19 @@ static int unique_name(struct diskbench_run *run, struct diskbench_phase *phase)
 	if (at < 0)
 		return 0;
 	if (phase->named) {
-		diskbench__run_set_errmsg(run, "a phase named \"%s\" is in the run "
-			"already (phase %ld): give each phase its own name "
-			"(diskbench_phase_set_name())", phase->name, at);
+		const char *other = run->phases[at]->name;
+
+		if (strcmp(other, phase->name))
+			diskbench__run_set_errmsg(run, "phase %ld of the run is "
+				"named \"%s\", which is \"%s\" in an HDR log tag "
+				"(a space and a comma are '_' there): give each "
+				"phase its own name (diskbench_phase_set_name())",
+				at, other, phase->name);
+		else
+			diskbench__run_set_errmsg(run, "a phase named \"%s\" is in "
+				"the run already (phase %ld): give each phase its "
+				"own name (diskbench_phase_set_name())",
+				phase->name, at);
 		return -EEXIST;
 	}
 	for (unsigned long n = 2;; n++) {
@@ -208,10 +225,12 @@ static int diskbench_run_add__impl(struct diskbench_run *run,
 {
 	int err;
 
-	if (!run || !phase)
-		return -EINVAL;
+	DISKBENCH__CHECK_ARG(run);
+	DISKBENCH__CHECK_ARG(phase);
 	if (run->executing)
-		return -EBUSY;
+		return diskbench__error_fail(-EBUSY, "the run is executing: add "
+					     "phases before or after "
+					     "diskbench_run_execute()");
 	/* A phase in two places would run twice and be freed twice. */
 	if (phase->owner) {
 		char buf[256];
@@ -558,10 +577,10 @@ static int diskbench_run_execute__impl(struct diskbench_run *run)
 {
 	int err = 0, cerr, eerr;
 
-	if (!run)
-		return -EINVAL;
+	DISKBENCH__CHECK_ARG(run);
 	if (run->executing)
-		return -EBUSY;
+		return diskbench__error_fail(-EBUSY, "the run is executing already "
+					     "(called from one of its callbacks)");
 	/* One run at a time on a target: its files are the run's until it
 	 * ends, and diskbench_target_cleanup() says so meanwhile. */
 	if (atomic_exchange(&run->target->busy, 1)) {

@@ -33,22 +33,14 @@
 static void refused(struct diskbench_run *run, enum diskbench_phase_kind k,
 		    int err)
 {
-	bool big = diskbench__kind(k)->group == DISKBENCH__GROUP_BIG;
-
-	if (err == -EINVAL)
-		diskbench__run_set_errmsg(run, "bonnie++ suite: the %s test refuses "
-					  "these options (%s)",
-					  diskbench_phase_kind_name(k), big
-					  ? "seekers: at most 1024"
-					  : "min_bytes: at most max_bytes; dirs: at "
-					    "most 99999; files_mode: one of "
-					    "DISKBENCH_FILES_*; files: below "
-					    "2^32; file_chunk_bytes: a power of two "
-					    "from 256 to 1048576");
-	else
-		diskbench__run_set_errmsg(run, "bonnie++ suite: making the %s test: %s",
-					  diskbench_phase_kind_name(k),
-					  diskbench_strerror(err));
+	/* What the phase's constructor said, without its name: the last
+	 * error names diskbench_run_add_bonnie() in front of it. */
+	diskbench__run_set_errmsg(run, err == -EINVAL
+				  ? "bonnie++ suite: the %s test refuses the options: %s"
+				  : "bonnie++ suite: making the %s test: %s",
+				  diskbench_phase_kind_name(k),
+				  diskbench__error_reason());
+	diskbench__error_set("%s", diskbench_run_errmsg(run));
 }
 
 DISKBENCH_API void
@@ -68,13 +60,11 @@ static int diskbench_run_add_bonnie__impl(struct diskbench_run *run,
 	size_t n = 0;
 	int err;
 
-	if (!run)
-		return -EINVAL;
+	DISKBENCH__CHECK_ARG(run);
 	err = DISKBENCH__OPTS_READ(&o, bonnie_suite_opts, opts);
 	if (err) {
-		diskbench__run_set_errmsg(run, "bonnie++ suite: %s", err == -E2BIG
-			? "options have unknown non-zero bytes (a newer header?)"
-			: "options are not initialised (sz too small or too large)");
+		diskbench__run_set_errmsg(run, "bonnie++ suite: %s",
+					  diskbench_error_last());
 		return err;
 	}
 	/* Checked here too: a part left out makes no phase that would. */

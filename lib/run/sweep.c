@@ -814,14 +814,14 @@ static int diskbench_run_sweep__impl(const char *dir, const char *prefix,
 	DIR *d;
 	int fd, err;
 
-	if (!dir || !prefix || !*prefix)
-		return diskbench__error_fail(-EINVAL, "%s",
-			!dir ? "no directory to sweep" : "no name prefix to sweep for");
+	DISKBENCH__CHECK_ARG(dir);
+	DISKBENCH__CHECK_ARG(prefix);
+	if (!*prefix)
+		return diskbench__error_fail(-EINVAL, "prefix \"\": no name "
+					     "prefix to sweep for");
 	err = DISKBENCH__OPTS_READ(&o, run_sweep_opts, opts);
 	if (err)
-		return diskbench__error_fail(err, "%s", err == -E2BIG
-			? "sweep options have unknown non-zero bytes (a newer header?)"
-			: "sweep options are not initialised (sz too small or too large)");
+		return err;
 	memset(&sw, 0, sizeof(sw));
 	sw.uid = geteuid();
 	sw.root = sw.uid == 0;

@@ -56,7 +56,9 @@ void diskbench__target_set_errmsg(struct diskbench_target *t, const char *fmt,
 	put_errmsg(t, s);
 }
 
-/* Sets *errmsg (if asked for) for a target that could not be made. */
+/* Says why a target could not be made: in the last error (which
+ * diskbench_target_new() names itself in front of), and in *errmsg if
+ * asked for. */
 static int fail(char **errmsg, int err, const char *fmt, ...)
 #if defined(__GNUC__)
 	__attribute__((format(printf, 3, 4)))
@@ -67,6 +69,9 @@ static int fail(char **errmsg, int err, const char *fmt, ...)
 {
 	va_list ap;
 
+	va_start(ap, fmt);
+	diskbench__error_vset(fmt, ap);
+	va_end(ap);
 	if (errmsg) {
 		va_start(ap, fmt);
 		*errmsg = diskbench__vformat(fmt, ap);
@@ -415,23 +420,25 @@ static int diskbench_target_new__impl(struct diskbench_target **out,
 
 	if (errmsg)
 		*errmsg = NULL;
-	if (!out)
-		return -EINVAL;
+	/* What is said in the last error only is copied to *errmsg by
+	 * diskbench_target_new(). */
+	DISKBENCH__CHECK_ARG(out);
 	*out = NULL;
-	if (!dir || !*dir)
-		return fail(errmsg, -EINVAL, "no directory given");
+	DISKBENCH__CHECK_ARG(dir);
+	if (!*dir)
+		return fail(errmsg, -EINVAL, "dir is \"\": no directory given");
 	err = DISKBENCH__OPTS_READ(&o, target_opts, opts);
 	if (err)
-		return fail(errmsg, err, "bad target options: %s",
-			    diskbench_strerror(err));
+		return err;
 	if (o.flags & ~(DISKBENCH_TARGET_DIRECT | DISKBENCH_TARGET_SYNC))
-		return fail(errmsg, -EINVAL, "unknown target flags 0x%" PRIx32,
-			    o.flags);
+		return fail(errmsg, -EINVAL, "opts->flags 0x%" PRIx32 ": unknown "
+			    "bits 0x%" PRIx32, o.flags,
+			    o.flags & ~(DISKBENCH_TARGET_DIRECT | DISKBENCH_TARGET_SYNC));
 	if (o.name_prefix &&
 	    (!*o.name_prefix || strchr(o.name_prefix, '/') ||
 	     strlen(o.name_prefix) > 64))
 		return fail(errmsg, -EINVAL,
-			    "bad file name prefix \"%s\": 1 to 64 characters, no '/'",
+			    "opts->name_prefix \"%.80s\": 1 to 64 characters, no '/'",
 			    o.name_prefix);
 
 	if (o.file_bytes == 0)
@@ -440,8 +447,9 @@ static int diskbench_target_new__impl(struct diskbench_target **out,
 		o.block_bytes = DISKBENCH_TARGET_DEFAULT_BLOCK_BYTES;
 	if (o.file_bytes < o.block_bytes)
 		return fail(errmsg, -EINVAL,
-			    "file size %" PRIu64 " is smaller than the block size %" PRIu32,
-			    o.file_bytes, o.block_bytes);
+			    "opts->file_bytes %" PRIu64 " is smaller than "
+			    "opts->block_bytes %" PRIu32, o.file_bytes,
+			    o.block_bytes);
 
 	if (stat(dir, &st) != 0) {
 		err = -errno;
@@ -527,18 +535,31 @@ static int diskbench_target_new__impl(struct diskbench_target **out,
 	return 0;
 fail:
 	diskbench_target_free(t);
-	if (err == -ENOMEM && errmsg && !*errmsg)
-		fail(errmsg, err, "out of memory");
 	return err;
 }
 
+/* The last error, and *errmsg the same words without the function's
+ * name, whatever said them. */
 DISKBENCH_API int diskbench_target_new(struct diskbench_target **out,
 				       const char *dir,
 				       const struct diskbench_target_opts *opts,
 				       char **errmsg)
 {
-	DISKBENCH__API_RETURN(diskbench_target_new__impl(out, dir, opts, errmsg),
-			      errmsg && *errmsg ? *errmsg : NULL);
+	uint64_t gen = diskbench__error_gen();
+	int err = diskbench_target_new__impl(out, dir, opts, errmsg);
+	const size_t n = sizeof(__func__) - 1;
+
+	if (err >= 0)
+		return err;
+	err = diskbench__error_api(__func__, err, gen,
+				   errmsg && *errmsg ? *errmsg : NULL);
+	if (errmsg && !*errmsg) {
+		const char *m = diskbench_error_last();
+
+		*errmsg = strdup(!strncmp(m, __func__, n) && m[n] == ':'
+				 ? m + n + 2 : m);
+	}
+	return err;
 }
 
 int diskbench__target_create_extra(struct diskbench_target *t, uint32_t flags,
@@ -711,8 +732,7 @@ int diskbench__target_remove_all(struct diskbench_target *t)
 
 static int diskbench_target_cleanup__impl(struct diskbench_target *target)
 {
-	if (!target)
-		return -EINVAL;
+	DISKBENCH__CHECK_ARG(target);
 	/* Under a running phase: its files are in use, and the run removes
 	 * them when it ends. The call may come from another thread, so it
 	 * writes nothing but an atomic flag. */

@@ -47,10 +47,14 @@ static void test_report_defaults(void **state)
 	assert_true(out.start_time_ns > UINT64_C(1600000000) * 1000000000u);
 	assert_int_equal(out.concurrency, 1);
 	assert_false(out.flags & DISKBENCH_INFO_HAS_SEED);
-#ifdef __linux__
-	assert_non_null(out.fs_type);
-	assert_true(out.fs_type[0] != 0);
-#endif
+	/* The file-system type is the system's to say: a build without a
+	 * platform does not know it. */
+	if (fx_platform_none()) {
+		assert_null(out.fs_type);
+	} else {
+		assert_non_null(out.fs_type);
+		assert_true(out.fs_type[0] != 0);
+	}
 	assert_int_equal(diskbench_report_get_info(r, 1, &out), 0);
 	assert_string_equal(out.name, "mine");
 	assert_string_equal(out.version, "9.9");
@@ -152,7 +156,7 @@ static void test_report_errors(void **state)
 	wo.percentile_count = 2;
 	assert_int_equal(diskbench_report_write(r, DISKBENCH_FORMAT_BONNIE_CSV,
 						&wo, fx_buf_write, &b), -EINVAL);
-	assert_non_null(strstr(diskbench_report_errmsg(r), "percentile 40"));
+	assert_non_null(strstr(diskbench_report_errmsg(r), "percentiles[1] 40"));
 	wo.percentiles = zero_p;
 	wo.percentile_count = 1;
 	assert_int_equal(diskbench_report_write(r, DISKBENCH_FORMAT_BONNIE_CSV,

@@ -753,8 +753,9 @@ static void test_run_phase_names(void **state)
 	struct diskbench_phase *e = bonnie(DISKBENCH_PHASE_GET_BLOCK);
 
 	fx_start(f, NULL, NULL);
-	assert_rc(diskbench_phase_set_name(d, "has space"), -EINVAL);
-	assert_non_null(strstr(diskbench_error_last(), "\"has space\" has a space"));
+	assert_rc(diskbench_phase_set_name(d, "has\ttab"), -EINVAL);
+	assert_non_null(strstr(diskbench_error_last(),
+			       "\"has\\ttab\" has a control character"));
 	assert_rc(diskbench_phase_set_name(d, ""), -EINVAL);
 	assert_ok(diskbench_phase_set_name(d, "cold_read"));
 	assert_string_equal(diskbench_phase_name(d), "cold_read");
@@ -794,6 +795,83 @@ static void test_run_phase_names(void **state)
 		assert_int_equal(diskbench_result_kind(fx_res(f, i)),
 				 DISKBENCH_PHASE_PUT_BLOCK);
 	assert_clean(f);
+}
+
+static int done_op(struct diskbench_custom_ctx *ctx, uint64_t index,
+		   uint64_t *bytes, void *ud)
+{
+	(void)ctx, (void)index, (void)bytes, (void)ud;
+	return DISKBENCH_CUSTOM_DONE;
+}
+
+/* One rule for every phase's name (phase.h, DISKBENCH_PHASE_NAME_MAX),
+ * whichever call gives it: 1 to 64 bytes of UTF-8 without a control
+ * character; spaces and commas allowed. Each constructor and the setter
+ * take and refuse the same names, and a run tells two phases apart as an
+ * HDR log tag does (a space and a comma are '_' there). */
+static void test_run_phase_name_rule(void **state)
+{
+	static const char *const good[] = {
+		"fsync after append", "a,b", "x", "\xc3\xa9" "criture",
+		"1234567890123456789012345678901234567890123456789012345678901234",
+	};
+	static const char *const bad[] = {
+		"", "tab\there", "line\nbreak", "del\x7f", "\xff\xfe",
+		"\xc3", /* cut in a character */
+		"12345678901234567890123456789012345678901234567890123456789012345",
+	};
+	struct fx *f = *state;
+	struct diskbench_custom_ctx_ops co = DISKBENCH_CUSTOM_CTX_OPS_INIT;
+	struct diskbench_custom_ops po = { sizeof(po), NULL, endless_op, NULL };
+	struct diskbench_phase *p = NULL, *q = NULL;
+	struct endless e = { 0 };
+
+	fx_start(f, NULL, NULL);
+	co.op = done_op;
+	for (size_t i = 0; i < ARRAY_LEN(good); i++) {
+		assert_ok(diskbench_phase_custom_ctx_new(&p, good[i], &co, NULL));
+		assert_string_equal(diskbench_phase_name(p), good[i]);
+		diskbench_phase_free(p);
+		assert_ok(diskbench_phase_custom_new(&p, good[i], &po, &e));
+		diskbench_phase_free(p);
+		p = bonnie(DISKBENCH_PHASE_GET_BLOCK);
+		assert_ok(diskbench_phase_set_name(p, good[i]));
+		assert_string_equal(diskbench_phase_name(p), good[i]);
+		diskbench_phase_free(p);
+	}
+	for (size_t i = 0; i < ARRAY_LEN(bad); i++) {
+		p = (struct diskbench_phase *)&p;
+		assert_rc(diskbench_phase_custom_ctx_new(&p, bad[i], &co, NULL), -EINVAL);
+		assert_null(p);
+		assert_non_null(strstr(diskbench_error_last(),
+				       "diskbench_phase_custom_ctx_new: name \""));
+		assert_rc(diskbench_phase_custom_new(&p, bad[i], &po, &e), -EINVAL);
+		assert_non_null(strstr(diskbench_error_last(),
+				       "diskbench_phase_custom_new: name \""));
+		p = bonnie(DISKBENCH_PHASE_GET_BLOCK);
+		assert_rc(diskbench_phase_set_name(p, bad[i]), -EINVAL);
+		assert_non_null(strstr(diskbench_error_last(),
+				       "diskbench_phase_set_name: name \""));
+		assert_string_equal(diskbench_phase_name(p), "get_block");
+		diskbench_phase_free(p);
+	}
+	assert_non_null(strstr(diskbench_error_last(), "is 65 bytes, not 1 to 64"));
+
+	/* "a b" and "a_b" are one HDR tag: the second is refused */
+	p = bonnie(DISKBENCH_PHASE_GET_BLOCK);
+	assert_ok(diskbench_phase_set_name(p, "cold read"));
+	assert_ok(diskbench_run_add(f->run, p));
+	q = bonnie(DISKBENCH_PHASE_GET_BLOCK);
+	assert_ok(diskbench_phase_set_name(q, "cold_read"));
+	assert_rc(diskbench_run_add(f->run, q), -EEXIST);
+	assert_non_null(strstr(diskbench_run_errmsg(f->run),
+			       "phase 0 of the run is named \"cold read\", which is "
+			       "\"cold_read\" in an HDR log tag"));
+	assert_ok(diskbench_phase_set_name(q, "cold,read,2"));
+	assert_ok(diskbench_run_add(f->run, q));
+	run_execute_ok(f->run);
+	assert_string_equal(diskbench_result_name(fx_res(f, 0)), "cold read");
+	assert_string_equal(diskbench_result_name(fx_res(f, 1)), "cold,read,2");
 }
 
 /* ---- the sweep of what killed runs left ---- */
@@ -913,7 +991,7 @@ static void test_run_sweep(void **state)
 	assert_rc(diskbench_run_sweep(dir, "", &o), -EINVAL);
 	assert_non_null(strstr(diskbench_error_last(), "prefix"));
 	assert_rc(diskbench_run_sweep(NULL, "Pfx", NULL), -EINVAL);
-	assert_non_null(strstr(diskbench_error_last(), "directory"));
+	assert_non_null(strstr(diskbench_error_last(), "dir is NULL"));
 	snprintf(sub, sizeof(sub), "%s/none", dir);
 	assert_rc(diskbench_run_sweep(sub, "Pfx", NULL), -ENOENT);
 	assert_non_null(strstr(diskbench_error_last(), sub));
@@ -1069,6 +1147,7 @@ int main(int argc, char **argv)
 		T(test_run_empty_and_args),
 		T(test_run_add_twice),
 		T(test_run_phase_names),
+		T(test_run_phase_name_rule),
 		cmocka_unit_test(test_run_sweep),
 		T(test_run_opts_sz),
 		T(test_run_timeline_bounded),

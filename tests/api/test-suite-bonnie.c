@@ -378,18 +378,22 @@ static void test_suite_refusals(void **state)
 	o.min_bytes = 5000;          /* above max */
 	assert_int_equal(diskbench_run_add_bonnie(f->run, &o), -EINVAL);
 	assert_non_null(strstr(diskbench_run_errmsg(f->run),
-			       "refuses these options (min_bytes: at most max_bytes"));
+			       "the seq_create test refuses the options: "
+			       "min_bytes 5000 is over max_bytes"));
+	/* the last error names the call made, and what its phase said */
+	assert_non_null(strstr(diskbench_error_last(), "diskbench_run_add_bonnie: "
+			       "bonnie++ suite: the seq_create test refuses"));
 	o = small_opts();
 	o.seekers = 1025;
 	assert_int_equal(diskbench_run_add_bonnie(f->run, &o), -EINVAL);
-	assert_non_null(strstr(diskbench_run_errmsg(f->run), "seekers: at most 1024"));
+	assert_non_null(strstr(diskbench_run_errmsg(f->run), "seekers 1025 is over 1024"));
 	o = small_opts();
 	o.files_flags = 0x80;
 	assert_int_equal(diskbench_run_add_bonnie(f->run, &o), -EINVAL);
 	assert_non_null(strstr(diskbench_run_errmsg(f->run), "unknown files_flags 0x80"));
 	memset(&o, 0, sizeof(o));    /* sz 0: not initialised */
 	assert_int_equal(diskbench_run_add_bonnie(f->run, &o), -EINVAL);
-	assert_non_null(strstr(diskbench_run_errmsg(f->run), "not initialised"));
+	assert_non_null(strstr(diskbench_run_errmsg(f->run), "opts->sz is 0"));
 	/* none of them added a phase */
 	run_execute_ok(f->run);
 	assert_u64_eq(diskbench_run_result_count(f->run), 0);

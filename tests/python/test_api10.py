@@ -35,9 +35,22 @@ def test_phase_names(tdir):
             run.add(diskbench.SeqPhase(name="warm"))
         assert e.value.errno == errno.EEXIST
         assert 'a phase named "warm" is in the run already' in str(e.value)
+        # one rule for every name: spaces and commas are fine, a control
+        # character or 65 bytes are not, whichever phase is named
+        assert diskbench.SeqPhase(name="two words, one name").name == \
+            "two words, one name"
+        for bad in ("tab\there", "x" * 65):
+            for make in (lambda n: diskbench.SeqPhase(name=n),
+                         lambda n: diskbench.CustomPhase(n, lambda i: 1),
+                         lambda n: diskbench.ContextPhase(n, lambda c, i: 1)):
+                with pytest.raises(DiskbenchError) as e:
+                    make(bad)
+                assert e.value.errno == errno.EINVAL and "name" in str(e.value)
+        other = diskbench.Run(t)
+        other.add(diskbench.SeqPhase(name="warm up"))
         with pytest.raises(DiskbenchError) as e:
-            diskbench.SeqPhase(name="two words")
-        assert e.value.errno == errno.EINVAL and "has a space" in str(e.value)
+            other.add(diskbench.SeqPhase(name="warm_up"))
+        assert e.value.errno == errno.EEXIST and "HDR log tag" in str(e.value)
         res = run.execute()
         assert [(r.name, r.ops) for r in res] == [
             ("random_io", 20), ("random_io.2", 30), ("warm", 10)]

@@ -108,7 +108,7 @@ static void test_opts_read_null_is_defaults(void **state)
 
 	(void)state;
 	memset(&o, 0xff, sizeof(o));
-	assert_int_equal(diskbench__opts_read(&o, sizeof(o), sizeof(o), NULL), 0);
+	assert_int_equal(diskbench__opts_read(&o, sizeof(o), sizeof(o), NULL, "opts"), 0);
 	assert_int_equal(o.sz, sizeof(o));
 	assert_int_equal(o.a, 0);
 	assert_int_equal(o.b, 0);
@@ -121,7 +121,7 @@ static void test_opts_read_older_caller(void **state)
 
 	(void)state;
 	memset(&o, 0xff, sizeof(o));
-	assert_int_equal(diskbench__opts_read(&o, sizeof(o), sizeof(o), &in), 0);
+	assert_int_equal(diskbench__opts_read(&o, sizeof(o), sizeof(o), &in, "opts"), 0);
 	assert_int_equal(o.a, 42);
 	assert_int_equal(o.b, 0); /* unknown to the caller: default */
 }
@@ -132,10 +132,10 @@ static void test_opts_read_newer_caller(void **state)
 	struct opts_v1 o;
 
 	(void)state;
-	assert_int_equal(diskbench__opts_read(&o, sizeof(o), sizeof(o), &in), 0);
+	assert_int_equal(diskbench__opts_read(&o, sizeof(o), sizeof(o), &in, "opts"), 0);
 	assert_int_equal(o.a, 7);
 	in.b = 1; /* a request this build does not know: refused */
-	assert_int_equal(diskbench__opts_read(&o, sizeof(o), sizeof(o), &in), -E2BIG);
+	assert_int_equal(diskbench__opts_read(&o, sizeof(o), sizeof(o), &in, "opts"), -E2BIG);
 }
 
 /* A struct whose last member leaves tail padding, as hist_opts did: the
@@ -165,27 +165,27 @@ static void test_opts_read_tail_padding(void **state)
 	in.o.sz = sizeof(in.o);
 	in.o.a = 5;
 	in.o.b = 6;
-	assert_int_equal(diskbench__opts_read(&o, sizeof(o), PADDED_KNOWN, &in), 0);
+	assert_int_equal(diskbench__opts_read(&o, sizeof(o), PADDED_KNOWN, &in, "opts"), 0);
 	assert_int_equal(o.a, 5);
 	assert_int_equal(o.b, 6);
 	for (size_t i = PADDED_KNOWN; i < sizeof(in.b); i++) {
 		in.o.sz = i < sizeof(in.o) ? sizeof(in.o) : sizeof(in.b);
 		in.b[i] = 0x01;
-		assert_int_equal(diskbench__opts_read(&o, sizeof(o), PADDED_KNOWN, &in),
+		assert_int_equal(diskbench__opts_read(&o, sizeof(o), PADDED_KNOWN, &in, "opts"),
 				 -E2BIG);
 		in.b[i] = 0;
 	}
 	in.o.sz = sizeof(in.b);
-	assert_int_equal(diskbench__opts_read(&o, sizeof(o), PADDED_KNOWN, &in), 0);
+	assert_int_equal(diskbench__opts_read(&o, sizeof(o), PADDED_KNOWN, &in, "opts"), 0);
 	/* Past the caller's sz nothing is looked at. */
 	in.o.sz = PADDED_KNOWN;
 	in.b[PADDED_KNOWN] = 0xff;
 	in.b[sizeof(in.b) - 1] = 0xff;
-	assert_int_equal(diskbench__opts_read(&o, sizeof(o), PADDED_KNOWN, &in), 0);
+	assert_int_equal(diskbench__opts_read(&o, sizeof(o), PADDED_KNOWN, &in, "opts"), 0);
 	assert_int_equal(o.b, 6);
 	in.o.sz = offsetof(struct opts_padded, b);
 	memset(&o, 0xff, sizeof(o));
-	assert_int_equal(diskbench__opts_read(&o, sizeof(o), PADDED_KNOWN, &in), 0);
+	assert_int_equal(diskbench__opts_read(&o, sizeof(o), PADDED_KNOWN, &in, "opts"), 0);
 	assert_int_equal(o.a, 5);
 	assert_int_equal(o.b, 0);
 	/* The library's own copy has zero padding too. */
@@ -198,9 +198,9 @@ static void test_opts_read_too_small(void **state)
 	struct opts_v2 o;
 
 	(void)state;
-	assert_int_equal(diskbench__opts_read(&o, sizeof(o), sizeof(o), &in), -EINVAL);
+	assert_int_equal(diskbench__opts_read(&o, sizeof(o), sizeof(o), &in, "opts"), -EINVAL);
 	in.sz = 0;
-	assert_int_equal(diskbench__opts_read(&o, sizeof(o), sizeof(o), &in), -EINVAL);
+	assert_int_equal(diskbench__opts_read(&o, sizeof(o), sizeof(o), &in, "opts"), -EINVAL);
 }
 
 /* The shared empty histogram of summary-only results has the shape of

@@ -165,9 +165,11 @@ class Phase(Closeable):
                         "run when added (random_io, random_io.2, ...).")
 
     def _set_name(self, name: Optional[str]) -> None:
-        """Names the phase (diskbench_phase_set_name): 1 to 64 bytes, no
-        space, comma or control character; a run refuses a second phase
-        of a name given this way (DiskbenchError EEXIST)."""
+        """Names the phase (diskbench_phase_set_name): 1 to 64 bytes of
+        UTF-8 without a control character, the rule of every phase's name;
+        a run refuses a second phase of a name given this way, or of one
+        an HDR log tag writes alike ("a b" and "a_b": DiskbenchError
+        EEXIST)."""
         if name is None:
             return
         p = self._p

@@ -179,7 +179,9 @@ struct diskbench_engine_ops {
 	uint64_t (*clock)(void *user_data);
 	/** Called once by diskbench_engine_free(); may be NULL. */
 	void (*destroy)(void *user_data);
-	/** Most requests the engine takes at once; 0: 1. */
+	/** Most requests the engine takes at once; 0: 1. At most
+	 *  DISKBENCH_ENGINE_MAX_QUEUE_DEPTH: diskbench_engine_new() and
+	 *  diskbench_engine_wrap() refuse more. */
 	uint32_t queue_depth;
 	/*
 	 * Metadata, for the small-file phases. Each returns 0 or a negative
@@ -302,8 +304,9 @@ DISKBENCH_API void diskbench_engine_ops_init(struct diskbench_engine_ops *ops,
  *                       the call
  * @param[in]  user_data passed to every function
  * @return 0; -EINVAL for a NULL argument, a table smaller than its sz field
- *         or larger than 4096 bytes (see @ref common), or only one of
- *         submit and reap set; -E2BIG for a non-zero byte past the
+ *         or larger than 4096 bytes (see @ref common), only one of
+ *         submit and reap set, or a queue_depth over
+ *         DISKBENCH_ENGINE_MAX_QUEUE_DEPTH; -E2BIG for a non-zero byte past the
  *         last member this library knows (see @ref common); -ENOMEM
  */
 DISKBENCH_API int diskbench_engine_new(struct diskbench_engine **out,
@@ -356,8 +359,9 @@ DISKBENCH_API int diskbench_engine_new(struct diskbench_engine **out,
  * @param[in]  ops       the members to override; copied
  * @param[in]  user_data passed to the members @p ops sets
  * @return 0; -EINVAL for a NULL argument, a table smaller than its sz
- *         field or larger than 4096 bytes, or only one of submit and
- *         reap set; -E2BIG for a non-zero byte past the last member this
+ *         field or larger than 4096 bytes, only one of submit and reap
+ *         set, or a queue_depth over DISKBENCH_ENGINE_MAX_QUEUE_DEPTH;
+ *         -E2BIG for a non-zero byte past the last member this
  *         library knows (see @ref common); -ENOMEM
  */
 DISKBENCH_API int diskbench_engine_wrap(struct diskbench_engine **out,
