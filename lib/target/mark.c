@@ -17,6 +17,7 @@
 
 #include "target/mark-internal.h"
 
+#ifdef __linux__
 /* Longest value: the words, a pid and a 64-bit inode number. */
 #define MARK_MAX 96
 
@@ -39,6 +40,7 @@ static int not_kept(int err)
 {
 	return err == EOPNOTSUPP || err == ENOTSUP;
 }
+#endif
 
 int diskbench__mark_set(int fd, enum diskbench__mark_kind kind)
 {
@@ -57,7 +59,6 @@ int diskbench__mark_set(int fd, enum diskbench__mark_kind kind)
 #else
 	(void)fd;
 	(void)kind;
-	(void)kind_word;
 	return -ENOTSUP;
 #endif
 }

@@ -384,6 +384,109 @@ static void test_sweep_after_custom(void **state)
 	check_kind(CUSTOM);
 }
 
+/* ---- when a custom phase's files are marked ---- */
+
+struct when {
+	int in_setup;       /* file 0, asked for in setup: marked there */
+	int test_in_op;     /* the test file, seen from op */
+	int in_op;          /* file 1, first asked for in op: not yet */
+	int in_teardown;    /* file 1 once the clock stopped */
+};
+
+/* 1: the file bears a mark, 0: none, -errno otherwise. */
+static int marked(const char *path)
+{
+	char v[128];
+
+	if (getxattr(path, MARK, v, sizeof(v)) > 0)
+		return 1;
+	return errno == ENODATA ? 0 : -errno;
+}
+
+static int when_setup(struct diskbench_custom_ctx *ctx, void *ud)
+{
+	struct when *w = ud;
+	int64_t h;
+	int err = diskbench_custom_file(ctx, 0, 0, &h);
+
+	if (!err)
+		err = diskbench_custom_test_file(ctx, 65536, &h);
+	if (!err)
+		w->in_setup = marked(diskbench_custom_file_path(ctx, 0));
+	return err;
+}
+
+static int when_op(struct diskbench_custom_ctx *ctx, uint64_t i,
+		   uint64_t *bytes, void *ud)
+{
+	struct when *w = ud;
+	int64_t h;
+	int err;
+
+	(void)bytes;
+	if (i == 3)
+		return DISKBENCH_CUSTOM_DONE;
+	err = diskbench_custom_file(ctx, 1, 0, &h);
+	if (err)
+		return err;
+	if (i == 0) {
+		char tf[512];
+
+		/* The test file: <prefix>.<pid>, beside file 1. */
+		snprintf(tf, sizeof(tf), "%s/" PREFIX ".%ld",
+			 diskbench_target_dir(diskbench_custom_target(ctx)),
+			 (long)getpid());
+		w->test_in_op = marked(tf);
+		w->in_op = marked(diskbench_custom_file_path(ctx, 1));
+	}
+	return 0;
+}
+
+static void when_teardown(struct diskbench_custom_ctx *ctx, void *ud)
+{
+	struct when *w = ud;
+
+	w->in_teardown = marked(diskbench_custom_file_path(ctx, 1));
+}
+
+/* Made outside the clock, a file is marked at once; first asked for
+ * inside op, whose time is the caller's measurement, only once the
+ * clock stopped. */
+static void test_custom_marks_outside_the_clock(void **state)
+{
+	char *dir = tdir_new();
+	struct diskbench_target_opts to = DISKBENCH_TARGET_OPTS_INIT;
+	struct diskbench_custom_ctx_ops co = DISKBENCH_CUSTOM_CTX_OPS_INIT;
+	struct diskbench_target *t = NULL;
+	struct diskbench_run *run = NULL;
+	struct diskbench_phase *p = NULL;
+	struct when w = { -9, -9, -9, -9 };
+
+	(void)state;
+	if (!keeps_xattrs(dir))
+		fail_msg("%s keeps no user extended attributes", dir);
+	to.name_prefix = PREFIX;
+	to.file_bytes = 1 << 20;
+	to.block_bytes = 4096;
+	assert_ok(diskbench_target_new(&t, dir, &to, NULL));
+	co.setup = when_setup;
+	co.op = when_op;
+	co.teardown = when_teardown;
+	assert_ok(diskbench_phase_custom_ctx_new(&p, "when", &co, &w));
+	assert_ok(diskbench_run_new(&run, t, NULL));
+	assert_ok(diskbench_run_add(run, p));
+	assert_ok(diskbench_run_execute(run));
+	assert_int_equal(w.in_setup, 1);
+	assert_int_equal(w.test_in_op, 1);
+	assert_int_equal(w.in_op, 0);
+	assert_int_equal(w.in_teardown, 1);
+	diskbench_run_free(run);
+	diskbench_target_free(t);
+	assert_int_equal(tdir_count(dir), 0);
+	tdir_remove(dir);
+	free(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -393,6 +496,7 @@ int main(void)
 		cmocka_unit_test(test_sweep_after_random),
 		cmocka_unit_test(test_sweep_after_files),
 		cmocka_unit_test(test_sweep_after_custom),
+		cmocka_unit_test(test_custom_marks_outside_the_clock),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
