@@ -1142,8 +1142,9 @@ def sweep(dir: PathArg, prefix: str = "diskbench",
     """Removes what runs that could not clean up (killed, a power cut)
     left in dir under names of prefix, and nothing else (diskbench_run_sweep():
     names a target gives, no such process alive, owned by the caller, the
-    type and content the phases make); returns every entry judged, in
-    order. ``maker`` names the program in the notes (None: libdiskbench).
+    type the phases make, and the ``user.diskbench`` mark the target set on
+    it, or where there is none the content bonnie++'s phases write);
+    returns every entry judged, in order. ``maker`` names the program in the notes (None: libdiskbench).
     DiskbenchError when dir cannot be read."""
     bdir = cpath(dir, "dir")
     bprefix = cstr(prefix, "prefix")
