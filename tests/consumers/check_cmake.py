@@ -21,17 +21,14 @@ usage: check_cmake.py --meson=WORD... --builddir DIR --version X.Y.Z
 """
 
 import argparse
-import glob
 import os
-import shlex
 import shutil
-import subprocess
 import sys
-import tempfile
 
-
-class Fail(Exception):
-    pass
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                '..', 'support'))
+import install_tree as it  # noqa: E402
+from install_tree import Fail, run  # noqa: E402
 
 
 MAIN_C = r'''#include <diskbench.h>
@@ -76,24 +73,6 @@ endif()
 '''
 
 
-def run(argv, env=None, what=None, cwd=None):
-    print('$ ' + ' '.join(shlex.quote(a) for a in argv), flush=True)
-    r = subprocess.run(argv, env=env, cwd=cwd, stdout=subprocess.PIPE,
-                       stderr=subprocess.STDOUT, universal_newlines=True)
-    if r.stdout:
-        print(r.stdout.rstrip())
-    if r.returncode != 0:
-        raise Fail('%s failed with status %d' % (what or argv[0], r.returncode))
-    return r.stdout
-
-
-def needed(readelf, binary):
-    out = subprocess.run([readelf, '-d', binary], stdout=subprocess.PIPE,
-                         universal_newlines=True, check=True).stdout
-    return [line.split('[', 1)[1].rstrip(']')
-            for line in out.splitlines() if '(NEEDED)' in line]
-
-
 def write_project(path, cmakelists, want):
     os.makedirs(path)
     with open(os.path.join(path, 'CMakeLists.txt'), 'w') as f:
@@ -122,7 +101,7 @@ def build_and_run(tmp, name, prefix, libdir, env, args, static):
                    % (name, where, prefix))
     run(['cmake', '--build', bld], env=env, what='cmake --build (%s)' % name)
     exe = os.path.join(bld, 'consumer')
-    libs = needed(args.readelf, exe)
+    libs = it.needed(args.readelf, exe)
     if static:
         bad = [n for n in libs if 'diskbench' in n]
         if bad:
@@ -184,69 +163,44 @@ def main():
               'scripts/test installs it)')
         return 1
 
-    tmp = tempfile.mkdtemp(prefix='diskbench-cmake-')
-    root = os.path.join(tmp, 'root')
-    try:
-        env = dict(os.environ)
-        env.pop('DESTDIR', None)
-        env.pop('LD_LIBRARY_PATH', None)
-        # A user's environment may point CMake elsewhere; don't let it.
-        for var in ('CMAKE_PREFIX_PATH', 'diskbench_DIR', 'diskbench_ROOT',
-                    'CMAKE_GENERATOR', 'CMAKE_BUILD_TYPE'):
-            env.pop(var, None)
-        run(args.meson + ['install', '-C', args.builddir, '--no-rebuild',
-                          '--quiet', '--destdir', root], env=env,
-            what='meson install')
+    with it.scratch('diskbench-cmake-', args.keep) as tmp:
+        return it.main(check, args, tmp)
 
-        configs = glob.glob(os.path.join(root, '**', 'cmake', 'diskbench',
-                                         'diskbenchConfig.cmake'),
-                            recursive=True)
-        if len(configs) != 1:
-            raise Fail('expected one installed diskbenchConfig.cmake, found %r'
-                       % configs)
-        cmakedir = os.path.dirname(configs[0])
-        if not os.path.isfile(os.path.join(cmakedir,
-                                           'diskbenchConfigVersion.cmake')):
-            raise Fail('no diskbenchConfigVersion.cmake beside %s' % configs[0])
-        libdir = os.path.dirname(os.path.dirname(cmakedir))
-        print('installed: %s' % os.path.relpath(configs[0], root))
-        # The prefix is where include/ is: the libdir may be lib/ARCH.
-        headers = glob.glob(os.path.join(root, '**', 'include', 'diskbench.h'),
-                            recursive=True)
-        if len(headers) != 1:
-            raise Fail('expected one installed diskbench.h, found %r' % headers)
-        prefix = os.path.dirname(os.path.dirname(headers[0]))
-        # Relocatable: the include and library folders are set relative to
-        # PACKAGE_PREFIX_DIR, which the file finds from its own place.
-        with open(configs[0]) as f:
-            for line in f:
-                if line.startswith(('set(_diskbench_libdir ',
-                                    'set(_diskbench_includedir ')) and \
-                        '"/' in line:
-                    raise Fail('diskbenchConfig.cmake bakes in an absolute '
-                               'path: %s' % line.strip())
 
-        checked = 0
-        if not args.no_shared:
-            build_and_run(tmp, 'shared', prefix, libdir, env, args, False)
-            checked += 1
-        if not args.no_static:
-            build_and_run(tmp, 'static', prefix, libdir, env, args, True)
-            checked += 1
-        if checked == 0:
-            raise Fail('neither a shared nor a static library to check')
+def check(args, tmp):
+    env = it.clean_env()
+    inst = it.install(args.meson, args.builddir, os.path.join(tmp, 'root'),
+                      env)
+    if inst.cmake_config is None:
+        raise Fail('no diskbenchConfig.cmake was installed')
+    cmakedir = os.path.dirname(inst.cmake_config)
+    if not os.path.isfile(os.path.join(cmakedir,
+                                       'diskbenchConfigVersion.cmake')):
+        raise Fail('no diskbenchConfigVersion.cmake beside %s'
+                   % inst.cmake_config)
+    print('installed: %s' % inst.rel(inst.cmake_config))
+    # Relocatable: the include and library folders are set relative to
+    # PACKAGE_PREFIX_DIR, which the file finds from its own place.
+    with open(inst.cmake_config) as f:
+        for line in f:
+            if line.startswith(('set(_diskbench_libdir ',
+                                'set(_diskbench_includedir ')) and \
+                    '"/' in line:
+                raise Fail('diskbenchConfig.cmake bakes in an absolute '
+                           'path: %s' % line.strip())
 
-        check_version(tmp, prefix, env, '1.0', True)
-        check_version(tmp, prefix, env, '2.0', False)
-    except Fail as e:
-        print('FAIL ' + str(e))
-        return 1
-    finally:
-        if args.keep:
-            print('kept ' + tmp)
-        else:
-            shutil.rmtree(tmp, ignore_errors=True)
-    return 0
+    checked = 0
+    if not args.no_shared:
+        build_and_run(tmp, 'shared', inst.prefix, inst.libdir, env, args, False)
+        checked += 1
+    if not args.no_static:
+        build_and_run(tmp, 'static', inst.prefix, inst.libdir, env, args, True)
+        checked += 1
+    if checked == 0:
+        raise Fail('neither a shared nor a static library to check')
+
+    check_version(tmp, inst.prefix, env, '1.0', True)
+    check_version(tmp, inst.prefix, env, '2.0', False)
 
 
 if __name__ == '__main__':
