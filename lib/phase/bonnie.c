@@ -9,12 +9,14 @@
  * one system call fewer per block, the same I/O.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include <diskbench/phase.h>
 
 #include "phase/phase-internal.h"
 #include "base/error-internal.h"
+#include "base/system-platform.h"
 
 static uint64_t byte_bytes(const struct diskbench_phase *p,
 			   const struct diskbench_target *t)
@@ -367,10 +369,29 @@ static void params_bonnie(const struct diskbench_phase *p,
 					 : DISKBENCH_BONNIE_DEFAULT_SEEKERS;
 }
 
+/* A reading phase asked to drop the test file's pages, on an engine whose
+ * handles are descriptors, in a build that cannot drop them (the system's
+ * part, base/system-platform.h): refused before the run, rather than
+ * read from the page cache. */
+static int check_bonnie(const struct diskbench_phase *p,
+			const struct diskbench_engine *e, char *why, size_t len)
+{
+	const char *no = diskbench__os_no_page_drop();
+
+	if (!no || !(p->bonnie.flags & DISKBENCH_BONNIE_DROP_CACHE) ||
+	    p->kind == DISKBENCH_PHASE_PUTC || p->kind == DISKBENCH_PHASE_PUT_BLOCK ||
+	    e->no_files || !e->real_fds)
+		return 0;
+	snprintf(why, len, "dropping the test file's pages before it "
+		 "(DISKBENCH_BONNIE_DROP_CACHE) is %s", no);
+	return -ENOTSUP;
+}
+
 const struct diskbench__phase_class diskbench__bonnie_class = {
 	.run = run_bonnie,
 	.describe = describe_bonnie,
 	.test_file_bytes = diskbench__phase_whole_test_file,
+	.check = check_bonnie,
 	.params = params_bonnie,
 };
 

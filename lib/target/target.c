@@ -1,3 +1,4 @@
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -161,18 +162,54 @@ static int check_name(const struct diskbench_target *t)
 }
 
 /*
+ * Where the system cannot say where a file is (a build without a
+ * platform): our test file looked for among the names of our own
+ * directory, by its identity, and removed there (its name in @p where).
+ * Returns true if it was removed.
+ */
+static bool find_in_dir(struct diskbench_target *t, char *where, size_t len)
+{
+	int fd = openat(t->dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	struct dirent *de;
+	bool removed = false;
+	DIR *d;
+
+	if (fd < 0)
+		return false;
+	d = fdopendir(fd);
+	if (!d) {
+		close(fd);
+		return false;
+	}
+	while ((de = readdir(d))) {
+		struct stat st;
+
+		if (fstatat(t->dir_fd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		    S_ISREG(st.st_mode) && same_file(&st, t)) {
+			snprintf(where, len, "%s/%s", t->dir, de->d_name);
+			removed = unlinkat(t->dir_fd, de->d_name, 0) == 0;
+			break;
+		}
+	}
+	closedir(d);
+	return removed;
+}
+
+/*
  * Our test file is no longer under its name. Where the system can say
  * where it is now (Linux: the held descriptor's /proc link), puts that in
  * @p where; if that is a name in our own directory, removes it there
- * (it is still the file we made: checked by identity). Returns true if it
- * was removed.
+ * (it is still the file we made: checked by identity). Where it cannot,
+ * looks for it in our own directory. Returns true if it was removed.
  */
 static bool find_moved(struct diskbench_target *t, char *where, size_t len)
 {
 	const char *base;
 	struct stat st;
 
-	if (!diskbench__fd_whereabouts(t->id_fd, where, len) || !by_fd(t))
+	if (!diskbench__fd_whereabouts(t->id_fd, where, len))
+		return by_fd(t) && find_in_dir(t, where, len);
+	if (!by_fd(t))
 		return false;
 	base = strrchr(where, '/');
 	base = base ? base + 1 : where;

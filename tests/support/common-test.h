@@ -23,6 +23,23 @@
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
+/*
+ * Whether the library was built without a platform (meson's
+ * -Dplatform=none: POSIX only, no device sampling, no direct I/O, no
+ * dropping of caches, no io_uring; DISKBENCH_TEST_PLATFORM, from
+ * tests/support/meson.build). A test of what only a platform has checks,
+ * in such a build, that it is refused or said, never silently done
+ * without.
+ */
+static inline bool fx_platform_none(void)
+{
+	return strcmp(DISKBENCH_TEST_PLATFORM, "none") == 0;
+}
+
+/* The words in which a build without a platform refuses, or says it did
+ * not do, what only a platform has. */
+#define FX_NOT_BUILT "not built for this system"
+
 /* Assertions that print both sides in decimal, with the expressions. */
 #define assert_u64_eq(a, b) do { \
 	uint64_t a_ = (uint64_t)(a), b_ = (uint64_t)(b); \

@@ -244,6 +244,11 @@ int fx_probe(enum fx_variant v, uint64_t file_bytes, uint32_t block_bytes,
 	case FX_IO_URING:
 		rc = diskbench_engine_io_uring_new(&e, depth);
 		diskbench_engine_free(e);
+		if (fx_platform_none() && rc != -ENOTSUP) {
+			printf("a build without a platform made an io_uring engine: "
+			       "diskbench_engine_io_uring_new(%u) = %d\n", depth, rc);
+			return 1;
+		}
 		if (rc == -ENOTSUP) {
 			printf("SKIP: diskbench_engine_io_uring_new() says -ENOTSUP: no "
 			       "io_uring in this build or kernel\n");
@@ -265,6 +270,14 @@ int fx_probe(enum fx_variant v, uint64_t file_bytes, uint32_t block_bytes,
 		diskbench_target_free(t);
 		tdir_remove(dir);
 		free(dir);
+		if (fx_platform_none() &&
+		    (rc != -ENOTSUP || !msg || !strstr(msg, FX_NOT_BUILT))) {
+			printf("a build without a platform: target_new(DIRECT) = %d "
+			       "(%s), not -ENOTSUP saying \"" FX_NOT_BUILT "\"\n", rc,
+			       msg ? msg : "no message");
+			diskbench_free(msg);
+			return 1;
+		}
 		if (rc == -ENOTSUP) {
 			printf("SKIP: O_DIRECT does not work under /tmp: %s\n", msg);
 			diskbench_free(msg);

@@ -126,7 +126,9 @@ const struct diskbench_result *fx_res(const struct fx *f, size_t i);
  * runs its tests: 0 if it can, 77 (the exit code of a skipped test) with a
  * "SKIP: ..." line if the library says -ENOTSUP, 1 with the error
  * otherwise. FX_DIRECT: a DIRECT target of file_bytes (and block_bytes, 0:
- * the default) under /tmp; FX_IO_URING: an io_uring engine of `depth`.
+ * the default) under /tmp; FX_IO_URING: an io_uring engine of `depth`. In
+ * a build without a platform, 77 only once the library refused it as that
+ * build must (the refusal's words checked): 1 if it did not.
  */
 int fx_probe(enum fx_variant v, uint64_t file_bytes, uint32_t block_bytes,
 	     uint32_t depth);
