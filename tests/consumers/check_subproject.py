@@ -26,8 +26,10 @@ as errors.
    library's targets alone: lib/ must build without a warning there too.
 
 usage: check_subproject.py --meson=WORD... --cc=WORD... --source DIR
-         --version X.Y.Z [--optimization 0] [--extra CC:LEVEL]...
+         [--version X.Y.Z] [--optimization 0] [--extra CC:LEVEL]...
          [--jobs N] [--other-cc-missing] [--keep]
+  --version: what the program must print (default: the version meson
+  configured the subproject with).
   --other-cc-missing: meson found no second compiler for an --extra; the
   test fails rather than check less.
 """
@@ -192,7 +194,7 @@ def main():
     ap.add_argument('--meson', action='append', required=True)
     ap.add_argument('--cc', action='append', required=True)
     ap.add_argument('--source', required=True)
-    ap.add_argument('--version', required=True)
+    ap.add_argument('--version')
     ap.add_argument('--optimization', default='0')
     ap.add_argument('--extra', action='append', default=[])
     ap.add_argument('--jobs', default='2')
@@ -227,6 +229,10 @@ def check(args, tmp):
 
     build = os.path.join(tmp, 'build')
     benv = setup(args, parent, build, env, args.cc, args.optimization)
+    if args.version is None:
+        subs = introspect(args.meson, build, '--projectinfo')['subprojects']
+        args.version = [p['version'] for p in subs
+                        if p['name'] == SUBPROJECT][0]
     check_only_library(args, build, args.version)
     run(['ninja', '-C', build, '-j', args.jobs], env=benv,
         what='building the parent at -O%s, werror' % args.optimization)
