@@ -75,8 +75,10 @@ struct diskbench_phase;
  * from what the writing phases left in memory; bonnie++ does not do this
  * (it asks for a file twice the size of RAM instead). The result's
  * `cache_drop` configuration says what was done, or why it was not
- * possible (an engine whose handles are not descriptors, a system without
- * posix_fadvise). Ignored by the writing phases.
+ * possible (an engine whose handles are not descriptors). A library built
+ * without a platform (meson's `-Dplatform=none`) cannot drop the pages: a
+ * run with this flag on an engine of file descriptors fails with -ENOTSUP
+ * before its first phase. Ignored by the writing phases.
  */
 #define DISKBENCH_BONNIE_DROP_CACHE UINT32_C(0x04)
 
@@ -614,9 +616,13 @@ DISKBENCH_API uint64_t diskbench_custom_now(const struct diskbench_custom_ctx *c
  *
  * @param[in] ctx   the phase's context
  * @param[in] key   1 to 64 of a-z, 0-9, '_' and '.', starting with a
- *                  letter, and none the library sets itself (engine,
- *                  engine_queue_depth, file_bytes, sync, seed,
- *                  run_stop_*, cache_drop, pace_*)
+ *                  letter, and none the library sets in any phase's
+ *                  result (every key of the table in
+ *                  docs/result-json.md: engine, block_bytes, fsync,
+ *                  access, ended_by, direct, threads, ..., pace_*,
+ *                  merge.*), so that a key means one thing in every
+ *                  result: a custom phase names what it did in keys of
+ *                  its own ("record_bytes", "fsyncs")
  * @param[in] value at most 4096 bytes, no control characters
  * @return 0; -EINVAL for a NULL argument or a key or value outside those
  *         rules (the last error says which); -ENOMEM

@@ -296,17 +296,30 @@ static int run_custom(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 	return err;
 }
 
-/* Keys the library sets in every phase's result, or in a paced one's:
- * a custom phase cannot set them. */
+/*
+ * Every key the library sets in a result's configuration, in any phase's
+ * (docs/result-json.md's table): a custom phase sets none of them, so
+ * that a key means one thing in every result. tests/api/test-phase-custom.c
+ * runs each built-in phase and checks that each key it set is refused
+ * here.
+ */
 static bool library_key(const char *key)
 {
 	static const char *const own[] = {
+		/* every phase's, and the run's */
 		"engine", "engine_queue_depth", "file_bytes", "sync", "seed",
 		"run_stop_bytes", "run_stop_ops", "run_stop_time_ns",
-		"cache_drop",
+		"cache_drop", "fsync",
+		/* the built-in phases' */
+		"access", "block_bytes", "total_bytes", "bytes_per_call",
+		"queue_depth", "threads", "write_percent", "ops_limit",
+		"time_based", "ended_by", "seeks", "settle", "seek_time_ns",
+		"time_limit_ns", "direct", "end_sync", "files", "dirs", "mode",
+		"min_bytes", "max_bytes", "chunk_bytes",
 	};
 
-	if (!strncmp(key, "pace_", 5))
+	/* a paced phase's; a merged result's */
+	if (!strncmp(key, "pace_", 5) || !strncmp(key, "merge.", 6))
 		return true;
 	for (size_t i = 0; i < sizeof(own) / sizeof(own[0]); i++)
 		if (!strcmp(key, own[i]))
@@ -328,7 +341,8 @@ static int diskbench_custom_set_config__impl(struct diskbench_custom_ctx *ctx,
 		return err;
 	if (library_key(key))
 		return diskbench__error_fail(-EINVAL,
-			"key \"%s\" is one the library sets", key);
+			"key \"%s\" is one the library sets in results "
+			"(docs/result-json.md): name the phase's own", key);
 	p = ctx->p;
 	for (size_t i = 0; i < p->ncustom_cfg; i++)
 		if (!strcmp(p->custom_cfg[2 * i], key)) {

@@ -640,6 +640,144 @@ static void test_custom_new_args(void **state)
 	assert_rc(diskbench_phase_custom_new(&p, "x", &big.o, NULL), -E2BIG);
 }
 
+/* ---- the keys a custom phase may set ---- */
+
+struct keys {
+	char k[64][72];           /* every key the built-in phases set */
+	size_t n;
+	size_t tried, accepted;
+	char accepted_one[72];    /* a library key the custom phase could set */
+	int own;                  /* its own key */
+};
+
+static void keys_add(struct keys *ks, const struct diskbench_result *r)
+{
+	for (size_t i = 0; i < diskbench_result_config_count(r); i++) {
+		const char *k, *v;
+		bool seen = false;
+
+		assert_ok(diskbench_result_config_get(r, i, &k, &v));
+		for (size_t j = 0; j < ks->n; j++)
+			seen |= !strcmp(ks->k[j], k);
+		if (!seen) {
+			assert_true(ks->n < ARRAY_LEN(ks->k));
+			snprintf(ks->k[ks->n++], sizeof(ks->k[0]), "%s", k);
+		}
+	}
+}
+
+static int done_op(struct diskbench_custom_ctx *ctx, uint64_t index,
+		   uint64_t *bytes, void *ud)
+{
+	(void)ctx, (void)index, (void)bytes, (void)ud;
+	return DISKBENCH_CUSTOM_DONE;
+}
+
+static int keys_setup(struct diskbench_custom_ctx *ctx, void *ud)
+{
+	struct keys *ks = ud;
+
+	for (size_t i = 0; i < ks->n; i++) {
+		ks->tried++;
+		if (diskbench_custom_set_config(ctx, ks->k[i], "mine") == 0) {
+			ks->accepted++;
+			snprintf(ks->accepted_one, sizeof(ks->accepted_one), "%s",
+				 ks->k[i]);
+		}
+	}
+	ks->own = diskbench_custom_set_config(ctx, "record_bytes", "512");
+	return 0;
+}
+
+/*
+ * One rule for the keys of a custom phase's configuration
+ * (diskbench_custom_set_config(), docs/result-json.md): none the library
+ * sets in any phase's result, so that a key means one thing in every
+ * result. Every built-in phase runs, paced and not, and each key its
+ * result has is refused to a custom phase; a key of its own is taken.
+ */
+static void test_custom_keys_are_not_the_librarys(void **state)
+{
+	struct fx *f = *state;
+	struct diskbench_bonnie_suite_opts bo = DISKBENCH_BONNIE_SUITE_OPTS_INIT;
+	struct diskbench_seq_opts so = DISKBENCH_SEQ_OPTS_INIT;
+	struct diskbench_random_opts ro = DISKBENCH_RANDOM_OPTS_INIT;
+	struct diskbench_pace_opts po = DISKBENCH_PACE_OPTS_INIT;
+	struct diskbench_custom_ctx_ops ops = DISKBENCH_CUSTOM_CTX_OPS_INIT;
+	struct diskbench_run_opts rso = DISKBENCH_RUN_OPTS_INIT;
+	struct diskbench_run *run = NULL;
+	struct diskbench_phase *p = NULL;
+	struct keys *ks = calloc(1, sizeof(*ks));
+
+	/* every call takes a little: the time limits come */
+	struct sim_config cfg = { .read_ns = 1000, .write_ns = 1000,
+				  .fsync_ns = 100000, .meta_ns = 1000 };
+
+	assert_non_null(ks);
+	fx_sim(f, &cfg);
+	fx_open(f, UINT64_C(1) << 20, 8192, 0, NULL);
+	rso.stop_bytes = UINT64_C(1) << 40;   /* run_stop_bytes */
+	assert_ok(diskbench_run_new(&run, f->t, &rso));
+	bo.byte_bytes = 8192;
+	bo.seeks = 20;
+	bo.seekers = 2;
+	bo.seek_time_ns = 1000000;
+	bo.flags = DISKBENCH_BONNIE_NO_SETTLE | DISKBENCH_BONNIE_DROP_CACHE;
+	bo.files = 4;
+	bo.max_bytes = 100;
+	bo.dirs = 2;
+	assert_ok(diskbench_run_add_bonnie(run, &bo));
+	so.flags = DISKBENCH_SEQ_WRITE;
+	so.total_bytes = 65536;
+	so.time_limit_ns = UINT64_C(1) << 40;
+	assert_ok(diskbench_phase_seq_new(&p, &so));
+	po.rate_per_sec = 1e6;
+	po.seed = 7;
+	assert_ok(diskbench_phase_set_pace(p, &po));
+	assert_ok(diskbench_run_add(run, p));
+	so.flags = 0;
+	so.total_bytes = 0;              /* time-based */
+	so.time_limit_ns = 1000000;
+	assert_ok(diskbench_phase_seq_new(&p, &so));
+	assert_ok(diskbench_run_add(run, p));
+	ro.ops = 10;
+	ro.write_percent = 50;
+	ro.threads = 2;
+	assert_ok(diskbench_phase_random_new(&p, &ro));
+	assert_ok(diskbench_run_add(run, p));
+	run_execute_ok(run);
+	for (size_t i = 0; i < diskbench_run_result_count(run); i++)
+		keys_add(ks, diskbench_run_result_get(run, i));
+	diskbench_run_free(run);
+	/* what a reader takes as the library's meaning, among them */
+	static const char *const some[] = {
+		"engine", "block_bytes", "fsync", "access", "ended_by", "direct",
+		"threads", "time_based", "pace_rate_per_sec", "run_stop_bytes",
+		"end_sync", "seek_time_ns", "chunk_bytes", "cache_drop",
+	};
+	for (size_t i = 0; i < ARRAY_LEN(some); i++) {
+		bool seen = false;
+
+		for (size_t j = 0; j < ks->n; j++)
+			seen |= !strcmp(ks->k[j], some[i]);
+		if (!seen)
+			fail_msg("no built-in phase set \"%s\"", some[i]);
+	}
+
+	ops.setup = keys_setup;
+	ops.op = done_op;
+	add_ctx_phase(f, "keys", &ops, ks);
+	run_execute_ok(f->run);
+	assert_int_equal(ks->tried, ks->n);
+	if (ks->accepted)
+		fail_msg("a custom phase set %zu of the %zu keys the library sets, "
+			 "\"%s\" among them", ks->accepted, ks->n, ks->accepted_one);
+	assert_int_equal(ks->own, 0);
+	assert_string_equal(diskbench_result_config(fx_res(f, 0), "record_bytes"),
+			    "512");
+	free(ks);
+}
+
 int main(void)
 {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, fx_setup_wrap, fx_teardown)
@@ -657,6 +795,7 @@ int main(void)
 		T(test_custom_op_error),
 		T(test_custom_setup_error),
 		T(test_custom_cpu_fields),
+		T(test_custom_keys_are_not_the_librarys),
 		cmocka_unit_test(test_custom_new_args),
 	};
 #undef T

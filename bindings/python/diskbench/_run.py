@@ -562,7 +562,8 @@ class CustomContext:
     def set_config(self, key: str, value: str) -> None:
         """Adds ``key = value`` to the phase's result configuration
         (diskbench_custom_set_config): a key of 1 to 64 of a-z, 0-9, '_'
-        and '.', none the library sets itself; the last value of a key
+        and '.', none the library sets in any phase's result (engine,
+        block_bytes, fsync, ...: docs/result-json.md); the last value of a key
         wins."""
         p = self._p()
         check(C.custom_set_config(p, cstr(key, "key"), cstr(value, "value")),
