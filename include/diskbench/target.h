@@ -108,8 +108,9 @@ DISKBENCH_API void diskbench_target_opts_init(struct diskbench_target_opts *opts
  *         that is not a multiple of O_DIRECT's alignment; -E2BIG for
  *         unknown non-zero option bytes; -ENOENT, -ENOTDIR, -EACCES,
  *         -EROFS for a path that is missing, not a directory or not
- *         writable; -ENOTSUP if O_DIRECT was asked for and does not work there;
- *         -ENOMEM
+ *         writable; -ENOTSUP if O_DIRECT was asked for and does not work there
+ *         (or the library was built without a platform, meson's
+ *         `-Dplatform=none`, which has no direct I/O); -ENOMEM
  */
 DISKBENCH_API int diskbench_target_new(struct diskbench_target **out,
 				       const char *dir,

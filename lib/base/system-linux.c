@@ -1,8 +1,8 @@
 /*
  * The system's part of the base layer on Linux (base/system-platform.h):
  * O_DIRECT and O_PATH, /proc for a descriptor's place and the mounts,
- * transparent huge pages, O_TMPFILE, posix_fadvise and
- * /proc/sys/vm/drop_caches for the caches, renameat2.
+ * transparent huge pages, O_TMPFILE, extended attributes, renameat2,
+ * posix_fadvise and /proc/sys/vm/drop_caches for the caches.
  */
 #include "base/system-platform.h"
 
@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 const char diskbench__os_name[] = "linux";
@@ -141,6 +142,27 @@ int diskbench__os_tmpfile_link(int fd, int dirfd, const char *name)
 	if (errno == ENOENT || errno == ENOTDIR || errno == EXDEV)
 		return 1;
 	return -errno;
+}
+
+/* A file system that keeps no user extended attributes (tmpfs before 6.6,
+ * some FUSE file systems) says EOPNOTSUPP. */
+static int attr_err(int e)
+{
+	return e == EOPNOTSUPP || e == ENOTSUP ? -ENOTSUP : -e;
+}
+
+int diskbench__os_attr_create(int fd, const char *name, const void *v, size_t n)
+{
+	return fsetxattr(fd, name, v, n, XATTR_CREATE) == 0 ? 0 : attr_err(errno);
+}
+
+ssize_t diskbench__os_attr_get(int fd, const char *name, void *buf, size_t len)
+{
+	ssize_t n = fgetxattr(fd, name, buf, len);
+
+	if (n >= 0)
+		return n;
+	return errno == ENODATA ? -ENOENT : attr_err(errno);
 }
 
 int diskbench__os_rename_noreplace(int dfd, const char *from, const char *to)

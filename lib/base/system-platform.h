@@ -62,6 +62,17 @@ const char *diskbench__os_no_page_drop(void);
  * is NULL. */
 const char *diskbench__os_page_drop(int fd);
 
+/* Sets the extended attribute `name` of fd's file to v (n bytes), where
+ * it has none (Linux: a user.* attribute, fsetxattr with XATTR_CREATE):
+ * 0; -EEXIST where it has one; -ENOTSUP where the system or the file
+ * system keeps none; another negative errno. */
+int diskbench__os_attr_create(int fd, const char *name, const void *v, size_t n);
+
+/* Reads that attribute into buf (at most len bytes): its length; -ENOENT
+ * where the file has none; -ENOTSUP where it is not kept; -ERANGE where
+ * it is longer than len; another negative errno. */
+ssize_t diskbench__os_attr_get(int fd, const char *name, void *buf, size_t len);
+
 /* Renames from to `to` within directory dfd unless `to` exists (Linux's
  * renameat2 with RENAME_NOREPLACE): 0, or -1 with errno: EEXIST where
  * `to` is taken; ENOSYS, EINVAL or ENOTSUP where the system or the file

@@ -46,15 +46,13 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <unistd.h>
-#ifdef __linux__
-#include <sys/syscall.h>
-#endif
 
 #include <diskbench/error.h>
 #include <diskbench/run.h>
 
 #include "base/common-internal.h"
 #include "base/error-internal.h"
+#include "base/system-platform.h"
 #include "run/sweep-internal.h"
 #include "target/mark-internal.h"
 
@@ -341,19 +339,11 @@ static void step(enum diskbench__sweep_at at, int dfd, const char *name,
 		diskbench__sweep_step(at, dfd, name, priv);
 }
 
-/* renameat2(RENAME_NOREPLACE) within dfd, by its system call (musl and
- * older C libraries lack the wrapper); ENOSYS where there is none. */
+/* renameat2(RENAME_NOREPLACE) within dfd (the system's part,
+ * base/system-platform.h); ENOSYS where there is none. */
 static int rename_noreplace(int dfd, const char *from, const char *to)
 {
-#if defined(__linux__) && defined(SYS_renameat2)
-	return (int)syscall(SYS_renameat2, dfd, from, dfd, to, 1u /* RENAME_NOREPLACE */);
-#else
-	(void)dfd;
-	(void)from;
-	(void)to;
-	errno = ENOSYS;
-	return -1;
-#endif
+	return diskbench__os_rename_noreplace(dfd, from, to);
 }
 
 /* The old way, where renameat2(RENAME_NOREPLACE) is not supported: the

@@ -39,9 +39,10 @@ enum diskbench__mark_found {
 
 /*
  * Marks fd, just made by this process as `kind` (its name holds our pid).
- * One fsetxattr(2), never inside a phase's timed region. Returns 0,
+ * One fsetxattr(2) (base/system-platform.h), never inside a phase's timed
+ * region. Returns 0,
  * -ENOTSUP where the system or the file system keeps no user extended
- * attributes (also off Linux), or another -errno; a failure is never a
+ * attributes (also in a build without a platform), or another -errno; a failure is never a
  * run's: the file is then one the sweep judges by its content.
  */
 int diskbench__mark_set(int fd, enum diskbench__mark_kind kind);

@@ -1,23 +1,21 @@
 /*
  * The mark on what a target makes (target/mark-internal.h): an extended
  * attribute set through the descriptor of what was made, and read through
- * the sweep's descriptor of what it found. Linux only; elsewhere nothing
- * is marked and the sweep judges by content, as where the file system
- * keeps no user extended attributes.
+ * the sweep's descriptor of what it found (the system's part,
+ * base/system-platform.h). Where the system or the file system keeps no
+ * user extended attributes (a build without a platform, among others),
+ * nothing is marked and the sweep judges by content.
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
-#ifdef __linux__
 #include <sys/stat.h>
-#include <sys/xattr.h>
-#endif
+#include <unistd.h>
 
+#include "base/system-platform.h"
 #include "target/mark-internal.h"
 
-#ifdef __linux__
 /* Longest value: the words, a pid and a 64-bit inode number. */
 #define MARK_MAX 96
 
@@ -36,15 +34,8 @@ static int mark_value(char *buf, enum diskbench__mark_kind kind, long pid,
 			kind_word[kind], pid, ino);
 }
 
-static int not_kept(int err)
-{
-	return err == EOPNOTSUPP || err == ENOTSUP;
-}
-#endif
-
 int diskbench__mark_set(int fd, enum diskbench__mark_kind kind)
 {
-#ifdef __linux__
 	char v[MARK_MAX];
 	struct stat st;
 	int n;
@@ -52,41 +43,26 @@ int diskbench__mark_set(int fd, enum diskbench__mark_kind kind)
 	if (fstat(fd, &st) != 0)
 		return -errno;
 	n = mark_value(v, kind, (long)getpid(), (uint64_t)st.st_ino);
-	/* XATTR_CREATE: what we just made has none; never one over another. */
-	if (fsetxattr(fd, DISKBENCH__MARK_NAME, v, (size_t)n, XATTR_CREATE) == 0)
-		return 0;
-	return not_kept(errno) ? -ENOTSUP : -errno;
-#else
-	(void)fd;
-	(void)kind;
-	return -ENOTSUP;
-#endif
+	/* Only where there is none: what we just made has none; never one
+	 * over another. */
+	return diskbench__os_attr_create(fd, DISKBENCH__MARK_NAME, v, (size_t)n);
 }
 
 int diskbench__mark_read(int fd, enum diskbench__mark_kind kind, long pid,
 			 uint64_t ino)
 {
-#ifdef __linux__
 	char want[MARK_MAX], got[MARK_MAX];
 	int n = mark_value(want, kind, pid, ino);
-	ssize_t len = fgetxattr(fd, DISKBENCH__MARK_NAME, got, sizeof(got));
+	ssize_t len = diskbench__os_attr_get(fd, DISKBENCH__MARK_NAME, got, sizeof(got));
 
-	if (len < 0) {
-		if (errno == ENODATA)
-			return DISKBENCH__MARK_NONE;
-		if (not_kept(errno))
-			return DISKBENCH__MARK_NOT_KEPT;
-		if (errno == ERANGE)
-			return DISKBENCH__MARK_OTHER; /* longer than ours */
-		return -errno;
-	}
+	if (len == -ENOENT)
+		return DISKBENCH__MARK_NONE;
+	if (len == -ENOTSUP)
+		return DISKBENCH__MARK_NOT_KEPT;
+	if (len == -ERANGE)
+		return DISKBENCH__MARK_OTHER; /* longer than ours */
+	if (len < 0)
+		return (int)len;
 	return len == n && !memcmp(got, want, (size_t)n) ? DISKBENCH__MARK_OURS
 							: DISKBENCH__MARK_OTHER;
-#else
-	(void)fd;
-	(void)kind;
-	(void)pid;
-	(void)ino;
-	return DISKBENCH__MARK_NOT_KEPT;
-#endif
 }
