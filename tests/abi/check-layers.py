@@ -12,7 +12,9 @@ has a place: below the files it calls, above those that call it
 Also fails when lib/DIR/NAME-internal.h declares a function that
 lib/DIR/NAME.c does not define: an internal header is named after the file
 it belongs to, so that a reader finds the code of a declaration without
-searching.
+searching. A platform's seam, lib/DIR/NAME-platform.h, is defined by one
+of lib/DIR/NAME-PLATFORM.c (the one this build compiled): it fails when a
+function it declares is defined anywhere else.
 
 With --doc, also fails when a file calls one in a higher layer than its
 own, the layers being the "### N. name: `lib/DIR/`" sections of
@@ -108,20 +110,28 @@ def circles(graph):
 
 
 def header_owners(libdir, defs):
-    """Lines 'X-internal.h declares f, defined in Y.c' for every mismatch."""
+    """Lines 'X-internal.h declares f, defined in Y.c' for every mismatch,
+    and 'X-platform.h declares f, defined in Y.c' where Y is not X-*.c."""
     bad = []
     for rel in lib_files(libdir):
-        if not rel.endswith('-internal.h'):
+        if rel.endswith('-internal.h'):
+            owner = rel[:-len('-internal.h')] + '.c'
+            owns = lambda where, owner=owner: where == owner
+        elif rel.endswith('-platform.h'):
+            stem = rel[:-len('-platform.h')] + '-'
+            owner = stem + 'PLATFORM.c'
+            owns = lambda where, stem=stem: (where.startswith(stem) and
+                                             where.endswith('.c'))
+        else:
             continue
         h = os.path.join(libdir, rel)
-        owner = rel[:-len('-internal.h')] + '.c'
         text = open(h, encoding='utf-8').read()
         text = re.sub(r'/\*.*?\*/', '', text, flags=re.S)
         # Inline functions are the header's own code, not declarations.
         text = re.sub(r'static\s+inline[^;{]*\{.*?\n\}', '', text, flags=re.S)
         for name in sorted(set(re.findall(r'\b(diskbench_\w+)\s*\(', text))):
             where = defs.get(name)
-            if where and where != owner:
+            if where and not owns(where):
                 bad.append('lib/%s declares %s, defined in lib/%s'
                            % (rel, name, where))
     return bad
