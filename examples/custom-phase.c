@@ -4,11 +4,12 @@
  * built-in phases, next to a built-in sequential write in the same run.
  *
  * The append goes to a file the target makes for the phase, through the
- * target's engine; only the fsync is timed (the append before it is left
- * out with diskbench_custom_time_from_here()).
+ * target's engine (diskbench_custom_write(), of <diskbench/phase.h>: a
+ * custom phase needs no engine writer's header); only the fsync is timed
+ * (the append before it is left out with diskbench_custom_time_from_here()).
  *
  * Shows: diskbench_target_new, diskbench_phase_custom_ctx_new,
- * diskbench_custom_file, diskbench_custom_engine, diskbench_engine_table,
+ * diskbench_custom_file, diskbench_custom_write, diskbench_custom_fsync,
  * diskbench_custom_time_from_here, diskbench_phase_seq_new,
  * diskbench_run_new/add/execute, diskbench_run_result_get, a progress callback.
  *
@@ -37,9 +38,6 @@ static int append_op(struct diskbench_custom_ctx *ctx, uint64_t index,
 		     uint64_t *bytes, void *user_data)
 {
 	struct appender *a = user_data;
-	void *eud;
-	const struct diskbench_engine_ops *e =
-		diskbench_engine_table(diskbench_custom_engine(ctx), &eud);
 	char rec[4096];
 	int64_t h, n;
 	int err;
@@ -51,11 +49,11 @@ static int append_op(struct diskbench_custom_ctx *ctx, uint64_t index,
 	if (err)
 		return err;
 	memset(rec, 'a' + (int)(index % 26), sizeof(rec));
-	n = e->write(h, rec, sizeof(rec), index * sizeof(rec), eud);
+	n = diskbench_custom_write(ctx, h, rec, sizeof(rec), index * sizeof(rec));
 	if (n != (int64_t)sizeof(rec))
 		return n < 0 ? (int)n : -5; /* -EIO: stops the phase, kept as its error */
 	diskbench_custom_time_from_here(ctx);   /* the append is not timed */
-	err = e->fsync(h, eud);
+	err = diskbench_custom_fsync(ctx, h);
 	if (err)
 		return err;
 	*bytes = sizeof(rec);

@@ -508,6 +508,14 @@ diskbench_phase_custom_ctx_new(struct diskbench_phase **out, const char *name,
 /** Most files one custom phase may have (diskbench_custom_file()). */
 #define DISKBENCH_CUSTOM_MAX_FILES 64u
 
+/** diskbench_custom_file() flag: open with O_DIRECT (the value of
+ *  DISKBENCH_OPEN_DIRECT, which a custom phase need not include
+ *  <diskbench/sys/engine.h> for). @since 1.8 */
+#define DISKBENCH_CUSTOM_FILE_DIRECT UINT32_C(0x08)
+/** diskbench_custom_file() flag: each write reaches the device before it
+ *  returns, O_SYNC (the value of DISKBENCH_OPEN_SYNC). @since 1.8 */
+#define DISKBENCH_CUSTOM_FILE_SYNC UINT32_C(0x10)
+
 /**
  * The target the phase runs on.
  *
@@ -519,7 +527,10 @@ diskbench_custom_target(const struct diskbench_custom_ctx *ctx);
 
 /**
  * The target's engine: what the built-in phases do their I/O through.
- * Its functions are reached with diskbench_engine_table().
+ * diskbench_custom_read(), diskbench_custom_write() and
+ * diskbench_custom_fsync() make a request of it; its whole table is
+ * reached with diskbench_engine_table() (<diskbench/sys/engine.h>, the
+ * engine writers' header).
  *
  * @param[in] ctx the phase's context
  * @return a borrowed pointer, valid while the target lives
@@ -546,7 +557,9 @@ diskbench_custom_engine(const struct diskbench_custom_ctx *ctx);
  *
  * @param[in]  ctx    the phase's context
  * @param[in]  n      0 to DISKBENCH_CUSTOM_MAX_FILES - 1
- * @param[in]  flags  DISKBENCH_OPEN_DIRECT and/or DISKBENCH_OPEN_SYNC, used
+ * @param[in]  flags  DISKBENCH_CUSTOM_FILE_DIRECT and/or
+ *                    DISKBENCH_CUSTOM_FILE_SYNC (the values of
+ *                    DISKBENCH_OPEN_DIRECT and DISKBENCH_OPEN_SYNC), used
  *                    when the file is made
  * @param[out] handle the engine's handle
  * @return 0; -EINVAL for a NULL argument, @p n out of range or other flags;
@@ -588,6 +601,63 @@ DISKBENCH_API int diskbench_custom_test_file(struct diskbench_custom_ctx *ctx,
 					     uint64_t min_bytes, int64_t *handle);
 
 /**
+ * Reads through the phase's engine, from a handle of the phase's
+ * (diskbench_custom_file(), diskbench_custom_test_file()): one request, as
+ * the built-in phases make theirs. It may read fewer bytes than asked
+ * (at the end of the file); an answer of -EINTR is asked again, 4096
+ * times in a row at most, as the built-in phases do. What a custom phase
+ * needs of the engine is here, in <diskbench/phase.h>: the engine
+ * writers' header (<diskbench/sys/engine.h>) is not needed.
+ *
+ * @param[in]  ctx    the phase's context
+ * @param[in]  handle the file's handle
+ * @param[out] buf    room for @p len bytes (aligned, with
+ *                    DISKBENCH_CUSTOM_FILE_DIRECT)
+ * @param[in]  len    bytes to read
+ * @param[in]  offset where in the file; UINT64_MAX: at the file position,
+ *                    which moves
+ * @return the bytes read (0 at the end of the file); -EINVAL for a NULL
+ *         @p ctx, or a NULL @p buf with @p len above 0; else the engine's
+ *         negative errno, the last error naming the file and the offset.
+ *         The phase's error is what its op returns.
+ * @since 1.8
+ */
+DISKBENCH_API int64_t diskbench_custom_read(struct diskbench_custom_ctx *ctx,
+					    int64_t handle, void *buf,
+					    uint64_t len, uint64_t offset);
+
+/**
+ * Writes through the phase's engine, as diskbench_custom_read() reads: one
+ * request, which may write fewer bytes than asked.
+ *
+ * @param[in] ctx    the phase's context
+ * @param[in] handle the file's handle
+ * @param[in] buf    @p len bytes
+ * @param[in] len    bytes to write
+ * @param[in] offset where in the file; UINT64_MAX: at the file position
+ * @return the bytes written; -EINVAL for a NULL @p ctx, or a NULL @p buf
+ *         with @p len above 0; else the engine's negative errno
+ *         (-ENOSPC, -EIO), the last error naming the file and the offset
+ * @since 1.8
+ */
+DISKBENCH_API int64_t diskbench_custom_write(struct diskbench_custom_ctx *ctx,
+					     int64_t handle, const void *buf,
+					     uint64_t len, uint64_t offset);
+
+/**
+ * Flushes a file of the phase's to the device through the phase's engine
+ * (fsync(2) for the `sync` and `io_uring` engines).
+ *
+ * @param[in] ctx    the phase's context
+ * @param[in] handle the file's handle
+ * @return 0; -EINVAL for a NULL @p ctx; else the engine's negative errno,
+ *         the last error naming the file
+ * @since 1.8
+ */
+DISKBENCH_API int diskbench_custom_fsync(struct diskbench_custom_ctx *ctx,
+					 int64_t handle);
+
+/**
  * Leaves out of the current operation's time what it did before this call:
  * the operation's latency runs from here to the return of op. "Append 4 KiB,
  * then time the fsync" calls this between the two. Called from setup, it
@@ -616,13 +686,13 @@ DISKBENCH_API uint64_t diskbench_custom_now(const struct diskbench_custom_ctx *c
  *
  * @param[in] ctx   the phase's context
  * @param[in] key   1 to 64 of a-z, 0-9, '_' and '.', starting with a
- *                  letter, and none the library sets in any phase's
- *                  result (every key of the table in
- *                  docs/result-json.md: engine, block_bytes, fsync,
- *                  access, ended_by, direct, threads, ..., pace_*,
- *                  merge.*), so that a key means one thing in every
- *                  result: a custom phase names what it did in keys of
- *                  its own ("record_bytes", "fsyncs")
+ *                  letter, and none the library sets in a custom phase's
+ *                  result itself (engine, engine_queue_depth, file_bytes,
+ *                  sync, seed, run_stop_*, cache_drop, pace_*, and the
+ *                  merge's merge.*). A key another phase's result has
+ *                  (fsync, block_bytes, direct, ...) means what it means
+ *                  there (docs/result-json.md), so that the results read
+ *                  alike: diskbench-mpi's phases give fsync so
  * @param[in] value at most 4096 bytes, no control characters
  * @return 0; -EINVAL for a NULL argument or a key or value outside those
  *         rules (the last error says which); -ENOMEM

@@ -287,7 +287,7 @@ DISKBENCH_API const char *diskbench_result_errmsg(const struct diskbench_result 
  * Numbers are in decimal, flags "true" or "false". A user's own result
  * takes keys of its own with diskbench_result_set_config(), and a custom
  * phase gives its result keys with diskbench_custom_set_config(): any but
- * those the library sets in a phase's result.
+ * those the library sets in a custom phase's result itself.
  * @{
  */
 

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <diskbench/error.h>
 #include <diskbench/phase.h>
 
 #include "phase/phase-internal.h"
@@ -140,6 +141,118 @@ DISKBENCH_API int diskbench_custom_test_file(struct diskbench_custom_ctx *ctx,
 {
 	DISKBENCH__API_RETURN(diskbench_custom_test_file__impl(ctx, min_bytes, handle),
 			      NULL);
+}
+
+/* The flags of phase.h are the engine's own. */
+_Static_assert(DISKBENCH_CUSTOM_FILE_DIRECT == DISKBENCH_OPEN_DIRECT &&
+	       DISKBENCH_CUSTOM_FILE_SYNC == DISKBENCH_OPEN_SYNC,
+	       "diskbench_custom_file() flags differ from DISKBENCH_OPEN_*");
+
+/* The path of a handle of the phase's, for a message: one of its files,
+ * the test file, or "handle N". */
+static const char *handle_name(const struct diskbench_custom_ctx *ctx,
+			       int64_t handle, char *buf, size_t size)
+{
+	const struct diskbench_target *t = ctx->ctx->target;
+
+	for (uint32_t n = 0; n < DISKBENCH_CUSTOM_MAX_FILES; n++)
+		if (ctx->files[n].open && ctx->files[n].h == handle)
+			return t->extra[ctx->files[n].extra].path;
+	if (ctx->test.open && ctx->test.h == handle)
+		return t->test_path;
+	snprintf(buf, size, "handle %" PRId64, handle);
+	return buf;
+}
+
+/*
+ * One request through the phase's engine, as the built-in phases make
+ * theirs: -EINTR asked again, up to DISKBENCH_ENGINE_MAX_EINTR times in a
+ * row; more bytes than asked for is the engine's error (-EIO). A failure
+ * is said in the last error, naming the file and the offset; the phase's
+ * error is what its op returns.
+ */
+static int64_t custom_io(struct diskbench_custom_ctx *ctx, int op,
+			 int64_t handle, void *rbuf, const void *wbuf,
+			 uint64_t len, uint64_t offset)
+{
+	static const char *const what[] = { "read", "write", "fsync" };
+	const struct diskbench_engine *e = ctx->ctx->engine;
+	uint32_t tries = 0;
+	int64_t r;
+	char at[48], hn[32];
+
+	do {
+		r = op == 0 ? diskbench__engine_read(e, handle, rbuf, len, offset)
+		  : op == 1 ? diskbench__engine_write(e, handle, wbuf, len, offset)
+			    : diskbench__engine_fsync(e, handle);
+	} while (r == -EINTR && ++tries < DISKBENCH_ENGINE_MAX_EINTR);
+	if (r >= 0 && (op == 2 || (uint64_t)r <= len))
+		return r;
+	if (offset == DISKBENCH_OFFSET_CURRENT)
+		snprintf(at, sizeof(at), " at the file position");
+	else
+		snprintf(at, sizeof(at), " at offset %" PRIu64, offset);
+	if (r >= 0)
+		return diskbench__error_fail(-EIO, "engine \"%s\" returned %" PRId64
+			" bytes for a %" PRIu64 "-byte %s of %s%s", e->name, r,
+			len, what[op], handle_name(ctx, handle, hn, sizeof(hn)), at);
+	return diskbench__error_fail((int)r, "%s %s%s%s: %s", what[op],
+		handle_name(ctx, handle, hn, sizeof(hn)), op == 2 ? "" : at,
+		r == -EINTR ? " (-EINTR each time it was asked)" : "",
+		diskbench_strerror((int)r));
+}
+
+static int64_t diskbench_custom_read__impl(struct diskbench_custom_ctx *ctx,
+					   int64_t handle, void *buf,
+					   uint64_t len, uint64_t offset)
+{
+	DISKBENCH__CHECK_ARG(ctx);
+	if (len)
+		DISKBENCH__CHECK_ARG(buf);
+	return custom_io(ctx, 0, handle, buf, NULL, len, offset);
+}
+
+DISKBENCH_API int64_t diskbench_custom_read(struct diskbench_custom_ctx *ctx,
+					    int64_t handle, void *buf,
+					    uint64_t len, uint64_t offset)
+{
+	uint64_t gen = diskbench__error_gen();
+	int64_t r = diskbench_custom_read__impl(ctx, handle, buf, len, offset);
+
+	return r < 0 ? diskbench__error_api(__func__, (int)r, gen, NULL) : r;
+}
+
+static int64_t diskbench_custom_write__impl(struct diskbench_custom_ctx *ctx,
+					    int64_t handle, const void *buf,
+					    uint64_t len, uint64_t offset)
+{
+	DISKBENCH__CHECK_ARG(ctx);
+	if (len)
+		DISKBENCH__CHECK_ARG(buf);
+	return custom_io(ctx, 1, handle, NULL, buf, len, offset);
+}
+
+DISKBENCH_API int64_t diskbench_custom_write(struct diskbench_custom_ctx *ctx,
+					     int64_t handle, const void *buf,
+					     uint64_t len, uint64_t offset)
+{
+	uint64_t gen = diskbench__error_gen();
+	int64_t r = diskbench_custom_write__impl(ctx, handle, buf, len, offset);
+
+	return r < 0 ? diskbench__error_api(__func__, (int)r, gen, NULL) : r;
+}
+
+static int diskbench_custom_fsync__impl(struct diskbench_custom_ctx *ctx,
+					int64_t handle)
+{
+	DISKBENCH__CHECK_ARG(ctx);
+	return (int)custom_io(ctx, 2, handle, NULL, NULL, 0, 0);
+}
+
+DISKBENCH_API int diskbench_custom_fsync(struct diskbench_custom_ctx *ctx,
+					 int64_t handle)
+{
+	DISKBENCH__API_RETURN(diskbench_custom_fsync__impl(ctx, handle), NULL);
 }
 
 DISKBENCH_API void diskbench_custom_time_from_here(struct diskbench_custom_ctx *ctx)
@@ -297,28 +410,23 @@ static int run_custom(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 }
 
 /*
- * Every key the library sets in a result's configuration, in any phase's
- * (docs/result-json.md's table): a custom phase sets none of them, so
- * that a key means one thing in every result. tests/api/test-phase-custom.c
- * runs each built-in phase and checks that each key it set is refused
- * here.
+ * The keys the library sets in a custom phase's result itself (the run's
+ * describe(), run/run.c: every result's, a paced one's, and cache_drop),
+ * and the merge's (merge.inputs, result/merge.c): a custom phase sets none
+ * of them, where its value would replace the library's or be replaced by
+ * it. Any other key it may set, those of the other phases' included (with
+ * their meaning: diskbench-mpi's phases give fsync and direct).
+ * tests/api/test-phase-custom.c checks that each key a custom phase's
+ * result gets from the library is refused here.
  */
 static bool library_key(const char *key)
 {
 	static const char *const own[] = {
-		/* every phase's, and the run's */
 		"engine", "engine_queue_depth", "file_bytes", "sync", "seed",
 		"run_stop_bytes", "run_stop_ops", "run_stop_time_ns",
-		"cache_drop", "fsync",
-		/* the built-in phases' */
-		"access", "block_bytes", "total_bytes", "bytes_per_call",
-		"queue_depth", "threads", "write_percent", "ops_limit",
-		"time_based", "ended_by", "seeks", "settle", "seek_time_ns",
-		"time_limit_ns", "direct", "end_sync", "files", "dirs", "mode",
-		"min_bytes", "max_bytes", "chunk_bytes",
+		"cache_drop",
 	};
 
-	/* a paced phase's; a merged result's */
 	if (!strncmp(key, "pace_", 5) || !strncmp(key, "merge.", 6))
 		return true;
 	for (size_t i = 0; i < sizeof(own) / sizeof(own[0]); i++)
@@ -341,8 +449,8 @@ static int diskbench_custom_set_config__impl(struct diskbench_custom_ctx *ctx,
 		return err;
 	if (library_key(key))
 		return diskbench__error_fail(-EINVAL,
-			"key \"%s\" is one the library sets in results "
-			"(docs/result-json.md): name the phase's own", key);
+			"key \"%s\" is one the library sets in a custom "
+			"phase's result itself", key);
 	p = ctx->p;
 	for (size_t i = 0; i < p->ncustom_cfg; i++)
 		if (!strcmp(p->custom_cfg[2 * i], key)) {

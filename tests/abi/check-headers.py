@@ -13,7 +13,9 @@ warns with DISKBENCH_DEPRECATION_WARNINGS (so -Werror fails, naming the new
 name), is undeclared with DISKBENCH_DEPRECATE_HARD (where the 1.0 names
 compile); and in C11 diskbench_result_merge() and diskbench_report_add()
 take an array of owned or of borrowed results without a cast, and refuse
-an array of anything else.
+an array of anything else; and a custom phase makes its files and
+requests with <diskbench.h> alone, in 1.0 mode too (no engine writer's
+header).
 
 It checks the layering: a part header includes only parts that come
 before it in the umbrella header's order (common.h and types.h first, the
@@ -109,6 +111,17 @@ MODES = [
       'diskbench/sys/engine.h'],
      'size_t f(void) { struct diskbench_engine_ops o = '
      'DISKBENCH_ENGINE_OPS_INIT; return o.sz; }', True, None),
+    ('a custom phase\'s files and requests without <diskbench/sys/engine.h> '
+     '(examples/custom-phase.c\'s calls), DISKBENCH_DEPRECATE_HARD',
+     ['-std=c99', '-DDISKBENCH_DEPRECATE_HARD'],
+     'int f(struct diskbench_custom_ctx *ctx) { static char b[4096];\n'
+     '  int64_t h; int err = diskbench_custom_file(ctx, 0,\n'
+     '    DISKBENCH_CUSTOM_FILE_DIRECT | DISKBENCH_CUSTOM_FILE_SYNC, &h);\n'
+     '  if (err < 0) return err;\n'
+     '  if (diskbench_custom_write(ctx, h, b, sizeof(b), 0) < 0) return -1;\n'
+     '  diskbench_custom_time_from_here(ctx);\n'
+     '  if (diskbench_custom_read(ctx, h, b, sizeof(b), 0) < 0) return -1;\n'
+     '  return diskbench_custom_fsync(ctx, h); }', True, None),
     ('sys/ for 0.x sources: the engine table through <diskbench.h>',
      ['-std=c99'],
      'size_t f(void) { struct diskbench_engine_ops o = '

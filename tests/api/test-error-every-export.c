@@ -601,7 +601,7 @@ static void bad_phase(void)
 static void bad_ctx(struct diskbench_custom_ctx *ctx)
 {
 	int64_t h;
-	char key[70], *value;
+	char key[70], *value, b[8] = "1234567";
 
 	NUL(diskbench_custom_file, "ctx", diskbench_custom_file(NULL, 0, 0, &h));
 	NUL(diskbench_custom_file, "handle", diskbench_custom_file(ctx, 0, 0, NULL));
@@ -609,6 +609,17 @@ static void bad_ctx(struct diskbench_custom_ctx *ctx)
 	    diskbench_custom_file(ctx, DISKBENCH_CUSTOM_MAX_FILES, 0, &h));
 	BAD(diskbench_custom_file, "flags 0x1", NULL,
 	    diskbench_custom_file(ctx, 0, 1, &h));
+	NUL(diskbench_custom_read, "ctx", diskbench_custom_read(NULL, 0, b, 1, 0));
+	NUL(diskbench_custom_read, "buf", diskbench_custom_read(ctx, 0, NULL, 1, 0));
+	BAD(diskbench_custom_read, "handle -1", "offset 8",
+	    diskbench_custom_read(ctx, -1, b, 1, 8));
+	NUL(diskbench_custom_write, "ctx", diskbench_custom_write(NULL, 0, b, 1, 0));
+	NUL(diskbench_custom_write, "buf", diskbench_custom_write(ctx, 0, NULL, 1, 0));
+	BAD(diskbench_custom_write, "handle -1", "offset 16",
+	    diskbench_custom_write(ctx, -1, b, 1, 16));
+	NUL(diskbench_custom_fsync, "ctx", diskbench_custom_fsync(NULL, 0));
+	BAD(diskbench_custom_fsync, "fsync handle -1", NULL,
+	    diskbench_custom_fsync(ctx, -1));
 	NUL(diskbench_custom_test_file, "ctx", diskbench_custom_test_file(NULL, 0, &h));
 	NUL(diskbench_custom_test_file, "handle",
 	    diskbench_custom_test_file(ctx, 0, NULL));

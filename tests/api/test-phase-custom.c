@@ -154,6 +154,112 @@ static void test_custom_times_only_the_fsync(void **state)
 	assert_int_equal(diskbench_target_file_count(f->t), 0);
 }
 
+/* ---- requests without the engine writers' header ---- */
+
+struct counting {
+	const struct diskbench_engine_ops *in;
+	void *in_ud;
+	unsigned fsyncs, writes, reads;
+};
+
+static int count_fsync(int64_t h, void *ud)
+{
+	struct counting *c = ud;
+
+	c->fsyncs++;
+	return c->in->fsync(h, c->in_ud);
+}
+
+static int64_t count_write(int64_t h, const void *buf, uint64_t len,
+			   uint64_t off, void *ud)
+{
+	struct counting *c = ud;
+
+	c->writes++;
+	return c->in->write(h, buf, len, off, c->in_ud);
+}
+
+static int64_t count_read(int64_t h, void *buf, uint64_t len, uint64_t off,
+			  void *ud)
+{
+	struct counting *c = ud;
+
+	c->reads++;
+	return c->in->read(h, buf, len, off, c->in_ud);
+}
+
+struct rw {
+	uint64_t n;
+	bool checked;
+	int64_t past_end;
+};
+
+/* The README's phase with the calls of <diskbench/phase.h>: append 4 KiB,
+ * time the fsync alone; at the end, read every block back. */
+static int rw_op(struct diskbench_custom_ctx *ctx, uint64_t index,
+		 uint64_t *bytes, void *ud)
+{
+	struct rw *a = ud;
+	char block[4096], back[4096];
+	int64_t h, n;
+	int err = diskbench_custom_file(ctx, 0, DISKBENCH_CUSTOM_FILE_SYNC, &h);
+
+	if (err)
+		return err;
+	if (index == a->n) {
+		for (uint64_t i = 0; i < a->n; i++) {
+			memset(block, 'a' + (int)i, sizeof(block));
+			n = diskbench_custom_read(ctx, h, back, sizeof(back),
+						  i * sizeof(back));
+			if (n != (int64_t)sizeof(back) || memcmp(block, back, sizeof(back)))
+				return -EIO;
+		}
+		a->past_end = diskbench_custom_read(ctx, h, back, sizeof(back),
+						    a->n * sizeof(back));
+		a->checked = true;
+		return DISKBENCH_CUSTOM_DONE;
+	}
+	memset(block, 'a' + (int)index, sizeof(block));
+	n = diskbench_custom_write(ctx, h, block, sizeof(block),
+				   index * sizeof(block));
+	if (n != (int64_t)sizeof(block))
+		return n < 0 ? (int)n : -EIO;
+	diskbench_custom_time_from_here(ctx);
+	*bytes = sizeof(block);
+	return diskbench_custom_fsync(ctx, h);
+}
+
+static void test_custom_requests_without_sys_header(void **state)
+{
+	struct fx *f = *state;
+	struct diskbench_engine_ops ops = DISKBENCH_ENGINE_OPS_INIT;
+	struct diskbench_custom_ctx_ops co = DISKBENCH_CUSTOM_CTX_OPS_INIT;
+	struct counting c = { 0 };
+	struct rw a = { .n = 6 };
+	const struct diskbench_result *r;
+
+	c.in = diskbench_engine_table(f->inner, &c.in_ud);
+	ops.fsync = count_fsync;
+	ops.write = count_write;
+	ops.read = count_read;
+	assert_ok(diskbench_engine_wrap(&f->e, f->inner, &ops, &c));
+	cfx_start(f, f->e);
+	co.op = rw_op;
+	add_ctx_phase(f, "fsync after append", &co, &a);
+	run_execute_ok(f->run);
+	r = diskbench_run_result_get(f->run, 0);
+	assert_string_equal(diskbench_result_name(r), "fsync after append");
+	assert_u64_eq(diskbench_result_ops(r), a.n);
+	assert_u64_eq(diskbench_result_bytes(r), a.n * 4096);
+	assert_true(a.checked);
+	assert_int_equal(a.past_end, 0);       /* the end of the file */
+	/* each through the phase's engine, once */
+	assert_int_equal(c.writes, a.n);
+	assert_int_equal(c.fsyncs, a.n);
+	assert_int_equal(c.reads, a.n + 1);
+	assert_int_equal(diskbench_target_file_count(f->t), 0);
+}
+
 /* ---- the test file, from setup ---- */
 
 struct reader {
@@ -643,28 +749,13 @@ static void test_custom_new_args(void **state)
 /* ---- the keys a custom phase may set ---- */
 
 struct keys {
-	char k[64][72];           /* every key the built-in phases set */
+	char k[64][72];           /* the keys the library gave a custom phase */
 	size_t n;
-	size_t tried, accepted;
-	char accepted_one[72];    /* a library key the custom phase could set */
-	int own;                  /* its own key */
+	size_t accepted;
+	char accepted_one[72];    /* one of them the custom phase could set */
+	int merge, others;
+	int64_t h;
 };
-
-static void keys_add(struct keys *ks, const struct diskbench_result *r)
-{
-	for (size_t i = 0; i < diskbench_result_config_count(r); i++) {
-		const char *k, *v;
-		bool seen = false;
-
-		assert_ok(diskbench_result_config_get(r, i, &k, &v));
-		for (size_t j = 0; j < ks->n; j++)
-			seen |= !strcmp(ks->k[j], k);
-		if (!seen) {
-			assert_true(ks->n < ARRAY_LEN(ks->k));
-			snprintf(ks->k[ks->n++], sizeof(ks->k[0]), "%s", k);
-		}
-	}
-}
 
 static int done_op(struct diskbench_custom_ctx *ctx, uint64_t index,
 		   uint64_t *bytes, void *ud)
@@ -677,104 +768,109 @@ static int keys_setup(struct diskbench_custom_ctx *ctx, void *ud)
 {
 	struct keys *ks = ud;
 
-	for (size_t i = 0; i < ks->n; i++) {
-		ks->tried++;
+	return diskbench_custom_test_file(ctx, 0, &ks->h);
+}
+
+static int keys_op(struct diskbench_custom_ctx *ctx, uint64_t index,
+		   uint64_t *bytes, void *ud)
+{
+	(void)ctx, (void)ud;
+	*bytes = 1;
+	return index == 3 ? DISKBENCH_CUSTOM_DONE : 0;
+}
+
+static int keys_try(struct diskbench_custom_ctx *ctx, void *ud)
+{
+	struct keys *ks = ud;
+
+	for (size_t i = 0; i < ks->n; i++)
 		if (diskbench_custom_set_config(ctx, ks->k[i], "mine") == 0) {
 			ks->accepted++;
 			snprintf(ks->accepted_one, sizeof(ks->accepted_one), "%s",
 				 ks->k[i]);
 		}
-	}
-	ks->own = diskbench_custom_set_config(ctx, "record_bytes", "512");
+	ks->merge = diskbench_custom_set_config(ctx, "merge.inputs", "3");
+	/* keys other phases have, with their meaning */
+	ks->others = diskbench_custom_set_config(ctx, "fsync", "after each write");
+	if (!ks->others)
+		ks->others = diskbench_custom_set_config(ctx, "block_bytes", "4096");
+	if (!ks->others)
+		ks->others = diskbench_custom_set_config(ctx, "direct", "false");
 	return 0;
 }
 
 /*
  * One rule for the keys of a custom phase's configuration
  * (diskbench_custom_set_config(), docs/result-json.md): none the library
- * sets in any phase's result, so that a key means one thing in every
- * result. Every built-in phase runs, paced and not, and each key its
- * result has is refused to a custom phase; a key of its own is taken.
+ * sets in a custom phase's result itself, or a merged one's (merge.*);
+ * those of the other phases it may give, as diskbench-mpi's do. A custom
+ * phase made to get every key the library gives one (the run's stop
+ * conditions, pacing) has its keys refused to
+ * another; fsync, block_bytes and direct are taken and kept.
  */
 static void test_custom_keys_are_not_the_librarys(void **state)
 {
 	struct fx *f = *state;
-	struct diskbench_bonnie_suite_opts bo = DISKBENCH_BONNIE_SUITE_OPTS_INIT;
-	struct diskbench_seq_opts so = DISKBENCH_SEQ_OPTS_INIT;
-	struct diskbench_random_opts ro = DISKBENCH_RANDOM_OPTS_INIT;
-	struct diskbench_pace_opts po = DISKBENCH_PACE_OPTS_INIT;
 	struct diskbench_custom_ctx_ops ops = DISKBENCH_CUSTOM_CTX_OPS_INIT;
+	struct diskbench_pace_opts po = DISKBENCH_PACE_OPTS_INIT;
 	struct diskbench_run_opts rso = DISKBENCH_RUN_OPTS_INIT;
 	struct diskbench_run *run = NULL;
 	struct diskbench_phase *p = NULL;
+	const struct diskbench_result *r;
 	struct keys *ks = calloc(1, sizeof(*ks));
-
-	/* every call takes a little: the time limits come */
-	struct sim_config cfg = { .read_ns = 1000, .write_ns = 1000,
-				  .fsync_ns = 100000, .meta_ns = 1000 };
+	static const char *const some[] = {
+		"engine", "engine_queue_depth", "sync", "seed", "run_stop_bytes",
+		"run_stop_ops", "run_stop_time_ns", "pace_rate_per_sec",
+		"pace_arrival", "pace_late_ns", "pace_seed",
+	};
 
 	assert_non_null(ks);
-	fx_sim(f, &cfg);
-	fx_open(f, UINT64_C(1) << 20, 8192, 0, NULL);
-	rso.stop_bytes = UINT64_C(1) << 40;   /* run_stop_bytes */
+	sim_start(f);
+	rso.stop_bytes = UINT64_C(1) << 40;
+	rso.stop_ops = UINT64_C(1) << 40;
+	rso.stop_time_ns = UINT64_C(1) << 50;
 	assert_ok(diskbench_run_new(&run, f->t, &rso));
-	bo.byte_bytes = 8192;
-	bo.seeks = 20;
-	bo.seekers = 2;
-	bo.seek_time_ns = 1000000;
-	bo.flags = DISKBENCH_BONNIE_NO_SETTLE | DISKBENCH_BONNIE_DROP_CACHE;
-	bo.files = 4;
-	bo.max_bytes = 100;
-	bo.dirs = 2;
-	assert_ok(diskbench_run_add_bonnie(run, &bo));
-	so.flags = DISKBENCH_SEQ_WRITE;
-	so.total_bytes = 65536;
-	so.time_limit_ns = UINT64_C(1) << 40;
-	assert_ok(diskbench_phase_seq_new(&p, &so));
-	po.rate_per_sec = 1e6;
+	ops.setup = keys_setup;
+	ops.op = keys_op;
+	assert_ok(diskbench_phase_custom_ctx_new(&p, "given", &ops, ks));
+	po.rate_per_sec = 1e9;
 	po.seed = 7;
 	assert_ok(diskbench_phase_set_pace(p, &po));
 	assert_ok(diskbench_run_add(run, p));
-	so.flags = 0;
-	so.total_bytes = 0;              /* time-based */
-	so.time_limit_ns = 1000000;
-	assert_ok(diskbench_phase_seq_new(&p, &so));
-	assert_ok(diskbench_run_add(run, p));
-	ro.ops = 10;
-	ro.write_percent = 50;
-	ro.threads = 2;
-	assert_ok(diskbench_phase_random_new(&p, &ro));
-	assert_ok(diskbench_run_add(run, p));
 	run_execute_ok(run);
-	for (size_t i = 0; i < diskbench_run_result_count(run); i++)
-		keys_add(ks, diskbench_run_result_get(run, i));
+	r = diskbench_run_result_get(run, 0);
+	for (size_t i = 0; i < diskbench_result_config_count(r); i++) {
+		const char *k, *v;
+
+		assert_ok(diskbench_result_config_get(r, i, &k, &v));
+		assert_true(ks->n < ARRAY_LEN(ks->k));
+		snprintf(ks->k[ks->n++], sizeof(ks->k[0]), "%s", k);
+	}
 	diskbench_run_free(run);
-	/* what a reader takes as the library's meaning, among them */
-	static const char *const some[] = {
-		"engine", "block_bytes", "fsync", "access", "ended_by", "direct",
-		"threads", "time_based", "pace_rate_per_sec", "run_stop_bytes",
-		"end_sync", "seek_time_ns", "chunk_bytes", "cache_drop",
-	};
 	for (size_t i = 0; i < ARRAY_LEN(some); i++) {
 		bool seen = false;
 
 		for (size_t j = 0; j < ks->n; j++)
 			seen |= !strcmp(ks->k[j], some[i]);
 		if (!seen)
-			fail_msg("no built-in phase set \"%s\"", some[i]);
+			fail_msg("the custom phase's result has no \"%s\"", some[i]);
 	}
 
-	ops.setup = keys_setup;
+	ops.setup = keys_try;
 	ops.op = done_op;
 	add_ctx_phase(f, "keys", &ops, ks);
 	run_execute_ok(f->run);
-	assert_int_equal(ks->tried, ks->n);
 	if (ks->accepted)
-		fail_msg("a custom phase set %zu of the %zu keys the library sets, "
-			 "\"%s\" among them", ks->accepted, ks->n, ks->accepted_one);
-	assert_int_equal(ks->own, 0);
-	assert_string_equal(diskbench_result_config(fx_res(f, 0), "record_bytes"),
-			    "512");
+		fail_msg("a custom phase set %zu of the %zu keys the library gives "
+			 "its result, \"%s\" among them", ks->accepted, ks->n,
+			 ks->accepted_one);
+	assert_int_equal(ks->merge, -EINVAL);
+	assert_int_equal(ks->others, 0);
+	r = fx_res(f, 0);
+	assert_string_equal(diskbench_result_config(r, "fsync"), "after each write");
+	assert_string_equal(diskbench_result_config(r, "block_bytes"), "4096");
+	assert_string_equal(diskbench_result_config(r, "direct"), "false");
+	assert_string_not_equal(diskbench_result_config(r, "engine"), "mine");
 	free(ks);
 }
 
@@ -783,6 +879,7 @@ int main(void)
 #define T(fn) cmocka_unit_test_setup_teardown(fn, fx_setup_wrap, fx_teardown)
 	const struct CMUnitTest tests[] = {
 		T(test_custom_times_only_the_fsync),
+		T(test_custom_requests_without_sys_header),
 		T(test_custom_test_file),
 		T(test_custom_set_config),
 		T(test_custom_teardown_after_failed_setup),

@@ -265,6 +265,38 @@ def test_context_phase(tdir):
         a.kept.file(0)
 
 
+def test_context_phase_requests(tdir):
+    """ctx.write/read/fsync: the phase's engine without its table
+    (diskbench_custom_write, _read, _fsync)."""
+    seen = {}
+
+    def op(ctx, index):
+        h = ctx.file(0)
+        if index < 4:
+            assert ctx.write(h, bytes([65 + index]) * 4096, index * 4096) == 4096
+            ctx.time_from_here()
+            ctx.fsync(h)
+            return 4096
+        buf = bytearray(4096)
+        seen["back"] = [ctx.read(h, buf, i * 4096) == 4096 and bytes(buf[:1])
+                        for i in range(4)]
+        seen["end"] = ctx.read(h, buf, 4 * 4096)
+        with pytest.raises(diskbench.DiskbenchError) as e:
+            ctx.write(-1, b"x", 0)
+        seen["bad"] = (e.value.errno, str(e.value))
+        with pytest.raises(diskbench.DiskbenchError):
+            ctx.fsync(-1)
+        return DONE
+    with diskbench.Target(tdir, file_size=MiB) as t:
+        run = diskbench.Run(t)
+        run.add(diskbench.ContextPhase("append, read back", op))
+        (r,) = run.execute()
+    assert r.ops == 4 and r.errno == 0, r.errmsg
+    assert seen["back"] == [b"A", b"B", b"C", b"D"] and seen["end"] == 0
+    assert seen["bad"][0] == errno.EBADF
+    assert "diskbench_custom_write: write handle -1 at offset 0" in seen["bad"][1]
+
+
 def test_context_phase_calls_are_checked(tdir):
     errs = []
 

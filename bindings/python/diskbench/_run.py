@@ -13,8 +13,8 @@ from . import _lib as C
 from ._common import (Closeable, DiskbenchError, DiskbenchValueError, PathArg,
                       _CallbackErrors, _lock, _Ref, _View, check, check_bool,
                       check_int, cpath, cstr, decode, errno_of, raise_first,
-                      seconds_to_ns, u32, u64)
-from ._engine import Engine, EngineTable
+                      i64, seconds_to_ns, u32, u64)
+from ._engine import Engine, EngineTable, _buf_arg, _offset_arg
 from ._stats import PhaseKind, Result
 
 _U64_MAX = C.U64_MAX
@@ -551,6 +551,34 @@ class CustomContext:
               "custom_test_file")
         return h.value
 
+    def read(self, handle: int, buf: Any, offset: Optional[int] = None) -> int:
+        """Reads up to len(buf) bytes into buf (a Buffer, a bytearray, a
+        writable memoryview) at offset (None: the file position) through
+        the phase's engine (diskbench_custom_read); returns the bytes
+        read, 0 at the end of the file."""
+        p = self._p()
+        addr, n = _buf_arg(buf, True, "buf")
+        off = _U64_MAX if offset is None else _offset_arg(offset)
+        return check(C.custom_read(p, i64(handle, "handle"), addr, n, off),
+                     "custom_read")
+
+    def write(self, handle: int, data: Any,
+              offset: Optional[int] = None) -> int:
+        """Writes data (a Buffer, bytes, any bytes-like object) at offset
+        (None: the file position) through the phase's engine
+        (diskbench_custom_write); returns the bytes written."""
+        p = self._p()
+        addr, n = _buf_arg(data, False, "data")
+        off = _U64_MAX if offset is None else _offset_arg(offset)
+        return check(C.custom_write(p, i64(handle, "handle"), addr, n, off),
+                     "custom_write")
+
+    def fsync(self, handle: int) -> None:
+        """Flushes a file of the phase's to the device through its engine
+        (diskbench_custom_fsync)."""
+        p = self._p()
+        check(C.custom_fsync(p, i64(handle, "handle")), "custom_fsync")
+
     def time_from_here(self) -> None:
         """Leaves what the current operation did so far out of its time."""
         C.custom_time_from_here(self._p())
@@ -562,8 +590,9 @@ class CustomContext:
     def set_config(self, key: str, value: str) -> None:
         """Adds ``key = value`` to the phase's result configuration
         (diskbench_custom_set_config): a key of 1 to 64 of a-z, 0-9, '_'
-        and '.', none the library sets in any phase's result (engine,
-        block_bytes, fsync, ...: docs/result-json.md); the last value of a key
+        and '.', none the library sets in a custom phase's result itself
+        (engine, seed, pace_*, ...); a key of the built-in phases' (fsync,
+        direct) means what it means there; the last value of a key
         wins."""
         p = self._p()
         check(C.custom_set_config(p, cstr(key, "key"), cstr(value, "value")),
