@@ -36,6 +36,11 @@ enum fault {
 	Q_REAP_EINTR,    /* reap: -EINTR for ever */
 	Q_RESULT_EINTR,  /* each request completes with -EINTR */
 	Q_RESULT_MORE,   /* each request moves len bytes, says 2 x len */
+	Q_SUBMIT_MORE,   /* submit: says it took one more than given */
+	Q_SUBMIT_EIO,    /* submit: -EIO */
+	Q_REAP_MORE,     /* reap: says it reaped one more than asked */
+	Q_REAP_EIO,      /* reap: -EIO, requests in flight */
+	Q_SUBMIT_ONE,    /* submit: takes one request a call (no fault) */
 };
 
 struct faulty {
@@ -120,8 +125,21 @@ static int f_submit(struct diskbench_io *const *ios, uint32_t n, void *ud)
 		faulty_answer(f);
 		return f->fault == Q_SUBMIT_EINTR ? -EINTR : 0;
 	}
-	for (i = 0; i < n && f->nq < DEPTH; i++)
+	if (f->fault == Q_SUBMIT_EIO) {
+		faulty_answer(f);
+		return -EIO;
+	}
+	for (i = 0; i < n && f->nq < DEPTH; i++) {
 		f->q[f->nq++] = ios[i];
+		if (f->fault == Q_SUBMIT_ONE && n > 1) {
+			faulty_answer(f);
+			return 1;
+		}
+	}
+	if (f->fault == Q_SUBMIT_MORE && i) {
+		faulty_answer(f);
+		return (int)i + 1;
+	}
 	return i ? (int)i : -EBUSY;
 }
 
@@ -133,9 +151,14 @@ static int f_reap(struct diskbench_io **done, uint32_t max, uint32_t min,
 
 	if (min > f->nq)
 		return -EINVAL;
-	if (f->fault == Q_REAP_EINTR && f->nq) {
+	if ((f->fault == Q_REAP_EINTR || f->fault == Q_REAP_EIO) && f->nq) {
 		faulty_answer(f);
-		return -EINTR;
+		return f->fault == Q_REAP_EINTR ? -EINTR : -EIO;
+	}
+	if (f->fault == Q_REAP_MORE && f->nq) {
+		/* nothing taken from the queue: the library must not look */
+		faulty_answer(f);
+		return (int)max + 1;
 	}
 	while (n < max && f->nq) {
 		struct diskbench_io *io = f->q[0];
@@ -307,10 +330,14 @@ static void try_one(const struct trial *tr)
 		if (!strstr(diskbench_run_errmsg(run), tr->want_msg))
 			fail_msg("errmsg \"%s\" lacks \"%s\"",
 				 diskbench_run_errmsg(run), tr->want_msg);
-		/* The engine and the phase named once, the file too. */
-		assert_non_null(strstr(diskbench_run_errmsg(run), "engine \"faulty\""));
+		/* The engine named (but for its own error, which is
+		 * said as the system's), the file too. */
+		if (tr->fault != Q_SUBMIT_EIO && tr->fault != Q_REAP_EIO)
+			assert_non_null(strstr(diskbench_run_errmsg(run), "engine \"faulty\""));
 		assert_non_null(strstr(diskbench_run_errmsg(run), dir));
-		if (tr->fault != Q_REAP_EINTR)
+		/* Only a request's fault has an offset to name. */
+		if (tr->fault != Q_REAP_EINTR && tr->fault != Q_REAP_MORE &&
+		    tr->fault != Q_REAP_EIO && tr->fault != Q_SUBMIT_MORE)
 			assert_non_null(strstr(diskbench_run_errmsg(run), "at offset"));
 	}
 	assert_int_equal(diskbench_run_result_count(run), 1);
@@ -483,6 +510,58 @@ static void test_faults_more_than_asked(void **state)
 	alarm(0);
 }
 
+/*
+ * Submit and reap breaking their contract: more requests taken or reaped
+ * than given or asked for, refused with -EIO naming the engine and both
+ * counts; an error of their own, the phase's error, naming what was done
+ * and the file. A submit that takes one request a call is no fault.
+ */
+static void test_faults_queue_contract(void **state)
+{
+	static const struct trial trials[] = {
+		{ Q_SUBMIT_MORE, P_QSEQ_WRITE, true, false,
+		  "engine \"faulty\" took 5 requests of the 4 submitted for" },
+		{ Q_REAP_MORE, P_QSEQ_READ, true, false,
+		  "engine \"faulty\" reaped 5 requests, more than the 4 asked for, on" },
+		{ Q_SUBMIT_EIO, P_QSEQ_WRITE, true, false,
+		  ": Input/output error" },
+		{ Q_REAP_EIO, P_QSEQ_READ, true, false,
+		  "reap " },
+	};
+	struct diskbench_target_opts to = DISKBENCH_TARGET_OPTS_INIT;
+	struct faulty f = { .fault = Q_SUBMIT_ONE };
+	struct diskbench_engine *e;
+	struct diskbench_target *t = NULL;
+	struct diskbench_run *run = NULL;
+	char *dir;
+
+	(void)state;
+	alarm(WATCHDOG_S);
+	for (size_t i = 0; i < ARRAY_LEN(trials); i++)
+		try_one(&trials[i]);
+	/* One request a call: all written, each once. */
+	dir = tdir_new();
+	atomic_init(&f.answers, 0);
+	e = faulty_engine(&f, true);
+	to.engine = e;
+	to.file_bytes = FILE_BYTES;
+	to.block_bytes = BLOCK;
+	assert_ok(diskbench_target_new(&t, dir, &to, NULL));
+	assert_ok(diskbench_run_new(&run, t, NULL));
+	assert_ok(diskbench_run_add(run, make_phase(P_QSEQ_WRITE)));
+	run_execute_ok(run);
+	assert_true(atomic_load(&f.answers) > 0);
+	assert_u64_eq(diskbench_result_ops(diskbench_run_result(run, 0)), FILE_BYTES / BLOCK);
+	assert_u64_eq(diskbench_result_bytes(diskbench_run_result(run, 0)), FILE_BYTES);
+	diskbench_run_free(run);
+	diskbench_target_free(t);
+	diskbench_engine_free(e);
+	assert_dir_empty(dir);
+	tdir_remove(dir);
+	free(dir);
+	alarm(0);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -490,6 +569,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_faults_eintr_forever_queued),
 		cmocka_unit_test(test_faults_eintr_under_bound),
 		cmocka_unit_test(test_faults_more_than_asked),
+		cmocka_unit_test(test_faults_queue_contract),
 	};
 
 	/* A test's name (or a pattern) as argument runs only that one. */
