@@ -173,6 +173,10 @@ static void bad_engine(void)
 	NUL(diskbench_engine_wrap, "ops", diskbench_engine_wrap(&e, ENG, NULL, NULL));
 	o.sz = 0;
 	SZ0(diskbench_engine_wrap, diskbench_engine_wrap(&e, ENG, &o, NULL));
+	diskbench_engine_ops_init(&o, sizeof(o));
+	o.queue_depth = DISKBENCH_ENGINE_MAX_QUEUE_DEPTH + 1;
+	BAD(diskbench_engine_wrap, "queue_depth 4097", "4096",
+	    diskbench_engine_wrap(&e, ENG, &o, NULL));
 	assert_null(e);
 }
 
@@ -688,6 +692,9 @@ static void bad_target_run(void)
 	to.name_prefix = "a/b";
 	BAD(diskbench_target_new, "name_prefix \"a/b\"", NULL,
 	    diskbench_target_new(&t, F->dir, &to, NULL));
+	to.name_prefix = "p12345678901234567890123456789012345678901234567890123456789012345";
+	BAD(diskbench_target_new, "name_prefix", "64",
+	    diskbench_target_new(&t, F->dir, &to, NULL));
 	assert_null(t);
 	NUL(diskbench_target_cleanup, "target", diskbench_target_cleanup(NULL));
 
@@ -875,6 +882,10 @@ static void bad_report(void)
 	BAD(diskbench_compare_new, "outlier_factor 0.5", NULL,
 	    diskbench_compare_new(&c, REP, &co));
 	co.outlier_factor = 0;
+	co.same_pct = 100;
+	BAD(diskbench_compare_new, "same_pct 100", NULL,
+	    diskbench_compare_new(&c, REP, &co));
+	co.same_pct = 0;
 	rules.sz = 0;
 	co.rules = &rules;
 	SZ0(diskbench_compare_new, diskbench_compare_new(&c, REP, &co));
