@@ -251,7 +251,8 @@ int fx_probe(enum fx_variant v, uint64_t file_bytes, uint32_t block_bytes,
 		}
 		if (rc == -ENOTSUP) {
 			printf("SKIP: diskbench_engine_io_uring_new() says -ENOTSUP: no "
-			       "io_uring in this build or kernel\n");
+			       "io_uring in this build%s\n", fx_platform_none()
+			       ? " (without a platform: -Dplatform=none)" : " or kernel");
 			return 77;
 		}
 		if (rc) {
@@ -279,7 +280,9 @@ int fx_probe(enum fx_variant v, uint64_t file_bytes, uint32_t block_bytes,
 			return 1;
 		}
 		if (rc == -ENOTSUP) {
-			printf("SKIP: O_DIRECT does not work under /tmp: %s\n", msg);
+			printf("SKIP: O_DIRECT %s: %s\n", fx_platform_none()
+			       ? "refused, as a build without a platform must"
+			       : "does not work under /tmp", msg);
 			diskbench_free(msg);
 			return 77;
 		}
