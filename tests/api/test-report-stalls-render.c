@@ -169,7 +169,8 @@ static char *insert_before_each(const char *doc, const char *anchor,
 
 /* The phase as read back from JSON, with its device figures and its
  * wait, in a run of the name given; twice in that run (two phases of
- * one name and kind) when asked. */
+ * one name and kind) when asked, with 7 slow operations and 2 waits
+ * dropped from its logs. */
 static void read_into(struct diskbench_report *back, bool only_held,
 		      const char *name, bool twice)
 {
@@ -192,6 +193,16 @@ static void read_into(struct diskbench_report *back, bool only_held,
 	dev = device_json(only_held);
 	doc = insert_before_each(j, "\"error\": null", dev);
 	free(j);
+	if (twice) {
+		/* what the logs could not hold: slow operations and waits
+		 * dropped */
+		j = insert_before_each(doc, "\"waits\": [", "\"waits_dropped\": 2, ");
+		free(doc);
+		doc = j;
+		j = test_replace(doc, "\"dropped\": 0", "\"dropped\": 7");
+		free(doc);
+		doc = j;
+	}
 	free(dev);
 	rc = diskbench_report_read(back, DISKBENCH_FORMAT_JSON, doc, strlen(doc), "held.json");
 	free(doc);
@@ -319,8 +330,14 @@ static void test_written(void **state)
 	assert_has(out, "below the block layer: sdb held 3 requests for 0.600 s and completed none");
 	assert_has(out, "above the device: nothing in flight on sda for 0.200 s");
 	assert_has(out, "the device was busy: sda completed 240 requests (1.97 MB)");
+	/* the slow operations the log dropped */
+	assert_has(out, "0 more in the JSON, 7 over the threshold not logged");
 	/* the second phase of one name and kind is told apart */
 	assert_has(out, "<h3>put_block <span class=\"kind\">bonnie++ block write, #2</span></h3>");
+	free(out);
+	out = written(r, DISKBENCH_FORMAT_JSON);
+	assert_has(out, "\"waits_dropped\": 2");
+	assert_has(out, "\"dropped\": 7");
 	free(out);
 	out = written(r, DISKBENCH_FORMAT_BONNIE_TEXT);
 	assert_has(out, "held             1G");
