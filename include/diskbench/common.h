@@ -108,7 +108,7 @@
  * and `nullptr` in C++11 and later (`NULL` before), so that a C++ program
  * built with `-Wzero-as-null-pointer-constant -Werror` takes the macros as
  * they are (clang++ warns of `NULL` too).
- * @since 1.8
+ * @since 1.9
  */
 #if defined(__cplusplus) && (__cplusplus >= 201103L || \
 	(defined(_MSVC_LANG) && _MSVC_LANG >= 201103L))
@@ -124,14 +124,14 @@
  * @p v converted to @p type in the headers' macros: `((type)(v))` in C,
  * `static_cast<type>(v)` in C++, so that a C++ program built with
  * `-Wold-style-cast -Werror` takes the macros as they are.
- * @since 1.8
+ * @since 1.9
  */
 /**
  * @def DISKBENCH_PTR_CAST(type, p)
  * Pointer @p p seen as another object pointer @p type (bytes of a struct,
  * as DISKBENCH_HAS_FIELD() reads them): `((type)(p))` in C,
  * `reinterpret_cast<type>(p)` in C++.
- * @since 1.8
+ * @since 1.9
  */
 #ifdef __cplusplus
 # define DISKBENCH_CAST(type, v) (static_cast<type>(v))

@@ -38,7 +38,7 @@ struct diskbench_engine;
  * or random phase asking for a deeper queue is refused when it is made;
  * one asking for more than its run's engine takes is refused when the
  * run executes, the message naming both depths.
- * @since 1.8
+ * @since 1.9
  */
 #define DISKBENCH_ENGINE_MAX_QUEUE_DEPTH UINT32_C(4096)
 

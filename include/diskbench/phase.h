@@ -510,10 +510,10 @@ diskbench_phase_custom_ctx_new(struct diskbench_phase **out, const char *name,
 
 /** diskbench_custom_file() flag: open with O_DIRECT (the value of
  *  DISKBENCH_OPEN_DIRECT, which a custom phase need not include
- *  <diskbench/sys/engine.h> for). @since 1.8 */
+ *  <diskbench/sys/engine.h> for). @since 1.9 */
 #define DISKBENCH_CUSTOM_FILE_DIRECT UINT32_C(0x08)
 /** diskbench_custom_file() flag: each write reaches the device before it
- *  returns, O_SYNC (the value of DISKBENCH_OPEN_SYNC). @since 1.8 */
+ *  returns, O_SYNC (the value of DISKBENCH_OPEN_SYNC). @since 1.9 */
 #define DISKBENCH_CUSTOM_FILE_SYNC UINT32_C(0x10)
 
 /**
@@ -620,7 +620,7 @@ DISKBENCH_API int diskbench_custom_test_file(struct diskbench_custom_ctx *ctx,
  *         @p ctx, or a NULL @p buf with @p len above 0; else the engine's
  *         negative errno, the last error naming the file and the offset.
  *         The phase's error is what its op returns.
- * @since 1.8
+ * @since 1.9
  */
 DISKBENCH_API int64_t diskbench_custom_read(struct diskbench_custom_ctx *ctx,
 					    int64_t handle, void *buf,
@@ -638,7 +638,7 @@ DISKBENCH_API int64_t diskbench_custom_read(struct diskbench_custom_ctx *ctx,
  * @return the bytes written; -EINVAL for a NULL @p ctx, or a NULL @p buf
  *         with @p len above 0; else the engine's negative errno
  *         (-ENOSPC, -EIO), the last error naming the file and the offset
- * @since 1.8
+ * @since 1.9
  */
 DISKBENCH_API int64_t diskbench_custom_write(struct diskbench_custom_ctx *ctx,
 					     int64_t handle, const void *buf,
@@ -652,7 +652,7 @@ DISKBENCH_API int64_t diskbench_custom_write(struct diskbench_custom_ctx *ctx,
  * @param[in] handle the file's handle
  * @return 0; -EINVAL for a NULL @p ctx; else the engine's negative errno,
  *         the last error naming the file
- * @since 1.8
+ * @since 1.9
  */
 DISKBENCH_API int diskbench_custom_fsync(struct diskbench_custom_ctx *ctx,
 					 int64_t handle);

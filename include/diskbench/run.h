@@ -510,7 +510,7 @@ DISKBENCH_API void diskbench_run_sweep_opts_init(struct diskbench_run_sweep_opts
  * `PREFIX.PID.files[.N]`, N from 1 to 999, a custom phase's file
  * `PREFIX.PID.custom.K`, K from 0); no process PID exists; the caller
  * owns it (root: any owner); its type is what we make; and it bears the
- * mark the target set on it when it made it (since 1.8): an extended
+ * mark the target set on it when it made it (since 1.9): an extended
  * attribute `user.diskbench` naming its kind, PID and its own inode
  * number, read through the sweep's descriptor of it (a copy of a marked
  * file, on another inode, is not ours). Inside a marked tree, entries
