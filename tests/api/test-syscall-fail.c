@@ -1,8 +1,8 @@
 /*
  * tests/api/test-syscall-fail.c: system calls that fail where a test
  * cannot make the kernel fail them (fsync, close, rename, fchmod, fchown,
- * linkat, openat, faccessat, fstat, fstatat, write, fdatasync), and the
- * races of another process acting between two calls.
+ * linkat, openat, faccessat, fstat, fstatat, write, fdatasync, getrusage),
+ * and the races of another process acting between two calls.
  *
  * This program defines those functions itself: the dynamic linker binds
  * the library's calls to them (as tests/api/test-alloc-fail.c does for
@@ -39,12 +39,13 @@
 enum sc {
 	SC_WRITE, SC_FSYNC, SC_FDATASYNC, SC_CLOSE, SC_RENAMEAT, SC_FCHMOD,
 	SC_FCHOWN, SC_LINKAT, SC_OPENAT, SC_FACCESSAT, SC_FSTAT, SC_FSTATAT,
-	SC_N
+	SC_GETRUSAGE, SC_N
 };
 
 static const char *const sc_names[SC_N] = {
 	"write", "fsync", "fdatasync", "close", "renameat", "fchmod",
 	"fchown", "linkat", "openat", "faccessat", "fstat", "fstatat",
+	"getrusage",
 };
 
 /* What an armed call does: lets `pass` calls through, then fails `n`
@@ -272,6 +273,14 @@ int fstatat(int dirfd, const char *path, struct stat *st, int flags)
 	if (fail_now(SC_FSTATAT))
 		return -1;
 	return next_fstatat(dirfd, path, st, flags);
+}
+
+int getrusage(__rusage_who_t who, struct rusage *ru)
+{
+	NEXT(getrusage);
+	if (fail_now(SC_GETRUSAGE))
+		return -1;
+	return next_getrusage(who, ru);
 }
 
 /* ------------------------------------------------------------------ */
@@ -725,6 +734,54 @@ static void test_sync_engine_calls(void **state)
 	wf_assert_list(&f->d, "out.json");
 }
 
+/* ---- the CPU time, and a recorder's merge ---- */
+
+static void assert_rec_said(const struct diskbench_recorder *rec, const char *what)
+{
+	if (!strstr(diskbench_recorder_errmsg(rec), what))
+		fail_msg("recorder's errmsg \"%s\" lacks \"%s\"",
+			 diskbench_recorder_errmsg(rec), what);
+}
+
+static void test_cpu_time_fails(void **state)
+{
+	struct diskbench_recorder_opts ro = DISKBENCH_RECORDER_OPTS_INIT;
+	struct diskbench_recorder *rec, *dst;
+	struct diskbench_result *res;
+	uint64_t u, sy;
+
+	(void)state;
+	arm(SC_GETRUSAGE, 0, EPERM);
+	assert_rc(diskbench_cpu_time(&u, &sy), -EPERM);
+	disarm();
+	assert_ok(diskbench_recorder_new(&rec, NULL));
+	/* at the begin: the recorder has not begun */
+	arm(SC_GETRUSAGE, 0, EPERM);
+	assert_rc(diskbench_recorder_begin(rec, 1000), -EPERM);
+	disarm();
+	assert_rec_said(rec, "reading the CPU time");
+	assert_rc(diskbench_recorder_end(rec, 2000), -EINVAL);
+	/* at the end: ended all the same, the error kept */
+	assert_ok(diskbench_recorder_begin(rec, 1000));
+	assert_ok(diskbench_recorder_record(rec, 1000, 1000 + 60000000, 512));
+	arm(SC_GETRUSAGE, 0, EPERM);
+	assert_rc(diskbench_recorder_end(rec, 2000 + 60000000), -EPERM);
+	disarm();
+	assert_rec_said(rec, "reading the CPU time");
+	/* Merged into a recorder that keeps no slow-operation log: it has
+	 * one now, with the slow operation, and the error too. */
+	ro.slow_threshold_ns = UINT64_MAX;
+	assert_ok(diskbench_recorder_new(&dst, &ro));
+	assert_ok(diskbench_recorder_merge(dst, rec));
+	assert_rec_said(dst, "reading the CPU time");
+	assert_u64_eq(diskbench_recorder_ops(dst), 1);
+	assert_ok(diskbench_result_new(&res, "m", DISKBENCH_PHASE_SEQ_WRITE, dst));
+	assert_int_equal(diskbench_result_slow_count(res), 1);
+	diskbench_result_free(res);
+	diskbench_recorder_free(dst);
+	diskbench_recorder_free(rec);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -744,6 +801,7 @@ int main(void)
 		T(test_journal_flush_fails),
 		T(test_sync_engine_calls),
 #undef T
+		cmocka_unit_test(test_cpu_time_fails),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
