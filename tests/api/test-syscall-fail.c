@@ -782,6 +782,50 @@ static void test_cpu_time_fails(void **state)
 	diskbench_recorder_free(rec);
 }
 
+/* A phase that cannot read the CPU time at its start fails, saying so;
+ * a paced one too, at its response time's start. */
+static void test_phase_cpu_time_fails(void **state)
+{
+	struct wfx *f = *state;
+
+	for (int paced = 0; paced < 2; paced++) {
+		struct diskbench_target_opts to = DISKBENCH_TARGET_OPTS_INIT;
+		struct diskbench_seq_opts so = DISKBENCH_SEQ_OPTS_INIT;
+		struct diskbench_pace_opts po = DISKBENCH_PACE_OPTS_INIT;
+		struct diskbench_engine *e;
+		struct diskbench_target *t;
+		struct diskbench_run *run;
+		struct diskbench_phase *p;
+		int rc;
+
+		assert_ok(diskbench_engine_null_new(&e));
+		to.engine = e;
+		to.file_bytes = 64 << 10;
+		to.block_bytes = 4096;
+		assert_ok(diskbench_target_new(&t, f->d.dir, &to, NULL));
+		assert_ok(diskbench_run_new(&run, t, NULL));
+		so.flags = DISKBENCH_SEQ_WRITE;
+		assert_ok(diskbench_phase_seq_new(&p, &so));
+		if (paced) {
+			po.rate_per_sec = 1e6;
+			assert_ok(diskbench_phase_set_pace(p, &po));
+		}
+		assert_ok(diskbench_run_add(run, p));
+		/* The phase's own recorder's start, then the response
+		 * time's. */
+		arm(SC_GETRUSAGE, (unsigned)paced, EPERM);
+		rc = diskbench_run_execute(run);
+		disarm();
+		assert_rc(rc, -EPERM);
+		if (!strstr(diskbench_run_errmsg(run), "read CPU time"))
+			fail_msg("\"%s\"", diskbench_run_errmsg(run));
+		diskbench_run_free(run);
+		diskbench_target_free(t);
+		diskbench_engine_free(e);
+	}
+	wf_assert_list(&f->d, "out.json");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -800,6 +844,7 @@ int main(void)
 		T(test_swapped_between_check_and_open),
 		T(test_journal_flush_fails),
 		T(test_sync_engine_calls),
+		T(test_phase_cpu_time_fails),
 #undef T
 		cmocka_unit_test(test_cpu_time_fails),
 	};
