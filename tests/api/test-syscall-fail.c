@@ -1,7 +1,8 @@
 /*
  * tests/api/test-syscall-fail.c: system calls that fail where a test
  * cannot make the kernel fail them (fsync, close, rename, fchmod, fchown,
- * linkat, openat, faccessat, fstat, fstatat, write, fdatasync, getrusage),
+ * linkat, openat, faccessat, fstat, fstatat, write, fdatasync, getrusage,
+ * mkdirat),
  * and the races of another process acting between two calls.
  *
  * This program defines those functions itself: the dynamic linker binds
@@ -39,13 +40,13 @@
 enum sc {
 	SC_WRITE, SC_FSYNC, SC_FDATASYNC, SC_CLOSE, SC_RENAMEAT, SC_FCHMOD,
 	SC_FCHOWN, SC_LINKAT, SC_OPENAT, SC_FACCESSAT, SC_FSTAT, SC_FSTATAT,
-	SC_GETRUSAGE, SC_N
+	SC_GETRUSAGE, SC_MKDIRAT, SC_N
 };
 
 static const char *const sc_names[SC_N] = {
 	"write", "fsync", "fdatasync", "close", "renameat", "fchmod",
 	"fchown", "linkat", "openat", "faccessat", "fstat", "fstatat",
-	"getrusage",
+	"getrusage", "mkdirat",
 };
 
 /* What an armed call does: lets `pass` calls through, then fails `n`
@@ -273,6 +274,14 @@ int fstatat(int dirfd, const char *path, struct stat *st, int flags)
 	if (fail_now(SC_FSTATAT))
 		return -1;
 	return next_fstatat(dirfd, path, st, flags);
+}
+
+int mkdirat(int dirfd, const char *path, mode_t mode)
+{
+	NEXT(mkdirat);
+	if (fail_now(SC_MKDIRAT))
+		return -1;
+	return next_mkdirat(dirfd, path, mode);
 }
 
 int getrusage(__rusage_who_t who, struct rusage *ru)
@@ -826,6 +835,108 @@ static void test_phase_cpu_time_fails(void **state)
 	wf_assert_list(&f->d, "out.json");
 }
 
+/* The small-file phases' tree: its directories' mkdir refused or every
+ * name taken, the one just made not found as made. Each fails the phase
+ * with its errno and a message saying what failed; what was made and is
+ * ours is removed. */
+/* What the hook of the tree's first mkdir arms: the next call of
+ * hook_sc fails with hook_err. */
+static enum sc hook_sc;
+static int hook_err;
+
+static void next_hook(void)
+{
+	arm(hook_sc, 0, hook_err);
+}
+
+static int run_files(struct wfx *f, enum sc sc, unsigned pass, unsigned n,
+		     int err, const char **msg)
+{
+	static char said[512];
+	struct diskbench_target_opts to = DISKBENCH_TARGET_OPTS_INIT;
+	struct diskbench_files_opts fo = DISKBENCH_FILES_OPTS_INIT;
+	struct diskbench_engine *e;
+	struct diskbench_target *t;
+	struct diskbench_run *run;
+	struct diskbench_phase *p;
+	int rc;
+
+	assert_ok(diskbench_engine_sync_new(&e));
+	to.engine = e;
+	assert_ok(diskbench_target_new(&t, f->d.dir, &to, NULL));
+	assert_ok(diskbench_run_new(&run, t, NULL));
+	fo.files = 8;
+	fo.dirs = 2;
+	assert_ok(diskbench_phase_files_new(&p, DISKBENCH_PHASE_SEQ_CREATE, &fo));
+	assert_ok(diskbench_run_add(run, p));
+	/* armed once the target is made: the phase's calls fail; with
+	 * SC_N, the call armed at the tree's first mkdir by the hook */
+	if (sc == SC_N)
+		arm_hook(SC_MKDIRAT, 0, next_hook);
+	else
+		arm2(sc, pass, n, err, err);
+	rc = diskbench_run_execute(run);
+	disarm();
+	snprintf(said, sizeof(said), "%s", diskbench_run_errmsg(run));
+	*msg = said;
+	diskbench_run_free(run);
+	diskbench_target_free(t);
+	diskbench_engine_free(e);
+	return rc;
+}
+
+static void assert_msg(const char *msg, const char *what)
+{
+	if (!strstr(msg, what))
+		fail_msg("\"%s\" lacks \"%s\"", msg, what);
+}
+
+static void test_files_tree_fails(void **state)
+{
+	struct wfx *f = *state;
+	const char *msg;
+
+	/* the tree's root: refused, every name taken */
+	assert_rc(run_files(f, SC_MKDIRAT, 0, 1, EACCES, &msg), -EACCES);
+	assert_msg(msg, "mkdir ");
+	wf_assert_list(&f->d, "out.json");
+	assert_rc(run_files(f, SC_MKDIRAT, 0, 1000, EEXIST, &msg), -EEXIST);
+	assert_msg(msg, "mkdir (no free name)");
+	wf_assert_list(&f->d, "out.json");
+	/* a directory under it refused */
+	assert_rc(run_files(f, SC_MKDIRAT, 1, 1, ENOSPC, &msg), -ENOSPC);
+	assert_msg(msg, "mkdir ");
+	assert_msg(msg, "/00000");
+	wf_assert_list(&f->d, "out.json");
+	/* the root just made, not a directory of ours when opened: left
+	 * alone, as a stranger's would be */
+	hook_sc = SC_FSTAT;
+	hook_err = EIO;
+	assert_rc(run_files(f, SC_N, 0, 0, 0, &msg), -EEXIST);
+	assert_msg(msg, "open the directory just made (moved or replaced at once)");
+	/* ... or gone */
+	hook_sc = SC_OPENAT;
+	hook_err = ENOENT;
+	assert_rc(run_files(f, SC_N, 0, 0, 0, &msg), -ENOENT);
+	assert_msg(msg, "open the directory just made (moved or replaced at once)");
+	{
+		/* the roots left: removed here */
+		DIR *dir = opendir(f->d.dir);
+		struct dirent *de;
+		int left = 0;
+
+		assert_non_null(dir);
+		while ((de = readdir(dir)))
+			if (strstr(de->d_name, ".files")) {
+				assert_int_equal(rmdir(wf_path(&f->d, de->d_name)), 0);
+				left++;
+			}
+		closedir(dir);
+		assert_int_equal(left, 2);
+	}
+	wf_assert_list(&f->d, "out.json");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -845,6 +956,7 @@ int main(void)
 		T(test_journal_flush_fails),
 		T(test_sync_engine_calls),
 		T(test_phase_cpu_time_fails),
+		T(test_files_tree_fails),
 #undef T
 		cmocka_unit_test(test_cpu_time_fails),
 	};
