@@ -2,7 +2,7 @@
  * tests/api/test-syscall-fail.c: system calls that fail where a test
  * cannot make the kernel fail them (fsync, close, rename, fchmod, fchown,
  * linkat, openat, faccessat, fstat, fstatat, write, fdatasync, getrusage,
- * mkdirat),
+ * mkdirat, readlink),
  * and the races of another process acting between two calls.
  *
  * This program defines those functions itself: the dynamic linker binds
@@ -26,6 +26,7 @@
 
 #include <dirent.h>
 #include <dlfcn.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -40,13 +41,13 @@
 enum sc {
 	SC_WRITE, SC_FSYNC, SC_FDATASYNC, SC_CLOSE, SC_RENAMEAT, SC_FCHMOD,
 	SC_FCHOWN, SC_LINKAT, SC_OPENAT, SC_FACCESSAT, SC_FSTAT, SC_FSTATAT,
-	SC_GETRUSAGE, SC_MKDIRAT, SC_N
+	SC_GETRUSAGE, SC_MKDIRAT, SC_READLINK, SC_N
 };
 
 static const char *const sc_names[SC_N] = {
 	"write", "fsync", "fdatasync", "close", "renameat", "fchmod",
 	"fchown", "linkat", "openat", "faccessat", "fstat", "fstatat",
-	"getrusage", "mkdirat",
+	"getrusage", "mkdirat", "readlink",
 };
 
 /* What an armed call does: lets `pass` calls through, then fails `n`
@@ -63,6 +64,9 @@ struct arm {
 
 static struct arm arms[SC_N];
 static bool armed;
+
+/* arm.n for a call that fails until disarmed */
+#define ALWAYS UINT_MAX
 
 /* The next definition of a function, as glibc names it with 64-bit
  * offsets or without. */
@@ -105,7 +109,8 @@ static bool fail_now(enum sc s)
 		return false;
 	}
 	errno = a->failed ? a->rest : a->first;
-	a->n--;
+	if (a->n != ALWAYS)
+		a->n--;
 	a->failed++;
 	return true;
 }
@@ -126,6 +131,13 @@ static void arm(enum sc s, unsigned pass, int err)
 	arm2(s, pass, 1, err, err);
 }
 
+/* Every call of s fails with err until disarmed (at least one must). */
+
+static void arm_always(enum sc s, int err)
+{
+	arm2(s, 0, ALWAYS, err, err);
+}
+
 static void arm_hook(enum sc s, unsigned pass, void (*hook)(void))
 {
 	arms[s].hook = hook;
@@ -139,7 +151,7 @@ static void disarm(void)
 {
 	armed = false;
 	for (int s = 0; s < SC_N; s++) {
-		if (arms[s].n)
+		if (arms[s].n == ALWAYS ? !arms[s].failed : arms[s].n != 0)
 			fail_msg("%s: %u armed failures never came (%u calls)",
 				 sc_names[s], arms[s].n, arms[s].calls);
 		if (arms[s].hook)
@@ -274,6 +286,14 @@ int fstatat(int dirfd, const char *path, struct stat *st, int flags)
 	if (fail_now(SC_FSTATAT))
 		return -1;
 	return next_fstatat(dirfd, path, st, flags);
+}
+
+ssize_t readlink(const char *path, char *buf, size_t len)
+{
+	NEXT(readlink);
+	if (fail_now(SC_READLINK))
+		return -1;
+	return next_readlink(path, buf, len);
 }
 
 int mkdirat(int dirfd, const char *path, mode_t mode)
@@ -937,6 +957,107 @@ static void test_files_tree_fails(void **state)
 	wf_assert_list(&f->d, "out.json");
 }
 
+/* ---- a system that cannot say where a file is (no /proc) ---- */
+
+/* A custom phase's setup between two phases: our test file (the one
+ * file in the directory but out.json) renamed, beside its name or into
+ * another directory; from then on, a descriptor's /proc link cannot be
+ * read. */
+struct mover {
+	struct wfx *f;
+	const char *to_dir;     /* NULL: beside its name */
+	char moved[600];
+};
+
+static int move_test_file(struct diskbench_target *t, void *ud)
+{
+	struct mover *m = ud;
+	DIR *dir = opendir(m->f->d.dir);
+	struct dirent *de;
+	char from[600];
+
+	(void)t;
+	assert_non_null(dir);
+	from[0] = 0;
+	while ((de = readdir(dir)))
+		if (de->d_name[0] != '.' && strcmp(de->d_name, "out.json"))
+			snprintf(from, sizeof(from), "%s", wf_path(&m->f->d, de->d_name));
+	closedir(dir);
+	assert_true(from[0] != 0);
+	if (m->to_dir)
+		snprintf(m->moved, sizeof(m->moved), "%s/moved", m->to_dir);
+	else
+		snprintf(m->moved, sizeof(m->moved), "%s.m", from);
+	assert_int_equal(rename(from, m->moved), 0);
+	arm_always(SC_READLINK, ENOENT);
+	return 0;
+}
+
+static int nothing_more(uint64_t index, uint64_t *bytes, void *ud)
+{
+	(void)index, (void)bytes, (void)ud;
+	return DISKBENCH_CUSTOM_DONE;
+}
+
+/* The next phase finds the test file moved away, and the target looks
+ * for it in its own directory by its identity: found beside its name,
+ * it is removed; moved elsewhere, it is left, "at an unknown place". */
+static void test_file_moved_no_proc(void **state)
+{
+	struct wfx *f = *state;
+	struct wf_dir other;
+
+	wf_mkdir(&other);
+	for (int elsewhere = 0; elsewhere < 2; elsewhere++) {
+		struct diskbench_target_opts to = DISKBENCH_TARGET_OPTS_INIT;
+		struct diskbench_bonnie_opts bo = DISKBENCH_BONNIE_OPTS_INIT;
+		struct mover m = { f, elsewhere ? other.dir : NULL, "" };
+		struct diskbench_custom_ops co = { sizeof(co), move_test_file,
+						   nothing_more, NULL };
+		struct diskbench_engine *e;
+		struct diskbench_target *t;
+		struct diskbench_run *run;
+		struct diskbench_phase *p;
+		int rc;
+
+		assert_ok(diskbench_engine_sync_new(&e));
+		to.engine = e;
+		to.file_bytes = 64 << 10;
+		to.block_bytes = 8192;
+		assert_ok(diskbench_target_new(&t, f->d.dir, &to, NULL));
+		assert_ok(diskbench_run_new(&run, t, NULL));
+		bo.flags = DISKBENCH_BONNIE_NO_SETTLE;
+		assert_ok(diskbench_phase_bonnie_new(&p, DISKBENCH_PHASE_PUT_BLOCK, &bo));
+		assert_ok(diskbench_run_add(run, p));
+		assert_ok(diskbench_phase_custom_new(&p, "move", &co, &m));
+		assert_ok(diskbench_run_add(run, p));
+		assert_ok(diskbench_phase_bonnie_new(&p, DISKBENCH_PHASE_GET_BLOCK, &bo));
+		assert_ok(diskbench_run_add(run, p));
+		rc = diskbench_run_execute(run);
+		assert_rc(rc, -ENOENT);
+		if (!strstr(diskbench_run_errmsg(run), "get_block: reopen (moved away"))
+			fail_msg("\"%s\"", diskbench_run_errmsg(run));
+		if (!elsewhere) {
+			/* found by its identity and removed */
+			assert_int_equal(access(m.moved, F_OK), -1);
+			assert_int_equal(diskbench_target_file_count(t), 0);
+		} else {
+			/* left where it went; where that is, unknown */
+			assert_int_equal(diskbench_target_file_count(t), 1);
+			assert_rc(diskbench_target_cleanup(t), -EEXIST);
+			if (!strstr(diskbench_target_errmsg(t), "ours was left at an unknown place"))
+				fail_msg("\"%s\"", diskbench_target_errmsg(t));
+			assert_int_equal(unlink(m.moved), 0);
+		}
+		disarm();
+		diskbench_run_free(run);
+		diskbench_target_free(t);
+		diskbench_engine_free(e);
+		wf_assert_list(&f->d, "out.json");
+	}
+	wf_rmdir(&other);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -957,6 +1078,7 @@ int main(void)
 		T(test_sync_engine_calls),
 		T(test_phase_cpu_time_fails),
 		T(test_files_tree_fails),
+		T(test_file_moved_no_proc),
 #undef T
 		cmocka_unit_test(test_cpu_time_fails),
 	};
