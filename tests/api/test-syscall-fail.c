@@ -2,7 +2,8 @@
  * tests/api/test-syscall-fail.c: system calls that fail where a test
  * cannot make the kernel fail them (fsync, close, rename, fchmod, fchown,
  * linkat, openat, faccessat, fstat, fstatat, write, fdatasync, getrusage,
- * mkdirat, readlink),
+ * mkdirat, readlink; and open, write, close, sync and geteuid for the
+ * system's caches dropped, which this program never really drops),
  * and the races of another process acting between two calls.
  *
  * This program defines those functions itself: the dynamic linker binds
@@ -41,13 +42,13 @@
 enum sc {
 	SC_WRITE, SC_FSYNC, SC_FDATASYNC, SC_CLOSE, SC_RENAMEAT, SC_FCHMOD,
 	SC_FCHOWN, SC_LINKAT, SC_OPENAT, SC_FACCESSAT, SC_FSTAT, SC_FSTATAT,
-	SC_GETRUSAGE, SC_MKDIRAT, SC_READLINK, SC_N
+	SC_GETRUSAGE, SC_MKDIRAT, SC_READLINK, SC_DROP_OPEN, SC_N
 };
 
 static const char *const sc_names[SC_N] = {
 	"write", "fsync", "fdatasync", "close", "renameat", "fchmod",
 	"fchown", "linkat", "openat", "faccessat", "fstat", "fstatat",
-	"getrusage", "mkdirat", "readlink",
+	"getrusage", "mkdirat", "readlink", "open of drop_caches",
 };
 
 /* What an armed call does: lets `pass` calls through, then fails `n`
@@ -166,9 +167,21 @@ static void disarm(void)
 	if (!next_##name) \
 		*(void **)&next_##name = next_fn(#name)
 
+/* The system's caches: while drop_mode is set, an open of
+ * /proc/sys/vm/drop_caches opens /dev/null instead (its descriptor kept
+ * in drop_fd), unless SC_DROP_OPEN fails it; a write there fails with
+ * drop_write_err, a close with drop_close_err; sync(2) does nothing;
+ * geteuid() says fake_uid. Nothing is ever dropped. */
+static bool drop_mode;
+static int drop_fd = -1, drop_write_err, drop_close_err, fake_uid = -1;
+
 ssize_t write(int fd, const void *buf, size_t n)
 {
 	NEXT(write);
+	if (drop_mode && fd == drop_fd && drop_write_err) {
+		errno = drop_write_err;
+		return -1;
+	}
 	if (fail_now(SC_WRITE))
 		return -1;
 	return next_write(fd, buf, n);
@@ -193,6 +206,15 @@ int fdatasync(int fd)
 int close(int fd)
 {
 	NEXT(close);
+	if (drop_mode && fd == drop_fd && fd >= 0) {
+		drop_fd = -1;
+		next_close(fd);
+		if (drop_close_err) {
+			errno = drop_close_err;
+			return -1;
+		}
+		return 0;
+	}
 	if (fail_now(SC_CLOSE)) {
 		/* Closed all the same, as Linux does on EIO. */
 		int e = errno;
@@ -288,6 +310,40 @@ int fstatat(int dirfd, const char *path, struct stat *st, int flags)
 	return next_fstatat(dirfd, path, st, flags);
 }
 
+int open(const char *path, int flags, ...)
+{
+	mode_t mode = 0;
+
+	NEXT(open);
+	if (flags & (O_CREAT | O_TMPFILE)) {
+		va_list ap;
+
+		va_start(ap, flags);
+		mode = (mode_t)va_arg(ap, int);
+		va_end(ap);
+	}
+	if (drop_mode && !strcmp(path, "/proc/sys/vm/drop_caches")) {
+		if (fail_now(SC_DROP_OPEN))
+			return -1;
+		drop_fd = next_open("/dev/null", flags, mode);
+		return drop_fd;
+	}
+	return next_open(path, flags, mode);
+}
+
+void sync(void)
+{
+	NEXT(sync);
+	if (!drop_mode)
+		next_sync();
+}
+
+uid_t geteuid(void)
+{
+	NEXT(geteuid);
+	return fake_uid >= 0 ? (uid_t)fake_uid : next_geteuid();
+}
+
 ssize_t readlink(const char *path, char *buf, size_t len)
 {
 	NEXT(readlink);
@@ -370,6 +426,9 @@ static int wfx_teardown(void **state)
 	armed = false;
 	memset(arms, 0, sizeof(arms));
 	fake_owner = false;
+	drop_mode = false;
+	drop_write_err = drop_close_err = 0;
+	fake_uid = -1;
 	wf_rmdir(&f->d);
 	free(f->json);
 	diskbench_report_free(f->r);
@@ -1058,6 +1117,78 @@ static void test_file_moved_no_proc(void **state)
 	wf_rmdir(&other);
 }
 
+/* ---- the system's caches dropped before a small-file phase ---- */
+
+/* A sequential create, then a sequential stat with a cold cache. */
+static int run_cold_stat(struct wfx *f, const char **msg)
+{
+	static char said[512];
+	struct diskbench_target_opts to = DISKBENCH_TARGET_OPTS_INIT;
+	struct diskbench_files_opts fo = DISKBENCH_FILES_OPTS_INIT;
+	struct diskbench_engine *e;
+	struct diskbench_target *t;
+	struct diskbench_run *run;
+	struct diskbench_phase *p;
+	int rc;
+
+	assert_ok(diskbench_engine_sync_new(&e));
+	to.engine = e;
+	assert_ok(diskbench_target_new(&t, f->d.dir, &to, NULL));
+	assert_ok(diskbench_run_new(&run, t, NULL));
+	fo.files = 8;
+	fo.flags = DISKBENCH_FILES_NO_SYNC;
+	assert_ok(diskbench_phase_files_new(&p, DISKBENCH_PHASE_SEQ_CREATE, &fo));
+	assert_ok(diskbench_run_add(run, p));
+	fo.flags |= DISKBENCH_FILES_DROP_CACHES;
+	assert_ok(diskbench_phase_files_new(&p, DISKBENCH_PHASE_SEQ_STAT, &fo));
+	assert_ok(diskbench_run_add(run, p));
+	drop_mode = true;
+	rc = diskbench_run_execute(run);
+	disarm();
+	drop_mode = false;
+	snprintf(said, sizeof(said), "%s", diskbench_run_errmsg(run));
+	*msg = said;
+	diskbench_run_free(run);
+	diskbench_target_free(t);
+	diskbench_engine_free(e);
+	assert_int_equal(drop_fd, -1);
+	wf_assert_list(&f->d, "out.json");
+	return rc;
+}
+
+static void test_cold_cache_fails(void **state)
+{
+	struct wfx *f = *state;
+	const char *msg;
+
+	/* As root (whoever runs the test): the check's open refused, as
+	 * where /proc/sys is read-only */
+	fake_uid = 0;
+	arm(SC_DROP_OPEN, 0, EROFS);
+	assert_rc(run_cold_stat(f, &msg), -EPERM);
+	assert_msg(msg, "needs /proc/sys/vm/drop_caches open for writing: ");
+	assert_msg(msg, strerror(EROFS));
+	/* the drop's own open, its write, its close failing */
+	arm(SC_DROP_OPEN, 1, EACCES);
+	assert_rc(run_cold_stat(f, &msg), -EACCES);
+	assert_msg(msg, "seq_stat: open /proc/sys/vm/drop_caches (to drop the caches)");
+	drop_write_err = EIO;
+	assert_rc(run_cold_stat(f, &msg), -EIO);
+	assert_msg(msg, "seq_stat: write 3 to /proc/sys/vm/drop_caches");
+	drop_write_err = 0;
+	drop_close_err = EIO;
+	assert_rc(run_cold_stat(f, &msg), -EIO);
+	assert_msg(msg, "seq_stat: write 3 to /proc/sys/vm/drop_caches");
+	drop_close_err = 0;
+	/* and all well: dropped (this program pretends) */
+	assert_ok(run_cold_stat(f, &msg));
+	/* Not root: refused before the run */
+	fake_uid = 1000;
+	assert_rc(run_cold_stat(f, &msg), -EPERM);
+	assert_msg(msg, "which only root may do (this process runs as uid 1000)");
+	fake_uid = -1;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1079,6 +1210,7 @@ int main(void)
 		T(test_phase_cpu_time_fails),
 		T(test_files_tree_fails),
 		T(test_file_moved_no_proc),
+		T(test_cold_cache_fails),
 #undef T
 		cmocka_unit_test(test_cpu_time_fails),
 	};
