@@ -1048,7 +1048,9 @@ static int move_test_file(struct diskbench_target *t, void *ud)
 	else
 		snprintf(m->moved, sizeof(m->moved), "%s.m", from);
 	assert_int_equal(rename(from, m->moved), 0);
-	arm_always(SC_READLINK, ENOENT);
+	/* A build without a platform never asks /proc: nothing to fail. */
+	if (!fx_platform_none())
+		arm_always(SC_READLINK, ENOENT);
 	return 0;
 }
 
@@ -1161,6 +1163,11 @@ static void test_cold_cache_fails(void **state)
 	struct wfx *f = *state;
 	const char *msg;
 
+	if (fx_platform_none()) {
+		/* No cache to drop without a platform: refused, whoever asks. */
+		assert_rc(run_cold_stat(f, &msg), -ENOTSUP);
+		return;
+	}
 	/* As root (whoever runs the test): the check's open refused, as
 	 * where /proc/sys is read-only */
 	fake_uid = 0;
