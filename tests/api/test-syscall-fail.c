@@ -760,6 +760,33 @@ static void test_journal_flush_fails(void **state)
 	assert_rc(diskbench_journal_new(&j, fd), -EBADF);
 	assert_null(j);
 	assert_int_equal(unlink(f->d.path), 0);
+	/* A flush that fails sticks: every call after it answers the same,
+	 * saying so, and writes nothing more. */
+	fd = open(wf_path(&f->d, "j"), O_RDWR | O_CREAT | O_EXCL, 0600);
+	assert_true(fd >= 0);
+	assert_ok(diskbench_journal_new(&j, fd));
+	{
+		struct diskbench_run_event ev = DISKBENCH_RUN_EVENT_INIT;
+		off_t size;
+
+		ev.type = DISKBENCH_RUN_EVENT_PHASE_START;
+		ev.phase_count = 1;
+		ev.phase_name = "a";
+		ev.phase_kind = DISKBENCH_PHASE_PUTC;
+		arm(SC_FDATASYNC, 0, EIO);
+		assert_rc(diskbench_journal_event(j, &ev), -EIO);
+		disarm();
+		if (!strstr(diskbench_journal_errmsg(j), "flushing"))
+			fail_msg("\"%s\"", diskbench_journal_errmsg(j));
+		size = lseek(fd, 0, SEEK_END);
+		assert_rc(diskbench_journal_end(j, NULL, NULL), -EIO);
+		if (!strstr(diskbench_journal_errmsg(j), "an earlier write failed"))
+			fail_msg("\"%s\"", diskbench_journal_errmsg(j));
+		assert_int_equal(lseek(fd, 0, SEEK_END), size);
+	}
+	diskbench_journal_free(j);
+	assert_int_equal(close(fd), 0);
+	assert_int_equal(unlink(f->d.path), 0);
 }
 
 /* ---- the sync engine's file calls ---- */
