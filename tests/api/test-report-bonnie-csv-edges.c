@@ -144,11 +144,69 @@ static void test_refused(void **state)
 		"t.csv:1: field 45 (seq_create_latency) \"18446744073709551us\": too large");
 }
 
+static int grow(const void *buf, size_t len, void *ud)
+{
+	char **s = ud;
+	size_t n = *s ? strlen(*s) : 0;
+	char *p = realloc(*s, n + len + 1);
+
+	if (!p)
+		return -ENOMEM;
+	memcpy(p + n, buf, len);
+	p[n + len] = 0;
+	*s = p;
+	return 0;
+}
+
+/* A latency of 3 s in bonnie++'s CSV: only the maximum is known, and it
+ * is a stall, said so in the stall line and on the HTML page. */
+static void test_stall_of_summary(void **state)
+{
+	static const enum diskbench_format fmts[] = {
+		DISKBENCH_FORMAT_HTML, DISKBENCH_FORMAT_JSON, DISKBENCH_FORMAT_BONNIE_TEXT,
+	};
+	struct diskbench_report *r;
+	const struct diskbench_result *res = NULL;
+	struct diskbench_stalls *st;
+	char buf[512], *a = line_with(44, "3s", "\n");
+
+	(void)state;
+	r = reads(a, 1);
+	free(a);
+	for (size_t i = 0; i < diskbench_report_result_count(r, 0); i++)
+		if (diskbench_result_kind(diskbench_report_result_get(r, 0, i)) ==
+		    DISKBENCH_PHASE_SEQ_CREATE)
+			res = diskbench_report_result_get(r, 0, i);
+	assert_non_null(res);
+	assert_true(diskbench_result_summary_only(res));
+	assert_ok(diskbench_stalls_find(&st, res, NULL));
+	assert_true(diskbench_stalls_summary_text(st, buf, sizeof(buf)) > 0);
+	if (!strstr(buf, "seq_create: worst latency 3") || !strstr(buf, ", a stall"))
+		fail_msg("\"%s\"", buf);
+	diskbench_stalls_free(st);
+	for (size_t i = 0; i < ARRAY_LEN(fmts); i++) {
+		char *out = NULL;
+
+		assert_ok(diskbench_report_write(r, fmts[i], NULL, grow, &out));
+		assert_non_null(out);
+		/* the page says it; the JSON keeps the maximum (a summary's
+		 * stalls are not written there) */
+		if (fmts[i] == DISKBENCH_FORMAT_HTML && !strstr(out, "worst latency 3"))
+			fail_msg("the HTML page says nothing of the stall");
+		if (fmts[i] == DISKBENCH_FORMAT_JSON &&
+		    !strstr(out, "\"latency\": {\"max_ns\": 3000000000}"))
+			fail_msg("the JSON lacks the maximum");
+		free(out);
+	}
+	diskbench_report_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_read),
 		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_stall_of_summary),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
