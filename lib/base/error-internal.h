@@ -57,6 +57,18 @@ int diskbench__error_api(const char *func, int err, uint64_t gen,
 } while (0)
 
 /*
+ * DISKBENCH__API_RETURN for a public function that returns a count or a
+ * length of @p type (long, int64_t): 0 or more, or a negative errno.
+ */
+#define DISKBENCH__API_RETURN_AS(type, call, objmsg) do { \
+	uint64_t gen_ = diskbench__error_gen(); \
+	type r_ = (call); \
+	if (r_ < 0) \
+		return diskbench__error_api(__func__, (int)r_, gen_, (objmsg)); \
+	return r_; \
+} while (0)
+
+/*
  * A failure on a public function's hot path, which reads nothing of the
  * error state until it fails: says "<function>: @p msg" (or the code's
  * text when @p msg is NULL or "") and returns @p err.

@@ -342,10 +342,7 @@ static long diskbench_compare_text__impl(const struct diskbench_compare *c,
 DISKBENCH_API long diskbench_compare_text(const struct diskbench_compare *c,
 					  char *buf, size_t size)
 {
-	uint64_t gen = diskbench__error_gen();
-	long r = diskbench_compare_text__impl(c, buf, size);
-
-	if (r < 0)
-		return diskbench__error_api(__func__, (int)r, gen, NULL);
-	return r;
+	DISKBENCH__API_RETURN_AS(long,
+		diskbench_compare_text__impl(c, buf, size),
+		NULL);
 }

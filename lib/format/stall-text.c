@@ -171,12 +171,9 @@ static long diskbench_stalls_text__impl(const struct diskbench_stalls *st,
 DISKBENCH_API long diskbench_stalls_text(const struct diskbench_stalls *st,
 					 char *buf, size_t size)
 {
-	uint64_t gen = diskbench__error_gen();
-	long r = diskbench_stalls_text__impl(st, buf, size);
-
-	if (r < 0)
-		return diskbench__error_api(__func__, (int)r, gen, NULL);
-	return r;
+	DISKBENCH__API_RETURN_AS(long,
+		diskbench_stalls_text__impl(st, buf, size),
+		NULL);
 }
 
 /* Bytes for people: "512 B", "12.0 MB", "1.2 GB" (10^3 steps, as the
@@ -291,12 +288,9 @@ static long diskbench_stalls_cause_text__impl(const struct diskbench_stalls *st,
 DISKBENCH_API long diskbench_stalls_cause_text(const struct diskbench_stalls *st,
 					       size_t index, char *buf, size_t size)
 {
-	uint64_t gen = diskbench__error_gen();
-	long r = diskbench_stalls_cause_text__impl(st, index, buf, size);
-
-	if (r < 0)
-		return diskbench__error_api(__func__, (int)r, gen, NULL);
-	return r;
+	DISKBENCH__API_RETURN_AS(long,
+		diskbench_stalls_cause_text__impl(st, index, buf, size),
+		NULL);
 }
 
 /* A share in percent for people: "34 %", "0.5 %", "<0.1 %". */
@@ -556,10 +550,7 @@ DISKBENCH_API long
 diskbench_stalls_summary_text(const struct diskbench_stalls *st, char *buf,
 			      size_t size)
 {
-	uint64_t gen = diskbench__error_gen();
-	long r = diskbench_stalls_summary_text__impl(st, buf, size);
-
-	if (r < 0)
-		return diskbench__error_api(__func__, (int)r, gen, NULL);
-	return r;
+	DISKBENCH__API_RETURN_AS(long,
+		diskbench_stalls_summary_text__impl(st, buf, size),
+		NULL);
 }

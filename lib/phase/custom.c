@@ -216,10 +216,9 @@ DISKBENCH_API int64_t diskbench_custom_read(struct diskbench_custom_ctx *ctx,
 					    int64_t handle, void *buf,
 					    uint64_t len, uint64_t offset)
 {
-	uint64_t gen = diskbench__error_gen();
-	int64_t r = diskbench_custom_read__impl(ctx, handle, buf, len, offset);
-
-	return r < 0 ? diskbench__error_api(__func__, (int)r, gen, NULL) : r;
+	DISKBENCH__API_RETURN_AS(int64_t,
+		diskbench_custom_read__impl(ctx, handle, buf, len, offset),
+		NULL);
 }
 
 static int64_t diskbench_custom_write__impl(struct diskbench_custom_ctx *ctx,
@@ -236,10 +235,9 @@ DISKBENCH_API int64_t diskbench_custom_write(struct diskbench_custom_ctx *ctx,
 					     int64_t handle, const void *buf,
 					     uint64_t len, uint64_t offset)
 {
-	uint64_t gen = diskbench__error_gen();
-	int64_t r = diskbench_custom_write__impl(ctx, handle, buf, len, offset);
-
-	return r < 0 ? diskbench__error_api(__func__, (int)r, gen, NULL) : r;
+	DISKBENCH__API_RETURN_AS(int64_t,
+		diskbench_custom_write__impl(ctx, handle, buf, len, offset),
+		NULL);
 }
 
 static int diskbench_custom_fsync__impl(struct diskbench_custom_ctx *ctx,
