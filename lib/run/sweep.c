@@ -724,6 +724,22 @@ static void sweep_tree(struct sweep *sw, int dfd, const char *name,
 	    t.dirs);
 }
 
+/* What each kind of single file is checked by: the mark it bears, the
+ * content it may hold (0: none tells), its largest size, and what it is
+ * called when removed. */
+static const struct {
+	enum diskbench__mark_kind mark;
+	uint32_t content;
+	uint64_t max_size;
+	const char *what;
+} file_kinds[] = {
+	[TEST_FILE] = { DISKBENCH__MARK_TEST, H_PUTC | H_BLOCKS, UINT64_MAX,
+			"test file" },
+	[PROBE] = { DISKBENCH__MARK_PROBE, H_ZERO, PROBE_MAX, "O_DIRECT probe" },
+	[CUSTOM] = { DISKBENCH__MARK_CUSTOM, 0, UINT64_MAX,
+		     "custom phase's file" },
+};
+
 static void sweep_entry(struct sweep *sw, int dfd, const char *name,
 			const char *prefix)
 {
@@ -766,12 +782,8 @@ static void sweep_entry(struct sweep *sw, int dfd, const char *name,
 		    type_name(st.st_mode), sw->maker);
 		return;
 	}
-	err = check_file(sw, dfd, name, name, &st,
-			 k == PROBE ? DISKBENCH__MARK_PROBE :
-			 k == CUSTOM ? DISKBENCH__MARK_CUSTOM : DISKBENCH__MARK_TEST,
-			 pid,
-			 k == PROBE ? H_ZERO : k == CUSTOM ? 0 : H_PUTC | H_BLOCKS,
-			 k == PROBE ? PROBE_MAX : UINT64_MAX, &marked);
+	err = check_file(sw, dfd, name, name, &st, (int)file_kinds[k].mark, pid,
+			 file_kinds[k].content, file_kinds[k].max_size, &marked);
 	if (err < 0)
 		failed(sw, name, "read", -err);
 	if (err)
@@ -782,9 +794,7 @@ static void sweep_entry(struct sweep *sw, int dfd, const char *name,
 	else if (err)
 		failed(sw, name, "unlink", -err);
 	else
-		say(sw, true, name, "%s, %" PRIu64 " bytes%s",
-		    k == PROBE ? "O_DIRECT probe" :
-		    k == CUSTOM ? "custom phase's file" : "test file",
+		say(sw, true, name, "%s, %" PRIu64 " bytes%s", file_kinds[k].what,
 		    (uint64_t)st.st_size, marked ? ", by its mark" : "");
 }
 
