@@ -16,6 +16,7 @@
  */
 #include "run-helpers.h"
 #include "crc32.h"
+#include "report-fixture.h"
 
 #include <fcntl.h>
 #include <pthread.h>
@@ -118,25 +119,11 @@ static void assert_same_encoding(const struct diskbench_result *a,
 }
 
 /* The whole report as JSON, malloc'd. */
-static int grow(const void *buf, size_t len, void *ud)
-{
-	char **s = ud;
-	size_t n = *s ? strlen(*s) : 0;
-	char *p = realloc(*s, n + len + 1);
-
-	if (!p)
-		return -ENOMEM;
-	memcpy(p + n, buf, len);
-	p[n + len] = 0;
-	*s = p;
-	return 0;
-}
-
 static char *as_json(struct diskbench_report *r)
 {
 	char *s = NULL;
 
-	assert_ok(diskbench_report_write(r, DISKBENCH_FORMAT_JSON, NULL, grow, &s));
+	assert_ok(diskbench_report_write(r, DISKBENCH_FORMAT_JSON, NULL, fx_grow, &s));
 	return s;
 }
 

@@ -11,6 +11,7 @@
  * decoder shares.
  */
 #include "common-test.h"
+#include "report-fixture.h"
 
 #include <sys/stat.h>
 
@@ -159,25 +160,11 @@ static struct diskbench_report *reads(char *doc)
 	return r;
 }
 
-static int grow(const void *buf, size_t len, void *ud)
-{
-	char **s = ud;
-	size_t n = *s ? strlen(*s) : 0;
-	char *p = realloc(*s, n + len + 1);
-
-	if (!p)
-		return -ENOMEM;
-	memcpy(p + n, buf, len);
-	p[n + len] = 0;
-	*s = p;
-	return 0;
-}
-
 static char *to_json(struct diskbench_report *r)
 {
 	char *s = NULL;
 
-	assert_ok(diskbench_report_write(r, DISKBENCH_FORMAT_JSON, NULL, grow, &s));
+	assert_ok(diskbench_report_write(r, DISKBENCH_FORMAT_JSON, NULL, fx_grow, &s));
 	assert_non_null(s);
 	return s;
 }

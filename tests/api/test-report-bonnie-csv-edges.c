@@ -7,6 +7,7 @@
  * text. tests/api/test-report-bonnie.c has bonnie++'s own files.
  */
 #include "common-test.h"
+#include "report-fixture.h"
 
 /* A line of bonnie++ 2.00a's CSV (tests/data/bonnie/r6-x2.csv). */
 static const char base[] =
@@ -144,20 +145,6 @@ static void test_refused(void **state)
 		"t.csv:1: field 45 (seq_create_latency) \"18446744073709551us\": too large");
 }
 
-static int grow(const void *buf, size_t len, void *ud)
-{
-	char **s = ud;
-	size_t n = *s ? strlen(*s) : 0;
-	char *p = realloc(*s, n + len + 1);
-
-	if (!p)
-		return -ENOMEM;
-	memcpy(p + n, buf, len);
-	p[n + len] = 0;
-	*s = p;
-	return 0;
-}
-
 /* A latency of 3 s in bonnie++'s CSV: only the maximum is known, and it
  * is a stall, said so in the stall line and on the HTML page. */
 static void test_stall_of_summary(void **state)
@@ -187,7 +174,7 @@ static void test_stall_of_summary(void **state)
 	for (size_t i = 0; i < ARRAY_LEN(fmts); i++) {
 		char *out = NULL;
 
-		assert_ok(diskbench_report_write(r, fmts[i], NULL, grow, &out));
+		assert_ok(diskbench_report_write(r, fmts[i], NULL, fx_grow, &out));
 		assert_non_null(out);
 		/* the page says it; the JSON keeps the maximum (a summary's
 		 * stalls are not written there) */

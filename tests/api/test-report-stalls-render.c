@@ -14,6 +14,7 @@
  * page's device lanes and verdicts, bonnie++'s text, the CSV.
  */
 #include "common-test.h"
+#include "report-fixture.h"
 
 #define MS UINT64_C(1000000)
 #define NI 20                   /* intervals of 100 ms */
@@ -54,24 +55,10 @@ static struct diskbench_result *record(bool only_held)
 	return res;
 }
 
-static int grow(const void *buf, size_t len, void *ud)
-{
-	char **s = ud;
-	size_t n = *s ? strlen(*s) : 0;
-	char *p = realloc(*s, n + len + 1);
-
-	if (!p)
-		return -ENOMEM;
-	memcpy(p + n, buf, len);
-	p[n + len] = 0;
-	*s = p;
-	return 0;
-}
-
 static char *written(struct diskbench_report *r, enum diskbench_format f)
 {
 	char *s = NULL;
-	int rc = diskbench_report_write(r, f, NULL, grow, &s);
+	int rc = diskbench_report_write(r, f, NULL, fx_grow, &s);
 
 	if (rc)
 		fail_msg("format %d: %s", (int)f, diskbench_report_errmsg(r));
@@ -91,7 +78,7 @@ static void cat(char **s, const char *fmt, ...)
 	n = vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
 	assert_true(n > 0 && (size_t)n < sizeof(buf));
-	assert_ok(grow(buf, (size_t)n, s));
+	assert_ok(fx_grow(buf, (size_t)n, s));
 }
 
 /* The device figures and the wait, as the JSON of the phase. */

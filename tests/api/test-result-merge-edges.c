@@ -7,6 +7,7 @@
  * test-result.c have the merge's main cases.
  */
 #include "common-test.h"
+#include "report-fixture.h"
 
 #ifndef SOURCE_ROOT
 # error "SOURCE_ROOT must name the source tree"
@@ -47,20 +48,6 @@ static void assert_same_encoding(const struct diskbench_result *a,
 	assert_memory_equal(ea, eb, la);
 	diskbench_free(ea);
 	diskbench_free(eb);
-}
-
-static int grow(const void *buf, size_t len, void *ud)
-{
-	char **s = ud;
-	size_t n = *s ? strlen(*s) : 0;
-	char *p = realloc(*s, n + len + 1);
-
-	if (!p)
-		return -ENOMEM;
-	memcpy(p + n, buf, len);
-	p[n + len] = 0;
-	*s = p;
-	return 0;
 }
 
 /* A merged result's copy keeps its inputs, each as it was, and their
@@ -151,7 +138,7 @@ static void test_refusals(void **state)
 	assert_ok(diskbench_report_new(&r));
 	assert_ok(diskbench_report_add(r, NULL, &a, 1));
 	j = NULL;
-	assert_ok(diskbench_report_write(r, DISKBENCH_FORMAT_JSON, NULL, grow, &j));
+	assert_ok(diskbench_report_write(r, DISKBENCH_FORMAT_JSON, NULL, fx_grow, &j));
 	diskbench_report_free(r);
 	doc = test_replace(j, "\"bytes\": 204800,", "\"bytes\": \"18446744073709551615\",");
 	free(j);

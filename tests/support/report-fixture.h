@@ -191,6 +191,25 @@ static inline int fx_buf_write(const void *buf, size_t len, void *user_data)
 	return 0;
 }
 
+/*
+ * A sink whose user data is a `char **`, NULL at first: appends the output
+ * to that malloc'd NUL-terminated string, which stays NULL while nothing
+ * was written (a test can then tell "no output" from "").
+ */
+static inline int fx_grow(const void *buf, size_t len, void *ud)
+{
+	char **s = ud;
+	size_t n = *s ? strlen(*s) : 0;
+	char *p = realloc(*s, n + len + 1);
+
+	if (!p)
+		return -ENOMEM;
+	memcpy(p + n, buf, len);
+	p[n + len] = 0;
+	*s = p;
+	return 0;
+}
+
 /* Writes r in a format; the output, NUL-terminated, for the caller to free. */
 static inline char *fx_write(struct diskbench_report *r, enum diskbench_format f,
 			     const struct diskbench_write_opts *o)
