@@ -14,19 +14,27 @@
 
 #include <diskbench/phase.h>
 
+#include "phase/bonnie-internal.h"
 #include "phase/phase-internal.h"
+#include "phase/seeks-internal.h"
 #include "base/error-internal.h"
 #include "base/system-platform.h"
 
-static uint64_t byte_bytes(const struct diskbench_phase *p,
+static const struct diskbench__bonnie_phase *bonnie_of(const struct diskbench_phase *p)
+{
+	return diskbench__bonnie_of(p);
+}
+
+static void resolve_bonnie(struct diskbench_phase *p,
 			   const struct diskbench_target *t)
 {
-	uint64_t b = p->bonnie.byte_bytes ? p->bonnie.byte_bytes
-					  : DISKBENCH_BONNIE_DEFAULT_BYTE_BYTES;
+	struct diskbench__bonnie_phase *bp = p->own;
+	uint64_t b = bp->o.byte_bytes ? bp->o.byte_bytes
+				      : DISKBENCH_BONNIE_DEFAULT_BYTE_BYTES;
 
 	if (b > t->file_bytes)
 		b = t->file_bytes;
-	return b - b % t->block_bytes;
+	bp->byte_bytes = b - b % t->block_bytes;
 }
 
 /* Ends the phase: fsync and close timed, then the clock stops. The
@@ -96,7 +104,7 @@ static int run_putc(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 {
 	struct diskbench_target *t = ctx->target;
 	const uint64_t chunk = t->block_bytes;
-	const uint64_t nchunks = byte_bytes(p, t) / chunk;
+	const uint64_t nchunks = bonnie_of(p)->byte_bytes / chunk;
 	const uint32_t direct = t->flags & DISKBENCH_TARGET_DIRECT
 					? DISKBENCH_OPEN_DIRECT : 0;
 	uint64_t i, pos = 0;
@@ -183,7 +191,7 @@ static int run_put_block(struct diskbench_phase *p, struct diskbench__ctx *ctx)
  * one), and the drop syncs again: dirty pages are not dropped. */
 static void drop_cache(const struct diskbench_phase *p, struct diskbench__ctx *ctx)
 {
-	if (p->bonnie.flags & DISKBENCH_BONNIE_DROP_CACHE)
+	if (bonnie_of(p)->o.flags & DISKBENCH_BONNIE_DROP_CACHE)
 		ctx->cache_drop = diskbench__target_drop_cache(ctx->target);
 }
 
@@ -258,7 +266,7 @@ static int run_getc(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 {
 	struct diskbench_target *t = ctx->target;
 	const uint64_t chunk = t->block_bytes;
-	const uint64_t nchunks = byte_bytes(p, t) / chunk;
+	const uint64_t nchunks = bonnie_of(p)->byte_bytes / chunk;
 	/* Each byte read indexes a counter, as bonnie++ does, so that the
 	 * loop cannot be optimised into nothing. */
 	uint64_t seen[256] = { 0 }, pos = 0;
@@ -291,8 +299,6 @@ static int run_getc(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 	return finish(ctx, h, err);
 }
 
-int diskbench__run_seeks(struct diskbench_phase *p, struct diskbench__ctx *ctx);
-
 static int run_bonnie(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 {
 	switch (p->kind) {
@@ -318,18 +324,16 @@ static void describe_bonnie(const struct diskbench_phase *p,
 	case DISKBENCH_PHASE_PUTC:
 	case DISKBENCH_PHASE_GETC:
 		diskbench__cfg_u64(c, "bytes_per_call", 1);
-		diskbench__cfg_u64(c, "total_bytes", byte_bytes(p, t));
+		diskbench__cfg_u64(c, "total_bytes", bonnie_of(p)->byte_bytes);
 		break;
 	case DISKBENCH_PHASE_SEEKS:
-		diskbench__cfg_u64(c, "seeks", p->bonnie.seeks ? p->bonnie.seeks
-							     : DISKBENCH_BONNIE_DEFAULT_SEEKS);
-		diskbench__cfg_u64(c, "threads", p->bonnie.seekers ? p->bonnie.seekers
-							     : DISKBENCH_BONNIE_DEFAULT_SEEKERS);
+		diskbench__cfg_u64(c, "seeks", bonnie_of(p)->seeks);
+		diskbench__cfg_u64(c, "threads", bonnie_of(p)->seekers);
 		diskbench__cfg_u64(c, "write_percent", 10);
-		diskbench__cfg_bool(c, "settle", !(p->bonnie.flags &
+		diskbench__cfg_bool(c, "settle", !(bonnie_of(p)->o.flags &
 						   DISKBENCH_BONNIE_NO_SETTLE));
-		if (p->bonnie.seek_time_ns)
-			diskbench__cfg_u64(c, "seek_time_ns", p->bonnie.seek_time_ns);
+		if (bonnie_of(p)->o.seek_time_ns)
+			diskbench__cfg_u64(c, "seek_time_ns", bonnie_of(p)->o.seek_time_ns);
 		break;
 	default:
 		diskbench__cfg_u64(c, "total_bytes",
@@ -344,14 +348,14 @@ static void describe_bonnie(const struct diskbench_phase *p,
 	 * well. */
 	diskbench__cfg_str(c, "fsync",
 			   p->kind == DISKBENCH_PHASE_SEEKS &&
-				   (p->bonnie.flags & DISKBENCH_BONNIE_SYNC)
+				   (bonnie_of(p)->o.flags & DISKBENCH_BONNIE_SYNC)
 				   ? "after each write-back, and at the end, timed"
 				   : "at the end, timed");
 	/* The run writes ctx->cache_drop over this once the drop was tried. */
 	if (p->kind == DISKBENCH_PHASE_GETC || p->kind == DISKBENCH_PHASE_GET_BLOCK ||
 	    p->kind == DISKBENCH_PHASE_REWRITE || p->kind == DISKBENCH_PHASE_SEEKS)
 		diskbench__cfg_str(c, "cache_drop",
-				   p->bonnie.flags & DISKBENCH_BONNIE_DROP_CACHE
+				   bonnie_of(p)->o.flags & DISKBENCH_BONNIE_DROP_CACHE
 					   ? "not done (the phase stopped before it)"
 					   : "not done (bonnie++ reads what the earlier phases left in the page cache)");
 }
@@ -362,11 +366,9 @@ static void params_bonnie(const struct diskbench_phase *p,
 {
 	if (p->kind != DISKBENCH_PHASE_SEEKS || out->seekers)
 		return;
-	out->seeks = p->bonnie.seeks ? p->bonnie.seeks
-				     : DISKBENCH_BONNIE_DEFAULT_SEEKS;
-	out->seek_time_ns = p->bonnie.seek_time_ns;
-	out->seekers = p->bonnie.seekers ? p->bonnie.seekers
-					 : DISKBENCH_BONNIE_DEFAULT_SEEKERS;
+	out->seeks = bonnie_of(p)->seeks;
+	out->seek_time_ns = bonnie_of(p)->o.seek_time_ns;
+	out->seekers = bonnie_of(p)->seekers;
 }
 
 /* A reading phase asked to drop the test file's pages, on an engine whose
@@ -378,7 +380,7 @@ static int check_bonnie(const struct diskbench_phase *p,
 {
 	const char *no = diskbench__os_no_page_drop();
 
-	if (!no || !(p->bonnie.flags & DISKBENCH_BONNIE_DROP_CACHE) ||
+	if (!no || !(bonnie_of(p)->o.flags & DISKBENCH_BONNIE_DROP_CACHE) ||
 	    p->kind == DISKBENCH_PHASE_PUTC || p->kind == DISKBENCH_PHASE_PUT_BLOCK ||
 	    e->no_files || !e->real_fds)
 		return 0;
@@ -387,7 +389,8 @@ static int check_bonnie(const struct diskbench_phase *p,
 	return -ENOTSUP;
 }
 
-const struct diskbench__phase_class diskbench__bonnie_class = {
+static const struct diskbench__phase_class bonnie_class = {
+	.resolve = resolve_bonnie,
 	.run = run_bonnie,
 	.describe = describe_bonnie,
 	.test_file_bytes = diskbench__phase_whole_test_file,
@@ -400,6 +403,7 @@ static int diskbench_phase_bonnie_new__impl(struct diskbench_phase **out,
 					     const struct diskbench_bonnie_opts *opts)
 {
 	struct diskbench_bonnie_opts o;
+	struct diskbench__bonnie_phase *bp;
 	int err;
 
 	DISKBENCH__CHECK_ARG(out);
@@ -429,11 +433,14 @@ static int diskbench_phase_bonnie_new__impl(struct diskbench_phase **out,
 			(unsigned)(o.flags & ~(DISKBENCH_BONNIE_SYNC |
 					       DISKBENCH_BONNIE_NO_SETTLE |
 					       DISKBENCH_BONNIE_DROP_CACHE)));
-	err = diskbench__phase_make(out, diskbench_phase_kind_name(kind), kind,
-				    &diskbench__bonnie_class);
-	if (!err)
-		(*out)->bonnie = o;
-	return err;
+	bp = calloc(1, sizeof(*bp));
+	if (bp) {
+		bp->o = o;
+		bp->seeks = o.seeks ? o.seeks : DISKBENCH_BONNIE_DEFAULT_SEEKS;
+		bp->seekers = o.seekers ? o.seekers : DISKBENCH_BONNIE_DEFAULT_SEEKERS;
+	}
+	return diskbench__phase_make(out, diskbench_phase_kind_name(kind), kind,
+				     &bonnie_class, bp);
 }
 
 DISKBENCH_API int diskbench_phase_bonnie_new(struct diskbench_phase **out,

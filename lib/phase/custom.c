@@ -24,9 +24,44 @@ struct custom_file {
 	bool unmarked;      /* made inside op: marked once the clock stops */
 };
 
+/* The phase's own: the caller's callbacks, and what a run of it leaves
+ * for the run to copy into its result. */
+struct custom_phase {
+	struct diskbench_custom_ops ops;           /* one of the two forms */
+	struct diskbench_custom_ctx_ops ctx_ops;
+	void *user_data;
+	/* What failed, kept until the next run of it (the run copies them
+	 * into the result after the phase). */
+	char err_op[160];
+	char *err_path;
+	/* Its own configuration (diskbench_custom_set_config()): key,
+	 * value, key, value..., made anew at each run of it and set in its
+	 * result after the library's keys. */
+	char **cfg;
+	size_t ncfg;          /* pairs */
+};
+
+static void cfg_clear(struct custom_phase *cp)
+{
+	for (size_t i = 0; i < 2 * cp->ncfg; i++)
+		free(cp->cfg[i]);
+	free(cp->cfg);
+	cp->cfg = NULL;
+	cp->ncfg = 0;
+}
+
+static void free_custom(void *own)
+{
+	struct custom_phase *cp = own;
+
+	free(cp->err_path);
+	cfg_clear(cp);
+	free(cp);
+}
+
 struct diskbench_custom_ctx {
 	struct diskbench__ctx *ctx;
-	struct diskbench_phase *p;
+	struct custom_phase *p;
 	bool timing;        /* inside op: time_from_here moves the mark */
 	struct custom_file files[DISKBENCH_CUSTOM_MAX_FILES];
 	struct custom_file test;
@@ -71,11 +106,11 @@ static int diskbench_custom_file__impl(struct diskbench_custom_ctx *ctx,
 	err = diskbench__target_create_extra(t, flags, &f->h, &f->extra);
 	if (err) {
 		/* The path must outlive the phase: the run copies it. */
-		free(ctx->p->custom_err_path);
-		ctx->p->custom_err_path = t->extra_failed ? strdup(t->extra_failed) : NULL;
+		free(ctx->p->err_path);
+		ctx->p->err_path = t->extra_failed ? strdup(t->extra_failed) : NULL;
 		return diskbench__ctx_fail(ctx->ctx, err,
 					   err == -ENOMEM ? "allocate" : "create",
-					   ctx->p->custom_err_path, UINT64_MAX);
+					   ctx->p->err_path, UINT64_MAX);
 	}
 	f->open = true;
 	/* The mark the sweep knows it by: at once outside op (setup,
@@ -297,9 +332,11 @@ static int close_files(struct diskbench_custom_ctx *c, int err)
 	return err;
 }
 
-static int run_custom(struct diskbench_phase *p, struct diskbench__ctx *ctx)
+static int run_custom(struct diskbench_phase *phase, struct diskbench__ctx *ctx)
 {
-	const struct diskbench_custom_ops *ops = &p->custom;
+	struct custom_phase *p = phase->own;
+	const struct diskbench_custom_ops *ops = &p->ops;
+	const struct diskbench_custom_ctx_ops *cops = &p->ctx_ops;
 	struct diskbench_custom_ctx *c = calloc(1, sizeof(*c));
 	int err = 0, eerr;
 
@@ -308,8 +345,7 @@ static int run_custom(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 					   UINT64_MAX);
 	c->ctx = ctx;
 	c->p = p;
-	diskbench__phase_custom_cfg_clear(p); /* this run's keys only */
-	const struct diskbench_custom_ctx_ops *cops = &p->custom_ctx;
+	cfg_clear(p); /* this run's keys only */
 
 	if (cops->setup || ops->setup) {
 		err = cops->setup ? cops->setup(c, p->user_data)
@@ -345,17 +381,17 @@ static int run_custom(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 		if (r < 0) {
 			/* The phase's name is the result's: the operation is
 			 * named by its number. */
-			snprintf(p->custom_err_op, sizeof(p->custom_err_op),
+			snprintf(p->err_op, sizeof(p->err_op),
 				 "operation %" PRIu64, i);
-			err = diskbench__ctx_fail(ctx, r, p->custom_err_op, NULL,
+			err = diskbench__ctx_fail(ctx, r, p->err_op, NULL,
 						  UINT64_MAX);
 			break;
 		}
 		if (r > 0) {
-			snprintf(p->custom_err_op, sizeof(p->custom_err_op),
+			snprintf(p->err_op, sizeof(p->err_op),
 				 "operation %" PRIu64 " returned %d, not 0, "
 				 "DISKBENCH_CUSTOM_DONE or a negative errno", i, r);
-			err = diskbench__ctx_fail(ctx, -EINVAL, p->custom_err_op, NULL,
+			err = diskbench__ctx_fail(ctx, -EINVAL, p->err_op, NULL,
 						  UINT64_MAX);
 			break;
 		}
@@ -436,7 +472,7 @@ static bool library_key(const char *key)
 static int diskbench_custom_set_config__impl(struct diskbench_custom_ctx *ctx,
 					     const char *key, const char *value)
 {
-	struct diskbench_phase *p;
+	struct custom_phase *p;
 	char **grown, *k, *v;
 
 	int err;
@@ -450,19 +486,19 @@ static int diskbench_custom_set_config__impl(struct diskbench_custom_ctx *ctx,
 			"key \"%s\" is one the library sets in a custom "
 			"phase's result itself", key);
 	p = ctx->p;
-	for (size_t i = 0; i < p->ncustom_cfg; i++)
-		if (!strcmp(p->custom_cfg[2 * i], key)) {
+	for (size_t i = 0; i < p->ncfg; i++)
+		if (!strcmp(p->cfg[2 * i], key)) {
 			v = strdup(value);
 			if (!v)
 				return -ENOMEM;
-			free(p->custom_cfg[2 * i + 1]);
-			p->custom_cfg[2 * i + 1] = v;
+			free(p->cfg[2 * i + 1]);
+			p->cfg[2 * i + 1] = v;
 			return 0;
 		}
-	grown = realloc(p->custom_cfg, (2 * p->ncustom_cfg + 2) * sizeof(*grown));
+	grown = realloc(p->cfg, (2 * p->ncfg + 2) * sizeof(*grown));
 	if (!grown)
 		return -ENOMEM;
-	p->custom_cfg = grown;
+	p->cfg = grown;
 	k = strdup(key);
 	v = strdup(value);
 	if (!k || !v) {
@@ -470,9 +506,9 @@ static int diskbench_custom_set_config__impl(struct diskbench_custom_ctx *ctx,
 		free(v);
 		return -ENOMEM;
 	}
-	grown[2 * p->ncustom_cfg] = k;
-	grown[2 * p->ncustom_cfg + 1] = v;
-	p->ncustom_cfg++;
+	grown[2 * p->ncfg] = k;
+	grown[2 * p->ncfg + 1] = v;
+	p->ncfg++;
 	return 0;
 }
 
@@ -488,13 +524,15 @@ static void describe_custom(const struct diskbench_phase *p,
 			    const struct diskbench__ctx *ctx,
 			    struct diskbench__cfg *c)
 {
+	const struct custom_phase *cp = p->own;
+
 	(void)ctx;
-	for (size_t i = 0; i < p->ncustom_cfg; i++)
-		diskbench__cfg_str(c, p->custom_cfg[2 * i],
-				   p->custom_cfg[2 * i + 1]);
+	for (size_t i = 0; i < cp->ncfg; i++)
+		diskbench__cfg_str(c, cp->cfg[2 * i], cp->cfg[2 * i + 1]);
 }
 
-const struct diskbench__phase_class diskbench__custom_class = {
+static const struct diskbench__phase_class custom_class = {
+	.free_own = free_custom,
 	.run = run_custom,
 	.describe = describe_custom,
 	.paceable = true,
@@ -507,19 +545,21 @@ static int make_custom(struct diskbench_phase **out, const char *name,
 		       const struct diskbench_custom_ctx_ops *with_ctx,
 		       void *user_data)
 {
+	struct custom_phase *cp;
 	int err = diskbench__phase_name_check(name);
 
-	if (!err)
-		err = diskbench__phase_make(out, name, DISKBENCH_PHASE_CUSTOM,
-					    &diskbench__custom_class);
 	if (err)
 		return err;
-	if (plain)
-		(*out)->custom = *plain;
-	else
-		(*out)->custom_ctx = *with_ctx;
-	(*out)->user_data = user_data;
-	return 0;
+	cp = calloc(1, sizeof(*cp));
+	if (cp) {
+		if (plain)
+			cp->ops = *plain;
+		else
+			cp->ctx_ops = *with_ctx;
+		cp->user_data = user_data;
+	}
+	return diskbench__phase_make(out, name, DISKBENCH_PHASE_CUSTOM,
+				     &custom_class, cp);
 }
 
 static int diskbench_phase_custom_new__impl(struct diskbench_phase **out,

@@ -539,13 +539,27 @@ static bool stats_or_deletes(enum diskbench_phase_kind kind)
 	       kind == DISKBENCH_PHASE_RAN_STAT || kind == DISKBENCH_PHASE_RAN_DELETE;
 }
 
+/* The phase's own: the options as asked, and their defaults, resolved
+ * once by the constructor (none depends on the target). */
+struct files_phase {
+	struct diskbench_files_opts o;
+	uint64_t files;       /* the set's files */
+	uint32_t dirs;        /* subdirectories, 0 for none */
+	uint32_t chunk;       /* bytes per write and read of a file */
+};
+
+static const struct files_phase *files_of(const struct diskbench_phase *p)
+{
+	return p->own;
+}
+
 /* Whether phase p drops the system's caches before its clock starts
  * (DISKBENCH_FILES_DROP_CACHES on a stat or delete phase whose engine's
  * file calls are the system's). */
 static bool drops_caches(const struct diskbench_phase *p,
 			 const struct diskbench_engine *e)
 {
-	return (p->files.flags & DISKBENCH_FILES_DROP_CACHES) &&
+	return (files_of(p)->o.flags & DISKBENCH_FILES_DROP_CACHES) &&
 	       stats_or_deletes(p->kind) && e->fs_sync;
 }
 
@@ -931,7 +945,8 @@ static int run_ran_delete(struct files_run *x)
 
 static int run_files(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 {
-	const struct diskbench_files_opts *o = &p->files;
+	const struct files_phase *fp = files_of(p);
+	const struct diskbench_files_opts *o = &fp->o;
 	struct files_run x;
 	int err;
 
@@ -940,9 +955,9 @@ static int run_files(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 	x.t = ctx->target;
 	x.e = ctx->engine;
 	x.has_at = diskbench__engine_has_at(x.e);
-	x.nfiles = o->files ? o->files : DISKBENCH_FILES_DEFAULT_COUNT;
-	x.ndirs = o->dirs > 1 ? o->dirs : 0;
-	x.chunk = o->chunk_bytes ? o->chunk_bytes : FILES_DEFAULT_CHUNK;
+	x.nfiles = fp->files;
+	x.ndirs = fp->dirs;
+	x.chunk = fp->chunk;
 	x.mode = o->mode;
 	x.min_bytes = o->mode == DISKBENCH_FILES_REGULAR ? o->min_bytes : 0;
 	x.max_bytes = o->mode == DISKBENCH_FILES_REGULAR ? o->max_bytes : 0;
@@ -1004,7 +1019,7 @@ static const char *files_fsync(const struct diskbench_phase *p)
 			     p->kind == DISKBENCH_PHASE_RAN_CREATE;
 	const bool deletes = p->kind == DISKBENCH_PHASE_SEQ_DELETE ||
 			     p->kind == DISKBENCH_PHASE_RAN_DELETE;
-	const uint32_t flags = p->files.flags;
+	const uint32_t flags = files_of(p)->o.flags;
 
 	if (!creates && !deletes)
 		return "none";
@@ -1013,7 +1028,7 @@ static const char *files_fsync(const struct diskbench_phase *p)
 						       : "none (sync at the end)";
 	if (deletes)
 		return "the directory after each unlink";
-	return p->files.mode == DISKBENCH_FILES_REGULAR
+	return files_of(p)->o.mode == DISKBENCH_FILES_REGULAR
 		       ? "each file and its directory"
 		       : "file 0 and its directory, then the directory after each link";
 }
@@ -1022,18 +1037,18 @@ static void describe_files(const struct diskbench_phase *p,
 			   const struct diskbench__ctx *ctx, struct diskbench__cfg *c)
 {
 	static const char *const modes[] = { "regular", "hardlink", "symlink" };
-	const struct diskbench_files_opts *o = &p->files;
+	const struct files_phase *fp = files_of(p);
+	const struct diskbench_files_opts *o = &fp->o;
 
 	(void)ctx;
-	diskbench__cfg_u64(c, "files", o->files ? o->files : DISKBENCH_FILES_DEFAULT_COUNT);
-	diskbench__cfg_u64(c, "dirs", o->dirs > 1 ? o->dirs : 0);
+	diskbench__cfg_u64(c, "files", fp->files);
+	diskbench__cfg_u64(c, "dirs", fp->dirs);
 	diskbench__cfg_str(c, "mode", o->mode < 3 ? modes[o->mode] : "?");
 	if (o->mode == DISKBENCH_FILES_REGULAR) {
 		diskbench__cfg_u64(c, "min_bytes", o->min_bytes);
 		diskbench__cfg_u64(c, "max_bytes", o->max_bytes);
 	}
-	diskbench__cfg_u64(c, "chunk_bytes", o->chunk_bytes ? o->chunk_bytes
-							     : FILES_DEFAULT_CHUNK);
+	diskbench__cfg_u64(c, "chunk_bytes", fp->chunk);
 	diskbench__cfg_str(c, "fsync", files_fsync(p));
 	if (p->kind == DISKBENCH_PHASE_SEQ_CREATE || p->kind == DISKBENCH_PHASE_RAN_CREATE ||
 	    p->kind == DISKBENCH_PHASE_SEQ_DELETE || p->kind == DISKBENCH_PHASE_RAN_DELETE)
@@ -1064,9 +1079,10 @@ static int check_files(const struct diskbench_phase *p,
 static void files_room(const struct diskbench_phase *p, uint64_t unit,
 		       struct diskbench__room *r, bool *gone_after)
 {
-	const struct diskbench_files_opts *o = &p->files;
-	uint64_t n = o->files ? o->files : DISKBENCH_FILES_DEFAULT_COUNT;
-	uint64_t dirs = o->dirs > 1 ? o->dirs : 0;
+	const struct files_phase *fp = files_of(p);
+	const struct diskbench_files_opts *o = &fp->o;
+	uint64_t n = fp->files;
+	uint64_t dirs = fp->dirs;
 
 	r->bytes = o->mode == DISKBENCH_FILES_REGULAR
 			   ? diskbench__mul_sat(n, diskbench__round_up(o->max_bytes, unit))
@@ -1094,11 +1110,11 @@ static void files_room(const struct diskbench_phase *p, uint64_t unit,
 static void params_files(const struct diskbench_phase *p,
 			 struct diskbench__phase_params *out)
 {
-	const struct diskbench_files_opts *o = &p->files;
+	const struct diskbench_files_opts *o = &files_of(p)->o;
 
 	if (out->files)
 		return;
-	out->files = o->files ? o->files : DISKBENCH_FILES_DEFAULT_COUNT;
+	out->files = files_of(p)->files;
 	out->max_bytes = o->max_bytes;
 	out->min_bytes = o->min_bytes;
 	out->dirs = o->dirs;
@@ -1106,7 +1122,7 @@ static void params_files(const struct diskbench_phase *p,
 	out->file_chunk_bytes = o->chunk_bytes;
 }
 
-const struct diskbench__phase_class diskbench__files_class = {
+static const struct diskbench__phase_class files_class = {
 	.run = run_files,
 	.describe = describe_files,
 	.file_set = files_room,
@@ -1134,6 +1150,7 @@ static int diskbench_phase_files_new__impl(struct diskbench_phase **out,
 					    const struct diskbench_files_opts *opts)
 {
 	struct diskbench_files_opts o;
+	struct files_phase *fp;
 	int err;
 
 	DISKBENCH__CHECK_ARG(out);
@@ -1170,11 +1187,15 @@ static int diskbench_phase_files_new__impl(struct diskbench_phase **out,
 			" is not a power of two from %" PRIu64 " to %" PRIu64,
 			(uint64_t)o.chunk_bytes, (uint64_t)FILES_MIN_CHUNK,
 			(uint64_t)FILES_MAX_CHUNK);
-	err = diskbench__phase_make(out, diskbench_phase_kind_name(kind), kind,
-				    &diskbench__files_class);
-	if (!err)
-		(*out)->files = o;
-	return err;
+	fp = calloc(1, sizeof(*fp));
+	if (fp) {
+		fp->o = o;
+		fp->files = o.files ? o.files : DISKBENCH_FILES_DEFAULT_COUNT;
+		fp->dirs = o.dirs > 1 ? o.dirs : 0;
+		fp->chunk = o.chunk_bytes ? o.chunk_bytes : FILES_DEFAULT_CHUNK;
+	}
+	return diskbench__phase_make(out, diskbench_phase_kind_name(kind), kind,
+				     &files_class, fp);
 }
 
 DISKBENCH_API int diskbench_phase_files_new(struct diskbench_phase **out,

@@ -119,6 +119,16 @@ struct diskbench__phase_params {
  * lib/base/kind.c.
  */
 struct diskbench__phase_class {
+	/* Frees the kind's own options and state (diskbench_phase::own);
+	 * NULL: free(). */
+	void (*free_own)(void *own);
+	/* Works out the defaults that depend on the target (a block size, a
+	 * byte count), once, into the kind's own state: called by the run
+	 * for every phase before it reads anything of them (the room check,
+	 * run, describe). Defaults that do not depend on the target are
+	 * resolved by the constructor. NULL: nothing depends on it. */
+	void (*resolve)(struct diskbench_phase *p,
+			const struct diskbench_target *t);
 	int (*run)(struct diskbench_phase *p, struct diskbench__ctx *ctx);
 	/* Sets the phase's own configuration keys in its result, after it
 	 * ran (the options, defaults resolved); NULL: none. */
@@ -158,25 +168,13 @@ struct diskbench_phase {
 	 * name (the kind's) is made unique instead ("random_io.2"). */
 	bool named;
 	enum diskbench_phase_kind kind;
-	struct diskbench_bonnie_opts bonnie;
-	struct diskbench_seq_opts seq;
-	struct diskbench_random_opts random;
-	struct diskbench_files_opts files;
-	struct diskbench_custom_ops custom;
-	struct diskbench_custom_ctx_ops custom_ctx;  /* op set: this form */
-	void *user_data;
-	/* Pacing (diskbench_phase_set_pace()): rate_per_sec 0 when none. */
+	/* The kind's own options and state: made by its constructor, read
+	 * only by its file (lib/phase/KIND.c), freed by its class. */
+	void *own;
+	/* What every kind may have. Pacing (diskbench_phase_set_pace()):
+	 * rate_per_sec 0 when none. */
 	struct diskbench_pace_opts pace;
 	char errmsg[192];
-	/* A custom phase's error: what failed, kept until the next run of it
-	 * (the run copies them into the result after the phase). */
-	char custom_err_op[160];
-	char *custom_err_path;
-	/* A custom phase's own configuration (diskbench_custom_set_config()):
-	 * key, value, key, value..., made anew at each run of it and set in
-	 * its result after the library's keys. */
-	char **custom_cfg;
-	size_t ncustom_cfg;     /* pairs */
 };
 
 /*
@@ -189,9 +187,6 @@ const char *diskbench__ended_by(const struct diskbench__ctx *ctx,
 				const struct diskbench_result *res, bool done,
 				const char *count_key);
 
-/* Frees a custom phase's own configuration (phase/phase.c). */
-void diskbench__phase_custom_cfg_clear(struct diskbench_phase *p);
-
 /* 0 for a name that follows the rule of every phase's name (phase.h:
  * 1 to DISKBENCH_PHASE_NAME_MAX bytes of UTF-8, no control character),
  * else -EINVAL with the last error saying why; the check of every
@@ -202,19 +197,21 @@ int diskbench__phase_name_check(const char *name);
  * commas and '_', which an HDR log tag writes alike. */
 bool diskbench__phase_name_same(const char *a, const char *b);
 
+/* Makes a phase of a kind, taking @p own (the kind's options and state,
+ * freed by the class, also when this fails). 0 or -ENOMEM. */
 int diskbench__phase_make(struct diskbench_phase **out, const char *name,
 			  enum diskbench_phase_kind kind,
-			  const struct diskbench__phase_class *cls);
+			  const struct diskbench__phase_class *cls, void *own);
+
+/* The kind's defaults against target t (the class's resolve), once per
+ * run, before the run reads anything of the phase. */
+void diskbench__phase_resolve(struct diskbench_phase *p,
+			      const struct diskbench_target *t);
 
 /* A class's test_file_bytes for a phase that uses the whole test file. */
 uint64_t diskbench__phase_whole_test_file(const struct diskbench_phase *p,
 					  uint64_t target_bytes);
 
-extern const struct diskbench__phase_class diskbench__bonnie_class;
-extern const struct diskbench__phase_class diskbench__seq_class;
-extern const struct diskbench__phase_class diskbench__custom_class;
-extern const struct diskbench__phase_class diskbench__random_class;
-extern const struct diskbench__phase_class diskbench__files_class;
 
 /* A recorder like the run's (same clock, interval, precision), for a
  * worker thread of a phase. */

@@ -17,32 +17,38 @@
 #include "base/error-internal.h"
 #include "base/out-internal.h"
 
+static void free_own(const struct diskbench__phase_class *cls, void *own)
+{
+	if (cls->free_own)
+		cls->free_own(own);
+	else
+		free(own);
+}
+
 int diskbench__phase_make(struct diskbench_phase **out, const char *name,
 			  enum diskbench_phase_kind kind,
-			  const struct diskbench__phase_class *cls)
+			  const struct diskbench__phase_class *cls, void *own)
 {
 	struct diskbench_phase *p = calloc(1, sizeof(*p));
 
-	if (!p)
-		return -ENOMEM;
-	p->name = strdup(name);
-	if (!p->name) {
+	if (!own || !p || !(p->name = strdup(name))) {
 		free(p);
+		if (own)
+			free_own(cls, own);
 		return -ENOMEM;
 	}
 	p->kind = kind;
 	p->cls = cls;
+	p->own = own;
 	*out = p;
 	return 0;
 }
 
-void diskbench__phase_custom_cfg_clear(struct diskbench_phase *p)
+void diskbench__phase_resolve(struct diskbench_phase *p,
+			      const struct diskbench_target *t)
 {
-	for (size_t i = 0; i < 2 * p->ncustom_cfg; i++)
-		free(p->custom_cfg[i]);
-	free(p->custom_cfg);
-	p->custom_cfg = NULL;
-	p->ncustom_cfg = 0;
+	if (p->cls->resolve)
+		p->cls->resolve(p, t);
 }
 
 const char *diskbench__ended_by(const struct diskbench__ctx *ctx,
@@ -70,8 +76,7 @@ DISKBENCH_API void diskbench_phase_free(struct diskbench_phase *phase)
 	if (!phase || phase->owner)
 		return;
 	free(phase->name);
-	free(phase->custom_err_path);
-	diskbench__phase_custom_cfg_clear(phase);
+	free_own(phase->cls, phase->own);
 	free(phase);
 }
 

@@ -100,24 +100,55 @@ static int random_worker(struct diskbench__worker *w)
 	return err;
 }
 
+/*
+ * The phase's own: the options as asked, and what they come to on the
+ * target (resolved once per run, before anything reads them).
+ */
+struct random_phase {
+	struct diskbench_random_opts o;
+	uint32_t depth;       /* per thread, at least 1 */
+	unsigned threads;     /* at least 1 */
+	bool direct;
+	/* resolved against the target */
+	uint64_t block;       /* bytes per request and offset alignment */
+	uint64_t blocks;      /* the file's blocks of that size */
+	uint64_t ops_limit;   /* the requests asked, or the file's blocks */
+};
+
+static struct random_phase *random_of(const struct diskbench_phase *p)
+{
+	return p->own;
+}
+
+static void resolve_random(struct diskbench_phase *p,
+			   const struct diskbench_target *t)
+{
+	struct random_phase *rp = random_of(p);
+
+	rp->block = rp->o.block_bytes ? rp->o.block_bytes : t->block_bytes;
+	rp->blocks = rp->block ? t->file_bytes / rp->block : 0;
+	rp->ops_limit = rp->o.ops ? rp->o.ops : rp->blocks;
+}
+
 static int run_random(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 {
 	struct diskbench_target *t = ctx->target;
-	const struct diskbench_random_opts *o = &p->random;
-	unsigned threads = o->threads ? o->threads : 1;
+	const struct random_phase *rp = random_of(p);
+	const struct diskbench_random_opts *o = &rp->o;
+	const unsigned threads = rp->threads;
 	struct rnd R = { .t = t };
 	uint64_t total;
 	int err;
 
-	R.block = o->block_bytes ? o->block_bytes : t->block_bytes;
-	R.blocks = t->file_bytes / R.block;
+	R.block = rp->block;
+	R.blocks = rp->blocks;
 	R.write_percent = o->write_percent;
-	R.depth = o->queue_depth ? o->queue_depth : 1;
-	R.oflags = o->flags & DISKBENCH_RANDOM_DIRECT ? DISKBENCH_OPEN_DIRECT : 0;
+	R.depth = rp->depth;
+	R.oflags = rp->direct ? DISKBENCH_OPEN_DIRECT : 0;
 	if (!R.blocks)
 		return diskbench__ctx_fail(ctx, -EINVAL,
 			"check block size against the file size", t->dir, UINT64_MAX);
-	if ((o->flags & DISKBENCH_RANDOM_DIRECT) && R.block % t->align)
+	if (rp->direct && R.block % t->align)
 		return diskbench__ctx_fail(ctx, -EINVAL,
 			"check O_DIRECT alignment of the block size", t->dir,
 			UINT64_MAX);
@@ -177,19 +208,17 @@ out:
 static void describe_random(const struct diskbench_phase *p,
 			    const struct diskbench__ctx *ctx, struct diskbench__cfg *c)
 {
-	const struct diskbench_random_opts *o = &p->random;
-	const struct diskbench_target *t = ctx->target;
-	uint64_t block = o->block_bytes ? o->block_bytes : t->block_bytes;
+	const struct random_phase *rp = random_of(p);
+	const struct diskbench_random_opts *o = &rp->o;
 
 	diskbench__cfg_str(c, "access", o->write_percent == 100 ? "write" :
 					o->write_percent ? "read and write" : "read");
-	diskbench__cfg_u64(c, "block_bytes", block);
+	diskbench__cfg_u64(c, "block_bytes", rp->block);
 	diskbench__cfg_u64(c, "write_percent", o->write_percent);
-	diskbench__cfg_u64(c, "ops_limit", o->ops ? o->ops
-						  : (block ? t->file_bytes / block : 0));
-	diskbench__cfg_u64(c, "queue_depth", o->queue_depth ? o->queue_depth : 1);
-	diskbench__cfg_u64(c, "threads", o->threads ? o->threads : 1);
-	diskbench__cfg_bool(c, "direct", o->flags & DISKBENCH_RANDOM_DIRECT);
+	diskbench__cfg_u64(c, "ops_limit", rp->ops_limit);
+	diskbench__cfg_u64(c, "queue_depth", rp->depth);
+	diskbench__cfg_u64(c, "threads", rp->threads);
+	diskbench__cfg_bool(c, "direct", rp->direct);
 	/* A thread fsyncs its descriptor only if it wrote through it: with
 	 * few requests a thread may draw reads only, or none at all. */
 	diskbench__cfg_str(c, "fsync", o->write_percent
@@ -206,7 +235,8 @@ static void describe_random(const struct diskbench_phase *p,
 				"ops_limit"));
 }
 
-const struct diskbench__phase_class diskbench__random_class = {
+static const struct diskbench__phase_class random_class = {
+	.resolve = resolve_random,
 	.run = run_random,
 	.describe = describe_random,
 	.test_file_bytes = diskbench__phase_whole_test_file,
@@ -217,6 +247,7 @@ static int diskbench_phase_random_new__impl(struct diskbench_phase **out,
 					     const struct diskbench_random_opts *opts)
 {
 	struct diskbench_random_opts o;
+	struct random_phase *rp;
 	int err;
 
 	DISKBENCH__CHECK_ARG(out);
@@ -239,12 +270,17 @@ static int diskbench_phase_random_new__impl(struct diskbench_phase **out,
 		return diskbench__error_fail(-EINVAL,
 			"flags 0x%x: unknown bits 0x%x", o.flags,
 			o.flags & ~DISKBENCH_RANDOM_DIRECT);
-	err = diskbench__phase_make(out,
-				    diskbench_phase_kind_name(DISKBENCH_PHASE_RANDOM_IO),
-				    DISKBENCH_PHASE_RANDOM_IO, &diskbench__random_class);
-	if (!err)
-		(*out)->random = o;
-	return err;
+	rp = calloc(1, sizeof(*rp));
+	if (rp) {
+		rp->o = o;
+		rp->depth = o.queue_depth ? o.queue_depth : 1;
+		rp->threads = o.threads ? o.threads : 1;
+		rp->direct = o.flags & DISKBENCH_RANDOM_DIRECT;
+	}
+	return diskbench__phase_make(out,
+				     diskbench_phase_kind_name(DISKBENCH_PHASE_RANDOM_IO),
+				     DISKBENCH_PHASE_RANDOM_IO, &random_class,
+				     rp);
 }
 
 DISKBENCH_API int diskbench_phase_random_new(struct diskbench_phase **out,

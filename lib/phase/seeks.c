@@ -15,7 +15,9 @@
 
 #include <diskbench/phase.h>
 
+#include "phase/bonnie-internal.h"
 #include "phase/phase-internal.h"
+#include "phase/seeks-internal.h"
 #include "phase/workers-internal.h"
 
 /* bonnie++'s pause before releasing the seekers. */
@@ -135,15 +137,14 @@ static int seeker(struct diskbench__worker *w)
 	return err;
 }
 
-int diskbench__run_seeks(struct diskbench_phase *p, struct diskbench__ctx *ctx);
-
 int diskbench__run_seeks(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 {
 	struct diskbench_target *t = ctx->target;
-	const struct diskbench_bonnie_opts *o = &p->bonnie;
+	const struct diskbench__bonnie_phase *bp = diskbench__bonnie_of(p);
+	const struct diskbench_bonnie_opts *o = &bp->o;
 	struct seeks s = { 0 };
-	uint64_t count = o->seeks ? o->seeks : DISKBENCH_BONNIE_DEFAULT_SEEKS;
-	unsigned seekers = o->seekers ? o->seekers : DISKBENCH_BONNIE_DEFAULT_SEEKERS;
+	uint64_t count = bp->seeks;
+	unsigned seekers = bp->seekers;
 	uint32_t *tickets;
 	int err;
 

@@ -475,22 +475,57 @@ out:
 	return err;
 }
 
+/*
+ * The phase's own: the options as asked, and what they come to on the
+ * target (resolved once per run, before anything reads them).
+ */
+struct seq_phase {
+	struct diskbench_seq_opts o;
+	uint32_t depth;       /* queue depth, at least 1 */
+	bool write;
+	bool direct;
+	bool fsync;           /* a write's closing fsync, timed */
+	/* resolved against the target */
+	uint64_t block;       /* bytes per request */
+	uint64_t total;       /* bytes to move, or the extent to go round */
+	bool wrap;            /* time-based: round the extent until the time */
+};
+
+static struct seq_phase *seq_of(const struct diskbench_phase *p)
+{
+	return p->own;
+}
+
+static void resolve_seq(struct diskbench_phase *p,
+			const struct diskbench_target *t)
+{
+	struct seq_phase *sp = seq_of(p);
+
+	sp->block = sp->o.block_bytes ? sp->o.block_bytes : t->block_bytes;
+	sp->total = sp->o.total_bytes ? sp->o.total_bytes : t->file_bytes;
+	/* With a time limit of its own and no byte count, the phase runs for
+	 * its time, going round the file from its start each time it reaches
+	 * the end (fio's time_based); with a count it stops there. The run's
+	 * stop_time_ns stays a cap, as for every phase. */
+	sp->wrap = !sp->o.total_bytes && sp->o.time_limit_ns;
+}
+
 static int run_seq(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 {
 	struct diskbench_target *t = ctx->target;
-	const struct diskbench_seq_opts *o = &p->seq;
+	const struct seq_phase *sp = seq_of(p);
 	struct seq s = { .st = { .ctx = ctx, .next = seq_next,
 				 .put_back = seq_put_back } };
-	uint32_t depth = o->queue_depth ? o->queue_depth : 1;
-	uint32_t oflags = o->flags & DISKBENCH_SEQ_DIRECT ? DISKBENCH_OPEN_DIRECT : 0;
+	const uint32_t depth = sp->depth;
+	uint32_t oflags = sp->direct ? DISKBENCH_OPEN_DIRECT : 0;
 	char *bufs;
 	int err, cerr, eerr;
 
-	s.write = o->flags & DISKBENCH_SEQ_WRITE;
-	s.st.block = o->block_bytes ? o->block_bytes : t->block_bytes;
-	s.total = o->total_bytes ? o->total_bytes : t->file_bytes;
-	if ((o->flags & DISKBENCH_SEQ_DIRECT) &&
-	    (s.st.block % t->align || s.total % t->align))
+	s.write = sp->write;
+	s.st.block = sp->block;
+	s.total = sp->total;
+	s.wrap = sp->wrap;
+	if (sp->direct && (s.st.block % t->align || s.total % t->align))
 		return diskbench__ctx_fail(ctx, -EINVAL,
 			"check O_DIRECT alignment of block and total size",
 			t->dir, UINT64_MAX);
@@ -500,14 +535,9 @@ static int run_seq(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 			"queue depth, %" PRIu32, depth, ctx->engine->name,
 			ctx->engine->depth);
 	/* The phase's own time limit, or the run's, whichever comes first. */
-	if (o->time_limit_ns &&
-	    (!ctx->stop_time_ns || o->time_limit_ns < ctx->stop_time_ns))
-		ctx->stop_time_ns = o->time_limit_ns;
-	/* With a time limit of its own and no byte count, the phase runs for
-	 * its time, going round the file from its start each time it reaches
-	 * the end (fio's time_based); with a count it stops there. The run's
-	 * stop_time_ns stays a cap, as for every phase. */
-	s.wrap = !o->total_bytes && o->time_limit_ns;
+	if (sp->o.time_limit_ns &&
+	    (!ctx->stop_time_ns || sp->o.time_limit_ns < ctx->stop_time_ns))
+		ctx->stop_time_ns = sp->o.time_limit_ns;
 	ctx->expected_bytes = s.wrap ? 0 : s.total;
 	ctx->planned_ops = s.wrap ? UINT64_MAX : 0;
 
@@ -539,9 +569,7 @@ static int run_seq(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 		t->test_size = s.total;
 	else if (s.write && s.next_off > t->test_size)
 		t->test_size = s.next_off;
-	cerr = diskbench__ctx_sync_close(ctx, s.st.h,
-					 s.write && !(o->flags & DISKBENCH_SEQ_NO_FSYNC),
-					 s.st.path);
+	cerr = diskbench__ctx_sync_close(ctx, s.st.h, sp->fsync, s.st.path);
 	eerr = diskbench_recorder_end(ctx->rec, diskbench__engine_now(ctx->engine));
 	free(bufs);
 	if (!err)
@@ -554,29 +582,22 @@ static int run_seq(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 static void describe_seq(const struct diskbench_phase *p,
 			 const struct diskbench__ctx *ctx, struct diskbench__cfg *c)
 {
-	const struct diskbench_seq_opts *o = &p->seq;
-	const struct diskbench_target *t = ctx->target;
-	const bool write = o->flags & DISKBENCH_SEQ_WRITE;
+	const struct seq_phase *sp = seq_of(p);
 
-	diskbench__cfg_str(c, "access", write ? "write" : "read");
-	diskbench__cfg_u64(c, "block_bytes", o->block_bytes ? o->block_bytes
-							     : t->block_bytes);
-	diskbench__cfg_u64(c, "total_bytes", o->total_bytes ? o->total_bytes
-							     : t->file_bytes);
-	diskbench__cfg_u64(c, "queue_depth", o->queue_depth ? o->queue_depth : 1);
-	diskbench__cfg_bool(c, "direct", o->flags & DISKBENCH_SEQ_DIRECT);
-	diskbench__cfg_str(c, "fsync", write && !(o->flags & DISKBENCH_SEQ_NO_FSYNC)
-					       ? "at the end, timed" : "none");
-	if (o->time_limit_ns)
-		diskbench__cfg_u64(c, "time_limit_ns", o->time_limit_ns);
+	diskbench__cfg_str(c, "access", sp->write ? "write" : "read");
+	diskbench__cfg_u64(c, "block_bytes", sp->block);
+	diskbench__cfg_u64(c, "total_bytes", sp->total);
+	diskbench__cfg_u64(c, "queue_depth", sp->depth);
+	diskbench__cfg_bool(c, "direct", sp->direct);
+	diskbench__cfg_str(c, "fsync", sp->fsync ? "at the end, timed" : "none");
+	if (sp->o.time_limit_ns)
+		diskbench__cfg_u64(c, "time_limit_ns", sp->o.time_limit_ns);
 	if (ctx->planned_ops == UINT64_MAX)
 		diskbench__cfg_bool(c, "time_based", true);
 	diskbench__cfg_str(c, "ended_by",
 			   diskbench__ended_by(ctx, c->res,
 				ctx->planned_ops != UINT64_MAX &&
-				diskbench_result_bytes(c->res) >=
-					(o->total_bytes ? o->total_bytes
-							: t->file_bytes),
+				diskbench_result_bytes(c->res) >= sp->total,
 				"total_bytes"));
 }
 
@@ -584,10 +605,12 @@ static void describe_seq(const struct diskbench_phase *p,
 static uint64_t seq_test_file(const struct diskbench_phase *p,
 			      uint64_t target_bytes)
 {
-	return p->seq.total_bytes ? p->seq.total_bytes : target_bytes;
+	(void)target_bytes;
+	return seq_of(p)->total;
 }
 
-const struct diskbench__phase_class diskbench__seq_class = {
+static const struct diskbench__phase_class seq_class = {
+	.resolve = resolve_seq,
 	.run = run_seq,
 	.describe = describe_seq,
 	.test_file_bytes = seq_test_file,
@@ -598,6 +621,7 @@ static int diskbench_phase_seq_new__impl(struct diskbench_phase **out,
 					  const struct diskbench_seq_opts *opts)
 {
 	struct diskbench_seq_opts o;
+	struct seq_phase *sp;
 	enum diskbench_phase_kind kind;
 	int err;
 
@@ -615,13 +639,18 @@ static int diskbench_phase_seq_new__impl(struct diskbench_phase **out,
 			" is over %" PRIu32 ", the most any engine takes "
 			"(DISKBENCH_ENGINE_MAX_QUEUE_DEPTH)", o.queue_depth,
 			DISKBENCH_ENGINE_MAX_QUEUE_DEPTH);
+	sp = calloc(1, sizeof(*sp));
+	if (sp) {
+		sp->o = o;
+		sp->depth = o.queue_depth ? o.queue_depth : 1;
+		sp->write = o.flags & DISKBENCH_SEQ_WRITE;
+		sp->direct = o.flags & DISKBENCH_SEQ_DIRECT;
+		sp->fsync = sp->write && !(o.flags & DISKBENCH_SEQ_NO_FSYNC);
+	}
 	kind = o.flags & DISKBENCH_SEQ_WRITE ? DISKBENCH_PHASE_SEQ_WRITE
 					     : DISKBENCH_PHASE_SEQ_READ;
-	err = diskbench__phase_make(out, diskbench_phase_kind_name(kind), kind,
-				    &diskbench__seq_class);
-	if (!err)
-		(*out)->seq = o;
-	return err;
+	return diskbench__phase_make(out, diskbench_phase_kind_name(kind), kind,
+				     &seq_class, sp);
 }
 
 DISKBENCH_API int diskbench_phase_seq_new(struct diskbench_phase **out,

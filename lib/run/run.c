@@ -602,6 +602,10 @@ static int diskbench_run_execute__impl(struct diskbench_run *run)
 	run->rng.fn = run->opts.random;
 	run->rng.user_data = run->opts.random_user_data;
 
+	/* Each phase's defaults against the target, once, before anything
+	 * reads them (the room check, the phase, its configuration). */
+	for (size_t i = 0; i < run->nphases; i++)
+		diskbench__phase_resolve(run->phases[i], run->target);
 	/* What the phases may not do, and room for what they will write,
 	 * before the first one. */
 	if (!atomic_load(&run->cancel)) {
