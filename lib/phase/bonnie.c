@@ -14,21 +14,30 @@
 
 #include <diskbench/phase.h>
 
-#include "phase/bonnie-internal.h"
 #include "phase/phase-internal.h"
 #include "phase/seeks-internal.h"
 #include "base/error-internal.h"
 #include "base/system-platform.h"
 
-static const struct diskbench__bonnie_phase *bonnie_of(const struct diskbench_phase *p)
+/* The phase's own: the options as asked and their defaults, resolved
+ * once. */
+struct bonnie_phase {
+	struct diskbench_bonnie_opts o;
+	uint64_t seeks;        /* the seek phase's tickets */
+	unsigned seekers;      /* its threads */
+	/* resolved against the target */
+	uint64_t byte_bytes;   /* what the per-byte phases move, whole blocks */
+};
+
+static const struct bonnie_phase *bonnie_of(const struct diskbench_phase *p)
 {
-	return diskbench__bonnie_of(p);
+	return p->own;
 }
 
 static void resolve_bonnie(struct diskbench_phase *p,
 			   const struct diskbench_target *t)
 {
-	struct diskbench__bonnie_phase *bp = p->own;
+	struct bonnie_phase *bp = p->own;
 	uint64_t b = bp->o.byte_bytes ? bp->o.byte_bytes
 				      : DISKBENCH_BONNIE_DEFAULT_BYTE_BYTES;
 
@@ -307,7 +316,15 @@ static int run_bonnie(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 	case DISKBENCH_PHASE_REWRITE: return run_blocks(p, ctx, true);
 	case DISKBENCH_PHASE_GETC: return run_getc(p, ctx);
 	case DISKBENCH_PHASE_GET_BLOCK: return run_blocks(p, ctx, false);
-	case DISKBENCH_PHASE_SEEKS: return diskbench__run_seeks(p, ctx);
+	case DISKBENCH_PHASE_SEEKS: {
+		const struct bonnie_phase *bp = bonnie_of(p);
+		const struct diskbench__seeks_args a = {
+			.seeks = bp->seeks, .seekers = bp->seekers,
+			.flags = bp->o.flags, .seek_time_ns = bp->o.seek_time_ns,
+		};
+
+		return diskbench__run_seeks(ctx, &a);
+	}
 	default: return -ENOTSUP;
 	}
 }
@@ -403,7 +420,7 @@ static int diskbench_phase_bonnie_new__impl(struct diskbench_phase **out,
 					     const struct diskbench_bonnie_opts *opts)
 {
 	struct diskbench_bonnie_opts o;
-	struct diskbench__bonnie_phase *bp;
+	struct bonnie_phase *bp;
 	int err;
 
 	DISKBENCH__CHECK_ARG(out);

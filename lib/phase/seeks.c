@@ -15,7 +15,6 @@
 
 #include <diskbench/phase.h>
 
-#include "phase/bonnie-internal.h"
 #include "phase/phase-internal.h"
 #include "phase/seeks-internal.h"
 #include "phase/workers-internal.h"
@@ -137,14 +136,13 @@ static int seeker(struct diskbench__worker *w)
 	return err;
 }
 
-int diskbench__run_seeks(struct diskbench_phase *p, struct diskbench__ctx *ctx)
+int diskbench__run_seeks(struct diskbench__ctx *ctx,
+			 const struct diskbench__seeks_args *o)
 {
 	struct diskbench_target *t = ctx->target;
-	const struct diskbench__bonnie_phase *bp = diskbench__bonnie_of(p);
-	const struct diskbench_bonnie_opts *o = &bp->o;
 	struct seeks s = { 0 };
-	uint64_t count = bp->seeks;
-	unsigned seekers = bp->seekers;
+	uint64_t count = o->seeks;
+	unsigned seekers = o->seekers;
 	uint32_t *tickets;
 	int err;
 
