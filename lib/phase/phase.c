@@ -295,6 +295,9 @@ int diskbench__ctx_check(struct diskbench__ctx *ctx, uint64_t now)
 	if (ctx->shape && now >= ctx->shape->next_ns) {
 		int ret = diskbench__shape_check(ctx, now, stopping);
 
+		if (ret < 0)
+			return diskbench__ctx_fail(ctx, ret, "start a sample's "
+						   "recorder", NULL, UINT64_MAX);
 		if (ret)
 			return ret;
 		if (!stopping) {

@@ -80,7 +80,7 @@ DISKBENCH_API int diskbench_phase_set_ramp(struct diskbench_phase *phase,
 					   uint64_t ramp_ns)
 {
 	DISKBENCH__API_RETURN(diskbench_phase_set_ramp__impl(phase, ramp_ns),
-			      diskbench_phase_errmsg(phase));
+			      phase ? phase->errmsg : "");
 }
 
 static int check_percent(struct diskbench_phase *phase, const char *name,
@@ -166,7 +166,7 @@ DISKBENCH_API int diskbench_phase_set_steady(struct diskbench_phase *phase,
 					     const struct diskbench_steady_opts *opts)
 {
 	DISKBENCH__API_RETURN(diskbench_phase_set_steady__impl(phase, opts),
-			      diskbench_phase_errmsg(phase));
+			      phase ? phase->errmsg : "");
 }
 
 /* ---- the shared part ---- */
@@ -241,7 +241,7 @@ int diskbench__shape_new(struct diskbench__ctx *ctx, struct diskbench__worker *w
 		if (!sh->ring)
 			err = -ENOMEM;
 		for (unsigned i = 0; !err && i < s->n; i++) {
-			err = diskbench__ctx_new_recorder(ctx, &sh->ring[i]);
+			err = diskbench_recorder_new(&sh->ring[i], ctx->rec_opts);
 			if (!err)
 				diskbench__recorder_set_thread(sh->ring[i],
 							       ctx->rec->thread);
@@ -395,8 +395,7 @@ static int end_ramp(struct diskbench__ctx *ctx, uint64_t now)
 		pc->late = pc->requests = 0;
 	}
 	if (err)
-		return diskbench__ctx_fail(ctx, err, "read CPU time", NULL,
-					   UINT64_MAX);
+		return err;
 	diskbench__devstat_begin(ctx->dev, now);
 	sh->in_ramp = false;
 	sh->period = 0;
@@ -505,8 +504,7 @@ static int turn(struct diskbench__ctx *ctx, uint64_t p, uint64_t now)
 		err = diskbench_recorder_begin(rec, at <= now ? at : now);
 	}
 	if (err)
-		return diskbench__ctx_fail(ctx, err, "read CPU time", NULL,
-					   UINT64_MAX);
+		return err;
 	diskbench_recorder_mark(rec, now);
 	ctx->rec = rec;
 	sh->period = p;
@@ -596,7 +594,7 @@ int diskbench__shape_finish(struct diskbench__ctx *ctx)
 
 		sh->ramp_ops = cur->ops;
 		sh->ramp_bytes = cur->bytes;
-		err = diskbench__ctx_new_recorder(ctx, &dst);
+		err = diskbench_recorder_new(&dst, ctx->rec_opts);
 		if (!err)
 			err = diskbench_recorder_begin(dst, at);
 		if (!err)
@@ -614,7 +612,7 @@ int diskbench__shape_finish(struct diskbench__ctx *ctx)
 				post_ops += sh->ring[i]->ops;
 				post_bytes += sh->ring[i]->bytes;
 			}
-		err = diskbench__ctx_new_recorder(ctx, &dst);
+		err = diskbench_recorder_new(&dst, ctx->rec_opts);
 		for (uint64_t p = first; !err && p <= last; p++) {
 			struct diskbench_recorder *r = sh->ring[p % s->n];
 
@@ -648,7 +646,7 @@ int diskbench__shape_finish(struct diskbench__ctx *ctx)
 		ctx->rec = sh->own;
 		diskbench__shape_free(sh);
 		ctx->shape = NULL;
-		return diskbench__ctx_fail(ctx, err, "merge", NULL, UINT64_MAX);
+		return err;
 	}
 	if (dst) {
 		diskbench_recorder_free(sh->own);
@@ -675,6 +673,22 @@ const char *diskbench__shape_ended_by(const struct diskbench__ctx *ctx)
 
 /* ---- what the result says ---- */
 
+/* The configuration's setters, as phase/phase.c's (this file is below
+ * it: the context's slow path calls it). */
+static void cfg_str(struct diskbench__cfg *c, const char *key, const char *v)
+{
+	if (!c->err)
+		c->err = diskbench_result_set_config(c->res, key, v);
+}
+
+static void cfg_u64(struct diskbench__cfg *c, const char *key, uint64_t v)
+{
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "%" PRIu64, v);
+	cfg_str(c, key, buf);
+}
+
 /* A double as the shortest text that reads back as it. */
 static void cfg_double(struct diskbench__cfg *c, const char *key, double v)
 {
@@ -683,7 +697,7 @@ static void cfg_double(struct diskbench__cfg *c, const char *key, double v)
 	/* A whole number in full (a mean of 1000 IOPS is "1000"). */
 	if (v == floor(v) && fabs(v) < 1e15) {
 		snprintf(buf, sizeof(buf), "%.0f", v);
-		diskbench__cfg_str(c, key, buf);
+		cfg_str(c, key, buf);
 		return;
 	}
 	for (int prec = 1; prec <= 17; prec++) {
@@ -691,34 +705,34 @@ static void cfg_double(struct diskbench__cfg *c, const char *key, double v)
 		if (strtod(buf, NULL) == v)
 			break;
 	}
-	diskbench__cfg_str(c, key, buf);
+	cfg_str(c, key, buf);
 }
 
 void diskbench__steady_describe(const struct diskbench__steady *s,
 				struct diskbench__cfg *c)
 {
 	if (s->ramp_ns) {
-		diskbench__cfg_u64(c, "ramp_ns", s->ramp_ns);
-		diskbench__cfg_u64(c, "ramp_ops", s->ramp_ops);
-		diskbench__cfg_u64(c, "ramp_bytes", s->ramp_bytes);
+		cfg_u64(c, "ramp_ns", s->ramp_ns);
+		cfg_u64(c, "ramp_ops", s->ramp_ops);
+		cfg_u64(c, "ramp_bytes", s->ramp_bytes);
 	}
 	if (!s->judged)
 		return;
-	diskbench__cfg_str(c, "steady_metric",
+	cfg_str(c, "steady_metric",
 			   s->metric == DISKBENCH_STEADY_BANDWIDTH ? "bandwidth"
 								    : "iops");
 	if (s->range_pct > 0)
 		cfg_double(c, "steady_range_percent", s->range_pct);
 	if (s->slope_pct > 0)
 		cfg_double(c, "steady_slope_percent", s->slope_pct);
-	diskbench__cfg_u64(c, "steady_window_ns", s->window_ns);
-	diskbench__cfg_u64(c, "steady_sample_ns", s->sample_ns);
+	cfg_u64(c, "steady_window_ns", s->window_ns);
+	cfg_u64(c, "steady_sample_ns", s->sample_ns);
 	if (s->max_ns)
-		diskbench__cfg_u64(c, "steady_max_ns", s->max_ns);
-	diskbench__cfg_bool(c, "steady", s->decided);
+		cfg_u64(c, "steady_max_ns", s->max_ns);
+	cfg_str(c, "steady", s->decided ? "true" : "false");
 	if (s->decided)
-		diskbench__cfg_u64(c, "steady_at_ns", s->steady_at_ns);
-	diskbench__cfg_u64(c, "steady_samples", s->closed);
+		cfg_u64(c, "steady_at_ns", s->steady_at_ns);
+	cfg_u64(c, "steady_samples", s->closed);
 	if (s->have_window) {
 		cfg_double(c, "steady_mean", s->mean);
 		cfg_double(c, "steady_min", s->min);
@@ -727,8 +741,8 @@ void diskbench__steady_describe(const struct diskbench__steady *s,
 		cfg_double(c, "steady_range_pct", s->range_seen);
 		cfg_double(c, "steady_slope_pct", s->slope_seen);
 	}
-	diskbench__cfg_u64(c, "steady_total_ops", s->total_ops);
-	diskbench__cfg_u64(c, "steady_total_bytes", s->total_bytes);
-	diskbench__cfg_u64(c, "steady_total_ns",
+	cfg_u64(c, "steady_total_ops", s->total_ops);
+	cfg_u64(c, "steady_total_bytes", s->total_bytes);
+	cfg_u64(c, "steady_total_ns",
 			   s->end_ns > s->t0 ? s->end_ns - s->t0 : 0);
 }

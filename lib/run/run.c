@@ -526,7 +526,9 @@ static int run_phase(struct diskbench_run *run, size_t index,
 	 * a phase of workers did theirs. */
 	if (ctx.shape) {
 		diskbench__shape_note_end(&ctx);
-		(void)diskbench__shape_finish(&ctx);
+		err = diskbench__shape_finish(&ctx);
+		if (err && !ctx.err)
+			diskbench__ctx_fail(&ctx, err, "merge", NULL, UINT64_MAX);
 		rec = ctx.rec;
 	}
 
