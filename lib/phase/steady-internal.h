@@ -59,6 +59,8 @@ struct diskbench__steady {
 	double mean, min, max, slope, range_seen, slope_seen;
 	uint64_t steady_at_ns;      /* from begin_ns */
 	int why;                    /* DISKBENCH__SHAPE_*: what stopped it */
+	const char *why_run;        /* else the run's stop_ops or stop_bytes
+				     * ("run_stop_ops"), or NULL */
 	uint64_t stop_at_ns;        /* the time stop: t0 + the limit */
 	bool stop_is_max;           /* ... and it is max_ns */
 	/* At the end, every thread's. */

@@ -323,9 +323,10 @@ static bool spent(const struct diskbench__ctx *ctx,
 static void leave(struct diskbench__ctx *ctx, struct diskbench__shape *sh,
 		  const struct diskbench_recorder *rec)
 {
-	if (ctx->stop_ops)
+	/* A spent budget stays as it is: the phase stops with rec. */
+	if (ctx->stop_ops && rec->ops < ctx->stop_ops)
 		ctx->stop_ops -= rec->ops;
-	if (ctx->stop_bytes)
+	if (ctx->stop_bytes && rec->bytes < ctx->stop_bytes)
 		ctx->stop_bytes -= rec->bytes;
 	sh->base_ops += rec->ops;
 	sh->base_bytes += rec->bytes;
@@ -370,6 +371,9 @@ static int end_ramp(struct diskbench__ctx *ctx, uint64_t now)
 	int err;
 
 	pthread_mutex_lock(&s->mu);
+	if (stop && !s->why_run)
+		s->why_run = ctx->stop_ops && old->ops >= ctx->stop_ops
+			? "run_stop_ops" : "run_stop_bytes";
 	sh->ramp_ops = old->ops;
 	sh->ramp_bytes = old->bytes;
 	if (!s->based) {
@@ -636,6 +640,12 @@ int diskbench__shape_finish(struct diskbench__ctx *ctx)
 	s->total_bytes += post_bytes;
 	if (cur->ended && cur->end_ns > s->end_ns)
 		s->end_ns = cur->end_ns;
+	/* The run's budget, spent by this thread's last recorder (the
+	 * budgets shrank by those it left). */
+	if (!s->why_run && ctx->stop_ops && cur->ops >= ctx->stop_ops)
+		s->why_run = "run_stop_ops";
+	else if (!s->why_run && ctx->stop_bytes && cur->bytes >= ctx->stop_bytes)
+		s->why_run = "run_stop_bytes";
 	if (!s->why && s->stop_at_ns && ctx->pace &&
 	    ctx->pace->next_ns >= s->stop_at_ns)
 		/* A paced phase stops before a start past its time. */
@@ -667,7 +677,7 @@ const char *diskbench__shape_ended_by(const struct diskbench__ctx *ctx)
 	case DISKBENCH__SHAPE_TIME:
 		return "time_limit";
 	default:
-		return NULL;
+		return ctx->steady->why_run;
 	}
 }
 

@@ -208,6 +208,43 @@ static void test_ramp(void **state)
 }
 
 /*
+ * A queue of 4 on the device: the requests in flight when the ramp ends
+ * are the result's, each counted once; and the run's stop_bytes counts
+ * the ramp's bytes, the phase's first.
+ */
+static void test_ramp_queued(void **state)
+{
+	struct fx *f = *state;
+	struct sim_config sc = { .write_ns = SIM_MS, .no_data = true,
+				 .queue_depth = 4 };
+	struct diskbench_run_opts ro = DISKBENCH_RUN_OPTS_INIT;
+	struct diskbench_seq_opts so = DISKBENCH_SEQ_OPTS_INIT;
+	struct diskbench_phase *p = NULL;
+	const struct diskbench_result *r;
+	uint64_t ramp;
+
+	fx_sim(f, &sc);
+	ro.stop_bytes = 200 * BLOCK;
+	fx_open(f, FILE_BYTES, BLOCK, 0, &ro);
+	so.flags = DISKBENCH_SEQ_WRITE;
+	so.queue_depth = 4;
+	assert_ok(diskbench_phase_seq_new(&p, &so));
+	assert_ok(diskbench_phase_set_ramp(p, 20500 * SIM_US));
+	assert_ok(diskbench_run_add(f->run, p));
+	run_execute_ok(f->run);
+	r = fx_res(f, 0);
+	ramp = cfg_u64(r, "ramp_ops");
+	assert_true(ramp >= 20 && ramp < 200);
+	assert_u64_eq(diskbench_result_ops(r) + ramp, sim_calls(f->s, SIM_WRITE));
+	assert_u64_eq(diskbench_hist_count(diskbench_result_hist(r)),
+		      diskbench_result_ops(r));
+	assert_u64_eq(diskbench_result_bytes(r) + cfg_u64(r, "ramp_bytes"),
+		      200 * BLOCK);
+	assert_string_equal(cfg(r, "ended_by"), "run_stop_bytes");
+	assert_clean(f);
+}
+
+/*
  * A ramp on two threads sharing the device's clock: 400 reads of 1 ms,
  * a ramp of 50.5 ms. Read 51 ends at 51 ms, the first completion past
  * the ramp; each thread's ramp ends at its first completion it sees
@@ -428,6 +465,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test_setup_teardown(test_ramp, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_ramp_queued, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_ramp_threads, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_ramp_paced, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_steady, fx_setup, fx_teardown),
