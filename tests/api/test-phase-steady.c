@@ -5,9 +5,10 @@
  * from the result, its histogram and timeline, and counted in ramp_ops;
  * a device whose rate alternates (1 ms and 4 ms a request, second by
  * second) until a known time and is steady after it stops the phase one
- * window after that time, steady, the result being that window alone; one
- * that never settles stops at max_ns, not steady; the same on two threads,
- * and paced; and the options each setter refuses, named.
+ * window after that time, steady, the result being that window alone (by
+ * IOPS and by bandwidth); one that never settles stops at max_ns, not
+ * steady; ramps on a queue, on two threads and paced; steady on two
+ * threads; and the options each setter refuses, named.
  */
 #include "common-test.h"
 #include "sim-engine.h"
@@ -393,6 +394,30 @@ static void test_steady(void **state)
 	assert_clean(f);
 }
 
+/* The same by bandwidth, without a ramp: the samples are bytes a
+ * second, the first window after 10 s ends at 15 s again. */
+static void test_steady_bandwidth(void **state)
+{
+	struct fx *f = *state;
+	struct wobble w = { .settle = 10 * SIM_S };
+	struct diskbench_steady_opts o = DISKBENCH_STEADY_OPTS_INIT;
+	const struct diskbench_result *r;
+
+	o.metric = DISKBENCH_STEADY_BANDWIDTH;
+	o.range_percent = 10;
+	o.window_ns = 5 * SIM_S;
+	r = steady_seq(f, &w, &o, 0);
+	assert_string_equal(cfg(r, "steady"), "true");
+	assert_string_equal(cfg(r, "steady_metric"), "bandwidth");
+	assert_null(diskbench_result_config(r, "steady_slope_percent"));
+	assert_u64_eq(cfg_u64(r, "steady_at_ns"), 15 * SIM_S);
+	assert_between(cfg_u64(r, "steady_mean"), 990 * BLOCK, 1001 * BLOCK);
+	assert_between(diskbench_result_bytes(r), 4990 * BLOCK, 5001 * BLOCK);
+	assert_u64_eq(cfg_u64(r, "steady_total_bytes"),
+		      sim_calls(f->s, SIM_WRITE) * BLOCK);
+	assert_clean(f);
+}
+
 /* A device that never settles: the phase stops at max_ns, not steady,
  * its result the last window. */
 static void test_never_steady(void **state)
@@ -469,6 +494,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_ramp_threads, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_ramp_paced, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_steady, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_steady_bandwidth, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_never_steady, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_steady_threads, fx_setup, fx_teardown),
 	};
