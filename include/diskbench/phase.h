@@ -22,6 +22,9 @@
  * gives a random, sequential or custom phase a schedule (an open loop at
  * a rate), and its result then keeps the response time from each
  * request's intended start beside the service time.
+ * diskbench_phase_set_ramp() leaves a phase's first seconds out of its
+ * figures, and diskbench_phase_set_steady() runs it until its rate is
+ * steady, its last window being its result.
  *
  * Phases are put in a run (run.h), which times them and keeps their
  * results (result.h); stall.h finds a result's stalls, and exchange.h
@@ -888,6 +891,150 @@ DISKBENCH_API void diskbench_pace_opts_init(struct diskbench_pace_opts *opts,
  */
 DISKBENCH_API int diskbench_phase_set_pace(struct diskbench_phase *phase,
 					   const struct diskbench_pace_opts *opts);
+
+/** Longest ramp (diskbench_phase_set_ramp()), and longest steady-state
+ *  window, sample and limit (struct diskbench_steady_opts): a day. */
+#define DISKBENCH_STEADY_MAX_NS UINT64_C(86400000000000)
+
+/**
+ * Gives a phase a ramp: its first @p ramp_ns of operations are done but
+ * left out of its figures. The ramp ends at the first operation that
+ * completes @p ramp_ns or more after the phase's clock started (seen
+ * between two operations, never on an operation's path): that operation
+ * and every one completed before it are the ramp's; every later
+ * completion is the result's, a request in flight at that moment (a
+ * queue deeper than 1) included. Then the phase's recorders start afresh
+ * (each thread's, and a paced phase's response times and lag): the
+ * result's operations, bytes, latency histogram, timeline, slow
+ * operations, device figures and start are those after the ramp, and its
+ * configuration says how long the ramp was and what it left out
+ * (ramp_ns, ramp_ops, ramp_bytes).
+ *
+ * Times count from the ramp's end: the phase's time limit, the run's
+ * stop_time_ns and a steady state's max_ns bound what follows the ramp,
+ * so that a phase with a ramp runs @p ramp_ns longer. Counts do not: a
+ * sequential phase's total_bytes, a random phase's ops and the run's
+ * stop_bytes and stop_ops include the ramp's requests, which are the
+ * phase's first ones (a sequential fill's ramp is the start of the
+ * file).
+ *
+ * A ramp may be given to the random phase, the general sequential phase
+ * and custom phases, paced or not.
+ *
+ * @param[in] phase   the phase, not yet run or between runs
+ * @param[in] ramp_ns the ramp's length; 0: none. At most
+ *                    DISKBENCH_STEADY_MAX_NS.
+ * @return 0; -EINVAL for a NULL @p phase or a length over
+ *         DISKBENCH_STEADY_MAX_NS; -ENOTSUP for a kind that cannot have
+ *         one. The reason is in diskbench_phase_errmsg().
+ */
+DISKBENCH_API int diskbench_phase_set_ramp(struct diskbench_phase *phase,
+					   uint64_t ramp_ns);
+
+/** Steady state of the operations a second (struct diskbench_steady_opts
+ *  metric). */
+#define DISKBENCH_STEADY_IOPS UINT32_C(0)
+/** Steady state of the bytes a second. */
+#define DISKBENCH_STEADY_BANDWIDTH UINT32_C(1)
+
+/** Default steady-state window: 60 s. */
+#define DISKBENCH_STEADY_DEFAULT_WINDOW_NS UINT64_C(60000000000)
+/** Default steady-state sample: 1 s. */
+#define DISKBENCH_STEADY_DEFAULT_SAMPLE_NS UINT64_C(1000000000)
+/** Most samples in a window (window_ns / sample_ns). */
+#define DISKBENCH_STEADY_MAX_SAMPLES 256u
+/** Largest limit a steady-state rule takes, in percent. */
+#define DISKBENCH_STEADY_MAX_PERCENT 1000.0
+
+/**
+ * A phase that runs until its rate is steady (diskbench_phase_set_steady()).
+ * Zero means the default in every member; with both percentages 0 the
+ * rule is the SNIA performance test specification's pair: range 20 and
+ * slope 10.
+ */
+struct diskbench_steady_opts {
+	/** sizeof(struct diskbench_steady_opts) as the caller's headers saw
+	 *  it. */
+	size_t sz;
+	/** What is sampled: DISKBENCH_STEADY_IOPS (0) or
+	 *  DISKBENCH_STEADY_BANDWIDTH. */
+	uint32_t metric;
+	/** No flags yet: 0. */
+	uint32_t flags;
+	/** Above 0: every sample of the window is within this percentage of
+	 *  the window's mean (fio's ss=iops:N%). 0: not judged, unless
+	 *  @ref slope_percent is 0 too. At most DISKBENCH_STEADY_MAX_PERCENT. */
+	double range_percent;
+	/** Above 0: the least-squares line through the window's samples
+	 *  moves by at most this percentage of the window's mean from the
+	 *  window's first sample to its last (fio's iops_slope, said over
+	 *  the window as the SNIA specification says it). 0: not judged,
+	 *  unless @ref range_percent is 0 too. */
+	double slope_percent;
+	/** The window the rule holds over; 0:
+	 *  DISKBENCH_STEADY_DEFAULT_WINDOW_NS. A whole number of samples, 2 to
+	 *  DISKBENCH_STEADY_MAX_SAMPLES of them. */
+	uint64_t window_ns;
+	/** One sample's span; 0: DISKBENCH_STEADY_DEFAULT_SAMPLE_NS. */
+	uint64_t sample_ns;
+	/** The longest the phase runs when it does not become steady
+	 *  (after its ramp); 0: only the phase's own limits and the run's. */
+	uint64_t max_ns;
+};
+
+/** Initializer for struct diskbench_steady_opts: the defaults. */
+#define DISKBENCH_STEADY_OPTS_INIT \
+	{ sizeof(struct diskbench_steady_opts), 0, 0, 0, 0, 0, 0, 0 }
+
+/**
+ * Fills a steady-state struct with its size and the defaults.
+ *
+ * @param[out] opts the struct to fill
+ * @param[in]  sz   sizeof(*opts) as the caller sees it
+ */
+DISKBENCH_API void diskbench_steady_opts_init(struct diskbench_steady_opts *opts,
+					      size_t sz);
+
+/**
+ * Runs a phase until its rate is steady. From the phase's measured start
+ * (its ramp's end, or its clock's start), the operations (or bytes)
+ * completed in each @p opts->sample_ns, over all of its threads, are a
+ * sample; once a window's worth are taken, after each sample the rule is
+ * judged over the last window: when it holds the phase stops (its
+ * configuration's ended_by is "steady"). Otherwise it stops at
+ * @p opts->max_ns after its measured start ("steady_max_ns"), or at its
+ * own limit (its time, its byte or request count, the run's limits), not
+ * steady.
+ *
+ * The result is the last window: its operations, bytes, latency
+ * histogram, timeline, slow operations, device figures, start and length
+ * are those of the window's samples only (of the phase's whole measured
+ * time if it was shorter than a window), and the configuration says
+ * whether the phase became steady (steady), when (steady_at_ns, from the
+ * phase's clock start, ramp included), the window's figures
+ * (steady_mean, steady_min, steady_max, steady_slope, steady_range_pct,
+ * steady_slope_pct), the rule, and the whole measured time's counts
+ * (steady_total_ops, steady_total_bytes, steady_total_ns). Each thread
+ * keeps a recorder per sample of the window, and turns to the next one
+ * between two operations once a sample's time has passed: an operation
+ * belongs to the sample in which the thread saw it complete.
+ *
+ * A steady state may be given to the random phase, the general
+ * sequential phase and custom phases, not paced: a paced phase's rate is
+ * its schedule's (diskbench_phase_set_pace() refuses a steady phase, and
+ * this a paced one).
+ *
+ * @param[in] phase the phase, not yet run or between runs
+ * @param[in] opts  the rule, or NULL for a phase that runs as asked
+ * @return 0; -EINVAL for a NULL @p phase, an unknown metric or flags, a
+ *         percentage below 0, over DISKBENCH_STEADY_MAX_PERCENT or not a
+ *         number, a window that is not 2 to DISKBENCH_STEADY_MAX_SAMPLES
+ *         whole samples, a time over DISKBENCH_STEADY_MAX_NS; -ENOTSUP for
+ *         a kind that cannot have one, or a paced phase; -E2BIG. The
+ *         reason is in diskbench_phase_errmsg().
+ */
+DISKBENCH_API int diskbench_phase_set_steady(struct diskbench_phase *phase,
+					     const struct diskbench_steady_opts *opts);
 
 /**
  * Why the last call on a phase failed.

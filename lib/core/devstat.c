@@ -337,13 +337,20 @@ static int build(struct diskbench__devstat *ds, uint64_t origin_ns, uint64_t fra
 	struct diskbench__dev_series *s = ds->series;
 	size_t n = ds->nrows > 1 ? ds->nrows - 1 : 0;
 	size_t nd = s->ndev;
-	int err = diskbench__dev_series_reserve(s, n);
+	size_t skip = 0;
+	int err;
 
+	/* The intervals that ended by the result's start are not its (a
+	 * steady state's result is its last window). */
+	while (skip < n && ds->rows[(skip + 1) * ds->cols] <= origin_ns)
+		skip++;
+	n -= skip;
+	err = diskbench__dev_series_reserve(s, n);
 	if (err)
 		return err;
 	for (size_t i = 0; i < n; i++) {
-		const uint64_t *a = &ds->rows[i * ds->cols];
-		const uint64_t *b = &ds->rows[(i + 1) * ds->cols];
+		const uint64_t *a = &ds->rows[(i + skip) * ds->cols];
+		const uint64_t *b = &ds->rows[(i + skip + 1) * ds->cols];
 		const uint64_t *sa = a + 1 + nd * DEV_COLS, *sb = b + 1 + nd * DEV_COLS;
 		/* From the result's start (the first worker's begin, a few us
 		 * after the sampler's), none before it. */

@@ -59,6 +59,12 @@ static int diskbench_phase_set_pace__impl(struct diskbench_phase *phase,
 			 "sequential and custom phases can)", phase->name);
 		return -ENOTSUP;
 	}
+	if (phase->steady_set) {
+		snprintf(phase->errmsg, sizeof(phase->errmsg),
+			 "%s: a phase that runs to a steady state cannot be "
+			 "paced: its rate is what is judged", phase->name);
+		return -ENOTSUP;
+	}
 	if (!(o.rate_per_sec > 0) || o.rate_per_sec > DISKBENCH_PACE_MAX_RATE) {
 		snprintf(phase->errmsg, sizeof(phase->errmsg),
 			 "%s: opts->rate_per_sec %g is not above 0 and at most "

@@ -78,8 +78,14 @@ struct diskbench__ctx {
 	void *ready_arg;
 	bool ready_told;
 	/* The kernel's view beside the phase (core/devstat.c), told when
-	 * the phase's clock starts; NULL: none. Workers get NULL. */
+	 * the phase's clock starts (a ramp's end, with a ramp); NULL: none.
+	 * Workers get NULL. */
 	struct diskbench__devstat *dev;
+	/* A ramp or a steady state (phase/steady.c): the phase's shared
+	 * part, and this thread's (its recorders, when it looks next); NULL:
+	 * none, and nothing of it on any path. */
+	struct diskbench__steady *steady;
+	struct diskbench__shape *shape;
 };
 
 /* A result's configuration being set: the first error is kept. */
@@ -174,6 +180,12 @@ struct diskbench_phase {
 	/* What every kind may have. Pacing (diskbench_phase_set_pace()):
 	 * rate_per_sec 0 when none. */
 	struct diskbench_pace_opts pace;
+	/* A ramp (diskbench_phase_set_ramp()), 0: none, and a steady state
+	 * (diskbench_phase_set_steady()), `steady_set` false: none; the
+	 * kinds that can be paced can have them (phase/steady.c). */
+	uint64_t ramp_ns;
+	struct diskbench_steady_opts steady;
+	bool steady_set;
 	char errmsg[192];
 };
 

@@ -14,6 +14,7 @@
 #include "core/devstat-internal.h"
 #include "phase/pace-internal.h"
 #include "phase/phase-internal.h"
+#include "phase/steady-internal.h"
 #include "base/error-internal.h"
 #include "base/out-internal.h"
 
@@ -57,6 +58,13 @@ const char *diskbench__ended_by(const struct diskbench__ctx *ctx,
 {
 	if (ctx->err)
 		return "stopped";
+	/* A ramp or a steady state: the result's figures are not the
+	 * phase's whole, and the shaping knows what stopped it. */
+	if (ctx->steady) {
+		const char *by = diskbench__shape_ended_by(ctx);
+
+		return by ? by : count_key;
+	}
 	if (done)
 		return count_key;
 	if (ctx->stop_time_ns &&
@@ -186,6 +194,8 @@ static void set_next_check(struct diskbench__ctx *ctx)
 
 	if (ctx->stop_at_ns && ctx->stop_at_ns < next)
 		next = ctx->stop_at_ns;
+	if (ctx->shape && ctx->shape->next_ns < next)
+		next = ctx->shape->next_ns;
 	ctx->next_check_ns = next;
 }
 
@@ -210,15 +220,28 @@ int diskbench__ctx_begin(struct diskbench__ctx *ctx)
 
 	if (err)
 		return err;
+	/* A ramp or a steady state: this thread's recorders, made before
+	 * its clock starts (a worker's were made with it). */
+	if (ctx->steady && !ctx->shape) {
+		err = diskbench__shape_new(ctx, NULL);
+		if (err)
+			return diskbench__ctx_fail(ctx, err, "allocate", NULL,
+						   UINT64_MAX);
+	}
+	if (ctx->shape && ctx->shape->ring && !ctx->steady->ramp_ns)
+		ctx->rec = ctx->shape->ring[0];
 	now = diskbench__engine_now(ctx->engine);
 	err = diskbench_recorder_begin(ctx->rec, now);
-	if (!err)
+	/* With a ramp, the device figures start at its end. */
+	if (!err && !(ctx->steady && ctx->steady->ramp_ns))
 		diskbench__devstat_begin(ctx->dev, now);
 
 	if (err)
 		return diskbench__ctx_fail(ctx, err, "read CPU time", NULL,
 					   UINT64_MAX);
 	ctx->stop_at_ns = ctx->stop_time_ns ? now + ctx->stop_time_ns : 0;
+	if (ctx->shape)
+		diskbench__shape_begin(ctx, now);
 	if (ctx->pace) {
 		err = diskbench__pacer_begin(ctx->pace, now);
 		if (err)
@@ -269,13 +292,42 @@ int diskbench__ctx_report(struct diskbench__ctx *ctx, uint64_t now,
 
 int diskbench__ctx_check(struct diskbench__ctx *ctx, uint64_t now)
 {
-	struct diskbench_recorder *rec = ctx->rec;
+	struct diskbench_recorder *rec;
+	bool stopping = ctx->stop_at_ns && now >= ctx->stop_at_ns;
 
-	if (ctx->stop_at_ns && now >= ctx->stop_at_ns)
+	/* A ramp's end, a sample's: first, so that a sample that ends with
+	 * the phase's time is judged. */
+	if (ctx->shape && now >= ctx->shape->next_ns) {
+		int ret = diskbench__shape_check(ctx, now, stopping);
+
+		if (ret < 0)
+			return diskbench__ctx_fail(ctx, ret, "start a sample's "
+						   "recorder", NULL, UINT64_MAX);
+		if (ret)
+			return ret;
+		if (!stopping) {
+			/* Its time is not the next operation's. */
+			now = diskbench__engine_now(ctx->engine);
+			diskbench_recorder_mark(ctx->rec, now);
+		}
+	}
+	rec = ctx->rec;
+	if (stopping) {
+		if (ctx->steady)
+			diskbench__shape_timed_out(ctx);
 		return 1;
+	}
 	if (ctx->progress && now >= ctx->next_progress_ns) {
-		int ret = diskbench__ctx_report(ctx, now, rec->begin_ns,
-						rec->ops, rec->bytes);
+		uint64_t ops = rec->ops, bytes = rec->bytes, begin = rec->begin_ns;
+		int ret;
+
+		/* Progress is the whole phase's, ramp included. */
+		if (ctx->shape) {
+			ops += ctx->shape->base_ops;
+			bytes += ctx->shape->base_bytes;
+			begin = ctx->steady->begin_ns;
+		}
+		ret = diskbench__ctx_report(ctx, now, begin, ops, bytes);
 
 		/* The callback's time must not land in the next operation. */
 		now = diskbench__engine_now(ctx->engine);

@@ -25,6 +25,11 @@ struct diskbench__worker {
 	void *arg;                      /* the phase's */
 	atomic_uint_fast64_t pub_ops;
 	atomic_uint_fast64_t pub_bytes;
+	/* A ramp or a steady state turns the worker to fresh recorders
+	 * (phase/steady.c): what the ones it left held, so that base +
+	 * pub is its count since it began. */
+	atomic_uint_fast64_t pub_base_ops;
+	atomic_uint_fast64_t pub_base_bytes;
 	atomic_int done;
 	int err;
 	pthread_t thread;

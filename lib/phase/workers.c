@@ -9,6 +9,7 @@
 
 #include "core/devstat-internal.h"
 #include "phase/phase-internal.h"
+#include "phase/steady-internal.h"
 #include "phase/workers-internal.h"
 
 struct diskbench__workers {
@@ -124,6 +125,8 @@ int diskbench__run_workers(struct diskbench__ctx *ctx, unsigned n,
 		w[i].arg = arg;
 		atomic_init(&w[i].pub_ops, 0);
 		atomic_init(&w[i].pub_bytes, 0);
+		atomic_init(&w[i].pub_base_ops, 0);
+		atomic_init(&w[i].pub_base_bytes, 0);
 		atomic_init(&w[i].done, 0);
 		w[i].ctx.pace = NULL;
 		err = diskbench__ctx_new_recorder(ctx, &w[i].ctx.rec);
@@ -136,8 +139,20 @@ int diskbench__run_workers(struct diskbench__ctx *ctx, unsigned n,
 						   &w[i].ctx.pace);
 		if (!err && w[i].ctx.pace)
 			diskbench__recorder_set_thread(w[i].ctx.pace->resp, i);
+		/* A ramp or a steady state: the worker's recorders, before
+		 * any clock starts. */
+		w[i].ctx.shape = NULL;
+		if (!err && ctx->steady)
+			err = diskbench__shape_new(&w[i].ctx, &w[i]);
 		if (err)
 			diskbench__ctx_fail(ctx, err, "allocate", NULL, UINT64_MAX);
+	}
+	if (ctx->steady && !err) {
+		/* The samples sum the workers' counts. */
+		pthread_mutex_lock(&ctx->steady->mu);
+		ctx->steady->w = w;
+		ctx->steady->nw = n;
+		pthread_mutex_unlock(&ctx->steady->mu);
 	}
 	for (unsigned i = 0; i < n && !err; i++) {
 		err = -pthread_create(&w[i].thread, NULL, worker_main, &w[i]);
@@ -171,7 +186,8 @@ int diskbench__run_workers(struct diskbench__ctx *ctx, unsigned n,
 		err = diskbench__ctx_ready(ctx);
 	diskbench_cpu_time(&user0, &sys0);
 	t0 = diskbench__engine_now(ctx->engine);
-	if (!err)
+	/* With a ramp, the device figures start at its end (below). */
+	if (!err && !(ctx->steady && ctx->steady->ramp_ns))
 		diskbench__devstat_begin(ctx->dev, t0);
 	ctx->last_progress_ns = t0;
 	ctx->last_ops = ctx->last_bytes = 0;
@@ -193,8 +209,17 @@ int diskbench__run_workers(struct diskbench__ctx *ctx, unsigned n,
 				if (w[i].err)
 					atomic_store(&all.stop, 1);
 			}
-			ops += atomic_load_explicit(&w[i].pub_ops, memory_order_relaxed);
-			bytes += atomic_load_explicit(&w[i].pub_bytes, memory_order_relaxed);
+			ops += atomic_load_explicit(&w[i].pub_base_ops, memory_order_relaxed) +
+			       atomic_load_explicit(&w[i].pub_ops, memory_order_relaxed);
+			bytes += atomic_load_explicit(&w[i].pub_base_bytes, memory_order_relaxed) +
+				 atomic_load_explicit(&w[i].pub_bytes, memory_order_relaxed);
+		}
+		/* A ramp ended on a worker: the device figures start. */
+		if (ctx->steady && ctx->steady->ramp_ns && !err &&
+		    atomic_load(&ctx->steady->ramped)) {
+			pthread_mutex_lock(&ctx->steady->mu);
+			diskbench__devstat_begin(ctx->dev, ctx->steady->ramp_end_ns);
+			pthread_mutex_unlock(&ctx->steady->mu);
 		}
 		if (done == started)
 			break;
@@ -217,6 +242,38 @@ int diskbench__run_workers(struct diskbench__ctx *ctx, unsigned n,
 	for (unsigned i = 0; i < started; i++)
 		pthread_join(w[i].thread, NULL);
 	diskbench_cpu_time(&user1, &sys1);
+	/* A ramp or a steady state: each worker's recorders into one, the
+	 * window's (the same samples for all), before they are merged. */
+	if (ctx->steady) {
+		uint64_t u = 0, sy = 0;
+
+		for (unsigned i = 0; i < n; i++)
+			diskbench__shape_note_end(&w[i].ctx);
+		for (unsigned i = 0; i < n; i++) {
+			struct diskbench__ctx *wc = &w[i].ctx;
+			int serr;
+
+			if (!wc->rec)
+				continue;
+			serr = diskbench__shape_finish(wc);
+			if (serr && !err)
+				err = diskbench__ctx_fail(ctx, serr, "merge", NULL,
+							  UINT64_MAX);
+			/* The process's CPU time over the figures' span,
+			 * which every worker read. */
+			if (wc->rec->cpu_user_ns > u)
+				u = wc->rec->cpu_user_ns;
+			if (wc->rec->cpu_system_ns > sy)
+				sy = wc->rec->cpu_system_ns;
+		}
+		pthread_mutex_lock(&ctx->steady->mu);
+		ctx->steady->w = NULL;
+		ctx->steady->nw = 0;
+		pthread_mutex_unlock(&ctx->steady->mu);
+		user0 = sys0 = 0;
+		user1 = u;
+		sys1 = sy;
+	}
 
 	/* One recorder for the phase: every worker's operations, the span
 	 * from the first begin to the last end, the process's CPU once. */

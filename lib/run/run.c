@@ -18,6 +18,7 @@
 #include "core/devstat-internal.h"
 #include "phase/pace-internal.h"
 #include "phase/phase-internal.h"
+#include "phase/steady-internal.h"
 #include "result/device-internal.h"
 #include "result/result-internal.h"
 #include "run/room-internal.h"
@@ -364,6 +365,8 @@ static int describe(const struct diskbench_run *run, const struct diskbench_phas
 		if (p->pace.seed)
 			diskbench__cfg_u64(&c, "pace_seed", p->pace.seed);
 	}
+	if (ctx->steady)
+		diskbench__steady_describe(ctx->steady, &c);
 	diskbench__cfg_str(&c, "cache_drop", ctx->cache_drop);
 	return c.err;
 }
@@ -498,7 +501,13 @@ static int run_phase(struct diskbench_run *run, size_t index,
 	}
 
 	err = 0;
-	if (p->pace.rate_per_sec > 0) {
+	/* A ramp or a steady state: the part the phase's threads share. */
+	if (diskbench__phase_shaped(p)) {
+		err = diskbench__steady_new(p, &ctx.steady);
+		if (err)
+			diskbench__ctx_fail(&ctx, err, "allocate", NULL, UINT64_MAX);
+	}
+	if (!err && p->pace.rate_per_sec > 0) {
 		ctx.pace_opts = &p->pace;
 		err = diskbench__ctx_new_pacer(&ctx, &p->pace, (uint32_t)index, 0, 1,
 					   &ctx.pace);
@@ -513,6 +522,15 @@ static int run_phase(struct diskbench_run *run, size_t index,
 		err = p->cls->run(p, &ctx);
 	if (err && !ctx.err)
 		diskbench__ctx_fail(&ctx, err, NULL, NULL, UINT64_MAX);
+	/* The phase's thread's recorders into one (a steady state's window);
+	 * a phase of workers did theirs. */
+	if (ctx.shape) {
+		diskbench__shape_note_end(&ctx);
+		err = diskbench__shape_finish(&ctx);
+		if (err && !ctx.err)
+			diskbench__ctx_fail(&ctx, err, "merge", NULL, UINT64_MAX);
+		rec = ctx.rec;
+	}
 
 	rerr = diskbench__result_new(res_out, p->name, p->kind, rec);
 	diskbench_recorder_free(rec);
@@ -534,9 +552,10 @@ static int run_phase(struct diskbench_run *run, size_t index,
 		rerr = diskbench__pace_to_result(*res_out, ctx.pace, p->name,
 						 p->kind);
 	diskbench__pacer_free(ctx.pace);
-	if (rerr)
-		return rerr;
-	rerr = describe(run, p, &ctx, *res_out);
+	if (!rerr)
+		rerr = describe(run, p, &ctx, *res_out);
+	diskbench__steady_free(ctx.steady);
+	ctx.steady = NULL;
 	/* The result is whole (figures, device figures, pacing,
 	 * configuration): its analysis, once, for every output. */
 	if (!rerr)

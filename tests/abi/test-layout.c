@@ -46,6 +46,7 @@ _Static_assert(offsetof(struct diskbench_slow_op, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_wait, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_pace_opts, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_pace_info, sz) == 0, "sz first");
+_Static_assert(offsetof(struct diskbench_steady_opts, sz) == 0, "sz first");
 /* Programs that passed DISKBENCH_SEQ_DIRECT to a random phase, before the
  * flag had its own name, still get O_DIRECT. */
 _Static_assert(DISKBENCH_RANDOM_DIRECT == DISKBENCH_SEQ_DIRECT,
@@ -444,6 +445,31 @@ static void test_layout_target_opts(void **state)
 	assert_int_equal(sizeof(struct diskbench_target_opts), 40);
 }
 
+
+/* Ramp and steady state (1.10): the options, no tail padding, and the
+ * values of the metric. */
+static void test_layout_steady(void **state)
+{
+	struct diskbench_steady_opts o = DISKBENCH_STEADY_OPTS_INIT;
+
+	(void)state;
+	assert_int_equal(o.sz, sizeof(o));
+	assert_int_equal(o.max_ns, 0);
+	assert_int_equal(DISKBENCH_STEADY_IOPS, 0);
+	assert_int_equal(DISKBENCH_STEADY_BANDWIDTH, 1);
+	assert_int_equal(DISKBENCH_STEADY_MAX_SAMPLES, 256);
+	if (!LP64)
+		skip();
+	assert_offset(diskbench_steady_opts, sz, 0);
+	assert_offset(diskbench_steady_opts, metric, 8);
+	assert_offset(diskbench_steady_opts, flags, 12);
+	assert_offset(diskbench_steady_opts, range_percent, 16);
+	assert_offset(diskbench_steady_opts, slope_percent, 24);
+	assert_offset(diskbench_steady_opts, window_ns, 32);
+	assert_offset(diskbench_steady_opts, sample_ns, 40);
+	assert_offset(diskbench_steady_opts, max_ns, 48);
+	assert_int_equal(sizeof(struct diskbench_steady_opts), 56);
+}
 
 /* Pacing: the options (no tail padding: every byte up to sz a member)
  * and the figures handed out. */
@@ -927,6 +953,7 @@ int main(void)
 		cmocka_unit_test(test_layout_format_values),
 		cmocka_unit_test(test_layout_1_4_values),
 		cmocka_unit_test(test_layout_pace),
+		cmocka_unit_test(test_layout_steady),
 		cmocka_unit_test(test_layout_order_and_init_macros),
 		cmocka_unit_test(test_layout_has_field),
 		cmocka_unit_test(test_layout_phase_kind_values),

@@ -490,6 +490,7 @@ static void bad_phase(void)
 	struct diskbench_custom_ctx_ops co = DISKBENCH_CUSTOM_CTX_OPS_INIT;
 	struct diskbench_custom_ops po = DISKBENCH_CUSTOM_OPS_INIT;
 	struct diskbench_pace_opts pace = DISKBENCH_PACE_OPTS_INIT;
+	struct diskbench_steady_opts steady = DISKBENCH_STEADY_OPTS_INIT;
 	char name[DISKBENCH_PHASE_NAME_MAX + 2];
 
 	memset(name, 'n', DISKBENCH_PHASE_NAME_MAX + 1);
@@ -590,6 +591,37 @@ static void bad_phase(void)
 	NUL(diskbench_phase_set_name, "phase", diskbench_phase_set_name(NULL, "x"));
 	NUL(diskbench_phase_set_name, "name", diskbench_phase_set_name(PH, NULL));
 	BAD(diskbench_phase_set_name, "name", "64", diskbench_phase_set_name(PH, name));
+
+	NUL(diskbench_phase_set_ramp, "phase", diskbench_phase_set_ramp(NULL, 1));
+	BAD(diskbench_phase_set_ramp, "ramp_ns 86400000000001", "86400000000000",
+	    diskbench_phase_set_ramp(PH, DISKBENCH_STEADY_MAX_NS + 1));
+	NUL(diskbench_phase_set_steady, "phase", diskbench_phase_set_steady(NULL, &steady));
+	steady.sz = 0;
+	SZ0(diskbench_phase_set_steady, diskbench_phase_set_steady(PH, &steady));
+	steady.sz = sizeof(steady);
+	steady.metric = 2;
+	BAD(diskbench_phase_set_steady, "metric 2", "(1)",
+	    diskbench_phase_set_steady(PH, &steady));
+	steady.metric = 0;
+	steady.range_percent = 1001;
+	BAD(diskbench_phase_set_steady, "range_percent 1001", "1000",
+	    diskbench_phase_set_steady(PH, &steady));
+	steady.range_percent = 0;
+	steady.slope_percent = 1001;
+	BAD(diskbench_phase_set_steady, "slope_percent 1001", "1000",
+	    diskbench_phase_set_steady(PH, &steady));
+	steady.slope_percent = 0;
+	steady.window_ns = 257 * UINT64_C(1000000000);
+	BAD(diskbench_phase_set_steady, "window_ns 257000000000", "256",
+	    diskbench_phase_set_steady(PH, &steady));
+	steady.window_ns = 0;
+	steady.sample_ns = DISKBENCH_STEADY_MAX_NS + 1;
+	BAD(diskbench_phase_set_steady, "sample_ns 86400000000001", "86400000000000",
+	    diskbench_phase_set_steady(PH, &steady));
+	steady.sample_ns = 0;
+	steady.max_ns = DISKBENCH_STEADY_MAX_NS + 1;
+	BAD(diskbench_phase_set_steady, "max_ns 86400000000001", "86400000000000",
+	    diskbench_phase_set_steady(PH, &steady));
 
 	pace.rate_per_sec = 10;
 	NUL(diskbench_phase_set_pace, "phase", diskbench_phase_set_pace(NULL, &pace));
@@ -991,6 +1023,7 @@ static const char *const cannot_fail[] = {
 	"diskbench_bonnie_opts_init", "diskbench_custom_ops_init",
 	"diskbench_custom_ctx_ops_init", "diskbench_engine_ops_init",
 	"diskbench_pace_opts_init", "diskbench_stall_rules_init",
+	"diskbench_steady_opts_init",
 	"diskbench_compare_opts_init", "diskbench_run_event_init",
 	/* _free(): NULL does nothing */
 	"diskbench_engine_free", "diskbench_hist_free", "diskbench_timeline_free",

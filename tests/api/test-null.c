@@ -658,6 +658,15 @@ CHECK(diskbench_phase_set_pace)
 	IS_EINVAL(diskbench_phase_set_pace(NULL, NULL));
 }
 CHECK(diskbench_phase_errmsg) { IS_EMPTY(diskbench_phase_errmsg(NULL)); }
+CHECK(diskbench_phase_set_ramp) { IS_EINVAL(diskbench_phase_set_ramp(NULL, 1)); }
+CHECK(diskbench_steady_opts_init) { WORKS(diskbench_steady_opts_init(NULL, 0)); }
+CHECK(diskbench_phase_set_steady)
+{
+	struct diskbench_steady_opts o = DISKBENCH_STEADY_OPTS_INIT;
+
+	IS_EINVAL(diskbench_phase_set_steady(NULL, &o));
+	IS_EINVAL(diskbench_phase_set_steady(NULL, NULL));
+}
 CHECK(diskbench_result_pace)
 {
 	struct diskbench_pace_info pi;
@@ -715,6 +724,8 @@ static struct entry entries[] = {
 	E(diskbench_stall_rules_init), E(diskbench_stalls_find),
 	E(diskbench_pace_opts_init), E(diskbench_phase_set_pace),
 	E(diskbench_phase_errmsg), E(diskbench_result_pace),
+	E(diskbench_phase_set_ramp), E(diskbench_steady_opts_init),
+	E(diskbench_phase_set_steady),
 	E(diskbench_result_response),
 	E(diskbench_stalls_free), E(diskbench_stalls_count),
 	E(diskbench_stalls_get), E(diskbench_stalls_summary),

@@ -288,6 +288,17 @@ static void prep_pace_opts(void *o)
 	((struct diskbench_pace_opts *)o)->rate_per_sec = 100;
 }
 
+static int use_steady_opts(void *o)
+{
+	struct diskbench_phase *p = NULL;
+	int rc = diskbench_phase_seq_new(&p, NULL);
+
+	if (!rc)
+		rc = diskbench_phase_set_steady(p, o);
+	diskbench_phase_free(p);
+	return rc;
+}
+
 #define INIT_FN(name) \
 	static void init_##name(void *o, size_t sz) \
 	{ diskbench_##name##_init(o, sz); }
@@ -308,6 +319,7 @@ INIT_FN(custom_ctx_ops)
 INIT_FN(write_opts)
 INIT_FN(stall_rules)
 INIT_FN(pace_opts)
+INIT_FN(steady_opts)
 INIT_FN(run_sweep_opts)
 INIT_FN(compare_opts)
 
@@ -349,6 +361,7 @@ SET_LAST(report_info, end_time_ns, 12345)
 SET_LAST(write_opts, title, "t")
 SET_LAST(stall_rules, p99_factor, 10)
 SET_LAST(pace_opts, spin_ns, 1000)
+SET_LAST(steady_opts, max_ns, 1000000000)
 SET_LAST(run_sweep_opts, user_data, (void *)&report)
 static const struct diskbench_stall_rules some_rules = DISKBENCH_STALL_RULES_INIT;
 SET_LAST(compare_opts, rules, &some_rules)
@@ -407,6 +420,7 @@ static const struct opt_case cases[] = {
 	CASE(write_opts, write_opts, title, init_write_opts, NULL),
 	CASE(stall_rules, stall_rules, p99_factor, init_stall_rules, NULL),
 	CASE(pace_opts, pace_opts, spin_ns, init_pace_opts, prep_pace_opts),
+	CASE(steady_opts, steady_opts, max_ns, init_steady_opts, NULL),
 	CASE(run_sweep_opts, run_sweep_opts, user_data, init_run_sweep_opts, NULL),
 	CASE(compare_opts, compare_opts, rules, init_compare_opts, NULL),
 };

@@ -821,8 +821,11 @@ static void test_custom_keys_are_not_the_librarys(void **state)
 	static const char *const some[] = {
 		"engine", "engine_queue_depth", "sync", "seed", "run_stop_bytes",
 		"run_stop_ops", "run_stop_time_ns", "pace_rate_per_sec",
-		"pace_arrival", "pace_late_ns", "pace_seed",
+		"pace_arrival", "pace_late_ns", "pace_seed", "ramp_ns",
+		"ramp_ops", "ramp_bytes", "steady", "steady_metric",
+		"steady_total_ops", "steady_window_ns",
 	};
+	struct diskbench_steady_opts so = DISKBENCH_STEADY_OPTS_INIT;
 
 	assert_non_null(ks);
 	sim_start(f);
@@ -837,14 +840,26 @@ static void test_custom_keys_are_not_the_librarys(void **state)
 	po.seed = 7;
 	assert_ok(diskbench_phase_set_pace(p, &po));
 	assert_ok(diskbench_run_add(run, p));
+	/* ... and a ramp's and a steady state's. */
+	assert_ok(diskbench_phase_custom_ctx_new(&p, "shaped", &ops, ks));
+	assert_ok(diskbench_phase_set_ramp(p, 1000));
+	assert_ok(diskbench_phase_set_steady(p, &so));
+	assert_ok(diskbench_run_add(run, p));
 	run_execute_ok(run);
-	r = diskbench_run_result_get(run, 0);
-	for (size_t i = 0; i < diskbench_result_config_count(r); i++) {
-		const char *k, *v;
+	for (size_t ri = 0; ri < 2; ri++) {
+		r = diskbench_run_result_get(run, ri);
+		for (size_t i = 0; i < diskbench_result_config_count(r); i++) {
+			const char *k, *v;
+			bool had = false;
 
-		assert_ok(diskbench_result_config_get(r, i, &k, &v));
-		assert_true(ks->n < ARRAY_LEN(ks->k));
-		snprintf(ks->k[ks->n++], sizeof(ks->k[0]), "%s", k);
+			assert_ok(diskbench_result_config_get(r, i, &k, &v));
+			for (size_t j = 0; j < ks->n; j++)
+				had |= !strcmp(ks->k[j], k);
+			if (had)
+				continue;
+			assert_true(ks->n < ARRAY_LEN(ks->k));
+			snprintf(ks->k[ks->n++], sizeof(ks->k[0]), "%s", k);
+		}
 	}
 	diskbench_run_free(run);
 	for (size_t i = 0; i < ARRAY_LEN(some); i++) {

@@ -363,6 +363,12 @@ class PaceOpts(Structure):
                 ("seed", u32), ("late_ns", u64), ("spin_ns", u64)]
 
 
+class SteadyOpts(Structure):
+    _fields_ = [("sz", size), ("metric", u32), ("flags", u32),
+                ("range_percent", c_double), ("slope_percent", c_double),
+                ("window_ns", u64), ("sample_ns", u64), ("max_ns", u64)]
+
+
 class PaceInfo(Structure):
     _fields_ = [("sz", size), ("target_per_sec", c_double),
                 ("achieved_per_sec", c_double), ("requests", u64),
@@ -408,6 +414,7 @@ STRUCTS = {
     "diskbench_wait": Wait,
     "diskbench_pace_opts": PaceOpts,
     "diskbench_pace_info": PaceInfo,
+    "diskbench_steady_opts": SteadyOpts,
     "diskbench_device_sample": DeviceSample,
     "diskbench_device_info": DeviceInfo,
     "diskbench_device_point": DevicePoint,
@@ -672,6 +679,10 @@ _PROTOTYPES: Tuple[Tuple[Any, ...], ...] = (
     ("phase_errmsg", c_char_p, (P,)),
     ("result_pace", c_int, (P, POINTER(PaceInfo))),
     ("result_response", P, (P,)),
+    # ramp and steady state (phase.h)
+    ("phase_set_ramp", c_int, (P, u64)),
+    ("steady_opts_init", None, (POINTER(SteadyOpts), size)),
+    ("phase_set_steady", c_int, (P, POINTER(SteadyOpts))),
 )
 
 
@@ -753,6 +764,10 @@ PACE_INFO_POISSON = 0x01
 PACE_DEFAULT_LATE_NS = 1000000
 PACE_DEFAULT_SPIN_NS = 200000
 PACE_MAX_RATE = 1e9
+STEADY_IOPS = 0
+STEADY_BANDWIDTH = 1
+STEADY_MAX_NS = 86400000000000
+STEADY_MAX_SAMPLES = 256
 
 
 def __getattr__(name: str) -> Any:

@@ -212,6 +212,56 @@ class Phase(Closeable):
               lambda: decode(C.phase_errmsg(p)) or "")
         return self
 
+    def ramp(self, seconds: float) -> "Phase":
+        """Gives the phase a ramp (diskbench_phase_set_ramp): its first
+        ``seconds`` of operations are done and left out of its result,
+        which then says what was left out (configuration ramp_ns, ramp_ops,
+        ramp_bytes). Its time limits count from the ramp's end. 0: none.
+        Random, sequential and custom phases only (DiskbenchError ENOTSUP
+        otherwise). Returns the phase."""
+        p = self._p
+        check(C.phase_set_ramp(p, seconds_to_ns(seconds, "seconds")),
+              "phase_set_ramp", lambda: decode(C.phase_errmsg(p)) or "")
+        return self
+
+    def steady(self, *, metric: str = "iops", range_percent: float = 0,
+               slope_percent: float = 0, window: float = 0,
+               sample: float = 0, max_time: float = 0,
+               off: bool = False) -> "Phase":
+        """Runs the phase until its rate is steady
+        (diskbench_phase_set_steady): ``metric`` "iops" or "bandwidth" is
+        sampled every ``sample`` seconds (default 1) over all its threads;
+        when every sample of the last ``window`` seconds (default 60) is
+        within ``range_percent`` of their mean and/or their fitted line
+        moves by at most ``slope_percent`` of it (both 0: 20 and 10), the
+        phase stops; else at ``max_time`` seconds (0: its own limits). Its
+        result is the last window; its configuration says whether and when
+        it became steady (steady, steady_at_ns, steady_*). ``off``: runs as
+        asked again. Not with pace(). Returns the phase."""
+        p = self._p
+        if check_bool(off, "off"):
+            check(C.phase_set_steady(p, None), "phase_set_steady")
+            return self
+        metrics = {"iops": C.STEADY_IOPS, "bandwidth": C.STEADY_BANDWIDTH}
+        if metric not in metrics:
+            raise DiskbenchValueError("metric must be 'iops' or 'bandwidth', "
+                                      "not %r" % (metric,))
+        o = C.SteadyOpts()
+        C.steady_opts_init(byref(o), sizeof(o))
+        o.metric = metrics[metric]
+        for name, v in (("range_percent", range_percent),
+                        ("slope_percent", slope_percent)):
+            if isinstance(v, bool) or not isinstance(v, (int, float)):
+                raise TypeError("%s must be a number, not %s"
+                                % (name, type(v).__name__))
+            setattr(o, name, float(v))
+        o.window_ns = seconds_to_ns(window, "window")
+        o.sample_ns = seconds_to_ns(sample, "sample")
+        o.max_ns = seconds_to_ns(max_time, "max_time")
+        check(C.phase_set_steady(p, byref(o)), "phase_set_steady",
+              lambda: decode(C.phase_errmsg(p)) or "")
+        return self
+
     @property
     def errmsg(self) -> str:
         """Why the last call on the phase failed; '' if it did not."""
