@@ -16,6 +16,7 @@
 #include "sim-engine.h"
 #include "fixture.h"
 #include "run-helpers.h"
+#include "report-fixture.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -546,6 +547,60 @@ static void test_long_name(void **state)
 	assert_string_equal(key(diskbench_run_result_get(f->run, 0), "load_sweep"), name);
 }
 
+/* Every output carries the steps: the exchange encoding and JSON keep
+ * their keys, the HTML page draws the sweep (its knee, its limit, each
+ * step's verdict), bonnie++'s CSV takes the run without them. */
+static void test_outputs(void **state)
+{
+	struct fx *f = *state;
+	struct diskbench_phase *p = setup(f, 7, NULL);
+	struct diskbench_load_sweep_opts so = sweep_opts();
+	struct diskbench_report *rep = NULL;
+	struct diskbench_result *dec = NULL;
+	const struct diskbench_result *last;
+	void *enc = NULL;
+	size_t len = 0;
+	char *h, *j, *csv;
+
+	so.start_rate = 2500;
+	assert_ok(diskbench_run_add_load_sweep(f->run, p, "out", &so));
+	run_execute_ok(f->run);
+	/* 2500, 5000, 10000 within; 20000 not achieved */
+	assert_u64_eq(diskbench_run_result_count(f->run), 4);
+	last = diskbench_run_result_get(f->run, 3);
+	assert_ok(diskbench_result_encode(last, &enc, &len));
+	assert_ok(diskbench_result_decode(&dec, enc, len, NULL));
+	assert_string_equal(diskbench_result_config(dec, "load_knee_per_sec"), "10000");
+	assert_string_equal(diskbench_result_config(dec, "load_verdict"), "rate_short");
+	assert_string_equal(diskbench_result_name(dec), "out@20000/s");
+	diskbench_result_free(dec);
+	diskbench_free(enc);
+
+	assert_ok(diskbench_report_new(&rep));
+	assert_ok(diskbench_report_add_run(rep, NULL, f->run));
+	h = fx_write(rep, DISKBENCH_FORMAT_HTML, NULL);
+	assert_non_null(strstr(h, "<h2 id=\"load\">Latency at each load</h2>"));
+	assert_non_null(strstr(h, "<title>out: response time at each load</title>"));
+	assert_non_null(strstr(h, ">knee 10000/s</text>"));
+	assert_non_null(strstr(h, "stroke=\"#d62728\" stroke-dasharray=\"6 3\""));
+	assert_non_null(strstr(h, ": p99 of the response time at most 1 ms up to "
+				  "10000 requests/s (the knee).</p>"));
+	assert_non_null(strstr(h, "<td>out@20000/s</td><td class=\"n\">20000</td>"));
+	assert_non_null(strstr(h, "<td>rate_short</td>"));
+	/* the section comes before the phases, each step a phase of its own */
+	assert_true(strstr(h, "id=\"load\"") < strstr(h, "id=\"phases\""));
+	assert_non_null(strstr(strstr(h, "id=\"phases\""), "out@10000/s"));
+	free(h);
+	j = fx_write(rep, DISKBENCH_FORMAT_JSON, NULL);
+	assert_non_null(strstr(j, "\"load_knee_per_sec\": 10000"));
+	assert_non_null(strstr(j, "\"load_within\": true"));
+	free(j);
+	csv = fx_write(rep, DISKBENCH_FORMAT_BONNIE_CSV, NULL);
+	assert_non_null(csv);
+	free(csv);
+	diskbench_report_free(rep);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -557,6 +612,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_events_and_journal, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_refused, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_long_name, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_outputs, fx_setup, fx_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
