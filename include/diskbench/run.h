@@ -4,7 +4,8 @@
  *        cancellation and stop conditions.
  *
  * A run times each phase with a recorder (one clock read per operation) and
- * keeps one result per phase. A failed operation stops its phase, whose
+ * keeps one result per phase, or per step of a phase added as a load sweep
+ * (diskbench_run_add_load_sweep()). A failed operation stops its phase, whose
  * result keeps what was done and an error naming the operation, the file and
  * the offset; the run stops there. Whatever happens (success, error,
  * cancellation), the run removes the files its target created before
@@ -89,7 +90,8 @@ struct diskbench_run_event {
 	/** DISKBENCH_RUN_EVENT_PHASE_START, _END, or (with
 	 *  DISKBENCH_RUN_READY_EVENT) _READY. */
 	uint32_t type;
-	/** Index of the phase in the run, from 0. */
+	/** Index of the phase in the run, from 0 (each step of a load sweep
+	 *  has its phase's). */
 	uint32_t phase_index;
 	/** Number of phases in the run. */
 	uint32_t phase_count;
@@ -324,8 +326,9 @@ DISKBENCH_API int diskbench_run_add(struct diskbench_run *run,
 				    struct diskbench_phase *phase);
 
 /**
- * Runs the phases in order, keeping one result per phase that started.
- * Results of an earlier execution are dropped first.
+ * Runs the phases in order, keeping one result per phase that started (a
+ * load sweep's: one per step that started). Results of an earlier
+ * execution are dropped first.
  *
  * The target is the run's for the whole call: diskbench_target_cleanup()
  * answers -EBUSY meanwhile, and another run on the same target cannot
@@ -384,7 +387,8 @@ DISKBENCH_API const struct diskbench_phase *
 diskbench_run_phase_get(const struct diskbench_run *run, size_t index);
 
 /**
- * Number of results of the last execution: one per phase that started.
+ * Number of results of the last execution: one per phase that started, a
+ * load sweep's one per step, in the order they ran.
  *
  * @param[in] run the run
  * @return the count
@@ -501,9 +505,11 @@ struct diskbench_load_sweep_opts {
 	/** The limit of the response time's percentile, ns: a step is within
 	 *  when its percentile is at most this. Required (not 0). */
 	uint64_t limit_ns;
-	/** How long each step runs, ns (its time limit, as a run's
-	 *  stop_time_ns; the result's `ended_by` says `time_limit`); 0: the
-	 *  phase's own length (its request count, bytes or time limit). */
+	/** How long each step runs at most, ns: a cap on the phase's own
+	 *  length, as a run's stop_time_ns (give the phase a large request
+	 *  count, or a time limit and no count, for steps of this time; the
+	 *  result's `ended_by` then says `time_limit`); 0: the phase's own
+	 *  length (its request count, bytes or time limit). */
 	uint64_t step_time_ns;
 	/** Most rungs of the ladder, 1 to DISKBENCH_LOAD_MAX_STEPS; 0:
 	 *  DISKBENCH_LOAD_DEFAULT_MAX_STEPS (32). */
@@ -547,8 +553,11 @@ DISKBENCH_API void diskbench_load_sweep_opts_init(struct diskbench_load_sweep_op
  * @p opts->max_rate (its last rung) or @p opts->max_steps rungs, until a
  * step is not within; then @p opts->refine_steps steps bisect between
  * the highest step within and that one. A step is within when it
- * achieved its rate (at least 1 - @p opts->tolerance of it: a device
- * that cannot keep up is never within, whatever its percentile), its
+ * achieved its rate (its completions a second at least 1 -
+ * @p opts->tolerance of the rate its schedule offered: its requests over
+ * the time their intended starts spanned, the asked rate for constant
+ * arrivals, the draw's own for Poisson ones; a device that cannot keep
+ * up is never within, whatever its percentile), its
  * response time's @p opts->percentile (diskbench_result_response(): from
  * each request's intended start, so a stall shows in every request that
  * should have started meanwhile, not only in the one that was in flight)
