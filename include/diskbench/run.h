@@ -564,11 +564,12 @@ DISKBENCH_API void diskbench_load_sweep_opts_init(struct diskbench_load_sweep_op
  * is at most @p opts->limit_ns, and it did not fail. The knee is the
  * highest rate within.
  *
- * Each step is a result of its own, named "<name>@<rate>/s" (the rate as
- * its shortest exact decimal, the name cut to keep it within
- * DISKBENCH_PHASE_NAME_MAX), with its configuration keys `load_*`
- * (docs/result-json.md): the sweep, the step, the asked and achieved
- * rates, the percentile, limit and tolerance, the measured response
+ * Each step is a result of its own, named `NAME@RATE/s` (the sweep's
+ * name, cut at a character to keep the whole within
+ * DISKBENCH_PHASE_NAME_MAX, and the rate as its shortest exact decimal),
+ * with its configuration keys `load_*` (docs/result-json.md): the sweep,
+ * the step, the asked, offered and achieved rates, the percentile, limit
+ * and tolerance, the measured response
  * time, whether it is within and why not; the last step also states the
  * knee (`load_knee_per_sec`) and what ended the sweep. The run's events
  * come for each step (diskbench_run_event.step). Each step's Poisson
