@@ -439,6 +439,67 @@ static void test_events_and_journal(void **state)
 	diskbench_report_free(back);
 }
 
+/* What stops a sweep between its steps: told at step 2's end. */
+struct stopper {
+	struct diskbench_run *run;
+	bool cancel;        /* cancel at step 2's end, else fail step 3's start */
+	unsigned starts;
+};
+
+static int stop_event(const struct diskbench_run_event *ev, void *user_data)
+{
+	struct stopper *s = user_data;
+
+	if (ev->type == DISKBENCH_RUN_EVENT_PHASE_START) {
+		s->starts++;
+		if (!s->cancel && ev->step == 3)
+			return -EPIPE;
+	}
+	if (ev->type == DISKBENCH_RUN_EVENT_PHASE_END && ev->step == 2 && s->cancel) {
+		assert_true(ev->more_steps);
+		diskbench_run_cancel(s->run);
+	}
+	return 0;
+}
+
+/* A cancellation between two steps stops the run before the next, as one
+ * between two phases; a start event that fails stops it there too. The
+ * steps before keep their results, complete. */
+static void test_stopped_between_steps(void **state)
+{
+	struct fx *f = *state;
+
+	for (int k = 0; k < 2; k++) {
+		struct diskbench_run_opts ro = DISKBENCH_RUN_OPTS_INIT;
+		struct diskbench_load_sweep_opts so = sweep_opts();
+		struct stopper s = { NULL, k == 0, 0 };
+		struct diskbench_phase *p;
+
+		if (k) {
+			fx_fini(f);
+			fx_init(f, true);
+		}
+		ro.event = stop_event;
+		ro.event_user_data = &s;
+		p = setup(f, 7, &ro);
+		s.run = f->run;
+		assert_ok(diskbench_run_add_load_sweep(f->run, p, "stopped", &so));
+		assert_int_equal(diskbench_run_execute(f->run), k ? -EPIPE : -ECANCELED);
+		assert_string_equal(diskbench_run_errmsg(f->run), k
+			? "stopped@4000/s: the start event failed: Broken pipe"
+			: "cancelled");
+		assert_u64_eq(diskbench_run_result_count(f->run), 2);
+		assert_int_equal(s.starts, k ? 3 : 2);
+		for (size_t i = 0; i < 2; i++) {
+			const struct diskbench_result *r = diskbench_run_result_get(f->run, i);
+
+			assert_int_equal(diskbench_result_error(r), 0);
+			assert_string_equal(key(r, "load_within"), "true");
+			assert_null(diskbench_result_config(r, "load_knee_per_sec"));
+		}
+	}
+}
+
 /* Each refused option named, with its value and limit; the phase stays
  * the caller's, its name unchanged. */
 static void test_refused(void **state)
@@ -613,6 +674,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_refused, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_long_name, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_outputs, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_stopped_between_steps, fx_setup,
+						fx_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
