@@ -319,7 +319,9 @@ DISKBENCH_API void diskbench_run_free(struct diskbench_run *run);
  *
  * @return 0; -EINVAL for a NULL argument, or a phase already added to this
  *         run or to another (diskbench_run_errmsg() says which); -EEXIST
- *         for a phase named by the caller as one the run holds; -EBUSY
+ *         for a phase named by the caller as one the run holds, or as a
+ *         step of one of its load sweeps (diskbench_run_add_load_sweep())
+ *         is; -EBUSY
  *         while the run executes; -ENOMEM
  */
 DISKBENCH_API int diskbench_run_add(struct diskbench_run *run,
@@ -588,7 +590,9 @@ DISKBENCH_API void diskbench_load_sweep_opts_init(struct diskbench_load_sweep_op
  * @return 0; -EINVAL for a NULL argument, a bad name or a bad option (the
  *         last error names the field, its value and the limit);
  *         -ENOTSUP for a phase that cannot be paced; -EEXIST, -EBUSY as
- *         diskbench_run_add(); -E2BIG; -ENOMEM
+ *         diskbench_run_add(), and -EEXIST for a phase of the run named
+ *         as a step of the sweep could be ("<name>@..."; every result of
+ *         a run has a name of its own); -E2BIG; -ENOMEM
  * @since 1.10
  */
 DISKBENCH_API int diskbench_run_add_load_sweep(struct diskbench_run *run,

@@ -229,6 +229,43 @@ static int unique_name(struct diskbench_run *run, struct diskbench_phase *phase)
 	return 0;
 }
 
+/* Whether name is a load sweep's, sweep, followed by "@": what the
+ * sweep's steps are named (run/load-sweep.c). */
+static bool step_of(const char *name, const char *sweep)
+{
+	size_t n = strlen(sweep);
+
+	return !strncmp(name, sweep, n) && name[n] == '@';
+}
+
+/*
+ * A phase named name (a sweep if sweep) would give a result the name of
+ * a step of a load sweep of the run, or a sweep steps named as a phase of
+ * the run: refused (-EEXIST), so that every result of the run has a name
+ * of its own. The run's errmsg says which.
+ */
+static int step_names_clash(struct diskbench_run *run, const char *name,
+			    bool sweep)
+{
+	for (size_t k = 0; k < run->nsweeps; k++)
+		if (step_of(name, run->sweeps[k].phase->name)) {
+			diskbench__run_set_errmsg(run, "\"%s\" is a name the steps "
+				"of the run's load sweep \"%s\" take: give the "
+				"phase another (diskbench_phase_set_name())", name,
+				run->sweeps[k].phase->name);
+			return -EEXIST;
+		}
+	for (size_t i = 0; sweep && i < run->nphases; i++)
+		if (step_of(run->phases[i]->name, name)) {
+			diskbench__run_set_errmsg(run, "phase %zu of the run is "
+				"named \"%s\", as a step of the load sweep \"%s\" "
+				"could be: give the sweep another name", i,
+				run->phases[i]->name, name);
+			return -EEXIST;
+		}
+	return 0;
+}
+
 static int diskbench_run_add__impl(struct diskbench_run *run,
 				    struct diskbench_phase *phase)
 {
@@ -251,6 +288,8 @@ static int diskbench_run_add__impl(struct diskbench_run *run,
 		return -EINVAL;
 	}
 	err = unique_name(run, phase);
+	if (!err)
+		err = step_names_clash(run, phase->name, false);
 	if (err)
 		return err;
 	if (run->nphases == run->cap) {
@@ -314,7 +353,9 @@ static int diskbench_run_add_load_sweep__impl(struct diskbench_run *run,
 		phase->name = copy;
 		phase->named = true;
 	}
-	err = diskbench_run_add__impl(run, phase);
+	err = run->executing ? 0 : step_names_clash(run, phase->name, true);
+	if (!err)
+		err = diskbench_run_add__impl(run, phase);
 	if (err) {
 		if (name) {
 			free(phase->name);

@@ -573,7 +573,22 @@ static void test_refused(void **state)
 	assert_ok(diskbench_run_add(f->run, g));
 	assert_int_equal(diskbench_run_add_load_sweep(f->run, p, "taken", &so), -EEXIST);
 	assert_string_equal(diskbench_phase_name(p), "random_io");
+	/* every result its own name: no phase named as a step may be */
+	assert_ok(diskbench_phase_seq_new(&g, NULL));
+	assert_ok(diskbench_phase_set_name(g, "swept@100/s"));
+	assert_ok(diskbench_run_add(f->run, g));
+	assert_int_equal(diskbench_run_add_load_sweep(f->run, p, "swept", &so), -EEXIST);
+	assert_non_null(strstr(diskbench_run_errmsg(f->run), "phase 1 of the run is "
+			       "named \"swept@100/s\", as a step of the load sweep "
+			       "\"swept\" could be"));
+	assert_string_equal(diskbench_phase_name(p), "random_io");
 	assert_ok(diskbench_run_add_load_sweep(f->run, p, "fine", &so));
+	assert_ok(diskbench_phase_seq_new(&g, NULL));
+	assert_ok(diskbench_phase_set_name(g, "fine@1000/s"));
+	assert_int_equal(diskbench_run_add(f->run, g), -EEXIST);
+	assert_non_null(strstr(diskbench_run_errmsg(f->run), "\"fine@1000/s\" is a "
+			       "name the steps of the run's load sweep \"fine\" take"));
+	diskbench_phase_free(g);
 	/* no knee before an execution */
 	assert_int_equal(diskbench_run_load_knee(f->run, "fine", &knee), -ENOENT);
 	assert_int_equal(diskbench_run_load_knee(f->run, NULL, &knee), -EINVAL);
