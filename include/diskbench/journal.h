@@ -129,14 +129,18 @@ DISKBENCH_API int diskbench_journal_begin(struct diskbench_journal *j,
  * the callback does, so that a phase's result is durable before the
  * program goes on.
  *
- * A ready event (DISKBENCH_RUN_READY_EVENT) writes nothing.
+ * A ready event (DISKBENCH_RUN_READY_EVENT) writes nothing. Each step of
+ * a load sweep (diskbench_run_add_load_sweep()) starts and ends under its
+ * phase's index, a result of its own (since 1.10; a reader before 1.10
+ * refuses such a journal).
  *
  * @param[in] j  the journal
  * @param[in] ev the event
  * @return 0; -EINVAL for a NULL argument, an unknown event type, or an
  *         event the reader would refuse (an unknown phase kind, a name not
  *         UTF-8 or with a control character, a phase that starts again
- *         or ends without having started, a result not the running
+ *         (but for a load sweep's next step, diskbench_run_event.step
+ *         above 1) or ends without having started, a result not the running
  *         phase's); -E2BIG for a phase name over 65536 bytes; -EBUSY for
  *         a start while a phase runs, an event of another run while one is
  *         open, or while another thread's call on @p j runs; -ENOMEM;

@@ -4,7 +4,8 @@
  *        cancellation and stop conditions.
  *
  * A run times each phase with a recorder (one clock read per operation) and
- * keeps one result per phase. A failed operation stops its phase, whose
+ * keeps one result per phase, or per step of a phase added as a load sweep
+ * (diskbench_run_add_load_sweep()). A failed operation stops its phase, whose
  * result keeps what was done and an error naming the operation, the file and
  * the offset; the run stops there. Whatever happens (success, error,
  * cancellation), the run removes the files its target created before
@@ -89,7 +90,8 @@ struct diskbench_run_event {
 	/** DISKBENCH_RUN_EVENT_PHASE_START, _END, or (with
 	 *  DISKBENCH_RUN_READY_EVENT) _READY. */
 	uint32_t type;
-	/** Index of the phase in the run, from 0. */
+	/** Index of the phase in the run, from 0 (each step of a load sweep
+	 *  has its phase's). */
 	uint32_t phase_index;
 	/** Number of phases in the run. */
 	uint32_t phase_count;
@@ -99,6 +101,17 @@ struct diskbench_run_event {
 	 *  errno; -ECANCELED when it was cancelled), 0 if it completed; 0 at a
 	 *  start event. */
 	int error;
+	/** For a step of a load sweep (diskbench_run_add_load_sweep()), its
+	 *  number, from 1: each step has its start and end events, with the
+	 *  sweep's phase's @ref phase_index and the step's own name in
+	 *  @ref phase_name (its result's); 0 for a phase that runs once.
+	 *  Read it only where DISKBENCH_HAS_FIELD(ev, more_steps).
+	 *  @since 1.10 */
+	uint32_t step;
+	/** At the end event of a load sweep's step, 1 when another step of
+	 *  the same phase follows (its start event comes next, with the same
+	 *  @ref phase_index); else 0. @since 1.10 */
+	uint32_t more_steps;
 };
 
 /** Initializer for struct diskbench_run_event: nothing set (for a caller
@@ -107,7 +120,7 @@ struct diskbench_run_event {
 #define DISKBENCH_RUN_EVENT_INIT \
 	{ sizeof(struct diskbench_run_event), DISKBENCH_NULLPTR, DISKBENCH_NULLPTR, \
 	  DISKBENCH_NULLPTR, DISKBENCH_NULLPTR, 0, 0, 0, \
-	  DISKBENCH_CAST(enum diskbench_phase_kind, 0), 0 }
+	  DISKBENCH_CAST(enum diskbench_phase_kind, 0), 0, 0, 0 }
 
 /**
  * Zeroes an event and sets its sz, as DISKBENCH_RUN_EVENT_INIT does: for
@@ -306,15 +319,18 @@ DISKBENCH_API void diskbench_run_free(struct diskbench_run *run);
  *
  * @return 0; -EINVAL for a NULL argument, or a phase already added to this
  *         run or to another (diskbench_run_errmsg() says which); -EEXIST
- *         for a phase named by the caller as one the run holds; -EBUSY
+ *         for a phase named by the caller as one the run holds, or as a
+ *         step of one of its load sweeps (diskbench_run_add_load_sweep())
+ *         is; -EBUSY
  *         while the run executes; -ENOMEM
  */
 DISKBENCH_API int diskbench_run_add(struct diskbench_run *run,
 				    struct diskbench_phase *phase);
 
 /**
- * Runs the phases in order, keeping one result per phase that started.
- * Results of an earlier execution are dropped first.
+ * Runs the phases in order, keeping one result per phase that started (a
+ * load sweep's: one per step that started). Results of an earlier
+ * execution are dropped first.
  *
  * The target is the run's for the whole call: diskbench_target_cleanup()
  * answers -EBUSY meanwhile, and another run on the same target cannot
@@ -373,7 +389,8 @@ DISKBENCH_API const struct diskbench_phase *
 diskbench_run_phase_get(const struct diskbench_run *run, size_t index);
 
 /**
- * Number of results of the last execution: one per phase that started.
+ * Number of results of the last execution: one per phase that started, a
+ * load sweep's one per step, in the order they ran.
  *
  * @param[in] run the run
  * @return the count
@@ -437,6 +454,166 @@ DISKBENCH_API uint64_t diskbench_run_start_time_ns(const struct diskbench_run *r
  * @return ns since 1970-01-01 UTC; 0 before an execute has ended
  */
 DISKBENCH_API uint64_t diskbench_run_end_time_ns(const struct diskbench_run *run);
+
+/** Constant inter-arrival times in each step of a load sweep
+ *  (diskbench_load_sweep_opts.arrival; the default). @since 1.10 */
+#define DISKBENCH_LOAD_ARRIVAL_CONSTANT UINT32_C(0)
+/** Exponential inter-arrival times (a Poisson process of the step's rate)
+ *  in each step of a load sweep (diskbench_load_sweep_opts.arrival).
+ *  @since 1.10 */
+#define DISKBENCH_LOAD_ARRIVAL_POISSON  UINT32_C(1)
+
+/** Default first rate of a load sweep: 100 requests a second. @since 1.10 */
+#define DISKBENCH_LOAD_DEFAULT_START_RATE 100.0
+/** Default factor between two rungs of a load sweep's ladder. @since 1.10 */
+#define DISKBENCH_LOAD_DEFAULT_FACTOR 2.0
+/** Default percentile of the response time a load sweep holds under its
+ *  limit. @since 1.10 */
+#define DISKBENCH_LOAD_DEFAULT_PERCENTILE 99.0
+/** Default share of the asked rate a step may fall short by and still
+ *  count as achieved: 5 %. @since 1.10 */
+#define DISKBENCH_LOAD_DEFAULT_TOLERANCE 0.05
+/** Default most rungs of a load sweep's ladder. @since 1.10 */
+#define DISKBENCH_LOAD_DEFAULT_MAX_STEPS 32u
+/** Most steps of a load sweep, ladder and refinement together. @since 1.10 */
+#define DISKBENCH_LOAD_MAX_STEPS 1000u
+
+/**
+ * A load sweep (diskbench_run_add_load_sweep()): the latency at each load.
+ * Zero in any field means its default, but for @ref limit_ns.
+ * @since 1.10
+ */
+struct diskbench_load_sweep_opts {
+	/** sizeof(struct diskbench_load_sweep_opts) as the caller's headers saw it. */
+	size_t sz;
+	/** The first step's rate, requests a second, above 0 and at most
+	 *  DISKBENCH_PACE_MAX_RATE; 0: DISKBENCH_LOAD_DEFAULT_START_RATE
+	 *  (or @ref max_rate if that is lower). */
+	double start_rate;
+	/** The highest rate the ladder climbs to, at least @ref start_rate
+	 *  and at most DISKBENCH_PACE_MAX_RATE: its last rung is this rate;
+	 *  0: DISKBENCH_PACE_MAX_RATE. */
+	double max_rate;
+	/** Each rung's rate is the one before times this, above 1 and at
+	 *  most 1000; 0: DISKBENCH_LOAD_DEFAULT_FACTOR (2). */
+	double factor;
+	/** The percentile of the response time held under @ref limit_ns,
+	 *  above 0 and at most 100; 0: DISKBENCH_LOAD_DEFAULT_PERCENTILE (99). */
+	double percentile;
+	/** The share of the asked rate a step may fall short by and still
+	 *  count as having achieved it, above 0 and below 1; 0:
+	 *  DISKBENCH_LOAD_DEFAULT_TOLERANCE (0.05: 95 % of the rate). */
+	double tolerance;
+	/** The limit of the response time's percentile, ns: a step is within
+	 *  when its percentile is at most this. Required (not 0). */
+	uint64_t limit_ns;
+	/** How long each step runs at most, ns: a cap on the phase's own
+	 *  length, as a run's stop_time_ns (give the phase a large request
+	 *  count, or a time limit and no count, for steps of this time; the
+	 *  result's `ended_by` then says `time_limit`); 0: the phase's own
+	 *  length (its request count, bytes or time limit). */
+	uint64_t step_time_ns;
+	/** Most rungs of the ladder, 1 to DISKBENCH_LOAD_MAX_STEPS; 0:
+	 *  DISKBENCH_LOAD_DEFAULT_MAX_STEPS (32). */
+	uint32_t max_steps;
+	/** Steps that bisect the rates between the highest rung within the
+	 *  limit and the first one not within, after the ladder; 0: none.
+	 *  With @ref max_steps at most DISKBENCH_LOAD_MAX_STEPS. */
+	uint32_t refine_steps;
+	/** No flags yet: 0. */
+	uint32_t flags;
+	/** DISKBENCH_LOAD_ARRIVAL_CONSTANT (0) or _POISSON. A phase paced
+	 *  with DISKBENCH_PACE_POISSON is swept with Poisson arrivals too. */
+	uint32_t arrival;
+};
+
+/** Initializer for struct diskbench_load_sweep_opts: all defaults, no
+ *  limit yet. @since 1.10 */
+#define DISKBENCH_LOAD_SWEEP_OPTS_INIT \
+	{ sizeof(struct diskbench_load_sweep_opts), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
+
+/**
+ * Fills a load sweep's option struct with its size and the defaults (no
+ * limit yet).
+ *
+ * @param[out] opts the struct to fill
+ * @param[in]  sz   sizeof(*opts) as the caller sees it
+ * @since 1.10
+ */
+DISKBENCH_API void diskbench_load_sweep_opts_init(struct diskbench_load_sweep_opts *opts,
+						  size_t sz);
+
+/**
+ * Appends a phase that runs as a load sweep: the latency at each load.
+ *
+ * The phase (random, sequential or custom: one that can be paced) runs
+ * as a series of paced steps, each with the phase's options and a fresh
+ * schedule at its own rate (diskbench_phase_set_pace(): the phase's own
+ * pacing, if it has one, gives the late threshold, the spin and the
+ * seed; the rate is the step's). The ladder starts at
+ * @p opts->start_rate and multiplies the rate by @p opts->factor, up to
+ * @p opts->max_rate (its last rung) or @p opts->max_steps rungs, until a
+ * step is not within; then @p opts->refine_steps steps bisect between
+ * the highest step within and that one. A step is within when it
+ * achieved its rate (its completions a second at least 1 -
+ * @p opts->tolerance of the rate its schedule offered: its requests over
+ * the time their intended starts spanned, the asked rate for constant
+ * arrivals, the draw's own for Poisson ones; a device that cannot keep
+ * up is never within, whatever its percentile), its
+ * response time's @p opts->percentile (diskbench_result_response(): from
+ * each request's intended start, so a stall shows in every request that
+ * should have started meanwhile, not only in the one that was in flight)
+ * is at most @p opts->limit_ns, and it did not fail. The knee is the
+ * highest rate within.
+ *
+ * Each step is a result of its own, named `NAME@RATE/s` (the sweep's
+ * name, cut at a character to keep the whole within
+ * DISKBENCH_PHASE_NAME_MAX, and the rate as its shortest exact decimal),
+ * with its configuration keys `load_*` (docs/result-json.md): the sweep,
+ * the step, the asked, offered and achieved rates, the percentile, limit
+ * and tolerance, the measured response
+ * time, whether it is within and why not; the last step also states the
+ * knee (`load_knee_per_sec`) and what ended the sweep. The run's events
+ * come for each step (diskbench_run_event.step). Each step's Poisson
+ * schedule is seeded from the phase's pacing seed or the run's seed and
+ * the step's number, so a run with the same seed repeats the sweep. A
+ * step that fails keeps its partial result, the steps before it theirs,
+ * and the run stops there, as after any phase.
+ *
+ * @param[in] run   the run
+ * @param[in] phase the phase; on success the run owns it, on failure it
+ *                  stays the caller's
+ * @param[in] name  the sweep's name (as diskbench_phase_set_name(): 1 to
+ *                  DISKBENCH_PHASE_NAME_MAX bytes), or NULL for the
+ *                  phase's own
+ * @param[in] opts  the sweep; @p opts->limit_ns is required
+ * @return 0; -EINVAL for a NULL argument, a bad name or a bad option (the
+ *         last error names the field, its value and the limit);
+ *         -ENOTSUP for a phase that cannot be paced; -EEXIST, -EBUSY as
+ *         diskbench_run_add(), and -EEXIST for a phase of the run named
+ *         as a step of the sweep could be ("<name>@..."; every result of
+ *         a run has a name of its own); -E2BIG; -ENOMEM
+ * @since 1.10
+ */
+DISKBENCH_API int diskbench_run_add_load_sweep(struct diskbench_run *run,
+					       struct diskbench_phase *phase,
+					       const char *name,
+					       const struct diskbench_load_sweep_opts *opts);
+
+/**
+ * The knee of a load sweep of the run's last execution: the highest rate
+ * of its steps that was within its limit (its results' `load_within`).
+ *
+ * @param[in]  run          the run
+ * @param[in]  name         the sweep's name
+ * @param[out] knee_per_sec the knee, requests a second; 0 when no step
+ *                          was within
+ * @return 0; -EINVAL for a NULL argument; -ENOENT when the last
+ *         execution has no step of a sweep so named
+ * @since 1.10
+ */
+DISKBENCH_API int diskbench_run_load_knee(const struct diskbench_run *run,
+					  const char *name, double *knee_per_sec);
 
 /** What diskbench_run_sweep() did with one entry: DISKBENCH_RUN_SWEEP_*. */
 #define DISKBENCH_RUN_SWEEP_REMOVED 1u

@@ -51,7 +51,8 @@ void diskbench__pacer_free(struct diskbench__pacer *pc);
 /* Starts the schedule and the response recorder at now (the phase's clock
  * start); 0 or the recorder's error. */
 int diskbench__pacer_begin(struct diskbench__pacer *pc, uint64_t now);
-/* Adds src's figures to dst's (a worker's into the phase's). */
+/* Adds src's figures to dst's (a worker's into the phase's); dst's next
+ * start becomes the later of the two. */
 int diskbench__pacer_merge(struct diskbench__pacer *dst,
 			   const struct diskbench__pacer *src);
 

@@ -106,5 +106,8 @@ int diskbench__pacer_merge(struct diskbench__pacer *dst,
 		return err;
 	dst->late += src->late;
 	dst->requests += src->requests;
+	/* the schedule's furthest start: where the phase's time ended it */
+	if (src->next_ns > dst->next_ns)
+		dst->next_ns = src->next_ns;
 	return 0;
 }

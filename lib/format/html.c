@@ -58,6 +58,7 @@
 #include "format/stall-text-internal.h"
 #include "format/html-chart-internal.h"
 #include "format/html-common-internal.h"
+#include "format/html-load-internal.h"
 #include "format/format-internal.h"
 #include "format/label-internal.h"
 
@@ -1261,6 +1262,8 @@ int diskbench__write_html(struct diskbench_report *r,
 		if (err)
 			goto out;
 		err = diskbench__html_bonnie_table(&pg);
+		if (!err)
+			err = diskbench__html_load_sweeps(&pg);
 		if (err)
 			goto out;
 		if (pg.ng)

@@ -261,7 +261,13 @@ static int read_start(const struct where *w, struct pay *y, struct reading *rd)
 		return err;
 	if (idx >= DISKBENCH__JOURNAL_MAX_INDEX)
 		return fail(w, "phase index %llu is out of range", (unsigned long long)idx);
-	if (idx < rd->next_index)
+	/* The phase whose result came last may start again under another
+	 * name: a further step of a load sweep (each step a result of its
+	 * own, named after its rate). */
+	if (idx < rd->next_index &&
+	    !(idx + 1 == rd->next_index && rd->run && rd->run->count &&
+	      strcmp(diskbench_result_name(rd->run->results[rd->run->count - 1]),
+		     rd->current.name)))
 		return fail(w, "phase %llu starts after phase %u", (unsigned long long)idx,
 			    rd->next_index - 1);
 	rd->started = true;

@@ -587,7 +587,21 @@ static int check_end(struct diskbench_journal *j, const struct diskbench_run_eve
 	return 0;
 }
 
-/* A phase's start, as the reader takes it. */
+/* The event's load sweep step (diskbench_run_event.step), 0 for a phase
+ * that runs once or an event of a caller's older header; and whether
+ * another step follows it. */
+static uint32_t ev_step(const struct diskbench_run_event *ev)
+{
+	return DISKBENCH_HAS_FIELD(ev, more_steps) ? ev->step : 0;
+}
+
+static bool ev_more(const struct diskbench_run_event *ev)
+{
+	return DISKBENCH_HAS_FIELD(ev, more_steps) && ev->more_steps;
+}
+
+/* A phase's start, as the reader takes it: after the phase before, or a
+ * further step of a load sweep after the step before (the same index). */
 static int check_start(struct diskbench_journal *j, const struct diskbench_run_event *ev,
 		       size_t *n)
 {
@@ -600,7 +614,8 @@ static int check_start(struct diskbench_journal *j, const struct diskbench_run_e
 		seterr(j, "journal: phase index %u is out of range", ev->phase_index);
 		return -EINVAL;
 	}
-	if (j->open && ev->phase_index < j->next_index) {
+	if (j->open && ev->phase_index < j->next_index &&
+	    !(ev_step(ev) > 1 && ev->phase_index + 1 == j->next_index)) {
 		seterr(j, "journal: phase %u starts after phase %u", ev->phase_index,
 		       j->next_index - 1);
 		return -EINVAL;
@@ -689,9 +704,10 @@ static int diskbench_journal_event__impl(struct diskbench_journal *j,
 		return err;
 	j->started = false;
 	j->next_index = ev->phase_index + 1;
-	/* A run the events opened ends with its last phase, or the one that
-	 * stopped it. */
-	if (j->auto_open && (ev->error || ev->phase_index + 1 >= ev->phase_count))
+	/* A run the events opened ends with its last phase (its last step),
+	 * or the one that stopped it. */
+	if (j->auto_open && (ev->error || (ev->phase_index + 1 >= ev->phase_count &&
+					   !ev_more(ev))))
 		err = end(j, NULL, NULL);
 	return err;
 }

@@ -39,6 +39,9 @@ struct diskbench__ctx {
 	uint64_t stop_bytes;
 	uint64_t stop_ops;
 	uint64_t stop_at_ns;          /* absolute, on the engine's clock */
+	/* Paced, its schedule's next start at or after its time limit when
+	 * it ended (set by the run before describe()). */
+	bool pace_time_up;
 	/* progress */
 	diskbench_progress_fn progress;
 	void *progress_user_data;

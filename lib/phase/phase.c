@@ -67,8 +67,12 @@ const char *diskbench__ended_by(const struct diskbench__ctx *ctx,
 	}
 	if (done)
 		return count_key;
+	/* A paced phase ends at its time limit without waiting for it: its
+	 * next request was meant to start at or after it (its last
+	 * completion may come before the limit). */
 	if (ctx->stop_time_ns &&
-	    diskbench_result_elapsed_ns(res) >= ctx->stop_time_ns)
+	    (diskbench_result_elapsed_ns(res) >= ctx->stop_time_ns ||
+	     ctx->pace_time_up))
 		return "time_limit";
 	if (ctx->stop_bytes)
 		return "run_stop_bytes";

@@ -21,6 +21,7 @@
 #include "phase/steady-internal.h"
 #include "result/device-internal.h"
 #include "result/result-internal.h"
+#include "run/load-sweep-internal.h"
 #include "run/room-internal.h"
 #include "run/run-internal.h"
 #include "base/sysinfo-internal.h"
@@ -38,7 +39,14 @@ struct diskbench_run {
 	struct diskbench_phase **phases;
 	size_t nphases, cap;
 	struct diskbench_result **results;
-	size_t nresults;
+	size_t nresults, results_cap;
+	/* The phases that run as load sweeps (run/load-sweep.c), with their
+	 * settings. */
+	struct load_sweep_of {
+		const struct diskbench_phase *phase;
+		struct diskbench__load_sweep sw;
+	} *sweeps;
+	size_t nsweeps;
 	atomic_int cancel;
 	bool executing;
 	uint32_t seed;
@@ -136,7 +144,7 @@ static void drop_results(struct diskbench_run *run)
 		diskbench_result_free(run->results[i]);
 	free(run->results);
 	run->results = NULL;
-	run->nresults = 0;
+	run->nresults = run->results_cap = 0;
 	free(run->errmsg);
 	run->errmsg = NULL;
 }
@@ -151,6 +159,7 @@ DISKBENCH_API void diskbench_run_free(struct diskbench_run *run)
 		diskbench_phase_free(run->phases[i]);
 	}
 	free(run->phases);
+	free(run->sweeps);
 	free(run);
 }
 
@@ -221,6 +230,43 @@ static int unique_name(struct diskbench_run *run, struct diskbench_phase *phase)
 	return 0;
 }
 
+/* Whether name is a load sweep's, sweep, followed by "@": what the
+ * sweep's steps are named (run/load-sweep.c). */
+static bool step_of(const char *name, const char *sweep)
+{
+	size_t n = strlen(sweep);
+
+	return !strncmp(name, sweep, n) && name[n] == '@';
+}
+
+/*
+ * A phase named name (a sweep if sweep) would give a result the name of
+ * a step of a load sweep of the run, or a sweep steps named as a phase of
+ * the run: refused (-EEXIST), so that every result of the run has a name
+ * of its own. The run's errmsg says which.
+ */
+static int step_names_clash(struct diskbench_run *run, const char *name,
+			    bool sweep)
+{
+	for (size_t k = 0; k < run->nsweeps; k++)
+		if (step_of(name, run->sweeps[k].phase->name)) {
+			diskbench__run_set_errmsg(run, "\"%s\" is a name the steps "
+				"of the run's load sweep \"%s\" take: give the "
+				"phase another (diskbench_phase_set_name())", name,
+				run->sweeps[k].phase->name);
+			return -EEXIST;
+		}
+	for (size_t i = 0; sweep && i < run->nphases; i++)
+		if (step_of(run->phases[i]->name, name)) {
+			diskbench__run_set_errmsg(run, "phase %zu of the run is "
+				"named \"%s\", as a step of the load sweep \"%s\" "
+				"could be: give the sweep another name", i,
+				run->phases[i]->name, name);
+			return -EEXIST;
+		}
+	return 0;
+}
+
 static int diskbench_run_add__impl(struct diskbench_run *run,
 				    struct diskbench_phase *phase)
 {
@@ -243,6 +289,8 @@ static int diskbench_run_add__impl(struct diskbench_run *run,
 		return -EINVAL;
 	}
 	err = unique_name(run, phase);
+	if (!err)
+		err = step_names_clash(run, phase->name, false);
 	if (err)
 		return err;
 	if (run->nphases == run->cap) {
@@ -264,6 +312,83 @@ DISKBENCH_API int diskbench_run_add(struct diskbench_run *run,
 {
 	DISKBENCH__API_RETURN(diskbench_run_add__impl(run, phase),
 			      diskbench_run_errmsg(run));
+}
+
+static int diskbench_run_add_load_sweep__impl(struct diskbench_run *run,
+					       struct diskbench_phase *phase,
+					       const char *name,
+					       const struct diskbench_load_sweep_opts *opts)
+{
+	struct diskbench__load_sweep sw;
+	struct load_sweep_of *grown;
+	char *old = NULL;
+	bool old_named = false;
+	int err;
+
+	DISKBENCH__CHECK_ARG(run);
+	DISKBENCH__CHECK_ARG(phase);
+	DISKBENCH__CHECK_ARG(opts);
+	if (name) {
+		err = diskbench__phase_name_check(name);
+		if (err)
+			return err;
+	}
+	err = diskbench__load_sweep_read(&sw, opts);
+	if (err)
+		return err;
+	if (!phase->cls->paceable)
+		return diskbench__error_fail(-ENOTSUP, "phase \"%s\" cannot be paced, "
+			"so it cannot run as a load sweep (only random, sequential "
+			"and custom phases can)", phase->name);
+	grown = realloc(run->sweeps, (run->nsweeps + 1) * sizeof(*grown));
+	if (!grown)
+		return -ENOMEM;
+	run->sweeps = grown;
+	if (name) {
+		char *copy = strdup(name);
+
+		if (!copy)
+			return -ENOMEM;
+		old = phase->name;
+		old_named = phase->named;
+		phase->name = copy;
+		phase->named = true;
+	}
+	err = run->executing ? 0 : step_names_clash(run, phase->name, true);
+	if (!err)
+		err = diskbench_run_add__impl(run, phase);
+	if (err) {
+		if (name) {
+			free(phase->name);
+			phase->name = old;
+			phase->named = old_named;
+		}
+		return err;
+	}
+	free(old);
+	run->sweeps[run->nsweeps].phase = phase;
+	run->sweeps[run->nsweeps].sw = sw;
+	run->nsweeps++;
+	return 0;
+}
+
+DISKBENCH_API int diskbench_run_add_load_sweep(struct diskbench_run *run,
+					       struct diskbench_phase *phase,
+					       const char *name,
+					       const struct diskbench_load_sweep_opts *opts)
+{
+	DISKBENCH__API_RETURN(diskbench_run_add_load_sweep__impl(run, phase, name, opts),
+			      diskbench_run_errmsg(run));
+}
+
+/* The load sweep phase p runs as, or NULL. */
+static const struct diskbench__load_sweep *
+sweep_of(const struct diskbench_run *run, const struct diskbench_phase *p)
+{
+	for (size_t k = 0; k < run->nsweeps; k++)
+		if (run->sweeps[k].phase == p)
+			return &run->sweeps[k].sw;
+	return NULL;
 }
 
 int diskbench__run_add_suite(struct diskbench_run *run,
@@ -322,6 +447,7 @@ DISKBENCH_API void diskbench_run_cancel(struct diskbench_run *run)
  * phase's own keys, then what was done about the page cache.
  */
 static int describe(const struct diskbench_run *run, const struct diskbench_phase *p,
+		    const struct diskbench_pace_opts *pace,
 		    const struct diskbench__ctx *ctx, struct diskbench_result *res)
 {
 	const struct diskbench_target *t = run->target;
@@ -342,10 +468,10 @@ static int describe(const struct diskbench_run *run, const struct diskbench_phas
 		diskbench__cfg_u64(&c, "run_stop_time_ns", run->opts.stop_time_ns);
 	if (p->cls->describe)
 		p->cls->describe(p, ctx, &c);
-	if (p->pace.rate_per_sec > 0) {
+	if (pace->rate_per_sec > 0) {
 		char rate[40];
 
-		double v = p->pace.rate_per_sec;
+		double v = pace->rate_per_sec;
 
 		/* A whole number in full, else the shortest text that reads
 		 * back as the same double. */
@@ -359,11 +485,11 @@ static int describe(const struct diskbench_run *run, const struct diskbench_phas
 			}
 		diskbench__cfg_str(&c, "pace_rate_per_sec", rate);
 		diskbench__cfg_str(&c, "pace_arrival",
-				   p->pace.flags & DISKBENCH_PACE_POISSON
+				   pace->flags & DISKBENCH_PACE_POISSON
 					   ? "poisson" : "constant");
-		diskbench__cfg_u64(&c, "pace_late_ns", diskbench__pace_late_ns(&p->pace));
-		if (p->pace.seed)
-			diskbench__cfg_u64(&c, "pace_seed", p->pace.seed);
+		diskbench__cfg_u64(&c, "pace_late_ns", diskbench__pace_late_ns(pace));
+		if (pace->seed)
+			diskbench__cfg_u64(&c, "pace_seed", pace->seed);
 	}
 	if (ctx->steady)
 		diskbench__steady_describe(ctx->steady, &c);
@@ -375,12 +501,14 @@ static int describe(const struct diskbench_run *run, const struct diskbench_phas
 struct ready_at {
 	struct diskbench_run *run;
 	size_t index;
+	const struct diskbench__load_step *st;
 };
 
 /* The caller's event callback told of phase i (see diskbench_run_event_fn);
  * its answer. */
 static int tell(struct diskbench_run *run, uint32_t type, size_t i,
-		const struct diskbench_result *res, int phase_err)
+		const struct diskbench__load_step *st,
+		const struct diskbench_result *res, int phase_err, bool more)
 {
 	const struct diskbench_phase *p = run->phases[i];
 	struct diskbench_run_event ev;
@@ -391,13 +519,15 @@ static int tell(struct diskbench_run *run, uint32_t type, size_t i,
 	ev.sz = sizeof(ev);
 	ev.run = run;
 	ev.phase = p;
-	ev.phase_name = p->name;
+	ev.phase_name = st ? st->name : p->name;
 	ev.result = res;
 	ev.type = type;
 	ev.phase_index = (uint32_t)i;
 	ev.phase_count = (uint32_t)run->nphases;
 	ev.phase_kind = p->kind;
 	ev.error = phase_err;
+	ev.step = st ? st->number : 0;
+	ev.more_steps = more;
 	return run->opts.event(&ev, run->opts.event_user_data);
 }
 
@@ -406,7 +536,8 @@ static int ready_event(void *arg)
 {
 	struct ready_at *at = arg;
 
-	return tell(at->run, DISKBENCH_RUN_EVENT_PHASE_READY, at->index, NULL, 0);
+	return tell(at->run, DISKBENCH_RUN_EVENT_PHASE_READY, at->index, at->st,
+		    NULL, 0, false);
 }
 
 /* The device figures' interval (diskbench_run_opts.device_interval_ns):
@@ -452,12 +583,16 @@ static int new_devstat(struct diskbench_run *run, struct diskbench__devstat **ou
 	return diskbench__devstat_new(out, &o);
 }
 
-/* Runs one phase into a new result; returns the phase's error. */
+/* Runs one phase into a new result (or a step st of its load sweep: its
+ * name, pacing and time limit); returns the phase's error. */
 static int run_phase(struct diskbench_run *run, size_t index,
-		     struct diskbench_result **res_out)
+		     const struct diskbench__load_step *st,
+		     struct diskbench_result **res_out, double *offered)
 {
-	struct ready_at at = { run, index };
+	struct ready_at at = { run, index, st };
 	struct diskbench_phase *p = run->phases[index];
+	const struct diskbench_pace_opts *pace = st ? &st->pace : &p->pace;
+	const char *name = st ? st->name : p->name;
 	struct diskbench_engine *e = run->target->engine;
 	struct diskbench_recorder *rec;
 	struct diskbench__ctx ctx;
@@ -487,10 +622,13 @@ static int run_phase(struct diskbench_run *run, size_t index,
 	ctx.stop_bytes = run->opts.stop_bytes;
 	ctx.stop_ops = run->opts.stop_ops;
 	ctx.stop_time_ns = run->opts.stop_time_ns;
+	if (st && st->stop_time_ns &&
+	    (!ctx.stop_time_ns || st->stop_time_ns < ctx.stop_time_ns))
+		ctx.stop_time_ns = st->stop_time_ns;
 	ctx.progress = run->opts.progress;
 	ctx.progress_user_data = run->opts.progress_user_data;
 	ctx.progress_interval_ns = run->opts.progress_interval_ns;
-	ctx.phase_name = p->name;
+	ctx.phase_name = name;
 	ctx.phase_index = (uint32_t)index;
 	ctx.phase_count = (uint32_t)run->nphases;
 	ctx.next_check_ns = UINT64_MAX;
@@ -507,9 +645,9 @@ static int run_phase(struct diskbench_run *run, size_t index,
 		if (err)
 			diskbench__ctx_fail(&ctx, err, "allocate", NULL, UINT64_MAX);
 	}
-	if (!err && p->pace.rate_per_sec > 0) {
-		ctx.pace_opts = &p->pace;
-		err = diskbench__ctx_new_pacer(&ctx, &p->pace, (uint32_t)index, 0, 1,
+	if (!err && pace->rate_per_sec > 0) {
+		ctx.pace_opts = pace;
+		err = diskbench__ctx_new_pacer(&ctx, pace, (uint32_t)index, 0, 1,
 					   &ctx.pace);
 		if (err)
 			diskbench__ctx_fail(&ctx, err, "allocate", NULL, UINT64_MAX);
@@ -532,7 +670,7 @@ static int run_phase(struct diskbench_run *run, size_t index,
 		rec = ctx.rec;
 	}
 
-	rerr = diskbench__result_new(res_out, p->name, p->kind, rec);
+	rerr = diskbench__result_new(res_out, name, p->kind, rec);
 	diskbench_recorder_free(rec);
 	if (!rerr) {
 		struct diskbench__dev_series *dev;
@@ -549,11 +687,23 @@ static int run_phase(struct diskbench_run *run, size_t index,
 	}
 	ctx.dev = NULL;
 	if (!rerr && ctx.pace)
-		rerr = diskbench__pace_to_result(*res_out, ctx.pace, p->name,
+		rerr = diskbench__pace_to_result(*res_out, ctx.pace, name,
 						 p->kind);
+	/* Its schedule's next start (its workers' latest) at or past its
+	 * time: the time limit ended it. */
+	ctx.pace_time_up = !rerr && ctx.pace && ctx.stop_time_ns &&
+			   ctx.pace->next_ns >= diskbench__add_sat(
+				diskbench_result_start_ns(*res_out), ctx.stop_time_ns);
+	/* The rate its schedule offered: its requests over the time their
+	 * intended starts spanned (to the next one's). */
+	if (!rerr && ctx.pace && offered &&
+	    ctx.pace->next_ns > diskbench_result_start_ns(*res_out))
+		*offered = (double)ctx.pace->requests * 1e9 /
+			   (double)(ctx.pace->next_ns - diskbench_result_start_ns(*res_out));
 	diskbench__pacer_free(ctx.pace);
+	ctx.pace = NULL;
 	if (!rerr)
-		rerr = describe(run, p, &ctx, *res_out);
+		rerr = describe(run, p, pace, &ctx, *res_out);
 	diskbench__steady_free(ctx.steady);
 	ctx.steady = NULL;
 	/* The result is whole (figures, device figures, pacing,
@@ -578,23 +728,123 @@ static int run_phase(struct diskbench_run *run, size_t index,
  * message naming the phase and the event; anything else goes on.
  */
 static int phase_event(struct diskbench_run *run, uint32_t type, size_t i,
-		       const struct diskbench_result *res, int phase_err)
+		       const struct diskbench__load_step *st,
+		       const struct diskbench_result *res, int phase_err, bool more)
 {
 	char buf[256];
-	int rc = tell(run, type, i, res, phase_err);
+	int rc = tell(run, type, i, st, res, phase_err, more);
 
 	if (rc >= 0)
 		return 0;
-	snprintf(buf, sizeof(buf), "%s: the %s event failed: %s", run->phases[i]->name,
+	snprintf(buf, sizeof(buf), "%s: the %s event failed: %s",
+		 st ? st->name : run->phases[i]->name,
 		 type == DISKBENCH_RUN_EVENT_PHASE_START ? "start" : "end",
 		 diskbench_strerror(rc));
 	set_errmsg(run, buf);
 	return rc;
 }
 
+/* Phase i (or the step st of its load sweep), up to its result: its
+ * start event, then the phase. *started is false when the start event
+ * stopped the run (no result, no end event). */
+static int step_begin(struct diskbench_run *run, size_t i,
+		      const struct diskbench__load_step *st,
+		      struct diskbench_result **res, bool *started, double *offered)
+{
+	int err;
+
+	*res = NULL;
+	*started = false;
+	/* Before anything of the phase is done; a failure stops the run,
+	 * the phase not started (no result, no end event). */
+	err = phase_event(run, DISKBENCH_RUN_EVENT_PHASE_START, i, st, NULL, 0,
+			  false);
+	if (err)
+		return err;
+	*started = true;
+	return run_phase(run, i, st, res, offered);
+}
+
+/* Its result kept (room was made for every result before the first
+ * phase), its end event, and the run's message if it failed. */
+static int step_end(struct diskbench_run *run, size_t i,
+		    const struct diskbench__load_step *st,
+		    struct diskbench_result *res, int err, bool more)
+{
+	int eerr;
+
+	if (res)
+		run->results[run->nresults++] = res;
+	/* Every start has its end, a failed phase's too (the run stops
+	 * after it then, whatever the event answers). */
+	eerr = phase_event(run, DISKBENCH_RUN_EVENT_PHASE_END, i, st, res, err, more);
+	if (!err && eerr)
+		return eerr;
+	if (err) {
+		char buf[256];
+
+		snprintf(buf, sizeof(buf), "%s: %s", st ? st->name : run->phases[i]->name,
+			 res ? diskbench_result_errmsg(res) : diskbench_strerror(err));
+		set_errmsg(run, buf);
+	}
+	return err;
+}
+
+/* A load sweep's steps through run/load-sweep.c. */
+struct sweep_at {
+	struct diskbench_run *run;
+	size_t index;
+};
+
+static int sweep_step_run(void *arg, const struct diskbench__load_step *st,
+			  struct diskbench_result **res, bool *started,
+			  double *offered)
+{
+	struct sweep_at *at = arg;
+
+	/* A cancellation between two steps stops the run there, as one
+	 * between two phases. */
+	if (st->number > 1 && atomic_load(&at->run->cancel)) {
+		*res = NULL;
+		*started = false;
+		set_errmsg(at->run, "cancelled");
+		return -ECANCELED;
+	}
+	return step_begin(at->run, at->index, st, res, started, offered);
+}
+
+static int sweep_step_end(void *arg, const struct diskbench__load_step *st,
+			  struct diskbench_result *res, int err, bool more)
+{
+	struct sweep_at *at = arg;
+
+	return step_end(at->run, at->index, st, res, err, more);
+}
+
+/* Phase i: once, or as its load sweep. */
+static int run_one(struct diskbench_run *run, size_t i)
+{
+	const struct diskbench_phase *p = run->phases[i];
+	const struct diskbench__load_sweep *sw = sweep_of(run, p);
+	struct diskbench_result *res;
+	bool started;
+	int err;
+
+	if (sw) {
+		struct sweep_at at = { run, i };
+		struct diskbench__load_hooks h = { sweep_step_run, sweep_step_end, &at };
+
+		return diskbench__load_sweep_run(sw, p->name, &p->pace, run->seed, &h);
+	}
+	err = step_begin(run, i, NULL, &res, &started, NULL);
+	if (!started)
+		return err;
+	return step_end(run, i, NULL, res, err, false);
+}
+
 static int diskbench_run_execute__impl(struct diskbench_run *run)
 {
-	int err = 0, cerr, eerr;
+	int err = 0, cerr;
 
 	DISKBENCH__CHECK_ARG(run);
 	if (run->executing)
@@ -607,7 +857,12 @@ static int diskbench_run_execute__impl(struct diskbench_run *run)
 		return -EBUSY;
 	}
 	drop_results(run);
-	run->results = calloc(run->nphases ? run->nphases : 1,
+	/* A result per phase, and per step of a load sweep at most. */
+	run->results_cap = run->nphases;
+	for (size_t k = 0; k < run->nsweeps; k++)
+		run->results_cap += run->sweeps[k].sw.max_steps +
+				    run->sweeps[k].sw.refine_steps - 1;
+	run->results = calloc(run->results_cap ? run->results_cap : 1,
 			      sizeof(*run->results));
 	if (!run->results) {
 		atomic_store(&run->target->busy, 0);
@@ -637,8 +892,6 @@ static int diskbench_run_execute__impl(struct diskbench_run *run)
 	}
 
 	for (size_t i = 0; !err && i < run->nphases; i++) {
-		struct diskbench_result *res = NULL;
-
 		if (atomic_load(&run->cancel)) {
 			err = -ECANCELED;
 			set_errmsg(run, "cancelled");
@@ -654,30 +907,7 @@ static int diskbench_run_execute__impl(struct diskbench_run *run)
 		if (run->target->test_exists &&
 		    diskbench__room_test_file_goes(run->phases, run->nphases, i))
 			diskbench__target_remove_test_file(run->target);
-		/* Before anything of the phase is done; a failure stops the
-		 * run, the phase not started (no result, no end event). */
-		err = phase_event(run, DISKBENCH_RUN_EVENT_PHASE_START, i, NULL, 0);
-		if (err)
-			break;
-		err = run_phase(run, i, &res);
-		if (res)
-			run->results[run->nresults++] = res;
-		/* Every start has its end, a failed phase's too (the run stops
-		 * after it then, whatever the event answers). */
-		eerr = phase_event(run, DISKBENCH_RUN_EVENT_PHASE_END, i, res, err);
-		if (!err && eerr) {
-			err = eerr;
-			break;
-		}
-		if (err) {
-			char buf[256];
-
-			snprintf(buf, sizeof(buf), "%s: %s", run->phases[i]->name,
-				 res ? diskbench_result_errmsg(res)
-				     : diskbench_strerror(err));
-			set_errmsg(run, buf);
-			break;
-		}
+		err = run_one(run, i);
 	}
 
 	/* Whatever happened, nothing of ours stays behind. */
@@ -780,6 +1010,30 @@ DISKBENCH_API const struct diskbench_result *
 diskbench_run_result(const struct diskbench_run *run, size_t index)
 {
 	return diskbench_run_result_get(run, index);
+}
+
+static int diskbench_run_load_knee__impl(const struct diskbench_run *run,
+					 const char *name, double *knee_per_sec)
+{
+	int err;
+
+	DISKBENCH__CHECK_ARG(knee_per_sec);
+	*knee_per_sec = 0;
+	DISKBENCH__CHECK_ARG(run);
+	DISKBENCH__CHECK_ARG(name);
+	err = diskbench__load_knee((const struct diskbench_result *const *)run->results,
+				   run->nresults, name, knee_per_sec);
+	if (err == -ENOENT)
+		return diskbench__error_fail(err, "the last execution has no step "
+					     "of a load sweep named \"%s\"", name);
+	return err;
+}
+
+DISKBENCH_API int diskbench_run_load_knee(const struct diskbench_run *run,
+					  const char *name, double *knee_per_sec)
+{
+	DISKBENCH__API_RETURN(diskbench_run_load_knee__impl(run, name, knee_per_sec),
+			      NULL);
 }
 
 DISKBENCH_API uint32_t diskbench_run_seed(const struct diskbench_run *run)

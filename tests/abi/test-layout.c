@@ -47,6 +47,7 @@ _Static_assert(offsetof(struct diskbench_wait, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_pace_opts, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_pace_info, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_steady_opts, sz) == 0, "sz first");
+_Static_assert(offsetof(struct diskbench_load_sweep_opts, sz) == 0, "sz first");
 /* Programs that passed DISKBENCH_SEQ_DIRECT to a random phase, before the
  * flag had its own name, still get O_DIRECT. */
 _Static_assert(DISKBENCH_RANDOM_DIRECT == DISKBENCH_SEQ_DIRECT,
@@ -414,7 +415,46 @@ static void test_layout_run_event(void **state)
 	assert_offset(diskbench_run_event, phase_count, 48);
 	assert_offset(diskbench_run_event, phase_kind, 52);
 	assert_offset(diskbench_run_event, error, 56);
-	assert_int_equal(sizeof(struct diskbench_run_event), 64);
+	/* 1.10: a load sweep's step */
+	assert_offset(diskbench_run_event, step, 60);
+	assert_offset(diskbench_run_event, more_steps, 64);
+	assert_int_equal(sizeof(struct diskbench_run_event), 72);
+}
+
+/* 1.10: load sweeps, their options and the values they take. */
+static void test_layout_load_sweep(void **state)
+{
+	struct diskbench_load_sweep_opts o = DISKBENCH_LOAD_SWEEP_OPTS_INIT;
+
+	(void)state;
+	assert_int_equal(o.sz, sizeof(o));
+	assert_true(o.start_rate == 0 && o.max_rate == 0 && o.factor == 0 &&
+		    o.percentile == 0 && o.tolerance == 0);
+	assert_true(o.limit_ns == 0 && o.step_time_ns == 0 && o.max_steps == 0 &&
+		    o.refine_steps == 0 && o.flags == 0 && o.arrival == 0);
+	assert_int_equal(DISKBENCH_LOAD_ARRIVAL_CONSTANT, 0);
+	assert_int_equal(DISKBENCH_LOAD_ARRIVAL_POISSON, 1);
+	assert_int_equal(DISKBENCH_LOAD_MAX_STEPS, 1000);
+	assert_int_equal(DISKBENCH_LOAD_DEFAULT_MAX_STEPS, 32);
+	assert_true(DISKBENCH_LOAD_DEFAULT_START_RATE == 100.0);
+	assert_true(DISKBENCH_LOAD_DEFAULT_FACTOR == 2.0);
+	assert_true(DISKBENCH_LOAD_DEFAULT_PERCENTILE == 99.0);
+	assert_true(DISKBENCH_LOAD_DEFAULT_TOLERANCE == 0.05);
+	if (!LP64)
+		skip();
+	assert_offset(diskbench_load_sweep_opts, sz, 0);
+	assert_offset(diskbench_load_sweep_opts, start_rate, 8);
+	assert_offset(diskbench_load_sweep_opts, max_rate, 16);
+	assert_offset(diskbench_load_sweep_opts, factor, 24);
+	assert_offset(diskbench_load_sweep_opts, percentile, 32);
+	assert_offset(diskbench_load_sweep_opts, tolerance, 40);
+	assert_offset(diskbench_load_sweep_opts, limit_ns, 48);
+	assert_offset(diskbench_load_sweep_opts, step_time_ns, 56);
+	assert_offset(diskbench_load_sweep_opts, max_steps, 64);
+	assert_offset(diskbench_load_sweep_opts, refine_steps, 68);
+	assert_offset(diskbench_load_sweep_opts, flags, 72);
+	assert_offset(diskbench_load_sweep_opts, arrival, 76);
+	assert_int_equal(sizeof(struct diskbench_load_sweep_opts), 80);
 }
 
 static void test_layout_seq_opts(void **state)
@@ -954,6 +994,7 @@ int main(void)
 		cmocka_unit_test(test_layout_1_4_values),
 		cmocka_unit_test(test_layout_pace),
 		cmocka_unit_test(test_layout_steady),
+		cmocka_unit_test(test_layout_load_sweep),
 		cmocka_unit_test(test_layout_order_and_init_macros),
 		cmocka_unit_test(test_layout_has_field),
 		cmocka_unit_test(test_layout_phase_kind_values),

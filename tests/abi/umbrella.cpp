@@ -47,6 +47,7 @@ static int check_inits()
 	CHECK_INIT(diskbench_run_event, DISKBENCH_RUN_EVENT_INIT);
 	CHECK_INIT(diskbench_run_opts, DISKBENCH_RUN_OPTS_INIT);
 	CHECK_INIT(diskbench_run_sweep_opts, DISKBENCH_RUN_SWEEP_OPTS_INIT);
+	CHECK_INIT(diskbench_load_sweep_opts, DISKBENCH_LOAD_SWEEP_OPTS_INIT);
 	CHECK_INIT(diskbench_report_info, DISKBENCH_REPORT_INFO_INIT);
 	CHECK_INIT(diskbench_write_opts, DISKBENCH_WRITE_OPTS_INIT);
 	CHECK_INIT(diskbench_stall_rules, DISKBENCH_STALL_RULES_INIT);

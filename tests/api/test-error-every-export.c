@@ -695,7 +695,9 @@ static void bad_target_run(void)
 	struct diskbench_run_opts ro = DISKBENCH_RUN_OPTS_INIT;
 	struct diskbench_bonnie_suite_opts bo = DISKBENCH_BONNIE_SUITE_OPTS_INIT;
 	struct diskbench_run_sweep_opts sw = DISKBENCH_RUN_SWEEP_OPTS_INIT;
+	struct diskbench_load_sweep_opts ls = DISKBENCH_LOAD_SWEEP_OPTS_INIT;
 	struct diskbench_seq_opts so = DISKBENCH_SEQ_OPTS_INIT;
+	double knee;
 	struct diskbench_custom_ctx_ops co = DISKBENCH_CUSTOM_CTX_OPS_INIT;
 	struct diskbench_phase *p = NULL;
 	char *msg = NULL;
@@ -785,6 +787,69 @@ static void bad_target_run(void)
 	assert_ok(diskbench_phase_custom_ctx_new(&p, "ctx_cases", &co, NULL));
 	assert_ok(diskbench_run_add(run, p));
 	assert_ok(diskbench_run_execute(run));
+	diskbench_run_free(run);
+
+	/* a load sweep's options, each limit + 1 */
+	assert_ok(diskbench_run_new(&run, F->t, NULL));
+	assert_ok(diskbench_phase_seq_new(&p, NULL));
+	NUL(diskbench_run_add_load_sweep, "run", diskbench_run_add_load_sweep(NULL, p, NULL, &ls));
+	NUL(diskbench_run_add_load_sweep, "phase",
+	    diskbench_run_add_load_sweep(run, NULL, NULL, &ls));
+	NUL(diskbench_run_add_load_sweep, "opts", diskbench_run_add_load_sweep(run, p, NULL, NULL));
+	ls.sz = 0;
+	SZ0(diskbench_run_add_load_sweep, diskbench_run_add_load_sweep(run, p, NULL, &ls));
+	ls.sz = sizeof(ls);
+	BAD(diskbench_run_add_load_sweep, "limit_ns is 0", NULL,
+	    diskbench_run_add_load_sweep(run, p, NULL, &ls));
+	ls.limit_ns = 1000000;
+	BAD(diskbench_run_add_load_sweep, "name \"\"", "1 to 64",
+	    diskbench_run_add_load_sweep(run, p, "", &ls));
+	ls.max_rate = 1e9 + 1;
+	BAD(diskbench_run_add_load_sweep, "max_rate 1e+09", "1e+09",
+	    diskbench_run_add_load_sweep(run, p, NULL, &ls));
+	ls.max_rate = 1000;
+	ls.start_rate = 1001;
+	BAD(diskbench_run_add_load_sweep, "start_rate 1001", "1000",
+	    diskbench_run_add_load_sweep(run, p, NULL, &ls));
+	ls.max_rate = ls.start_rate = 0;
+	ls.factor = 1001;
+	BAD(diskbench_run_add_load_sweep, "factor 1001", "1000",
+	    diskbench_run_add_load_sweep(run, p, NULL, &ls));
+	ls.factor = 0;
+	ls.percentile = 101;
+	BAD(diskbench_run_add_load_sweep, "percentile 101", "100",
+	    diskbench_run_add_load_sweep(run, p, NULL, &ls));
+	ls.percentile = 0;
+	ls.tolerance = 1;
+	BAD(diskbench_run_add_load_sweep, "tolerance 1", "below 1",
+	    diskbench_run_add_load_sweep(run, p, NULL, &ls));
+	ls.tolerance = 0;
+	ls.max_steps = DISKBENCH_LOAD_MAX_STEPS + 1;
+	BAD(diskbench_run_add_load_sweep, "max_steps 1001", "1000",
+	    diskbench_run_add_load_sweep(run, p, NULL, &ls));
+	ls.max_steps = 10;
+	ls.refine_steps = DISKBENCH_LOAD_MAX_STEPS - 10 + 1;
+	BAD(diskbench_run_add_load_sweep, "refine_steps 991", "990",
+	    diskbench_run_add_load_sweep(run, p, NULL, &ls));
+	ls.refine_steps = 0;
+	ls.arrival = 2;
+	BAD(diskbench_run_add_load_sweep, "arrival 2", NULL,
+	    diskbench_run_add_load_sweep(run, p, NULL, &ls));
+	ls.arrival = 0;
+	ls.flags = 1;
+	BAD(diskbench_run_add_load_sweep, "flags 0x1", NULL,
+	    diskbench_run_add_load_sweep(run, p, NULL, &ls));
+	diskbench_phase_free(p);
+	assert_ok(diskbench_phase_bonnie_new(&p, DISKBENCH_PHASE_GETC, NULL));
+	ls.flags = 0;
+	BAD(diskbench_run_add_load_sweep, "cannot be paced", NULL,
+	    diskbench_run_add_load_sweep(run, p, NULL, &ls));
+	diskbench_phase_free(p);
+	NUL(diskbench_run_load_knee, "run", diskbench_run_load_knee(NULL, "x", &knee));
+	NUL(diskbench_run_load_knee, "name", diskbench_run_load_knee(run, NULL, &knee));
+	NUL(diskbench_run_load_knee, "knee_per_sec", diskbench_run_load_knee(run, "x", NULL));
+	BAD(diskbench_run_load_knee, "no step of a load sweep named \"x\"", NULL,
+	    diskbench_run_load_knee(run, "x", &knee));
 	diskbench_run_free(run);
 
 	NUL(diskbench_run_sweep, "dir", diskbench_run_sweep(NULL, "p", NULL));
@@ -1017,6 +1082,7 @@ static const char *const cannot_fail[] = {
 	"diskbench_hist_opts_init", "diskbench_timeline_opts_init",
 	"diskbench_recorder_opts_init", "diskbench_target_opts_init",
 	"diskbench_run_opts_init", "diskbench_run_sweep_opts_init",
+	"diskbench_load_sweep_opts_init",
 	"diskbench_bonnie_suite_opts_init", "diskbench_report_info_init",
 	"diskbench_write_opts_init", "diskbench_seq_opts_init",
 	"diskbench_random_opts_init", "diskbench_files_opts_init",

@@ -304,6 +304,23 @@ CHECK(diskbench_run_opts_init) { diskbench_run_opts_init(NULL, sizeof(struct dis
 CHECK(diskbench_run_new) { IS_EINVAL(diskbench_run_new(NULL, NULL, NULL)); }
 CHECK(diskbench_run_free) { diskbench_run_free(NULL); }
 CHECK(diskbench_run_add) { IS_EINVAL(diskbench_run_add(NULL, NULL)); }
+CHECK(diskbench_load_sweep_opts_init) { WORKS(diskbench_load_sweep_opts_init(NULL, 0)); }
+CHECK(diskbench_run_add_load_sweep)
+{
+	struct diskbench_load_sweep_opts o = DISKBENCH_LOAD_SWEEP_OPTS_INIT;
+
+	o.limit_ns = 1000000;
+	IS_EINVAL(diskbench_run_add_load_sweep(NULL, NULL, NULL, &o));
+	IS_EINVAL(diskbench_run_add_load_sweep(NULL, NULL, NULL, NULL));
+}
+CHECK(diskbench_run_load_knee)
+{
+	double knee = 1;
+
+	IS_EINVAL(diskbench_run_load_knee(NULL, NULL, &knee));
+	assert_true(knee == 0);
+	IS_EINVAL(diskbench_run_load_knee(NULL, NULL, NULL));
+}
 CHECK(diskbench_run_execute) { IS_EINVAL(diskbench_run_execute(NULL)); }
 CHECK(diskbench_run_cancel) { diskbench_run_cancel(NULL); }
 CHECK(diskbench_run_result_count) { IS_ZERO(diskbench_run_result_count(NULL)); }
@@ -806,6 +823,8 @@ static struct entry entries[] = {
 	E(diskbench_target_errmsg),
 	E(diskbench_run_opts_init), E(diskbench_run_new), E(diskbench_run_free),
 	E(diskbench_run_add), E(diskbench_run_execute), E(diskbench_run_cancel),
+	E(diskbench_load_sweep_opts_init), E(diskbench_run_add_load_sweep),
+	E(diskbench_run_load_knee),
 	E(diskbench_run_result_count), E(diskbench_run_result),
 	E(diskbench_run_seed), E(diskbench_run_errmsg),
 	E(diskbench_run_phase_count), E(diskbench_run_phase_get),

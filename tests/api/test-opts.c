@@ -283,6 +283,27 @@ static int use_pace_opts(void *o)
 	return rc;
 }
 
+static int use_load_sweep_opts(void *o)
+{
+	struct diskbench_run *run = NULL;
+	struct diskbench_phase *p = NULL;
+	int rc = diskbench_run_new(&run, target, NULL);
+
+	if (!rc)
+		rc = diskbench_phase_seq_new(&p, NULL);
+	if (!rc)
+		rc = diskbench_run_add_load_sweep(run, p, NULL, o);
+	if (rc)
+		diskbench_phase_free(p);
+	diskbench_run_free(run);
+	return rc;
+}
+
+static void prep_load_sweep_opts(void *o)
+{
+	((struct diskbench_load_sweep_opts *)o)->limit_ns = 1000000;
+}
+
 static void prep_pace_opts(void *o)
 {
 	((struct diskbench_pace_opts *)o)->rate_per_sec = 100;
@@ -321,6 +342,7 @@ INIT_FN(stall_rules)
 INIT_FN(pace_opts)
 INIT_FN(steady_opts)
 INIT_FN(run_sweep_opts)
+INIT_FN(load_sweep_opts)
 INIT_FN(compare_opts)
 
 /* ---- each struct's last member, given a valid non-zero value ---- */
@@ -363,6 +385,7 @@ SET_LAST(stall_rules, p99_factor, 10)
 SET_LAST(pace_opts, spin_ns, 1000)
 SET_LAST(steady_opts, max_ns, 1000000000)
 SET_LAST(run_sweep_opts, user_data, (void *)&report)
+SET_LAST(load_sweep_opts, arrival, DISKBENCH_LOAD_ARRIVAL_POISSON)
 static const struct diskbench_stall_rules some_rules = DISKBENCH_STALL_RULES_INIT;
 SET_LAST(compare_opts, rules, &some_rules)
 
@@ -422,6 +445,8 @@ static const struct opt_case cases[] = {
 	CASE(pace_opts, pace_opts, spin_ns, init_pace_opts, prep_pace_opts),
 	CASE(steady_opts, steady_opts, max_ns, init_steady_opts, NULL),
 	CASE(run_sweep_opts, run_sweep_opts, user_data, init_run_sweep_opts, NULL),
+	CASE(load_sweep_opts, load_sweep_opts, arrival, init_load_sweep_opts,
+	     prep_load_sweep_opts),
 	CASE(compare_opts, compare_opts, rules, init_compare_opts, NULL),
 };
 
@@ -975,6 +1000,8 @@ FROM_INIT(run_sweep_opts, run_sweep_opts, DISKBENCH_RUN_SWEEP_OPTS_INIT,
 	  o.maker = "x")
 FROM_INIT(compare_opts, compare_opts, DISKBENCH_COMPARE_OPTS_INIT,
 	  o.confidence = 0.9)
+FROM_INIT(load_sweep_opts, load_sweep_opts, DISKBENCH_LOAD_SWEEP_OPTS_INIT,
+	  o.limit_ns = 1000000)
 
 /* The complete positional initializers the tree and its tests use. */
 static NOINLINE int from_positional_custom_ops(void)
@@ -1001,7 +1028,7 @@ static const struct {
 	I(files_opts), I(custom_ops), I(custom_ctx_ops), I(target_opts),
 	I(run_opts),
 	I(bonnie_suite_opts), I(report_info), I(write_opts), I(run_sweep_opts),
-	I(compare_opts),
+	I(compare_opts), I(load_sweep_opts),
 #undef I
 	{ "{ sizeof(co), NULL, op, NULL } for custom_ops", from_positional_custom_ops },
 	{ "{ sizeof(o), 1000, 3, 0 } for hist_opts", from_positional_hist_opts },

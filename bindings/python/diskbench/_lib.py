@@ -216,7 +216,8 @@ RANDOM_FN = ctypes.CFUNCTYPE(u32, P)
 class RunEvent(Structure):
     _fields_ = [("sz", size), ("run", P), ("phase", P), ("phase_name", c_char_p),
                 ("result", P), ("type", u32), ("phase_index", u32),
-                ("phase_count", u32), ("phase_kind", c_int), ("error", c_int)]
+                ("phase_count", u32), ("phase_kind", c_int), ("error", c_int),
+                ("step", u32), ("more_steps", u32)]
 
 
 RUN_EVENT_FN = ctypes.CFUNCTYPE(c_int, POINTER(RunEvent), P)
@@ -367,6 +368,12 @@ class SteadyOpts(Structure):
     _fields_ = [("sz", size), ("metric", u32), ("flags", u32),
                 ("range_percent", c_double), ("slope_percent", c_double),
                 ("window_ns", u64), ("sample_ns", u64), ("max_ns", u64)]
+class LoadSweepOpts(Structure):
+    _fields_ = [("sz", size), ("start_rate", c_double), ("max_rate", c_double),
+                ("factor", c_double), ("percentile", c_double),
+                ("tolerance", c_double), ("limit_ns", u64),
+                ("step_time_ns", u64), ("max_steps", u32),
+                ("refine_steps", u32), ("flags", u32), ("arrival", u32)]
 
 
 class PaceInfo(Structure):
@@ -415,6 +422,7 @@ STRUCTS = {
     "diskbench_pace_opts": PaceOpts,
     "diskbench_pace_info": PaceInfo,
     "diskbench_steady_opts": SteadyOpts,
+    "diskbench_load_sweep_opts": LoadSweepOpts,
     "diskbench_device_sample": DeviceSample,
     "diskbench_device_info": DeviceInfo,
     "diskbench_device_point": DevicePoint,
@@ -648,6 +656,9 @@ _PROTOTYPES: Tuple[Tuple[Any, ...], ...] = (
     ("run_sweep_opts_init", None, (POINTER(RunSweepOpts), size)),
     ("run_sweep", c_int, (c_char_p, c_char_p, POINTER(RunSweepOpts)), B),
     ("run_event_init", None, (POINTER(RunEvent), size)),
+    ("load_sweep_opts_init", None, (POINTER(LoadSweepOpts), size)),
+    ("run_add_load_sweep", c_int, (P, P, c_char_p, POINTER(LoadSweepOpts))),
+    ("run_load_knee", c_int, (P, c_char_p, POINTER(c_double))),
     # report.h
     ("report_info_init", None, (POINTER(ReportInfo), size)),
     ("write_opts_init", None, (POINTER(WriteOpts), size)),
@@ -760,6 +771,7 @@ SLOW_DEFAULT_THRESHOLD_NS = 50000000
 SLOW_MAX = 4096
 SLOW_NO_OFFSET = U64_MAX
 PACE_POISSON = 0x01
+LOAD_ARRIVAL_CONSTANT, LOAD_ARRIVAL_POISSON = 0, 1
 PACE_INFO_POISSON = 0x01
 PACE_DEFAULT_LATE_NS = 1000000
 PACE_DEFAULT_SPIN_NS = 200000

@@ -12,8 +12,8 @@ from typing import (Any, Callable, List, NamedTuple, Optional, Sequence,
 from . import _lib as C
 from ._common import (Closeable, DiskbenchError, DiskbenchValueError, PathArg,
                       _CallbackErrors, _lock, _Ref, _View, check, check_bool,
-                      check_int, cpath, cstr, decode, errno_of, raise_first,
-                      i64, seconds_to_ns, u32, u64)
+                      check_float, check_int, cpath, cstr, decode, errno_of,
+                      raise_first, i64, seconds_to_ns, u32, u64)
 from ._engine import Engine, EngineTable, _buf_arg, _offset_arg
 from ._stats import PhaseKind, Result
 
@@ -764,7 +764,9 @@ class RunEvent(NamedTuple):
     clock about to start) or "end"; at the end,
     ``result`` is the phase's Result (a copy; None if the library could not
     make one) and ``error`` the negative errno that stopped the phase (0 if
-    it completed)."""
+    it completed). For a load sweep's step (Run.add_load_sweep), ``step``
+    is its number from 1 (``phase_name`` the step's own) and, at its end,
+    ``more_steps`` says whether another step of the phase follows."""
 
     type: str
     phase_index: int
@@ -773,6 +775,8 @@ class RunEvent(NamedTuple):
     kind: PhaseKind
     result: Optional[Result]
     error: int
+    step: int = 0
+    more_steps: bool = False
 
 
 _EVENT_NAMES = {C.RUN_EVENT_PHASE_START: "start", C.RUN_EVENT_PHASE_END: "end",
@@ -789,7 +793,7 @@ def _event_of(ev: Any) -> RunEvent:
                     ev.phase_index, ev.phase_count,
                     decode(ev.phase_name) or "", kind,
                     Result._copy_of(ev.result) if ev.result else None,
-                    ev.error)
+                    ev.error, ev.step, bool(ev.more_steps))
 
 
 def _callback_returning_status(fn: Any, what: str, convert: Callable[[Any], Any],
@@ -1033,6 +1037,72 @@ class Run(Closeable):
                 ref.attach(self._ref)  # type: ignore[union-attr, arg-type]
             ph._run = self
             self._phases.append(ph)
+
+    def add_load_sweep(self, phase: Phase, *, limit: float,
+                       name: Optional[str] = None, percentile: float = 0,
+                       start_rate: float = 0, max_rate: float = 0,
+                       factor: float = 0, tolerance: float = 0,
+                       step_time: float = 0, max_steps: int = 0,
+                       refine_steps: int = 0, poisson: bool = False) -> None:
+        """Appends a phase that runs as a load sweep
+        (diskbench_run_add_load_sweep): the latency at each load. The
+        phase (random, sequential or custom) runs as paced steps from
+        ``start_rate`` requests a second (default 100), times ``factor``
+        (2) each, up to ``max_rate`` or ``max_steps`` rungs (32), until a
+        step's response-time ``percentile`` (99) is over ``limit``
+        (seconds) or its achieved rate falls short of its offered rate by
+        more than ``tolerance`` (0.05); then ``refine_steps`` steps bisect
+        between the last step within and the first one not. Each step runs
+        ``step_time`` seconds (0: the phase's own length), with Poisson
+        arrivals if ``poisson``, and is a result of its own,
+        "<name>@<rate>/s", whose ``load_*`` configuration says how it did;
+        the knee (Run.load_knee) is the highest rate within. ``name``: the
+        sweep's (default the phase's). The run owns the phase from then
+        on."""
+        if not isinstance(phase, Phase):
+            raise TypeError("a phase must be a Phase, not %s"
+                            % type(phase).__name__)
+        if phase._run is not None:
+            raise DiskbenchValueError(
+                "this %s was already added to a run: make a phase for "
+                "each place" % type(phase).__name__)
+        o = C.LoadSweepOpts()
+        C.load_sweep_opts_init(byref(o), sizeof(o))
+        o.limit_ns = seconds_to_ns(limit, "limit")
+        o.percentile = check_float(percentile, "percentile")
+        o.start_rate = check_float(start_rate, "start_rate")
+        o.max_rate = check_float(max_rate, "max_rate")
+        o.factor = check_float(factor, "factor")
+        o.tolerance = check_float(tolerance, "tolerance")
+        o.step_time_ns = seconds_to_ns(step_time, "step_time")
+        o.max_steps = u32(max_steps, "max_steps")
+        o.refine_steps = u32(refine_steps, "refine_steps")
+        o.arrival = (C.LOAD_ARRIVAL_POISSON if check_bool(poisson, "poisson")
+                     else C.LOAD_ARRIVAL_CONSTANT)
+        n = cstr(name, "name", optional=True)
+        with _lock:
+            if self._ref.busy:  # type: ignore[union-attr]
+                raise DiskbenchError(-_errno.EBUSY,
+                                     "cannot add a phase while the run "
+                                     "executes")
+            check(C.run_add_load_sweep(self._p, phase._p, n, byref(o)),
+                  "run_add_load_sweep", self._msg)
+            ref = phase._ref
+            ref.free = None  # type: ignore[union-attr]
+            self._ref.keep.extend(ref.keep)  # type: ignore[union-attr]
+            ref.attach(self._ref)  # type: ignore[union-attr, arg-type]
+        phase._run = self
+        self._phases.append(phase)
+
+    def load_knee(self, name: str) -> float:
+        """The knee of the load sweep ``name`` in the last execute
+        (diskbench_run_load_knee): the highest rate of its steps within
+        its limit, requests a second; 0.0 when none was. DiskbenchError
+        ENOENT when no step of that sweep ran."""
+        k = ctypes.c_double(0)
+        check(C.run_load_knee(self._p, cstr(name, "name"), byref(k)),
+              "run_load_knee")
+        return k.value
 
     def add_bonnie(self, *, byte_size: int = 0, seeks: int = 0,
                    seekers: int = 0, seek_time: float = 0, files: int = 0,
