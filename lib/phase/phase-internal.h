@@ -174,6 +174,8 @@ struct diskbench_phase {
 	/* What every kind may have. Pacing (diskbench_phase_set_pace()):
 	 * rate_per_sec 0 when none. */
 	struct diskbench_pace_opts pace;
+	/* Its shape (diskbench_phase_set_shape()): all zero when none. */
+	struct diskbench_shape_opts shape;
 	char errmsg[192];
 };
 
@@ -323,5 +325,14 @@ int diskbench__ctx_new_pacer(const struct diskbench__ctx *ctx,
  */
 int diskbench__ctx_pace_wait(struct diskbench__ctx *ctx, uint64_t when,
 			     uint64_t *now);
+
+/*
+ * Waits on the engine's clock until @p when (a shaped request's start): 0
+ * with *now the time then; 1 at the phase's time limit, if it comes first
+ * (waited for: the phase ends there); or a negative error, as
+ * diskbench__ctx_pace_wait().
+ */
+int diskbench__ctx_wait(struct diskbench__ctx *ctx, uint64_t when,
+			uint64_t *now);
 
 #endif

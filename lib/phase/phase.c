@@ -499,15 +499,15 @@ static void sleep_until(uint64_t until)
 		;
 }
 
-int diskbench__ctx_pace_wait(struct diskbench__ctx *ctx, uint64_t when,
-			     uint64_t *now)
+/* Waits until when on the engine's clock (the core of both waits). */
+static int wait_until(struct diskbench__ctx *ctx, uint64_t when, uint64_t *now)
 {
 	const struct diskbench_engine *e = ctx->engine;
 	uint64_t t = diskbench__engine_now(e);
+	uint64_t spin = ctx->pace ? ctx->pace->spin_ns
+				  : DISKBENCH_PACE_DEFAULT_SPIN_NS;
 	unsigned eintr = 0;
 
-	if (ctx->stop_at_ns && when >= ctx->stop_at_ns && t < when)
-		return 1;
 	while (t < when) {
 		uint64_t until = when;
 
@@ -525,20 +525,41 @@ int diskbench__ctx_pace_wait(struct diskbench__ctx *ctx, uint64_t when,
 				return diskbench__ctx_failf(ctx, r < 0 ? r : -EIO,
 					NULL, UINT64_MAX,
 					"engine \"%s\" failed to wait for a paced "
-					"request's start", e->name);
+					"or shaped request's start", e->name);
 		} else if (e->ops.clock) {
 			return diskbench__ctx_failf(ctx, -ENOTSUP, NULL, UINT64_MAX,
 				"engine \"%s\" has a clock of its own and no "
-				"wait_until: a paced phase cannot wait on it",
+				"wait_until: a paced or shaped phase cannot "
+				"wait on it",
 				e->name);
-		} else if (until - t > ctx->pace->spin_ns) {
-			sleep_until(until - ctx->pace->spin_ns);
+		} else if (until - t > spin) {
+			sleep_until(until - spin);
 		}
 		/* else spin: the clock read is the loop */
 		t = diskbench__engine_now(e);
 	}
 	*now = t;
 	return 0;
+}
+
+int diskbench__ctx_pace_wait(struct diskbench__ctx *ctx, uint64_t when,
+			     uint64_t *now)
+{
+	if (ctx->stop_at_ns && when >= ctx->stop_at_ns &&
+	    diskbench__engine_now(ctx->engine) < when)
+		return 1;
+	return wait_until(ctx, when, now);
+}
+
+int diskbench__ctx_wait(struct diskbench__ctx *ctx, uint64_t when,
+			uint64_t *now)
+{
+	int r;
+
+	if (!ctx->stop_at_ns || when < ctx->stop_at_ns)
+		return wait_until(ctx, when, now);
+	r = wait_until(ctx, ctx->stop_at_ns, now);
+	return r ? r : 1;
 }
 
 int diskbench__ctx_new_pacer(const struct diskbench__ctx *ctx,

@@ -17,6 +17,7 @@
 #include "base/common-internal.h"
 #include "core/devstat-internal.h"
 #include "phase/pace-internal.h"
+#include "phase/shape-internal.h"
 #include "phase/phase-internal.h"
 #include "result/device-internal.h"
 #include "result/result-internal.h"
@@ -364,6 +365,7 @@ static int describe(const struct diskbench_run *run, const struct diskbench_phas
 		if (p->pace.seed)
 			diskbench__cfg_u64(&c, "pace_seed", p->pace.seed);
 	}
+	diskbench__shape_describe(&p->shape, &c);
 	diskbench__cfg_str(&c, "cache_drop", ctx->cache_drop);
 	return c.err;
 }
