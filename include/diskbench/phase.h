@@ -241,6 +241,13 @@ struct diskbench_seq_opts {
 	uint32_t queue_depth;
 	/** DISKBENCH_SEQ_* flags. */
 	uint32_t flags;
+	/** A block-size mix (1.10): each request's size drawn from these
+	 *  sizes by weight (fio's bssplit), copied by the constructor;
+	 *  refused with a block_bytes. NULL with a count of 0. */
+	const struct diskbench_block_size *block_mix;
+	/** Sizes in @p block_mix (1.10), at most DISKBENCH_BLOCK_MIX_MAX; 0:
+	 *  no mix. */
+	uint32_t block_mix_count;
 	/** A read/write mix (1.10): the share of requests, in percent, 1 to
 	 *  100, that write the next block rather than read it (fio's rw=rw
 	 *  with rwmixwrite), drawn per request from the run's seeded
@@ -250,18 +257,11 @@ struct diskbench_seq_opts {
 	 *  or short) and writing into it; it ends with an fsync inside its
 	 *  timing if it wrote, unless DISKBENCH_SEQ_NO_FSYNC. */
 	uint32_t write_percent;
-	/** Sizes in @p block_mix (1.10), at most DISKBENCH_BLOCK_MIX_MAX; 0:
-	 *  no mix. */
-	uint32_t block_mix_count;
-	/** A block-size mix (1.10): each request's size drawn from these
-	 *  sizes by weight (fio's bssplit), copied by the constructor;
-	 *  refused with a block_bytes. NULL with a count of 0. */
-	const struct diskbench_block_size *block_mix;
 };
 
 /** Initializer for struct diskbench_seq_opts: all defaults. */
 #define DISKBENCH_SEQ_OPTS_INIT \
-	{ sizeof(struct diskbench_seq_opts), 0, 0, 0, 0, 0, 0, 0, DISKBENCH_NULLPTR }
+	{ sizeof(struct diskbench_seq_opts), 0, 0, 0, 0, 0, DISKBENCH_NULLPTR, 0, 0 }
 
 /**
  * Fills struct diskbench_seq_opts with its size and the defaults, as
@@ -319,12 +319,6 @@ struct diskbench_random_opts {
 	uint32_t threads;
 	/** DISKBENCH_RANDOM_* flags. */
 	uint32_t flags;
-	/** How offsets are drawn (1.10): a enum diskbench_distribution; 0:
-	 *  uniform. */
-	uint32_t distribution;
-	/** Sizes in @p block_mix (1.10), at most DISKBENCH_BLOCK_MIX_MAX; 0:
-	 *  no mix. */
-	uint32_t block_mix_count;
 	/** The distribution's parameter (1.10): zipf's theta, pareto's h,
 	 *  the normal's spread (enum diskbench_distribution says each one's
 	 *  range and default); must be 0 for uniform. */
@@ -337,6 +331,12 @@ struct diskbench_random_opts {
 	 *  would pass the end of the file starts where it ends there.
 	 *  Refused with a block_bytes. */
 	const struct diskbench_block_size *block_mix;
+	/** Sizes in @p block_mix (1.10), at most DISKBENCH_BLOCK_MIX_MAX; 0:
+	 *  no mix. */
+	uint32_t block_mix_count;
+	/** How offsets are drawn (1.10): a enum diskbench_distribution; 0:
+	 *  uniform. */
+	uint32_t distribution;
 };
 
 /**
@@ -348,8 +348,8 @@ struct diskbench_random_opts {
 
 /** Initializer for struct diskbench_random_opts: all defaults. */
 #define DISKBENCH_RANDOM_OPTS_INIT \
-	{ sizeof(struct diskbench_random_opts), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, \
-	  0, DISKBENCH_NULLPTR }
+	{ sizeof(struct diskbench_random_opts), 0, 0, 0, 0, 0, 0, 0, 0, 0, \
+	  DISKBENCH_NULLPTR, 0, 0 }
 
 /**
  * Fills struct diskbench_random_opts with its size and the defaults, as

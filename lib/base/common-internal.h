@@ -53,8 +53,8 @@
 #define DISKBENCH__LAST_timeline_opts	max_intervals
 #define DISKBENCH__LAST_recorder_opts	slow_threshold_ns
 #define DISKBENCH__LAST_bonnie_opts	seek_time_ns
-#define DISKBENCH__LAST_seq_opts	block_mix
-#define DISKBENCH__LAST_random_opts	block_mix
+#define DISKBENCH__LAST_seq_opts	write_percent
+#define DISKBENCH__LAST_random_opts	distribution
 #define DISKBENCH__LAST_files_opts	flags
 #define DISKBENCH__LAST_custom_ops	teardown
 #define DISKBENCH__LAST_custom_ctx_ops	teardown
