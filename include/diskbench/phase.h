@@ -21,7 +21,10 @@
  * Every phase is a closed loop unless paced: diskbench_phase_set_pace()
  * gives a random, sequential or custom phase a schedule (an open loop at
  * a rate), and its result then keeps the response time from each
- * request's intended start beside the service time.
+ * request's intended start beside the service time. Or shaped:
+ * diskbench_phase_set_shape() gives it think time and bursts; the random
+ * phase's offsets may follow a zipf, pareto or normal distribution, and
+ * random and sequential phases take block-size and read/write mixes.
  *
  * Phases are put in a run (run.h), which times them and keeps their
  * results (result.h); stall.h finds a result's stalls, and exchange.h
@@ -281,13 +284,20 @@ diskbench_seq_opts_init(struct diskbench_seq_opts *opts, size_t sz);
  * anew; reads of a missing or short file first write it, untimed. Each
  * request's latency, from submission to completion, is recorded. A write
  * phase ends with an fsync inside its timing unless
- * DISKBENCH_SEQ_NO_FSYNC.
+ * DISKBENCH_SEQ_NO_FSYNC. With a write_percent each request reads or
+ * writes the next block (a read/write mix); with a block_mix each
+ * request's size is drawn from the mix, the last cut at the byte count.
  *
  * @param[out] out  the phase; free it with diskbench_phase_free() or hand it
  *                  to diskbench_run_add()
  * @param[in]  opts options, or NULL for the defaults (read the test file)
- * @return 0; -EINVAL for a NULL @p out, unknown flags or a queue depth
- *         over DISKBENCH_ENGINE_MAX_QUEUE_DEPTH; -E2BIG; -ENOMEM
+ * @return 0; -EINVAL for a NULL @p out, unknown flags, a queue depth
+ *         over DISKBENCH_ENGINE_MAX_QUEUE_DEPTH, a write_percent over 100
+ *         or with DISKBENCH_SEQ_WRITE, a block_mix with a block_bytes, of
+ *         more than DISKBENCH_BLOCK_MIX_MAX sizes, NULL with a count or set
+ *         without one, or with a size of 0 or over
+ *         DISKBENCH_BLOCK_MIX_MAX_BYTES, a weight of 0 or a reserved not
+ *         0; -E2BIG; -ENOMEM
  */
 DISKBENCH_API int diskbench_phase_seq_new(struct diskbench_phase **out,
 					  const struct diskbench_seq_opts *opts);
@@ -371,11 +381,16 @@ diskbench_random_opts_init(struct diskbench_random_opts *opts, size_t sz);
  * 4096, queue_depth 32 and DISKBENCH_RANDOM_DIRECT. The file is laid out first
  * if missing or short, untimed, and dropped from the page cache.
  *
+ * Offsets may instead follow a skewed distribution (distribution,
+ * dist_param, dist_centre), and sizes a block-size mix (block_mix).
+ *
  * @param[out] out  the phase
  * @param[in]  opts options, or NULL for the defaults
  * @return 0; -EINVAL for a NULL @p out, write_percent over 100, more than
  *         1024 threads, a queue depth over DISKBENCH_ENGINE_MAX_QUEUE_DEPTH,
- *         or unknown flags; -E2BIG; -ENOMEM
+ *         unknown flags, an unknown distribution or a parameter out of its
+ *         range (enum diskbench_distribution), a block_mix refused as
+ *         diskbench_phase_seq_new() refuses one; -E2BIG; -ENOMEM
  */
 DISKBENCH_API int diskbench_phase_random_new(struct diskbench_phase **out,
 					     const struct diskbench_random_opts *opts);
@@ -961,12 +976,14 @@ DISKBENCH_API void diskbench_pace_opts_init(struct diskbench_pace_opts *opts,
  *
  * Paced may be: the random phase, the general sequential phase and custom
  * phases. The bonnie++ phases and the small-file phases keep bonnie++'s
- * closed loop.
+ * closed loop. A shaped phase (diskbench_phase_set_shape()) cannot be
+ * paced.
  *
  * @param[in] phase the phase, not yet run or between runs
  * @param[in] opts  the pacing, or NULL to make the phase closed-loop again
  * @return 0; -EINVAL for a NULL @p phase, a rate not above 0, above
- *         DISKBENCH_PACE_MAX_RATE or not a number, or unknown flags;
+ *         DISKBENCH_PACE_MAX_RATE or not a number, unknown flags, or a
+ *         shaped phase;
  *         -ENOTSUP for a kind that cannot be paced; -E2BIG. The reason is
  *         in diskbench_phase_errmsg().
  */

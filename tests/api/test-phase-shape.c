@@ -416,6 +416,19 @@ static int five_ops(struct diskbench_custom_ctx *ctx, uint64_t index,
 	return index == 5 ? DISKBENCH_CUSTOM_DONE : 0;
 }
 
+/* A custom phase may not set a key the shape sets (its result has them
+ * from the library): each is refused. */
+static int shape_keys_refused(struct diskbench_custom_ctx *ctx, void *user_data)
+{
+	static const char *const keys[] = { "think_ns", "think_dist",
+					    "burst_ops", "idle_ns", "idle_dist" };
+	int *refused = user_data;
+
+	for (size_t i = 0; i < ARRAY_LEN(keys); i++)
+		*refused += diskbench_custom_set_config(ctx, keys[i], "1") == -EINVAL;
+	return 0;
+}
+
 static void test_think_custom(void **state)
 {
 	struct fx *f = *state;
@@ -423,9 +436,12 @@ static void test_think_custom(void **state)
 	struct diskbench_phase *p = NULL;
 	const struct diskbench_result *r;
 
+	int refused = 0;
+
 	start(f, NULL, 1);
 	ops.op = five_ops;
-	assert_ok(diskbench_phase_custom_ctx_new(&p, "five", &ops, NULL));
+	ops.setup = shape_keys_refused;
+	assert_ok(diskbench_phase_custom_ctx_new(&p, "five", &ops, &refused));
 	set_shape(p, SIM_MS, DISKBENCH_SHAPE_FIXED, 2, 10 * SIM_MS, 0);
 	assert_ok(diskbench_run_add(f->run, p));
 	run_execute_ok(f->run);
@@ -437,6 +453,7 @@ static void test_think_custom(void **state)
 	assert_u64_eq(diskbench_hist_max(diskbench_result_hist(r)), 0);
 	assert_string_equal(cfg_of(r, "burst_ops"), "2");
 	assert_string_equal(cfg_of(r, "think_ns"), "1000000");
+	assert_int_equal(refused, 5);
 	assert_clean(f);
 }
 
