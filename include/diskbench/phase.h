@@ -344,7 +344,7 @@ struct diskbench_random_opts {
 	/** Sizes in @p block_mix (1.10), at most DISKBENCH_BLOCK_MIX_MAX; 0:
 	 *  no mix. */
 	uint32_t block_mix_count;
-	/** How offsets are drawn (1.10): a enum diskbench_distribution; 0:
+	/** How offsets are drawn (1.10): an enum diskbench_distribution; 0:
 	 *  uniform. */
 	uint32_t distribution;
 };
