@@ -25,6 +25,10 @@
  * diskbench_phase_set_ramp() leaves a phase's first seconds out of its
  * figures, and diskbench_phase_set_steady() runs it until its rate is
  * steady, its last window being its result.
+ * request's intended start beside the service time. Or shaped:
+ * diskbench_phase_set_shape() gives it think time and bursts; the random
+ * phase's offsets may follow a zipf, pareto or normal distribution, and
+ * random and sequential phases take block-size and read/write mixes.
  *
  * Phases are put in a run (run.h), which times them and keeps their
  * results (result.h); stall.h finds a result's stalls, and exchange.h
@@ -167,6 +171,54 @@ DISKBENCH_API int diskbench_phase_bonnie_new(struct diskbench_phase **out,
 					     enum diskbench_phase_kind kind,
 					     const struct diskbench_bonnie_opts *opts);
 
+/**
+ * One size of a block-size mix (struct diskbench_seq_opts and
+ * struct diskbench_random_opts, member block_mix): each request is
+ * @p bytes long with a chance of @p weight over the sum of the mix's
+ * weights. An element of a caller's array, with no sz: this layout is
+ * fixed.
+ */
+struct diskbench_block_size {
+	/** Bytes of a request: more than 0, at most 1 GiB; for O_DIRECT a
+	 *  multiple of the target's alignment (refused when the run
+	 *  executes). */
+	uint64_t bytes;
+	/** Its weight: more than 0. */
+	uint32_t weight;
+	/** 0. */
+	uint32_t reserved;
+};
+
+/** Most sizes in a block-size mix. */
+#define DISKBENCH_BLOCK_MIX_MAX 64
+
+/** Largest size in a block-size mix: 1 GiB. */
+#define DISKBENCH_BLOCK_MIX_MAX_BYTES (UINT64_C(1) << 30)
+
+/**
+ * How a random phase draws its offsets (struct diskbench_random_opts,
+ * member distribution), as fio's random_distribution. Ranks of the
+ * skewed distributions are blocks from the start of the file: block 0 is
+ * the hottest.
+ */
+enum diskbench_distribution {
+	/** Every block alike (the default). */
+	DISKBENCH_DIST_UNIFORM = 0,
+	/** Zipf: block k (from 1) is drawn with a chance proportional to
+	 *  1 / k^theta, theta = dist_param, more than 0, at most 10; 0:
+	 *  1.2. */
+	DISKBENCH_DIST_ZIPF = 1,
+	/** Pareto: a share 1 - h of the requests go to the first h of the
+	 *  file's blocks, and so on within them (80/20 for h 0.2), h =
+	 *  dist_param, more than 0 and less than 1; 0: 0.2. */
+	DISKBENCH_DIST_PARETO = 2,
+	/** A normal hot spot: offsets around dist_centre (a fraction of the
+	 *  file, 0 to 1; 0: 0.5, the middle) with a standard deviation of
+	 *  dist_param (a fraction of the file, more than 0, at most 1; 0:
+	 *  0.1); a draw outside the file is drawn again. */
+	DISKBENCH_DIST_NORMAL = 3
+};
+
 /** Write rather than read. */
 #define DISKBENCH_SEQ_WRITE    UINT32_C(0x01)
 /** Open with O_DIRECT (the target checked the alignment). */
@@ -196,10 +248,27 @@ struct diskbench_seq_opts {
 	uint32_t queue_depth;
 	/** DISKBENCH_SEQ_* flags. */
 	uint32_t flags;
+	/** A block-size mix (1.10): each request's size drawn from these
+	 *  sizes by weight (fio's bssplit), copied by the constructor;
+	 *  refused with a block_bytes. NULL with a count of 0. */
+	const struct diskbench_block_size *block_mix;
+	/** Sizes in @p block_mix (1.10), at most DISKBENCH_BLOCK_MIX_MAX; 0:
+	 *  no mix. */
+	uint32_t block_mix_count;
+	/** A read/write mix (1.10): the share of requests, in percent, 1 to
+	 *  100, that write the next block rather than read it (fio's rw=rw
+	 *  with rwmixwrite), drawn per request from the run's seeded
+	 *  generator; 0: none, every request does what DISKBENCH_SEQ_WRITE
+	 *  says. Refused with DISKBENCH_SEQ_WRITE: a mix is a phase of its
+	 *  own, reading the test file (laid out first, untimed, if missing
+	 *  or short) and writing into it; it ends with an fsync inside its
+	 *  timing if it wrote, unless DISKBENCH_SEQ_NO_FSYNC. */
+	uint32_t write_percent;
 };
 
 /** Initializer for struct diskbench_seq_opts: all defaults. */
-#define DISKBENCH_SEQ_OPTS_INIT { sizeof(struct diskbench_seq_opts), 0, 0, 0, 0, 0 }
+#define DISKBENCH_SEQ_OPTS_INIT \
+	{ sizeof(struct diskbench_seq_opts), 0, 0, 0, 0, 0, DISKBENCH_NULLPTR, 0, 0 }
 
 /**
  * Fills struct diskbench_seq_opts with its size and the defaults, as
@@ -219,13 +288,20 @@ diskbench_seq_opts_init(struct diskbench_seq_opts *opts, size_t sz);
  * anew; reads of a missing or short file first write it, untimed. Each
  * request's latency, from submission to completion, is recorded. A write
  * phase ends with an fsync inside its timing unless
- * DISKBENCH_SEQ_NO_FSYNC.
+ * DISKBENCH_SEQ_NO_FSYNC. With a write_percent each request reads or
+ * writes the next block (a read/write mix); with a block_mix each
+ * request's size is drawn from the mix, the last cut at the byte count.
  *
  * @param[out] out  the phase; free it with diskbench_phase_free() or hand it
  *                  to diskbench_run_add()
  * @param[in]  opts options, or NULL for the defaults (read the test file)
- * @return 0; -EINVAL for a NULL @p out, unknown flags or a queue depth
- *         over DISKBENCH_ENGINE_MAX_QUEUE_DEPTH; -E2BIG; -ENOMEM
+ * @return 0; -EINVAL for a NULL @p out, unknown flags, a queue depth
+ *         over DISKBENCH_ENGINE_MAX_QUEUE_DEPTH, a write_percent over 100
+ *         or with DISKBENCH_SEQ_WRITE, a block_mix with a block_bytes, of
+ *         more than DISKBENCH_BLOCK_MIX_MAX sizes, NULL with a count or set
+ *         without one, or with a size of 0 or over
+ *         DISKBENCH_BLOCK_MIX_MAX_BYTES, a weight of 0 or a reserved not
+ *         0; -E2BIG; -ENOMEM
  */
 DISKBENCH_API int diskbench_phase_seq_new(struct diskbench_phase **out,
 					  const struct diskbench_seq_opts *opts);
@@ -257,6 +333,24 @@ struct diskbench_random_opts {
 	uint32_t threads;
 	/** DISKBENCH_RANDOM_* flags. */
 	uint32_t flags;
+	/** The distribution's parameter (1.10): zipf's theta, pareto's h,
+	 *  the normal's spread (enum diskbench_distribution says each one's
+	 *  range and default); must be 0 for uniform. */
+	double dist_param;
+	/** The normal's centre, a fraction of the file (1.10); must be 0
+	 *  for the other distributions. */
+	double dist_centre;
+	/** A block-size mix (1.10), as struct diskbench_seq_opts's: offsets
+	 *  are then multiples of the mix's smallest size, and a request that
+	 *  would pass the end of the file starts where it ends there.
+	 *  Refused with a block_bytes. */
+	const struct diskbench_block_size *block_mix;
+	/** Sizes in @p block_mix (1.10), at most DISKBENCH_BLOCK_MIX_MAX; 0:
+	 *  no mix. */
+	uint32_t block_mix_count;
+	/** How offsets are drawn (1.10): an enum diskbench_distribution; 0:
+	 *  uniform. */
+	uint32_t distribution;
 };
 
 /**
@@ -268,7 +362,8 @@ struct diskbench_random_opts {
 
 /** Initializer for struct diskbench_random_opts: all defaults. */
 #define DISKBENCH_RANDOM_OPTS_INIT \
-	{ sizeof(struct diskbench_random_opts), 0, 0, 0, 0, 0, 0, 0 }
+	{ sizeof(struct diskbench_random_opts), 0, 0, 0, 0, 0, 0, 0, 0, 0, \
+	  DISKBENCH_NULLPTR, 0, 0 }
 
 /**
  * Fills struct diskbench_random_opts with its size and the defaults, as
@@ -290,11 +385,16 @@ diskbench_random_opts_init(struct diskbench_random_opts *opts, size_t sz);
  * 4096, queue_depth 32 and DISKBENCH_RANDOM_DIRECT. The file is laid out first
  * if missing or short, untimed, and dropped from the page cache.
  *
+ * Offsets may instead follow a skewed distribution (distribution,
+ * dist_param, dist_centre), and sizes a block-size mix (block_mix).
+ *
  * @param[out] out  the phase
  * @param[in]  opts options, or NULL for the defaults
  * @return 0; -EINVAL for a NULL @p out, write_percent over 100, more than
  *         1024 threads, a queue depth over DISKBENCH_ENGINE_MAX_QUEUE_DEPTH,
- *         or unknown flags; -E2BIG; -ENOMEM
+ *         unknown flags, an unknown distribution or a parameter out of its
+ *         range (enum diskbench_distribution), a block_mix refused as
+ *         diskbench_phase_seq_new() refuses one; -E2BIG; -ENOMEM
  */
 DISKBENCH_API int diskbench_phase_random_new(struct diskbench_phase **out,
 					     const struct diskbench_random_opts *opts);
@@ -880,12 +980,14 @@ DISKBENCH_API void diskbench_pace_opts_init(struct diskbench_pace_opts *opts,
  *
  * Paced may be: the random phase, the general sequential phase and custom
  * phases. The bonnie++ phases and the small-file phases keep bonnie++'s
- * closed loop.
+ * closed loop. A shaped phase (diskbench_phase_set_shape()) cannot be
+ * paced.
  *
  * @param[in] phase the phase, not yet run or between runs
  * @param[in] opts  the pacing, or NULL to make the phase closed-loop again
  * @return 0; -EINVAL for a NULL @p phase, a rate not above 0, above
- *         DISKBENCH_PACE_MAX_RATE or not a number, or unknown flags;
+ *         DISKBENCH_PACE_MAX_RATE or not a number, unknown flags, or a
+ *         shaped phase;
  *         -ENOTSUP for a kind that cannot be paced; -E2BIG. The reason is
  *         in diskbench_phase_errmsg().
  */
@@ -1035,6 +1137,93 @@ DISKBENCH_API void diskbench_steady_opts_init(struct diskbench_steady_opts *opts
  */
 DISKBENCH_API int diskbench_phase_set_steady(struct diskbench_phase *phase,
 					     const struct diskbench_steady_opts *opts);
+
+/** A shape's time is the same every time (the default). */
+#define DISKBENCH_SHAPE_FIXED       0u
+/** A shape's time is drawn uniformly from 0 to twice the time given. */
+#define DISKBENCH_SHAPE_UNIFORM     1u
+/** A shape's time is drawn from an exponential distribution whose mean is
+ *  the time given. */
+#define DISKBENCH_SHAPE_EXPONENTIAL 2u
+
+/** Longest think or idle time of a shape: an hour. */
+#define DISKBENCH_SHAPE_MAX_NS (UINT64_C(3600) * 1000000000u)
+
+/**
+ * The shape of a phase's load (diskbench_phase_set_shape()): think time
+ * between requests, and bursts of requests with idle time between them.
+ * Zero means none.
+ */
+struct diskbench_shape_opts {
+	/** sizeof(struct diskbench_shape_opts) as the caller's headers saw it. */
+	size_t sz;
+	/** Time between the end of a request and the start of the next (a
+	 *  user's think time); 0: none. At most DISKBENCH_SHAPE_MAX_NS. */
+	uint64_t think_ns;
+	/** Requests in a burst; after each burst the phase is idle for
+	 *  idle_ns; 0: no bursts. Needs an idle_ns. */
+	uint64_t burst_ops;
+	/** Idle time after each burst, instead of the think time; at most
+	 *  DISKBENCH_SHAPE_MAX_NS. Needs a burst_ops. */
+	uint64_t idle_ns;
+	/** How think_ns is drawn: DISKBENCH_SHAPE_FIXED, _UNIFORM or
+	 *  _EXPONENTIAL. */
+	uint32_t think_dist;
+	/** How idle_ns is drawn, as think_dist. */
+	uint32_t idle_dist;
+};
+
+/** Initializer for struct diskbench_shape_opts: no shape. */
+#define DISKBENCH_SHAPE_OPTS_INIT { sizeof(struct diskbench_shape_opts), 0, 0, 0, 0, 0 }
+
+/**
+ * Fills a shape struct with its size and the defaults (no shape).
+ *
+ * @param[out] opts the struct to fill
+ * @param[in]  sz   sizeof(*opts) as the caller sees it
+ */
+DISKBENCH_API void diskbench_shape_opts_init(struct diskbench_shape_opts *opts,
+					     size_t sz);
+
+/**
+ * Shapes a phase's load: think time between requests, bursts of requests
+ * with idle time between them, each time fixed or drawn (uniform from 0 to
+ * twice the time, or exponential with the time as mean) from a generator
+ * seeded from the run's seed, the phase's place in the run and the thread,
+ * so that a run's seed repeats them.
+ *
+ * The waits are on the engine's clock (as a paced phase's: the engine's
+ * wait_until, or a sleep and a spin of DISKBENCH_PACE_DEFAULT_SPIN_NS), in
+ * the phase's elapsed time and not in any request's latency: the phase's
+ * rates show the duty cycle (bursts of N requests of service time S with
+ * an idle time T between them make N / (N S + T) requests a second). No
+ * wait follows the phase's last request; a wait that reaches the phase's
+ * time limit ends the phase there.
+ *
+ * At a queue depth above 1, a burst is burst_ops submissions: the phase
+ * then waits for all of them to complete, is idle for idle_ns from the
+ * last completion, and starts the next burst; think time needs a queue
+ * depth of 1 (a deeper phase with think_ns fails when it runs, -EINVAL).
+ * With several threads (random phase) each thread runs the shape on its
+ * own. A phase is either paced or shaped: this refuses a paced phase,
+ * and diskbench_phase_set_pace() a shaped one.
+ *
+ * The result's configuration says the shape: `think_ns`, `think_dist`,
+ * `burst_ops`, `idle_ns`, `idle_dist` (docs/result-json.md).
+ *
+ * Shaped may be: the random phase, the general sequential phase and custom
+ * phases (a custom phase's operation is its request).
+ *
+ * @param[in] phase the phase, not yet run or between runs
+ * @param[in] opts  the shape, or NULL (or all zero) for none
+ * @return 0; -EINVAL for a NULL @p phase, a time over
+ *         DISKBENCH_SHAPE_MAX_NS, an unknown distribution, burst_ops
+ *         without idle_ns or idle_ns without burst_ops, or a paced phase;
+ *         -ENOTSUP for a kind that cannot be shaped; -E2BIG. The reason is
+ *         in diskbench_phase_errmsg().
+ */
+DISKBENCH_API int diskbench_phase_set_shape(struct diskbench_phase *phase,
+					    const struct diskbench_shape_opts *opts);
 
 /**
  * Why the last call on a phase failed.

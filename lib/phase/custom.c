@@ -13,6 +13,7 @@
 #include <diskbench/phase.h>
 
 #include "phase/phase-internal.h"
+#include "phase/shape-internal.h"
 #include "result/result-internal.h"
 #include "base/error-internal.h"
 
@@ -338,6 +339,9 @@ static int run_custom(struct diskbench_phase *phase, struct diskbench__ctx *ctx)
 	const struct diskbench_custom_ops *ops = &p->ops;
 	const struct diskbench_custom_ctx_ops *cops = &p->ctx_ops;
 	struct diskbench_custom_ctx *c = calloc(1, sizeof(*c));
+	/* Shaped: a wait before each operation after one that ended. */
+	const bool shaped = diskbench__shape_set(&phase->shape);
+	struct diskbench__shaper shaper;
 	int err = 0, eerr;
 
 	if (!c)
@@ -356,10 +360,26 @@ static int run_custom(struct diskbench_phase *phase, struct diskbench__ctx *ctx)
 	}
 	if (!err)
 		err = diskbench__ctx_begin(ctx);
+	if (!err && shaped)
+		diskbench__shaper_init(&shaper, &phase->shape, ctx->run_seed,
+				       ctx->phase_index, 0);
 	for (uint64_t i = 0; !err; i++) {
 		struct diskbench__pacer *pc = ctx->pace;
 		uint64_t bytes = 0, intended = 0, submitted = 0;
 		int r;
+
+		if (shaped && shaper.next_ns) {
+			/* Think or idle time, out of the op's latency. */
+			bool waited;
+
+			r = diskbench__shaper_wait(&shaper, ctx, &waited,
+						   &submitted);
+			if (r < 0)
+				err = r;
+			if (r)
+				break;
+			diskbench_recorder_mark(ctx->rec, submitted);
+		}
 
 		if (pc) {
 			/* Open loop: op i starts at its intended time, or at
@@ -410,8 +430,11 @@ static int run_custom(struct diskbench_phase *phase, struct diskbench__ctx *ctx)
 					     DISKBENCH_SLOW_NO_OFFSET);
 			r = diskbench__ctx_after_op(ctx, end);
 		} else {
-			r = diskbench__ctx_after_op(ctx,
-				diskbench__recorder_op(ctx->rec, bytes));
+			uint64_t end = diskbench__recorder_op(ctx->rec, bytes);
+
+			if (shaped)
+				diskbench__shaper_done(&shaper, end);
+			r = diskbench__ctx_after_op(ctx, end);
 		}
 		if (r < 0)
 			err = diskbench__ctx_fail(ctx, r, NULL, NULL, UINT64_MAX);
@@ -462,11 +485,17 @@ static bool library_key(const char *key)
 		"run_stop_bytes", "run_stop_ops", "run_stop_time_ns",
 		"cache_drop",
 	};
+	static const char *const shape[] = {
+		"think_ns", "think_dist", "burst_ops", "idle_ns", "idle_dist",
+	};
 
 	if (!strncmp(key, "pace_", 5) || !strncmp(key, "load_", 5) ||
 	    !strncmp(key, "merge.", 6) || !strncmp(key, "ramp_", 5) ||
 	    !strncmp(key, "steady", 6))
 		return true;
+	for (size_t i = 0; i < sizeof(shape) / sizeof(shape[0]); i++)
+		if (!strcmp(key, shape[i]))
+			return true;
 	for (size_t i = 0; i < sizeof(own) / sizeof(own[0]); i++)
 		if (!strcmp(key, own[i]))
 			return true;

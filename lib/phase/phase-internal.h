@@ -88,7 +88,7 @@ struct diskbench__ctx {
 	 * part, and this thread's (its recorders, when it looks next); NULL:
 	 * none, and nothing of it on any path. */
 	struct diskbench__steady *steady;
-	struct diskbench__shape *shape;
+	struct diskbench__window *window;
 };
 
 /* A result's configuration being set: the first error is kept. */
@@ -189,6 +189,8 @@ struct diskbench_phase {
 	uint64_t ramp_ns;
 	struct diskbench_steady_opts steady;
 	bool steady_set;
+	/* Its shape (diskbench_phase_set_shape()): all zero when none. */
+	struct diskbench_shape_opts shape;
 	char errmsg[192];
 };
 
@@ -338,5 +340,14 @@ int diskbench__ctx_new_pacer(const struct diskbench__ctx *ctx,
  */
 int diskbench__ctx_pace_wait(struct diskbench__ctx *ctx, uint64_t when,
 			     uint64_t *now);
+
+/*
+ * Waits on the engine's clock until @p when (a shaped request's start): 0
+ * with *now the time then; 1 at the phase's time limit, if it comes first
+ * (waited for: the phase ends there); or a negative error, as
+ * diskbench__ctx_pace_wait().
+ */
+int diskbench__ctx_wait(struct diskbench__ctx *ctx, uint64_t when,
+			uint64_t *now);
 
 #endif

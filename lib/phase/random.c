@@ -14,6 +14,7 @@
 #include "phase/phase-internal.h"
 #include "phase/workers-internal.h"
 #include "phase/seq-internal.h"
+#include "phase/shape-internal.h"
 #include "base/error-internal.h"
 
 struct rnd {
@@ -26,6 +27,13 @@ struct rnd {
 	uint32_t oflags;
 	uint64_t *ops;        /* per thread */
 	uint32_t *seeds;      /* per thread */
+	/* shaped: the offsets' distribution, the sizes' mix (NULL: none),
+	 * the think and idle times */
+	const struct diskbench__dist *dist;
+	const struct diskbench__mix *mix;
+	uint64_t file_bytes;  /* the extent requests stay within */
+	const struct diskbench_shape_opts *shape;
+	uint32_t run_seed, phase_index;
 };
 
 struct rnd_stream {
@@ -35,6 +43,10 @@ struct rnd_stream {
 	uint64_t blocks;
 	uint32_t write_percent;
 	bool wrote;
+	const struct diskbench__dist *dist;   /* rnd_next_shaped's */
+	const struct diskbench__mix *mix;
+	uint64_t file_bytes;
+	uint64_t unit;        /* the offsets' (st.block: the buffers') */
 };
 
 static bool rnd_next(struct diskbench__stream *st, uint64_t *off,
@@ -57,6 +69,32 @@ static bool rnd_next(struct diskbench__stream *st, uint64_t *off,
 	return true;
 }
 
+/*
+ * A skewed distribution or a block-size mix: offsets in units of unit
+ * (the block size, or the mix's smallest size), a request that would pass the end of the
+ * file moved back to end there. Draws: offset, size, read or write.
+ */
+static bool rnd_next_shaped(struct diskbench__stream *st, uint64_t *off,
+			    uint64_t *len, bool *write)
+{
+	struct rnd_stream *s = (struct rnd_stream *)st;
+	uint64_t o, l;
+
+	if (!s->left)
+		return false;
+	s->left--;
+	o = diskbench__dist_draw(s->dist, &s->g) * s->unit;
+	l = s->mix ? diskbench__mix_draw(s->mix, &s->g) : s->unit;
+	if (o + l > s->file_bytes)
+		o = (s->file_bytes - l) / s->unit * s->unit;
+	*off = o;
+	*len = l;
+	*write = s->write_percent &&
+		 diskbench__rand_next(&s->g) % 100 < s->write_percent;
+	s->wrote |= *write;
+	return true;
+}
+
 static int random_worker(struct diskbench__worker *w)
 {
 	struct rnd *R = w->arg;
@@ -67,11 +105,27 @@ static int random_worker(struct diskbench__worker *w)
 	uint32_t flags = DISKBENCH_OPEN_READ | R->oflags |
 			 (R->write_percent ? DISKBENCH_OPEN_WRITE : 0);
 	const char *op;
-	char *bufs = diskbench__target_alloc(R->t, R->block * R->depth);
+	const uint64_t bufsz = R->mix ? R->mix->max_bytes : R->block;
+	char *bufs = diskbench__target_alloc(R->t, bufsz * R->depth);
+	struct diskbench__shaper sh;
 	int err, cerr;
 
 	if (!bufs)
 		return diskbench__ctx_fail(ctx, -ENOMEM, "allocate", NULL, UINT64_MAX);
+	if (R->dist) {
+		/* st.block is the buffers' size, the largest request. */
+		s.st.next = rnd_next_shaped;
+		s.st.block = bufsz;
+		s.unit = R->block;
+		s.dist = R->dist;
+		s.mix = R->mix;
+		s.file_bytes = R->file_bytes;
+	}
+	if (diskbench__shape_set(R->shape)) {
+		diskbench__shaper_init(&sh, R->shape, R->run_seed,
+				       R->phase_index, w->index);
+		s.st.shape = &sh;
+	}
 	diskbench__rand_seed(&s.g, R->seeds[w->index]);
 	s.left = R->ops[w->index];
 	s.blocks = R->blocks;
@@ -109,8 +163,11 @@ struct random_phase {
 	uint32_t depth;       /* per thread, at least 1 */
 	unsigned threads;     /* at least 1 */
 	bool direct;
+	struct diskbench__mix mix;   /* n 0: none */
+	double dist_param, dist_centre;   /* defaults resolved */
 	/* resolved against the target */
-	uint64_t block;       /* bytes per request and offset alignment */
+	uint64_t block;       /* bytes per request (the mix's smallest) and
+				 offset alignment */
 	uint64_t blocks;      /* the file's blocks of that size */
 	uint64_t ops_limit;   /* the requests asked, or the file's blocks */
 };
@@ -125,7 +182,8 @@ static void resolve_random(struct diskbench_phase *p,
 {
 	struct random_phase *rp = random_of(p);
 
-	rp->block = rp->o.block_bytes ? rp->o.block_bytes : t->block_bytes;
+	rp->block = rp->mix.n ? rp->mix.min_bytes
+		  : rp->o.block_bytes ? rp->o.block_bytes : t->block_bytes;
 	rp->blocks = rp->block ? t->file_bytes / rp->block : 0;
 	rp->ops_limit = rp->o.ops ? rp->o.ops : rp->blocks;
 }
@@ -137,7 +195,8 @@ static int run_random(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 	const struct diskbench_random_opts *o = &rp->o;
 	const unsigned threads = rp->threads;
 	struct rnd R = { .t = t };
-	uint64_t total;
+	struct diskbench__dist dist;
+	uint64_t total, bad;
 	int err;
 
 	R.block = rp->block;
@@ -152,6 +211,26 @@ static int run_random(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 		return diskbench__ctx_fail(ctx, -EINVAL,
 			"check O_DIRECT alignment of the block size", t->dir,
 			UINT64_MAX);
+	if (rp->direct && diskbench__mix_aligned(&rp->mix, t->align, &bad))
+		return diskbench__ctx_failf(ctx, -EINVAL, t->dir, UINT64_MAX,
+			"check O_DIRECT alignment of block_mix: %" PRIu64
+			" bytes is not a multiple of %" PRIu64, bad,
+			(uint64_t)t->align);
+	if (rp->mix.max_bytes > R.blocks * R.block)
+		return diskbench__ctx_failf(ctx, -EINVAL, t->dir, UINT64_MAX,
+			"check block_mix against the file size: %" PRIu64
+			" bytes is over the file's %" PRIu64,
+			rp->mix.max_bytes, R.blocks * R.block);
+	if (o->distribution != DISKBENCH_DIST_UNIFORM || rp->mix.n) {
+		diskbench__dist_init(&dist, o->distribution, rp->dist_param,
+				     rp->dist_centre, R.blocks);
+		R.dist = &dist;
+		R.mix = rp->mix.n ? &rp->mix : NULL;
+		R.file_bytes = R.blocks * R.block;
+	}
+	R.shape = &p->shape;
+	R.run_seed = ctx->run_seed;
+	R.phase_index = ctx->phase_index;
 	if (R.depth > ctx->engine->depth)
 		return diskbench__ctx_failf(ctx, -EINVAL, NULL, UINT64_MAX,
 			"queue_depth %" PRIu32 " is over engine \"%s\"'s "
@@ -214,6 +293,14 @@ static void describe_random(const struct diskbench_phase *p,
 	diskbench__cfg_str(c, "access", o->write_percent == 100 ? "write" :
 					o->write_percent ? "read and write" : "read");
 	diskbench__cfg_u64(c, "block_bytes", rp->block);
+	diskbench__mix_describe(&rp->mix, c);
+	if (o->distribution != DISKBENCH_DIST_UNIFORM) {
+		struct diskbench__dist d;
+
+		diskbench__dist_init(&d, o->distribution, rp->dist_param,
+				     rp->dist_centre, 1);
+		diskbench__dist_describe(&d, c);
+	}
 	diskbench__cfg_u64(c, "write_percent", o->write_percent);
 	diskbench__cfg_u64(c, "ops_limit", rp->ops_limit);
 	diskbench__cfg_u64(c, "queue_depth", rp->depth);
@@ -247,6 +334,8 @@ static int diskbench_phase_random_new__impl(struct diskbench_phase **out,
 					     const struct diskbench_random_opts *opts)
 {
 	struct diskbench_random_opts o;
+	struct diskbench__mix mix;
+	double param, centre;
 	struct random_phase *rp;
 	int err;
 
@@ -270,8 +359,25 @@ static int diskbench_phase_random_new__impl(struct diskbench_phase **out,
 		return diskbench__error_fail(-EINVAL,
 			"flags 0x%x: unknown bits 0x%x", o.flags,
 			o.flags & ~DISKBENCH_RANDOM_DIRECT);
+	if (o.block_mix_count && o.block_bytes)
+		return diskbench__error_fail(-EINVAL,
+			"block_bytes %" PRIu64 " with a block_mix: one or the "
+			"other", o.block_bytes);
+	err = diskbench__mix_copy(&mix, o.block_mix_count, o.block_mix);
+	if (err)
+		return err;
+	param = o.dist_param;
+	centre = o.dist_centre;
+	err = diskbench__dist_check(o.distribution, &param, &centre);
+	if (err)
+		return err;
 	rp = calloc(1, sizeof(*rp));
 	if (rp) {
+		rp->mix = mix;
+		/* The copy: the caller's array may go. */
+		o.block_mix = mix.n ? rp->mix.size : NULL;
+		rp->dist_param = param;
+		rp->dist_centre = centre;
 		rp->o = o;
 		rp->depth = o.queue_depth ? o.queue_depth : 1;
 		rp->threads = o.threads ? o.threads : 1;

@@ -6,6 +6,7 @@
 
 #include "phase/phase-internal.h"
 #include "phase/workers-internal.h"
+#include "phase/shape-internal.h"
 
 /*
  * A stream of requests on one open file, for the sequential and random
@@ -26,11 +27,17 @@ struct diskbench__stream {
 	 * that what the stream says it covered was done; NULL: nothing to
 	 * undo. */
 	void (*put_back)(struct diskbench__stream *s, uint64_t off, uint64_t len);
+	/* A shaped stream's think and idle times (phase/shape-internal.h);
+	 * NULL: unshaped. The runners choose their loop by it, once. */
+	struct diskbench__shaper *shape;
 };
 
-/* Runs a stream one request at a time (buf: one block). */
+/* Runs a stream one request at a time (buf: one block). A shaped stream
+ * waits before each request as its shaper says. */
 int diskbench__stream_sync(struct diskbench__stream *s, void *buf);
-/* Runs a stream with up to depth requests in flight (bufs: depth blocks). */
+/* Runs a stream with up to depth requests in flight (bufs: depth blocks).
+ * A shaped stream submits its bursts, each drained and followed by its
+ * idle time; think time needs a depth of 1 (refused, -EINVAL). */
 int diskbench__stream_queued(struct diskbench__stream *s, char *bufs,
 			     uint32_t depth);
 

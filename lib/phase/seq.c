@@ -22,6 +22,12 @@ struct seq {
 	bool write;
 	bool wrap;            /* time-based: round the extent until the time */
 	bool wrapped;         /* went round at least once */
+	/* A mixed stream's (seq_next_mixed): its draws, its read/write mix
+	 * and its block sizes (NULL: st.block each) */
+	struct diskbench__rand g;
+	uint32_t write_percent;
+	const struct diskbench__mix *mix;
+	bool wrote;
 };
 
 static bool seq_next(struct diskbench__stream *st, uint64_t *off,
@@ -43,6 +49,31 @@ static bool seq_next(struct diskbench__stream *st, uint64_t *off,
 	return true;
 }
 
+/* A read/write mix or a block-size mix: a stream of its own, so that the
+ * plain one stays as it was. */
+static bool seq_next_mixed(struct diskbench__stream *st, uint64_t *off,
+			   uint64_t *len, bool *write)
+{
+	struct seq *s = (struct seq *)st;
+	uint64_t want;
+
+	if (s->next_off >= s->total) {
+		if (!s->wrap || !s->total)
+			return false;
+		s->next_off = 0;
+		s->wrapped = true;
+	}
+	want = s->mix ? diskbench__mix_draw(s->mix, &s->g) : st->block;
+	*off = s->next_off;
+	*len = s->total - s->next_off < want ? s->total - s->next_off : want;
+	*write = s->write_percent
+		? diskbench__rand_next(&s->g) % 100 < s->write_percent
+		: s->write;
+	s->wrote |= *write;
+	s->next_off += *len;
+	return true;
+}
+
 static void seq_put_back(struct diskbench__stream *st, uint64_t off,
 			 uint64_t len)
 {
@@ -52,8 +83,18 @@ static void seq_put_back(struct diskbench__stream *st, uint64_t off,
 		s->next_off = off;
 }
 
-/* One request at a time: one clock read per request. */
-int diskbench__stream_sync(struct diskbench__stream *s, void *buf)
+#if defined(__GNUC__)
+# define ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+# define ALWAYS_INLINE inline
+#endif
+
+/*
+ * One request at a time: one clock read per request. Made twice, shaped
+ * a constant: the unshaped loop has nothing of the shape's.
+ */
+static ALWAYS_INLINE int stream_sync(struct diskbench__stream *s, void *buf,
+				     const bool shaped)
 {
 	struct diskbench__ctx *ctx = s->ctx;
 	uint64_t off, len;
@@ -70,6 +111,23 @@ int diskbench__stream_sync(struct diskbench__stream *s, void *buf)
 			break;
 		if (!s->next(s, &off, &len, &write))
 			break;
+		if (shaped) {
+			/* Think or idle time: in the phase's time, not in
+			 * the request's latency. */
+			uint64_t now;
+			bool waited;
+
+			r = diskbench__shaper_wait(s->shape, ctx, &waited, &now);
+			if (r < 0)
+				err = r;
+			if (r) {
+				if (s->put_back)
+					s->put_back(s, off, len);
+				break;
+			}
+			if (waited)
+				diskbench_recorder_mark(ctx->rec, now);
+		}
 
 		if (pc) {
 			uint64_t now;
@@ -127,8 +185,11 @@ int diskbench__stream_sync(struct diskbench__stream *s, void *buf)
 			diskbench__pace_done(pc, intended, end, len, off);
 			r = diskbench__stream_after_op(s, end);
 		} else {
-			r = diskbench__stream_after_op(s,
-				diskbench__recorder_op_at(ctx->rec, len, off));
+			uint64_t end = diskbench__recorder_op_at(ctx->rec, len, off);
+
+			if (shaped)
+				diskbench__shaper_done(s->shape, end);
+			r = diskbench__stream_after_op(s, end);
 		}
 		if (r < 0)
 			err = diskbench__ctx_fail(ctx, r, NULL, NULL, UINT64_MAX);
@@ -136,6 +197,11 @@ int diskbench__stream_sync(struct diskbench__stream *s, void *buf)
 			break;
 	}
 	return err;
+}
+
+int diskbench__stream_sync(struct diskbench__stream *s, void *buf)
+{
+	return s->shape ? stream_sync(s, buf, true) : stream_sync(s, buf, false);
 }
 
 /*
@@ -225,10 +291,11 @@ static int paced_reap(struct diskbench__stream *s, struct diskbench_io **done,
  * its remainder, and counted once, when whole; a request answered -EINTR
  * is queued again whole, with the same start time.
  */
-int diskbench__stream_queued(struct diskbench__stream *s, char *bufs,
-			     uint32_t depth)
+static ALWAYS_INLINE int stream_queued(struct diskbench__stream *s, char *bufs,
+				       uint32_t depth, const bool shaped)
 {
 	struct diskbench__ctx *ctx = s->ctx;
+	struct diskbench__shaper *sh = s->shape;
 	const struct diskbench_engine *e = ctx->engine;
 	struct diskbench_io *ios = calloc(depth, sizeof(*ios));
 	struct diskbench_io **ready = calloc(depth, sizeof(*ready));
@@ -274,10 +341,16 @@ int diskbench__stream_queued(struct diskbench__stream *s, char *bufs,
 				break;
 			}
 			held = true;
+			/* Shaped: a burst submitted is drained, then idle. */
+			if (shaped && sh->burst_ops &&
+			    sh->in_burst >= sh->burst_ops)
+				break;
 			/* Paced: only what the schedule says has started. */
 			if (pc && pc->next_ns > now)
 				break;
 			held = false;
+			if (shaped)
+				sh->in_burst++;
 			off = h_off, len = h_len, write = h_write;
 			if (pc)
 				intended[io - ios] = diskbench__pace_take(pc, now);
@@ -327,6 +400,18 @@ int diskbench__stream_queued(struct diskbench__stream *s, char *bufs,
 			uint64_t t;
 			int r;
 
+			if (shaped && sh->burst_ops && !stop && !err && more &&
+			    sh->in_burst >= sh->burst_ops) {
+				/* The burst is done, its last completion
+				 * reaped at now: idle, then the next. */
+				r = diskbench__ctx_wait(ctx,
+					diskbench__shaper_idle_end(sh, now), &t);
+				if (r < 0)
+					err = r;
+				if (r)
+					break;
+				continue;
+			}
 			if (!pc || stop || err || !more)
 				break;
 			/* Paced, nothing in flight: wait for the next start. */
@@ -475,6 +560,19 @@ out:
 	return err;
 }
 
+int diskbench__stream_queued(struct diskbench__stream *s, char *bufs,
+			     uint32_t depth)
+{
+	if (!s->shape)
+		return stream_queued(s, bufs, depth, false);
+	if (s->shape->think_ns)
+		return diskbench__ctx_failf(s->ctx, -EINVAL, NULL, UINT64_MAX,
+			"shape the phase: think_ns %" PRIu64 " needs a queue "
+			"depth of 1 (the phase has %" PRIu32 ")",
+			s->shape->think_ns, depth);
+	return stream_queued(s, bufs, depth, true);
+}
+
 /*
  * The phase's own: the options as asked, and what they come to on the
  * target (resolved once per run, before anything reads them).
@@ -485,6 +583,7 @@ struct seq_phase {
 	bool write;
 	bool direct;
 	bool fsync;           /* a write's closing fsync, timed */
+	struct diskbench__mix mix;   /* n 0: none */
 	/* resolved against the target */
 	uint64_t block;       /* bytes per request */
 	uint64_t total;       /* bytes to move, or the extent to go round */
@@ -501,7 +600,8 @@ static void resolve_seq(struct diskbench_phase *p,
 {
 	struct seq_phase *sp = seq_of(p);
 
-	sp->block = sp->o.block_bytes ? sp->o.block_bytes : t->block_bytes;
+	sp->block = sp->mix.n ? sp->mix.max_bytes
+		  : sp->o.block_bytes ? sp->o.block_bytes : t->block_bytes;
 	sp->total = sp->o.total_bytes ? sp->o.total_bytes : t->file_bytes;
 	/* With a time limit of its own and no byte count, the phase runs for
 	 * its time, going round the file from its start each time it reaches
@@ -518,7 +618,10 @@ static int run_seq(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 				 .put_back = seq_put_back } };
 	const uint32_t depth = sp->depth;
 	uint32_t oflags = sp->direct ? DISKBENCH_OPEN_DIRECT : 0;
+	struct diskbench__shaper sh;
+	const bool mixed = sp->o.write_percent || sp->mix.n;
 	char *bufs;
+	uint64_t bad;
 	int err, cerr, eerr;
 
 	s.write = sp->write;
@@ -529,6 +632,24 @@ static int run_seq(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 		return diskbench__ctx_fail(ctx, -EINVAL,
 			"check O_DIRECT alignment of block and total size",
 			t->dir, UINT64_MAX);
+	if (sp->direct && diskbench__mix_aligned(&sp->mix, t->align, &bad))
+		return diskbench__ctx_failf(ctx, -EINVAL, t->dir, UINT64_MAX,
+			"check O_DIRECT alignment of block_mix: %" PRIu64
+			" bytes is not a multiple of %" PRIu64, bad,
+			(uint64_t)t->align);
+	if (mixed) {
+		/* Its own generator, seeded from the run's: only a mixed
+		 * phase takes a draw from it. */
+		s.st.next = seq_next_mixed;
+		s.write_percent = sp->o.write_percent;
+		s.mix = sp->mix.n ? &sp->mix : NULL;
+		diskbench__rand_seed(&s.g, diskbench__rand_next(ctx->rng));
+	}
+	if (diskbench__shape_set(&p->shape)) {
+		diskbench__shaper_init(&sh, &p->shape, ctx->run_seed,
+				       ctx->phase_index, 0);
+		s.st.shape = &sh;
+	}
 	if (depth > ctx->engine->depth)
 		return diskbench__ctx_failf(ctx, -EINVAL, NULL, UINT64_MAX,
 			"queue_depth %" PRIu32 " is over engine \"%s\"'s "
@@ -552,7 +673,8 @@ static int run_seq(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 			ctx->cache_drop = diskbench__target_drop_cache(t);
 		if (!err)
 			err = diskbench__target_open_test_file(t, DISKBENCH_OPEN_READ |
-								  oflags, &s.st.h);
+				(s.write_percent ? DISKBENCH_OPEN_WRITE : 0) |
+				oflags, &s.st.h);
 	}
 	if (err) {
 		free(bufs);
@@ -569,7 +691,9 @@ static int run_seq(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 		t->test_size = s.total;
 	else if (s.write && s.next_off > t->test_size)
 		t->test_size = s.next_off;
-	cerr = diskbench__ctx_sync_close(ctx, s.st.h, sp->fsync, s.st.path);
+	/* A mix fsyncs if it wrote, as a write phase does. */
+	cerr = diskbench__ctx_sync_close(ctx, s.st.h, sp->fsync ||
+		(s.wrote && !(sp->o.flags & DISKBENCH_SEQ_NO_FSYNC)), s.st.path);
 	eerr = diskbench_recorder_end(ctx->rec, diskbench__engine_now(ctx->engine));
 	free(bufs);
 	if (!err)
@@ -584,12 +708,19 @@ static void describe_seq(const struct diskbench_phase *p,
 {
 	const struct seq_phase *sp = seq_of(p);
 
-	diskbench__cfg_str(c, "access", sp->write ? "write" : "read");
+	diskbench__cfg_str(c, "access", sp->write ? "write"
+			   : sp->o.write_percent ? "read and write" : "read");
+	if (sp->o.write_percent)
+		diskbench__cfg_u64(c, "write_percent", sp->o.write_percent);
 	diskbench__cfg_u64(c, "block_bytes", sp->block);
+	diskbench__mix_describe(&sp->mix, c);
 	diskbench__cfg_u64(c, "total_bytes", sp->total);
 	diskbench__cfg_u64(c, "queue_depth", sp->depth);
 	diskbench__cfg_bool(c, "direct", sp->direct);
-	diskbench__cfg_str(c, "fsync", sp->fsync ? "at the end, timed" : "none");
+	diskbench__cfg_str(c, "fsync", sp->fsync ? "at the end, timed"
+			   : sp->o.write_percent &&
+				     !(sp->o.flags & DISKBENCH_SEQ_NO_FSYNC)
+			   ? "at the end, timed, if it wrote" : "none");
 	if (sp->o.time_limit_ns)
 		diskbench__cfg_u64(c, "time_limit_ns", sp->o.time_limit_ns);
 	if (ctx->planned_ops == UINT64_MAX)
@@ -621,6 +752,7 @@ static int diskbench_phase_seq_new__impl(struct diskbench_phase **out,
 					  const struct diskbench_seq_opts *opts)
 {
 	struct diskbench_seq_opts o;
+	struct diskbench__mix mix;
 	struct seq_phase *sp;
 	enum diskbench_phase_kind kind;
 	int err;
@@ -639,8 +771,25 @@ static int diskbench_phase_seq_new__impl(struct diskbench_phase **out,
 			" is over %" PRIu32 ", the most any engine takes "
 			"(DISKBENCH_ENGINE_MAX_QUEUE_DEPTH)", o.queue_depth,
 			DISKBENCH_ENGINE_MAX_QUEUE_DEPTH);
+	if (o.write_percent > 100)
+		return diskbench__error_fail(-EINVAL,
+			"write_percent %" PRIu32 " is over 100", o.write_percent);
+	if (o.write_percent && (o.flags & DISKBENCH_SEQ_WRITE))
+		return diskbench__error_fail(-EINVAL,
+			"write_percent %" PRIu32 " with DISKBENCH_SEQ_WRITE: a "
+			"read/write mix is a read phase's", o.write_percent);
+	if (o.block_mix_count && o.block_bytes)
+		return diskbench__error_fail(-EINVAL,
+			"block_bytes %" PRIu64 " with a block_mix: one or the "
+			"other", o.block_bytes);
+	err = diskbench__mix_copy(&mix, o.block_mix_count, o.block_mix);
+	if (err)
+		return err;
 	sp = calloc(1, sizeof(*sp));
 	if (sp) {
+		sp->mix = mix;
+		/* The copy: the caller's array may go. */
+		o.block_mix = mix.n ? sp->mix.size : NULL;
 		sp->o = o;
 		sp->depth = o.queue_depth ? o.queue_depth : 1;
 		sp->write = o.flags & DISKBENCH_SEQ_WRITE;

@@ -141,9 +141,9 @@ int diskbench__run_workers(struct diskbench__ctx *ctx, unsigned n,
 			diskbench__recorder_set_thread(w[i].ctx.pace->resp, i);
 		/* A ramp or a steady state: the worker's recorders, before
 		 * any clock starts. */
-		w[i].ctx.shape = NULL;
+		w[i].ctx.window = NULL;
 		if (!err && ctx->steady)
-			err = diskbench__shape_new(&w[i].ctx, &w[i]);
+			err = diskbench__window_new(&w[i].ctx, &w[i]);
 		if (err)
 			diskbench__ctx_fail(ctx, err, "allocate", NULL, UINT64_MAX);
 	}
@@ -248,14 +248,14 @@ int diskbench__run_workers(struct diskbench__ctx *ctx, unsigned n,
 		uint64_t u = 0, sy = 0;
 
 		for (unsigned i = 0; i < n; i++)
-			diskbench__shape_note_end(&w[i].ctx);
+			diskbench__window_note_end(&w[i].ctx);
 		for (unsigned i = 0; i < n; i++) {
 			struct diskbench__ctx *wc = &w[i].ctx;
 			int serr;
 
 			if (!wc->rec)
 				continue;
-			serr = diskbench__shape_finish(wc);
+			serr = diskbench__window_finish(wc);
 			if (serr && !err)
 				err = diskbench__ctx_fail(ctx, serr, "merge", NULL,
 							  UINT64_MAX);

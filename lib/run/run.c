@@ -17,6 +17,7 @@
 #include "base/common-internal.h"
 #include "core/devstat-internal.h"
 #include "phase/pace-internal.h"
+#include "phase/shape-internal.h"
 #include "phase/phase-internal.h"
 #include "phase/steady-internal.h"
 #include "result/device-internal.h"
@@ -314,6 +315,24 @@ DISKBENCH_API int diskbench_run_add(struct diskbench_run *run,
 			      diskbench_run_errmsg(run));
 }
 
+/* Why phase p cannot run as a load sweep's steps, which the sweep paces
+ * itself; NULL: it can. Asked when it is added and again when the run
+ * executes (a setter may have been called in between). */
+static const char *sweep_conflict(const struct diskbench_phase *p)
+{
+	if (p->steady_set)
+		return "it runs to a steady state (diskbench_phase_set_steady()), "
+		       "whose rate is what is judged, and a load sweep paces "
+		       "each step";
+	if (diskbench__shape_set(&p->shape))
+		return "it is shaped (diskbench_phase_set_shape()): a phase is "
+		       "paced or shaped, not both, and a load sweep paces each step";
+	if (p->pace.rate_per_sec > 0)
+		return "it is paced (diskbench_phase_set_pace()), and a load "
+		       "sweep sets each step's pacing itself";
+	return NULL;
+}
+
 static int diskbench_run_add_load_sweep__impl(struct diskbench_run *run,
 					       struct diskbench_phase *phase,
 					       const char *name,
@@ -340,6 +359,9 @@ static int diskbench_run_add_load_sweep__impl(struct diskbench_run *run,
 		return diskbench__error_fail(-ENOTSUP, "phase \"%s\" cannot be paced, "
 			"so it cannot run as a load sweep (only random, sequential "
 			"and custom phases can)", phase->name);
+	if (sweep_conflict(phase))
+		return diskbench__error_fail(-EINVAL, "phase \"%s\" cannot run as "
+			"a load sweep: %s", phase->name, sweep_conflict(phase));
 	grown = realloc(run->sweeps, (run->nsweeps + 1) * sizeof(*grown));
 	if (!grown)
 		return -ENOMEM;
@@ -493,6 +515,7 @@ static int describe(const struct diskbench_run *run, const struct diskbench_phas
 	}
 	if (ctx->steady)
 		diskbench__steady_describe(ctx->steady, &c);
+	diskbench__shape_describe(&p->shape, &c);
 	diskbench__cfg_str(&c, "cache_drop", ctx->cache_drop);
 	return c.err;
 }
@@ -640,7 +663,7 @@ static int run_phase(struct diskbench_run *run, size_t index,
 
 	err = 0;
 	/* A ramp or a steady state: the part the phase's threads share. */
-	if (diskbench__phase_shaped(p)) {
+	if (diskbench__phase_ramp_or_steady(p)) {
 		err = diskbench__steady_new(p, &ctx.steady);
 		if (err)
 			diskbench__ctx_fail(&ctx, err, "allocate", NULL, UINT64_MAX);
@@ -662,9 +685,9 @@ static int run_phase(struct diskbench_run *run, size_t index,
 		diskbench__ctx_fail(&ctx, err, NULL, NULL, UINT64_MAX);
 	/* The phase's thread's recorders into one (a steady state's window);
 	 * a phase of workers did theirs. */
-	if (ctx.shape) {
-		diskbench__shape_note_end(&ctx);
-		err = diskbench__shape_finish(&ctx);
+	if (ctx.window) {
+		diskbench__window_note_end(&ctx);
+		err = diskbench__window_finish(&ctx);
 		if (err && !ctx.err)
 			diskbench__ctx_fail(&ctx, err, "merge", NULL, UINT64_MAX);
 		rec = ctx.rec;
@@ -880,9 +903,21 @@ static int diskbench_run_execute__impl(struct diskbench_run *run)
 	 * reads them (the room check, the phase, its configuration). */
 	for (size_t i = 0; i < run->nphases; i++)
 		diskbench__phase_resolve(run->phases[i], run->target);
+	for (size_t i = 0; !err && i < run->nsweeps; i++) {
+		const struct diskbench_phase *p = run->sweeps[i].phase;
+
+		if (sweep_conflict(p)) {
+			char msg[512];
+
+			snprintf(msg, sizeof(msg), "%s: cannot run as a load sweep: %s",
+				 p->name, sweep_conflict(p));
+			set_errmsg(run, msg);
+			err = -EINVAL;
+		}
+	}
 	/* What the phases may not do, and room for what they will write,
 	 * before the first one. */
-	if (!atomic_load(&run->cancel)) {
+	if (!err && !atomic_load(&run->cancel)) {
 		char msg[512];
 
 		err = diskbench__room_check(run->target, run->phases, run->nphases,

@@ -45,6 +45,7 @@ _Static_assert(offsetof(struct diskbench_compare_cell, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_slow_op, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_wait, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_pace_opts, sz) == 0, "sz first");
+_Static_assert(offsetof(struct diskbench_shape_opts, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_pace_info, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_steady_opts, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_load_sweep_opts, sz) == 0, "sz first");
@@ -320,7 +321,12 @@ static void test_layout_random_opts(void **state)
 	assert_offset(diskbench_random_opts, queue_depth, 36);
 	assert_offset(diskbench_random_opts, threads, 40);
 	assert_offset(diskbench_random_opts, flags, 44);
-	assert_int_equal(sizeof(struct diskbench_random_opts), 48);
+	assert_offset(diskbench_random_opts, dist_param, 48);
+	assert_offset(diskbench_random_opts, dist_centre, 56);
+	assert_offset(diskbench_random_opts, block_mix, 64);
+	assert_offset(diskbench_random_opts, block_mix_count, 72);
+	assert_offset(diskbench_random_opts, distribution, 76);
+	assert_int_equal(sizeof(struct diskbench_random_opts), 80);
 }
 
 static void test_layout_run_opts(void **state)
@@ -468,7 +474,10 @@ static void test_layout_seq_opts(void **state)
 	assert_offset(diskbench_seq_opts, time_limit_ns, 24);
 	assert_offset(diskbench_seq_opts, queue_depth, 32);
 	assert_offset(diskbench_seq_opts, flags, 36);
-	assert_int_equal(sizeof(struct diskbench_seq_opts), 40);
+	assert_offset(diskbench_seq_opts, block_mix, 40);
+	assert_offset(diskbench_seq_opts, block_mix_count, 48);
+	assert_offset(diskbench_seq_opts, write_percent, 52);
+	assert_int_equal(sizeof(struct diskbench_seq_opts), 56);
 }
 
 static void test_layout_target_opts(void **state)
@@ -509,6 +518,39 @@ static void test_layout_steady(void **state)
 	assert_offset(diskbench_steady_opts, sample_ns, 40);
 	assert_offset(diskbench_steady_opts, max_ns, 48);
 	assert_int_equal(sizeof(struct diskbench_steady_opts), 56);
+}
+
+/* Shaped load (1.10): the shape's options (no tail padding), a mix's
+ * element (a fixed layout), the distributions and the shape's draws. */
+static void test_layout_shape(void **state)
+{
+	struct diskbench_shape_opts o = DISKBENCH_SHAPE_OPTS_INIT;
+
+	(void)state;
+	assert_int_equal(o.sz, sizeof(o));
+	assert_int_equal(o.think_ns, 0);
+	assert_int_equal(o.idle_dist, 0);
+	assert_int_equal(DISKBENCH_DIST_UNIFORM, 0);
+	assert_int_equal(DISKBENCH_DIST_ZIPF, 1);
+	assert_int_equal(DISKBENCH_DIST_PARETO, 2);
+	assert_int_equal(DISKBENCH_DIST_NORMAL, 3);
+	assert_int_equal(DISKBENCH_SHAPE_FIXED, 0);
+	assert_int_equal(DISKBENCH_SHAPE_UNIFORM, 1);
+	assert_int_equal(DISKBENCH_SHAPE_EXPONENTIAL, 2);
+	assert_int_equal(DISKBENCH_BLOCK_MIX_MAX, 64);
+	assert_offset(diskbench_block_size, bytes, 0);
+	assert_offset(diskbench_block_size, weight, 8);
+	assert_offset(diskbench_block_size, reserved, 12);
+	assert_int_equal(sizeof(struct diskbench_block_size), 16);
+	if (!LP64)
+		skip();
+	assert_offset(diskbench_shape_opts, sz, 0);
+	assert_offset(diskbench_shape_opts, think_ns, 8);
+	assert_offset(diskbench_shape_opts, burst_ops, 16);
+	assert_offset(diskbench_shape_opts, idle_ns, 24);
+	assert_offset(diskbench_shape_opts, think_dist, 32);
+	assert_offset(diskbench_shape_opts, idle_dist, 36);
+	assert_int_equal(sizeof(struct diskbench_shape_opts), 40);
 }
 
 /* Pacing: the options (no tail padding: every byte up to sz a member)
@@ -995,6 +1037,7 @@ int main(void)
 		cmocka_unit_test(test_layout_pace),
 		cmocka_unit_test(test_layout_steady),
 		cmocka_unit_test(test_layout_load_sweep),
+		cmocka_unit_test(test_layout_shape),
 		cmocka_unit_test(test_layout_order_and_init_macros),
 		cmocka_unit_test(test_layout_has_field),
 		cmocka_unit_test(test_layout_phase_kind_values),

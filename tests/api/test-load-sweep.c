@@ -596,6 +596,42 @@ static void test_refused(void **state)
 	assert_int_equal(diskbench_run_load_knee(f->run, "fine", NULL), -EINVAL);
 }
 
+/* A sweep paces each step itself: a phase run to a steady state, a shaped
+ * one or one paced already is refused, when it is added and, if a setter
+ * made it so afterwards, when the run executes (nothing run). */
+static void test_refused_paced_kinds(void **state)
+{
+	struct fx *f = *state;
+	struct diskbench_phase *p = setup(f, 7, NULL);
+	struct diskbench_load_sweep_opts so = sweep_opts();
+	struct diskbench_steady_opts st = DISKBENCH_STEADY_OPTS_INIT;
+	struct diskbench_shape_opts sh = DISKBENCH_SHAPE_OPTS_INIT;
+	struct diskbench_pace_opts pc = DISKBENCH_PACE_OPTS_INIT;
+
+	st.window_ns = 2000000000;
+	assert_ok(diskbench_phase_set_steady(p, &st));
+	assert_int_equal(diskbench_run_add_load_sweep(f->run, p, "s", &so), -EINVAL);
+	assert_non_null(strstr(diskbench_error_last(), "runs to a steady state"));
+	assert_ok(diskbench_phase_set_steady(p, NULL));
+	sh.think_ns = 1000;
+	assert_ok(diskbench_phase_set_shape(p, &sh));
+	assert_int_equal(diskbench_run_add_load_sweep(f->run, p, "s", &so), -EINVAL);
+	assert_non_null(strstr(diskbench_error_last(), "it is shaped"));
+	assert_ok(diskbench_phase_set_shape(p, NULL));
+	pc.rate_per_sec = 500;
+	assert_ok(diskbench_phase_set_pace(p, &pc));
+	assert_int_equal(diskbench_run_add_load_sweep(f->run, p, "s", &so), -EINVAL);
+	assert_non_null(strstr(diskbench_error_last(), "it is paced"));
+	assert_ok(diskbench_phase_set_pace(p, NULL));
+	/* shaped once the run holds it: the run refuses before any step */
+	assert_ok(diskbench_run_add_load_sweep(f->run, p, "s", &so));
+	assert_ok(diskbench_phase_set_shape(p, &sh));
+	assert_int_equal(diskbench_run_execute(f->run), -EINVAL);
+	assert_non_null(strstr(diskbench_run_errmsg(f->run),
+			       "s: cannot run as a load sweep: it is shaped"));
+	assert_int_equal(diskbench_run_result_count(f->run), 0);
+}
+
 /* A long name is cut, at a character's start, to keep the step's within
  * DISKBENCH_PHASE_NAME_MAX. */
 static void test_long_name(void **state)
@@ -687,6 +723,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_fault_mid_sweep, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_events_and_journal, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_refused, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_refused_paced_kinds, fx_setup,
+						fx_teardown),
 		cmocka_unit_test_setup_teardown(test_long_name, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_outputs, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_stopped_between_steps, fx_setup,

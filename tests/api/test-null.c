@@ -674,6 +674,15 @@ CHECK(diskbench_phase_set_pace)
 	IS_EINVAL(diskbench_phase_set_pace(NULL, &o));
 	IS_EINVAL(diskbench_phase_set_pace(NULL, NULL));
 }
+CHECK(diskbench_shape_opts_init) { WORKS(diskbench_shape_opts_init(NULL, 0)); }
+CHECK(diskbench_phase_set_shape)
+{
+	struct diskbench_shape_opts o = DISKBENCH_SHAPE_OPTS_INIT;
+
+	o.think_ns = 10;
+	IS_EINVAL(diskbench_phase_set_shape(NULL, &o));
+	IS_EINVAL(diskbench_phase_set_shape(NULL, NULL));
+}
 CHECK(diskbench_phase_errmsg) { IS_EMPTY(diskbench_phase_errmsg(NULL)); }
 CHECK(diskbench_phase_set_ramp) { IS_EINVAL(diskbench_phase_set_ramp(NULL, 1)); }
 CHECK(diskbench_steady_opts_init) { WORKS(diskbench_steady_opts_init(NULL, 0)); }
@@ -740,6 +749,7 @@ static struct entry entries[] = {
 	E(diskbench_result_start_ns),
 	E(diskbench_stall_rules_init), E(diskbench_stalls_find),
 	E(diskbench_pace_opts_init), E(diskbench_phase_set_pace),
+	E(diskbench_shape_opts_init), E(diskbench_phase_set_shape),
 	E(diskbench_phase_errmsg), E(diskbench_result_pace),
 	E(diskbench_phase_set_ramp), E(diskbench_steady_opts_init),
 	E(diskbench_phase_set_steady),

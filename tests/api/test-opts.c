@@ -304,6 +304,22 @@ static void prep_load_sweep_opts(void *o)
 	((struct diskbench_load_sweep_opts *)o)->limit_ns = 1000000;
 }
 
+static int use_shape_opts(void *o)
+{
+	struct diskbench_phase *p = NULL;
+	int rc = diskbench_phase_seq_new(&p, NULL);
+
+	if (!rc)
+		rc = diskbench_phase_set_shape(p, o);
+	diskbench_phase_free(p);
+	return rc;
+}
+
+static void prep_shape_opts(void *o)
+{
+	((struct diskbench_shape_opts *)o)->think_ns = 1000;
+}
+
 static void prep_pace_opts(void *o)
 {
 	((struct diskbench_pace_opts *)o)->rate_per_sec = 100;
@@ -341,6 +357,7 @@ INIT_FN(write_opts)
 INIT_FN(stall_rules)
 INIT_FN(pace_opts)
 INIT_FN(steady_opts)
+INIT_FN(shape_opts)
 INIT_FN(run_sweep_opts)
 INIT_FN(load_sweep_opts)
 INIT_FN(compare_opts)
@@ -371,8 +388,8 @@ SET_LAST(hist_opts, precision_bits, 3)
 SET_LAST(timeline_opts, max_intervals, 64)
 SET_LAST(recorder_opts, slow_threshold_ns, 1000000)
 SET_LAST(bonnie_opts, seek_time_ns, 1000000)
-SET_LAST(seq_opts, flags, DISKBENCH_SEQ_WRITE)
-SET_LAST(random_opts, flags, DISKBENCH_SEQ_DIRECT)
+SET_LAST(seq_opts, write_percent, 50)
+SET_LAST(random_opts, distribution, DISKBENCH_DIST_ZIPF)
 SET_LAST(files_opts, flags, DISKBENCH_FILES_SYNC)
 SET_LAST(custom_ops, teardown, stub_teardown)
 SET_LAST(custom_ctx_ops, teardown, stub_ctx_teardown)
@@ -384,6 +401,7 @@ SET_LAST(write_opts, title, "t")
 SET_LAST(stall_rules, p99_factor, 10)
 SET_LAST(pace_opts, spin_ns, 1000)
 SET_LAST(steady_opts, max_ns, 1000000000)
+SET_LAST(shape_opts, idle_dist, DISKBENCH_SHAPE_UNIFORM)
 SET_LAST(run_sweep_opts, user_data, (void *)&report)
 SET_LAST(load_sweep_opts, arrival, DISKBENCH_LOAD_ARRIVAL_POISSON)
 static const struct diskbench_stall_rules some_rules = DISKBENCH_STALL_RULES_INIT;
@@ -428,8 +446,8 @@ static const struct opt_case cases[] = {
 	CASE(recorder_opts, recorder_opts, slow_threshold_ns,
 	     init_recorder_opts, NULL),
 	CASE(bonnie_opts, bonnie_opts, seek_time_ns, init_bonnie_opts, NULL),
-	CASE(seq_opts, seq_opts, flags, init_seq_opts, NULL),
-	CASE(random_opts, random_opts, flags, init_random_opts, NULL),
+	CASE(seq_opts, seq_opts, write_percent, init_seq_opts, NULL),
+	CASE(random_opts, random_opts, distribution, init_random_opts, NULL),
 	CASE(files_opts, files_opts, flags, init_files_opts, NULL),
 	CASE(custom_ops, custom_ops, teardown, init_custom_ops,
 	     prep_custom_ops),
@@ -444,6 +462,7 @@ static const struct opt_case cases[] = {
 	CASE(stall_rules, stall_rules, p99_factor, init_stall_rules, NULL),
 	CASE(pace_opts, pace_opts, spin_ns, init_pace_opts, prep_pace_opts),
 	CASE(steady_opts, steady_opts, max_ns, init_steady_opts, NULL),
+	CASE(shape_opts, shape_opts, idle_dist, init_shape_opts, prep_shape_opts),
 	CASE(run_sweep_opts, run_sweep_opts, user_data, init_run_sweep_opts, NULL),
 	CASE(load_sweep_opts, load_sweep_opts, arrival, init_load_sweep_opts,
 	     prep_load_sweep_opts),

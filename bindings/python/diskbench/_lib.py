@@ -157,15 +157,24 @@ class BonnieOpts(Structure):
                 ("seekers", u32), ("flags", u32), ("seek_time_ns", u64)]
 
 
+class BlockSize(Structure):
+    _fields_ = [("bytes", u64), ("weight", u32), ("reserved", u32)]
+
+
 class SeqOpts(Structure):
     _fields_ = [("sz", size), ("block_bytes", u64), ("total_bytes", u64),
-                ("time_limit_ns", u64), ("queue_depth", u32), ("flags", u32)]
+                ("time_limit_ns", u64), ("queue_depth", u32), ("flags", u32),
+                ("block_mix", POINTER(BlockSize)), ("block_mix_count", u32),
+                ("write_percent", u32)]
 
 
 class RandomOpts(Structure):
     _fields_ = [("sz", size), ("block_bytes", u64), ("ops", u64),
                 ("time_limit_ns", u64), ("write_percent", u32),
-                ("queue_depth", u32), ("threads", u32), ("flags", u32)]
+                ("queue_depth", u32), ("threads", u32), ("flags", u32),
+                ("dist_param", c_double), ("dist_centre", c_double),
+                ("block_mix", POINTER(BlockSize)), ("block_mix_count", u32),
+                ("distribution", u32)]
 
 
 class FilesOpts(Structure):
@@ -374,6 +383,9 @@ class LoadSweepOpts(Structure):
                 ("tolerance", c_double), ("limit_ns", u64),
                 ("step_time_ns", u64), ("max_steps", u32),
                 ("refine_steps", u32), ("flags", u32), ("arrival", u32)]
+class ShapeOpts(Structure):
+    _fields_ = [("sz", size), ("think_ns", u64), ("burst_ops", u64),
+                ("idle_ns", u64), ("think_dist", u32), ("idle_dist", u32)]
 
 
 class PaceInfo(Structure):
@@ -423,6 +435,8 @@ STRUCTS = {
     "diskbench_pace_info": PaceInfo,
     "diskbench_steady_opts": SteadyOpts,
     "diskbench_load_sweep_opts": LoadSweepOpts,
+    "diskbench_shape_opts": ShapeOpts,
+    "diskbench_block_size": BlockSize,
     "diskbench_device_sample": DeviceSample,
     "diskbench_device_info": DeviceInfo,
     "diskbench_device_point": DevicePoint,
@@ -687,6 +701,9 @@ _PROTOTYPES: Tuple[Tuple[Any, ...], ...] = (
     # paced phases (phase.h, result.h)
     ("pace_opts_init", None, (POINTER(PaceOpts), size)),
     ("phase_set_pace", c_int, (P, POINTER(PaceOpts))),
+    # shaped load (phase.h)
+    ("shape_opts_init", None, (POINTER(ShapeOpts), size)),
+    ("phase_set_shape", c_int, (P, POINTER(ShapeOpts))),
     ("phase_errmsg", c_char_p, (P,)),
     ("result_pace", c_int, (P, POINTER(PaceInfo))),
     ("result_response", P, (P,)),
@@ -772,6 +789,9 @@ SLOW_MAX = 4096
 SLOW_NO_OFFSET = U64_MAX
 PACE_POISSON = 0x01
 LOAD_ARRIVAL_CONSTANT, LOAD_ARRIVAL_POISSON = 0, 1
+SHAPE_DISTS = {"fixed": 0, "uniform": 1, "exponential": 2}
+DISTRIBUTIONS = {"uniform": 0, "zipf": 1, "pareto": 2, "normal": 3}
+BLOCK_MIX_MAX = 64
 PACE_INFO_POISSON = 0x01
 PACE_DEFAULT_LATE_NS = 1000000
 PACE_DEFAULT_SPIN_NS = 200000

@@ -262,10 +262,63 @@ class Phase(Closeable):
               lambda: decode(C.phase_errmsg(p)) or "")
         return self
 
+    def shape(self, *, think: float = 0, think_dist: str = "fixed",
+              burst_ops: int = 0, idle: float = 0,
+              idle_dist: str = "fixed") -> "Phase":
+        """Shapes the phase's load (diskbench_phase_set_shape): ``think``
+        seconds between the end of a request and the start of the next;
+        bursts of ``burst_ops`` requests with ``idle`` seconds after each
+        (instead of the think time). Each time is "fixed", "uniform" (0 to
+        twice it) or "exponential" (its mean), drawn from the run's seed.
+        The waits are in the phase's elapsed time, not in any latency.
+        All zero: no shape. Random, sequential and custom phases only
+        (DiskbenchError ENOTSUP otherwise); a paced phase cannot be shaped
+        nor a shaped one paced (EINVAL). Returns the phase."""
+        p = self._p
+        o = C.ShapeOpts()
+        C.shape_opts_init(byref(o), sizeof(o))
+        o.think_ns = seconds_to_ns(think, "think")
+        o.think_dist = _shape_dist(think_dist, "think_dist")
+        o.burst_ops = u64(burst_ops, "burst_ops")
+        o.idle_ns = seconds_to_ns(idle, "idle")
+        o.idle_dist = _shape_dist(idle_dist, "idle_dist")
+        check(C.phase_set_shape(p, byref(o)), "phase_set_shape",
+              lambda: decode(C.phase_errmsg(p)) or "")
+        return self
+
     @property
     def errmsg(self) -> str:
         """Why the last call on the phase failed; '' if it did not."""
         return decode(C.phase_errmsg(self._p)) or ""
+
+
+def _shape_dist(name: Any, what: str) -> int:
+    """The DISKBENCH_SHAPE_* value of a time's distribution's name."""
+    if not isinstance(name, str) or name not in C.SHAPE_DISTS:
+        raise DiskbenchValueError("%s must be one of %s, not %r"
+                                  % (what, ", ".join(C.SHAPE_DISTS), name))
+    return C.SHAPE_DISTS[name]
+
+
+def _block_mix(mix: Any) -> Any:
+    """A block-size mix, {bytes: weight} or [(bytes, weight), ...], as a
+    ctypes array (None: none)."""
+    if mix is None:
+        return None
+    items = list(mix.items()) if isinstance(mix, dict) else list(mix)
+    if not items or len(items) > C.BLOCK_MIX_MAX:
+        raise DiskbenchValueError("block_mix must have 1 to %d sizes, not %d"
+                                  % (C.BLOCK_MIX_MAX, len(items)))
+    arr = (C.BlockSize * len(items))()
+    for i, item in enumerate(items):
+        try:
+            size, weight = item
+        except (TypeError, ValueError):
+            raise TypeError("block_mix's items must be (bytes, weight) "
+                            "pairs, not %r" % (item,)) from None
+        arr[i].bytes = u64(size, "block_mix size")
+        arr[i].weight = u32(weight, "block_mix weight")
+    return arr
 
 
 _BIG_FILE_KINDS = (PhaseKind.PUTC, PhaseKind.PUT_BLOCK, PhaseKind.REWRITE,
@@ -314,12 +367,16 @@ class SeqPhase(Phase):
     ``time_limit`` as much as the time allows, going round the file),
     ``time_limit`` in seconds (0: none), ``queue_depth`` (requests in
     flight, at most the engine's), ``direct`` (O_DIRECT), ``fsync=False``
-    to leave out the closing fsync of a write."""
+    to leave out the closing fsync of a write. ``write_percent`` (1 to
+    100): a read/write mix, each request reading or writing the next
+    block; ``block_mix``: request sizes drawn by weight, {bytes: weight}
+    or [(bytes, weight), ...], instead of ``block_size``."""
 
     def __init__(self, *, write: bool = False, block_size: int = 0,
                  total_bytes: int = 0, time_limit: float = 0,
                  queue_depth: int = 0, direct: bool = False,
-                 fsync: bool = True,
+                 fsync: bool = True, write_percent: int = 0,
+                 block_mix: Any = None,
                  name: Optional[str] = None) -> None:
         opts = C.SeqOpts()
         C.seq_opts_init(byref(opts), sizeof(opts))
@@ -330,6 +387,11 @@ class SeqPhase(Phase):
         opts.flags = ((C.SEQ_WRITE if check_bool(write, "write") else 0) |
                       (C.SEQ_DIRECT if check_bool(direct, "direct") else 0) |
                       (0 if check_bool(fsync, "fsync") else C.SEQ_NO_FSYNC))
+        opts.write_percent = check_int(write_percent, "write_percent", 0, 100)
+        mix = _block_mix(block_mix)
+        if mix is not None:
+            opts.block_mix = mix
+            opts.block_mix_count = len(mix)
         p = C.P()
         check(C.phase_seq_new(byref(p), byref(opts)), "phase_seq_new")
         self._init(p.value)
@@ -342,12 +404,19 @@ class RandomPhase(Phase):
     the file has blocks, or with a ``time_limit`` as many as the time
     allows: the result's ``ended_by`` config says which ended it),
     ``time_limit`` in seconds, ``write_percent``
-    (0 to 100), ``queue_depth`` per thread, ``threads``, ``direct``."""
+    (0 to 100), ``queue_depth`` per thread, ``threads``, ``direct``.
+    ``distribution``: how offsets are drawn, "uniform", "zipf" (``param``:
+    theta, default 1.2), "pareto" (``param``: h, default 0.2) or "normal"
+    (``param``: the spread, default 0.1, and ``centre``, default 0.5, as
+    fractions of the file); ``block_mix`` as SeqPhase's, offsets then
+    multiples of its smallest size."""
 
     def __init__(self, *, block_size: int = 0, ops: int = 0,
                  time_limit: float = 0, write_percent: int = 0,
                  queue_depth: int = 0, threads: int = 0,
-                 direct: bool = False,
+                 direct: bool = False, distribution: str = "uniform",
+                 param: float = 0, centre: float = 0,
+                 block_mix: Any = None,
                  name: Optional[str] = None) -> None:
         opts = C.RandomOpts()
         C.random_opts_init(byref(opts), sizeof(opts))
@@ -358,6 +427,18 @@ class RandomPhase(Phase):
         opts.queue_depth = u32(queue_depth, "queue_depth")
         opts.threads = u32(threads, "threads")
         opts.flags = C.RANDOM_DIRECT if check_bool(direct, "direct") else 0
+        if (not isinstance(distribution, str) or
+                distribution not in C.DISTRIBUTIONS):
+            raise DiskbenchValueError(
+                "distribution must be one of %s, not %r"
+                % (", ".join(C.DISTRIBUTIONS), distribution))
+        opts.distribution = C.DISTRIBUTIONS[distribution]
+        opts.dist_param = check_float(param, "param")
+        opts.dist_centre = check_float(centre, "centre")
+        mix = _block_mix(block_mix)
+        if mix is not None:
+            opts.block_mix = mix
+            opts.block_mix_count = len(mix)
         p = C.P()
         check(C.phase_random_new(byref(p), byref(opts)), "phase_random_new")
         self._init(p.value)
