@@ -67,6 +67,7 @@
 #define DISKBENCH__LAST_bonnie_suite_opts	files_flags
 #define DISKBENCH__LAST_run_sweep_opts	user_data
 #define DISKBENCH__LAST_compare_opts	rules
+#define DISKBENCH__LAST_group_opts	flags
 
 /* The number of bytes of struct diskbench_<tag> this library knows. */
 #define DISKBENCH__KNOWN_END(tag) \

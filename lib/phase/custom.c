@@ -409,7 +409,8 @@ static int run_custom(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 
 /*
  * The keys the library sets in a custom phase's result itself (the run's
- * describe(), run/run.c: every result's, a paced one's, and cache_drop),
+ * describe(), run/run.c: every result's, a paced one's, a group's
+ * (run/group.c), and cache_drop),
  * and the merge's (merge.inputs, result/merge.c): a custom phase sets none
  * of them, where its value would replace the library's or be replaced by
  * it. Any other key it may set, those of the other phases' included (with
@@ -425,7 +426,8 @@ static bool library_key(const char *key)
 		"cache_drop",
 	};
 
-	if (!strncmp(key, "pace_", 5) || !strncmp(key, "merge.", 6))
+	if (!strncmp(key, "pace_", 5) || !strncmp(key, "merge.", 6) ||
+	    !strcmp(key, "group") || !strncmp(key, "group_", 6))
 		return true;
 	for (size_t i = 0; i < sizeof(own) / sizeof(own[0]); i++)
 		if (!strcmp(key, own[i]))
