@@ -500,7 +500,15 @@ static void read_latency(struct one_queue *q, struct diskbench_engine *sync,
 	fx_open(&fx, FILE_BYTES, BLOCK, 0, &ro);
 	ph[0] = rnd(150, 0, "reader");
 	if (with_writer) {
-		ph[1] = rnd(UINT64_C(1) << 30, 100, "writer");
+		struct diskbench_random_opts o = DISKBENCH_RANDOM_OPTS_INIT;
+
+		/* As many writes as 3 s allow: the reader ends it first. */
+		o.block_bytes = BLOCK;
+		o.write_percent = 100;
+		o.time_limit_ns = UINT64_C(3000000000);
+		ph[1] = NULL;
+		assert_ok(diskbench_phase_random_new(&ph[1], &o));
+		assert_ok(diskbench_phase_set_name(ph[1], "writer"));
 		assert_ok(diskbench_run_add_group(fx.run, ph, 2, "load", NULL));
 	} else {
 		assert_ok(diskbench_run_add(fx.run, ph[0]));
