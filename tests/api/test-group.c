@@ -433,6 +433,76 @@ static void test_keys_carried(void **state)
 	assert_clean(f);
 }
 
+/* The page draws the group on one time axis; the whole run's chart takes
+ * the group's overlap (its phases ran together on purpose); the JSON
+ * reads back with the group's keys, a whole group of results. */
+static int grow(const void *buf, size_t len, void *ud)
+{
+	char **s = ud;
+	size_t n = *s ? strlen(*s) : 0;
+	char *p = realloc(*s, n + len + 1);
+
+	if (!p)
+		return -ENOMEM;
+	memcpy(p + n, buf, len);
+	p[n + len] = 0;
+	*s = p;
+	return 0;
+}
+
+static void test_report_html_json(void **state)
+{
+	struct fx *f = *state;
+	struct diskbench_run_opts ro = seed_opts(9);
+	struct diskbench_report *rep = NULL, *back = NULL;
+	struct diskbench_phase *ph[2];
+	char *html = NULL, *json = NULL;
+	const char *dump = getenv("DISKBENCH_TEST_GROUP_HTML");
+
+	ro.timeline_interval_ns = 2 * SIM_MS;
+	{
+		struct sim_config c = { 0 };
+
+		c.latency = paced_latency;
+		fx_start_sim(f, &c, 0, FILE_BYTES, BLOCK, 0, &ro);
+	}
+	assert_ok(diskbench_run_add(f->run, rnd(100, 0, "alone")));
+	ph[0] = rnd(300, 0, "reader");
+	ph[1] = rnd(1000000, 100, "writer");
+	assert_ok(diskbench_run_add_group(f->run, ph, 2, "mixed", NULL));
+	run_execute_ok(f->run);
+	assert_ok(diskbench_report_new(&rep));
+	assert_ok(diskbench_report_add_run(rep, NULL, f->run));
+	assert_ok(diskbench_report_write(rep, DISKBENCH_FORMAT_HTML, NULL, grow, &html));
+	if (dump)
+		assert_ok(tdir_write(dump, html, strlen(html)));
+	assert_non_null(strstr(html, "<h2 id=\"groups\">Groups</h2>"));
+	assert_non_null(strstr(html, "group <strong>mixed</strong>: 2 phases together"));
+	assert_non_null(strstr(html, "writer</span> (ended by group)"));
+	assert_null(strstr(html, "its tests overlap in time"));
+	assert_non_null(strstr(html, "<h2 id=\"whole-runs\">"));
+	assert_ok(diskbench_report_write(rep, DISKBENCH_FORMAT_JSON, NULL, grow, &json));
+	assert_ok(diskbench_report_new(&back));
+	assert_int_equal(diskbench_report_read(back, DISKBENCH_FORMAT_JSON, json,
+					       strlen(json), "t.json"), 1);
+	assert_int_equal(diskbench_report_result_count(back, 0), 3);
+	for (size_t i = 1; i < 3; i++) {
+		const struct diskbench_result *x = diskbench_report_result_get(back, 0, i);
+
+		assert_string_equal(cfg(x, "group"), "mixed");
+		assert_string_equal(cfg(x, "group_ended_by"), "decider");
+		assert_string_equal(cfg(x, "group_seed"),
+				    cfg(fx_res(f, i), "group_seed"));
+	}
+	assert_string_equal(cfg(diskbench_report_result_get(back, 0, 2), "ended_by"),
+			    "group");
+	free(html);
+	free(json);
+	diskbench_report_free(back);
+	diskbench_report_free(rep);
+	assert_clean(f);
+}
+
 /* ---- the proof: a device of one queue, a real clock ---- */
 
 /* One request at a time, in the order they came (a ticket lock), each
@@ -577,6 +647,7 @@ int main(void)
 		T(test_cancel),
 		T(test_failure_keeps_all),
 		T(test_keys_carried),
+		T(test_report_html_json),
 #undef T
 		cmocka_unit_test(test_reader_latency_rises_under_writer),
 	};
