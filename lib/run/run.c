@@ -332,6 +332,22 @@ static struct diskbench__group *group_at(const struct diskbench_run *run, size_t
 	return NULL;
 }
 
+bool diskbench__run_group_of(const struct diskbench_run *run, size_t i,
+			     size_t *first, size_t *n)
+{
+	for (size_t g = 0; run && g < run->ngroups; g++) {
+		size_t f = diskbench__group_first(run->groups[g]);
+		size_t k = diskbench__group_size(run->groups[g]);
+
+		if (i >= f && i < f + k) {
+			*first = f;
+			*n = k;
+			return true;
+		}
+	}
+	return false;
+}
+
 static int diskbench_run_add_group__impl(struct diskbench_run *run,
 					  struct diskbench_phase *const *phases,
 					  size_t n, const char *name,

@@ -12,8 +12,10 @@
 #include "fixture.h"
 #include "run-helpers.h"
 
+#include <fcntl.h>
 #include <pthread.h>
 #include <time.h>
+#include <unistd.h>
 
 #define FILE_BYTES (UINT64_C(1) << 20)
 #define BLOCK 4096u
@@ -503,6 +505,80 @@ static void test_report_html_json(void **state)
 	assert_clean(f);
 }
 
+/* The journal takes a group's starts before their ends; read back, each
+ * result has its group; a run killed while the group ran gives each of
+ * its phases a partial result. */
+struct jtap {
+	struct diskbench_journal *j;
+	bool drop_group_ends;    /* as if killed while the group ran */
+};
+
+static int jtap_event(const struct diskbench_run_event *e, void *ud)
+{
+	struct jtap *t = ud;
+
+	if (t->drop_group_ends && e->type == DISKBENCH_RUN_EVENT_PHASE_END &&
+	    e->phase_index >= 1)
+		return 0;
+	return diskbench_journal_on_event(e, t->j);
+}
+
+static void journal_group(struct fx *f, bool killed)
+{
+	struct diskbench_run_opts ro = seed_opts(4);
+	struct jtap tap = { NULL, killed };
+	struct diskbench_report *back = NULL;
+	struct diskbench_phase *ph[2];
+	char path[600];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/group.journal", f->dir);
+	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	assert_true(fd >= 0);
+	assert_ok(diskbench_journal_new(&tap.j, fd));
+	ro.event = jtap_event;
+	ro.event_user_data = &tap;
+	start_sim(f, &ro);
+	assert_ok(diskbench_run_add(f->run, rnd(10, 0, "alone")));
+	ph[0] = rnd(50, 0, "reader");
+	ph[1] = rnd(1000000, 100, "writer");
+	assert_ok(diskbench_run_add_group(f->run, ph, 2, "mixed", NULL));
+	run_execute_ok(f->run);
+	if (!killed)
+		assert_string_equal(diskbench_journal_errmsg(tap.j), "");
+	diskbench_journal_free(tap.j);
+	close(fd);
+	assert_ok(diskbench_report_new(&back));
+	if (diskbench_report_read_file(back, DISKBENCH_FORMAT_AUTO, path) != 1)
+		fail_msg("read: %s", diskbench_report_errmsg(back));
+	assert_int_equal(diskbench_report_result_count(back, 0), 3);
+	for (size_t i = 1; i < 3; i++) {
+		const struct diskbench_result *x = diskbench_report_result_get(back, 0, i);
+
+		assert_string_equal(diskbench_result_name(x), i == 1 ? "reader" : "writer");
+		if (killed) {
+			assert_int_equal(diskbench_result_error(x), -EINTR);
+			continue;
+		}
+		assert_int_equal(diskbench_result_error(x), 0);
+		assert_string_equal(cfg(x, "group"), "mixed");
+		assert_string_equal(cfg(x, "ended_by"), i == 1 ? "ops_limit" : "group");
+	}
+	diskbench_report_free(back);
+	assert_int_equal(unlink(path), 0);
+	assert_clean(f);
+}
+
+static void test_journal(void **state)
+{
+	journal_group(*state, false);
+}
+
+static void test_journal_killed(void **state)
+{
+	journal_group(*state, true);
+}
+
 /* ---- the proof: a device of one queue, a real clock ---- */
 
 /* One request at a time, in the order they came (a ticket lock), each
@@ -653,6 +729,8 @@ int main(void)
 		T(test_failure_keeps_all),
 		T(test_keys_carried),
 		T(test_report_html_json),
+		T(test_journal),
+		T(test_journal_killed),
 #undef T
 		cmocka_unit_test(test_reader_latency_rises_under_writer),
 	};
