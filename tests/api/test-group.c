@@ -505,6 +505,49 @@ static void test_report_html_json(void **state)
 	assert_clean(f);
 }
 
+/* A group run by two processes at once (diskbench-mpi's case), merged
+ * phase by phase: the merged results keep the group's keys, the same in
+ * both; the decider's ended_by and the others' "group" too. */
+static void test_merge_across_processes(void **state)
+{
+	struct fx *f = *state;
+	struct diskbench_result *copy[2][2] = { { NULL, NULL }, { NULL, NULL } };
+
+	for (int p = 0; p < 2; p++) {
+		struct diskbench_run_opts ro = seed_opts(21);
+		struct diskbench_phase *ph[2];
+
+		if (p)
+			fx_stop(f);
+		start_sim(f, &ro);
+		ph[0] = rnd(60, 0, "reader");
+		ph[1] = rnd(1000000, 100, "writer");
+		assert_ok(diskbench_run_add_group(f->run, ph, 2, "mixed", NULL));
+		run_execute_ok(f->run);
+		for (size_t i = 0; i < 2; i++)
+			assert_ok(diskbench_result_copy(&copy[i][p], fx_res(f, i)));
+	}
+	for (size_t i = 0; i < 2; i++) {
+		struct diskbench_result *m = NULL;
+		char *msg = NULL;
+
+		if (diskbench_result_merge(&m, copy[i], NULL, 2, &msg))
+			fail_msg("merge: %s", msg);
+		assert_string_equal(cfg(m, "group"), "mixed");
+		assert_string_equal(cfg(m, "group_phases"), "2");
+		assert_string_equal(cfg(m, "group_decider"), "reader");
+		assert_string_equal(cfg(m, "group_ended_by"), "decider");
+		assert_string_equal(cfg(m, "group_seed"), cfg(copy[i][0], "group_seed"));
+		assert_string_equal(cfg(m, "ended_by"), i ? "group" : "ops_limit");
+		assert_string_equal(cfg(m, "merge.inputs"), "2");
+		if (!i)
+			assert_u64_eq(diskbench_result_ops(m), 120);
+		diskbench_result_free(m);
+		diskbench_result_free(copy[i][0]);
+		diskbench_result_free(copy[i][1]);
+	}
+}
+
 /* The journal takes a group's starts before their ends; read back, each
  * result has its group; a run killed while the group ran gives each of
  * its phases a partial result. */
@@ -730,6 +773,7 @@ int main(void)
 		T(test_keys_carried),
 		T(test_report_html_json),
 		T(test_journal),
+		T(test_merge_across_processes),
 		T(test_journal_killed),
 #undef T
 		cmocka_unit_test(test_reader_latency_rises_under_writer),
