@@ -380,7 +380,9 @@ int diskbench__group_execute(struct diskbench__group *g,
 		pthread_mutex_lock(&g->mu);
 		while (!m->ready && !m->ended)
 			wait_a_while(g);
-		failed = !m->ready;
+		/* Ended without a ready point: failed (a phase with nothing
+		 * to do that ended well just goes on to the next). */
+		failed = !m->ready && m->err;
 		if (failed && g->failed < 0)
 			g->failed = (long)k;
 		pthread_mutex_unlock(&g->mu);
@@ -389,6 +391,8 @@ int diskbench__group_execute(struct diskbench__group *g,
 			give_up(g, "phase \"%s\" of group \"%s\" failed", k);
 			break;
 		}
+		if (!m->ready)
+			continue;
 		rc = c->ready(c->arg, k);
 		if (rc < 0) {
 			pthread_mutex_lock(&g->mu);

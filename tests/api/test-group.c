@@ -407,6 +407,37 @@ static void test_failure_keeps_all(void **state)
 	assert_clean(f);
 }
 
+/* The first phase fails while it prepares (the test file cannot be
+ * made): the others never start (no start event, no result), its result
+ * says why, the run stops there. */
+static void test_prepare_failure(void **state)
+{
+	struct fx *f = *state;
+	struct diskbench_run_opts ro = DISKBENCH_RUN_OPTS_INIT;
+	struct events ev = { 0 };
+	struct diskbench_phase *ph[2];
+
+	ro.event = on_event;
+	ro.event_user_data = &ev;
+	start_sim(f, &ro);
+	ph[0] = rnd(100, 0, "reader");
+	ph[1] = rnd(100, 100, "writer");
+	assert_ok(diskbench_run_add_group(f->run, ph, 2, "g", NULL));
+	assert_ok(diskbench_run_add(f->run, rnd(10, 0, "after")));
+	sim_fail(f->s, SIM_CREATE, 1, -ENOSPC);
+	assert_int_equal(diskbench_run_execute(f->run), -ENOSPC);
+	assert_non_null(strstr(diskbench_run_errmsg(f->run), "reader: "));
+	assert_int_equal(diskbench_run_result_count(f->run), 1);
+	assert_int_equal(diskbench_result_error(fx_res(f, 0)), -ENOSPC);
+	assert_u64_eq(diskbench_result_ops(fx_res(f, 0)), 0);
+	assert_string_equal(cfg(fx_res(f, 0), "group_ended_by"), "stopped");
+	assert_int_equal(ev.n, 2);
+	assert_int_equal(ev.type[0], DISKBENCH_RUN_EVENT_PHASE_START);
+	assert_int_equal(ev.type[1], DISKBENCH_RUN_EVENT_PHASE_END);
+	assert_int_equal(ev.index[1], 0);
+	assert_clean(f);
+}
+
 /* The group's keys are configuration: a JSON document and the exchange
  * encoding carry them. */
 static void test_keys_carried(void **state)
@@ -770,6 +801,7 @@ int main(void)
 		T(test_group_among_phases),
 		T(test_cancel),
 		T(test_failure_keeps_all),
+		T(test_prepare_failure),
 		T(test_keys_carried),
 		T(test_report_html_json),
 		T(test_journal),
