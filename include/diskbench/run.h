@@ -1,7 +1,7 @@
 /**
  * @file diskbench/run.h
- * @brief Runs: phases in order against one target, with progress,
- *        cancellation and stop conditions.
+ * @brief Runs: phases in order against one target (or together, in
+ *        groups), with progress, cancellation and stop conditions.
  *
  * A run times each phase with a recorder (one clock read per operation) and
  * keeps one result per phase. A failed operation stops its phase, whose
@@ -21,6 +21,10 @@
  * (since 1.4), as bonnie++ removes it before its -y prompt: the room is
  * free while an event callback waits. Custom phases need nothing, nor does the null
  * engine.
+ *
+ * Phases may also run together: diskbench_run_add_group() adds a group
+ * whose phases start together and stop together, each on a thread of its
+ * own with its own result (since 1.10).
  *
  * @defgroup run Runs
  * @{
