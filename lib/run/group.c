@@ -449,7 +449,8 @@ int diskbench__group_execute(struct diskbench__group *g,
 		struct diskbench__ctx *ctx = g->m[k].ctx;
 
 		if (g->failed >= 0 && (long)k != g->failed && ctx &&
-		    ctx->err == -ECANCELED && !atomic_load(c->run_cancel)) {
+		    ctx->err == -ECANCELED && !ctx->err_op &&
+		    !atomic_load(c->run_cancel)) {
 			snprintf(ctx->err_op_buf, sizeof(ctx->err_op_buf),
 				 "stopped: %s", g->why);
 			ctx->err_op = ctx->err_op_buf;

@@ -162,8 +162,8 @@ struct events {
 	uint32_t type[32];
 	uint32_t index[32];
 	size_t n;
-	bool cancel_at_ready;
-	struct diskbench_run *run;
+	size_t fail_at;          /* the call (from 1) that answers fail_rc */
+	int fail_rc;
 };
 
 static int on_event(const struct diskbench_run_event *e, void *ud)
@@ -173,7 +173,7 @@ static int on_event(const struct diskbench_run_event *e, void *ud)
 	assert_true(x->n < 32);
 	x->type[x->n] = e->type;
 	x->index[x->n++] = e->phase_index;
-	return 0;
+	return x->n == x->fail_at ? x->fail_rc : 0;
 }
 
 /* A reader that decides (200 reads) and a writer of far more: they start
@@ -436,6 +436,61 @@ static void test_prepare_failure(void **state)
 	assert_int_equal(ev.type[1], DISKBENCH_RUN_EVENT_PHASE_END);
 	assert_int_equal(ev.index[1], 0);
 	assert_clean(f);
+}
+
+/* The second phase's start event fails: the first, prepared and waiting,
+ * ends without an operation, its result saying why; the second gets no
+ * result and no end event; the run answers the event's error. Likewise a
+ * ready event. */
+static void test_event_fails(void **state)
+{
+	struct fx *f = *state;
+
+	for (int ready = 0; ready < 2; ready++) {
+		struct diskbench_run_opts ro = DISKBENCH_RUN_OPTS_INIT;
+		struct events ev = { 0 };
+		struct diskbench_phase *ph[2];
+		const struct diskbench_result *r;
+
+		if (ready)
+			fx_stop(f);
+		ro.event = on_event;
+		ro.event_user_data = &ev;
+		if (ready)
+			ro.flags = DISKBENCH_RUN_READY_EVENT;
+		/* start 0, start 1; or start 0, ready 0, start 1, ready 1 */
+		ev.fail_at = ready ? 4 : 2;
+		ev.fail_rc = -EPIPE;
+		start_sim(f, &ro);
+		ph[0] = rnd(100, 0, "r");
+		ph[1] = rnd(100, 100, "w");
+		assert_ok(diskbench_run_add_group(f->run, ph, 2, "g", NULL));
+		assert_int_equal(diskbench_run_execute(f->run), -EPIPE);
+		r = fx_res(f, 0);
+		assert_int_equal(diskbench_result_error(r), -ECANCELED);
+		assert_u64_eq(diskbench_result_ops(r), 0);
+		if (!strstr(diskbench_result_errmsg(r), ready ?
+			    "stopped before its start: the ready event of phase \"w\" of group \"g\" failed" :
+			    "stopped before its start: the start event of phase \"w\" of group \"g\" failed"))
+			fail_msg("r: %s", diskbench_result_errmsg(r));
+		if (ready) {
+			/* w prepared, its ready event failed: its result says so */
+			assert_int_equal(diskbench_run_result_count(f->run), 2);
+			assert_int_equal(diskbench_result_error(fx_res(f, 1)), -EPIPE);
+			assert_non_null(strstr(diskbench_result_errmsg(fx_res(f, 1)),
+					       "the ready event failed"));
+			assert_non_null(strstr(diskbench_run_errmsg(f->run), "w: "));
+			assert_int_equal(ev.n, 6);
+		} else {
+			assert_int_equal(diskbench_run_result_count(f->run), 1);
+			assert_non_null(strstr(diskbench_run_errmsg(f->run),
+					       "w: the start event failed"));
+			assert_int_equal(ev.n, 3);
+			assert_int_equal(ev.type[2], DISKBENCH_RUN_EVENT_PHASE_END);
+			assert_int_equal(ev.index[2], 0);
+		}
+		assert_clean(f);
+	}
 }
 
 /* The group's keys are configuration: a JSON document and the exchange
@@ -802,6 +857,7 @@ int main(void)
 		T(test_cancel),
 		T(test_failure_keeps_all),
 		T(test_prepare_failure),
+		T(test_event_fails),
 		T(test_keys_carried),
 		T(test_report_html_json),
 		T(test_journal),
