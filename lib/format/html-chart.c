@@ -1471,6 +1471,12 @@ static void run_tests_free(struct run_test *rt, size_t n)
 
 /* The strip of tests above the latency panel, each named where its name
  * fits, and a faint line down the panel at each test's start. */
+/* Whether test b started before test a ended (the phases of a group). */
+static bool overlaps(const struct run_test *a, const struct run_test *b)
+{
+	return b->off < a->off + diskbench_result_elapsed_ns(a->res);
+}
+
 static void run_strip(struct diskbench__html_page *pg, const struct tgeo *t,
 		      const struct run_test *rt, size_t n, bool by_phase)
 {
@@ -1497,6 +1503,36 @@ static void run_strip(struct diskbench__html_page *pg, const struct tgeo *t,
 			diskbench__html_esc(o, name);
 			diskbench__out_puts(o, "</title></rect>\n");
 			continue;
+		}
+		{
+			/* Tests that ran together (a group's phases) share
+			 * the strip, a lane each, their names smaller. */
+			size_t s = i, e = i + 1;
+
+			while (s > 0 && overlaps(&rt[s - 1], &rt[s]))
+				s--;
+			while (e < n && overlaps(&rt[e - 1], &rt[e]))
+				e++;
+			if (e - s > 1) {
+				double h = (R_STRIP_BOT - R_STRIP_TOP) / (double)(e - s);
+				double y = R_STRIP_TOP + h * (double)(i - s);
+
+				diskbench__out_printf(o, "<rect class=\"test\" "
+					"x=\"%s\" y=\"%s\" width=\"%s\" height=\"%s\" "
+					"fill=\"%s\"><title>", C(x0), C(y), C(w), C(h),
+					(i - s) % 2 ? "#d5dce6" : "#e8edf3");
+				diskbench__html_esc(o, name);
+				diskbench__out_puts(o, "</title></rect>\n");
+				if (h >= 9 && 0.8 * name_width(name) + 6 <= w) {
+					diskbench__out_printf(o, "<text x=\"%s\" "
+						"y=\"%s\" font-size=\"%s\" "
+						"text-anchor=\"middle\">", C(x0 + w / 2),
+						C(y + h - 2), C(h - 1 < 11 ? h - 1 : 11));
+					diskbench__html_esc(o, name);
+					diskbench__out_puts(o, "</text>\n");
+				}
+				continue;
+			}
 		}
 		diskbench__out_printf(o, "<rect class=\"test\" x=\"%s\" y=\"%s\" "
 			"width=\"%s\" height=\"%s\" fill=\"%s\"><title>",

@@ -210,15 +210,18 @@ static void test_start_stop_together(void **state)
 	assert_int_equal(diskbench_result_error(w), 0);
 	assert_true(diskbench_result_ops(w) > 0);
 	assert_true(diskbench_result_ops(w) < 1000000);
-	/* Together: the clocks start within the threads' wake-up of each
-	 * other (on the shared clock, the requests made meanwhile), and end
-	 * so: under half the reader's time (400 reads of 100 us, and the
-	 * writes between them, 40 to 80 ms). One after the other, the writer
-	 * would start after the reader's end and run for 100 s. */
+	/* Together: each started before the other ended, the clocks
+	 * started within the threads' wake-up of each other and stopped so
+	 * (on the shared clock: the requests made meanwhile, 100 us each; a
+	 * second of it is 10,000 requests, wide for a loaded machine). One
+	 * after the other, the writer would start after the reader's end
+	 * (400 reads, 40 ms at least) and run for 100 s. */
 	assert_true(diskbench_result_elapsed_ns(r) >= 40 * SIM_MS);
+	assert_true(diskbench_result_start_ns(w) < end_ns(r));
+	assert_true(diskbench_result_start_ns(r) < end_ns(w));
 	assert_true(gap(diskbench_result_start_ns(r), diskbench_result_start_ns(w)) <=
-		    diskbench_result_elapsed_ns(r) / 2);
-	assert_true(gap(end_ns(r), end_ns(w)) <= diskbench_result_elapsed_ns(r) / 2);
+		    SIM_S);
+	assert_true(gap(end_ns(r), end_ns(w)) <= SIM_S);
 	assert_string_equal(cfg(r, "ended_by"), "ops_limit");
 	assert_string_equal(cfg(w, "ended_by"), "group");
 	for (size_t i = 0; i < 2; i++) {
@@ -300,7 +303,9 @@ static void test_all_and_time_limit(void **state)
 		assert_string_equal(cfg(x, "group_ended_by"), "time_limit");
 		assert_string_equal(cfg(x, "group_time_limit_ns"), "50000000");
 		assert_true(diskbench_result_elapsed_ns(x) >= 50 * SIM_MS);
-		assert_true(diskbench_result_elapsed_ns(x) <= 75 * SIM_MS);
+		/* its own 50 ms, and what the other did meanwhile on the
+		 * shared clock (a thread descheduled on a loaded machine) */
+		assert_true(diskbench_result_elapsed_ns(x) <= SIM_S);
 	}
 	/* The second group after the first, on the run's clock. */
 	assert_true(diskbench_result_start_ns(fx_res(f, 2)) >= end_ns(fx_res(f, 1)));
