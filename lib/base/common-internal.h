@@ -70,6 +70,7 @@
 #define DISKBENCH__LAST_run_sweep_opts	user_data
 #define DISKBENCH__LAST_compare_opts	rules
 #define DISKBENCH__LAST_load_sweep_opts	arrival
+#define DISKBENCH__LAST_group_opts	flags
 
 /* The number of bytes of struct diskbench_<tag> this library knows. */
 #define DISKBENCH__KNOWN_END(tag) \

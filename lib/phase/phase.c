@@ -59,10 +59,13 @@ const char *diskbench__ended_by(const struct diskbench__ctx *ctx,
 	if (ctx->err)
 		return "stopped";
 	/* A ramp or a steady state: the result's figures are not the
-	 * phase's whole, and its window knows what stopped it. */
+	 * phase's whole, and its window knows what stopped it, unless its
+	 * group did. */
 	if (ctx->steady) {
 		const char *by = diskbench__window_ended_by(ctx);
 
+		if (!by && ctx->group_stopped)
+			return "group";
 		return by ? by : count_key;
 	}
 	if (done)
@@ -74,6 +77,8 @@ const char *diskbench__ended_by(const struct diskbench__ctx *ctx,
 	    (diskbench_result_elapsed_ns(res) >= ctx->stop_time_ns ||
 	     ctx->pace_time_up))
 		return "time_limit";
+	if (ctx->group_stopped)
+		return "group";
 	if (ctx->stop_bytes)
 		return "run_stop_bytes";
 	if (ctx->stop_ops)
@@ -392,8 +397,9 @@ int diskbench__ctx_eintr(struct diskbench__ctx *ctx, uint32_t *tries,
 {
 	/* An engine that says "interrupted" for ever must neither spin
 	 * unheard nor hang the run: cancellation is heard between two tries,
-	 * and the tries are counted. */
-	if (atomic_load_explicit(ctx->cancel, memory_order_relaxed))
+	 * and the tries are counted. A group's stop is heard at the next
+	 * operation. */
+	if (diskbench__ctx_cancelled(ctx))
 		return diskbench__ctx_fail(ctx, -ECANCELED, NULL, NULL, UINT64_MAX);
 	if (++*tries < DISKBENCH_ENGINE_MAX_EINTR)
 		return 0;
@@ -567,7 +573,12 @@ static int wait_until(struct diskbench__ctx *ctx, uint64_t when, uint64_t *now)
 	while (t < when) {
 		uint64_t until = when;
 
-		if (atomic_load_explicit(ctx->cancel, memory_order_relaxed))
+		int c = atomic_load_explicit(ctx->cancel, memory_order_relaxed);
+
+		/* The group stopping ends a paced phase as its time would. */
+		if (c == DISKBENCH__CANCEL_GROUP)
+			return 1;
+		if (c)
 			return diskbench__ctx_fail(ctx, -ECANCELED, NULL, NULL,
 						   UINT64_MAX);
 		if (until - t > PACE_NAP_NS)

@@ -174,7 +174,7 @@ int diskbench__run_workers(struct diskbench__ctx *ctx, unsigned n,
 	/* bonnie++'s pause before the seeks, untimed; cancellation still
 	 * heard. */
 	for (uint64_t slept = 0; !err && slept < settle_ns; slept += POLL_NS) {
-		if (atomic_load(ctx->cancel)) {
+		if (diskbench__ctx_cancelled(ctx)) {
 			err = diskbench__ctx_fail(ctx, -ECANCELED, NULL, NULL, UINT64_MAX);
 			break;
 		}
@@ -223,8 +223,14 @@ int diskbench__run_workers(struct diskbench__ctx *ctx, unsigned n,
 		}
 		if (done == started)
 			break;
-		if (atomic_load(ctx->cancel))
-			atomic_store(&all.stop, 1);
+		{
+			/* A cancel, or the group's stop, passed on as it is
+			 * (a worker that failed stopped them first). */
+			int c = atomic_load(ctx->cancel), zero = 0;
+
+			if (c)
+				atomic_compare_exchange_strong(&all.stop, &zero, c);
+		}
 
 		if (ctx->progress && now >= next_progress && !err &&
 		    !atomic_load(&all.stop)) {
@@ -298,13 +304,13 @@ int diskbench__run_workers(struct diskbench__ctx *ctx, unsigned n,
 		if (wc->err && !ctx->err) {
 			/* A worker stopped by another's failure reports the
 			 * cancellation; the real cause comes first. */
-			if (wc->err != -ECANCELED || atomic_load(ctx->cancel))
+			if (wc->err != -ECANCELED || diskbench__ctx_cancelled(ctx))
 				diskbench__ctx_fail(ctx, wc->err, wc->err_op,
 						    wc->err_path, wc->err_offset);
 		}
 		diskbench_recorder_free(wc->rec);
 	}
-	if (!ctx->err && atomic_load(ctx->cancel))
+	if (!ctx->err && diskbench__ctx_cancelled(ctx))
 		diskbench__ctx_fail(ctx, -ECANCELED, NULL, NULL, UINT64_MAX);
 	if (ctx->pace)
 		ctx->pace->streams = n;

@@ -32,6 +32,7 @@ _Static_assert(offsetof(struct diskbench_run_opts, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_run_event, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_run_sweep_entry, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_run_sweep_opts, sz) == 0, "sz first");
+_Static_assert(offsetof(struct diskbench_group_opts, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_bonnie_suite_opts, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_seq_opts, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_target_opts, sz) == 0, "sz first");
@@ -374,6 +375,27 @@ static void test_layout_bonnie_suite_opts(void **state)
 	assert_offset(diskbench_bonnie_suite_opts, file_chunk_bytes, 72);
 	assert_offset(diskbench_bonnie_suite_opts, files_flags, 76);
 	assert_int_equal(sizeof(struct diskbench_bonnie_suite_opts), 80);
+}
+
+/* 1.10: a group's options, its flag and its bound. */
+static void test_layout_group(void **state)
+{
+	struct diskbench_group_opts o = DISKBENCH_GROUP_OPTS_INIT;
+
+	(void)state;
+	assert_int_equal(o.sz, sizeof(o));
+	assert_int_equal(o.time_limit_ns, 0);
+	assert_int_equal(o.decider, 0);
+	assert_int_equal(o.flags, 0);
+	assert_int_equal(DISKBENCH_GROUP_ALL, 0x01);
+	assert_int_equal(DISKBENCH_GROUP_MAX_PHASES, 64);
+	if (!LP64)
+		skip();
+	assert_offset(diskbench_group_opts, sz, 0);
+	assert_offset(diskbench_group_opts, time_limit_ns, 8);
+	assert_offset(diskbench_group_opts, decider, 16);
+	assert_offset(diskbench_group_opts, flags, 20);
+	assert_int_equal(sizeof(struct diskbench_group_opts), 24);
 }
 
 /* 1.1: the sweep of what killed runs left, its options and entries, and
@@ -1026,6 +1048,7 @@ int main(void)
 		cmocka_unit_test(test_layout_run_opts),
 		cmocka_unit_test(test_layout_run_event),
 		cmocka_unit_test(test_layout_run_sweep),
+		cmocka_unit_test(test_layout_group),
 		cmocka_unit_test(test_layout_bonnie_suite_opts),
 		cmocka_unit_test(test_layout_seq_opts),
 		cmocka_unit_test(test_layout_target_opts),

@@ -54,6 +54,7 @@ static int check_inits()
 	CHECK_INIT(diskbench_stall_rules, DISKBENCH_STALL_RULES_INIT);
 	CHECK_INIT(diskbench_bonnie_suite_opts, DISKBENCH_BONNIE_SUITE_OPTS_INIT);
 	CHECK_INIT(diskbench_compare_opts, DISKBENCH_COMPARE_OPTS_INIT);
+	CHECK_INIT(diskbench_group_opts, DISKBENCH_GROUP_OPTS_INIT);
 	CHECK_INIT(diskbench_engine_ops, DISKBENCH_ENGINE_OPS_INIT);
 	return 0;
 }

@@ -856,6 +856,35 @@ static void bad_target_run(void)
 	    diskbench_run_add_bonnie(run, &bo));
 	assert_int_equal(diskbench_run_phase_count(run), 0);
 
+	/* groups: every check before a phase is looked at */
+	NUL(diskbench_run_add_group, "run",
+	    diskbench_run_add_group(NULL, NULL, 2, NULL, NULL));
+	NUL(diskbench_run_add_group, "phases",
+	    diskbench_run_add_group(run, NULL, 2, NULL, NULL));
+	{
+		struct diskbench_group_opts go = DISKBENCH_GROUP_OPTS_INIT;
+		struct diskbench_phase *gp[2] = { NULL, NULL };
+
+		BAD(diskbench_run_add_group, "a group of 65 phases", "2 to 64",
+		    diskbench_run_add_group(run, gp, 65, NULL, NULL));
+		BAD(diskbench_run_add_group, "a group of 1 phases", "2 to 64",
+		    diskbench_run_add_group(run, gp, 1, NULL, NULL));
+		go.sz = 0;
+		SZ0(diskbench_run_add_group,
+		    diskbench_run_add_group(run, gp, 2, NULL, &go));
+		go.sz = sizeof(go);
+		go.decider = 2;
+		BAD(diskbench_run_add_group, "decider 2", "0 to 1",
+		    diskbench_run_add_group(run, gp, 2, NULL, &go));
+		go.decider = 0;
+		go.flags = 0x100;
+		BAD(diskbench_run_add_group, "flags 0x100", NULL,
+		    diskbench_run_add_group(run, gp, 2, NULL, &go));
+		BAD(diskbench_run_add_group, "phases[0] is NULL", NULL,
+		    diskbench_run_add_group(run, gp, 2, NULL, NULL));
+	}
+	assert_int_equal(diskbench_run_phase_count(run), 0);
+
 	/* a depth the engine cannot take: said at execute, with both */
 	so.queue_depth = 8;
 	so.flags = DISKBENCH_SEQ_WRITE;
@@ -1175,6 +1204,7 @@ static const char *const cannot_fail[] = {
 	"diskbench_pace_opts_init", "diskbench_stall_rules_init",
 	"diskbench_steady_opts_init", "diskbench_shape_opts_init",
 	"diskbench_compare_opts_init", "diskbench_run_event_init",
+	"diskbench_group_opts_init",
 	/* _free(): NULL does nothing */
 	"diskbench_engine_free", "diskbench_hist_free", "diskbench_timeline_free",
 	"diskbench_recorder_free", "diskbench_result_free", "diskbench_phase_free",

@@ -331,6 +331,8 @@ CHECK(diskbench_run_phase_count) { IS_ZERO(diskbench_run_phase_count(NULL)); }
 CHECK(diskbench_run_phase_get) { IS_NULL(diskbench_run_phase_get(NULL, 0)); }
 CHECK(diskbench_run_sweep_opts_init) { diskbench_run_sweep_opts_init(NULL, sizeof(struct diskbench_run_sweep_opts)); }
 CHECK(diskbench_run_sweep) { IS_EINVAL(diskbench_run_sweep(NULL, NULL, NULL)); }
+CHECK(diskbench_group_opts_init) { diskbench_group_opts_init(NULL, sizeof(struct diskbench_group_opts)); }
+CHECK(diskbench_run_add_group) { IS_EINVAL(diskbench_run_add_group(NULL, NULL, 0, NULL, NULL)); }
 
 /* bonnie.h */
 CHECK(diskbench_bonnie_suite_opts_init) { diskbench_bonnie_suite_opts_init(NULL, sizeof(struct diskbench_bonnie_suite_opts)); }
@@ -839,6 +841,7 @@ static struct entry entries[] = {
 	E(diskbench_run_seed), E(diskbench_run_errmsg),
 	E(diskbench_run_phase_count), E(diskbench_run_phase_get),
 	E(diskbench_run_sweep_opts_init), E(diskbench_run_sweep),
+	E(diskbench_group_opts_init), E(diskbench_run_add_group),
 	E(diskbench_bonnie_suite_opts_init), E(diskbench_run_add_bonnie),
 	E(diskbench_report_info_init), E(diskbench_write_opts_init),
 	E(diskbench_report_new), E(diskbench_report_free), E(diskbench_report_add),

@@ -232,6 +232,27 @@ static int use_compare_opts(void *o)
 	return rc;
 }
 
+/* A group of two random phases in a fresh run. */
+static int use_group_opts(void *o)
+{
+	struct diskbench_run *run = NULL;
+	struct diskbench_phase *ph[2] = { NULL, NULL };
+	int rc = diskbench_run_new(&run, target, NULL);
+
+	if (!rc)
+		rc = diskbench_phase_random_new(&ph[0], NULL);
+	if (!rc)
+		rc = diskbench_phase_random_new(&ph[1], NULL);
+	if (!rc)
+		rc = diskbench_run_add_group(run, ph, 2, NULL, o);
+	if (rc) {
+		diskbench_phase_free(ph[0]);
+		diskbench_phase_free(ph[1]);
+	}
+	diskbench_run_free(run);
+	return rc;
+}
+
 static int use_bonnie_suite_opts(void *o)
 {
 	struct diskbench_run *run = NULL;
@@ -361,6 +382,7 @@ INIT_FN(shape_opts)
 INIT_FN(run_sweep_opts)
 INIT_FN(load_sweep_opts)
 INIT_FN(compare_opts)
+INIT_FN(group_opts)
 
 /* ---- each struct's last member, given a valid non-zero value ---- */
 
@@ -406,6 +428,7 @@ SET_LAST(run_sweep_opts, user_data, (void *)&report)
 SET_LAST(load_sweep_opts, arrival, DISKBENCH_LOAD_ARRIVAL_POISSON)
 static const struct diskbench_stall_rules some_rules = DISKBENCH_STALL_RULES_INIT;
 SET_LAST(compare_opts, rules, &some_rules)
+SET_LAST(group_opts, flags, DISKBENCH_GROUP_ALL)
 
 struct opt_case {
 	const char *name;                 /* the struct's tag */
@@ -467,6 +490,7 @@ static const struct opt_case cases[] = {
 	CASE(load_sweep_opts, load_sweep_opts, arrival, init_load_sweep_opts,
 	     prep_load_sweep_opts),
 	CASE(compare_opts, compare_opts, rules, init_compare_opts, NULL),
+	CASE(group_opts, group_opts, flags, init_group_opts, NULL),
 };
 
 /* Structs that start with sz but that the library fills, never reads. */

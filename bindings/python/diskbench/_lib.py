@@ -245,6 +245,11 @@ class RunSweepOpts(Structure):
                 ("user_data", P)]
 
 
+class GroupOpts(Structure):
+    _fields_ = [("sz", size), ("time_limit_ns", u64), ("decider", u32),
+                ("flags", u32)]
+
+
 class RunOpts(Structure):
     _fields_ = [("sz", size), ("progress", PROGRESS_FN),
                 ("progress_user_data", P), ("progress_interval_ns", u64),
@@ -420,6 +425,7 @@ STRUCTS = {
     "diskbench_run_event": RunEvent,
     "diskbench_run_sweep_entry": RunSweepEntry,
     "diskbench_run_sweep_opts": RunSweepOpts,
+    "diskbench_group_opts": GroupOpts,
     "diskbench_report_info": ReportInfo,
     "diskbench_write_opts": WriteOpts,
     "diskbench_stall_rules": StallRules,
@@ -657,6 +663,9 @@ _PROTOTYPES: Tuple[Tuple[Any, ...], ...] = (
     ("run_add", c_int, (P, P)),
     ("bonnie_suite_opts_init", None, (POINTER(BonnieSuiteOpts), size)),
     ("run_add_bonnie", c_int, (P, POINTER(BonnieSuiteOpts))),
+    ("group_opts_init", None, (POINTER(GroupOpts), size)),
+    ("run_add_group", c_int, (P, POINTER(P), size, c_char_p,
+                              POINTER(GroupOpts))),
     ("run_execute", c_int, (P,), B),
     ("run_cancel", None, (P,)),
     ("run_result_count", size, (P,)),

@@ -1184,6 +1184,49 @@ class Run(Closeable):
         check(C.run_load_knee(self._p, cstr(name, "name"), byref(k)),
               "run_load_knee")
         return k.value
+    def add_group(self, *phases: Phase, name: Optional[str] = None,
+                  decider: int = 0, wait_all: bool = False,
+                  time_limit: float = 0) -> None:
+        """Appends phases that run together (diskbench_run_add_group): each
+        on its own thread, prepared in turn, their clocks started at once;
+        when the phase at ``decider`` (its place among ``phases``) ends,
+        the others stop (their ``ended_by`` config says "group"). With
+        ``wait_all`` the group waits for every phase instead;
+        ``time_limit`` (seconds, 0: none) stops them all. ``name``: the
+        group's (None: "group.1", ...). The run owns the phases after."""
+        for ph in phases:
+            if not isinstance(ph, Phase):
+                raise TypeError("a phase must be a Phase, not %s"
+                                % type(ph).__name__)
+            if ph._run is not None:
+                raise DiskbenchValueError(
+                    "this %s was already added to a run: make a phase for "
+                    "each place" % type(ph).__name__)
+        if time_limit < 0:
+            raise DiskbenchValueError("time_limit must be >= 0, not %r"
+                                      % (time_limit,))
+        o = C.GroupOpts()
+        C.group_opts_init(byref(o), sizeof(o))
+        o.time_limit_ns = int(round(time_limit * 1e9))
+        o.decider = decider
+        o.flags = 1 if wait_all else 0  # DISKBENCH_GROUP_ALL
+        arr = (ctypes.c_void_p * max(len(phases), 1))(*[ph._p for ph in phases])
+        gname = cstr(name, "name") if name is not None else None
+        with _lock:
+            if self._ref.busy:  # type: ignore[union-attr]
+                raise DiskbenchError(-_errno.EBUSY,
+                                     "cannot add a group while the run "
+                                     "executes")
+            check(C.run_add_group(self._p, arr, len(phases), gname, byref(o)),
+                  "run_add_group", self._msg)
+            for ph in phases:
+                ref = ph._ref
+                ref.free = None  # type: ignore[union-attr]
+                self._ref.keep.extend(ref.keep)  # type: ignore[union-attr]
+                ref.attach(self._ref)  # type: ignore[union-attr, arg-type]
+        for ph in phases:
+            ph._run = self
+            self._phases.append(ph)
 
     def add_bonnie(self, *, byte_size: int = 0, seeks: int = 0,
                    seekers: int = 0, seek_time: float = 0, files: int = 0,
