@@ -173,6 +173,42 @@ DISKBENCH_API int diskbench_phase_bonnie_new(struct diskbench_phase **out,
 #define DISKBENCH_SEQ_DIRECT   UINT32_C(0x02)
 /** Do not fsync a written file before the phase's clock stops. */
 #define DISKBENCH_SEQ_NO_FSYNC UINT32_C(0x04)
+/**
+ * io_uring: register the test file's descriptor with each thread's ring
+ * for the phase (IORING_REGISTER_FILES), and name it by its index in every
+ * request (IOSQE_FIXED_FILE), as fio's `registerfiles`. On an engine other
+ * than io_uring the run refuses the phase (-ENOTSUP) before it starts,
+ * naming the engine. The result's `uring_registered_files` key says it
+ * was in force. See docs/phases.md, "io_uring options". @since 1.10
+ */
+#define DISKBENCH_SEQ_URING_FILES   UINT32_C(0x08)
+/**
+ * io_uring: register the phase's buffers with each thread's ring
+ * (IORING_REGISTER_BUFFERS) and read and write with READ_FIXED and
+ * WRITE_FIXED, as fio's `fixedbufs`. The buffers (block size times queue
+ * depth) count against RLIMIT_MEMLOCK; a registration the kernel refuses
+ * fails the phase, naming the limit. Key `uring_fixed_buffers`.
+ * @since 1.10
+ */
+#define DISKBENCH_SEQ_URING_BUFFERS UINT32_C(0x10)
+/**
+ * io_uring: each thread of the phase uses a ring set up with
+ * IORING_SETUP_SQPOLL (a kernel thread takes requests from the ring; the
+ * kernel's idle time before it sleeps), as fio's `sqthread_poll`. Key
+ * `uring_sqpoll`. @since 1.10
+ */
+#define DISKBENCH_SEQ_URING_SQPOLL  UINT32_C(0x20)
+/**
+ * io_uring: each thread of the phase uses a ring set up with
+ * IORING_SETUP_IOPOLL (completions polled from the device's poll queues),
+ * as fio's `hipri`. Needs DISKBENCH_SEQ_DIRECT (refused by
+ * diskbench_phase_seq_new() without it) and a block device with poll
+ * queues (its queue/io_poll is 1 in sysfs): elsewhere the phase fails
+ * before its clock starts, saying why (the device and its io_poll). A
+ * written file's closing fsync is then fsync(2), as a polled ring takes
+ * none. Key `uring_iopoll`. @since 1.10
+ */
+#define DISKBENCH_SEQ_URING_IOPOLL  UINT32_C(0x40)
 
 /** Options of the general sequential phase. Zero means the default. */
 struct diskbench_seq_opts {
@@ -224,8 +260,10 @@ diskbench_seq_opts_init(struct diskbench_seq_opts *opts, size_t sz);
  * @param[out] out  the phase; free it with diskbench_phase_free() or hand it
  *                  to diskbench_run_add()
  * @param[in]  opts options, or NULL for the defaults (read the test file)
- * @return 0; -EINVAL for a NULL @p out, unknown flags or a queue depth
- *         over DISKBENCH_ENGINE_MAX_QUEUE_DEPTH; -E2BIG; -ENOMEM
+ * @return 0; -EINVAL for a NULL @p out, unknown flags,
+ *         DISKBENCH_SEQ_URING_IOPOLL without DISKBENCH_SEQ_DIRECT, or a
+ *         queue depth over DISKBENCH_ENGINE_MAX_QUEUE_DEPTH; -E2BIG;
+ *         -ENOMEM
  */
 DISKBENCH_API int diskbench_phase_seq_new(struct diskbench_phase **out,
 					  const struct diskbench_seq_opts *opts);
@@ -265,6 +303,19 @@ struct diskbench_random_opts {
  * still take.
  */
 #define DISKBENCH_RANDOM_DIRECT UINT32_C(0x02)
+/** io_uring: registered file, as DISKBENCH_SEQ_URING_FILES (each
+ *  thread's descriptor with its own ring). @since 1.10 */
+#define DISKBENCH_RANDOM_URING_FILES   UINT32_C(0x08)
+/** io_uring: fixed buffers, as DISKBENCH_SEQ_URING_BUFFERS (each thread's
+ *  buffers with its own ring). @since 1.10 */
+#define DISKBENCH_RANDOM_URING_BUFFERS UINT32_C(0x10)
+/** io_uring: SQPOLL rings, as DISKBENCH_SEQ_URING_SQPOLL (a kernel thread
+ *  per thread of the phase). @since 1.10 */
+#define DISKBENCH_RANDOM_URING_SQPOLL  UINT32_C(0x20)
+/** io_uring: IOPOLL rings, as DISKBENCH_SEQ_URING_IOPOLL; needs
+ *  DISKBENCH_RANDOM_DIRECT (refused by diskbench_phase_random_new()
+ *  without it). @since 1.10 */
+#define DISKBENCH_RANDOM_URING_IOPOLL  UINT32_C(0x40)
 
 /** Initializer for struct diskbench_random_opts: all defaults. */
 #define DISKBENCH_RANDOM_OPTS_INIT \
@@ -294,7 +345,8 @@ diskbench_random_opts_init(struct diskbench_random_opts *opts, size_t sz);
  * @param[in]  opts options, or NULL for the defaults
  * @return 0; -EINVAL for a NULL @p out, write_percent over 100, more than
  *         1024 threads, a queue depth over DISKBENCH_ENGINE_MAX_QUEUE_DEPTH,
- *         or unknown flags; -E2BIG; -ENOMEM
+ *         unknown flags, or DISKBENCH_RANDOM_URING_IOPOLL without
+ *         DISKBENCH_RANDOM_DIRECT; -E2BIG; -ENOMEM
  */
 DISKBENCH_API int diskbench_phase_random_new(struct diskbench_phase **out,
 					     const struct diskbench_random_opts *opts);
