@@ -93,21 +93,21 @@ struct uring_ring {
 	bool cur_pos;             /* the kernel takes offset -1 as "file position" */
 	uint64_t last_tag;        /* of the latest one-at-a-time request */
 	uint32_t inflight;        /* queued, completion not seen yet */
-	/* A phase's io_uring options in force on this ring (opt_begin() to
-	 * opt_end()): which, the registered descriptor, the registered span
-	 * of buffers, and the engine's own ring set aside while one set up
-	 * for the phase (SQPOLL, IOPOLL) is in its place. */
+	/* Completed queued requests not handed back yet: a FIFO of eng->depth
+	 * slots, which is enough as in flight + kept never exceeds the depth. */
+	uint32_t kept, kept_head;
+	/* A phase's io_uring options in force on this ring (uring_opts_begin()
+	 * to opt_end()): which, the registered descriptor, the registered
+	 * span of buffers, and the engine's own ring set aside while one set
+	 * up for the phase (SQPOLL, IOPOLL) is in its place. After the
+	 * members every request uses, so that their layout is as before. */
 	bool opt;
 	bool sqpoll;
-	bool swapped;
 	uint32_t oflags;
 	int ofd;
 	char *obuf;
 	uint64_t obytes;
-	struct io_uring saved;
-	/* Completed queued requests not handed back yet: a FIFO of eng->depth
-	 * slots, which is enough as in flight + kept never exceeds the depth. */
-	uint32_t kept, kept_head;
+	struct io_uring *saved;   /* NULL: the ring is the engine's own */
 	struct diskbench_io *keep[];
 };
 
@@ -451,6 +451,7 @@ static void opt_prep(struct uring_ring *r, struct io_uring_sqe *sqe,
 	}
 	if ((r->oflags & DISKBENCH__URING_BUFFERS) && buf &&
 	    (const char *)buf >= r->obuf &&
+	    (uint64_t)((const char *)buf - r->obuf) <= r->obytes &&
 	    len <= r->obytes - (uint64_t)((const char *)buf - r->obuf)) {
 		sqe->opcode = sqe->opcode == IORING_OP_WRITE
 				      ? IORING_OP_WRITE_FIXED : IORING_OP_READ_FIXED;
@@ -516,17 +517,19 @@ static int opt_poll_queues(int fd, char *why, size_t len)
 static void opt_end(struct uring_ring *r)
 {
 	ring_drain(r);
-	if (r->swapped) {
+	if (r->saved) {
 		/* The phase's ring goes, and its registrations with it. */
 		io_uring_queue_exit(&r->ring);
-		r->ring = r->saved;
+		r->ring = *r->saved;
+		free(r->saved);
+		r->saved = NULL;
 	} else {
 		if (r->oflags & DISKBENCH__URING_FILES)
 			io_uring_unregister_files(&r->ring);
 		if (r->oflags & DISKBENCH__URING_BUFFERS)
 			io_uring_unregister_buffers(&r->ring);
 	}
-	r->opt = r->sqpoll = r->swapped = false;
+	r->opt = r->sqpoll = false;
 	r->oflags = 0;
 	r->ofd = -1;
 	r->obuf = NULL;
@@ -610,6 +613,15 @@ static int uring_opts_begin(const struct diskbench__uring_use *u, char *why,
 		struct io_uring_params p;
 		struct io_uring nr;
 		unsigned setup = 0;
+		struct io_uring *saved = malloc(sizeof(*saved));
+
+		if (!saved) {
+			snprintf(why, len, "io_uring: no memory for a ring");
+			r->opt = false;
+			r->oflags = 0;
+			r->ofd = -1;
+			return -ENOMEM;
+		}
 
 		if (fl & DISKBENCH__URING_SQPOLL)
 			setup |= IORING_SETUP_SQPOLL;
@@ -633,14 +645,15 @@ static int uring_opts_begin(const struct diskbench__uring_use *u, char *why,
 					 ? " | " : "",
 				 setup & IORING_SETUP_IOPOLL ? "IORING_SETUP_IOPOLL" : "",
 				 diskbench_strerror(err));
+			free(saved);
 			r->opt = false;
 			r->oflags = 0;
 			r->ofd = -1;
 			return err;
 		}
-		r->saved = r->ring;
+		*saved = r->ring;
+		r->saved = saved;
 		r->ring = nr;
-		r->swapped = true;
 		r->sqpoll = fl & DISKBENCH__URING_SQPOLL;
 	}
 	if (fl & DISKBENCH__URING_FILES) {

@@ -617,7 +617,7 @@ static void read_all(struct fixture *f, int64_t h, unsigned char *buf)
 static void test_engine_io_uring_opts_fixed(void **state)
 {
 	struct fixture *f = *state;
-	unsigned char *want = malloc(TOTAL), *buf, *zero = calloc(1, TOTAL);
+	unsigned char *want = malloc(TOTAL), *big, *buf, *zero = calloc(1, TOTAL);
 	char why[512];
 	int64_t h, h2;
 
@@ -626,10 +626,13 @@ static void test_engine_io_uring_opts_fixed(void **state)
 	make_file(f, TOTAL, 7);
 	fill(want, TOTAL, 7);
 	h = open_file(f, DISKBENCH_OPEN_READ);
-	buf = mmap(NULL, TOTAL, PROT_READ | PROT_WRITE,
+	/* The registered span in the middle of three: requests into the
+	 * others (below it, past its end) are plain ones. */
+	big = mmap(NULL, 3 * TOTAL, PROT_READ | PROT_WRITE,
 		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	assert_true(buf != MAP_FAILED);
-	memset(buf, 1, TOTAL);  /* pages of its own, pinned by the kernel */
+	assert_true(big != MAP_FAILED);
+	buf = big + TOTAL;
+	memset(big, 1, 3 * TOTAL);  /* pages of their own, pinned by the kernel */
 	assert_int_equal(opts_begin(f, DISKBENCH__URING_FILES |
 				    DISKBENCH__URING_BUFFERS, h, buf, TOTAL,
 				    why, sizeof(why)), 0);
@@ -646,6 +649,16 @@ static void test_engine_io_uring_opts_fixed(void **state)
 	assert_int_equal(f->e->ops.read(h, buf, BLOCK, 0, f->e->user_data),
 			 BLOCK);
 	assert_memory_equal(buf, zero, TOTAL);
+	assert_int_equal(f->e->ops.read(h, big, BLOCK, 0, f->e->user_data),
+			 BLOCK);
+	assert_memory_equal(big, want, BLOCK);
+	assert_int_equal(f->e->ops.read(h, big + 2 * TOTAL + BLOCK, BLOCK, 0,
+					f->e->user_data), BLOCK);
+	assert_memory_equal(big + 2 * TOTAL + BLOCK, want, BLOCK);
+	/* Straddling the span's end: plain too. */
+	assert_int_equal(f->e->ops.read(h, buf + TOTAL - BLOCK / 2, BLOCK, 0,
+					f->e->user_data), BLOCK);
+	assert_memory_equal(buf + TOTAL - BLOCK / 2, want, BLOCK);
 	f->e->uring_end(f->e->user_data);
 	/* Undone: by descriptor (closed: EBADF), then a new one, into buf. */
 	assert_int_equal(f->e->ops.read(h, buf, BLOCK, 0, f->e->user_data),
@@ -656,7 +669,7 @@ static void test_engine_io_uring_opts_fixed(void **state)
 	/* A second end does nothing. */
 	f->e->uring_end(f->e->user_data);
 	assert_int_equal(diskbench__engine_close(f->e, h2), 0);
-	munmap(buf, TOTAL);
+	munmap(big, 3 * TOTAL);
 	free(want);
 	free(zero);
 }
