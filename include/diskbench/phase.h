@@ -225,6 +225,42 @@ enum diskbench_distribution {
 #define DISKBENCH_SEQ_DIRECT   UINT32_C(0x02)
 /** Do not fsync a written file before the phase's clock stops. */
 #define DISKBENCH_SEQ_NO_FSYNC UINT32_C(0x04)
+/**
+ * io_uring: register the test file's descriptor with each thread's ring
+ * for the phase (IORING_REGISTER_FILES), and name it by its index in every
+ * request (IOSQE_FIXED_FILE), as fio's `registerfiles`. On an engine other
+ * than io_uring the run refuses the phase (-ENOTSUP) before it starts,
+ * naming the engine. The result's `uring_registered_files` key says it
+ * was in force. See docs/phases.md, "io_uring options". @since 1.10
+ */
+#define DISKBENCH_SEQ_URING_FILES   UINT32_C(0x08)
+/**
+ * io_uring: register the phase's buffers with each thread's ring
+ * (IORING_REGISTER_BUFFERS) and read and write with READ_FIXED and
+ * WRITE_FIXED, as fio's `fixedbufs`. The buffers (block size times queue
+ * depth) count against RLIMIT_MEMLOCK; a registration the kernel refuses
+ * fails the phase, naming the limit. Key `uring_fixed_buffers`.
+ * @since 1.10
+ */
+#define DISKBENCH_SEQ_URING_BUFFERS UINT32_C(0x10)
+/**
+ * io_uring: each thread of the phase uses a ring set up with
+ * IORING_SETUP_SQPOLL (a kernel thread takes requests from the ring; the
+ * kernel's idle time before it sleeps), as fio's `sqthread_poll`. Key
+ * `uring_sqpoll`. @since 1.10
+ */
+#define DISKBENCH_SEQ_URING_SQPOLL  UINT32_C(0x20)
+/**
+ * io_uring: each thread of the phase uses a ring set up with
+ * IORING_SETUP_IOPOLL (completions polled from the device's poll queues),
+ * as fio's `hipri`. Needs DISKBENCH_SEQ_DIRECT (refused by
+ * diskbench_phase_seq_new() without it) and a block device with poll
+ * queues (its queue/io_poll is 1 in sysfs): elsewhere the phase fails
+ * before its clock starts, saying why (the device and its io_poll). A
+ * written file's closing fsync is then fsync(2), as a polled ring takes
+ * none. Key `uring_iopoll`. @since 1.10
+ */
+#define DISKBENCH_SEQ_URING_IOPOLL  UINT32_C(0x40)
 
 /** Options of the general sequential phase. Zero means the default. */
 struct diskbench_seq_opts {
@@ -295,9 +331,10 @@ diskbench_seq_opts_init(struct diskbench_seq_opts *opts, size_t sz);
  * @param[out] out  the phase; free it with diskbench_phase_free() or hand it
  *                  to diskbench_run_add()
  * @param[in]  opts options, or NULL for the defaults (read the test file)
- * @return 0; -EINVAL for a NULL @p out, unknown flags, a queue depth
- *         over DISKBENCH_ENGINE_MAX_QUEUE_DEPTH, a write_percent over 100
- *         or with DISKBENCH_SEQ_WRITE, a block_mix with a block_bytes, of
+ * @return 0; -EINVAL for a NULL @p out, unknown flags,
+ *         DISKBENCH_SEQ_URING_IOPOLL without DISKBENCH_SEQ_DIRECT, a queue
+ *         depth over DISKBENCH_ENGINE_MAX_QUEUE_DEPTH, a write_percent over
+ *         100 or with DISKBENCH_SEQ_WRITE, a block_mix with a block_bytes, of
  *         more than DISKBENCH_BLOCK_MIX_MAX sizes, NULL with a count or set
  *         without one, or with a size of 0 or over
  *         DISKBENCH_BLOCK_MIX_MAX_BYTES, a weight of 0 or a reserved not
@@ -359,6 +396,19 @@ struct diskbench_random_opts {
  * still take.
  */
 #define DISKBENCH_RANDOM_DIRECT UINT32_C(0x02)
+/** io_uring: registered file, as DISKBENCH_SEQ_URING_FILES (each
+ *  thread's descriptor with its own ring). @since 1.10 */
+#define DISKBENCH_RANDOM_URING_FILES   UINT32_C(0x08)
+/** io_uring: fixed buffers, as DISKBENCH_SEQ_URING_BUFFERS (each thread's
+ *  buffers with its own ring). @since 1.10 */
+#define DISKBENCH_RANDOM_URING_BUFFERS UINT32_C(0x10)
+/** io_uring: SQPOLL rings, as DISKBENCH_SEQ_URING_SQPOLL (a kernel thread
+ *  per thread of the phase). @since 1.10 */
+#define DISKBENCH_RANDOM_URING_SQPOLL  UINT32_C(0x20)
+/** io_uring: IOPOLL rings, as DISKBENCH_SEQ_URING_IOPOLL; needs
+ *  DISKBENCH_RANDOM_DIRECT (refused by diskbench_phase_random_new()
+ *  without it). @since 1.10 */
+#define DISKBENCH_RANDOM_URING_IOPOLL  UINT32_C(0x40)
 
 /** Initializer for struct diskbench_random_opts: all defaults. */
 #define DISKBENCH_RANDOM_OPTS_INIT \
@@ -392,9 +442,10 @@ diskbench_random_opts_init(struct diskbench_random_opts *opts, size_t sz);
  * @param[in]  opts options, or NULL for the defaults
  * @return 0; -EINVAL for a NULL @p out, write_percent over 100, more than
  *         1024 threads, a queue depth over DISKBENCH_ENGINE_MAX_QUEUE_DEPTH,
- *         unknown flags, an unknown distribution or a parameter out of its
- *         range (enum diskbench_distribution), a block_mix refused as
- *         diskbench_phase_seq_new() refuses one; -E2BIG; -ENOMEM
+ *         unknown flags, DISKBENCH_RANDOM_URING_IOPOLL without
+ *         DISKBENCH_RANDOM_DIRECT, an unknown distribution or a parameter
+ *         out of its range (enum diskbench_distribution), a block_mix
+ *         refused as diskbench_phase_seq_new() refuses one; -E2BIG; -ENOMEM
  */
 DISKBENCH_API int diskbench_phase_random_new(struct diskbench_phase **out,
 					     const struct diskbench_random_opts *opts);

@@ -3,12 +3,31 @@
 
 #include <dirent.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include <diskbench/engine.h>
 #include <diskbench/sys/engine.h>
 
 #include "base/clock-internal.h"
+
+/* A phase's io_uring options (DISKBENCH_SEQ_URING_* and
+ * DISKBENCH_RANDOM_URING_*, shifted down by DISKBENCH__URING_SHIFT). */
+#define DISKBENCH__URING_SHIFT    3
+#define DISKBENCH__URING_FILES    UINT32_C(0x01)  /* the handle registered */
+#define DISKBENCH__URING_BUFFERS  UINT32_C(0x02)  /* the buffers registered */
+#define DISKBENCH__URING_SQPOLL   UINT32_C(0x04)  /* IORING_SETUP_SQPOLL */
+#define DISKBENCH__URING_IOPOLL   UINT32_C(0x08)  /* IORING_SETUP_IOPOLL */
+#define DISKBENCH__URING_ALL      UINT32_C(0x0f)
+
+/* What a thread of a phase asks of its ring: the options, the one handle
+ * its requests use, and the one span of memory all its buffers are in. */
+struct diskbench__uring_use {
+	uint32_t flags;      /* DISKBENCH__URING_* */
+	int64_t handle;
+	void *buf;
+	uint64_t buf_bytes;
+};
 
 struct diskbench_engine {
 	/* Every member set: the caller's, or the sync engine's in its place;
@@ -35,6 +54,15 @@ struct diskbench_engine {
 	 * The io_uring engine's own, not in the public table. */
 	int (*reap_until)(struct diskbench_io **done, uint32_t max,
 			  uint64_t deadline_ns, void *user_data);
+	/* A phase's io_uring options on the calling thread's ring, from
+	 * before its clock starts to after its last call (the io_uring
+	 * engine's own; NULL: the engine has none, and a phase asking for
+	 * them is refused). uring_begin: 0, or a negative errno with the
+	 * reason in why; uring_end undoes a begin that succeeded on this
+	 * thread (nothing otherwise). */
+	int (*uring_begin)(const struct diskbench__uring_use *u, char *why,
+			   size_t len, void *user_data);
+	void (*uring_end)(void *user_data);
 };
 
 /*

@@ -17,6 +17,10 @@
 #include "phase/shape-internal.h"
 #include "base/error-internal.h"
 
+#define RANDOM_FLAGS (DISKBENCH_RANDOM_DIRECT | DISKBENCH_RANDOM_URING_FILES | \
+		      DISKBENCH_RANDOM_URING_BUFFERS | \
+		      DISKBENCH_RANDOM_URING_SQPOLL | DISKBENCH_RANDOM_URING_IOPOLL)
+
 struct rnd {
 	struct diskbench_target *t;
 	const char *path;
@@ -25,6 +29,7 @@ struct rnd {
 	uint32_t write_percent;
 	uint32_t depth;
 	uint32_t oflags;
+	uint32_t uring;       /* io_uring options, DISKBENCH__URING_* */
 	uint64_t *ops;        /* per thread */
 	uint32_t *seeds;      /* per thread */
 	/* shaped: the offsets' distribution, the sizes' mix (NULL: none),
@@ -135,6 +140,13 @@ static int random_worker(struct diskbench__worker *w)
 		free(bufs);
 		return diskbench__ctx_fail(ctx, err, op, R->path, UINT64_MAX);
 	}
+	err = diskbench__stream_uring_begin(&s.st, R->uring, bufs,
+					    R->block * R->depth);
+	if (err) {
+		diskbench__engine_close(e, s.st.h);
+		free(bufs);
+		return err;
+	}
 	err = diskbench__worker_wait_go(w);
 	if (!err)
 		err = diskbench__ctx_begin(ctx);
@@ -146,6 +158,7 @@ static int random_worker(struct diskbench__worker *w)
 		diskbench__worker_stop_all(w);
 	/* Writes reach the device inside the phase's time. */
 	cerr = diskbench__ctx_sync_close(ctx, s.st.h, s.wrote, R->path);
+	diskbench__stream_uring_end(&s.st, R->uring);
 	if (!err)
 		err = cerr;
 	if (ctx->rec->begun)
@@ -165,6 +178,7 @@ struct random_phase {
 	bool direct;
 	struct diskbench__mix mix;   /* n 0: none */
 	double dist_param, dist_centre;   /* defaults resolved */
+	uint32_t uring;       /* io_uring options, DISKBENCH__URING_* */
 	/* resolved against the target */
 	uint64_t block;       /* bytes per request (the mix's smallest) and
 				 offset alignment */
@@ -204,6 +218,7 @@ static int run_random(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 	R.write_percent = o->write_percent;
 	R.depth = rp->depth;
 	R.oflags = rp->direct ? DISKBENCH_OPEN_DIRECT : 0;
+	R.uring = rp->uring;
 	if (!R.blocks)
 		return diskbench__ctx_fail(ctx, -EINVAL,
 			"check block size against the file size", t->dir, UINT64_MAX);
@@ -306,6 +321,7 @@ static void describe_random(const struct diskbench_phase *p,
 	diskbench__cfg_u64(c, "queue_depth", rp->depth);
 	diskbench__cfg_u64(c, "threads", rp->threads);
 	diskbench__cfg_bool(c, "direct", rp->direct);
+	diskbench__uring_describe(c, rp->uring);
 	/* A thread fsyncs its descriptor only if it wrote through it: with
 	 * few requests a thread may draw reads only, or none at all. */
 	diskbench__cfg_str(c, "fsync", o->write_percent
@@ -322,7 +338,14 @@ static void describe_random(const struct diskbench_phase *p,
 				"ops_limit"));
 }
 
+static int check_random(const struct diskbench_phase *p,
+			const struct diskbench_engine *e, char *why, size_t len)
+{
+	return diskbench__uring_check(random_of(p)->uring, e, why, len);
+}
+
 static const struct diskbench__phase_class random_class = {
+	.check = check_random,
 	.resolve = resolve_random,
 	.run = run_random,
 	.describe = describe_random,
@@ -355,10 +378,16 @@ static int diskbench_phase_random_new__impl(struct diskbench_phase **out,
 			" is over %" PRIu32 ", the most any engine takes "
 			"(DISKBENCH_ENGINE_MAX_QUEUE_DEPTH)", o.queue_depth,
 			DISKBENCH_ENGINE_MAX_QUEUE_DEPTH);
-	if (o.flags & ~DISKBENCH_RANDOM_DIRECT)
+	if (o.flags & ~RANDOM_FLAGS)
 		return diskbench__error_fail(-EINVAL,
 			"flags 0x%x: unknown bits 0x%x", o.flags,
-			o.flags & ~DISKBENCH_RANDOM_DIRECT);
+			o.flags & ~RANDOM_FLAGS);
+	if ((o.flags & DISKBENCH_RANDOM_URING_IOPOLL) &&
+	    !(o.flags & DISKBENCH_RANDOM_DIRECT))
+		return diskbench__error_fail(-EINVAL,
+			"flags 0x%x: DISKBENCH_RANDOM_URING_IOPOLL without "
+			"DISKBENCH_RANDOM_DIRECT (io_uring polls O_DIRECT "
+			"requests only)", o.flags);
 	if (o.block_mix_count && o.block_bytes)
 		return diskbench__error_fail(-EINVAL,
 			"block_bytes %" PRIu64 " with a block_mix: one or the "
@@ -382,6 +411,7 @@ static int diskbench_phase_random_new__impl(struct diskbench_phase **out,
 		rp->depth = o.queue_depth ? o.queue_depth : 1;
 		rp->threads = o.threads ? o.threads : 1;
 		rp->direct = o.flags & DISKBENCH_RANDOM_DIRECT;
+		rp->uring = diskbench__uring_of(o.flags);
 	}
 	return diskbench__phase_make(out,
 				     diskbench_phase_kind_name(DISKBENCH_PHASE_RANDOM_IO),

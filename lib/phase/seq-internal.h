@@ -6,6 +6,7 @@
 
 #include "phase/phase-internal.h"
 #include "phase/workers-internal.h"
+#include "engine/engine-internal.h"
 #include "phase/shape-internal.h"
 
 /*
@@ -40,6 +41,28 @@ int diskbench__stream_sync(struct diskbench__stream *s, void *buf);
  * idle time; think time needs a depth of 1 (refused, -EINVAL). */
 int diskbench__stream_queued(struct diskbench__stream *s, char *bufs,
 			     uint32_t depth);
+
+/* A phase's io_uring options (DISKBENCH__URING_*) from its flags: the
+ * DISKBENCH_SEQ_URING_* and DISKBENCH_RANDOM_URING_* bits, which are the
+ * same. */
+static inline uint32_t diskbench__uring_of(uint32_t flags)
+{
+	return (flags >> DISKBENCH__URING_SHIFT) & DISKBENCH__URING_ALL;
+}
+
+/* The class's check: a phase with io_uring options on an engine without
+ * them is refused before the run makes anything. */
+int diskbench__uring_check(uint32_t uflags, const struct diskbench_engine *e,
+			   char *why, size_t len);
+/* On the stream's thread, its handle open and its buffers (bytes in all,
+ * from bufs) made, before its clock starts: the options in force on the
+ * thread's ring, or the phase failed with the engine's reason. */
+int diskbench__stream_uring_begin(struct diskbench__stream *s, uint32_t uflags,
+				  char *bufs, uint64_t bytes);
+/* After the stream's last engine call (its close): the ring as before. */
+void diskbench__stream_uring_end(struct diskbench__stream *s, uint32_t uflags);
+/* The result's keys: those in force, each only when asked. */
+void diskbench__uring_describe(struct diskbench__cfg *c, uint32_t uflags);
 
 /* After an operation of a stream: as diskbench__worker_after_op() on a
  * worker thread, else as diskbench__ctx_after_op(). */

@@ -4,7 +4,9 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <diskbench/engine.h>
 #include <diskbench/phase.h>
@@ -13,7 +15,10 @@
 #include "phase/seq-internal.h"
 #include "base/error-internal.h"
 
-#define SEQ_FLAGS (DISKBENCH_SEQ_WRITE | DISKBENCH_SEQ_DIRECT | DISKBENCH_SEQ_NO_FSYNC)
+#define SEQ_URING_FLAGS (DISKBENCH_SEQ_URING_FILES | DISKBENCH_SEQ_URING_BUFFERS | \
+			 DISKBENCH_SEQ_URING_SQPOLL | DISKBENCH_SEQ_URING_IOPOLL)
+#define SEQ_FLAGS (DISKBENCH_SEQ_WRITE | DISKBENCH_SEQ_DIRECT | \
+		   DISKBENCH_SEQ_NO_FSYNC | SEQ_URING_FLAGS)
 
 struct seq {
 	struct diskbench__stream st;
@@ -573,6 +578,74 @@ int diskbench__stream_queued(struct diskbench__stream *s, char *bufs,
 	return stream_queued(s, bufs, depth, true);
 }
 
+/* ---- io_uring options (the sequential and random phases') ---- */
+
+/* Their names, in DISKBENCH__URING_* bit order, for messages. */
+static const char *const uring_names[] = {
+	"registered files", "fixed buffers", "SQPOLL", "IOPOLL",
+};
+
+int diskbench__uring_check(uint32_t uflags, const struct diskbench_engine *e,
+			   char *why, size_t len)
+{
+	char names[80] = "";
+
+	if (!uflags || e->uring_begin)
+		return 0;
+	for (unsigned i = 0; i < 4; i++)
+		if (uflags & (1u << i)) {
+			if (names[0])
+				strcat(names, ", ");
+			strcat(names, uring_names[i]);
+		}
+	snprintf(why, len, "io_uring options (%s) need the io_uring engine; "
+		 "engine \"%s\" has none", names, e->name);
+	return -ENOTSUP;
+}
+
+int diskbench__stream_uring_begin(struct diskbench__stream *s, uint32_t uflags,
+				  char *bufs, uint64_t bytes)
+{
+	const struct diskbench_engine *e = s->ctx->engine;
+	struct diskbench__uring_use u = { .flags = uflags, .handle = s->h,
+					  .buf = bufs, .buf_bytes = bytes };
+	char why[512];
+	int err;
+
+	if (!uflags)
+		return 0;
+	/* The run's check refused an engine without them. */
+	if (!e->uring_begin)
+		return diskbench__ctx_failf(s->ctx, -ENOTSUP, s->path, UINT64_MAX,
+			"engine \"%s\" has no io_uring options, for", e->name);
+	why[0] = '\0';
+	err = e->uring_begin(&u, why, sizeof(why), e->user_data);
+	if (err)
+		return diskbench__ctx_failf(s->ctx, err, s->path, UINT64_MAX,
+					    "%s, for", why);
+	return 0;
+}
+
+void diskbench__stream_uring_end(struct diskbench__stream *s, uint32_t uflags)
+{
+	const struct diskbench_engine *e = s->ctx->engine;
+
+	if (uflags && e->uring_end)
+		e->uring_end(e->user_data);
+}
+
+void diskbench__uring_describe(struct diskbench__cfg *c, uint32_t uflags)
+{
+	if (uflags & DISKBENCH__URING_FILES)
+		diskbench__cfg_bool(c, "uring_registered_files", true);
+	if (uflags & DISKBENCH__URING_BUFFERS)
+		diskbench__cfg_bool(c, "uring_fixed_buffers", true);
+	if (uflags & DISKBENCH__URING_SQPOLL)
+		diskbench__cfg_bool(c, "uring_sqpoll", true);
+	if (uflags & DISKBENCH__URING_IOPOLL)
+		diskbench__cfg_bool(c, "uring_iopoll", true);
+}
+
 /*
  * The phase's own: the options as asked, and what they come to on the
  * target (resolved once per run, before anything reads them).
@@ -584,6 +657,7 @@ struct seq_phase {
 	bool direct;
 	bool fsync;           /* a write's closing fsync, timed */
 	struct diskbench__mix mix;   /* n 0: none */
+	uint32_t uring;       /* io_uring options, DISKBENCH__URING_* */
 	/* resolved against the target */
 	uint64_t block;       /* bytes per request */
 	uint64_t total;       /* bytes to move, or the extent to go round */
@@ -682,7 +756,10 @@ static int run_seq(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 	}
 	s.st.path = t->test_path;
 
-	err = diskbench__ctx_begin(ctx);
+	err = diskbench__stream_uring_begin(&s.st, sp->uring, bufs,
+					    s.st.block * depth);
+	if (!err)
+		err = diskbench__ctx_begin(ctx);
 	if (!err)
 		err = depth > 1 && ctx->engine->queued
 			      ? diskbench__stream_queued(&s.st, bufs, depth)
@@ -694,6 +771,7 @@ static int run_seq(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 	/* A mix fsyncs if it wrote, as a write phase does. */
 	cerr = diskbench__ctx_sync_close(ctx, s.st.h, sp->fsync ||
 		(s.wrote && !(sp->o.flags & DISKBENCH_SEQ_NO_FSYNC)), s.st.path);
+	diskbench__stream_uring_end(&s.st, sp->uring);
 	eerr = diskbench_recorder_end(ctx->rec, diskbench__engine_now(ctx->engine));
 	free(bufs);
 	if (!err)
@@ -721,6 +799,7 @@ static void describe_seq(const struct diskbench_phase *p,
 			   : sp->o.write_percent &&
 				     !(sp->o.flags & DISKBENCH_SEQ_NO_FSYNC)
 			   ? "at the end, timed, if it wrote" : "none");
+	diskbench__uring_describe(c, sp->uring);
 	if (sp->o.time_limit_ns)
 		diskbench__cfg_u64(c, "time_limit_ns", sp->o.time_limit_ns);
 	if (ctx->planned_ops == UINT64_MAX)
@@ -740,7 +819,14 @@ static uint64_t seq_test_file(const struct diskbench_phase *p,
 	return seq_of(p)->total;
 }
 
+static int check_seq(const struct diskbench_phase *p,
+		     const struct diskbench_engine *e, char *why, size_t len)
+{
+	return diskbench__uring_check(seq_of(p)->uring, e, why, len);
+}
+
 static const struct diskbench__phase_class seq_class = {
+	.check = check_seq,
 	.resolve = resolve_seq,
 	.run = run_seq,
 	.describe = describe_seq,
@@ -771,6 +857,12 @@ static int diskbench_phase_seq_new__impl(struct diskbench_phase **out,
 			" is over %" PRIu32 ", the most any engine takes "
 			"(DISKBENCH_ENGINE_MAX_QUEUE_DEPTH)", o.queue_depth,
 			DISKBENCH_ENGINE_MAX_QUEUE_DEPTH);
+	if ((o.flags & DISKBENCH_SEQ_URING_IOPOLL) &&
+	    !(o.flags & DISKBENCH_SEQ_DIRECT))
+		return diskbench__error_fail(-EINVAL,
+			"flags 0x%x: DISKBENCH_SEQ_URING_IOPOLL without "
+			"DISKBENCH_SEQ_DIRECT (io_uring polls O_DIRECT requests "
+			"only)", o.flags);
 	if (o.write_percent > 100)
 		return diskbench__error_fail(-EINVAL,
 			"write_percent %" PRIu32 " is over 100", o.write_percent);
@@ -791,6 +883,7 @@ static int diskbench_phase_seq_new__impl(struct diskbench_phase **out,
 		/* The copy: the caller's array may go. */
 		o.block_mix = mix.n ? sp->mix.size : NULL;
 		sp->o = o;
+		sp->uring = diskbench__uring_of(o.flags);
 		sp->depth = o.queue_depth ? o.queue_depth : 1;
 		sp->write = o.flags & DISKBENCH_SEQ_WRITE;
 		sp->direct = o.flags & DISKBENCH_SEQ_DIRECT;

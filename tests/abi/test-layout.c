@@ -54,6 +54,16 @@ _Static_assert(offsetof(struct diskbench_load_sweep_opts, sz) == 0, "sz first");
  * flag had its own name, still get O_DIRECT. */
 _Static_assert(DISKBENCH_RANDOM_DIRECT == DISKBENCH_SEQ_DIRECT,
 	       "random phases keep taking DISKBENCH_SEQ_DIRECT");
+/* The io_uring options (1.10): the same bits in both phases, pinned. */
+_Static_assert(DISKBENCH_SEQ_URING_FILES == 0x08 &&
+	       DISKBENCH_SEQ_URING_BUFFERS == 0x10 &&
+	       DISKBENCH_SEQ_URING_SQPOLL == 0x20 &&
+	       DISKBENCH_SEQ_URING_IOPOLL == 0x40, "seq io_uring flags");
+_Static_assert(DISKBENCH_RANDOM_URING_FILES == DISKBENCH_SEQ_URING_FILES &&
+	       DISKBENCH_RANDOM_URING_BUFFERS == DISKBENCH_SEQ_URING_BUFFERS &&
+	       DISKBENCH_RANDOM_URING_SQPOLL == DISKBENCH_SEQ_URING_SQPOLL &&
+	       DISKBENCH_RANDOM_URING_IOPOLL == DISKBENCH_SEQ_URING_IOPOLL,
+	       "random io_uring flags");
 
 #define LP64 (sizeof(void *) == 8 && sizeof(long) == 8 && \
 	      _Alignof(uint64_t) == 8)

@@ -6,8 +6,8 @@ import ctypes
 import errno as _errno
 import threading
 from ctypes import byref, sizeof
-from typing import (Any, Callable, List, NamedTuple, Optional, Sequence,
-                    Tuple)
+from typing import (Any, Callable, Iterable, List, NamedTuple, Optional,
+                    Sequence, Tuple)
 
 from . import _lib as C
 from ._common import (Closeable, DiskbenchError, DiskbenchValueError, PathArg,
@@ -359,6 +359,29 @@ class BonniePhase(Phase):
         return [cls(k, **opts) for k in _BIG_FILE_KINDS]
 
 
+# The io_uring options' names (SeqPhase, RandomPhase: ``uring=``), each
+# the result's key with "uring_" before it.
+URING_OPTIONS = ("registered_files", "fixed_buffers", "sqpoll", "iopoll")
+
+
+def _uring_flags(uring: Iterable[str]) -> int:
+    """The DISKBENCH_SEQ_URING_* (= DISKBENCH_RANDOM_URING_*) bits of the
+    names in ``uring``."""
+    if isinstance(uring, str):
+        raise TypeError("uring must be a list of names among %s, not a str"
+                        % ", ".join(URING_OPTIONS))
+    bits = {"registered_files": C.SEQ_URING_FILES,
+            "fixed_buffers": C.SEQ_URING_BUFFERS,
+            "sqpoll": C.SEQ_URING_SQPOLL, "iopoll": C.SEQ_URING_IOPOLL}
+    flags = 0
+    for name in uring:
+        if name not in bits:
+            raise ValueError("uring: %r is not one of %s"
+                             % (name, ", ".join(URING_OPTIONS)))
+        flags |= bits[name]
+    return flags
+
+
 class SeqPhase(Phase):
     """A sequential read or write (diskbench_phase_seq_new).
 
@@ -367,16 +390,19 @@ class SeqPhase(Phase):
     ``time_limit`` as much as the time allows, going round the file),
     ``time_limit`` in seconds (0: none), ``queue_depth`` (requests in
     flight, at most the engine's), ``direct`` (O_DIRECT), ``fsync=False``
-    to leave out the closing fsync of a write. ``write_percent`` (1 to
-    100): a read/write mix, each request reading or writing the next
-    block; ``block_mix``: request sizes drawn by weight, {bytes: weight}
-    or [(bytes, weight), ...], instead of ``block_size``."""
+    to leave out the closing fsync of a write, ``uring``: io_uring options
+    among ``URING_OPTIONS`` ("registered_files", "fixed_buffers",
+    "sqpoll", "iopoll"; iopoll needs ``direct``), refused on another
+    engine; the result's config says each as ``uring_<name>``.
+    ``write_percent`` (1 to 100): a read/write mix, each request reading or
+    writing the next block; ``block_mix``: request sizes drawn by weight,
+    {bytes: weight} or [(bytes, weight), ...], instead of ``block_size``."""
 
     def __init__(self, *, write: bool = False, block_size: int = 0,
                  total_bytes: int = 0, time_limit: float = 0,
                  queue_depth: int = 0, direct: bool = False,
                  fsync: bool = True, write_percent: int = 0,
-                 block_mix: Any = None,
+                 block_mix: Any = None, uring: Iterable[str] = (),
                  name: Optional[str] = None) -> None:
         opts = C.SeqOpts()
         C.seq_opts_init(byref(opts), sizeof(opts))
@@ -386,7 +412,8 @@ class SeqPhase(Phase):
         opts.queue_depth = u32(queue_depth, "queue_depth")
         opts.flags = ((C.SEQ_WRITE if check_bool(write, "write") else 0) |
                       (C.SEQ_DIRECT if check_bool(direct, "direct") else 0) |
-                      (0 if check_bool(fsync, "fsync") else C.SEQ_NO_FSYNC))
+                      (0 if check_bool(fsync, "fsync") else C.SEQ_NO_FSYNC) |
+                      _uring_flags(uring))
         opts.write_percent = check_int(write_percent, "write_percent", 0, 100)
         mix = _block_mix(block_mix)
         if mix is not None:
@@ -404,7 +431,8 @@ class RandomPhase(Phase):
     the file has blocks, or with a ``time_limit`` as many as the time
     allows: the result's ``ended_by`` config says which ended it),
     ``time_limit`` in seconds, ``write_percent``
-    (0 to 100), ``queue_depth`` per thread, ``threads``, ``direct``.
+    (0 to 100), ``queue_depth`` per thread, ``threads``, ``direct``,
+    ``uring``: io_uring options on each thread's ring, as SeqPhase's.
     ``distribution``: how offsets are drawn, "uniform", "zipf" (``param``:
     theta, default 1.2), "pareto" (``param``: h, default 0.2) or "normal"
     (``param``: the spread, default 0.1, and ``centre``, default 0.5, as
@@ -416,7 +444,7 @@ class RandomPhase(Phase):
                  queue_depth: int = 0, threads: int = 0,
                  direct: bool = False, distribution: str = "uniform",
                  param: float = 0, centre: float = 0,
-                 block_mix: Any = None,
+                 block_mix: Any = None, uring: Iterable[str] = (),
                  name: Optional[str] = None) -> None:
         opts = C.RandomOpts()
         C.random_opts_init(byref(opts), sizeof(opts))
@@ -426,7 +454,8 @@ class RandomPhase(Phase):
         opts.write_percent = check_int(write_percent, "write_percent", 0, 100)
         opts.queue_depth = u32(queue_depth, "queue_depth")
         opts.threads = u32(threads, "threads")
-        opts.flags = C.RANDOM_DIRECT if check_bool(direct, "direct") else 0
+        opts.flags = ((C.RANDOM_DIRECT if check_bool(direct, "direct") else 0) |
+                      _uring_flags(uring))
         if (not isinstance(distribution, str) or
                 distribution not in C.DISTRIBUTIONS):
             raise DiskbenchValueError(
