@@ -26,6 +26,9 @@ struct diskbench__stream {
 	 * that what the stream says it covered was done; NULL: nothing to
 	 * undo. */
 	void (*put_back)(struct diskbench__stream *s, uint64_t off, uint64_t len);
+	/* A sync every N writes (phase/syncm.c); NULL: none, and nothing of
+	 * it on the per-write path but this pointer's test. */
+	struct diskbench__sync_state *sync;
 };
 
 /* Runs a stream one request at a time (buf: one block). */

@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include <diskbench/engine.h>
@@ -11,6 +12,7 @@
 
 #include "phase/phase-internal.h"
 #include "phase/seq-internal.h"
+#include "phase/syncm-internal.h"
 #include "base/error-internal.h"
 
 #define SEQ_FLAGS (DISKBENCH_SEQ_WRITE | DISKBENCH_SEQ_DIRECT | DISKBENCH_SEQ_NO_FSYNC)
@@ -115,6 +117,16 @@ int diskbench__stream_sync(struct diskbench__stream *s, void *buf)
 			if (err)
 				break;
 		}
+		/* A sync every N writes, timed inside the write: before
+		 * the clock read that ends it. */
+		if (DISKBENCH_UNLIKELY(s->sync != NULL) && write &&
+		    !s->sync->m->apart) {
+			uint64_t t = 0;
+
+			err = diskbench__stream_sync_write(s, off, len, &t);
+			if (err)
+				break;
+		}
 		if (pc) {
 			/* Both times end at the same clock read. */
 			uint64_t end = diskbench__recorder_clock(ctx->rec);
@@ -125,10 +137,26 @@ int diskbench__stream_sync(struct diskbench__stream *s, void *buf)
 			if (DISKBENCH_UNLIKELY(rerr))
 				diskbench__recorder_timeline_failed(ctx->rec, rerr);
 			diskbench__pace_done(pc, intended, end, len, off);
+			if (DISKBENCH_UNLIKELY(s->sync != NULL) && write &&
+			    s->sync->m->apart) {
+				err = diskbench__stream_sync_write(s, off, len, &end);
+				if (err)
+					break;
+			}
 			r = diskbench__stream_after_op(s, end);
 		} else {
-			r = diskbench__stream_after_op(s,
-				diskbench__recorder_op_at(ctx->rec, len, off));
+			uint64_t end = diskbench__recorder_op_at(ctx->rec, len, off);
+
+			/* Apart: after the write's own time; the next
+			 * write's starts when the sync ends. */
+			if (DISKBENCH_UNLIKELY(s->sync != NULL) && write &&
+			    s->sync->m->apart) {
+				err = diskbench__stream_sync_write(s, off, len, &end);
+				if (err)
+					break;
+				diskbench_recorder_mark(ctx->rec, end);
+			}
+			r = diskbench__stream_after_op(s, end);
 		}
 		if (r < 0)
 			err = diskbench__ctx_fail(ctx, r, NULL, NULL, UINT64_MAX);
@@ -485,6 +513,8 @@ struct seq_phase {
 	bool write;
 	bool direct;
 	bool fsync;           /* a write's closing fsync, timed */
+	struct diskbench__syncm sync;  /* the sync method; DEFAULT: fsync */
+	struct diskbench__sync_figs figs;  /* the last run's syncs */
 	/* resolved against the target */
 	uint64_t block;       /* bytes per request */
 	uint64_t total;       /* bytes to move, or the extent to go round */
@@ -513,11 +543,13 @@ static void resolve_seq(struct diskbench_phase *p,
 static int run_seq(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 {
 	struct diskbench_target *t = ctx->target;
-	const struct seq_phase *sp = seq_of(p);
+	struct seq_phase *sp = seq_of(p);
 	struct seq s = { .st = { .ctx = ctx, .next = seq_next,
 				 .put_back = seq_put_back } };
 	const uint32_t depth = sp->depth;
-	uint32_t oflags = sp->direct ? DISKBENCH_OPEN_DIRECT : 0;
+	uint32_t oflags = (sp->direct ? DISKBENCH_OPEN_DIRECT : 0) |
+			  diskbench__syncm_oflags(&sp->sync);
+	struct diskbench__sync_state sync = { .m = &sp->sync };
 	char *bufs;
 	int err, cerr, eerr;
 
@@ -559,6 +591,8 @@ static int run_seq(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 		return diskbench__ctx_fail_target(ctx, t, err);
 	}
 	s.st.path = t->test_path;
+	if (diskbench__syncm_every(&sp->sync))
+		s.st.sync = &sync;
 
 	err = diskbench__ctx_begin(ctx);
 	if (!err)
@@ -569,7 +603,9 @@ static int run_seq(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 		t->test_size = s.total;
 	else if (s.write && s.next_off > t->test_size)
 		t->test_size = s.next_off;
-	cerr = diskbench__ctx_sync_close(ctx, s.st.h, sp->fsync, s.st.path);
+	cerr = diskbench__syncm_close(ctx, &sp->sync, s.st.sync, s.st.h,
+				      s.write, sp->fsync, s.st.path);
+	sp->figs = sync.figs;
 	eerr = diskbench_recorder_end(ctx->rec, diskbench__engine_now(ctx->engine));
 	free(bufs);
 	if (!err)
@@ -589,7 +625,12 @@ static void describe_seq(const struct diskbench_phase *p,
 	diskbench__cfg_u64(c, "total_bytes", sp->total);
 	diskbench__cfg_u64(c, "queue_depth", sp->depth);
 	diskbench__cfg_bool(c, "direct", sp->direct);
-	diskbench__cfg_str(c, "fsync", sp->fsync ? "at the end, timed" : "none");
+	if (sp->sync.method == DISKBENCH_SYNC_DEFAULT)
+		diskbench__cfg_str(c, "fsync", sp->fsync ? "at the end, timed"
+							 : "none");
+	else
+		diskbench__cfg_str(c, "fsync", "see sync_method");
+	diskbench__syncm_describe(&sp->sync, &sp->figs, c);
 	if (sp->o.time_limit_ns)
 		diskbench__cfg_u64(c, "time_limit_ns", sp->o.time_limit_ns);
 	if (ctx->planned_ops == UINT64_MAX)
@@ -609,7 +650,37 @@ static uint64_t seq_test_file(const struct diskbench_phase *p,
 	return seq_of(p)->total;
 }
 
+static int check_seq(const struct diskbench_phase *p,
+		     const struct diskbench_engine *e, char *why, size_t len)
+{
+	const struct seq_phase *sp = seq_of(p);
+
+	return diskbench__syncm_check(&sp->sync, e, sp->depth, why, len);
+}
+
+static int set_sync_seq(struct diskbench_phase *p,
+			const struct diskbench__syncm *m, char *why, size_t len)
+{
+	struct seq_phase *sp = seq_of(p);
+
+	if (!sp->write) {
+		snprintf(why, len, "a sequential read writes nothing to sync");
+		return -ENOTSUP;
+	}
+	if ((sp->o.flags & DISKBENCH_SEQ_NO_FSYNC) &&
+	    m->method != DISKBENCH_SYNC_DEFAULT &&
+	    m->method != DISKBENCH_SYNC_NONE) {
+		snprintf(why, len, "flags has DISKBENCH_SEQ_NO_FSYNC and the "
+			 "sync method is %s", diskbench__syncm_name(m->method));
+		return -EINVAL;
+	}
+	sp->sync = *m;
+	return 0;
+}
+
 static const struct diskbench__phase_class seq_class = {
+	.check = check_seq,
+	.set_sync = set_sync_seq,
 	.resolve = resolve_seq,
 	.run = run_seq,
 	.describe = describe_seq,
