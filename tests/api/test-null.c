@@ -684,6 +684,14 @@ CHECK(diskbench_phase_set_steady)
 	IS_EINVAL(diskbench_phase_set_steady(NULL, &o));
 	IS_EINVAL(diskbench_phase_set_steady(NULL, NULL));
 }
+CHECK(diskbench_sync_opts_init) { WORKS(diskbench_sync_opts_init(NULL, 0)); }
+CHECK(diskbench_phase_set_sync)
+{
+	struct diskbench_sync_opts o = DISKBENCH_SYNC_OPTS_INIT;
+
+	IS_EINVAL(diskbench_phase_set_sync(NULL, &o));
+	IS_EINVAL(diskbench_phase_set_sync(NULL, NULL));
+}
 CHECK(diskbench_result_pace)
 {
 	struct diskbench_pace_info pi;
@@ -743,6 +751,7 @@ static struct entry entries[] = {
 	E(diskbench_phase_errmsg), E(diskbench_result_pace),
 	E(diskbench_phase_set_ramp), E(diskbench_steady_opts_init),
 	E(diskbench_phase_set_steady),
+	E(diskbench_sync_opts_init), E(diskbench_phase_set_sync),
 	E(diskbench_result_response),
 	E(diskbench_stalls_free), E(diskbench_stalls_count),
 	E(diskbench_stalls_get), E(diskbench_stalls_summary),
