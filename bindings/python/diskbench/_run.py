@@ -262,6 +262,41 @@ class Phase(Closeable):
               lambda: decode(C.phase_errmsg(p)) or "")
         return self
 
+    _SYNC_METHODS = {
+        "default": C.SYNC_DEFAULT, "none": C.SYNC_NONE,
+        "fsync": C.SYNC_FSYNC, "fdatasync": C.SYNC_FDATASYNC,
+        "sync_file_range": C.SYNC_FILE_RANGE, "O_DSYNC": C.SYNC_O_DSYNC,
+        "O_SYNC": C.SYNC_O_SYNC,
+    }
+
+    def sync(self, method: str = "default", *, every: int = 0,
+             apart: bool = False) -> "Phase":
+        """Chooses how the phase's writes are made durable
+        (diskbench_phase_set_sync): ``method`` "none", "fsync",
+        "fdatasync", "sync_file_range", "O_DSYNC", "O_SYNC", or "default"
+        (the phase's own closing fsync). With ``every`` N (fsync, fdatasync
+        and sync_file_range only), a sync after every N writes of each
+        thread and one at the end for the rest; 0: once, at the end. Its
+        time is added to the write that triggered it, or with ``apart``
+        kept apart (the next write starting after it). The result's
+        configuration says the method and, every N writes, how many syncs
+        took how long (sync_method, sync_every, sync_timing, sync_count,
+        sync_total_ns, sync_max_ns). Sequential writes and random phases
+        with writes only (DiskbenchError ENOTSUP otherwise). Returns the
+        phase."""
+        p = self._p
+        if method not in self._SYNC_METHODS:
+            raise DiskbenchValueError("method must be one of %s, not %r"
+                                      % (", ".join(self._SYNC_METHODS),
+                                         method))
+        o = C.SyncOpts()
+        C.sync_opts_init(byref(o), sizeof(o))
+        o.method = self._SYNC_METHODS[method]
+        o.every = u64(every, "every")
+        o.flags = C.SYNC_APART if check_bool(apart, "apart") else 0
+        check(C.phase_set_sync(p, byref(o)), "phase_set_sync")
+        return self
+
     @property
     def errmsg(self) -> str:
         """Why the last call on the phase failed; '' if it did not."""
