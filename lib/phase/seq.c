@@ -54,6 +54,51 @@ static void seq_put_back(struct diskbench__stream *st, uint64_t off,
 		s->next_off = off;
 }
 
+/*
+ * Records a request of a stream with a sync every N writes (the slow path
+ * of diskbench__stream_sync(), as it records others): a write's sync
+ * timed inside its latency (made before the clock read that ends the
+ * write) or apart (after it, the next request starting when the sync
+ * ends). *end: the time after both. 0, or the sync's error.
+ */
+static int synced_record(struct diskbench__stream *s,
+			 struct diskbench__pacer *pc, uint64_t intended,
+			 uint64_t off, uint64_t len, bool write, uint64_t *end)
+{
+	struct diskbench__ctx *ctx = s->ctx;
+	const bool apart = s->sync->m->apart;
+	int err;
+
+	if (write && !apart) {
+		uint64_t t = 0;
+
+		err = diskbench__stream_sync_write(s, off, len, &t);
+		if (err)
+			return err;
+	}
+	if (pc) {
+		int rerr;
+
+		*end = diskbench__recorder_clock(ctx->rec);
+		rerr = diskbench__recorder_record_at(ctx->rec, ctx->rec->last_ns,
+						     *end, len, off);
+		if (DISKBENCH_UNLIKELY(rerr))
+			diskbench__recorder_timeline_failed(ctx->rec, rerr);
+		diskbench__pace_done(pc, intended, *end, len, off);
+	} else {
+		*end = diskbench__recorder_op_at(ctx->rec, len, off);
+	}
+	if (write && apart) {
+		err = diskbench__stream_sync_write(s, off, len, end);
+		if (err)
+			return err;
+		/* Paced, each request marks its own start. */
+		if (!pc)
+			diskbench_recorder_mark(ctx->rec, *end);
+	}
+	return 0;
+}
+
 /* One request at a time: one clock read per request. */
 int diskbench__stream_sync(struct diskbench__stream *s, void *buf)
 {
@@ -117,17 +162,15 @@ int diskbench__stream_sync(struct diskbench__stream *s, void *buf)
 			if (err)
 				break;
 		}
-		/* A sync every N writes, timed inside the write: before
-		 * the clock read that ends it. */
-		if (DISKBENCH_UNLIKELY(s->sync != NULL) && write &&
-		    !s->sync->m->apart) {
-			uint64_t t = 0;
+		if (DISKBENCH_UNLIKELY(s->sync != NULL)) {
+			/* A sync every N writes: the slow path. */
+			uint64_t end;
 
-			err = diskbench__stream_sync_write(s, off, len, &t);
+			err = synced_record(s, pc, intended, off, len, write, &end);
 			if (err)
 				break;
-		}
-		if (pc) {
+			r = diskbench__stream_after_op(s, end);
+		} else if (pc) {
 			/* Both times end at the same clock read. */
 			uint64_t end = diskbench__recorder_clock(ctx->rec);
 
@@ -137,26 +180,10 @@ int diskbench__stream_sync(struct diskbench__stream *s, void *buf)
 			if (DISKBENCH_UNLIKELY(rerr))
 				diskbench__recorder_timeline_failed(ctx->rec, rerr);
 			diskbench__pace_done(pc, intended, end, len, off);
-			if (DISKBENCH_UNLIKELY(s->sync != NULL) && write &&
-			    s->sync->m->apart) {
-				err = diskbench__stream_sync_write(s, off, len, &end);
-				if (err)
-					break;
-			}
 			r = diskbench__stream_after_op(s, end);
 		} else {
-			uint64_t end = diskbench__recorder_op_at(ctx->rec, len, off);
-
-			/* Apart: after the write's own time; the next
-			 * write's starts when the sync ends. */
-			if (DISKBENCH_UNLIKELY(s->sync != NULL) && write &&
-			    s->sync->m->apart) {
-				err = diskbench__stream_sync_write(s, off, len, &end);
-				if (err)
-					break;
-				diskbench_recorder_mark(ctx->rec, end);
-			}
-			r = diskbench__stream_after_op(s, end);
+			r = diskbench__stream_after_op(s,
+				diskbench__recorder_op_at(ctx->rec, len, off));
 		}
 		if (r < 0)
 			err = diskbench__ctx_fail(ctx, r, NULL, NULL, UINT64_MAX);

@@ -251,6 +251,40 @@ static void test_default_unchanged(void **state)
 	assert_clean(f);
 }
 
+/* Paced (an open loop, a write every 10 ms): the service time carries the
+ * sync inside, not apart; the schedule is kept either way. */
+static void test_paced(void **state)
+{
+	struct fx *f = *state;
+
+	for (int apart = 0; apart < 2; apart++) {
+		struct diskbench_pace_opts po = DISKBENCH_PACE_OPTS_INIT;
+		struct diskbench_phase *p = seq_write(0);
+		const struct diskbench_result *r;
+
+		fx_sim(f, &timed_cfg);
+		fx_open(f, FILE_BYTES, BLOCK, 0, NULL);
+		po.rate_per_sec = 100;
+		assert_ok(diskbench_phase_set_pace(p, &po));
+		assert_ok(set_sync(p, DISKBENCH_SYNC_FDATASYNC, 2,
+				   apart ? DISKBENCH_SYNC_APART : 0));
+		assert_ok(diskbench_run_add(f->run, p));
+		run_execute_ok(f->run);
+		r = fx_res(f, 0);
+		assert_result_ok(r, "seq_write", NSEQ, FILE_BYTES);
+		assert_u64_eq(sim_calls(f->s, SIM_FDATASYNC), NSEQ / 2);
+		if (apart)
+			assert_hist2(r, NSEQ, SIM_MS, 0, 0);
+		else
+			assert_hist2(r, NSEQ / 2, SIM_MS, NSEQ / 2, 4 * SIM_MS);
+		assert_key_u64(r, "sync_count", NSEQ / 2);
+		/* 16 starts 10 ms apart, the last write and its sync. */
+		assert_u64_eq(diskbench_result_elapsed_ns(r), 150 * SIM_MS + 4 * SIM_MS);
+		assert_clean(f);
+		fx_stop(f);
+	}
+}
+
 /* A random phase: each thread syncs every 3 of its own writes and once
  * at the end for the rest (10 writes each: 3 + 1). */
 static void test_random_threads(void **state)
@@ -496,6 +530,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_range_every, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_open_flags, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_default_unchanged, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_paced, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_random_threads, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_refused, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_engine_without, fx_setup, fx_teardown),
