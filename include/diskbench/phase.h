@@ -1128,7 +1128,8 @@ DISKBENCH_API void diskbench_sync_opts_init(struct diskbench_sync_opts *opts,
  * many syncs took how long (docs/result-json.md).
  *
  * fdatasync and sync_file_range are the engine's
- * (diskbench_engine_ops::fdatasync, ::sync_file_range); a user engine
+ * (diskbench_engine_ops::fdatasync and
+ * diskbench_engine_ops::sync_file_range); a user engine
  * without them fails the run with -ENOTSUP before anything is made, as
  * does a sync every N writes with requests queued (a queue depth above 1
  * on a queued engine) and, for an engine that opens files itself and
