@@ -12,6 +12,7 @@
 #include "fixture.h"
 #include "run-helpers.h"
 
+#include <stddef.h>
 #include <string.h>
 
 #define FILE_BYTES (UINT64_C(1) << 20)
@@ -438,6 +439,42 @@ static void test_engine_without(void **state)
 	assert_clean(f);
 }
 
+/* O_DSYNC on an engine that opens files itself with a table of a header
+ * before 1.10 (sz ending before fdatasync): it may not know the flag, so
+ * the run is refused before anything; the same table at full size runs. */
+static void test_old_table_no_dsync(void **state)
+{
+	struct fx *f = *state;
+
+	for (int full = 0; full < 2; full++) {
+		struct diskbench_engine_ops ops;
+		struct diskbench_phase *p = seq_write(0);
+		void *ud = NULL;
+
+		fx_sim(f, &timed_cfg);
+		f->inner = f->e;
+		ops = *diskbench_engine_table(f->inner, &ud);
+		ops.destroy = NULL;   /* the sim is f->inner's */
+		if (!full)
+			ops.sz = offsetof(struct diskbench_engine_ops, fdatasync);
+		assert_ok(diskbench_engine_new(&f->e, &ops, ud));
+		fx_open(f, FILE_BYTES, BLOCK, 0, NULL);
+		assert_ok(set_sync(p, DISKBENCH_SYNC_O_DSYNC, 0, 0));
+		assert_ok(diskbench_run_add(f->run, p));
+		if (full) {
+			run_execute_ok(f->run);
+			assert_u64_eq(f->s->dsync_opens, 1);
+			assert_clean(f);
+		} else {
+			assert_rc(diskbench_run_execute(f->run), -ENOTSUP);
+			assert_non_null(strstr(diskbench_run_errmsg(f->run),
+					       "may not know DISKBENCH_OPEN_DSYNC"));
+			assert_u64_eq(sim_calls(f->s, SIM_CREATE), 0);
+		}
+		fx_stop(f);
+	}
+}
+
 /* A wrapper forwards fdatasync to the engine it wraps, or calls its own. */
 struct wcount {
 	const struct diskbench_engine_ops *in;
@@ -534,6 +571,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_random_threads, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_refused, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_engine_without, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_old_table_no_dsync, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_wrap_forwards, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_sync_fails, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_null_engine, fx_setup_loose, fx_teardown),
