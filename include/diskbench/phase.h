@@ -520,6 +520,10 @@ diskbench_phase_custom_ctx_new(struct diskbench_phase **out, const char *name,
 /** diskbench_custom_file() flag: each write reaches the device before it
  *  returns, O_SYNC (the value of DISKBENCH_OPEN_SYNC). @since 1.9 */
 #define DISKBENCH_CUSTOM_FILE_SYNC UINT32_C(0x10)
+/** diskbench_custom_file() flag: each write reaches the device with the
+ *  metadata needed to read it back before it returns, O_DSYNC (the value
+ *  of DISKBENCH_OPEN_DSYNC). @since 1.10 */
+#define DISKBENCH_CUSTOM_FILE_DSYNC UINT32_C(0x40)
 
 /**
  * The target the phase runs on.
@@ -547,7 +551,8 @@ diskbench_custom_engine(const struct diskbench_custom_ctx *ctx);
  * File number @p n of this phase: made by the target in its directory the
  * first time it is asked for (O_CREAT|O_EXCL, mode 0600, a name no one
  * holds), opened through the target's engine for reading and writing plus
- * DISKBENCH_OPEN_* @p flags (DISKBENCH_OPEN_DIRECT, DISKBENCH_OPEN_SYNC; the
+ * DISKBENCH_OPEN_* @p flags (DISKBENCH_OPEN_DIRECT, DISKBENCH_OPEN_SYNC,
+ * DISKBENCH_OPEN_DSYNC; the
  * target's own DISKBENCH_TARGET_SYNC applies too). Later calls for the same
  * @p n give the same handle at once, so an op may call this every time.
  * The target keeps the file on its list like its own: the handle is closed
@@ -562,12 +567,15 @@ diskbench_custom_engine(const struct diskbench_custom_ctx *ctx);
  *
  * @param[in]  ctx    the phase's context
  * @param[in]  n      0 to DISKBENCH_CUSTOM_MAX_FILES - 1
- * @param[in]  flags  DISKBENCH_CUSTOM_FILE_DIRECT and/or
- *                    DISKBENCH_CUSTOM_FILE_SYNC (the values of
- *                    DISKBENCH_OPEN_DIRECT and DISKBENCH_OPEN_SYNC), used
- *                    when the file is made
+ * @param[in]  flags  DISKBENCH_CUSTOM_FILE_DIRECT,
+ *                    DISKBENCH_CUSTOM_FILE_SYNC and/or
+ *                    DISKBENCH_CUSTOM_FILE_DSYNC (the values of
+ *                    DISKBENCH_OPEN_DIRECT, DISKBENCH_OPEN_SYNC and
+ *                    DISKBENCH_OPEN_DSYNC), used when the file is made
  * @param[out] handle the engine's handle
  * @return 0; -EINVAL for a NULL argument, @p n out of range or other flags;
+ *         -ENOTSUP for DISKBENCH_CUSTOM_FILE_DSYNC on an engine that opens
+ *         files itself with a table older than 1.10;
  *         or the error of the create (noted as the phase's error, naming
  *         the file); -ENOMEM
  */
@@ -661,6 +669,23 @@ DISKBENCH_API int64_t diskbench_custom_write(struct diskbench_custom_ctx *ctx,
  */
 DISKBENCH_API int diskbench_custom_fsync(struct diskbench_custom_ctx *ctx,
 					 int64_t handle);
+
+/**
+ * Flushes a file's data, and only the metadata needed to read it back, to
+ * the device through the phase's engine (fdatasync(2) for the `sync` and
+ * `io_uring` engines; diskbench_engine_ops::fdatasync), as a write-ahead
+ * log commits. Never an fsync in its place: an engine without one says
+ * -ENOTSUP.
+ *
+ * @param[in] ctx    the phase's context
+ * @param[in] handle the file's handle
+ * @return 0; -EINVAL for a NULL @p ctx; -ENOTSUP for an engine without
+ *         fdatasync (one with handles of its own that set none); else the
+ *         engine's negative errno, the last error naming the file
+ * @since 1.10
+ */
+DISKBENCH_API int diskbench_custom_fdatasync(struct diskbench_custom_ctx *ctx,
+					     int64_t handle);
 
 /**
  * Leaves out of the current operation's time what it did before this call:

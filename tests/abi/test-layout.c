@@ -898,6 +898,7 @@ static void test_layout_sync(void **state)
 	assert_int_equal(DISKBENCH_SYNC_APART, 1);
 	assert_true(DISKBENCH_SYNC_EVERY_MAX == UINT64_C(1) << 40);
 	assert_int_equal(DISKBENCH_OPEN_DSYNC, 0x40);
+	assert_int_equal(DISKBENCH_CUSTOM_FILE_DSYNC, DISKBENCH_OPEN_DSYNC);
 	if (!LP64)
 		skip();
 	assert_offset(diskbench_sync_opts, sz, 0);

@@ -674,6 +674,9 @@ static void bad_ctx(struct diskbench_custom_ctx *ctx)
 	NUL(diskbench_custom_fsync, "ctx", diskbench_custom_fsync(NULL, 0));
 	BAD(diskbench_custom_fsync, "fsync handle -1", NULL,
 	    diskbench_custom_fsync(ctx, -1));
+	NUL(diskbench_custom_fdatasync, "ctx", diskbench_custom_fdatasync(NULL, 0));
+	BAD(diskbench_custom_fdatasync, "fdatasync handle -1", NULL,
+	    diskbench_custom_fdatasync(ctx, -1));
 	NUL(diskbench_custom_test_file, "ctx", diskbench_custom_test_file(NULL, 0, &h));
 	NUL(diskbench_custom_test_file, "handle",
 	    diskbench_custom_test_file(ctx, 0, NULL));

@@ -542,6 +542,81 @@ static void test_sync_fails(void **state)
 	assert_clean(f);
 }
 
+/* A write-ahead log as a custom phase: each operation appends 8 KiB and
+ * commits it with diskbench_custom_fdatasync() (never an fsync), or
+ * appends to a file opened DISKBENCH_CUSTOM_FILE_DSYNC; an engine without
+ * fdatasync answers -ENOTSUP, named. */
+struct wal {
+	bool dsync;
+	int err;
+	char msg[256];
+};
+
+static int wal_op(struct diskbench_custom_ctx *ctx, uint64_t i,
+		  uint64_t *bytes, void *ud)
+{
+	struct wal *w = ud;
+	static char buf[8192];
+	int64_t h;
+	int err;
+
+	if (i == 10)
+		return DISKBENCH_CUSTOM_DONE;
+	err = diskbench_custom_file(ctx, 0, w->dsync ? DISKBENCH_CUSTOM_FILE_DSYNC : 0, &h);
+	if (!err && diskbench_custom_write(ctx, h, buf, sizeof(buf), i * sizeof(buf)) !=
+		    (int64_t)sizeof(buf))
+		err = -EIO;
+	if (!err && !w->dsync)
+		err = diskbench_custom_fdatasync(ctx, h);
+	if (err) {
+		w->err = err;
+		snprintf(w->msg, sizeof(w->msg), "%s", diskbench_error_last());
+	}
+	*bytes = sizeof(buf);
+	return err;
+}
+
+static void test_custom_wal(void **state)
+{
+	struct fx *f = *state;
+
+	for (int k = 0; k < 3; k++) {
+		struct diskbench_custom_ctx_ops co = DISKBENCH_CUSTOM_CTX_OPS_INIT;
+		struct wal w = { .dsync = k == 1 };
+		struct diskbench_phase *p = NULL;
+		const struct sim_config nocfg = { .write_ns = SIM_MS,
+						  .no_sync_methods = true };
+
+		fx_sim(f, k == 2 ? &nocfg : &timed_cfg);
+		fx_open(f, FILE_BYTES, BLOCK, 0, NULL);
+		co.op = wal_op;
+		assert_ok(diskbench_phase_custom_ctx_new(&p, "wal", &co, &w));
+		assert_ok(diskbench_run_add(f->run, p));
+		if (k == 2) {
+			assert_rc(diskbench_run_execute(f->run), -ENOTSUP);
+			assert_int_equal(w.err, -ENOTSUP);
+			if (!strstr(w.msg, "diskbench_custom_fdatasync: engine "
+				    "\"sim\" has no fdatasync"))
+				fail_msg("message: %s", w.msg);
+			assert_u64_eq(sim_calls(f->s, SIM_FSYNC), 0);
+			fx_stop(f);
+			continue;
+		}
+		run_execute_ok(f->run);
+		assert_result_ok(fx_res(f, 0), "wal", 10, 10 * 8192);
+		if (k == 0) {
+			assert_u64_eq(sim_calls(f->s, SIM_FDATASYNC), 10);
+			assert_hist2(fx_res(f, 0), 10, 4 * SIM_MS, 0, 0);
+		} else {
+			assert_u64_eq(sim_calls(f->s, SIM_FDATASYNC), 0);
+			assert_u64_eq(f->s->dsync_opens, 1);
+		}
+		assert_u64_eq(sim_calls(f->s, SIM_FSYNC), 0);
+		assert_clean(f);
+		fx_stop(f);
+	}
+}
+
 /* The null engine's sync calls do nothing, and succeed. */
 static void test_null_engine(void **state)
 {
@@ -574,6 +649,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_old_table_no_dsync, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_wrap_forwards, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_sync_fails, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_custom_wal, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_null_engine, fx_setup_loose, fx_teardown),
 	};
 

@@ -146,3 +146,31 @@ def test_engine_table_calls(tdir):
         t.sync_file_range(h, 0, 0)
         t.close(h)
         t.unlink(path)
+
+
+def test_wal_context_phase_commits_with_fdatasync(tdir):
+    """A write-ahead log as a context phase: append 8 KiB to a file opened
+    O_DSYNC, or append and fdatasync through the phase's engine
+    (CustomContext.fdatasync, never an fsync in its place)."""
+    for dsync in (False, True):
+        sim = Counting()
+
+        def op(ctx, index):
+            if index == 10:
+                return diskbench.DONE
+            h = ctx.file(0, dsync=dsync)
+            ctx.write(h, b"w" * 8192, index * 8192)
+            if not dsync:
+                ctx.fdatasync(h)
+            return 8192
+
+        r = run_one(tdir, sim, diskbench.ContextPhase("wal", op))
+        assert r.ops == 10 and r.errno == 0, r.errmsg
+        if dsync:
+            assert sim.calls["fdatasync"] == 0
+            assert any(f & OpenFlags.DSYNC for f in sim.opens)
+        else:
+            assert sim.calls == {"fsync": 0, "fdatasync": 10,
+                                 "sync_file_range": 0}
+            # each commit: the write (1 ms) and its fdatasync (3 ms)
+            assert r.histogram.min == 4 * MS and r.histogram.max == 4 * MS

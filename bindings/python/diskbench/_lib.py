@@ -639,6 +639,7 @@ _PROTOTYPES: Tuple[Tuple[Any, ...], ...] = (
     ("custom_read", i64, (P, i64, P, u64, u64), B),
     ("custom_write", i64, (P, i64, P, u64, u64), B),
     ("custom_fsync", c_int, (P, i64), B),
+    ("custom_fdatasync", c_int, (P, i64), B),
     ("custom_time_from_here", None, (P,)),
     ("custom_now", u64, (P,)),
     ("phase_free", None, (P,)),

@@ -610,14 +610,16 @@ class CustomContext:
         return t
 
     def file(self, n: int = 0, *, direct: bool = False,
-             sync: bool = False) -> int:
+             sync: bool = False, dsync: bool = False) -> int:
         """The handle of the phase's file number n (0 to 63), made by the
         target at the first call and removed when the phase ends; the same
-        handle on later calls. Do not close it."""
+        handle on later calls. Do not close it. ``direct``, ``sync``,
+        ``dsync``: opened O_DIRECT, O_SYNC, O_DSYNC."""
         p = self._p()
         n = check_int(n, "n", 0, C.CUSTOM_MAX_FILES - 1)
         flags = ((0x08 if check_bool(direct, "direct") else 0) |
-                 (0x10 if check_bool(sync, "sync") else 0))
+                 (0x10 if check_bool(sync, "sync") else 0) |
+                 (0x40 if check_bool(dsync, "dsync") else 0))
         h = ctypes.c_int64()
         check(C.custom_file(p, n, flags, byref(h)), "custom_file")
         return h.value
@@ -663,6 +665,14 @@ class CustomContext:
         (diskbench_custom_fsync)."""
         p = self._p()
         check(C.custom_fsync(p, i64(handle, "handle")), "custom_fsync")
+
+    def fdatasync(self, handle: int) -> None:
+        """Flushes a file's data (and the metadata needed to read it back)
+        through the phase's engine (diskbench_custom_fdatasync), as a
+        write-ahead log commits; DiskbenchError ENOTSUP where the engine
+        has none."""
+        p = self._p()
+        check(C.custom_fdatasync(p, i64(handle, "handle")), "custom_fdatasync")
 
     def time_from_here(self) -> None:
         """Leaves what the current operation did so far out of its time."""
