@@ -22,6 +22,8 @@
  * gives a random, sequential or custom phase a schedule (an open loop at
  * a rate), and its result then keeps the response time from each
  * request's intended start beside the service time.
+ * diskbench_phase_set_sync() chooses how a sequential or random phase's
+ * writes are made durable (fsync, fdatasync, O_DSYNC, ...).
  * diskbench_phase_set_ramp() leaves a phase's first seconds out of its
  * figures, and diskbench_phase_set_steady() runs it until its rate is
  * steady, its last window being its result.
@@ -324,9 +326,10 @@ diskbench_seq_opts_init(struct diskbench_seq_opts *opts, size_t sz);
  * anew; reads of a missing or short file first write it, untimed. Each
  * request's latency, from submission to completion, is recorded. A write
  * phase ends with an fsync inside its timing unless
- * DISKBENCH_SEQ_NO_FSYNC. With a write_percent each request reads or
- * writes the next block (a read/write mix); with a block_mix each
- * request's size is drawn from the mix, the last cut at the byte count.
+ * DISKBENCH_SEQ_NO_FSYNC, or as diskbench_phase_set_sync() says. With a
+ * write_percent each request reads or writes the next block (a read/write
+ * mix); with a block_mix each request's size is drawn from the mix, the
+ * last cut at the byte count.
  *
  * @param[out] out  the phase; free it with diskbench_phase_free() or hand it
  *                  to diskbench_run_add()
@@ -669,6 +672,10 @@ diskbench_phase_custom_ctx_new(struct diskbench_phase **out, const char *name,
 /** diskbench_custom_file() flag: each write reaches the device before it
  *  returns, O_SYNC (the value of DISKBENCH_OPEN_SYNC). @since 1.9 */
 #define DISKBENCH_CUSTOM_FILE_SYNC UINT32_C(0x10)
+/** diskbench_custom_file() flag: each write reaches the device with the
+ *  metadata needed to read it back before it returns, O_DSYNC (the value
+ *  of DISKBENCH_OPEN_DSYNC). @since 1.10 */
+#define DISKBENCH_CUSTOM_FILE_DSYNC UINT32_C(0x40)
 
 /**
  * The target the phase runs on.
@@ -696,7 +703,8 @@ diskbench_custom_engine(const struct diskbench_custom_ctx *ctx);
  * File number @p n of this phase: made by the target in its directory the
  * first time it is asked for (O_CREAT|O_EXCL, mode 0600, a name no one
  * holds), opened through the target's engine for reading and writing plus
- * DISKBENCH_OPEN_* @p flags (DISKBENCH_OPEN_DIRECT, DISKBENCH_OPEN_SYNC; the
+ * DISKBENCH_OPEN_* @p flags (DISKBENCH_OPEN_DIRECT, DISKBENCH_OPEN_SYNC,
+ * DISKBENCH_OPEN_DSYNC; the
  * target's own DISKBENCH_TARGET_SYNC applies too). Later calls for the same
  * @p n give the same handle at once, so an op may call this every time.
  * The target keeps the file on its list like its own: the handle is closed
@@ -711,12 +719,15 @@ diskbench_custom_engine(const struct diskbench_custom_ctx *ctx);
  *
  * @param[in]  ctx    the phase's context
  * @param[in]  n      0 to DISKBENCH_CUSTOM_MAX_FILES - 1
- * @param[in]  flags  DISKBENCH_CUSTOM_FILE_DIRECT and/or
- *                    DISKBENCH_CUSTOM_FILE_SYNC (the values of
- *                    DISKBENCH_OPEN_DIRECT and DISKBENCH_OPEN_SYNC), used
- *                    when the file is made
+ * @param[in]  flags  DISKBENCH_CUSTOM_FILE_DIRECT,
+ *                    DISKBENCH_CUSTOM_FILE_SYNC and/or
+ *                    DISKBENCH_CUSTOM_FILE_DSYNC (the values of
+ *                    DISKBENCH_OPEN_DIRECT, DISKBENCH_OPEN_SYNC and
+ *                    DISKBENCH_OPEN_DSYNC), used when the file is made
  * @param[out] handle the engine's handle
  * @return 0; -EINVAL for a NULL argument, @p n out of range or other flags;
+ *         -ENOTSUP for DISKBENCH_CUSTOM_FILE_DSYNC on an engine that opens
+ *         files itself with a table older than 1.10;
  *         or the error of the create (noted as the phase's error, naming
  *         the file); -ENOMEM
  */
@@ -810,6 +821,23 @@ DISKBENCH_API int64_t diskbench_custom_write(struct diskbench_custom_ctx *ctx,
  */
 DISKBENCH_API int diskbench_custom_fsync(struct diskbench_custom_ctx *ctx,
 					 int64_t handle);
+
+/**
+ * Flushes a file's data, and only the metadata needed to read it back, to
+ * the device through the phase's engine (fdatasync(2) for the `sync` and
+ * `io_uring` engines; diskbench_engine_ops::fdatasync), as a write-ahead
+ * log commits. Never an fsync in its place: an engine without one says
+ * -ENOTSUP.
+ *
+ * @param[in] ctx    the phase's context
+ * @param[in] handle the file's handle
+ * @return 0; -EINVAL for a NULL @p ctx; -ENOTSUP for an engine without
+ *         fdatasync (one with handles of its own that set none); else the
+ *         engine's negative errno, the last error naming the file
+ * @since 1.10
+ */
+DISKBENCH_API int diskbench_custom_fdatasync(struct diskbench_custom_ctx *ctx,
+					     int64_t handle);
 
 /**
  * Leaves out of the current operation's time what it did before this call:
@@ -1275,6 +1303,119 @@ DISKBENCH_API void diskbench_shape_opts_init(struct diskbench_shape_opts *opts,
  */
 DISKBENCH_API int diskbench_phase_set_shape(struct diskbench_phase *phase,
 					    const struct diskbench_shape_opts *opts);
+
+/**
+ * How a writing phase makes its writes durable (diskbench_phase_set_sync(),
+ * docs/phases.md, "Sync methods"). Values are fixed; new ones are only
+ * appended. @since 1.10
+ */
+enum diskbench_sync_method {
+	/** The phase's own: a sequential write ends with a timed fsync
+	 *  (none with DISKBENCH_SEQ_NO_FSYNC), a random phase that wrote
+	 *  with one on each thread's file. */
+	DISKBENCH_SYNC_DEFAULT = 0,
+	/** Nothing: the writes may still be in the page cache when the
+	 *  phase's clock stops. */
+	DISKBENCH_SYNC_NONE = 1,
+	/** fsync(2): the file's data and all its metadata. */
+	DISKBENCH_SYNC_FSYNC = 2,
+	/** fdatasync(2): the data and the metadata needed to read it back. */
+	DISKBENCH_SYNC_FDATASYNC = 3,
+	/** sync_file_range(2) of the range written since the last one: the
+	 *  pages only, neither metadata nor the device's cache (Linux). */
+	DISKBENCH_SYNC_FILE_RANGE = 4,
+	/** The file opened O_DSYNC: each write is fdatasync'ed by the
+	 *  system before it returns, inside its latency. */
+	DISKBENCH_SYNC_O_DSYNC = 5,
+	/** The file opened O_SYNC: each write is fsync'ed by the system. */
+	DISKBENCH_SYNC_O_SYNC = 6,
+};
+
+/** The most DISKBENCH_SYNC_* value this library knows. @since 1.10 */
+#define DISKBENCH_SYNC_METHOD_MAX 6
+
+/**
+ * Time each sync apart from the write that triggered it: the write's
+ * latency is its own, the sync's is counted in the result's sync_*
+ * configuration keys, and the next write starts after it. Without it
+ * (the default), the sync's time is added to that write's latency, as a
+ * database's commit sees it. Only with diskbench_sync_opts::every.
+ * @since 1.10
+ */
+#define DISKBENCH_SYNC_APART UINT32_C(0x01)
+
+/**
+ * A writing phase's sync method (diskbench_phase_set_sync()). Zero means
+ * the default: the phase's own closing fsync. @since 1.10
+ */
+struct diskbench_sync_opts {
+	/** sizeof(struct diskbench_sync_opts) as the caller's headers saw it. */
+	size_t sz;
+	/** An enum diskbench_sync_method value. */
+	uint32_t method;
+	/** DISKBENCH_SYNC_* flags: DISKBENCH_SYNC_APART. */
+	uint32_t flags;
+	/**
+	 * Sync after every this many writes (of each thread, on its own
+	 * file), and once at the end if a write came after the last one;
+	 * 0: once, at the end, as the phase's closing wait (a timed wait
+	 * outside its operations, as the default fsync). Only with fsync,
+	 * fdatasync and sync_file_range; at most DISKBENCH_SYNC_EVERY_MAX.
+	 */
+	uint64_t every;
+};
+
+/** The most writes between two syncs (diskbench_sync_opts::every). @since 1.10 */
+#define DISKBENCH_SYNC_EVERY_MAX (UINT64_C(1) << 40)
+
+/** Initializer for struct diskbench_sync_opts: the default (the phase's
+ *  own closing fsync). @since 1.10 */
+#define DISKBENCH_SYNC_OPTS_INIT { sizeof(struct diskbench_sync_opts), 0, 0, 0 }
+
+/**
+ * Fills struct diskbench_sync_opts with its size and the defaults, as
+ * DISKBENCH_SYNC_OPTS_INIT does: for callers without a preprocessor
+ * (bindings).
+ *
+ * @param[out] opts the struct to fill
+ * @param[in]  sz   sizeof(*opts) as the caller sees it
+ * @since 1.10
+ */
+DISKBENCH_API void diskbench_sync_opts_init(struct diskbench_sync_opts *opts,
+					    size_t sz);
+
+/**
+ * Chooses how a writing phase makes its writes durable: none, fsync,
+ * fdatasync, sync_file_range, O_DSYNC or O_SYNC, every N writes or once
+ * at the end, its time inside the write's latency or apart
+ * (docs/phases.md, "Sync methods"). For a sequential write phase and a
+ * random phase with writes (write_percent above 0). The result's
+ * configuration keys say the method, the interval, the timing and how
+ * many syncs took how long (docs/result-json.md).
+ *
+ * fdatasync and sync_file_range are the engine's
+ * (diskbench_engine_ops::fdatasync and
+ * diskbench_engine_ops::sync_file_range); a user engine
+ * without them fails the run with -ENOTSUP before anything is made, as
+ * does a sync every N writes with requests queued (a queue depth above 1
+ * on a queued engine) and, for an engine that opens files itself and
+ * predates 1.10, O_DSYNC.
+ *
+ * @param[in,out] phase the phase, not yet added to a run
+ * @param[in]     opts  the method, or NULL for the default
+ * @return 0; -EINVAL for a NULL @p phase, an unknown method or flag, an
+ *         every over DISKBENCH_SYNC_EVERY_MAX, an every or
+ *         DISKBENCH_SYNC_APART with a method that makes no sync calls,
+ *         DISKBENCH_SYNC_APART without every, or a method other than
+ *         none on a sequential phase with DISKBENCH_SEQ_NO_FSYNC; -E2BIG;
+ *         -ENOTSUP for a phase that writes nothing (a read, a random
+ *         phase without writes, any other kind); -EBUSY once the phase
+ *         is in a run. The last error (diskbench_error_last()) says
+ *         why.
+ * @since 1.10
+ */
+DISKBENCH_API int diskbench_phase_set_sync(struct diskbench_phase *phase,
+					   const struct diskbench_sync_opts *opts);
 
 /**
  * Why the last call on a phase failed.

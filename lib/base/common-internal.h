@@ -48,7 +48,7 @@
  * -E2BIG) until its struct's line here names it; tests/api/test-opts.c
  * fails while the two disagree.
  */
-#define DISKBENCH__LAST_engine_ops	device_sample
+#define DISKBENCH__LAST_engine_ops	sync_file_range
 #define DISKBENCH__LAST_hist_opts	reserved	/* ignored: 0.1's padding */
 #define DISKBENCH__LAST_timeline_opts	max_intervals
 #define DISKBENCH__LAST_recorder_opts	slow_threshold_ns
@@ -71,6 +71,7 @@
 #define DISKBENCH__LAST_compare_opts	rules
 #define DISKBENCH__LAST_load_sweep_opts	arrival
 #define DISKBENCH__LAST_group_opts	flags
+#define DISKBENCH__LAST_sync_opts	every
 
 /* The number of bytes of struct diskbench_<tag> this library knows. */
 #define DISKBENCH__KNOWN_END(tag) \

@@ -47,6 +47,9 @@ struct diskbench_engine {
 	 * descriptors of its own (openat on a held directory, identity
 	 * checked), and hand them to the engine's read, write and fsync. */
 	bool fs_sync;
+	/* Its open knows DISKBENCH_OPEN_DSYNC: a built-in engine, one whose
+	 * open is the sync engine's, or a table of 1.10 or later. */
+	bool knows_dsync;
 	/* Reaps what completes before deadline_ns (the engine's clock),
 	 * waiting no later (a deadline passed: only a look): the count, 0
 	 * at the deadline, or -errno. For paced queues, which spin from the
@@ -122,6 +125,20 @@ static inline int diskbench__engine_fsync(const struct diskbench_engine *e,
 					  int64_t handle)
 {
 	return e->ops.fsync(handle, e->user_data);
+}
+
+/* The sync methods: the caller checked the member is set. */
+static inline int diskbench__engine_fdatasync(const struct diskbench_engine *e,
+					      int64_t handle)
+{
+	return e->ops.fdatasync(handle, e->user_data);
+}
+
+static inline int diskbench__engine_sync_range(const struct diskbench_engine *e,
+					       int64_t handle, uint64_t offset,
+					       uint64_t len)
+{
+	return e->ops.sync_file_range(handle, offset, len, e->user_data);
 }
 
 static inline int diskbench__engine_unlink(const struct diskbench_engine *e,

@@ -93,11 +93,18 @@ static int diskbench_custom_file__impl(struct diskbench_custom_ctx *ctx,
 	if (n >= DISKBENCH_CUSTOM_MAX_FILES)
 		return diskbench__error_fail(-EINVAL, "n %" PRIu32 " is not 0 to %u",
 					     n, DISKBENCH_CUSTOM_MAX_FILES - 1);
-	if (flags & ~(DISKBENCH_OPEN_DIRECT | DISKBENCH_OPEN_SYNC))
+	if (flags & ~(DISKBENCH_OPEN_DIRECT | DISKBENCH_OPEN_SYNC |
+		      DISKBENCH_OPEN_DSYNC))
 		return diskbench__error_fail(-EINVAL, "flags 0x%" PRIx32 ": unknown "
 					     "bits 0x%" PRIx32, flags, flags &
 					     ~(uint32_t)(DISKBENCH_OPEN_DIRECT |
-							 DISKBENCH_OPEN_SYNC));
+							 DISKBENCH_OPEN_SYNC |
+							 DISKBENCH_OPEN_DSYNC));
+	if ((flags & DISKBENCH_OPEN_DSYNC) && !ctx->ctx->engine->knows_dsync)
+		return diskbench__error_fail(-ENOTSUP, "flags has "
+			"DISKBENCH_CUSTOM_FILE_DSYNC and engine \"%s\" opens "
+			"files itself with a table older than 1.10 (it may not "
+			"know O_DSYNC)", ctx->ctx->engine->name);
 	f = &ctx->files[n];
 	if (f->open) {
 		*handle = f->h;
@@ -181,7 +188,8 @@ DISKBENCH_API int diskbench_custom_test_file(struct diskbench_custom_ctx *ctx,
 
 /* The flags of phase.h are the engine's own. */
 _Static_assert(DISKBENCH_CUSTOM_FILE_DIRECT == DISKBENCH_OPEN_DIRECT &&
-	       DISKBENCH_CUSTOM_FILE_SYNC == DISKBENCH_OPEN_SYNC,
+	       DISKBENCH_CUSTOM_FILE_SYNC == DISKBENCH_OPEN_SYNC &&
+	       DISKBENCH_CUSTOM_FILE_DSYNC == DISKBENCH_OPEN_DSYNC,
 	       "diskbench_custom_file() flags differ from DISKBENCH_OPEN_*");
 
 /* The path of a handle of the phase's, for a message: one of its files,
@@ -211,7 +219,7 @@ static int64_t custom_io(struct diskbench_custom_ctx *ctx, int op,
 			 int64_t handle, void *rbuf, const void *wbuf,
 			 uint64_t len, uint64_t offset)
 {
-	static const char *const what[] = { "read", "write", "fsync" };
+	static const char *const what[] = { "read", "write", "fsync", "fdatasync" };
 	const struct diskbench_engine *e = ctx->ctx->engine;
 	uint32_t tries = 0;
 	int64_t r;
@@ -220,9 +228,10 @@ static int64_t custom_io(struct diskbench_custom_ctx *ctx, int op,
 	do {
 		r = op == 0 ? diskbench__engine_read(e, handle, rbuf, len, offset)
 		  : op == 1 ? diskbench__engine_write(e, handle, wbuf, len, offset)
-			    : diskbench__engine_fsync(e, handle);
+		  : op == 2 ? diskbench__engine_fsync(e, handle)
+			    : diskbench__engine_fdatasync(e, handle);
 	} while (r == -EINTR && ++tries < DISKBENCH_ENGINE_MAX_EINTR);
-	if (r >= 0 && (op == 2 || (uint64_t)r <= len))
+	if (r >= 0 && (op >= 2 || (uint64_t)r <= len))
 		return r;
 	if (offset == DISKBENCH_OFFSET_CURRENT)
 		snprintf(at, sizeof(at), " at the file position");
@@ -233,7 +242,7 @@ static int64_t custom_io(struct diskbench_custom_ctx *ctx, int op,
 			" bytes for a %" PRIu64 "-byte %s of %s%s", e->name, r,
 			len, what[op], handle_name(ctx, handle, hn, sizeof(hn)), at);
 	return diskbench__error_fail((int)r, "%s %s%s%s: %s", what[op],
-		handle_name(ctx, handle, hn, sizeof(hn)), op == 2 ? "" : at,
+		handle_name(ctx, handle, hn, sizeof(hn)), op >= 2 ? "" : at,
 		r == -EINTR ? " (-EINTR each time it was asked)" : "",
 		diskbench_strerror((int)r));
 }
@@ -287,6 +296,26 @@ DISKBENCH_API int diskbench_custom_fsync(struct diskbench_custom_ctx *ctx,
 					 int64_t handle)
 {
 	DISKBENCH__API_RETURN(diskbench_custom_fsync__impl(ctx, handle), NULL);
+}
+
+static int diskbench_custom_fdatasync__impl(struct diskbench_custom_ctx *ctx,
+					    int64_t handle)
+{
+	const struct diskbench_engine *e;
+
+	DISKBENCH__CHECK_ARG(ctx);
+	e = ctx->ctx->engine;
+	if (!e->ops.fdatasync)
+		return diskbench__error_fail(-ENOTSUP, "engine \"%s\" has no "
+			"fdatasync (struct diskbench_engine_ops::fdatasync is "
+			"NULL and its handles are its own)", e->name);
+	return (int)custom_io(ctx, 3, handle, NULL, NULL, 0, 0);
+}
+
+DISKBENCH_API int diskbench_custom_fdatasync(struct diskbench_custom_ctx *ctx,
+					     int64_t handle)
+{
+	DISKBENCH__API_RETURN(diskbench_custom_fdatasync__impl(ctx, handle), NULL);
 }
 
 DISKBENCH_API void diskbench_custom_time_from_here(struct diskbench_custom_ctx *ctx)

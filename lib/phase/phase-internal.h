@@ -17,6 +17,7 @@
 #include "target/target-internal.h"
 
 struct diskbench_run;
+struct diskbench__syncm;
 
 /*
  * What a phase runs with: set up by the run for each phase. The phase
@@ -182,6 +183,11 @@ struct diskbench__phase_class {
 		       struct diskbench__phase_params *out);
 	/* Whether diskbench_phase_set_pace() may pace it. */
 	bool paceable;
+	/* Takes a sync method (diskbench_phase_set_sync(), phase/syncm.c),
+	 * checked: 0, or a negative errno with the reason in why. NULL: the
+	 * kind writes nothing a sync method applies to. */
+	int (*set_sync)(struct diskbench_phase *p,
+			const struct diskbench__syncm *m, char *why, size_t len);
 };
 
 struct diskbench_phase {

@@ -6,7 +6,9 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <diskbench/engine.h>
 #include <diskbench/phase.h>
@@ -15,6 +17,7 @@
 #include "phase/workers-internal.h"
 #include "phase/seq-internal.h"
 #include "phase/shape-internal.h"
+#include "phase/syncm-internal.h"
 #include "base/error-internal.h"
 
 #define RANDOM_FLAGS (DISKBENCH_RANDOM_DIRECT | DISKBENCH_RANDOM_URING_FILES | \
@@ -39,6 +42,8 @@ struct rnd {
 	uint64_t file_bytes;  /* the extent requests stay within */
 	const struct diskbench_shape_opts *shape;
 	uint32_t run_seed, phase_index;
+	const struct diskbench__syncm *sync;
+	struct diskbench__sync_figs *figs;  /* per thread */
 };
 
 struct rnd_stream {
@@ -110,6 +115,7 @@ static int random_worker(struct diskbench__worker *w)
 	uint32_t flags = DISKBENCH_OPEN_READ | R->oflags |
 			 (R->write_percent ? DISKBENCH_OPEN_WRITE : 0);
 	const char *op;
+	struct diskbench__sync_state sync = { .m = R->sync };
 	const uint64_t bufsz = R->mix ? R->mix->max_bytes : R->block;
 	char *bufs = diskbench__target_alloc(R->t, bufsz * R->depth);
 	struct diskbench__shaper sh;
@@ -141,12 +147,14 @@ static int random_worker(struct diskbench__worker *w)
 		return diskbench__ctx_fail(ctx, err, op, R->path, UINT64_MAX);
 	}
 	err = diskbench__stream_uring_begin(&s.st, R->uring, bufs,
-					    R->block * R->depth);
+					    bufsz * R->depth);
 	if (err) {
 		diskbench__engine_close(e, s.st.h);
 		free(bufs);
 		return err;
 	}
+	if (diskbench__syncm_every(R->sync))
+		s.st.sync = &sync;
 	err = diskbench__worker_wait_go(w);
 	if (!err)
 		err = diskbench__ctx_begin(ctx);
@@ -157,7 +165,9 @@ static int random_worker(struct diskbench__worker *w)
 	if (err)
 		diskbench__worker_stop_all(w);
 	/* Writes reach the device inside the phase's time. */
-	cerr = diskbench__ctx_sync_close(ctx, s.st.h, s.wrote, R->path);
+	cerr = diskbench__syncm_close(ctx, R->sync, s.st.sync, s.st.h, s.wrote,
+				      s.wrote, R->path);
+	R->figs[w->index] = sync.figs;
 	diskbench__stream_uring_end(&s.st, R->uring);
 	if (!err)
 		err = cerr;
@@ -179,6 +189,8 @@ struct random_phase {
 	struct diskbench__mix mix;   /* n 0: none */
 	double dist_param, dist_centre;   /* defaults resolved */
 	uint32_t uring;       /* io_uring options, DISKBENCH__URING_* */
+	struct diskbench__syncm sync;  /* the sync method; DEFAULT: fsync */
+	struct diskbench__sync_figs figs;  /* the last run's syncs */
 	/* resolved against the target */
 	uint64_t block;       /* bytes per request (the mix's smallest) and
 				 offset alignment */
@@ -205,7 +217,7 @@ static void resolve_random(struct diskbench_phase *p,
 static int run_random(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 {
 	struct diskbench_target *t = ctx->target;
-	const struct random_phase *rp = random_of(p);
+	struct random_phase *rp = random_of(p);
 	const struct diskbench_random_opts *o = &rp->o;
 	const unsigned threads = rp->threads;
 	struct rnd R = { .t = t };
@@ -217,8 +229,11 @@ static int run_random(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 	R.blocks = rp->blocks;
 	R.write_percent = o->write_percent;
 	R.depth = rp->depth;
-	R.oflags = rp->direct ? DISKBENCH_OPEN_DIRECT : 0;
+	R.oflags = (rp->direct ? DISKBENCH_OPEN_DIRECT : 0) |
+		   diskbench__syncm_oflags(&rp->sync);
 	R.uring = rp->uring;
+	R.sync = &rp->sync;
+	memset(&rp->figs, 0, sizeof(rp->figs));
 	if (!R.blocks)
 		return diskbench__ctx_fail(ctx, -EINVAL,
 			"check block size against the file size", t->dir, UINT64_MAX);
@@ -276,7 +291,8 @@ static int run_random(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 
 	R.ops = calloc(threads, sizeof(*R.ops));
 	R.seeds = calloc(threads, sizeof(*R.seeds));
-	if (!R.ops || !R.seeds) {
+	R.figs = calloc(threads, sizeof(*R.figs));
+	if (!R.ops || !R.seeds || !R.figs) {
 		err = diskbench__ctx_fail(ctx, -ENOMEM, "allocate", NULL, UINT64_MAX);
 		goto out;
 	}
@@ -293,7 +309,10 @@ static int run_random(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 	ctx->cache_drop = diskbench__target_drop_cache(t);
 	R.path = t->test_path;
 	err = diskbench__run_workers(ctx, threads, random_worker, &R, 0);
+	for (unsigned i = 0; i < threads; i++)
+		diskbench__sync_figs_add(&rp->figs, &R.figs[i]);
 out:
+	free(R.figs);
 	free(R.ops);
 	free(R.seeds);
 	return err;
@@ -324,9 +343,13 @@ static void describe_random(const struct diskbench_phase *p,
 	diskbench__uring_describe(c, rp->uring);
 	/* A thread fsyncs its descriptor only if it wrote through it: with
 	 * few requests a thread may draw reads only, or none at all. */
-	diskbench__cfg_str(c, "fsync", o->write_percent
-			   ? "at the end, timed, each descriptor that wrote"
-			   : "none");
+	if (rp->sync.method == DISKBENCH_SYNC_DEFAULT)
+		diskbench__cfg_str(c, "fsync", o->write_percent
+				   ? "at the end, timed, each descriptor that wrote"
+				   : "none");
+	else
+		diskbench__cfg_str(c, "fsync", "see sync_method");
+	diskbench__syncm_describe(&rp->sync, &rp->figs, c);
 	if (o->time_limit_ns)
 		diskbench__cfg_u64(c, "time_limit_ns", o->time_limit_ns);
 	if (ctx->planned_ops == UINT64_MAX)
@@ -341,11 +364,32 @@ static void describe_random(const struct diskbench_phase *p,
 static int check_random(const struct diskbench_phase *p,
 			const struct diskbench_engine *e, char *why, size_t len)
 {
-	return diskbench__uring_check(random_of(p)->uring, e, why, len);
+	const struct random_phase *rp = random_of(p);
+	int err = diskbench__uring_check(rp->uring, e, why, len);
+
+	if (err)
+		return err;
+	return diskbench__syncm_check(&rp->sync, e, rp->depth, why, len);
+}
+
+static int set_sync_random(struct diskbench_phase *p,
+			   const struct diskbench__syncm *m, char *why,
+			   size_t len)
+{
+	struct random_phase *rp = random_of(p);
+
+	if (!rp->o.write_percent) {
+		snprintf(why, len, "a random phase with write_percent 0 "
+			 "writes nothing to sync");
+		return -ENOTSUP;
+	}
+	rp->sync = *m;
+	return 0;
 }
 
 static const struct diskbench__phase_class random_class = {
 	.check = check_random,
+	.set_sync = set_sync_random,
 	.resolve = resolve_random,
 	.run = run_random,
 	.describe = describe_random,

@@ -31,6 +31,9 @@ struct diskbench__stream {
 	/* A shaped stream's think and idle times (phase/shape-internal.h);
 	 * NULL: unshaped. The runners choose their loop by it, once. */
 	struct diskbench__shaper *shape;
+	/* A sync every N writes (phase/syncm.c); NULL: none, and nothing of
+	 * it on the per-write path but this pointer's test. */
+	struct diskbench__sync_state *sync;
 };
 
 /* Runs a stream one request at a time (buf: one block). A shaped stream

@@ -13,6 +13,7 @@
 
 #include "phase/phase-internal.h"
 #include "phase/seq-internal.h"
+#include "phase/syncm-internal.h"
 #include "base/error-internal.h"
 
 #define SEQ_URING_FLAGS (DISKBENCH_SEQ_URING_FILES | DISKBENCH_SEQ_URING_BUFFERS | \
@@ -86,6 +87,51 @@ static void seq_put_back(struct diskbench__stream *st, uint64_t off,
 
 	if (off + len == s->next_off)
 		s->next_off = off;
+}
+
+/*
+ * Records a request of a stream with a sync every N writes (the slow path
+ * of diskbench__stream_sync(), as it records others): a write's sync
+ * timed inside its latency (made before the clock read that ends the
+ * write) or apart (after it, the next request starting when the sync
+ * ends). *end: the time after both. 0, or the sync's error.
+ */
+static int synced_record(struct diskbench__stream *s,
+			 struct diskbench__pacer *pc, uint64_t intended,
+			 uint64_t off, uint64_t len, bool write, uint64_t *end)
+{
+	struct diskbench__ctx *ctx = s->ctx;
+	const bool apart = s->sync->m->apart;
+	int err;
+
+	if (write && !apart) {
+		uint64_t t = 0;
+
+		err = diskbench__stream_sync_write(s, off, len, &t);
+		if (err)
+			return err;
+	}
+	if (pc) {
+		int rerr;
+
+		*end = diskbench__recorder_clock(ctx->rec);
+		rerr = diskbench__recorder_record_at(ctx->rec, ctx->rec->last_ns,
+						     *end, len, off);
+		if (DISKBENCH_UNLIKELY(rerr))
+			diskbench__recorder_timeline_failed(ctx->rec, rerr);
+		diskbench__pace_done(pc, intended, *end, len, off);
+	} else {
+		*end = diskbench__recorder_op_at(ctx->rec, len, off);
+	}
+	if (write && apart) {
+		err = diskbench__stream_sync_write(s, off, len, end);
+		if (err)
+			return err;
+		/* Paced, each request marks its own start. */
+		if (!pc)
+			diskbench_recorder_mark(ctx->rec, *end);
+	}
+	return 0;
 }
 
 #if defined(__GNUC__)
@@ -178,7 +224,17 @@ static ALWAYS_INLINE int stream_sync(struct diskbench__stream *s, void *buf,
 			if (err)
 				break;
 		}
-		if (pc) {
+		if (DISKBENCH_UNLIKELY(s->sync != NULL)) {
+			/* A sync every N writes: the slow path. */
+			uint64_t end;
+
+			err = synced_record(s, pc, intended, off, len, write, &end);
+			if (err)
+				break;
+			if (shaped)
+				diskbench__shaper_done(s->shape, end);
+			r = diskbench__stream_after_op(s, end);
+		} else if (pc) {
 			/* Both times end at the same clock read. */
 			uint64_t end = diskbench__recorder_clock(ctx->rec);
 
@@ -658,6 +714,8 @@ struct seq_phase {
 	bool fsync;           /* a write's closing fsync, timed */
 	struct diskbench__mix mix;   /* n 0: none */
 	uint32_t uring;       /* io_uring options, DISKBENCH__URING_* */
+	struct diskbench__syncm sync;  /* the sync method; DEFAULT: fsync */
+	struct diskbench__sync_figs figs;  /* the last run's syncs */
 	/* resolved against the target */
 	uint64_t block;       /* bytes per request */
 	uint64_t total;       /* bytes to move, or the extent to go round */
@@ -687,13 +745,15 @@ static void resolve_seq(struct diskbench_phase *p,
 static int run_seq(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 {
 	struct diskbench_target *t = ctx->target;
-	const struct seq_phase *sp = seq_of(p);
+	struct seq_phase *sp = seq_of(p);
 	struct seq s = { .st = { .ctx = ctx, .next = seq_next,
 				 .put_back = seq_put_back } };
 	const uint32_t depth = sp->depth;
-	uint32_t oflags = sp->direct ? DISKBENCH_OPEN_DIRECT : 0;
+	uint32_t oflags = (sp->direct ? DISKBENCH_OPEN_DIRECT : 0) |
+			  diskbench__syncm_oflags(&sp->sync);
 	struct diskbench__shaper sh;
 	const bool mixed = sp->o.write_percent || sp->mix.n;
+	struct diskbench__sync_state sync = { .m = &sp->sync };
 	char *bufs;
 	uint64_t bad;
 	int err, cerr, eerr;
@@ -755,6 +815,8 @@ static int run_seq(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 		return diskbench__ctx_fail_target(ctx, t, err);
 	}
 	s.st.path = t->test_path;
+	if (diskbench__syncm_every(&sp->sync))
+		s.st.sync = &sync;
 
 	err = diskbench__stream_uring_begin(&s.st, sp->uring, bufs,
 					    s.st.block * depth);
@@ -769,8 +831,11 @@ static int run_seq(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 	else if (s.write && s.next_off > t->test_size)
 		t->test_size = s.next_off;
 	/* A mix fsyncs if it wrote, as a write phase does. */
-	cerr = diskbench__ctx_sync_close(ctx, s.st.h, sp->fsync ||
-		(s.wrote && !(sp->o.flags & DISKBENCH_SEQ_NO_FSYNC)), s.st.path);
+	cerr = diskbench__syncm_close(ctx, &sp->sync, s.st.sync, s.st.h,
+				      s.write || s.wrote, sp->fsync ||
+				      (s.wrote && !(sp->o.flags & DISKBENCH_SEQ_NO_FSYNC)),
+				      s.st.path);
+	sp->figs = sync.figs;
 	diskbench__stream_uring_end(&s.st, sp->uring);
 	eerr = diskbench_recorder_end(ctx->rec, diskbench__engine_now(ctx->engine));
 	free(bufs);
@@ -795,10 +860,14 @@ static void describe_seq(const struct diskbench_phase *p,
 	diskbench__cfg_u64(c, "total_bytes", sp->total);
 	diskbench__cfg_u64(c, "queue_depth", sp->depth);
 	diskbench__cfg_bool(c, "direct", sp->direct);
-	diskbench__cfg_str(c, "fsync", sp->fsync ? "at the end, timed"
-			   : sp->o.write_percent &&
-				     !(sp->o.flags & DISKBENCH_SEQ_NO_FSYNC)
-			   ? "at the end, timed, if it wrote" : "none");
+	if (sp->sync.method == DISKBENCH_SYNC_DEFAULT)
+		diskbench__cfg_str(c, "fsync", sp->fsync ? "at the end, timed"
+				   : sp->o.write_percent &&
+					     !(sp->o.flags & DISKBENCH_SEQ_NO_FSYNC)
+				   ? "at the end, timed, if it wrote" : "none");
+	else
+		diskbench__cfg_str(c, "fsync", "see sync_method");
+	diskbench__syncm_describe(&sp->sync, &sp->figs, c);
 	diskbench__uring_describe(c, sp->uring);
 	if (sp->o.time_limit_ns)
 		diskbench__cfg_u64(c, "time_limit_ns", sp->o.time_limit_ns);
@@ -822,11 +891,37 @@ static uint64_t seq_test_file(const struct diskbench_phase *p,
 static int check_seq(const struct diskbench_phase *p,
 		     const struct diskbench_engine *e, char *why, size_t len)
 {
-	return diskbench__uring_check(seq_of(p)->uring, e, why, len);
+	const struct seq_phase *sp = seq_of(p);
+	int err = diskbench__uring_check(sp->uring, e, why, len);
+
+	if (err)
+		return err;
+	return diskbench__syncm_check(&sp->sync, e, sp->depth, why, len);
+}
+
+static int set_sync_seq(struct diskbench_phase *p,
+			const struct diskbench__syncm *m, char *why, size_t len)
+{
+	struct seq_phase *sp = seq_of(p);
+
+	if (!sp->write && !sp->o.write_percent) {
+		snprintf(why, len, "a sequential read writes nothing to sync");
+		return -ENOTSUP;
+	}
+	if ((sp->o.flags & DISKBENCH_SEQ_NO_FSYNC) &&
+	    m->method != DISKBENCH_SYNC_DEFAULT &&
+	    m->method != DISKBENCH_SYNC_NONE) {
+		snprintf(why, len, "flags has DISKBENCH_SEQ_NO_FSYNC and the "
+			 "sync method is %s", diskbench__syncm_name(m->method));
+		return -EINVAL;
+	}
+	sp->sync = *m;
+	return 0;
 }
 
 static const struct diskbench__phase_class seq_class = {
 	.check = check_seq,
+	.set_sync = set_sync_seq,
 	.resolve = resolve_seq,
 	.run = run_seq,
 	.describe = describe_seq,

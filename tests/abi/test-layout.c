@@ -50,6 +50,7 @@ _Static_assert(offsetof(struct diskbench_shape_opts, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_pace_info, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_steady_opts, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_load_sweep_opts, sz) == 0, "sz first");
+_Static_assert(offsetof(struct diskbench_sync_opts, sz) == 0, "sz first");
 /* Programs that passed DISKBENCH_SEQ_DIRECT to a random phase, before the
  * flag had its own name, still get O_DIRECT. */
 _Static_assert(DISKBENCH_RANDOM_DIRECT == DISKBENCH_SEQ_DIRECT,
@@ -942,7 +943,43 @@ static void test_layout_engine_ops(void **state)
 	assert_offset(diskbench_engine_ops, wait_until, 200);
 	/* appended in 1.5: an engine's own device figures */
 	assert_offset(diskbench_engine_ops, device_sample, 208);
-	assert_int_equal(sizeof(struct diskbench_engine_ops), 216);
+	/* appended in 1.10: the sync methods */
+	assert_offset(diskbench_engine_ops, fdatasync, 216);
+	assert_offset(diskbench_engine_ops, sync_file_range, 224);
+	assert_int_equal(sizeof(struct diskbench_engine_ops), 232);
+}
+
+/* 1.10: the sync methods of the writing phases; the open flag. */
+static void test_layout_sync(void **state)
+{
+	struct diskbench_sync_opts o = DISKBENCH_SYNC_OPTS_INIT;
+	struct diskbench_engine_ops e = DISKBENCH_ENGINE_OPS_INIT;
+
+	(void)state;
+	assert_int_equal(o.sz, sizeof(o));
+	assert_int_equal(o.method, DISKBENCH_SYNC_DEFAULT);
+	assert_int_equal(o.every, 0);
+	assert_null(e.fdatasync);
+	assert_null(e.sync_file_range);
+	assert_int_equal(DISKBENCH_SYNC_DEFAULT, 0);
+	assert_int_equal(DISKBENCH_SYNC_NONE, 1);
+	assert_int_equal(DISKBENCH_SYNC_FSYNC, 2);
+	assert_int_equal(DISKBENCH_SYNC_FDATASYNC, 3);
+	assert_int_equal(DISKBENCH_SYNC_FILE_RANGE, 4);
+	assert_int_equal(DISKBENCH_SYNC_O_DSYNC, 5);
+	assert_int_equal(DISKBENCH_SYNC_O_SYNC, 6);
+	assert_int_equal(DISKBENCH_SYNC_METHOD_MAX, 6);
+	assert_int_equal(DISKBENCH_SYNC_APART, 1);
+	assert_true(DISKBENCH_SYNC_EVERY_MAX == UINT64_C(1) << 40);
+	assert_int_equal(DISKBENCH_OPEN_DSYNC, 0x40);
+	assert_int_equal(DISKBENCH_CUSTOM_FILE_DSYNC, DISKBENCH_OPEN_DSYNC);
+	if (!LP64)
+		skip();
+	assert_offset(diskbench_sync_opts, sz, 0);
+	assert_offset(diskbench_sync_opts, method, 8);
+	assert_offset(diskbench_sync_opts, flags, 12);
+	assert_offset(diskbench_sync_opts, every, 16);
+	assert_int_equal(sizeof(struct diskbench_sync_opts), 24);
 }
 
 /* On any platform, fields come in declaration order (appended, never
@@ -1068,6 +1105,7 @@ int main(void)
 		cmocka_unit_test(test_layout_format_values),
 		cmocka_unit_test(test_layout_1_4_values),
 		cmocka_unit_test(test_layout_pace),
+		cmocka_unit_test(test_layout_sync),
 		cmocka_unit_test(test_layout_steady),
 		cmocka_unit_test(test_layout_load_sweep),
 		cmocka_unit_test(test_layout_shape),

@@ -43,6 +43,7 @@ static int check_inits()
 	CHECK_INIT(diskbench_custom_ops, DISKBENCH_CUSTOM_OPS_INIT);
 	CHECK_INIT(diskbench_custom_ctx_ops, DISKBENCH_CUSTOM_CTX_OPS_INIT);
 	CHECK_INIT(diskbench_pace_opts, DISKBENCH_PACE_OPTS_INIT);
+	CHECK_INIT(diskbench_sync_opts, DISKBENCH_SYNC_OPTS_INIT);
 	CHECK_INIT(diskbench_steady_opts, DISKBENCH_STEADY_OPTS_INIT);
 	CHECK_INIT(diskbench_shape_opts, DISKBENCH_SHAPE_OPTS_INIT);
 	CHECK_INIT(diskbench_run_event, DISKBENCH_RUN_EVENT_INIT);

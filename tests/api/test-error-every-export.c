@@ -493,6 +493,7 @@ static void bad_phase(void)
 	struct diskbench_pace_opts pace = DISKBENCH_PACE_OPTS_INIT;
 	struct diskbench_steady_opts steady = DISKBENCH_STEADY_OPTS_INIT;
 	struct diskbench_shape_opts shape = DISKBENCH_SHAPE_OPTS_INIT;
+	struct diskbench_sync_opts sync = DISKBENCH_SYNC_OPTS_INIT;
 	char name[DISKBENCH_PHASE_NAME_MAX + 2];
 
 	memset(name, 'n', DISKBENCH_PHASE_NAME_MAX + 1);
@@ -677,6 +678,23 @@ static void bad_phase(void)
 	BAD(diskbench_phase_set_steady, "max_ns 86400000000001", "86400000000000",
 	    diskbench_phase_set_steady(PH, &steady));
 
+	NUL(diskbench_phase_set_sync, "phase", diskbench_phase_set_sync(NULL, &sync));
+	sync.sz = 0;
+	SZ0(diskbench_phase_set_sync, diskbench_phase_set_sync(PH, &sync));
+	sync.sz = sizeof(sync);
+	sync.method = DISKBENCH_SYNC_METHOD_MAX + 1;
+	BAD(diskbench_phase_set_sync, "method 7", "6",
+	    diskbench_phase_set_sync(PH, &sync));
+	sync.method = DISKBENCH_SYNC_FSYNC;
+	sync.flags = 0x2;
+	BAD(diskbench_phase_set_sync, "unknown bits 0x2", NULL,
+	    diskbench_phase_set_sync(PH, &sync));
+	sync.flags = 0;
+	sync.every = DISKBENCH_SYNC_EVERY_MAX + 1;
+	BAD(diskbench_phase_set_sync, "every 1099511627777", "1099511627776",
+	    diskbench_phase_set_sync(PH, &sync));
+	sync.every = 0;
+
 	pace.rate_per_sec = 10;
 	NUL(diskbench_phase_set_pace, "phase", diskbench_phase_set_pace(NULL, &pace));
 	pace.sz = 0;
@@ -740,6 +758,9 @@ static void bad_ctx(struct diskbench_custom_ctx *ctx)
 	NUL(diskbench_custom_fsync, "ctx", diskbench_custom_fsync(NULL, 0));
 	BAD(diskbench_custom_fsync, "fsync handle -1", NULL,
 	    diskbench_custom_fsync(ctx, -1));
+	NUL(diskbench_custom_fdatasync, "ctx", diskbench_custom_fdatasync(NULL, 0));
+	BAD(diskbench_custom_fdatasync, "fdatasync handle -1", NULL,
+	    diskbench_custom_fdatasync(ctx, -1));
 	NUL(diskbench_custom_test_file, "ctx", diskbench_custom_test_file(NULL, 0, &h));
 	NUL(diskbench_custom_test_file, "handle",
 	    diskbench_custom_test_file(ctx, 0, NULL));
@@ -1203,6 +1224,7 @@ static const char *const cannot_fail[] = {
 	"diskbench_custom_ctx_ops_init", "diskbench_engine_ops_init",
 	"diskbench_pace_opts_init", "diskbench_stall_rules_init",
 	"diskbench_steady_opts_init", "diskbench_shape_opts_init",
+	"diskbench_sync_opts_init",
 	"diskbench_compare_opts_init", "diskbench_run_event_init",
 	"diskbench_group_opts_init",
 	/* _free(): NULL does nothing */

@@ -463,6 +463,7 @@ CHECK(diskbench_custom_write)
 	IS_EINVAL(diskbench_custom_write(NULL, 0, "abc", 3, 0));
 }
 CHECK(diskbench_custom_fsync) { IS_EINVAL(diskbench_custom_fsync(NULL, 0)); }
+CHECK(diskbench_custom_fdatasync) { IS_EINVAL(diskbench_custom_fdatasync(NULL, 0)); }
 CHECK(diskbench_custom_now) { IS_ZERO(diskbench_custom_now(NULL)); }
 
 CHECK(diskbench_result_config_count) { IS_ZERO(diskbench_result_config_count(NULL)); }
@@ -695,6 +696,14 @@ CHECK(diskbench_phase_set_steady)
 	IS_EINVAL(diskbench_phase_set_steady(NULL, &o));
 	IS_EINVAL(diskbench_phase_set_steady(NULL, NULL));
 }
+CHECK(diskbench_sync_opts_init) { WORKS(diskbench_sync_opts_init(NULL, 0)); }
+CHECK(diskbench_phase_set_sync)
+{
+	struct diskbench_sync_opts o = DISKBENCH_SYNC_OPTS_INIT;
+
+	IS_EINVAL(diskbench_phase_set_sync(NULL, &o));
+	IS_EINVAL(diskbench_phase_set_sync(NULL, NULL));
+}
 CHECK(diskbench_result_pace)
 {
 	struct diskbench_pace_info pi;
@@ -755,6 +764,7 @@ static struct entry entries[] = {
 	E(diskbench_phase_errmsg), E(diskbench_result_pace),
 	E(diskbench_phase_set_ramp), E(diskbench_steady_opts_init),
 	E(diskbench_phase_set_steady),
+	E(diskbench_sync_opts_init), E(diskbench_phase_set_sync),
 	E(diskbench_result_response),
 	E(diskbench_stalls_free), E(diskbench_stalls_count),
 	E(diskbench_stalls_get), E(diskbench_stalls_summary),
@@ -777,7 +787,7 @@ static struct entry entries[] = {
 	E(diskbench_custom_file_path), E(diskbench_custom_test_file),
 	E(diskbench_custom_time_from_here), E(diskbench_custom_now),
 	E(diskbench_custom_read), E(diskbench_custom_write),
-	E(diskbench_custom_fsync),
+	E(diskbench_custom_fsync), E(diskbench_custom_fdatasync),
 	E(diskbench_clock_ns), E(diskbench_cpu_time), E(diskbench_strerror),
 	E(diskbench_version), E(diskbench_version_string),
 	E(diskbench_check_version), E(diskbench_free),

@@ -123,6 +123,7 @@ class DeviceSample(Structure):
 
 
 DEVICE_SAMPLE_FN = ctypes.CFUNCTYPE(c_int, u64, POINTER(DeviceSample), P)
+SYNC_RANGE_FN = ctypes.CFUNCTYPE(c_int, i64, u64, u64, P)
 
 
 class EngineOps(Structure):
@@ -137,7 +138,8 @@ class EngineOps(Structure):
                 ("unlink_at", UNLINK_AT_FN), ("stat_at", STAT_AT_FN),
                 ("link_at", LINK_AT_FN), ("symlink_at", SYMLINK_AT_FN),
                 ("wait_until", WAIT_UNTIL_FN),
-                ("device_sample", DEVICE_SAMPLE_FN)]
+                ("device_sample", DEVICE_SAMPLE_FN),
+                ("fdatasync", FSYNC_FN), ("sync_file_range", SYNC_RANGE_FN)]
 
 
 # The function type of each engine member, by member name.
@@ -382,6 +384,11 @@ class SteadyOpts(Structure):
     _fields_ = [("sz", size), ("metric", u32), ("flags", u32),
                 ("range_percent", c_double), ("slope_percent", c_double),
                 ("window_ns", u64), ("sample_ns", u64), ("max_ns", u64)]
+class SyncOpts(Structure):
+    _fields_ = [("sz", size), ("method", u32), ("flags", u32),
+                ("every", u64)]
+
+
 class LoadSweepOpts(Structure):
     _fields_ = [("sz", size), ("start_rate", c_double), ("max_rate", c_double),
                 ("factor", c_double), ("percentile", c_double),
@@ -443,6 +450,7 @@ STRUCTS = {
     "diskbench_load_sweep_opts": LoadSweepOpts,
     "diskbench_shape_opts": ShapeOpts,
     "diskbench_block_size": BlockSize,
+    "diskbench_sync_opts": SyncOpts,
     "diskbench_device_sample": DeviceSample,
     "diskbench_device_info": DeviceInfo,
     "diskbench_device_point": DevicePoint,
@@ -651,6 +659,7 @@ _PROTOTYPES: Tuple[Tuple[Any, ...], ...] = (
     ("custom_read", i64, (P, i64, P, u64, u64), B),
     ("custom_write", i64, (P, i64, P, u64, u64), B),
     ("custom_fsync", c_int, (P, i64), B),
+    ("custom_fdatasync", c_int, (P, i64), B),
     ("custom_time_from_here", None, (P,)),
     ("custom_now", u64, (P,)),
     ("phase_free", None, (P,)),
@@ -720,6 +729,8 @@ _PROTOTYPES: Tuple[Tuple[Any, ...], ...] = (
     ("phase_set_ramp", c_int, (P, u64)),
     ("steady_opts_init", None, (POINTER(SteadyOpts), size)),
     ("phase_set_steady", c_int, (P, POINTER(SteadyOpts))),
+    ("sync_opts_init", None, (POINTER(SyncOpts), size)),
+    ("phase_set_sync", c_int, (P, POINTER(SyncOpts))),
 )
 
 
@@ -814,6 +825,11 @@ STEADY_IOPS = 0
 STEADY_BANDWIDTH = 1
 STEADY_MAX_NS = 86400000000000
 STEADY_MAX_SAMPLES = 256
+SYNC_DEFAULT, SYNC_NONE, SYNC_FSYNC, SYNC_FDATASYNC = 0, 1, 2, 3
+SYNC_FILE_RANGE, SYNC_O_DSYNC, SYNC_O_SYNC = 4, 5, 6
+SYNC_METHOD_MAX = 6
+SYNC_APART = 0x01
+SYNC_EVERY_MAX = 1 << 40
 
 
 def __getattr__(name: str) -> Any:

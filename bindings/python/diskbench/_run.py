@@ -286,6 +286,41 @@ class Phase(Closeable):
               lambda: decode(C.phase_errmsg(p)) or "")
         return self
 
+    _SYNC_METHODS = {
+        "default": C.SYNC_DEFAULT, "none": C.SYNC_NONE,
+        "fsync": C.SYNC_FSYNC, "fdatasync": C.SYNC_FDATASYNC,
+        "sync_file_range": C.SYNC_FILE_RANGE, "O_DSYNC": C.SYNC_O_DSYNC,
+        "O_SYNC": C.SYNC_O_SYNC,
+    }
+
+    def sync(self, method: str = "default", *, every: int = 0,
+             apart: bool = False) -> "Phase":
+        """Chooses how the phase's writes are made durable
+        (diskbench_phase_set_sync): ``method`` "none", "fsync",
+        "fdatasync", "sync_file_range", "O_DSYNC", "O_SYNC", or "default"
+        (the phase's own closing fsync). With ``every`` N (fsync, fdatasync
+        and sync_file_range only), a sync after every N writes of each
+        thread and one at the end for the rest; 0: once, at the end. Its
+        time is added to the write that triggered it, or with ``apart``
+        kept apart (the next write starting after it). The result's
+        configuration says the method and, every N writes, how many syncs
+        took how long (sync_method, sync_every, sync_timing, sync_count,
+        sync_total_ns, sync_max_ns). Sequential writes and random phases
+        with writes only (DiskbenchError ENOTSUP otherwise). Returns the
+        phase."""
+        p = self._p
+        if method not in self._SYNC_METHODS:
+            raise DiskbenchValueError("method must be one of %s, not %r"
+                                      % (", ".join(self._SYNC_METHODS),
+                                         method))
+        o = C.SyncOpts()
+        C.sync_opts_init(byref(o), sizeof(o))
+        o.method = self._SYNC_METHODS[method]
+        o.every = u64(every, "every")
+        o.flags = C.SYNC_APART if check_bool(apart, "apart") else 0
+        check(C.phase_set_sync(p, byref(o)), "phase_set_sync")
+        return self
+
     @property
     def errmsg(self) -> str:
         """Why the last call on the phase failed; '' if it did not."""
@@ -685,14 +720,16 @@ class CustomContext:
         return t
 
     def file(self, n: int = 0, *, direct: bool = False,
-             sync: bool = False) -> int:
+             sync: bool = False, dsync: bool = False) -> int:
         """The handle of the phase's file number n (0 to 63), made by the
         target at the first call and removed when the phase ends; the same
-        handle on later calls. Do not close it."""
+        handle on later calls. Do not close it. ``direct``, ``sync``,
+        ``dsync``: opened O_DIRECT, O_SYNC, O_DSYNC."""
         p = self._p()
         n = check_int(n, "n", 0, C.CUSTOM_MAX_FILES - 1)
         flags = ((0x08 if check_bool(direct, "direct") else 0) |
-                 (0x10 if check_bool(sync, "sync") else 0))
+                 (0x10 if check_bool(sync, "sync") else 0) |
+                 (0x40 if check_bool(dsync, "dsync") else 0))
         h = ctypes.c_int64()
         check(C.custom_file(p, n, flags, byref(h)), "custom_file")
         return h.value
@@ -738,6 +775,14 @@ class CustomContext:
         (diskbench_custom_fsync)."""
         p = self._p()
         check(C.custom_fsync(p, i64(handle, "handle")), "custom_fsync")
+
+    def fdatasync(self, handle: int) -> None:
+        """Flushes a file's data (and the metadata needed to read it back)
+        through the phase's engine (diskbench_custom_fdatasync), as a
+        write-ahead log commits; DiskbenchError ENOTSUP where the engine
+        has none."""
+        p = self._p()
+        check(C.custom_fdatasync(p, i64(handle, "handle")), "custom_fdatasync")
 
     def time_from_here(self) -> None:
         """Leaves what the current operation did so far out of its time."""
