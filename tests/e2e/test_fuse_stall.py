@@ -182,7 +182,9 @@ REGIMES = [
     {'name': 'b', 'what': 'buffered writes over a 256 KiB dirty limit, holds inside '
                           'put_block and rewrite',
      'size_mib': 160, 'args': ['-s', '96:8192:50:1'], 'dirty_bytes': 256 << 10,
-     'schedule': windows_at({PUT_BLOCK: (0.3, 2.0), REWRITE: (0.3, 2.0)}, 1.2),
+     # 1.4 s: the rule's 1 s x 1.15 with room for a first held request
+     # that comes late on a loaded machine (1.146 s of 1.2 s was seen).
+     'schedule': windows_at({PUT_BLOCK: (0.3, 2.2), REWRITE: (0.3, 2.2)}, 1.4),
      'where': 'ops', 'expect': {'put_block': 2, 'rewrite': 2}},
     {'name': 'c', 'what': 'holds in the closing fsync of put_block and get_block',
      'size_mib': 64, 'args': ['-s', '16:8192:50:1'],
