@@ -173,6 +173,27 @@ DISKBENCH_API int diskbench_phase_bonnie_new(struct diskbench_phase **out,
 #define DISKBENCH_SEQ_DIRECT   UINT32_C(0x02)
 /** Do not fsync a written file before the phase's clock stops. */
 #define DISKBENCH_SEQ_NO_FSYNC UINT32_C(0x04)
+/**
+ * Verify (docs/phases.md, "Verify"). A write stamps every 512-byte sector
+ * of each block (magic, CRC-32C of the rest of the sector, the run tag,
+ * the block's offset, its generation and the sector's index) before the
+ * request's clock starts, and keeps on the target a map of the test
+ * file's blocks: 4 bytes per block for the generation last stamped, 1 for
+ * whether a write of it is in flight. A read checks every block it reads
+ * after the request's clock stopped, against the stamps and the map; the
+ * first wrong block fails the phase with -EBADMSG and one line naming its
+ * offset and what was found there: zeros, no stamp, a bad checksum,
+ * another run's data, the block of another offset (a misdirected write),
+ * an older generation (stale), or a torn block (which sectors hold what).
+ * The clock restarts after each stamp or check, so the latency excludes
+ * them and the phase's rate includes them. A read needs a stamped write
+ * earlier in the run over every block it reads, of the same block size
+ * (refused with -EINVAL otherwise). Block and byte counts must be
+ * multiples of 512. The result's configuration keys `verify`,
+ * `verify_blocks`, `verify_bytes` and, on a failed check, `verify_error`
+ * say what was done. A phase without it pays nothing of it.
+ */
+#define DISKBENCH_SEQ_VERIFY   UINT32_C(0x08)
 
 /** Options of the general sequential phase. Zero means the default. */
 struct diskbench_seq_opts {
@@ -265,6 +286,19 @@ struct diskbench_random_opts {
  * still take.
  */
 #define DISKBENCH_RANDOM_DIRECT UINT32_C(0x02)
+
+/**
+ * Verify, as DISKBENCH_SEQ_VERIFY (the same value): writes stamp, reads
+ * check. Reads need every block of the file stamped by earlier stamped
+ * writes of the same block size (a sequential write with
+ * DISKBENCH_SEQ_VERIFY stamps them all). Writes only: the generations go
+ * on from the file's map, or a new map is made. With writes, no two
+ * requests of one block are ever in flight at once, across threads and
+ * queue slots (an offset drawn while its block is in use is drawn again,
+ * so the offsets differ from a run without verify when that happens), and
+ * the file must have at least twice threads x queue_depth blocks.
+ */
+#define DISKBENCH_RANDOM_VERIFY UINT32_C(0x08)
 
 /** Initializer for struct diskbench_random_opts: all defaults. */
 #define DISKBENCH_RANDOM_OPTS_INIT \

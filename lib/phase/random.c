@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 
 #include <diskbench/engine.h>
@@ -15,6 +16,8 @@
 #include "phase/workers-internal.h"
 #include "phase/seq-internal.h"
 #include "base/error-internal.h"
+
+#define RANDOM_FLAGS (DISKBENCH_RANDOM_DIRECT | DISKBENCH_RANDOM_VERIFY)
 
 struct rnd {
 	struct diskbench_target *t;
@@ -26,6 +29,11 @@ struct rnd {
 	uint32_t oflags;
 	uint64_t *ops;        /* per thread */
 	uint32_t *seeds;      /* per thread */
+	/* verify: the test file's map; claim each request's block (with
+	 * writes); the blocks and bytes stamped or checked, summed */
+	struct diskbench__vmap *vmap;
+	bool claim;
+	atomic_uint_least64_t verified, verified_bytes;
 };
 
 struct rnd_stream {
@@ -35,6 +43,7 @@ struct rnd_stream {
 	uint64_t blocks;
 	uint32_t write_percent;
 	bool wrote;
+	bool claim;
 };
 
 static bool rnd_next(struct diskbench__stream *st, uint64_t *off,
@@ -46,13 +55,22 @@ static bool rnd_next(struct diskbench__stream *st, uint64_t *off,
 	if (!s->left)
 		return false;
 	s->left--;
-	/* 62 random bits: uniform enough over any file's block count. */
-	r = (uint64_t)diskbench__rand_next(&s->g) << 31 |
-	    diskbench__rand_next(&s->g);
-	*off = (r % s->blocks) * st->block;
-	*len = st->block;
-	*write = s->write_percent &&
-		 diskbench__rand_next(&s->g) % 100 < s->write_percent;
+	for (;;) {
+		/* 62 random bits: uniform enough over any file's block
+		 * count. */
+		r = (uint64_t)diskbench__rand_next(&s->g) << 31 |
+		    diskbench__rand_next(&s->g);
+		*off = (r % s->blocks) * st->block;
+		*len = st->block;
+		*write = s->write_percent &&
+			 diskbench__rand_next(&s->g) % 100 < s->write_percent;
+		/* Verify with writes: never two requests of one block in
+		 * flight (whichever landed last could not be told); a
+		 * block in use is drawn again. */
+		if (DISKBENCH_LIKELY(!s->claim) ||
+		    diskbench__vmap_claim(st->vmap, r % s->blocks))
+			break;
+	}
 	s->wrote |= *write;
 	return true;
 }
@@ -76,6 +94,11 @@ static int random_worker(struct diskbench__worker *w)
 	s.left = R->ops[w->index];
 	s.blocks = R->blocks;
 	s.write_percent = R->write_percent;
+	s.st.vmap = R->vmap;
+	if (R->vmap && R->write_percent)
+		diskbench__verify_fill(bufs, R->block * R->depth,
+				       (uint32_t)R->vmap->tag ^ R->seeds[w->index]);
+	s.st.claimed = s.claim = R->claim;
 	err = diskbench__target_reopen(R->t, flags, &s.st.h, &op);
 	if (err) {
 		free(bufs);
@@ -97,6 +120,8 @@ static int random_worker(struct diskbench__worker *w)
 	if (ctx->rec->begun)
 		diskbench_recorder_end(ctx->rec, diskbench__engine_now(e));
 	free(bufs);
+	atomic_fetch_add(&R->verified, s.st.verified);
+	atomic_fetch_add(&R->verified_bytes, s.st.verified_bytes);
 	return err;
 }
 
@@ -109,6 +134,9 @@ struct random_phase {
 	uint32_t depth;       /* per thread, at least 1 */
 	unsigned threads;     /* at least 1 */
 	bool direct;
+	bool verify;          /* DISKBENCH_RANDOM_VERIFY */
+	/* the last run's verify: blocks and bytes stamped or checked */
+	uint64_t verified, verified_bytes;
 	/* resolved against the target */
 	uint64_t block;       /* bytes per request and offset alignment */
 	uint64_t blocks;      /* the file's blocks of that size */
@@ -130,10 +158,48 @@ static void resolve_random(struct diskbench_phase *p,
 	rp->ops_limit = rp->o.ops ? rp->o.ops : rp->blocks;
 }
 
+/*
+ * Verify, before the workers start (untimed). Reads only: the map of a
+ * stamped write over every block. Writes only: the map of the file if it
+ * has one of this block size, else a new one (blocks not written yet are
+ * unstamped, and a read that checks them is refused). A mix: reads check
+ * what the phase's writes and the ones before stamped, so every block
+ * must have been stamped before. With writes, each request claims its
+ * block, so there must be blocks to spare: twice the requests in flight.
+ */
+static int verify_prepare(struct diskbench__ctx *ctx, struct random_phase *rp,
+			  struct rnd *R)
+{
+	struct diskbench_target *t = ctx->target;
+	const uint32_t wp = rp->o.write_percent;
+	const uint64_t inflight = (uint64_t)rp->threads * rp->depth;
+	int err;
+
+	if (wp && R->blocks < 2 * inflight)
+		return diskbench__ctx_failf(ctx, -EINVAL, NULL, UINT64_MAX,
+			"verify with writes keeps one request per block in "
+			"flight: the file's %" PRIu64 " blocks must be at least "
+			"twice threads x queue_depth, %" PRIu64 ", for",
+			R->blocks, 2 * inflight);
+	if (wp == 100 && t->vmap && t->vmap->block == R->block &&
+	    t->vmap->blocks >= R->blocks) {
+		/* Writes go on from the generations stamped before. */
+		R->vmap = t->vmap;
+		err = 0;
+	} else {
+		/* Writes only: a new map; reads: the stamped write's. */
+		err = diskbench__verify_prepare(ctx, wp == 100, R->block,
+						R->blocks * R->block, NULL, 0,
+						&R->vmap);
+	}
+	R->claim = wp != 0;
+	return err;
+}
+
 static int run_random(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 {
 	struct diskbench_target *t = ctx->target;
-	const struct random_phase *rp = random_of(p);
+	struct random_phase *rp = random_of(p);
 	const struct diskbench_random_opts *o = &rp->o;
 	const unsigned threads = rp->threads;
 	struct rnd R = { .t = t };
@@ -198,7 +264,26 @@ static int run_random(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 	}
 	ctx->cache_drop = diskbench__target_drop_cache(t);
 	R.path = t->test_path;
+	rp->verified = rp->verified_bytes = 0;
+	if (rp->verify) {
+		err = verify_prepare(ctx, rp, &R);
+		if (err)
+			goto out;
+	} else if (o->write_percent) {
+		/* Unstamped writes: the stamps are no longer the file's. */
+		diskbench__vmap_free(t->vmap);
+		t->vmap = NULL;
+	}
 	err = diskbench__run_workers(ctx, threads, random_worker, &R, 0);
+	if (rp->verify) {
+		rp->verified = atomic_load(&R.verified);
+		rp->verified_bytes = atomic_load(&R.verified_bytes);
+		/* What a failed stamped write left is not known. */
+		if (err && o->write_percent) {
+			diskbench__vmap_free(t->vmap);
+			t->vmap = NULL;
+		}
+	}
 out:
 	free(R.ops);
 	free(R.seeds);
@@ -233,6 +318,9 @@ static void describe_random(const struct diskbench_phase *p,
 				ctx->planned_ops != UINT64_MAX &&
 				diskbench_result_ops(c->res) >= ctx->planned_ops,
 				"ops_limit"));
+	if (rp->verify)
+		diskbench__verify_describe(c, ctx, o->write_percent == 100,
+					   rp->verified, rp->verified_bytes);
 }
 
 static const struct diskbench__phase_class random_class = {
@@ -266,16 +354,17 @@ static int diskbench_phase_random_new__impl(struct diskbench_phase **out,
 			" is over %" PRIu32 ", the most any engine takes "
 			"(DISKBENCH_ENGINE_MAX_QUEUE_DEPTH)", o.queue_depth,
 			DISKBENCH_ENGINE_MAX_QUEUE_DEPTH);
-	if (o.flags & ~DISKBENCH_RANDOM_DIRECT)
+	if (o.flags & ~RANDOM_FLAGS)
 		return diskbench__error_fail(-EINVAL,
 			"flags 0x%x: unknown bits 0x%x", o.flags,
-			o.flags & ~DISKBENCH_RANDOM_DIRECT);
+			o.flags & ~RANDOM_FLAGS);
 	rp = calloc(1, sizeof(*rp));
 	if (rp) {
 		rp->o = o;
 		rp->depth = o.queue_depth ? o.queue_depth : 1;
 		rp->threads = o.threads ? o.threads : 1;
 		rp->direct = o.flags & DISKBENCH_RANDOM_DIRECT;
+		rp->verify = o.flags & DISKBENCH_RANDOM_VERIFY;
 	}
 	return diskbench__phase_make(out,
 				     diskbench_phase_kind_name(DISKBENCH_PHASE_RANDOM_IO),
