@@ -167,16 +167,34 @@ int diskbench__verify_check(const struct diskbench__vmap *m, const void *buf,
 	const uint32_t n = (uint32_t)(len / DISKBENCH__VERIFY_SECTOR);
 	const uint32_t want = atomic_load_explicit(&m->gen[off / m->block],
 						   memory_order_relaxed);
-	struct sector first, x;
+	struct sector first, x, good = { .what = BAD_CRC };
+	uint32_t bad = 0, first_bad = 0;
 	bool torn = false;
 	int k;
 
-	read_sector(p, &first);
-	for (uint32_t i = 1; i < n && !torn; i++) {
+	/* A sector whose checksum fails among sectors that agree: bad
+	 * checksum; sectors that disagree otherwise: torn. */
+	for (uint32_t i = 0; i < n && !torn; i++) {
 		read_sector(p + (uint64_t)i * DISKBENCH__VERIFY_SECTOR, &x);
-		torn = !same(&first, &x) ||
-		       (x.what == STAMPED && x.index != i);
+		if (x.what == BAD_CRC) {
+			if (!bad++)
+				first_bad = i;
+			continue;
+		}
+		if (good.what == BAD_CRC)
+			good = x;
+		else
+			torn = !same(&good, &x);
+		torn |= x.what == STAMPED && x.index != i;
 	}
+	if (bad && !torn) {
+		snprintf(msg, cap, "block at offset %" PRIu64 ": bad checksum in "
+			 "%" PRIu32 " of its %" PRIu32 " sectors, the first "
+			 "sector %" PRIu32 " (its bytes changed after they were "
+			 "stamped)", off, bad, n, first_bad);
+		return -EBADMSG;
+	}
+	read_sector(p, &first);
 	if (torn) {
 		/* Runs of sectors that agree: "torn: sectors 0-3 of
 		 * generation 5, 4-7 zeros". */
@@ -226,11 +244,6 @@ int diskbench__verify_check(const struct diskbench__vmap *m, const void *buf,
 	case NO_STAMP:
 		snprintf(msg, cap, "block at offset %" PRIu64
 			 ": no stamp (data this run did not write)", off);
-		return -EBADMSG;
-	case BAD_CRC:
-		snprintf(msg, cap, "block at offset %" PRIu64
-			 ": bad checksum (its bytes changed after they were stamped)",
-			 off);
 		return -EBADMSG;
 	default:
 		break;

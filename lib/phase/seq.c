@@ -761,8 +761,16 @@ void diskbench__verify_describe(struct diskbench__cfg *c,
 	diskbench__cfg_u64(c, "verify_blocks", blocks);
 	diskbench__cfg_u64(c, "verify_bytes", bytes);
 	if (ctx->err == -EBADMSG && ctx->err_op &&
-	    !strncmp(ctx->err_op, "verify: ", 8))
-		diskbench__cfg_str(c, "verify_error", ctx->err_op + 8);
+	    !strncmp(ctx->err_op, "verify: ", 8)) {
+		/* The check's line, without the ", in" before the path. */
+		char line[sizeof(ctx->err_op_buf)];
+		size_t n = strlen(ctx->err_op + 8);
+
+		memcpy(line, ctx->err_op + 8, n + 1);
+		if (n >= 4 && !strcmp(line + n - 4, ", in"))
+			line[n - 4] = 0;
+		diskbench__cfg_str(c, "verify_error", line);
+	}
 }
 
 /* A byte count is what of the file the phase reads or writes. */

@@ -52,6 +52,9 @@ _Static_assert(offsetof(struct diskbench_load_sweep_opts, sz) == 0, "sz first");
  * flag had its own name, still get O_DIRECT. */
 _Static_assert(DISKBENCH_RANDOM_DIRECT == DISKBENCH_SEQ_DIRECT,
 	       "random phases keep taking DISKBENCH_SEQ_DIRECT");
+/* Verify (1.10): the same bit in both phases, pinned. */
+_Static_assert(DISKBENCH_SEQ_VERIFY == 0x08, "DISKBENCH_SEQ_VERIFY");
+_Static_assert(DISKBENCH_RANDOM_VERIFY == 0x08, "DISKBENCH_RANDOM_VERIFY");
 
 #define LP64 (sizeof(void *) == 8 && sizeof(long) == 8 && \
 	      _Alignof(uint64_t) == 8)
