@@ -100,3 +100,11 @@ uint32_t diskbench__crc32c(uint32_t crc, const void *buf, size_t len)
 #endif
 	return ~crc_sliced(crc, buf, len);
 }
+
+static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
+
+uint32_t diskbench__crc32c_tables(uint32_t crc, const void *buf, size_t len)
+{
+	pthread_once(&tables_once, make_table);
+	return ~crc_sliced(~crc, buf, len);
+}

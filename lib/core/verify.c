@@ -106,9 +106,10 @@ struct sector {
 	enum what what;
 	uint64_t tag, off;
 	uint32_t gen, index;
+	bool moved;           /* its index is not its place in the block */
 };
 
-static void read_sector(const unsigned char *s, struct sector *x)
+static void read_sector(const unsigned char *s, uint32_t at, struct sector *x)
 {
 	memset(x, 0, sizeof(*x));
 	if (get32(s) != MAGIC) {
@@ -129,13 +130,15 @@ static void read_sector(const unsigned char *s, struct sector *x)
 	x->off = get64(s + 16);
 	x->gen = get32(s + 24);
 	x->index = get32(s + 28);
+	x->moved = x->index != at;
 }
 
 static bool same(const struct sector *a, const struct sector *b)
 {
 	return a->what == b->what &&
 	       (a->what != STAMPED || (a->tag == b->tag && a->off == b->off &&
-				       a->gen == b->gen));
+				       a->gen == b->gen && a->moved == b->moved &&
+				       (!a->moved || a->index == b->index)));
 }
 
 /* "zeros", "generation 4", "the block of offset X", ... for a torn
@@ -151,6 +154,10 @@ static int say_sector(char *p, size_t cap, const struct sector *x,
 	case BAD_CRC:
 		return snprintf(p, cap, "a bad checksum");
 	default:
+		if (x->moved)
+			return snprintf(p, cap, "holding sector %" PRIu32 "'s "
+					"data (generation %" PRIu32 ")", x->index,
+					x->gen);
 		if (x->tag != m->tag)
 			return snprintf(p, cap, "run tag %016" PRIx64, x->tag);
 		if (x->off != off)
@@ -175,7 +182,7 @@ int diskbench__verify_check(const struct diskbench__vmap *m, const void *buf,
 	/* A sector whose checksum fails among sectors that agree: bad
 	 * checksum; sectors that disagree otherwise: torn. */
 	for (uint32_t i = 0; i < n && !torn; i++) {
-		read_sector(p + (uint64_t)i * DISKBENCH__VERIFY_SECTOR, &x);
+		read_sector(p + (uint64_t)i * DISKBENCH__VERIFY_SECTOR, i, &x);
 		if (x.what == BAD_CRC) {
 			if (!bad++)
 				first_bad = i;
@@ -185,7 +192,6 @@ int diskbench__verify_check(const struct diskbench__vmap *m, const void *buf,
 			good = x;
 		else
 			torn = !same(&good, &x);
-		torn |= x.what == STAMPED && x.index != i;
 	}
 	if (bad && !torn) {
 		snprintf(msg, cap, "block at offset %" PRIu64 ": bad checksum in "
@@ -194,7 +200,7 @@ int diskbench__verify_check(const struct diskbench__vmap *m, const void *buf,
 			 "stamped)", off, bad, n, first_bad);
 		return -EBADMSG;
 	}
-	read_sector(p, &first);
+	read_sector(p, 0, &first);
 	if (torn) {
 		/* Runs of sectors that agree: "torn: sectors 0-3 of
 		 * generation 5, 4-7 zeros". */
@@ -206,10 +212,11 @@ int diskbench__verify_check(const struct diskbench__vmap *m, const void *buf,
 		while (from < n && used + 1 < cap) {
 			uint32_t to = from;
 
-			read_sector(p + (uint64_t)from * DISKBENCH__VERIFY_SECTOR, &first);
+			read_sector(p + (uint64_t)from * DISKBENCH__VERIFY_SECTOR,
+				    from, &first);
 			while (to + 1 < n) {
 				read_sector(p + (uint64_t)(to + 1) *
-					    DISKBENCH__VERIFY_SECTOR, &x);
+					    DISKBENCH__VERIFY_SECTOR, to + 1, &x);
 				if (!same(&first, &x))
 					break;
 				to++;
@@ -223,7 +230,7 @@ int diskbench__verify_check(const struct diskbench__vmap *m, const void *buf,
 			}
 			if (used < cap) {
 				k = snprintf(msg + used, cap - used, "%s",
-					     first.what == STAMPED &&
+					     first.what == STAMPED && !first.moved &&
 					     first.off == off &&
 					     first.tag == m->tag ? " of " : " ");
 				used += k > 0 ? (size_t)k : 0;
