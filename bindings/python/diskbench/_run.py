@@ -314,12 +314,15 @@ class SeqPhase(Phase):
     ``time_limit`` as much as the time allows, going round the file),
     ``time_limit`` in seconds (0: none), ``queue_depth`` (requests in
     flight, at most the engine's), ``direct`` (O_DIRECT), ``fsync=False``
-    to leave out the closing fsync of a write."""
+    to leave out the closing fsync of a write, ``verify`` (a write stamps
+    each block, a read checks each block against the stamps; a wrong block
+    fails the phase with EBADMSG and the result's ``verify_error`` config
+    names it)."""
 
     def __init__(self, *, write: bool = False, block_size: int = 0,
                  total_bytes: int = 0, time_limit: float = 0,
                  queue_depth: int = 0, direct: bool = False,
-                 fsync: bool = True,
+                 fsync: bool = True, verify: bool = False,
                  name: Optional[str] = None) -> None:
         opts = C.SeqOpts()
         C.seq_opts_init(byref(opts), sizeof(opts))
@@ -329,7 +332,8 @@ class SeqPhase(Phase):
         opts.queue_depth = u32(queue_depth, "queue_depth")
         opts.flags = ((C.SEQ_WRITE if check_bool(write, "write") else 0) |
                       (C.SEQ_DIRECT if check_bool(direct, "direct") else 0) |
-                      (0 if check_bool(fsync, "fsync") else C.SEQ_NO_FSYNC))
+                      (0 if check_bool(fsync, "fsync") else C.SEQ_NO_FSYNC) |
+                      (C.SEQ_VERIFY if check_bool(verify, "verify") else 0))
         p = C.P()
         check(C.phase_seq_new(byref(p), byref(opts)), "phase_seq_new")
         self._init(p.value)
@@ -342,12 +346,13 @@ class RandomPhase(Phase):
     the file has blocks, or with a ``time_limit`` as many as the time
     allows: the result's ``ended_by`` config says which ended it),
     ``time_limit`` in seconds, ``write_percent``
-    (0 to 100), ``queue_depth`` per thread, ``threads``, ``direct``."""
+    (0 to 100), ``queue_depth`` per thread, ``threads``, ``direct``,
+    ``verify`` (writes stamp, reads check, as SeqPhase's)."""
 
     def __init__(self, *, block_size: int = 0, ops: int = 0,
                  time_limit: float = 0, write_percent: int = 0,
                  queue_depth: int = 0, threads: int = 0,
-                 direct: bool = False,
+                 direct: bool = False, verify: bool = False,
                  name: Optional[str] = None) -> None:
         opts = C.RandomOpts()
         C.random_opts_init(byref(opts), sizeof(opts))
@@ -357,7 +362,8 @@ class RandomPhase(Phase):
         opts.write_percent = check_int(write_percent, "write_percent", 0, 100)
         opts.queue_depth = u32(queue_depth, "queue_depth")
         opts.threads = u32(threads, "threads")
-        opts.flags = C.RANDOM_DIRECT if check_bool(direct, "direct") else 0
+        opts.flags = ((C.RANDOM_DIRECT if check_bool(direct, "direct") else 0) |
+                      (C.RANDOM_VERIFY if check_bool(verify, "verify") else 0))
         p = C.P()
         check(C.phase_random_new(byref(p), byref(opts)), "phase_random_new")
         self._init(p.value)

@@ -1,0 +1,74 @@
+"""Verify from Python (SeqPhase(verify=True), RandomPhase(verify=True)): a
+clean run checks every block; a device that drops one write (answers
+success, writes nothing) fails the reading phase with EBADMSG, naming the
+block and what was there."""
+
+import errno
+
+import pytest
+
+import diskbench
+from diskbench import Engine, EngineOps
+
+
+class Dropper(EngineOps):
+    """The sync engine, but its ``drop_at``-th write (from 1) is lost."""
+
+    name = "dropper"
+
+    def __init__(self, drop_at=0):
+        self.writes = 0
+        self.drop_at = drop_at
+
+    def write(self, handle, data, offset=None):
+        self.writes += 1
+        if self.writes == self.drop_at:
+            return len(data)
+        return self.inner.write(handle, data, offset)
+
+
+def verified_run(tdir, ops, random=True):
+    with Engine.sync() as sync:
+        e = Engine.wrap(sync, ops)
+        try:
+            with diskbench.Target(tdir, file_size=1 << 20, block_size=4096,
+                                  engine=e) as t:
+                run = diskbench.Run(t, seed=5)
+                run.add(diskbench.SeqPhase(write=True, verify=True))
+                if random:
+                    run.add(diskbench.RandomPhase(write_percent=100, ops=300,
+                                                  threads=2, verify=True))
+                run.add(diskbench.SeqPhase(verify=True))
+                try:
+                    run.execute()
+                    err = None
+                except diskbench.DiskbenchError as ex:
+                    err = ex
+                return run.results, err
+        finally:
+            e.close()
+
+
+def test_a_clean_run_checks_every_block(tdir):
+    res, err = verified_run(tdir, Dropper())
+    assert err is None
+    assert res[0].config["verify_blocks"] == "256"
+    assert "stamped" in res[0].config["verify"]
+    assert res[1].config["verify_blocks"] == "300"
+    assert res[2].config["verify_blocks"] == "256"
+    assert res[2].config["verify_bytes"] == str(1 << 20)
+    assert "verify_error" not in res[2].config
+
+
+def test_a_lost_write_is_named(tdir):
+    res, err = verified_run(tdir, Dropper(drop_at=7), random=False)
+    assert err is not None and err.errno == errno.EBADMSG
+    assert res[1].errno == errno.EBADMSG
+    assert "block at offset 24576: zeros" in res[1].errmsg
+    assert res[1].config["verify_error"] == \
+        "block at offset 24576: zeros (never written?), expected generation 1"
+
+
+def test_verify_is_a_bool():
+    with pytest.raises(TypeError):
+        diskbench.SeqPhase(verify=1)
