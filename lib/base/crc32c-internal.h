@@ -12,6 +12,10 @@
  */
 uint32_t diskbench__crc32c(uint32_t crc, const void *buf, size_t len);
 
+/* The CRC-32C (from 0) of three buffers of len bytes each, at once: on
+ * the instruction, about three times one's rate. */
+void diskbench__crc32c_3(const void *const buf[3], size_t len, uint32_t out[3]);
+
 /* The same by the tables alone, whatever the processor has (for tests). */
 uint32_t diskbench__crc32c_tables(uint32_t crc, const void *buf, size_t len);
 

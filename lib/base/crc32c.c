@@ -74,6 +74,35 @@ static uint32_t crc_hw(uint32_t crc, const unsigned char *p, size_t len)
 	return (uint32_t)c;
 }
 
+/* Three buffers at once: three independent chains keep the
+ * instruction's pipeline full (its latency is three times its rate). */
+__attribute__((target("sse4.2")))
+static void crc3_hw(const unsigned char *a, const unsigned char *b,
+		    const unsigned char *c, size_t len, uint32_t out[3])
+{
+	uint64_t x = ~UINT32_C(0), y = ~UINT32_C(0), z = ~UINT32_C(0);
+	size_t i = 0;
+
+	for (; i + 8 <= len; i += 8) {
+		uint64_t u, v, w;
+
+		memcpy(&u, a + i, 8);
+		memcpy(&v, b + i, 8);
+		memcpy(&w, c + i, 8);
+		x = __builtin_ia32_crc32di(x, u);
+		y = __builtin_ia32_crc32di(y, v);
+		z = __builtin_ia32_crc32di(z, w);
+	}
+	for (; i < len; i++) {
+		x = __builtin_ia32_crc32qi((uint32_t)x, a[i]);
+		y = __builtin_ia32_crc32qi((uint32_t)y, b[i]);
+		z = __builtin_ia32_crc32qi((uint32_t)z, c[i]);
+	}
+	out[0] = ~(uint32_t)x;
+	out[1] = ~(uint32_t)y;
+	out[2] = ~(uint32_t)z;
+}
+
 static bool hw;
 
 static void probe(void)
@@ -107,4 +136,17 @@ uint32_t diskbench__crc32c_tables(uint32_t crc, const void *buf, size_t len)
 {
 	pthread_once(&tables_once, make_table);
 	return ~crc_sliced(~crc, buf, len);
+}
+
+void diskbench__crc32c_3(const void *const buf[3], size_t len, uint32_t out[3])
+{
+	pthread_once(&table_once, probe);
+#ifdef HAVE_HW
+	if (hw) {
+		crc3_hw(buf[0], buf[1], buf[2], len, out);
+		return;
+	}
+#endif
+	for (int i = 0; i < 3; i++)
+		out[i] = ~crc_sliced(~UINT32_C(0), buf[i], len);
 }

@@ -79,14 +79,40 @@ uint64_t diskbench__vmap_unstamped(const struct diskbench__vmap *m,
 	return UINT64_MAX;
 }
 
+/* The CRC of each of n sectors from p (bytes 8 to the sector's end), three
+ * at a time. */
+static void sector_crcs(const unsigned char *p, uint32_t n, uint32_t *out)
+{
+	const size_t len = DISKBENCH__VERIFY_SECTOR - 8;
+	uint32_t i = 0;
+
+	for (; i + 3 <= n; i += 3) {
+		const void *const b[3] = {
+			p + (uint64_t)i * DISKBENCH__VERIFY_SECTOR + 8,
+			p + (uint64_t)(i + 1) * DISKBENCH__VERIFY_SECTOR + 8,
+			p + (uint64_t)(i + 2) * DISKBENCH__VERIFY_SECTOR + 8,
+		};
+
+		diskbench__crc32c_3(b, len, out + i);
+	}
+	for (; i < n; i++)
+		out[i] = diskbench__crc32c(0, p + (uint64_t)i *
+					   DISKBENCH__VERIFY_SECTOR + 8, len);
+}
+
+/* Sectors whose CRCs are computed in one go. */
+#define BATCH 48u
+
 void diskbench__verify_stamp(struct diskbench__vmap *m, void *buf,
 			     uint64_t off, uint64_t len)
 {
 	unsigned char *p = buf;
 	uint32_t gen = atomic_fetch_add_explicit(&m->gen[off / m->block], 1,
 						 memory_order_relaxed) + 1;
+	const uint32_t n = (uint32_t)(len / DISKBENCH__VERIFY_SECTOR);
+	uint32_t crc[BATCH];
 
-	for (uint32_t i = 0; (uint64_t)i * DISKBENCH__VERIFY_SECTOR < len; i++) {
+	for (uint32_t i = 0; i < n; i++) {
 		unsigned char *s = p + (uint64_t)i * DISKBENCH__VERIFY_SECTOR;
 
 		put32(s, MAGIC);
@@ -94,8 +120,14 @@ void diskbench__verify_stamp(struct diskbench__vmap *m, void *buf,
 		put64(s + 16, off);
 		put32(s + 24, gen);
 		put32(s + 28, i);
-		put32(s + 4, diskbench__crc32c(0, s + 8,
-					       DISKBENCH__VERIFY_SECTOR - 8));
+	}
+	for (uint32_t i = 0; i < n; i += BATCH) {
+		uint32_t k = n - i < BATCH ? n - i : BATCH;
+
+		sector_crcs(p + (uint64_t)i * DISKBENCH__VERIFY_SECTOR, k, crc);
+		for (uint32_t j = 0; j < k; j++)
+			put32(p + (uint64_t)(i + j) * DISKBENCH__VERIFY_SECTOR + 4,
+			      crc[j]);
 	}
 }
 
@@ -109,7 +141,17 @@ struct sector {
 	bool moved;           /* its index is not its place in the block */
 };
 
+static void read_sector_crc(const unsigned char *s, uint32_t at, uint32_t crc,
+			    struct sector *x);
+
 static void read_sector(const unsigned char *s, uint32_t at, struct sector *x)
+{
+	read_sector_crc(s, at, diskbench__crc32c(0, s + 8,
+						 DISKBENCH__VERIFY_SECTOR - 8), x);
+}
+
+static void read_sector_crc(const unsigned char *s, uint32_t at, uint32_t crc,
+			    struct sector *x)
 {
 	memset(x, 0, sizeof(*x));
 	if (get32(s) != MAGIC) {
@@ -120,8 +162,7 @@ static void read_sector(const unsigned char *s, uint32_t at, struct sector *x)
 		x->what = ZEROS;
 		return;
 	}
-	if (get32(s + 4) != diskbench__crc32c(0, s + 8,
-					       DISKBENCH__VERIFY_SECTOR - 8)) {
+	if (get32(s + 4) != crc) {
 		x->what = BAD_CRC;
 		return;
 	}
@@ -179,10 +220,16 @@ int diskbench__verify_check(const struct diskbench__vmap *m, const void *buf,
 	bool torn = false;
 	int k;
 
+	uint32_t crc[BATCH];
+
 	/* A sector whose checksum fails among sectors that agree: bad
 	 * checksum; sectors that disagree otherwise: torn. */
 	for (uint32_t i = 0; i < n && !torn; i++) {
-		read_sector(p + (uint64_t)i * DISKBENCH__VERIFY_SECTOR, i, &x);
+		if (i % BATCH == 0)
+			sector_crcs(p + (uint64_t)i * DISKBENCH__VERIFY_SECTOR,
+				    n - i < BATCH ? n - i : BATCH, crc);
+		read_sector_crc(p + (uint64_t)i * DISKBENCH__VERIFY_SECTOR, i,
+				crc[i % BATCH], &x);
 		if (x.what == BAD_CRC) {
 			if (!bad++)
 				first_bad = i;

@@ -8,6 +8,7 @@
 #include <inttypes.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <diskbench/engine.h>
 #include <diskbench/phase.h>
@@ -193,6 +194,10 @@ static int verify_prepare(struct diskbench__ctx *ctx, struct random_phase *rp,
 						&R->vmap);
 	}
 	R->claim = wp != 0;
+	/* Claims a phase left (a request drawn and never made) are not
+	 * this one's. */
+	if (!err && R->claim)
+		memset((void *)R->vmap->busy, 0, R->vmap->blocks);
 	return err;
 }
 

@@ -821,6 +821,16 @@ static void test_crc32c(void **state)
 			uint32_t whole = diskbench__crc32c(0, buf + a, n);
 
 			assert_int_equal(diskbench__crc32c_tables(0, buf + a, n), whole);
+			if (n + a + 16 <= sizeof(buf)) {
+				const void *const three[3] = { buf + a + 8, buf + a,
+							       buf + a + 16 };
+				uint32_t out[3];
+
+				diskbench__crc32c_3(three, n, out);
+				assert_int_equal(out[1], whole);
+				assert_int_equal(out[0], diskbench__crc32c(0, buf + a + 8, n));
+				assert_int_equal(out[2], diskbench__crc32c_tables(0, buf + a + 16, n));
+			}
 			assert_int_equal(diskbench__crc32c(
 				diskbench__crc32c(0, buf + a, n / 3),
 				buf + a + n / 3, n - n / 3), whole);
