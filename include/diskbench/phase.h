@@ -695,6 +695,62 @@ DISKBENCH_API int diskbench_custom_fsync(struct diskbench_custom_ctx *ctx,
 					 int64_t handle);
 
 /**
+ * Verify in a custom phase (docs/phases.md, "Verify"): stamps @p buf, the
+ * @p len bytes about to be written at @p offset of the target's test file
+ * (diskbench_custom_test_file()), as DISKBENCH_SEQ_VERIFY's writes stamp
+ * theirs: every 512-byte sector, with the block's next generation in the
+ * test file's map. The map is the one the sequential and random phases
+ * keep: a block stamped here is checked by their verifying reads, and a
+ * block they stamped by diskbench_custom_verify_check(). The first stamp
+ * of a block size the map does not have starts a new map (a new run tag)
+ * of the test file's blocks of @p len bytes. Called inside op, its time is
+ * the operation's: call diskbench_custom_time_from_here() after it to
+ * leave it out. The result's `verify`, `verify_blocks` and `verify_bytes`
+ * say what the phase stamped and checked.
+ *
+ * @param[in]     ctx    the phase's context
+ * @param[in,out] buf    the block: @p len bytes, its first 32 of every 512
+ *                       overwritten by the stamp
+ * @param[in]     len    the block's bytes: a multiple of 512
+ * @param[in]     offset where it will be written: a multiple of @p len,
+ *                       inside the test file
+ * @return 0; -EINVAL for a NULL argument, @p len not a multiple of 512,
+ *         @p offset not a multiple of @p len or past the map's blocks;
+ *         -ENOMEM
+ * @since 1.10
+ */
+DISKBENCH_API int diskbench_custom_verify_stamp(struct diskbench_custom_ctx *ctx,
+						void *buf, uint64_t len,
+						uint64_t offset);
+
+/**
+ * Verify in a custom phase: checks @p buf, the @p len bytes read at
+ * @p offset of the test file, against its stamps and the map, as
+ * DISKBENCH_SEQ_VERIFY's reads check theirs. A wrong block returns
+ * -EBADMSG with the last error saying what was found there ("block at
+ * offset N: zeros (never written?), expected generation 1", "... holds the
+ * block of offset M (misdirected write)", "... generation 1, expected 3
+ * (stale)", "... torn: ...", "... bad checksum ..."); an op that returns it
+ * fails the phase, whose error and `verify_error` key then name the block
+ * (the first wrong one, if the phase went on). Its time is the
+ * operation's, as the stamp's.
+ *
+ * @param[in] ctx    the phase's context
+ * @param[in] buf    the block read: @p len bytes
+ * @param[in] len    a multiple of 512: the block size of the map
+ * @param[in] offset where it was read: a multiple of @p len
+ * @return 0; -EBADMSG for a wrong block; -EINVAL for a NULL argument,
+ *         @p len not a multiple of 512 or not the map's block size,
+ *         @p offset not a multiple of @p len or past the map's blocks, no
+ *         map (nothing stamped since the test file was made) or a block
+ *         never stamped
+ * @since 1.10
+ */
+DISKBENCH_API int diskbench_custom_verify_check(struct diskbench_custom_ctx *ctx,
+						const void *buf, uint64_t len,
+						uint64_t offset);
+
+/**
  * Leaves out of the current operation's time what it did before this call:
  * the operation's latency runs from here to the return of op. "Append 4 KiB,
  * then time the fsync" calls this between the two. Called from setup, it

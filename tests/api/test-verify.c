@@ -376,6 +376,116 @@ static void test_dropped_random_read(void **state)
 	assert_int_equal(b.faulted, 1);
 }
 
+/* ---- custom phases: diskbench_custom_verify_stamp() and _check() ---- */
+
+struct cust {
+	bool write;
+	int64_t h;
+	unsigned char buf[BLOCK];
+	int last;              /* what the last check returned */
+	struct bad *arm;       /* armed once the test file is laid out */
+};
+
+static int cust_setup(struct diskbench_custom_ctx *ctx, void *ud)
+{
+	struct cust *c = ud;
+	int err = diskbench_custom_test_file(ctx, FILE_BYTES, &c->h);
+
+	if (c->arm)
+		c->arm->armed = true;
+	return err;
+}
+
+static int cust_op(struct diskbench_custom_ctx *ctx, uint64_t i,
+		   uint64_t *bytes, void *ud)
+{
+	struct cust *c = ud;
+	int64_t n;
+
+	if (i == NBLK)
+		return DISKBENCH_CUSTOM_DONE;
+	if (c->write) {
+		int err = diskbench_custom_verify_stamp(ctx, c->buf, BLOCK, i * BLOCK);
+
+		if (err)
+			return err;
+		diskbench_custom_time_from_here(ctx);
+		n = diskbench_custom_write(ctx, c->h, c->buf, BLOCK, i * BLOCK);
+	} else {
+		n = diskbench_custom_read(ctx, c->h, c->buf, BLOCK, i * BLOCK);
+	}
+	if (n != BLOCK)
+		return n < 0 ? (int)n : -EIO;
+	if (!c->write) {
+		c->last = diskbench_custom_verify_check(ctx, c->buf, BLOCK, i * BLOCK);
+		if (c->last)
+			return c->last;
+	}
+	*bytes = BLOCK;
+	return 0;
+}
+
+static void add_custom(struct fx *f, struct cust *c)
+{
+	struct diskbench_custom_ctx_ops ops = DISKBENCH_CUSTOM_CTX_OPS_INIT;
+	struct diskbench_phase *p = NULL;
+
+	ops.setup = cust_setup;
+	ops.op = cust_op;
+	assert_ok(diskbench_phase_custom_ctx_new(&p, c->write ? "cwrite" : "cread",
+						 &ops, c));
+	assert_ok(diskbench_run_add(f->run, p));
+}
+
+/* A custom phase stamps what it writes; the sequential read checks it,
+ * and finds the one write the device tore. */
+static void test_custom_stamps(void **state)
+{
+	struct fx *f = *state;
+	struct bad b = { .fault = TEAR, .at = 21 };
+	struct cust w = { .write = true, .arm = &b };
+
+	start(f, &b, 0);
+	add_custom(f, &w);
+	add_seq(f, false, 1);
+	assert_found(f, 1, "block at offset 81920: torn: sectors 0-3 of "
+		     "generation 1, sectors 4-7 zeros");
+	assert_cfg(f, 0, "verify_blocks", "256");
+	assert_non_null(strstr(cfg(f, 0, "verify"), "stamped by the phase"));
+}
+
+/* A custom phase checks what the sequential write stamped: clean, every
+ * block counted; then with a misdirected write, named in its error. */
+static void test_custom_checks(void **state)
+{
+	struct fx *f = *state;
+	struct bad b = { 0 };
+	struct cust r = { .write = false };
+	const struct diskbench_result *res;
+
+	start(f, &b, 0);
+	add_seq(f, true, 1);
+	add_custom(f, &r);
+	run_execute_ok(f->run);
+	assert_cfg(f, 1, "verify_blocks", "256");
+	assert_non_null(strstr(cfg(f, 1, "verify"), "checked by the phase"));
+	fx_stop(f);
+
+	b = (struct bad){ .fault = MISDIRECT, .armed = true, .at = 31,
+			  .to = 40 * BLOCK };
+	start(f, &b, 0);
+	add_seq(f, true, 1);
+	add_custom(f, &r);
+	assert_rc(diskbench_run_execute(f->run), -EBADMSG);
+	assert_int_equal(r.last, -EBADMSG);
+	res = fx_res(f, 1);
+	assert_non_null(strstr(diskbench_result_errmsg(res), "operation 30, verify: "
+			       "block at offset 122880: zeros (never written?)"));
+	assert_cfg(f, 1, "verify_error", "block at offset 122880: zeros (never "
+		   "written?), expected generation 1");
+	assert_cfg(f, 1, "verify_blocks", "30");
+}
+
 /* ---- refusals ---- */
 
 static void test_refusals(void **state)
@@ -467,6 +577,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_stale_block, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_bad_checksum, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_dropped_random_read, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_custom_stamps, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_custom_checks, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_refusals, fx_setup, fx_teardown),
 	};
 

@@ -72,3 +72,62 @@ def test_a_lost_write_is_named(tdir):
 def test_verify_is_a_bool():
     with pytest.raises(TypeError):
         diskbench.SeqPhase(verify=1)
+
+
+def test_a_context_phase_stamps_and_checks(tdir):
+    """ctx.verify_stamp / ctx.verify_check (diskbench_custom_verify_stamp,
+    _check): a custom phase's stamped writes pass the sequential read's
+    check; a custom read finds the block the device lost."""
+    blocks = 64
+    seen = {}
+
+    def writer(ctx, index):
+        if index == blocks:
+            return diskbench.DONE
+        h = ctx.test_file()
+        buf = bytearray(4096)
+        ctx.verify_stamp(buf, index * 4096)
+        assert ctx.write(h, buf, index * 4096) == 4096
+        return 4096
+
+    def reader(ctx, index):
+        if index == blocks:
+            return diskbench.DONE
+        h = ctx.test_file()
+        buf = bytearray(4096)
+        assert ctx.read(h, buf, index * 4096) == 4096
+        try:
+            ctx.verify_check(buf, index * 4096)
+        except diskbench.DiskbenchError as ex:
+            seen["ex"] = ex
+            raise
+        return 4096
+
+    with Engine.sync() as sync:
+        drop = Dropper()
+        e = Engine.wrap(sync, drop)
+        try:
+            with diskbench.Target(tdir, file_size=blocks * 4096,
+                                  block_size=4096, engine=e) as t:
+                run = diskbench.Run(t, seed=9)
+                run.add(diskbench.ContextPhase("stamp", writer))
+                run.add(diskbench.SeqPhase(verify=True))
+                res = run.execute()
+                assert res[0].config["verify_blocks"] == str(blocks)
+                assert res[1].config["verify_blocks"] == str(blocks)
+
+                run = diskbench.Run(t, seed=9)
+                run.add(diskbench.SeqPhase(write=True, verify=True))
+                run.add(diskbench.ContextPhase("check", reader))
+                drop.writes, drop.drop_at = 0, 10
+                with pytest.raises(diskbench.DiskbenchError) as ei:
+                    run.execute()
+                assert ei.value.errno == errno.EBADMSG
+                assert seen["ex"].errno == errno.EBADMSG
+                assert "block at offset 36864: zeros" in str(seen["ex"])
+                r = run.results[1]
+                assert r.config["verify_error"].startswith(
+                    "block at offset 36864: zeros")
+                assert r.config["verify_blocks"] == "9"
+        finally:
+            e.close()

@@ -631,6 +631,8 @@ _PROTOTYPES: Tuple[Tuple[Any, ...], ...] = (
     ("custom_read", i64, (P, i64, P, u64, u64), B),
     ("custom_write", i64, (P, i64, P, u64, u64), B),
     ("custom_fsync", c_int, (P, i64), B),
+    ("custom_verify_stamp", c_int, (P, P, u64, u64), B),
+    ("custom_verify_check", c_int, (P, P, u64, u64), B),
     ("custom_time_from_here", None, (P,)),
     ("custom_now", u64, (P,)),
     ("phase_free", None, (P,)),

@@ -635,6 +635,27 @@ class CustomContext:
         p = self._p()
         check(C.custom_fsync(p, i64(handle, "handle")), "custom_fsync")
 
+    def verify_stamp(self, buf: Any, offset: int) -> None:
+        """Stamps buf (a writable Buffer, bytearray or memoryview; a
+        multiple of 512 bytes), the block about to be written at offset
+        of the test file, as SeqPhase(write=True, verify=True) stamps its
+        blocks (diskbench_custom_verify_stamp)."""
+        p = self._p()
+        addr, n = _buf_arg(buf, True, "buf")
+        check(C.custom_verify_stamp(p, addr, n, u64(offset, "offset")),
+              "custom_verify_stamp")
+
+    def verify_check(self, buf: Any, offset: int) -> None:
+        """Checks buf, the block read at offset of the test file, against
+        its stamps (diskbench_custom_verify_check): raises DiskbenchError
+        EBADMSG naming what was found for a wrong block (an op that lets
+        it out fails the phase, whose ``verify_error`` config names the
+        block)."""
+        p = self._p()
+        addr, n = _buf_arg(buf, False, "buf")
+        check(C.custom_verify_check(p, addr, n, u64(offset, "offset")),
+              "custom_verify_check")
+
     def time_from_here(self) -> None:
         """Leaves what the current operation did so far out of its time."""
         C.custom_time_from_here(self._p())
