@@ -17,6 +17,7 @@
 #include "run-helpers.h"
 
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -40,6 +41,7 @@ struct bad {
 	uint64_t to;          /* MISDIRECT: where it goes */
 	uint32_t last_gen;    /* the generation of the last faulted write */
 	uint64_t faulted;
+	pthread_mutex_t mu;   /* random phases write from several threads */
 };
 
 static uint32_t le32(const unsigned char *p)
@@ -54,6 +56,7 @@ static int64_t bad_write(int64_t h, const void *buf, uint64_t len,
 	struct bad *b = ud;
 	bool hit = false;
 
+	pthread_mutex_lock(&b->mu);
 	if (b->armed && len == BLOCK) {
 		b->n++;
 		if (b->n <= b->skip) {
@@ -65,10 +68,13 @@ static int64_t bad_write(int64_t h, const void *buf, uint64_t len,
 			b->block = off;
 		}
 	}
+	if (hit && b->fault != NONE) {
+		b->faulted++;
+		b->last_gen = le32((const unsigned char *)buf + 24);
+	}
+	pthread_mutex_unlock(&b->mu);
 	if (!hit || b->fault == NONE)
 		return b->in->write(h, buf, len, off, b->in_ud);
-	b->faulted++;
-	b->last_gen = le32((const unsigned char *)buf + 24);
 	switch (b->fault) {
 	case DROP:
 		return (int64_t)len;
@@ -98,6 +104,7 @@ static void start(struct fx *f, struct bad *b, uint32_t queue_depth)
 	struct diskbench_run_opts ro = seed_opts(47);
 
 	cfg.queue_depth = queue_depth;
+	assert_int_equal(pthread_mutex_init(&b->mu, NULL), 0);
 	fx_sim(f, &cfg);
 	f->inner = f->e;
 	f->e = NULL;
@@ -391,8 +398,11 @@ static int cust_setup(struct diskbench_custom_ctx *ctx, void *ud)
 	struct cust *c = ud;
 	int err = diskbench_custom_test_file(ctx, FILE_BYTES, &c->h);
 
-	if (c->arm)
+	if (c->arm) {
+		pthread_mutex_lock(&c->arm->mu);
 		c->arm->armed = true;
+		pthread_mutex_unlock(&c->arm->mu);
+	}
 	return err;
 }
 
