@@ -9,7 +9,10 @@
  *   offset; `O_DIRECT` and `O_SYNC` on request;
  * - `io_uring`: requests queued to the kernel, up to a queue depth, through
  *   liburing (Linux only; where the build or the kernel lacks it,
- *   diskbench_engine_io_uring_new() says -ENOTSUP);
+ *   diskbench_engine_io_uring_new() says -ENOTSUP); a sequential or random
+ *   phase may ask it for registered files, fixed buffers, SQPOLL or
+ *   IOPOLL on its threads' rings (DISKBENCH_SEQ_URING_FILES and the rest,
+ *   <diskbench/phase.h>), which other engines refuse;
  * - `null`: no I/O at all, every request succeeds at once, so the library's
  *   own cost per operation can be measured.
  *
@@ -62,6 +65,11 @@ DISKBENCH_API int diskbench_engine_null_new(struct diskbench_engine **out);
 
 /**
  * Makes the `io_uring` engine with room for @p depth requests in flight.
+ * Each thread that uses it gets a ring of its own, of @p depth entries;
+ * a phase's io_uring options (DISKBENCH_SEQ_URING_FILES,
+ * DISKBENCH_SEQ_URING_BUFFERS, DISKBENCH_SEQ_URING_SQPOLL,
+ * DISKBENCH_SEQ_URING_IOPOLL and their DISKBENCH_RANDOM_URING_* twins) go
+ * on those rings for the phase's duration, and off after it.
  *
  * @param[out] out   the engine; free it with diskbench_engine_free()
  * @param[in]  depth queue depth, 1 to DISKBENCH_ENGINE_MAX_QUEUE_DEPTH

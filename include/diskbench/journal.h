@@ -40,9 +40,15 @@
  * The writer refuses, before it writes anything, whatever the reader
  * would refuse: a string that is not UTF-8 or holds a control character,
  * a phase of an unknown kind or without a name, a phase name longer than
- * 65536 bytes (-E2BIG), a phase that starts while another has not ended,
- * starts again or ends without having started, a result that is not the
- * running phase's or would not decode, a run ended while a phase runs.
+ * 65536 bytes (-E2BIG), a phase that starts while another has not ended
+ * (but for the phases of a group, diskbench_run_add_group(): since 1.10,
+ * they start one after another before the first ends, and end in their
+ * order; the journal learns the group from the event's run, and each
+ * phase's start record names it), starts again or ends without having
+ * started, a result that is not the running phase's (a group's: the first
+ * of its phases that has not ended) or would not decode, a run ended
+ * while a phase runs. A run killed while a group ran gives each of the
+ * group's phases a partial result.
  * A string of the run's metadata longer than 65536 bytes (a command line)
  * is cut on a character's boundary and ends with "…" (U+2026), which says
  * so. A journal takes one run at a time: an event of another run while
@@ -52,7 +58,8 @@
  * leaves the journal as it was, readable.
  *
  * The records are written between phases, outside every phase's timing
- * (the run's events): a journal costs no operation anything. On a file
+ * (the run's events; a group's before its clocks start and after they all
+ * stopped): a journal costs no operation anything. On a file
  * system that commits its metadata journal on fsync (ext4), an fdatasync
  * between phases may write back some of the dirty data of the test file
  * too; a journal on another file system avoids that.

@@ -22,9 +22,15 @@
  * gives a random, sequential or custom phase a schedule (an open loop at
  * a rate), and its result then keeps the response time from each
  * request's intended start beside the service time.
+ * diskbench_phase_set_sync() chooses how a sequential or random phase's
+ * writes are made durable (fsync, fdatasync, O_DSYNC, ...).
  * diskbench_phase_set_ramp() leaves a phase's first seconds out of its
  * figures, and diskbench_phase_set_steady() runs it until its rate is
  * steady, its last window being its result.
+ * request's intended start beside the service time. Or shaped:
+ * diskbench_phase_set_shape() gives it think time and bursts; the random
+ * phase's offsets may follow a zipf, pareto or normal distribution, and
+ * random and sequential phases take block-size and read/write mixes.
  *
  * Phases are put in a run (run.h), which times them and keeps their
  * results (result.h); stall.h finds a result's stalls, and exchange.h
@@ -167,12 +173,96 @@ DISKBENCH_API int diskbench_phase_bonnie_new(struct diskbench_phase **out,
 					     enum diskbench_phase_kind kind,
 					     const struct diskbench_bonnie_opts *opts);
 
+/**
+ * One size of a block-size mix (struct diskbench_seq_opts and
+ * struct diskbench_random_opts, member block_mix): each request is
+ * @p bytes long with a chance of @p weight over the sum of the mix's
+ * weights. An element of a caller's array, with no sz: this layout is
+ * fixed.
+ */
+struct diskbench_block_size {
+	/** Bytes of a request: more than 0, at most 1 GiB; for O_DIRECT a
+	 *  multiple of the target's alignment (refused when the run
+	 *  executes). */
+	uint64_t bytes;
+	/** Its weight: more than 0. */
+	uint32_t weight;
+	/** 0. */
+	uint32_t reserved;
+};
+
+/** Most sizes in a block-size mix. */
+#define DISKBENCH_BLOCK_MIX_MAX 64
+
+/** Largest size in a block-size mix: 1 GiB. */
+#define DISKBENCH_BLOCK_MIX_MAX_BYTES (UINT64_C(1) << 30)
+
+/**
+ * How a random phase draws its offsets (struct diskbench_random_opts,
+ * member distribution), as fio's random_distribution. Ranks of the
+ * skewed distributions are blocks from the start of the file: block 0 is
+ * the hottest.
+ */
+enum diskbench_distribution {
+	/** Every block alike (the default). */
+	DISKBENCH_DIST_UNIFORM = 0,
+	/** Zipf: block k (from 1) is drawn with a chance proportional to
+	 *  1 / k^theta, theta = dist_param, more than 0, at most 10; 0:
+	 *  1.2. */
+	DISKBENCH_DIST_ZIPF = 1,
+	/** Pareto: a share 1 - h of the requests go to the first h of the
+	 *  file's blocks, and so on within them (80/20 for h 0.2), h =
+	 *  dist_param, more than 0 and less than 1; 0: 0.2. */
+	DISKBENCH_DIST_PARETO = 2,
+	/** A normal hot spot: offsets around dist_centre (a fraction of the
+	 *  file, 0 to 1; 0: 0.5, the middle) with a standard deviation of
+	 *  dist_param (a fraction of the file, more than 0, at most 1; 0:
+	 *  0.1); a draw outside the file is drawn again. */
+	DISKBENCH_DIST_NORMAL = 3
+};
+
 /** Write rather than read. */
 #define DISKBENCH_SEQ_WRITE    UINT32_C(0x01)
 /** Open with O_DIRECT (the target checked the alignment). */
 #define DISKBENCH_SEQ_DIRECT   UINT32_C(0x02)
 /** Do not fsync a written file before the phase's clock stops. */
 #define DISKBENCH_SEQ_NO_FSYNC UINT32_C(0x04)
+/**
+ * io_uring: register the test file's descriptor with each thread's ring
+ * for the phase (IORING_REGISTER_FILES), and name it by its index in every
+ * request (IOSQE_FIXED_FILE), as fio's `registerfiles`. On an engine other
+ * than io_uring the run refuses the phase (-ENOTSUP) before it starts,
+ * naming the engine. The result's `uring_registered_files` key says it
+ * was in force. See docs/phases.md, "io_uring options". @since 1.10
+ */
+#define DISKBENCH_SEQ_URING_FILES   UINT32_C(0x08)
+/**
+ * io_uring: register the phase's buffers with each thread's ring
+ * (IORING_REGISTER_BUFFERS) and read and write with READ_FIXED and
+ * WRITE_FIXED, as fio's `fixedbufs`. The buffers (block size times queue
+ * depth) count against RLIMIT_MEMLOCK; a registration the kernel refuses
+ * fails the phase, naming the limit. Key `uring_fixed_buffers`.
+ * @since 1.10
+ */
+#define DISKBENCH_SEQ_URING_BUFFERS UINT32_C(0x10)
+/**
+ * io_uring: each thread of the phase uses a ring set up with
+ * IORING_SETUP_SQPOLL (a kernel thread takes requests from the ring; the
+ * kernel's idle time before it sleeps), as fio's `sqthread_poll`. Key
+ * `uring_sqpoll`. @since 1.10
+ */
+#define DISKBENCH_SEQ_URING_SQPOLL  UINT32_C(0x20)
+/**
+ * io_uring: each thread of the phase uses a ring set up with
+ * IORING_SETUP_IOPOLL (completions polled from the device's poll queues),
+ * as fio's `hipri`. Needs DISKBENCH_SEQ_DIRECT (refused by
+ * diskbench_phase_seq_new() without it) and a block device with poll
+ * queues (its queue/io_poll is 1 in sysfs): elsewhere the phase fails
+ * before its clock starts, saying why (the device and its io_poll). A
+ * written file's closing fsync is then fsync(2), as a polled ring takes
+ * none. Key `uring_iopoll`. @since 1.10
+ */
+#define DISKBENCH_SEQ_URING_IOPOLL  UINT32_C(0x40)
 /**
  * Verify (docs/phases.md, "Verify"). A write stamps every 512-byte sector
  * of each block (magic, CRC-32C of the rest of the sector, the run tag,
@@ -193,7 +283,7 @@ DISKBENCH_API int diskbench_phase_bonnie_new(struct diskbench_phase **out,
  * `verify_blocks`, `verify_bytes` and, on a failed check, `verify_error`
  * say what was done. A phase without it pays nothing of it.
  */
-#define DISKBENCH_SEQ_VERIFY   UINT32_C(0x08)
+#define DISKBENCH_SEQ_VERIFY   UINT32_C(0x80)
 
 /** Options of the general sequential phase. Zero means the default. */
 struct diskbench_seq_opts {
@@ -217,10 +307,27 @@ struct diskbench_seq_opts {
 	uint32_t queue_depth;
 	/** DISKBENCH_SEQ_* flags. */
 	uint32_t flags;
+	/** A block-size mix (1.10): each request's size drawn from these
+	 *  sizes by weight (fio's bssplit), copied by the constructor;
+	 *  refused with a block_bytes. NULL with a count of 0. */
+	const struct diskbench_block_size *block_mix;
+	/** Sizes in @p block_mix (1.10), at most DISKBENCH_BLOCK_MIX_MAX; 0:
+	 *  no mix. */
+	uint32_t block_mix_count;
+	/** A read/write mix (1.10): the share of requests, in percent, 1 to
+	 *  100, that write the next block rather than read it (fio's rw=rw
+	 *  with rwmixwrite), drawn per request from the run's seeded
+	 *  generator; 0: none, every request does what DISKBENCH_SEQ_WRITE
+	 *  says. Refused with DISKBENCH_SEQ_WRITE: a mix is a phase of its
+	 *  own, reading the test file (laid out first, untimed, if missing
+	 *  or short) and writing into it; it ends with an fsync inside its
+	 *  timing if it wrote, unless DISKBENCH_SEQ_NO_FSYNC. */
+	uint32_t write_percent;
 };
 
 /** Initializer for struct diskbench_seq_opts: all defaults. */
-#define DISKBENCH_SEQ_OPTS_INIT { sizeof(struct diskbench_seq_opts), 0, 0, 0, 0, 0 }
+#define DISKBENCH_SEQ_OPTS_INIT \
+	{ sizeof(struct diskbench_seq_opts), 0, 0, 0, 0, 0, DISKBENCH_NULLPTR, 0, 0 }
 
 /**
  * Fills struct diskbench_seq_opts with its size and the defaults, as
@@ -240,13 +347,22 @@ diskbench_seq_opts_init(struct diskbench_seq_opts *opts, size_t sz);
  * anew; reads of a missing or short file first write it, untimed. Each
  * request's latency, from submission to completion, is recorded. A write
  * phase ends with an fsync inside its timing unless
- * DISKBENCH_SEQ_NO_FSYNC.
+ * DISKBENCH_SEQ_NO_FSYNC, or as diskbench_phase_set_sync() says. With a
+ * write_percent each request reads or writes the next block (a read/write
+ * mix); with a block_mix each request's size is drawn from the mix, the
+ * last cut at the byte count.
  *
  * @param[out] out  the phase; free it with diskbench_phase_free() or hand it
  *                  to diskbench_run_add()
  * @param[in]  opts options, or NULL for the defaults (read the test file)
- * @return 0; -EINVAL for a NULL @p out, unknown flags or a queue depth
- *         over DISKBENCH_ENGINE_MAX_QUEUE_DEPTH; -E2BIG; -ENOMEM
+ * @return 0; -EINVAL for a NULL @p out, unknown flags,
+ *         DISKBENCH_SEQ_URING_IOPOLL without DISKBENCH_SEQ_DIRECT, a queue
+ *         depth over DISKBENCH_ENGINE_MAX_QUEUE_DEPTH, a write_percent over
+ *         100 or with DISKBENCH_SEQ_WRITE, a block_mix with a block_bytes, of
+ *         more than DISKBENCH_BLOCK_MIX_MAX sizes, NULL with a count or set
+ *         without one, or with a size of 0 or over
+ *         DISKBENCH_BLOCK_MIX_MAX_BYTES, a weight of 0 or a reserved not
+ *         0; -E2BIG; -ENOMEM
  */
 DISKBENCH_API int diskbench_phase_seq_new(struct diskbench_phase **out,
 					  const struct diskbench_seq_opts *opts);
@@ -278,6 +394,24 @@ struct diskbench_random_opts {
 	uint32_t threads;
 	/** DISKBENCH_RANDOM_* flags. */
 	uint32_t flags;
+	/** The distribution's parameter (1.10): zipf's theta, pareto's h,
+	 *  the normal's spread (enum diskbench_distribution says each one's
+	 *  range and default); must be 0 for uniform. */
+	double dist_param;
+	/** The normal's centre, a fraction of the file (1.10); must be 0
+	 *  for the other distributions. */
+	double dist_centre;
+	/** A block-size mix (1.10), as struct diskbench_seq_opts's: offsets
+	 *  are then multiples of the mix's smallest size, and a request that
+	 *  would pass the end of the file starts where it ends there.
+	 *  Refused with a block_bytes. */
+	const struct diskbench_block_size *block_mix;
+	/** Sizes in @p block_mix (1.10), at most DISKBENCH_BLOCK_MIX_MAX; 0:
+	 *  no mix. */
+	uint32_t block_mix_count;
+	/** How offsets are drawn (1.10): an enum diskbench_distribution; 0:
+	 *  uniform. */
+	uint32_t distribution;
 };
 
 /**
@@ -286,6 +420,19 @@ struct diskbench_random_opts {
  * still take.
  */
 #define DISKBENCH_RANDOM_DIRECT UINT32_C(0x02)
+/** io_uring: registered file, as DISKBENCH_SEQ_URING_FILES (each
+ *  thread's descriptor with its own ring). @since 1.10 */
+#define DISKBENCH_RANDOM_URING_FILES   UINT32_C(0x08)
+/** io_uring: fixed buffers, as DISKBENCH_SEQ_URING_BUFFERS (each thread's
+ *  buffers with its own ring). @since 1.10 */
+#define DISKBENCH_RANDOM_URING_BUFFERS UINT32_C(0x10)
+/** io_uring: SQPOLL rings, as DISKBENCH_SEQ_URING_SQPOLL (a kernel thread
+ *  per thread of the phase). @since 1.10 */
+#define DISKBENCH_RANDOM_URING_SQPOLL  UINT32_C(0x20)
+/** io_uring: IOPOLL rings, as DISKBENCH_SEQ_URING_IOPOLL; needs
+ *  DISKBENCH_RANDOM_DIRECT (refused by diskbench_phase_random_new()
+ *  without it). @since 1.10 */
+#define DISKBENCH_RANDOM_URING_IOPOLL  UINT32_C(0x40)
 
 /**
  * Verify, as DISKBENCH_SEQ_VERIFY (the same value): writes stamp, reads
@@ -298,11 +445,12 @@ struct diskbench_random_opts {
  * so the offsets differ from a run without verify when that happens), and
  * the file must have at least twice threads x queue_depth blocks.
  */
-#define DISKBENCH_RANDOM_VERIFY UINT32_C(0x08)
+#define DISKBENCH_RANDOM_VERIFY UINT32_C(0x80)
 
 /** Initializer for struct diskbench_random_opts: all defaults. */
 #define DISKBENCH_RANDOM_OPTS_INIT \
-	{ sizeof(struct diskbench_random_opts), 0, 0, 0, 0, 0, 0, 0 }
+	{ sizeof(struct diskbench_random_opts), 0, 0, 0, 0, 0, 0, 0, 0, 0, \
+	  DISKBENCH_NULLPTR, 0, 0 }
 
 /**
  * Fills struct diskbench_random_opts with its size and the defaults, as
@@ -324,11 +472,17 @@ diskbench_random_opts_init(struct diskbench_random_opts *opts, size_t sz);
  * 4096, queue_depth 32 and DISKBENCH_RANDOM_DIRECT. The file is laid out first
  * if missing or short, untimed, and dropped from the page cache.
  *
+ * Offsets may instead follow a skewed distribution (distribution,
+ * dist_param, dist_centre), and sizes a block-size mix (block_mix).
+ *
  * @param[out] out  the phase
  * @param[in]  opts options, or NULL for the defaults
  * @return 0; -EINVAL for a NULL @p out, write_percent over 100, more than
  *         1024 threads, a queue depth over DISKBENCH_ENGINE_MAX_QUEUE_DEPTH,
- *         or unknown flags; -E2BIG; -ENOMEM
+ *         unknown flags, DISKBENCH_RANDOM_URING_IOPOLL without
+ *         DISKBENCH_RANDOM_DIRECT, an unknown distribution or a parameter
+ *         out of its range (enum diskbench_distribution), a block_mix
+ *         refused as diskbench_phase_seq_new() refuses one; -E2BIG; -ENOMEM
  */
 DISKBENCH_API int diskbench_phase_random_new(struct diskbench_phase **out,
 					     const struct diskbench_random_opts *opts);
@@ -552,6 +706,10 @@ diskbench_phase_custom_ctx_new(struct diskbench_phase **out, const char *name,
 /** diskbench_custom_file() flag: each write reaches the device before it
  *  returns, O_SYNC (the value of DISKBENCH_OPEN_SYNC). @since 1.9 */
 #define DISKBENCH_CUSTOM_FILE_SYNC UINT32_C(0x10)
+/** diskbench_custom_file() flag: each write reaches the device with the
+ *  metadata needed to read it back before it returns, O_DSYNC (the value
+ *  of DISKBENCH_OPEN_DSYNC). @since 1.10 */
+#define DISKBENCH_CUSTOM_FILE_DSYNC UINT32_C(0x40)
 
 /**
  * The target the phase runs on.
@@ -579,7 +737,8 @@ diskbench_custom_engine(const struct diskbench_custom_ctx *ctx);
  * File number @p n of this phase: made by the target in its directory the
  * first time it is asked for (O_CREAT|O_EXCL, mode 0600, a name no one
  * holds), opened through the target's engine for reading and writing plus
- * DISKBENCH_OPEN_* @p flags (DISKBENCH_OPEN_DIRECT, DISKBENCH_OPEN_SYNC; the
+ * DISKBENCH_OPEN_* @p flags (DISKBENCH_OPEN_DIRECT, DISKBENCH_OPEN_SYNC,
+ * DISKBENCH_OPEN_DSYNC; the
  * target's own DISKBENCH_TARGET_SYNC applies too). Later calls for the same
  * @p n give the same handle at once, so an op may call this every time.
  * The target keeps the file on its list like its own: the handle is closed
@@ -594,12 +753,15 @@ diskbench_custom_engine(const struct diskbench_custom_ctx *ctx);
  *
  * @param[in]  ctx    the phase's context
  * @param[in]  n      0 to DISKBENCH_CUSTOM_MAX_FILES - 1
- * @param[in]  flags  DISKBENCH_CUSTOM_FILE_DIRECT and/or
- *                    DISKBENCH_CUSTOM_FILE_SYNC (the values of
- *                    DISKBENCH_OPEN_DIRECT and DISKBENCH_OPEN_SYNC), used
- *                    when the file is made
+ * @param[in]  flags  DISKBENCH_CUSTOM_FILE_DIRECT,
+ *                    DISKBENCH_CUSTOM_FILE_SYNC and/or
+ *                    DISKBENCH_CUSTOM_FILE_DSYNC (the values of
+ *                    DISKBENCH_OPEN_DIRECT, DISKBENCH_OPEN_SYNC and
+ *                    DISKBENCH_OPEN_DSYNC), used when the file is made
  * @param[out] handle the engine's handle
  * @return 0; -EINVAL for a NULL argument, @p n out of range or other flags;
+ *         -ENOTSUP for DISKBENCH_CUSTOM_FILE_DSYNC on an engine that opens
+ *         files itself with a table older than 1.10;
  *         or the error of the create (noted as the phase's error, naming
  *         the file); -ENOMEM
  */
@@ -749,6 +911,23 @@ DISKBENCH_API int diskbench_custom_verify_stamp(struct diskbench_custom_ctx *ctx
 DISKBENCH_API int diskbench_custom_verify_check(struct diskbench_custom_ctx *ctx,
 						const void *buf, uint64_t len,
 						uint64_t offset);
+
+/**
+ * Flushes a file's data, and only the metadata needed to read it back, to
+ * the device through the phase's engine (fdatasync(2) for the `sync` and
+ * `io_uring` engines; diskbench_engine_ops::fdatasync), as a write-ahead
+ * log commits. Never an fsync in its place: an engine without one says
+ * -ENOTSUP.
+ *
+ * @param[in] ctx    the phase's context
+ * @param[in] handle the file's handle
+ * @return 0; -EINVAL for a NULL @p ctx; -ENOTSUP for an engine without
+ *         fdatasync (one with handles of its own that set none); else the
+ *         engine's negative errno, the last error naming the file
+ * @since 1.10
+ */
+DISKBENCH_API int diskbench_custom_fdatasync(struct diskbench_custom_ctx *ctx,
+					     int64_t handle);
 
 /**
  * Leaves out of the current operation's time what it did before this call:
@@ -970,12 +1149,14 @@ DISKBENCH_API void diskbench_pace_opts_init(struct diskbench_pace_opts *opts,
  *
  * Paced may be: the random phase, the general sequential phase and custom
  * phases. The bonnie++ phases and the small-file phases keep bonnie++'s
- * closed loop.
+ * closed loop. A shaped phase (diskbench_phase_set_shape()) cannot be
+ * paced.
  *
  * @param[in] phase the phase, not yet run or between runs
  * @param[in] opts  the pacing, or NULL to make the phase closed-loop again
  * @return 0; -EINVAL for a NULL @p phase, a rate not above 0, above
- *         DISKBENCH_PACE_MAX_RATE or not a number, or unknown flags;
+ *         DISKBENCH_PACE_MAX_RATE or not a number, unknown flags, or a
+ *         shaped phase;
  *         -ENOTSUP for a kind that cannot be paced; -E2BIG. The reason is
  *         in diskbench_phase_errmsg().
  */
@@ -1125,6 +1306,206 @@ DISKBENCH_API void diskbench_steady_opts_init(struct diskbench_steady_opts *opts
  */
 DISKBENCH_API int diskbench_phase_set_steady(struct diskbench_phase *phase,
 					     const struct diskbench_steady_opts *opts);
+
+/** A shape's time is the same every time (the default). */
+#define DISKBENCH_SHAPE_FIXED       0u
+/** A shape's time is drawn uniformly from 0 to twice the time given. */
+#define DISKBENCH_SHAPE_UNIFORM     1u
+/** A shape's time is drawn from an exponential distribution whose mean is
+ *  the time given. */
+#define DISKBENCH_SHAPE_EXPONENTIAL 2u
+
+/** Longest think or idle time of a shape: an hour. */
+#define DISKBENCH_SHAPE_MAX_NS (UINT64_C(3600) * 1000000000u)
+
+/**
+ * The shape of a phase's load (diskbench_phase_set_shape()): think time
+ * between requests, and bursts of requests with idle time between them.
+ * Zero means none.
+ */
+struct diskbench_shape_opts {
+	/** sizeof(struct diskbench_shape_opts) as the caller's headers saw it. */
+	size_t sz;
+	/** Time between the end of a request and the start of the next (a
+	 *  user's think time); 0: none. At most DISKBENCH_SHAPE_MAX_NS. */
+	uint64_t think_ns;
+	/** Requests in a burst; after each burst the phase is idle for
+	 *  idle_ns; 0: no bursts. Needs an idle_ns. */
+	uint64_t burst_ops;
+	/** Idle time after each burst, instead of the think time; at most
+	 *  DISKBENCH_SHAPE_MAX_NS. Needs a burst_ops. */
+	uint64_t idle_ns;
+	/** How think_ns is drawn: DISKBENCH_SHAPE_FIXED, _UNIFORM or
+	 *  _EXPONENTIAL. */
+	uint32_t think_dist;
+	/** How idle_ns is drawn, as think_dist. */
+	uint32_t idle_dist;
+};
+
+/** Initializer for struct diskbench_shape_opts: no shape. */
+#define DISKBENCH_SHAPE_OPTS_INIT { sizeof(struct diskbench_shape_opts), 0, 0, 0, 0, 0 }
+
+/**
+ * Fills a shape struct with its size and the defaults (no shape).
+ *
+ * @param[out] opts the struct to fill
+ * @param[in]  sz   sizeof(*opts) as the caller sees it
+ */
+DISKBENCH_API void diskbench_shape_opts_init(struct diskbench_shape_opts *opts,
+					     size_t sz);
+
+/**
+ * Shapes a phase's load: think time between requests, bursts of requests
+ * with idle time between them, each time fixed or drawn (uniform from 0 to
+ * twice the time, or exponential with the time as mean) from a generator
+ * seeded from the run's seed, the phase's place in the run and the thread,
+ * so that a run's seed repeats them.
+ *
+ * The waits are on the engine's clock (as a paced phase's: the engine's
+ * wait_until, or a sleep and a spin of DISKBENCH_PACE_DEFAULT_SPIN_NS), in
+ * the phase's elapsed time and not in any request's latency: the phase's
+ * rates show the duty cycle (bursts of N requests of service time S with
+ * an idle time T between them make N / (N S + T) requests a second). No
+ * wait follows the phase's last request; a wait that reaches the phase's
+ * time limit ends the phase there.
+ *
+ * At a queue depth above 1, a burst is burst_ops submissions: the phase
+ * then waits for all of them to complete, is idle for idle_ns from the
+ * last completion, and starts the next burst; think time needs a queue
+ * depth of 1 (a deeper phase with think_ns fails when it runs, -EINVAL).
+ * With several threads (random phase) each thread runs the shape on its
+ * own. A phase is either paced or shaped: this refuses a paced phase,
+ * and diskbench_phase_set_pace() a shaped one.
+ *
+ * The result's configuration says the shape: `think_ns`, `think_dist`,
+ * `burst_ops`, `idle_ns`, `idle_dist` (docs/result-json.md).
+ *
+ * Shaped may be: the random phase, the general sequential phase and custom
+ * phases (a custom phase's operation is its request).
+ *
+ * @param[in] phase the phase, not yet run or between runs
+ * @param[in] opts  the shape, or NULL (or all zero) for none
+ * @return 0; -EINVAL for a NULL @p phase, a time over
+ *         DISKBENCH_SHAPE_MAX_NS, an unknown distribution, burst_ops
+ *         without idle_ns or idle_ns without burst_ops, or a paced phase;
+ *         -ENOTSUP for a kind that cannot be shaped; -E2BIG. The reason is
+ *         in diskbench_phase_errmsg().
+ */
+DISKBENCH_API int diskbench_phase_set_shape(struct diskbench_phase *phase,
+					    const struct diskbench_shape_opts *opts);
+
+/**
+ * How a writing phase makes its writes durable (diskbench_phase_set_sync(),
+ * docs/phases.md, "Sync methods"). Values are fixed; new ones are only
+ * appended. @since 1.10
+ */
+enum diskbench_sync_method {
+	/** The phase's own: a sequential write ends with a timed fsync
+	 *  (none with DISKBENCH_SEQ_NO_FSYNC), a random phase that wrote
+	 *  with one on each thread's file. */
+	DISKBENCH_SYNC_DEFAULT = 0,
+	/** Nothing: the writes may still be in the page cache when the
+	 *  phase's clock stops. */
+	DISKBENCH_SYNC_NONE = 1,
+	/** fsync(2): the file's data and all its metadata. */
+	DISKBENCH_SYNC_FSYNC = 2,
+	/** fdatasync(2): the data and the metadata needed to read it back. */
+	DISKBENCH_SYNC_FDATASYNC = 3,
+	/** sync_file_range(2) of the range written since the last one: the
+	 *  pages only, neither metadata nor the device's cache (Linux). */
+	DISKBENCH_SYNC_FILE_RANGE = 4,
+	/** The file opened O_DSYNC: each write is fdatasync'ed by the
+	 *  system before it returns, inside its latency. */
+	DISKBENCH_SYNC_O_DSYNC = 5,
+	/** The file opened O_SYNC: each write is fsync'ed by the system. */
+	DISKBENCH_SYNC_O_SYNC = 6,
+};
+
+/** The most DISKBENCH_SYNC_* value this library knows. @since 1.10 */
+#define DISKBENCH_SYNC_METHOD_MAX 6
+
+/**
+ * Time each sync apart from the write that triggered it: the write's
+ * latency is its own, the sync's is counted in the result's sync_*
+ * configuration keys, and the next write starts after it. Without it
+ * (the default), the sync's time is added to that write's latency, as a
+ * database's commit sees it. Only with diskbench_sync_opts::every.
+ * @since 1.10
+ */
+#define DISKBENCH_SYNC_APART UINT32_C(0x01)
+
+/**
+ * A writing phase's sync method (diskbench_phase_set_sync()). Zero means
+ * the default: the phase's own closing fsync. @since 1.10
+ */
+struct diskbench_sync_opts {
+	/** sizeof(struct diskbench_sync_opts) as the caller's headers saw it. */
+	size_t sz;
+	/** An enum diskbench_sync_method value. */
+	uint32_t method;
+	/** DISKBENCH_SYNC_* flags: DISKBENCH_SYNC_APART. */
+	uint32_t flags;
+	/**
+	 * Sync after every this many writes (of each thread, on its own
+	 * file), and once at the end if a write came after the last one;
+	 * 0: once, at the end, as the phase's closing wait (a timed wait
+	 * outside its operations, as the default fsync). Only with fsync,
+	 * fdatasync and sync_file_range; at most DISKBENCH_SYNC_EVERY_MAX.
+	 */
+	uint64_t every;
+};
+
+/** The most writes between two syncs (diskbench_sync_opts::every). @since 1.10 */
+#define DISKBENCH_SYNC_EVERY_MAX (UINT64_C(1) << 40)
+
+/** Initializer for struct diskbench_sync_opts: the default (the phase's
+ *  own closing fsync). @since 1.10 */
+#define DISKBENCH_SYNC_OPTS_INIT { sizeof(struct diskbench_sync_opts), 0, 0, 0 }
+
+/**
+ * Fills struct diskbench_sync_opts with its size and the defaults, as
+ * DISKBENCH_SYNC_OPTS_INIT does: for callers without a preprocessor
+ * (bindings).
+ *
+ * @param[out] opts the struct to fill
+ * @param[in]  sz   sizeof(*opts) as the caller sees it
+ * @since 1.10
+ */
+DISKBENCH_API void diskbench_sync_opts_init(struct diskbench_sync_opts *opts,
+					    size_t sz);
+
+/**
+ * Chooses how a writing phase makes its writes durable: none, fsync,
+ * fdatasync, sync_file_range, O_DSYNC or O_SYNC, every N writes or once
+ * at the end, its time inside the write's latency or apart
+ * (docs/phases.md, "Sync methods"). For a sequential write phase and a
+ * random phase with writes (write_percent above 0). The result's
+ * configuration keys say the method, the interval, the timing and how
+ * many syncs took how long (docs/result-json.md).
+ *
+ * fdatasync and sync_file_range are the engine's
+ * (diskbench_engine_ops::fdatasync and
+ * diskbench_engine_ops::sync_file_range); a user engine
+ * without them fails the run with -ENOTSUP before anything is made, as
+ * does a sync every N writes with requests queued (a queue depth above 1
+ * on a queued engine) and, for an engine that opens files itself and
+ * predates 1.10, O_DSYNC.
+ *
+ * @param[in,out] phase the phase, not yet added to a run
+ * @param[in]     opts  the method, or NULL for the default
+ * @return 0; -EINVAL for a NULL @p phase, an unknown method or flag, an
+ *         every over DISKBENCH_SYNC_EVERY_MAX, an every or
+ *         DISKBENCH_SYNC_APART with a method that makes no sync calls,
+ *         DISKBENCH_SYNC_APART without every, or a method other than
+ *         none on a sequential phase with DISKBENCH_SEQ_NO_FSYNC; -E2BIG;
+ *         -ENOTSUP for a phase that writes nothing (a read, a random
+ *         phase without writes, any other kind); -EBUSY once the phase
+ *         is in a run. The last error (diskbench_error_last()) says
+ *         why.
+ * @since 1.10
+ */
+DISKBENCH_API int diskbench_phase_set_sync(struct diskbench_phase *phase,
+					   const struct diskbench_sync_opts *opts);
 
 /**
  * Why the last call on a phase failed.

@@ -1,7 +1,7 @@
 /**
  * @file diskbench/run.h
- * @brief Runs: phases in order against one target, with progress,
- *        cancellation and stop conditions.
+ * @brief Runs: phases in order against one target (or together, in
+ *        groups), with progress, cancellation and stop conditions.
  *
  * A run times each phase with a recorder (one clock read per operation) and
  * keeps one result per phase, or per step of a phase added as a load sweep
@@ -22,6 +22,10 @@
  * (since 1.4), as bonnie++ removes it before its -y prompt: the room is
  * free while an event callback waits. Custom phases need nothing, nor does the null
  * engine.
+ *
+ * Phases may also run together: diskbench_run_add_group() adds a group
+ * whose phases start together and stop together, each on a thread of its
+ * own with its own result (since 1.10).
  *
  * @defgroup run Runs
  * @{
@@ -614,6 +618,129 @@ DISKBENCH_API int diskbench_run_add_load_sweep(struct diskbench_run *run,
  */
 DISKBENCH_API int diskbench_run_load_knee(const struct diskbench_run *run,
 					  const char *name, double *knee_per_sec);
+
+/**
+ * Most phases in one group (diskbench_run_add_group()).
+ * @since 1.10
+ */
+#define DISKBENCH_GROUP_MAX_PHASES 64
+
+/**
+ * The group has no deciding phase: it ends when every one of its phases
+ * has ended (by its own count or time, or the group's time limit).
+ * diskbench_group_opts.decider must then be 0.
+ * @since 1.10
+ */
+#define DISKBENCH_GROUP_ALL UINT32_C(0x01)
+
+/**
+ * Options of diskbench_run_add_group(). Zero in any field means its
+ * default: the group's first phase decides, no time limit of the group's.
+ * @since 1.10
+ */
+struct diskbench_group_opts {
+	/** sizeof(struct diskbench_group_opts) as the caller's headers saw it. */
+	size_t sz;
+	/** Stop every phase of the group once it ran this long (each phase's
+	 *  clock; they start together); 0: no limit of the group's. The
+	 *  phases' own limits and the run's stop_time_ns still hold: the
+	 *  shortest wins. Such a phase's `ended_by` says `time_limit`. */
+	uint64_t time_limit_ns;
+	/** The phase that decides, by its place in the group (0 to n - 1):
+	 *  when it ends (its count done, its time, a stop condition), the
+	 *  others stop at their next operation. 0: the first. Must be 0 with
+	 *  DISKBENCH_GROUP_ALL. */
+	uint32_t decider;
+	/** DISKBENCH_GROUP_* flags. */
+	uint32_t flags;
+};
+
+/** Initializer for struct diskbench_group_opts: all defaults. @since 1.10 */
+#define DISKBENCH_GROUP_OPTS_INIT \
+	{ sizeof(struct diskbench_group_opts), 0, 0, 0 }
+
+/**
+ * Fills an option struct with its size and the defaults.
+ *
+ * @param[out] opts the struct to fill
+ * @param[in]  sz   sizeof(*opts) as the caller sees it
+ * @since 1.10
+ */
+DISKBENCH_API void diskbench_group_opts_init(struct diskbench_group_opts *opts,
+					     size_t sz);
+
+/**
+ * Appends phases that run together: a group. Its phases start together,
+ * each on a thread of its own, and stop together; each keeps its own
+ * recorder, pacing, random stream and result. The question it answers
+ * first: the latency of small reads while a writer saturates the device.
+ *
+ * The phases are ordinary phases of the run, appended in the order given:
+ * diskbench_run_phase_count(), diskbench_run_phase_get() and
+ * diskbench_run_result_get() see them as any other, one result per phase
+ * in that order. A run may hold phases one after another and groups
+ * between them.
+ *
+ * When the run reaches the group:
+ * - Each phase prepares in turn, on its own thread (the target is not
+ *   prepared by two threads at once): phase k + 1 starts its untimed
+ *   preparation once phase k is ready. Then every clock starts at once:
+ *   the results' start times are within the threads' wake-up of each
+ *   other, on the run's clock, and the group's span is from the earliest
+ *   start to the latest end.
+ * - When the deciding phase ends (opts->decider), the others stop at
+ *   their next operation; their results are whole (no error) and their
+ *   `ended_by` says `group`. With DISKBENCH_GROUP_ALL the group waits for
+ *   every phase. opts->time_limit_ns stops them all.
+ * - A phase that fails stops the others: their results keep what they
+ *   measured with the error -ECANCELED ("stopped: phase "X" of group "G"
+ *   failed"), the failed one its own; every result is kept, and the run
+ *   stops after the group with the failed phase's error.
+ *   diskbench_run_cancel() cancels every phase of the group.
+ * - Events, always from the thread of diskbench_run_execute(), never two
+ *   at once: for k = 0 .. n - 1 the start event of phase k then (with
+ *   DISKBENCH_RUN_READY_EVENT) its ready event, each before phase k + 1
+ *   starts preparing; the end events, in the group's order, once every
+ *   phase of the group has ended. A negative answer to a start or ready
+ *   event stops the group before any clock starts: the phases already
+ *   started end without an operation, with that error or -ECANCELED.
+ * - Progress callbacks come from the phases' threads, one at a time (the
+ *   group holds a lock around each).
+ * - Each phase draws from a random stream of its own, seeded from the
+ *   run's seed and its index in the run (its `group_seed` key), not from
+ *   diskbench_run_opts.random.
+ *
+ * Each result's configuration names the group: `group` (its name),
+ * `group_phases`, `group_decider` (the deciding phase's name, or `all`),
+ * `group_time_limit_ns` (when set), `group_ended_by` (`decider`,
+ * `all`, `time_limit`, or `stopped` after a failure or a cancel) and
+ * `group_seed`.
+ *
+ * Refused (-EINVAL, diskbench_run_errmsg() saying why, every phase still
+ * the caller's): fewer than 2 phases or more than
+ * DISKBENCH_GROUP_MAX_PHASES; a phase already added (to a group or not);
+ * the same phase twice; bonnie++'s big-file and small-file phases (they
+ * need the test file made, removed and read in bonnie++'s order); a
+ * decider past the end, or set with DISKBENCH_GROUP_ALL; unknown flags;
+ * a name of another group of the run, or not a phase's kind of name.
+ *
+ * @param[in] run    the run
+ * @param[in] phases the n phases; on success the run owns them all, on
+ *                   failure they all stay the caller's
+ * @param[in] n      how many, 2 to DISKBENCH_GROUP_MAX_PHASES
+ * @param[in] name   the group's name (as a phase's: 1 to
+ *                   DISKBENCH_PHASE_NAME_MAX bytes of UTF-8), or NULL for
+ *                   "group.1", "group.2"... in the order added
+ * @param[in] opts   options, or NULL for the defaults
+ * @return 0; -EINVAL (above, or a NULL run or phases); -EEXIST for a phase
+ *         named by the caller as one the run holds; -EBUSY while the run
+ *         executes; -E2BIG for opts from a newer library; -ENOMEM
+ * @since 1.10
+ */
+DISKBENCH_API int diskbench_run_add_group(struct diskbench_run *run,
+					  struct diskbench_phase *const *phases,
+					  size_t n, const char *name,
+					  const struct diskbench_group_opts *opts);
 
 /** What diskbench_run_sweep() did with one entry: DISKBENCH_RUN_SWEEP_*. */
 #define DISKBENCH_RUN_SWEEP_REMOVED 1u

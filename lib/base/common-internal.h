@@ -48,13 +48,13 @@
  * -E2BIG) until its struct's line here names it; tests/api/test-opts.c
  * fails while the two disagree.
  */
-#define DISKBENCH__LAST_engine_ops	device_sample
+#define DISKBENCH__LAST_engine_ops	sync_file_range
 #define DISKBENCH__LAST_hist_opts	reserved	/* ignored: 0.1's padding */
 #define DISKBENCH__LAST_timeline_opts	max_intervals
 #define DISKBENCH__LAST_recorder_opts	slow_threshold_ns
 #define DISKBENCH__LAST_bonnie_opts	seek_time_ns
-#define DISKBENCH__LAST_seq_opts	flags
-#define DISKBENCH__LAST_random_opts	flags
+#define DISKBENCH__LAST_seq_opts	write_percent
+#define DISKBENCH__LAST_random_opts	distribution
 #define DISKBENCH__LAST_files_opts	flags
 #define DISKBENCH__LAST_custom_ops	teardown
 #define DISKBENCH__LAST_custom_ctx_ops	teardown
@@ -65,10 +65,13 @@
 #define DISKBENCH__LAST_stall_rules	p99_factor
 #define DISKBENCH__LAST_pace_opts	spin_ns
 #define DISKBENCH__LAST_steady_opts	max_ns
+#define DISKBENCH__LAST_shape_opts	idle_dist
 #define DISKBENCH__LAST_bonnie_suite_opts	files_flags
 #define DISKBENCH__LAST_run_sweep_opts	user_data
 #define DISKBENCH__LAST_compare_opts	rules
 #define DISKBENCH__LAST_load_sweep_opts	arrival
+#define DISKBENCH__LAST_group_opts	flags
+#define DISKBENCH__LAST_sync_opts	every
 
 /* The number of bytes of struct diskbench_<tag> this library knows. */
 #define DISKBENCH__KNOWN_END(tag) \

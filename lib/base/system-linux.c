@@ -179,6 +179,19 @@ int diskbench__os_rename_noreplace(int dfd, const char *from, const char *to)
 #endif
 }
 
+int diskbench__os_sync_file_range(int fd, uint64_t off, uint64_t len)
+{
+	int r;
+
+	do
+		r = sync_file_range(fd, (off_t)off, (off_t)len,
+				    SYNC_FILE_RANGE_WAIT_BEFORE |
+				    SYNC_FILE_RANGE_WRITE |
+				    SYNC_FILE_RANGE_WAIT_AFTER);
+	while (r < 0 && errno == EINTR);
+	return r == 0 ? 0 : -errno;
+}
+
 const char *diskbench__os_no_page_drop(void)
 {
 	return NULL;

@@ -92,6 +92,12 @@ const char *diskbench__os_page_drop(int fd)
 	return diskbench__os_no_page_drop();
 }
 
+int diskbench__os_sync_file_range(int fd, uint64_t off, uint64_t len)
+{
+	(void)fd, (void)off, (void)len;
+	return -ENOTSUP;
+}
+
 int diskbench__os_caches_check(char *why, size_t len)
 {
 	snprintf(why, len, "is not built for this system (a build without a "

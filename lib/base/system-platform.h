@@ -16,6 +16,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 /* The platform's name, as meson's option gives it ("linux", "none"). */
@@ -61,6 +62,12 @@ const char *diskbench__os_no_page_drop(void);
  * result's `cache_drop` says it. Only where diskbench__os_no_page_drop()
  * is NULL. */
 const char *diskbench__os_page_drop(int fd);
+
+/* Writes fd's dirty pages in [off, off + len) (len 0: to the end) and
+ * waits for them, without the metadata or the device's cache (Linux:
+ * sync_file_range with WAIT_BEFORE, WRITE and WAIT_AFTER): 0 or a
+ * negative errno; -ENOTSUP where the system has no such call. */
+int diskbench__os_sync_file_range(int fd, uint64_t off, uint64_t len);
 
 /* Sets the extended attribute `name` of fd's file to v (n bytes), where
  * it has none (Linux: a user.* attribute, fsetxattr with XATTR_CREATE):

@@ -3,12 +3,31 @@
 
 #include <dirent.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include <diskbench/engine.h>
 #include <diskbench/sys/engine.h>
 
 #include "base/clock-internal.h"
+
+/* A phase's io_uring options (DISKBENCH_SEQ_URING_* and
+ * DISKBENCH_RANDOM_URING_*, shifted down by DISKBENCH__URING_SHIFT). */
+#define DISKBENCH__URING_SHIFT    3
+#define DISKBENCH__URING_FILES    UINT32_C(0x01)  /* the handle registered */
+#define DISKBENCH__URING_BUFFERS  UINT32_C(0x02)  /* the buffers registered */
+#define DISKBENCH__URING_SQPOLL   UINT32_C(0x04)  /* IORING_SETUP_SQPOLL */
+#define DISKBENCH__URING_IOPOLL   UINT32_C(0x08)  /* IORING_SETUP_IOPOLL */
+#define DISKBENCH__URING_ALL      UINT32_C(0x0f)
+
+/* What a thread of a phase asks of its ring: the options, the one handle
+ * its requests use, and the one span of memory all its buffers are in. */
+struct diskbench__uring_use {
+	uint32_t flags;      /* DISKBENCH__URING_* */
+	int64_t handle;
+	void *buf;
+	uint64_t buf_bytes;
+};
 
 struct diskbench_engine {
 	/* Every member set: the caller's, or the sync engine's in its place;
@@ -28,6 +47,9 @@ struct diskbench_engine {
 	 * descriptors of its own (openat on a held directory, identity
 	 * checked), and hand them to the engine's read, write and fsync. */
 	bool fs_sync;
+	/* Its open knows DISKBENCH_OPEN_DSYNC: a built-in engine, one whose
+	 * open is the sync engine's, or a table of 1.10 or later. */
+	bool knows_dsync;
 	/* Reaps what completes before deadline_ns (the engine's clock),
 	 * waiting no later (a deadline passed: only a look): the count, 0
 	 * at the deadline, or -errno. For paced queues, which spin from the
@@ -35,6 +57,15 @@ struct diskbench_engine {
 	 * The io_uring engine's own, not in the public table. */
 	int (*reap_until)(struct diskbench_io **done, uint32_t max,
 			  uint64_t deadline_ns, void *user_data);
+	/* A phase's io_uring options on the calling thread's ring, from
+	 * before its clock starts to after its last call (the io_uring
+	 * engine's own; NULL: the engine has none, and a phase asking for
+	 * them is refused). uring_begin: 0, or a negative errno with the
+	 * reason in why; uring_end undoes a begin that succeeded on this
+	 * thread (nothing otherwise). */
+	int (*uring_begin)(const struct diskbench__uring_use *u, char *why,
+			   size_t len, void *user_data);
+	void (*uring_end)(void *user_data);
 };
 
 /*
@@ -94,6 +125,20 @@ static inline int diskbench__engine_fsync(const struct diskbench_engine *e,
 					  int64_t handle)
 {
 	return e->ops.fsync(handle, e->user_data);
+}
+
+/* The sync methods: the caller checked the member is set. */
+static inline int diskbench__engine_fdatasync(const struct diskbench_engine *e,
+					      int64_t handle)
+{
+	return e->ops.fdatasync(handle, e->user_data);
+}
+
+static inline int diskbench__engine_sync_range(const struct diskbench_engine *e,
+					       int64_t handle, uint64_t offset,
+					       uint64_t len)
+{
+	return e->ops.sync_file_range(handle, offset, len, e->user_data);
 }
 
 static inline int diskbench__engine_unlink(const struct diskbench_engine *e,

@@ -46,6 +46,8 @@ int diskbench__engine_make(struct diskbench_engine **out,
 		     SAME(stat_at) && SAME(link_at) && SAME(symlink_at);
 #undef SAME
 	e->queued = ops->submit && ops->reap;
+	/* Built-in tables know every flag. */
+	e->knows_dsync = true;
 	e->depth = e->queued && ops->queue_depth ? ops->queue_depth : 1;
 	*out = e;
 	return 0;
@@ -135,6 +137,14 @@ static int diskbench_engine_new__impl(struct diskbench_engine **out,
 	DEFAULT(sync);
 	DEFAULT(readdir);
 #undef DEFAULT
+	/* The sync methods: the system calls where the handles are
+	 * descriptors; else none (a phase asking for one says so). */
+	if (fd_handles) {
+		if (!o.fdatasync)
+			o.fdatasync = diskbench__sync_ops.fdatasync;
+		if (!o.sync_file_range)
+			o.sync_file_range = diskbench__sync_ops.sync_file_range;
+	}
 	char *name = strdup(o.name ? o.name : "user");
 
 	if (!name)
@@ -146,6 +156,9 @@ static int diskbench_engine_new__impl(struct diskbench_engine **out,
 	}
 	(*out)->owned_name = name;
 	(*out)->real_fds = fd_handles;
+	(*out)->knows_dsync = fd_handles ||
+		ops->sz >= DISKBENCH__OFFSETOFEND(struct diskbench_engine_ops,
+						  fdatasync);
 	return 0;
 }
 

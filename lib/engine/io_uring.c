@@ -31,6 +31,7 @@
 #include <stdlib.h>
 
 #include <diskbench/engine.h>
+#include <diskbench/error.h>
 
 #include "base/common-internal.h"
 #include "engine/engine-internal.h"
@@ -53,11 +54,18 @@ static int check_depth(uint32_t depth)
 
 #ifdef DISKBENCH_HAVE_IO_URING
 
+#include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/uio.h>
 
 #include <liburing.h>
 
@@ -88,6 +96,18 @@ struct uring_ring {
 	/* Completed queued requests not handed back yet: a FIFO of eng->depth
 	 * slots, which is enough as in flight + kept never exceeds the depth. */
 	uint32_t kept, kept_head;
+	/* A phase's io_uring options in force on this ring (uring_opts_begin()
+	 * to opt_end()): which, the registered descriptor, the registered
+	 * span of buffers, and the engine's own ring set aside while one set
+	 * up for the phase (SQPOLL, IOPOLL) is in its place. After the
+	 * members every request uses, so that their layout is as before. */
+	bool opt;
+	bool sqpoll;
+	uint32_t oflags;
+	int ofd;
+	char *obuf;
+	uint64_t obytes;
+	struct io_uring *saved;   /* NULL: the ring is the engine's own */
 	struct diskbench_io *keep[];
 };
 
@@ -211,8 +231,13 @@ static int ring_flush(struct uring_ring *r, unsigned wait_nr, unsigned *left)
 	while (io_uring_sq_ready(&r->ring)) {
 		ret = wait_nr ? io_uring_submit_and_wait(&r->ring, wait_nr)
 			      : io_uring_submit(&r->ring);
-		if (ret > 0)
+		/* With SQPOLL the kernel's thread takes them from the ring
+		 * in its own time: handed over is enough. */
+		if (ret > 0) {
+			if (DISKBENCH_UNLIKELY(r->sqpoll))
+				break;
 			continue;
+		}
 		/* Nothing taken and no error should not happen; count it as
 		 * "not now" so it cannot loop for ever. */
 		if (ret == 0)
@@ -309,8 +334,12 @@ static int ring_new(struct uring_engine *eng, struct uring_ring **out)
 	return 0;
 }
 
+static void opt_end(struct uring_ring *r);
+
 static void ring_free(struct uring_ring *r)
 {
+	if (r->opt)
+		opt_end(r);
 	/* Closing the ring does not wait for reads already at the device, and
 	 * their buffers may be reused the moment we return. */
 	ring_drain(r);
@@ -361,11 +390,316 @@ static void ring_release(void *p)
 	struct uring_ring *r = p;
 	struct uring_engine *eng = r->eng;
 
+	if (r->opt)
+		opt_end(r);
 	if (ring_drain(r))
 		return;  /* still busy: keep it bound, freed with the engine */
 	pthread_mutex_lock(&eng->lock);
 	r->bound = false;
 	pthread_mutex_unlock(&eng->lock);
+}
+
+/* ---- a phase's options ---- */
+
+/*
+ * A phase may ask, for its duration, for its descriptor registered with
+ * each of its threads' rings (requests name it by index, IOSQE_FIXED_FILE:
+ * no descriptor lookup per request), its buffers registered (READ_FIXED,
+ * WRITE_FIXED: no page pinning per request), and a ring set up with
+ * IORING_SETUP_SQPOLL (a kernel thread takes requests from the ring, no
+ * system call to submit) or IORING_SETUP_IOPOLL (completions polled from
+ * the device's poll queues, not interrupts). Rings are per thread and made
+ * lazily, so the options go on the calling thread's ring, before the
+ * phase's clock starts: registration on the ring as it is, and for SQPOLL
+ * or IOPOLL a ring of that set-up put in its place, the engine's own set
+ * aside and put back at the end. Requests are prepared as ever, then, on
+ * a ring with options only (one predictable branch per request), turned
+ * into their fixed forms (opt_prep).
+ */
+
+/* The most one registered buffer may span (the kernel's limit). */
+#define OPT_MAX_BUF (UINT64_C(1) << 30)
+
+/*
+ * SQPOLL: the kernel's thread frees a submission slot only once it has
+ * taken its whole batch, which may be after some of the batch completed;
+ * so a free request slot may find the submission ring still full. What
+ * is prepared is handed over, and the slot waited for (IORING_ENTER_SQ_WAIT).
+ */
+static struct io_uring_sqe *opt_sqe_wait(struct uring_ring *r)
+{
+	struct io_uring_sqe *sqe = NULL;
+	unsigned tries = 0;
+	int err;
+
+	do {
+		io_uring_submit(&r->ring);
+		err = io_uring_sqring_wait(&r->ring);
+		if (err >= 0)
+			sqe = io_uring_get_sqe(&r->ring);
+	} while (!sqe && (err >= 0 || retry(err, &tries)) &&
+		 ++tries < URING_BUSY_RETRIES);
+	return sqe;
+}
+
+static void opt_prep(struct uring_ring *r, struct io_uring_sqe *sqe,
+		     int64_t handle, const void *buf, uint64_t len)
+{
+	if ((r->oflags & DISKBENCH__URING_FILES) && handle == r->ofd) {
+		sqe->fd = 0;
+		sqe->flags |= IOSQE_FIXED_FILE;
+	}
+	if ((r->oflags & DISKBENCH__URING_BUFFERS) && buf &&
+	    (const char *)buf >= r->obuf &&
+	    (uint64_t)((const char *)buf - r->obuf) <= r->obytes &&
+	    len <= r->obytes - (uint64_t)((const char *)buf - r->obuf)) {
+		sqe->opcode = sqe->opcode == IORING_OP_WRITE
+				      ? IORING_OP_WRITE_FIXED : IORING_OP_READ_FIXED;
+		sqe->buf_index = 0;
+	}
+}
+
+/* The file's block device has poll queues: 0, or why not in @why. Its
+ * queue is the disk's (a partition has none of its own). */
+static int opt_poll_queues(int fd, char *why, size_t len)
+{
+	char path[128], link[PATH_MAX], val[16];
+	const char *name;
+	struct stat st;
+	ssize_t n;
+	FILE *f;
+	unsigned maj, min;
+
+	if (fstat(fd, &st)) {
+		int e = -errno;
+
+		snprintf(why, len, "fstat of the test file failed: %s",
+			 diskbench_strerror(e));
+		return e;
+	}
+	maj = major(st.st_dev);
+	min = minor(st.st_dev);
+	if (!maj) {
+		snprintf(why, len, "the test file's file system (device %u:%u) "
+			 "is on no block device, so no poll queues", maj, min);
+		return -ENOTSUP;
+	}
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u", maj, min);
+	n = readlink(path, link, sizeof(link) - 1);
+	link[n > 0 ? n : 0] = '\0';
+	name = strrchr(link, '/') ? strrchr(link, '/') + 1 : "?";
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/queue/io_poll", maj,
+		 min);
+	f = fopen(path, "r");
+	if (!f) {
+		snprintf(path, sizeof(path),
+			 "/sys/dev/block/%u:%u/../queue/io_poll", maj, min);
+		f = fopen(path, "r");
+	}
+	if (!f) {
+		snprintf(why, len, "device %s (%u:%u) says nothing of poll "
+			 "queues (no queue/io_poll in /sys/dev/block/%u:%u)",
+			 name, maj, min, maj, min);
+		return -ENOTSUP;
+	}
+	if (!fgets(val, sizeof(val), f))
+		val[0] = '\0';
+	fclose(f);
+	if (val[0] == '1')
+		return 0;
+	snprintf(why, len, "device %s (%u:%u) has no poll queues (%s is %c)",
+		 name, maj, min, path, val[0] ? val[0] : '?');
+	return -ENOTSUP;
+}
+
+/* Undoes opt_begin(): what is in flight finished, registrations dropped,
+ * and the engine's own ring back in place of the phase's. */
+static void opt_end(struct uring_ring *r)
+{
+	ring_drain(r);
+	if (r->saved) {
+		/* The phase's ring goes, and its registrations with it. */
+		io_uring_queue_exit(&r->ring);
+		r->ring = *r->saved;
+		free(r->saved);
+		r->saved = NULL;
+	} else {
+		if (r->oflags & DISKBENCH__URING_FILES)
+			io_uring_unregister_files(&r->ring);
+		if (r->oflags & DISKBENCH__URING_BUFFERS)
+			io_uring_unregister_buffers(&r->ring);
+	}
+	r->opt = r->sqpoll = false;
+	r->oflags = 0;
+	r->ofd = -1;
+	r->obuf = NULL;
+	r->obytes = 0;
+}
+
+static int opt_fail(struct uring_ring *r, int err, char *why, size_t len,
+		    const char *what)
+{
+	snprintf(why, len, "%s failed: %s", what, diskbench_strerror(err));
+	opt_end(r);
+	return err;
+}
+
+static int uring_opts_begin(const struct diskbench__uring_use *u, char *why,
+			    size_t len, void *user_data)
+{
+	struct uring_engine *eng = user_data;
+	uint32_t fl = u->flags;
+	struct uring_ring *r;
+	int err, fd;
+
+	if (!fl || (fl & ~DISKBENCH__URING_ALL)) {
+		snprintf(why, len, "io_uring options 0x%x: not 0x1 to 0x%x",
+			 fl, DISKBENCH__URING_ALL);
+		return -EINVAL;
+	}
+	if (u->handle < 0 || u->handle > INT_MAX) {
+		snprintf(why, len, "io_uring options: handle %" PRId64
+			 " is no descriptor", u->handle);
+		return -EBADF;
+	}
+	fd = (int)u->handle;
+	r = ring_get(eng, &err);
+	if (!r) {
+		snprintf(why, len, "no io_uring ring for this thread: %s",
+			 diskbench_strerror(err));
+		return err;
+	}
+	if (r->opt) {
+		snprintf(why, len, "io_uring options are in force on this "
+			 "thread's ring already");
+		return -EBUSY;
+	}
+	if (fl & DISKBENCH__URING_IOPOLL) {
+		int ofl = fcntl(fd, F_GETFL);
+
+		if (ofl < 0 || !(ofl & O_DIRECT)) {
+			snprintf(why, len, "io_uring IOPOLL polls O_DIRECT "
+				 "requests only, and the test file is not open "
+				 "with O_DIRECT");
+			return -EINVAL;
+		}
+		err = opt_poll_queues(fd, why, len);
+		if (err) {
+			char tmp[256];
+
+			snprintf(tmp, sizeof(tmp), "%s", why);
+			snprintf(why, len, "io_uring IOPOLL: %s", tmp);
+			return err;
+		}
+	}
+	if (u->buf_bytes > OPT_MAX_BUF && (fl & DISKBENCH__URING_BUFFERS)) {
+		snprintf(why, len, "io_uring fixed buffers: %" PRIu64 " bytes "
+			 "of buffers (block size times queue depth) are over "
+			 "%" PRIu64 ", the most the kernel registers as one",
+			 u->buf_bytes, OPT_MAX_BUF);
+		return -EINVAL;
+	}
+	/* Whatever the ring still holds is finished first. */
+	err = ring_drain(r);
+	if (err) {
+		snprintf(why, len, "io_uring: waiting for requests in flight "
+			 "failed: %s", diskbench_strerror(err));
+		return err;
+	}
+	r->opt = true;
+	r->oflags = fl;
+	r->ofd = fd;
+	if (fl & (DISKBENCH__URING_SQPOLL | DISKBENCH__URING_IOPOLL)) {
+		struct io_uring_params p;
+		struct io_uring nr;
+		unsigned setup = 0;
+		struct io_uring *saved = malloc(sizeof(*saved));
+
+		if (!saved) {
+			snprintf(why, len, "io_uring: no memory for a ring");
+			r->opt = false;
+			r->oflags = 0;
+			r->ofd = -1;
+			return -ENOMEM;
+		}
+
+		if (fl & DISKBENCH__URING_SQPOLL)
+			setup |= IORING_SETUP_SQPOLL;
+		if (fl & DISKBENCH__URING_IOPOLL)
+			setup |= IORING_SETUP_IOPOLL;
+		memset(&p, 0, sizeof(p));
+		p.flags = setup;
+#ifdef IORING_SETUP_SUBMIT_ALL
+		p.flags |= IORING_SETUP_SUBMIT_ALL;
+#endif
+		err = io_uring_queue_init_params(eng->depth, &nr, &p);
+		if (err == -EINVAL && p.flags != setup) {
+			memset(&p, 0, sizeof(p));
+			p.flags = setup;
+			err = io_uring_queue_init_params(eng->depth, &nr, &p);
+		}
+		if (err) {
+			snprintf(why, len, "io_uring_setup with %s%s%s failed: %s",
+				 setup & IORING_SETUP_SQPOLL ? "IORING_SETUP_SQPOLL" : "",
+				 setup == (IORING_SETUP_SQPOLL | IORING_SETUP_IOPOLL)
+					 ? " | " : "",
+				 setup & IORING_SETUP_IOPOLL ? "IORING_SETUP_IOPOLL" : "",
+				 diskbench_strerror(err));
+			free(saved);
+			r->opt = false;
+			r->oflags = 0;
+			r->ofd = -1;
+			return err;
+		}
+		*saved = r->ring;
+		r->saved = saved;
+		r->ring = nr;
+		r->sqpoll = fl & DISKBENCH__URING_SQPOLL;
+	}
+	if (fl & DISKBENCH__URING_FILES) {
+		err = io_uring_register_files(&r->ring, &fd, 1);
+		if (err)
+			return opt_fail(r, err, why, len,
+					"io_uring registered files: "
+					"IORING_REGISTER_FILES");
+	}
+	if (fl & DISKBENCH__URING_BUFFERS) {
+		struct iovec iov = { .iov_base = u->buf, .iov_len = u->buf_bytes };
+
+		err = io_uring_register_buffers(&r->ring, &iov, 1);
+		if (err == -ENOMEM) {
+			struct rlimit rl;
+			char tmp[64] = "unlimited";
+
+			if (!getrlimit(RLIMIT_MEMLOCK, &rl) &&
+			    rl.rlim_cur != RLIM_INFINITY)
+				snprintf(tmp, sizeof(tmp), "%llu bytes",
+					 (unsigned long long)rl.rlim_cur);
+			snprintf(why, len, "io_uring fixed buffers: "
+				 "IORING_REGISTER_BUFFERS of %" PRIu64 " bytes "
+				 "failed: %s (locked memory is limited to %s, "
+				 "RLIMIT_MEMLOCK)", u->buf_bytes,
+				 diskbench_strerror(-ENOMEM), tmp);
+			opt_end(r);
+			return err;
+		}
+		if (err)
+			return opt_fail(r, err, why, len,
+					"io_uring fixed buffers: "
+					"IORING_REGISTER_BUFFERS");
+		r->obuf = u->buf;
+		r->obytes = u->buf_bytes;
+	}
+	return 0;
+}
+
+static void uring_opts_end(void *user_data)
+{
+	struct uring_engine *eng = user_data;
+	struct uring_ring *r = pthread_getspecific(eng->key);
+
+	if (r && r->opt)
+		opt_end(r);
 }
 
 /* ---- one request at a time ---- */
@@ -418,6 +752,8 @@ static struct io_uring_sqe *ring_sqe(struct uring_ring *r, int *err)
 	if (*err)
 		return NULL;
 	sqe = io_uring_get_sqe(&r->ring);
+	if (!sqe && r->sqpoll)
+		sqe = opt_sqe_wait(r);
 	if (!sqe)
 		*err = -EBUSY;
 	return sqe;
@@ -449,6 +785,8 @@ static int64_t uring_rw(int64_t handle, void *buf, uint64_t len,
 		io_uring_prep_write(sqe, (int)handle, buf, (unsigned)len, offset);
 	else
 		io_uring_prep_read(sqe, (int)handle, buf, (unsigned)len, offset);
+	if (DISKBENCH_UNLIKELY(r->opt))
+		opt_prep(r, sqe, handle, buf, len);
 	return ring_sync(r, sqe);
 }
 
@@ -476,10 +814,15 @@ static int uring_fsync(int64_t handle, void *user_data)
 	r = ring_get(user_data, &err);
 	if (!r)
 		return err;
+	/* A polled ring takes no fsync: the system call does the same. */
+	if (DISKBENCH_UNLIKELY(r->opt) && (r->oflags & DISKBENCH__URING_IOPOLL))
+		return diskbench__sync_ops.fsync(handle, NULL);
 	sqe = ring_sqe(r, &err);
 	if (!sqe)
 		return err;
 	io_uring_prep_fsync(sqe, (int)handle, 0);
+	if (DISKBENCH_UNLIKELY(r->opt))
+		opt_prep(r, sqe, handle, NULL, 0);
 	return (int)ring_sync(r, sqe);
 }
 
@@ -547,6 +890,8 @@ static int uring_submit(struct diskbench_io *const *ios, uint32_t n,
 			continue;
 		}
 		sqe = io_uring_get_sqe(&r->ring);
+		if (DISKBENCH_UNLIKELY(!sqe) && r->sqpoll)
+			sqe = opt_sqe_wait(r);
 		if (!sqe)
 			break;
 		switch (io->op) {
@@ -562,6 +907,10 @@ static int uring_submit(struct diskbench_io *const *ios, uint32_t n,
 			io_uring_prep_fsync(sqe, (int)io->handle, 0);
 			break;
 		}
+		if (DISKBENCH_UNLIKELY(r->opt))
+			opt_prep(r, sqe, io->handle,
+				 io->op == DISKBENCH_IO_FSYNC ? NULL : io->buf,
+				 io->len);
 		io_uring_sqe_set_data(sqe, io);
 		prepared++;
 		taken++;
@@ -735,6 +1084,8 @@ static int diskbench_engine_io_uring_new__impl(struct diskbench_engine **out,
 	else {
 		(*out)->real_fds = true; /* open and close are plain syscalls */
 		(*out)->reap_until = uring_reap_until;
+		(*out)->uring_begin = uring_opts_begin;
+		(*out)->uring_end = uring_opts_end;
 	}
 	return err;
 }

@@ -42,6 +42,19 @@ static int null_fsync(int64_t handle, void *user_data)
 	return 0;
 }
 
+static int null_fdatasync(int64_t handle, void *user_data)
+{
+	(void)handle, (void)user_data;
+	return 0;
+}
+
+static int null_sync_file_range(int64_t handle, uint64_t offset, uint64_t len,
+				void *user_data)
+{
+	(void)handle, (void)offset, (void)len, (void)user_data;
+	return 0;
+}
+
 static int null_unlink(const char *path, void *user_data)
 {
 	(void)path, (void)user_data;
@@ -98,6 +111,8 @@ static const struct diskbench_engine_ops null_ops = {
 	.symlink = null_two_path_op,
 	.sync = null_sync,
 	.readdir = null_readdir,
+	.fdatasync = null_fdatasync,
+	.sync_file_range = null_sync_file_range,
 };
 
 static int diskbench_engine_null_new__impl(struct diskbench_engine **out)

@@ -33,6 +33,8 @@ static int sync_oflags(uint32_t flags, int *oflags_out)
 		oflags = O_RDONLY | O_DIRECTORY | O_CLOEXEC;
 	if (flags & DISKBENCH_OPEN_SYNC)
 		oflags |= O_SYNC;
+	if (flags & DISKBENCH_OPEN_DSYNC)
+		oflags |= O_DSYNC;
 	if (flags & DISKBENCH_OPEN_DIRECT) {
 		if (!diskbench__os_o_direct)
 			return -ENOTSUP;
@@ -128,6 +130,24 @@ static int sync_fsync(int64_t handle, void *user_data)
 		r = fsync((int)handle);
 	while (r < 0 && errno == EINTR);
 	return r == 0 ? 0 : -errno;
+}
+
+static int sync_fdatasync(int64_t handle, void *user_data)
+{
+	int r;
+
+	(void)user_data;
+	do
+		r = fdatasync((int)handle);
+	while (r < 0 && errno == EINTR);
+	return r == 0 ? 0 : -errno;
+}
+
+static int sync_sync_file_range(int64_t handle, uint64_t offset, uint64_t len,
+				void *user_data)
+{
+	(void)user_data;
+	return diskbench__os_sync_file_range((int)handle, offset, len);
 }
 
 static int sync_unlink(const char *path, void *user_data)
@@ -286,4 +306,6 @@ const struct diskbench_engine_ops diskbench__sync_ops = {
 	.stat_at = sync_stat_at,
 	.link_at = sync_link_at,
 	.symlink_at = sync_symlink_at,
+	.fdatasync = sync_fdatasync,
+	.sync_file_range = sync_sync_file_range,
 };

@@ -59,6 +59,18 @@ static int wrap_fsync(int64_t h, void *ud)
 	return FORWARD(w, fsync, h);
 }
 
+static int wrap_fdatasync(int64_t h, void *ud)
+{
+	struct wrap *w = ud;
+	return FORWARD(w, fdatasync, h);
+}
+
+static int wrap_sync_file_range(int64_t h, uint64_t off, uint64_t len, void *ud)
+{
+	struct wrap *w = ud;
+	return FORWARD(w, sync_file_range, h, off, len);
+}
+
 static int wrap_unlink(const char *path, void *ud)
 {
 	struct wrap *w = ud;
@@ -250,6 +262,11 @@ static int diskbench_engine_wrap__impl(struct diskbench_engine **out,
 	t.symlink = wrap_symlink;
 	t.sync = wrap_sync;
 	t.readdir = wrap_readdir;
+	/* The sync methods: forwarded where either side has them. */
+	if (o.fdatasync || in->fdatasync)
+		t.fdatasync = wrap_fdatasync;
+	if (o.sync_file_range || in->sync_file_range)
+		t.sync_file_range = wrap_sync_file_range;
 	/* The directory-handle calls: all five, each the caller's or the
 	 * inner engine's, or none (the small-file phases then use paths). */
 	if ((o.open_at || in->open_at) && (o.unlink_at || in->unlink_at) &&
@@ -287,6 +304,10 @@ static int diskbench_engine_wrap__impl(struct diskbench_engine **out,
 	 * is forwarded to an engine that lets it. */
 	(*out)->no_files = inner->no_files;
 	(*out)->real_fds = inner->real_fds && !o.open;
+	(*out)->knows_dsync = o.open
+		? ops->sz >= DISKBENCH__OFFSETOFEND(struct diskbench_engine_ops,
+						    fdatasync)
+		: inner->knows_dsync;
 	(*out)->fs_sync = inner->fs_sync && !o.open && !o.close && !o.unlink &&
 			  !o.mkdir && !o.rmdir && !o.stat && !o.link &&
 			  !o.symlink && !o.readdir && !o.open_at &&

@@ -22,4 +22,12 @@ void diskbench__html_device_notes(struct diskbench__html_page *pg,
  * -ENOMEM. */
 int diskbench__html_chart_run(struct diskbench__html_page *pg, size_t ri);
 
+/* The phases of a group of run ri (its results first to first + n - 1,
+ * which name the group in their configuration) on one time axis: each
+ * phase's worst latency over time in a colour of its own, its span a
+ * lane of the strip, its stalls marked; a line of words above. 0 or
+ * -ENOMEM. */
+int diskbench__html_chart_group(struct diskbench__html_page *pg, size_t ri,
+				size_t first, size_t n, const char *name);
+
 #endif

@@ -1471,8 +1471,14 @@ static void run_tests_free(struct run_test *rt, size_t n)
 
 /* The strip of tests above the latency panel, each named where its name
  * fits, and a faint line down the panel at each test's start. */
+/* Whether test b started before test a ended (the phases of a group). */
+static bool overlaps(const struct run_test *a, const struct run_test *b)
+{
+	return b->off < a->off + diskbench_result_elapsed_ns(a->res);
+}
+
 static void run_strip(struct diskbench__html_page *pg, const struct tgeo *t,
-		      const struct run_test *rt, size_t n)
+		      const struct run_test *rt, size_t n, bool by_phase)
 {
 	struct diskbench__out *o = pg->o;
 	struct nums nb = { .i = 0 };
@@ -1484,6 +1490,50 @@ static void run_strip(struct diskbench__html_page *pg, const struct tgeo *t,
 
 		if (w < 1)
 			w = 1;
+		if (by_phase) {
+			/* A group's phases side by side: a lane each, in the
+			 * phase's colour, over its own span. */
+			double h = (R_STRIP_BOT - R_STRIP_TOP) / (double)n;
+
+			diskbench__out_printf(o, "<rect class=\"test\" x=\"%s\" "
+				"y=\"%s\" width=\"%s\" height=\"%s\" fill=\"%s\" "
+				"fill-opacity=\"0.55\"><title>", C(x0),
+				C(R_STRIP_TOP + h * (double)i), C(w), C(h),
+				diskbench__html_colour(i));
+			diskbench__html_esc(o, name);
+			diskbench__out_puts(o, "</title></rect>\n");
+			continue;
+		}
+		{
+			/* Tests that ran together (a group's phases) share
+			 * the strip, a lane each, their names smaller. */
+			size_t s = i, e = i + 1;
+
+			while (s > 0 && overlaps(&rt[s - 1], &rt[s]))
+				s--;
+			while (e < n && overlaps(&rt[e - 1], &rt[e]))
+				e++;
+			if (e - s > 1) {
+				double h = (R_STRIP_BOT - R_STRIP_TOP) / (double)(e - s);
+				double y = R_STRIP_TOP + h * (double)(i - s);
+
+				diskbench__out_printf(o, "<rect class=\"test\" "
+					"x=\"%s\" y=\"%s\" width=\"%s\" height=\"%s\" "
+					"fill=\"%s\"><title>", C(x0), C(y), C(w), C(h),
+					(i - s) % 2 ? "#d5dce6" : "#e8edf3");
+				diskbench__html_esc(o, name);
+				diskbench__out_puts(o, "</title></rect>\n");
+				if (h >= 9 && 0.8 * name_width(name) + 6 <= w) {
+					diskbench__out_printf(o, "<text x=\"%s\" "
+						"y=\"%s\" font-size=\"%s\" "
+						"text-anchor=\"middle\">", C(x0 + w / 2),
+						C(y + h - 2), C(h - 1 < 11 ? h - 1 : 11));
+					diskbench__html_esc(o, name);
+					diskbench__out_puts(o, "</text>\n");
+				}
+				continue;
+			}
+		}
 		diskbench__out_printf(o, "<rect class=\"test\" x=\"%s\" y=\"%s\" "
 			"width=\"%s\" height=\"%s\" fill=\"%s\"><title>",
 			C(x0), C(R_STRIP_TOP), C(w), C(R_STRIP_BOT - R_STRIP_TOP),
@@ -1610,7 +1660,8 @@ static size_t run_stall_marks(struct diskbench__html_page *pg,
 
 /* Axes of the whole-run chart: the latency decades, seconds into the run. */
 static void run_axes(struct diskbench__html_page *pg, const struct tgeo *t,
-		     const struct logaxis *ax, uint64_t per_ns, bool why)
+		     const struct logaxis *ax, uint64_t per_ns, bool why,
+		     bool group)
 {
 	double bot = why ? R_WHY_BOT : R_LANE_BOT, h = RH + (why ? R_WHY_H : 0);
 	struct diskbench__out *o = pg->o;
@@ -1633,11 +1684,12 @@ static void run_axes(struct diskbench__html_page *pg, const struct tgeo *t,
 	}
 	diskbench__html_lat(per, sizeof(per), (double)per_ns);
 	diskbench__out_printf(o, "<text x=\"%s\" y=\"%s\" text-anchor=\"middle\">"
-		"time into the run (s), from its first test's start; one point per "
+		"time into the %s (s), from its first %s's start; one point per "
 		"%s</text>\n<text transform=\"translate(13 %s) rotate(-90)\" "
 		"text-anchor=\"middle\">worst latency</text>\n<text x=\"%s\" y=\"%s\" "
 		"text-anchor=\"end\">stalls</text>\n",
-		C((RPL + RPR) / 2), C(h - 6), per, C((R_LTOP + R_LBOT) / 2),
+		C((RPL + RPR) / 2), C(h - 6), group ? "group" : "run",
+		group ? "phase" : "test", per, C((R_LTOP + R_LBOT) / 2),
 		C(RPL - 6), C(R_LANE_BOT - 1));
 	if (why)
 		diskbench__out_printf(o, "<text x=\"%s\" y=\"%s\" text-anchor=\"end\">"
@@ -1737,9 +1789,45 @@ static int run_caption(struct diskbench__html_page *pg, size_t ri,
 	return 0;
 }
 
-int diskbench__html_chart_run(struct diskbench__html_page *pg, size_t ri)
+/* What a group's chart shows: its phases, each in its colour, its span
+ * and where it lies in the run. */
+static void group_caption(struct diskbench__html_page *pg, size_t ri,
+			  const struct run_test *rt, size_t n, uint64_t span_ns,
+			  const char *group)
 {
-	const struct diskbench__report_run *run = &pg->r->runs.v[ri];
+	struct diskbench__out *o = pg->o;
+	char a[48];
+
+	diskbench__out_puts(o, "<p class=\"run\">");
+	diskbench__html_key(pg, ri);
+	diskbench__out_puts(o, "<strong>");
+	diskbench__html_esc(o, diskbench__html_run_name(pg, ri));
+	diskbench__out_puts(o, "</strong>, group <strong>");
+	diskbench__html_esc(o, group);
+	diskbench__out_printf(o, "</strong>: %zu phases together over %s:", n,
+			      diskbench__html_sec(a, sizeof(a), span_ns));
+	for (size_t i = 0; i < n; i++) {
+		const char *ended = diskbench_result_config(rt[i].res, "ended_by");
+
+		diskbench__out_printf(o, "%s <span style=\"color:%s\">&#9644; ",
+				      i ? "," : "", diskbench__html_colour(i));
+		diskbench__html_esc(o, diskbench_result_name(rt[i].res));
+		diskbench__out_puts(o, "</span>");
+		if (ended) {
+			diskbench__out_puts(o, " (ended by ");
+			diskbench__html_esc(o, ended);
+			diskbench__out_puts(o, ")");
+		}
+	}
+	diskbench__out_puts(o, ".</p>\n");
+}
+
+/* The chart of run ri's tests (run: all of them, or a group's), on one
+ * axis from the first start; group: the group's name (each phase then in
+ * a colour of its own, a lane of the strip each), or NULL. */
+static int chart_span(struct diskbench__html_page *pg, size_t ri,
+		      const struct diskbench__report_run *run, const char *group)
+{
 	struct diskbench__out *o = pg->o;
 	struct tgeo t = { R_LTOP, R_LBOT, 0, 0, 0, 1, RPL, RPR, 0, 0 };
 	uint64_t t0, t1, vmin = UINT64_MAX, vmax = 0, per;
@@ -1774,7 +1862,10 @@ int diskbench__html_chart_run(struct diskbench__html_page *pg, size_t ri)
 				vmax = p->maxlat;
 		}
 	}
-	err = run_caption(pg, ri, rt, n, t.tend);
+	if (group)
+		group_caption(pg, ri, rt, n, t.tend, group);
+	else
+		err = run_caption(pg, ri, rt, n, t.tend);
 	if (err)
 		goto out;
 	logaxis_fit(&ax, vmin, vmax, R_LBOT, R_LTOP);
@@ -1790,17 +1881,32 @@ int diskbench__html_chart_run(struct diskbench__html_page *pg, size_t ri)
 	diskbench__html_esc(o, diskbench__html_run_name(pg, ri));
 	diskbench__out_puts(o, ": the whole run, worst latency over time, "
 			    "stalls marked</title>\n");
-	run_strip(pg, &t, rt, n);
-	run_axes(pg, &t, &ax, per, why);
+	run_strip(pg, &t, rt, n, group != NULL);
+	run_axes(pg, &t, &ax, per, why, group != NULL);
 	(void)run_stall_marks(pg, &t, rt, n, why);
 	for (size_t i = 0; i < n; i++) {
 		t.off = rt[i].off;
-		tl_latency_line(pg, "1.5", ri, rt[i].v, rt[i].n, &t, &ax);
+		tl_latency_line(pg, "1.5", group ? i : ri, rt[i].v, rt[i].n, &t, &ax);
 	}
 	diskbench__out_puts(o, "</svg>\n");
 out:
 	run_tests_free(rt, n);
 	return err;
+}
+
+int diskbench__html_chart_run(struct diskbench__html_page *pg, size_t ri)
+{
+	return chart_span(pg, ri, &pg->r->runs.v[ri], NULL);
+}
+
+int diskbench__html_chart_group(struct diskbench__html_page *pg, size_t ri,
+				size_t first, size_t n, const char *name)
+{
+	struct diskbench__report_run sub = pg->r->runs.v[ri];
+
+	sub.results = pg->r->runs.v[ri].results + first;
+	sub.count = n;
+	return chart_span(pg, ri, &sub, name);
 }
 
 #undef C

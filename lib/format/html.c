@@ -833,6 +833,46 @@ static int whole_runs(struct diskbench__html_page *pg)
 	return err;
 }
 
+/* The groups of phases that ran together (their `group` key), per run:
+ * each on one time axis. */
+static int groups_charts(struct diskbench__html_page *pg)
+{
+	struct diskbench__out *o = pg->o;
+	bool head = false;
+	int err = 0;
+
+	for (size_t ri = 0; ri < pg->nruns && !err; ri++) {
+		const struct diskbench__report_run *run = &pg->r->runs.v[ri];
+
+		for (size_t i = 0, j; i < run->count && !err; i = j) {
+			const char *g = diskbench_result_config(run->results[i], "group");
+
+			for (j = i + 1; g && j < run->count; j++) {
+				const char *h = diskbench_result_config(run->results[j],
+									"group");
+
+				if (!h || strcmp(g, h))
+					break;
+			}
+			if (!g || j - i < 2)
+				continue;
+			if (!head) {
+				diskbench__out_puts(o, "<h2 id=\"groups\">Groups</h2>\n"
+					"<p class=\"note\">Phases that ran together "
+					"(diskbench_run_add_group()), per run and group, on "
+					"one time axis from the group's first start: each "
+					"phase's worst latency over time in a colour of its "
+					"own, its span a lane of the strip above, its stalls "
+					"marked below. A reader beside a writer shows here "
+					"what the writes did to the reads.</p>\n");
+				head = true;
+			}
+			err = diskbench__html_chart_group(pg, ri, i, j - i, g);
+		}
+	}
+	return err;
+}
+
 /* ---- per phase ---- */
 
 /* At most this many slow operations per run listed in a phase's table;
@@ -1259,6 +1299,8 @@ int diskbench__write_html(struct diskbench_report *r,
 		runs_table(&pg);
 		summary(&pg);
 		err = whole_runs(&pg);
+		if (!err)
+			err = groups_charts(&pg);
 		if (err)
 			goto out;
 		err = diskbench__html_bonnie_table(&pg);

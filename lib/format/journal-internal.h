@@ -19,7 +19,11 @@
  *                  order of DISKBENCH__JOURNAL_INFO below (the 8 strings,
  *                  then the 15 numbers); then, at a begin, the number of
  *                  phases and, for each, its kind and name
- *   phase start (2): index, kind, name, wall-clock time (ns since 1970)
+ *   phase start (2): index, kind, name, wall-clock time (ns since 1970);
+ *                  a phase of a group (since 1.10), then its group's first
+ *                  index and its number of phases, 4 bytes each: the
+ *                  group's phases start one after another before the
+ *                  first of them ends, and end in that order
  *   phase result (3): index, then the result's binary encoding
  *                  (<diskbench/exchange.h>) to the payload's end
  *   phase without result (4): index, error (the result could not be made)
@@ -43,6 +47,9 @@
 #define DISKBENCH__JOURNAL_MAX_STRING 65536
 /* A phase's index is below this (the next one's must fit in 32 bits). */
 #define DISKBENCH__JOURNAL_MAX_INDEX UINT32_MAX
+/* Phases started and not ended at once, at most: a group's
+ * (DISKBENCH_GROUP_MAX_PHASES). */
+#define DISKBENCH__JOURNAL_MAX_OPEN 64
 /* Phases a run announces, at most. */
 #define DISKBENCH__JOURNAL_MAX_PHASES 65536
 /*

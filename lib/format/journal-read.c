@@ -178,9 +178,15 @@ struct reading {
 	size_t nplanned;
 	bool ended;
 	bool started;           /* a phase started, and has no end yet */
-	struct phase current;   /* which */
+	struct phase current;   /* which (the first of a group's, below) */
 	uint32_t current_index;
 	uint32_t next_index;    /* no phase before it may start again */
+	/* A group's phases started after it, in order, and the group's
+	 * first index and size (grp_n 0: no group). */
+	struct phase more[DISKBENCH__JOURNAL_MAX_OPEN - 1];
+	uint32_t more_index[DISKBENCH__JOURNAL_MAX_OPEN - 1];
+	size_t nmore;
+	uint32_t grp_first, grp_n;
 };
 
 static void reading_clear(struct reading *rd)
@@ -189,7 +195,27 @@ static void reading_clear(struct reading *rd)
 		free(rd->planned[i].name);
 	free(rd->planned);
 	free(rd->current.name);
+	for (size_t i = 0; i < rd->nmore; i++)
+		free(rd->more[i].name);
 	memset(rd, 0, sizeof(*rd));
+}
+
+/* The started phase ended: the next of its group's, if any, is the one
+ * to end next. */
+static void next_started(struct reading *rd)
+{
+	free(rd->current.name);
+	rd->current.name = NULL;
+	rd->started = false;
+	if (!rd->nmore)
+		return;
+	rd->current = rd->more[0];
+	rd->current_index = rd->more_index[0];
+	memmove(rd->more, rd->more + 1, (rd->nmore - 1) * sizeof(rd->more[0]));
+	memmove(rd->more_index, rd->more_index + 1,
+		(rd->nmore - 1) * sizeof(rd->more_index[0]));
+	rd->nmore--;
+	rd->started = true;
 }
 
 static int get_kind(const struct where *w, struct pay *y, uint32_t *kind)
@@ -244,34 +270,63 @@ static int read_begin(const struct where *w, struct pay *y, struct reading *rd)
 
 static int read_start(const struct where *w, struct pay *y, struct reading *rd)
 {
-	uint64_t idx, t;
+	struct phase ph = { NULL, 0 };
+	uint64_t idx, t, gf = 0, gn = 0;
+	uint32_t last = rd->nmore ? rd->more_index[rd->nmore - 1] : rd->current_index;
 	int err;
 
-	if (rd->started)
-		return fail(w, "a phase starts while phase %u has not ended",
-			    rd->current_index);
 	err = get(w, y, 4, "phase index", &idx);
 	if (!err)
-		err = get_kind(w, y, &rd->current.kind);
+		err = get_kind(w, y, &ph.kind);
 	if (!err)
-		err = get_name(w, y, &rd->current.name);
+		err = get_name(w, y, &ph.name);
 	if (!err)
 		err = get(w, y, 8, "start time", &t);
-	if (err)
-		return err;
-	if (idx >= DISKBENCH__JOURNAL_MAX_INDEX)
-		return fail(w, "phase index %llu is out of range", (unsigned long long)idx);
+	/* A group's phase says its group in 8 more bytes (since 1.10);
+	 * other bytes past the end are refused as ever. */
+	if (!err && y->len - y->pos == 8) {
+		err = get(w, y, 4, "group's first phase", &gf);
+		if (!err)
+			err = get(w, y, 4, "group's phases", &gn);
+		if (!err && (gn < 2 || gn > DISKBENCH__JOURNAL_MAX_OPEN || idx < gf ||
+			     idx - gf >= gn))
+			err = fail(w, "phase %llu in a group of %llu phases from "
+				   "phase %llu", (unsigned long long)idx,
+				   (unsigned long long)gn, (unsigned long long)gf);
+	}
+	if (!err && idx >= DISKBENCH__JOURNAL_MAX_INDEX)
+		err = fail(w, "phase index %llu is out of range", (unsigned long long)idx);
+	/* Beside a started phase only the next one of its group. */
+	if (!err && rd->started &&
+	    !(gn && rd->grp_n && gf == rd->grp_first && gn == rd->grp_n &&
+	      idx == (uint64_t)last + 1))
+		err = fail(w, "a phase starts while phase %u has not ended",
+			   rd->current_index);
 	/* The phase whose result came last may start again under another
 	 * name: a further step of a load sweep (each step a result of its
-	 * own, named after its rate). */
-	if (idx < rd->next_index &&
-	    !(idx + 1 == rd->next_index && rd->run && rd->run->count &&
+	 * own, named after its rate; a sweep's phase is in no group). */
+	if (!err && idx < rd->next_index &&
+	    !(!rd->started && idx + 1 == rd->next_index && rd->run &&
+	      rd->run->count &&
 	      strcmp(diskbench_result_name(rd->run->results[rd->run->count - 1]),
-		     rd->current.name)))
-		return fail(w, "phase %llu starts after phase %u", (unsigned long long)idx,
-			    rd->next_index - 1);
+		     ph.name)))
+		err = fail(w, "phase %llu starts after phase %u", (unsigned long long)idx,
+			   rd->next_index - 1);
+	if (err) {
+		free(ph.name);
+		return err;
+	}
+	if (rd->started) {
+		rd->more[rd->nmore] = ph;
+		rd->more_index[rd->nmore++] = (uint32_t)idx;
+		return 0;
+	}
+	free(rd->current.name);
+	rd->current = ph;
 	rd->started = true;
 	rd->current_index = (uint32_t)idx;
+	rd->grp_first = (uint32_t)gf;
+	rd->grp_n = (uint32_t)gn;
 	return 0;
 }
 
@@ -312,9 +367,7 @@ static int read_result(const struct where *w, struct pay *y, struct reading *rd)
 	err = diskbench__run_take(rd->run, res);
 	if (err)
 		return err;
-	rd->started = false;
-	free(rd->current.name);
-	rd->current.name = NULL;
+	next_started(rd);
 	rd->next_index = (uint32_t)idx + 1;
 	return 0;
 }
@@ -331,9 +384,7 @@ static int read_no_result(const struct where *w, struct pay *y, struct reading *
 	if (!rd->started || idx != rd->current_index)
 		return fail(w, "the end of phase %llu, which did not start",
 			    (unsigned long long)idx);
-	rd->started = false;
-	free(rd->current.name);
-	rd->current.name = NULL;
+	next_started(rd);
 	rd->next_index = (uint32_t)idx + 1;
 	return 0;
 }
@@ -400,9 +451,12 @@ static int finish_run(struct reading *rd)
 
 	if (!rd->run || rd->ended)
 		return 0;
-	if (rd->started)
+	if (rd->started) {
+		/* every phase of a group that ran */
 		err = add_killed(rd, &rd->current, true);
-	else if (rd->next_index < rd->nplanned)
+		for (size_t i = 0; !err && i < rd->nmore; i++)
+			err = add_killed(rd, &rd->more[i], true);
+	} else if (rd->next_index < rd->nplanned)
 		err = add_killed(rd, &rd->planned[rd->next_index], false);
 	return err;
 }
@@ -431,6 +485,8 @@ static int finish_damaged(struct reading *rd, const char *what)
 	if (!why)
 		return -ENOMEM;
 	err = add_unread(rd, ph, -EBADMSG, why);
+	for (size_t i = 0; !err && rd->started && i < rd->nmore; i++)
+		err = add_unread(rd, &rd->more[i], -EBADMSG, why);
 	free(why);
 	return err;
 }

@@ -26,6 +26,7 @@
 #include "base/sysinfo-internal.h"
 #include "format/journal-internal.h"
 #include "report/report-internal.h"
+#include "run/run-internal.h"
 #include "result/wire-internal.h"
 
 /*
@@ -49,9 +50,19 @@ struct diskbench_journal {
 			       * index of the next result diskbench_journal_add()
 			       * adds */
 	bool started;         /* a phase started and has not ended: */
-	uint32_t cur_index;   /* which */
+	uint32_t cur_index;   /* which (the first of a group's, below) */
 	enum diskbench_phase_kind cur_kind;
 	char *cur_name;
+	/* A group's phases started after it (diskbench_run_add_group()),
+	 * in order, and the group (its first index and size); grp_n 0:
+	 * the started phase is in no group. */
+	struct jphase {
+		uint32_t index;
+		enum diskbench_phase_kind kind;
+		char *name;
+	} more[DISKBENCH__JOURNAL_MAX_OPEN - 1];
+	size_t nmore;
+	uint32_t grp_first, grp_n;
 };
 
 /* The character that ends a string cut to the journal's cap: U+2026. */
@@ -316,6 +327,8 @@ DISKBENCH_API void diskbench_journal_free(struct diskbench_journal *j)
 		return;
 	diskbench__runs_clear(&j->begun);
 	free(j->cur_name);
+	for (size_t i = 0; i < j->nmore; i++)
+		free(j->more[i].name);
 	free(j->errmsg);
 	free(j);
 }
@@ -600,11 +613,35 @@ static bool ev_more(const struct diskbench_run_event *ev)
 	return DISKBENCH_HAS_FIELD(ev, more_steps) && ev->more_steps;
 }
 
-/* A phase's start, as the reader takes it: after the phase before, or a
- * further step of a load sweep after the step before (the same index). */
+
+/* The group (first, n) of the event's phase, if its run says it is in
+ * one. */
+static bool event_group(const struct diskbench_run_event *ev, uint32_t *first,
+			uint32_t *n)
+{
+	size_t f, k;
+
+	if (!ev->run || !diskbench__run_group_of(ev->run, ev->phase_index, &f, &k) ||
+	    k > DISKBENCH__JOURNAL_MAX_OPEN || f + k > DISKBENCH__JOURNAL_MAX_INDEX)
+		return false;
+	*first = (uint32_t)f;
+	*n = (uint32_t)k;
+	return true;
+}
+
+/* A phase's start, as the reader takes it: after the phase before, beside
+ * the started phases of its group, or a further step of a load sweep after
+ * the step before (the same index). */
 static int check_start(struct diskbench_journal *j, const struct diskbench_run_event *ev,
 		       size_t *n)
 {
+	uint32_t gf, gn;
+	uint32_t last = j->nmore ? j->more[j->nmore - 1].index : j->cur_index;
+
+	/* The next phase of the started one's group starts beside it. */
+	if (j->started && j->grp_n && event_group(ev, &gf, &gn) &&
+	    gf == j->grp_first && gn == j->grp_n && ev->phase_index == last + 1)
+		return check_phase(j, ev->phase_kind, ev->phase_name, n);
 	if (j->started) {
 		seterr(j, "journal: phase %u starts while phase %u (%s) has not ended",
 		       ev->phase_index, j->cur_index, j->cur_name);
@@ -675,21 +712,39 @@ static int diskbench_journal_event__impl(struct diskbench_journal *j,
 			seterr(j, "journal: out of memory for its phase's start");
 			return -ENOMEM;
 		}
+		uint32_t gf = 0, gn = 0;
+		bool grouped = event_group(ev, &gf, &gn);
+
 		rec_start(&r, DISKBENCH__JOURNAL_REC_START);
 		put_le(&r, ev->phase_index, 4);
 		put_le(&r, (uint64_t)ev->phase_kind, 4);
 		put_string(&r, ev->phase_name, n, false);
 		put_le(&r, diskbench__sys_realtime_ns(), 8);
+		/* A group's phase: its group, so that the reader takes the
+		 * starts of its phases before their ends (since 1.10). */
+		if (grouped) {
+			put_le(&r, gf, 4);
+			put_le(&r, gn, 4);
+		}
 		err = rec_write(j, &r, "phase's start");
 		if (err) {
 			free(name);
 			return err;
+		}
+		if (j->started) {
+			/* check_start() let it in: a phase of the group */
+			j->more[j->nmore].index = ev->phase_index;
+			j->more[j->nmore].kind = ev->phase_kind;
+			j->more[j->nmore++].name = name;
+			return 0;
 		}
 		free(j->cur_name);
 		j->cur_name = name;
 		j->cur_index = ev->phase_index;
 		j->cur_kind = ev->phase_kind;
 		j->started = true;
+		j->grp_first = grouped ? gf : 0;
+		j->grp_n = grouped ? gn : 0;
 		return 0;
 	}
 	if (ev->result) {
@@ -704,10 +759,21 @@ static int diskbench_journal_event__impl(struct diskbench_journal *j,
 		return err;
 	j->started = false;
 	j->next_index = ev->phase_index + 1;
+	/* The next of a group's started phases is the one to end next. */
+	if (j->nmore) {
+		free(j->cur_name);
+		j->cur_name = j->more[0].name;
+		j->cur_index = j->more[0].index;
+		j->cur_kind = j->more[0].kind;
+		memmove(j->more, j->more + 1, (j->nmore - 1) * sizeof(j->more[0]));
+		j->nmore--;
+		j->started = true;
+	}
 	/* A run the events opened ends with its last phase (its last step),
-	 * or the one that stopped it. */
-	if (j->auto_open && (ev->error || (ev->phase_index + 1 >= ev->phase_count &&
-					   !ev_more(ev))))
+	 * or the one that stopped it (a group's last one, when it is of a
+	 * group). */
+	if (j->auto_open && !j->started &&
+	    (ev->error || (ev->phase_index + 1 >= ev->phase_count && !ev_more(ev))))
 		err = end(j, NULL, NULL);
 	return err;
 }

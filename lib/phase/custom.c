@@ -13,6 +13,7 @@
 #include <diskbench/phase.h>
 
 #include "phase/phase-internal.h"
+#include "phase/shape-internal.h"
 #include "result/result-internal.h"
 #include "base/error-internal.h"
 
@@ -97,11 +98,18 @@ static int diskbench_custom_file__impl(struct diskbench_custom_ctx *ctx,
 	if (n >= DISKBENCH_CUSTOM_MAX_FILES)
 		return diskbench__error_fail(-EINVAL, "n %" PRIu32 " is not 0 to %u",
 					     n, DISKBENCH_CUSTOM_MAX_FILES - 1);
-	if (flags & ~(DISKBENCH_OPEN_DIRECT | DISKBENCH_OPEN_SYNC))
+	if (flags & ~(DISKBENCH_OPEN_DIRECT | DISKBENCH_OPEN_SYNC |
+		      DISKBENCH_OPEN_DSYNC))
 		return diskbench__error_fail(-EINVAL, "flags 0x%" PRIx32 ": unknown "
 					     "bits 0x%" PRIx32, flags, flags &
 					     ~(uint32_t)(DISKBENCH_OPEN_DIRECT |
-							 DISKBENCH_OPEN_SYNC));
+							 DISKBENCH_OPEN_SYNC |
+							 DISKBENCH_OPEN_DSYNC));
+	if ((flags & DISKBENCH_OPEN_DSYNC) && !ctx->ctx->engine->knows_dsync)
+		return diskbench__error_fail(-ENOTSUP, "flags has "
+			"DISKBENCH_CUSTOM_FILE_DSYNC and engine \"%s\" opens "
+			"files itself with a table older than 1.10 (it may not "
+			"know O_DSYNC)", ctx->ctx->engine->name);
 	f = &ctx->files[n];
 	if (f->open) {
 		*handle = f->h;
@@ -185,7 +193,8 @@ DISKBENCH_API int diskbench_custom_test_file(struct diskbench_custom_ctx *ctx,
 
 /* The flags of phase.h are the engine's own. */
 _Static_assert(DISKBENCH_CUSTOM_FILE_DIRECT == DISKBENCH_OPEN_DIRECT &&
-	       DISKBENCH_CUSTOM_FILE_SYNC == DISKBENCH_OPEN_SYNC,
+	       DISKBENCH_CUSTOM_FILE_SYNC == DISKBENCH_OPEN_SYNC &&
+	       DISKBENCH_CUSTOM_FILE_DSYNC == DISKBENCH_OPEN_DSYNC,
 	       "diskbench_custom_file() flags differ from DISKBENCH_OPEN_*");
 
 /* The path of a handle of the phase's, for a message: one of its files,
@@ -215,7 +224,7 @@ static int64_t custom_io(struct diskbench_custom_ctx *ctx, int op,
 			 int64_t handle, void *rbuf, const void *wbuf,
 			 uint64_t len, uint64_t offset)
 {
-	static const char *const what[] = { "read", "write", "fsync" };
+	static const char *const what[] = { "read", "write", "fsync", "fdatasync" };
 	const struct diskbench_engine *e = ctx->ctx->engine;
 	uint32_t tries = 0;
 	int64_t r;
@@ -224,9 +233,10 @@ static int64_t custom_io(struct diskbench_custom_ctx *ctx, int op,
 	do {
 		r = op == 0 ? diskbench__engine_read(e, handle, rbuf, len, offset)
 		  : op == 1 ? diskbench__engine_write(e, handle, wbuf, len, offset)
-			    : diskbench__engine_fsync(e, handle);
+		  : op == 2 ? diskbench__engine_fsync(e, handle)
+			    : diskbench__engine_fdatasync(e, handle);
 	} while (r == -EINTR && ++tries < DISKBENCH_ENGINE_MAX_EINTR);
-	if (r >= 0 && (op == 2 || (uint64_t)r <= len))
+	if (r >= 0 && (op >= 2 || (uint64_t)r <= len))
 		return r;
 	if (offset == DISKBENCH_OFFSET_CURRENT)
 		snprintf(at, sizeof(at), " at the file position");
@@ -237,7 +247,7 @@ static int64_t custom_io(struct diskbench_custom_ctx *ctx, int op,
 			" bytes for a %" PRIu64 "-byte %s of %s%s", e->name, r,
 			len, what[op], handle_name(ctx, handle, hn, sizeof(hn)), at);
 	return diskbench__error_fail((int)r, "%s %s%s%s: %s", what[op],
-		handle_name(ctx, handle, hn, sizeof(hn)), op == 2 ? "" : at,
+		handle_name(ctx, handle, hn, sizeof(hn)), op >= 2 ? "" : at,
 		r == -EINTR ? " (-EINTR each time it was asked)" : "",
 		diskbench_strerror((int)r));
 }
@@ -405,6 +415,26 @@ DISKBENCH_API int diskbench_custom_verify_check(struct diskbench_custom_ctx *ctx
 			      NULL);
 }
 
+static int diskbench_custom_fdatasync__impl(struct diskbench_custom_ctx *ctx,
+					    int64_t handle)
+{
+	const struct diskbench_engine *e;
+
+	DISKBENCH__CHECK_ARG(ctx);
+	e = ctx->ctx->engine;
+	if (!e->ops.fdatasync)
+		return diskbench__error_fail(-ENOTSUP, "engine \"%s\" has no "
+			"fdatasync (struct diskbench_engine_ops::fdatasync is "
+			"NULL and its handles are its own)", e->name);
+	return (int)custom_io(ctx, 3, handle, NULL, NULL, 0, 0);
+}
+
+DISKBENCH_API int diskbench_custom_fdatasync(struct diskbench_custom_ctx *ctx,
+					     int64_t handle)
+{
+	DISKBENCH__API_RETURN(diskbench_custom_fdatasync__impl(ctx, handle), NULL);
+}
+
 DISKBENCH_API void diskbench_custom_time_from_here(struct diskbench_custom_ctx *ctx)
 {
 	if (!ctx || !ctx->timing)
@@ -455,6 +485,9 @@ static int run_custom(struct diskbench_phase *phase, struct diskbench__ctx *ctx)
 	const struct diskbench_custom_ops *ops = &p->ops;
 	const struct diskbench_custom_ctx_ops *cops = &p->ctx_ops;
 	struct diskbench_custom_ctx *c = calloc(1, sizeof(*c));
+	/* Shaped: a wait before each operation after one that ended. */
+	const bool shaped = diskbench__shape_set(&phase->shape);
+	struct diskbench__shaper shaper;
 	int err = 0, eerr;
 
 	if (!c)
@@ -476,10 +509,26 @@ static int run_custom(struct diskbench_phase *phase, struct diskbench__ctx *ctx)
 	}
 	if (!err)
 		err = diskbench__ctx_begin(ctx);
+	if (!err && shaped)
+		diskbench__shaper_init(&shaper, &phase->shape, ctx->run_seed,
+				       ctx->phase_index, 0);
 	for (uint64_t i = 0; !err; i++) {
 		struct diskbench__pacer *pc = ctx->pace;
 		uint64_t bytes = 0, intended = 0, submitted = 0;
 		int r;
+
+		if (shaped && shaper.next_ns) {
+			/* Think or idle time, out of the op's latency. */
+			bool waited;
+
+			r = diskbench__shaper_wait(&shaper, ctx, &waited,
+						   &submitted);
+			if (r < 0)
+				err = r;
+			if (r)
+				break;
+			diskbench_recorder_mark(ctx->rec, submitted);
+		}
 
 		if (pc) {
 			/* Open loop: op i starts at its intended time, or at
@@ -535,8 +584,11 @@ static int run_custom(struct diskbench_phase *phase, struct diskbench__ctx *ctx)
 					     DISKBENCH_SLOW_NO_OFFSET);
 			r = diskbench__ctx_after_op(ctx, end);
 		} else {
-			r = diskbench__ctx_after_op(ctx,
-				diskbench__recorder_op(ctx->rec, bytes));
+			uint64_t end = diskbench__recorder_op(ctx->rec, bytes);
+
+			if (shaped)
+				diskbench__shaper_done(&shaper, end);
+			r = diskbench__ctx_after_op(ctx, end);
 		}
 		if (r < 0)
 			err = diskbench__ctx_fail(ctx, r, NULL, NULL, UINT64_MAX);
@@ -572,7 +624,7 @@ static int run_custom(struct diskbench_phase *phase, struct diskbench__ctx *ctx)
  * The keys the library sets in a custom phase's result itself (the run's
  * describe(), run/run.c: every result's, a paced one's, a ramp's and a
  * steady state's (phase/steady.c), a load sweep's step's
- * (run/load-sweep.c), and cache_drop),
+ * (run/load-sweep.c), a group's (run/group.c), and cache_drop),
  * and the merge's (merge.inputs, result/merge.c): a custom phase sets none
  * of them, where its value would replace the library's or be replaced by
  * it. Any other key it may set, those of the other phases' included (with
@@ -587,11 +639,18 @@ static bool library_key(const char *key)
 		"run_stop_bytes", "run_stop_ops", "run_stop_time_ns",
 		"cache_drop",
 	};
+	static const char *const shape[] = {
+		"think_ns", "think_dist", "burst_ops", "idle_ns", "idle_dist",
+	};
 
 	if (!strncmp(key, "pace_", 5) || !strncmp(key, "load_", 5) ||
 	    !strncmp(key, "merge.", 6) || !strncmp(key, "ramp_", 5) ||
-	    !strncmp(key, "steady", 6))
+	    !strncmp(key, "steady", 6) || !strcmp(key, "group") ||
+	    !strncmp(key, "group_", 6))
 		return true;
+	for (size_t i = 0; i < sizeof(shape) / sizeof(shape[0]); i++)
+		if (!strcmp(key, shape[i]))
+			return true;
 	for (size_t i = 0; i < sizeof(own) / sizeof(own[0]); i++)
 		if (!strcmp(key, own[i]))
 			return true;

@@ -72,6 +72,12 @@ static int diskbench_phase_set_pace__impl(struct diskbench_phase *phase,
 			 phase->name, o.rate_per_sec, DISKBENCH_PACE_MAX_RATE);
 		return -EINVAL;
 	}
+	if (phase->shape.think_ns || phase->shape.burst_ops) {
+		snprintf(phase->errmsg, sizeof(phase->errmsg),
+			 "%s: the phase is shaped: a phase is paced or shaped, "
+			 "not both", phase->name);
+		return -EINVAL;
+	}
 	if (o.flags & ~DISKBENCH_PACE_POISSON) {
 		snprintf(phase->errmsg, sizeof(phase->errmsg),
 			 "%s: unknown pacing flags 0x%x", phase->name,

@@ -17,6 +17,7 @@
 #include "target/target-internal.h"
 
 struct diskbench_run;
+struct diskbench__syncm;
 
 /*
  * What a phase runs with: set up by the run for each phase. The phase
@@ -88,8 +89,26 @@ struct diskbench__ctx {
 	 * part, and this thread's (its recorders, when it looks next); NULL:
 	 * none, and nothing of it on any path. */
 	struct diskbench__steady *steady;
-	struct diskbench__shape *shape;
+	struct diskbench__window *window;
+	/* The phase of a group (run/group.c) ended because the group
+	 * stopped (its deciding phase ended): its ended_by is "group". */
+	bool group_stopped;
 };
+
+/* The values of the flag ctx->cancel points to: 0 go on;
+ * DISKBENCH__CANCEL_RUN cancelled (diskbench_run_cancel(), or a failure
+ * that stops the others); DISKBENCH__CANCEL_GROUP the phase's group
+ * stops (run/group.c): the phase ends as at a stop condition, not an
+ * error. One flag, so that an operation still reads one atomic. */
+#define DISKBENCH__CANCEL_RUN   1
+#define DISKBENCH__CANCEL_GROUP 2
+
+/* Whether the phase is cancelled (an error), not merely stopped by its
+ * group. Slow path. */
+static inline bool diskbench__ctx_cancelled(const struct diskbench__ctx *ctx)
+{
+	return atomic_load(ctx->cancel) == DISKBENCH__CANCEL_RUN;
+}
 
 /* A result's configuration being set: the first error is kept. */
 struct diskbench__cfg {
@@ -164,6 +183,11 @@ struct diskbench__phase_class {
 		       struct diskbench__phase_params *out);
 	/* Whether diskbench_phase_set_pace() may pace it. */
 	bool paceable;
+	/* Takes a sync method (diskbench_phase_set_sync(), phase/syncm.c),
+	 * checked: 0, or a negative errno with the reason in why. NULL: the
+	 * kind writes nothing a sync method applies to. */
+	int (*set_sync)(struct diskbench_phase *p,
+			const struct diskbench__syncm *m, char *why, size_t len);
 };
 
 struct diskbench_phase {
@@ -189,6 +213,8 @@ struct diskbench_phase {
 	uint64_t ramp_ns;
 	struct diskbench_steady_opts steady;
 	bool steady_set;
+	/* Its shape (diskbench_phase_set_shape()): all zero when none. */
+	struct diskbench_shape_opts shape;
 	char errmsg[192];
 };
 
@@ -196,7 +222,8 @@ struct diskbench_phase {
  * Why a phase that counts its requests or bytes ended, for its result's
  * `ended_by`: "stopped" after an error or a cancel (the result names it),
  * @p count_key when it did all it set out to (@p done), else
- * "time_limit", "run_stop_bytes" or "run_stop_ops", whichever stopped it.
+ * "time_limit", "group" (its group stopped), "run_stop_bytes" or
+ * "run_stop_ops", whichever stopped it.
  */
 const char *diskbench__ended_by(const struct diskbench__ctx *ctx,
 				const struct diskbench_result *res, bool done,
@@ -246,16 +273,17 @@ int diskbench__ctx_check(struct diskbench__ctx *ctx, uint64_t now);
 
 /*
  * After each operation, with the time the recorder just read: 0 to go on,
- * 1 when a stop condition is met, or a negative error (cancelled, or the
- * progress callback said stop). Cheap: one relaxed load and a compare or
+ * 1 when a stop condition is met (the phase's group stopping is one), or
+ * a negative error (cancelled, or the progress callback said stop). Cheap: one relaxed load and a compare or
  * three.
  */
 static inline int diskbench__ctx_after_op(struct diskbench__ctx *ctx,
 					  uint64_t now)
 {
-	if (DISKBENCH_UNLIKELY(atomic_load_explicit(ctx->cancel,
-						    memory_order_relaxed)))
-		return -ECANCELED;
+	int c = atomic_load_explicit(ctx->cancel, memory_order_relaxed);
+
+	if (DISKBENCH_UNLIKELY(c))
+		return c == DISKBENCH__CANCEL_GROUP ? 1 : -ECANCELED;
 	if (DISKBENCH_UNLIKELY(now >= ctx->next_check_ns))
 		return diskbench__ctx_check(ctx, now);
 	if ((ctx->stop_ops && ctx->rec->ops >= ctx->stop_ops) ||
@@ -338,5 +366,14 @@ int diskbench__ctx_new_pacer(const struct diskbench__ctx *ctx,
  */
 int diskbench__ctx_pace_wait(struct diskbench__ctx *ctx, uint64_t when,
 			     uint64_t *now);
+
+/*
+ * Waits on the engine's clock until @p when (a shaped request's start): 0
+ * with *now the time then; 1 at the phase's time limit, if it comes first
+ * (waited for: the phase ends there); or a negative error, as
+ * diskbench__ctx_pace_wait().
+ */
+int diskbench__ctx_wait(struct diskbench__ctx *ctx, uint64_t when,
+			uint64_t *now);
 
 #endif

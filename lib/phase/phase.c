@@ -59,10 +59,13 @@ const char *diskbench__ended_by(const struct diskbench__ctx *ctx,
 	if (ctx->err)
 		return "stopped";
 	/* A ramp or a steady state: the result's figures are not the
-	 * phase's whole, and the shaping knows what stopped it. */
+	 * phase's whole, and its window knows what stopped it, unless its
+	 * group did. */
 	if (ctx->steady) {
-		const char *by = diskbench__shape_ended_by(ctx);
+		const char *by = diskbench__window_ended_by(ctx);
 
+		if (!by && ctx->group_stopped)
+			return "group";
 		return by ? by : count_key;
 	}
 	if (done)
@@ -74,6 +77,8 @@ const char *diskbench__ended_by(const struct diskbench__ctx *ctx,
 	    (diskbench_result_elapsed_ns(res) >= ctx->stop_time_ns ||
 	     ctx->pace_time_up))
 		return "time_limit";
+	if (ctx->group_stopped)
+		return "group";
 	if (ctx->stop_bytes)
 		return "run_stop_bytes";
 	if (ctx->stop_ops)
@@ -198,8 +203,8 @@ static void set_next_check(struct diskbench__ctx *ctx)
 
 	if (ctx->stop_at_ns && ctx->stop_at_ns < next)
 		next = ctx->stop_at_ns;
-	if (ctx->shape && ctx->shape->next_ns < next)
-		next = ctx->shape->next_ns;
+	if (ctx->window && ctx->window->next_ns < next)
+		next = ctx->window->next_ns;
 	ctx->next_check_ns = next;
 }
 
@@ -226,14 +231,14 @@ int diskbench__ctx_begin(struct diskbench__ctx *ctx)
 		return err;
 	/* A ramp or a steady state: this thread's recorders, made before
 	 * its clock starts (a worker's were made with it). */
-	if (ctx->steady && !ctx->shape) {
-		err = diskbench__shape_new(ctx, NULL);
+	if (ctx->steady && !ctx->window) {
+		err = diskbench__window_new(ctx, NULL);
 		if (err)
 			return diskbench__ctx_fail(ctx, err, "allocate", NULL,
 						   UINT64_MAX);
 	}
-	if (ctx->shape && ctx->shape->ring && !ctx->steady->ramp_ns)
-		ctx->rec = ctx->shape->ring[0];
+	if (ctx->window && ctx->window->ring && !ctx->steady->ramp_ns)
+		ctx->rec = ctx->window->ring[0];
 	now = diskbench__engine_now(ctx->engine);
 	err = diskbench_recorder_begin(ctx->rec, now);
 	/* With a ramp, the device figures start at its end. */
@@ -244,8 +249,8 @@ int diskbench__ctx_begin(struct diskbench__ctx *ctx)
 		return diskbench__ctx_fail(ctx, err, "read CPU time", NULL,
 					   UINT64_MAX);
 	ctx->stop_at_ns = ctx->stop_time_ns ? now + ctx->stop_time_ns : 0;
-	if (ctx->shape)
-		diskbench__shape_begin(ctx, now);
+	if (ctx->window)
+		diskbench__window_begin(ctx, now);
 	if (ctx->pace) {
 		err = diskbench__pacer_begin(ctx->pace, now);
 		if (err)
@@ -301,8 +306,8 @@ int diskbench__ctx_check(struct diskbench__ctx *ctx, uint64_t now)
 
 	/* A ramp's end, a sample's: first, so that a sample that ends with
 	 * the phase's time is judged. */
-	if (ctx->shape && now >= ctx->shape->next_ns) {
-		int ret = diskbench__shape_check(ctx, now, stopping);
+	if (ctx->window && now >= ctx->window->next_ns) {
+		int ret = diskbench__window_check(ctx, now, stopping);
 
 		if (ret < 0)
 			return diskbench__ctx_fail(ctx, ret, "start a sample's "
@@ -318,7 +323,7 @@ int diskbench__ctx_check(struct diskbench__ctx *ctx, uint64_t now)
 	rec = ctx->rec;
 	if (stopping) {
 		if (ctx->steady)
-			diskbench__shape_timed_out(ctx);
+			diskbench__window_timed_out(ctx);
 		return 1;
 	}
 	if (ctx->progress && now >= ctx->next_progress_ns) {
@@ -326,9 +331,9 @@ int diskbench__ctx_check(struct diskbench__ctx *ctx, uint64_t now)
 		int ret;
 
 		/* Progress is the whole phase's, ramp included. */
-		if (ctx->shape) {
-			ops += ctx->shape->base_ops;
-			bytes += ctx->shape->base_bytes;
+		if (ctx->window) {
+			ops += ctx->window->base_ops;
+			bytes += ctx->window->base_bytes;
 			begin = ctx->steady->begin_ns;
 		}
 		ret = diskbench__ctx_report(ctx, now, begin, ops, bytes);
@@ -392,8 +397,9 @@ int diskbench__ctx_eintr(struct diskbench__ctx *ctx, uint32_t *tries,
 {
 	/* An engine that says "interrupted" for ever must neither spin
 	 * unheard nor hang the run: cancellation is heard between two tries,
-	 * and the tries are counted. */
-	if (atomic_load_explicit(ctx->cancel, memory_order_relaxed))
+	 * and the tries are counted. A group's stop is heard at the next
+	 * operation. */
+	if (diskbench__ctx_cancelled(ctx))
 		return diskbench__ctx_fail(ctx, -ECANCELED, NULL, NULL, UINT64_MAX);
 	if (++*tries < DISKBENCH_ENGINE_MAX_EINTR)
 		return 0;
@@ -555,19 +561,24 @@ static void sleep_until(uint64_t until)
 		;
 }
 
-int diskbench__ctx_pace_wait(struct diskbench__ctx *ctx, uint64_t when,
-			     uint64_t *now)
+/* Waits until when on the engine's clock (the core of both waits). */
+static int wait_until(struct diskbench__ctx *ctx, uint64_t when, uint64_t *now)
 {
 	const struct diskbench_engine *e = ctx->engine;
 	uint64_t t = diskbench__engine_now(e);
+	uint64_t spin = ctx->pace ? ctx->pace->spin_ns
+				  : DISKBENCH_PACE_DEFAULT_SPIN_NS;
 	unsigned eintr = 0;
 
-	if (ctx->stop_at_ns && when >= ctx->stop_at_ns && t < when)
-		return 1;
 	while (t < when) {
 		uint64_t until = when;
 
-		if (atomic_load_explicit(ctx->cancel, memory_order_relaxed))
+		int c = atomic_load_explicit(ctx->cancel, memory_order_relaxed);
+
+		/* The group stopping ends a paced phase as its time would. */
+		if (c == DISKBENCH__CANCEL_GROUP)
+			return 1;
+		if (c)
 			return diskbench__ctx_fail(ctx, -ECANCELED, NULL, NULL,
 						   UINT64_MAX);
 		if (until - t > PACE_NAP_NS)
@@ -581,20 +592,41 @@ int diskbench__ctx_pace_wait(struct diskbench__ctx *ctx, uint64_t when,
 				return diskbench__ctx_failf(ctx, r < 0 ? r : -EIO,
 					NULL, UINT64_MAX,
 					"engine \"%s\" failed to wait for a paced "
-					"request's start", e->name);
+					"or shaped request's start", e->name);
 		} else if (e->ops.clock) {
 			return diskbench__ctx_failf(ctx, -ENOTSUP, NULL, UINT64_MAX,
 				"engine \"%s\" has a clock of its own and no "
-				"wait_until: a paced phase cannot wait on it",
+				"wait_until: a paced or shaped phase cannot "
+				"wait on it",
 				e->name);
-		} else if (until - t > ctx->pace->spin_ns) {
-			sleep_until(until - ctx->pace->spin_ns);
+		} else if (until - t > spin) {
+			sleep_until(until - spin);
 		}
 		/* else spin: the clock read is the loop */
 		t = diskbench__engine_now(e);
 	}
 	*now = t;
 	return 0;
+}
+
+int diskbench__ctx_pace_wait(struct diskbench__ctx *ctx, uint64_t when,
+			     uint64_t *now)
+{
+	if (ctx->stop_at_ns && when >= ctx->stop_at_ns &&
+	    diskbench__engine_now(ctx->engine) < when)
+		return 1;
+	return wait_until(ctx, when, now);
+}
+
+int diskbench__ctx_wait(struct diskbench__ctx *ctx, uint64_t when,
+			uint64_t *now)
+{
+	int r;
+
+	if (!ctx->stop_at_ns || when < ctx->stop_at_ns)
+		return wait_until(ctx, when, now);
+	r = wait_until(ctx, ctx->stop_at_ns, now);
+	return r ? r : 1;
 }
 
 int diskbench__ctx_new_pacer(const struct diskbench__ctx *ctx,

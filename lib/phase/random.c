@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,9 +17,14 @@
 #include "phase/phase-internal.h"
 #include "phase/workers-internal.h"
 #include "phase/seq-internal.h"
+#include "phase/shape-internal.h"
+#include "phase/syncm-internal.h"
 #include "base/error-internal.h"
 
-#define RANDOM_FLAGS (DISKBENCH_RANDOM_DIRECT | DISKBENCH_RANDOM_VERIFY)
+#define RANDOM_FLAGS (DISKBENCH_RANDOM_DIRECT | DISKBENCH_RANDOM_URING_FILES | \
+		      DISKBENCH_RANDOM_URING_BUFFERS | \
+		      DISKBENCH_RANDOM_URING_SQPOLL | DISKBENCH_RANDOM_URING_IOPOLL | \
+		      DISKBENCH_RANDOM_VERIFY)
 
 struct rnd {
 	struct diskbench_target *t;
@@ -28,8 +34,18 @@ struct rnd {
 	uint32_t write_percent;
 	uint32_t depth;
 	uint32_t oflags;
+	uint32_t uring;       /* io_uring options, DISKBENCH__URING_* */
 	uint64_t *ops;        /* per thread */
 	uint32_t *seeds;      /* per thread */
+	/* shaped: the offsets' distribution, the sizes' mix (NULL: none),
+	 * the think and idle times */
+	const struct diskbench__dist *dist;
+	const struct diskbench__mix *mix;
+	uint64_t file_bytes;  /* the extent requests stay within */
+	const struct diskbench_shape_opts *shape;
+	uint32_t run_seed, phase_index;
+	const struct diskbench__syncm *sync;
+	struct diskbench__sync_figs *figs;  /* per thread */
 	/* verify: the test file's map; claim each request's block (with
 	 * writes); the blocks and bytes stamped or checked, summed */
 	struct diskbench__vmap *vmap;
@@ -44,6 +60,10 @@ struct rnd_stream {
 	uint64_t blocks;
 	uint32_t write_percent;
 	bool wrote;
+	const struct diskbench__dist *dist;   /* rnd_next_shaped's */
+	const struct diskbench__mix *mix;
+	uint64_t file_bytes;
+	uint64_t unit;        /* the offsets' (st.block: the buffers') */
 	bool claim;
 };
 
@@ -76,6 +96,32 @@ static bool rnd_next(struct diskbench__stream *st, uint64_t *off,
 	return true;
 }
 
+/*
+ * A skewed distribution or a block-size mix: offsets in units of unit
+ * (the block size, or the mix's smallest size), a request that would pass the end of the
+ * file moved back to end there. Draws: offset, size, read or write.
+ */
+static bool rnd_next_shaped(struct diskbench__stream *st, uint64_t *off,
+			    uint64_t *len, bool *write)
+{
+	struct rnd_stream *s = (struct rnd_stream *)st;
+	uint64_t o, l;
+
+	if (!s->left)
+		return false;
+	s->left--;
+	o = diskbench__dist_draw(s->dist, &s->g) * s->unit;
+	l = s->mix ? diskbench__mix_draw(s->mix, &s->g) : s->unit;
+	if (o + l > s->file_bytes)
+		o = (s->file_bytes - l) / s->unit * s->unit;
+	*off = o;
+	*len = l;
+	*write = s->write_percent &&
+		 diskbench__rand_next(&s->g) % 100 < s->write_percent;
+	s->wrote |= *write;
+	return true;
+}
+
 static int random_worker(struct diskbench__worker *w)
 {
 	struct rnd *R = w->arg;
@@ -86,11 +132,28 @@ static int random_worker(struct diskbench__worker *w)
 	uint32_t flags = DISKBENCH_OPEN_READ | R->oflags |
 			 (R->write_percent ? DISKBENCH_OPEN_WRITE : 0);
 	const char *op;
-	char *bufs = diskbench__target_alloc(R->t, R->block * R->depth);
+	struct diskbench__sync_state sync = { .m = R->sync };
+	const uint64_t bufsz = R->mix ? R->mix->max_bytes : R->block;
+	char *bufs = diskbench__target_alloc(R->t, bufsz * R->depth);
+	struct diskbench__shaper sh;
 	int err, cerr;
 
 	if (!bufs)
 		return diskbench__ctx_fail(ctx, -ENOMEM, "allocate", NULL, UINT64_MAX);
+	if (R->dist) {
+		/* st.block is the buffers' size, the largest request. */
+		s.st.next = rnd_next_shaped;
+		s.st.block = bufsz;
+		s.unit = R->block;
+		s.dist = R->dist;
+		s.mix = R->mix;
+		s.file_bytes = R->file_bytes;
+	}
+	if (diskbench__shape_set(R->shape)) {
+		diskbench__shaper_init(&sh, R->shape, R->run_seed,
+				       R->phase_index, w->index);
+		s.st.shape = &sh;
+	}
 	diskbench__rand_seed(&s.g, R->seeds[w->index]);
 	s.left = R->ops[w->index];
 	s.blocks = R->blocks;
@@ -105,6 +168,15 @@ static int random_worker(struct diskbench__worker *w)
 		free(bufs);
 		return diskbench__ctx_fail(ctx, err, op, R->path, UINT64_MAX);
 	}
+	err = diskbench__stream_uring_begin(&s.st, R->uring, bufs,
+					    bufsz * R->depth);
+	if (err) {
+		diskbench__engine_close(e, s.st.h);
+		free(bufs);
+		return err;
+	}
+	if (diskbench__syncm_every(R->sync))
+		s.st.sync = &sync;
 	err = diskbench__worker_wait_go(w);
 	if (!err)
 		err = diskbench__ctx_begin(ctx);
@@ -115,7 +187,10 @@ static int random_worker(struct diskbench__worker *w)
 	if (err)
 		diskbench__worker_stop_all(w);
 	/* Writes reach the device inside the phase's time. */
-	cerr = diskbench__ctx_sync_close(ctx, s.st.h, s.wrote, R->path);
+	cerr = diskbench__syncm_close(ctx, R->sync, s.st.sync, s.st.h, s.wrote,
+				      s.wrote, R->path);
+	R->figs[w->index] = sync.figs;
+	diskbench__stream_uring_end(&s.st, R->uring);
 	if (!err)
 		err = cerr;
 	if (ctx->rec->begun)
@@ -135,11 +210,17 @@ struct random_phase {
 	uint32_t depth;       /* per thread, at least 1 */
 	unsigned threads;     /* at least 1 */
 	bool direct;
+	struct diskbench__mix mix;   /* n 0: none */
+	double dist_param, dist_centre;   /* defaults resolved */
+	uint32_t uring;       /* io_uring options, DISKBENCH__URING_* */
+	struct diskbench__syncm sync;  /* the sync method; DEFAULT: fsync */
+	struct diskbench__sync_figs figs;  /* the last run's syncs */
 	bool verify;          /* DISKBENCH_RANDOM_VERIFY */
 	/* the last run's verify: blocks and bytes stamped or checked */
 	uint64_t verified, verified_bytes;
 	/* resolved against the target */
-	uint64_t block;       /* bytes per request and offset alignment */
+	uint64_t block;       /* bytes per request (the mix's smallest) and
+				 offset alignment */
 	uint64_t blocks;      /* the file's blocks of that size */
 	uint64_t ops_limit;   /* the requests asked, or the file's blocks */
 };
@@ -154,7 +235,8 @@ static void resolve_random(struct diskbench_phase *p,
 {
 	struct random_phase *rp = random_of(p);
 
-	rp->block = rp->o.block_bytes ? rp->o.block_bytes : t->block_bytes;
+	rp->block = rp->mix.n ? rp->mix.min_bytes
+		  : rp->o.block_bytes ? rp->o.block_bytes : t->block_bytes;
 	rp->blocks = rp->block ? t->file_bytes / rp->block : 0;
 	rp->ops_limit = rp->o.ops ? rp->o.ops : rp->blocks;
 }
@@ -208,14 +290,19 @@ static int run_random(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 	const struct diskbench_random_opts *o = &rp->o;
 	const unsigned threads = rp->threads;
 	struct rnd R = { .t = t };
-	uint64_t total;
+	struct diskbench__dist dist;
+	uint64_t total, bad;
 	int err;
 
 	R.block = rp->block;
 	R.blocks = rp->blocks;
 	R.write_percent = o->write_percent;
 	R.depth = rp->depth;
-	R.oflags = rp->direct ? DISKBENCH_OPEN_DIRECT : 0;
+	R.oflags = (rp->direct ? DISKBENCH_OPEN_DIRECT : 0) |
+		   diskbench__syncm_oflags(&rp->sync);
+	R.uring = rp->uring;
+	R.sync = &rp->sync;
+	memset(&rp->figs, 0, sizeof(rp->figs));
 	if (!R.blocks)
 		return diskbench__ctx_fail(ctx, -EINVAL,
 			"check block size against the file size", t->dir, UINT64_MAX);
@@ -223,6 +310,26 @@ static int run_random(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 		return diskbench__ctx_fail(ctx, -EINVAL,
 			"check O_DIRECT alignment of the block size", t->dir,
 			UINT64_MAX);
+	if (rp->direct && diskbench__mix_aligned(&rp->mix, t->align, &bad))
+		return diskbench__ctx_failf(ctx, -EINVAL, t->dir, UINT64_MAX,
+			"check O_DIRECT alignment of block_mix: %" PRIu64
+			" bytes is not a multiple of %" PRIu64, bad,
+			(uint64_t)t->align);
+	if (rp->mix.max_bytes > R.blocks * R.block)
+		return diskbench__ctx_failf(ctx, -EINVAL, t->dir, UINT64_MAX,
+			"check block_mix against the file size: %" PRIu64
+			" bytes is over the file's %" PRIu64,
+			rp->mix.max_bytes, R.blocks * R.block);
+	if (o->distribution != DISKBENCH_DIST_UNIFORM || rp->mix.n) {
+		diskbench__dist_init(&dist, o->distribution, rp->dist_param,
+				     rp->dist_centre, R.blocks);
+		R.dist = &dist;
+		R.mix = rp->mix.n ? &rp->mix : NULL;
+		R.file_bytes = R.blocks * R.block;
+	}
+	R.shape = &p->shape;
+	R.run_seed = ctx->run_seed;
+	R.phase_index = ctx->phase_index;
 	if (R.depth > ctx->engine->depth)
 		return diskbench__ctx_failf(ctx, -EINVAL, NULL, UINT64_MAX,
 			"queue_depth %" PRIu32 " is over engine \"%s\"'s "
@@ -253,7 +360,8 @@ static int run_random(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 
 	R.ops = calloc(threads, sizeof(*R.ops));
 	R.seeds = calloc(threads, sizeof(*R.seeds));
-	if (!R.ops || !R.seeds) {
+	R.figs = calloc(threads, sizeof(*R.figs));
+	if (!R.ops || !R.seeds || !R.figs) {
 		err = diskbench__ctx_fail(ctx, -ENOMEM, "allocate", NULL, UINT64_MAX);
 		goto out;
 	}
@@ -280,6 +388,8 @@ static int run_random(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 		t->vmap = NULL;
 	}
 	err = diskbench__run_workers(ctx, threads, random_worker, &R, 0);
+	for (unsigned i = 0; i < threads; i++)
+		diskbench__sync_figs_add(&rp->figs, &R.figs[i]);
 	if (rp->verify) {
 		rp->verified = atomic_load(&R.verified);
 		rp->verified_bytes = atomic_load(&R.verified_bytes);
@@ -290,6 +400,7 @@ static int run_random(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 		}
 	}
 out:
+	free(R.figs);
 	free(R.ops);
 	free(R.seeds);
 	return err;
@@ -304,16 +415,29 @@ static void describe_random(const struct diskbench_phase *p,
 	diskbench__cfg_str(c, "access", o->write_percent == 100 ? "write" :
 					o->write_percent ? "read and write" : "read");
 	diskbench__cfg_u64(c, "block_bytes", rp->block);
+	diskbench__mix_describe(&rp->mix, c);
+	if (o->distribution != DISKBENCH_DIST_UNIFORM) {
+		struct diskbench__dist d;
+
+		diskbench__dist_init(&d, o->distribution, rp->dist_param,
+				     rp->dist_centre, 1);
+		diskbench__dist_describe(&d, c);
+	}
 	diskbench__cfg_u64(c, "write_percent", o->write_percent);
 	diskbench__cfg_u64(c, "ops_limit", rp->ops_limit);
 	diskbench__cfg_u64(c, "queue_depth", rp->depth);
 	diskbench__cfg_u64(c, "threads", rp->threads);
 	diskbench__cfg_bool(c, "direct", rp->direct);
+	diskbench__uring_describe(c, rp->uring);
 	/* A thread fsyncs its descriptor only if it wrote through it: with
 	 * few requests a thread may draw reads only, or none at all. */
-	diskbench__cfg_str(c, "fsync", o->write_percent
-			   ? "at the end, timed, each descriptor that wrote"
-			   : "none");
+	if (rp->sync.method == DISKBENCH_SYNC_DEFAULT)
+		diskbench__cfg_str(c, "fsync", o->write_percent
+				   ? "at the end, timed, each descriptor that wrote"
+				   : "none");
+	else
+		diskbench__cfg_str(c, "fsync", "see sync_method");
+	diskbench__syncm_describe(&rp->sync, &rp->figs, c);
 	if (o->time_limit_ns)
 		diskbench__cfg_u64(c, "time_limit_ns", o->time_limit_ns);
 	if (ctx->planned_ops == UINT64_MAX)
@@ -328,7 +452,35 @@ static void describe_random(const struct diskbench_phase *p,
 					   rp->verified, rp->verified_bytes);
 }
 
+static int check_random(const struct diskbench_phase *p,
+			const struct diskbench_engine *e, char *why, size_t len)
+{
+	const struct random_phase *rp = random_of(p);
+	int err = diskbench__uring_check(rp->uring, e, why, len);
+
+	if (err)
+		return err;
+	return diskbench__syncm_check(&rp->sync, e, rp->depth, why, len);
+}
+
+static int set_sync_random(struct diskbench_phase *p,
+			   const struct diskbench__syncm *m, char *why,
+			   size_t len)
+{
+	struct random_phase *rp = random_of(p);
+
+	if (!rp->o.write_percent) {
+		snprintf(why, len, "a random phase with write_percent 0 "
+			 "writes nothing to sync");
+		return -ENOTSUP;
+	}
+	rp->sync = *m;
+	return 0;
+}
+
 static const struct diskbench__phase_class random_class = {
+	.check = check_random,
+	.set_sync = set_sync_random,
 	.resolve = resolve_random,
 	.run = run_random,
 	.describe = describe_random,
@@ -340,6 +492,8 @@ static int diskbench_phase_random_new__impl(struct diskbench_phase **out,
 					     const struct diskbench_random_opts *opts)
 {
 	struct diskbench_random_opts o;
+	struct diskbench__mix mix;
+	double param, centre;
 	struct random_phase *rp;
 	int err;
 
@@ -363,12 +517,36 @@ static int diskbench_phase_random_new__impl(struct diskbench_phase **out,
 		return diskbench__error_fail(-EINVAL,
 			"flags 0x%x: unknown bits 0x%x", o.flags,
 			o.flags & ~RANDOM_FLAGS);
+	if ((o.flags & DISKBENCH_RANDOM_URING_IOPOLL) &&
+	    !(o.flags & DISKBENCH_RANDOM_DIRECT))
+		return diskbench__error_fail(-EINVAL,
+			"flags 0x%x: DISKBENCH_RANDOM_URING_IOPOLL without "
+			"DISKBENCH_RANDOM_DIRECT (io_uring polls O_DIRECT "
+			"requests only)", o.flags);
+	if (o.block_mix_count && o.block_bytes)
+		return diskbench__error_fail(-EINVAL,
+			"block_bytes %" PRIu64 " with a block_mix: one or the "
+			"other", o.block_bytes);
+	err = diskbench__mix_copy(&mix, o.block_mix_count, o.block_mix);
+	if (err)
+		return err;
+	param = o.dist_param;
+	centre = o.dist_centre;
+	err = diskbench__dist_check(o.distribution, &param, &centre);
+	if (err)
+		return err;
 	rp = calloc(1, sizeof(*rp));
 	if (rp) {
+		rp->mix = mix;
+		/* The copy: the caller's array may go. */
+		o.block_mix = mix.n ? rp->mix.size : NULL;
+		rp->dist_param = param;
+		rp->dist_centre = centre;
 		rp->o = o;
 		rp->depth = o.queue_depth ? o.queue_depth : 1;
 		rp->threads = o.threads ? o.threads : 1;
 		rp->direct = o.flags & DISKBENCH_RANDOM_DIRECT;
+		rp->uring = diskbench__uring_of(o.flags);
 		rp->verify = o.flags & DISKBENCH_RANDOM_VERIFY;
 	}
 	return diskbench__phase_make(out,

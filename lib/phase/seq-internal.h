@@ -7,6 +7,8 @@
 #include "phase/phase-internal.h"
 #include "phase/workers-internal.h"
 #include "core/verify-internal.h"
+#include "engine/engine-internal.h"
+#include "phase/shape-internal.h"
 
 /*
  * A stream of requests on one open file, for the sequential and random
@@ -36,11 +38,20 @@ struct diskbench__stream {
 	struct diskbench__vmap *vmap;
 	bool claimed;
 	uint64_t verified, verified_bytes;
+	/* A shaped stream's think and idle times (phase/shape-internal.h);
+	 * NULL: unshaped. The runners choose their loop by it, once. */
+	struct diskbench__shaper *shape;
+	/* A sync every N writes (phase/syncm.c); NULL: none, and nothing of
+	 * it on the per-write path but this pointer's test. */
+	struct diskbench__sync_state *sync;
 };
 
-/* Runs a stream one request at a time (buf: one block). */
+/* Runs a stream one request at a time (buf: one block). A shaped stream
+ * waits before each request as its shaper says. */
 int diskbench__stream_sync(struct diskbench__stream *s, void *buf);
-/* Runs a stream with up to depth requests in flight (bufs: depth blocks). */
+/* Runs a stream with up to depth requests in flight (bufs: depth blocks).
+ * A shaped stream submits its bursts, each drained and followed by its
+ * idle time; think time needs a depth of 1 (refused, -EINVAL). */
 int diskbench__stream_queued(struct diskbench__stream *s, char *bufs,
 			     uint32_t depth);
 
@@ -58,6 +69,27 @@ int diskbench__verify_prepare(struct diskbench__ctx *ctx, bool write,
 void diskbench__verify_describe(struct diskbench__cfg *c,
 				const struct diskbench__ctx *ctx, bool write,
 				uint64_t blocks, uint64_t bytes);
+/* A phase's io_uring options (DISKBENCH__URING_*) from its flags: the
+ * DISKBENCH_SEQ_URING_* and DISKBENCH_RANDOM_URING_* bits, which are the
+ * same. */
+static inline uint32_t diskbench__uring_of(uint32_t flags)
+{
+	return (flags >> DISKBENCH__URING_SHIFT) & DISKBENCH__URING_ALL;
+}
+
+/* The class's check: a phase with io_uring options on an engine without
+ * them is refused before the run makes anything. */
+int diskbench__uring_check(uint32_t uflags, const struct diskbench_engine *e,
+			   char *why, size_t len);
+/* On the stream's thread, its handle open and its buffers (bytes in all,
+ * from bufs) made, before its clock starts: the options in force on the
+ * thread's ring, or the phase failed with the engine's reason. */
+int diskbench__stream_uring_begin(struct diskbench__stream *s, uint32_t uflags,
+				  char *bufs, uint64_t bytes);
+/* After the stream's last engine call (its close): the ring as before. */
+void diskbench__stream_uring_end(struct diskbench__stream *s, uint32_t uflags);
+/* The result's keys: those in force, each only when asked. */
+void diskbench__uring_describe(struct diskbench__cfg *c, uint32_t uflags);
 
 /* After an operation of a stream: as diskbench__worker_after_op() on a
  * worker thread, else as diskbench__ctx_after_op(). */

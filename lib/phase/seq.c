@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,10 +13,13 @@
 
 #include "phase/phase-internal.h"
 #include "phase/seq-internal.h"
+#include "phase/syncm-internal.h"
 #include "base/error-internal.h"
 
-#define SEQ_FLAGS (DISKBENCH_SEQ_WRITE | DISKBENCH_SEQ_DIRECT | DISKBENCH_SEQ_NO_FSYNC | \
-		   DISKBENCH_SEQ_VERIFY)
+#define SEQ_URING_FLAGS (DISKBENCH_SEQ_URING_FILES | DISKBENCH_SEQ_URING_BUFFERS | \
+			 DISKBENCH_SEQ_URING_SQPOLL | DISKBENCH_SEQ_URING_IOPOLL)
+#define SEQ_FLAGS (DISKBENCH_SEQ_WRITE | DISKBENCH_SEQ_DIRECT | \
+		   DISKBENCH_SEQ_NO_FSYNC | SEQ_URING_FLAGS | DISKBENCH_SEQ_VERIFY)
 
 struct seq {
 	struct diskbench__stream st;
@@ -24,6 +28,12 @@ struct seq {
 	bool write;
 	bool wrap;            /* time-based: round the extent until the time */
 	bool wrapped;         /* went round at least once */
+	/* A mixed stream's (seq_next_mixed): its draws, its read/write mix
+	 * and its block sizes (NULL: st.block each) */
+	struct diskbench__rand g;
+	uint32_t write_percent;
+	const struct diskbench__mix *mix;
+	bool wrote;
 };
 
 static bool seq_next(struct diskbench__stream *st, uint64_t *off,
@@ -41,6 +51,31 @@ static bool seq_next(struct diskbench__stream *st, uint64_t *off,
 	*len = s->total - s->next_off < st->block ? s->total - s->next_off
 						   : st->block;
 	*write = s->write;
+	s->next_off += *len;
+	return true;
+}
+
+/* A read/write mix or a block-size mix: a stream of its own, so that the
+ * plain one stays as it was. */
+static bool seq_next_mixed(struct diskbench__stream *st, uint64_t *off,
+			   uint64_t *len, bool *write)
+{
+	struct seq *s = (struct seq *)st;
+	uint64_t want;
+
+	if (s->next_off >= s->total) {
+		if (!s->wrap || !s->total)
+			return false;
+		s->next_off = 0;
+		s->wrapped = true;
+	}
+	want = s->mix ? diskbench__mix_draw(s->mix, &s->g) : st->block;
+	*off = s->next_off;
+	*len = s->total - s->next_off < want ? s->total - s->next_off : want;
+	*write = s->write_percent
+		? diskbench__rand_next(&s->g) % 100 < s->write_percent
+		: s->write;
+	s->wrote |= *write;
 	s->next_off += *len;
 	return true;
 }
@@ -78,9 +113,71 @@ static int verify_done(struct diskbench__stream *s, const void *buf,
 	return 0;
 }
 
-/* One request at a time: one clock read per request (two with verify:
- * the clock starts again after a stamp or a check). */
-int diskbench__stream_sync(struct diskbench__stream *s, void *buf)
+/* A request taken from the stream and never made: its block (if claimed)
+ * is free again. */
+static inline void verify_unclaim(struct diskbench__stream *s, uint64_t off)
+{
+	if (DISKBENCH_UNLIKELY(s->claimed))
+		diskbench__vmap_release(s->vmap, off / s->vmap->block);
+}
+
+/*
+ * Records a request of a stream with a sync every N writes (the slow path
+ * of diskbench__stream_sync(), as it records others): a write's sync
+ * timed inside its latency (made before the clock read that ends the
+ * write) or apart (after it, the next request starting when the sync
+ * ends). *end: the time after both. 0, or the sync's error.
+ */
+static int synced_record(struct diskbench__stream *s,
+			 struct diskbench__pacer *pc, uint64_t intended,
+			 uint64_t off, uint64_t len, bool write, uint64_t *end)
+{
+	struct diskbench__ctx *ctx = s->ctx;
+	const bool apart = s->sync->m->apart;
+	int err;
+
+	if (write && !apart) {
+		uint64_t t = 0;
+
+		err = diskbench__stream_sync_write(s, off, len, &t);
+		if (err)
+			return err;
+	}
+	if (pc) {
+		int rerr;
+
+		*end = diskbench__recorder_clock(ctx->rec);
+		rerr = diskbench__recorder_record_at(ctx->rec, ctx->rec->last_ns,
+						     *end, len, off);
+		if (DISKBENCH_UNLIKELY(rerr))
+			diskbench__recorder_timeline_failed(ctx->rec, rerr);
+		diskbench__pace_done(pc, intended, *end, len, off);
+	} else {
+		*end = diskbench__recorder_op_at(ctx->rec, len, off);
+	}
+	if (write && apart) {
+		err = diskbench__stream_sync_write(s, off, len, end);
+		if (err)
+			return err;
+		/* Paced, each request marks its own start. */
+		if (!pc)
+			diskbench_recorder_mark(ctx->rec, *end);
+	}
+	return 0;
+}
+
+#if defined(__GNUC__)
+# define ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+# define ALWAYS_INLINE inline
+#endif
+
+/*
+ * One request at a time: one clock read per request. Made twice, shaped
+ * a constant: the unshaped loop has nothing of the shape's.
+ */
+static ALWAYS_INLINE int stream_sync(struct diskbench__stream *s, void *buf,
+				     const bool shaped)
 {
 	struct diskbench__ctx *ctx = s->ctx;
 	uint64_t off, len;
@@ -97,12 +194,23 @@ int diskbench__stream_sync(struct diskbench__stream *s, void *buf)
 			break;
 		if (!s->next(s, &off, &len, &write))
 			break;
-		if (DISKBENCH_UNLIKELY(s->vmap) && write) {
-			/* The stamp before the request's clock starts. */
-			diskbench__verify_stamp(s->vmap, buf, off, len);
-			if (!pc)
-				diskbench_recorder_mark(ctx->rec,
-					diskbench__recorder_clock(ctx->rec));
+		if (shaped) {
+			/* Think or idle time: in the phase's time, not in
+			 * the request's latency. */
+			uint64_t now;
+			bool waited;
+
+			r = diskbench__shaper_wait(s->shape, ctx, &waited, &now);
+			if (r < 0)
+				err = r;
+			if (r) {
+				if (s->put_back)
+					s->put_back(s, off, len);
+				verify_unclaim(s, off);
+				break;
+			}
+			if (waited)
+				diskbench_recorder_mark(ctx->rec, now);
 		}
 
 		if (pc) {
@@ -114,10 +222,20 @@ int diskbench__stream_sync(struct diskbench__stream *s, void *buf)
 			r = diskbench__ctx_pace_wait(ctx, pc->next_ns, &now);
 			if (r < 0)
 				err = r;
-			if (r)
+			if (r) {
+				verify_unclaim(s, off);
 				break;
+			}
 			intended = diskbench__pace_take(pc, now);
 			diskbench_recorder_mark(ctx->rec, now);
+		}
+		if (DISKBENCH_UNLIKELY(s->vmap) && write) {
+			/* The stamp (the block's next generation in the map)
+			 * once the request is sure to be made, before its
+			 * clock starts. */
+			diskbench__verify_stamp(s->vmap, buf, off, len);
+			diskbench_recorder_mark(ctx->rec,
+				diskbench__recorder_clock(ctx->rec));
 		}
 		/* One call moves the whole block almost always; the helpers
 		 * finish short transfers and name errors. */
@@ -149,7 +267,27 @@ int diskbench__stream_sync(struct diskbench__stream *s, void *buf)
 			if (err)
 				break;
 		}
-		if (pc) {
+		if (DISKBENCH_UNLIKELY(s->sync != NULL)) {
+			/* A sync every N writes: the slow path. */
+			uint64_t end;
+
+			err = synced_record(s, pc, intended, off, len, write, &end);
+			if (err)
+				break;
+			if (DISKBENCH_UNLIKELY(s->vmap)) {
+				/* Checked after the write's sync, outside
+				 * both; the next clock starts after it. */
+				err = verify_done(s, buf, off, len, write);
+				if (err)
+					break;
+				end = diskbench__recorder_clock(ctx->rec);
+				if (!pc)
+					diskbench_recorder_mark(ctx->rec, end);
+			}
+			if (shaped)
+				diskbench__shaper_done(s->shape, end);
+			r = diskbench__stream_after_op(s, end);
+		} else if (pc) {
 			/* Both times end at the same clock read. */
 			uint64_t end = diskbench__recorder_clock(ctx->rec);
 
@@ -170,13 +308,16 @@ int diskbench__stream_sync(struct diskbench__stream *s, void *buf)
 
 			if (DISKBENCH_UNLIKELY(s->vmap)) {
 				/* The check after the request's clock stopped,
-				 * and the next one's clock starts after it. */
+				 * and the next one's clock (and think time)
+				 * starts after it. */
 				err = verify_done(s, buf, off, len, write);
 				if (err)
 					break;
-				diskbench_recorder_mark(ctx->rec,
-					diskbench__recorder_clock(ctx->rec));
+				end = diskbench__recorder_clock(ctx->rec);
+				diskbench_recorder_mark(ctx->rec, end);
 			}
+			if (shaped)
+				diskbench__shaper_done(s->shape, end);
 			r = diskbench__stream_after_op(s, end);
 		}
 		if (r < 0)
@@ -185,6 +326,11 @@ int diskbench__stream_sync(struct diskbench__stream *s, void *buf)
 			break;
 	}
 	return err;
+}
+
+int diskbench__stream_sync(struct diskbench__stream *s, void *buf)
+{
+	return s->shape ? stream_sync(s, buf, true) : stream_sync(s, buf, false);
 }
 
 /*
@@ -274,10 +420,11 @@ static int paced_reap(struct diskbench__stream *s, struct diskbench_io **done,
  * its remainder, and counted once, when whole; a request answered -EINTR
  * is queued again whole, with the same start time.
  */
-int diskbench__stream_queued(struct diskbench__stream *s, char *bufs,
-			     uint32_t depth)
+static ALWAYS_INLINE int stream_queued(struct diskbench__stream *s, char *bufs,
+				       uint32_t depth, const bool shaped)
 {
 	struct diskbench__ctx *ctx = s->ctx;
+	struct diskbench__shaper *sh = s->shape;
 	const struct diskbench_engine *e = ctx->engine;
 	struct diskbench_io *ios = calloc(depth, sizeof(*ios));
 	struct diskbench_io **ready = calloc(depth, sizeof(*ready));
@@ -323,10 +470,16 @@ int diskbench__stream_queued(struct diskbench__stream *s, char *bufs,
 				break;
 			}
 			held = true;
+			/* Shaped: a burst submitted is drained, then idle. */
+			if (shaped && sh->burst_ops &&
+			    sh->in_burst >= sh->burst_ops)
+				break;
 			/* Paced: only what the schedule says has started. */
 			if (pc && pc->next_ns > now)
 				break;
 			held = false;
+			if (shaped)
+				sh->in_burst++;
 			off = h_off, len = h_len, write = h_write;
 			if (pc)
 				intended[io - ios] = diskbench__pace_take(pc, now);
@@ -381,6 +534,18 @@ int diskbench__stream_queued(struct diskbench__stream *s, char *bufs,
 			uint64_t t;
 			int r;
 
+			if (shaped && sh->burst_ops && !stop && !err && more &&
+			    sh->in_burst >= sh->burst_ops) {
+				/* The burst is done, its last completion
+				 * reaped at now: idle, then the next. */
+				r = diskbench__ctx_wait(ctx,
+					diskbench__shaper_idle_end(sh, now), &t);
+				if (r < 0)
+					err = r;
+				if (r)
+					break;
+				continue;
+			}
 			if (!pc || stop || err || !more)
 				break;
 			/* Paced, nothing in flight: wait for the next start. */
@@ -539,6 +704,87 @@ out:
 	return err;
 }
 
+int diskbench__stream_queued(struct diskbench__stream *s, char *bufs,
+			     uint32_t depth)
+{
+	if (!s->shape)
+		return stream_queued(s, bufs, depth, false);
+	if (s->shape->think_ns)
+		return diskbench__ctx_failf(s->ctx, -EINVAL, NULL, UINT64_MAX,
+			"shape the phase: think_ns %" PRIu64 " needs a queue "
+			"depth of 1 (the phase has %" PRIu32 ")",
+			s->shape->think_ns, depth);
+	return stream_queued(s, bufs, depth, true);
+}
+
+/* ---- io_uring options (the sequential and random phases') ---- */
+
+/* Their names, in DISKBENCH__URING_* bit order, for messages. */
+static const char *const uring_names[] = {
+	"registered files", "fixed buffers", "SQPOLL", "IOPOLL",
+};
+
+int diskbench__uring_check(uint32_t uflags, const struct diskbench_engine *e,
+			   char *why, size_t len)
+{
+	char names[80] = "";
+
+	if (!uflags || e->uring_begin)
+		return 0;
+	for (unsigned i = 0; i < 4; i++)
+		if (uflags & (1u << i)) {
+			if (names[0])
+				strcat(names, ", ");
+			strcat(names, uring_names[i]);
+		}
+	snprintf(why, len, "io_uring options (%s) need the io_uring engine; "
+		 "engine \"%s\" has none", names, e->name);
+	return -ENOTSUP;
+}
+
+int diskbench__stream_uring_begin(struct diskbench__stream *s, uint32_t uflags,
+				  char *bufs, uint64_t bytes)
+{
+	const struct diskbench_engine *e = s->ctx->engine;
+	struct diskbench__uring_use u = { .flags = uflags, .handle = s->h,
+					  .buf = bufs, .buf_bytes = bytes };
+	char why[512];
+	int err;
+
+	if (!uflags)
+		return 0;
+	/* The run's check refused an engine without them. */
+	if (!e->uring_begin)
+		return diskbench__ctx_failf(s->ctx, -ENOTSUP, s->path, UINT64_MAX,
+			"engine \"%s\" has no io_uring options, for", e->name);
+	why[0] = '\0';
+	err = e->uring_begin(&u, why, sizeof(why), e->user_data);
+	if (err)
+		return diskbench__ctx_failf(s->ctx, err, s->path, UINT64_MAX,
+					    "%s, for", why);
+	return 0;
+}
+
+void diskbench__stream_uring_end(struct diskbench__stream *s, uint32_t uflags)
+{
+	const struct diskbench_engine *e = s->ctx->engine;
+
+	if (uflags && e->uring_end)
+		e->uring_end(e->user_data);
+}
+
+void diskbench__uring_describe(struct diskbench__cfg *c, uint32_t uflags)
+{
+	if (uflags & DISKBENCH__URING_FILES)
+		diskbench__cfg_bool(c, "uring_registered_files", true);
+	if (uflags & DISKBENCH__URING_BUFFERS)
+		diskbench__cfg_bool(c, "uring_fixed_buffers", true);
+	if (uflags & DISKBENCH__URING_SQPOLL)
+		diskbench__cfg_bool(c, "uring_sqpoll", true);
+	if (uflags & DISKBENCH__URING_IOPOLL)
+		diskbench__cfg_bool(c, "uring_iopoll", true);
+}
+
 /*
  * The phase's own: the options as asked, and what they come to on the
  * target (resolved once per run, before anything reads them).
@@ -550,6 +796,10 @@ struct seq_phase {
 	bool direct;
 	bool fsync;           /* a write's closing fsync, timed */
 	bool verify;          /* DISKBENCH_SEQ_VERIFY */
+	struct diskbench__mix mix;   /* n 0: none */
+	uint32_t uring;       /* io_uring options, DISKBENCH__URING_* */
+	struct diskbench__syncm sync;  /* the sync method; DEFAULT: fsync */
+	struct diskbench__sync_figs figs;  /* the last run's syncs */
 	/* resolved against the target */
 	uint64_t block;       /* bytes per request */
 	uint64_t total;       /* bytes to move, or the extent to go round */
@@ -568,7 +818,8 @@ static void resolve_seq(struct diskbench_phase *p,
 {
 	struct seq_phase *sp = seq_of(p);
 
-	sp->block = sp->o.block_bytes ? sp->o.block_bytes : t->block_bytes;
+	sp->block = sp->mix.n ? sp->mix.max_bytes
+		  : sp->o.block_bytes ? sp->o.block_bytes : t->block_bytes;
 	sp->total = sp->o.total_bytes ? sp->o.total_bytes : t->file_bytes;
 	/* With a time limit of its own and no byte count, the phase runs for
 	 * its time, going round the file from its start each time it reaches
@@ -644,8 +895,13 @@ static int run_seq(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 	struct seq s = { .st = { .ctx = ctx, .next = seq_next,
 				 .put_back = seq_put_back } };
 	const uint32_t depth = sp->depth;
-	uint32_t oflags = sp->direct ? DISKBENCH_OPEN_DIRECT : 0;
+	uint32_t oflags = (sp->direct ? DISKBENCH_OPEN_DIRECT : 0) |
+			  diskbench__syncm_oflags(&sp->sync);
+	struct diskbench__shaper sh;
+	const bool mixed = sp->o.write_percent || sp->mix.n;
+	struct diskbench__sync_state sync = { .m = &sp->sync };
 	char *bufs;
+	uint64_t bad;
 	int err, cerr, eerr;
 
 	s.write = sp->write;
@@ -656,6 +912,24 @@ static int run_seq(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 		return diskbench__ctx_fail(ctx, -EINVAL,
 			"check O_DIRECT alignment of block and total size",
 			t->dir, UINT64_MAX);
+	if (sp->direct && diskbench__mix_aligned(&sp->mix, t->align, &bad))
+		return diskbench__ctx_failf(ctx, -EINVAL, t->dir, UINT64_MAX,
+			"check O_DIRECT alignment of block_mix: %" PRIu64
+			" bytes is not a multiple of %" PRIu64, bad,
+			(uint64_t)t->align);
+	if (mixed) {
+		/* Its own generator, seeded from the run's: only a mixed
+		 * phase takes a draw from it. */
+		s.st.next = seq_next_mixed;
+		s.write_percent = sp->o.write_percent;
+		s.mix = sp->mix.n ? &sp->mix : NULL;
+		diskbench__rand_seed(&s.g, diskbench__rand_next(ctx->rng));
+	}
+	if (diskbench__shape_set(&p->shape)) {
+		diskbench__shaper_init(&sh, &p->shape, ctx->run_seed,
+				       ctx->phase_index, 0);
+		s.st.shape = &sh;
+	}
 	if (depth > ctx->engine->depth)
 		return diskbench__ctx_failf(ctx, -EINVAL, NULL, UINT64_MAX,
 			"queue_depth %" PRIu32 " is over engine \"%s\"'s "
@@ -679,13 +953,16 @@ static int run_seq(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 			ctx->cache_drop = diskbench__target_drop_cache(t);
 		if (!err)
 			err = diskbench__target_open_test_file(t, DISKBENCH_OPEN_READ |
-								  oflags, &s.st.h);
+				(s.write_percent ? DISKBENCH_OPEN_WRITE : 0) |
+				oflags, &s.st.h);
 	}
 	if (err) {
 		free(bufs);
 		return diskbench__ctx_fail_target(ctx, t, err);
 	}
 	s.st.path = t->test_path;
+	if (diskbench__syncm_every(&sp->sync))
+		s.st.sync = &sync;
 	sp->verified = sp->verified_bytes = 0;
 	if (sp->verify) {
 		err = diskbench__verify_prepare(ctx, s.write, s.st.block, s.total,
@@ -698,7 +975,10 @@ static int run_seq(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 		}
 	}
 
-	err = diskbench__ctx_begin(ctx);
+	err = diskbench__stream_uring_begin(&s.st, sp->uring, bufs,
+					    s.st.block * depth);
+	if (!err)
+		err = diskbench__ctx_begin(ctx);
 	if (!err)
 		err = depth > 1 && ctx->engine->queued
 			      ? diskbench__stream_queued(&s.st, bufs, depth)
@@ -707,7 +987,13 @@ static int run_seq(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 		t->test_size = s.total;
 	else if (s.write && s.next_off > t->test_size)
 		t->test_size = s.next_off;
-	cerr = diskbench__ctx_sync_close(ctx, s.st.h, sp->fsync, s.st.path);
+	/* A mix fsyncs if it wrote, as a write phase does. */
+	cerr = diskbench__syncm_close(ctx, &sp->sync, s.st.sync, s.st.h,
+				      s.write || s.wrote, sp->fsync ||
+				      (s.wrote && !(sp->o.flags & DISKBENCH_SEQ_NO_FSYNC)),
+				      s.st.path);
+	sp->figs = sync.figs;
+	diskbench__stream_uring_end(&s.st, sp->uring);
 	eerr = diskbench_recorder_end(ctx->rec, diskbench__engine_now(ctx->engine));
 	free(bufs);
 	if (sp->verify) {
@@ -731,12 +1017,24 @@ static void describe_seq(const struct diskbench_phase *p,
 {
 	const struct seq_phase *sp = seq_of(p);
 
-	diskbench__cfg_str(c, "access", sp->write ? "write" : "read");
+	diskbench__cfg_str(c, "access", sp->write ? "write"
+			   : sp->o.write_percent ? "read and write" : "read");
+	if (sp->o.write_percent)
+		diskbench__cfg_u64(c, "write_percent", sp->o.write_percent);
 	diskbench__cfg_u64(c, "block_bytes", sp->block);
+	diskbench__mix_describe(&sp->mix, c);
 	diskbench__cfg_u64(c, "total_bytes", sp->total);
 	diskbench__cfg_u64(c, "queue_depth", sp->depth);
 	diskbench__cfg_bool(c, "direct", sp->direct);
-	diskbench__cfg_str(c, "fsync", sp->fsync ? "at the end, timed" : "none");
+	if (sp->sync.method == DISKBENCH_SYNC_DEFAULT)
+		diskbench__cfg_str(c, "fsync", sp->fsync ? "at the end, timed"
+				   : sp->o.write_percent &&
+					     !(sp->o.flags & DISKBENCH_SEQ_NO_FSYNC)
+				   ? "at the end, timed, if it wrote" : "none");
+	else
+		diskbench__cfg_str(c, "fsync", "see sync_method");
+	diskbench__syncm_describe(&sp->sync, &sp->figs, c);
+	diskbench__uring_describe(c, sp->uring);
 	if (sp->o.time_limit_ns)
 		diskbench__cfg_u64(c, "time_limit_ns", sp->o.time_limit_ns);
 	if (ctx->planned_ops == UINT64_MAX)
@@ -781,7 +1079,40 @@ static uint64_t seq_test_file(const struct diskbench_phase *p,
 	return seq_of(p)->total;
 }
 
+static int check_seq(const struct diskbench_phase *p,
+		     const struct diskbench_engine *e, char *why, size_t len)
+{
+	const struct seq_phase *sp = seq_of(p);
+	int err = diskbench__uring_check(sp->uring, e, why, len);
+
+	if (err)
+		return err;
+	return diskbench__syncm_check(&sp->sync, e, sp->depth, why, len);
+}
+
+static int set_sync_seq(struct diskbench_phase *p,
+			const struct diskbench__syncm *m, char *why, size_t len)
+{
+	struct seq_phase *sp = seq_of(p);
+
+	if (!sp->write && !sp->o.write_percent) {
+		snprintf(why, len, "a sequential read writes nothing to sync");
+		return -ENOTSUP;
+	}
+	if ((sp->o.flags & DISKBENCH_SEQ_NO_FSYNC) &&
+	    m->method != DISKBENCH_SYNC_DEFAULT &&
+	    m->method != DISKBENCH_SYNC_NONE) {
+		snprintf(why, len, "flags has DISKBENCH_SEQ_NO_FSYNC and the "
+			 "sync method is %s", diskbench__syncm_name(m->method));
+		return -EINVAL;
+	}
+	sp->sync = *m;
+	return 0;
+}
+
 static const struct diskbench__phase_class seq_class = {
+	.check = check_seq,
+	.set_sync = set_sync_seq,
 	.resolve = resolve_seq,
 	.run = run_seq,
 	.describe = describe_seq,
@@ -793,6 +1124,7 @@ static int diskbench_phase_seq_new__impl(struct diskbench_phase **out,
 					  const struct diskbench_seq_opts *opts)
 {
 	struct diskbench_seq_opts o;
+	struct diskbench__mix mix;
 	struct seq_phase *sp;
 	enum diskbench_phase_kind kind;
 	int err;
@@ -811,9 +1143,33 @@ static int diskbench_phase_seq_new__impl(struct diskbench_phase **out,
 			" is over %" PRIu32 ", the most any engine takes "
 			"(DISKBENCH_ENGINE_MAX_QUEUE_DEPTH)", o.queue_depth,
 			DISKBENCH_ENGINE_MAX_QUEUE_DEPTH);
+	if ((o.flags & DISKBENCH_SEQ_URING_IOPOLL) &&
+	    !(o.flags & DISKBENCH_SEQ_DIRECT))
+		return diskbench__error_fail(-EINVAL,
+			"flags 0x%x: DISKBENCH_SEQ_URING_IOPOLL without "
+			"DISKBENCH_SEQ_DIRECT (io_uring polls O_DIRECT requests "
+			"only)", o.flags);
+	if (o.write_percent > 100)
+		return diskbench__error_fail(-EINVAL,
+			"write_percent %" PRIu32 " is over 100", o.write_percent);
+	if (o.write_percent && (o.flags & DISKBENCH_SEQ_WRITE))
+		return diskbench__error_fail(-EINVAL,
+			"write_percent %" PRIu32 " with DISKBENCH_SEQ_WRITE: a "
+			"read/write mix is a read phase's", o.write_percent);
+	if (o.block_mix_count && o.block_bytes)
+		return diskbench__error_fail(-EINVAL,
+			"block_bytes %" PRIu64 " with a block_mix: one or the "
+			"other", o.block_bytes);
+	err = diskbench__mix_copy(&mix, o.block_mix_count, o.block_mix);
+	if (err)
+		return err;
 	sp = calloc(1, sizeof(*sp));
 	if (sp) {
+		sp->mix = mix;
+		/* The copy: the caller's array may go. */
+		o.block_mix = mix.n ? sp->mix.size : NULL;
 		sp->o = o;
+		sp->uring = diskbench__uring_of(o.flags);
 		sp->depth = o.queue_depth ? o.queue_depth : 1;
 		sp->write = o.flags & DISKBENCH_SEQ_WRITE;
 		sp->direct = o.flags & DISKBENCH_SEQ_DIRECT;

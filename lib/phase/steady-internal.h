@@ -12,12 +12,12 @@
 
 struct diskbench__worker;
 
-/* Why a shaped phase stopped, when it was the shaping's business. */
+/* Why a phase with a ramp or a steady state stopped, when that was why. */
 enum {
-	DISKBENCH__SHAPE_NONE = 0,
-	DISKBENCH__SHAPE_STEADY,        /* the rule held over a window */
-	DISKBENCH__SHAPE_MAX,           /* the steady state's max_ns */
-	DISKBENCH__SHAPE_TIME,          /* the phase's or the run's time */
+	DISKBENCH__WINDOW_NONE = 0,
+	DISKBENCH__WINDOW_STEADY,        /* the rule held over a window */
+	DISKBENCH__WINDOW_MAX,           /* the steady state's max_ns */
+	DISKBENCH__WINDOW_TIME,          /* the phase's or the run's time */
 };
 
 /*
@@ -58,7 +58,7 @@ struct diskbench__steady {
 	bool have_window;
 	double mean, min, max, slope, range_seen, slope_seen;
 	uint64_t steady_at_ns;      /* from begin_ns */
-	int why;                    /* DISKBENCH__SHAPE_*: what stopped it */
+	int why;                    /* DISKBENCH__WINDOW_*: what stopped it */
 	const char *why_run;        /* else the run's stop_ops or stop_bytes
 				     * ("run_stop_ops"), or NULL */
 	uint64_t stop_at_ns;        /* the time stop: t0 + the limit */
@@ -73,7 +73,7 @@ struct diskbench__steady {
 
 /* One thread's part: the recorder it came with (the ramp's), and for a
  * steady state a recorder per sample of the window, a ring. */
-struct diskbench__shape {
+struct diskbench__window {
 	struct diskbench__steady *s;
 	struct diskbench__worker *w;        /* NULL on the phase's thread */
 	struct diskbench_recorder *own;
@@ -89,7 +89,7 @@ struct diskbench__shape {
 };
 
 /* Whether the phase has a ramp or a steady state. */
-bool diskbench__phase_shaped(const struct diskbench_phase *p);
+bool diskbench__phase_ramp_or_steady(const struct diskbench_phase *p);
 
 /* The shared part for phase p: 0 or -ENOMEM. */
 int diskbench__steady_new(const struct diskbench_phase *p,
@@ -98,35 +98,35 @@ void diskbench__steady_free(struct diskbench__steady *s);
 
 /* A thread's part for ctx (ctx->steady set, ctx->rec its recorder),
  * allocated before its clock starts: 0 or -ENOMEM. */
-int diskbench__shape_new(struct diskbench__ctx *ctx,
+int diskbench__window_new(struct diskbench__ctx *ctx,
 			 struct diskbench__worker *w);
-void diskbench__shape_free(struct diskbench__shape *sh);
+void diskbench__window_free(struct diskbench__window *sh);
 
 /* The thread's clock starts at now (ctx_begin): the recorder to time
  * into, the measured start, the stop time. 0 or an error. */
-int diskbench__shape_begin(struct diskbench__ctx *ctx, uint64_t now);
+int diskbench__window_begin(struct diskbench__ctx *ctx, uint64_t now);
 
-/* Between two operations, now at or after ctx->shape->next_ns: the
+/* Between two operations, now at or after ctx->window->next_ns: the
  * ramp's end, a sample's. 0 to go on, 1 to stop (steady), or an error.
  * stopping: the phase stops at this check anyway (its time). */
-int diskbench__shape_check(struct diskbench__ctx *ctx, uint64_t now,
+int diskbench__window_check(struct diskbench__ctx *ctx, uint64_t now,
 			   bool stopping);
 
 /* The thread stopped at its time limit (for ended_by). */
-void diskbench__shape_timed_out(struct diskbench__ctx *ctx);
+void diskbench__window_timed_out(struct diskbench__ctx *ctx);
 
 /* After the threads ended: the last sample any of them holds, so that
- * each gives the same window (diskbench__shape_finish()). */
-void diskbench__shape_note_end(struct diskbench__ctx *ctx);
+ * each gives the same window (diskbench__window_finish()). */
+void diskbench__window_note_end(struct diskbench__ctx *ctx);
 
 /* The thread's recorders into one, ctx->rec (the window's, for a steady
  * state; the own one freed), its counts into the shared part: 0 or an
  * error. */
-int diskbench__shape_finish(struct diskbench__ctx *ctx);
+int diskbench__window_finish(struct diskbench__ctx *ctx);
 
 /* What stopped the phase, for its ended_by, or NULL if it is not the
- * shaping's to say. */
-const char *diskbench__shape_ended_by(const struct diskbench__ctx *ctx);
+ * ramp's or the steady state's to say. */
+const char *diskbench__window_ended_by(const struct diskbench__ctx *ctx);
 
 /* The configuration keys of a ramp and a steady state. */
 void diskbench__steady_describe(const struct diskbench__steady *s,

@@ -12,7 +12,7 @@
  * threads merge as ever.
  *
  * Everything here runs between two operations, when a thread's clock
- * reaches ctx->shape->next_ns (the context's slow path,
+ * reaches ctx->window->next_ns (the context's slow path,
  * diskbench__ctx_check()): a phase without a ramp or a steady state pays
  * nothing, and one with them pays a look per sample.
  */
@@ -171,7 +171,7 @@ DISKBENCH_API int diskbench_phase_set_steady(struct diskbench_phase *phase,
 
 /* ---- the shared part ---- */
 
-bool diskbench__phase_shaped(const struct diskbench_phase *p)
+bool diskbench__phase_ramp_or_steady(const struct diskbench_phase *p)
 {
 	return p->ramp_ns || p->steady_set;
 }
@@ -224,10 +224,10 @@ void diskbench__steady_free(struct diskbench__steady *s)
 
 /* ---- a thread's part ---- */
 
-int diskbench__shape_new(struct diskbench__ctx *ctx, struct diskbench__worker *w)
+int diskbench__window_new(struct diskbench__ctx *ctx, struct diskbench__worker *w)
 {
 	struct diskbench__steady *s = ctx->steady;
-	struct diskbench__shape *sh = calloc(1, sizeof(*sh));
+	struct diskbench__window *sh = calloc(1, sizeof(*sh));
 	int err = 0;
 
 	if (!sh)
@@ -248,14 +248,14 @@ int diskbench__shape_new(struct diskbench__ctx *ctx, struct diskbench__worker *w
 		}
 	}
 	if (err) {
-		diskbench__shape_free(sh);
+		diskbench__window_free(sh);
 		return err;
 	}
-	ctx->shape = sh;
+	ctx->window = sh;
 	return 0;
 }
 
-void diskbench__shape_free(struct diskbench__shape *sh)
+void diskbench__window_free(struct diskbench__window *sh)
 {
 	if (!sh)
 		return;
@@ -265,9 +265,9 @@ void diskbench__shape_free(struct diskbench__shape *sh)
 	free(sh);
 }
 
-int diskbench__shape_begin(struct diskbench__ctx *ctx, uint64_t now)
+int diskbench__window_begin(struct diskbench__ctx *ctx, uint64_t now)
 {
-	struct diskbench__shape *sh = ctx->shape;
+	struct diskbench__window *sh = ctx->window;
 	struct diskbench__steady *s = sh->s;
 	uint64_t t0, stop = 0;
 	bool is_max = false;
@@ -320,7 +320,7 @@ static bool spent(const struct diskbench__ctx *ctx,
  * thread's base (and what is published of it), the budgets shrink by
  * them. Under s->mu for a worker, so that a sample sums base and
  * published counts that agree. */
-static void leave(struct diskbench__ctx *ctx, struct diskbench__shape *sh,
+static void leave(struct diskbench__ctx *ctx, struct diskbench__window *sh,
 		  const struct diskbench_recorder *rec)
 {
 	/* A spent budget stays as it is: the phase stops with rec. */
@@ -347,7 +347,7 @@ static uint64_t count_now(const struct diskbench__ctx *ctx)
 	uint64_t c = 0;
 
 	if (!s->w) {
-		const struct diskbench__shape *sh = ctx->shape;
+		const struct diskbench__window *sh = ctx->window;
 
 		return bytes ? sh->base_bytes + ctx->rec->bytes
 			     : sh->base_ops + ctx->rec->ops;
@@ -364,7 +364,7 @@ static uint64_t count_now(const struct diskbench__ctx *ctx)
 /* The ramp ends for this thread at now. */
 static int end_ramp(struct diskbench__ctx *ctx, uint64_t now)
 {
-	struct diskbench__shape *sh = ctx->shape;
+	struct diskbench__window *sh = ctx->window;
 	struct diskbench__steady *s = sh->s;
 	struct diskbench_recorder *old = ctx->rec;
 	bool stop = spent(ctx, old);
@@ -463,7 +463,7 @@ static void close_samples(struct diskbench__ctx *ctx, uint64_t k)
 		if (s->closed >= s->n && judge(s, j)) {
 			s->decided = true;
 			s->last = j;
-			s->why = DISKBENCH__SHAPE_STEADY;
+			s->why = DISKBENCH__WINDOW_STEADY;
 			s->steady_at_ns = s->t0 + (j + 1) * s->sample_ns - s->begin_ns;
 		}
 	}
@@ -471,7 +471,7 @@ static void close_samples(struct diskbench__ctx *ctx, uint64_t k)
 }
 
 /* A recorder of the ring taken again: what it held leaves the window. */
-static void retake(struct diskbench__shape *sh, struct diskbench_recorder *rec)
+static void retake(struct diskbench__window *sh, struct diskbench_recorder *rec)
 {
 	if (!rec->begun)
 		return;
@@ -486,7 +486,7 @@ static void retake(struct diskbench__shape *sh, struct diskbench_recorder *rec)
  * the thread end, empty). Under s->mu. */
 static int turn(struct diskbench__ctx *ctx, uint64_t p, uint64_t now)
 {
-	struct diskbench__shape *sh = ctx->shape;
+	struct diskbench__window *sh = ctx->window;
 	struct diskbench__steady *s = sh->s;
 	struct diskbench_recorder *old = ctx->rec, *rec = old;
 	int err = 0;
@@ -515,10 +515,10 @@ static int turn(struct diskbench__ctx *ctx, uint64_t p, uint64_t now)
 	return 0;
 }
 
-int diskbench__shape_check(struct diskbench__ctx *ctx, uint64_t now,
+int diskbench__window_check(struct diskbench__ctx *ctx, uint64_t now,
 			   bool stopping)
 {
-	struct diskbench__shape *sh = ctx->shape;
+	struct diskbench__window *sh = ctx->window;
 	struct diskbench__steady *s = sh->s;
 	uint64_t k, target;
 	int ret = 0, err = 0;
@@ -554,19 +554,19 @@ int diskbench__shape_check(struct diskbench__ctx *ctx, uint64_t now,
 	return ret;
 }
 
-void diskbench__shape_timed_out(struct diskbench__ctx *ctx)
+void diskbench__window_timed_out(struct diskbench__ctx *ctx)
 {
 	struct diskbench__steady *s = ctx->steady;
 
 	pthread_mutex_lock(&s->mu);
 	if (!s->why)
-		s->why = s->stop_is_max ? DISKBENCH__SHAPE_MAX : DISKBENCH__SHAPE_TIME;
+		s->why = s->stop_is_max ? DISKBENCH__WINDOW_MAX : DISKBENCH__WINDOW_TIME;
 	pthread_mutex_unlock(&s->mu);
 }
 
-void diskbench__shape_note_end(struct diskbench__ctx *ctx)
+void diskbench__window_note_end(struct diskbench__ctx *ctx)
 {
-	struct diskbench__shape *sh = ctx->shape;
+	struct diskbench__window *sh = ctx->window;
 	struct diskbench__steady *s = ctx->steady;
 
 	if (!sh || !sh->ring || sh->in_ramp)
@@ -581,9 +581,9 @@ void diskbench__shape_note_end(struct diskbench__ctx *ctx)
 	pthread_mutex_unlock(&s->mu);
 }
 
-int diskbench__shape_finish(struct diskbench__ctx *ctx)
+int diskbench__window_finish(struct diskbench__ctx *ctx)
 {
-	struct diskbench__shape *sh = ctx->shape;
+	struct diskbench__window *sh = ctx->window;
 	struct diskbench__steady *s = ctx->steady;
 	struct diskbench_recorder *cur = ctx->rec, *dst = NULL;
 	uint64_t post_ops = 0, post_bytes = 0, user = 0, sys = 0;
@@ -649,32 +649,32 @@ int diskbench__shape_finish(struct diskbench__ctx *ctx)
 	if (!s->why && s->stop_at_ns && ctx->pace &&
 	    ctx->pace->next_ns >= s->stop_at_ns)
 		/* A paced phase stops before a start past its time. */
-		s->why = s->stop_is_max ? DISKBENCH__SHAPE_MAX : DISKBENCH__SHAPE_TIME;
+		s->why = s->stop_is_max ? DISKBENCH__WINDOW_MAX : DISKBENCH__WINDOW_TIME;
 	pthread_mutex_unlock(&s->mu);
 	if (err) {
 		diskbench_recorder_free(dst);
 		ctx->rec = sh->own;
-		diskbench__shape_free(sh);
-		ctx->shape = NULL;
+		diskbench__window_free(sh);
+		ctx->window = NULL;
 		return err;
 	}
 	if (dst) {
 		diskbench_recorder_free(sh->own);
 		ctx->rec = dst;
 	}
-	diskbench__shape_free(sh);
-	ctx->shape = NULL;
+	diskbench__window_free(sh);
+	ctx->window = NULL;
 	return 0;
 }
 
-const char *diskbench__shape_ended_by(const struct diskbench__ctx *ctx)
+const char *diskbench__window_ended_by(const struct diskbench__ctx *ctx)
 {
 	switch (ctx->steady->why) {
-	case DISKBENCH__SHAPE_STEADY:
+	case DISKBENCH__WINDOW_STEADY:
 		return "steady";
-	case DISKBENCH__SHAPE_MAX:
+	case DISKBENCH__WINDOW_MAX:
 		return "steady_max_ns";
-	case DISKBENCH__SHAPE_TIME:
+	case DISKBENCH__WINDOW_TIME:
 		return "time_limit";
 	default:
 		return ctx->steady->why_run;

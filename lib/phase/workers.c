@@ -141,9 +141,9 @@ int diskbench__run_workers(struct diskbench__ctx *ctx, unsigned n,
 			diskbench__recorder_set_thread(w[i].ctx.pace->resp, i);
 		/* A ramp or a steady state: the worker's recorders, before
 		 * any clock starts. */
-		w[i].ctx.shape = NULL;
+		w[i].ctx.window = NULL;
 		if (!err && ctx->steady)
-			err = diskbench__shape_new(&w[i].ctx, &w[i]);
+			err = diskbench__window_new(&w[i].ctx, &w[i]);
 		if (err)
 			diskbench__ctx_fail(ctx, err, "allocate", NULL, UINT64_MAX);
 	}
@@ -174,7 +174,7 @@ int diskbench__run_workers(struct diskbench__ctx *ctx, unsigned n,
 	/* bonnie++'s pause before the seeks, untimed; cancellation still
 	 * heard. */
 	for (uint64_t slept = 0; !err && slept < settle_ns; slept += POLL_NS) {
-		if (atomic_load(ctx->cancel)) {
+		if (diskbench__ctx_cancelled(ctx)) {
 			err = diskbench__ctx_fail(ctx, -ECANCELED, NULL, NULL, UINT64_MAX);
 			break;
 		}
@@ -223,8 +223,14 @@ int diskbench__run_workers(struct diskbench__ctx *ctx, unsigned n,
 		}
 		if (done == started)
 			break;
-		if (atomic_load(ctx->cancel))
-			atomic_store(&all.stop, 1);
+		{
+			/* A cancel, or the group's stop, passed on as it is
+			 * (a worker that failed stopped them first). */
+			int c = atomic_load(ctx->cancel), zero = 0;
+
+			if (c)
+				atomic_compare_exchange_strong(&all.stop, &zero, c);
+		}
 
 		if (ctx->progress && now >= next_progress && !err &&
 		    !atomic_load(&all.stop)) {
@@ -248,14 +254,14 @@ int diskbench__run_workers(struct diskbench__ctx *ctx, unsigned n,
 		uint64_t u = 0, sy = 0;
 
 		for (unsigned i = 0; i < n; i++)
-			diskbench__shape_note_end(&w[i].ctx);
+			diskbench__window_note_end(&w[i].ctx);
 		for (unsigned i = 0; i < n; i++) {
 			struct diskbench__ctx *wc = &w[i].ctx;
 			int serr;
 
 			if (!wc->rec)
 				continue;
-			serr = diskbench__shape_finish(wc);
+			serr = diskbench__window_finish(wc);
 			if (serr && !err)
 				err = diskbench__ctx_fail(ctx, serr, "merge", NULL,
 							  UINT64_MAX);
@@ -298,13 +304,13 @@ int diskbench__run_workers(struct diskbench__ctx *ctx, unsigned n,
 		if (wc->err && !ctx->err) {
 			/* A worker stopped by another's failure reports the
 			 * cancellation; the real cause comes first. */
-			if (wc->err != -ECANCELED || atomic_load(ctx->cancel))
+			if (wc->err != -ECANCELED || diskbench__ctx_cancelled(ctx))
 				diskbench__ctx_fail(ctx, wc->err, wc->err_op,
 						    wc->err_path, wc->err_offset);
 		}
 		diskbench_recorder_free(wc->rec);
 	}
-	if (!ctx->err && atomic_load(ctx->cancel))
+	if (!ctx->err && diskbench__ctx_cancelled(ctx))
 		diskbench__ctx_fail(ctx, -ECANCELED, NULL, NULL, UINT64_MAX);
 	if (ctx->pace)
 		ctx->pace->streams = n;

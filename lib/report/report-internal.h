@@ -73,7 +73,8 @@ void diskbench__run_trim(struct diskbench__report_run *run);
 bool diskbench__run_timed(const struct diskbench_result *res);
 /* The run's tests one after another on one clock: from the first timed
  * test's start (*t0) to the last one's end (*t1). False when none was
- * timed or two overlap in time (run side by side, or on other clocks). */
+ * timed or two overlap in time (run side by side, or on other clocks),
+ * but for the phases of one group (diskbench__results_span()). */
 bool diskbench__run_span(const struct diskbench__report_run *run,
 			 uint64_t *t0, uint64_t *t1);
 /* The run's first result of a kind, or NULL. */

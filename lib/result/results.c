@@ -2,6 +2,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <diskbench/result.h>
 
@@ -10,6 +11,17 @@
 bool diskbench__result_timed(const struct diskbench_result *res)
 {
 	return !diskbench_result_summary_only(res) && diskbench_result_ran(res);
+}
+
+/* Two phases of one group (their `group` key, diskbench_run_add_group()):
+ * they ran together on purpose. */
+static bool same_group(const struct diskbench_result *a,
+		       const struct diskbench_result *b)
+{
+	const char *ga = diskbench_result_config(a, "group");
+	const char *gb = diskbench_result_config(b, "group");
+
+	return ga && gb && !strcmp(ga, gb);
 }
 
 bool diskbench__results_span(const struct diskbench_result *const *v, size_t n,
@@ -31,7 +43,7 @@ bool diskbench__results_span(const struct diskbench_result *const *v, size_t n,
 			uint64_t bs = diskbench_result_start_ns(b);
 
 			if (diskbench__result_timed(b) && as < bs + diskbench_result_elapsed_ns(b) &&
-			    bs < ae)
+			    bs < ae && !same_group(a, b))
 				return false;
 		}
 	}

@@ -29,6 +29,11 @@ void diskbench__run_params(const struct diskbench_run *run,
 int diskbench__run_add_suite(struct diskbench_run *run,
 			     struct diskbench_phase *const *phases, size_t n);
 
+/* Whether phase i of the run is in a group (diskbench_run_add_group()):
+ * then *first its first phase's index and *n its phases. */
+bool diskbench__run_group_of(const struct diskbench_run *run, size_t i,
+			     size_t *first, size_t *n);
+
 /* Sets the run's error message (diskbench_run_errmsg()), printf-style. */
 void diskbench__run_set_errmsg(struct diskbench_run *run, const char *fmt, ...)
 #if defined(__GNUC__)

@@ -17,10 +17,12 @@
 #include "base/common-internal.h"
 #include "core/devstat-internal.h"
 #include "phase/pace-internal.h"
+#include "phase/shape-internal.h"
 #include "phase/phase-internal.h"
 #include "phase/steady-internal.h"
 #include "result/device-internal.h"
 #include "result/result-internal.h"
+#include "run/group-internal.h"
 #include "run/load-sweep-internal.h"
 #include "run/room-internal.h"
 #include "run/run-internal.h"
@@ -47,6 +49,10 @@ struct diskbench_run {
 		struct diskbench__load_sweep sw;
 	} *sweeps;
 	size_t nsweeps;
+	/* Its groups of phases that run together (run/group.c), in the
+	 * order of their first phases. */
+	struct diskbench__group **groups;
+	size_t ngroups;
 	atomic_int cancel;
 	bool executing;
 	uint32_t seed;
@@ -160,6 +166,9 @@ DISKBENCH_API void diskbench_run_free(struct diskbench_run *run)
 	}
 	free(run->phases);
 	free(run->sweeps);
+	for (size_t i = 0; i < run->ngroups; i++)
+		diskbench__group_free(run->groups[i]);
+	free(run->groups);
 	free(run);
 }
 
@@ -314,6 +323,24 @@ DISKBENCH_API int diskbench_run_add(struct diskbench_run *run,
 			      diskbench_run_errmsg(run));
 }
 
+/* Why phase p cannot run as a load sweep's steps, which the sweep paces
+ * itself; NULL: it can. Asked when it is added and again when the run
+ * executes (a setter may have been called in between). */
+static const char *sweep_conflict(const struct diskbench_phase *p)
+{
+	if (p->steady_set)
+		return "it runs to a steady state (diskbench_phase_set_steady()), "
+		       "whose rate is what is judged, and a load sweep paces "
+		       "each step";
+	if (diskbench__shape_set(&p->shape))
+		return "it is shaped (diskbench_phase_set_shape()): a phase is "
+		       "paced or shaped, not both, and a load sweep paces each step";
+	if (p->pace.rate_per_sec > 0)
+		return "it is paced (diskbench_phase_set_pace()), and a load "
+		       "sweep sets each step's pacing itself";
+	return NULL;
+}
+
 static int diskbench_run_add_load_sweep__impl(struct diskbench_run *run,
 					       struct diskbench_phase *phase,
 					       const char *name,
@@ -340,6 +367,9 @@ static int diskbench_run_add_load_sweep__impl(struct diskbench_run *run,
 		return diskbench__error_fail(-ENOTSUP, "phase \"%s\" cannot be paced, "
 			"so it cannot run as a load sweep (only random, sequential "
 			"and custom phases can)", phase->name);
+	if (sweep_conflict(phase))
+		return diskbench__error_fail(-EINVAL, "phase \"%s\" cannot run as "
+			"a load sweep: %s", phase->name, sweep_conflict(phase));
 	grown = realloc(run->sweeps, (run->nsweeps + 1) * sizeof(*grown));
 	if (!grown)
 		return -ENOMEM;
@@ -435,6 +465,136 @@ int diskbench__run_add_suite(struct diskbench_run *run,
 	return 0;
 }
 
+DISKBENCH_API void diskbench_group_opts_init(struct diskbench_group_opts *opts,
+					     size_t sz)
+{
+	diskbench__opts_init(opts, sz);
+}
+
+/* The group whose first phase is phase i of the run, or NULL. */
+static struct diskbench__group *group_at(const struct diskbench_run *run, size_t i)
+{
+	for (size_t g = 0; g < run->ngroups; g++)
+		if (diskbench__group_first(run->groups[g]) == i)
+			return run->groups[g];
+	return NULL;
+}
+
+bool diskbench__run_group_of(const struct diskbench_run *run, size_t i,
+			     size_t *first, size_t *n)
+{
+	for (size_t g = 0; run && g < run->ngroups; g++) {
+		size_t f = diskbench__group_first(run->groups[g]);
+		size_t k = diskbench__group_size(run->groups[g]);
+
+		if (i >= f && i < f + k) {
+			*first = f;
+			*n = k;
+			return true;
+		}
+	}
+	return false;
+}
+
+static int diskbench_run_add_group__impl(struct diskbench_run *run,
+					  struct diskbench_phase *const *phases,
+					  size_t n, const char *name,
+					  const struct diskbench_group_opts *opts)
+{
+	struct diskbench_group_opts o;
+	struct diskbench__group *g, **gs;
+	char msg[512], *dflt = NULL;
+	size_t first;
+	int err;
+
+	DISKBENCH__CHECK_ARG(run);
+	DISKBENCH__CHECK_ARG(phases);
+	if (run->executing)
+		return diskbench__error_fail(-EBUSY, "the run is executing: add "
+					     "groups before or after "
+					     "diskbench_run_execute()");
+	err = DISKBENCH__OPTS_READ(&o, group_opts, opts);
+	if (err)
+		return err;
+	err = diskbench__group_check(phases, n, &o, msg, sizeof(msg));
+	if (err) {
+		set_errmsg(run, msg);
+		return err;
+	}
+	if (name) {
+		err = diskbench__phase_name_check(name);
+		if (err)
+			return err;
+	} else {
+		dflt = diskbench__format("group.%zu", run->ngroups + 1);
+		if (!dflt)
+			return -ENOMEM;
+		name = dflt;
+	}
+	for (size_t i = 0; i < run->ngroups; i++)
+		if (diskbench__phase_name_same(diskbench__group_name(run->groups[i]),
+					       name)) {
+			diskbench__run_set_errmsg(run, "a group named \"%s\" is in "
+				"the run already: give each group its own name",
+				name);
+			free(dflt);
+			return -EINVAL;
+		}
+	gs = realloc(run->groups, (run->ngroups + 1) * sizeof(*gs));
+	if (!gs) {
+		free(dflt);
+		return -ENOMEM;
+	}
+	run->groups = gs;
+	first = run->nphases;
+	err = diskbench__group_new(&g, name, first, n, &o);
+	free(dflt);
+	if (err)
+		return err;
+	/* Room for all first: then adding cannot fail half-way. */
+	if (run->nphases + n > run->cap) {
+		size_t cap = run->cap ? run->cap : 8;
+		struct diskbench_phase **p;
+
+		while (cap < run->nphases + n)
+			cap *= 2;
+		p = realloc(run->phases, cap * sizeof(*p));
+		if (!p) {
+			diskbench__group_free(g);
+			return -ENOMEM;
+		}
+		run->phases = p;
+		run->cap = cap;
+	}
+	for (size_t i = 0; i < n; i++) {
+		err = unique_name(run, phases[i]);
+		if (!err && phases[i]->named)
+			err = step_names_clash(run, phases[i]->name, false);
+		if (err) {
+			/* none taken: the caller still owns them all */
+			for (size_t k = 0; k < i; k++)
+				phases[k]->owner = NULL;
+			run->nphases -= i;
+			diskbench__group_free(g);
+			return err;
+		}
+		run->phases[run->nphases++] = phases[i];
+		phases[i]->owner = run;
+	}
+	run->groups[run->ngroups++] = g;
+	return 0;
+}
+
+DISKBENCH_API int diskbench_run_add_group(struct diskbench_run *run,
+					  struct diskbench_phase *const *phases,
+					  size_t n, const char *name,
+					  const struct diskbench_group_opts *opts)
+{
+	DISKBENCH__API_RETURN(diskbench_run_add_group__impl(run, phases, n, name,
+							    opts),
+			      diskbench_run_errmsg(run));
+}
+
 DISKBENCH_API void diskbench_run_cancel(struct diskbench_run *run)
 {
 	if (run)
@@ -448,7 +608,8 @@ DISKBENCH_API void diskbench_run_cancel(struct diskbench_run *run)
  */
 static int describe(const struct diskbench_run *run, const struct diskbench_phase *p,
 		    const struct diskbench_pace_opts *pace,
-		    const struct diskbench__ctx *ctx, struct diskbench_result *res)
+		    const struct diskbench__ctx *ctx, struct diskbench_result *res,
+		    const struct diskbench__group *grp, size_t k)
 {
 	const struct diskbench_target *t = run->target;
 	struct diskbench__cfg c = { res, 0 };
@@ -466,6 +627,8 @@ static int describe(const struct diskbench_run *run, const struct diskbench_phas
 		diskbench__cfg_u64(&c, "run_stop_ops", run->opts.stop_ops);
 	if (run->opts.stop_time_ns)
 		diskbench__cfg_u64(&c, "run_stop_time_ns", run->opts.stop_time_ns);
+	if (grp)
+		diskbench__group_describe(grp, k, run->phases, &c);
 	if (p->cls->describe)
 		p->cls->describe(p, ctx, &c);
 	if (pace->rate_per_sec > 0) {
@@ -493,6 +656,7 @@ static int describe(const struct diskbench_run *run, const struct diskbench_phas
 	}
 	if (ctx->steady)
 		diskbench__steady_describe(ctx->steady, &c);
+	diskbench__shape_describe(&p->shape, &c);
 	diskbench__cfg_str(&c, "cache_drop", ctx->cache_drop);
 	return c.err;
 }
@@ -583,142 +747,221 @@ static int new_devstat(struct diskbench_run *run, struct diskbench__devstat **ou
 	return diskbench__devstat_new(out, &o);
 }
 
+/* One phase being run (or a step of its load sweep): its context and
+ * what came of it. */
+struct job {
+	struct diskbench_run *run;
+	size_t index;
+	struct ready_at at;
+	struct diskbench__ctx ctx;
+	/* The step of its load sweep (its name, pacing and time limit), or
+	 * NULL; the name and pacing it runs with. */
+	const struct diskbench__load_step *st;
+	const char *name;
+	const struct diskbench_pace_opts *pace;
+	/* Its group and its place there; NULL when it runs alone. */
+	struct diskbench__group *grp;
+	size_t k;
+	struct diskbench_result *res;
+	double offered;   /* the rate its schedule offered (a paced phase's) */
+	bool made;        /* the context was made (else: no result) */
+	int err;          /* the phase's */
+	int rerr;         /* making its result's */
+};
+
+/* Makes phase index's context (its sampler, recorder, limits, ramp or
+ * steady state, pacer); 0, or the error that leaves the phase without a
+ * result. */
+static int job_start(struct job *j, struct diskbench_run *run, size_t index,
+		     const struct diskbench__load_step *st,
+		     struct diskbench__group *grp, size_t k)
+{
+	struct diskbench_phase *p = run->phases[index];
+	struct diskbench_engine *e = run->target->engine;
+	struct diskbench__ctx *ctx = &j->ctx;
+	int err;
+
+	memset(j, 0, sizeof(*j));
+	j->run = run;
+	j->index = index;
+	j->st = st;
+	j->name = st ? st->name : p->name;
+	j->pace = st ? &st->pace : &p->pace;
+	j->at.run = run;
+	j->at.index = index;
+	j->at.st = st;
+	j->grp = grp;
+	j->k = k;
+	ctx->target = run->target;
+	ctx->engine = e;
+	ctx->cancel = &run->cancel;
+	ctx->rng = &run->rng;
+	ctx->rec_opts = &run->rec_opts;
+	/* The sampler first: its process is a copy of this one, and what
+	 * this one allocates after it (the recorder, the phase's buffers) is
+	 * mostly memory the copy never had, so fewer copy-on-write faults
+	 * land in the phase's operations. A sampler that cannot start says
+	 * so in its note; the phase goes on. */
+	err = new_devstat(run, &ctx->dev);
+	if (err)
+		return err;
+	(void)diskbench__devstat_start(ctx->dev);
+	err = diskbench__ctx_new_recorder(ctx, &ctx->rec);
+	if (err) {
+		diskbench__devstat_free(ctx->dev);
+		return err;
+	}
+	ctx->stop_bytes = run->opts.stop_bytes;
+	ctx->stop_ops = run->opts.stop_ops;
+	ctx->stop_time_ns = run->opts.stop_time_ns;
+	if (st && st->stop_time_ns &&
+	    (!ctx->stop_time_ns || st->stop_time_ns < ctx->stop_time_ns))
+		ctx->stop_time_ns = st->stop_time_ns;
+	ctx->progress = run->opts.progress;
+	ctx->progress_user_data = run->opts.progress_user_data;
+	ctx->progress_interval_ns = run->opts.progress_interval_ns;
+	ctx->phase_name = j->name;
+	ctx->phase_index = (uint32_t)index;
+	ctx->phase_count = (uint32_t)run->nphases;
+	ctx->next_check_ns = UINT64_MAX;
+	ctx->run_seed = run->seed;
+	if (run->opts.flags & DISKBENCH_RUN_READY_EVENT) {
+		ctx->ready = ready_event;
+		ctx->ready_arg = &j->at;
+	}
+	/* A group's phase: its flag, stream, barrier, progress lock. */
+	if (grp)
+		diskbench__group_hook(grp, k, ctx);
+	j->made = true;
+
+	/* A ramp or a steady state: the part the phase's threads share. */
+	if (diskbench__phase_ramp_or_steady(p)) {
+		err = diskbench__steady_new(p, &ctx->steady);
+		if (err)
+			diskbench__ctx_fail(ctx, err, "allocate", NULL, UINT64_MAX);
+	}
+	if (!ctx->err && j->pace->rate_per_sec > 0) {
+		ctx->pace_opts = j->pace;
+		err = diskbench__ctx_new_pacer(ctx, j->pace, (uint32_t)index, 0, 1,
+					       &ctx->pace);
+		if (err)
+			diskbench__ctx_fail(ctx, err, "allocate", NULL, UINT64_MAX);
+		else if (e->ops.clock && !e->ops.wait_until)
+			diskbench__ctx_failf(ctx, -ENOTSUP, NULL, UINT64_MAX,
+				"pace the phase: engine \"%s\" has a clock of its "
+				"own and no wait_until to wait on it", e->name);
+	}
+	return 0;
+}
+
+/* Runs the phase and makes its result (figures, device figures, pacing);
+ * j->err the phase's error, j->rerr the result's. */
+static void job_measure(struct job *j)
+{
+	struct diskbench_phase *p = j->run->phases[j->index];
+	struct diskbench__ctx *ctx = &j->ctx;
+	struct diskbench_recorder *rec;
+	int err = ctx->err, rerr;
+
+	if (!err)
+		err = p->cls->run(p, ctx);
+	if (err && !ctx->err)
+		diskbench__ctx_fail(ctx, err, NULL, NULL, UINT64_MAX);
+	/* The phase's thread's recorders into one (a steady state's window);
+	 * a phase of workers did theirs. */
+	if (ctx->window) {
+		diskbench__window_note_end(ctx);
+		err = diskbench__window_finish(ctx);
+		if (err && !ctx->err)
+			diskbench__ctx_fail(ctx, err, "merge", NULL, UINT64_MAX);
+	}
+	if (j->grp)
+		diskbench__group_ran(j->grp, j->k, ctx, ctx->err);
+	j->err = ctx->err;
+
+	rec = ctx->rec;
+	rerr = diskbench__result_new(&j->res, j->name, p->kind, rec);
+	diskbench_recorder_free(rec);
+	ctx->rec = NULL;
+	if (!rerr) {
+		struct diskbench__dev_series *dev;
+
+		rerr = diskbench__devstat_finish(ctx->dev,
+			diskbench_timeline_start_ns(diskbench_result_timeline(j->res)),
+			diskbench_result_start_ns(j->res),
+			diskbench_result_start_ns(j->res) +
+			diskbench_result_elapsed_ns(j->res), &dev);
+		if (!rerr)
+			rerr = diskbench__result_set_devices(j->res, dev);
+	} else {
+		diskbench__devstat_free(ctx->dev);
+	}
+	ctx->dev = NULL;
+	if (!rerr && ctx->pace)
+		rerr = diskbench__pace_to_result(j->res, ctx->pace, j->name,
+						 p->kind);
+	/* Its schedule's next start (its workers' latest) at or past its
+	 * time: the time limit ended it. */
+	ctx->pace_time_up = !rerr && ctx->pace && ctx->stop_time_ns &&
+			    ctx->pace->next_ns >= diskbench__add_sat(
+				diskbench_result_start_ns(j->res), ctx->stop_time_ns);
+	/* The rate its schedule offered: its requests over the time their
+	 * intended starts spanned (to the next one's). */
+	if (!rerr && ctx->pace &&
+	    ctx->pace->next_ns > diskbench_result_start_ns(j->res))
+		j->offered = (double)ctx->pace->requests * 1e9 /
+			     (double)(ctx->pace->next_ns -
+				      diskbench_result_start_ns(j->res));
+	diskbench__pacer_free(ctx->pace);
+	ctx->pace = NULL;
+	j->rerr = rerr;
+}
+
+/* The result made whole (configuration, analysis, error): the phase's
+ * error, or the result's. */
+static int job_finish(struct job *j)
+{
+	struct diskbench_phase *p = j->run->phases[j->index];
+	struct diskbench__ctx *ctx = &j->ctx;
+	int rerr = j->rerr;
+
+	if (!rerr)
+		rerr = describe(j->run, p, j->pace, ctx, j->res, j->grp, j->k);
+	diskbench__steady_free(ctx->steady);
+	ctx->steady = NULL;
+	/* The result is whole (figures, device figures, pacing,
+	 * configuration): its analysis, once, for every output. */
+	if (!rerr)
+		rerr = diskbench__analysis_attach(j->res);
+	if (rerr)
+		return rerr;
+	if (ctx->err) {
+		rerr = diskbench_result_set_error(j->res, ctx->err, ctx->err_op,
+						  ctx->err_path, ctx->err_offset);
+		if (rerr)
+			return rerr;
+	}
+	return ctx->err;
+}
+
 /* Runs one phase into a new result (or a step st of its load sweep: its
  * name, pacing and time limit); returns the phase's error. */
 static int run_phase(struct diskbench_run *run, size_t index,
 		     const struct diskbench__load_step *st,
 		     struct diskbench_result **res_out, double *offered)
 {
-	struct ready_at at = { run, index, st };
-	struct diskbench_phase *p = run->phases[index];
-	const struct diskbench_pace_opts *pace = st ? &st->pace : &p->pace;
-	const char *name = st ? st->name : p->name;
-	struct diskbench_engine *e = run->target->engine;
-	struct diskbench_recorder *rec;
-	struct diskbench__ctx ctx;
-	int err, rerr;
+	struct job j;
+	int err = job_start(&j, run, index, st, NULL, 0);
 
-	memset(&ctx, 0, sizeof(ctx));
-	ctx.target = run->target;
-	ctx.engine = e;
-	ctx.cancel = &run->cancel;
-	ctx.rng = &run->rng;
-	ctx.rec_opts = &run->rec_opts;
-	/* The sampler first: its process is a copy of this one, and what
-	 * this one allocates after it (the recorder, the phase's buffers) is
-	 * mostly memory the copy never had, so fewer copy-on-write faults
-	 * land in the phase's operations. A sampler that cannot start says
-	 * so in its note; the phase goes on. */
-	err = new_devstat(run, &ctx.dev);
+	*res_out = NULL;
 	if (err)
 		return err;
-	(void)diskbench__devstat_start(ctx.dev);
-	err = diskbench__ctx_new_recorder(&ctx, &rec);
-	if (err) {
-		diskbench__devstat_free(ctx.dev);
-		return err;
-	}
-	ctx.rec = rec;
-	ctx.stop_bytes = run->opts.stop_bytes;
-	ctx.stop_ops = run->opts.stop_ops;
-	ctx.stop_time_ns = run->opts.stop_time_ns;
-	if (st && st->stop_time_ns &&
-	    (!ctx.stop_time_ns || st->stop_time_ns < ctx.stop_time_ns))
-		ctx.stop_time_ns = st->stop_time_ns;
-	ctx.progress = run->opts.progress;
-	ctx.progress_user_data = run->opts.progress_user_data;
-	ctx.progress_interval_ns = run->opts.progress_interval_ns;
-	ctx.phase_name = name;
-	ctx.phase_index = (uint32_t)index;
-	ctx.phase_count = (uint32_t)run->nphases;
-	ctx.next_check_ns = UINT64_MAX;
-	ctx.run_seed = run->seed;
-	if (run->opts.flags & DISKBENCH_RUN_READY_EVENT) {
-		ctx.ready = ready_event;
-		ctx.ready_arg = &at;
-	}
-
-	err = 0;
-	/* A ramp or a steady state: the part the phase's threads share. */
-	if (diskbench__phase_shaped(p)) {
-		err = diskbench__steady_new(p, &ctx.steady);
-		if (err)
-			diskbench__ctx_fail(&ctx, err, "allocate", NULL, UINT64_MAX);
-	}
-	if (!err && pace->rate_per_sec > 0) {
-		ctx.pace_opts = pace;
-		err = diskbench__ctx_new_pacer(&ctx, pace, (uint32_t)index, 0, 1,
-					   &ctx.pace);
-		if (err)
-			diskbench__ctx_fail(&ctx, err, "allocate", NULL, UINT64_MAX);
-		else if (e->ops.clock && !e->ops.wait_until)
-			err = diskbench__ctx_failf(&ctx, -ENOTSUP, NULL, UINT64_MAX,
-				"pace the phase: engine \"%s\" has a clock of its "
-				"own and no wait_until to wait on it", e->name);
-	}
-	if (!err)
-		err = p->cls->run(p, &ctx);
-	if (err && !ctx.err)
-		diskbench__ctx_fail(&ctx, err, NULL, NULL, UINT64_MAX);
-	/* The phase's thread's recorders into one (a steady state's window);
-	 * a phase of workers did theirs. */
-	if (ctx.shape) {
-		diskbench__shape_note_end(&ctx);
-		err = diskbench__shape_finish(&ctx);
-		if (err && !ctx.err)
-			diskbench__ctx_fail(&ctx, err, "merge", NULL, UINT64_MAX);
-		rec = ctx.rec;
-	}
-
-	rerr = diskbench__result_new(res_out, name, p->kind, rec);
-	diskbench_recorder_free(rec);
-	if (!rerr) {
-		struct diskbench__dev_series *dev;
-
-		rerr = diskbench__devstat_finish(ctx.dev,
-			diskbench_timeline_start_ns(diskbench_result_timeline(*res_out)),
-			diskbench_result_start_ns(*res_out),
-			diskbench_result_start_ns(*res_out) +
-			diskbench_result_elapsed_ns(*res_out), &dev);
-		if (!rerr)
-			rerr = diskbench__result_set_devices(*res_out, dev);
-	} else {
-		diskbench__devstat_free(ctx.dev);
-	}
-	ctx.dev = NULL;
-	if (!rerr && ctx.pace)
-		rerr = diskbench__pace_to_result(*res_out, ctx.pace, name,
-						 p->kind);
-	/* Its schedule's next start (its workers' latest) at or past its
-	 * time: the time limit ended it. */
-	ctx.pace_time_up = !rerr && ctx.pace && ctx.stop_time_ns &&
-			   ctx.pace->next_ns >= diskbench__add_sat(
-				diskbench_result_start_ns(*res_out), ctx.stop_time_ns);
-	/* The rate its schedule offered: its requests over the time their
-	 * intended starts spanned (to the next one's). */
-	if (!rerr && ctx.pace && offered &&
-	    ctx.pace->next_ns > diskbench_result_start_ns(*res_out))
-		*offered = (double)ctx.pace->requests * 1e9 /
-			   (double)(ctx.pace->next_ns - diskbench_result_start_ns(*res_out));
-	diskbench__pacer_free(ctx.pace);
-	ctx.pace = NULL;
-	if (!rerr)
-		rerr = describe(run, p, pace, &ctx, *res_out);
-	diskbench__steady_free(ctx.steady);
-	ctx.steady = NULL;
-	/* The result is whole (figures, device figures, pacing,
-	 * configuration): its analysis, once, for every output. */
-	if (!rerr)
-		rerr = diskbench__analysis_attach(*res_out);
-	if (rerr)
-		return rerr;
-	if (ctx.err) {
-		rerr = diskbench_result_set_error(*res_out, ctx.err, ctx.err_op,
-						  ctx.err_path, ctx.err_offset);
-		if (rerr)
-			return rerr;
-	}
-	return ctx.err;
+	job_measure(&j);
+	err = job_finish(&j);
+	*res_out = j.res;
+	if (offered)
+		*offered = j.offered;
+	return err;
 }
 
 /*
@@ -842,6 +1085,101 @@ static int run_one(struct diskbench_run *run, size_t i)
 	return step_end(run, i, NULL, res, err, false);
 }
 
+/* A group being run: its phases' jobs, from the group's first. */
+struct group_run {
+	struct diskbench_run *run;
+	struct diskbench__group *grp;
+	size_t first;
+	struct job *jobs;
+};
+
+static int group_start(void *arg, size_t k)
+{
+	struct group_run *gr = arg;
+
+	return phase_event(gr->run, DISKBENCH_RUN_EVENT_PHASE_START,
+			   gr->first + k, NULL, NULL, 0, false);
+}
+
+static int group_measure(void *arg, size_t k)
+{
+	struct group_run *gr = arg;
+	struct job *j = &gr->jobs[k];
+	int err = job_start(j, gr->run, gr->first + k, NULL, gr->grp, k);
+
+	if (err) {
+		j->err = err;
+		return err;
+	}
+	job_measure(j);
+	return j->err ? j->err : j->rerr;
+}
+
+static int group_ready(void *arg, size_t k)
+{
+	struct group_run *gr = arg;
+
+	if (!(gr->run->opts.flags & DISKBENCH_RUN_READY_EVENT))
+		return 0;
+	return tell(gr->run, DISKBENCH_RUN_EVENT_PHASE_READY, gr->first + k,
+		    NULL, NULL, 0, false);
+}
+
+static int group_finish(void *arg, size_t k, int err)
+{
+	struct group_run *gr = arg;
+	struct diskbench_run *run = gr->run;
+	struct job *j = &gr->jobs[k];
+	int eerr;
+
+	if (j->made)
+		err = job_finish(j);
+	if (j->res)
+		run->results[run->nresults++] = j->res;
+	eerr = phase_event(run, DISKBENCH_RUN_EVENT_PHASE_END, gr->first + k,
+			   NULL, j->res, err, false);
+	return err ? err : eerr;
+}
+
+/* Runs the group starting at phase i: its error, the run's message set. */
+static int run_group(struct diskbench_run *run, struct diskbench__group *grp,
+		     size_t i)
+{
+	struct group_run gr = { run, grp, i, NULL };
+	struct diskbench__group_calls c;
+	size_t who = 0;
+	int err;
+
+	gr.jobs = calloc(diskbench__group_size(grp), sizeof(*gr.jobs));
+	if (!gr.jobs)
+		return -ENOMEM;
+	memset(&c, 0, sizeof(c));
+	c.arg = &gr;
+	c.start = group_start;
+	c.measure = group_measure;
+	c.ready = group_ready;
+	c.finish = group_finish;
+	c.run_cancel = &run->cancel;
+	c.progress = run->opts.progress;
+	c.progress_user_data = run->opts.progress_user_data;
+	c.run_seed = run->seed;
+	c.phases = run->phases;
+	err = diskbench__group_execute(grp, &c, &who);
+	/* The phase it is about names it, as a phase run alone would; an
+	 * event's failure has said so already. */
+	if (err && gr.jobs[who].err) {
+		const struct diskbench_result *res = gr.jobs[who].res;
+
+		diskbench__run_set_errmsg(run, "%s: %s", run->phases[i + who]->name,
+					  res ? diskbench_result_errmsg(res)
+					      : diskbench_strerror(err));
+	} else if (err == -ECANCELED && !run->errmsg) {
+		set_errmsg(run, "cancelled");
+	}
+	free(gr.jobs);
+	return err;
+}
+
 static int diskbench_run_execute__impl(struct diskbench_run *run)
 {
 	int err = 0, cerr;
@@ -880,9 +1218,21 @@ static int diskbench_run_execute__impl(struct diskbench_run *run)
 	 * reads them (the room check, the phase, its configuration). */
 	for (size_t i = 0; i < run->nphases; i++)
 		diskbench__phase_resolve(run->phases[i], run->target);
+	for (size_t i = 0; !err && i < run->nsweeps; i++) {
+		const struct diskbench_phase *p = run->sweeps[i].phase;
+
+		if (sweep_conflict(p)) {
+			char msg[512];
+
+			snprintf(msg, sizeof(msg), "%s: cannot run as a load sweep: %s",
+				 p->name, sweep_conflict(p));
+			set_errmsg(run, msg);
+			err = -EINVAL;
+		}
+	}
 	/* What the phases may not do, and room for what they will write,
 	 * before the first one. */
-	if (!atomic_load(&run->cancel)) {
+	if (!err && !atomic_load(&run->cancel)) {
 		char msg[512];
 
 		err = diskbench__room_check(run->target, run->phases, run->nphases,
@@ -892,10 +1242,19 @@ static int diskbench_run_execute__impl(struct diskbench_run *run)
 	}
 
 	for (size_t i = 0; !err && i < run->nphases; i++) {
+		struct diskbench__group *grp = group_at(run, i);
+
 		if (atomic_load(&run->cancel)) {
 			err = -ECANCELED;
 			set_errmsg(run, "cancelled");
 			break;
+		}
+		/* A group: its phases together, the run's thread telling
+		 * every event (run/group.c). */
+		if (grp) {
+			err = run_group(run, grp, i);
+			i += diskbench__group_size(grp) - 1;
+			continue;
 		}
 		/* As bonnie++: the test file goes before the small-file
 		 * phases, unless a later phase reads it again; before the

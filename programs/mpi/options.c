@@ -28,7 +28,8 @@ static void usage(void)
 	     "       [-n FILES] [--phases write,read,random,files] [-i REPETITIONS]\n"
 	     "       [--shared-file [--layout segmented|strided|random] [--verify]\n"
 	     "        [--reorder | --reorder-shift RANKS]]\n"
-	     "       [--direct] [--no-fsync] [--file-size BYTES[:MAX]] [--dirs N]\n"
+	     "       [--direct] [--no-fsync] [--sync METHOD[:EVERY[:apart]]]\n"
+	     "       [--file-size BYTES[:MAX]] [--dirs N]\n"
 	     "       [--files-sync end|none|each] [--files-dir shared|rank]\n"
 	     "       [--tree DEPTH:BRANCH]\n"
 	     "       [--time-limit SECONDS] [--interval-ms MS] [--round-trips N]\n"
@@ -89,8 +90,48 @@ enum {
 	OPT_SHARED, OPT_DIRECT, OPT_FILE_SIZE, OPT_DIRS, OPT_FILES_SYNC, OPT_JSON, OPT_HTML, OPT_ROUND_TRIPS, OPT_TIME_LIMIT,
 	OPT_INTERVAL, OPT_HELP, OPT_RATE, OPT_POISSON, OPT_SIM, OPT_SIM_STALL, OPT_SIM_SKEW, OPT_SIM_PREP,
 	OPT_SIM_FULL, OPT_LAYOUT, OPT_REORDER, OPT_REORDER_SHIFT, OPT_VERIFY,
-	OPT_SIM_CORRUPT, OPT_FILES_DIR, OPT_TREE, OPT_NO_FSYNC,
+	OPT_SIM_CORRUPT, OPT_FILES_DIR, OPT_TREE, OPT_NO_FSYNC, OPT_SYNC,
 };
+
+/* --sync METHOD[:EVERY[:apart]]: 0, or -1 after saying why. */
+static int parse_sync(const char *arg, struct opts *o)
+{
+	static const char *const names[] = {
+		"default", "none", "fsync", "fdatasync", "sync_file_range",
+		"O_DSYNC", "O_SYNC",
+	};
+	char buf[64], *every, *apart, *end;
+	uint32_t m = 0;
+
+	snprintf(buf, sizeof(buf), "%s", arg);
+	every = strchr(buf, ':');
+	if (every)
+		*every++ = '\0';
+	apart = every ? strchr(every, ':') : NULL;
+	if (apart)
+		*apart++ = '\0';
+	while (m < sizeof(names) / sizeof(names[0]) && strcmp(buf, names[m]))
+		m++;
+	if (m == sizeof(names) / sizeof(names[0]) || strlen(arg) >= sizeof(buf) ||
+	    (apart && strcmp(apart, "apart"))) {
+		say0(PROG ": --sync: '%s' is not METHOD[:EVERY[:apart]] (METHOD none, "
+		     "fsync, fdatasync, sync_file_range, O_DSYNC or O_SYNC)\n", arg);
+		return -1;
+	}
+	o->sync_every = 0;
+	if (every) {
+		errno = 0;
+		o->sync_every = strtoull(every, &end, 10);
+		if (!*every || *end || errno || *every == '-') {
+			say0(PROG ": --sync: '%s': EVERY is a number of writes\n", arg);
+			return -1;
+		}
+	}
+	o->sync_arg = arg;
+	o->sync_method = m;
+	o->sync_apart = apart != NULL;
+	return 0;
+}
 
 /* The arguments as one line for the report's options, a control byte
  * (a line break in a name) as \xNN: no string read back holds one. */
@@ -316,6 +357,14 @@ static int check_combinations(struct opts *o, bool layout_given, bool tree_given
 		o->phases[PH_RANDOM] = false;
 		o->phases[PH_FILES] = false;
 	}
+	if (o->sync_arg && (o->shared_file || !o->phases[PH_WRITE])) {
+		/* The shared file's write is the program's own, with its
+		 * fdatasync at the end; only the per-rank write takes one. */
+		say0(PROG ": --sync %s: the sync method is the per-rank write's, and "
+		     "this run has none (%s)\n", o->sync_arg,
+		     o->shared_file ? "--shared-file" : "--phases without write");
+		return -1;
+	}
 	if (o->poisson && !(o->rate > 0)) {
 		say0(PROG ": --poisson: Poisson arrivals of what rate? Give --rate too\n");
 		return -1;
@@ -362,6 +411,7 @@ int parse_args(int argc, char **argv, struct opts *o)
 		{ "repetitions", required_argument, NULL, 'i' },
 		{ "direct", no_argument, NULL, OPT_DIRECT },
 		{ "no-fsync", no_argument, NULL, OPT_NO_FSYNC },
+		{ "sync", required_argument, NULL, OPT_SYNC },
 		{ "file-size", required_argument, NULL, OPT_FILE_SIZE },
 		{ "dirs", required_argument, NULL, OPT_DIRS },
 		{ "files-sync", required_argument, NULL, OPT_FILES_SYNC },
@@ -484,6 +534,10 @@ int parse_args(int argc, char **argv, struct opts *o)
 			 * write returns, their data perhaps still in the page
 			 * cache. */
 			o->no_fsync = true;
+			break;
+		case OPT_SYNC:
+			if (parse_sync(optarg, o))
+				return -1;
 			break;
 		case OPT_FILE_SIZE: {
 			if (!o->files_option)

@@ -54,6 +54,10 @@ struct opts {
 	uint32_t repetitions;     /* -i: the phases this many times */
 	bool direct;              /* O_DIRECT: sequential, random, shared file */
 	bool no_fsync;            /* --no-fsync: the writes not flushed at their end */
+	const char *sync_arg;     /* --sync as given; NULL: none */
+	uint32_t sync_method;     /* --sync: enum diskbench_sync_method */
+	uint64_t sync_every;      /* writes between two syncs; 0: at the end */
+	bool sync_apart;          /* each sync timed apart from its write */
 	uint64_t file_min, file_max;  /* --file-size: each small file's bytes */
 	uint32_t dirs;            /* --dirs: subdirectories of the small files */
 	int files_sync;           /* --files-sync: 0 end, 1 none, 2 each */

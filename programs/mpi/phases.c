@@ -94,6 +94,17 @@ static int build_run(struct rank *rk, struct diskbench_run **out,
 			so.flags = DISKBENCH_SEQ_WRITE | (o->direct ? DISKBENCH_SEQ_DIRECT : 0) |
 				   (o->no_fsync ? DISKBENCH_SEQ_NO_FSYNC : 0);
 			err = diskbench_phase_seq_new(&p, &so);
+			if (!err && o->sync_arg) {
+				struct diskbench_sync_opts sy = DISKBENCH_SYNC_OPTS_INIT;
+
+				sy.method = o->sync_method;
+				sy.every = o->sync_every;
+				sy.flags = o->sync_apart ? DISKBENCH_SYNC_APART : 0;
+				err = diskbench_phase_set_sync(p, &sy);
+				if (err)
+					set_err(rk, "--sync %s: %s", o->sync_arg,
+						diskbench_error_last());
+			}
 			err = add_phase(run, p, err);
 		}
 		if (!err && o->phases[PH_READ]) {

@@ -32,6 +32,7 @@ _Static_assert(offsetof(struct diskbench_run_opts, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_run_event, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_run_sweep_entry, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_run_sweep_opts, sz) == 0, "sz first");
+_Static_assert(offsetof(struct diskbench_group_opts, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_bonnie_suite_opts, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_seq_opts, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_target_opts, sz) == 0, "sz first");
@@ -45,16 +46,28 @@ _Static_assert(offsetof(struct diskbench_compare_cell, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_slow_op, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_wait, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_pace_opts, sz) == 0, "sz first");
+_Static_assert(offsetof(struct diskbench_shape_opts, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_pace_info, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_steady_opts, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_load_sweep_opts, sz) == 0, "sz first");
+_Static_assert(offsetof(struct diskbench_sync_opts, sz) == 0, "sz first");
 /* Programs that passed DISKBENCH_SEQ_DIRECT to a random phase, before the
  * flag had its own name, still get O_DIRECT. */
 _Static_assert(DISKBENCH_RANDOM_DIRECT == DISKBENCH_SEQ_DIRECT,
 	       "random phases keep taking DISKBENCH_SEQ_DIRECT");
-/* Verify (1.10): the same bit in both phases, pinned. */
-_Static_assert(DISKBENCH_SEQ_VERIFY == 0x08, "DISKBENCH_SEQ_VERIFY");
-_Static_assert(DISKBENCH_RANDOM_VERIFY == 0x08, "DISKBENCH_RANDOM_VERIFY");
+/* The io_uring options (1.10): the same bits in both phases, pinned. */
+_Static_assert(DISKBENCH_SEQ_URING_FILES == 0x08 &&
+	       DISKBENCH_SEQ_URING_BUFFERS == 0x10 &&
+	       DISKBENCH_SEQ_URING_SQPOLL == 0x20 &&
+	       DISKBENCH_SEQ_URING_IOPOLL == 0x40, "seq io_uring flags");
+_Static_assert(DISKBENCH_RANDOM_URING_FILES == DISKBENCH_SEQ_URING_FILES &&
+	       DISKBENCH_RANDOM_URING_BUFFERS == DISKBENCH_SEQ_URING_BUFFERS &&
+	       DISKBENCH_RANDOM_URING_SQPOLL == DISKBENCH_SEQ_URING_SQPOLL &&
+	       DISKBENCH_RANDOM_URING_IOPOLL == DISKBENCH_SEQ_URING_IOPOLL,
+	       "random io_uring flags");
+/* Verify (1.10): the same bit in both phases, past the io_uring ones. */
+_Static_assert(DISKBENCH_SEQ_VERIFY == 0x80, "DISKBENCH_SEQ_VERIFY");
+_Static_assert(DISKBENCH_RANDOM_VERIFY == 0x80, "DISKBENCH_RANDOM_VERIFY");
 
 #define LP64 (sizeof(void *) == 8 && sizeof(long) == 8 && \
 	      _Alignof(uint64_t) == 8)
@@ -323,7 +336,12 @@ static void test_layout_random_opts(void **state)
 	assert_offset(diskbench_random_opts, queue_depth, 36);
 	assert_offset(diskbench_random_opts, threads, 40);
 	assert_offset(diskbench_random_opts, flags, 44);
-	assert_int_equal(sizeof(struct diskbench_random_opts), 48);
+	assert_offset(diskbench_random_opts, dist_param, 48);
+	assert_offset(diskbench_random_opts, dist_centre, 56);
+	assert_offset(diskbench_random_opts, block_mix, 64);
+	assert_offset(diskbench_random_opts, block_mix_count, 72);
+	assert_offset(diskbench_random_opts, distribution, 76);
+	assert_int_equal(sizeof(struct diskbench_random_opts), 80);
 }
 
 static void test_layout_run_opts(void **state)
@@ -371,6 +389,27 @@ static void test_layout_bonnie_suite_opts(void **state)
 	assert_offset(diskbench_bonnie_suite_opts, file_chunk_bytes, 72);
 	assert_offset(diskbench_bonnie_suite_opts, files_flags, 76);
 	assert_int_equal(sizeof(struct diskbench_bonnie_suite_opts), 80);
+}
+
+/* 1.10: a group's options, its flag and its bound. */
+static void test_layout_group(void **state)
+{
+	struct diskbench_group_opts o = DISKBENCH_GROUP_OPTS_INIT;
+
+	(void)state;
+	assert_int_equal(o.sz, sizeof(o));
+	assert_int_equal(o.time_limit_ns, 0);
+	assert_int_equal(o.decider, 0);
+	assert_int_equal(o.flags, 0);
+	assert_int_equal(DISKBENCH_GROUP_ALL, 0x01);
+	assert_int_equal(DISKBENCH_GROUP_MAX_PHASES, 64);
+	if (!LP64)
+		skip();
+	assert_offset(diskbench_group_opts, sz, 0);
+	assert_offset(diskbench_group_opts, time_limit_ns, 8);
+	assert_offset(diskbench_group_opts, decider, 16);
+	assert_offset(diskbench_group_opts, flags, 20);
+	assert_int_equal(sizeof(struct diskbench_group_opts), 24);
 }
 
 /* 1.1: the sweep of what killed runs left, its options and entries, and
@@ -471,7 +510,10 @@ static void test_layout_seq_opts(void **state)
 	assert_offset(diskbench_seq_opts, time_limit_ns, 24);
 	assert_offset(diskbench_seq_opts, queue_depth, 32);
 	assert_offset(diskbench_seq_opts, flags, 36);
-	assert_int_equal(sizeof(struct diskbench_seq_opts), 40);
+	assert_offset(diskbench_seq_opts, block_mix, 40);
+	assert_offset(diskbench_seq_opts, block_mix_count, 48);
+	assert_offset(diskbench_seq_opts, write_percent, 52);
+	assert_int_equal(sizeof(struct diskbench_seq_opts), 56);
 }
 
 static void test_layout_target_opts(void **state)
@@ -512,6 +554,39 @@ static void test_layout_steady(void **state)
 	assert_offset(diskbench_steady_opts, sample_ns, 40);
 	assert_offset(diskbench_steady_opts, max_ns, 48);
 	assert_int_equal(sizeof(struct diskbench_steady_opts), 56);
+}
+
+/* Shaped load (1.10): the shape's options (no tail padding), a mix's
+ * element (a fixed layout), the distributions and the shape's draws. */
+static void test_layout_shape(void **state)
+{
+	struct diskbench_shape_opts o = DISKBENCH_SHAPE_OPTS_INIT;
+
+	(void)state;
+	assert_int_equal(o.sz, sizeof(o));
+	assert_int_equal(o.think_ns, 0);
+	assert_int_equal(o.idle_dist, 0);
+	assert_int_equal(DISKBENCH_DIST_UNIFORM, 0);
+	assert_int_equal(DISKBENCH_DIST_ZIPF, 1);
+	assert_int_equal(DISKBENCH_DIST_PARETO, 2);
+	assert_int_equal(DISKBENCH_DIST_NORMAL, 3);
+	assert_int_equal(DISKBENCH_SHAPE_FIXED, 0);
+	assert_int_equal(DISKBENCH_SHAPE_UNIFORM, 1);
+	assert_int_equal(DISKBENCH_SHAPE_EXPONENTIAL, 2);
+	assert_int_equal(DISKBENCH_BLOCK_MIX_MAX, 64);
+	assert_offset(diskbench_block_size, bytes, 0);
+	assert_offset(diskbench_block_size, weight, 8);
+	assert_offset(diskbench_block_size, reserved, 12);
+	assert_int_equal(sizeof(struct diskbench_block_size), 16);
+	if (!LP64)
+		skip();
+	assert_offset(diskbench_shape_opts, sz, 0);
+	assert_offset(diskbench_shape_opts, think_ns, 8);
+	assert_offset(diskbench_shape_opts, burst_ops, 16);
+	assert_offset(diskbench_shape_opts, idle_ns, 24);
+	assert_offset(diskbench_shape_opts, think_dist, 32);
+	assert_offset(diskbench_shape_opts, idle_dist, 36);
+	assert_int_equal(sizeof(struct diskbench_shape_opts), 40);
 }
 
 /* Pacing: the options (no tail padding: every byte up to sz a member)
@@ -871,7 +946,43 @@ static void test_layout_engine_ops(void **state)
 	assert_offset(diskbench_engine_ops, wait_until, 200);
 	/* appended in 1.5: an engine's own device figures */
 	assert_offset(diskbench_engine_ops, device_sample, 208);
-	assert_int_equal(sizeof(struct diskbench_engine_ops), 216);
+	/* appended in 1.10: the sync methods */
+	assert_offset(diskbench_engine_ops, fdatasync, 216);
+	assert_offset(diskbench_engine_ops, sync_file_range, 224);
+	assert_int_equal(sizeof(struct diskbench_engine_ops), 232);
+}
+
+/* 1.10: the sync methods of the writing phases; the open flag. */
+static void test_layout_sync(void **state)
+{
+	struct diskbench_sync_opts o = DISKBENCH_SYNC_OPTS_INIT;
+	struct diskbench_engine_ops e = DISKBENCH_ENGINE_OPS_INIT;
+
+	(void)state;
+	assert_int_equal(o.sz, sizeof(o));
+	assert_int_equal(o.method, DISKBENCH_SYNC_DEFAULT);
+	assert_int_equal(o.every, 0);
+	assert_null(e.fdatasync);
+	assert_null(e.sync_file_range);
+	assert_int_equal(DISKBENCH_SYNC_DEFAULT, 0);
+	assert_int_equal(DISKBENCH_SYNC_NONE, 1);
+	assert_int_equal(DISKBENCH_SYNC_FSYNC, 2);
+	assert_int_equal(DISKBENCH_SYNC_FDATASYNC, 3);
+	assert_int_equal(DISKBENCH_SYNC_FILE_RANGE, 4);
+	assert_int_equal(DISKBENCH_SYNC_O_DSYNC, 5);
+	assert_int_equal(DISKBENCH_SYNC_O_SYNC, 6);
+	assert_int_equal(DISKBENCH_SYNC_METHOD_MAX, 6);
+	assert_int_equal(DISKBENCH_SYNC_APART, 1);
+	assert_true(DISKBENCH_SYNC_EVERY_MAX == UINT64_C(1) << 40);
+	assert_int_equal(DISKBENCH_OPEN_DSYNC, 0x40);
+	assert_int_equal(DISKBENCH_CUSTOM_FILE_DSYNC, DISKBENCH_OPEN_DSYNC);
+	if (!LP64)
+		skip();
+	assert_offset(diskbench_sync_opts, sz, 0);
+	assert_offset(diskbench_sync_opts, method, 8);
+	assert_offset(diskbench_sync_opts, flags, 12);
+	assert_offset(diskbench_sync_opts, every, 16);
+	assert_int_equal(sizeof(struct diskbench_sync_opts), 24);
 }
 
 /* On any platform, fields come in declaration order (appended, never
@@ -987,6 +1098,7 @@ int main(void)
 		cmocka_unit_test(test_layout_run_opts),
 		cmocka_unit_test(test_layout_run_event),
 		cmocka_unit_test(test_layout_run_sweep),
+		cmocka_unit_test(test_layout_group),
 		cmocka_unit_test(test_layout_bonnie_suite_opts),
 		cmocka_unit_test(test_layout_seq_opts),
 		cmocka_unit_test(test_layout_target_opts),
@@ -996,8 +1108,10 @@ int main(void)
 		cmocka_unit_test(test_layout_format_values),
 		cmocka_unit_test(test_layout_1_4_values),
 		cmocka_unit_test(test_layout_pace),
+		cmocka_unit_test(test_layout_sync),
 		cmocka_unit_test(test_layout_steady),
 		cmocka_unit_test(test_layout_load_sweep),
+		cmocka_unit_test(test_layout_shape),
 		cmocka_unit_test(test_layout_order_and_init_macros),
 		cmocka_unit_test(test_layout_has_field),
 		cmocka_unit_test(test_layout_phase_kind_values),

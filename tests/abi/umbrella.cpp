@@ -43,7 +43,9 @@ static int check_inits()
 	CHECK_INIT(diskbench_custom_ops, DISKBENCH_CUSTOM_OPS_INIT);
 	CHECK_INIT(diskbench_custom_ctx_ops, DISKBENCH_CUSTOM_CTX_OPS_INIT);
 	CHECK_INIT(diskbench_pace_opts, DISKBENCH_PACE_OPTS_INIT);
+	CHECK_INIT(diskbench_sync_opts, DISKBENCH_SYNC_OPTS_INIT);
 	CHECK_INIT(diskbench_steady_opts, DISKBENCH_STEADY_OPTS_INIT);
+	CHECK_INIT(diskbench_shape_opts, DISKBENCH_SHAPE_OPTS_INIT);
 	CHECK_INIT(diskbench_run_event, DISKBENCH_RUN_EVENT_INIT);
 	CHECK_INIT(diskbench_run_opts, DISKBENCH_RUN_OPTS_INIT);
 	CHECK_INIT(diskbench_run_sweep_opts, DISKBENCH_RUN_SWEEP_OPTS_INIT);
@@ -53,6 +55,7 @@ static int check_inits()
 	CHECK_INIT(diskbench_stall_rules, DISKBENCH_STALL_RULES_INIT);
 	CHECK_INIT(diskbench_bonnie_suite_opts, DISKBENCH_BONNIE_SUITE_OPTS_INIT);
 	CHECK_INIT(diskbench_compare_opts, DISKBENCH_COMPARE_OPTS_INIT);
+	CHECK_INIT(diskbench_group_opts, DISKBENCH_GROUP_OPTS_INIT);
 	CHECK_INIT(diskbench_engine_ops, DISKBENCH_ENGINE_OPS_INIT);
 	return 0;
 }

@@ -485,12 +485,15 @@ static void bad_phase(void)
 	struct diskbench_phase *p = NULL;
 	struct diskbench_bonnie_opts bo = DISKBENCH_BONNIE_OPTS_INIT;
 	struct diskbench_seq_opts so = DISKBENCH_SEQ_OPTS_INIT;
+	struct diskbench_block_size mix[2] = { { 4096, 1, 0 }, { 8192, 1, 0 } };
 	struct diskbench_random_opts ro = DISKBENCH_RANDOM_OPTS_INIT;
 	struct diskbench_files_opts fo = DISKBENCH_FILES_OPTS_INIT;
 	struct diskbench_custom_ctx_ops co = DISKBENCH_CUSTOM_CTX_OPS_INIT;
 	struct diskbench_custom_ops po = DISKBENCH_CUSTOM_OPS_INIT;
 	struct diskbench_pace_opts pace = DISKBENCH_PACE_OPTS_INIT;
 	struct diskbench_steady_opts steady = DISKBENCH_STEADY_OPTS_INIT;
+	struct diskbench_shape_opts shape = DISKBENCH_SHAPE_OPTS_INIT;
+	struct diskbench_sync_opts sync = DISKBENCH_SYNC_OPTS_INIT;
 	char name[DISKBENCH_PHASE_NAME_MAX + 2];
 
 	memset(name, 'n', DISKBENCH_PHASE_NAME_MAX + 1);
@@ -516,6 +519,28 @@ static void bad_phase(void)
 	so.queue_depth = 100000;
 	BAD(diskbench_phase_seq_new, "queue_depth 100000", "4096",
 	    diskbench_phase_seq_new(&p, &so));
+	so.queue_depth = 0;
+	so.write_percent = 101;
+	BAD(diskbench_phase_seq_new, "write_percent 101", "100",
+	    diskbench_phase_seq_new(&p, &so));
+	so.write_percent = 0;
+	so.block_mix = mix;
+	so.block_mix_count = DISKBENCH_BLOCK_MIX_MAX + 1;
+	BAD(diskbench_phase_seq_new, "block_mix_count 65", "64",
+	    diskbench_phase_seq_new(&p, &so));
+	so.block_mix_count = 2;
+	mix[1].bytes = DISKBENCH_BLOCK_MIX_MAX_BYTES + 1;
+	BAD(diskbench_phase_seq_new, "block_mix[1].bytes 1073741825",
+	    "1073741824", diskbench_phase_seq_new(&p, &so));
+	mix[1].bytes = 8192;
+	mix[0].weight = 0;
+	BAD(diskbench_phase_seq_new, "block_mix[0].weight is 0", NULL,
+	    diskbench_phase_seq_new(&p, &so));
+	mix[0].weight = 1;
+	so.block_mix = NULL;
+	BAD(diskbench_phase_seq_new, "block_mix is NULL", "2",
+	    diskbench_phase_seq_new(&p, &so));
+	so.block_mix_count = 0;
 
 	NUL(diskbench_phase_random_new, "out", diskbench_phase_random_new(NULL, NULL));
 	ro.sz = 0;
@@ -532,6 +557,36 @@ static void bad_phase(void)
 	ro.queue_depth = DISKBENCH_ENGINE_MAX_QUEUE_DEPTH + 1;
 	BAD(diskbench_phase_random_new, "queue_depth 4097", "4096",
 	    diskbench_phase_random_new(&p, &ro));
+	ro.queue_depth = 0;
+	ro.distribution = 4;
+	BAD(diskbench_phase_random_new, "distribution 4", "3",
+	    diskbench_phase_random_new(&p, &ro));
+	ro.distribution = DISKBENCH_DIST_ZIPF;
+	ro.dist_param = 11;
+	BAD(diskbench_phase_random_new, "dist_param 11 (zipf theta)", "10",
+	    diskbench_phase_random_new(&p, &ro));
+	ro.distribution = DISKBENCH_DIST_PARETO;
+	ro.dist_param = 1;
+	BAD(diskbench_phase_random_new, "dist_param 1 (pareto h)", "below 1",
+	    diskbench_phase_random_new(&p, &ro));
+	ro.distribution = DISKBENCH_DIST_NORMAL;
+	ro.dist_param = 1.5;
+	BAD(diskbench_phase_random_new, "dist_param 1.5 (normal spread)", "1",
+	    diskbench_phase_random_new(&p, &ro));
+	ro.dist_param = 0;
+	ro.dist_centre = 1.5;
+	BAD(diskbench_phase_random_new, "dist_centre 1.5", "1",
+	    diskbench_phase_random_new(&p, &ro));
+	ro.distribution = DISKBENCH_DIST_UNIFORM;
+	BAD(diskbench_phase_random_new, "dist_centre 1.5", "neither",
+	    diskbench_phase_random_new(&p, &ro));
+	ro.dist_centre = 0;
+	ro.block_mix = mix;
+	ro.block_mix_count = DISKBENCH_BLOCK_MIX_MAX + 1;
+	BAD(diskbench_phase_random_new, "block_mix_count 65", "64",
+	    diskbench_phase_random_new(&p, &ro));
+	ro.block_mix = NULL;
+	ro.block_mix_count = 0;
 
 	NUL(diskbench_phase_files_new, "out",
 	    diskbench_phase_files_new(NULL, DISKBENCH_PHASE_SEQ_CREATE, NULL));
@@ -623,6 +678,23 @@ static void bad_phase(void)
 	BAD(diskbench_phase_set_steady, "max_ns 86400000000001", "86400000000000",
 	    diskbench_phase_set_steady(PH, &steady));
 
+	NUL(diskbench_phase_set_sync, "phase", diskbench_phase_set_sync(NULL, &sync));
+	sync.sz = 0;
+	SZ0(diskbench_phase_set_sync, diskbench_phase_set_sync(PH, &sync));
+	sync.sz = sizeof(sync);
+	sync.method = DISKBENCH_SYNC_METHOD_MAX + 1;
+	BAD(diskbench_phase_set_sync, "method 7", "6",
+	    diskbench_phase_set_sync(PH, &sync));
+	sync.method = DISKBENCH_SYNC_FSYNC;
+	sync.flags = 0x2;
+	BAD(diskbench_phase_set_sync, "unknown bits 0x2", NULL,
+	    diskbench_phase_set_sync(PH, &sync));
+	sync.flags = 0;
+	sync.every = DISKBENCH_SYNC_EVERY_MAX + 1;
+	BAD(diskbench_phase_set_sync, "every 1099511627777", "1099511627776",
+	    diskbench_phase_set_sync(PH, &sync));
+	sync.every = 0;
+
 	pace.rate_per_sec = 10;
 	NUL(diskbench_phase_set_pace, "phase", diskbench_phase_set_pace(NULL, &pace));
 	pace.sz = 0;
@@ -631,6 +703,36 @@ static void bad_phase(void)
 	pace.rate_per_sec = 2e9;
 	BAD(diskbench_phase_set_pace, "rate_per_sec 2e+09", "1e+09",
 	    diskbench_phase_set_pace(PH, &pace));
+
+	shape.think_ns = 10;
+	NUL(diskbench_phase_set_shape, "phase", diskbench_phase_set_shape(NULL, &shape));
+	shape.sz = 0;
+	SZ0(diskbench_phase_set_shape, diskbench_phase_set_shape(PH, &shape));
+	shape.sz = sizeof(shape);
+	shape.think_ns = DISKBENCH_SHAPE_MAX_NS + 1;
+	BAD(diskbench_phase_set_shape, "think_ns 3600000000001", "3600000000000",
+	    diskbench_phase_set_shape(PH, &shape));
+	shape.think_ns = 0;
+	shape.idle_ns = DISKBENCH_SHAPE_MAX_NS + 1;
+	BAD(diskbench_phase_set_shape, "idle_ns 3600000000001", "3600000000000",
+	    diskbench_phase_set_shape(PH, &shape));
+	shape.idle_ns = 0;
+	shape.think_dist = 3;
+	BAD(diskbench_phase_set_shape, "think_dist 3", "2",
+	    diskbench_phase_set_shape(PH, &shape));
+	shape.think_dist = 0;
+	shape.idle_dist = 3;
+	BAD(diskbench_phase_set_shape, "idle_dist 3", "2",
+	    diskbench_phase_set_shape(PH, &shape));
+	shape.idle_dist = 0;
+	shape.burst_ops = 5;
+	BAD(diskbench_phase_set_shape, "burst_ops 5", "idle_ns",
+	    diskbench_phase_set_shape(PH, &shape));
+	shape.burst_ops = 0;
+	shape.idle_ns = 5;
+	BAD(diskbench_phase_set_shape, "idle_ns 5", "burst_ops",
+	    diskbench_phase_set_shape(PH, &shape));
+	shape.idle_ns = 0;
 }
 
 /* The context's calls, from inside a custom phase. */
@@ -673,6 +775,9 @@ static void bad_ctx(struct diskbench_custom_ctx *ctx)
 	    diskbench_custom_verify_check(ctx, blk, 100, 0));
 	BAD(diskbench_custom_verify_check, "offset 100", "len 512",
 	    diskbench_custom_verify_check(ctx, blk, 512, 100));
+	NUL(diskbench_custom_fdatasync, "ctx", diskbench_custom_fdatasync(NULL, 0));
+	BAD(diskbench_custom_fdatasync, "fdatasync handle -1", NULL,
+	    diskbench_custom_fdatasync(ctx, -1));
 	NUL(diskbench_custom_test_file, "ctx", diskbench_custom_test_file(NULL, 0, &h));
 	NUL(diskbench_custom_test_file, "handle",
 	    diskbench_custom_test_file(ctx, 0, NULL));
@@ -787,6 +892,35 @@ static void bad_target_run(void)
 	bo.file_chunk_bytes = 1048577;
 	BAD(diskbench_run_add_bonnie, "chunk_bytes 1048577", "1048576",
 	    diskbench_run_add_bonnie(run, &bo));
+	assert_int_equal(diskbench_run_phase_count(run), 0);
+
+	/* groups: every check before a phase is looked at */
+	NUL(diskbench_run_add_group, "run",
+	    diskbench_run_add_group(NULL, NULL, 2, NULL, NULL));
+	NUL(diskbench_run_add_group, "phases",
+	    diskbench_run_add_group(run, NULL, 2, NULL, NULL));
+	{
+		struct diskbench_group_opts go = DISKBENCH_GROUP_OPTS_INIT;
+		struct diskbench_phase *gp[2] = { NULL, NULL };
+
+		BAD(diskbench_run_add_group, "a group of 65 phases", "2 to 64",
+		    diskbench_run_add_group(run, gp, 65, NULL, NULL));
+		BAD(diskbench_run_add_group, "a group of 1 phases", "2 to 64",
+		    diskbench_run_add_group(run, gp, 1, NULL, NULL));
+		go.sz = 0;
+		SZ0(diskbench_run_add_group,
+		    diskbench_run_add_group(run, gp, 2, NULL, &go));
+		go.sz = sizeof(go);
+		go.decider = 2;
+		BAD(diskbench_run_add_group, "decider 2", "0 to 1",
+		    diskbench_run_add_group(run, gp, 2, NULL, &go));
+		go.decider = 0;
+		go.flags = 0x100;
+		BAD(diskbench_run_add_group, "flags 0x100", NULL,
+		    diskbench_run_add_group(run, gp, 2, NULL, &go));
+		BAD(diskbench_run_add_group, "phases[0] is NULL", NULL,
+		    diskbench_run_add_group(run, gp, 2, NULL, NULL));
+	}
 	assert_int_equal(diskbench_run_phase_count(run), 0);
 
 	/* a depth the engine cannot take: said at execute, with both */
@@ -1106,8 +1240,10 @@ static const char *const cannot_fail[] = {
 	"diskbench_bonnie_opts_init", "diskbench_custom_ops_init",
 	"diskbench_custom_ctx_ops_init", "diskbench_engine_ops_init",
 	"diskbench_pace_opts_init", "diskbench_stall_rules_init",
-	"diskbench_steady_opts_init",
+	"diskbench_steady_opts_init", "diskbench_shape_opts_init",
+	"diskbench_sync_opts_init",
 	"diskbench_compare_opts_init", "diskbench_run_event_init",
+	"diskbench_group_opts_init",
 	/* _free(): NULL does nothing */
 	"diskbench_engine_free", "diskbench_hist_free", "diskbench_timeline_free",
 	"diskbench_recorder_free", "diskbench_result_free", "diskbench_phase_free",

@@ -9,7 +9,11 @@
  * flag an older kernel does not know; say -ENOMEM or -ENOTSUP when it
  * cannot make one; retry a submission answered "not now" (0, -EAGAIN,
  * -EINTR); and fail the request of a refused one with its error, the
- * queued requests of a refused batch too, going on afterwards.
+ * queued requests of a refused batch too, going on afterwards. With
+ * io_uring_register_files and io_uring_register_buffers too: a phase's
+ * io_uring options the kernel refuses fail the phase before its clock,
+ * with the kernel's error and what it was doing, and the engine's ring
+ * works as before for the next phase.
  * Skips (77) where the kernel or the build has no io_uring.
  */
 #include "common-test.h"
@@ -24,7 +28,8 @@
 
 /* ---- the interposed calls ---- */
 
-enum call { C_INIT, C_PROBE, C_SUBMIT, C_SUBMIT_WAIT, C_N };
+enum call { C_INIT, C_PROBE, C_SUBMIT, C_SUBMIT_WAIT, C_REG_FILES, C_REG_BUFS,
+	    C_N };
 
 /* The answers armed for each call, in order (0 ends them: liburing's
  * own from then on), and how many calls came. */
@@ -120,6 +125,32 @@ int io_uring_submit_and_wait(struct io_uring *ring, unsigned wait_nr)
 	if (a)
 		return a == ZERO ? 0 : a;
 	return next(ring, wait_nr);
+}
+
+int io_uring_register_files(struct io_uring *ring, const int *files,
+			    unsigned nr_files)
+{
+	static __typeof__(&io_uring_register_files) next;
+	int a = armed(C_REG_FILES);
+
+	if (!next)
+		*(void **)&next = next_fn("io_uring_register_files");
+	if (a)
+		return a;
+	return next(ring, files, nr_files);
+}
+
+int io_uring_register_buffers(struct io_uring *ring, const struct iovec *iovecs,
+			      unsigned nr_iovecs)
+{
+	static __typeof__(&io_uring_register_buffers) next;
+	int a = armed(C_REG_BUFS);
+
+	if (!next)
+		*(void **)&next = next_fn("io_uring_register_buffers");
+	if (a)
+		return a;
+	return next(ring, iovecs, nr_iovecs);
 }
 
 /* ---- the tests ---- */
@@ -249,12 +280,96 @@ static void test_queued_refused(void **state)
 	}
 }
 
+/* One sequential write with io_uring options (flags) on e in dir; the
+ * run's error, the phase's message in msg. */
+static int run_seq(struct diskbench_engine *e, const char *dir, uint32_t flags,
+		   char *msg, size_t len)
+{
+	struct diskbench_target_opts to = DISKBENCH_TARGET_OPTS_INIT;
+	struct diskbench_seq_opts so = DISKBENCH_SEQ_OPTS_INIT;
+	struct diskbench_target *t = NULL;
+	struct diskbench_run *run = NULL;
+	struct diskbench_phase *p = NULL;
+	char *why = NULL;
+	int rc;
+
+	to.engine = e;
+	to.file_bytes = 1 << 20;
+	to.block_bytes = LEN;
+	assert_ok(diskbench_target_new(&t, dir, &to, &why));
+	assert_ok(diskbench_run_new(&run, t, NULL));
+	so.block_bytes = 16 * LEN;
+	so.queue_depth = DEPTH;
+	so.flags = DISKBENCH_SEQ_WRITE | flags;
+	assert_ok(diskbench_phase_seq_new(&p, &so));
+	assert_ok(diskbench_run_add(run, p));
+	rc = diskbench_run_execute(run);
+	msg[0] = '\0';
+	if (diskbench_run_result_count(run)) {
+		const struct diskbench_result *r = diskbench_run_result_get(run, 0);
+
+		snprintf(msg, len, "%s", diskbench_result_errmsg(r) ?
+			 diskbench_result_errmsg(r) : "");
+		if (!rc)
+			assert_u64_eq(diskbench_result_bytes(r), UINT64_C(1) << 20);
+		else
+			assert_u64_eq(diskbench_result_ops(r), 0);
+	}
+	diskbench_run_free(run);
+	diskbench_target_free(t);
+	return rc;
+}
+
+/* The options' set-up refused by the kernel: an SQPOLL ring (as before
+ * 5.11 without privileges), the file's or the buffers' registration
+ * (locked memory): the phase fails before its clock, saying what and
+ * why; the next phase, without options, runs on the engine's own ring. */
+static void test_options_refused(void **state)
+{
+	struct diskbench_engine *e = NULL;
+	char dir[] = "/tmp/diskbench-uring-XXXXXX", msg[1024];
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	assert_ok(diskbench_engine_io_uring_new(&e, DEPTH));
+
+	arm(C_INIT, -EPERM, 0, 0);
+	assert_rc(run_seq(e, dir, DISKBENCH_SEQ_URING_SQPOLL, msg, sizeof(msg)),
+		  -EPERM);
+	assert_all_given();
+	assert_non_null(strstr(msg, "io_uring_setup with IORING_SETUP_SQPOLL failed: "));
+	assert_ok(run_seq(e, dir, 0, msg, sizeof(msg)));
+
+	arm(C_REG_FILES, -EMFILE, 0, 0);
+	assert_rc(run_seq(e, dir, DISKBENCH_SEQ_URING_FILES |
+			  DISKBENCH_SEQ_URING_SQPOLL, msg, sizeof(msg)), -EMFILE);
+	assert_all_given();
+	assert_non_null(strstr(msg, "io_uring registered files: "
+				    "IORING_REGISTER_FILES failed: "));
+	assert_ok(run_seq(e, dir, 0, msg, sizeof(msg)));
+
+	arm(C_REG_BUFS, -ENOMEM, 0, 0);
+	assert_rc(run_seq(e, dir, DISKBENCH_SEQ_URING_FILES |
+			  DISKBENCH_SEQ_URING_BUFFERS, msg, sizeof(msg)), -ENOMEM);
+	assert_all_given();
+	assert_non_null(strstr(msg, "IORING_REGISTER_BUFFERS of 262144 bytes failed: "));
+	assert_non_null(strstr(msg, "RLIMIT_MEMLOCK"));
+	assert_ok(run_seq(e, dir, 0, msg, sizeof(msg)));
+	/* And with all of them, unrefused, it runs. */
+	assert_ok(run_seq(e, dir, DISKBENCH_SEQ_URING_FILES |
+			  DISKBENCH_SEQ_URING_BUFFERS | DISKBENCH_SEQ_URING_SQPOLL,
+			  msg, sizeof(msg)));
+	diskbench_engine_free(e);
+	assert_int_equal(rmdir(dir), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ring_setup),
 		cmocka_unit_test_setup_teardown(test_one_at_a_time, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_queued_refused, setup, teardown),
+		cmocka_unit_test(test_options_refused),
 	};
 
 	if (!have_io_uring()) {

@@ -439,6 +439,72 @@ static void test_events_and_journal(void **state)
 	diskbench_report_free(back);
 }
 
+/* A group before a sweep: the group's events (its starts, then its ends),
+ * then the sweep's steps under one index, in one journal that reads back
+ * every result with its group's and its step's keys. */
+static void test_group_then_sweep(void **state)
+{
+	struct fx *f = *state;
+	struct diskbench_run_opts ro = DISKBENCH_RUN_OPTS_INIT;
+	struct diskbench_random_opts o = DISKBENCH_RANDOM_OPTS_INIT;
+	struct diskbench_group_opts go = DISKBENCH_GROUP_OPTS_INIT;
+	struct diskbench_load_sweep_opts so = sweep_opts();
+	struct diskbench_phase *p, *g[2] = { NULL, NULL };
+	struct diskbench_report *back;
+	char jpath[] = "/tmp/diskbench-load-sweep-XXXXXX";
+	int fd = mkstemp(jpath);
+	static const char *const want[] = {
+		"start 0/3 g1 step 0", "start 1/3 g2 step 0",
+		"end 0/3 g1 step 0", "end 1/3 g2 step 0",
+		"start 2/3 mid@1000/s step 1", "end 2/3 mid@1000/s step 1 more",
+		"start 2/3 mid@2000/s step 2", "end 2/3 mid@2000/s step 2",
+	};
+	struct seen s;
+
+	assert_true(fd >= 0);
+	memset(&s, 0, sizeof(s));
+	assert_ok(diskbench_journal_new(&s.j, fd));
+	ro.event = on_event;
+	ro.event_user_data = &s;
+	p = setup(f, 5, &ro);
+	o.ops = 20;
+	assert_ok(diskbench_phase_random_new(&g[0], &o));
+	assert_ok(diskbench_phase_set_name(g[0], "g1"));
+	assert_ok(diskbench_phase_random_new(&g[1], &o));
+	assert_ok(diskbench_phase_set_name(g[1], "g2"));
+	go.flags = DISKBENCH_GROUP_ALL;
+	assert_ok(diskbench_run_add_group(f->run, g, 2, "pair", &go));
+	so.max_steps = 2;
+	assert_ok(diskbench_run_add_load_sweep(f->run, p, "mid", &so));
+	run_execute_ok(f->run);
+	assert_u64_eq(s.n, ARRAY_LEN(want));
+	for (size_t i = 0; i < ARRAY_LEN(want); i++)
+		assert_string_equal(s.line[i], want[i]);
+	assert_string_equal(diskbench_journal_errmsg(s.j), "");
+	diskbench_journal_free(s.j);
+	close(fd);
+
+	assert_ok(diskbench_report_new(&back));
+	assert_int_equal(diskbench_report_read_file(back, DISKBENCH_FORMAT_AUTO, jpath), 1);
+	unlink(jpath);
+	assert_u64_eq(diskbench_report_result_count(back, 0), 4);
+	for (size_t i = 0; i < 4; i++) {
+		const struct diskbench_result *x = diskbench_report_result_get(back, 0, i);
+		const struct diskbench_result *y = diskbench_run_result_get(f->run, i);
+
+		assert_string_equal(diskbench_result_name(x), diskbench_result_name(y));
+		assert_int_equal(diskbench_result_error(x), 0);
+		if (i < 2) {
+			assert_string_equal(key(x, "group"), "pair");
+			assert_u64_eq(diskbench_result_ops(x), 20);
+		} else {
+			assert_string_equal(key(x, "load_sweep"), "mid");
+			assert_null(diskbench_result_config(x, "group"));
+		}
+	}
+	diskbench_report_free(back);
+}
+
 /* What stops a sweep between its steps: told at step 2's end. */
 struct stopper {
 	struct diskbench_run *run;
@@ -596,6 +662,42 @@ static void test_refused(void **state)
 	assert_int_equal(diskbench_run_load_knee(f->run, "fine", NULL), -EINVAL);
 }
 
+/* A sweep paces each step itself: a phase run to a steady state, a shaped
+ * one or one paced already is refused, when it is added and, if a setter
+ * made it so afterwards, when the run executes (nothing run). */
+static void test_refused_paced_kinds(void **state)
+{
+	struct fx *f = *state;
+	struct diskbench_phase *p = setup(f, 7, NULL);
+	struct diskbench_load_sweep_opts so = sweep_opts();
+	struct diskbench_steady_opts st = DISKBENCH_STEADY_OPTS_INIT;
+	struct diskbench_shape_opts sh = DISKBENCH_SHAPE_OPTS_INIT;
+	struct diskbench_pace_opts pc = DISKBENCH_PACE_OPTS_INIT;
+
+	st.window_ns = 2000000000;
+	assert_ok(diskbench_phase_set_steady(p, &st));
+	assert_int_equal(diskbench_run_add_load_sweep(f->run, p, "s", &so), -EINVAL);
+	assert_non_null(strstr(diskbench_error_last(), "runs to a steady state"));
+	assert_ok(diskbench_phase_set_steady(p, NULL));
+	sh.think_ns = 1000;
+	assert_ok(diskbench_phase_set_shape(p, &sh));
+	assert_int_equal(diskbench_run_add_load_sweep(f->run, p, "s", &so), -EINVAL);
+	assert_non_null(strstr(diskbench_error_last(), "it is shaped"));
+	assert_ok(diskbench_phase_set_shape(p, NULL));
+	pc.rate_per_sec = 500;
+	assert_ok(diskbench_phase_set_pace(p, &pc));
+	assert_int_equal(diskbench_run_add_load_sweep(f->run, p, "s", &so), -EINVAL);
+	assert_non_null(strstr(diskbench_error_last(), "it is paced"));
+	assert_ok(diskbench_phase_set_pace(p, NULL));
+	/* shaped once the run holds it: the run refuses before any step */
+	assert_ok(diskbench_run_add_load_sweep(f->run, p, "s", &so));
+	assert_ok(diskbench_phase_set_shape(p, &sh));
+	assert_int_equal(diskbench_run_execute(f->run), -EINVAL);
+	assert_non_null(strstr(diskbench_run_errmsg(f->run),
+			       "s: cannot run as a load sweep: it is shaped"));
+	assert_int_equal(diskbench_run_result_count(f->run), 0);
+}
+
 /* A long name is cut, at a character's start, to keep the step's within
  * DISKBENCH_PHASE_NAME_MAX. */
 static void test_long_name(void **state)
@@ -686,7 +788,11 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_poisson, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_fault_mid_sweep, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_events_and_journal, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_group_then_sweep, fx_setup,
+						fx_teardown),
 		cmocka_unit_test_setup_teardown(test_refused, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_refused_paced_kinds, fx_setup,
+						fx_teardown),
 		cmocka_unit_test_setup_teardown(test_long_name, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_outputs, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_stopped_between_steps, fx_setup,

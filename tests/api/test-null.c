@@ -331,6 +331,8 @@ CHECK(diskbench_run_phase_count) { IS_ZERO(diskbench_run_phase_count(NULL)); }
 CHECK(diskbench_run_phase_get) { IS_NULL(diskbench_run_phase_get(NULL, 0)); }
 CHECK(diskbench_run_sweep_opts_init) { diskbench_run_sweep_opts_init(NULL, sizeof(struct diskbench_run_sweep_opts)); }
 CHECK(diskbench_run_sweep) { IS_EINVAL(diskbench_run_sweep(NULL, NULL, NULL)); }
+CHECK(diskbench_group_opts_init) { diskbench_group_opts_init(NULL, sizeof(struct diskbench_group_opts)); }
+CHECK(diskbench_run_add_group) { IS_EINVAL(diskbench_run_add_group(NULL, NULL, 0, NULL, NULL)); }
 
 /* bonnie.h */
 CHECK(diskbench_bonnie_suite_opts_init) { diskbench_bonnie_suite_opts_init(NULL, sizeof(struct diskbench_bonnie_suite_opts)); }
@@ -473,6 +475,7 @@ CHECK(diskbench_custom_verify_check)
 
 	IS_EINVAL(diskbench_custom_verify_check(NULL, b, sizeof(b), 0));
 }
+CHECK(diskbench_custom_fdatasync) { IS_EINVAL(diskbench_custom_fdatasync(NULL, 0)); }
 CHECK(diskbench_custom_now) { IS_ZERO(diskbench_custom_now(NULL)); }
 
 CHECK(diskbench_result_config_count) { IS_ZERO(diskbench_result_config_count(NULL)); }
@@ -686,6 +689,15 @@ CHECK(diskbench_phase_set_pace)
 	IS_EINVAL(diskbench_phase_set_pace(NULL, &o));
 	IS_EINVAL(diskbench_phase_set_pace(NULL, NULL));
 }
+CHECK(diskbench_shape_opts_init) { WORKS(diskbench_shape_opts_init(NULL, 0)); }
+CHECK(diskbench_phase_set_shape)
+{
+	struct diskbench_shape_opts o = DISKBENCH_SHAPE_OPTS_INIT;
+
+	o.think_ns = 10;
+	IS_EINVAL(diskbench_phase_set_shape(NULL, &o));
+	IS_EINVAL(diskbench_phase_set_shape(NULL, NULL));
+}
 CHECK(diskbench_phase_errmsg) { IS_EMPTY(diskbench_phase_errmsg(NULL)); }
 CHECK(diskbench_phase_set_ramp) { IS_EINVAL(diskbench_phase_set_ramp(NULL, 1)); }
 CHECK(diskbench_steady_opts_init) { WORKS(diskbench_steady_opts_init(NULL, 0)); }
@@ -695,6 +707,14 @@ CHECK(diskbench_phase_set_steady)
 
 	IS_EINVAL(diskbench_phase_set_steady(NULL, &o));
 	IS_EINVAL(diskbench_phase_set_steady(NULL, NULL));
+}
+CHECK(diskbench_sync_opts_init) { WORKS(diskbench_sync_opts_init(NULL, 0)); }
+CHECK(diskbench_phase_set_sync)
+{
+	struct diskbench_sync_opts o = DISKBENCH_SYNC_OPTS_INIT;
+
+	IS_EINVAL(diskbench_phase_set_sync(NULL, &o));
+	IS_EINVAL(diskbench_phase_set_sync(NULL, NULL));
 }
 CHECK(diskbench_result_pace)
 {
@@ -752,9 +772,11 @@ static struct entry entries[] = {
 	E(diskbench_result_start_ns),
 	E(diskbench_stall_rules_init), E(diskbench_stalls_find),
 	E(diskbench_pace_opts_init), E(diskbench_phase_set_pace),
+	E(diskbench_shape_opts_init), E(diskbench_phase_set_shape),
 	E(diskbench_phase_errmsg), E(diskbench_result_pace),
 	E(diskbench_phase_set_ramp), E(diskbench_steady_opts_init),
 	E(diskbench_phase_set_steady),
+	E(diskbench_sync_opts_init), E(diskbench_phase_set_sync),
 	E(diskbench_result_response),
 	E(diskbench_stalls_free), E(diskbench_stalls_count),
 	E(diskbench_stalls_get), E(diskbench_stalls_summary),
@@ -777,8 +799,8 @@ static struct entry entries[] = {
 	E(diskbench_custom_file_path), E(diskbench_custom_test_file),
 	E(diskbench_custom_time_from_here), E(diskbench_custom_now),
 	E(diskbench_custom_read), E(diskbench_custom_write),
-	E(diskbench_custom_fsync), E(diskbench_custom_verify_stamp),
-	E(diskbench_custom_verify_check),
+	E(diskbench_custom_fsync), E(diskbench_custom_fdatasync),
+	E(diskbench_custom_verify_stamp), E(diskbench_custom_verify_check),
 	E(diskbench_clock_ns), E(diskbench_cpu_time), E(diskbench_strerror),
 	E(diskbench_version), E(diskbench_version_string),
 	E(diskbench_check_version), E(diskbench_free),
@@ -842,6 +864,7 @@ static struct entry entries[] = {
 	E(diskbench_run_seed), E(diskbench_run_errmsg),
 	E(diskbench_run_phase_count), E(diskbench_run_phase_get),
 	E(diskbench_run_sweep_opts_init), E(diskbench_run_sweep),
+	E(diskbench_group_opts_init), E(diskbench_run_add_group),
 	E(diskbench_bonnie_suite_opts_init), E(diskbench_run_add_bonnie),
 	E(diskbench_report_info_init), E(diskbench_write_opts_init),
 	E(diskbench_report_new), E(diskbench_report_free), E(diskbench_report_add),

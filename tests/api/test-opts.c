@@ -232,6 +232,27 @@ static int use_compare_opts(void *o)
 	return rc;
 }
 
+/* A group of two random phases in a fresh run. */
+static int use_group_opts(void *o)
+{
+	struct diskbench_run *run = NULL;
+	struct diskbench_phase *ph[2] = { NULL, NULL };
+	int rc = diskbench_run_new(&run, target, NULL);
+
+	if (!rc)
+		rc = diskbench_phase_random_new(&ph[0], NULL);
+	if (!rc)
+		rc = diskbench_phase_random_new(&ph[1], NULL);
+	if (!rc)
+		rc = diskbench_run_add_group(run, ph, 2, NULL, o);
+	if (rc) {
+		diskbench_phase_free(ph[0]);
+		diskbench_phase_free(ph[1]);
+	}
+	diskbench_run_free(run);
+	return rc;
+}
+
 static int use_bonnie_suite_opts(void *o)
 {
 	struct diskbench_run *run = NULL;
@@ -304,6 +325,41 @@ static void prep_load_sweep_opts(void *o)
 	((struct diskbench_load_sweep_opts *)o)->limit_ns = 1000000;
 }
 
+static int use_shape_opts(void *o)
+{
+	struct diskbench_phase *p = NULL;
+	int rc = diskbench_phase_seq_new(&p, NULL);
+
+	if (!rc)
+		rc = diskbench_phase_set_shape(p, o);
+	diskbench_phase_free(p);
+	return rc;
+}
+
+static int use_sync_opts(void *o)
+{
+	struct diskbench_seq_opts so = DISKBENCH_SEQ_OPTS_INIT;
+	struct diskbench_phase *p = NULL;
+	int rc;
+
+	so.flags = DISKBENCH_SEQ_WRITE;
+	rc = diskbench_phase_seq_new(&p, &so);
+	if (!rc)
+		rc = diskbench_phase_set_sync(p, o);
+	diskbench_phase_free(p);
+	return rc;
+}
+
+static void prep_shape_opts(void *o)
+{
+	((struct diskbench_shape_opts *)o)->think_ns = 1000;
+}
+
+static void prep_sync_opts(void *o)
+{
+	((struct diskbench_sync_opts *)o)->method = DISKBENCH_SYNC_FDATASYNC;
+}
+
 static void prep_pace_opts(void *o)
 {
 	((struct diskbench_pace_opts *)o)->rate_per_sec = 100;
@@ -340,16 +396,19 @@ INIT_FN(custom_ctx_ops)
 INIT_FN(write_opts)
 INIT_FN(stall_rules)
 INIT_FN(pace_opts)
+INIT_FN(sync_opts)
 INIT_FN(steady_opts)
+INIT_FN(shape_opts)
 INIT_FN(run_sweep_opts)
 INIT_FN(load_sweep_opts)
 INIT_FN(compare_opts)
+INIT_FN(group_opts)
 
 /* ---- each struct's last member, given a valid non-zero value ---- */
 
-static int stub_device_sample(uint64_t when, struct diskbench_device_sample *out, void *ud)
+static int stub_range(int64_t h, uint64_t off, uint64_t len, void *ud)
 {
-	(void)when, (void)out, (void)ud;
+	(void)h, (void)off, (void)len, (void)ud;
 	return 0;
 }
 
@@ -366,13 +425,13 @@ static void stub_ctx_teardown(struct diskbench_custom_ctx *ctx, void *ud)
 #define SET_LAST(tag, member, value) \
 	static void last_##tag(void *o) \
 	{ ((struct diskbench_##tag *)o)->member = (value); }
-SET_LAST(engine_ops, device_sample, stub_device_sample)
+SET_LAST(engine_ops, sync_file_range, stub_range)
 SET_LAST(hist_opts, precision_bits, 3)
 SET_LAST(timeline_opts, max_intervals, 64)
 SET_LAST(recorder_opts, slow_threshold_ns, 1000000)
 SET_LAST(bonnie_opts, seek_time_ns, 1000000)
-SET_LAST(seq_opts, flags, DISKBENCH_SEQ_WRITE)
-SET_LAST(random_opts, flags, DISKBENCH_SEQ_DIRECT)
+SET_LAST(seq_opts, write_percent, 50)
+SET_LAST(random_opts, distribution, DISKBENCH_DIST_ZIPF)
 SET_LAST(files_opts, flags, DISKBENCH_FILES_SYNC)
 SET_LAST(custom_ops, teardown, stub_teardown)
 SET_LAST(custom_ctx_ops, teardown, stub_ctx_teardown)
@@ -383,11 +442,14 @@ SET_LAST(report_info, end_time_ns, 12345)
 SET_LAST(write_opts, title, "t")
 SET_LAST(stall_rules, p99_factor, 10)
 SET_LAST(pace_opts, spin_ns, 1000)
+SET_LAST(sync_opts, every, 4)
 SET_LAST(steady_opts, max_ns, 1000000000)
+SET_LAST(shape_opts, idle_dist, DISKBENCH_SHAPE_UNIFORM)
 SET_LAST(run_sweep_opts, user_data, (void *)&report)
 SET_LAST(load_sweep_opts, arrival, DISKBENCH_LOAD_ARRIVAL_POISSON)
 static const struct diskbench_stall_rules some_rules = DISKBENCH_STALL_RULES_INIT;
 SET_LAST(compare_opts, rules, &some_rules)
+SET_LAST(group_opts, flags, DISKBENCH_GROUP_ALL)
 
 struct opt_case {
 	const char *name;                 /* the struct's tag */
@@ -421,15 +483,15 @@ struct opt_case {
 	CASE_(tag, call, last, END_OF(tag, reserved), true, init, prep)
 
 static const struct opt_case cases[] = {
-	CASE(engine_ops, engine_ops, device_sample, init_engine_ops, NULL),
-	CASE(engine_ops, engine_wrap, device_sample, init_engine_ops, NULL),
+	CASE(engine_ops, engine_ops, sync_file_range, init_engine_ops, NULL),
+	CASE(engine_ops, engine_wrap, sync_file_range, init_engine_ops, NULL),
 	CASE_R(hist_opts, hist_opts, precision_bits, init_hist_opts, NULL),
 	CASE(timeline_opts, timeline_opts, max_intervals, init_timeline_opts, NULL),
 	CASE(recorder_opts, recorder_opts, slow_threshold_ns,
 	     init_recorder_opts, NULL),
 	CASE(bonnie_opts, bonnie_opts, seek_time_ns, init_bonnie_opts, NULL),
-	CASE(seq_opts, seq_opts, flags, init_seq_opts, NULL),
-	CASE(random_opts, random_opts, flags, init_random_opts, NULL),
+	CASE(seq_opts, seq_opts, write_percent, init_seq_opts, NULL),
+	CASE(random_opts, random_opts, distribution, init_random_opts, NULL),
 	CASE(files_opts, files_opts, flags, init_files_opts, NULL),
 	CASE(custom_ops, custom_ops, teardown, init_custom_ops,
 	     prep_custom_ops),
@@ -443,11 +505,14 @@ static const struct opt_case cases[] = {
 	CASE(write_opts, write_opts, title, init_write_opts, NULL),
 	CASE(stall_rules, stall_rules, p99_factor, init_stall_rules, NULL),
 	CASE(pace_opts, pace_opts, spin_ns, init_pace_opts, prep_pace_opts),
+	CASE(sync_opts, sync_opts, every, init_sync_opts, prep_sync_opts),
 	CASE(steady_opts, steady_opts, max_ns, init_steady_opts, NULL),
+	CASE(shape_opts, shape_opts, idle_dist, init_shape_opts, prep_shape_opts),
 	CASE(run_sweep_opts, run_sweep_opts, user_data, init_run_sweep_opts, NULL),
 	CASE(load_sweep_opts, load_sweep_opts, arrival, init_load_sweep_opts,
 	     prep_load_sweep_opts),
 	CASE(compare_opts, compare_opts, rules, init_compare_opts, NULL),
+	CASE(group_opts, group_opts, flags, init_group_opts, NULL),
 };
 
 /* Structs that start with sz but that the library fills, never reads. */

@@ -823,7 +823,9 @@ static void test_custom_keys_are_not_the_librarys(void **state)
 		"run_stop_ops", "run_stop_time_ns", "pace_rate_per_sec",
 		"pace_arrival", "pace_late_ns", "pace_seed", "ramp_ns",
 		"ramp_ops", "ramp_bytes", "steady", "steady_metric",
-		"steady_total_ops", "steady_window_ns",
+		"steady_total_ops", "steady_window_ns", "group",
+		"group_phases", "group_decider", "group_ended_by", "group_seed",
+		"group_time_limit_ns",
 	};
 	struct diskbench_steady_opts so = DISKBENCH_STEADY_OPTS_INIT;
 
@@ -839,14 +841,25 @@ static void test_custom_keys_are_not_the_librarys(void **state)
 	po.rate_per_sec = 1e9;
 	po.seed = 7;
 	assert_ok(diskbench_phase_set_pace(p, &po));
-	assert_ok(diskbench_run_add(run, p));
+	{
+		/* In a group, for the group's keys (run/group.c). */
+		struct diskbench_custom_ctx_ops other = DISKBENCH_CUSTOM_CTX_OPS_INIT;
+		struct diskbench_group_opts go = DISKBENCH_GROUP_OPTS_INIT;
+		struct diskbench_phase *g[2] = { p, NULL };
+
+		other.op = done_op;
+		assert_ok(diskbench_phase_custom_ctx_new(&g[1], "other", &other, NULL));
+		go.flags = DISKBENCH_GROUP_ALL;
+		go.time_limit_ns = UINT64_C(1) << 49;
+		assert_ok(diskbench_run_add_group(run, g, 2, NULL, &go));
+	}
 	/* ... and a ramp's and a steady state's. */
 	assert_ok(diskbench_phase_custom_ctx_new(&p, "shaped", &ops, ks));
 	assert_ok(diskbench_phase_set_ramp(p, 1000));
 	assert_ok(diskbench_phase_set_steady(p, &so));
 	assert_ok(diskbench_run_add(run, p));
 	run_execute_ok(run);
-	for (size_t ri = 0; ri < 2; ri++) {
+	for (size_t ri = 0; ri < 3; ri++) {
 		r = diskbench_run_result_get(run, ri);
 		for (size_t i = 0; i < diskbench_result_config_count(r); i++) {
 			const char *k, *v;

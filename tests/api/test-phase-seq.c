@@ -904,7 +904,7 @@ static void test_seq_new_args(void **state)
 
 	(void)state;
 	assert_rc(diskbench_phase_seq_new(NULL, &so), -EINVAL);
-	so.flags = 0x80;
+	so.flags = 0x100;
 	assert_rc(diskbench_phase_seq_new(&p, &so), -EINVAL);
 	assert_null(p);
 	assert_ok(diskbench_phase_seq_new(&p, NULL));
@@ -1478,11 +1478,13 @@ static int sim_tests(int argc, char **argv)
 int phase_seq_real_tests(int argc, char **argv);
 int phase_seq_direct_tests(int argc, char **argv);
 int phase_seq_io_uring_tests(int argc, char **argv);
+int phase_seq_uring_opts_tests(int argc, char **argv);
 
 /*
  * test-api-phase-seq GROUP [ARG...]: the part's tests on the simulated
  * device ("sim", above), on real files with the sync engine ("real"),
- * with O_DIRECT ("direct") and with the io_uring engine ("io_uring"), in
+ * with O_DIRECT ("direct"), with the io_uring engine ("io_uring") and its
+ * options ("uring-opts"), in
  * test-phase-seq-*.c; meson registers each group as a test of its own.
  */
 int main(int argc, char **argv)
@@ -1492,6 +1494,7 @@ int main(int argc, char **argv)
 		{ "real", phase_seq_real_tests },
 		{ "direct", phase_seq_direct_tests },
 		{ "io_uring", phase_seq_io_uring_tests },
+		{ "uring-opts", phase_seq_uring_opts_tests },
 	};
 
 	return fx_main(argc, argv, groups, ARRAY_LEN(groups));

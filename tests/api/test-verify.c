@@ -507,7 +507,7 @@ static void test_refusals(void **state)
 	const struct diskbench_result *r;
 
 	/* Unknown flag bits are still refused. */
-	so.flags = 0x10;
+	so.flags = 0x100;
 	assert_rc(diskbench_phase_seq_new(&p, &so), -EINVAL);
 
 	/* A read with nothing stamped. */

@@ -594,6 +594,49 @@ def test_no_fsync():
                   % (extra, n, agg[0]["config"].get("fsync")))
 
 
+def test_sync_method():
+    """--sync fdatasync:4: each rank's write of 16 blocks makes an
+    fdatasync after every 4 and no fsync (strace), and its configuration
+    says so; --sync O_DSYNC opens the test files O_DSYNC."""
+    print("--sync", flush=True)
+    import re
+    for arg in ("fdatasync:4", "O_DSYNC"):
+        with tempfile.TemporaryDirectory() as d:
+            j = os.path.join(d, "r.json")
+            work = os.path.join(d, "w")
+            os.mkdir(work)
+            st, traces = strace_ff([PROG, "-d", work, "-s", "1m", "-b", "64k", "--phases",
+                                    "write", "--sync", arg, "--json", j],
+                                   "openat,fsync,fdatasync", d)
+            n = {"fsync": 0, "fdatasync": 0}
+            dsync = 0
+            for t in traces.values():
+                fds = {}
+                for ln in t.splitlines():
+                    m = re.match(r'openat\(\w+, "([^"]*)", ([^,)]*).*\)\s+= (\d+)$', ln)
+                    if m:
+                        fds[m.group(3)] = m.group(1)
+                        if ("diskbench-mpi." in m.group(1) and "O_CREAT" in m.group(2)
+                                and "probe" not in m.group(1) and "O_DSYNC" in m.group(2)):
+                            dsync += 1
+                    m = re.match(r"(fsync|fdatasync)\((\d+)\)", ln)
+                    if m and "diskbench-mpi." in fds.get(m.group(2), ""):
+                        n[m.group(1)] += 1
+            cfg = json.load(open(j))["runs"][0]["phases"][0]["config"]
+            if arg == "O_DSYNC":
+                check(st.returncode == 0 and n == {"fsync": 0, "fdatasync": 0}
+                      and dsync == NP and cfg.get("sync_method") == "O_DSYNC",
+                      "--sync O_DSYNC: %r, %d O_DSYNC opens, config %r" % (n, dsync, cfg))
+            else:
+                check(st.returncode == 0 and n == {"fsync": 0, "fdatasync": 4 * NP}
+                      and cfg.get("sync_method") == "fdatasync"
+                      and str(cfg.get("sync_every")) == "4"
+                      # merged: kept where every rank had the same
+                      # (each rank's count, as total_bytes is)
+                      and str(cfg.get("sync_count")) == "4",
+                      "--sync fdatasync:4: %r, config %r" % (n, cfg))
+
+
 def test_mdtest_tree():
     """--files-dir and --tree: mdtest's four phases, every rank's files in
     one tree (rank 0 makes its 7 directories: 2 levels of 2) or a tree per
@@ -887,6 +930,8 @@ def test_refused_before_anything():
             (["--files-dir", "shared", "--dirs", "4"], "--tree 1:4"),
             (["--tree", "9:9"], "is more than 100000 directories"),
             (["-i", "0"], "--repetitions"),
+            (["--sync", "fsync2"], "is not METHOD[:EVERY[:apart]]"),
+            (["--sync", "fdatasync", "--shared-file"], "this run has none (--shared-file)"),
             (["--files-dir", "shared", "--phases", "write"], "this run has none"),
             (["--file-size", "4k", "-n", "0"], "this run has none (-n 0)"),
             (["--files-dir", "rank", "--reorder-shift", "1", "--phases", "read"],

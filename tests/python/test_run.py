@@ -613,3 +613,32 @@ def test_files_end_sync(tdir):
         res = run.execute()
         run.close()
     assert res[0].config["end_sync"].startswith("sync(2)")
+
+
+def test_group(tdir):
+    """Phases that run together (Run.add_group): a reader that decides and
+    a writer it stops, each with its result and the group's keys; what the
+    library refuses stays the caller's."""
+    with diskbench.Target(tdir, file_size=MiB) as t:
+        run = diskbench.Run(t, seed=5)
+        reader = diskbench.RandomPhase(block_size=4096, ops=200)
+        writer = diskbench.RandomPhase(block_size=4096, ops=10**9,
+                                       write_percent=100, time_limit=20)
+        with pytest.raises(DiskbenchError) as e:
+            run.add_group(reader, name="g", decider=1, wait_all=True)
+        assert e.value.errno == errno.EINVAL
+        assert "a group of 1 phases" in str(e.value)
+        run.add_group(reader, writer, name="mixed", time_limit=30)
+        assert len(run.phases) == 2 and reader.run is run
+        with pytest.raises(diskbench.DiskbenchValueError):
+            run.add_group(reader, writer)
+        r, w = run.execute()
+    assert r.ops == 200 and 0 < w.ops < 10**9
+    assert r.config["ended_by"] == "ops_limit"
+    assert w.config["ended_by"] == "group"
+    for x in (r, w):
+        assert x.config["group"] == "mixed"
+        assert x.config["group_decider"] == r.name
+        assert x.config["group_ended_by"] == "decider"
+        assert x.config["group_time_limit_ns"] == "30000000000"
+    assert w.start_ns < r.start_ns + r.elapsed_ns

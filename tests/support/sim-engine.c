@@ -341,6 +341,8 @@ static uint64_t latency_of(struct sim *s, int kind, uint64_t bytes)
 	case SIM_READ: return s->cfg.read_ns + s->cfg.byte_ns * bytes;
 	case SIM_WRITE: return s->cfg.write_ns + s->cfg.byte_ns * bytes;
 	case SIM_FSYNC: return s->cfg.fsync_ns;
+	case SIM_FDATASYNC: return s->cfg.fdatasync_ns;
+	case SIM_SYNC_RANGE: return s->cfg.range_ns;
 	default: return 0;
 	}
 }
@@ -516,6 +518,7 @@ static int sim_open_fn(const char *path, uint32_t flags, int64_t *handle,
 	s->last_open_flags = flags;
 	s->direct_opens += !!(flags & DISKBENCH_OPEN_DIRECT);
 	s->sync_opens += !!(flags & DISKBENCH_OPEN_SYNC);
+	s->dsync_opens += !!(flags & DISKBENCH_OPEN_DSYNC);
 	if (fault) {
 		r = fault->action == SIM_FAIL ? fault->err : -EINTR;
 		mlog_add(s, create ? SIM_CREATE : SIM_OPEN, path, r);
@@ -659,6 +662,37 @@ static int sim_fsync_fn(int64_t handle, void *user_data)
 
 	s->now += lat;
 	return r;
+}
+
+/* fdatasync and sync_file_range: as fsync, each its own kind. */
+static int do_datasync(struct sim *s, int kind, int64_t handle)
+{
+	uint64_t stall;
+	const struct sim_fault *fault = count_call(s, kind, &stall);
+	struct sim_handle *hd = handle_of(s, handle);
+	int r = 0;
+
+	if (!hd)
+		r = -EBADF;
+	else if (fault)
+		r = fault->action == SIM_FAIL ? fault->err : -EINTR;
+	s->now += latency_of(s, kind, 0) + stall;
+	return r;
+}
+
+static int sim_fdatasync_fn(int64_t handle, void *user_data)
+{
+	return do_datasync(user_data, SIM_FDATASYNC, handle);
+}
+
+static int sim_range_fn(int64_t handle, uint64_t off, uint64_t len,
+			void *user_data)
+{
+	struct sim *s = user_data;
+
+	s->range_off = off;
+	s->range_len = len;
+	return do_datasync(s, SIM_SYNC_RANGE, handle);
 }
 
 static int sim_unlink_fn(const char *path, void *user_data)
@@ -1049,6 +1083,11 @@ SIM_LOCKED(int, sim_fsync_fn, (int64_t handle, void *user_data),
 	   (handle, user_data))
 SIM_LOCKED(int, sim_unlink_fn, (const char *path, void *user_data),
 	   (path, user_data))
+SIM_LOCKED(int, sim_fdatasync_fn, (int64_t handle, void *user_data),
+	   (handle, user_data))
+SIM_LOCKED(int, sim_range_fn,
+	   (int64_t handle, uint64_t off, uint64_t len, void *user_data),
+	   (handle, off, len, user_data))
 SIM_LOCKED(int, sim_submit_fn,
 	   (struct diskbench_io *const *ios, uint32_t n, void *user_data),
 	   (ios, n, user_data))
@@ -1107,6 +1146,10 @@ struct diskbench_engine *sim_engine(struct sim *s)
 	if (s->cfg.device)
 		ops.device_sample = sim_device_sample_fn_locked;
 	ops.destroy = sim_destroy_fn;
+	if (!s->cfg.no_sync_methods) {
+		ops.fdatasync = sim_fdatasync_fn_locked;
+		ops.sync_file_range = sim_range_fn_locked;
+	}
 	if (s->cfg.queue_depth) {
 		ops.submit = sim_submit_fn_locked;
 		ops.reap = sim_reap_fn_locked;

@@ -25,6 +25,9 @@
  *   target's). rmdir refuses a directory with entries (-ENOTEMPTY), unlink
  *   a directory (-EISDIR). Each fails at the Nth call of its kind like the
  *   rest, and an optional log keeps the paths of metadata calls in order.
+ * - fdatasync and sync_file_range (each with a latency of its own; the
+ *   latter's last range kept), unless no_sync_methods; O_DSYNC and
+ *   O_SYNC opens counted.
  * - Counters of every call (1-byte transfers and transfers at the file
  *   position apart) and a log of the first log_cap requests.
  * - With queue_depth > 0, submit and reap: a request completes at its
@@ -74,6 +77,8 @@ enum sim_kind {
 	SIM_SYNC,
 	SIM_READDIR,
 	SIM_OPENDIR, /* an open with DISKBENCH_OPEN_DIRECTORY */
+	SIM_FDATASYNC,
+	SIM_SYNC_RANGE, /* sync_file_range */
 	SIM_KINDS
 };
 
@@ -118,6 +123,9 @@ struct sim_config {
 	size_t mlog_cap;         /* metadata calls logged; 0: none */
 	bool no_wait_until;      /* leave wait_until out (paced phases fail) */
 	bool device;             /* give device_sample (above) */
+	uint64_t fdatasync_ns;   /* each fdatasync */
+	uint64_t range_ns;       /* each sync_file_range */
+	bool no_sync_methods;    /* leave fdatasync and sync_file_range out */
 };
 
 struct sim_file {
@@ -180,7 +188,9 @@ struct sim {
 	uint64_t read1, write1;          /* 1-byte reads and writes */
 	uint64_t read_cur, write_cur;    /* at DISKBENCH_OFFSET_CURRENT */
 	uint64_t bytes_read, bytes_written;
-	uint64_t direct_opens, sync_opens;
+	uint64_t direct_opens, sync_opens, dsync_opens;
+	/* The last sync_file_range's range, as asked. */
+	uint64_t range_off, range_len;
 	uint64_t submits, reaps, queued, max_inflight;
 	uint64_t bad_calls;              /* bad handle, reap with nothing queued... */
 	uint64_t destroyed;

@@ -287,20 +287,34 @@ def probe(st, hold_s=1.0):
             os.pwritev(fd, [small], 1 << 20)
             took['write_s'] = time.monotonic() - t
 
+        # Nothing of the mount's left to write (its journal, the file's
+        # metadata): loop B serves in order, and a read queued behind a
+        # held write would wait for it.
+        os.sync()
         t0 = time.monotonic_ns()
         freeze(st['lower'])
+        # The thaw comes at its time whatever the read does: a read held
+        # after all (a write the kernel queued meanwhile) then shows as a
+        # slow read, not as a probe that never ends.
+        thawer = threading.Thread(target=lambda: (
+            sleep_until(t0 + int(hold_s * 1e9)), thaw(st['lower'])))
         try:
-            # The read first: loop B serves in order, and a read queued
-            # behind a held write would wait for it.
+            thawer.start()
+        except BaseException:
+            thaw(st['lower'])
+            raise
+        w = None
+        try:
+            # The read first, for the same reason.
             t = time.monotonic()
             os.preadv(fd, [small], 8192)
             took['read_s'] = time.monotonic() - t
             w = threading.Thread(target=write)
             w.start()
-            sleep_until(t0 + int(hold_s * 1e9))
         finally:
-            thaw(st['lower'])
-        w.join()
+            thawer.join()
+        if w:
+            w.join()
         took['hold_s'] = hold_s
         return took
     finally:

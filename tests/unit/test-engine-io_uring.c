@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
 
 #include <cmocka.h>
 
@@ -567,6 +568,188 @@ static void test_engine_io_uring_more_than_asked(void **state)
 	f->e->ops.reap = kernel_reap;
 }
 
+/* ---- a phase's options (engine-internal uring_begin/uring_end) ---- */
+
+static int opts_begin(struct fixture *f, uint32_t flags, int64_t h, void *buf,
+		      uint64_t bytes, char *why, size_t len)
+{
+	struct diskbench__uring_use u = { .flags = flags, .handle = h,
+					  .buf = buf, .buf_bytes = bytes };
+
+	assert_non_null(f->e->uring_begin);
+	why[0] = '\0';
+	return f->e->uring_begin(&u, why, len, f->e->user_data);
+}
+
+/* Queued reads of the whole file into buf; every one must move BLOCK. */
+static void read_all(struct fixture *f, int64_t h, unsigned char *buf)
+{
+	struct diskbench_io ios[DEPTH], *ptrs[DEPTH], *done[DEPTH];
+	int n = 0, got = 0;
+
+	prepare(ios, ptrs, h, buf, BLOCK, DISKBENCH_IO_READ);
+	while (n < DEPTH) {
+		int r = submit(f->e, ptrs + n, (uint32_t)(DEPTH - n));
+
+		assert_true(r >= 1);
+		n += r;
+	}
+	while (got < DEPTH) {
+		int r = reap(f->e, done, DEPTH, 1);
+
+		assert_true(r >= 1);
+		for (int i = 0; i < r; i++)
+			assert_int_equal(done[i]->result, BLOCK);
+		got += r;
+	}
+}
+
+/*
+ * Registered file and fixed buffers are really what the requests use.
+ * The file: its descriptor is closed after registration, and the reads
+ * still succeed (by index, IOSQE_FIXED_FILE; by descriptor they would
+ * fail, EBADF). The buffers: their memory is replaced by a new mapping
+ * at the same address after registration, and the reads go to the pages
+ * registered (READ_FIXED), leaving the new ones untouched (a plain read
+ * would fill them). After uring_end, the same reads by descriptor and
+ * address fill the new mapping.
+ */
+static void test_engine_io_uring_opts_fixed(void **state)
+{
+	struct fixture *f = *state;
+	unsigned char *want = malloc(TOTAL), *big, *buf, *zero = calloc(1, TOTAL);
+	char why[512];
+	int64_t h, h2;
+
+	assert_non_null(want);
+	assert_non_null(zero);
+	make_file(f, TOTAL, 7);
+	fill(want, TOTAL, 7);
+	h = open_file(f, DISKBENCH_OPEN_READ);
+	/* The registered span in the middle of three: requests into the
+	 * others (below it, past its end) are plain ones. */
+	big = mmap(NULL, 3 * TOTAL, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	assert_true(big != MAP_FAILED);
+	buf = big + TOTAL;
+	memset(big, 1, 3 * TOTAL);  /* pages of their own, pinned by the kernel */
+	assert_int_equal(opts_begin(f, DISKBENCH__URING_FILES |
+				    DISKBENCH__URING_BUFFERS, h, buf, TOTAL,
+				    why, sizeof(why)), 0);
+	/* Twice on one thread: refused. */
+	assert_int_equal(opts_begin(f, DISKBENCH__URING_FILES, h, buf, TOTAL,
+				    why, sizeof(why)), -EBUSY);
+	assert_non_null(strstr(why, "in force on this thread's ring already"));
+	assert_int_equal(close((int)h), 0);
+	assert_true(mmap(buf, TOTAL, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == buf);
+	read_all(f, h, buf);
+	assert_memory_equal(buf, zero, TOTAL);
+	/* One at a time too. */
+	assert_int_equal(f->e->ops.read(h, buf, BLOCK, 0, f->e->user_data),
+			 BLOCK);
+	assert_memory_equal(buf, zero, TOTAL);
+	assert_int_equal(f->e->ops.read(h, big, BLOCK, 0, f->e->user_data),
+			 BLOCK);
+	assert_memory_equal(big, want, BLOCK);
+	assert_int_equal(f->e->ops.read(h, big + 2 * TOTAL + BLOCK, BLOCK, 0,
+					f->e->user_data), BLOCK);
+	assert_memory_equal(big + 2 * TOTAL + BLOCK, want, BLOCK);
+	/* Straddling the span's end: plain too. */
+	assert_int_equal(f->e->ops.read(h, buf + TOTAL - BLOCK / 2, BLOCK, 0,
+					f->e->user_data), BLOCK);
+	assert_memory_equal(buf + TOTAL - BLOCK / 2, want, BLOCK);
+	f->e->uring_end(f->e->user_data);
+	/* Undone: by descriptor (closed: EBADF), then a new one, into buf. */
+	assert_int_equal(f->e->ops.read(h, buf, BLOCK, 0, f->e->user_data),
+			 -EBADF);
+	h2 = open_file(f, DISKBENCH_OPEN_READ);
+	read_all(f, h2, buf);
+	assert_memory_equal(buf, want, TOTAL);
+	/* A second end does nothing. */
+	f->e->uring_end(f->e->user_data);
+	assert_int_equal(diskbench__engine_close(f->e, h2), 0);
+	munmap(big, 3 * TOTAL);
+	free(want);
+	free(zero);
+}
+
+/* SQPOLL: a ring of that set-up in the engine's place for the phase: the
+ * data written and read back through it are right, and after it the
+ * engine's own ring works as before. */
+static void test_engine_io_uring_opts_sqpoll(void **state)
+{
+	struct fixture *f = *state;
+	unsigned char *src = malloc(TOTAL), *dst = calloc(1, TOTAL);
+	struct diskbench_io ios[DEPTH], *ptrs[DEPTH], *done[DEPTH];
+	char why[512];
+	int64_t h = open_file(f, DISKBENCH_OPEN_READ | DISKBENCH_OPEN_WRITE |
+				       DISKBENCH_OPEN_CREATE);
+	int n = 0, got = 0;
+
+	assert_non_null(src);
+	assert_non_null(dst);
+	fill(src, TOTAL, 9);
+	assert_int_equal(opts_begin(f, DISKBENCH__URING_SQPOLL |
+				    DISKBENCH__URING_FILES, h, src, TOTAL,
+				    why, sizeof(why)), 0);
+	prepare(ios, ptrs, h, src, BLOCK, DISKBENCH_IO_WRITE);
+	while (n < DEPTH) {
+		int r = submit(f->e, ptrs + n, (uint32_t)(DEPTH - n));
+
+		assert_true(r >= 1);
+		n += r;
+	}
+	while (got < DEPTH) {
+		int r = reap(f->e, done, DEPTH, 1);
+
+		assert_true(r >= 1);
+		for (int i = 0; i < r; i++)
+			assert_int_equal(done[i]->result, BLOCK);
+		got += r;
+	}
+	assert_int_equal(f->e->ops.fsync(h, f->e->user_data), 0);
+	read_all(f, h, dst);
+	assert_memory_equal(src, dst, TOTAL);
+	f->e->uring_end(f->e->user_data);
+	memset(dst, 0, TOTAL);
+	read_all(f, h, dst);
+	assert_memory_equal(src, dst, TOTAL);
+	assert_int_equal(diskbench__engine_close(f->e, h), 0);
+	free(src);
+	free(dst);
+}
+
+/* What uring_begin refuses, saying why; nothing is left in force. */
+static void test_engine_io_uring_opts_refused(void **state)
+{
+	struct fixture *f = *state;
+	char why[512], buf[16];
+	int64_t h;
+
+	make_file(f, TOTAL, 1);
+	h = open_file(f, DISKBENCH_OPEN_READ);
+	assert_int_equal(opts_begin(f, DISKBENCH__URING_IOPOLL, h, buf,
+				    sizeof(buf), why, sizeof(why)), -EINVAL);
+	assert_non_null(strstr(why, "IOPOLL polls O_DIRECT requests only"));
+	assert_int_equal(opts_begin(f, 0, h, buf, sizeof(buf), why,
+				    sizeof(why)), -EINVAL);
+	assert_int_equal(opts_begin(f, 0x10, h, buf, sizeof(buf), why,
+				    sizeof(why)), -EINVAL);
+	assert_non_null(strstr(why, "io_uring options 0x10"));
+	assert_int_equal(opts_begin(f, DISKBENCH__URING_FILES, -1, buf,
+				    sizeof(buf), why, sizeof(why)), -EBADF);
+	assert_int_equal(opts_begin(f, DISKBENCH__URING_BUFFERS, h, buf,
+				    (UINT64_C(1) << 30) + 1, why, sizeof(why)),
+			 -EINVAL);
+	assert_non_null(strstr(why, "the most the kernel registers as one"));
+	/* None of that left anything in force: a begin now works. */
+	assert_int_equal(opts_begin(f, DISKBENCH__URING_FILES, h, buf,
+				    sizeof(buf), why, sizeof(why)), 0);
+	f->e->uring_end(f->e->user_data);
+	assert_int_equal(diskbench__engine_close(f->e, h), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -583,6 +766,9 @@ int main(void)
 		T(threads),
 		T(free_in_flight),
 		T(more_than_asked),
+		T(opts_fixed),
+		T(opts_sqpoll),
+		T(opts_refused),
 #undef T
 	};
 	struct diskbench_engine *e = NULL;

@@ -33,7 +33,7 @@ from ._report import (CompareCell, CompareSetup, CompareTest, Comparison,
                       Format, Report, ReportRun, RunInfo)
 from ._run import (DONE, BonniePhase, ContextPhase, CustomContext, CustomPhase,
                    FilesPhase, Phase, Progress, RandomPhase, Run, RunEvent,
-                   SeqPhase, SweepEntry, Target, sweep)
+                   SeqPhase, SweepEntry, Target, URING_OPTIONS, sweep)
 from ._stats import (Bucket, DeviceInfo, DevicePoint, DeviceSample, Histogram,
                      IntervalTails, PaceInfo, PhaseKind, Recorder, Result,
                      SlowOp, Stall, StallGrade, Stalls, SystemPoint, Wait,
@@ -53,6 +53,7 @@ __all__ = [
     "DeviceSample", "DeviceInfo", "DevicePoint", "SystemPoint",
     "Stalls", "StallSummary", "StallGrade", "PaceInfo", "sweep", "SweepEntry",
     "Comparison", "CompareSetup", "CompareTest", "CompareCell", "Journal",
+    "URING_OPTIONS",
 ]
 
 #: The version of this package; it follows the library's.

@@ -32,6 +32,7 @@ class OpenFlags(enum.IntFlag):
     DIRECT = 0x08
     SYNC = 0x10
     DIRECTORY = 0x20
+    DSYNC = 0x40
 
 
 class IOOp(enum.IntEnum):
@@ -317,8 +318,8 @@ class EngineTable:
         return "<diskbench.EngineTable of %s>" % self.name
 
     def has(self, member: str) -> bool:
-        """Whether the table has that member (submit, reap, clock, destroy
-        and the *_at members may be absent)."""
+        """Whether the table has that member (submit, reap, clock, destroy,
+        the *_at members, fdatasync and sync_file_range may be absent)."""
         if member not in C.ENGINE_MEMBER_TYPES:
             raise DiskbenchValueError("no engine member is named %r" % member)
         return bool(self._f[member])
@@ -426,6 +427,20 @@ class EngineTable:
         """Flushes a file to the device."""
         self._check(self._call(self._fn("fsync"), i64(handle, "handle")),
                     "fsync")
+
+    def fdatasync(self, handle: int) -> None:
+        """Flushes a file's data (and the metadata needed to read it back)
+        to the device; DiskbenchError ENOTSUP where the engine has none."""
+        self._check(self._call(self._fn("fdatasync"), i64(handle, "handle")),
+                    "fdatasync")
+
+    def sync_file_range(self, handle: int, offset: int, length: int) -> None:
+        """Writes the file's dirty pages in [offset, offset + length)
+        (length 0: to the end) and waits for them; DiskbenchError ENOTSUP
+        where the engine has none."""
+        self._check(self._call(self._fn("sync_file_range"),
+                               i64(handle, "handle"), u64(offset, "offset"),
+                               u64(length, "length")), "sync_file_range")
 
     def unlink(self, path: Any) -> None:
         """Removes a file."""
@@ -594,6 +609,9 @@ class EngineOps:
       bytes, busy ns; requests in flight then), in place of the kernel's;
       asked after each phase for its start, every timeline interval's end
       and its end, in that order (Result.devices)
+    - ``fdatasync(handle)``, ``sync_file_range(handle, offset, length)``:
+      the sync methods (Phase.sync()); an engine with an ``open`` of its
+      own and without them refuses a phase that asks for them (ENOTSUP)
 
     An error is an OSError with an errno (the DiskbenchError an EngineTable
     call raises is one): the library is given -errno, as from a C engine.
@@ -694,6 +712,11 @@ class _Trampolines:
 
     def _fsync(self, m: Callable[..., Any]) -> Callable[..., int]:
         return self._status(m, lambda h: (h,))
+
+    _fdatasync = _fsync
+
+    def _sync_file_range(self, m: Callable[..., Any]) -> Callable[..., int]:
+        return self._status(m, lambda h, off, n: (h, off, n))
 
     def _unlink(self, m: Callable[..., Any]) -> Callable[..., int]:
         return self._status(m, lambda p: (_fsdecode(p),))

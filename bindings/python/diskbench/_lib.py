@@ -123,6 +123,7 @@ class DeviceSample(Structure):
 
 
 DEVICE_SAMPLE_FN = ctypes.CFUNCTYPE(c_int, u64, POINTER(DeviceSample), P)
+SYNC_RANGE_FN = ctypes.CFUNCTYPE(c_int, i64, u64, u64, P)
 
 
 class EngineOps(Structure):
@@ -137,7 +138,8 @@ class EngineOps(Structure):
                 ("unlink_at", UNLINK_AT_FN), ("stat_at", STAT_AT_FN),
                 ("link_at", LINK_AT_FN), ("symlink_at", SYMLINK_AT_FN),
                 ("wait_until", WAIT_UNTIL_FN),
-                ("device_sample", DEVICE_SAMPLE_FN)]
+                ("device_sample", DEVICE_SAMPLE_FN),
+                ("fdatasync", FSYNC_FN), ("sync_file_range", SYNC_RANGE_FN)]
 
 
 # The function type of each engine member, by member name.
@@ -157,15 +159,24 @@ class BonnieOpts(Structure):
                 ("seekers", u32), ("flags", u32), ("seek_time_ns", u64)]
 
 
+class BlockSize(Structure):
+    _fields_ = [("bytes", u64), ("weight", u32), ("reserved", u32)]
+
+
 class SeqOpts(Structure):
     _fields_ = [("sz", size), ("block_bytes", u64), ("total_bytes", u64),
-                ("time_limit_ns", u64), ("queue_depth", u32), ("flags", u32)]
+                ("time_limit_ns", u64), ("queue_depth", u32), ("flags", u32),
+                ("block_mix", POINTER(BlockSize)), ("block_mix_count", u32),
+                ("write_percent", u32)]
 
 
 class RandomOpts(Structure):
     _fields_ = [("sz", size), ("block_bytes", u64), ("ops", u64),
                 ("time_limit_ns", u64), ("write_percent", u32),
-                ("queue_depth", u32), ("threads", u32), ("flags", u32)]
+                ("queue_depth", u32), ("threads", u32), ("flags", u32),
+                ("dist_param", c_double), ("dist_centre", c_double),
+                ("block_mix", POINTER(BlockSize)), ("block_mix_count", u32),
+                ("distribution", u32)]
 
 
 class FilesOpts(Structure):
@@ -234,6 +245,11 @@ RUN_SWEEP_FN = ctypes.CFUNCTYPE(c_int, POINTER(RunSweepEntry), P)
 class RunSweepOpts(Structure):
     _fields_ = [("sz", size), ("maker", c_char_p), ("fn", RUN_SWEEP_FN),
                 ("user_data", P)]
+
+
+class GroupOpts(Structure):
+    _fields_ = [("sz", size), ("time_limit_ns", u64), ("decider", u32),
+                ("flags", u32)]
 
 
 class RunOpts(Structure):
@@ -368,12 +384,20 @@ class SteadyOpts(Structure):
     _fields_ = [("sz", size), ("metric", u32), ("flags", u32),
                 ("range_percent", c_double), ("slope_percent", c_double),
                 ("window_ns", u64), ("sample_ns", u64), ("max_ns", u64)]
+class SyncOpts(Structure):
+    _fields_ = [("sz", size), ("method", u32), ("flags", u32),
+                ("every", u64)]
+
+
 class LoadSweepOpts(Structure):
     _fields_ = [("sz", size), ("start_rate", c_double), ("max_rate", c_double),
                 ("factor", c_double), ("percentile", c_double),
                 ("tolerance", c_double), ("limit_ns", u64),
                 ("step_time_ns", u64), ("max_steps", u32),
                 ("refine_steps", u32), ("flags", u32), ("arrival", u32)]
+class ShapeOpts(Structure):
+    _fields_ = [("sz", size), ("think_ns", u64), ("burst_ops", u64),
+                ("idle_ns", u64), ("think_dist", u32), ("idle_dist", u32)]
 
 
 class PaceInfo(Structure):
@@ -408,6 +432,7 @@ STRUCTS = {
     "diskbench_run_event": RunEvent,
     "diskbench_run_sweep_entry": RunSweepEntry,
     "diskbench_run_sweep_opts": RunSweepOpts,
+    "diskbench_group_opts": GroupOpts,
     "diskbench_report_info": ReportInfo,
     "diskbench_write_opts": WriteOpts,
     "diskbench_stall_rules": StallRules,
@@ -423,6 +448,9 @@ STRUCTS = {
     "diskbench_pace_info": PaceInfo,
     "diskbench_steady_opts": SteadyOpts,
     "diskbench_load_sweep_opts": LoadSweepOpts,
+    "diskbench_shape_opts": ShapeOpts,
+    "diskbench_block_size": BlockSize,
+    "diskbench_sync_opts": SyncOpts,
     "diskbench_device_sample": DeviceSample,
     "diskbench_device_info": DeviceInfo,
     "diskbench_device_point": DevicePoint,
@@ -633,6 +661,7 @@ _PROTOTYPES: Tuple[Tuple[Any, ...], ...] = (
     ("custom_fsync", c_int, (P, i64), B),
     ("custom_verify_stamp", c_int, (P, P, u64, u64), B),
     ("custom_verify_check", c_int, (P, P, u64, u64), B),
+    ("custom_fdatasync", c_int, (P, i64), B),
     ("custom_time_from_here", None, (P,)),
     ("custom_now", u64, (P,)),
     ("phase_free", None, (P,)),
@@ -645,6 +674,9 @@ _PROTOTYPES: Tuple[Tuple[Any, ...], ...] = (
     ("run_add", c_int, (P, P)),
     ("bonnie_suite_opts_init", None, (POINTER(BonnieSuiteOpts), size)),
     ("run_add_bonnie", c_int, (P, POINTER(BonnieSuiteOpts))),
+    ("group_opts_init", None, (POINTER(GroupOpts), size)),
+    ("run_add_group", c_int, (P, POINTER(P), size, c_char_p,
+                              POINTER(GroupOpts))),
     ("run_execute", c_int, (P,), B),
     ("run_cancel", None, (P,)),
     ("run_result_count", size, (P,)),
@@ -689,6 +721,9 @@ _PROTOTYPES: Tuple[Tuple[Any, ...], ...] = (
     # paced phases (phase.h, result.h)
     ("pace_opts_init", None, (POINTER(PaceOpts), size)),
     ("phase_set_pace", c_int, (P, POINTER(PaceOpts))),
+    # shaped load (phase.h)
+    ("shape_opts_init", None, (POINTER(ShapeOpts), size)),
+    ("phase_set_shape", c_int, (P, POINTER(ShapeOpts))),
     ("phase_errmsg", c_char_p, (P,)),
     ("result_pace", c_int, (P, POINTER(PaceInfo))),
     ("result_response", P, (P,)),
@@ -696,6 +731,8 @@ _PROTOTYPES: Tuple[Tuple[Any, ...], ...] = (
     ("phase_set_ramp", c_int, (P, u64)),
     ("steady_opts_init", None, (POINTER(SteadyOpts), size)),
     ("phase_set_steady", c_int, (P, POINTER(SteadyOpts))),
+    ("sync_opts_init", None, (POINTER(SyncOpts), size)),
+    ("phase_set_sync", c_int, (P, POINTER(SyncOpts))),
 )
 
 
@@ -736,8 +773,15 @@ BONNIE_SYNC, BONNIE_NO_SETTLE, BONNIE_DROP_CACHE = 0x01, 0x02, 0x04
 BONNIE_SUITE_NO_BYTE_TESTS = 0x100
 BONNIE_SUITE_NO_BIG_FILE = 0x200
 BONNIE_SUITE_NO_SMALL_FILES = 0x400
-SEQ_WRITE, SEQ_DIRECT, SEQ_NO_FSYNC, SEQ_VERIFY = 0x01, 0x02, 0x04, 0x08
-RANDOM_DIRECT, RANDOM_VERIFY = 0x02, 0x08
+SEQ_WRITE, SEQ_DIRECT, SEQ_NO_FSYNC = 0x01, 0x02, 0x04
+RANDOM_DIRECT = 0x02
+# io_uring options (1.10): the same bits for the seq and random phases.
+SEQ_URING_FILES, SEQ_URING_BUFFERS = 0x08, 0x10
+SEQ_URING_SQPOLL, SEQ_URING_IOPOLL = 0x20, 0x40
+RANDOM_URING_FILES, RANDOM_URING_BUFFERS = 0x08, 0x10
+RANDOM_URING_SQPOLL, RANDOM_URING_IOPOLL = 0x20, 0x40
+# verify (1.10): stamped blocks, the same bit for both phases.
+SEQ_VERIFY = RANDOM_VERIFY = 0x80
 FILES_SYNC, FILES_DROP_CACHES, FILES_NO_SYNC = 0x01, 0x02, 0x04
 RUN_SEED = 0x01
 RUN_READY_EVENT = 0x02
@@ -774,6 +818,9 @@ SLOW_MAX = 4096
 SLOW_NO_OFFSET = U64_MAX
 PACE_POISSON = 0x01
 LOAD_ARRIVAL_CONSTANT, LOAD_ARRIVAL_POISSON = 0, 1
+SHAPE_DISTS = {"fixed": 0, "uniform": 1, "exponential": 2}
+DISTRIBUTIONS = {"uniform": 0, "zipf": 1, "pareto": 2, "normal": 3}
+BLOCK_MIX_MAX = 64
 PACE_INFO_POISSON = 0x01
 PACE_DEFAULT_LATE_NS = 1000000
 PACE_DEFAULT_SPIN_NS = 200000
@@ -782,6 +829,11 @@ STEADY_IOPS = 0
 STEADY_BANDWIDTH = 1
 STEADY_MAX_NS = 86400000000000
 STEADY_MAX_SAMPLES = 256
+SYNC_DEFAULT, SYNC_NONE, SYNC_FSYNC, SYNC_FDATASYNC = 0, 1, 2, 3
+SYNC_FILE_RANGE, SYNC_O_DSYNC, SYNC_O_SYNC = 4, 5, 6
+SYNC_METHOD_MAX = 6
+SYNC_APART = 0x01
+SYNC_EVERY_MAX = 1 << 40
 
 
 def __getattr__(name: str) -> Any:

@@ -6,8 +6,8 @@ import ctypes
 import errno as _errno
 import threading
 from ctypes import byref, sizeof
-from typing import (Any, Callable, List, NamedTuple, Optional, Sequence,
-                    Tuple)
+from typing import (Any, Callable, Iterable, List, NamedTuple, Optional,
+                    Sequence, Tuple)
 
 from . import _lib as C
 from ._common import (Closeable, DiskbenchError, DiskbenchValueError, PathArg,
@@ -262,10 +262,98 @@ class Phase(Closeable):
               lambda: decode(C.phase_errmsg(p)) or "")
         return self
 
+    def shape(self, *, think: float = 0, think_dist: str = "fixed",
+              burst_ops: int = 0, idle: float = 0,
+              idle_dist: str = "fixed") -> "Phase":
+        """Shapes the phase's load (diskbench_phase_set_shape): ``think``
+        seconds between the end of a request and the start of the next;
+        bursts of ``burst_ops`` requests with ``idle`` seconds after each
+        (instead of the think time). Each time is "fixed", "uniform" (0 to
+        twice it) or "exponential" (its mean), drawn from the run's seed.
+        The waits are in the phase's elapsed time, not in any latency.
+        All zero: no shape. Random, sequential and custom phases only
+        (DiskbenchError ENOTSUP otherwise); a paced phase cannot be shaped
+        nor a shaped one paced (EINVAL). Returns the phase."""
+        p = self._p
+        o = C.ShapeOpts()
+        C.shape_opts_init(byref(o), sizeof(o))
+        o.think_ns = seconds_to_ns(think, "think")
+        o.think_dist = _shape_dist(think_dist, "think_dist")
+        o.burst_ops = u64(burst_ops, "burst_ops")
+        o.idle_ns = seconds_to_ns(idle, "idle")
+        o.idle_dist = _shape_dist(idle_dist, "idle_dist")
+        check(C.phase_set_shape(p, byref(o)), "phase_set_shape",
+              lambda: decode(C.phase_errmsg(p)) or "")
+        return self
+
+    _SYNC_METHODS = {
+        "default": C.SYNC_DEFAULT, "none": C.SYNC_NONE,
+        "fsync": C.SYNC_FSYNC, "fdatasync": C.SYNC_FDATASYNC,
+        "sync_file_range": C.SYNC_FILE_RANGE, "O_DSYNC": C.SYNC_O_DSYNC,
+        "O_SYNC": C.SYNC_O_SYNC,
+    }
+
+    def sync(self, method: str = "default", *, every: int = 0,
+             apart: bool = False) -> "Phase":
+        """Chooses how the phase's writes are made durable
+        (diskbench_phase_set_sync): ``method`` "none", "fsync",
+        "fdatasync", "sync_file_range", "O_DSYNC", "O_SYNC", or "default"
+        (the phase's own closing fsync). With ``every`` N (fsync, fdatasync
+        and sync_file_range only), a sync after every N writes of each
+        thread and one at the end for the rest; 0: once, at the end. Its
+        time is added to the write that triggered it, or with ``apart``
+        kept apart (the next write starting after it). The result's
+        configuration says the method and, every N writes, how many syncs
+        took how long (sync_method, sync_every, sync_timing, sync_count,
+        sync_total_ns, sync_max_ns). Sequential writes and random phases
+        with writes only (DiskbenchError ENOTSUP otherwise). Returns the
+        phase."""
+        p = self._p
+        if method not in self._SYNC_METHODS:
+            raise DiskbenchValueError("method must be one of %s, not %r"
+                                      % (", ".join(self._SYNC_METHODS),
+                                         method))
+        o = C.SyncOpts()
+        C.sync_opts_init(byref(o), sizeof(o))
+        o.method = self._SYNC_METHODS[method]
+        o.every = u64(every, "every")
+        o.flags = C.SYNC_APART if check_bool(apart, "apart") else 0
+        check(C.phase_set_sync(p, byref(o)), "phase_set_sync")
+        return self
+
     @property
     def errmsg(self) -> str:
         """Why the last call on the phase failed; '' if it did not."""
         return decode(C.phase_errmsg(self._p)) or ""
+
+
+def _shape_dist(name: Any, what: str) -> int:
+    """The DISKBENCH_SHAPE_* value of a time's distribution's name."""
+    if not isinstance(name, str) or name not in C.SHAPE_DISTS:
+        raise DiskbenchValueError("%s must be one of %s, not %r"
+                                  % (what, ", ".join(C.SHAPE_DISTS), name))
+    return C.SHAPE_DISTS[name]
+
+
+def _block_mix(mix: Any) -> Any:
+    """A block-size mix, {bytes: weight} or [(bytes, weight), ...], as a
+    ctypes array (None: none)."""
+    if mix is None:
+        return None
+    items = list(mix.items()) if isinstance(mix, dict) else list(mix)
+    if not items or len(items) > C.BLOCK_MIX_MAX:
+        raise DiskbenchValueError("block_mix must have 1 to %d sizes, not %d"
+                                  % (C.BLOCK_MIX_MAX, len(items)))
+    arr = (C.BlockSize * len(items))()
+    for i, item in enumerate(items):
+        try:
+            size, weight = item
+        except (TypeError, ValueError):
+            raise TypeError("block_mix's items must be (bytes, weight) "
+                            "pairs, not %r" % (item,)) from None
+        arr[i].bytes = u64(size, "block_mix size")
+        arr[i].weight = u32(weight, "block_mix weight")
+    return arr
 
 
 _BIG_FILE_KINDS = (PhaseKind.PUTC, PhaseKind.PUT_BLOCK, PhaseKind.REWRITE,
@@ -306,6 +394,29 @@ class BonniePhase(Phase):
         return [cls(k, **opts) for k in _BIG_FILE_KINDS]
 
 
+# The io_uring options' names (SeqPhase, RandomPhase: ``uring=``), each
+# the result's key with "uring_" before it.
+URING_OPTIONS = ("registered_files", "fixed_buffers", "sqpoll", "iopoll")
+
+
+def _uring_flags(uring: Iterable[str]) -> int:
+    """The DISKBENCH_SEQ_URING_* (= DISKBENCH_RANDOM_URING_*) bits of the
+    names in ``uring``."""
+    if isinstance(uring, str):
+        raise TypeError("uring must be a list of names among %s, not a str"
+                        % ", ".join(URING_OPTIONS))
+    bits = {"registered_files": C.SEQ_URING_FILES,
+            "fixed_buffers": C.SEQ_URING_BUFFERS,
+            "sqpoll": C.SEQ_URING_SQPOLL, "iopoll": C.SEQ_URING_IOPOLL}
+    flags = 0
+    for name in uring:
+        if name not in bits:
+            raise ValueError("uring: %r is not one of %s"
+                             % (name, ", ".join(URING_OPTIONS)))
+        flags |= bits[name]
+    return flags
+
+
 class SeqPhase(Phase):
     """A sequential read or write (diskbench_phase_seq_new).
 
@@ -314,15 +425,23 @@ class SeqPhase(Phase):
     ``time_limit`` as much as the time allows, going round the file),
     ``time_limit`` in seconds (0: none), ``queue_depth`` (requests in
     flight, at most the engine's), ``direct`` (O_DIRECT), ``fsync=False``
-    to leave out the closing fsync of a write, ``verify`` (a write stamps
-    each block, a read checks each block against the stamps; a wrong block
-    fails the phase with EBADMSG and the result's ``verify_error`` config
-    names it)."""
+    to leave out the closing fsync of a write, ``uring``: io_uring options
+    among ``URING_OPTIONS`` ("registered_files", "fixed_buffers",
+    "sqpoll", "iopoll"; iopoll needs ``direct``), refused on another
+    engine; the result's config says each as ``uring_<name>``.
+    ``write_percent`` (1 to 100): a read/write mix, each request reading or
+    writing the next block; ``block_mix``: request sizes drawn by weight,
+    {bytes: weight} or [(bytes, weight), ...], instead of ``block_size``.
+    ``verify`` (a write stamps each block, a read checks each block against
+    the stamps; a wrong block fails the phase with EBADMSG and the result's
+    ``verify_error`` config names it)."""
 
     def __init__(self, *, write: bool = False, block_size: int = 0,
                  total_bytes: int = 0, time_limit: float = 0,
                  queue_depth: int = 0, direct: bool = False,
-                 fsync: bool = True, verify: bool = False,
+                 fsync: bool = True, write_percent: int = 0,
+                 block_mix: Any = None, uring: Iterable[str] = (),
+                 verify: bool = False,
                  name: Optional[str] = None) -> None:
         opts = C.SeqOpts()
         C.seq_opts_init(byref(opts), sizeof(opts))
@@ -333,7 +452,13 @@ class SeqPhase(Phase):
         opts.flags = ((C.SEQ_WRITE if check_bool(write, "write") else 0) |
                       (C.SEQ_DIRECT if check_bool(direct, "direct") else 0) |
                       (0 if check_bool(fsync, "fsync") else C.SEQ_NO_FSYNC) |
+                      _uring_flags(uring) |
                       (C.SEQ_VERIFY if check_bool(verify, "verify") else 0))
+        opts.write_percent = check_int(write_percent, "write_percent", 0, 100)
+        mix = _block_mix(block_mix)
+        if mix is not None:
+            opts.block_mix = mix
+            opts.block_mix_count = len(mix)
         p = C.P()
         check(C.phase_seq_new(byref(p), byref(opts)), "phase_seq_new")
         self._init(p.value)
@@ -347,12 +472,21 @@ class RandomPhase(Phase):
     allows: the result's ``ended_by`` config says which ended it),
     ``time_limit`` in seconds, ``write_percent``
     (0 to 100), ``queue_depth`` per thread, ``threads``, ``direct``,
-    ``verify`` (writes stamp, reads check, as SeqPhase's)."""
+    ``uring``: io_uring options on each thread's ring, as SeqPhase's.
+    ``distribution``: how offsets are drawn, "uniform", "zipf" (``param``:
+    theta, default 1.2), "pareto" (``param``: h, default 0.2) or "normal"
+    (``param``: the spread, default 0.1, and ``centre``, default 0.5, as
+    fractions of the file); ``block_mix`` as SeqPhase's, offsets then
+    multiples of its smallest size. ``verify`` (writes stamp, reads check,
+    as SeqPhase's)."""
 
     def __init__(self, *, block_size: int = 0, ops: int = 0,
                  time_limit: float = 0, write_percent: int = 0,
                  queue_depth: int = 0, threads: int = 0,
-                 direct: bool = False, verify: bool = False,
+                 direct: bool = False, distribution: str = "uniform",
+                 param: float = 0, centre: float = 0,
+                 block_mix: Any = None, uring: Iterable[str] = (),
+                 verify: bool = False,
                  name: Optional[str] = None) -> None:
         opts = C.RandomOpts()
         C.random_opts_init(byref(opts), sizeof(opts))
@@ -363,7 +497,20 @@ class RandomPhase(Phase):
         opts.queue_depth = u32(queue_depth, "queue_depth")
         opts.threads = u32(threads, "threads")
         opts.flags = ((C.RANDOM_DIRECT if check_bool(direct, "direct") else 0) |
+                      _uring_flags(uring) |
                       (C.RANDOM_VERIFY if check_bool(verify, "verify") else 0))
+        if (not isinstance(distribution, str) or
+                distribution not in C.DISTRIBUTIONS):
+            raise DiskbenchValueError(
+                "distribution must be one of %s, not %r"
+                % (", ".join(C.DISTRIBUTIONS), distribution))
+        opts.distribution = C.DISTRIBUTIONS[distribution]
+        opts.dist_param = check_float(param, "param")
+        opts.dist_centre = check_float(centre, "centre")
+        mix = _block_mix(block_mix)
+        if mix is not None:
+            opts.block_mix = mix
+            opts.block_mix_count = len(mix)
         p = C.P()
         check(C.phase_random_new(byref(p), byref(opts)), "phase_random_new")
         self._init(p.value)
@@ -581,14 +728,16 @@ class CustomContext:
         return t
 
     def file(self, n: int = 0, *, direct: bool = False,
-             sync: bool = False) -> int:
+             sync: bool = False, dsync: bool = False) -> int:
         """The handle of the phase's file number n (0 to 63), made by the
         target at the first call and removed when the phase ends; the same
-        handle on later calls. Do not close it."""
+        handle on later calls. Do not close it. ``direct``, ``sync``,
+        ``dsync``: opened O_DIRECT, O_SYNC, O_DSYNC."""
         p = self._p()
         n = check_int(n, "n", 0, C.CUSTOM_MAX_FILES - 1)
         flags = ((0x08 if check_bool(direct, "direct") else 0) |
-                 (0x10 if check_bool(sync, "sync") else 0))
+                 (0x10 if check_bool(sync, "sync") else 0) |
+                 (0x40 if check_bool(dsync, "dsync") else 0))
         h = ctypes.c_int64()
         check(C.custom_file(p, n, flags, byref(h)), "custom_file")
         return h.value
@@ -655,6 +804,13 @@ class CustomContext:
         addr, n = _buf_arg(buf, False, "buf")
         check(C.custom_verify_check(p, addr, n, u64(offset, "offset")),
               "custom_verify_check")
+    def fdatasync(self, handle: int) -> None:
+        """Flushes a file's data (and the metadata needed to read it back)
+        through the phase's engine (diskbench_custom_fdatasync), as a
+        write-ahead log commits; DiskbenchError ENOTSUP where the engine
+        has none."""
+        p = self._p()
+        check(C.custom_fdatasync(p, i64(handle, "handle")), "custom_fdatasync")
 
     def time_from_here(self) -> None:
         """Leaves what the current operation did so far out of its time."""
@@ -1130,6 +1286,49 @@ class Run(Closeable):
         check(C.run_load_knee(self._p, cstr(name, "name"), byref(k)),
               "run_load_knee")
         return k.value
+    def add_group(self, *phases: Phase, name: Optional[str] = None,
+                  decider: int = 0, wait_all: bool = False,
+                  time_limit: float = 0) -> None:
+        """Appends phases that run together (diskbench_run_add_group): each
+        on its own thread, prepared in turn, their clocks started at once;
+        when the phase at ``decider`` (its place among ``phases``) ends,
+        the others stop (their ``ended_by`` config says "group"). With
+        ``wait_all`` the group waits for every phase instead;
+        ``time_limit`` (seconds, 0: none) stops them all. ``name``: the
+        group's (None: "group.1", ...). The run owns the phases after."""
+        for ph in phases:
+            if not isinstance(ph, Phase):
+                raise TypeError("a phase must be a Phase, not %s"
+                                % type(ph).__name__)
+            if ph._run is not None:
+                raise DiskbenchValueError(
+                    "this %s was already added to a run: make a phase for "
+                    "each place" % type(ph).__name__)
+        if time_limit < 0:
+            raise DiskbenchValueError("time_limit must be >= 0, not %r"
+                                      % (time_limit,))
+        o = C.GroupOpts()
+        C.group_opts_init(byref(o), sizeof(o))
+        o.time_limit_ns = int(round(time_limit * 1e9))
+        o.decider = decider
+        o.flags = 1 if wait_all else 0  # DISKBENCH_GROUP_ALL
+        arr = (ctypes.c_void_p * max(len(phases), 1))(*[ph._p for ph in phases])
+        gname = cstr(name, "name") if name is not None else None
+        with _lock:
+            if self._ref.busy:  # type: ignore[union-attr]
+                raise DiskbenchError(-_errno.EBUSY,
+                                     "cannot add a group while the run "
+                                     "executes")
+            check(C.run_add_group(self._p, arr, len(phases), gname, byref(o)),
+                  "run_add_group", self._msg)
+            for ph in phases:
+                ref = ph._ref
+                ref.free = None  # type: ignore[union-attr]
+                self._ref.keep.extend(ref.keep)  # type: ignore[union-attr]
+                ref.attach(self._ref)  # type: ignore[union-attr, arg-type]
+        for ph in phases:
+            ph._run = self
+            self._phases.append(ph)
 
     def add_bonnie(self, *, byte_size: int = 0, seeks: int = 0,
                    seekers: int = 0, seek_time: float = 0, files: int = 0,

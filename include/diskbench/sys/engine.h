@@ -55,6 +55,14 @@ struct diskbench_engine;
 #define DISKBENCH_OPEN_SYNC   UINT32_C(0x10)
 /** Open a directory (read-only), to fsync it. */
 #define DISKBENCH_OPEN_DIRECTORY UINT32_C(0x20)
+/**
+ * Each write reaches the device with the metadata needed to read it back
+ * before it returns (O_DSYNC). An engine whose table ends before
+ * diskbench_engine_ops::fdatasync (made for a library before 1.10) and
+ * that opens files itself is never handed it: the phase that asks for it
+ * fails with -ENOTSUP first. @since 1.10
+ */
+#define DISKBENCH_OPEN_DSYNC UINT32_C(0x40)
 
 /**
  * Offset meaning "at the file position, and move it": read(2)/write(2)
@@ -270,6 +278,28 @@ struct diskbench_engine_ops {
 	 */
 	int (*device_sample)(uint64_t when_ns, struct diskbench_device_sample *out,
 			     void *user_data);
+	/**
+	 * Flushes a file's data, and only the metadata needed to read it back,
+	 * to the device (fdatasync(2)), for the sync methods of the writing
+	 * phases (diskbench_phase_set_sync()). Returns 0 or a negative errno.
+	 * NULL: the sync engine's where the handles are descriptors (open
+	 * left to the sync engine); otherwise none, and a phase that asks
+	 * for fdatasync fails with -ENOTSUP naming the engine (never an fsync
+	 * in its place). The null engine's does nothing; a wrapper forwards.
+	 * @since 1.10
+	 */
+	int (*fdatasync)(int64_t handle, void *user_data);
+	/**
+	 * Writes the file's dirty pages in [@p offset, @p offset + @p len)
+	 * and waits for them (sync_file_range(2) with
+	 * SYNC_FILE_RANGE_WAIT_BEFORE, _WRITE and _WAIT_AFTER; @p len 0: to
+	 * the end of the file). Neither the file's metadata nor the device's
+	 * write cache is flushed: it is the cheapest and weakest of the sync
+	 * methods. Returns 0 or a negative errno (-ENOTSUP where the system
+	 * has no such call). NULL: as for fdatasync. @since 1.10
+	 */
+	int (*sync_file_range)(int64_t handle, uint64_t offset, uint64_t len,
+			       void *user_data);
 };
 
 /** Initializer for struct diskbench_engine_ops: every member the default. */
@@ -284,7 +314,7 @@ struct diskbench_engine_ops {
 	  DISKBENCH_NULLPTR, \
 	  DISKBENCH_NULLPTR, DISKBENCH_NULLPTR, DISKBENCH_NULLPTR, \
 	  DISKBENCH_NULLPTR, DISKBENCH_NULLPTR, DISKBENCH_NULLPTR, \
-	  DISKBENCH_NULLPTR }
+	  DISKBENCH_NULLPTR, DISKBENCH_NULLPTR, DISKBENCH_NULLPTR }
 
 /**
  * Fills struct diskbench_engine_ops with its size and the defaults, as
