@@ -97,6 +97,31 @@ static bool rnd_next(struct diskbench__stream *st, uint64_t *off,
 }
 
 /*
+ * Verify with writes, offsets drawn from a distribution (no mix: verify
+ * refuses one, so every request is one block of unit bytes): never two
+ * requests of one block in flight. A block in use is drawn again, at most
+ * CLAIM_REDRAWS times (a narrow distribution may hold few blocks), then the
+ * next free block after it is taken: there are at least twice as many
+ * blocks as requests in flight.
+ */
+#define CLAIM_REDRAWS 16
+
+static uint64_t claim_shaped(struct rnd_stream *s, uint64_t o)
+{
+	struct diskbench__vmap *m = s->st.vmap;
+	uint64_t b = o / s->unit;
+
+	for (unsigned i = 0; i < CLAIM_REDRAWS; i++) {
+		if (diskbench__vmap_claim(m, b))
+			return b * s->unit;
+		b = diskbench__dist_draw(s->dist, &s->g);
+	}
+	while (!diskbench__vmap_claim(m, b))
+		b = b + 1 < s->blocks ? b + 1 : 0;
+	return b * s->unit;
+}
+
+/*
  * A skewed distribution or a block-size mix: offsets in units of unit
  * (the block size, or the mix's smallest size), a request that would pass the end of the
  * file moved back to end there. Draws: offset, size, read or write.
@@ -114,10 +139,12 @@ static bool rnd_next_shaped(struct diskbench__stream *st, uint64_t *off,
 	l = s->mix ? diskbench__mix_draw(s->mix, &s->g) : s->unit;
 	if (o + l > s->file_bytes)
 		o = (s->file_bytes - l) / s->unit * s->unit;
-	*off = o;
-	*len = l;
 	*write = s->write_percent &&
 		 diskbench__rand_next(&s->g) % 100 < s->write_percent;
+	if (DISKBENCH_UNLIKELY(s->claim))
+		o = claim_shaped(s, o);
+	*off = o;
+	*len = l;
 	s->wrote |= *write;
 	return true;
 }
