@@ -550,6 +550,10 @@ static int diskbench_phase_random_new__impl(struct diskbench_phase **out,
 			"flags 0x%x: DISKBENCH_RANDOM_URING_IOPOLL without "
 			"DISKBENCH_RANDOM_DIRECT (io_uring polls O_DIRECT "
 			"requests only)", o.flags);
+	if ((o.flags & DISKBENCH_RANDOM_VERIFY) && o.block_mix_count)
+		return diskbench__error_fail(-EINVAL,
+			"DISKBENCH_RANDOM_VERIFY with a block_mix of %" PRIu32
+			" sizes: verify stamps blocks of one size", o.block_mix_count);
 	if (o.block_mix_count && o.block_bytes)
 		return diskbench__error_fail(-EINVAL,
 			"block_bytes %" PRIu64 " with a block_mix: one or the "

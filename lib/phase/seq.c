@@ -1156,6 +1156,15 @@ static int diskbench_phase_seq_new__impl(struct diskbench_phase **out,
 		return diskbench__error_fail(-EINVAL,
 			"write_percent %" PRIu32 " with DISKBENCH_SEQ_WRITE: a "
 			"read/write mix is a read phase's", o.write_percent);
+	if ((o.flags & DISKBENCH_SEQ_VERIFY) && o.write_percent)
+		return diskbench__error_fail(-EINVAL,
+			"DISKBENCH_SEQ_VERIFY with write_percent %" PRIu32 ": "
+			"verify does not take a sequential read/write mix",
+			o.write_percent);
+	if ((o.flags & DISKBENCH_SEQ_VERIFY) && o.block_mix_count)
+		return diskbench__error_fail(-EINVAL,
+			"DISKBENCH_SEQ_VERIFY with a block_mix of %" PRIu32
+			" sizes: verify stamps blocks of one size", o.block_mix_count);
 	if (o.block_mix_count && o.block_bytes)
 		return diskbench__error_fail(-EINVAL,
 			"block_bytes %" PRIu64 " with a block_mix: one or the "
