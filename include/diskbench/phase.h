@@ -876,7 +876,8 @@ DISKBENCH_API int diskbench_custom_fsync(struct diskbench_custom_ctx *ctx,
  * @param[in]     len    the block's bytes: a multiple of 512
  * @param[in]     offset where it will be written: a multiple of @p len,
  *                       inside the test file
- * @return 0; -EINVAL for a NULL argument, @p len not a multiple of 512,
+ * @return 0; -EINVAL for a phase of a group (diskbench_run_add_group()),
+ *         a NULL argument, @p len not a multiple of 512,
  *         @p offset not a multiple of @p len or past the map's blocks;
  *         -ENOMEM
  * @since 1.10
@@ -901,7 +902,8 @@ DISKBENCH_API int diskbench_custom_verify_stamp(struct diskbench_custom_ctx *ctx
  * @param[in] buf    the block read: @p len bytes
  * @param[in] len    a multiple of 512: the block size of the map
  * @param[in] offset where it was read: a multiple of @p len
- * @return 0; -EBADMSG for a wrong block; -EINVAL for a NULL argument,
+ * @return 0; -EBADMSG for a wrong block; -EINVAL for a phase of a group
+ *         (diskbench_run_add_group()), a NULL argument,
  *         @p len not a multiple of 512 or not the map's block size,
  *         @p offset not a multiple of @p len or past the map's blocks, no
  *         map (nothing stamped since the test file was made) or a block

@@ -313,6 +313,11 @@ static int verify_block(struct diskbench_custom_ctx *ctx, uint64_t len,
 	struct diskbench_target *t = ctx->ctx->target;
 	struct diskbench__vmap *m = t->vmap;
 
+	if (ctx->ctx->in_group)
+		return diskbench__error_fail(-EINVAL, "a custom phase of a "
+			"group does not stamp or check verify's blocks (the "
+			"test file's map is not shared by the phases of a "
+			"group)");
 	if (!len || len % DISKBENCH__VERIFY_SECTOR)
 		return diskbench__error_fail(-EINVAL, "len %" PRIu64 " is not a "
 			"multiple of %u (verify stamps every %u-byte sector)",
@@ -732,7 +737,14 @@ static void describe_custom(const struct diskbench_phase *p,
 		diskbench__cfg_str(c, cp->cfg[2 * i], cp->cfg[2 * i + 1]);
 }
 
+static unsigned test_file_use_custom(const struct diskbench_phase *p)
+{
+	(void)p;
+	return DISKBENCH__USE_WRITES;   /* it may: its op says */
+}
+
 static const struct diskbench__phase_class custom_class = {
+	.test_file_use = test_file_use_custom,
 	.free_own = free_custom,
 	.run = run_custom,
 	.describe = describe_custom,

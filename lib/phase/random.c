@@ -505,7 +505,16 @@ static int set_sync_random(struct diskbench_phase *p,
 	return 0;
 }
 
+static unsigned test_file_use_random(const struct diskbench_phase *p)
+{
+	const struct random_phase *rp = random_of(p);
+
+	return (rp->o.write_percent ? DISKBENCH__USE_WRITES : 0) |
+	       (rp->verify ? DISKBENCH__USE_VERIFY : 0);
+}
+
 static const struct diskbench__phase_class random_class = {
+	.test_file_use = test_file_use_random,
 	.check = check_random,
 	.set_sync = set_sync_random,
 	.resolve = resolve_random,

@@ -1110,7 +1110,16 @@ static int set_sync_seq(struct diskbench_phase *p,
 	return 0;
 }
 
+static unsigned test_file_use_seq(const struct diskbench_phase *p)
+{
+	const struct seq_phase *sp = seq_of(p);
+
+	return (sp->write || sp->o.write_percent ? DISKBENCH__USE_WRITES : 0) |
+	       (sp->verify ? DISKBENCH__USE_VERIFY : 0);
+}
+
 static const struct diskbench__phase_class seq_class = {
+	.test_file_use = test_file_use_seq,
 	.check = check_seq,
 	.set_sync = set_sync_seq,
 	.resolve = resolve_seq,
