@@ -20,6 +20,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #define FILE_BYTES (UINT64_C(1) << 20)
 #define BLOCK 4096u
@@ -42,6 +43,11 @@ struct bad {
 	uint32_t last_gen;    /* the generation of the last faulted write */
 	uint64_t faulted;
 	pthread_mutex_t mu;   /* random phases write from several threads */
+	/* watch: count writes of a block made while another write of it is
+	 * in flight (each write held a moment, to give them the chance) */
+	bool watch;
+	unsigned char busy[NBLK];
+	uint64_t overlaps;
 };
 
 static uint32_t le32(const unsigned char *p)
@@ -73,6 +79,20 @@ static int64_t bad_write(int64_t h, const void *buf, uint64_t len,
 		b->last_gen = le32((const unsigned char *)buf + 24);
 	}
 	pthread_mutex_unlock(&b->mu);
+	if (b->watch && len == BLOCK && off / BLOCK < NBLK) {
+		int64_t n;
+
+		pthread_mutex_lock(&b->mu);
+		if (b->busy[off / BLOCK]++)
+			b->overlaps++;
+		pthread_mutex_unlock(&b->mu);
+		usleep(100);
+		n = b->in->write(h, buf, len, off, b->in_ud);
+		pthread_mutex_lock(&b->mu);
+		b->busy[off / BLOCK]--;
+		pthread_mutex_unlock(&b->mu);
+		return n;
+	}
 	if (!hit || b->fault == NONE)
 		return b->in->write(h, buf, len, off, b->in_ud);
 	switch (b->fault) {
@@ -496,6 +516,209 @@ static void test_custom_checks(void **state)
 	assert_cfg(f, 1, "verify_blocks", "30");
 }
 
+
+/* ---- verify beside the other options ---- */
+
+static struct diskbench_phase *mk_random(uint32_t wp, uint64_t ops,
+					 uint32_t threads, uint32_t dist,
+					 double param)
+{
+	struct diskbench_random_opts ro = DISKBENCH_RANDOM_OPTS_INIT;
+	struct diskbench_phase *p = NULL;
+
+	ro.block_bytes = BLOCK;
+	ro.write_percent = wp;
+	ro.ops = ops;
+	ro.threads = threads;
+	ro.flags = DISKBENCH_RANDOM_VERIFY;
+	ro.distribution = dist;
+	ro.dist_param = param;
+	assert_ok(diskbench_phase_random_new(&p, &ro));
+	return p;
+}
+
+/* A block-size mix, and a sequential read/write mix: refused, naming
+ * verify and the other option. */
+static void test_mixes_refused(void **state)
+{
+	struct diskbench_seq_opts so = DISKBENCH_SEQ_OPTS_INIT;
+	struct diskbench_random_opts ro = DISKBENCH_RANDOM_OPTS_INIT;
+	struct diskbench_block_size mix[2] = { { 4096, 1, 0 }, { 8192, 1, 0 } };
+	struct diskbench_phase *p = NULL;
+
+	(void)state;
+	so.flags = DISKBENCH_SEQ_VERIFY;
+	so.write_percent = 50;
+	assert_rc(diskbench_phase_seq_new(&p, &so), -EINVAL);
+	assert_null(p);
+	assert_non_null(strstr(diskbench_error_last(),
+			       "DISKBENCH_SEQ_VERIFY with write_percent 50"));
+	so.write_percent = 0;
+	so.block_mix = mix;
+	so.block_mix_count = 2;
+	assert_rc(diskbench_phase_seq_new(&p, &so), -EINVAL);
+	assert_non_null(strstr(diskbench_error_last(),
+			       "DISKBENCH_SEQ_VERIFY with a block_mix of 2 sizes"));
+	ro.flags = DISKBENCH_RANDOM_VERIFY;
+	ro.block_mix = mix;
+	ro.block_mix_count = 2;
+	assert_rc(diskbench_phase_random_new(&p, &ro), -EINVAL);
+	assert_non_null(strstr(diskbench_error_last(),
+			       "DISKBENCH_RANDOM_VERIFY with a block_mix of 2 sizes"));
+	/* Without verify both are taken. */
+	ro.flags = 0;
+	assert_ok(diskbench_phase_random_new(&p, &ro));
+	diskbench_phase_free(p);
+}
+
+/* Offsets from a distribution: the claim holds there too, even one so
+ * narrow that it gives one or two blocks (drawn again, then the next
+ * free one): never two writes of one block in flight, and the read
+ * finds every block's last generation. */
+static void test_distribution_claims(void **state)
+{
+	struct fx *f = *state;
+	struct bad b = { .watch = true };
+
+	start(f, &b, 0);
+	add_seq(f, true, 1);
+	assert_ok(diskbench_run_add(f->run, mk_random(100, 400, 2,
+						      DISKBENCH_DIST_NORMAL, 0.002)));
+	assert_ok(diskbench_run_add(f->run, mk_random(50, 400, 2,
+						      DISKBENCH_DIST_ZIPF, 0)));
+	add_seq(f, false, 1);
+	run_execute_ok(f->run);
+	assert_int_equal(b.overlaps, 0);
+	assert_cfg(f, 1, "verify_blocks", "400");
+	assert_cfg(f, 2, "verify_blocks", "400");
+	assert_cfg(f, 3, "verify_blocks", "256");
+}
+
+/* Think time that ends the phase: the request drawn before it is never
+ * made, and its block keeps its generation (the stamp comes after the
+ * think time), so the read finds nothing stale. */
+static void test_shape_think_end(void **state)
+{
+	struct fx *f = *state;
+	struct bad b = { 0 };
+	struct diskbench_shape_opts sh = DISKBENCH_SHAPE_OPTS_INIT;
+	struct diskbench_random_opts ro = DISKBENCH_RANDOM_OPTS_INIT;
+	struct diskbench_phase *p = NULL;
+	uint64_t ops;
+	char n[32];
+
+	start(f, &b, 0);
+	add_seq(f, true, 1);
+	ro.block_bytes = BLOCK;
+	ro.write_percent = 100;
+	ro.time_limit_ns = 10500000;   /* 10.5 ms: in a think time */
+	ro.flags = DISKBENCH_RANDOM_VERIFY;
+	assert_ok(diskbench_phase_random_new(&p, &ro));
+	sh.think_ns = 1000000;
+	assert_ok(diskbench_phase_set_shape(p, &sh));
+	assert_ok(diskbench_run_add(f->run, p));
+	add_seq(f, false, 1);
+	run_execute_ok(f->run);
+	ops = diskbench_result_ops(fx_res(f, 1));
+	assert_true(ops >= 5 && ops <= 11);
+	snprintf(n, sizeof(n), "%" PRIu64, ops);
+	assert_cfg(f, 1, "verify_blocks", n);
+	assert_cfg(f, 2, "verify_blocks", "256");
+}
+
+/* A sync every N writes (the stream's slow path): the stamps are
+ * counted and the random writes' claims released, as without one. */
+static void test_sync_every(void **state)
+{
+	struct fx *f = *state;
+	struct bad b = { 0 };
+	struct diskbench_sync_opts so = DISKBENCH_SYNC_OPTS_INIT;
+	struct diskbench_seq_opts wo = DISKBENCH_SEQ_OPTS_INIT;
+	struct diskbench_phase *w = NULL, *r;
+
+	start(f, &b, 0);
+	wo.flags = DISKBENCH_SEQ_VERIFY | DISKBENCH_SEQ_WRITE;
+	wo.block_bytes = BLOCK;
+	assert_ok(diskbench_phase_seq_new(&w, &wo));
+	so.method = DISKBENCH_SYNC_FDATASYNC;
+	so.every = 4;
+	assert_ok(diskbench_phase_set_sync(w, &so));
+	assert_ok(diskbench_run_add(f->run, w));
+	r = mk_random(100, 600, 1, DISKBENCH_DIST_UNIFORM, 0);
+	so.every = 2;
+	so.flags = DISKBENCH_SYNC_APART;
+	assert_ok(diskbench_phase_set_sync(r, &so));
+	assert_ok(diskbench_run_add(f->run, r));
+	add_seq(f, false, 1);
+	run_execute_ok(f->run);
+	assert_cfg(f, 0, "verify_blocks", "256");
+	assert_cfg(f, 1, "verify_blocks", "600");
+	assert_cfg(f, 2, "verify_blocks", "256");
+}
+
+static int done_op(struct diskbench_custom_ctx *ctx, uint64_t i,
+		   uint64_t *bytes, void *ud)
+{
+	(void)ctx, (void)i, (void)bytes, (void)ud;
+	return DISKBENCH_CUSTOM_DONE;
+}
+
+/* Groups: verify beside a phase that writes the test file is refused,
+ * naming both; verifying readers together run, each checking. */
+static void test_group_verify(void **state)
+{
+	struct fx *f = *state;
+	struct bad b = { 0 };
+	struct diskbench_phase *ph[2];
+	struct diskbench_seq_opts so = DISKBENCH_SEQ_OPTS_INIT;
+	struct diskbench_custom_ctx_ops co = DISKBENCH_CUSTOM_CTX_OPS_INIT;
+	struct { uint32_t wp; bool custom; const char *says; } bad[] = {
+		{ 100, false, "and phase \"w\" (phases[1]) writes the test file" },
+		{ 30, false, "and phase \"w\" (phases[1]) writes the test file" },
+		{ 0, true, "is a custom phase, which may write" },
+	};
+
+	start(f, &b, 0);
+	add_seq(f, true, 1);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		ph[0] = mk_random(0, 64, 1, DISKBENCH_DIST_UNIFORM, 0);
+		assert_ok(diskbench_phase_set_name(ph[0], "v"));
+		if (bad[i].custom) {
+			co.op = done_op;
+			assert_ok(diskbench_phase_custom_ctx_new(&ph[1], "w", &co, NULL));
+		} else {
+			struct diskbench_random_opts ro = DISKBENCH_RANDOM_OPTS_INIT;
+
+			ro.write_percent = bad[i].wp;
+			assert_ok(diskbench_phase_random_new(&ph[1], &ro));
+			assert_ok(diskbench_phase_set_name(ph[1], "w"));
+		}
+		assert_rc(diskbench_run_add_group(f->run, ph, 2, NULL, NULL), -EINVAL);
+		if (!strstr(diskbench_error_last(), bad[i].says) ||
+		    !strstr(diskbench_error_last(), "phase \"v\" (phases[0]) verifies"))
+			fail_msg("message \"%s\" lacks \"%s\"",
+				 diskbench_error_last(), bad[i].says);
+		diskbench_phase_free(ph[0]);
+		diskbench_phase_free(ph[1]);
+	}
+	/* A stamped sequential write beside a verifying reader: refused. */
+	so.flags = DISKBENCH_SEQ_VERIFY | DISKBENCH_SEQ_WRITE;
+	assert_ok(diskbench_phase_seq_new(&ph[0], &so));
+	ph[1] = mk_random(0, 64, 1, DISKBENCH_DIST_UNIFORM, 0);
+	assert_rc(diskbench_run_add_group(f->run, ph, 2, NULL, NULL), -EINVAL);
+	assert_non_null(strstr(diskbench_error_last(), "(phases[1]) verifies"));
+	diskbench_phase_free(ph[0]);
+	diskbench_phase_free(ph[1]);
+
+	/* Two verifying readers together: both check. */
+	ph[0] = mk_random(0, 300, 1, DISKBENCH_DIST_UNIFORM, 0);
+	ph[1] = mk_random(0, 200, 2, DISKBENCH_DIST_ZIPF, 0);
+	assert_ok(diskbench_run_add_group(f->run, ph, 2, NULL, NULL));
+	run_execute_ok(f->run);
+	assert_cfg(f, 1, "verify_blocks", "300");
+	assert_cfg(f, 2, "verify_blocks", "200");
+}
+
 /* ---- refusals ---- */
 
 static void test_refusals(void **state)
@@ -590,6 +813,11 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_custom_stamps, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_custom_checks, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_refusals, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_mixes_refused, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_distribution_claims, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_shape_think_end, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_sync_every, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_group_verify, fx_setup, fx_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -74,6 +74,26 @@ def test_verify_is_a_bool():
         diskbench.SeqPhase(verify=1)
 
 
+def test_verify_bit_is_past_the_uring_ones():
+    """1.10: verify's bit, 0x80, is none of the io_uring options'."""
+    assert diskbench._lib.SEQ_VERIFY == diskbench._lib.RANDOM_VERIFY == 0x80
+    assert not diskbench._lib.SEQ_VERIFY & (
+        diskbench._lib.SEQ_URING_FILES | diskbench._lib.SEQ_URING_BUFFERS |
+        diskbench._lib.SEQ_URING_SQPOLL | diskbench._lib.SEQ_URING_IOPOLL)
+
+
+def test_verify_refuses_a_mix():
+    """A block-size mix, or a sequential read/write mix, with verify:
+    refused, the message naming both."""
+    with pytest.raises(diskbench.DiskbenchError) as e:
+        diskbench.RandomPhase(verify=True, block_mix={4096: 1, 8192: 1})
+    assert e.value.errno == errno.EINVAL
+    assert "DISKBENCH_RANDOM_VERIFY with a block_mix" in str(e.value)
+    with pytest.raises(diskbench.DiskbenchError) as e:
+        diskbench.SeqPhase(verify=True, write_percent=30)
+    assert "DISKBENCH_SEQ_VERIFY with write_percent 30" in str(e.value)
+
+
 def test_a_context_phase_stamps_and_checks(tdir):
     """ctx.verify_stamp / ctx.verify_check (diskbench_custom_verify_stamp,
     _check): a custom phase's stamped writes pass the sequential read's
