@@ -358,7 +358,8 @@ diskbench_seq_opts_init(struct diskbench_seq_opts *opts, size_t sz);
  * @return 0; -EINVAL for a NULL @p out, unknown flags,
  *         DISKBENCH_SEQ_URING_IOPOLL without DISKBENCH_SEQ_DIRECT, a queue
  *         depth over DISKBENCH_ENGINE_MAX_QUEUE_DEPTH, a write_percent over
- *         100 or with DISKBENCH_SEQ_WRITE, a block_mix with a block_bytes, of
+ *         100 or with DISKBENCH_SEQ_WRITE or DISKBENCH_SEQ_VERIFY, a
+ *         block_mix with DISKBENCH_SEQ_VERIFY or a block_bytes, of
  *         more than DISKBENCH_BLOCK_MIX_MAX sizes, NULL with a count or set
  *         without one, or with a size of 0 or over
  *         DISKBENCH_BLOCK_MIX_MAX_BYTES, a weight of 0 or a reserved not
@@ -482,7 +483,8 @@ diskbench_random_opts_init(struct diskbench_random_opts *opts, size_t sz);
  *         unknown flags, DISKBENCH_RANDOM_URING_IOPOLL without
  *         DISKBENCH_RANDOM_DIRECT, an unknown distribution or a parameter
  *         out of its range (enum diskbench_distribution), a block_mix
- *         refused as diskbench_phase_seq_new() refuses one; -E2BIG; -ENOMEM
+ *         with DISKBENCH_RANDOM_VERIFY or refused as
+ *         diskbench_phase_seq_new() refuses one; -E2BIG; -ENOMEM
  */
 DISKBENCH_API int diskbench_phase_random_new(struct diskbench_phase **out,
 					     const struct diskbench_random_opts *opts);
