@@ -6,11 +6,16 @@
  *   max_ns=N mean_ns=X inflight=X uring=LIST
  *
  * Usage: bench-seq ENGINE RW BLOCK TOTAL DEPTH DIRECT DIR [OPS [SECONDS [URING]]]
- *   ENGINE sync|io_uring|null   RW read|write|randread   BLOCK, TOTAL bytes
+ *   ENGINE sync|io_uring|null   RW read|write|randread|vwrite|vread
+ *   BLOCK, TOTAL bytes
  *   DEPTH requests in flight    DIRECT 0|1       DIR where the file goes
  *   OPS    requests of randread (0 or absent: TOTAL / BLOCK)
  *   SECONDS stop the phase after this long (0 or absent: no limit); with
  *          a time limit and OPS 0, a randread runs until the limit
+ * vwrite and vread are write and read with verify (DISKBENCH_SEQ_VERIFY):
+ * vwrite stamps every block; vread first writes the file stamped (a phase
+ * of its own, not reported) and checks every block it reads; a time limit
+ * is then the measured phase's own, not the run's.
  *   URING  io_uring options, comma-separated: files (registered file),
  *          buffers (fixed buffers), sqpoll, iopoll; "none" or absent: none.
  *          The printed uring= is what the result says was in force
@@ -39,7 +44,7 @@ int main(int argc, char **argv)
 	struct diskbench_random_opts ro = DISKBENCH_RANDOM_OPTS_INIT;
 	struct diskbench_engine *engine = NULL;
 	struct diskbench_target *target;
-	struct diskbench_phase *phase;
+	struct diskbench_phase *phase, *stamp = NULL;
 	struct diskbench_run *run;
 	const struct diskbench_result *res;
 	const struct diskbench_hist *h;
@@ -91,14 +96,19 @@ int main(int argc, char **argv)
 	so.block_bytes = strtoull(argv[3], NULL, 10);
 	so.total_bytes = strtoull(argv[4], NULL, 10);
 	so.queue_depth = depth;
-	so.flags = (!strcmp(argv[2], "write") ? DISKBENCH_SEQ_WRITE : 0) |
-		   (direct ? DISKBENCH_SEQ_DIRECT : 0) | uring;
+	bool vwrite = !strcmp(argv[2], "vwrite"), vread = !strcmp(argv[2], "vread");
+	so.flags = (!strcmp(argv[2], "write") || vwrite ? DISKBENCH_SEQ_WRITE : 0) |
+		   (direct ? DISKBENCH_SEQ_DIRECT : 0) | uring |
+		   (vwrite || vread ? DISKBENCH_SEQ_VERIFY : 0);
 	ro.block_bytes = so.block_bytes;
 	ro.queue_depth = depth;
 	ro.ops = argc > 8 ? strtoull(argv[8], NULL, 10) : 0;
 	if (!ro.ops && secs > 0)
 		ro.ops = UINT64_MAX / 2;   /* until the time limit */
-	rn.stop_time_ns = (uint64_t)(secs * 1e9);
+	if (vwrite || vread)
+		so.time_limit_ns = (uint64_t)(secs * 1e9);
+	else
+		rn.stop_time_ns = (uint64_t)(secs * 1e9);
 	/* The DISKBENCH_RANDOM_URING_* bits are the seq ones. */
 	ro.flags = (direct ? DISKBENCH_SEQ_DIRECT : 0) | uring;
 	to.engine = engine;
@@ -108,7 +118,17 @@ int main(int argc, char **argv)
 	err = diskbench_target_new(&target, argv[7], &to, &why);
 	if (err)
 		die("target", err, why);
+	if (vread) {
+		struct diskbench_seq_opts w = so;
+
+		w.flags |= DISKBENCH_SEQ_WRITE;
+		w.time_limit_ns = 0;
+		err = diskbench_phase_seq_new(&stamp, &w);
+		if (err)
+			die("run", err, NULL);
+	}
 	if ((err = diskbench_run_new(&run, target, &rn)) ||
+	    (stamp && (err = diskbench_run_add(run, stamp))) ||
 	    (err = !strcmp(argv[2], "randread")
 			   ? diskbench_phase_random_new(&phase, &ro)
 			   : diskbench_phase_seq_new(&phase, &so)) ||
@@ -118,7 +138,7 @@ int main(int argc, char **argv)
 	if (err)
 		die("execute", err, diskbench_run_errmsg(run));
 
-	res = diskbench_run_result_get(run, 0);
+	res = diskbench_run_result_get(run, vread ? 1 : 0);
 	{
 		static const char *const keys[] = {
 			"uring_registered_files", "files", "uring_fixed_buffers",

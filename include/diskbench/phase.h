@@ -263,6 +263,27 @@ enum diskbench_distribution {
  * none. Key `uring_iopoll`. @since 1.10
  */
 #define DISKBENCH_SEQ_URING_IOPOLL  UINT32_C(0x40)
+/**
+ * Verify (docs/phases.md, "Verify"). A write stamps every 512-byte sector
+ * of each block (magic, CRC-32C of the rest of the sector, the run tag,
+ * the block's offset, its generation and the sector's index) before the
+ * request's clock starts, and keeps on the target a map of the test
+ * file's blocks: 4 bytes per block for the generation last stamped, 1 for
+ * whether a write of it is in flight. A read checks every block it reads
+ * after the request's clock stopped, against the stamps and the map; the
+ * first wrong block fails the phase with -EBADMSG and one line naming its
+ * offset and what was found there: zeros, no stamp, a bad checksum,
+ * another run's data, the block of another offset (a misdirected write),
+ * an older generation (stale), or a torn block (which sectors hold what).
+ * The clock restarts after each stamp or check, so the latency excludes
+ * them and the phase's rate includes them. A read needs a stamped write
+ * earlier in the run over every block it reads, of the same block size
+ * (refused with -EINVAL otherwise). Block and byte counts must be
+ * multiples of 512. The result's configuration keys `verify`,
+ * `verify_blocks`, `verify_bytes` and, on a failed check, `verify_error`
+ * say what was done. A phase without it pays nothing of it.
+ */
+#define DISKBENCH_SEQ_VERIFY   UINT32_C(0x80)
 
 /** Options of the general sequential phase. Zero means the default. */
 struct diskbench_seq_opts {
@@ -337,7 +358,8 @@ diskbench_seq_opts_init(struct diskbench_seq_opts *opts, size_t sz);
  * @return 0; -EINVAL for a NULL @p out, unknown flags,
  *         DISKBENCH_SEQ_URING_IOPOLL without DISKBENCH_SEQ_DIRECT, a queue
  *         depth over DISKBENCH_ENGINE_MAX_QUEUE_DEPTH, a write_percent over
- *         100 or with DISKBENCH_SEQ_WRITE, a block_mix with a block_bytes, of
+ *         100 or with DISKBENCH_SEQ_WRITE or DISKBENCH_SEQ_VERIFY, a
+ *         block_mix with DISKBENCH_SEQ_VERIFY or a block_bytes, of
  *         more than DISKBENCH_BLOCK_MIX_MAX sizes, NULL with a count or set
  *         without one, or with a size of 0 or over
  *         DISKBENCH_BLOCK_MIX_MAX_BYTES, a weight of 0 or a reserved not
@@ -413,6 +435,19 @@ struct diskbench_random_opts {
  *  without it). @since 1.10 */
 #define DISKBENCH_RANDOM_URING_IOPOLL  UINT32_C(0x40)
 
+/**
+ * Verify, as DISKBENCH_SEQ_VERIFY (the same value): writes stamp, reads
+ * check. Reads need every block of the file stamped by earlier stamped
+ * writes of the same block size (a sequential write with
+ * DISKBENCH_SEQ_VERIFY stamps them all). Writes only: the generations go
+ * on from the file's map, or a new map is made. With writes, no two
+ * requests of one block are ever in flight at once, across threads and
+ * queue slots (an offset drawn while its block is in use is drawn again,
+ * so the offsets differ from a run without verify when that happens), and
+ * the file must have at least twice threads x queue_depth blocks.
+ */
+#define DISKBENCH_RANDOM_VERIFY UINT32_C(0x80)
+
 /** Initializer for struct diskbench_random_opts: all defaults. */
 #define DISKBENCH_RANDOM_OPTS_INIT \
 	{ sizeof(struct diskbench_random_opts), 0, 0, 0, 0, 0, 0, 0, 0, 0, \
@@ -448,7 +483,8 @@ diskbench_random_opts_init(struct diskbench_random_opts *opts, size_t sz);
  *         unknown flags, DISKBENCH_RANDOM_URING_IOPOLL without
  *         DISKBENCH_RANDOM_DIRECT, an unknown distribution or a parameter
  *         out of its range (enum diskbench_distribution), a block_mix
- *         refused as diskbench_phase_seq_new() refuses one; -E2BIG; -ENOMEM
+ *         with DISKBENCH_RANDOM_VERIFY or refused as
+ *         diskbench_phase_seq_new() refuses one; -E2BIG; -ENOMEM
  */
 DISKBENCH_API int diskbench_phase_random_new(struct diskbench_phase **out,
 					     const struct diskbench_random_opts *opts);
@@ -821,6 +857,64 @@ DISKBENCH_API int64_t diskbench_custom_write(struct diskbench_custom_ctx *ctx,
  */
 DISKBENCH_API int diskbench_custom_fsync(struct diskbench_custom_ctx *ctx,
 					 int64_t handle);
+
+/**
+ * Verify in a custom phase (docs/phases.md, "Verify"): stamps @p buf, the
+ * @p len bytes about to be written at @p offset of the target's test file
+ * (diskbench_custom_test_file()), as DISKBENCH_SEQ_VERIFY's writes stamp
+ * theirs: every 512-byte sector, with the block's next generation in the
+ * test file's map. The map is the one the sequential and random phases
+ * keep: a block stamped here is checked by their verifying reads, and a
+ * block they stamped by diskbench_custom_verify_check(). The first stamp
+ * of a block size the map does not have starts a new map (a new run tag)
+ * of the test file's blocks of @p len bytes. Called inside op, its time is
+ * the operation's: call diskbench_custom_time_from_here() after it to
+ * leave it out. The result's `verify`, `verify_blocks` and `verify_bytes`
+ * say what the phase stamped and checked.
+ *
+ * @param[in]     ctx    the phase's context
+ * @param[in,out] buf    the block: @p len bytes, its first 32 of every 512
+ *                       overwritten by the stamp
+ * @param[in]     len    the block's bytes: a multiple of 512
+ * @param[in]     offset where it will be written: a multiple of @p len,
+ *                       inside the test file
+ * @return 0; -EINVAL for a phase of a group (diskbench_run_add_group()),
+ *         a NULL argument, @p len not a multiple of 512,
+ *         @p offset not a multiple of @p len or past the map's blocks;
+ *         -ENOMEM
+ * @since 1.10
+ */
+DISKBENCH_API int diskbench_custom_verify_stamp(struct diskbench_custom_ctx *ctx,
+						void *buf, uint64_t len,
+						uint64_t offset);
+
+/**
+ * Verify in a custom phase: checks @p buf, the @p len bytes read at
+ * @p offset of the test file, against its stamps and the map, as
+ * DISKBENCH_SEQ_VERIFY's reads check theirs. A wrong block returns
+ * -EBADMSG with the last error saying what was found there ("block at
+ * offset N: zeros (never written?), expected generation 1", "... holds the
+ * block of offset M (misdirected write)", "... generation 1, expected 3
+ * (stale)", "... torn: ...", "... bad checksum ..."); an op that returns it
+ * fails the phase, whose error and `verify_error` key then name the block
+ * (the first wrong one, if the phase went on). Its time is the
+ * operation's, as the stamp's.
+ *
+ * @param[in] ctx    the phase's context
+ * @param[in] buf    the block read: @p len bytes
+ * @param[in] len    a multiple of 512: the block size of the map
+ * @param[in] offset where it was read: a multiple of @p len
+ * @return 0; -EBADMSG for a wrong block; -EINVAL for a phase of a group
+ *         (diskbench_run_add_group()), a NULL argument,
+ *         @p len not a multiple of 512 or not the map's block size,
+ *         @p offset not a multiple of @p len or past the map's blocks, no
+ *         map (nothing stamped since the test file was made) or a block
+ *         never stamped
+ * @since 1.10
+ */
+DISKBENCH_API int diskbench_custom_verify_check(struct diskbench_custom_ctx *ctx,
+						const void *buf, uint64_t len,
+						uint64_t offset);
 
 /**
  * Flushes a file's data, and only the metadata needed to read it back, to

@@ -722,7 +722,11 @@ DISKBENCH_API void diskbench_group_opts_init(struct diskbench_group_opts *opts,
  * the same phase twice; bonnie++'s big-file and small-file phases (they
  * need the test file made, removed and read in bonnie++'s order); a
  * decider past the end, or set with DISKBENCH_GROUP_ALL; unknown flags;
- * a name of another group of the run, or not a phase's kind of name.
+ * a name of another group of the run, or not a phase's kind of name; a
+ * phase with DISKBENCH_SEQ_VERIFY or DISKBENCH_RANDOM_VERIFY beside one
+ * that writes the test file (a sequential write or read/write mix, a
+ * random phase with writes, a custom phase), as verify's map of the test
+ * file is one (docs/phases.md, "Verify").
  *
  * @param[in] run    the run
  * @param[in] phases the n phases; on success the run owns them all, on

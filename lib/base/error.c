@@ -66,6 +66,7 @@ DISKBENCH_API const char *diskbench_strerror(int err)
 #endif
 	case EOVERFLOW: return "Value too large for defined data type";
 	case EILSEQ: return "Invalid or incomplete multibyte or wide character";
+	case EBADMSG: return "Bad message";
 	case ENOTSUP: return "Operation not supported";
 #if defined(EOPNOTSUPP) && EOPNOTSUPP != ENOTSUP
 	case EOPNOTSUPP: return "Operation not supported on socket";

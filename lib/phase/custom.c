@@ -33,8 +33,13 @@ struct custom_phase {
 	void *user_data;
 	/* What failed, kept until the next run of it (the run copies them
 	 * into the result after the phase). */
-	char err_op[160];
+	char err_op[256];
 	char *err_path;
+	/* Verify through diskbench_custom_verify_stamp() and _check(), this
+	 * run of it: what was done, and the first wrong block's line. */
+	bool v_stamped, v_checked;
+	uint64_t v_blocks, v_bytes;
+	char v_err[200];
 	/* Its own configuration (diskbench_custom_set_config()): key,
 	 * value, key, value..., made anew at each run of it and set in its
 	 * result after the library's keys. */
@@ -298,6 +303,123 @@ DISKBENCH_API int diskbench_custom_fsync(struct diskbench_custom_ctx *ctx,
 	DISKBENCH__API_RETURN(diskbench_custom_fsync__impl(ctx, handle), NULL);
 }
 
+/*
+ * Verify's helpers: the block at offset of the test file, len bytes, in
+ * the target's map of it (lib/core/verify.c).
+ */
+static int verify_block(struct diskbench_custom_ctx *ctx, uint64_t len,
+			uint64_t offset, bool stamp)
+{
+	struct diskbench_target *t = ctx->ctx->target;
+	struct diskbench__vmap *m = t->vmap;
+
+	if (ctx->ctx->in_group)
+		return diskbench__error_fail(-EINVAL, "a custom phase of a "
+			"group does not stamp or check verify's blocks (the "
+			"test file's map is not shared by the phases of a "
+			"group)");
+	if (!len || len % DISKBENCH__VERIFY_SECTOR)
+		return diskbench__error_fail(-EINVAL, "len %" PRIu64 " is not a "
+			"multiple of %u (verify stamps every %u-byte sector)",
+			len, DISKBENCH__VERIFY_SECTOR, DISKBENCH__VERIFY_SECTOR);
+	if (offset % len)
+		return diskbench__error_fail(-EINVAL, "offset %" PRIu64 " is not a "
+			"multiple of len %" PRIu64 " (blocks are whole)", offset, len);
+	if (stamp && (!m || m->block != len)) {
+		/* The test file's blocks of this size, stamped from here. */
+		uint64_t size = t->test_size > t->file_bytes ? t->test_size
+							      : t->file_bytes;
+		int err;
+
+		diskbench__vmap_free(t->vmap);
+		t->vmap = NULL;
+		err = diskbench__vmap_new(&t->vmap,
+					  (uint64_t)ctx->ctx->run_seed << 32 | ++t->vmaps,
+					  len, (size + len - 1) / len);
+		if (err)
+			return diskbench__error_fail(err, "allocate verify's map of "
+				"%" PRIu64 " blocks", (size + len - 1) / len);
+		m = t->vmap;
+	}
+	if (!m)
+		return diskbench__error_fail(-EINVAL, "nothing of the test file "
+			"was stamped in this run since it was made");
+	if (m->block != len)
+		return diskbench__error_fail(-EINVAL, "the test file was stamped "
+			"in %" PRIu64 "-byte blocks, not %" PRIu64, m->block, len);
+	if (offset / len >= m->blocks)
+		return diskbench__error_fail(-EINVAL, "offset %" PRIu64 " is past "
+			"the %" PRIu64 " blocks of the test file's map", offset,
+			m->blocks);
+	if (!stamp && !atomic_load(&m->gen[offset / len]))
+		return diskbench__error_fail(-EINVAL, "the block at offset %"
+			PRIu64 " was never stamped", offset);
+	return 0;
+}
+
+static int diskbench_custom_verify_stamp__impl(struct diskbench_custom_ctx *ctx,
+					       void *buf, uint64_t len,
+					       uint64_t offset)
+{
+	int err;
+
+	DISKBENCH__CHECK_ARG(ctx);
+	DISKBENCH__CHECK_ARG(buf);
+	err = verify_block(ctx, len, offset, true);
+	if (err)
+		return err;
+	diskbench__verify_stamp(ctx->ctx->target->vmap, buf, offset, len);
+	ctx->p->v_stamped = true;
+	ctx->p->v_blocks++;
+	ctx->p->v_bytes += len;
+	return 0;
+}
+
+DISKBENCH_API int diskbench_custom_verify_stamp(struct diskbench_custom_ctx *ctx,
+						void *buf, uint64_t len,
+						uint64_t offset)
+{
+	DISKBENCH__API_RETURN(diskbench_custom_verify_stamp__impl(ctx, buf, len,
+								  offset),
+			      NULL);
+}
+
+static int diskbench_custom_verify_check__impl(struct diskbench_custom_ctx *ctx,
+					       const void *buf, uint64_t len,
+					       uint64_t offset)
+{
+	struct custom_phase *p;
+	char msg[sizeof(p->v_err)];
+	int err;
+
+	DISKBENCH__CHECK_ARG(ctx);
+	DISKBENCH__CHECK_ARG(buf);
+	err = verify_block(ctx, len, offset, false);
+	if (err)
+		return err;
+	p = ctx->p;
+	p->v_checked = true;
+	err = diskbench__verify_check(ctx->ctx->target->vmap, buf, offset, len,
+				      msg, sizeof(msg));
+	if (err) {
+		if (!p->v_err[0])
+			snprintf(p->v_err, sizeof(p->v_err), "%s", msg);
+		return diskbench__error_fail(err, "%s", msg);
+	}
+	p->v_blocks++;
+	p->v_bytes += len;
+	return 0;
+}
+
+DISKBENCH_API int diskbench_custom_verify_check(struct diskbench_custom_ctx *ctx,
+						const void *buf, uint64_t len,
+						uint64_t offset)
+{
+	DISKBENCH__API_RETURN(diskbench_custom_verify_check__impl(ctx, buf, len,
+								  offset),
+			      NULL);
+}
+
 static int diskbench_custom_fdatasync__impl(struct diskbench_custom_ctx *ctx,
 					    int64_t handle)
 {
@@ -379,6 +501,9 @@ static int run_custom(struct diskbench_phase *phase, struct diskbench__ctx *ctx)
 	c->ctx = ctx;
 	c->p = p;
 	cfg_clear(p); /* this run's keys only */
+	p->v_stamped = p->v_checked = false;
+	p->v_blocks = p->v_bytes = 0;
+	p->v_err[0] = '\0';
 
 	if (cops->setup || ops->setup) {
 		err = cops->setup ? cops->setup(c, p->user_data)
@@ -430,8 +555,13 @@ static int run_custom(struct diskbench_phase *phase, struct diskbench__ctx *ctx)
 		if (r < 0) {
 			/* The phase's name is the result's: the operation is
 			 * named by its number. */
-			snprintf(p->err_op, sizeof(p->err_op),
-				 "operation %" PRIu64, i);
+			if (r == -EBADMSG && p->v_err[0])
+				snprintf(p->err_op, sizeof(p->err_op),
+					 "operation %" PRIu64 ", verify: %s", i,
+					 p->v_err);
+			else
+				snprintf(p->err_op, sizeof(p->err_op),
+					 "operation %" PRIu64, i);
 			err = diskbench__ctx_fail(ctx, r, p->err_op, NULL,
 						  UINT64_MAX);
 			break;
@@ -590,11 +720,31 @@ static void describe_custom(const struct diskbench_phase *p,
 	const struct custom_phase *cp = p->own;
 
 	(void)ctx;
+	/* Before the phase's own keys, which may say it otherwise
+	 * (diskbench-mpi's shared-file verify sets verify itself). */
+	if (cp->v_stamped || cp->v_checked) {
+		diskbench__cfg_str(c, "verify", cp->v_stamped && cp->v_checked
+			? "blocks stamped and checked by the phase (512-byte sectors: offset, run tag, generation, CRC-32C)"
+			: cp->v_stamped
+			? "blocks stamped by the phase (512-byte sectors: offset, run tag, generation, CRC-32C)"
+			: "blocks checked by the phase against their stamps");
+		diskbench__cfg_u64(c, "verify_blocks", cp->v_blocks);
+		diskbench__cfg_u64(c, "verify_bytes", cp->v_bytes);
+		if (cp->v_err[0])
+			diskbench__cfg_str(c, "verify_error", cp->v_err);
+	}
 	for (size_t i = 0; i < cp->ncfg; i++)
 		diskbench__cfg_str(c, cp->cfg[2 * i], cp->cfg[2 * i + 1]);
 }
 
+static unsigned test_file_use_custom(const struct diskbench_phase *p)
+{
+	(void)p;
+	return DISKBENCH__USE_WRITES;   /* it may: its op says */
+}
+
 static const struct diskbench__phase_class custom_class = {
+	.test_file_use = test_file_use_custom,
 	.free_own = free_custom,
 	.run = run_custom,
 	.describe = describe_custom,

@@ -93,6 +93,8 @@ struct diskbench__ctx {
 	/* The phase of a group (run/group.c) ended because the group
 	 * stopped (its deciding phase ended): its ended_by is "group". */
 	bool group_stopped;
+	/* The phase runs in a group (run/group.c). */
+	bool in_group;
 };
 
 /* The values of the flag ctx->cancel points to: 0 go on;
@@ -188,7 +190,15 @@ struct diskbench__phase_class {
 	 * kind writes nothing a sync method applies to. */
 	int (*set_sync)(struct diskbench_phase *p,
 			const struct diskbench__syncm *m, char *why, size_t len);
+	/* How the phase uses the target's test file, for a group's check
+	 * (run/group.c): DISKBENCH__USE_* bits. NULL: neither. */
+	unsigned (*test_file_use)(const struct diskbench_phase *p);
 };
+
+/* It may write the test file (a custom phase: it may). */
+#define DISKBENCH__USE_WRITES 0x1u
+/* It stamps or checks verify's blocks (the target's map, core/verify.c). */
+#define DISKBENCH__USE_VERIFY 0x2u
 
 struct diskbench_phase {
 	const struct diskbench__phase_class *cls;

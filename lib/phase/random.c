@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +23,8 @@
 
 #define RANDOM_FLAGS (DISKBENCH_RANDOM_DIRECT | DISKBENCH_RANDOM_URING_FILES | \
 		      DISKBENCH_RANDOM_URING_BUFFERS | \
-		      DISKBENCH_RANDOM_URING_SQPOLL | DISKBENCH_RANDOM_URING_IOPOLL)
+		      DISKBENCH_RANDOM_URING_SQPOLL | DISKBENCH_RANDOM_URING_IOPOLL | \
+		      DISKBENCH_RANDOM_VERIFY)
 
 struct rnd {
 	struct diskbench_target *t;
@@ -44,6 +46,11 @@ struct rnd {
 	uint32_t run_seed, phase_index;
 	const struct diskbench__syncm *sync;
 	struct diskbench__sync_figs *figs;  /* per thread */
+	/* verify: the test file's map; claim each request's block (with
+	 * writes); the blocks and bytes stamped or checked, summed */
+	struct diskbench__vmap *vmap;
+	bool claim;
+	atomic_uint_least64_t verified, verified_bytes;
 };
 
 struct rnd_stream {
@@ -57,6 +64,7 @@ struct rnd_stream {
 	const struct diskbench__mix *mix;
 	uint64_t file_bytes;
 	uint64_t unit;        /* the offsets' (st.block: the buffers') */
+	bool claim;
 };
 
 static bool rnd_next(struct diskbench__stream *st, uint64_t *off,
@@ -68,15 +76,49 @@ static bool rnd_next(struct diskbench__stream *st, uint64_t *off,
 	if (!s->left)
 		return false;
 	s->left--;
-	/* 62 random bits: uniform enough over any file's block count. */
-	r = (uint64_t)diskbench__rand_next(&s->g) << 31 |
-	    diskbench__rand_next(&s->g);
-	*off = (r % s->blocks) * st->block;
-	*len = st->block;
-	*write = s->write_percent &&
-		 diskbench__rand_next(&s->g) % 100 < s->write_percent;
+	for (;;) {
+		/* 62 random bits: uniform enough over any file's block
+		 * count. */
+		r = (uint64_t)diskbench__rand_next(&s->g) << 31 |
+		    diskbench__rand_next(&s->g);
+		*off = (r % s->blocks) * st->block;
+		*len = st->block;
+		*write = s->write_percent &&
+			 diskbench__rand_next(&s->g) % 100 < s->write_percent;
+		/* Verify with writes: never two requests of one block in
+		 * flight (whichever landed last could not be told); a
+		 * block in use is drawn again. */
+		if (DISKBENCH_LIKELY(!s->claim) ||
+		    diskbench__vmap_claim(st->vmap, r % s->blocks))
+			break;
+	}
 	s->wrote |= *write;
 	return true;
+}
+
+/*
+ * Verify with writes, offsets drawn from a distribution (no mix: verify
+ * refuses one, so every request is one block of unit bytes): never two
+ * requests of one block in flight. A block in use is drawn again, at most
+ * CLAIM_REDRAWS times (a narrow distribution may hold few blocks), then the
+ * next free block after it is taken: there are at least twice as many
+ * blocks as requests in flight.
+ */
+#define CLAIM_REDRAWS 16
+
+static uint64_t claim_shaped(struct rnd_stream *s, uint64_t o)
+{
+	struct diskbench__vmap *m = s->st.vmap;
+	uint64_t b = o / s->unit;
+
+	for (unsigned i = 0; i < CLAIM_REDRAWS; i++) {
+		if (diskbench__vmap_claim(m, b))
+			return b * s->unit;
+		b = diskbench__dist_draw(s->dist, &s->g);
+	}
+	while (!diskbench__vmap_claim(m, b))
+		b = b + 1 < s->blocks ? b + 1 : 0;
+	return b * s->unit;
 }
 
 /*
@@ -97,10 +139,12 @@ static bool rnd_next_shaped(struct diskbench__stream *st, uint64_t *off,
 	l = s->mix ? diskbench__mix_draw(s->mix, &s->g) : s->unit;
 	if (o + l > s->file_bytes)
 		o = (s->file_bytes - l) / s->unit * s->unit;
-	*off = o;
-	*len = l;
 	*write = s->write_percent &&
 		 diskbench__rand_next(&s->g) % 100 < s->write_percent;
+	if (DISKBENCH_UNLIKELY(s->claim))
+		o = claim_shaped(s, o);
+	*off = o;
+	*len = l;
 	s->wrote |= *write;
 	return true;
 }
@@ -141,6 +185,11 @@ static int random_worker(struct diskbench__worker *w)
 	s.left = R->ops[w->index];
 	s.blocks = R->blocks;
 	s.write_percent = R->write_percent;
+	s.st.vmap = R->vmap;
+	if (R->vmap && R->write_percent)
+		diskbench__verify_fill(bufs, R->block * R->depth,
+				       (uint32_t)R->vmap->tag ^ R->seeds[w->index]);
+	s.st.claimed = s.claim = R->claim;
 	err = diskbench__target_reopen(R->t, flags, &s.st.h, &op);
 	if (err) {
 		free(bufs);
@@ -174,6 +223,8 @@ static int random_worker(struct diskbench__worker *w)
 	if (ctx->rec->begun)
 		diskbench_recorder_end(ctx->rec, diskbench__engine_now(e));
 	free(bufs);
+	atomic_fetch_add(&R->verified, s.st.verified);
+	atomic_fetch_add(&R->verified_bytes, s.st.verified_bytes);
 	return err;
 }
 
@@ -191,6 +242,9 @@ struct random_phase {
 	uint32_t uring;       /* io_uring options, DISKBENCH__URING_* */
 	struct diskbench__syncm sync;  /* the sync method; DEFAULT: fsync */
 	struct diskbench__sync_figs figs;  /* the last run's syncs */
+	bool verify;          /* DISKBENCH_RANDOM_VERIFY */
+	/* the last run's verify: blocks and bytes stamped or checked */
+	uint64_t verified, verified_bytes;
 	/* resolved against the target */
 	uint64_t block;       /* bytes per request (the mix's smallest) and
 				 offset alignment */
@@ -212,6 +266,48 @@ static void resolve_random(struct diskbench_phase *p,
 		  : rp->o.block_bytes ? rp->o.block_bytes : t->block_bytes;
 	rp->blocks = rp->block ? t->file_bytes / rp->block : 0;
 	rp->ops_limit = rp->o.ops ? rp->o.ops : rp->blocks;
+}
+
+/*
+ * Verify, before the workers start (untimed). Reads only: the map of a
+ * stamped write over every block. Writes only: the map of the file if it
+ * has one of this block size, else a new one (blocks not written yet are
+ * unstamped, and a read that checks them is refused). A mix: reads check
+ * what the phase's writes and the ones before stamped, so every block
+ * must have been stamped before. With writes, each request claims its
+ * block, so there must be blocks to spare: twice the requests in flight.
+ */
+static int verify_prepare(struct diskbench__ctx *ctx, struct random_phase *rp,
+			  struct rnd *R)
+{
+	struct diskbench_target *t = ctx->target;
+	const uint32_t wp = rp->o.write_percent;
+	const uint64_t inflight = (uint64_t)rp->threads * rp->depth;
+	int err;
+
+	if (wp && R->blocks < 2 * inflight)
+		return diskbench__ctx_failf(ctx, -EINVAL, NULL, UINT64_MAX,
+			"verify with writes keeps one request per block in "
+			"flight: the file's %" PRIu64 " blocks must be at least "
+			"twice threads x queue_depth, %" PRIu64 ", for",
+			R->blocks, 2 * inflight);
+	if (wp == 100 && t->vmap && t->vmap->block == R->block &&
+	    t->vmap->blocks >= R->blocks) {
+		/* Writes go on from the generations stamped before. */
+		R->vmap = t->vmap;
+		err = 0;
+	} else {
+		/* Writes only: a new map; reads: the stamped write's. */
+		err = diskbench__verify_prepare(ctx, wp == 100, R->block,
+						R->blocks * R->block, NULL, 0,
+						&R->vmap);
+	}
+	R->claim = wp != 0;
+	/* Claims a phase left (a request drawn and never made) are not
+	 * this one's. */
+	if (!err && R->claim)
+		memset((void *)R->vmap->busy, 0, R->vmap->blocks);
+	return err;
 }
 
 static int run_random(struct diskbench_phase *p, struct diskbench__ctx *ctx)
@@ -308,9 +404,28 @@ static int run_random(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 	}
 	ctx->cache_drop = diskbench__target_drop_cache(t);
 	R.path = t->test_path;
+	rp->verified = rp->verified_bytes = 0;
+	if (rp->verify) {
+		err = verify_prepare(ctx, rp, &R);
+		if (err)
+			goto out;
+	} else if (o->write_percent) {
+		/* Unstamped writes: the stamps are no longer the file's. */
+		diskbench__vmap_free(t->vmap);
+		t->vmap = NULL;
+	}
 	err = diskbench__run_workers(ctx, threads, random_worker, &R, 0);
 	for (unsigned i = 0; i < threads; i++)
 		diskbench__sync_figs_add(&rp->figs, &R.figs[i]);
+	if (rp->verify) {
+		rp->verified = atomic_load(&R.verified);
+		rp->verified_bytes = atomic_load(&R.verified_bytes);
+		/* What a failed stamped write left is not known. */
+		if (err && o->write_percent) {
+			diskbench__vmap_free(t->vmap);
+			t->vmap = NULL;
+		}
+	}
 out:
 	free(R.figs);
 	free(R.ops);
@@ -359,6 +474,9 @@ static void describe_random(const struct diskbench_phase *p,
 				ctx->planned_ops != UINT64_MAX &&
 				diskbench_result_ops(c->res) >= ctx->planned_ops,
 				"ops_limit"));
+	if (rp->verify)
+		diskbench__verify_describe(c, ctx, o->write_percent == 100,
+					   rp->verified, rp->verified_bytes);
 }
 
 static int check_random(const struct diskbench_phase *p,
@@ -387,7 +505,16 @@ static int set_sync_random(struct diskbench_phase *p,
 	return 0;
 }
 
+static unsigned test_file_use_random(const struct diskbench_phase *p)
+{
+	const struct random_phase *rp = random_of(p);
+
+	return (rp->o.write_percent ? DISKBENCH__USE_WRITES : 0) |
+	       (rp->verify ? DISKBENCH__USE_VERIFY : 0);
+}
+
 static const struct diskbench__phase_class random_class = {
+	.test_file_use = test_file_use_random,
 	.check = check_random,
 	.set_sync = set_sync_random,
 	.resolve = resolve_random,
@@ -432,6 +559,10 @@ static int diskbench_phase_random_new__impl(struct diskbench_phase **out,
 			"flags 0x%x: DISKBENCH_RANDOM_URING_IOPOLL without "
 			"DISKBENCH_RANDOM_DIRECT (io_uring polls O_DIRECT "
 			"requests only)", o.flags);
+	if ((o.flags & DISKBENCH_RANDOM_VERIFY) && o.block_mix_count)
+		return diskbench__error_fail(-EINVAL,
+			"DISKBENCH_RANDOM_VERIFY with a block_mix of %" PRIu32
+			" sizes: verify stamps blocks of one size", o.block_mix_count);
 	if (o.block_mix_count && o.block_bytes)
 		return diskbench__error_fail(-EINVAL,
 			"block_bytes %" PRIu64 " with a block_mix: one or the "
@@ -456,6 +587,7 @@ static int diskbench_phase_random_new__impl(struct diskbench_phase **out,
 		rp->threads = o.threads ? o.threads : 1;
 		rp->direct = o.flags & DISKBENCH_RANDOM_DIRECT;
 		rp->uring = diskbench__uring_of(o.flags);
+		rp->verify = o.flags & DISKBENCH_RANDOM_VERIFY;
 	}
 	return diskbench__phase_make(out,
 				     diskbench_phase_kind_name(DISKBENCH_PHASE_RANDOM_IO),

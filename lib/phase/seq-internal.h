@@ -6,6 +6,7 @@
 
 #include "phase/phase-internal.h"
 #include "phase/workers-internal.h"
+#include "core/verify-internal.h"
 #include "engine/engine-internal.h"
 #include "phase/shape-internal.h"
 
@@ -28,6 +29,15 @@ struct diskbench__stream {
 	 * that what the stream says it covered was done; NULL: nothing to
 	 * undo. */
 	void (*put_back)(struct diskbench__stream *s, uint64_t off, uint64_t len);
+	/* Verify (DISKBENCH_SEQ_VERIFY, DISKBENCH_RANDOM_VERIFY): each write
+	 * stamped before its clock starts, each read checked after its clock
+	 * stopped; NULL: neither, and nothing of it is paid. `claimed`: next()
+	 * claimed the request's block (random, with writes), released when it
+	 * is done. `verified` and `verified_bytes` count the blocks stamped or
+	 * checked. */
+	struct diskbench__vmap *vmap;
+	bool claimed;
+	uint64_t verified, verified_bytes;
 	/* A shaped stream's think and idle times (phase/shape-internal.h);
 	 * NULL: unshaped. The runners choose their loop by it, once. */
 	struct diskbench__shaper *shape;
@@ -45,6 +55,20 @@ int diskbench__stream_sync(struct diskbench__stream *s, void *buf);
 int diskbench__stream_queued(struct diskbench__stream *s, char *bufs,
 			     uint32_t depth);
 
+/* Verify at the start of a phase (untimed): a write (extent: the bytes it
+ * covers) gets a new map of the test file's blocks on the target, and its
+ * buffers the generator's bytes; a read gets the target's, which must be
+ * of the same block size and have stamped every block it covers. 0, or
+ * the error, failed on ctx. */
+int diskbench__verify_prepare(struct diskbench__ctx *ctx, bool write,
+			      uint64_t block, uint64_t extent, char *bufs,
+			      uint64_t buf_bytes, struct diskbench__vmap **out);
+
+/* The configuration keys of a verifying phase: `verify`, `verify_blocks`,
+ * `verify_bytes`, and `verify_error` after a failed check. */
+void diskbench__verify_describe(struct diskbench__cfg *c,
+				const struct diskbench__ctx *ctx, bool write,
+				uint64_t blocks, uint64_t bytes);
 /* A phase's io_uring options (DISKBENCH__URING_*) from its flags: the
  * DISKBENCH_SEQ_URING_* and DISKBENCH_RANDOM_URING_* bits, which are the
  * same. */

@@ -19,7 +19,7 @@
 #define SEQ_URING_FLAGS (DISKBENCH_SEQ_URING_FILES | DISKBENCH_SEQ_URING_BUFFERS | \
 			 DISKBENCH_SEQ_URING_SQPOLL | DISKBENCH_SEQ_URING_IOPOLL)
 #define SEQ_FLAGS (DISKBENCH_SEQ_WRITE | DISKBENCH_SEQ_DIRECT | \
-		   DISKBENCH_SEQ_NO_FSYNC | SEQ_URING_FLAGS)
+		   DISKBENCH_SEQ_NO_FSYNC | SEQ_URING_FLAGS | DISKBENCH_SEQ_VERIFY)
 
 struct seq {
 	struct diskbench__stream st;
@@ -87,6 +87,38 @@ static void seq_put_back(struct diskbench__stream *st, uint64_t off,
 
 	if (off + len == s->next_off)
 		s->next_off = off;
+}
+
+/*
+ * Verify: a request done. A write's block is released (random writers);
+ * a read's block is checked (-EBADMSG names what was found). Either is
+ * counted.
+ */
+static int verify_done(struct diskbench__stream *s, const void *buf,
+		       uint64_t off, uint64_t len, bool write)
+{
+	if (s->claimed)
+		diskbench__vmap_release(s->vmap, off / s->vmap->block);
+	if (!write) {
+		char msg[200];
+		int r = diskbench__verify_check(s->vmap, buf, off, len, msg,
+						sizeof(msg));
+
+		if (r)
+			return diskbench__ctx_failf(s->ctx, r, s->path, UINT64_MAX,
+						    "verify: %s, in", msg);
+	}
+	s->verified++;
+	s->verified_bytes += len;
+	return 0;
+}
+
+/* A request taken from the stream and never made: its block (if claimed)
+ * is free again. */
+static inline void verify_unclaim(struct diskbench__stream *s, uint64_t off)
+{
+	if (DISKBENCH_UNLIKELY(s->claimed))
+		diskbench__vmap_release(s->vmap, off / s->vmap->block);
 }
 
 /*
@@ -174,6 +206,7 @@ static ALWAYS_INLINE int stream_sync(struct diskbench__stream *s, void *buf,
 			if (r) {
 				if (s->put_back)
 					s->put_back(s, off, len);
+				verify_unclaim(s, off);
 				break;
 			}
 			if (waited)
@@ -189,10 +222,20 @@ static ALWAYS_INLINE int stream_sync(struct diskbench__stream *s, void *buf,
 			r = diskbench__ctx_pace_wait(ctx, pc->next_ns, &now);
 			if (r < 0)
 				err = r;
-			if (r)
+			if (r) {
+				verify_unclaim(s, off);
 				break;
+			}
 			intended = diskbench__pace_take(pc, now);
 			diskbench_recorder_mark(ctx->rec, now);
+		}
+		if (DISKBENCH_UNLIKELY(s->vmap) && write) {
+			/* The stamp (the block's next generation in the map)
+			 * once the request is sure to be made, before its
+			 * clock starts. */
+			diskbench__verify_stamp(s->vmap, buf, off, len);
+			diskbench_recorder_mark(ctx->rec,
+				diskbench__recorder_clock(ctx->rec));
 		}
 		/* One call moves the whole block almost always; the helpers
 		 * finish short transfers and name errors. */
@@ -231,6 +274,16 @@ static ALWAYS_INLINE int stream_sync(struct diskbench__stream *s, void *buf,
 			err = synced_record(s, pc, intended, off, len, write, &end);
 			if (err)
 				break;
+			if (DISKBENCH_UNLIKELY(s->vmap)) {
+				/* Checked after the write's sync, outside
+				 * both; the next clock starts after it. */
+				err = verify_done(s, buf, off, len, write);
+				if (err)
+					break;
+				end = diskbench__recorder_clock(ctx->rec);
+				if (!pc)
+					diskbench_recorder_mark(ctx->rec, end);
+			}
 			if (shaped)
 				diskbench__shaper_done(s->shape, end);
 			r = diskbench__stream_after_op(s, end);
@@ -244,10 +297,25 @@ static ALWAYS_INLINE int stream_sync(struct diskbench__stream *s, void *buf,
 			if (DISKBENCH_UNLIKELY(rerr))
 				diskbench__recorder_timeline_failed(ctx->rec, rerr);
 			diskbench__pace_done(pc, intended, end, len, off);
+			if (DISKBENCH_UNLIKELY(s->vmap)) {
+				err = verify_done(s, buf, off, len, write);
+				if (err)
+					break;
+			}
 			r = diskbench__stream_after_op(s, end);
 		} else {
 			uint64_t end = diskbench__recorder_op_at(ctx->rec, len, off);
 
+			if (DISKBENCH_UNLIKELY(s->vmap)) {
+				/* The check after the request's clock stopped,
+				 * and the next one's clock (and think time)
+				 * starts after it. */
+				err = verify_done(s, buf, off, len, write);
+				if (err)
+					break;
+				end = diskbench__recorder_clock(ctx->rec);
+				diskbench_recorder_mark(ctx->rec, end);
+			}
 			if (shaped)
 				diskbench__shaper_done(s->shape, end);
 			r = diskbench__stream_after_op(s, end);
@@ -415,8 +483,13 @@ static ALWAYS_INLINE int stream_queued(struct diskbench__stream *s, char *bufs,
 			off = h_off, len = h_len, write = h_write;
 			if (pc)
 				intended[io - ios] = diskbench__pace_take(pc, now);
-			nfree--;
 			io->buf = bufs + (uint64_t)(io - ios) * s->block;
+			if (DISKBENCH_UNLIKELY(s->vmap) && write) {
+				/* The stamp before the request's clock starts. */
+				diskbench__verify_stamp(s->vmap, io->buf, off, len);
+				now = diskbench__engine_now(e);
+			}
+			nfree--;
 			io->op = write ? DISKBENCH_IO_WRITE : DISKBENCH_IO_READ;
 			io->offset = off;
 			io->len = len;
@@ -592,6 +665,16 @@ static ALWAYS_INLINE int stream_queued(struct diskbench__stream *s, char *bufs,
 				diskbench__pace_done(pc, intended[io - ios], now,
 						     whole,
 						     io->offset + io->len - whole);
+			if (DISKBENCH_UNLIKELY(s->vmap) && !err) {
+				/* Checked after its clock stopped (those
+				 * still in flight wait on the device). */
+				int r = verify_done(s,
+					(char *)io->buf + io->len - whole,
+					io->offset + io->len - whole, whole, wr);
+
+				if (r)
+					err = r;
+			}
 			freelist[nfree++] = io;
 		}
 		if (!stop && !err) {
@@ -712,6 +795,7 @@ struct seq_phase {
 	bool write;
 	bool direct;
 	bool fsync;           /* a write's closing fsync, timed */
+	bool verify;          /* DISKBENCH_SEQ_VERIFY */
 	struct diskbench__mix mix;   /* n 0: none */
 	uint32_t uring;       /* io_uring options, DISKBENCH__URING_* */
 	struct diskbench__syncm sync;  /* the sync method; DEFAULT: fsync */
@@ -720,6 +804,8 @@ struct seq_phase {
 	uint64_t block;       /* bytes per request */
 	uint64_t total;       /* bytes to move, or the extent to go round */
 	bool wrap;            /* time-based: round the extent until the time */
+	/* the last run's verify: blocks stamped or checked */
+	uint64_t verified, verified_bytes;
 };
 
 static struct seq_phase *seq_of(const struct diskbench_phase *p)
@@ -740,6 +826,66 @@ static void resolve_seq(struct diskbench_phase *p,
 	 * the end (fio's time_based); with a count it stops there. The run's
 	 * stop_time_ns stays a cap, as for every phase. */
 	sp->wrap = !sp->o.total_bytes && sp->o.time_limit_ns;
+}
+
+/*
+ * Verify, at the start of a run, on the open test file (untimed): a
+ * write stamps into a new map of the file's blocks; a read needs the map
+ * of a stamped write of the same block size over every block it reads.
+ * The buffers' bytes after each stamp are the generator's (data as
+ * incompressible as fio's).
+ */
+int diskbench__verify_prepare(struct diskbench__ctx *ctx, bool write,
+			      uint64_t block, uint64_t extent, char *bufs,
+			      uint64_t buf_bytes, struct diskbench__vmap **out)
+{
+	struct diskbench_target *t = ctx->target;
+	const uint64_t blocks = (extent + block - 1) / block;
+	uint64_t at;
+
+	*out = NULL;
+	if (!block || block % DISKBENCH__VERIFY_SECTOR ||
+	    extent % DISKBENCH__VERIFY_SECTOR)
+		return diskbench__ctx_failf(ctx, -EINVAL, NULL, UINT64_MAX,
+			"verify stamps every %u-byte sector: block_bytes %" PRIu64
+			" and the bytes moved, %" PRIu64 ", must be multiples of "
+			"%u, for", DISKBENCH__VERIFY_SECTOR, block, extent,
+			DISKBENCH__VERIFY_SECTOR);
+	if (write) {
+		int err;
+
+		diskbench__vmap_free(t->vmap);
+		t->vmap = NULL;
+		err = diskbench__vmap_new(&t->vmap,
+					  (uint64_t)ctx->run_seed << 32 | ++t->vmaps,
+					  block, blocks);
+		if (err)
+			return diskbench__ctx_failf(ctx, err, NULL, UINT64_MAX,
+				"allocate verify's map of %" PRIu64 " blocks "
+				"(5 bytes each) for", blocks);
+		if (bufs)
+			diskbench__verify_fill(bufs, buf_bytes,
+					       (uint32_t)t->vmap->tag);
+		*out = t->vmap;
+		return 0;
+	}
+	if (!t->vmap)
+		return diskbench__ctx_failf(ctx, -EINVAL, NULL, UINT64_MAX,
+			"verify checks what a stamped write wrote: no phase of "
+			"this run wrote the test file with DISKBENCH_SEQ_VERIFY "
+			"(or DISKBENCH_RANDOM_VERIFY) since it was made; for");
+	if (t->vmap->block != block)
+		return diskbench__ctx_failf(ctx, -EINVAL, NULL, UINT64_MAX,
+			"verify: the test file was stamped in %" PRIu64 "-byte "
+			"blocks, and block_bytes is %" PRIu64 ", for",
+			t->vmap->block, block);
+	at = diskbench__vmap_unstamped(t->vmap, blocks);
+	if (at != UINT64_MAX)
+		return diskbench__ctx_failf(ctx, -EINVAL, NULL, UINT64_MAX,
+			"verify: the block at offset %" PRIu64 " was never "
+			"written stamped, and this phase reads it, for", at);
+	*out = t->vmap;
+	return 0;
 }
 
 static int run_seq(struct diskbench_phase *p, struct diskbench__ctx *ctx)
@@ -817,6 +963,17 @@ static int run_seq(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 	s.st.path = t->test_path;
 	if (diskbench__syncm_every(&sp->sync))
 		s.st.sync = &sync;
+	sp->verified = sp->verified_bytes = 0;
+	if (sp->verify) {
+		err = diskbench__verify_prepare(ctx, s.write, s.st.block, s.total,
+						bufs, s.st.block * depth,
+						&s.st.vmap);
+		if (err) {
+			(void)diskbench__ctx_sync_close(ctx, s.st.h, false, s.st.path);
+			free(bufs);
+			return err;
+		}
+	}
 
 	err = diskbench__stream_uring_begin(&s.st, sp->uring, bufs,
 					    s.st.block * depth);
@@ -839,6 +996,15 @@ static int run_seq(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 	diskbench__stream_uring_end(&s.st, sp->uring);
 	eerr = diskbench_recorder_end(ctx->rec, diskbench__engine_now(ctx->engine));
 	free(bufs);
+	if (sp->verify) {
+		sp->verified = s.st.verified;
+		sp->verified_bytes = s.st.verified_bytes;
+		/* What a failed stamped write left is not known. */
+		if (s.write && (err || cerr)) {
+			diskbench__vmap_free(t->vmap);
+			t->vmap = NULL;
+		}
+	}
 	if (!err)
 		err = cerr;
 	if (!err && eerr)
@@ -878,6 +1044,31 @@ static void describe_seq(const struct diskbench_phase *p,
 				ctx->planned_ops != UINT64_MAX &&
 				diskbench_result_bytes(c->res) >= sp->total,
 				"total_bytes"));
+	if (sp->verify)
+		diskbench__verify_describe(c, ctx, sp->write, sp->verified,
+					   sp->verified_bytes);
+}
+
+void diskbench__verify_describe(struct diskbench__cfg *c,
+				const struct diskbench__ctx *ctx, bool write,
+				uint64_t blocks, uint64_t bytes)
+{
+	diskbench__cfg_str(c, "verify", write
+		? "each block stamped (512-byte sectors: offset, run tag, generation, CRC-32C)"
+		: "each block read checked against its stamps");
+	diskbench__cfg_u64(c, "verify_blocks", blocks);
+	diskbench__cfg_u64(c, "verify_bytes", bytes);
+	if (ctx->err == -EBADMSG && ctx->err_op &&
+	    !strncmp(ctx->err_op, "verify: ", 8)) {
+		/* The check's line, without the ", in" before the path. */
+		char line[sizeof(ctx->err_op_buf)];
+		size_t n = strlen(ctx->err_op + 8);
+
+		memcpy(line, ctx->err_op + 8, n + 1);
+		if (n >= 4 && !strcmp(line + n - 4, ", in"))
+			line[n - 4] = 0;
+		diskbench__cfg_str(c, "verify_error", line);
+	}
 }
 
 /* A byte count is what of the file the phase reads or writes. */
@@ -919,7 +1110,16 @@ static int set_sync_seq(struct diskbench_phase *p,
 	return 0;
 }
 
+static unsigned test_file_use_seq(const struct diskbench_phase *p)
+{
+	const struct seq_phase *sp = seq_of(p);
+
+	return (sp->write || sp->o.write_percent ? DISKBENCH__USE_WRITES : 0) |
+	       (sp->verify ? DISKBENCH__USE_VERIFY : 0);
+}
+
 static const struct diskbench__phase_class seq_class = {
+	.test_file_use = test_file_use_seq,
 	.check = check_seq,
 	.set_sync = set_sync_seq,
 	.resolve = resolve_seq,
@@ -965,6 +1165,15 @@ static int diskbench_phase_seq_new__impl(struct diskbench_phase **out,
 		return diskbench__error_fail(-EINVAL,
 			"write_percent %" PRIu32 " with DISKBENCH_SEQ_WRITE: a "
 			"read/write mix is a read phase's", o.write_percent);
+	if ((o.flags & DISKBENCH_SEQ_VERIFY) && o.write_percent)
+		return diskbench__error_fail(-EINVAL,
+			"DISKBENCH_SEQ_VERIFY with write_percent %" PRIu32 ": "
+			"verify does not take a sequential read/write mix",
+			o.write_percent);
+	if ((o.flags & DISKBENCH_SEQ_VERIFY) && o.block_mix_count)
+		return diskbench__error_fail(-EINVAL,
+			"DISKBENCH_SEQ_VERIFY with a block_mix of %" PRIu32
+			" sizes: verify stamps blocks of one size", o.block_mix_count);
 	if (o.block_mix_count && o.block_bytes)
 		return diskbench__error_fail(-EINVAL,
 			"block_bytes %" PRIu64 " with a block_mix: one or the "
@@ -983,6 +1192,7 @@ static int diskbench_phase_seq_new__impl(struct diskbench_phase **out,
 		sp->write = o.flags & DISKBENCH_SEQ_WRITE;
 		sp->direct = o.flags & DISKBENCH_SEQ_DIRECT;
 		sp->fsync = sp->write && !(o.flags & DISKBENCH_SEQ_NO_FSYNC);
+		sp->verify = o.flags & DISKBENCH_SEQ_VERIFY;
 	}
 	kind = o.flags & DISKBENCH_SEQ_WRITE ? DISKBENCH_PHASE_SEQ_WRITE
 					     : DISKBENCH_PHASE_SEQ_READ;

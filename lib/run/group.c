@@ -117,6 +117,33 @@ int diskbench__group_check(struct diskbench_phase *const *phases, size_t n,
 			return -EINVAL;
 		}
 	}
+	/* Verify's map is the target's, one per test file: a phase that
+	 * stamps or checks runs beside no phase that writes the test file
+	 * (its stamps or checks would race with the other's writes, and a
+	 * writer replaces or drops the map). */
+	for (size_t i = 0; i < n; i++) {
+		const struct diskbench_phase *p = phases[i];
+
+		if (!p->cls->test_file_use ||
+		    !(p->cls->test_file_use(p) & DISKBENCH__USE_VERIFY))
+			continue;
+		for (size_t j = 0; j < n; j++) {
+			const struct diskbench_phase *q = phases[j];
+
+			if (j == i || !q->cls->test_file_use ||
+			    !(q->cls->test_file_use(q) & DISKBENCH__USE_WRITES))
+				continue;
+			snprintf(msg, len, "phase \"%s\" (phases[%zu]) verifies "
+				 "(DISKBENCH_SEQ_VERIFY or DISKBENCH_RANDOM_VERIFY) "
+				 "and phase \"%s\" (phases[%zu]) %s the test file: "
+				 "verify in a group needs every other phase of it to "
+				 "leave the test file alone or only read it", p->name,
+				 i, q->name, j, q->kind == DISKBENCH_PHASE_CUSTOM
+				 ? "is a custom phase, which may write"
+				 : "writes");
+			return -EINVAL;
+		}
+	}
 	return 0;
 }
 
@@ -228,6 +255,7 @@ void diskbench__group_hook(struct diskbench__group *g, size_t k,
 
 	m->ctx = ctx;
 	ctx->cancel = &g->flag;
+	ctx->in_group = true;
 	ctx->rng = &m->rng;
 	ctx->ready = member_ready;
 	ctx->ready_arg = m;

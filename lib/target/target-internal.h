@@ -9,6 +9,7 @@
 #include <diskbench/target.h>
 
 #include "engine/engine-internal.h"
+#include "core/verify-internal.h"
 
 struct diskbench_target {
 	char *dir;
@@ -62,6 +63,12 @@ struct diskbench_target {
 	size_t nextra, extra_cap;
 	uint64_t extra_seq;
 	char *extra_failed;    /* the path the last failed create tried */
+	/* The stamps of the test file (DISKBENCH_SEQ_VERIFY,
+	 * DISKBENCH_RANDOM_VERIFY): made by a stamped write, read by a
+	 * checking read, dropped when the file is made anew or removed, or
+	 * written without stamps. vmaps counts the maps made, for the tag. */
+	struct diskbench__vmap *vmap;
+	uint32_t vmaps;
 };
 
 /* A file made for a custom phase. */

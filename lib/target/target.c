@@ -124,6 +124,8 @@ static void forget_test_file(struct diskbench_target *t)
 	t->test_exists = false;
 	t->test_size = 0;
 	t->test_dev = t->test_ino = 0;
+	diskbench__vmap_free(t->vmap);
+	t->vmap = NULL;
 }
 
 
@@ -713,6 +715,7 @@ DISKBENCH_API void diskbench_target_free(struct diskbench_target *target)
 	free(target->extra_failed);
 	free(target->errmsg);
 	free(target->busy_msg);
+	diskbench__vmap_free(target->vmap);
 	free(target);
 }
 
@@ -840,6 +843,9 @@ int diskbench__target_create_test_file(struct diskbench_target *t,
 			       (t->flags & DISKBENCH_TARGET_SYNC ? DISKBENCH_OPEN_SYNC : 0);
 	int err;
 
+	/* A file made anew holds no stamps. */
+	diskbench__vmap_free(t->vmap);
+	t->vmap = NULL;
 	err = remove_test_file(t);
 	if (err)
 		return err;

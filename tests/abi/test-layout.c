@@ -65,6 +65,9 @@ _Static_assert(DISKBENCH_RANDOM_URING_FILES == DISKBENCH_SEQ_URING_FILES &&
 	       DISKBENCH_RANDOM_URING_SQPOLL == DISKBENCH_SEQ_URING_SQPOLL &&
 	       DISKBENCH_RANDOM_URING_IOPOLL == DISKBENCH_SEQ_URING_IOPOLL,
 	       "random io_uring flags");
+/* Verify (1.10): the same bit in both phases, past the io_uring ones. */
+_Static_assert(DISKBENCH_SEQ_VERIFY == 0x80, "DISKBENCH_SEQ_VERIFY");
+_Static_assert(DISKBENCH_RANDOM_VERIFY == 0x80, "DISKBENCH_RANDOM_VERIFY");
 
 #define LP64 (sizeof(void *) == 8 && sizeof(long) == 8 && \
 	      _Alignof(uint64_t) == 8)

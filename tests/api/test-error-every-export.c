@@ -740,6 +740,7 @@ static void bad_ctx(struct diskbench_custom_ctx *ctx)
 {
 	int64_t h;
 	char key[70], *value, b[8] = "1234567";
+	static char blk[1024];
 
 	NUL(diskbench_custom_file, "ctx", diskbench_custom_file(NULL, 0, 0, &h));
 	NUL(diskbench_custom_file, "handle", diskbench_custom_file(ctx, 0, 0, NULL));
@@ -758,6 +759,22 @@ static void bad_ctx(struct diskbench_custom_ctx *ctx)
 	NUL(diskbench_custom_fsync, "ctx", diskbench_custom_fsync(NULL, 0));
 	BAD(diskbench_custom_fsync, "fsync handle -1", NULL,
 	    diskbench_custom_fsync(ctx, -1));
+	NUL(diskbench_custom_verify_stamp, "ctx",
+	    diskbench_custom_verify_stamp(NULL, blk, 512, 0));
+	NUL(diskbench_custom_verify_stamp, "buf",
+	    diskbench_custom_verify_stamp(ctx, NULL, 512, 0));
+	BAD(diskbench_custom_verify_stamp, "len 500", "512",
+	    diskbench_custom_verify_stamp(ctx, blk, 500, 0));
+	BAD(diskbench_custom_verify_stamp, "offset 512", "len 1024",
+	    diskbench_custom_verify_stamp(ctx, blk, 1024, 512));
+	NUL(diskbench_custom_verify_check, "ctx",
+	    diskbench_custom_verify_check(NULL, blk, 512, 0));
+	NUL(diskbench_custom_verify_check, "buf",
+	    diskbench_custom_verify_check(ctx, NULL, 512, 0));
+	BAD(diskbench_custom_verify_check, "len 100", "512",
+	    diskbench_custom_verify_check(ctx, blk, 100, 0));
+	BAD(diskbench_custom_verify_check, "offset 100", "len 512",
+	    diskbench_custom_verify_check(ctx, blk, 512, 100));
 	NUL(diskbench_custom_fdatasync, "ctx", diskbench_custom_fdatasync(NULL, 0));
 	BAD(diskbench_custom_fdatasync, "fdatasync handle -1", NULL,
 	    diskbench_custom_fdatasync(ctx, -1));

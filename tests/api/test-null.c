@@ -463,6 +463,18 @@ CHECK(diskbench_custom_write)
 	IS_EINVAL(diskbench_custom_write(NULL, 0, "abc", 3, 0));
 }
 CHECK(diskbench_custom_fsync) { IS_EINVAL(diskbench_custom_fsync(NULL, 0)); }
+CHECK(diskbench_custom_verify_stamp)
+{
+	char b[512];
+
+	IS_EINVAL(diskbench_custom_verify_stamp(NULL, b, sizeof(b), 0));
+}
+CHECK(diskbench_custom_verify_check)
+{
+	char b[512] = { 0 };
+
+	IS_EINVAL(diskbench_custom_verify_check(NULL, b, sizeof(b), 0));
+}
 CHECK(diskbench_custom_fdatasync) { IS_EINVAL(diskbench_custom_fdatasync(NULL, 0)); }
 CHECK(diskbench_custom_now) { IS_ZERO(diskbench_custom_now(NULL)); }
 
@@ -788,6 +800,7 @@ static struct entry entries[] = {
 	E(diskbench_custom_time_from_here), E(diskbench_custom_now),
 	E(diskbench_custom_read), E(diskbench_custom_write),
 	E(diskbench_custom_fsync), E(diskbench_custom_fdatasync),
+	E(diskbench_custom_verify_stamp), E(diskbench_custom_verify_check),
 	E(diskbench_clock_ns), E(diskbench_cpu_time), E(diskbench_strerror),
 	E(diskbench_version), E(diskbench_version_string),
 	E(diskbench_check_version), E(diskbench_free),

@@ -904,7 +904,7 @@ static void test_seq_new_args(void **state)
 
 	(void)state;
 	assert_rc(diskbench_phase_seq_new(NULL, &so), -EINVAL);
-	so.flags = 0x80;
+	so.flags = 0x100;
 	assert_rc(diskbench_phase_seq_new(&p, &so), -EINVAL);
 	assert_null(p);
 	assert_ok(diskbench_phase_seq_new(&p, NULL));

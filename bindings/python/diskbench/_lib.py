@@ -659,6 +659,8 @@ _PROTOTYPES: Tuple[Tuple[Any, ...], ...] = (
     ("custom_read", i64, (P, i64, P, u64, u64), B),
     ("custom_write", i64, (P, i64, P, u64, u64), B),
     ("custom_fsync", c_int, (P, i64), B),
+    ("custom_verify_stamp", c_int, (P, P, u64, u64), B),
+    ("custom_verify_check", c_int, (P, P, u64, u64), B),
     ("custom_fdatasync", c_int, (P, i64), B),
     ("custom_time_from_here", None, (P,)),
     ("custom_now", u64, (P,)),
@@ -778,6 +780,8 @@ SEQ_URING_FILES, SEQ_URING_BUFFERS = 0x08, 0x10
 SEQ_URING_SQPOLL, SEQ_URING_IOPOLL = 0x20, 0x40
 RANDOM_URING_FILES, RANDOM_URING_BUFFERS = 0x08, 0x10
 RANDOM_URING_SQPOLL, RANDOM_URING_IOPOLL = 0x20, 0x40
+# verify (1.10): stamped blocks, the same bit for both phases.
+SEQ_VERIFY = RANDOM_VERIFY = 0x80
 FILES_SYNC, FILES_DROP_CACHES, FILES_NO_SYNC = 0x01, 0x02, 0x04
 RUN_SEED = 0x01
 RUN_READY_EVENT = 0x02

@@ -431,13 +431,17 @@ class SeqPhase(Phase):
     engine; the result's config says each as ``uring_<name>``.
     ``write_percent`` (1 to 100): a read/write mix, each request reading or
     writing the next block; ``block_mix``: request sizes drawn by weight,
-    {bytes: weight} or [(bytes, weight), ...], instead of ``block_size``."""
+    {bytes: weight} or [(bytes, weight), ...], instead of ``block_size``.
+    ``verify`` (a write stamps each block, a read checks each block against
+    the stamps; a wrong block fails the phase with EBADMSG and the result's
+    ``verify_error`` config names it)."""
 
     def __init__(self, *, write: bool = False, block_size: int = 0,
                  total_bytes: int = 0, time_limit: float = 0,
                  queue_depth: int = 0, direct: bool = False,
                  fsync: bool = True, write_percent: int = 0,
                  block_mix: Any = None, uring: Iterable[str] = (),
+                 verify: bool = False,
                  name: Optional[str] = None) -> None:
         opts = C.SeqOpts()
         C.seq_opts_init(byref(opts), sizeof(opts))
@@ -448,7 +452,8 @@ class SeqPhase(Phase):
         opts.flags = ((C.SEQ_WRITE if check_bool(write, "write") else 0) |
                       (C.SEQ_DIRECT if check_bool(direct, "direct") else 0) |
                       (0 if check_bool(fsync, "fsync") else C.SEQ_NO_FSYNC) |
-                      _uring_flags(uring))
+                      _uring_flags(uring) |
+                      (C.SEQ_VERIFY if check_bool(verify, "verify") else 0))
         opts.write_percent = check_int(write_percent, "write_percent", 0, 100)
         mix = _block_mix(block_mix)
         if mix is not None:
@@ -472,7 +477,8 @@ class RandomPhase(Phase):
     theta, default 1.2), "pareto" (``param``: h, default 0.2) or "normal"
     (``param``: the spread, default 0.1, and ``centre``, default 0.5, as
     fractions of the file); ``block_mix`` as SeqPhase's, offsets then
-    multiples of its smallest size."""
+    multiples of its smallest size. ``verify`` (writes stamp, reads check,
+    as SeqPhase's)."""
 
     def __init__(self, *, block_size: int = 0, ops: int = 0,
                  time_limit: float = 0, write_percent: int = 0,
@@ -480,6 +486,7 @@ class RandomPhase(Phase):
                  direct: bool = False, distribution: str = "uniform",
                  param: float = 0, centre: float = 0,
                  block_mix: Any = None, uring: Iterable[str] = (),
+                 verify: bool = False,
                  name: Optional[str] = None) -> None:
         opts = C.RandomOpts()
         C.random_opts_init(byref(opts), sizeof(opts))
@@ -490,7 +497,8 @@ class RandomPhase(Phase):
         opts.queue_depth = u32(queue_depth, "queue_depth")
         opts.threads = u32(threads, "threads")
         opts.flags = ((C.RANDOM_DIRECT if check_bool(direct, "direct") else 0) |
-                      _uring_flags(uring))
+                      _uring_flags(uring) |
+                      (C.RANDOM_VERIFY if check_bool(verify, "verify") else 0))
         if (not isinstance(distribution, str) or
                 distribution not in C.DISTRIBUTIONS):
             raise DiskbenchValueError(
@@ -776,6 +784,26 @@ class CustomContext:
         p = self._p()
         check(C.custom_fsync(p, i64(handle, "handle")), "custom_fsync")
 
+    def verify_stamp(self, buf: Any, offset: int) -> None:
+        """Stamps buf (a writable Buffer, bytearray or memoryview; a
+        multiple of 512 bytes), the block about to be written at offset
+        of the test file, as SeqPhase(write=True, verify=True) stamps its
+        blocks (diskbench_custom_verify_stamp)."""
+        p = self._p()
+        addr, n = _buf_arg(buf, True, "buf")
+        check(C.custom_verify_stamp(p, addr, n, u64(offset, "offset")),
+              "custom_verify_stamp")
+
+    def verify_check(self, buf: Any, offset: int) -> None:
+        """Checks buf, the block read at offset of the test file, against
+        its stamps (diskbench_custom_verify_check): raises DiskbenchError
+        EBADMSG naming what was found for a wrong block (an op that lets
+        it out fails the phase, whose ``verify_error`` config names the
+        block)."""
+        p = self._p()
+        addr, n = _buf_arg(buf, False, "buf")
+        check(C.custom_verify_check(p, addr, n, u64(offset, "offset")),
+              "custom_verify_check")
     def fdatasync(self, handle: int) -> None:
         """Flushes a file's data (and the metadata needed to read it back)
         through the phase's engine (diskbench_custom_fdatasync), as a
