@@ -321,6 +321,36 @@ class Phase(Closeable):
         check(C.phase_set_sync(p, byref(o)), "phase_set_sync")
         return self
 
+    _DATA_PATTERNS = {
+        "default": C.DATA_DEFAULT, "zeros": C.DATA_ZEROS,
+        "random": C.DATA_RANDOM,
+    }
+
+    def data(self, pattern: str = "default", *,
+             compress_percent: int = 0) -> "Phase":
+        """Chooses the bytes the phase writes (diskbench_phase_set_data):
+        ``pattern`` "zeros", "random" or "default" (the bytes as before
+        1.10: zeros, nothing said). "random" bytes are made for each write
+        before its clock starts, from a generator seeded by the run's
+        seed; with ``compress_percent`` c (0 to 99) the last c% of each
+        4 KiB are zeros, so a compressor keeps about the rest. The
+        result's configuration says data_pattern, data_compress_percent,
+        data_generated, data_fill_writes and data_fill_ns. Sequential and
+        random phases only (DiskbenchError ENOTSUP otherwise); a phase
+        that writes nothing or verifies fails its run. Returns the
+        phase."""
+        p = self._p
+        if pattern not in self._DATA_PATTERNS:
+            raise DiskbenchValueError("pattern must be one of %s, not %r"
+                                      % (", ".join(self._DATA_PATTERNS),
+                                         pattern))
+        o = C.DataOpts()
+        C.data_opts_init(byref(o), sizeof(o))
+        o.pattern = self._DATA_PATTERNS[pattern]
+        o.compress_percent = u32(compress_percent, "compress_percent")
+        check(C.phase_set_data(p, byref(o)), "phase_set_data")
+        return self
+
     @property
     def errmsg(self) -> str:
         """Why the last call on the phase failed; '' if it did not."""
