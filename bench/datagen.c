@@ -31,11 +31,15 @@ static void die(const char *what, int err, const char *detail)
 
 int main(int argc, char **argv)
 {
-	static const struct { const char *name; uint32_t pattern, pct; } pats[] = {
-		{ "default", DISKBENCH_DATA_DEFAULT, 0 },
-		{ "zeros", DISKBENCH_DATA_ZEROS, 0 },
-		{ "random", DISKBENCH_DATA_RANDOM, 0 },
-		{ "random_c50", DISKBENCH_DATA_RANDOM, 50 },
+	static const struct {
+		const char *name;
+		uint32_t pattern, pct, dedupe;
+	} pats[] = {
+		{ "default", DISKBENCH_DATA_DEFAULT, 0, 0 },
+		{ "zeros", DISKBENCH_DATA_ZEROS, 0, 0 },
+		{ "random", DISKBENCH_DATA_RANDOM, 0, 0 },
+		{ "random_c50", DISKBENCH_DATA_RANDOM, 50, 0 },
+		{ "random_d30", DISKBENCH_DATA_RANDOM, 0, 30 },
 	};
 	uint64_t total, block;
 
@@ -73,6 +77,7 @@ int main(int argc, char **argv)
 		so.total_bytes = total;
 		d.pattern = pats[i].pattern;
 		d.compress_percent = pats[i].pct;
+		d.dedupe_percent = pats[i].dedupe;
 		if ((err = diskbench_run_new(&run, target, NULL)) ||
 		    (err = diskbench_phase_seq_new(&phase, &so)) ||
 		    (err = diskbench_phase_set_data(phase, &d)) ||

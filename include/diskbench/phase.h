@@ -1520,6 +1520,10 @@ DISKBENCH_API int diskbench_phase_set_sync(struct diskbench_phase *phase,
 #define DISKBENCH_DATA_RANDOM  2u
 /** Largest compress_percent (struct diskbench_data_opts). */
 #define DISKBENCH_DATA_MAX_COMPRESS_PERCENT 99u
+/** The dedupe pool's 4 KiB segments when dedupe_pool is 0. */
+#define DISKBENCH_DATA_DEFAULT_DEDUPE_POOL 64u
+/** Largest dedupe_pool. */
+#define DISKBENCH_DATA_MAX_DEDUPE_POOL (1u << 20)
 
 /**
  * The bytes a sequential or random phase writes
@@ -1539,11 +1543,21 @@ struct diskbench_data_opts {
 	 *  zeros, at its end, so that a compressor keeps about the rest; 0:
 	 *  all random, incompressible. */
 	uint32_t compress_percent;
+	/** With DISKBENCH_DATA_RANDOM: the share of the 4 KiB segments
+	 *  written, in percent (0 to 100), that are each a copy of one of
+	 *  dedupe_pool segments (drawn for each segment), so that a device
+	 *  that deduplicates stores them once; 0: none, no two segments of
+	 *  the phase alike. */
+	uint32_t dedupe_percent;
+	/** The distinct segments those copies are drawn from (1 to
+	 *  DISKBENCH_DATA_MAX_DEDUPE_POOL); 0:
+	 *  DISKBENCH_DATA_DEFAULT_DEDUPE_POOL. Needs dedupe_percent. */
+	uint32_t dedupe_pool;
 };
 
 /** Initializer for struct diskbench_data_opts: the defaults. */
 #define DISKBENCH_DATA_OPTS_INIT \
-	{ sizeof(struct diskbench_data_opts), 0, 0 }
+	{ sizeof(struct diskbench_data_opts), 0, 0, 0, 0 }
 
 /**
  * Fills a data struct with its size and the defaults.
@@ -1563,8 +1577,9 @@ DISKBENCH_API void diskbench_data_opts_init(struct diskbench_data_opts *opts,
  * phase's index and the thread's, so a seed gives the same bytes) just
  * before the write's clock starts: outside its latency, inside the
  * phase's time (see data_fill_ns in the configuration). The
- * configuration says data_pattern, data_compress_percent and
- * data_generated when a pattern is set; a phase without one writes and
+ * configuration says data_pattern, data_compress_percent,
+ * data_dedupe_percent, data_dedupe_pool and data_generated when a pattern
+ * is set; a phase without one writes and
  * says what it did before 1.10. A phase that writes nothing (a read, a
  * random phase without writes) or verifies (DISKBENCH_SEQ_VERIFY,
  * DISKBENCH_RANDOM_VERIFY: verify chooses the bytes) fails its run with
@@ -1573,8 +1588,11 @@ DISKBENCH_API void diskbench_data_opts_init(struct diskbench_data_opts *opts,
  * @param[in] phase the phase, not yet in a run
  * @param[in] opts  the bytes, or NULL for the default
  * @return 0; -EINVAL for a NULL @p phase, an unknown pattern, a
- *         compress_percent over DISKBENCH_DATA_MAX_COMPRESS_PERCENT or
- *         with a pattern other than DISKBENCH_DATA_RANDOM; -E2BIG;
+ *         compress_percent over DISKBENCH_DATA_MAX_COMPRESS_PERCENT, a
+ *         dedupe_percent over 100, a dedupe_pool over
+ *         DISKBENCH_DATA_MAX_DEDUPE_POOL or without dedupe_percent, a
+ *         compress_percent or dedupe_percent with a pattern other than
+ *         DISKBENCH_DATA_RANDOM; -E2BIG;
  *         -ENOTSUP for a kind other than sequential and random; -EBUSY
  *         once the phase is in a run. The last error
  *         (diskbench_error_last()) says why.

@@ -14,12 +14,17 @@
 struct diskbench__cfg;
 struct diskbench__ctx;
 
-/* Each 4 KiB of a write: `keep` random bytes, then zeros. */
+/* Each 4 KiB of a write: `keep` random bytes, then zeros; with dedupe,
+ * a segment's random bytes are one of `pool` made from the pool's seed
+ * and the segment's number in the pool. */
 #define DISKBENCH__DATA_SEG 4096u
 
 struct diskbench__datagen {
 	uint64_t s;           /* splitmix64's state */
 	uint32_t keep;        /* random bytes at the start of each segment */
+	uint32_t dedupe;      /* percent of segments copied from the pool */
+	uint32_t pool;        /* the pool's segments */
+	uint64_t pool_seed;   /* the phase's (every thread's the same) */
 	uint64_t fill_ns;     /* the time spent filling (the engine's clock) */
 	uint64_t filled;      /* the writes filled */
 };

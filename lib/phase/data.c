@@ -2,7 +2,10 @@
  * The bytes a sequential or random phase writes (diskbench_phase_set_data()):
  * zeros, said so, or pseudo-random bytes made for each write just before
  * its clock starts (splitmix64, 8 bytes a step), with an optional share of
- * each 4 KiB left zero so that a compressor keeps about the rest. A phase
+ * each 4 KiB left zero so that a compressor keeps about the rest, and an
+ * optional share of the 4 KiB segments copied from a pool of segments
+ * (each made from the pool's seed and its number, so no memory holds
+ * the pool and every thread's copies match). A phase
  * without a pattern writes its zeroed buffers as before 1.10, and its
  * stream pays one predictable branch per write.
  */
@@ -54,6 +57,22 @@ static int diskbench_phase_set_data__impl(struct diskbench_phase *phase,
 			PRIu32 " with pattern %" PRIu32 ": only "
 			"DISKBENCH_DATA_RANDOM (2) has a share to compress",
 			o.compress_percent, o.pattern);
+	if (o.dedupe_percent > 100)
+		return diskbench__error_fail(-EINVAL, "opts->dedupe_percent %"
+			PRIu32 " is over 100", o.dedupe_percent);
+	if (o.dedupe_percent && o.pattern != DISKBENCH_DATA_RANDOM)
+		return diskbench__error_fail(-EINVAL, "opts->dedupe_percent %"
+			PRIu32 " with pattern %" PRIu32 ": only "
+			"DISKBENCH_DATA_RANDOM (2) has segments to repeat",
+			o.dedupe_percent, o.pattern);
+	if (o.dedupe_pool > DISKBENCH_DATA_MAX_DEDUPE_POOL)
+		return diskbench__error_fail(-EINVAL, "opts->dedupe_pool %"
+			PRIu32 " is over %u (DISKBENCH_DATA_MAX_DEDUPE_POOL)",
+			o.dedupe_pool, DISKBENCH_DATA_MAX_DEDUPE_POOL);
+	if (o.dedupe_pool && !o.dedupe_percent)
+		return diskbench__error_fail(-EINVAL, "opts->dedupe_pool %"
+			PRIu32 " with dedupe_percent 0: a pool with no copies "
+			"drawn from it", o.dedupe_pool);
 	if (phase->kind != DISKBENCH_PHASE_SEQ_WRITE &&
 	    phase->kind != DISKBENCH_PHASE_SEQ_READ &&
 	    phase->kind != DISKBENCH_PHASE_RANDOM_IO)
@@ -61,6 +80,8 @@ static int diskbench_phase_set_data__impl(struct diskbench_phase *phase,
 			"cannot choose its bytes: only sequential and random "
 			"phases take a data pattern", phase->name,
 			diskbench_phase_kind_name(phase->kind));
+	if (o.dedupe_percent && !o.dedupe_pool)
+		o.dedupe_pool = DISKBENCH_DATA_DEFAULT_DEDUPE_POOL;
 	phase->data = o;
 	phase->data.sz = sizeof(phase->data);
 	return 0;
@@ -91,6 +112,11 @@ void diskbench__datagen_init(struct diskbench__datagen *g,
 
 	memset(g, 0, sizeof(*g));
 	g->s = splitmix64(&s);
+	g->dedupe = o->dedupe_percent;
+	g->pool = o->dedupe_pool;
+	s = (uint64_t)run_seed << 32 ^ (uint64_t)phase_index << 16 ^
+	    UINT64_C(0xd5d5);
+	g->pool_seed = splitmix64(&s);
 	/* Whole 8-byte words, so that the zeros are the share asked. */
 	g->keep = (uint32_t)((uint64_t)DISKBENCH__DATA_SEG *
 			     (100 - o->compress_percent) / 100) & ~7u;
@@ -118,7 +144,7 @@ void diskbench__datagen_fill(struct diskbench__datagen *g, void *buf,
 	unsigned char *p = buf;
 	uint64_t s = g->s;
 
-	if (g->keep == DISKBENCH__DATA_SEG) {
+	if (g->keep == DISKBENCH__DATA_SEG && !g->dedupe) {
 		fill_random(&s, p, len);
 	} else {
 		for (uint64_t at = 0; at < len; at += DISKBENCH__DATA_SEG) {
@@ -128,7 +154,16 @@ void diskbench__datagen_fill(struct diskbench__datagen *g, void *buf,
 			uint64_t keep = seg == DISKBENCH__DATA_SEG ? g->keep
 				: (seg * g->keep / DISKBENCH__DATA_SEG) & ~UINT64_C(7);
 
-			fill_random(&s, p + at, keep);
+			if (g->dedupe && splitmix64(&s) % 100 < g->dedupe) {
+				/* A copy of the pool's segment k: its bytes
+				 * made from the pool's seed and k alone. */
+				uint64_t k = g->pool_seed ^ splitmix64(&s) % g->pool;
+				uint64_t ps = splitmix64(&k);
+
+				fill_random(&ps, p + at, keep);
+			} else {
+				fill_random(&s, p + at, keep);
+			}
 			memset(p + at + keep, 0, (size_t)(seg - keep));
 		}
 	}
@@ -164,6 +199,9 @@ void diskbench__data_describe(struct diskbench__cfg *c,
 	if (o->pattern != DISKBENCH_DATA_RANDOM)
 		return;
 	diskbench__cfg_u64(c, "data_compress_percent", o->compress_percent);
+	diskbench__cfg_u64(c, "data_dedupe_percent", o->dedupe_percent);
+	if (o->dedupe_percent)
+		diskbench__cfg_u64(c, "data_dedupe_pool", o->dedupe_pool);
 	diskbench__cfg_str(c, "data_generated", "before each write, outside "
 			   "its latency, inside the phase's time");
 	diskbench__cfg_u64(c, "data_fill_writes", filled);

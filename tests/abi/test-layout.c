@@ -571,12 +571,18 @@ static void test_layout_data(void **state)
 	assert_int_equal(DISKBENCH_DATA_ZEROS, 1);
 	assert_int_equal(DISKBENCH_DATA_RANDOM, 2);
 	assert_int_equal(DISKBENCH_DATA_MAX_COMPRESS_PERCENT, 99);
+	assert_int_equal(DISKBENCH_DATA_DEFAULT_DEDUPE_POOL, 64);
+	assert_int_equal(DISKBENCH_DATA_MAX_DEDUPE_POOL, 1 << 20);
+	assert_int_equal(o.dedupe_percent, 0);
+	assert_int_equal(o.dedupe_pool, 0);
 	if (!LP64)
 		skip();
 	assert_offset(diskbench_data_opts, sz, 0);
 	assert_offset(diskbench_data_opts, pattern, 8);
 	assert_offset(diskbench_data_opts, compress_percent, 12);
-	assert_int_equal(sizeof(struct diskbench_data_opts), 16);
+	assert_offset(diskbench_data_opts, dedupe_percent, 16);
+	assert_offset(diskbench_data_opts, dedupe_pool, 20);
+	assert_int_equal(sizeof(struct diskbench_data_opts), 24);
 }
 
 /* Shaped load (1.10): the shape's options (no tail padding), a mix's

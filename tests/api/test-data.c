@@ -5,8 +5,9 @@
  * says nothing, as before; DISKBENCH_DATA_ZEROS writes zeros and says so;
  * DISKBENCH_DATA_RANDOM writes bytes zlib cannot shrink, no two 4 KiB
  * alike, the same for a seed and others for another; compress_percent c
- * leaves c% of each 4 KiB zero, and zlib keeps about (100 - c)%; each
- * refusal names its value.
+ * leaves c% of each 4 KiB zero, and zlib keeps about (100 - c)%;
+ * dedupe_percent d makes about d% of the 4 KiB segments copies from a
+ * pool of the size asked; each refusal names its value.
  */
 #include "common-test.h"
 #include "sim-engine.h"
@@ -162,6 +163,8 @@ static void test_random(void **state)
 	assert_u64_eq(repeats(b, FILE_BYTES), 0);
 	assert_key(fx_res(f, 0), "data_pattern", "random");
 	assert_key(fx_res(f, 0), "data_compress_percent", "0");
+	assert_key(fx_res(f, 0), "data_dedupe_percent", "0");
+	assert_key(fx_res(f, 0), "data_dedupe_pool", NULL);
 	assert_key(fx_res(f, 0), "data_generated",
 		   "before each write, outside its latency, inside the phase's time");
 	assert_key(fx_res(f, 0), "data_fill_writes", "16");
@@ -196,6 +199,85 @@ static void test_compressible(void **state)
 		assert_key(fx_res(f, 0), "data_compress_percent",
 			   pcts[i] == 25 ? "25" : pcts[i] == 50 ? "50" : "80");
 		free(b);
+		assert_int_equal(fx_teardown((void **)&f), 0);
+	}
+}
+
+/* How many of the n bytes' 4 KiB segments have a twin elsewhere, and how
+ * many distinct contents those are. */
+static uint64_t twinned(const unsigned char *p, uint64_t n, uint64_t *kinds)
+{
+	uint64_t k = n / SEG, r = 0;
+	const unsigned char **s = malloc(k * sizeof(*s));
+
+	assert_non_null(s);
+	for (uint64_t i = 0; i < k; i++)
+		s[i] = p + i * SEG;
+	qsort(s, k, sizeof(*s), cmp_seg);
+	*kinds = 0;
+	for (uint64_t i = 0; i < k;) {
+		uint64_t j = i + 1;
+
+		while (j < k && !memcmp(s[i], s[j], SEG))
+			j++;
+		if (j - i > 1) {
+			r += j - i;
+			++*kinds;
+		}
+		i = j;
+	}
+	free(s);
+	return r;
+}
+
+/* dedupe_percent 30 over a 4 MiB write (1024 segments): the segments
+ * with a twin are 0.30 of them within 4 binomial deviations (0.057), of
+ * at most the pool's 16 contents (all of them, with some 300 draws);
+ * 100 makes every segment one of the pool's. The rest stays random:
+ * zlib, whose window holds 8 segments, keeps more than 0.80. */
+static void test_dedupe(void **state)
+{
+	static const uint32_t pcts[] = { 30, 100 };
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_LEN(pcts); i++) {
+		struct fx *f = NULL;
+		struct diskbench_seq_opts so = DISKBENCH_SEQ_OPTS_INIT;
+		struct diskbench_data_opts o = DISKBENCH_DATA_OPTS_INIT;
+		struct diskbench_phase *p = NULL;
+		const unsigned char *d;
+		uint64_t n = 4 * FILE_BYTES, tw, kinds;
+		double share;
+
+		assert_int_equal(fx_setup((void **)&f), 0);
+		so.flags = DISKBENCH_SEQ_WRITE;
+		so.block_bytes = SEQ_BLOCK;
+		assert_ok(diskbench_phase_seq_new(&p, &so));
+		o.pattern = DISKBENCH_DATA_RANDOM;
+		o.dedupe_percent = pcts[i];
+		o.dedupe_pool = 16;
+		assert_ok(diskbench_phase_set_data(p, &o));
+		fx_start_sim_seed(f, NULL, 0, n, BLOCK, 21);
+		assert_ok(diskbench_run_add(f->run, p));
+		run_execute_ok(f->run);
+		d = sim_removed(f->s, 0)->data;
+		assert_u64_eq(sim_removed(f->s, 0)->size, n);
+		tw = twinned(d, n, &kinds);
+		share = (double)tw / (double)(n / SEG);
+		assert_int_equal(kinds, 16);
+		if (pcts[i] == 100) {
+			assert_u64_eq(tw, n / SEG);
+		} else {
+			if (share < 0.30 - 0.057 || share > 0.30 + 0.057)
+				fail_msg("dedupe 30: %.3f of the segments twinned",
+					 share);
+			if (!(zratio(d, n) > 0.80))
+				fail_msg("dedupe 30 compressed to %.3f",
+					 zratio(d, n));
+		}
+		assert_key(fx_res(f, 0), "data_dedupe_percent",
+			   pcts[i] == 30 ? "30" : "100");
+		assert_key(fx_res(f, 0), "data_dedupe_pool", "16");
 		assert_int_equal(fx_teardown((void **)&f), 0);
 	}
 }
@@ -292,6 +374,14 @@ static void test_refusals(void **state)
 	assert_int_equal(set_data(p, DISKBENCH_DATA_ZEROS, 50), -EINVAL);
 	assert_non_null(strstr(diskbench_error_last(),
 			       "compress_percent 50 with pattern 1"));
+	o.pattern = DISKBENCH_DATA_RANDOM;
+	o.dedupe_percent = 101;
+	assert_int_equal(diskbench_phase_set_data(p, &o), -EINVAL);
+	assert_non_null(strstr(diskbench_error_last(), "dedupe_percent 101 is over 100"));
+	o.dedupe_percent = 0;
+	o.dedupe_pool = 3;
+	assert_int_equal(diskbench_phase_set_data(p, &o), -EINVAL);
+	assert_non_null(strstr(diskbench_error_last(), "dedupe_pool 3 with dedupe_percent 0"));
 	o.sz = 0;
 	assert_int_equal(diskbench_phase_set_data(p, &o), -EINVAL);
 	assert_ok(diskbench_phase_bonnie_new(&b, DISKBENCH_PHASE_PUT_BLOCK, NULL));
@@ -343,6 +433,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_random, fx_setup, fx_teardown),
 		cmocka_unit_test(test_compressible),
 		cmocka_unit_test(test_seeded),
+		cmocka_unit_test(test_dedupe),
 		cmocka_unit_test(test_random_phase),
 		cmocka_unit_test_setup_teardown(test_refusals, fx_setup, fx_teardown),
 		cmocka_unit_test(test_run_refusals),

@@ -712,6 +712,21 @@ static void bad_phase(void)
 	BAD(diskbench_phase_set_data, "compress_percent 50 with pattern 1", NULL,
 	    diskbench_phase_set_data(PH, &data));
 	data.compress_percent = 0;
+	data.dedupe_percent = 101;
+	BAD(diskbench_phase_set_data, "dedupe_percent 101", "100",
+	    diskbench_phase_set_data(PH, &data));
+	data.dedupe_percent = 10;
+	BAD(diskbench_phase_set_data, "dedupe_percent 10 with pattern 1", NULL,
+	    diskbench_phase_set_data(PH, &data));
+	data.pattern = DISKBENCH_DATA_RANDOM;
+	data.dedupe_pool = DISKBENCH_DATA_MAX_DEDUPE_POOL + 1;
+	BAD(diskbench_phase_set_data, "dedupe_pool 1048577", "1048576",
+	    diskbench_phase_set_data(PH, &data));
+	data.dedupe_percent = 0;
+	data.dedupe_pool = 4;
+	BAD(diskbench_phase_set_data, "dedupe_pool 4 with dedupe_percent 0", NULL,
+	    diskbench_phase_set_data(PH, &data));
+	data.dedupe_pool = 0;
 
 	pace.rate_per_sec = 10;
 	NUL(diskbench_phase_set_pace, "phase", diskbench_phase_set_pace(NULL, &pace));

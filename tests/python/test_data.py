@@ -74,6 +74,8 @@ def test_random_does_not_compress(tdir):
     c = r.config
     assert c["data_pattern"] == "random"
     assert c["data_compress_percent"] == "0"
+    assert c["data_dedupe_percent"] == "0"
+    assert "data_dedupe_pool" not in c
     assert c["data_fill_writes"] == "16"
     assert int(c["data_fill_ns"]) >= 0
 
@@ -87,6 +89,23 @@ def test_compress_percent(tdir, pct):
     want = (100 - pct) / 100
     assert want - 0.02 <= ratio <= want + 0.05, ratio
     assert r.config["data_compress_percent"] == str(pct)
+
+
+def test_dedupe_percent(tdir):
+    k = Keeping()
+    r = run_one(tdir, k, seq_write().data("random", dedupe_percent=50,
+                                          dedupe_pool=8))
+    b = file_bytes(k)
+    segs = [b[i:i + SEG] for i in range(0, len(b), SEG)]
+    count = {}
+    for s in segs:
+        count[s] = count.get(s, 0) + 1
+    twinned = sum(n for n in count.values() if n > 1)
+    # 256 segments, half drawn from 8: 0.5 within 4 binomial deviations
+    assert abs(twinned / len(segs) - 0.5) < 4 * (0.25 / len(segs)) ** 0.5
+    assert sum(1 for n in count.values() if n > 1) == 8
+    assert r.config["data_dedupe_percent"] == "50"
+    assert r.config["data_dedupe_pool"] == "8"
 
 
 def test_same_seed_same_bytes(tdir):
@@ -120,6 +139,10 @@ def test_refusals_are_named(tdir):
     with pytest.raises(diskbench.DiskbenchError) as ei:
         p.data("zeros", compress_percent=10)
     assert ei.value.errno == errno.EINVAL
+    with pytest.raises(diskbench.DiskbenchError) as ei:
+        p.data("random", dedupe_pool=4)
+    assert ei.value.errno == errno.EINVAL
+    assert "dedupe_pool 4" in str(ei.value)
     assert p.data() is p
     # a read writes nothing: its run fails, saying why
     r = None

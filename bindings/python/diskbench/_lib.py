@@ -388,7 +388,8 @@ class SyncOpts(Structure):
     _fields_ = [("sz", size), ("method", u32), ("flags", u32),
                 ("every", u64)]
 class DataOpts(Structure):
-    _fields_ = [("sz", size), ("pattern", u32), ("compress_percent", u32)]
+    _fields_ = [("sz", size), ("pattern", u32), ("compress_percent", u32),
+                ("dedupe_percent", u32), ("dedupe_pool", u32)]
 
 
 class LoadSweepOpts(Structure):
@@ -841,6 +842,8 @@ SYNC_APART = 0x01
 SYNC_EVERY_MAX = 1 << 40
 DATA_DEFAULT, DATA_ZEROS, DATA_RANDOM = 0, 1, 2
 DATA_MAX_COMPRESS_PERCENT = 99
+DATA_DEFAULT_DEDUPE_POOL = 64
+DATA_MAX_DEDUPE_POOL = 1 << 20
 
 
 def __getattr__(name: str) -> Any:
