@@ -24,6 +24,8 @@
  * request's intended start beside the service time.
  * diskbench_phase_set_sync() chooses how a sequential or random phase's
  * writes are made durable (fsync, fdatasync, O_DSYNC, ...).
+ * diskbench_phase_set_data() chooses the bytes they write (zeros, or
+ * random with a compressible share and a dedupe share).
  * diskbench_phase_set_ramp() leaves a phase's first seconds out of its
  * figures, and diskbench_phase_set_steady() runs it until its rate is
  * steady, its last window being its result.
