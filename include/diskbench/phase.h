@@ -24,6 +24,8 @@
  * request's intended start beside the service time.
  * diskbench_phase_set_sync() chooses how a sequential or random phase's
  * writes are made durable (fsync, fdatasync, O_DSYNC, ...).
+ * diskbench_phase_set_data() chooses the bytes they write (zeros, or
+ * random with a compressible share and a dedupe share).
  * diskbench_phase_set_ramp() leaves a phase's first seconds out of its
  * figures, and diskbench_phase_set_steady() runs it until its rate is
  * steady, its last window being its result.
@@ -1510,6 +1512,96 @@ DISKBENCH_API void diskbench_sync_opts_init(struct diskbench_sync_opts *opts,
  */
 DISKBENCH_API int diskbench_phase_set_sync(struct diskbench_phase *phase,
 					   const struct diskbench_sync_opts *opts);
+
+/** The bytes written: as before 1.10 (zeros; nothing said of them). */
+#define DISKBENCH_DATA_DEFAULT 0u
+/** The bytes written: zeros, said in the configuration. */
+#define DISKBENCH_DATA_ZEROS   1u
+/** The bytes written: pseudo-random, made afresh for each write (a part
+ *  of each 4 KiB left zero with compress_percent). */
+#define DISKBENCH_DATA_RANDOM  2u
+/** Largest compress_percent (struct diskbench_data_opts). */
+#define DISKBENCH_DATA_MAX_COMPRESS_PERCENT 99u
+/** The dedupe pool's 4 KiB segments when dedupe_pool is 0. */
+#define DISKBENCH_DATA_DEFAULT_DEDUPE_POOL 64u
+/** Largest dedupe_pool. */
+#define DISKBENCH_DATA_MAX_DEDUPE_POOL (1u << 20)
+
+/**
+ * The bytes a sequential or random phase writes
+ * (diskbench_phase_set_data()). Zero means the default: the bytes as
+ * before 1.10.
+ * @since 1.10
+ */
+struct diskbench_data_opts {
+	/** sizeof(struct diskbench_data_opts) as the caller's headers saw
+	 *  it. */
+	size_t sz;
+	/** DISKBENCH_DATA_DEFAULT, DISKBENCH_DATA_ZEROS or
+	 *  DISKBENCH_DATA_RANDOM. */
+	uint32_t pattern;
+	/** With DISKBENCH_DATA_RANDOM: the share of each 4 KiB of a write,
+	 *  in percent (0 to DISKBENCH_DATA_MAX_COMPRESS_PERCENT), that is
+	 *  zeros, at its end, so that a compressor keeps about the rest; 0:
+	 *  all random, incompressible. */
+	uint32_t compress_percent;
+	/** With DISKBENCH_DATA_RANDOM: the share of the 4 KiB segments
+	 *  written, in percent (0 to 100), that are each a copy of one of
+	 *  dedupe_pool segments (drawn for each segment), so that a device
+	 *  that deduplicates stores them once; 0: none, no two segments of
+	 *  the phase alike. */
+	uint32_t dedupe_percent;
+	/** The distinct segments those copies are drawn from (1 to
+	 *  DISKBENCH_DATA_MAX_DEDUPE_POOL); 0:
+	 *  DISKBENCH_DATA_DEFAULT_DEDUPE_POOL. Needs dedupe_percent. */
+	uint32_t dedupe_pool;
+};
+
+/** Initializer for struct diskbench_data_opts: the defaults. */
+#define DISKBENCH_DATA_OPTS_INIT \
+	{ sizeof(struct diskbench_data_opts), 0, 0, 0, 0 }
+
+/**
+ * Fills a data struct with its size and the defaults.
+ *
+ * @param[out] opts the struct; NULL does nothing
+ * @param[in]  sz   sizeof(struct diskbench_data_opts)
+ * @since 1.10
+ */
+DISKBENCH_API void diskbench_data_opts_init(struct diskbench_data_opts *opts,
+					    size_t sz);
+
+/**
+ * Chooses the bytes a sequential or random phase writes. Devices that
+ * compress or deduplicate report flattering figures for zeros, the
+ * default's bytes. With DISKBENCH_DATA_RANDOM each write's buffer is
+ * filled from the phase's own generator (seeded from the run's seed, the
+ * phase's index and the thread's, so a seed gives the same bytes) just
+ * before the write's clock starts: outside its latency, inside the
+ * phase's time (see data_fill_ns in the configuration). The
+ * configuration says data_pattern, data_compress_percent,
+ * data_dedupe_percent, data_dedupe_pool and data_generated when a pattern
+ * is set; a phase without one writes and
+ * says what it did before 1.10. A phase that writes nothing (a read, a
+ * random phase without writes) or verifies (DISKBENCH_SEQ_VERIFY,
+ * DISKBENCH_RANDOM_VERIFY: verify chooses the bytes) fails its run with
+ * -EINVAL when a pattern is set.
+ *
+ * @param[in] phase the phase, not yet in a run
+ * @param[in] opts  the bytes, or NULL for the default
+ * @return 0; -EINVAL for a NULL @p phase, an unknown pattern, a
+ *         compress_percent over DISKBENCH_DATA_MAX_COMPRESS_PERCENT, a
+ *         dedupe_percent over 100, a dedupe_pool over
+ *         DISKBENCH_DATA_MAX_DEDUPE_POOL or without dedupe_percent, a
+ *         compress_percent or dedupe_percent with a pattern other than
+ *         DISKBENCH_DATA_RANDOM; -E2BIG;
+ *         -ENOTSUP for a kind other than sequential and random; -EBUSY
+ *         once the phase is in a run. The last error
+ *         (diskbench_error_last()) says why.
+ * @since 1.10
+ */
+DISKBENCH_API int diskbench_phase_set_data(struct diskbench_phase *phase,
+					   const struct diskbench_data_opts *opts);
 
 /**
  * Why the last call on a phase failed.

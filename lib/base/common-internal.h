@@ -65,6 +65,7 @@
 #define DISKBENCH__LAST_stall_rules	p99_factor
 #define DISKBENCH__LAST_pace_opts	spin_ns
 #define DISKBENCH__LAST_steady_opts	max_ns
+#define DISKBENCH__LAST_data_opts	dedupe_pool
 #define DISKBENCH__LAST_shape_opts	idle_dist
 #define DISKBENCH__LAST_bonnie_suite_opts	files_flags
 #define DISKBENCH__LAST_run_sweep_opts	user_data

@@ -225,6 +225,9 @@ struct diskbench_phase {
 	bool steady_set;
 	/* Its shape (diskbench_phase_set_shape()): all zero when none. */
 	struct diskbench_shape_opts shape;
+	/* The bytes it writes (diskbench_phase_set_data(), phase/data.c):
+	 * all zero when the default. */
+	struct diskbench_data_opts data;
 	char errmsg[192];
 };
 

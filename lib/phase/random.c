@@ -51,6 +51,10 @@ struct rnd {
 	struct diskbench__vmap *vmap;
 	bool claim;
 	atomic_uint_least64_t verified, verified_bytes;
+	/* a data pattern made per write (NULL: none); the writes filled and
+	 * the time filling, summed */
+	const struct diskbench_data_opts *data;
+	atomic_uint_least64_t data_filled, data_fill_ns;
 };
 
 struct rnd_stream {
@@ -163,6 +167,7 @@ static int random_worker(struct diskbench__worker *w)
 	const uint64_t bufsz = R->mix ? R->mix->max_bytes : R->block;
 	char *bufs = diskbench__target_alloc(R->t, bufsz * R->depth);
 	struct diskbench__shaper sh;
+	struct diskbench__datagen gen;
 	int err, cerr;
 
 	if (!bufs)
@@ -190,6 +195,11 @@ static int random_worker(struct diskbench__worker *w)
 		diskbench__verify_fill(bufs, R->block * R->depth,
 				       (uint32_t)R->vmap->tag ^ R->seeds[w->index]);
 	s.st.claimed = s.claim = R->claim;
+	if (R->data) {
+		diskbench__datagen_init(&gen, R->data, R->run_seed,
+					R->phase_index, w->index);
+		s.st.data = &gen;
+	}
 	err = diskbench__target_reopen(R->t, flags, &s.st.h, &op);
 	if (err) {
 		free(bufs);
@@ -225,6 +235,10 @@ static int random_worker(struct diskbench__worker *w)
 	free(bufs);
 	atomic_fetch_add(&R->verified, s.st.verified);
 	atomic_fetch_add(&R->verified_bytes, s.st.verified_bytes);
+	if (s.st.data) {
+		atomic_fetch_add(&R->data_filled, gen.filled);
+		atomic_fetch_add(&R->data_fill_ns, gen.fill_ns);
+	}
 	return err;
 }
 
@@ -245,6 +259,8 @@ struct random_phase {
 	bool verify;          /* DISKBENCH_RANDOM_VERIFY */
 	/* the last run's verify: blocks and bytes stamped or checked */
 	uint64_t verified, verified_bytes;
+	/* the last run's data pattern: writes filled, time filling */
+	uint64_t data_filled, data_fill_ns;
 	/* resolved against the target */
 	uint64_t block;       /* bytes per request (the mix's smallest) and
 				 offset alignment */
@@ -355,6 +371,13 @@ static int run_random(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 		R.file_bytes = R.blocks * R.block;
 	}
 	R.shape = &p->shape;
+	rp->data_filled = rp->data_fill_ns = 0;
+	err = diskbench__data_check(ctx, &p->data, o->write_percent > 0,
+				    rp->verify);
+	if (err)
+		return err;
+	if (diskbench__data_fills(&p->data))
+		R.data = &p->data;
 	R.run_seed = ctx->run_seed;
 	R.phase_index = ctx->phase_index;
 	if (R.depth > ctx->engine->depth)
@@ -417,6 +440,8 @@ static int run_random(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 	err = diskbench__run_workers(ctx, threads, random_worker, &R, 0);
 	for (unsigned i = 0; i < threads; i++)
 		diskbench__sync_figs_add(&rp->figs, &R.figs[i]);
+	rp->data_filled = atomic_load(&R.data_filled);
+	rp->data_fill_ns = atomic_load(&R.data_fill_ns);
 	if (rp->verify) {
 		rp->verified = atomic_load(&R.verified);
 		rp->verified_bytes = atomic_load(&R.verified_bytes);
@@ -477,6 +502,8 @@ static void describe_random(const struct diskbench_phase *p,
 	if (rp->verify)
 		diskbench__verify_describe(c, ctx, o->write_percent == 100,
 					   rp->verified, rp->verified_bytes);
+	diskbench__data_describe(c, &p->data, rp->data_fill_ns,
+				 rp->data_filled);
 }
 
 static int check_random(const struct diskbench_phase *p,

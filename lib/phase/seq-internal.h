@@ -9,6 +9,7 @@
 #include "core/verify-internal.h"
 #include "engine/engine-internal.h"
 #include "phase/shape-internal.h"
+#include "phase/data-internal.h"
 
 /*
  * A stream of requests on one open file, for the sequential and random
@@ -44,6 +45,9 @@ struct diskbench__stream {
 	/* A sync every N writes (phase/syncm.c); NULL: none, and nothing of
 	 * it on the per-write path but this pointer's test. */
 	struct diskbench__sync_state *sync;
+	/* A data pattern made per write (phase/data-internal.h), before
+	 * the write's clock starts; NULL: the buffers as they are. */
+	struct diskbench__datagen *data;
 };
 
 /* Runs a stream one request at a time (buf: one block). A shaped stream

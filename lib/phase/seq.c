@@ -229,6 +229,16 @@ static ALWAYS_INLINE int stream_sync(struct diskbench__stream *s, void *buf,
 			intended = diskbench__pace_take(pc, now);
 			diskbench_recorder_mark(ctx->rec, now);
 		}
+		if (DISKBENCH_UNLIKELY(s->data) && write) {
+			/* The data pattern's bytes, before the clock starts:
+			 * outside the latency, inside the phase's time. */
+			uint64_t t0 = diskbench__recorder_clock(ctx->rec), t1;
+
+			diskbench__datagen_fill(s->data, buf, len);
+			t1 = diskbench__recorder_clock(ctx->rec);
+			s->data->fill_ns += t1 - t0;
+			diskbench_recorder_mark(ctx->rec, t1);
+		}
 		if (DISKBENCH_UNLIKELY(s->vmap) && write) {
 			/* The stamp (the block's next generation in the map)
 			 * once the request is sure to be made, before its
@@ -484,6 +494,15 @@ static ALWAYS_INLINE int stream_queued(struct diskbench__stream *s, char *bufs,
 			if (pc)
 				intended[io - ios] = diskbench__pace_take(pc, now);
 			io->buf = bufs + (uint64_t)(io - ios) * s->block;
+			if (DISKBENCH_UNLIKELY(s->data) && write) {
+				/* The pattern's bytes before the request's
+				 * clock starts. */
+				uint64_t t0 = diskbench__engine_now(e);
+
+				diskbench__datagen_fill(s->data, io->buf, len);
+				now = diskbench__engine_now(e);
+				s->data->fill_ns += now - t0;
+			}
 			if (DISKBENCH_UNLIKELY(s->vmap) && write) {
 				/* The stamp before the request's clock starts. */
 				diskbench__verify_stamp(s->vmap, io->buf, off, len);
@@ -806,6 +825,8 @@ struct seq_phase {
 	bool wrap;            /* time-based: round the extent until the time */
 	/* the last run's verify: blocks stamped or checked */
 	uint64_t verified, verified_bytes;
+	/* the last run's data pattern: writes filled, time filling */
+	uint64_t data_filled, data_fill_ns;
 };
 
 static struct seq_phase *seq_of(const struct diskbench_phase *p)
@@ -900,6 +921,7 @@ static int run_seq(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 	struct diskbench__shaper sh;
 	const bool mixed = sp->o.write_percent || sp->mix.n;
 	struct diskbench__sync_state sync = { .m = &sp->sync };
+	struct diskbench__datagen gen;
 	char *bufs;
 	uint64_t bad;
 	int err, cerr, eerr;
@@ -941,6 +963,16 @@ static int run_seq(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 		ctx->stop_time_ns = sp->o.time_limit_ns;
 	ctx->expected_bytes = s.wrap ? 0 : s.total;
 	ctx->planned_ops = s.wrap ? UINT64_MAX : 0;
+	sp->data_filled = sp->data_fill_ns = 0;
+	err = diskbench__data_check(ctx, &p->data,
+				    s.write || sp->o.write_percent, sp->verify);
+	if (err)
+		return err;
+	if (diskbench__data_fills(&p->data)) {
+		diskbench__datagen_init(&gen, &p->data, ctx->run_seed,
+					ctx->phase_index, 0);
+		s.st.data = &gen;
+	}
 
 	bufs = diskbench__target_alloc(t, s.st.block * depth);
 	if (!bufs)
@@ -996,6 +1028,10 @@ static int run_seq(struct diskbench_phase *p, struct diskbench__ctx *ctx)
 	diskbench__stream_uring_end(&s.st, sp->uring);
 	eerr = diskbench_recorder_end(ctx->rec, diskbench__engine_now(ctx->engine));
 	free(bufs);
+	if (s.st.data) {
+		sp->data_filled = gen.filled;
+		sp->data_fill_ns = gen.fill_ns;
+	}
 	if (sp->verify) {
 		sp->verified = s.st.verified;
 		sp->verified_bytes = s.st.verified_bytes;
@@ -1047,6 +1083,8 @@ static void describe_seq(const struct diskbench_phase *p,
 	if (sp->verify)
 		diskbench__verify_describe(c, ctx, sp->write, sp->verified,
 					   sp->verified_bytes);
+	diskbench__data_describe(c, &p->data, sp->data_fill_ns,
+				 sp->data_filled);
 }
 
 void diskbench__verify_describe(struct diskbench__cfg *c,

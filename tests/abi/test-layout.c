@@ -49,6 +49,7 @@ _Static_assert(offsetof(struct diskbench_pace_opts, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_shape_opts, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_pace_info, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_steady_opts, sz) == 0, "sz first");
+_Static_assert(offsetof(struct diskbench_data_opts, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_load_sweep_opts, sz) == 0, "sz first");
 _Static_assert(offsetof(struct diskbench_sync_opts, sz) == 0, "sz first");
 /* Programs that passed DISKBENCH_SEQ_DIRECT to a random phase, before the
@@ -554,6 +555,34 @@ static void test_layout_steady(void **state)
 	assert_offset(diskbench_steady_opts, sample_ns, 40);
 	assert_offset(diskbench_steady_opts, max_ns, 48);
 	assert_int_equal(sizeof(struct diskbench_steady_opts), 56);
+}
+
+/* The bytes written (1.10): the options, no tail padding, and the
+ * patterns' values. */
+static void test_layout_data(void **state)
+{
+	struct diskbench_data_opts o = DISKBENCH_DATA_OPTS_INIT;
+
+	(void)state;
+	assert_int_equal(o.sz, sizeof(o));
+	assert_int_equal(o.pattern, 0);
+	assert_int_equal(o.compress_percent, 0);
+	assert_int_equal(DISKBENCH_DATA_DEFAULT, 0);
+	assert_int_equal(DISKBENCH_DATA_ZEROS, 1);
+	assert_int_equal(DISKBENCH_DATA_RANDOM, 2);
+	assert_int_equal(DISKBENCH_DATA_MAX_COMPRESS_PERCENT, 99);
+	assert_int_equal(DISKBENCH_DATA_DEFAULT_DEDUPE_POOL, 64);
+	assert_int_equal(DISKBENCH_DATA_MAX_DEDUPE_POOL, 1 << 20);
+	assert_int_equal(o.dedupe_percent, 0);
+	assert_int_equal(o.dedupe_pool, 0);
+	if (!LP64)
+		skip();
+	assert_offset(diskbench_data_opts, sz, 0);
+	assert_offset(diskbench_data_opts, pattern, 8);
+	assert_offset(diskbench_data_opts, compress_percent, 12);
+	assert_offset(diskbench_data_opts, dedupe_percent, 16);
+	assert_offset(diskbench_data_opts, dedupe_pool, 20);
+	assert_int_equal(sizeof(struct diskbench_data_opts), 24);
 }
 
 /* Shaped load (1.10): the shape's options (no tail padding), a mix's
@@ -1110,6 +1139,7 @@ int main(void)
 		cmocka_unit_test(test_layout_pace),
 		cmocka_unit_test(test_layout_sync),
 		cmocka_unit_test(test_layout_steady),
+		cmocka_unit_test(test_layout_data),
 		cmocka_unit_test(test_layout_load_sweep),
 		cmocka_unit_test(test_layout_shape),
 		cmocka_unit_test(test_layout_order_and_init_macros),

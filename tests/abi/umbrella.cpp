@@ -45,6 +45,7 @@ static int check_inits()
 	CHECK_INIT(diskbench_pace_opts, DISKBENCH_PACE_OPTS_INIT);
 	CHECK_INIT(diskbench_sync_opts, DISKBENCH_SYNC_OPTS_INIT);
 	CHECK_INIT(diskbench_steady_opts, DISKBENCH_STEADY_OPTS_INIT);
+	CHECK_INIT(diskbench_data_opts, DISKBENCH_DATA_OPTS_INIT);
 	CHECK_INIT(diskbench_shape_opts, DISKBENCH_SHAPE_OPTS_INIT);
 	CHECK_INIT(diskbench_run_event, DISKBENCH_RUN_EVENT_INIT);
 	CHECK_INIT(diskbench_run_opts, DISKBENCH_RUN_OPTS_INIT);

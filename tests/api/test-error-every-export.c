@@ -494,6 +494,7 @@ static void bad_phase(void)
 	struct diskbench_steady_opts steady = DISKBENCH_STEADY_OPTS_INIT;
 	struct diskbench_shape_opts shape = DISKBENCH_SHAPE_OPTS_INIT;
 	struct diskbench_sync_opts sync = DISKBENCH_SYNC_OPTS_INIT;
+	struct diskbench_data_opts data = DISKBENCH_DATA_OPTS_INIT;
 	char name[DISKBENCH_PHASE_NAME_MAX + 2];
 
 	memset(name, 'n', DISKBENCH_PHASE_NAME_MAX + 1);
@@ -694,6 +695,38 @@ static void bad_phase(void)
 	BAD(diskbench_phase_set_sync, "every 1099511627777", "1099511627776",
 	    diskbench_phase_set_sync(PH, &sync));
 	sync.every = 0;
+
+	NUL(diskbench_phase_set_data, "phase", diskbench_phase_set_data(NULL, &data));
+	data.sz = 0;
+	SZ0(diskbench_phase_set_data, diskbench_phase_set_data(PH, &data));
+	data.sz = sizeof(data);
+	data.pattern = DISKBENCH_DATA_RANDOM + 1;
+	BAD(diskbench_phase_set_data, "pattern 3", "2",
+	    diskbench_phase_set_data(PH, &data));
+	data.pattern = DISKBENCH_DATA_RANDOM;
+	data.compress_percent = DISKBENCH_DATA_MAX_COMPRESS_PERCENT + 1;
+	BAD(diskbench_phase_set_data, "compress_percent 100", "99",
+	    diskbench_phase_set_data(PH, &data));
+	data.pattern = DISKBENCH_DATA_ZEROS;
+	data.compress_percent = 50;
+	BAD(diskbench_phase_set_data, "compress_percent 50 with pattern 1", NULL,
+	    diskbench_phase_set_data(PH, &data));
+	data.compress_percent = 0;
+	data.dedupe_percent = 101;
+	BAD(diskbench_phase_set_data, "dedupe_percent 101", "100",
+	    diskbench_phase_set_data(PH, &data));
+	data.dedupe_percent = 10;
+	BAD(diskbench_phase_set_data, "dedupe_percent 10 with pattern 1", NULL,
+	    diskbench_phase_set_data(PH, &data));
+	data.pattern = DISKBENCH_DATA_RANDOM;
+	data.dedupe_pool = DISKBENCH_DATA_MAX_DEDUPE_POOL + 1;
+	BAD(diskbench_phase_set_data, "dedupe_pool 1048577", "1048576",
+	    diskbench_phase_set_data(PH, &data));
+	data.dedupe_percent = 0;
+	data.dedupe_pool = 4;
+	BAD(diskbench_phase_set_data, "dedupe_pool 4 with dedupe_percent 0", NULL,
+	    diskbench_phase_set_data(PH, &data));
+	data.dedupe_pool = 0;
 
 	pace.rate_per_sec = 10;
 	NUL(diskbench_phase_set_pace, "phase", diskbench_phase_set_pace(NULL, &pace));
@@ -1241,7 +1274,7 @@ static const char *const cannot_fail[] = {
 	"diskbench_custom_ctx_ops_init", "diskbench_engine_ops_init",
 	"diskbench_pace_opts_init", "diskbench_stall_rules_init",
 	"diskbench_steady_opts_init", "diskbench_shape_opts_init",
-	"diskbench_sync_opts_init",
+	"diskbench_sync_opts_init", "diskbench_data_opts_init",
 	"diskbench_compare_opts_init", "diskbench_run_event_init",
 	"diskbench_group_opts_init",
 	/* _free(): NULL does nothing */

@@ -716,6 +716,14 @@ CHECK(diskbench_phase_set_sync)
 	IS_EINVAL(diskbench_phase_set_sync(NULL, &o));
 	IS_EINVAL(diskbench_phase_set_sync(NULL, NULL));
 }
+CHECK(diskbench_data_opts_init) { WORKS(diskbench_data_opts_init(NULL, 0)); }
+CHECK(diskbench_phase_set_data)
+{
+	struct diskbench_data_opts o = DISKBENCH_DATA_OPTS_INIT;
+
+	IS_EINVAL(diskbench_phase_set_data(NULL, &o));
+	IS_EINVAL(diskbench_phase_set_data(NULL, NULL));
+}
 CHECK(diskbench_result_pace)
 {
 	struct diskbench_pace_info pi;
@@ -777,6 +785,7 @@ static struct entry entries[] = {
 	E(diskbench_phase_set_ramp), E(diskbench_steady_opts_init),
 	E(diskbench_phase_set_steady),
 	E(diskbench_sync_opts_init), E(diskbench_phase_set_sync),
+	E(diskbench_data_opts_init), E(diskbench_phase_set_data),
 	E(diskbench_result_response),
 	E(diskbench_stalls_free), E(diskbench_stalls_count),
 	E(diskbench_stalls_get), E(diskbench_stalls_summary),

@@ -365,6 +365,23 @@ static void prep_pace_opts(void *o)
 	((struct diskbench_pace_opts *)o)->rate_per_sec = 100;
 }
 
+static int use_data_opts(void *o)
+{
+	struct diskbench_phase *p = NULL;
+	int rc = diskbench_phase_seq_new(&p, NULL);
+
+	if (!rc)
+		rc = diskbench_phase_set_data(p, o);
+	diskbench_phase_free(p);
+	return rc;
+}
+
+static void prep_data_opts(void *o)
+{
+	((struct diskbench_data_opts *)o)->pattern = DISKBENCH_DATA_RANDOM;
+	((struct diskbench_data_opts *)o)->dedupe_percent = 10;
+}
+
 static int use_steady_opts(void *o)
 {
 	struct diskbench_phase *p = NULL;
@@ -398,6 +415,7 @@ INIT_FN(stall_rules)
 INIT_FN(pace_opts)
 INIT_FN(sync_opts)
 INIT_FN(steady_opts)
+INIT_FN(data_opts)
 INIT_FN(shape_opts)
 INIT_FN(run_sweep_opts)
 INIT_FN(load_sweep_opts)
@@ -444,6 +462,7 @@ SET_LAST(stall_rules, p99_factor, 10)
 SET_LAST(pace_opts, spin_ns, 1000)
 SET_LAST(sync_opts, every, 4)
 SET_LAST(steady_opts, max_ns, 1000000000)
+SET_LAST(data_opts, dedupe_pool, 8)
 SET_LAST(shape_opts, idle_dist, DISKBENCH_SHAPE_UNIFORM)
 SET_LAST(run_sweep_opts, user_data, (void *)&report)
 SET_LAST(load_sweep_opts, arrival, DISKBENCH_LOAD_ARRIVAL_POISSON)
@@ -507,6 +526,8 @@ static const struct opt_case cases[] = {
 	CASE(pace_opts, pace_opts, spin_ns, init_pace_opts, prep_pace_opts),
 	CASE(sync_opts, sync_opts, every, init_sync_opts, prep_sync_opts),
 	CASE(steady_opts, steady_opts, max_ns, init_steady_opts, NULL),
+	CASE(data_opts, data_opts, dedupe_pool, init_data_opts,
+	     prep_data_opts),
 	CASE(shape_opts, shape_opts, idle_dist, init_shape_opts, prep_shape_opts),
 	CASE(run_sweep_opts, run_sweep_opts, user_data, init_run_sweep_opts, NULL),
 	CASE(load_sweep_opts, load_sweep_opts, arrival, init_load_sweep_opts,

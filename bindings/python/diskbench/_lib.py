@@ -387,6 +387,9 @@ class SteadyOpts(Structure):
 class SyncOpts(Structure):
     _fields_ = [("sz", size), ("method", u32), ("flags", u32),
                 ("every", u64)]
+class DataOpts(Structure):
+    _fields_ = [("sz", size), ("pattern", u32), ("compress_percent", u32),
+                ("dedupe_percent", u32), ("dedupe_pool", u32)]
 
 
 class LoadSweepOpts(Structure):
@@ -451,6 +454,7 @@ STRUCTS = {
     "diskbench_shape_opts": ShapeOpts,
     "diskbench_block_size": BlockSize,
     "diskbench_sync_opts": SyncOpts,
+    "diskbench_data_opts": DataOpts,
     "diskbench_device_sample": DeviceSample,
     "diskbench_device_info": DeviceInfo,
     "diskbench_device_point": DevicePoint,
@@ -733,6 +737,8 @@ _PROTOTYPES: Tuple[Tuple[Any, ...], ...] = (
     ("phase_set_steady", c_int, (P, POINTER(SteadyOpts))),
     ("sync_opts_init", None, (POINTER(SyncOpts), size)),
     ("phase_set_sync", c_int, (P, POINTER(SyncOpts))),
+    ("data_opts_init", None, (POINTER(DataOpts), size)),
+    ("phase_set_data", c_int, (P, POINTER(DataOpts))),
 )
 
 
@@ -834,6 +840,10 @@ SYNC_FILE_RANGE, SYNC_O_DSYNC, SYNC_O_SYNC = 4, 5, 6
 SYNC_METHOD_MAX = 6
 SYNC_APART = 0x01
 SYNC_EVERY_MAX = 1 << 40
+DATA_DEFAULT, DATA_ZEROS, DATA_RANDOM = 0, 1, 2
+DATA_MAX_COMPRESS_PERCENT = 99
+DATA_DEFAULT_DEDUPE_POOL = 64
+DATA_MAX_DEDUPE_POOL = 1 << 20
 
 
 def __getattr__(name: str) -> Any:

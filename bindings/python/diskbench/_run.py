@@ -321,6 +321,41 @@ class Phase(Closeable):
         check(C.phase_set_sync(p, byref(o)), "phase_set_sync")
         return self
 
+    _DATA_PATTERNS = {
+        "default": C.DATA_DEFAULT, "zeros": C.DATA_ZEROS,
+        "random": C.DATA_RANDOM,
+    }
+
+    def data(self, pattern: str = "default", *, compress_percent: int = 0,
+             dedupe_percent: int = 0, dedupe_pool: int = 0) -> "Phase":
+        """Chooses the bytes the phase writes (diskbench_phase_set_data):
+        ``pattern`` "zeros", "random" or "default" (the bytes as before
+        1.10: zeros, nothing said). "random" bytes are made for each write
+        before its clock starts, from a generator seeded by the run's
+        seed; with ``compress_percent`` c (0 to 99) the last c% of each
+        4 KiB are zeros, so a compressor keeps about the rest; with
+        ``dedupe_percent`` d (0 to 100) about d% of the 4 KiB segments
+        are each a copy of one of ``dedupe_pool`` segments (0: 64). The
+        result's configuration says data_pattern, data_compress_percent,
+        data_dedupe_percent, data_dedupe_pool, data_generated,
+        data_fill_writes and data_fill_ns. Sequential and
+        random phases only (DiskbenchError ENOTSUP otherwise); a phase
+        that writes nothing or verifies fails its run. Returns the
+        phase."""
+        p = self._p
+        if pattern not in self._DATA_PATTERNS:
+            raise DiskbenchValueError("pattern must be one of %s, not %r"
+                                      % (", ".join(self._DATA_PATTERNS),
+                                         pattern))
+        o = C.DataOpts()
+        C.data_opts_init(byref(o), sizeof(o))
+        o.pattern = self._DATA_PATTERNS[pattern]
+        o.compress_percent = u32(compress_percent, "compress_percent")
+        o.dedupe_percent = u32(dedupe_percent, "dedupe_percent")
+        o.dedupe_pool = u32(dedupe_pool, "dedupe_pool")
+        check(C.phase_set_data(p, byref(o)), "phase_set_data")
+        return self
+
     @property
     def errmsg(self) -> str:
         """Why the last call on the phase failed; '' if it did not."""
