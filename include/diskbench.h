@@ -32,5 +32,6 @@
 #include <diskbench/bonnie.h>
 #include <diskbench/compare.h>
 #include <diskbench/journal.h>
+#include <diskbench/job.h>
 
 #endif /* DISKBENCH_H */

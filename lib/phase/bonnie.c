@@ -456,8 +456,13 @@ static int diskbench_phase_bonnie_new__impl(struct diskbench_phase **out,
 		bp->seeks = o.seeks ? o.seeks : DISKBENCH_BONNIE_DEFAULT_SEEKS;
 		bp->seekers = o.seekers ? o.seekers : DISKBENCH_BONNIE_DEFAULT_SEEKERS;
 	}
-	return diskbench__phase_make(out, diskbench_phase_kind_name(kind), kind,
-				     &bonnie_class, bp);
+	err = diskbench__phase_make(out, diskbench_phase_kind_name(kind), kind,
+				    &bonnie_class, bp);
+	if (!err) {
+		(*out)->asked_kind = DISKBENCH__ASKED_BONNIE;
+		(*out)->asked.bon = o;
+	}
+	return err;
 }
 
 DISKBENCH_API int diskbench_phase_bonnie_new(struct diskbench_phase **out,

@@ -629,7 +629,8 @@ static int run_custom(struct diskbench_phase *phase, struct diskbench__ctx *ctx)
  * The keys the library sets in a custom phase's result itself (the run's
  * describe(), run/run.c: every result's, a paced one's, a ramp's and a
  * steady state's (phase/steady.c), a load sweep's step's
- * (run/load-sweep.c), a group's (run/group.c), and cache_drop),
+ * (run/load-sweep.c), a group's (run/group.c), the machine's (machine_*)
+ * and cache_drop),
  * and the merge's (merge.inputs, result/merge.c): a custom phase sets none
  * of them, where its value would replace the library's or be replaced by
  * it. Any other key it may set, those of the other phases' included (with
@@ -651,7 +652,7 @@ static bool library_key(const char *key)
 	if (!strncmp(key, "pace_", 5) || !strncmp(key, "load_", 5) ||
 	    !strncmp(key, "merge.", 6) || !strncmp(key, "ramp_", 5) ||
 	    !strncmp(key, "steady", 6) || !strcmp(key, "group") ||
-	    !strncmp(key, "group_", 6))
+	    !strncmp(key, "group_", 6) || !strncmp(key, "machine_", 8))
 		return true;
 	for (size_t i = 0; i < sizeof(shape) / sizeof(shape[0]); i++)
 		if (!strcmp(key, shape[i]))

@@ -1194,8 +1194,13 @@ static int diskbench_phase_files_new__impl(struct diskbench_phase **out,
 		fp->dirs = o.dirs > 1 ? o.dirs : 0;
 		fp->chunk = o.chunk_bytes ? o.chunk_bytes : FILES_DEFAULT_CHUNK;
 	}
-	return diskbench__phase_make(out, diskbench_phase_kind_name(kind), kind,
-				     &files_class, fp);
+	err = diskbench__phase_make(out, diskbench_phase_kind_name(kind), kind,
+				    &files_class, fp);
+	if (!err) {
+		(*out)->asked_kind = DISKBENCH__ASKED_FILES;
+		(*out)->asked.files = o;
+	}
+	return err;
 }
 
 DISKBENCH_API int diskbench_phase_files_new(struct diskbench_phase **out,

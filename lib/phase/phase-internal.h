@@ -228,8 +228,27 @@ struct diskbench_phase {
 	/* The bytes it writes (diskbench_phase_set_data(), phase/data.c):
 	 * all zero when the default. */
 	struct diskbench_data_opts data;
+	/* What it was made with, for its result's recipe (job/recipe.c):
+	 * the kind's option struct as its constructor read it, and the sync
+	 * method as diskbench_phase_set_sync() read it. */
+	uint32_t asked_kind;	/* DISKBENCH__ASKED_* */
+	union {
+		struct diskbench_seq_opts seq;
+		struct diskbench_random_opts rnd;
+		struct diskbench_files_opts files;
+		struct diskbench_bonnie_opts bon;
+	} asked;
+	struct diskbench_sync_opts sync_asked;
+	/* Made by diskbench_run_add_bonnie(): its recipe is the suite's. */
+	const struct diskbench_bonnie_suite_opts *suite;
 	char errmsg[192];
 };
+
+#define DISKBENCH__ASKED_NONE   0u
+#define DISKBENCH__ASKED_SEQ    1u
+#define DISKBENCH__ASKED_RANDOM 2u
+#define DISKBENCH__ASKED_FILES  3u
+#define DISKBENCH__ASKED_BONNIE 4u
 
 /*
  * Why a phase that counts its requests or bytes ended, for its result's

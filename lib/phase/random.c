@@ -616,10 +616,14 @@ static int diskbench_phase_random_new__impl(struct diskbench_phase **out,
 		rp->uring = diskbench__uring_of(o.flags);
 		rp->verify = o.flags & DISKBENCH_RANDOM_VERIFY;
 	}
-	return diskbench__phase_make(out,
-				     diskbench_phase_kind_name(DISKBENCH_PHASE_RANDOM_IO),
-				     DISKBENCH_PHASE_RANDOM_IO, &random_class,
-				     rp);
+	err = diskbench__phase_make(out,
+				    diskbench_phase_kind_name(DISKBENCH_PHASE_RANDOM_IO),
+				    DISKBENCH_PHASE_RANDOM_IO, &random_class, rp);
+	if (!err) {
+		(*out)->asked_kind = DISKBENCH__ASKED_RANDOM;
+		(*out)->asked.rnd = o;
+	}
+	return err;
 }
 
 DISKBENCH_API int diskbench_phase_random_new(struct diskbench_phase **out,

@@ -1234,8 +1234,13 @@ static int diskbench_phase_seq_new__impl(struct diskbench_phase **out,
 	}
 	kind = o.flags & DISKBENCH_SEQ_WRITE ? DISKBENCH_PHASE_SEQ_WRITE
 					     : DISKBENCH_PHASE_SEQ_READ;
-	return diskbench__phase_make(out, diskbench_phase_kind_name(kind), kind,
-				     &seq_class, sp);
+	err = diskbench__phase_make(out, diskbench_phase_kind_name(kind), kind,
+				    &seq_class, sp);
+	if (!err) {
+		(*out)->asked_kind = DISKBENCH__ASKED_SEQ;
+		(*out)->asked.seq = o;
+	}
+	return err;
 }
 
 DISKBENCH_API int diskbench_phase_seq_new(struct diskbench_phase **out,

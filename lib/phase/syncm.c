@@ -253,6 +253,7 @@ static int diskbench_phase_set_sync__impl(struct diskbench_phase *phase,
 	if (err)
 		return diskbench__error_fail(err, "phase \"%s\": %s",
 					     phase->name, why);
+	phase->sync_asked = o;
 	return 0;
 }
 

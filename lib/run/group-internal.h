@@ -86,6 +86,10 @@ void diskbench__group_hook(struct diskbench__group *g, size_t k,
 void diskbench__group_ran(struct diskbench__group *g, size_t k,
 			  struct diskbench__ctx *ctx, int err);
 
+/* Phase k's part of a job section: "group=NAME group_decider=true ...";
+ * NULL on ENOMEM. */
+char *diskbench__group_recipe(const struct diskbench__group *g, size_t k);
+
 /* Sets the group's keys in phase k's result (during finish). run_phases:
  * the run's phases, for the decider's name. */
 void diskbench__group_describe(const struct diskbench__group *g, size_t k,

@@ -21,6 +21,7 @@
 
 #include "base/kind-internal.h"
 #include "base/rand-internal.h"
+#include "phase/recipe-internal.h"
 #include "run/group-internal.h"
 
 /* The run's cancel flag is polled this often while the group waits. */
@@ -503,6 +504,28 @@ int diskbench__group_execute(struct diskbench__group *g,
 	g->m = NULL;
 	g->c = NULL;
 	return err;
+}
+
+char *diskbench__group_recipe(const struct diskbench__group *g, size_t k)
+{
+	char *line = NULL;
+	int err = diskbench__recipe_add(&line, "group", g->name);
+
+	if (!err && !(g->o.flags & DISKBENCH_GROUP_ALL) && k == g->o.decider)
+		err = diskbench__recipe_add(&line, "group_decider", "true");
+	if (!err && (g->o.flags & DISKBENCH_GROUP_ALL))
+		err = diskbench__recipe_add(&line, "group_all", "true");
+	if (!err && g->o.time_limit_ns) {
+		char buf[32];
+
+		snprintf(buf, sizeof(buf), "%" PRIu64 "ns", g->o.time_limit_ns);
+		err = diskbench__recipe_add(&line, "group_time", buf);
+	}
+	if (err) {
+		free(line);
+		return NULL;
+	}
+	return line;
 }
 
 void diskbench__group_describe(const struct diskbench__group *g, size_t k,

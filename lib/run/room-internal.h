@@ -22,6 +22,19 @@ bool diskbench__room_test_file_goes(struct diskbench_phase *const *ph, size_t n,
  * 0 when all is well, or when the engine makes no files or the file
  * system cannot tell.
  */
+/* The most the phases will have written at once (bytes, and inodes, each
+ * with what takes it), and what the file system has free (known false
+ * when it cannot tell; free_inodes UINT64_MAX when it counts none). All
+ * zero for the null engine. Always 0. */
+struct diskbench__room_need {
+	struct diskbench__room bytes, inodes;
+	uint64_t free_bytes, free_inodes;
+	bool known;
+};
+int diskbench__room_need(const struct diskbench_target *t,
+			 struct diskbench_phase *const *ph, size_t n,
+			 struct diskbench__room_need *out);
+
 int diskbench__room_check(const struct diskbench_target *t,
 			  struct diskbench_phase *const *ph, size_t n,
 			  char *msg, size_t len);

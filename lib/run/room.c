@@ -53,22 +53,15 @@ static double mib(uint64_t bytes)
  * and what is free. Custom phases need nothing, nor does the null engine;
  * a file system that cannot tell (statvfs fails) is left to the phases.
  */
-static int check_room(const struct diskbench_target *t,
-		      struct diskbench_phase *const *ph, size_t n,
-		      char *buf, size_t len)
+/* The peaks of bytes and inodes over the n phases, in units of unit. */
+static void peaks(const struct diskbench_target *t,
+		  struct diskbench_phase *const *ph, size_t n, uint64_t unit,
+		  struct diskbench__room *peak_b, struct diskbench__room *peak_i)
 {
-	struct diskbench__room set = { 0, 0, "" }, peak_b = { 0, 0, "" },
-			       peak_i = { 0, 0, "" };
-	struct statvfs v;
-	uint64_t unit, test = 0, avail;
+	struct diskbench__room set = { 0, 0, "" };
+	uint64_t test = 0;
 	bool set_exists = false;
 
-	if (t->engine->no_files || !n ||
-	    (t->dir_fd >= 0 ? fstatvfs(t->dir_fd, &v) : statvfs(t->dir, &v)) != 0)
-		return 0;
-	unit = v.f_frsize ? v.f_frsize : v.f_bsize;
-	if (!unit)
-		unit = 4096;
 	for (size_t i = 0; i < n; i++) {
 		const struct diskbench_phase *p = ph[i];
 		struct diskbench__room now;
@@ -102,27 +95,74 @@ static int check_room(const struct diskbench_target *t,
 			now.what[0] = '\0';
 		else if ((size_t)w >= sizeof(now.what))
 			memcpy(now.what + sizeof(now.what) - 4, "...", 4);
-		if (now.bytes > peak_b.bytes)
-			peak_b = now;
-		if (now.inodes > peak_i.inodes)
-			peak_i = now;
+		if (now.bytes > peak_b->bytes)
+			*peak_b = now;
+		if (now.inodes > peak_i->inodes)
+			*peak_i = now;
 		if (gone_after)
 			set_exists = false;
 	}
-	avail = diskbench__mul_sat((uint64_t)v.f_bavail, unit);
-	if (peak_b.bytes > avail) {
+}
+
+int diskbench__room_need(const struct diskbench_target *t,
+			 struct diskbench_phase *const *ph, size_t n,
+			 struct diskbench__room_need *out)
+{
+	struct statvfs v;
+	uint64_t unit = 4096;
+	bool known;
+
+	memset(out, 0, sizeof(*out));
+	if (t->engine->no_files || !n)
+		return 0;
+	known = (t->dir_fd >= 0 ? fstatvfs(t->dir_fd, &v) : statvfs(t->dir, &v)) == 0;
+	if (known) {
+		unit = v.f_frsize ? v.f_frsize : v.f_bsize;
+		if (!unit)
+			unit = 4096;
+		out->known = true;
+		out->free_bytes = diskbench__mul_sat((uint64_t)v.f_bavail, unit);
+		out->free_inodes = v.f_files ? (uint64_t)v.f_favail : UINT64_MAX;
+	}
+	peaks(t, ph, n, unit, &out->bytes, &out->inodes);
+	return 0;
+}
+
+/*
+ * The most the run's phases will have written at any one time, in bytes
+ * and in inodes: phases run one after another, the test file lives from
+ * the first phase that makes it until the run ends or it is removed before
+ * a small-file phase (see diskbench_run_execute), and the small-file set
+ * from a phase that makes it to the end of a delete phase. Checked against
+ * what the file system says is free, before anything is written: a
+ * shortage is -ENOSPC with a message naming the directory, what is needed
+ * and what is free. Custom phases need nothing, nor does the null engine;
+ * a file system that cannot tell (statvfs fails) is left to the phases.
+ */
+static int check_room(const struct diskbench_target *t,
+		      struct diskbench_phase *const *ph, size_t n,
+		      char *buf, size_t len)
+{
+	struct diskbench__room_need need;
+
+	diskbench__room_need(t, ph, n, &need);
+	if (!need.known)
+		return 0;
+	if (need.bytes.bytes > need.free_bytes) {
 		snprintf(buf, len,
 			 "not enough room in %s: %.1f MiB free, the run needs up to "
 			 "%.1f MiB at once (%s)",
-			 t->dir, mib(avail), mib(peak_b.bytes), peak_b.what);
+			 t->dir, mib(need.free_bytes), mib(need.bytes.bytes),
+			 need.bytes.what);
 		return -ENOSPC;
 	}
 	/* Inodes, where the file system counts them (btrfs says 0). */
-	if (v.f_files && peak_i.inodes > (uint64_t)v.f_favail) {
+	if (need.inodes.inodes > need.free_inodes) {
 		snprintf(buf, len,
 			 "not enough inodes in %s: %" PRIu64 " free, the run needs "
 			 "up to %" PRIu64 " at once (%s)",
-			 t->dir, (uint64_t)v.f_favail, peak_i.inodes, peak_i.what);
+			 t->dir, need.free_inodes, need.inodes.inodes,
+			 need.inodes.what);
 		return -ENOSPC;
 	}
 	return 0;

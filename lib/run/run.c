@@ -28,6 +28,8 @@
 #include "run/run-internal.h"
 #include "base/sysinfo-internal.h"
 #include "base/error-internal.h"
+#include "phase/recipe-internal.h"
+#include "run/run-recipe-internal.h"
 
 /* diskbench_run_opts.device_interval_ns: 1 ms to a day. */
 #define DEVICE_INTERVAL_MIN_NS UINT64_C(1000000)
@@ -62,6 +64,8 @@ struct diskbench_run {
 	/* Holds a bonnie++ suite (diskbench_run_add_bonnie): one a run, as
 	 * a report's run shows one set of bonnie++ parameters. */
 	bool has_bonnie;
+	/* The suite's options as asked: its phases' recipe. */
+	struct diskbench_bonnie_suite_opts suite;
 };
 
 DISKBENCH_API void diskbench_run_opts_init(struct diskbench_run_opts *opts,
@@ -422,7 +426,8 @@ sweep_of(const struct diskbench_run *run, const struct diskbench_phase *p)
 }
 
 int diskbench__run_add_suite(struct diskbench_run *run,
-			     struct diskbench_phase *const *phases, size_t n)
+			     struct diskbench_phase *const *phases, size_t n,
+			     const struct diskbench_bonnie_suite_opts *asked)
 {
 	if (run->executing)
 		return -EBUSY;
@@ -462,6 +467,9 @@ int diskbench__run_add_suite(struct diskbench_run *run,
 		phases[i]->owner = run;
 	}
 	run->has_bonnie = true;
+	run->suite = *asked;
+	for (size_t i = 0; i < n; i++)
+		phases[i]->suite = &run->suite;
 	return 0;
 }
 
@@ -601,6 +609,99 @@ DISKBENCH_API void diskbench_run_cancel(struct diskbench_run *run)
 		atomic_store(&run->cancel, 1);
 }
 
+/* The machine it ran on, beside the report's host and kernel: what a run
+ * again elsewhere names when it differs (diskbench_job_machine_diff()). */
+static void describe_machine(struct diskbench__cfg *c)
+{
+	const struct diskbench__machine *m = diskbench__sys_machine();
+
+	if (m->cpu[0])
+		diskbench__cfg_str(c, "machine_cpu", m->cpu);
+	if (m->cpus)
+		diskbench__cfg_u64(c, "machine_cpus", m->cpus);
+	if (m->memory_bytes)
+		diskbench__cfg_u64(c, "machine_memory_bytes", m->memory_bytes);
+}
+
+/* The result's recipe: its phase's section and the run's [job] options,
+ * each on one line (include/diskbench/job.h): the keys `job` and
+ * `job_run`. A phase a job cannot make (a custom one) has none. */
+static int phase_recipe(const struct diskbench_run *run,
+			const struct diskbench_phase *p,
+			const struct diskbench__group *grp, size_t k, char **out)
+{
+	const struct diskbench__load_sweep *sw = sweep_of(run, p);
+	struct diskbench__run_sec rs;
+	char *line = NULL;
+	int err = 0;
+
+	diskbench__run_sec_init(&rs);
+	if (p->suite) {
+		rs.suite = *p->suite;
+		err = diskbench__recipe_add(&line, "kind", "bonnie");
+		if (!err)
+			err = diskbench__run_sec_recipe(&line, &rs, JK_SUITE);
+	} else {
+		line = diskbench__phase_recipe(p);
+		if (!line) {
+			*out = NULL;
+			return p->kind == DISKBENCH_PHASE_CUSTOM ? 0 : -ENOMEM;
+		}
+		if (grp) {
+			char *words = diskbench__group_recipe(grp, k);
+			char *j = words ? diskbench__format("%s %s", line, words) : NULL;
+
+			free(words);
+			free(line);
+			line = j;
+			if (!line)
+				return -ENOMEM;
+		}
+		if (sw) {
+			rs.sweep.start_rate = sw->start_rate;
+			rs.sweep.max_rate = sw->max_rate;
+			rs.sweep.factor = sw->factor;
+			rs.sweep.percentile = sw->percentile;
+			rs.sweep.tolerance = sw->tolerance;
+			rs.sweep.limit_ns = sw->limit_ns;
+			rs.sweep.step_time_ns = sw->step_time_ns;
+			rs.sweep.max_steps = sw->max_steps;
+			rs.sweep.refine_steps = sw->refine_steps;
+			rs.sweep.arrival = sw->poisson ? DISKBENCH_LOAD_ARRIVAL_POISSON
+						       : DISKBENCH_LOAD_ARRIVAL_CONSTANT;
+			err = diskbench__run_sec_recipe(&line, &rs, JK_PHASE);
+		}
+	}
+	if (err) {
+		free(line);
+		return err;
+	}
+	*out = line;
+	return 0;
+}
+
+static int describe_recipe(const struct diskbench_run *run,
+			   const struct diskbench_phase *p,
+			   const struct diskbench__group *grp, size_t k,
+			   struct diskbench_result *res)
+{
+	char *line = NULL, *rl;
+	int err = phase_recipe(run, p, grp, k, &line);
+
+	if (err || !line)
+		return err;
+	rl = diskbench__run_recipe(run->target, &run->opts, run->seed);
+	if (!rl)
+		err = -ENOMEM;
+	if (!err)
+		err = diskbench_result_set_config(res, "job", line);
+	if (!err && *rl)
+		err = diskbench_result_set_config(res, "job_run", rl);
+	free(line);
+	free(rl);
+	return err;
+}
+
 /*
  * The configuration that made a phase's result: what every phase has (the
  * engine, the target's file and flags, the run's seed and limits), then the
@@ -658,6 +759,9 @@ static int describe(const struct diskbench_run *run, const struct diskbench_phas
 		diskbench__steady_describe(ctx->steady, &c);
 	diskbench__shape_describe(&p->shape, &c);
 	diskbench__cfg_str(&c, "cache_drop", ctx->cache_drop);
+	describe_machine(&c);
+	if (!c.err)
+		c.err = describe_recipe(run, p, grp, k, res);
 	return c.err;
 }
 
@@ -1403,4 +1507,99 @@ DISKBENCH_API uint32_t diskbench_run_seed(const struct diskbench_run *run)
 DISKBENCH_API const char *diskbench_run_errmsg(const struct diskbench_run *run)
 {
 	return run && run->errmsg ? run->errmsg : "";
+}
+
+/* ---- a job's plan (include/diskbench/job.h) ---- */
+
+static void plan_put(struct diskbench__bytes *b, char *s)
+{
+	if (!s) {
+		b->nomem = true;
+		return;
+	}
+	diskbench__bytes_put(b, s, strlen(s));
+	free(s);
+}
+
+static double plan_mib(uint64_t v)
+{
+	return (double)v / (1024.0 * 1024.0);
+}
+
+long diskbench__run_plan(struct diskbench_run *run, char **out)
+{
+	struct diskbench__bytes b = { NULL, 0, 0, false };
+	struct diskbench__room_need need;
+	const struct diskbench_target *t;
+	char *fs;
+
+	DISKBENCH__CHECK_ARG(out);
+	*out = NULL;
+	DISKBENCH__CHECK_ARG(run);
+	if (run->executing)
+		return diskbench__error_fail(-EBUSY, "the run executes");
+	t = run->target;
+	for (size_t i = 0; i < run->nphases; i++)
+		diskbench__phase_resolve(run->phases[i], t);
+	fs = diskbench__sys_fs_type(t->dir);
+	plan_put(&b, diskbench__format("target: %s (%s), engine %s, queue %" PRIu32
+				       ", test file %.1f MiB\n", t->dir,
+				       fs ? fs : "file system not known",
+				       t->engine->name, t->engine->depth,
+				       plan_mib(t->file_bytes)));
+	free(fs);
+	for (size_t i = 0; i < run->nphases; i++) {
+		const struct diskbench_phase *p = run->phases[i];
+		const struct diskbench__load_sweep *sw = sweep_of(run, p);
+		size_t first = 0, n = 0;
+		const struct diskbench__group *g = NULL;
+		char *line = NULL;
+
+		if (diskbench__run_group_of(run, i, &first, &n))
+			g = group_at(run, first);
+		if (phase_recipe(run, p, g, i - first, &line) == -ENOMEM)
+			b.nomem = true;
+		plan_put(&b, diskbench__format("%zu. %s: %s\n", i + 1, p->name,
+					       line ? line : "a custom phase"));
+		free(line);
+		if (diskbench__room_uses_test_file(p))
+			plan_put(&b, diskbench__format("   uses the test file: %.1f MiB\n",
+				plan_mib(p->cls->test_file_bytes(p, t->file_bytes))));
+		if (p->cls->file_set) {
+			struct diskbench__room set = { 0, 0, "" };
+			bool gone = false;
+
+			p->cls->file_set(p, 4096, &set, &gone);
+			plan_put(&b, diskbench__format("   small files: %s\n", set.what));
+		}
+		if (sw)
+			plan_put(&b, diskbench__format("   a load sweep: from %g to %g "
+				"requests a second, by %g, p%g under %.3f ms, at most "
+				"%" PRIu32 " steps\n", sw->start_rate, sw->max_rate,
+				sw->factor, sw->percentile, (double)sw->limit_ns / 1e6,
+				sw->max_steps + sw->refine_steps));
+	}
+	diskbench__room_need(t, run->phases, run->nphases, &need);
+	if (t->engine->no_files)
+		plan_put(&b, diskbench__format("room: none (the null engine "
+					       "makes no files)\n"));
+	else if (!need.known)
+		plan_put(&b, diskbench__format("room: at most %.1f MiB and %" PRIu64
+			" inode%s at once; the file system does not say what is "
+			"free\n", plan_mib(need.bytes.bytes), need.inodes.inodes,
+			need.inodes.inodes == 1 ? "" : "s"));
+	else
+		plan_put(&b, diskbench__format("room: at most %.1f MiB (%s) and %"
+			PRIu64 " inode%s at once; %.1f MiB free%s\n",
+			plan_mib(need.bytes.bytes), need.bytes.what,
+			need.inodes.inodes, need.inodes.inodes == 1 ? "" : "s",
+			plan_mib(need.free_bytes),
+			need.bytes.bytes > need.free_bytes ? ": NOT ENOUGH" : ""));
+	diskbench__bytes_put(&b, "", 1);
+	if (b.nomem) {
+		free(b.p);
+		return -ENOMEM;
+	}
+	*out = (char *)b.p;
+	return (long)(b.len - 1);
 }

@@ -53,7 +53,7 @@ diskbench_bonnie_suite_opts_init(struct diskbench_bonnie_suite_opts *opts,
 static int diskbench_run_add_bonnie__impl(struct diskbench_run *run,
 			 const struct diskbench_bonnie_suite_opts *opts)
 {
-	struct diskbench_bonnie_suite_opts o;
+	struct diskbench_bonnie_suite_opts o, asked;
 	struct diskbench_bonnie_opts bo = DISKBENCH_BONNIE_OPTS_INIT;
 	struct diskbench_files_opts fo = DISKBENCH_FILES_OPTS_INIT;
 	struct diskbench_phase *p[BIG_TESTS + SMALL_TESTS];
@@ -86,6 +86,7 @@ static int diskbench_run_add_bonnie__impl(struct diskbench_run *run,
 		return -EINVAL;
 	}
 
+	asked = o;
 	/* bonnie++'s defaults, resolved once: what the phases run with is
 	 * what a report of the run says. */
 	if (!o.byte_bytes)
@@ -139,7 +140,7 @@ static int diskbench_run_add_bonnie__impl(struct diskbench_run *run,
 			refused(run, k, err);
 	}
 	if (!err)
-		err = diskbench__run_add_suite(run, p, n);
+		err = diskbench__run_add_suite(run, p, n, &asked);
 	if (err)
 		while (n)
 			diskbench_phase_free(p[--n]);

@@ -154,9 +154,14 @@ static void measure(const struct fx *f, struct measured *m)
 		m->elapsed[i] = diskbench_result_elapsed_ns(r);
 		m->max[i] = diskbench_result_max_latency_ns(r);
 		m->config[i][0] = '\0';
-		for (size_t c = 0; diskbench_result_config_at(r, c, &k, &v) == 0; c++)
+		for (size_t c = 0; diskbench_result_config_at(r, c, &k, &v) == 0; c++) {
+			/* but the recipe: the suite's is the suite (kind=bonnie),
+			 * the hand-made phases' their own */
+			if (!strcmp(k, "job"))
+				continue;
 			len += (size_t)snprintf(m->config[i] + len,
 						sizeof(m->config[i]) - len, "%s=%s;", k, v);
+		}
 	}
 }
 
