@@ -69,8 +69,9 @@ DISKBENCH_BEGIN_DECLS
 /** A parsed and checked job. @since 1.11 */
 struct diskbench_job;
 
-/** Longest line of a job file, in bytes, newline excluded. @since 1.11 */
-#define DISKBENCH_JOB_MAX_LINE 1024u
+/** Longest line of a job file, in bytes, newline excluded (a longer
+ *  value goes on in lines that start with a space or a tab). @since 1.11 */
+#define DISKBENCH_JOB_MAX_LINE 198u
 /** Most phase sections of a job. @since 1.11 */
 #define DISKBENCH_JOB_MAX_PHASES 256u
 /** Most repetitions of a job (`repeat`). @since 1.11 */
@@ -175,7 +176,7 @@ DISKBENCH_API long diskbench_job_text(const struct diskbench_job *job,
  *         section or key
  * @since 1.11
  */
-DISKBENCH_API const char *diskbench_job_get(const struct diskbench_job *job,
+DISKBENCH_API const char *diskbench_job_value(const struct diskbench_job *job,
 					    const char *section,
 					    const char *key);
 
@@ -194,7 +195,7 @@ DISKBENCH_API size_t diskbench_job_phase_count(const struct diskbench_job *job);
  * @return the name, owned by the job; NULL out of range
  * @since 1.11
  */
-DISKBENCH_API const char *diskbench_job_phase_name(const struct diskbench_job *job,
+DISKBENCH_API const char *diskbench_job_phase_get(const struct diskbench_job *job,
 						   size_t index);
 
 /**

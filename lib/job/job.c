@@ -563,7 +563,8 @@ static char *read_line(char *str, int num, void *stream)
 	len = nl ? (size_t)(nl - r->p) + 1 : (size_t)(r->end - r->p);
 	r->line++;
 	take = len;
-	if (take + 1 > (size_t)num) {
+	/* libinih's buffer: num bytes, the NUL included */
+	if (take + 1 > (size_t)num || len - (nl != NULL) > DISKBENCH_JOB_MAX_LINE) {
 		r->too_long = true;
 		return NULL;
 	}
@@ -651,9 +652,6 @@ static void reader_free(struct reader *r)
 		free(r->secs[i].name);
 	free(r->secs);
 }
-
-/* The longest line libinih takes, newline included, as it was built. */
-#define INIH_LINE 200
 
 static int parse_text(struct diskbench_job *job, const char *text, size_t len,
 		      struct fail *f)
@@ -1166,7 +1164,7 @@ DISKBENCH_API long diskbench_job_text(const struct diskbench_job *job, char **ou
 	DISKBENCH__API_RETURN_AS(long, diskbench_job_text__impl(job, out), NULL);
 }
 
-DISKBENCH_API const char *diskbench_job_get(const struct diskbench_job *job,
+DISKBENCH_API const char *diskbench_job_value(const struct diskbench_job *job,
 					    const char *section, const char *key)
 {
 	const struct job_sec *s = NULL;
@@ -1193,7 +1191,7 @@ DISKBENCH_API size_t diskbench_job_phase_count(const struct diskbench_job *job)
 	return job ? job->n : 0;
 }
 
-DISKBENCH_API const char *diskbench_job_phase_name(const struct diskbench_job *job,
+DISKBENCH_API const char *diskbench_job_phase_get(const struct diskbench_job *job,
 						   size_t index)
 {
 	return job && index < job->n ? job->sec[index].name : NULL;
@@ -1206,7 +1204,7 @@ DISKBENCH_API uint32_t diskbench_job_repeat(const struct diskbench_job *job)
 	return job->g.repeat ? job->g.repeat : 1;
 }
 
-static const enum diskbench_format out_format[6] = {
+static const enum diskbench_format out_format[DISKBENCH__JOB_OUTPUTS] = {
 	DISKBENCH_FORMAT_JSON, DISKBENCH_FORMAT_BONNIE_CSV, DISKBENCH_FORMAT_HTML,
 	DISKBENCH_FORMAT_BONNIE_TEXT, DISKBENCH_FORMAT_HDR_LOG,
 	DISKBENCH_FORMAT_JOURNAL,
@@ -1216,7 +1214,7 @@ DISKBENCH_API size_t diskbench_job_output_count(const struct diskbench_job *job)
 {
 	size_t n = 0;
 
-	for (size_t i = 0; job && i < 6; i++)
+	for (size_t i = 0; job && i < DISKBENCH__JOB_OUTPUTS; i++)
 		n += job->g.out[i] != NULL;
 	return n;
 }
@@ -1229,17 +1227,18 @@ static int diskbench_job_output_get__impl(const struct diskbench_job *job,
 	DISKBENCH__CHECK_ARG(job);
 	DISKBENCH__CHECK_ARG(format);
 	DISKBENCH__CHECK_ARG(path);
-	for (size_t i = 0; i < 6; i++) {
+	for (size_t i = 0, k = index; i < DISKBENCH__JOB_OUTPUTS; i++) {
 		if (!job->g.out[i])
 			continue;
-		if (!index--) {
+		if (!k--) {
 			*format = out_format[i];
 			*path = job->g.out[i];
 			return 0;
 		}
 	}
-	return diskbench__error_fail(-EINVAL, "index is over the job's %zu "
-				     "outputs", diskbench_job_output_count(job));
+	return diskbench__error_fail(-EINVAL, "index %zu is over the job's "
+				     "%zu outputs", index,
+				     diskbench_job_output_count(job));
 }
 
 DISKBENCH_API int diskbench_job_output_get(const struct diskbench_job *job,

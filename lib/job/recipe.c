@@ -100,6 +100,10 @@ static int diskbench_job_from_report__impl(struct diskbench_job **out,
 	DISKBENCH__CHECK_ARG(out);
 	*out = NULL;
 	DISKBENCH__CHECK_ARG(report);
+	if (run >= diskbench_report_run_count(report))
+		return diskbench__error_fail(-EINVAL, "run %zu is over the "
+			"report's last (%zu runs)", run,
+			diskbench_report_run_count(report));
 	err = diskbench_report_run_get(report, run, &info);
 	if (err)
 		return err;
@@ -287,6 +291,11 @@ static long diskbench_job_machine_diff__impl(const struct diskbench_report *a,
 	*out = NULL;
 	DISKBENCH__CHECK_ARG(a);
 	DISKBENCH__CHECK_ARG(b);
+	if (run_a >= diskbench_report_run_count(a) ||
+	    run_b >= diskbench_report_run_count(b))
+		return diskbench__error_fail(-EINVAL, "run_a %zu or run_b %zu is "
+			"over its report's last (%zu and %zu runs)", run_a, run_b,
+			diskbench_report_run_count(a), diskbench_report_run_count(b));
 	err = diskbench_report_run_get(a, run_a, &ia);
 	if (!err)
 		err = diskbench_report_run_get(b, run_b, &ib);

@@ -104,7 +104,7 @@ static int diskbench_job_option_get__impl(size_t index,
 		return diskbench__error_fail(-EINVAL, "index %zu is over the "
 			"table's %zu options", index, diskbench__job_nrows());
 	if (out->sz < sizeof(size_t))
-		return diskbench__error_fail(-EINVAL, "out->sz %zu is under a "
+		return diskbench__error_fail(-EINVAL, "out->sz is %zu: under a "
 			"size_t (set it with DISKBENCH_JOB_OPTION_INIT)", out->sz);
 	r = diskbench__job_row_at(index);
 	o.sz = sizeof(o);

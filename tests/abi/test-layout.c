@@ -413,6 +413,29 @@ static void test_layout_group(void **state)
 	assert_int_equal(sizeof(struct diskbench_group_opts), 24);
 }
 
+/* 1.11: a row of the job table, and the job file's bounds. */
+static void test_layout_job_option(void **state)
+{
+	struct diskbench_job_option o = DISKBENCH_JOB_OPTION_INIT;
+
+	(void)state;
+	assert_int_equal(o.sz, sizeof(o));
+	assert_null(o.key);
+	assert_null(o.help);
+	assert_int_equal(DISKBENCH_JOB_MAX_LINE, 198);
+	assert_int_equal(DISKBENCH_JOB_MAX_PHASES, 256);
+	assert_int_equal(DISKBENCH_JOB_MAX_REPEAT, 1000);
+	if (!LP64)
+		skip();
+	assert_offset(diskbench_job_option, sz, 0);
+	assert_offset(diskbench_job_option, key, 8);
+	assert_offset(diskbench_job_option, sections, 16);
+	assert_offset(diskbench_job_option, type, 24);
+	assert_offset(diskbench_job_option, values, 32);
+	assert_offset(diskbench_job_option, help, 40);
+	assert_int_equal(sizeof(struct diskbench_job_option), 48);
+}
+
 /* 1.1: the sweep of what killed runs left, its options and entries, and
  * the values of an entry's `what`. */
 static void test_layout_run_sweep(void **state)
@@ -1128,6 +1151,7 @@ int main(void)
 		cmocka_unit_test(test_layout_run_event),
 		cmocka_unit_test(test_layout_run_sweep),
 		cmocka_unit_test(test_layout_group),
+		cmocka_unit_test(test_layout_job_option),
 		cmocka_unit_test(test_layout_bonnie_suite_opts),
 		cmocka_unit_test(test_layout_seq_opts),
 		cmocka_unit_test(test_layout_target_opts),

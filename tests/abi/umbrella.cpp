@@ -57,6 +57,14 @@ static int check_inits()
 	CHECK_INIT(diskbench_bonnie_suite_opts, DISKBENCH_BONNIE_SUITE_OPTS_INIT);
 	CHECK_INIT(diskbench_compare_opts, DISKBENCH_COMPARE_OPTS_INIT);
 	CHECK_INIT(diskbench_group_opts, DISKBENCH_GROUP_OPTS_INIT);
+	{
+		// filled by diskbench_job_option_get(), no _init(): its size and
+		// nothing else
+		struct diskbench_job_option jo = DISKBENCH_JOB_OPTION_INIT;
+
+		if (jo.sz != sizeof jo || jo.key != nullptr || jo.help != nullptr)
+			return 1;
+	}
 	CHECK_INIT(diskbench_engine_ops, DISKBENCH_ENGINE_OPS_INIT);
 	return 0;
 }

@@ -1248,6 +1248,64 @@ static void bad_journal(void)
 	SZ0(diskbench_journal_end, diskbench_journal_end(J, &info, NULL));
 }
 
+static void bad_job(void)
+{
+	static const char text[] = "[job]\n[p]\nkind = seq_read\n";
+	struct diskbench_job *job = NULL, *j2 = NULL;
+	struct diskbench_job_option opt = DISKBENCH_JOB_OPTION_INIT;
+	struct diskbench_report *rep = NULL;
+	enum diskbench_format fmt;
+	const char *path;
+	char *s = NULL;
+
+	NUL(diskbench_job_parse, "out", diskbench_job_parse(NULL, text, 5, NULL, NULL));
+	BAD(diskbench_job_parse, "text is NULL with len 5", NULL,
+	    diskbench_job_parse(&job, NULL, 5, NULL, NULL));
+	BAD(diskbench_job_parse, "job.ini:3: [p] kind \"nope\"", NULL,
+	    diskbench_job_parse(&job, "[job]\n[p]\nkind = nope\n", 22, "job.ini",
+				NULL));
+	NUL(diskbench_job_load, "out", diskbench_job_load(NULL, "x", NULL));
+	NUL(diskbench_job_load, "path", diskbench_job_load(&job, NULL, NULL));
+	assert_null(job);
+	assert_ok(diskbench_job_parse(&job, text, sizeof(text) - 1, NULL, NULL));
+	NUL(diskbench_job_from_report, "out", diskbench_job_from_report(NULL, NULL, 0, NULL));
+	NUL(diskbench_job_from_report, "report", diskbench_job_from_report(&job, NULL, 0, NULL));
+	assert_null(job);
+	assert_ok(diskbench_job_parse(&job, text, sizeof(text) - 1, NULL, NULL));
+	assert_ok(diskbench_report_new(&rep));
+	BAD(diskbench_job_from_report, "run 0", NULL,
+	    diskbench_job_from_report(&j2, rep, 0, NULL));
+	diskbench_report_free(rep);
+	NUL(diskbench_job_set, "job", diskbench_job_set(NULL, NULL, "k", "v", NULL));
+	NUL(diskbench_job_set, "key", diskbench_job_set(job, NULL, NULL, "v", NULL));
+	NUL(diskbench_job_set, "value", diskbench_job_set(job, NULL, "repeat", NULL, NULL));
+	BAD(diskbench_job_set, "repeat 1001 is over 1000", NULL,
+	    diskbench_job_set(job, NULL, "repeat", "1001", NULL));
+	NUL(diskbench_job_text, "out", diskbench_job_text(job, NULL));
+	NUL(diskbench_job_text, "job", diskbench_job_text(NULL, &s));
+	NUL(diskbench_job_output_get, "job", diskbench_job_output_get(NULL, 0, &fmt, &path));
+	BAD(diskbench_job_output_get, "0 outputs", NULL,
+	    diskbench_job_output_get(job, 0, &fmt, &path));
+	NUL(diskbench_job_target, "out", diskbench_job_target(job, NULL, NULL, NULL));
+	NUL(diskbench_job_target, "job", diskbench_job_target(NULL, NULL,
+		(struct diskbench_target **)&s, NULL));
+	BAD(diskbench_job_target, "no dir", NULL,
+	    diskbench_job_target(job, NULL, (struct diskbench_target **)&s, NULL));
+	NUL(diskbench_job_run, "out", diskbench_job_run(job, F->t, NULL, NULL));
+	NUL(diskbench_job_run, "target", diskbench_job_run(job, NULL, NULL,
+		(struct diskbench_run **)&s));
+	NUL(diskbench_job_plan, "out", diskbench_job_plan(F->run, NULL));
+	NUL(diskbench_job_plan, "run", diskbench_job_plan(NULL, &s));
+	NUL(diskbench_job_machine_diff, "a", diskbench_job_machine_diff(NULL, 0, NULL, 0, &s));
+	NUL(diskbench_job_machine_diff, "out", diskbench_job_machine_diff(NULL, 0, NULL, 0, NULL));
+	NUL(diskbench_job_option_get, "out", diskbench_job_option_get(0, NULL));
+	BAD(diskbench_job_option_get, "index 100000", NULL,
+	    diskbench_job_option_get(100000, &opt));
+	opt.sz = 0;
+	SZ0(diskbench_job_option_get, diskbench_job_option_get(0, &opt));
+	diskbench_job_free(job);
+}
+
 /*
  * The exports that cannot fail: no return value to say so (void), or a
  * getter whose NULL and out-of-range answer is its "nothing" (0, NULL,
@@ -1339,6 +1397,11 @@ static const char *const cannot_fail[] = {
 	"diskbench_compare_setup_count", "diskbench_compare_phase_count",
 	"diskbench_compare_phase_cell_count",
 	"diskbench_journal_errmsg",
+	/* jobs: NULL's nothing, the table's size, NULL does nothing */
+	"diskbench_job_value", "diskbench_job_phase_count",
+	"diskbench_job_phase_get", "diskbench_job_repeat",
+	"diskbench_job_output_count", "diskbench_job_option_count",
+	"diskbench_job_free",
 };
 
 static void test_every_export_bad_arguments(void **state)
@@ -1354,6 +1417,7 @@ static void test_every_export_bad_arguments(void **state)
 	bad_target_run();
 	bad_report();
 	bad_journal();
+	bad_job();
 	cases_ran = true;
 	if (failures)
 		fail_msg("%u calls broke the error rule (listed above)", failures);

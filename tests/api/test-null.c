@@ -334,6 +334,26 @@ CHECK(diskbench_run_sweep) { IS_EINVAL(diskbench_run_sweep(NULL, NULL, NULL)); }
 CHECK(diskbench_group_opts_init) { diskbench_group_opts_init(NULL, sizeof(struct diskbench_group_opts)); }
 CHECK(diskbench_run_add_group) { IS_EINVAL(diskbench_run_add_group(NULL, NULL, 0, NULL, NULL)); }
 
+/* job.h */
+CHECK(diskbench_job_parse) { IS_EINVAL(diskbench_job_parse(NULL, NULL, 0, NULL, NULL)); }
+CHECK(diskbench_job_load) { IS_EINVAL(diskbench_job_load(NULL, NULL, NULL)); }
+CHECK(diskbench_job_from_report) { IS_EINVAL(diskbench_job_from_report(NULL, NULL, 0, NULL)); }
+CHECK(diskbench_job_free) { diskbench_job_free(NULL); }
+CHECK(diskbench_job_set) { IS_EINVAL(diskbench_job_set(NULL, NULL, NULL, NULL, NULL)); }
+CHECK(diskbench_job_text) { IS_EINVAL(diskbench_job_text(NULL, NULL)); }
+CHECK(diskbench_job_value) { IS_NULL(diskbench_job_value(NULL, NULL, NULL)); }
+CHECK(diskbench_job_phase_count) { IS_ZERO(diskbench_job_phase_count(NULL)); }
+CHECK(diskbench_job_phase_get) { IS_NULL(diskbench_job_phase_get(NULL, 0)); }
+CHECK(diskbench_job_repeat) { IS_ZERO(diskbench_job_repeat(NULL)); }
+CHECK(diskbench_job_output_count) { IS_ZERO(diskbench_job_output_count(NULL)); }
+CHECK(diskbench_job_output_get) { IS_EINVAL(diskbench_job_output_get(NULL, 0, NULL, NULL)); }
+CHECK(diskbench_job_target) { IS_EINVAL(diskbench_job_target(NULL, NULL, NULL, NULL)); }
+CHECK(diskbench_job_run) { IS_EINVAL(diskbench_job_run(NULL, NULL, NULL, NULL)); }
+CHECK(diskbench_job_plan) { IS_EINVAL(diskbench_job_plan(NULL, NULL)); }
+CHECK(diskbench_job_machine_diff) { IS_EINVAL(diskbench_job_machine_diff(NULL, 0, NULL, 0, NULL)); }
+CHECK(diskbench_job_option_count) { assert_true(diskbench_job_option_count() > 0); }
+CHECK(diskbench_job_option_get) { IS_EINVAL(diskbench_job_option_get(0, NULL)); }
+
 /* bonnie.h */
 CHECK(diskbench_bonnie_suite_opts_init) { diskbench_bonnie_suite_opts_init(NULL, sizeof(struct diskbench_bonnie_suite_opts)); }
 CHECK(diskbench_run_add_bonnie) { IS_EINVAL(diskbench_run_add_bonnie(NULL, NULL)); }
@@ -875,6 +895,14 @@ static struct entry entries[] = {
 	E(diskbench_run_sweep_opts_init), E(diskbench_run_sweep),
 	E(diskbench_group_opts_init), E(diskbench_run_add_group),
 	E(diskbench_bonnie_suite_opts_init), E(diskbench_run_add_bonnie),
+	E(diskbench_job_parse), E(diskbench_job_load), E(diskbench_job_from_report),
+	E(diskbench_job_free), E(diskbench_job_set), E(diskbench_job_text),
+	E(diskbench_job_value), E(diskbench_job_phase_count),
+	E(diskbench_job_phase_get), E(diskbench_job_repeat),
+	E(diskbench_job_output_count), E(diskbench_job_output_get),
+	E(diskbench_job_target), E(diskbench_job_run), E(diskbench_job_plan),
+	E(diskbench_job_machine_diff), E(diskbench_job_option_count),
+	E(diskbench_job_option_get),
 	E(diskbench_report_info_init), E(diskbench_write_opts_init),
 	E(diskbench_report_new), E(diskbench_report_free), E(diskbench_report_add),
 	E(diskbench_report_add_run), E(diskbench_report_run_count),

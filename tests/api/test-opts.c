@@ -541,7 +541,7 @@ static const char *const handed_out[] = {
 	"progress", "timeline_point", "stall", "stall_summary", "slow_op",
 	"pace_info", "run_event", "run_sweep_entry", "compare_setup",
 	"compare_phase", "compare_cell", "device_sample", "device_info",
-	"device_point", "system_point", "wait",
+	"device_point", "system_point", "wait", "job_option",
 };
 
 static void set_sz(void *o, size_t sz)
