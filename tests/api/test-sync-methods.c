@@ -5,7 +5,9 @@
  * writes and at the end, the time of a sync inside its write's latency or
  * apart from it, O_DSYNC and O_SYNC opens, the configuration keys, the
  * options refused (each named), an engine without the calls refused
- * before anything is made, and a wrapper forwarding them.
+ * before anything is made, and a wrapper forwarding them; a sync every N
+ * writes on a queue (an engine with queued_syncs): the figures, and each
+ * sync submitted after exactly N more writes, none in flight beside it.
  */
 #include "common-test.h"
 #include "sim-engine.h"
@@ -542,6 +544,82 @@ static void test_queued_random(void **state)
 	assert_clean(f);
 }
 
+/* Paced at 100 a second on a queue of 4, fdatasync every 2: the same
+ * figures as one at a time (test_paced), through the queued loop. */
+static void test_queued_paced(void **state)
+{
+	struct fx *f = *state;
+
+	for (int apart = 0; apart < 2; apart++) {
+		struct diskbench_pace_opts po = DISKBENCH_PACE_OPTS_INIT;
+		struct diskbench_seq_opts so = DISKBENCH_SEQ_OPTS_INIT;
+		struct diskbench_phase *p = NULL;
+		struct sim_config cfg = timed_cfg;
+		const struct diskbench_result *r;
+
+		cfg.queue_depth = 4;
+		cfg.queued_syncs = true;
+		so.flags = DISKBENCH_SEQ_WRITE;
+		so.block_bytes = SEQ_BLOCK;
+		so.queue_depth = 4;
+		assert_ok(diskbench_phase_seq_new(&p, &so));
+		fx_sim(f, &cfg);
+		fx_open(f, FILE_BYTES, BLOCK, 0, NULL);
+		po.rate_per_sec = 100;
+		assert_ok(diskbench_phase_set_pace(p, &po));
+		assert_ok(set_sync(p, DISKBENCH_SYNC_FDATASYNC, 2,
+				   apart ? DISKBENCH_SYNC_APART : 0));
+		assert_ok(diskbench_run_add(f->run, p));
+		run_execute_ok(f->run);
+		r = fx_res(f, 0);
+		assert_result_ok(r, "seq_write", NSEQ, FILE_BYTES);
+		assert_u64_eq(sim_calls(f->s, SIM_FDATASYNC), NSEQ / 2);
+		assert_u64_eq(f->s->sync_overlaps, 0);
+		if (apart)
+			assert_hist2(r, NSEQ, SIM_MS, 0, 0);
+		else
+			assert_hist2(r, NSEQ / 2, SIM_MS, NSEQ / 2, 4 * SIM_MS);
+		assert_key_u64(r, "sync_count", NSEQ / 2);
+		assert_u64_eq(diskbench_result_elapsed_ns(r), 150 * SIM_MS + 4 * SIM_MS);
+		assert_clean(f);
+		fx_stop(f);
+	}
+}
+
+/* Verify with a queued sync inside the write: the write held for its
+ * sync is stamped and counted like the others, and a read checks all. */
+static void test_queued_verify(void **state)
+{
+	struct fx *f = *state;
+	struct diskbench_seq_opts so = DISKBENCH_SEQ_OPTS_INIT;
+	struct diskbench_phase *p = NULL;
+	struct sim_config cfg = timed_cfg;
+
+	cfg.queue_depth = 4;
+	cfg.queued_syncs = true;
+	so.flags = DISKBENCH_SEQ_WRITE | DISKBENCH_SEQ_VERIFY;
+	so.block_bytes = SEQ_BLOCK;
+	so.queue_depth = 4;
+	assert_ok(diskbench_phase_seq_new(&p, &so));
+	fx_sim(f, &cfg);
+	fx_open(f, FILE_BYTES, BLOCK, 0, NULL);
+	assert_ok(set_sync(p, DISKBENCH_SYNC_FDATASYNC, 5, 0));
+	assert_ok(diskbench_run_add(f->run, p));
+	so.flags = DISKBENCH_SEQ_VERIFY;
+	p = NULL;
+	assert_ok(diskbench_phase_seq_new(&p, &so));
+	assert_ok(diskbench_run_add(f->run, p));
+	run_execute_ok(f->run);
+	assert_result_ok(fx_res(f, 0), "seq_write", NSEQ, FILE_BYTES);
+	assert_result_ok(fx_res(f, 1), "seq_read", NSEQ, FILE_BYTES);
+	assert_key_u64(fx_res(f, 0), "verify_blocks", NSEQ);
+	assert_key_u64(fx_res(f, 1), "verify_blocks", NSEQ);
+	assert_key_u64(fx_res(f, 0), "sync_count", 3);
+	assert_hist2(fx_res(f, 0), 13, SIM_MS, 3, 4 * SIM_MS);
+	assert_u64_eq(f->s->sync_overlaps, 0);
+	assert_clean(f);
+}
+
 /* A queued engine's table: queued_syncs with unknown bits, or without
  * submit and reap, is refused; a wrapper with a submit of its own that
  * says nothing of syncs is refused a sync every N on a queue, one that
@@ -879,6 +957,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_queued_every_apart, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_queued_fsync_and_range, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_queued_random, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_queued_paced, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_queued_verify, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_queued_syncs_table, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_old_table_no_dsync, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_wrap_forwards, fx_setup, fx_teardown),
