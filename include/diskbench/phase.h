@@ -1494,8 +1494,11 @@ DISKBENCH_API void diskbench_sync_opts_init(struct diskbench_sync_opts *opts,
  * diskbench_engine_ops::sync_file_range); a user engine
  * without them fails the run with -ENOTSUP before anything is made, as
  * does a sync every N writes with requests queued (a queue depth above 1
- * on a queued engine) and, for an engine that opens files itself and
- * predates 1.10, O_DSYNC.
+ * on a queued engine) on an engine that does not queue that sync
+ * (diskbench_engine_ops::queued_syncs; the io_uring engine queues all
+ * three since 1.11: the sync is submitted once every request before it
+ * is reaped, alone, so it covers them) and, for an engine that opens
+ * files itself and predates 1.10, O_DSYNC.
  *
  * @param[in,out] phase the phase, not yet added to a run
  * @param[in]     opts  the method, or NULL for the default

@@ -48,7 +48,7 @@
  * -E2BIG) until its struct's line here names it; tests/api/test-opts.c
  * fails while the two disagree.
  */
-#define DISKBENCH__LAST_engine_ops	sync_file_range
+#define DISKBENCH__LAST_engine_ops	queued_syncs
 #define DISKBENCH__LAST_hist_opts	reserved	/* ignored: 0.1's padding */
 #define DISKBENCH__LAST_timeline_opts	max_intervals
 #define DISKBENCH__LAST_recorder_opts	slow_threshold_ns

@@ -29,6 +29,9 @@ struct diskbench__uring_use {
 	uint64_t buf_bytes;
 };
 
+/* Every DISKBENCH_ENGINE_QUEUED_* bit. */
+#define DISKBENCH__ENGINE_QUEUED_ALL UINT64_C(0x07)
+
 struct diskbench_engine {
 	/* Every member set: the caller's, or the sync engine's in its place;
 	 * but open_at, unlink_at, stat_at, link_at and symlink_at, which are

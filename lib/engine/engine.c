@@ -66,6 +66,16 @@ int diskbench__engine_ops_check(const struct diskbench_engine_ops *o)
 					     " (DISKBENCH_ENGINE_MAX_QUEUE_DEPTH)",
 					     o->queue_depth,
 					     DISKBENCH_ENGINE_MAX_QUEUE_DEPTH);
+	if (o->queued_syncs & ~DISKBENCH__ENGINE_QUEUED_ALL)
+		return diskbench__error_fail(-EINVAL, "ops->queued_syncs 0x%"
+					     PRIx64 ": unknown bits 0x%" PRIx64,
+					     o->queued_syncs, o->queued_syncs &
+					     ~DISKBENCH__ENGINE_QUEUED_ALL);
+	if (o->queued_syncs && !o->submit)
+		return diskbench__error_fail(-EINVAL, "ops->queued_syncs 0x%"
+					     PRIx64 " without submit and reap: "
+					     "only a queued engine takes syncs "
+					     "as requests", o->queued_syncs);
 	return 0;
 }
 

@@ -116,6 +116,7 @@ struct uring_engine {
 	pthread_mutex_t lock;     /* guards rings and their bound flags */
 	struct uring_ring *rings;
 	uint32_t depth;
+	bool has_range;           /* the kernel has IORING_OP_SYNC_FILE_RANGE */
 };
 
 static inline bool retry(int err, unsigned *tries)
@@ -320,6 +321,11 @@ static int ring_new(struct uring_engine *eng, struct uring_ring **out)
 	     io_uring_opcode_supported(probe, IORING_OP_WRITE) &&
 	     io_uring_opcode_supported(probe, IORING_OP_FSYNC) &&
 	     io_uring_opcode_supported(probe, IORING_OP_NOP);
+	/* 5.2, so every kernel that passes the test above has it, but a
+	 * sandbox may filter opcodes: without it, the system call. */
+	if (ok && !eng->rings)
+		eng->has_range = io_uring_opcode_supported(probe,
+						IORING_OP_SYNC_FILE_RANGE);
 	if (probe)
 		io_uring_free_probe(probe);
 	if (!ok) {
@@ -803,7 +809,50 @@ static int64_t uring_write(int64_t handle, const void *buf, uint64_t len,
 	return uring_rw(handle, (void *)buf, len, offset, user_data, true);
 }
 
-static int uring_fsync(int64_t handle, void *user_data)
+/* sync_file_range(2)'s flags, as the sync engine's call has them. */
+#define RANGE_FLAGS (SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE | \
+		     SYNC_FILE_RANGE_WAIT_AFTER)
+
+/* A sync the ring cannot take: a polled ring takes none (IOPOLL), a
+ * range over the request's 32-bit length, or a kernel (or sandbox)
+ * without IORING_OP_SYNC_FILE_RANGE. The system call does the same. */
+static inline bool sync_by_syscall(const struct uring_ring *r, uint32_t op,
+				   uint64_t len)
+{
+	if (DISKBENCH_UNLIKELY(r->opt) && (r->oflags & DISKBENCH__URING_IOPOLL))
+		return true;
+	return op == DISKBENCH_IO_SYNC_RANGE &&
+	       (len > UINT32_MAX || !r->eng->has_range);
+}
+
+static int sync_syscall(int64_t handle, uint32_t op, uint64_t off, uint64_t len)
+{
+	switch (op) {
+	case DISKBENCH_IO_FDATASYNC:
+		return diskbench__sync_ops.fdatasync(handle, NULL);
+	case DISKBENCH_IO_SYNC_RANGE:
+		return diskbench__sync_ops.sync_file_range(handle, off, len, NULL);
+	default:
+		return diskbench__sync_ops.fsync(handle, NULL);
+	}
+}
+
+/* A sync request on sqe: fsync, fdatasync or sync_file_range. */
+static void prep_sync(struct io_uring_sqe *sqe, int64_t handle, uint32_t op,
+		      uint64_t off, uint64_t len)
+{
+	if (op == DISKBENCH_IO_SYNC_RANGE)
+		io_uring_prep_sync_file_range(sqe, (int)handle, (unsigned)len,
+					      off, RANGE_FLAGS);
+	else
+		io_uring_prep_fsync(sqe, (int)handle,
+				    op == DISKBENCH_IO_FDATASYNC
+					    ? IORING_FSYNC_DATASYNC : 0);
+}
+
+/* One sync through the ring, waited for. */
+static int uring_sync_op(int64_t handle, uint32_t op, uint64_t off,
+			 uint64_t len, void *user_data)
 {
 	struct uring_ring *r;
 	struct io_uring_sqe *sqe;
@@ -814,16 +863,32 @@ static int uring_fsync(int64_t handle, void *user_data)
 	r = ring_get(user_data, &err);
 	if (!r)
 		return err;
-	/* A polled ring takes no fsync: the system call does the same. */
-	if (DISKBENCH_UNLIKELY(r->opt) && (r->oflags & DISKBENCH__URING_IOPOLL))
-		return diskbench__sync_ops.fsync(handle, NULL);
+	if (sync_by_syscall(r, op, len))
+		return sync_syscall(handle, op, off, len);
 	sqe = ring_sqe(r, &err);
 	if (!sqe)
 		return err;
-	io_uring_prep_fsync(sqe, (int)handle, 0);
+	prep_sync(sqe, handle, op, off, len);
 	if (DISKBENCH_UNLIKELY(r->opt))
 		opt_prep(r, sqe, handle, NULL, 0);
 	return (int)ring_sync(r, sqe);
+}
+
+static int uring_fsync(int64_t handle, void *user_data)
+{
+	return uring_sync_op(handle, DISKBENCH_IO_FSYNC, 0, 0, user_data);
+}
+
+static int uring_fdatasync(int64_t handle, void *user_data)
+{
+	return uring_sync_op(handle, DISKBENCH_IO_FDATASYNC, 0, 0, user_data);
+}
+
+static int uring_sync_range(int64_t handle, uint64_t offset, uint64_t len,
+			    void *user_data)
+{
+	return uring_sync_op(handle, DISKBENCH_IO_SYNC_RANGE, offset, len,
+			     user_data);
 }
 
 /* ---- queued ---- */
@@ -836,6 +901,8 @@ static int check_io(const struct diskbench_io *io)
 	case DISKBENCH_IO_WRITE:
 		return check_rw(io->handle, io->len);
 	case DISKBENCH_IO_FSYNC:
+	case DISKBENCH_IO_FDATASYNC:
+	case DISKBENCH_IO_SYNC_RANGE:
 		return check_rw(io->handle, 0);
 	default:
 		return -EINVAL;
@@ -881,6 +948,18 @@ static int uring_submit(struct diskbench_io *const *ios, uint32_t n,
 		if (!io)
 			break;
 		err = check_io(io);
+		if (DISKBENCH_UNLIKELY(!err && io->op > DISKBENCH_IO_WRITE) &&
+		    sync_by_syscall(r, io->op, io->len)) {
+			/* A sync the ring cannot take: made now, and it
+			 * completes at once, as a refused request does. */
+			if (prepared)
+				break;
+			io->result = sync_syscall(io->handle, io->op,
+						  io->offset, io->len);
+			keep_push(r, io);
+			taken++;
+			continue;
+		}
 		if (err) {
 			if (prepared)
 				break;
@@ -904,12 +983,12 @@ static int uring_submit(struct diskbench_io *const *ios, uint32_t n,
 					    (unsigned)io->len, io->offset);
 			break;
 		default:
-			io_uring_prep_fsync(sqe, (int)io->handle, 0);
+			prep_sync(sqe, io->handle, io->op, io->offset, io->len);
 			break;
 		}
 		if (DISKBENCH_UNLIKELY(r->opt))
 			opt_prep(r, sqe, io->handle,
-				 io->op == DISKBENCH_IO_FSYNC ? NULL : io->buf,
+				 io->op > DISKBENCH_IO_WRITE ? NULL : io->buf,
 				 io->len);
 		io_uring_sqe_set_data(sqe, io);
 		prepared++;
@@ -1073,11 +1152,16 @@ static int diskbench_engine_io_uring_new__impl(struct diskbench_engine **out,
 	ops.read = uring_read;
 	ops.write = uring_write;
 	ops.fsync = uring_fsync;
+	ops.fdatasync = uring_fdatasync;
+	ops.sync_file_range = uring_sync_range;
 	ops.submit = uring_submit;
 	ops.reap = uring_reap;
 	ops.clock = NULL;
 	ops.destroy = uring_destroy;
 	ops.queue_depth = depth;
+	/* Syncs as queued requests (a sync every N writes on a queue): the
+	 * ring's own, or the system call where the ring cannot take one. */
+	ops.queued_syncs = DISKBENCH__ENGINE_QUEUED_ALL;
 	err = diskbench__engine_make(out, &ops, eng, "io_uring");
 	if (err)
 		uring_destroy(eng);

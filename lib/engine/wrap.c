@@ -255,6 +255,10 @@ static int diskbench_engine_wrap__impl(struct diskbench_engine **out,
 		t.device_sample = wrap_device_sample;
 	t.destroy = wrap_destroy;
 	t.queue_depth = o.submit ? o.queue_depth : inner->depth;
+	/* The syncs its submit takes: the caller's submit says, or the
+	 * inner engine's, forwarded. */
+	t.queued_syncs = o.submit ? o.queued_syncs
+		       : in->submit ? in->queued_syncs : 0;
 	t.mkdir = wrap_mkdir;
 	t.rmdir = wrap_rmdir;
 	t.stat = wrap_stat;

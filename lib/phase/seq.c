@@ -424,6 +424,104 @@ static int paced_reap(struct diskbench__stream *s, struct diskbench_io **done,
 }
 
 /*
+ * A sync every N writes on a queue: submitted as a queued request of its
+ * own once nothing else is in flight (every write before it reaped, so it
+ * covers them all), and reaped; timed from its submission to the reap.
+ * *t1: the time after it. 0, or the error (the method's, or the engine's
+ * answer), failed on the stream's ctx. A sync answered -EINTR is made
+ * again, as any request is.
+ */
+static int queued_sync(struct diskbench__stream *s, struct diskbench_io *sio,
+		       bool stopping, uint64_t *t1)
+{
+	struct diskbench__ctx *ctx = s->ctx;
+	const struct diskbench_engine *e = ctx->engine;
+	const struct diskbench__sync_state *st = s->sync;
+	uint32_t stall = 0;
+	uint64_t t0 = diskbench__engine_now(e);
+	int n;
+
+	memset(sio, 0, sizeof(*sio));
+	sio->handle = s->h;
+	sio->op = diskbench__syncm_io_op(st->m->method);
+	if (sio->op == DISKBENCH_IO_SYNC_RANGE) {
+		sio->offset = st->lo;
+		sio->len = st->hi - st->lo;
+	}
+	sio->start_ns = t0;
+	for (;;) {
+		struct diskbench_io *d = NULL;
+
+		sio->result = 0;
+		n = e->ops.submit(&sio, 1, e->user_data);
+		if (n == 0 || n == -EINTR) {
+			int r = stalled(s, &stall, stopping, n ? "answered -EINTR "
+					"to a sync's submit" : "took no sync from "
+					"submit", NULL);
+			if (r)
+				return r;
+			continue;
+		}
+		if (n < 0)
+			return diskbench__stream_sync_done(s, t0,
+				diskbench__engine_now(e), n);
+		if (n > 1)
+			return diskbench__ctx_failf(ctx, -EIO, s->path, UINT64_MAX,
+				"engine \"%s\" took %d requests of the 1 "
+				"submitted (a sync) for", e->name, n);
+		do {
+			n = e->ops.reap(&d, 1, 1, e->user_data);
+			if (n == 0 || n == -EINTR) {
+				int r = stalled(s, &stall, stopping, n
+						? "answered -EINTR to reap"
+						: "reaped nothing (asked for 1)",
+						NULL);
+				if (r)
+					return r;
+			}
+		} while (n == 0 || n == -EINTR);
+		if (n < 0)
+			return diskbench__ctx_fail(ctx, n, "reap", s->path,
+						   UINT64_MAX);
+		if (n > 1 || d != sio)
+			return diskbench__ctx_failf(ctx, -EIO, s->path, UINT64_MAX,
+				"engine \"%s\" reaped %s with nothing but a "
+				"sync in flight, on", e->name, n > 1
+				? "more than the 1 request asked for"
+				: "a request that was not in flight");
+		if (sio->result != -EINTR)
+			break;
+		int r = stalled(s, &stall, stopping, "answered -EINTR", NULL);
+
+		if (r)
+			return r;
+	}
+	*t1 = diskbench__engine_now(e);
+	return diskbench__stream_sync_done(s, t0, *t1,
+		sio->result < 0 ? (int)sio->result : 0);
+}
+
+/* The write that made a sync due, timed inside the write: recorded from
+ * its submission to the sync's end (t1), which takes in the wait for the
+ * writes still in flight before the sync (a commit of N writes waits for
+ * all of them, then the sync), then checked if verifying. */
+static int trig_record(struct diskbench__stream *s, struct diskbench_io *io,
+		       uint64_t intended, uint64_t t1)
+{
+	struct diskbench__ctx *ctx = s->ctx;
+	uint64_t whole = (uint64_t)(uintptr_t)io->priv;
+	uint64_t off = io->offset + io->len - whole;
+
+	diskbench__recorder_record_at(ctx->rec, io->start_ns, t1, whole, off);
+	if (ctx->pace)
+		diskbench__pace_done(ctx->pace, intended, t1, whole, off);
+	if (DISKBENCH_UNLIKELY(s->vmap))
+		return verify_done(s, (char *)io->buf + io->len - whole, off,
+				   whole, true);
+	return 0;
+}
+
+/*
  * Several requests in flight. Each request's latency runs from its
  * submission to the reap that returned it; one clock read serves a whole
  * batch of submissions or completions. A short transfer is queued again for
@@ -449,6 +547,12 @@ static ALWAYS_INLINE int stream_queued(struct diskbench__stream *s, char *bufs,
 	 * so that the end of the stream is known without waiting for it. */
 	bool held = false, h_write = false;
 	uint64_t h_off = 0, h_len = 0;
+	/* A sync every N writes (s->sync): due once the N-th write is
+	 * submitted, the queue filled no more until it is made; inside the
+	 * write, that write (trig) is recorded when the sync ends, and held
+	 * (trig_held) if it completes before. */
+	bool sync_due = false, trig_held = false;
+	struct diskbench_io *trig = NULL, sio;
 	int err = 0;
 
 	if (!ios || !ready || !done || !freelist || (pc && !intended)) {
@@ -464,7 +568,7 @@ static ALWAYS_INLINE int stream_queued(struct diskbench__stream *s, char *bufs,
 		uint64_t now = diskbench__engine_now(e);
 
 		/* Fill the queue: fresh requests, while no stop was called. */
-		while (!stop && !err && more && nfree) {
+		while (!stop && !err && more && nfree && !sync_due) {
 			struct diskbench_io *io = freelist[nfree - 1];
 			uint64_t off, len;
 			bool write;
@@ -516,6 +620,12 @@ static ALWAYS_INLINE int stream_queued(struct diskbench__stream *s, char *bufs,
 			io->priv = (void *)(uintptr_t)len; /* whole request */
 			io->result = 0;
 			ready[nready++] = io;
+			if (DISKBENCH_UNLIKELY(s->sync != NULL) && write &&
+			    diskbench__stream_sync_note(s, off, len)) {
+				sync_due = true;
+				if (!s->sync->m->apart)
+					trig = io;
+			}
 		}
 		while (nready) {
 			int n = e->ops.submit(ready, nready, e->user_data);
@@ -553,6 +663,31 @@ static ALWAYS_INLINE int stream_queued(struct diskbench__stream *s, char *bufs,
 			uint64_t t;
 			int r;
 
+			if (DISKBENCH_UNLIKELY(sync_due) && !err) {
+				/* Every write before it reaped: the sync. */
+				sync_due = false;
+				err = queued_sync(s, &sio, stop, &t);
+				if (!err && trig_held)
+					err = trig_record(s, trig, pc ? intended[trig - ios] : 0,
+							  t);
+				/* (A trig not held never completed whole: its
+				 * slot went back with its end.) */
+				if (trig_held)
+					freelist[nfree++] = trig;
+				trig = NULL;
+				trig_held = false;
+				if (!err && !stop) {
+					r = diskbench__stream_after_op(s, t);
+					if (r < 0)
+						err = diskbench__ctx_fail(ctx, r, NULL,
+									  NULL, UINT64_MAX);
+					if (r)
+						stop = true;
+				}
+				if (err)
+					stop = true;
+				continue;
+			}
 			if (shaped && sh->burst_ops && !stop && !err && more &&
 			    sh->in_burst >= sh->burst_ops) {
 				/* The burst is done, its last completion
@@ -578,7 +713,7 @@ static ALWAYS_INLINE int stream_queued(struct diskbench__stream *s, char *bufs,
 
 		int got;
 
-		if (pc && nfree && more && !stop && !err) {
+		if (pc && nfree && more && !stop && !err && !sync_due) {
 			bool ended = false;
 
 			/* A slot is free for the next paced request: wait
@@ -673,6 +808,12 @@ static ALWAYS_INLINE int stream_queued(struct diskbench__stream *s, char *bufs,
 				io->offset += (uint64_t)io->result;
 				io->len -= (uint64_t)io->result;
 				ready[nready++] = io;
+				continue;
+			}
+			if (DISKBENCH_UNLIKELY(io == trig)) {
+				/* Its sync's time is inside its latency: it is
+				 * recorded when the sync ends. */
+				trig_held = true;
 				continue;
 			}
 			/* A short request went on from where it stopped:

@@ -49,10 +49,27 @@ static inline bool diskbench__syncm_every(const struct diskbench__syncm *m)
 }
 
 /* The class's check: whether engine e can do the method with requests
- * queued depth deep; 0, or -ENOTSUP with the reason in why. */
+ * queued depth deep (a sync every N writes on a queue needs the engine's
+ * queued_syncs bit of the method); 0, or -ENOTSUP with the reason in why. */
 int diskbench__syncm_check(const struct diskbench__syncm *m,
 			   const struct diskbench_engine *e, uint32_t depth,
 			   char *why, size_t len);
+
+/* A write of [off, off + len) on a stream with a state, counted (its
+ * bytes in the range of the next sync_file_range): whether the sync is
+ * due (the N-th write since the last). */
+bool diskbench__stream_sync_note(struct diskbench__stream *s, uint64_t off,
+				 uint64_t len);
+
+/* The sync due, made from t0 to t1 with err: into the stream's figures,
+ * the count of writes since started again; 0, or err failed on the
+ * stream's ctx naming the method. */
+int diskbench__stream_sync_done(struct diskbench__stream *s, uint64_t t0,
+				uint64_t t1, int err);
+
+/* The queued request of the method's sync (DISKBENCH_IO_FSYNC,
+ * _FDATASYNC, _SYNC_RANGE). */
+uint32_t diskbench__syncm_io_op(uint32_t method);
 
 /* After a write of [off, off + len) on a stream with a state: counts it,
  * and at every N-th makes the sync, timed from t0 (the clock read before

@@ -46,6 +46,29 @@ uint32_t diskbench__syncm_oflags(const struct diskbench__syncm *m)
 	     : m->method == DISKBENCH_SYNC_O_SYNC ? DISKBENCH_OPEN_SYNC : 0;
 }
 
+/* The DISKBENCH_ENGINE_QUEUED_* bit a queued engine needs for the
+ * method's sync every N writes, and its name. */
+static uint64_t queued_bit(uint32_t method)
+{
+	return method == DISKBENCH_SYNC_FDATASYNC ? DISKBENCH_ENGINE_QUEUED_FDATASYNC
+	     : method == DISKBENCH_SYNC_FILE_RANGE ? DISKBENCH_ENGINE_QUEUED_SYNC_RANGE
+	     : DISKBENCH_ENGINE_QUEUED_FSYNC;
+}
+
+static const char *queued_bit_name(uint32_t method)
+{
+	return method == DISKBENCH_SYNC_FDATASYNC ? "DISKBENCH_ENGINE_QUEUED_FDATASYNC"
+	     : method == DISKBENCH_SYNC_FILE_RANGE ? "DISKBENCH_ENGINE_QUEUED_SYNC_RANGE"
+	     : "DISKBENCH_ENGINE_QUEUED_FSYNC";
+}
+
+uint32_t diskbench__syncm_io_op(uint32_t method)
+{
+	return method == DISKBENCH_SYNC_FDATASYNC ? DISKBENCH_IO_FDATASYNC
+	     : method == DISKBENCH_SYNC_FILE_RANGE ? DISKBENCH_IO_SYNC_RANGE
+	     : DISKBENCH_IO_FSYNC;
+}
+
 int diskbench__syncm_check(const struct diskbench__syncm *m,
 			   const struct diskbench_engine *e, uint32_t depth,
 			   char *why, size_t len)
@@ -70,10 +93,14 @@ int diskbench__syncm_check(const struct diskbench__syncm *m,
 			 "DISKBENCH_OPEN_DSYNC", e->name);
 		return -ENOTSUP;
 	}
-	if (diskbench__syncm_every(m) && depth > 1 && e->queued) {
-		snprintf(why, len, "sync every %" PRIu64 " writes needs one "
-			 "request at a time: queue_depth %" PRIu32 " on engine "
-			 "\"%s\" queues them", m->every, depth, e->name);
+	if (diskbench__syncm_every(m) && depth > 1 && e->queued &&
+	    !(e->ops.queued_syncs & queued_bit(m->method))) {
+		snprintf(why, len, "sync every %" PRIu64 " writes with "
+			 "queue_depth %" PRIu32 ": engine \"%s\" does not queue "
+			 "%s (struct diskbench_engine_ops::queued_syncs lacks %s)",
+			 m->every, depth, e->name,
+			 diskbench__syncm_name(m->method),
+			 queued_bit_name(m->method));
 		return -ENOTSUP;
 	}
 	return 0;
@@ -93,35 +120,50 @@ static int sync_call(const struct diskbench_engine *e, uint32_t method,
 	}
 }
 
-int diskbench__stream_sync_write(struct diskbench__stream *s, uint64_t off,
-				 uint64_t len, uint64_t *t1)
+bool diskbench__stream_sync_note(struct diskbench__stream *s, uint64_t off,
+				 uint64_t len)
 {
 	struct diskbench__sync_state *st = s->sync;
-	struct diskbench__ctx *ctx = s->ctx;
-	const struct diskbench_engine *e = ctx->engine;
-	uint64_t t0, d;
-	int err;
 
 	if (!st->since || off < st->lo)
 		st->lo = off;
 	if (!st->since || off + len > st->hi)
 		st->hi = off + len;
-	if (++st->since < st->m->every)
-		return 0;
-	t0 = *t1 ? *t1 : diskbench__engine_now(e);
-	err = sync_call(e, st->m->method, s->h, st->lo, st->hi - st->lo);
-	*t1 = diskbench__engine_now(e);
+	return ++st->since >= st->m->every;
+}
+
+int diskbench__stream_sync_done(struct diskbench__stream *s, uint64_t t0,
+				uint64_t t1, int err)
+{
+	struct diskbench__sync_state *st = s->sync;
+	uint64_t d = t1 > t0 ? t1 - t0 : 0;
+
 	st->since = 0;
-	d = *t1 > t0 ? *t1 - t0 : 0;
 	st->figs.count++;
 	st->figs.total_ns += d;
 	if (d > st->figs.max_ns)
 		st->figs.max_ns = d;
 	if (err)
-		return diskbench__ctx_fail(ctx, err,
+		return diskbench__ctx_fail(s->ctx, err,
 					   diskbench__syncm_name(st->m->method),
 					   s->path, st->lo);
 	return 0;
+}
+
+int diskbench__stream_sync_write(struct diskbench__stream *s, uint64_t off,
+				 uint64_t len, uint64_t *t1)
+{
+	struct diskbench__sync_state *st = s->sync;
+	const struct diskbench_engine *e = s->ctx->engine;
+	uint64_t t0;
+	int err;
+
+	if (!diskbench__stream_sync_note(s, off, len))
+		return 0;
+	t0 = *t1 ? *t1 : diskbench__engine_now(e);
+	err = sync_call(e, st->m->method, s->h, st->lo, st->hi - st->lo);
+	*t1 = diskbench__engine_now(e);
+	return diskbench__stream_sync_done(s, t0, *t1, err);
 }
 
 int diskbench__syncm_close(struct diskbench__ctx *ctx,

@@ -26,9 +26,11 @@ static void usage(void)
 	     "       [--engine sync|io_uring] [--random-block BYTES] [--random-ops N]\n"
 	     "       [--rate PER_SECOND [--poisson]]\n"
 	     "       [-n FILES] [--phases write,read,random,files] [-i REPETITIONS]\n"
-	     "       [--shared-file [--layout segmented|strided|random] [--verify]\n"
+	     "       [--shared-file [--layout segmented|strided|random]\n"
 	     "        [--reorder | --reorder-shift RANKS]]\n"
 	     "       [--direct] [--no-fsync] [--sync METHOD[:EVERY[:apart]]]\n"
+	     "       [--verify] [--data zeros|random|compress:C[,dedupe:D[,pool:N]]]\n"
+	     "       [--uring files,buffers,sqpoll,iopoll]\n"
 	     "       [--file-size BYTES[:MAX]] [--dirs N]\n"
 	     "       [--files-sync end|none|each] [--files-dir shared|rank]\n"
 	     "       [--tree DEPTH:BRANCH]\n"
@@ -91,7 +93,103 @@ enum {
 	OPT_INTERVAL, OPT_HELP, OPT_RATE, OPT_POISSON, OPT_SIM, OPT_SIM_STALL, OPT_SIM_SKEW, OPT_SIM_PREP,
 	OPT_SIM_FULL, OPT_LAYOUT, OPT_REORDER, OPT_REORDER_SHIFT, OPT_VERIFY,
 	OPT_SIM_CORRUPT, OPT_FILES_DIR, OPT_TREE, OPT_NO_FSYNC, OPT_SYNC,
+	OPT_DATA, OPT_URING,
 };
+
+/* A whole decimal number from lo to hi in s; false if not one. */
+static bool parse_u32(const char *s, uint32_t lo, uint32_t hi, uint32_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!*s || strspn(s, "0123456789") != strlen(s))
+		return false;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || v < lo || v > hi)
+		return false;
+	*out = (uint32_t)v;
+	return true;
+}
+
+/* --data zeros|random|compress:C[,dedupe:D[,pool:N]]: the bytes the
+ * write phases write (diskbench_phase_set_data()). Items after random are
+ * comma-separated, each once; compress, dedupe and pool mean random.
+ * 0, or -1 after saying why in one line. */
+static int parse_data(const char *arg, struct opts *o)
+{
+	char buf[96], *save = NULL, *tok;
+	bool zeros = false, random = false, c = false, d = false, pool = false;
+	bool ok = strlen(arg) < sizeof(buf) && *arg;
+
+	o->data_compress = o->data_dedupe = o->data_pool = 0;
+	snprintf(buf, sizeof(buf), "%s", arg);
+	for (tok = ok ? strtok_r(buf, ",", &save) : NULL; ok && tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(tok, "zeros") && !zeros)
+			zeros = true;
+		else if (!strcmp(tok, "random") && !random)
+			random = true;
+		else if (!strncmp(tok, "compress:", 9) && !c)
+			c = ok = parse_u32(tok + 9, 0, DISKBENCH_DATA_MAX_COMPRESS_PERCENT,
+					   &o->data_compress);
+		else if (!strncmp(tok, "dedupe:", 7) && !d)
+			d = ok = parse_u32(tok + 7, 0, 100, &o->data_dedupe);
+		else if (!strncmp(tok, "pool:", 5) && !pool)
+			pool = ok = parse_u32(tok + 5, 1, DISKBENCH_DATA_MAX_DEDUPE_POOL,
+					      &o->data_pool);
+		else
+			ok = false;
+	}
+	/* zeros alone; a pool of what is deduplicated. */
+	if (!ok || (zeros && (random || c || d || pool)) || (pool && !d) ||
+	    arg[strlen(arg) - 1] == ',' || arg[0] == ',' || strstr(arg, ",,")) {
+		say0(PROG ": --data: '%s' is not zeros, random, or "
+		     "[random,]compress:C[,dedupe:D[,pool:N]] (C 0 to %u, D 0 to 100, "
+		     "N 1 to %u; dedupe:D alone too)\n", arg,
+		     DISKBENCH_DATA_MAX_COMPRESS_PERCENT, DISKBENCH_DATA_MAX_DEDUPE_POOL);
+		return -1;
+	}
+	o->data_arg = arg;
+	o->data_pattern = zeros ? DISKBENCH_DATA_ZEROS : DISKBENCH_DATA_RANDOM;
+	return 0;
+}
+
+/* --uring files,buffers,sqpoll,iopoll (any of them, each once): the
+ * io_uring options of the per-rank phases. 0, or -1 after one line. */
+static int parse_uring(const char *arg, struct opts *o)
+{
+	static const struct { const char *name; uint32_t flag; } names[] = {
+		{ "files", DISKBENCH_SEQ_URING_FILES },
+		{ "buffers", DISKBENCH_SEQ_URING_BUFFERS },
+		{ "sqpoll", DISKBENCH_SEQ_URING_SQPOLL },
+		{ "iopoll", DISKBENCH_SEQ_URING_IOPOLL },
+	};
+	char buf[64], *save = NULL, *tok;
+	bool ok = strlen(arg) < sizeof(buf) && *arg && arg[0] != ',' &&
+		  arg[strlen(arg) - 1] != ',' && !strstr(arg, ",,");
+
+	o->uring = 0;
+	snprintf(buf, sizeof(buf), "%s", arg);
+	for (tok = ok ? strtok_r(buf, ",", &save) : NULL; ok && tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		size_t i = 0;
+
+		while (i < sizeof(names) / sizeof(names[0]) && strcmp(tok, names[i].name))
+			i++;
+		if (i == sizeof(names) / sizeof(names[0]) || (o->uring & names[i].flag))
+			ok = false;
+		else
+			o->uring |= names[i].flag;
+	}
+	if (!ok) {
+		say0(PROG ": --uring: '%s' is not a list of files, buffers, sqpoll, "
+		     "iopoll (each once, comma-separated)\n", arg);
+		return -1;
+	}
+	o->uring_arg = arg;
+	return 0;
+}
 
 /* --sync METHOD[:EVERY[:apart]]: 0, or -1 after saying why. */
 static int parse_sync(const char *arg, struct opts *o)
@@ -267,6 +365,58 @@ static int parse_layout_option(int c, struct opts *o, bool *layout_given, bool *
 	return 1;
 }
 
+/* --verify per rank: the sequential write stamps every 512-byte sector
+ * of its blocks, the read and the random phase (reads only) check them
+ * against the write's map, which is of -b's blocks. 0, or -1 after one
+ * line. */
+static int check_rank_verify(const struct opts *o)
+{
+	if (o->block % 512) {
+		say0(PROG ": --verify stamps every 512-byte sector: -b %" PRIu64
+		     " is no multiple of 512\n", o->block);
+		return -1;
+	}
+	if (o->phases[PH_RANDOM] && o->random_block != o->block) {
+		say0(PROG ": --verify: the random phase checks the write's blocks of "
+		     "-b %" PRIu64 " bytes, and --random-block is %" PRIu64 ": give "
+		     "--random-block %" PRIu64 ", or --phases without random\n",
+		     o->block, o->random_block, o->block);
+		return -1;
+	}
+	return 0;
+}
+
+/* --uring: the io_uring engine's options of the per-rank phases. 0, or
+ * -1 after one line. */
+static int check_uring(const struct opts *o)
+{
+	const char *eng = o->engine ? o->engine
+			: o->queue_depth > 1 ? "io_uring" : "sync";
+
+	if (strcmp(eng, "io_uring")) {
+		say0(PROG ": --uring %s: options of the io_uring engine, and the "
+		     "engine is %s: give --engine io_uring\n", o->uring_arg, eng);
+		return -1;
+	}
+	if (o->shared_file) {
+		say0(PROG ": --uring %s: options of the per-rank write, read and "
+		     "random phases; --shared-file's are the program's own\n",
+		     o->uring_arg);
+		return -1;
+	}
+	if ((o->uring & DISKBENCH_SEQ_URING_IOPOLL) && !o->direct) {
+		say0(PROG ": --uring %s: iopoll polls O_DIRECT requests only: give "
+		     "--direct too\n", o->uring_arg);
+		return -1;
+	}
+	if (!o->phases[PH_WRITE] && !o->phases[PH_READ] && !o->phases[PH_RANDOM]) {
+		say0(PROG ": --uring %s: of the write, read and random phases, and "
+		     "this run has none (--phases files)\n", o->uring_arg);
+		return -1;
+	}
+	return 0;
+}
+
 /* What the options ask for together: refused where it cannot be done (one
  * line said), or filled in (the phases a shared file has, mdtest's tree of
  * one directory). 0, or -1. */
@@ -315,28 +465,40 @@ static int check_combinations(struct opts *o, bool layout_given, bool tree_given
 		     "of which a --time-limit leaves an unknown number: give one or the other\n");
 		return -1;
 	}
-	if (!o->shared_file && !o->files_dir && (layout_given || o->reorder || o->verify)) {
+	if (!o->shared_file && !o->files_dir && (layout_given || o->reorder)) {
 		/* Per-rank files are each one rank's, written and read by it
 		 * (its read after the page cache dropped): these are the
 		 * shared file's (and --reorder of mdtest's phases too). */
 		say0(PROG ": %s: that is of the shared file%s; give --shared-file too\n",
-		     layout_given ? "--layout" : o->reorder ? "--reorder" : "--verify",
+		     layout_given ? "--layout" : "--reorder",
 		     o->reorder ? " or of --files-dir" : "");
 		return -1;
 	}
-	if (!o->shared_file && (layout_given || o->verify)) {
-		say0(PROG ": %s: that is of the shared file; give --shared-file too\n",
-		     layout_given ? "--layout" : "--verify");
+	if (!o->shared_file && layout_given) {
+		say0(PROG ": --layout: that is of the shared file; give --shared-file too\n");
 		return -1;
 	}
 	if (o->verify && !o->phases[PH_WRITE]) {
 		say0(PROG ": --verify checks what the write phase wrote: --phases needs write\n");
 		return -1;
 	}
-	if (o->verify && o->block < 64) {
+	if (o->verify && o->shared_file && o->block < 64) {
 		say0(PROG ": --verify stamps each block: -b must be 64 bytes or more\n");
 		return -1;
 	}
+	if (o->verify && !o->shared_file && check_rank_verify(o))
+		return -1;
+	if (o->data_arg && (o->shared_file || !o->phases[PH_WRITE] || o->verify)) {
+		/* The shared file's write is the program's own; verify
+		 * writes its stamps and the generator's bytes. */
+		say0(PROG ": --data %s: the bytes of the per-rank write, and %s\n",
+		     o->data_arg, o->shared_file ? "--shared-file writes its own"
+		     : o->verify ? "--verify writes its stamps (give one or the other)"
+		     : "this run has none (--phases without write)");
+		return -1;
+	}
+	if (o->uring_arg && check_uring(o))
+		return -1;
 	if (o->reorder && !o->files_dir && !o->phases[PH_READ] && !o->verify) {
 		say0(PROG ": --reorder changes which rank reads which blocks, and this run "
 		     "reads none (--phases without read, no --verify)\n");
@@ -412,6 +574,8 @@ int parse_args(int argc, char **argv, struct opts *o)
 		{ "direct", no_argument, NULL, OPT_DIRECT },
 		{ "no-fsync", no_argument, NULL, OPT_NO_FSYNC },
 		{ "sync", required_argument, NULL, OPT_SYNC },
+		{ "data", required_argument, NULL, OPT_DATA },
+		{ "uring", required_argument, NULL, OPT_URING },
 		{ "file-size", required_argument, NULL, OPT_FILE_SIZE },
 		{ "dirs", required_argument, NULL, OPT_DIRS },
 		{ "files-sync", required_argument, NULL, OPT_FILES_SYNC },
@@ -537,6 +701,14 @@ int parse_args(int argc, char **argv, struct opts *o)
 			break;
 		case OPT_SYNC:
 			if (parse_sync(optarg, o))
+				return -1;
+			break;
+		case OPT_DATA:
+			if (parse_data(optarg, o))
+				return -1;
+			break;
+		case OPT_URING:
+			if (parse_uring(optarg, o))
 				return -1;
 			break;
 		case OPT_FILE_SIZE: {

@@ -50,7 +50,17 @@ struct opts {
 				   * another's blocks */
 	uint32_t reorder_shift;   /* by this many ranks (0: a node's ranks,
 				   * check_layout() sets it) */
-	bool verify;              /* --verify: the shared_verify phase */
+	bool verify;              /* --verify: the shared_verify phase, or
+				   * per rank DISKBENCH_SEQ_VERIFY and
+				   * DISKBENCH_RANDOM_VERIFY */
+	const char *data_arg;     /* --data as given; NULL: none */
+	uint32_t data_pattern;    /* DISKBENCH_DATA_* of the write phases */
+	uint32_t data_compress;   /* compress_percent */
+	uint32_t data_dedupe;     /* dedupe_percent */
+	uint32_t data_pool;       /* dedupe_pool; 0: the library's default */
+	const char *uring_arg;    /* --uring as given; NULL: none */
+	uint32_t uring;           /* DISKBENCH_SEQ_URING_* (the random
+				   * phase's bits are the same) */
 	uint32_t repetitions;     /* -i: the phases this many times */
 	bool direct;              /* O_DIRECT: sequential, random, shared file */
 	bool no_fsync;            /* --no-fsync: the writes not flushed at their end */

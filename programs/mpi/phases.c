@@ -88,12 +88,30 @@ static int build_run(struct rank *rk, struct diskbench_run **out,
 			DISKBENCH_PHASE_RAN_STAT, DISKBENCH_PHASE_RAN_DELETE,
 		};
 
+		/* --verify: the write stamps, the read and the random
+		 * phase check; --uring: the io_uring options of each (the
+		 * random phase's bits are the sequential's). */
+		const uint32_t common = (o->direct ? DISKBENCH_SEQ_DIRECT : 0) |
+					(o->verify ? DISKBENCH_SEQ_VERIFY : 0) | o->uring;
+
 		so.block_bytes = o->block;
 		so.queue_depth = o->queue_depth;
 		if (o->phases[PH_WRITE]) {
-			so.flags = DISKBENCH_SEQ_WRITE | (o->direct ? DISKBENCH_SEQ_DIRECT : 0) |
+			so.flags = DISKBENCH_SEQ_WRITE | common |
 				   (o->no_fsync ? DISKBENCH_SEQ_NO_FSYNC : 0);
 			err = diskbench_phase_seq_new(&p, &so);
+			if (!err && o->data_arg) {
+				struct diskbench_data_opts dd = DISKBENCH_DATA_OPTS_INIT;
+
+				dd.pattern = o->data_pattern;
+				dd.compress_percent = o->data_compress;
+				dd.dedupe_percent = o->data_dedupe;
+				dd.dedupe_pool = o->data_pool;
+				err = diskbench_phase_set_data(p, &dd);
+				if (err)
+					set_err(rk, "--data %s: %s", o->data_arg,
+						diskbench_error_last());
+			}
 			if (!err && o->sync_arg) {
 				struct diskbench_sync_opts sy = DISKBENCH_SYNC_OPTS_INIT;
 
@@ -108,7 +126,7 @@ static int build_run(struct rank *rk, struct diskbench_run **out,
 			err = add_phase(run, p, err);
 		}
 		if (!err && o->phases[PH_READ]) {
-			so.flags = o->direct ? DISKBENCH_SEQ_DIRECT : 0;
+			so.flags = common;
 			err = diskbench_phase_seq_new(&p, &so);
 			err = add_phase(run, p, err);
 		}
@@ -116,8 +134,8 @@ static int build_run(struct rank *rk, struct diskbench_run **out,
 			rnd.block_bytes = o->random_block;
 			rnd.ops = o->random_ops;
 			rnd.queue_depth = o->queue_depth;
-			if (o->direct)
-				rnd.flags |= DISKBENCH_RANDOM_DIRECT;
+			rnd.flags = (o->direct ? DISKBENCH_RANDOM_DIRECT : 0) |
+				    (o->verify ? DISKBENCH_RANDOM_VERIFY : 0) | o->uring;
 			err = diskbench_phase_random_new(&p, &rnd);
 			if (!err && o->rate > 0) {
 				struct diskbench_pace_opts po = DISKBENCH_PACE_OPTS_INIT;

@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gather.h"
@@ -252,6 +253,42 @@ static void summary(const struct opts *o, struct diskbench_result *const *merged
 	}
 }
 
+/* --verify per rank: the blocks each rank stamped (a write) or checked (a
+ * read) summed into the aggregate's verify_blocks and verify_bytes (the
+ * merge keeps only what every rank had alike, a rank's count), and a row
+ * that says them. Nothing for a phase without verify. */
+static void verify_sums(struct diskbench_result *m,
+			const struct diskbench_result *const *in, size_t n)
+{
+	uint64_t blocks = 0, bytes = 0;
+	size_t ranks = 0;
+	char v[32];
+	const char *what = NULL;
+
+	for (size_t i = 0; i < n; i++) {
+		const char *b = diskbench_result_config(in[i], "verify_blocks");
+		const char *y = diskbench_result_config(in[i], "verify_bytes");
+
+		if (!b || !y)
+			continue;
+		blocks += strtoull(b, NULL, 10);
+		bytes += strtoull(y, NULL, 10);
+		what = diskbench_result_config(in[i], "verify");
+		ranks++;
+	}
+	if (!ranks)
+		return;
+	snprintf(v, sizeof(v), "%" PRIu64, blocks);
+	(void)diskbench_result_set_config(m, "verify_blocks", v);
+	snprintf(v, sizeof(v), "%" PRIu64, bytes);
+	(void)diskbench_result_set_config(m, "verify_bytes", v);
+	printf("%-12s %-5s %" PRIu64 " blocks (%" PRIu64 " bytes) %s on %zu rank%s%s\n",
+	       "", "vrfy", blocks, bytes,
+	       what && strstr(what, "stamped") ? "stamped" : "checked", ranks,
+	       ranks == 1 ? "" : "s",
+	       diskbench_result_error(m) ? ", then a failure (see the rank's error)" : "");
+}
+
 /* How far apart the ranks' clocks started the phase, on the common clock:
  * what the aggregate's time holds besides the phase's own (its
  * preparation is out of it); a row, and start_skew_ns on the merge. */
@@ -352,6 +389,7 @@ int report(struct rank *rk, struct gathered *g)
 			table_row("", w, in[i]);
 		}
 		start_skew(m, in, off, n, bound);
+		verify_sums(m, in, n);
 		/* A paced phase: the response time (from each request's
 		 * intended start), its own rows and stalls. */
 		if (diskbench_result_response(m)) {

@@ -1001,7 +1001,9 @@ static void test_layout_engine_ops(void **state)
 	/* appended in 1.10: the sync methods */
 	assert_offset(diskbench_engine_ops, fdatasync, 216);
 	assert_offset(diskbench_engine_ops, sync_file_range, 224);
-	assert_int_equal(sizeof(struct diskbench_engine_ops), 232);
+	/* appended in 1.11: the syncs a queued engine takes */
+	assert_offset(diskbench_engine_ops, queued_syncs, 232);
+	assert_int_equal(sizeof(struct diskbench_engine_ops), 240);
 }
 
 /* 1.10: the sync methods of the writing phases; the open flag. */
@@ -1021,6 +1023,16 @@ static void test_layout_sync(void **state)
 	assert_int_equal(DISKBENCH_SYNC_FSYNC, 2);
 	assert_int_equal(DISKBENCH_SYNC_FDATASYNC, 3);
 	assert_int_equal(DISKBENCH_SYNC_FILE_RANGE, 4);
+	/* 1.11: syncs as queued requests */
+	assert_int_equal(e.queued_syncs, 0);
+	assert_int_equal(DISKBENCH_IO_READ, 0);
+	assert_int_equal(DISKBENCH_IO_WRITE, 1);
+	assert_int_equal(DISKBENCH_IO_FSYNC, 2);
+	assert_int_equal(DISKBENCH_IO_FDATASYNC, 3);
+	assert_int_equal(DISKBENCH_IO_SYNC_RANGE, 4);
+	assert_int_equal(DISKBENCH_ENGINE_QUEUED_FSYNC, 0x01);
+	assert_int_equal(DISKBENCH_ENGINE_QUEUED_FDATASYNC, 0x02);
+	assert_int_equal(DISKBENCH_ENGINE_QUEUED_SYNC_RANGE, 0x04);
 	assert_int_equal(DISKBENCH_SYNC_O_DSYNC, 5);
 	assert_int_equal(DISKBENCH_SYNC_O_SYNC, 6);
 	assert_int_equal(DISKBENCH_SYNC_METHOD_MAX, 6);

@@ -360,6 +360,26 @@ static void prep_sync_opts(void *o)
 	((struct diskbench_sync_opts *)o)->method = DISKBENCH_SYNC_FDATASYNC;
 }
 
+/* queued_syncs needs submit and reap. */
+static int stub_submit(struct diskbench_io *const *ios, uint32_t n, void *ud)
+{
+	(void)ios, (void)ud;
+	return (int)n;
+}
+
+static int stub_reap(struct diskbench_io **done, uint32_t max, uint32_t min,
+		     void *ud)
+{
+	(void)done, (void)max, (void)min, (void)ud;
+	return 0;
+}
+
+static void prep_engine_ops(void *o)
+{
+	((struct diskbench_engine_ops *)o)->submit = stub_submit;
+	((struct diskbench_engine_ops *)o)->reap = stub_reap;
+}
+
 static void prep_pace_opts(void *o)
 {
 	((struct diskbench_pace_opts *)o)->rate_per_sec = 100;
@@ -424,12 +444,6 @@ INIT_FN(group_opts)
 
 /* ---- each struct's last member, given a valid non-zero value ---- */
 
-static int stub_range(int64_t h, uint64_t off, uint64_t len, void *ud)
-{
-	(void)h, (void)off, (void)len, (void)ud;
-	return 0;
-}
-
 static void stub_teardown(void *ud)
 {
 	(void)ud;
@@ -443,7 +457,7 @@ static void stub_ctx_teardown(struct diskbench_custom_ctx *ctx, void *ud)
 #define SET_LAST(tag, member, value) \
 	static void last_##tag(void *o) \
 	{ ((struct diskbench_##tag *)o)->member = (value); }
-SET_LAST(engine_ops, sync_file_range, stub_range)
+SET_LAST(engine_ops, queued_syncs, DISKBENCH_ENGINE_QUEUED_FDATASYNC)
 SET_LAST(hist_opts, precision_bits, 3)
 SET_LAST(timeline_opts, max_intervals, 64)
 SET_LAST(recorder_opts, slow_threshold_ns, 1000000)
@@ -502,8 +516,10 @@ struct opt_case {
 	CASE_(tag, call, last, END_OF(tag, reserved), true, init, prep)
 
 static const struct opt_case cases[] = {
-	CASE(engine_ops, engine_ops, sync_file_range, init_engine_ops, NULL),
-	CASE(engine_ops, engine_wrap, sync_file_range, init_engine_ops, NULL),
+	CASE(engine_ops, engine_ops, queued_syncs, init_engine_ops,
+	     prep_engine_ops),
+	CASE(engine_ops, engine_wrap, queued_syncs, init_engine_ops,
+	     prep_engine_ops),
 	CASE_R(hist_opts, hist_opts, precision_bits, init_hist_opts, NULL),
 	CASE(timeline_opts, timeline_opts, max_intervals, init_timeline_opts, NULL),
 	CASE(recorder_opts, recorder_opts, slow_threshold_ns,

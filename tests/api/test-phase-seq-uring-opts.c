@@ -7,8 +7,9 @@
  * started) every io_uring descriptor of the process is looked up in
  * /proc/self/fdinfo, which lists a ring's SQPOLL thread, registered files
  * and registered buffers; at its end event, the same rings must be back
- * as they were. Exits 77 (skipped) only if diskbench_engine_io_uring_new()
- * says -ENOTSUP.
+ * as they were. A sync every N writes on the ring's queue is watched by a
+ * wrapper that sees every request submitted and reaped. Exits 77
+ * (skipped) only if diskbench_engine_io_uring_new() says -ENOTSUP.
  */
 #include "common-test.h"
 #include "run-helpers.h"
@@ -429,6 +430,171 @@ static void test_iopoll(void **state)
 	assert_dir_empty(f->dir);
 }
 
+
+/* ---- a sync every N writes on the ring's queue ---- */
+
+/* A wrapper of the io_uring engine that watches its queue: the order in
+ * which writes and syncs are submitted and reaped, and the one-at-a-time
+ * syncs (the phase's closing one). */
+struct order {
+	const struct diskbench_engine_ops *in;
+	void *in_ud;
+	uint64_t pending;      /* writes submitted, not reaped */
+	bool sync_pending;     /* a sync submitted, not reaped */
+	uint64_t writes_done;  /* writes reaped, whole or not */
+	uint64_t queued[3];    /* syncs submitted: fsync, fdatasync, range */
+	uint64_t reaped_syncs, bad_result;
+	uint64_t beside;       /* a sync submitted with a write in flight, or
+				  a write with a sync in flight */
+	uint64_t before[128];  /* writes reaped before each queued sync */
+	uint64_t closing;      /* one-at-a-time fsync, fdatasync or range */
+};
+
+static int order_submit(struct diskbench_io *const *ios, uint32_t n, void *ud)
+{
+	struct order *o = ud;
+	int ret = o->in->submit(ios, n, o->in_ud);
+
+	for (int i = 0; i < ret; i++) {
+		if (ios[i]->op == DISKBENCH_IO_WRITE) {
+			if (o->sync_pending)
+				o->beside++;
+			o->pending++;
+			continue;
+		}
+		if (o->pending || o->sync_pending)
+			o->beside++;
+		uint64_t k = o->queued[0] + o->queued[1] + o->queued[2];
+
+		if (k < ARRAY_LEN(o->before))
+			o->before[k] = o->writes_done;
+		o->queued[ios[i]->op - DISKBENCH_IO_FSYNC]++;
+		o->sync_pending = true;
+	}
+	return ret;
+}
+
+static int order_reap(struct diskbench_io **done, uint32_t max, uint32_t min,
+		      void *ud)
+{
+	struct order *o = ud;
+	int ret = o->in->reap(done, max, min, o->in_ud);
+
+	for (int i = 0; i < ret; i++) {
+		if (done[i]->op == DISKBENCH_IO_WRITE) {
+			o->pending--;
+			o->writes_done++;
+		} else {
+			o->sync_pending = false;
+			o->reaped_syncs++;
+			if (done[i]->result)
+				o->bad_result++;
+		}
+	}
+	return ret;
+}
+
+static int order_fsync(int64_t h, void *ud)
+{
+	struct order *o = ud;
+
+	o->closing++;
+	return o->in->fsync(h, o->in_ud);
+}
+
+static int order_fdatasync(int64_t h, void *ud)
+{
+	struct order *o = ud;
+
+	o->closing++;
+	return o->in->fdatasync(h, o->in_ud);
+}
+
+static int order_range(int64_t h, uint64_t off, uint64_t len, void *ud)
+{
+	struct order *o = ud;
+
+	o->closing++;
+	return o->in->sync_file_range(h, off, len, o->in_ud);
+}
+
+/* A sequential write of the 4 MiB file (64 writes of 64 KiB, a queue of
+ * 8) with each method every N writes, on the real ring: exactly
+ * ceil(64 / N) syncs, each queued one submitted once every write before it
+ * was reaped (and none submitted beside it), after exactly N more writes;
+ * one more at the end if writes came after the last. */
+static void test_queued_sync_every(void **state)
+{
+	struct fx *f = *state;
+	static const struct {
+		uint32_t method;
+		uint64_t every;
+		uint32_t flags;
+	} cases[] = {
+		{ DISKBENCH_SYNC_FDATASYNC, 5, 0 },
+		{ DISKBENCH_SYNC_FSYNC, 8, DISKBENCH_SYNC_APART },
+		{ DISKBENCH_SYNC_FILE_RANGE, 7, 0 },
+		{ DISKBENCH_SYNC_FDATASYNC, 64, DISKBENCH_SYNC_APART },
+	};
+
+	for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
+		struct order o = { 0 };
+		struct diskbench_engine_ops w = DISKBENCH_ENGINE_OPS_INIT;
+		struct diskbench_seq_opts so = DISKBENCH_SEQ_OPTS_INIT;
+		struct diskbench_sync_opts sy = DISKBENCH_SYNC_OPTS_INIT;
+		struct diskbench_phase *p = NULL;
+		const struct diskbench_result *r;
+		const uint64_t n = cases[i].every;
+		const uint64_t queued = NSEQ / n, closing = NSEQ % n ? 1 : 0;
+		const uint32_t op = cases[i].method == DISKBENCH_SYNC_FSYNC ? 0
+			: cases[i].method == DISKBENCH_SYNC_FDATASYNC ? 1 : 2;
+		char want[32];
+
+		fx_stop(f);
+		fx_engine(f, FX_IO_URING, NULL, DEPTH);
+		o.in = diskbench_engine_table(f->e, &o.in_ud);
+		w.name = "order";
+		w.submit = order_submit;
+		w.reap = order_reap;
+		w.queue_depth = DEPTH;
+		w.queued_syncs = DISKBENCH_ENGINE_QUEUED_FSYNC |
+				 DISKBENCH_ENGINE_QUEUED_FDATASYNC |
+				 DISKBENCH_ENGINE_QUEUED_SYNC_RANGE;
+		w.fsync = order_fsync;
+		w.fdatasync = order_fdatasync;
+		w.sync_file_range = order_range;
+		f->inner = f->e;
+		f->e = NULL;
+		assert_ok(diskbench_engine_wrap(&f->e, f->inner, &w, &o));
+		fx_open(f, FILE_BYTES, BLOCK, 0, NULL);
+		so.flags = DISKBENCH_SEQ_WRITE;
+		so.block_bytes = SEQ_BLOCK;
+		so.queue_depth = DEPTH;
+		assert_ok(diskbench_phase_seq_new(&p, &so));
+		sy.method = cases[i].method;
+		sy.every = n;
+		sy.flags = cases[i].flags;
+		assert_ok(diskbench_phase_set_sync(p, &sy));
+		assert_ok(diskbench_run_add(f->run, p));
+		run_execute_ok(f->run);
+		r = fx_res(f, 0);
+		assert_result_ok(r, "seq_write", NSEQ, FILE_BYTES);
+		/* ceil(writes / N) in all. */
+		assert_u64_eq(o.queued[op] + o.closing, (NSEQ + n - 1) / n);
+		assert_u64_eq(o.queued[op], queued);
+		assert_u64_eq(o.queued[0] + o.queued[1] + o.queued[2], queued);
+		assert_u64_eq(o.closing, closing);
+		assert_u64_eq(o.reaped_syncs, queued);
+		assert_u64_eq(o.bad_result, 0);
+		assert_u64_eq(o.beside, 0);
+		for (uint64_t k = 0; k < queued; k++)
+			assert_u64_eq(o.before[k], (k + 1) * n);
+		snprintf(want, sizeof(want), "%" PRIu64, queued);
+		assert_string_equal(diskbench_result_config(r, "sync_count"), want);
+		assert_string_equal(diskbench_result_config(r, "engine"), "order");
+	}
+}
+
 int phase_seq_uring_opts_tests(int argc, char **argv);
 
 /* The group "uring-opts" of test-api-phase-seq (main() is in
@@ -442,6 +608,7 @@ int phase_seq_uring_opts_tests(int argc, char **argv)
 		T(test_refused_on_sync),
 		T(test_iopoll_needs_direct),
 		T(test_iopoll),
+		T(test_queued_sync_every),
 	};
 #undef T
 	int rc;

@@ -5,7 +5,9 @@
  * writes and at the end, the time of a sync inside its write's latency or
  * apart from it, O_DSYNC and O_SYNC opens, the configuration keys, the
  * options refused (each named), an engine without the calls refused
- * before anything is made, and a wrapper forwarding them.
+ * before anything is made, and a wrapper forwarding them; a sync every N
+ * writes on a queue (an engine with queued_syncs): the figures, and each
+ * sync submitted after exactly N more writes, none in flight beside it.
  */
 #include "common-test.h"
 #include "sim-engine.h"
@@ -383,6 +385,308 @@ static void test_refused(void **state)
 	assert_clean(f);
 }
 
+
+/* A queued sequential write (queue depth 4) with a sync every N writes on
+ * an engine that queues syncs: method, every, flags; 16 writes of 1 ms. */
+static const struct diskbench_result *run_queued(struct fx *f, uint32_t method,
+						 uint64_t every, uint32_t flags)
+{
+	struct diskbench_seq_opts so = DISKBENCH_SEQ_OPTS_INIT;
+	struct diskbench_phase *p = NULL;
+	struct sim_config cfg = timed_cfg;
+
+	cfg.queue_depth = 4;
+	cfg.queued_syncs = true;
+	cfg.log_cap = 64;
+	so.flags = DISKBENCH_SEQ_WRITE;
+	so.block_bytes = SEQ_BLOCK;
+	so.queue_depth = 4;
+	assert_ok(diskbench_phase_seq_new(&p, &so));
+	fx_sim(f, &cfg);
+	fx_open(f, FILE_BYTES, BLOCK, 0, NULL);
+	assert_ok(set_sync(p, method, every, flags));
+	assert_ok(diskbench_run_add(f->run, p));
+	run_execute_ok(f->run);
+	assert_result_ok(fx_res(f, 0), "seq_write", NSEQ, FILE_BYTES);
+	return fx_res(f, 0);
+}
+
+/* The request log: every queued sync (of kind) follows exactly `every`
+ * writes since the one before, all of them reaped first (no sync was
+ * submitted beside a request in flight); how many there were. */
+static uint64_t assert_sync_order(const struct sim *s, int kind, uint64_t every)
+{
+	uint64_t writes = 0, syncs = 0;
+
+	assert_u64_eq(s->log_dropped, 0);
+	for (size_t i = 0; i < s->nlog; i++) {
+		const struct sim_log *l = &s->log[i];
+
+		if (l->kind == SIM_WRITE) {
+			assert_true(l->queued);
+			writes++;
+		} else if (l->kind == kind && l->queued) {
+			if (writes != every)
+				fail_msg("queued sync %" PRIu64 " after %" PRIu64
+					 " writes, expected %" PRIu64, syncs + 1,
+					 writes, every);
+			writes = 0;
+			syncs++;
+		}
+	}
+	assert_u64_eq(s->sync_overlaps, 0);
+	return syncs;
+}
+
+/* fdatasync every 5 writes on a queue of 4, inside the write. Writes 1-4
+ * go at once and end 1 ms later; write 5 is submitted, and the queue is
+ * filled no more: it ends 1 ms later, nothing is in flight, the
+ * fdatasync (3 ms) is submitted alone, and write 5 is recorded from its
+ * submission to the sync's end, 4 ms. So for 10 and 15; write 16 is made
+ * durable by the closing fdatasync (a wait). 16 writes: ceil(16 / 5) = 4
+ * fdatasyncs, 3 of them queued. */
+static void test_queued_every_inside(void **state)
+{
+	struct fx *f = *state;
+	const struct diskbench_result *r =
+		run_queued(f, DISKBENCH_SYNC_FDATASYNC, 5, 0);
+
+	assert_u64_eq(sim_calls(f->s, SIM_FDATASYNC), 4);
+	assert_u64_eq(assert_sync_order(f->s, SIM_FDATASYNC, 5), 3);
+	assert_u64_eq(sim_calls(f->s, SIM_FSYNC), 0);
+	assert_u64_eq(f->s->max_inflight, 4);
+	assert_hist2(r, 13, SIM_MS, 3, 4 * SIM_MS);
+	/* 4 rounds of 1 + 1 + 3 ms, write 16 and the closing sync. */
+	assert_u64_eq(diskbench_result_elapsed_ns(r), 3 * 5 * SIM_MS + SIM_MS +
+		      3 * SIM_MS);
+	assert_key(r, "sync_timing", "inside the write");
+	assert_key_u64(r, "sync_every", 5);
+	assert_key_u64(r, "sync_count", 3);
+	assert_key_u64(r, "sync_total_ns", 9 * SIM_MS);
+	assert_key_u64(r, "sync_max_ns", 3 * SIM_MS);
+	assert_key_u64(r, "queue_depth", 4);
+	assert_int_equal(diskbench_result_wait_count(r), 2);
+	assert_clean(f);
+}
+
+/* The same apart: each write keeps its 1 ms, the phase's time is the same. */
+static void test_queued_every_apart(void **state)
+{
+	struct fx *f = *state;
+	const struct diskbench_result *r =
+		run_queued(f, DISKBENCH_SYNC_FDATASYNC, 5, DISKBENCH_SYNC_APART);
+
+	assert_u64_eq(sim_calls(f->s, SIM_FDATASYNC), 4);
+	assert_u64_eq(assert_sync_order(f->s, SIM_FDATASYNC, 5), 3);
+	assert_hist2(r, NSEQ, SIM_MS, 0, 0);
+	assert_u64_eq(diskbench_result_elapsed_ns(r), 3 * 5 * SIM_MS + SIM_MS +
+		      3 * SIM_MS);
+	assert_key(r, "sync_timing", "apart");
+	assert_key_u64(r, "sync_count", 3);
+	assert_key_u64(r, "sync_total_ns", 9 * SIM_MS);
+	assert_clean(f);
+}
+
+/* fsync every 4 (16 writes: 4 queued, none left for the end) and
+ * sync_file_range every 4, each of the range written since the last. */
+static void test_queued_fsync_and_range(void **state)
+{
+	struct fx *f = *state;
+	const struct diskbench_result *r =
+		run_queued(f, DISKBENCH_SYNC_FSYNC, 4, 0);
+
+	assert_u64_eq(sim_calls(f->s, SIM_FSYNC), 4);
+	assert_u64_eq(assert_sync_order(f->s, SIM_FSYNC, 4), 4);
+	assert_hist2(r, 12, SIM_MS, 4, 6 * SIM_MS);
+	assert_key_u64(r, "sync_count", 4);
+	assert_int_equal(diskbench_result_wait_count(r), 1);
+	fx_stop(f);
+
+	r = run_queued(f, DISKBENCH_SYNC_FILE_RANGE, 4, 0);
+	assert_u64_eq(sim_calls(f->s, SIM_SYNC_RANGE), 4);
+	assert_u64_eq(assert_sync_order(f->s, SIM_SYNC_RANGE, 4), 4);
+	assert_u64_eq(f->s->range_off, 12 * SEQ_BLOCK);
+	assert_u64_eq(f->s->range_len, 4 * SEQ_BLOCK);
+	assert_hist2(r, 12, SIM_MS, 4, 3 * SIM_MS);
+	assert_clean(f);
+}
+
+/* A random phase of writes only with a queue of 4 and an fdatasync every
+ * 3 writes, apart: 48 writes, 16 syncs (none left for the end), never
+ * beside a request in flight, so never more than 3 writes in flight. */
+static void test_queued_random(void **state)
+{
+	struct fx *f = *state;
+	struct diskbench_random_opts ro = DISKBENCH_RANDOM_OPTS_INIT;
+	struct diskbench_phase *p = NULL;
+	struct sim_config cfg = timed_cfg;
+	const struct diskbench_result *r;
+
+	cfg.queue_depth = 4;
+	cfg.queued_syncs = true;
+	ro.ops = 48;
+	ro.threads = 1;
+	ro.queue_depth = 4;
+	ro.write_percent = 100;
+	ro.block_bytes = BLOCK;
+	assert_ok(diskbench_phase_random_new(&p, &ro));
+	fx_sim(f, &cfg);
+	fx_open(f, FILE_BYTES, BLOCK, 0, NULL);
+	assert_ok(set_sync(p, DISKBENCH_SYNC_FDATASYNC, 3, DISKBENCH_SYNC_APART));
+	assert_ok(diskbench_run_add(f->run, p));
+	run_execute_ok(f->run);
+	r = fx_res(f, 0);
+	assert_u64_eq(diskbench_result_ops(r), 48);
+	assert_key_u64(r, "sync_count", 16);
+	assert_u64_eq(sim_calls(f->s, SIM_FDATASYNC), 16);
+	assert_u64_eq(f->s->sync_overlaps, 0);
+	assert_u64_eq(f->s->max_inflight, 3);
+	assert_clean(f);
+}
+
+/* Paced at 100 a second on a queue of 4, fdatasync every 2: the same
+ * figures as one at a time (test_paced), through the queued loop. */
+static void test_queued_paced(void **state)
+{
+	struct fx *f = *state;
+
+	for (int apart = 0; apart < 2; apart++) {
+		struct diskbench_pace_opts po = DISKBENCH_PACE_OPTS_INIT;
+		struct diskbench_seq_opts so = DISKBENCH_SEQ_OPTS_INIT;
+		struct diskbench_phase *p = NULL;
+		struct sim_config cfg = timed_cfg;
+		const struct diskbench_result *r;
+
+		cfg.queue_depth = 4;
+		cfg.queued_syncs = true;
+		so.flags = DISKBENCH_SEQ_WRITE;
+		so.block_bytes = SEQ_BLOCK;
+		so.queue_depth = 4;
+		assert_ok(diskbench_phase_seq_new(&p, &so));
+		fx_sim(f, &cfg);
+		fx_open(f, FILE_BYTES, BLOCK, 0, NULL);
+		po.rate_per_sec = 100;
+		assert_ok(diskbench_phase_set_pace(p, &po));
+		assert_ok(set_sync(p, DISKBENCH_SYNC_FDATASYNC, 2,
+				   apart ? DISKBENCH_SYNC_APART : 0));
+		assert_ok(diskbench_run_add(f->run, p));
+		run_execute_ok(f->run);
+		r = fx_res(f, 0);
+		assert_result_ok(r, "seq_write", NSEQ, FILE_BYTES);
+		assert_u64_eq(sim_calls(f->s, SIM_FDATASYNC), NSEQ / 2);
+		assert_u64_eq(f->s->sync_overlaps, 0);
+		if (apart)
+			assert_hist2(r, NSEQ, SIM_MS, 0, 0);
+		else
+			assert_hist2(r, NSEQ / 2, SIM_MS, NSEQ / 2, 4 * SIM_MS);
+		assert_key_u64(r, "sync_count", NSEQ / 2);
+		assert_u64_eq(diskbench_result_elapsed_ns(r), 150 * SIM_MS + 4 * SIM_MS);
+		assert_clean(f);
+		fx_stop(f);
+	}
+}
+
+/* Verify with a queued sync inside the write: the write held for its
+ * sync is stamped and counted like the others, and a read checks all. */
+static void test_queued_verify(void **state)
+{
+	struct fx *f = *state;
+	struct diskbench_seq_opts so = DISKBENCH_SEQ_OPTS_INIT;
+	struct diskbench_phase *p = NULL;
+	struct sim_config cfg = timed_cfg;
+
+	cfg.queue_depth = 4;
+	cfg.queued_syncs = true;
+	so.flags = DISKBENCH_SEQ_WRITE | DISKBENCH_SEQ_VERIFY;
+	so.block_bytes = SEQ_BLOCK;
+	so.queue_depth = 4;
+	assert_ok(diskbench_phase_seq_new(&p, &so));
+	fx_sim(f, &cfg);
+	fx_open(f, FILE_BYTES, BLOCK, 0, NULL);
+	assert_ok(set_sync(p, DISKBENCH_SYNC_FDATASYNC, 5, 0));
+	assert_ok(diskbench_run_add(f->run, p));
+	so.flags = DISKBENCH_SEQ_VERIFY;
+	p = NULL;
+	assert_ok(diskbench_phase_seq_new(&p, &so));
+	assert_ok(diskbench_run_add(f->run, p));
+	run_execute_ok(f->run);
+	assert_result_ok(fx_res(f, 0), "seq_write", NSEQ, FILE_BYTES);
+	assert_result_ok(fx_res(f, 1), "seq_read", NSEQ, FILE_BYTES);
+	assert_key_u64(fx_res(f, 0), "verify_blocks", NSEQ);
+	assert_key_u64(fx_res(f, 1), "verify_blocks", NSEQ);
+	assert_key_u64(fx_res(f, 0), "sync_count", 3);
+	assert_hist2(fx_res(f, 0), 13, SIM_MS, 3, 4 * SIM_MS);
+	assert_u64_eq(f->s->sync_overlaps, 0);
+	assert_clean(f);
+}
+
+/* A queued engine's table: queued_syncs with unknown bits, or without
+ * submit and reap, is refused; a wrapper with a submit of its own that
+ * says nothing of syncs is refused a sync every N on a queue, one that
+ * forwards submit has its inner engine's. */
+static void test_queued_syncs_table(void **state)
+{
+	struct fx *f = *state;
+	struct diskbench_engine_ops o = DISKBENCH_ENGINE_OPS_INIT;
+	struct diskbench_engine *e = NULL;
+
+	(void)f;
+	o.queued_syncs = DISKBENCH_ENGINE_QUEUED_FSYNC;
+	assert_rc(diskbench_engine_new(&e, &o, NULL), -EINVAL);
+	assert_non_null(strstr(diskbench_error_last(), "ops->queued_syncs 0x1 "
+			       "without submit and reap"));
+	o.queued_syncs = UINT64_C(0x18);
+	assert_rc(diskbench_engine_new(&e, &o, NULL), -EINVAL);
+	assert_non_null(strstr(diskbench_error_last(),
+			       "ops->queued_syncs 0x18: unknown bits 0x18"));
+	assert_null(e);
+
+	for (int fwd = 0; fwd < 2; fwd++) {
+		struct sim_config cfg = timed_cfg;
+		struct diskbench_engine_ops w = DISKBENCH_ENGINE_OPS_INIT;
+		const struct diskbench_engine_ops *in;
+		struct diskbench_seq_opts so = DISKBENCH_SEQ_OPTS_INIT;
+		struct diskbench_phase *p = NULL;
+		void *ud = NULL;
+
+		cfg.queue_depth = 4;
+		cfg.queued_syncs = true;
+		fx_sim(f, &cfg);
+		in = diskbench_engine_table(f->e, &ud);
+		if (!fwd) {
+			/* Its own submit (the sim's, called directly). */
+			w.name = "w";
+			w.submit = in->submit;
+			w.reap = in->reap;
+			w.queue_depth = 4;
+		}
+		f->inner = f->e;
+		f->e = NULL;
+		assert_ok(diskbench_engine_wrap(&f->e, f->inner, &w, ud));
+		fx_open(f, FILE_BYTES, BLOCK, 0, NULL);
+		so.flags = DISKBENCH_SEQ_WRITE;
+		so.block_bytes = SEQ_BLOCK;
+		so.queue_depth = 4;
+		assert_ok(diskbench_phase_seq_new(&p, &so));
+		assert_ok(set_sync(p, DISKBENCH_SYNC_FDATASYNC, 2, 0));
+		assert_ok(diskbench_run_add(f->run, p));
+		if (!fwd) {
+			assert_rc(diskbench_run_execute(f->run), -ENOTSUP);
+			assert_non_null(strstr(diskbench_run_errmsg(f->run),
+					       "engine \"w\" does not queue "
+					       "fdatasync"));
+			assert_u64_eq(sim_calls(f->s, SIM_WRITE), 0);
+			fx_stop(f);
+			continue;
+		}
+		run_execute_ok(f->run);
+		assert_u64_eq(sim_calls(f->s, SIM_FDATASYNC), NSEQ / 2);
+		assert_u64_eq(f->s->sync_overlaps, 0);
+		assert_key_u64(fx_res(f, 0), "sync_count", NSEQ / 2);
+	}
+	assert_clean(f);
+}
+
 /* An engine with handles of its own and no fdatasync (or no
  * sync_file_range) is refused before anything is written: never an
  * fsync in its place. So is a sync every N writes with requests queued. */
@@ -422,7 +726,10 @@ static void test_engine_without(void **state)
 	assert_ok(diskbench_run_add(f->run, p));
 	assert_rc(diskbench_run_execute(f->run), -ENOTSUP);
 	assert_non_null(strstr(diskbench_run_errmsg(f->run),
-			       "sync every 2 writes needs one request at a time"));
+			       "sync every 2 writes with queue_depth 4: engine "
+			       "\"sim\" does not queue fdatasync (struct "
+			       "diskbench_engine_ops::queued_syncs lacks "
+			       "DISKBENCH_ENGINE_QUEUED_FDATASYNC)"));
 	assert_u64_eq(sim_calls(f->s, SIM_WRITE), 0);
 	fx_stop(f);
 
@@ -646,6 +953,13 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_random_threads, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_refused, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_engine_without, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_queued_every_inside, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_queued_every_apart, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_queued_fsync_and_range, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_queued_random, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_queued_paced, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_queued_verify, fx_setup, fx_teardown),
+		cmocka_unit_test_setup_teardown(test_queued_syncs_table, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_old_table_no_dsync, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_wrap_forwards, fx_setup, fx_teardown),
 		cmocka_unit_test_setup_teardown(test_sync_fails, fx_setup, fx_teardown),

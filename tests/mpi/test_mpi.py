@@ -18,7 +18,8 @@ stops every rank, rank 0 names it in one line, exit 1, and no file is left
 anywhere; a rank killed with SIGKILL (in the write, and in the random
 phase) leaves its own files only, the others none; a bad option is one
 line and exit 1; the shared file's layouts, --reorder and --verify (strace
-of each rank's offsets, a misplaced block found), -i repetitions and their
+of each rank's offsets, a misplaced block found), --verify per rank,
+--data and --uring (their configuration keys, the verify counts summed), -i repetitions and their
 summary, mdtest's phases in a shared tree and in one per rank, and a SIGKILL
 in a shared tree. About 50 s in all.
 """
@@ -637,6 +638,77 @@ def test_sync_method():
                       "--sync fdatasync:4: %r, config %r" % (n, cfg))
 
 
+def test_rank_verify_data_uring():
+    """--verify per rank: each rank's write stamps, its read and random
+    phase check, every block (verify_blocks per rank, and the ranks' sums
+    in the aggregate, said in a vrfy row); --data sets the write's bytes;
+    --uring the io_uring options of the three phases; --sync every N on
+    an io_uring queue runs, each rank's count of syncs exact."""
+    print("--verify per rank, --data, --uring", flush=True)
+    with tempfile.TemporaryDirectory() as d:
+        j = os.path.join(d, "r.json")
+        work = os.path.join(d, "w")
+        os.mkdir(work)
+        p = run(["-d", work, "-s", "1m", "-b", "64k", "--phases", "write,read,random",
+                 "--random-block", "64k", "--random-ops", "32", "--verify", "--json", j],
+                prog=PROG)
+        ok = check(p.returncode == 0, "--verify per rank: exit 0: %r" % p.stderr[-400:])
+        if ok:
+            doc = json.load(open(j))
+            want = {"seq_write": 16, "seq_read": 16, "random_io": 32}
+            agg = doc["runs"][0]["phases"]
+            ranks = doc["runs"][1:]
+            check([x["name"] for x in agg] == list(want)
+                  and all(str(x["config"].get("verify_blocks")) == str(NP * want[x["name"]])
+                          and str(x["config"].get("verify_bytes"))
+                          == str(NP * want[x["name"]] * 65536) for x in agg),
+                  "--verify: the aggregate's sums: %r"
+                  % [(x["name"], x["config"].get("verify_blocks")) for x in agg])
+            check(len(ranks) == NP and all(
+                str(x["config"].get("verify_blocks")) == str(want[x["name"]])
+                and "verify" in x["config"] for r in ranks for x in r["phases"]),
+                  "--verify: each rank's own count")
+            rows = [ln for ln in p.stdout.splitlines() if " vrfy " in ln]
+            check(rows == ["%-12s %-5s %d blocks (%d bytes) %s on %d ranks"
+                           % ("", "vrfy", NP * n, NP * n * 65536,
+                              "stamped" if ph == "seq_write" else "checked", NP)
+                           for ph, n in want.items()],
+                  "--verify: a vrfy row per phase: %r" % rows)
+        check(leftovers(work) == [], "--verify: nothing left")
+
+        p = run(["-d", work, "-s", "1m", "-b", "64k", "--phases", "write",
+                 "--data", "compress:50,dedupe:20,pool:8", "--json", j], prog=PROG)
+        if check(p.returncode == 0, "--data: exit 0: %r" % p.stderr[-400:]):
+            c = json.load(open(j))["runs"][1]["phases"][0]["config"]
+            check(c.get("data_pattern") == "random"
+                  and str(c.get("data_compress_percent")) == "50"
+                  and str(c.get("data_dedupe_percent")) == "20"
+                  and str(c.get("data_dedupe_pool")) == "8",
+                  "--data: said in the configuration: %r" % c)
+
+        p = run(["-d", work, "-s", "1m", "-b", "64k", "-q", "4", "--engine", "io_uring",
+                 "--phases", "write,read,random", "--random-ops", "32",
+                 "--uring", "files,buffers", "--sync", "fdatasync:5", "--json", j],
+                prog=PROG)
+        if "io_uring" in p.stderr and "not supported" in p.stderr.lower():
+            print("  io_uring refused here: --uring not run", flush=True)
+            return
+        if check(p.returncode == 0, "--uring: exit 0: %r" % p.stderr[-400:]):
+            doc = json.load(open(j))
+            for r in doc["runs"]:
+                for x in r["phases"]:
+                    c = x["config"]
+                    check(c.get("uring_registered_files") in (True, "true")
+                          and c.get("uring_fixed_buffers") in (True, "true")
+                          and "uring_sqpoll" not in c,
+                          "--uring files,buffers: %s %s: %r" % (r["name"], x["name"], c))
+            # 16 writes each: a queued fdatasync after 5, 10 and 15.
+            for r in doc["runs"][1:]:
+                c = r["phases"][0]["config"]
+                check(str(c.get("sync_count")) == "3" and str(c.get("queue_depth")) == "4",
+                      "--sync fdatasync:5 on a queue of 4: %r" % c)
+
+
 def test_mdtest_tree():
     """--files-dir and --tree: mdtest's four phases, every rank's files in
     one tree (rank 0 makes its 7 directories: 2 levels of 2) or a tree per
@@ -920,7 +992,29 @@ def test_refused_before_anything():
             (["--poisson"], "Give --rate too"),
             (["--rate", "100", "--phases", "write,read"], "--rate paces the random phase"),
             (["--layout", "strided"], "give --shared-file too"),
-            (["--verify"], "give --shared-file too"),
+            # --verify per rank: the random phase checks the write's
+            # blocks, of -b's size.
+            (["--verify"], "give --random-block 65536, or --phases without random"),
+            (["--verify", "--phases", "read"], "--phases needs write"),
+            (["--verify", "-b", "1000", "--phases", "write,read"],
+             "-b 1000 is no multiple of 512"),
+            (["--data", "compress:100"],
+             "--data: 'compress:100' is not zeros, random, or "
+             "[random,]compress:C[,dedupe:D[,pool:N]] (C 0 to 99"),
+            (["--data", "zeros,compress:5"], "--data: 'zeros,compress:5' is not"),
+            (["--data", "pool:4"], "--data: 'pool:4' is not"),
+            (["--data", "random,"], "--data: 'random,' is not"),
+            (["--data", "random", "--shared-file"], "--shared-file writes its own"),
+            (["--data", "zeros", "--verify", "--phases", "write"],
+             "--verify writes its stamps"),
+            (["--data", "zeros", "--phases", "read"], "this run has none (--phases without write)"),
+            (["--uring", "files,turbo"],
+             "--uring: 'files,turbo' is not a list of files, buffers, sqpoll, iopoll"),
+            (["--uring", "files,files"], "(each once, comma-separated)"),
+            (["--uring", "files"], "the engine is sync: give --engine io_uring"),
+            (["--uring", "iopoll", "--engine", "io_uring"], "iopoll polls O_DIRECT requests only"),
+            (["--uring", "files", "--engine", "io_uring", "--shared-file"],
+             "--shared-file's are the program's own"),
             (["--shared-file", "--reorder"], "all 4 ranks are on one node"),
             (["--shared-file", "--reorder-shift", "4"], "a whole turn of 4 ranks"),
             (["--shared-file", "--tree", "1:2"], "--shared-file has none"),

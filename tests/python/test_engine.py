@@ -295,6 +295,76 @@ def test_a_queued_engine_in_python(tdir):
     assert q.submitted == q.reaped >= 16 + 64
 
 
+class QueuedSyncs(QueuedOnFds):
+    """QueuedOnFds that takes fdatasync requests too, and watches that
+    each comes with nothing else in flight."""
+
+    queued_syncs = (diskbench.IOOp.FDATASYNC,)
+
+    def __init__(self):
+        super().__init__()
+        self.syncs, self.beside, self.writes = [], 0, 0
+
+    def submit(self, ios):
+        for io in ios:
+            if io.op == diskbench.IOOp.FDATASYNC:
+                if self.queue:
+                    self.beside += 1
+                self.syncs.append(self.writes)
+            elif io.op == diskbench.IOOp.WRITE:
+                self.writes += 1
+        self.queue.extend(ios)
+        self.submitted += len(ios)
+        return len(ios)
+
+    def reap(self, max, min):
+        done = []
+        while self.queue and len(done) < max:
+            io = self.queue.pop(0)
+            if io.op == diskbench.IOOp.FDATASYNC:
+                os.fdatasync(io.handle)
+                io.result = 0
+                done.append(io)
+                continue
+            io.result = os.pwritev(io.handle, [io.buf.memoryview()], io.offset)
+            done.append(io)
+        self.reaped += len(done)
+        return done
+
+
+def test_a_sync_every_n_writes_on_a_python_queue(tdir):
+    q = QueuedSyncs()
+    with Engine.new(q) as e:
+        with diskbench.Target(tdir, file_size=MiB, engine=e) as t:
+            run = diskbench.Run(t)
+            run.add(diskbench.SeqPhase(write=True, block_size=64 << 10,
+                                       queue_depth=4).sync("fdatasync",
+                                                           every=5))
+            res = run.execute()
+    assert res[0].errno == 0 and res[0].ops == 16
+    # 16 writes: 3 queued fdatasyncs, after writes 5, 10 and 15, each
+    # with nothing in flight; the 16th is synced at the end (os call).
+    assert q.syncs == [5, 10, 15] and q.beside == 0
+    assert res[0].config["sync_count"] == "3"
+    # Without the op in queued_syncs the phase is refused, naming it.
+    q2 = QueuedOnFds()
+    with Engine.new(q2) as e:
+        with diskbench.Target(tdir, file_size=MiB, engine=e) as t:
+            run = diskbench.Run(t)
+            run.add(diskbench.SeqPhase(write=True, block_size=64 << 10,
+                                       queue_depth=4).sync("fdatasync",
+                                                           every=5))
+            with pytest.raises(DiskbenchError) as err:
+                run.execute()
+    assert err.value.errno == errno.ENOTSUP
+    assert "queued_syncs" in str(err.value)
+
+    class Bad(QueuedOnFds):
+        queued_syncs = (diskbench.IOOp.WRITE,)
+    with pytest.raises(ValueError):
+        Engine.new(Bad())
+
+
 def test_reap_of_a_stranger_is_refused(tdir):
     class Liar(QueuedOnFds):
         def reap(self, max, min):

@@ -33,6 +33,9 @@
  * - With queue_depth > 0, submit and reap: a request completes at its
  *   submission time plus its latency; reap(min) moves the clock to the
  *   min-th completion if needed and returns what completed, in order.
+ *   With queued_syncs too, submit takes fsync, fdatasync and
+ *   sync_file_range requests (logged as queued), and counts those
+ *   submitted beside a request in flight (sync_overlaps).
  * - With device, the device's own figures (diskbench_engine_ops::
  *   device_sample): each read and write that moved bytes is a request in
  *   flight on the device from its start (submission) to its end, stalls
@@ -126,6 +129,9 @@ struct sim_config {
 	uint64_t fdatasync_ns;   /* each fdatasync */
 	uint64_t range_ns;       /* each sync_file_range */
 	bool no_sync_methods;    /* leave fdatasync and sync_file_range out */
+	bool queued_syncs;       /* with queue_depth: submit takes fsync,
+				    fdatasync and sync_file_range requests
+				    (diskbench_engine_ops::queued_syncs) */
 };
 
 struct sim_file {
@@ -149,7 +155,8 @@ struct sim_mlog {
 };
 
 struct sim_log {
-	int kind;                /* SIM_READ, SIM_WRITE, SIM_FSYNC */
+	int kind;                /* SIM_READ, SIM_WRITE, SIM_FSYNC, and queued
+				    SIM_FDATASYNC and SIM_SYNC_RANGE */
 	int64_t handle;
 	uint64_t offset;         /* as asked: may be DISKBENCH_OFFSET_CURRENT */
 	uint64_t at;             /* where it happened in the file */
@@ -192,6 +199,8 @@ struct sim {
 	/* The last sync_file_range's range, as asked. */
 	uint64_t range_off, range_len;
 	uint64_t submits, reaps, queued, max_inflight;
+	/* Queued syncs submitted while another request was in flight. */
+	uint64_t sync_overlaps;
 	uint64_t bad_calls;              /* bad handle, reap with nothing queued... */
 	uint64_t destroyed;
 	uint32_t last_open_flags;

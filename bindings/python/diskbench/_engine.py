@@ -41,6 +41,8 @@ class IOOp(enum.IntEnum):
     READ = 0
     WRITE = 1
     FSYNC = 2
+    FDATASYNC = 3    #: since 1.11, only to an engine that queues it
+    SYNC_RANGE = 4   #: since 1.11: offset and len are the range (len 0: to the end)
 
 
 # PyMemoryView_FromMemory makes a memoryview over C memory without a copy
@@ -621,11 +623,15 @@ class EngineOps:
     every random phase), each taking the GIL for the call; such a thread
     keeps its Python thread state from its first call until it exits.
 
-    Class attributes ``name`` (shown in reports) and ``queue_depth`` (for
-    submit and reap) are read once, when the engine is made."""
+    Class attributes ``name`` (shown in reports), ``queue_depth`` (for
+    submit and reap) and ``queued_syncs`` (the IOOp values FSYNC,
+    FDATASYNC and SYNC_RANGE that submit takes, for a sync every N writes
+    on a queue, Phase.sync(); the library submits one only when nothing
+    else is in flight) are read once, when the engine is made."""
 
     name: Optional[str] = None
     queue_depth: int = 0
+    queued_syncs: Any = ()
     inner: Optional[EngineTable] = None
 
 
@@ -1028,6 +1034,14 @@ class Engine(Closeable):
         qd = check_int(getattr(ops, "queue_depth", 0) or 0, "ops.queue_depth",
                        0, C.ENGINE_MAX_QUEUE_DEPTH)
 
+        qs = 0
+        for op in getattr(ops, "queued_syncs", ()) or ():
+            if op not in (IOOp.FSYNC, IOOp.FDATASYNC, IOOp.SYNC_RANGE):
+                raise DiskbenchValueError(
+                    "ops.queued_syncs: %r is not IOOp.FSYNC, IOOp.FDATASYNC "
+                    "or IOOp.SYNC_RANGE" % (op,))
+            qs |= 1 << (int(op) - int(IOOp.FSYNC))
+
         obj = object.__new__(cls)
         obj._errors = _CallbackErrors()
         obj._inflight = set()
@@ -1039,6 +1053,7 @@ class Engine(Closeable):
         C.engine_ops_init(byref(table), sizeof(table))
         table.name = bname
         table.queue_depth = qd
+        table.queued_syncs = qs
         keep: List[Any] = [bname, tramp]
         for mname, m in members.items():
             fn = tramp.make(mname, m)

@@ -139,13 +139,14 @@ class EngineOps(Structure):
                 ("link_at", LINK_AT_FN), ("symlink_at", SYMLINK_AT_FN),
                 ("wait_until", WAIT_UNTIL_FN),
                 ("device_sample", DEVICE_SAMPLE_FN),
-                ("fdatasync", FSYNC_FN), ("sync_file_range", SYNC_RANGE_FN)]
+                ("fdatasync", FSYNC_FN), ("sync_file_range", SYNC_RANGE_FN),
+                ("queued_syncs", u64)]
 
 
 # The function type of each engine member, by member name.
 ENGINE_MEMBER_TYPES: Dict[str, Any] = {
     name: ctype for name, ctype in EngineOps._fields_
-    if name not in ("sz", "name", "queue_depth")}
+    if name not in ("sz", "name", "queue_depth", "queued_syncs")}
 
 
 class TargetOpts(Structure):
@@ -801,6 +802,8 @@ WRITE_MAX_PERCENTILES = 64
 HIST_MAX_PRECISION_BITS = 16
 CUSTOM_MAX_FILES = 64
 ENGINE_MAX_QUEUE_DEPTH = 4096
+ENGINE_QUEUED_FSYNC, ENGINE_QUEUED_FDATASYNC = 0x01, 0x02
+ENGINE_QUEUED_SYNC_RANGE = 0x04
 STALL_DEFAULT_ALWAYS_NS = 1000000000
 STALL_DEFAULT_FLOOR_NS = 100000000
 STALL_DEFAULT_P99_FACTOR = 100

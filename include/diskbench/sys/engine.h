@@ -91,7 +91,34 @@ enum diskbench_io_op {
 	DISKBENCH_IO_READ = 0,  /**< read len bytes at offset into buf */
 	DISKBENCH_IO_WRITE = 1, /**< write len bytes from buf at offset */
 	DISKBENCH_IO_FSYNC = 2, /**< flush the file to the device */
+	/** fdatasync(2) of the file; submitted only to an engine whose
+	 *  diskbench_engine_ops::queued_syncs has DISKBENCH_ENGINE_QUEUED_FDATASYNC.
+	 *  @since 1.11 */
+	DISKBENCH_IO_FDATASYNC = 3,
+	/** sync_file_range(2) of [offset, offset + len) as
+	 *  diskbench_engine_ops::sync_file_range does (len 0: to the end of
+	 *  the file); submitted only to an engine whose queued_syncs has
+	 *  DISKBENCH_ENGINE_QUEUED_SYNC_RANGE. @since 1.11 */
+	DISKBENCH_IO_SYNC_RANGE = 4,
 };
+
+/**
+ * @name Syncs an engine queues (diskbench_engine_ops::queued_syncs)
+ * A sequential or random phase with a sync every N writes
+ * (diskbench_phase_set_sync()) and a queue depth above 1 submits its syncs
+ * as queued requests, and only to an engine that says here it takes them.
+ * The library submits a sync only when nothing else of the thread is in
+ * flight (the writes before it have all been reaped), so the engine need
+ * not order it; a sync's result is 0 or a negative errno. @since 1.11
+ * @{
+ */
+/** Its submit takes DISKBENCH_IO_FSYNC requests. */
+#define DISKBENCH_ENGINE_QUEUED_FSYNC      UINT64_C(0x01)
+/** Its submit takes DISKBENCH_IO_FDATASYNC requests. */
+#define DISKBENCH_ENGINE_QUEUED_FDATASYNC  UINT64_C(0x02)
+/** Its submit takes DISKBENCH_IO_SYNC_RANGE requests. */
+#define DISKBENCH_ENGINE_QUEUED_SYNC_RANGE UINT64_C(0x04)
+/** @} */
 
 /**
  * One queued request. The library owns the memory and fills the request
@@ -300,6 +327,17 @@ struct diskbench_engine_ops {
 	 */
 	int (*sync_file_range)(int64_t handle, uint64_t offset, uint64_t len,
 			       void *user_data);
+	/**
+	 * The syncs @ref submit takes as queued requests: an OR of
+	 * DISKBENCH_ENGINE_QUEUED_FSYNC, _FDATASYNC and _SYNC_RANGE (other
+	 * bits, or any bit without submit and reap, are refused with -EINVAL).
+	 * A phase with a sync every N writes and a queue depth above 1 needs
+	 * its method's bit (else it is refused with -ENOTSUP before the run
+	 * makes anything). 0: none. The `io_uring` engine has all three; a
+	 * wrapper has its inner engine's while it forwards submit, else the
+	 * caller's. @since 1.11
+	 */
+	uint64_t queued_syncs;
 };
 
 /** Initializer for struct diskbench_engine_ops: every member the default. */
@@ -314,7 +352,7 @@ struct diskbench_engine_ops {
 	  DISKBENCH_NULLPTR, \
 	  DISKBENCH_NULLPTR, DISKBENCH_NULLPTR, DISKBENCH_NULLPTR, \
 	  DISKBENCH_NULLPTR, DISKBENCH_NULLPTR, DISKBENCH_NULLPTR, \
-	  DISKBENCH_NULLPTR, DISKBENCH_NULLPTR, DISKBENCH_NULLPTR }
+	  DISKBENCH_NULLPTR, DISKBENCH_NULLPTR, DISKBENCH_NULLPTR, 0 }
 
 /**
  * Fills struct diskbench_engine_ops with its size and the defaults, as
