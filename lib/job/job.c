@@ -24,6 +24,7 @@
 #include "job/table-internal.h"
 #include "phase/phase-internal.h"
 #include "run/group-internal.h"
+#include "run/suite-bonnie-internal.h"
 #include "target/target-internal.h"
 
 #if DISKBENCH_HAVE_INIH
@@ -248,7 +249,9 @@ static unsigned line_of(const struct job_sec *s, const char *key)
 	size_t i;
 
 	r = diskbench__job_row(key, diskbench__job_kind_bit(s->o.kind), &i);
-	return r && s->lines[i] && s->lines[i] != UINT_MAX ? s->lines[i] : s->line;
+	if (r && s->lines[i] == UINT_MAX)
+		return 0;	/* set, not from a line */
+	return r && s->lines[i] ? s->lines[i] : s->line;
 }
 
 /*
@@ -504,12 +507,25 @@ static int check(struct diskbench_job *job, struct fail *f)
 				     where(job, line_of(s, "queue_depth"), at, sizeof(at)),
 				     s->name, sec_depth(s), depth);
 		if (s->o.kind == JOB_KIND_SUITE) {
+			struct diskbench_phase *ph[DISKBENCH__BONNIE_SUITE_PHASES];
+			size_t n = 0;
+
 			if (++suites > 1)
 				return failf(f, -EINVAL, "%s: [%s] a second bonnie "
 					     "suite: a run holds one",
 					     where(job, s->line, at, sizeof(at)), s->name);
 			if (s->r.group)
 				continue;	/* said by check_groups */
+			err = diskbench__bonnie_suite_make(&s->r.suite, ph, &n, why,
+							   sizeof(why));
+			while (n)
+				diskbench_phase_free(ph[--n]);
+			if (err == -ENOMEM)
+				return failf(f, err, "out of memory");
+			if (err)
+				return failf(f, err, "%s: [%s] %s",
+					     where(job, s->line, at, sizeof(at)),
+					     s->name, why);
 			continue;
 		}
 		if (sweep_set(s) && !s->r.sweep.limit_ns)
@@ -766,35 +782,67 @@ out:
  * The job's canonical form: a group without a decider or group_all is
  * decided by its first phase, said on that phase.
  */
+/* Sets (or clears) a bool or time row of section s, with its text. */
+static int put_row(struct job_sec *s, const char *key, uint64_t v)
+{
+	size_t k = row_index(key, JK_PHASE);
+	const struct job_row *r = diskbench__job_row_at(k);
+	void *base = (unsigned char *)&s->r;
+
+	if (r->type == JT_BOOL)
+		*(bool *)(void *)((unsigned char *)base + r->off) = v != 0;
+	else
+		memcpy((unsigned char *)base + r->off, &v, sizeof(v));
+	free(s->text[k]);
+	s->text[k] = NULL;
+	if (!v) {
+		s->lines[k] = 0;
+		return 0;
+	}
+	s->text[k] = diskbench__job_value_text(r, base);
+	if (!s->text[k])
+		return -ENOMEM;
+	if (!s->lines[k])
+		s->lines[k] = s->line ? s->line : UINT_MAX;
+	return 0;
+}
+
+/*
+ * The job's canonical form, as a result's recipe writes it: a group's
+ * time limit and group_all on its first phase, and a group with neither a
+ * decider nor group_all decided by its first phase, said there.
+ */
 static int normalize(struct diskbench_job *job)
 {
 	for (size_t i = 0; i < job->n; i++) {
 		struct job_sec *s = &job->sec[i];
-		bool first = true, decided = false;
+		bool decided = false, all = false;
+		uint64_t time = 0;
 
 		if (!s->r.group)
 			continue;
-		for (size_t j = 0; j < job->n; j++) {
-			const struct job_sec *m = &job->sec[j];
+		for (size_t j = 0; j < i; j++)
+			if (job->sec[j].r.group && !strcmp(job->sec[j].r.group, s->r.group))
+				goto next;	/* not its first phase */
+		for (size_t j = i; j < job->n; j++) {
+			struct job_sec *m = &job->sec[j];
 
 			if (!m->r.group || strcmp(m->r.group, s->r.group))
 				continue;
-			if (j < i)
-				first = false;
-			if (m->r.decider || m->r.group_all)
-				decided = true;
-		}
-		if (first && !decided) {
-			size_t k = row_index("group_decider", JK_PHASE);
-
-			s->r.decider = true;
-			free(s->text[k]);
-			s->text[k] = strdup("true");
-			if (!s->text[k])
+			decided |= m->r.decider || m->r.group_all;
+			all |= m->r.group_all;
+			if (m->r.group_time_ns)
+				time = m->r.group_time_ns;
+			if (j > i && (put_row(m, "group_all", 0) ||
+				      put_row(m, "group_time", 0)))
 				return -ENOMEM;
-			if (!s->lines[k])
-				s->lines[k] = s->line ? s->line : UINT_MAX;
 		}
+		if (put_row(s, "group_all", all) || put_row(s, "group_time", time))
+			return -ENOMEM;
+		if (!decided && put_row(s, "group_decider", 1))
+			return -ENOMEM;
+next:
+		;
 	}
 	return 0;
 }

@@ -129,10 +129,10 @@ const struct job_row diskbench__phase_rows[] = {
 	SR("distribution", JK_RANDOM, JT_WORD, rnd.distribution, 0, 0, w_dist,
 	   "uniform, zipf, pareto or normal", "where the offsets fall"),
 	SR("dist_param", JK_RANDOM, JT_REAL, rnd.dist_param, 0, 1e9, NULL,
-	   "a real number", "the distribution's parameter (zipf's theta, "
-	   "pareto's h, normal's sigma in percent)"),
-	SR("dist_centre", JK_RANDOM, JT_REAL, rnd.dist_centre, 0, 100, NULL,
-	   "0 to 100", "normal: the centre, percent of the file"),
+	   "a real number", "zipf's theta, pareto's h, or normal's spread as "
+	   "a share of the file (0 to 1; default 0.1)"),
+	SR("dist_centre", JK_RANDOM, JT_REAL, rnd.dist_centre, 0, 1, NULL,
+	   "0 to 1", "normal: the centre, as a share of the file (default 0.5)"),
 	MIX(JK_RANDOM),
 
 	/* ---- bonnie++'s big-file phases ---- */

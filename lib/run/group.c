@@ -513,9 +513,10 @@ char *diskbench__group_recipe(const struct diskbench__group *g, size_t k)
 
 	if (!err && !(g->o.flags & DISKBENCH_GROUP_ALL) && k == g->o.decider)
 		err = diskbench__recipe_add(&line, "group_decider", "true");
-	if (!err && (g->o.flags & DISKBENCH_GROUP_ALL))
+	/* the group's own options, on its first phase */
+	if (!err && k == 0 && (g->o.flags & DISKBENCH_GROUP_ALL))
 		err = diskbench__recipe_add(&line, "group_all", "true");
-	if (!err && g->o.time_limit_ns) {
+	if (!err && k == 0 && g->o.time_limit_ns) {
 		char buf[32];
 
 		snprintf(buf, sizeof(buf), "%" PRIu64 "ns", g->o.time_limit_ns);

@@ -70,7 +70,7 @@ const struct job_row diskbench__run_rows[] = {
 	   "bytes (k, m, g, t)", "the test file's size (default 300m)"),
 	GR("block", JT_SIZE, JR_RECIPE, target.block_bytes, 0, 1 << 30, NULL,
 	   "bytes, at most 1g", "the block of bonnie++'s phases, and the default block of the others (default 8k)"),
-	GR("prefix", JT_TEXT, 0, prefix, 0, 0, NULL, "a file-name prefix",
+	GR("prefix", JT_TEXT, JR_RECIPE, prefix, 0, 0, NULL, "a file-name prefix",
 	   "what the names of the files made begin with"),
 	GF("direct", JR_RECIPE, target.flags, DISKBENCH_TARGET_DIRECT,
 	   "O_DIRECT on the bonnie++ phases' test file"),
@@ -139,8 +139,6 @@ const struct job_row diskbench__run_rows[] = {
 	   "fsync each small file and its directory"),
 	XF("files_drop_caches", JK_SUITE, suite.files_flags,
 	   DISKBENCH_FILES_DROP_CACHES, "drop the caches before each small-file phase"),
-	XF("files_no_sync", JK_SUITE, suite.files_flags, DISKBENCH_FILES_NO_SYNC,
-	   "no sync at the end of each small-file phase"),
 	XF("no_byte_tests", JK_SUITE, suite.flags,
 	   DISKBENCH_BONNIE_SUITE_NO_BYTE_TESTS, "leave out putc and getc"),
 	XF("no_big_file", JK_SUITE, suite.flags,
@@ -240,6 +238,8 @@ char *diskbench__run_recipe(const struct diskbench_target *t,
 	g.run = *o;
 	g.run.flags &= DISKBENCH_RUN_NO_DEVICE;
 	g.seed = seed;
+	if (t->prefix && strcmp(t->prefix, "diskbench"))
+		g.prefix = t->prefix;
 	if (diskbench__recipe_rows(&line, diskbench__run_rows, diskbench__run_nrows,
 				   &g, JK_JOB, JR_RECIPE)) {
 		free(line);

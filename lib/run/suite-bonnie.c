@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <stdbool.h>
+#include <stdio.h>
 
 #include <diskbench/bonnie.h>
 #include <diskbench/error.h>
@@ -15,6 +16,7 @@
 #include "base/common-internal.h"
 #include "base/kind-internal.h"
 #include "run/run-internal.h"
+#include "run/suite-bonnie-internal.h"
 #include "base/error-internal.h"
 
 /* bonnie++ 2.00a runs its tests in the order of its CSV columns
@@ -29,18 +31,15 @@
 		     DISKBENCH_BONNIE_SUITE_NO_SMALL_FILES)
 #define FILES_FLAGS (DISKBENCH_FILES_SYNC | DISKBENCH_FILES_DROP_CACHES)
 
-/* A test's constructor refused the options the suite gave it. */
-static void refused(struct diskbench_run *run, enum diskbench_phase_kind k,
-		    int err)
+/* A test's constructor refused the options the suite gave it: why says
+ * what the phase's constructor said, without its name. */
+static int refused(enum diskbench_phase_kind k, int err, char *why, size_t wl)
 {
-	/* What the phase's constructor said, without its name: the last
-	 * error names diskbench_run_add_bonnie() in front of it. */
-	diskbench__run_set_errmsg(run, err == -EINVAL
-				  ? "bonnie++ suite: the %s test refuses the options: %s"
-				  : "bonnie++ suite: making the %s test: %s",
-				  diskbench_phase_kind_name(k),
-				  diskbench__error_reason());
-	diskbench__error_set("%s", diskbench_run_errmsg(run));
+	snprintf(why, wl, err == -EINVAL
+		 ? "bonnie++ suite: the %s test refuses the options: %s"
+		 : "bonnie++ suite: making the %s test: %s",
+		 diskbench_phase_kind_name(k), diskbench__error_reason());
+	return err;
 }
 
 DISKBENCH_API void
@@ -50,43 +49,35 @@ diskbench_bonnie_suite_opts_init(struct diskbench_bonnie_suite_opts *opts,
 	diskbench__opts_init(opts, sz);
 }
 
-static int diskbench_run_add_bonnie__impl(struct diskbench_run *run,
-			 const struct diskbench_bonnie_suite_opts *opts)
+int diskbench__bonnie_suite_make(const struct diskbench_bonnie_suite_opts *opts,
+				 struct diskbench_phase **p, size_t *np,
+				 char *why, size_t wl)
 {
-	struct diskbench_bonnie_suite_opts o, asked;
+	struct diskbench_bonnie_suite_opts o = *opts;
 	struct diskbench_bonnie_opts bo = DISKBENCH_BONNIE_OPTS_INIT;
 	struct diskbench_files_opts fo = DISKBENCH_FILES_OPTS_INIT;
-	struct diskbench_phase *p[BIG_TESTS + SMALL_TESTS];
 	size_t n = 0;
-	int err;
+	int err = 0;
 
-	DISKBENCH__CHECK_ARG(run);
-	err = DISKBENCH__OPTS_READ(&o, bonnie_suite_opts, opts);
-	if (err) {
-		diskbench__run_set_errmsg(run, "bonnie++ suite: %s",
-					  diskbench_error_last());
-		return err;
-	}
+	*np = 0;
 	/* Checked here too: a part left out makes no phase that would. */
 	if (o.flags & ~(BIG_FLAGS | SUITE_FLAGS)) {
-		diskbench__run_set_errmsg(run, "bonnie++ suite: unknown flags 0x%x",
-					  (unsigned)(o.flags & ~(BIG_FLAGS | SUITE_FLAGS)));
+		snprintf(why, wl, "bonnie++ suite: unknown flags 0x%x",
+			 (unsigned)(o.flags & ~(BIG_FLAGS | SUITE_FLAGS)));
 		return -EINVAL;
 	}
 	if (o.files_flags & ~FILES_FLAGS) {
-		diskbench__run_set_errmsg(run, "bonnie++ suite: unknown files_flags 0x%x",
-					  (unsigned)(o.files_flags & ~FILES_FLAGS));
+		snprintf(why, wl, "bonnie++ suite: unknown files_flags 0x%x",
+			 (unsigned)(o.files_flags & ~FILES_FLAGS));
 		return -EINVAL;
 	}
 	if (o.flags & DISKBENCH_BONNIE_SUITE_NO_BIG_FILE &&
 	    o.flags & DISKBENCH_BONNIE_SUITE_NO_SMALL_FILES) {
-		diskbench__run_set_errmsg(run, "bonnie++ suite: both the big-file and "
-					  "the small-file tests are left out: "
-					  "nothing to run");
+		snprintf(why, wl, "bonnie++ suite: both the big-file and the "
+			 "small-file tests are left out: nothing to run");
 		return -EINVAL;
 	}
 
-	asked = o;
 	/* bonnie++'s defaults, resolved once: what the phases run with is
 	 * what a report of the run says. */
 	if (!o.byte_bytes)
@@ -127,7 +118,7 @@ static int diskbench_run_add_bonnie__impl(struct diskbench_run *run,
 		if (!err)
 			n++;
 		else
-			refused(run, k, err);
+			refused(k, err, why, wl);
 	}
 	for (size_t i = 0; !err && !(o.flags & DISKBENCH_BONNIE_SUITE_NO_SMALL_FILES) &&
 			   i < SMALL_TESTS; i++) {
@@ -137,10 +128,38 @@ static int diskbench_run_add_bonnie__impl(struct diskbench_run *run,
 		if (!err)
 			n++;
 		else
-			refused(run, k, err);
+			refused(k, err, why, wl);
 	}
-	if (!err)
-		err = diskbench__run_add_suite(run, p, n, &asked);
+	if (err)
+		while (n)
+			diskbench_phase_free(p[--n]);
+	*np = n;
+	return err;
+}
+
+static int diskbench_run_add_bonnie__impl(struct diskbench_run *run,
+			 const struct diskbench_bonnie_suite_opts *opts)
+{
+	struct diskbench_bonnie_suite_opts o;
+	struct diskbench_phase *p[DISKBENCH__BONNIE_SUITE_PHASES];
+	char why[256];
+	size_t n = 0;
+	int err;
+
+	DISKBENCH__CHECK_ARG(run);
+	err = DISKBENCH__OPTS_READ(&o, bonnie_suite_opts, opts);
+	if (err) {
+		diskbench__run_set_errmsg(run, "bonnie++ suite: %s",
+					  diskbench_error_last());
+		return err;
+	}
+	err = diskbench__bonnie_suite_make(&o, p, &n, why, sizeof(why));
+	if (err) {
+		diskbench__run_set_errmsg(run, "%s", why);
+		diskbench__error_set("%s", why);
+		return err;
+	}
+	err = diskbench__run_add_suite(run, p, n, &o);
 	if (err)
 		while (n)
 			diskbench_phase_free(p[--n]);
