@@ -356,7 +356,10 @@ static int stalled(struct diskbench__stream *s, uint32_t *stall, bool stopping,
 	struct diskbench__ctx *ctx = s->ctx;
 	const atomic_int *cancel = s->worker ? s->worker->run_cancel : ctx->cancel;
 
-	if (!stopping && (atomic_load(cancel) || atomic_load(ctx->cancel)))
+	/* A cancel only: a group's stop (DISKBENCH__CANCEL_GROUP) is no
+	 * error, and is heard at the next operation's check. */
+	if (!stopping && (atomic_load(cancel) == DISKBENCH__CANCEL_RUN ||
+			  atomic_load(ctx->cancel) == DISKBENCH__CANCEL_RUN))
 		return diskbench__ctx_fail(ctx, -ECANCELED, NULL, NULL, UINT64_MAX);
 	if (++*stall < DISKBENCH_ENGINE_MAX_EINTR)
 		return 0;
