@@ -149,13 +149,14 @@ static int failf(struct fail *f, int err, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (f->msg)
+	if (f->err)
 		return f->err;
 	va_start(ap, fmt);
 	f->msg = diskbench__vformat(fmt, ap);
 	va_end(ap);
-	f->err = err;
-	return err;
+	/* no memory for the message: the error stands, said as -ENOMEM */
+	f->err = f->msg ? err : -ENOMEM;
+	return f->err;
 }
 
 /* "file:line: " or "file: " for line 0 (a program's override) */
@@ -220,6 +221,8 @@ static int apply(struct diskbench_job *job, struct job_sec *sec, const char *key
 	lines[idx] = line ? line : UINT_MAX;
 	free(text[idx]);
 	text[idx] = diskbench__job_value_text(r, base);
+	if (!text[idx] && diskbench__job_value_set(r, base))
+		return failf(f, -ENOMEM, "out of memory");
 	return 0;
 }
 
@@ -850,7 +853,7 @@ next:
 static int finish(struct diskbench_job **out, struct diskbench_job *job,
 		  struct fail *f, char **errmsg)
 {
-	int err = f->msg ? f->err : check(job, f);
+	int err = f->err ? f->err : check(job, f);
 
 	if (!err && normalize(job))
 		err = failf(f, -ENOMEM, "out of memory");
@@ -1113,9 +1116,9 @@ static int diskbench_job_set__impl(struct diskbench_job *job, const char *sectio
 			      "kind is set once", c->file, section);
 		}
 	}
-	if (!f.msg)
+	if (!f.err)
 		apply(c, s, key, value, 0, true, &f);
-	err = f.msg ? f.err : check(c, &f);
+	err = f.err ? f.err : check(c, &f);
 	if (!err && normalize(c))
 		err = failf(&f, -ENOMEM, "out of memory");
 	if (err) {
@@ -1486,14 +1489,11 @@ int diskbench__job_add_phase(struct diskbench_job *job, const char *name,
 		failf(&f, -ENOMEM, "out of memory");
 	else
 		apply(job, s, "kind", kind, 0, false, &f);
-	if (f.msg) {
-		if (errmsg)
-			*errmsg = f.msg;
-		else
-			free(f.msg);
-		return f.err;
-	}
-	return 0;
+	if (errmsg)
+		*errmsg = f.msg;
+	else
+		free(f.msg);
+	return f.err;
 }
 
 int diskbench__job_check(struct diskbench_job *job, char **errmsg)
@@ -1503,12 +1503,10 @@ int diskbench__job_check(struct diskbench_job *job, char **errmsg)
 
 	if (!err && normalize(job))
 		err = failf(&f, -ENOMEM, "out of memory");
-	if (f.msg) {
-		if (errmsg)
-			*errmsg = f.msg;
-		else
-			free(f.msg);
-	}
+	if (errmsg)
+		*errmsg = f.msg;
+	else
+		free(f.msg);
 	return err;
 }
 
@@ -1523,12 +1521,9 @@ int diskbench__job_put(struct diskbench_job *job, const char *section,
 		      job->file, section);
 	else
 		apply(job, s, key, value, 0, true, &f);
-	if (f.msg) {
-		if (errmsg)
-			*errmsg = f.msg;
-		else
-			free(f.msg);
-		return f.err;
-	}
-	return 0;
+	if (errmsg)
+		*errmsg = f.msg;
+	else
+		free(f.msg);
+	return f.err;
 }

@@ -116,6 +116,9 @@ const char *diskbench__job_kind_word(uint32_t kind);
 int diskbench__job_value_parse(const struct job_row *row, void *base,
 			       const char *value, char *why, size_t wlen);
 
+/* Whether the field holds a value of its own (not the default). */
+bool diskbench__job_value_set(const struct job_row *row, const void *base);
+
 /* The field's value in its shortest exact text; NULL when it holds the
  * default (zero; never for JR_ZERO_OK rows) or on ENOMEM. malloc'd. */
 char *diskbench__job_value_text(const struct job_row *row, const void *base);

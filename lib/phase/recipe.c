@@ -667,6 +667,30 @@ static char *time_text(uint64_t v)
 	return dup_printf("%" PRIu64 "ns", v);
 }
 
+bool diskbench__job_value_set(const struct job_row *r, const void *base)
+{
+	uint64_t u;
+
+	switch (r->type) {
+	case JT_RATE:
+	case JT_REAL:
+		return get_d(r, base) != 0;
+	case JT_MIX:
+		return ((const struct diskbench__phase_opts *)base)->mix_n > 0;
+	case JT_TEXT:
+		return *(char *const *)(const void *)
+			((const unsigned char *)base + r->off) != NULL;
+	case JT_KIND:
+		return diskbench__job_kind_word((uint32_t)get_u(r, base)) != NULL;
+	default:
+		break;
+	}
+	u = get_u(r, base);
+	if (r->type == JT_FLAG)
+		return (u & r->bit) != 0;
+	return u || (r->flags & JR_ZERO_OK);
+}
+
 char *diskbench__job_value_text(const struct job_row *r, const void *base)
 {
 	uint64_t u;
@@ -834,8 +858,11 @@ int diskbench__recipe_rows(char **line, const struct job_row *rows, size_t n,
 		    (need_flags && !(r->flags & need_flags)))
 			continue;
 		t = diskbench__job_value_text(r, base);
-		if (!t)
+		if (!t) {
+			if (diskbench__job_value_set(r, base))
+				return -ENOMEM;
 			continue;
+		}
 		err = diskbench__recipe_add(line, r->key, t);
 		free(t);
 		if (err)

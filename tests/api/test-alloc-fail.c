@@ -1356,6 +1356,168 @@ static void test_run_device(void **state)
 	run_each("run (device figures)", 0);
 }
 
+/* ---- jobs ---- */
+
+static const char job_text[] =
+	"[job]\nengine = null\nsize = 1m\nseed = 3\nno_device = true\n"
+	"json = j.json\n"
+	"\n[w]\nkind = seq_write\nsize = 64k\nblock_mix = 4k:1,8k:2\n"
+	"\n[r]\nkind = random_io\nops = 16\nrate = 100000\npoisson = true\n"
+	"\n[a]\nkind = random_io\nops = 8\ngroup = g\n"
+	"\n[b]\nkind = seq_read\nsize = 64k\ngroup = g\ngroup_time = 1s\n"
+	"\n[s]\nkind = random_io\nops = 1000000\nsweep_limit = 1s\n"
+	"sweep_steps = 2\nsweep_step_time = 1ms\n";
+
+struct jobctx {
+	struct diskbench_job *job;
+	struct diskbench_report *rep;
+	char *err;
+};
+
+static int call_job_parse(void *ctx)
+{
+	struct jobctx *c = ctx;
+
+	c->err = NULL;
+	return diskbench_job_parse(&c->job, job_text, sizeof(job_text) - 1,
+				   "a.ini", &c->err);
+}
+
+/* The job's text when nothing failed: a job that survived a failed
+ * allocation must be the same job. */
+static char *job_want;
+
+static void done_job(void *ctx)
+{
+	struct jobctx *c = ctx;
+	char *t = NULL;
+
+	assert_non_null(c->job);
+	assert_true(diskbench_job_text(c->job, &t) > 0);
+	assert_string_equal(t, job_want);
+	free(t);
+	diskbench_job_free(c->job);
+	c->job = NULL;
+}
+
+static const char *failed_job(void *ctx)
+{
+	struct jobctx *c = ctx;
+	static char own[512];
+
+	snprintf(own, sizeof(own), "%s", c->err ? c->err : "");
+	free(c->err);
+	c->err = NULL;
+	assert_null(c->job);
+	return own;
+}
+
+static int call_job_text(void *ctx)
+{
+	struct jobctx *c = ctx;
+	char *t = NULL;
+	long n = diskbench_job_text(c->job, &t);
+
+	free(t);
+	return n < 0 ? (int)n : 0;
+}
+
+static void done_nothing(void *ctx)
+{
+	(void)ctx;
+}
+
+/* The job back from the report, the first time it came back whole. */
+static char *back_want;
+
+static int call_job_from_report(void *ctx)
+{
+	struct jobctx *c = ctx;
+	struct diskbench_job *j = NULL;
+	int rc;
+
+	c->err = NULL;
+	rc = diskbench_job_from_report(&j, c->rep, 0, &c->err);
+	c->job = j;
+	return rc;
+}
+
+static void done_back(void *ctx)
+{
+	struct jobctx *c = ctx;
+	char *t = NULL;
+
+	assert_non_null(c->job);
+	assert_true(diskbench_job_text(c->job, &t) > 0);
+	assert_string_equal(t, back_want);
+	free(t);
+	diskbench_job_free(c->job);
+	c->job = NULL;
+}
+
+static const char *failed_err(void *ctx)
+{
+	struct jobctx *c = ctx;
+	static char own[512];
+
+	snprintf(own, sizeof(own), "%s", c->err ? c->err : "");
+	free(c->err);
+	c->err = NULL;
+	return own;
+}
+
+static void test_jobs(void **state)
+{
+	struct jobctx c = { NULL, NULL, NULL };
+	struct ep parse = { "job_parse", NULL, call_job_parse, done_job,
+			    failed_job, &c, NULL, 0, 0 };
+	struct ep text = { "job_text", NULL, call_job_text, done_nothing, NULL,
+			   &c, NULL, 0, 0 };
+	struct ep back = { "job_from_report", NULL, call_job_from_report,
+			   done_back, failed_err, &c, NULL, 0, 0 };
+	struct diskbench_job *parsed;
+	struct diskbench_target *t = NULL;
+	struct diskbench_run *run = NULL;
+	char *dir = tdir_new();
+
+	(void)state;
+	assert_ok(diskbench_job_parse(&c.job, job_text, sizeof(job_text) - 1,
+				      "a.ini", NULL));
+	assert_true(diskbench_job_text(c.job, &job_want) > 0);
+	diskbench_job_free(c.job);
+	c.job = NULL;
+	fail_each(&parse);
+	assert_ok(diskbench_job_parse(&c.job, job_text, sizeof(job_text) - 1,
+				      "a.ini", NULL));
+	fail_each(&text);
+	/* a report of the job's run, made before the allocator is armed */
+	assert_ok(diskbench_job_target(c.job, dir, &t, NULL));
+	assert_ok(diskbench_job_run(c.job, t, NULL, &run));
+	assert_ok(diskbench_run_execute(run));
+	assert_ok(diskbench_report_new(&c.rep));
+	assert_ok(diskbench_report_add_run(c.rep, NULL, run));
+	diskbench_run_free(run);
+	diskbench_target_free(t);
+	parsed = c.job;
+	c.job = NULL;
+	/* its text whole, before any allocation fails */
+	{
+		struct diskbench_job *j = NULL;
+
+		assert_ok(diskbench_job_from_report(&j, c.rep, 0, NULL));
+		assert_true(diskbench_job_text(j, &back_want) > 0);
+		diskbench_job_free(j);
+	}
+	fail_each(&back);
+	free(back_want);
+	back_want = NULL;
+	free(job_want);
+	diskbench_report_free(c.rep);
+	diskbench_job_free(parsed);
+	tdir_remove(dir);
+	free(dir);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -1370,6 +1532,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_journal_write),
 		cmocka_unit_test(test_run),
 		cmocka_unit_test(test_run_device),
+		cmocka_unit_test(test_jobs),
 	};
 
 	atomic_store(&tracking, true);
