@@ -13,6 +13,7 @@ option. Registered as its own test in suites `python` and `examples`."""
 import errno
 import glob
 import os
+import re
 
 import pytest
 
@@ -111,7 +112,7 @@ def sections(text):
     for part in text.split("\n\n"):
         head, _, body = part.partition("\n")
         if head != "[job]":
-            out[head.strip("[]")] = body
+            out[head.strip("[]")] = body.strip("\n")
     return out
 
 
@@ -157,3 +158,30 @@ def test_example_job_runs_sized_down(path, tdir, tmp_path, monkeypatch):
     assert sections(back.text) == sections(job.text)
     assert back.value("job", "size") == "8m"
     assert back.value("job", "dir") == str(tdir)
+
+
+def readme_block(lang):
+    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
+        text = f.read()
+    blocks = re.findall(r"```%s\n(.*?)```" % lang, text, flags=re.S)
+    assert blocks, "README.md has no %s block" % lang
+    return text, blocks
+
+
+def test_the_readme_job_is_the_wal_example():
+    """README.md's job file is examples/jobs/wal.ini shortened, and the
+    error it quotes is the library's for a misspelt method on that line."""
+    text, blocks = readme_block("ini")
+    readme = Job.parse(blocks[0], "wal.ini")
+    wal = Job.load(os.path.join(ROOT, "examples", "jobs", "wal.ini"))
+    assert readme.phases == ["wal"]
+    assert sections(readme.text)["wal"] == sections(wal.text)["wal"]
+    for key in ("dir", "size", "json"):
+        assert readme.value("job", key) == wal.value("job", key), key
+    quoted = re.search(r"`(wal\.ini:\d+: \[wal\] sync \"fsnyc\" is not one of) "
+                       r"\.\.\.`", text.replace("\n", " "))
+    assert quoted, "the README quotes the error of a misspelt sync"
+    with pytest.raises(diskbench.DiskbenchError) as e:
+        Job.parse(blocks[0].replace("fdatasync", "fsnyc"), "wal.ini")
+    assert e.value.strerror.startswith(quoted.group(1)), e.value.strerror
+    assert "diskbench-run wal.ini" in text
