@@ -458,3 +458,17 @@ def test_progress_that_stops_the_run(tdir, tmp_path, monkeypatch):
     with pytest.raises(TypeError):
         job.run(progress=3)
     assert os.listdir(tdir) == []
+
+
+def test_a_run_that_cannot_start_leaves_nothing(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    job = Job.parse(SMALL)
+    job.set("job", "journal", "j.journal")
+    job.set("job", "json", "j.json")
+    with pytest.raises(diskbench.DiskbenchError) as e:
+        job.run(tmp_path / "missing")
+    assert e.value.errno == errno.ENOENT
+    assert e.value.function == "diskbench_job_target"
+    assert os.listdir(tmp_path) == []
+    with pytest.raises(ValueError):
+        job.run(name="a\0b")

@@ -300,14 +300,16 @@ class Job(Closeable):
         ref = self._ref
         ref.acquire()  # type: ignore[union-attr]
         try:
-            if journal_path is not None:
-                from ._journal import Journal, _on_event_fn
-                journal = Journal(journal_path)
-                opts.event = _on_event_fn()
-                opts.event_user_data = journal._p
-                keep.append(opts.event)
             t = self._target(dir)
             try:
+                if journal_path is not None:
+                    # made once the target is: a directory that will not
+                    # do leaves no journal behind
+                    from ._journal import Journal, _on_event_fn
+                    journal = Journal(journal_path)
+                    opts.event = _on_event_fn()
+                    opts.event_user_data = journal._p
+                    keep.append(opts.event)
                 for _ in range(self.repeat):
                     self._one(t, opts, report, journal, label, errors)
             finally:
