@@ -1,6 +1,6 @@
 """libdiskbench from Python: benchmark disks and file systems, keep whole
 latency distributions and timelines, and read and write bonnie++ CSV,
-JSON and HTML reports.
+JSON and HTML reports, and run job files.
 
     import diskbench
     with diskbench.Target("/mnt/test", file_size=256 << 20) as t:
@@ -28,6 +28,7 @@ from ._common import (DiskbenchError, DiskbenchValueError, DiskbenchWarning,
                       strerror)
 from ._engine import (Buffer, Engine, EngineOps, EngineTable, IOOp, IORequest,
                       OpenFlags)
+from ._job import Job, JobOption, machine_diff
 from ._journal import Journal
 from ._report import (CompareCell, CompareSetup, CompareTest, Comparison,
                       Format, Report, ReportRun, RunInfo)
@@ -53,7 +54,7 @@ __all__ = [
     "DeviceSample", "DeviceInfo", "DevicePoint", "SystemPoint",
     "Stalls", "StallSummary", "StallGrade", "PaceInfo", "sweep", "SweepEntry",
     "Comparison", "CompareSetup", "CompareTest", "CompareCell", "Journal",
-    "URING_OPTIONS",
+    "URING_OPTIONS", "Job", "JobOption", "machine_diff",
 ]
 
 #: The version of this package; it follows the library's.

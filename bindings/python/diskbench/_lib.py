@@ -412,6 +412,11 @@ class PaceInfo(Structure):
                 ("streams", u32)]
 
 
+class JobOption(Structure):
+    _fields_ = [("sz", size), ("key", c_char_p), ("sections", c_char_p),
+                ("type", c_char_p), ("values", c_char_p), ("help", c_char_p)]
+
+
 BUCKET_FN = ctypes.CFUNCTYPE(c_int, u64, u64, u64, P)
 WRITE_SINK_FN = ctypes.CFUNCTYPE(c_int, P, size, P)
 
@@ -460,6 +465,7 @@ STRUCTS = {
     "diskbench_device_info": DeviceInfo,
     "diskbench_device_point": DevicePoint,
     "diskbench_system_point": SystemPoint,
+    "diskbench_job_option": JobOption,
 }
 
 # --- functions: name (without diskbench_), restype, argtypes, may block ------
@@ -740,6 +746,25 @@ _PROTOTYPES: Tuple[Tuple[Any, ...], ...] = (
     ("phase_set_sync", c_int, (P, POINTER(SyncOpts))),
     ("data_opts_init", None, (POINTER(DataOpts), size)),
     ("phase_set_data", c_int, (P, POINTER(DataOpts))),
+    # job.h (an errmsg out-parameter is a char * to diskbench_free())
+    ("job_parse", c_int, (PP, c_char_p, size, c_char_p, PP)),
+    ("job_load", c_int, (PP, c_char_p, PP), B),
+    ("job_from_report", c_int, (PP, P, size, PP)),
+    ("job_free", None, (P,)),
+    ("job_set", c_int, (P, c_char_p, c_char_p, c_char_p, PP)),
+    ("job_text", ctypes.c_long, (P, PP)),
+    ("job_value", c_char_p, (P, c_char_p, c_char_p)),
+    ("job_phase_count", size, (P,)),
+    ("job_phase_get", c_char_p, (P, size)),
+    ("job_repeat", u32, (P,)),
+    ("job_output_count", size, (P,)),
+    ("job_output_get", c_int, (P, size, POINTER(c_int), POINTER(c_char_p))),
+    ("job_target", c_int, (P, c_char_p, PP, PP), B),
+    ("job_run", c_int, (P, P, POINTER(RunOpts), PP)),
+    ("job_plan", ctypes.c_long, (P, PP), B),
+    ("job_machine_diff", ctypes.c_long, (P, size, P, size, PP)),
+    ("job_option_count", size, ()),
+    ("job_option_get", c_int, (size, POINTER(JobOption))),
 )
 
 
@@ -847,6 +872,9 @@ DATA_DEFAULT, DATA_ZEROS, DATA_RANDOM = 0, 1, 2
 DATA_MAX_COMPRESS_PERCENT = 99
 DATA_DEFAULT_DEDUPE_POOL = 64
 DATA_MAX_DEDUPE_POOL = 1 << 20
+JOB_MAX_LINE = 198
+JOB_MAX_PHASES = 256
+JOB_MAX_REPEAT = 1000
 
 
 def __getattr__(name: str) -> Any:
