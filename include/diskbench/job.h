@@ -155,6 +155,27 @@ DISKBENCH_API int diskbench_job_set(struct diskbench_job *job,
 				    const char *value, char **errmsg);
 
 /**
+ * Sets several options, as lines of the file would, in order, and checks
+ * the job whole once, after the last: options that bound each other (a
+ * steady state's window and sample, a burst and its idle time) change
+ * together. On failure the job is as it was.
+ * @param[in] job      the job
+ * @param[in] sections the section of each ("job" or NULL for `[job]`);
+ *                     NULL: all `[job]`
+ * @param[in] keys     the keys, @p n of them
+ * @param[in] values   their values
+ * @param[in] n        how many
+ * @param[out] errmsg  as diskbench_job_set()
+ * @return as diskbench_job_set(); -EINVAL for a NULL key or value
+ * @since 1.11
+ */
+DISKBENCH_API int diskbench_job_set_many(struct diskbench_job *job,
+					 const char *const *sections,
+					 const char *const *keys,
+					 const char *const *values, size_t n,
+					 char **errmsg);
+
+/**
  * The job as text: the `[job]` section, then each phase's, each with the
  * options set, values in their shortest exact form (`1m`, `250ms`).
  * Parsing it gives the same job, and the same text.

@@ -1079,45 +1079,50 @@ static struct diskbench_job *job_copy(const struct diskbench_job *job)
 	return c;
 }
 
-static int diskbench_job_set__impl(struct diskbench_job *job, const char *section,
-				   const char *key, const char *value,
-				   char **errmsg)
+/* One change of a set, on the copy c. */
+static void set_one(struct diskbench_job *c, const char *section,
+		    const char *key, const char *value, struct fail *f)
 {
-	struct diskbench_job *c;
-	struct fail f = { NULL, 0 };
 	struct job_sec *s = NULL;
-	int err;
 
-	if (errmsg)
-		*errmsg = NULL;
-	DISKBENCH__CHECK_ARG(job);
-	DISKBENCH__CHECK_ARG(key);
-	DISKBENCH__CHECK_ARG(value);
-	c = job_copy(job);
-	if (!c)
-		return -ENOMEM;
 	if (section && strcmp(section, "job")) {
 		s = find_sec(c, section);
 		if (!s) {
 			if (strcmp(key, "kind"))
-				failf(&f, -EINVAL, "%s: set: [%s] is a new phase: set "
+				failf(f, -EINVAL, "%s: set: [%s] is a new phase: set "
 				      "its kind first", c->file, section);
 			else if (diskbench__phase_name_check(section))
-				failf(&f, -EINVAL, "%s: set: [%.80s] is not a phase's "
+				failf(f, -EINVAL, "%s: set: [%.80s] is not a phase's "
 				      "name: %s", c->file, section,
 				      diskbench__error_reason());
 			else if (c->n == DISKBENCH_JOB_MAX_PHASES)
-				failf(&f, -EINVAL, "%s: set: over %u phases", c->file,
+				failf(f, -EINVAL, "%s: set: over %u phases", c->file,
 				      DISKBENCH_JOB_MAX_PHASES);
 			else if (!(s = add_sec(c, section, 0)))
-				failf(&f, -ENOMEM, "out of memory");
+				failf(f, -ENOMEM, "out of memory");
 		} else if (!strcmp(key, "kind")) {
-			failf(&f, -EINVAL, "%s: set: [%s] has its kind: a phase's "
+			failf(f, -EINVAL, "%s: set: [%s] has its kind: a phase's "
 			      "kind is set once", c->file, section);
 		}
 	}
-	if (!f.err)
-		apply(c, s, key, value, 0, true, &f);
+	if (!f->err)
+		apply(c, s, key, value, 0, true, f);
+}
+
+/* n changes on a copy of the job, checked whole once; the copy becomes
+ * the job, or the job stays as it was. */
+static int set_many(struct diskbench_job *job, const char *const *sections,
+		    const char *const *keys, const char *const *values,
+		    size_t n, char **errmsg)
+{
+	struct diskbench_job *c = job_copy(job);
+	struct fail f = { NULL, 0 };
+	int err;
+
+	if (!c)
+		return -ENOMEM;
+	for (size_t i = 0; i < n && !f.err; i++)
+		set_one(c, sections ? sections[i] : NULL, keys[i], values[i], &f);
 	err = f.err ? f.err : check(c, &f);
 	if (!err && normalize(c))
 		err = failf(&f, -ENOMEM, "out of memory");
@@ -1143,12 +1148,55 @@ static int diskbench_job_set__impl(struct diskbench_job *job, const char *sectio
 	return 0;
 }
 
+static int diskbench_job_set__impl(struct diskbench_job *job, const char *section,
+				   const char *key, const char *value,
+				   char **errmsg)
+{
+	if (errmsg)
+		*errmsg = NULL;
+	DISKBENCH__CHECK_ARG(job);
+	DISKBENCH__CHECK_ARG(key);
+	DISKBENCH__CHECK_ARG(value);
+	return set_many(job, &section, &key, &value, 1, errmsg);
+}
+
 DISKBENCH_API int diskbench_job_set(struct diskbench_job *job,
 				    const char *section, const char *key,
 				    const char *value, char **errmsg)
 {
 	DISKBENCH__API_RETURN(diskbench_job_set__impl(job, section, key, value,
 						      errmsg), NULL);
+}
+
+static int diskbench_job_set_many__impl(struct diskbench_job *job,
+					const char *const *sections,
+					const char *const *keys,
+					const char *const *values, size_t n,
+					char **errmsg)
+{
+	if (errmsg)
+		*errmsg = NULL;
+	DISKBENCH__CHECK_ARG(job);
+	if (n && !keys)
+		return diskbench__error_fail(-EINVAL, "keys is NULL with n %zu", n);
+	if (n && !values)
+		return diskbench__error_fail(-EINVAL, "values is NULL with n %zu", n);
+	for (size_t i = 0; i < n; i++)
+		if (!keys[i] || !values[i])
+			return diskbench__error_fail(-EINVAL, "%s[%zu] is NULL",
+						     keys[i] ? "values" : "keys", i);
+	return set_many(job, sections, keys, values, n, errmsg);
+}
+
+DISKBENCH_API int diskbench_job_set_many(struct diskbench_job *job,
+					 const char *const *sections,
+					 const char *const *keys,
+					 const char *const *values, size_t n,
+					 char **errmsg)
+{
+	DISKBENCH__API_RETURN(diskbench_job_set_many__impl(job, sections, keys,
+							   values, n, errmsg),
+			      NULL);
 }
 
 /* ---- reading a job ---- */

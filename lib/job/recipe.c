@@ -138,8 +138,6 @@ static int diskbench_job_from_report__impl(struct diskbench_job **out,
 		return err;
 	if (info.dir)
 		err = diskbench__job_put(job, NULL, "dir", info.dir, errmsg);
-	if (!err && info.name && *info.name)
-		err = diskbench__job_put(job, NULL, "name", info.name, errmsg);
 	if (!err)
 		err = apply_line(job, NULL, run_line, "job_run", errmsg);
 	for (size_t i = 0; !err && i < n; i++) {

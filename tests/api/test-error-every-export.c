@@ -1281,6 +1281,16 @@ static void bad_job(void)
 	NUL(diskbench_job_set, "value", diskbench_job_set(job, NULL, "repeat", NULL, NULL));
 	BAD(diskbench_job_set, "repeat 1001 is over 1000", NULL,
 	    diskbench_job_set(job, NULL, "repeat", "1001", NULL));
+	{
+		const char *keys[] = { "repeat", NULL }, *vals[] = { "2", "3" };
+
+		NUL(diskbench_job_set_many, "job",
+		    diskbench_job_set_many(NULL, NULL, keys, vals, 1, NULL));
+		BAD(diskbench_job_set_many, "keys is NULL with n 1", NULL,
+		    diskbench_job_set_many(job, NULL, NULL, vals, 1, NULL));
+		BAD(diskbench_job_set_many, "keys[1] is NULL", NULL,
+		    diskbench_job_set_many(job, NULL, keys, vals, 2, NULL));
+	}
 	NUL(diskbench_job_text, "out", diskbench_job_text(job, NULL));
 	NUL(diskbench_job_text, "job", diskbench_job_text(NULL, &s));
 	NUL(diskbench_job_output_get, "job", diskbench_job_output_get(NULL, 0, &fmt, &path));

@@ -340,6 +340,7 @@ CHECK(diskbench_job_load) { IS_EINVAL(diskbench_job_load(NULL, NULL, NULL)); }
 CHECK(diskbench_job_from_report) { IS_EINVAL(diskbench_job_from_report(NULL, NULL, 0, NULL)); }
 CHECK(diskbench_job_free) { diskbench_job_free(NULL); }
 CHECK(diskbench_job_set) { IS_EINVAL(diskbench_job_set(NULL, NULL, NULL, NULL, NULL)); }
+CHECK(diskbench_job_set_many) { IS_EINVAL(diskbench_job_set_many(NULL, NULL, NULL, NULL, 0, NULL)); }
 CHECK(diskbench_job_text) { IS_EINVAL(diskbench_job_text(NULL, NULL)); }
 CHECK(diskbench_job_value) { IS_NULL(diskbench_job_value(NULL, NULL, NULL)); }
 CHECK(diskbench_job_phase_count) { IS_ZERO(diskbench_job_phase_count(NULL)); }
@@ -896,7 +897,8 @@ static struct entry entries[] = {
 	E(diskbench_group_opts_init), E(diskbench_run_add_group),
 	E(diskbench_bonnie_suite_opts_init), E(diskbench_run_add_bonnie),
 	E(diskbench_job_parse), E(diskbench_job_load), E(diskbench_job_from_report),
-	E(diskbench_job_free), E(diskbench_job_set), E(diskbench_job_text),
+	E(diskbench_job_free), E(diskbench_job_set), E(diskbench_job_set_many),
+	E(diskbench_job_text),
 	E(diskbench_job_value), E(diskbench_job_phase_count),
 	E(diskbench_job_phase_get), E(diskbench_job_repeat),
 	E(diskbench_job_output_count), E(diskbench_job_output_get),

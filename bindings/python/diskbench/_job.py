@@ -212,6 +212,25 @@ class Job(Closeable):
         _fail(rc, "job_set", _take(why))
         return self
 
+    def set_many(self, changes: List[Tuple[str, str, Any]]) -> "Job":
+        """Sets several options, each (section, key, value) as :meth:`set`
+        takes them, in order, and checks the job whole once, after the
+        last: options that bound each other (a steady state's window and
+        sample) change together. DiskbenchError leaves the job as it was.
+        Returns the job."""
+        n = len(changes)
+        secs = (ctypes.c_char_p * max(n, 1))()
+        keys = (ctypes.c_char_p * max(n, 1))()
+        vals = (ctypes.c_char_p * max(n, 1))()
+        for i, (section, key, value) in enumerate(changes):
+            secs[i] = cstr(section, "section")
+            keys[i] = cstr(key, "key")
+            vals[i] = _value_text(value, "value")
+        why = C.P()
+        rc = C.job_set_many(self._p, secs, keys, vals, n, byref(why))
+        _fail(rc, "job_set_many", _take(why))
+        return self
+
     @property
     def phases(self) -> List[str]:
         """The phase sections' names, in the order they run."""

@@ -752,6 +752,8 @@ _PROTOTYPES: Tuple[Tuple[Any, ...], ...] = (
     ("job_from_report", c_int, (PP, P, size, PP)),
     ("job_free", None, (P,)),
     ("job_set", c_int, (P, c_char_p, c_char_p, c_char_p, PP)),
+    ("job_set_many", c_int, (P, POINTER(c_char_p), POINTER(c_char_p),
+                             POINTER(c_char_p), size, PP)),
     ("job_text", ctypes.c_long, (P, PP)),
     ("job_value", c_char_p, (P, c_char_p, c_char_p)),
     ("job_phase_count", size, (P,)),
