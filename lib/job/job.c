@@ -241,14 +241,17 @@ static size_t row_index(const char *key, uint32_t kbit)
 	return i;
 }
 
-/* The line that set key in s, or the section's. */
+/* The line that set key in s, 0 when diskbench_job_set() did (where()
+ * then says "set"), or the section's. */
 static unsigned line_of(const struct job_sec *s, const char *key)
 {
 	const struct job_row *r;
 	size_t i;
 
 	r = diskbench__job_row(key, diskbench__job_kind_bit(s->o.kind), &i);
-	return r && s->lines[i] && s->lines[i] != UINT_MAX ? s->lines[i] : s->line;
+	if (r && s->lines[i] == UINT_MAX)
+		return 0;
+	return r && s->lines[i] ? s->lines[i] : s->line;
 }
 
 /*

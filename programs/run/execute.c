@@ -293,7 +293,9 @@ int execute_all(struct prog *p)
 
 		if (err) {
 			fprintf(stderr, PROG ": %s: ", e->file);
-			escape_put(stderr, msg && *msg ? msg : diskbench_strerror(err));
+			escape_put(stderr, msg && *msg ? msg
+				   : *diskbench_error_last() ? diskbench_error_last()
+				   : diskbench_strerror(err));
 			fputc('\n', stderr);
 			diskbench_free(msg);
 			/* Nothing measured yet: nothing made, as for a bad job. */

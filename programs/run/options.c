@@ -115,6 +115,10 @@ static char *join(int argc, char **argv)
 			strcat(s, " ");
 		strcat(s, argv[i]);
 	}
+	/* A report holds no control character (its reader refuses them). */
+	for (char *c = s; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = '?';
 	return s;
 }
 
@@ -216,6 +220,10 @@ void options_parse(struct options *o, int argc, char **argv)
 		usage_error("no job file");
 	if (o->name && !*o->name)
 		usage_error("-m: an empty name");
+	for (const char *ch = o->name; ch && *ch; ch++)
+		if ((unsigned char)*ch < 0x20 || *ch == 0x7f)
+			usage_error("-m %s: a control character (a report holds none)",
+				    o->name);
 	o->command = join(argc, argv);
 }
 

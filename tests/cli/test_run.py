@@ -180,10 +180,11 @@ def test_bad_job(tmp):
     check(name + ': bad --set', p.returncode == 2 and p.stderr.count('\n') == 1 and
           p.stderr.startswith('diskbench-run: good.ini: set: [w] block "3x"') and
           sorted(os.listdir(case)) == before, 'message', p)
-    # One the job's checks refuse: named by the section's line.
+    # One the whole job's checks refuse: named as set, not by a line.
     p = run(['good.ini', '-s', 'w.queue_depth=8'], case)
     check(name + ': --set over a limit', p.returncode == 2 and p.stderr.count('\n') == 1 and
-          p.stderr.startswith('diskbench-run: good.ini:') and 'queue_depth 8' in p.stderr and
+          p.stderr.startswith("diskbench-run: good.ini: set: [w] queue_depth 8 is over the "
+                              "sync engine's 1") and
           sorted(os.listdir(case)) == before, 'message', p)
     for args, what in ((['good.ini', '--no-such'], 'unknown option'),
                        ([], 'no job file'),
