@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """End-to-end tests of diskbench-run, the program that runs job files.
 
-Usage: test_run.py PATH-TO-diskbench-run PATH-TO-diskbench-report
+Usage: test_run.py PATH-TO-diskbench-run PATH-TO-diskbench-report [live]
 
 Tiny jobs (a few MiB, the sync engine; the null engine where only the
 runs' count matters) in a temporary directory: every report file and the
@@ -10,7 +10,10 @@ repetitions as runs of one set-up, --again (the same recipe, the machine
 differences said, a set-up of its own that diskbench-report compares
 with the old one), SIGINT after the first phase (its result whole, the
 second's partial, in every output; exit 130) and --options. Each case
-takes well under a second but the SIGINT one (about 1 s).
+takes well under a second but the SIGINT one (about 1 s). With `live`
+alone (a test of its own that meson runs alone: it reads the live line
+as it is drawn): the live line during a write stalled 2 s
+(tests/support/slow-write-shim.c) and the stall in the phase's summary.
 """
 import os as _os
 import sys as _sys
@@ -18,6 +21,7 @@ _sys.path.insert(0, _os.path.join(_os.path.dirname(_os.path.abspath(__file__)), 
 import signal_defaults  # noqa: E402,F401 (first: the children inherit it)
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -28,6 +32,7 @@ import time
 
 EXE = os.path.abspath(sys.argv[1])
 REPORT = os.path.abspath(sys.argv[2])
+LIVE = sys.argv[3:] == ['live']
 
 failures = []
 
@@ -383,12 +388,52 @@ def test_options(tmp):
     check('--version', p.returncode == 0 and p.stdout.startswith('diskbench-run '), 'version', p)
 
 
+def test_live(tmp):
+    """--progress: the live line names the phase, then says "stalled X s"
+    while the 400th of 2048 writes of 8 KiB sleeps 2 s (each takes 0.5 ms:
+    slow-write-shim.so), and after it the rate and the stall counted; the
+    summary says it."""
+    name = 'live line'
+    shim = os.environ.get('SLOW_WRITE_SHIM')
+    if not shim or not os.path.exists(shim):
+        return fail(name, f'SLOW_WRITE_SHIM={shim!r}: no shim (meson sets it)')
+    case = new_case(tmp, 'live')
+    write(os.path.join(case, 'w.ini'),
+          '[job]\ndir = d\nsize = 16m\n\n[w]\nkind = seq_write\nblock = 8k\n')
+    env = dict(os.environ, LD_PRELOAD=shim, SLOW_WRITE_SIZE='8192',
+               SLOW_WRITE_DELAY_US='500', SLOW_WRITE_STALL_AT='400',
+               SLOW_WRITE_STALL_MS='2000')
+    # An ASan build's runtime would insist on coming first.
+    env['ASAN_OPTIONS'] = ':'.join(filter(None, [os.environ.get('ASAN_OPTIONS'),
+                                                 'verify_asan_link_order=0']))
+    p = subprocess.run([EXE, 'w.ini', '--progress', '--no-journal'], cwd=case, env=env,
+                       capture_output=True, text=True, timeout=120,
+                       stdin=subprocess.DEVNULL)
+    if not check(name + ': exit 0', p.returncode == 0, 'exit', p):
+        return
+    parts = [x.replace('\x1b[K', '') for x in re.split(r'[\r\n]', p.stderr) if x]
+    live = [x for x in parts if x.startswith('w (seq_write)...')]
+    check(name + ': drawn', live and any(re.search(r'\d+%, [\d.]+ (MiB|KiB)/s', x)
+                                          for x in live), f'{parts!r}')
+    check(name + ': the stall while it lasts',
+          any(re.search(r'stalled (1\.[0-9]|2\.[0-9]) s', x) for x in live), f'{live!r}')
+    check(name + ': the stall after it', any(re.search(r'MiB/s.*; 1 stall, [12]\.\d s$', x)
+                                              for x in live), f'{live!r}')
+    summ = [x for x in p.stdout.splitlines() if x.startswith('  w (seq_write): ')]
+    check(name + ': the summary', len(summ) == 1 and 'no stalls' not in summ[0] and
+          re.search(r'1 stall of [12](\.\d+)? s', summ[0]) and 'max 2.' in summ[0],
+          f'{p.stdout!r}')
+
+
 def main():
     if not os.access(EXE, os.X_OK):
         print(f'{EXE}: not executable')
         return 1
     tmp = tempfile.mkdtemp(prefix='diskbench-run-')
     try:
+        if LIVE:
+            test_live(tmp)
+            return finish()
         test_options(tmp)
         test_outputs(tmp)
         test_bad_job(tmp)
@@ -397,8 +442,12 @@ def main():
         test_repeat(tmp)
         test_again(tmp)
         test_sigint(tmp)
+        return finish()
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def finish():
     if failures:
         print(f'{len(failures)} failure(s)')
         return 1
