@@ -297,6 +297,14 @@ def test_again(tmp):
           new['runs'][0]['name'] == 'box again', f'{new["runs"][0]["name"]!r}')
     check(name + ': the machine differences', '== machine: old.json (run 1) -> this run ==\n'
           '  no difference recorded' in p.stdout, 'not said', p)
+    # From the journal the first run kept by default (old.journal): the
+    # same recipe again.
+    p = run(['--again', 'old.journal', '--json', 'fromj.json', '-q', '--no-journal'], case)
+    fj = load(os.path.join(case, 'fromj.json')) if p.returncode == 0 else None
+    check(name + ': from a journal', fj is not None and
+          [(x['name'], x['config'].get('job')) for x in phases(fj)] ==
+          [(k[0], k[1]) for k in keys] and fj['runs'][0]['name'] == 'box again',
+          'not the same recipe', p)
     # Run 1 of 1 by number; run 2 does not exist.
     p = run(['--again', 'old.json:1', '-q', '--no-journal', '-m', 'third'], case)
     check(name + ': RESULT:1', p.returncode == 0 and '== old.json:1 (third) ==' in p.stdout,
