@@ -92,11 +92,15 @@ static void summary(const struct diskbench_result *res, int error)
 {
 	const struct diskbench_hist *h = diskbench_result_hist(res);
 	struct diskbench_stalls *st = NULL;
+	const char *kind = diskbench_phase_kind_name(diskbench_result_kind(res));
 	char a[32], b[32], c[32];
 
 	fputs("  ", stdout);
 	escape_put(stdout, diskbench_result_name(res));
-	printf(" (%s):", diskbench_phase_kind_name(diskbench_result_kind(res)));
+	/* The kind, unless it is the name (a bonnie++ suite's phases). */
+	if (strcmp(diskbench_result_name(res), kind))
+		printf(" (%s)", kind);
+	putchar(':');
 	if (diskbench_result_bytes(res))
 		printf(" %.1f MiB/s,", diskbench_result_bytes_per_sec(res) / 1048576.0);
 	printf(" %.0f ops/s", diskbench_result_ops_per_sec(res));
@@ -181,8 +185,11 @@ static int on_event(const struct diskbench_run_event *ev, void *user_data)
 				k == DISKBENCH_PHASE_SEEKS,
 			};
 
-			snprintf(label, sizeof(label), "%s (%s)...", ev->phase_name,
-				 diskbench_phase_kind_name(k));
+			if (strcmp(ev->phase_name, diskbench_phase_kind_name(k)))
+				snprintf(label, sizeof(label), "%s (%s)...", ev->phase_name,
+					 diskbench_phase_kind_name(k));
+			else
+				snprintf(label, sizeof(label), "%s...", ev->phase_name);
 			snprintf(p->line_phase, sizeof(p->line_phase), "%s", ev->phase_name);
 			fputs(label, stderr);
 			fflush(stderr);
