@@ -245,7 +245,8 @@ static size_t row_index(const char *key, uint32_t kbit)
 	return i;
 }
 
-/* The line that set key in s, or the section's. */
+/* The line that set key in s, 0 when diskbench_job_set() did (where()
+ * then says "set"), or the section's. */
 static unsigned line_of(const struct job_sec *s, const char *key)
 {
 	const struct job_row *r;

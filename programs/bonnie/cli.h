@@ -11,7 +11,7 @@
 
 #include <stdbool.h>
 
-#include "ticker.h"
+#include "../common/ticker.h"
 
 #define PROG "diskbench-bonnie"
 

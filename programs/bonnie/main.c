@@ -16,6 +16,7 @@
  *
  *   cd programs/bonnie
  *   cc -D_GNU_SOURCE -o diskbench-bonnie *.c ../common/signals.c ../common/outpath.c \
+ *       ../common/ticker.c ../common/watcher.c \
  *       $(pkg-config --cflags --libs diskbench)
  */
 #include <diskbench.h>
@@ -34,9 +35,9 @@
 #include "runs.h"
 #include "setup.h"
 #include "steps.h"
-#include "ticker.h"
+#include "../common/ticker.h"
 #include "user.h"
-#include "watcher.h"
+#include "../common/watcher.h"
 
 /* The longest string a results journal holds (journal.h). */
 #define MACHINE_MAX 65536
@@ -105,7 +106,7 @@ int main(int argc, char **argv)
 		status = EXIT_IO;
 		goto out;
 	}
-	if (cli.live && ticker_start(&cli.ticker, &cli))  /* ticker.c */
+	if (cli.live && ticker_start(&cli.ticker))  /* ../common/ticker.c */
 		cli.live = false;
 	status = run_tests(&b, &cli, &o, &runs_done, &said);  /* runs.c */
 	/* Every run measured, whatever stopped the last one. */

@@ -20,8 +20,8 @@
 #include "cli.h"
 #include "options.h"
 #include "output.h"
-#include "ticker.h"
-#include "watcher.h"
+#include "../common/ticker.h"
+#include "../common/watcher.h"
 
 /* From the run's thread: the numbers, for the ticker to draw. */
 int on_progress(const struct diskbench_progress *p, void *user_data)

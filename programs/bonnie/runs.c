@@ -18,7 +18,7 @@
 #include "output.h"
 #include "runs.h"
 #include "setup.h"
-#include "watcher.h"
+#include "../common/watcher.h"
 
 int run_tests(struct bench *b, struct cli *cli, struct options *o,
 	      int64_t *runs_done, bool *said)

@@ -18,7 +18,7 @@
 #include "options.h"
 #include "output.h"
 #include "steps.h"
-#include "ticker.h"
+#include "../common/ticker.h"
 
 static const struct step all_steps[12] = {
 	{ DISKBENCH_PHASE_PUTC, "Writing a byte at a time...", 0, true },
@@ -66,6 +66,17 @@ int steps_choose(struct cli *cli, const struct diskbench_run *run)
 		cli->steps[cli->nsteps++] = s;
 	}
 	return 0;
+}
+
+/* How many operations a step has under way at once: its live line's
+ * stall is five mean latencies of one (ticker.h). */
+static uint64_t depth(const struct options *o, const struct step *s)
+{
+	if (s->kind == DISKBENCH_PHASE_SEEKS)
+		return (uint64_t)o->seekers;
+	if (o->engine && !strcmp(o->engine, "io_uring") && o->iodepth > 0)
+		return (uint64_t)o->iodepth;
+	return 1;
 }
 
 /* The event in the results journal; a failure said here. */
@@ -121,8 +132,19 @@ int on_event(const struct diskbench_run_event *ev, void *user_data)
 			fputs(s->message, stderr);
 			fflush(stderr);
 			cli->line_open = true;
-			if (cli->live)
-				ticker_open(&cli->ticker, (int)ev->phase_index);
+			if (cli->live) {
+				struct ticker_line line = {
+					s->message,
+					s->kind <= DISKBENCH_PHASE_GET_BLOCK ? NULL
+					: s->kind == DISKBENCH_PHASE_SEEKS ? "seeks"
+									   : "files",
+					depth(cli->o, s),
+					/* the seeks first pause, untimed, 3 s */
+					s->kind == DISKBENCH_PHASE_SEEKS,
+				};
+
+				ticker_open(&cli->ticker, &line);
+			}
 		}
 		return 0;
 	}

@@ -993,7 +993,7 @@ def test_man_pages():
         print('skip manual pages: man is not installed')
         return
     env = dict(os.environ, MANWIDTH='80', LC_ALL='C.UTF-8')
-    for page in ('diskbench-bonnie.1', 'diskbench-report.1'):
+    for page in ('diskbench-bonnie.1', 'diskbench-report.1', 'diskbench-run.1'):
         path = os.path.join(SRC, 'docs', page)
         p = subprocess.run(['man', '--warnings', '-l', path],
                            capture_output=True, text=True, env=env)

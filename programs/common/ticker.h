@@ -1,10 +1,11 @@
 /*
- * The live progress line (--progress), drawn by a process of its own, the
- * ticker, from what the progress callback last published; so the line
- * goes on while nothing completes, and then says how long nothing has.
+ * The live progress line of diskbench-bonnie and diskbench-run
+ * (--progress), drawn by a process of its own, the ticker, from what the
+ * progress callback last published; so the line goes on while nothing
+ * completes, and then says how long nothing has.
  */
-#ifndef DISKBENCH_BONNIE_TICKER_H
-#define DISKBENCH_BONNIE_TICKER_H
+#ifndef DISKBENCH_PROGRAMS_TICKER_H
+#define DISKBENCH_PROGRAMS_TICKER_H
 
 #include <diskbench.h>
 
@@ -12,8 +13,20 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-struct cli;
 struct ticker_shared;
+
+/* The longest label a line keeps, its NUL included. */
+#define TICKER_LABEL_MAX 160
+
+/* What a line is of. */
+struct ticker_line {
+	const char *label;          /* its start ("Writing intelligently...") */
+	const char *unit;           /* its rate in "<unit>/s" (operations);
+				     * NULL: in bytes (MiB/s or KiB/s) */
+	uint64_t depth;             /* operations under way at once; 0: 1 */
+	bool untimed_start;         /* the phase first pauses, untimed: no
+				     * stall before its first report */
+};
 
 /*
  * Why a process and not a thread or a timer signal: a second thread
@@ -38,12 +51,12 @@ struct ticker {
 	uint64_t reports, ops, progress_ns;
 };
 
-/* Starts the ticker for the run's steps (after steps_choose()): 0, or
- * -1 when it could not start; then there is no live line. */
-int ticker_start(struct ticker *t, const struct cli *cli);
+/* Starts the ticker: 0, or -1 when it could not start; then there is no
+ * live line. */
+int ticker_start(struct ticker *t);
 
-/* The line of cli->steps[step] is open (its message written). */
-void ticker_open(struct ticker *t, int step);
+/* A line is open (its label written); the strings are copied. */
+void ticker_open(struct ticker *t, const struct ticker_line *line);
 
 /* The line is closed: the ticker writes no more of it, also not after
  * this returns. */

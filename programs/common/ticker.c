@@ -1,8 +1,8 @@
 /*
- * The live progress line (ticker.h): the page the progress callback
- * publishes to, and the ticker process that draws the line from it: the
- * share done, the rate and the time left while operations complete, and
- * "stalled 1.8 s" while none does.
+ * The live progress line of diskbench-bonnie and diskbench-run (ticker.h):
+ * the page the progress callback publishes to, and the ticker process
+ * that draws the line from it: the share done, the rate and the time left
+ * while operations complete, and "stalled 1.8 s" while none does.
  */
 #include <diskbench.h>
 
@@ -21,8 +21,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "options.h"
 #include "ticker.h"
 #include "watcher.h"
 
@@ -46,7 +44,11 @@
 struct ticker_shared {
 	pthread_mutex_t mu;         /* held to write, open or close the line */
 	/* Under mu. */
-	int step;                   /* the open line's step; -1: none */
+	bool open;                  /* a line is open */
+	char label[TICKER_LABEL_MAX];  /* its label, NUL-terminated */
+	char unit[16];              /* its rate's unit; "": bytes */
+	uint64_t depth;             /* its operations under way at once */
+	bool untimed_start;         /* no stall before its first report */
 	unsigned gen;               /* lines opened so far */
 	uint64_t opened_ns;         /* when the open line opened */
 	/* The last report, written by the run's thread alone under the
@@ -78,12 +80,22 @@ static void lock(struct ticker_shared *sh)
 
 /* --- the run's side --------------------------------------------------- */
 
-void ticker_open(struct ticker *t, int step)
+void ticker_open(struct ticker *t, const struct ticker_line *line)
 {
+	size_t n;
+
 	if (!t->running)
 		return;
 	lock(t->sh);
-	t->sh->step = step;
+	t->sh->open = true;
+	n = strlen(line->label);
+	if (n >= sizeof(t->sh->label))
+		n = sizeof(t->sh->label) - 1;
+	memcpy(t->sh->label, line->label, n);
+	t->sh->label[n] = '\0';
+	snprintf(t->sh->unit, sizeof(t->sh->unit), "%s", line->unit ? line->unit : "");
+	t->sh->depth = line->depth ? line->depth : 1;
+	t->sh->untimed_start = line->untimed_start;
 	t->sh->gen = ++t->gen;
 	t->sh->opened_ns = mono_ns();
 	pthread_mutex_unlock(&t->sh->mu);
@@ -94,7 +106,7 @@ void ticker_close(struct ticker *t)
 	if (!t->running)
 		return;
 	lock(t->sh);
-	t->sh->step = -1;
+	t->sh->open = false;
 	pthread_mutex_unlock(&t->sh->mu);
 }
 
@@ -184,34 +196,22 @@ static void push(struct view *v, const struct sample *s)
 	v->h[v->n++] = *s;
 }
 
-/* How many operations a step has under way at once. */
-static uint64_t depth(const struct cli *cli, const struct step *s)
-{
-	if (s->kind == DISKBENCH_PHASE_SEEKS)
-		return (uint64_t)cli->o->seekers;
-	if (cli->o->engine && !strcmp(cli->o->engine, "io_uring") &&
-	    cli->o->iodepth > 0)
-		return (uint64_t)cli->o->iodepth;
-	return 1;
-}
-
 /* Nothing completed for longer than this is a stall: 1 s, or five of the
- * step's mean latencies so far when those are longer. */
-static uint64_t stall_ns(const struct cli *cli, const struct step *s,
-			 const struct view *v)
+ * line's mean latencies so far when those are longer. */
+static uint64_t stall_ns(const struct ticker_shared *sh, const struct view *v)
 {
 	uint64_t lat;
 
 	if (!v->ops)
 		return STALL_MIN_NS;
-	lat = v->elapsed_ns / v->ops * depth(cli, s);
+	lat = v->elapsed_ns / v->ops * sh->depth;
 	return lat > STALL_MIN_NS / STALL_LATENCIES ? lat * STALL_LATENCIES
 						       : STALL_MIN_NS;
 }
 
 /* Takes a new report into the view; a stall that it ends is counted, and
  * the rate's window starts again after it. */
-static void take(const struct cli *cli, const struct step *s, struct view *v,
+static void take(const struct ticker_shared *sh, struct view *v,
 		 const struct report *r)
 {
 	if (!v->reports) {
@@ -221,7 +221,7 @@ static void take(const struct cli *cli, const struct step *s, struct view *v,
 
 		push(v, &start);
 	} else if (r->progress_ns != v->progress_ns &&
-		   r->progress_ns - v->progress_ns > stall_ns(cli, s, v)) {
+		   r->progress_ns - v->progress_ns > stall_ns(sh, v)) {
 		v->stalls++;
 		v->stalled_ns += r->progress_ns - v->progress_ns;
 		v->n = 0;
@@ -250,16 +250,16 @@ static int add(char *buf, size_t size, int n, const char *fmt, ...)
 }
 
 /*
- * The line: the step's message, the share done, then either how long
- * nothing has completed, or the rate and time left over the window; and
- * the stalls of the step so far, which that rate leaves out.
+ * The line: its label, the share done, then either how long nothing has
+ * completed, or the rate and time left over the window; and the stalls
+ * of the line so far, which that rate leaves out.
  */
-static int draw(char *buf, size_t size, const struct step *s,
+static int draw(char *buf, size_t size, const struct ticker_shared *sh,
 		const struct view *v, uint64_t stalled)
 {
 	const struct sample *last = v->n ? &v->h[v->n - 1] : NULL, *first = NULL;
 	const char *sep = " ";
-	int n = snprintf(buf, size, "\r\033[K%s", s->message);
+	int n = snprintf(buf, size, "\r\033[K%s", sh->label);
 
 	if (last && last->fraction >= 0) {
 		n = add(buf, size, n, " %3.0f%%", last->fraction * 100);
@@ -274,7 +274,7 @@ static int draw(char *buf, size_t size, const struct step *s,
 		double dt = (double)(last->at_ns - first->at_ns) / 1e9;
 		double df = last->fraction - first->fraction;
 
-		if (s->kind <= DISKBENCH_PHASE_GET_BLOCK) {
+		if (!sh->unit[0]) {
 			double bps = (double)(last->bytes - first->bytes) / dt;
 
 			if (bps >= 1048576.0)
@@ -283,8 +283,7 @@ static int draw(char *buf, size_t size, const struct step *s,
 				n = add(buf, size, n, "%s%.0f KiB/s", sep, bps / 1024.0);
 		} else {
 			n = add(buf, size, n, "%s%.0f %s/s", sep,
-				(double)(last->ops - first->ops) / dt,
-				s->kind == DISKBENCH_PHASE_SEEKS ? "seeks" : "files");
+				(double)(last->ops - first->ops) / dt, sh->unit);
 		}
 		/* At that rate; never more than a few days' worth. */
 		if (last->fraction >= 0 && last->fraction < 1 && df > 0 &&
@@ -300,9 +299,8 @@ static int draw(char *buf, size_t size, const struct step *s,
 	return n;
 }
 
-static void tick(const struct cli *cli, struct ticker_shared *sh, struct view *v)
+static void tick(struct ticker_shared *sh, struct view *v)
 {
-	const struct step *s;
 	struct report r;
 	bool fresh = false;
 	uint64_t now, since, stalled = 0;
@@ -310,32 +308,31 @@ static void tick(const struct cli *cli, struct ticker_shared *sh, struct view *v
 	int n;
 
 	lock(sh);
-	if (sh->step < 0 || sh->step >= cli->nsteps)
+	if (!sh->open)
 		goto out;
-	s = cli->steps[sh->step];
 	if (v->gen != sh->gen) {
 		memset(v, 0, sizeof(*v));
 		v->gen = sh->gen;
 	}
 	read_report(sh, &r);
 	if (r.gen == v->gen && r.reports != v->reports) {
-		take(cli, s, v, &r);
+		take(sh, v, &r);
 		fresh = true;
 	}
 	now = mono_ns();
-	/* Before the first report, the time since the line opened; but the
-	 * seeks first pause, untimed, 3 s. */
+	/* Before the first report, the time since the line opened; but some
+	 * phases first pause, untimed (bonnie++'s seeks, 3 s). */
 	if (v->reports)
 		since = now > v->progress_ns ? now - v->progress_ns : 0;
-	else if (s->kind != DISKBENCH_PHASE_SEEKS)
+	else if (!sh->untimed_start)
 		since = now > sh->opened_ns ? now - sh->opened_ns : 0;
 	else
 		since = 0;
-	if (since > stall_ns(cli, s, v))
+	if (since > stall_ns(sh, v))
 		stalled = since;
 	if (!fresh && !stalled)
 		goto out;
-	n = draw(buf, sizeof(buf), s, v, stalled);
+	n = draw(buf, sizeof(buf), sh, v, stalled);
 	if (n > 0)
 		(void)!write(STDERR_FILENO, buf, (size_t)n < sizeof(buf) ? (size_t)n
 								     : sizeof(buf) - 1);
@@ -343,8 +340,8 @@ out:
 	pthread_mutex_unlock(&sh->mu);
 }
 
-static _Noreturn void ticker_main(const struct cli *cli, struct ticker_shared *sh,
-				  int quit, pid_t parent)
+static _Noreturn void ticker_main(struct ticker_shared *sh, int quit,
+				  pid_t parent)
 {
 	struct pollfd p = { quit, POLLIN, 0 };
 	struct view v;
@@ -357,11 +354,11 @@ static _Noreturn void ticker_main(const struct cli *cli, struct ticker_shared *s
 			_exit(0);
 		if ((r > 0 && p.revents) || getppid() != parent)
 			_exit(0);
-		tick(cli, sh, &v);
+		tick(sh, &v);
 	}
 }
 
-int ticker_start(struct ticker *t, const struct cli *cli)
+int ticker_start(struct ticker *t)
 {
 	pthread_mutexattr_t ma;
 	int quit;
@@ -375,7 +372,7 @@ int ticker_start(struct ticker *t, const struct cli *cli)
 		return -1;
 	}
 	memset(t->sh, 0, sizeof(*t->sh));
-	t->sh->step = -1;
+	t->sh->open = false;
 	if (pthread_mutexattr_init(&ma))
 		goto fail;
 	if (pthread_mutexattr_setpshared(&ma, PTHREAD_PROCESS_SHARED) ||
@@ -390,7 +387,7 @@ int ticker_start(struct ticker *t, const struct cli *cli)
 	 * line is drawn over the shell's. */
 	t->pid = helper_fork(&quit, true);
 	if (t->pid == 0)
-		ticker_main(cli, t->sh, quit, parent);
+		ticker_main(t->sh, quit, parent);
 	if (t->pid < 0)
 		goto fail;
 	t->quit = quit;

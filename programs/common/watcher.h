@@ -1,10 +1,10 @@
 /*
  * The reader of standard output and error: whether it is gone, and a
- * watcher process that sends SIGPIPE to diskbench-bonnie as soon as it
- * goes away, also while nothing is being written.
+ * watcher process that sends SIGPIPE to diskbench-bonnie or diskbench-run
+ * as soon as it goes away, also while nothing is being written.
  */
-#ifndef DISKBENCH_BONNIE_WATCHER_H
-#define DISKBENCH_BONNIE_WATCHER_H
+#ifndef DISKBENCH_PROGRAMS_WATCHER_H
+#define DISKBENCH_PROGRAMS_WATCHER_H
 
 #include <stdbool.h>
 #include <sys/types.h>
