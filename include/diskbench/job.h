@@ -286,18 +286,24 @@ DISKBENCH_API int diskbench_job_run(const struct diskbench_job *job,
 				    struct diskbench_run **out);
 
 /**
- * The plan of a run made by diskbench_job_run(), before it executes: each
- * phase with what it will do (its kind, block, bytes or requests, queue,
- * group, sweep), the test file and small files it will make, and the room
- * it needs at most on the target's file system against what is free.
- * Nothing is created.
- * @param[in]  run the run, not yet executed
+ * What a run of the job would do, without doing it: the repetitions, the
+ * target (its directory, file system, engine and queue, test file), each
+ * phase with its recipe (group and sweep included), the test file and
+ * small files it makes, and the room the run needs at most against what
+ * the file system has free. Nothing is created in the directory, not
+ * even the probe file diskbench_job_target() makes and removes; the
+ * engine is made (an io_uring ring) and freed.
+ * @param[in]  job the job
+ * @param[in]  dir the directory, or NULL for the job's
  * @param[out] out the text, lines ending in a newline; free it with
  *                 diskbench_free()
- * @return the text's length; -EINVAL for a NULL argument; -ENOMEM
+ * @return the text's length; -EINVAL for a NULL argument or a job with no
+ *         directory; as diskbench_job_target() and diskbench_job_run();
+ *         -ENOMEM
  * @since 1.11
  */
-DISKBENCH_API long diskbench_job_plan(struct diskbench_run *run, char **out);
+DISKBENCH_API long diskbench_job_plan(const struct diskbench_job *job,
+				      const char *dir, char **out);
 
 /**
  * What differs between the machines of two runs, one line each

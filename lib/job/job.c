@@ -24,6 +24,7 @@
 #include "job/table-internal.h"
 #include "phase/phase-internal.h"
 #include "run/group-internal.h"
+#include "run/run-internal.h"
 #include "run/suite-bonnie-internal.h"
 #include "target/target-internal.h"
 
@@ -1352,10 +1353,10 @@ DISKBENCH_API int diskbench_job_output_get(const struct diskbench_job *job,
 
 /* ---- making it ---- */
 
-static int diskbench_job_target__impl(const struct diskbench_job *job,
-				      const char *dir,
-				      struct diskbench_target **out,
-				      char **errmsg)
+/* probe false: the target of a plan, made without a file (see
+ * diskbench__target_new_unprobed()). */
+static int job_target(const struct diskbench_job *job, const char *dir,
+		      struct diskbench_target **out, char **errmsg, bool probe)
 {
 	struct diskbench_engine *e = NULL;
 	struct diskbench_target_opts o;
@@ -1382,7 +1383,8 @@ static int diskbench_job_target__impl(const struct diskbench_job *job,
 	o = job->g.target;
 	o.engine = e;
 	o.name_prefix = job->g.prefix;
-	err = diskbench_target_new(out, dir, &o, errmsg);
+	err = probe ? diskbench_target_new(out, dir, &o, errmsg)
+		    : diskbench__target_new_unprobed(out, dir, &o, errmsg);
 	if (err) {
 		diskbench_engine_free(e);
 		if (errmsg && *errmsg)
@@ -1398,8 +1400,7 @@ DISKBENCH_API int diskbench_job_target(const struct diskbench_job *job,
 				       struct diskbench_target **out,
 				       char **errmsg)
 {
-	DISKBENCH__API_RETURN(diskbench_job_target__impl(job, dir, out, errmsg),
-			      NULL);
+	DISKBENCH__API_RETURN(job_target(job, dir, out, errmsg, true), NULL);
 }
 
 /* Adds section i (and, for the first phase of a group, the whole group). */
@@ -1575,4 +1576,49 @@ int diskbench__job_put(struct diskbench_job *job, const char *section,
 	else
 		free(f.msg);
 	return f.err;
+}
+
+/* ---- a plan ---- */
+
+static long diskbench_job_plan__impl(const struct diskbench_job *job,
+				     const char *dir, char **out)
+{
+	struct diskbench_target *t = NULL;
+	struct diskbench_run *run = NULL;
+	char *why = NULL, *plan = NULL, *text;
+	uint32_t reps;
+	long n;
+	int err;
+
+	DISKBENCH__CHECK_ARG(out);
+	*out = NULL;
+	DISKBENCH__CHECK_ARG(job);
+	err = job_target(job, dir, &t, &why, false);
+	free(why);
+	if (err)
+		return err;
+	err = diskbench_job_run(job, t, NULL, &run);
+	if (err) {
+		diskbench_target_free(t);
+		return diskbench__error_fail(err, "%s", diskbench__error_reason());
+	}
+	n = diskbench__run_plan(run, &plan);
+	diskbench_run_free(run);
+	diskbench_target_free(t);
+	if (n < 0)
+		return n;
+	reps = diskbench_job_repeat(job);
+	text = diskbench__format("%" PRIu32 " run%s, each:\n%s", reps,
+				 reps == 1 ? "" : "s", plan);
+	free(plan);
+	if (!text)
+		return -ENOMEM;
+	*out = text;
+	return (long)strlen(text);
+}
+
+DISKBENCH_API long diskbench_job_plan(const struct diskbench_job *job,
+				      const char *dir, char **out)
+{
+	DISKBENCH__API_RETURN_AS(long, diskbench_job_plan__impl(job, dir, out), NULL);
 }

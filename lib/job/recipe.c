@@ -18,7 +18,6 @@
 #include "base/error-internal.h"
 #include "job/job-internal.h"
 #include "job/table-internal.h"
-#include "run/run-internal.h"
 
 /* ---- the job back from a report ---- */
 
@@ -334,10 +333,4 @@ DISKBENCH_API long diskbench_job_machine_diff(const struct diskbench_report *a,
 	DISKBENCH__API_RETURN_AS(long, diskbench_job_machine_diff__impl(a, run_a, b,
 								       run_b, out),
 				 NULL);
-}
-
-DISKBENCH_API long diskbench_job_plan(struct diskbench_run *run, char **out)
-{
-	DISKBENCH__API_RETURN_AS(long, diskbench__run_plan(run, out),
-				 run ? diskbench_run_errmsg(run) : NULL);
 }

@@ -86,6 +86,17 @@ struct diskbench__extra {
  * and removed by its cleanup. Stores its index in the list. Errors are
  * noted in the target.
  */
+/*
+ * diskbench_target_new() without its probes: no file is made, not even
+ * one made and removed, so nothing in dir changes. For a plan
+ * (diskbench_job_plan()), which never runs on it: a run needs what the
+ * probes found (that a file can be made there; O_DIRECT's alignment).
+ */
+int diskbench__target_new_unprobed(struct diskbench_target **out,
+				   const char *dir,
+				   const struct diskbench_target_opts *opts,
+				   char **errmsg);
+
 int diskbench__target_create_extra(struct diskbench_target *t, uint32_t flags,
 				   int64_t *handle, size_t *index);
 

@@ -446,10 +446,12 @@ out:
 	return err;
 }
 
-static int diskbench_target_new__impl(struct diskbench_target **out,
-				       const char *dir,
-				       const struct diskbench_target_opts *opts,
-				       char **errmsg)
+/* probe: make (and remove) a file to see that one can be made, and
+ * O_DIRECT's alignment with DISKBENCH_TARGET_DIRECT; a target made
+ * without is for a plan (diskbench__target_new_unprobed()). */
+static int target_new(struct diskbench_target **out, const char *dir,
+		      const struct diskbench_target_opts *opts, char **errmsg,
+		      bool probe)
 {
 	struct diskbench_target_opts o;
 	struct diskbench_target *t;
@@ -549,7 +551,7 @@ static int diskbench_target_new__impl(struct diskbench_target **out,
 	/* The null engine writes nothing, so O_DIRECT does not matter. Room
 	 * is checked by the run, for what its phases will write; that a file
 	 * can be made at all, here (the O_DIRECT probe makes one too). */
-	if (!t->engine->no_files) {
+	if (probe && !t->engine->no_files) {
 		if (!(t->flags & DISKBENCH_TARGET_DIRECT)) {
 			err = probe_files(t->dir_fd, dir, t->prefix, errmsg);
 			if (err)
@@ -585,7 +587,7 @@ DISKBENCH_API int diskbench_target_new(struct diskbench_target **out,
 				       char **errmsg)
 {
 	uint64_t gen = diskbench__error_gen();
-	int err = diskbench_target_new__impl(out, dir, opts, errmsg);
+	int err = target_new(out, dir, opts, errmsg, true);
 	const size_t n = sizeof(__func__) - 1;
 
 	if (err >= 0)
@@ -599,6 +601,14 @@ DISKBENCH_API int diskbench_target_new(struct diskbench_target **out,
 				 ? m + n + 2 : m);
 	}
 	return err;
+}
+
+int diskbench__target_new_unprobed(struct diskbench_target **out,
+				   const char *dir,
+				   const struct diskbench_target_opts *opts,
+				   char **errmsg)
+{
+	return target_new(out, dir, opts, errmsg, false);
 }
 
 int diskbench__target_create_extra(struct diskbench_target *t, uint32_t flags,

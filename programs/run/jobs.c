@@ -262,34 +262,18 @@ int dry_run(struct prog *p)
 {
 	for (size_t i = 0; i < p->njobs; i++) {
 		struct job_entry *e = &p->jobs[i];
-		struct diskbench_target *t = NULL;
-		struct diskbench_run *run = NULL;
-		char *msg = NULL, *plan = NULL;
-		uint32_t reps = diskbench_job_repeat(e->job);
+		char *plan = NULL;
 		long n;
-		int err;
 
-		err = diskbench_job_target(e->job, p->o.dir, &t, &msg);
-		if (err)
-			bad(e->file, msg ? msg : xstrdup(diskbench_error_last()), err);
-		err = diskbench_job_run(e->job, t, NULL, &run);
-		if (err) {
-			diskbench_target_free(t);
-			bad(e->file, xstrdup(diskbench_error_last()), err);
-		}
-		n = diskbench_job_plan(run, &plan);
-		if (n < 0) {
-			diskbench_run_free(run);
-			diskbench_target_free(t);
+		/* nothing made in the directory, not even a probe file */
+		n = diskbench_job_plan(e->job, p->o.dir, &plan);
+		if (n < 0)
 			bad(e->file, xstrdup(diskbench_error_last()), (int)n);
-		}
-		printf("== %s: %u run%s", e->file, reps, reps == 1 ? "" : "s");
+		printf("== %s", e->file);
 		if (e->name)
-			printf(" of \"%s\"", e->name);
-		printf(" (not executed) ==\n%s", plan);
+			printf(" (\"%s\")", e->name);
+		printf(": not executed ==\n%s", plan);
 		diskbench_free(plan);
-		diskbench_run_free(run);
-		diskbench_target_free(t);
 	}
 	return fflush(stdout) ? EXIT_FAILED : 0;
 }

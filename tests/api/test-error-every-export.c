@@ -1304,8 +1304,9 @@ static void bad_job(void)
 	NUL(diskbench_job_run, "out", diskbench_job_run(job, F->t, NULL, NULL));
 	NUL(diskbench_job_run, "target", diskbench_job_run(job, NULL, NULL,
 		(struct diskbench_run **)&s));
-	NUL(diskbench_job_plan, "out", diskbench_job_plan(F->run, NULL));
-	NUL(diskbench_job_plan, "run", diskbench_job_plan(NULL, &s));
+	NUL(diskbench_job_plan, "out", diskbench_job_plan(job, NULL, NULL));
+	NUL(diskbench_job_plan, "job", diskbench_job_plan(NULL, NULL, &s));
+	BAD(diskbench_job_plan, "no dir", NULL, diskbench_job_plan(job, NULL, &s));
 	NUL(diskbench_job_machine_diff, "a", diskbench_job_machine_diff(NULL, 0, NULL, 0, &s));
 	NUL(diskbench_job_machine_diff, "out", diskbench_job_machine_diff(NULL, 0, NULL, 0, NULL));
 	NUL(diskbench_job_option_get, "out", diskbench_job_option_get(0, NULL));

@@ -9,6 +9,7 @@
 #include "tdir.h"
 
 #include <dirent.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -615,32 +616,40 @@ static void test_job_plan(void **state)
 {
 	struct diskbench_job *job;
 	struct diskbench_target *t = NULL;
-	struct diskbench_run *run = NULL;
 	char *dir = tdir_new(), *plan = NULL, *err = NULL, *text;
+	struct stat before, after;
 	long n;
 
 	(void)state;
-	assert_true(asprintf(&text, "[job]\ndir = %s\nsize = 8m\n\n[w]\n"
-			     "kind = seq_write\nsize = 4m\n\n[c]\n"
+	assert_true(asprintf(&text, "[job]\ndir = %s\nsize = 8m\nrepeat = 2\n\n"
+			     "[w]\nkind = seq_write\nsize = 4m\n\n[c]\n"
 			     "kind = seq_create\nfiles = 100\ndirs = 2\n", dir) > 0);
 	job = parse_ok(text);
 	free(text);
 	/* parsing made nothing */
 	assert_int_equal(tdir_count(dir), 0);
-	assert_ok(diskbench_job_target(job, NULL, &t, &err));
-	assert_ok(diskbench_job_run(job, t, NULL, &run));
-	n = diskbench_job_plan(run, &plan);
+	assert_int_equal(stat(dir, &before), 0);
+	n = diskbench_job_plan(job, NULL, &plan);
 	assert_true(n > 0 && (size_t)n == strlen(plan));
+	assert_non_null(strstr(plan, "2 runs, each:\ntarget: "));
 	assert_non_null(strstr(plan, "1. w: kind=seq_write size=4m\n"));
 	assert_non_null(strstr(plan, "   uses the test file: 4.0 MiB\n"));
 	assert_non_null(strstr(plan, "2. c: kind=seq_create files=100 dirs=2\n"));
 	assert_non_null(strstr(plan, "room: at most "));
-	assert_non_null(strstr(plan, "target: "));
-	/* the plan made nothing either */
-	assert_int_equal(tdir_count(dir), 0);
 	free(plan);
-	diskbench_run_free(run);
+	/* the plan made nothing, not even a probe made and removed: the
+	 * directory's times are as they were */
+	assert_int_equal(stat(dir, &after), 0);
+	assert_int_equal(tdir_count(dir), 0);
+	assert_true(before.st_mtim.tv_sec == after.st_mtim.tv_sec &&
+		    before.st_mtim.tv_nsec == after.st_mtim.tv_nsec);
+	/* where diskbench_job_target() probes (makes a file, removes it) */
+	assert_ok(diskbench_job_target(job, NULL, &t, &err));
 	diskbench_target_free(t);
+	assert_int_equal(tdir_count(dir), 0);
+	/* a directory given, one that is not there */
+	assert_int_equal(diskbench_job_plan(job, "/nonexistent/d", &plan), -ENOENT);
+	assert_null(plan);
 	diskbench_job_free(job);
 	tdir_remove(dir);
 	free(dir);

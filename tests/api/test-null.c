@@ -350,7 +350,7 @@ CHECK(diskbench_job_output_count) { IS_ZERO(diskbench_job_output_count(NULL)); }
 CHECK(diskbench_job_output_get) { IS_EINVAL(diskbench_job_output_get(NULL, 0, NULL, NULL)); }
 CHECK(diskbench_job_target) { IS_EINVAL(diskbench_job_target(NULL, NULL, NULL, NULL)); }
 CHECK(diskbench_job_run) { IS_EINVAL(diskbench_job_run(NULL, NULL, NULL, NULL)); }
-CHECK(diskbench_job_plan) { IS_EINVAL(diskbench_job_plan(NULL, NULL)); }
+CHECK(diskbench_job_plan) { IS_EINVAL(diskbench_job_plan(NULL, NULL, NULL)); }
 CHECK(diskbench_job_machine_diff) { IS_EINVAL(diskbench_job_machine_diff(NULL, 0, NULL, 0, NULL)); }
 CHECK(diskbench_job_option_count) { assert_true(diskbench_job_option_count() > 0); }
 CHECK(diskbench_job_option_get) { IS_EINVAL(diskbench_job_option_get(0, NULL)); }

@@ -347,17 +347,19 @@ def _small(tdir, extra=""):
 
 def test_plan_says_what_a_run_would_do_and_makes_nothing(tdir):
     job = _small(tdir)
+    mtime = os.stat(tdir).st_mtime_ns
     plan = job.plan()
-    assert plan.startswith("target: %s" % tdir), plan
+    assert plan.startswith("1 run, each:\ntarget: %s" % tdir), plan
     assert "1. write: kind=seq_write block=64k" in plan
     assert "2. read: kind=random_io block=4k ops=300" in plan
     assert "room: at most 4.0 MiB" in plan
     assert plan.endswith("\n")
-    assert os.listdir(tdir) == []
+    # nothing made, not even a probe file made and removed
+    assert os.listdir(tdir) == [] and os.stat(tdir).st_mtime_ns == mtime
     # another directory than the job's
     other = tdir.parent / "other"
     other.mkdir()
-    assert job.plan(other).startswith("target: %s" % other)
+    assert job.plan(other).startswith("1 run, each:\ntarget: %s" % other)
     other.rmdir()
     with pytest.raises(diskbench.DiskbenchError) as e:
         Job.parse(SMALL).plan()

@@ -277,17 +277,10 @@ class Job(Closeable):
     def plan(self, dir: Optional[PathArg] = None) -> str:
         """What a run of the job would do, phase by phase, the files it
         would make and the room it needs against what is free on ``dir``
-        (None: the job's ``dir``). The target's directory is checked; no
-        file is made."""
-        t = self._target(dir)
-        try:
-            r = self._run(t, None)
-            try:
-                return _text_of(C.job_plan, "job_plan", r)
-            finally:
-                C.run_free(r)
-        finally:
-            C.target_free(t)
+        (None: the job's ``dir``). Nothing is made in ``dir``, not even a
+        probe file."""
+        d = cpath(dir, "dir") if dir is not None else None
+        return _text_of(C.job_plan, "job_plan", self._p, d)
 
     def run(self, dir: Optional[PathArg] = None,
             progress: Optional[Callable[[Progress], Any]] = None,

@@ -763,7 +763,7 @@ _PROTOTYPES: Tuple[Tuple[Any, ...], ...] = (
     ("job_output_get", c_int, (P, size, POINTER(c_int), POINTER(c_char_p))),
     ("job_target", c_int, (P, c_char_p, PP, PP), B),
     ("job_run", c_int, (P, P, POINTER(RunOpts), PP)),
-    ("job_plan", ctypes.c_long, (P, PP), B),
+    ("job_plan", ctypes.c_long, (P, c_char_p, PP), B),
     ("job_machine_diff", ctypes.c_long, (P, size, P, size, PP)),
     ("job_option_count", size, ()),
     ("job_option_get", c_int, (size, POINTER(JobOption))),
