@@ -112,7 +112,9 @@ struct diskbench_progress {
 	uint32_t phase_index;
 	/** Number of phases in the run. */
 	uint32_t phase_count;
-	/** Share of the phase done, 0 to 1; negative if not known. */
+	/** Share of the phase done, 0 to 1: of its byte or request count, or
+	 *  of its time limit when that is nearer (1.11); negative if not
+	 *  known. */
 	double fraction;
 	/** Operations done so far in the phase. */
 	uint64_t ops;

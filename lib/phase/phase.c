@@ -280,14 +280,16 @@ int diskbench__ctx_report(struct diskbench__ctx *ctx, uint64_t now,
 	p.ops = ops;
 	p.bytes = bytes;
 	p.elapsed_ns = now > begin_ns ? now - begin_ns : 0;
+	/* Whichever limit the phase is nearest to: a count of bytes or
+	 * requests and a time limit, it ends at the first it meets. */
+	p.fraction = -1.0;
 	if (ctx->expected_bytes)
 		p.fraction = (double)bytes / (double)ctx->expected_bytes;
 	else if (ctx->expected_ops)
 		p.fraction = (double)ops / (double)ctx->expected_ops;
-	else if (ctx->stop_time_ns)
+	if (ctx->stop_time_ns &&
+	    (double)p.elapsed_ns / (double)ctx->stop_time_ns > p.fraction)
 		p.fraction = (double)p.elapsed_ns / (double)ctx->stop_time_ns;
-	else
-		p.fraction = -1.0;
 	if (p.fraction > 1.0)
 		p.fraction = 1.0;
 	if (dt > 0) {

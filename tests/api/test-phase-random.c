@@ -979,6 +979,54 @@ static void test_progress(void **state)
 	check_progress(*state, 0, 600);
 }
 
+struct nearest {
+	unsigned calls;
+	char why[160];
+	struct diskbench_run *run;
+};
+
+static int nearest_cb(const struct diskbench_progress *p, void *ud)
+{
+	struct nearest *g = ud;
+	/* the phase's time limit is 100 ms, its count 10^9 requests: the
+	 * time is the nearer, and the share done is the time's */
+	double want = (double)p->elapsed_ns / (double)(100 * SIM_MS);
+
+	if (!g->why[0] && fabs(p->fraction - (want > 1 ? 1 : want)) > 1e-9)
+		snprintf(g->why, sizeof(g->why), "fraction %g at %" PRIu64
+			 " ns, %" PRIu64 " ops: want %g", p->fraction,
+			 p->elapsed_ns, p->ops, want);
+	g->calls++;
+	return 0;
+}
+
+/* A count and a time limit: the share done is the nearer one's. */
+static void test_progress_nearest_limit(void **state)
+{
+	struct fx *f = *state;
+	struct nearest g = { 0 };
+	/* reads of 1 ms, each 1 ms of real time too: the reports come from
+	 * the run's thread, on its clock, while the two workers read */
+	struct sim_slow sl = { .sleep_ns = SIM_MS, .read_ns = SIM_MS };
+	struct sim_config cfg = { .latency = sim_slow_latency,
+				  .latency_user_data = &sl };
+	struct diskbench_run_opts ro = seed_opts(3);
+	struct ropts o = { .ops = 1000000000, .limit_ns = 100 * SIM_MS,
+			   .threads = 2 };
+
+	ro.progress = nearest_cb;
+	ro.progress_user_data = &g;
+	ro.progress_interval_ns = 5 * SIM_MS;
+	fx_start_ex(f, &cfg, &ro, 0);
+	g.run = f->run;
+	add_random(f->run, &o);
+	assert_ok(diskbench_run_execute(f->run));
+	if (g.why[0])
+		fail_msg("progress: %s", g.why);
+	print_message("    %u progress calls\n", g.calls);
+	assert_true(g.calls >= 3);
+}
+
 static void test_cancel_from_progress(void **state)
 {
 	check_progress(*state, 2, 20000);
@@ -1031,6 +1079,7 @@ static int sim_tests(int argc, char **argv)
 		cmocka_unit_test(test_faults),
 		T(test_progress),
 		T(test_cancel_from_progress),
+		T(test_progress_nearest_limit),
 		T(test_real_threads),
 	};
 #undef T
