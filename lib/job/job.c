@@ -1022,35 +1022,23 @@ static int copy_rows(unsigned *dl, char **dt, const unsigned *sl,
 	return 0;
 }
 
-static char *dup_or_null(const char *s, bool *bad)
-{
-	char *d;
-
-	if (!s)
-		return NULL;
-	d = strdup(s);
-	if (!d)
-		*bad = true;
-	return d;
-}
-
 static struct diskbench_job *job_copy(const struct diskbench_job *job)
 {
 	struct diskbench_job *c = job_new(job->file);
-	bool bad = false;
+	int bad = 0;
 
 	if (!c)
 		return NULL;
 	c->line = job->line;
 	{
 		c->g = job->g;
-		c->g.dir = dup_or_null(job->g.dir, &bad);
-		c->g.prefix = dup_or_null(job->g.prefix, &bad);
-		c->g.name = dup_or_null(job->g.name, &bad);
+		c->g.dir = diskbench__strdup_or_null(job->g.dir, &bad);
+		c->g.prefix = diskbench__strdup_or_null(job->g.prefix, &bad);
+		c->g.name = diskbench__strdup_or_null(job->g.name, &bad);
 		for (size_t i = 0; i < DISKBENCH__JOB_OUTPUTS; i++)
-			c->g.out[i] = dup_or_null(job->g.out[i], &bad);
+			c->g.out[i] = diskbench__strdup_or_null(job->g.out[i], &bad);
 		if (copy_rows(c->lines, c->text, job->lines, job->text))
-			bad = true;
+			bad = -ENOMEM;
 	}
 	for (size_t i = 0; i < job->n && !bad; i++) {
 		const struct job_sec *s = &job->sec[i];
@@ -1060,7 +1048,7 @@ static struct diskbench_job *job_copy(const struct diskbench_job *job)
 		char *name;
 
 		if (!d) {
-			bad = true;
+			bad = -ENOMEM;
 			break;
 		}
 		l = d->lines;
@@ -1070,9 +1058,9 @@ static struct diskbench_job *job_copy(const struct diskbench_job *job)
 		d->lines = l;
 		d->text = t;
 		d->name = name;
-		d->r.group = dup_or_null(s->r.group, &bad);
+		d->r.group = diskbench__strdup_or_null(s->r.group, &bad);
 		if (copy_rows(l, t, s->lines, s->text))
-			bad = true;
+			bad = -ENOMEM;
 	}
 	if (bad) {
 		diskbench_job_free(c);

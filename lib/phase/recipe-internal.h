@@ -57,6 +57,11 @@ struct job_word {
 #define RP_SEC   1u	/* struct diskbench__run_sec (run/run-recipe.c) */
 #define RP_GLOB  2u	/* struct diskbench__job_glob (run/run-recipe.c) */
 
+/* Limits the rows share */
+#define JOB_U32 4294967295.0
+#define JOB_U64 18446744073709551615.0
+#define JOB_MAXNS ((double)DISKBENCH_STEADY_MAX_NS)
+
 /* Row flags */
 #define JR_ZERO_OK 0x01u	/* 0 is a value of its own, not the default */
 #define JR_RECIPE  0x02u	/* a [job] option written in `job_run` */

@@ -64,9 +64,6 @@ static const struct job_word w_data[] = {
 	  offsetof(struct diskbench__phase_opts, mix), 0, 0, 0, NULL, \
 	  "SIZE:WEIGHT,... (up to 64)", "request sizes drawn by weight" }
 
-#define U32 4294967295.0
-#define U64 18446744073709551615.0
-#define MAXNS ((double)DISKBENCH_STEADY_MAX_NS)
 
 const struct job_row diskbench__phase_rows[] = {
 	/* ---- every phase ---- */
@@ -79,9 +76,9 @@ const struct job_row diskbench__phase_rows[] = {
 	/* ---- sequential ---- */
 	SR("block", JK_SEQ, JT_SIZE, seq.block_bytes, 0, 1 << 30, NULL,
 	   "bytes, at most 1g", "bytes a request (default: [job] block)"),
-	SR("size", JK_SEQ, JT_SIZE, seq.total_bytes, 0, U64, NULL, "bytes",
+	SR("size", JK_SEQ, JT_SIZE, seq.total_bytes, 0, JOB_U64, NULL, "bytes",
 	   "bytes to move (default: the test file's size)"),
-	SR("time", JK_SEQ, JT_TIME, seq.time_limit_ns, 0, MAXNS, NULL, "a time",
+	SR("time", JK_SEQ, JT_TIME, seq.time_limit_ns, 0, JOB_MAXNS, NULL, "a time",
 	   "stop after this long"),
 	SR("queue_depth", JK_SEQ, JT_COUNT, seq.queue_depth, 0, 4096, NULL,
 	   "1 to 4096, at most the engine's", "requests in flight"),
@@ -105,9 +102,9 @@ const struct job_row diskbench__phase_rows[] = {
 	/* ---- random ---- */
 	SR("block", JK_RANDOM, JT_SIZE, rnd.block_bytes, 0, 1 << 30, NULL,
 	   "bytes, at most 1g", "bytes a request (default: [job] block)"),
-	SR("ops", JK_RANDOM, JT_COUNT, rnd.ops, 0, U64, NULL, "a count",
+	SR("ops", JK_RANDOM, JT_COUNT, rnd.ops, 0, JOB_U64, NULL, "a count",
 	   "requests to make (default: the test file's blocks)"),
-	SR("time", JK_RANDOM, JT_TIME, rnd.time_limit_ns, 0, MAXNS, NULL,
+	SR("time", JK_RANDOM, JT_TIME, rnd.time_limit_ns, 0, JOB_MAXNS, NULL,
 	   "a time", "stop after this long"),
 	SR("write_percent", JK_RANDOM, JT_PERCENT, rnd.write_percent, 0, 100,
 	   NULL, "0 to 100", "share of requests that write"),
@@ -136,13 +133,13 @@ const struct job_row diskbench__phase_rows[] = {
 	MIX(JK_RANDOM),
 
 	/* ---- bonnie++'s big-file phases ---- */
-	SR("byte_size", JK_BIG, JT_SIZE, bon.byte_bytes, 0, U64, NULL, "bytes",
+	SR("byte_size", JK_BIG, JT_SIZE, bon.byte_bytes, 0, JOB_U64, NULL, "bytes",
 	   "putc and getc: bytes (default 3m)"),
-	SR("seeks", JK_SEEKS, JT_COUNT, bon.seeks, 0, U64, NULL, "a count",
+	SR("seeks", JK_SEEKS, JT_COUNT, bon.seeks, 0, JOB_U64, NULL, "a count",
 	   "seeks (default 8192)"),
 	SR("seekers", JK_SEEKS, JT_COUNT, bon.seekers, 0, 1024, NULL,
 	   "1 to 1024", "seeking threads (default 5)"),
-	SR("seek_time", JK_SEEKS, JT_TIME, bon.seek_time_ns, 0, MAXNS, NULL,
+	SR("seek_time", JK_SEEKS, JT_TIME, bon.seek_time_ns, 0, JOB_MAXNS, NULL,
 	   "a time", "seek for this long rather than a count"),
 	SF("fsync", JK_BONNIE, bon.flags, DISKBENCH_BONNIE_SYNC,
 	   "bonnie++ -b: fsync after writing"),
@@ -152,15 +149,15 @@ const struct job_row diskbench__phase_rows[] = {
 	   "drop the test file's cached pages before the phase"),
 
 	/* ---- small files ---- */
-	SR("files", JK_FILES, JT_COUNT, files.files, 0, U64, NULL, "a count",
+	SR("files", JK_FILES, JT_COUNT, files.files, 0, JOB_U64, NULL, "a count",
 	   "files (default 16384)"),
-	SR("max_size", JK_FILES, JT_SIZE, files.max_bytes, 0, U64, NULL,
+	SR("max_size", JK_FILES, JT_SIZE, files.max_bytes, 0, JOB_U64, NULL,
 	   "bytes", "largest file"),
-	SR("min_size", JK_FILES, JT_SIZE, files.min_bytes, 0, U64, NULL,
+	SR("min_size", JK_FILES, JT_SIZE, files.min_bytes, 0, JOB_U64, NULL,
 	   "bytes", "smallest file"),
-	SR("dirs", JK_FILES, JT_COUNT, files.dirs, 0, U32, NULL, "a count",
+	SR("dirs", JK_FILES, JT_COUNT, files.dirs, 0, JOB_U32, NULL, "a count",
 	   "directories"),
-	SR("chunk", JK_FILES, JT_SIZE, files.chunk_bytes, 0, U32, NULL,
+	SR("chunk", JK_FILES, JT_SIZE, files.chunk_bytes, 0, JOB_U32, NULL,
 	   "bytes", "bytes a read or write of a file"),
 	SR("mode", JK_FILES, JT_WORD, files.mode, 0, 0, w_mode,
 	   "regular, hardlink or symlink", "what is made"),
@@ -176,11 +173,11 @@ const struct job_row diskbench__phase_rows[] = {
 	   NULL, "requests a second", "an open loop at this rate"),
 	SF("poisson", JK_PHASE, pace.flags, DISKBENCH_PACE_POISSON,
 	   "Poisson arrivals rather than a constant rate"),
-	SR("pace_seed", JK_PHASE, JT_COUNT, pace.seed, 0, U32, NULL,
+	SR("pace_seed", JK_PHASE, JT_COUNT, pace.seed, 0, JOB_U32, NULL,
 	   "0 to 4294967295", "the arrivals' seed"),
-	SR("late", JK_PHASE, JT_TIME, pace.late_ns, 0, MAXNS, NULL, "a time",
+	SR("late", JK_PHASE, JT_TIME, pace.late_ns, 0, JOB_MAXNS, NULL, "a time",
 	   "a request this late counts as late (default 1ms)"),
-	SR("spin", JK_PHASE, JT_TIME, pace.spin_ns, 0, MAXNS, NULL, "a time",
+	SR("spin", JK_PHASE, JT_TIME, pace.spin_ns, 0, JOB_MAXNS, NULL, "a time",
 	   "spin rather than sleep this close to a start (default 200us)"),
 
 	/* ---- shape ---- */
@@ -189,7 +186,7 @@ const struct job_row diskbench__phase_rows[] = {
 	   "a pause after each request"),
 	SR("think_dist", JK_PHASE, JT_WORD, shape.think_dist, 0, 0, w_shape,
 	   "fixed, uniform or exponential", "how the pause varies"),
-	SR("burst", JK_PHASE, JT_COUNT, shape.burst_ops, 0, U64, NULL,
+	SR("burst", JK_PHASE, JT_COUNT, shape.burst_ops, 0, JOB_U64, NULL,
 	   "a count", "requests in a burst, then an idle time"),
 	SR("idle", JK_PHASE, JT_TIME, shape.idle_ns, 0,
 	   (double)DISKBENCH_SHAPE_MAX_NS, NULL, "a time",
@@ -198,7 +195,7 @@ const struct job_row diskbench__phase_rows[] = {
 	   "fixed, uniform or exponential", "how the idle time varies"),
 
 	/* ---- ramp and steady state ---- */
-	SR("ramp", JK_PHASE, JT_TIME, ramp_ns, 0, MAXNS, NULL, "a time",
+	SR("ramp", JK_PHASE, JT_TIME, ramp_ns, 0, JOB_MAXNS, NULL, "a time",
 	   "leave the first this long out of the figures"),
 	SR("steady", JK_PHASE, JT_WORD, steady, 0, 0, w_steady,
 	   "none, iops or bandwidth", "run until this is steady"),
@@ -208,11 +205,11 @@ const struct job_row diskbench__phase_rows[] = {
 	SR("steady_slope", JK_PHASE, JT_REAL, st.slope_percent, 0,
 	   DISKBENCH_STEADY_MAX_PERCENT, NULL, "percent",
 	   "the fitted line moves at most this over the window"),
-	SR("steady_window", JK_PHASE, JT_TIME, st.window_ns, 0, MAXNS, NULL,
+	SR("steady_window", JK_PHASE, JT_TIME, st.window_ns, 0, JOB_MAXNS, NULL,
 	   "a time", "the window (default 60s)"),
-	SR("steady_sample", JK_PHASE, JT_TIME, st.sample_ns, 0, MAXNS, NULL,
+	SR("steady_sample", JK_PHASE, JT_TIME, st.sample_ns, 0, JOB_MAXNS, NULL,
 	   "a time", "one sample (default 1s)"),
-	SR("steady_max", JK_PHASE, JT_TIME, st.max_ns, 0, MAXNS, NULL, "a time",
+	SR("steady_max", JK_PHASE, JT_TIME, st.max_ns, 0, JOB_MAXNS, NULL, "a time",
 	   "give up after this long"),
 
 	/* ---- sync ---- */

@@ -22,6 +22,7 @@
 #include "output.h"
 #include "../common/ticker.h"
 #include "../common/watcher.h"
+#include "../common/latency.h"
 
 /* From the run's thread: the numbers, for the ticker to draw. */
 int on_progress(const struct diskbench_progress *p, void *user_data)
@@ -125,23 +126,6 @@ int write_files(struct diskbench_report *all, const struct options *o)
 	return status;
 }
 
-/* A latency for people: "201 us", "8.03 ms", "2.53 s". */
-static const char *lat(char *buf, size_t size, uint64_t ns)
-{
-	static const struct { double div; const char *unit; } u[] = {
-		{ 1, "ns" }, { 1e3, "us" }, { 1e6, "ms" }, { 1e9, "s" },
-	};
-	double v = (double)ns;
-	int i = 0;
-
-	while (i < 3 && v >= 999.5 * u[i].div)
-		i++;
-	v /= u[i].div;
-	snprintf(buf, size, "%.*f %s", v < 9.995 ? 2 : v < 99.95 ? 1 : 0, v,
-		 u[i].unit);
-	return buf;
-}
-
 /*
  * After a run's table, the latency tail of each test on standard error:
  * its p99 and worst latency and, where it stalled, the library's line
@@ -182,8 +166,8 @@ static void say_tails(const struct diskbench_run *run)
 			head = true;
 		}
 		fprintf(stderr, PROG ":   %-11s p99 %-9s worst %-9s %s\n",
-			diskbench_result_name(res), lat(a, sizeof(a), p99),
-			lat(b, sizeof(b), diskbench_hist_max(h)),
+			diskbench_result_name(res), latency_text(a, sizeof(a), p99),
+			latency_text(b, sizeof(b), diskbench_hist_max(h)),
 			what[0] ? what : "no stalls");
 	}
 }

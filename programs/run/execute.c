@@ -19,24 +19,8 @@
 #include "../common/signals.h"
 #include "../common/ticker.h"
 #include "../common/watcher.h"
+#include "../common/latency.h"
 #include "run.h"
-
-/* A latency for people: "201 us", "8.03 ms", "2.53 s". */
-static const char *lat(char *buf, size_t size, uint64_t ns)
-{
-	static const struct { double div; const char *unit; } u[] = {
-		{ 1, "ns" }, { 1e3, "us" }, { 1e6, "ms" }, { 1e9, "s" },
-	};
-	double v = (double)ns;
-	int i = 0;
-
-	while (i < 3 && v >= 999.5 * u[i].div)
-		i++;
-	v /= u[i].div;
-	snprintf(buf, size, "%.*f %s", v < 9.995 ? 2 : v < 99.95 ? 1 : 0, v,
-		 u[i].unit);
-	return buf;
-}
 
 static uint64_t job_count(const struct diskbench_job *job, const char *section,
 			  const char *key, uint64_t dflt)
@@ -109,8 +93,9 @@ static void summary(const struct diskbench_result *res, int error)
 
 		(void)diskbench_hist_percentile(h, 50, &p50);
 		(void)diskbench_hist_percentile(h, 99, &p99);
-		printf("; latency p50 %s, p99 %s, max %s", lat(a, sizeof(a), p50),
-		       lat(b, sizeof(b), p99), lat(c, sizeof(c), diskbench_hist_max(h)));
+		printf("; latency p50 %s, p99 %s, max %s",
+		       latency_text(a, sizeof(a), p50), latency_text(b, sizeof(b), p99),
+		       latency_text(c, sizeof(c), diskbench_hist_max(h)));
 	}
 	if (!diskbench_stalls_find(&st, res, NULL)) {
 		char line[512], text[4096];
