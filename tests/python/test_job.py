@@ -462,7 +462,7 @@ def test_progress_that_stops_the_run(tdir, tmp_path, monkeypatch):
     job = _small(tdir)
     job.set("read", "ops", "100000000")
     job.set("read", "time", "60s")
-    job.set("job", "json", "never.json")
+    job.set("job", "json", "partial.json")
     seen = []
 
     def stop(p):
@@ -472,7 +472,14 @@ def test_progress_that_stops_the_run(tdir, tmp_path, monkeypatch):
         job.run(progress=stop)
     assert e.value.errno == errno.ECANCELED
     assert seen[-1].phase_name == "read"
-    assert not os.path.exists("never.json")
+    # nothing measured is lost: the write's result whole, the read's
+    # partial, in the exception's report and in the job's JSON
+    with e.value.report as rep:
+        got = [(r.name, r.partial) for r in rep.results(0)]
+        assert rep.results(0)[1].error.errno == errno.ECANCELED
+    assert got == [("write", False), ("read", True)], got
+    with diskbench.Report.read("partial.json") as back:
+        assert [(r.name, r.partial) for r in back.results(0)] == got
 
     def boom(p):
         raise KeyError("from progress")

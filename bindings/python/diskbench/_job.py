@@ -291,8 +291,12 @@ class Job(Closeable):
         the job names are written once every repetition ran (a relative
         path from the current directory), the journal as the run goes.
         ``progress(p)`` is called as Run(progress=) calls it and stops the
-        run by returning False. A repetition that fails raises
-        DiskbenchError after its results went into the journal."""
+        run by returning False. A repetition that fails (or is stopped)
+        raises DiskbenchError (or what stopped it) after its results went
+        into the journal and, marked partial, into the outputs the job
+        names; the exception's ``report`` holds every run measured, the
+        failed one's partial results included, and no later repetition
+        starts."""
         label = name if name is not None else self.value("job", "name")
         cstr(label, "name", True)
         outputs = self.outputs
@@ -328,8 +332,22 @@ class Job(Closeable):
                 C.target_free(t)
             for fmt, path in others:
                 report.write(path, format=fmt)
-        except BaseException:
-            report.close()
+        except BaseException as e:
+            # Nothing measured is lost: the outputs the job names get what
+            # the runs measured (a failed run's results partial), and the
+            # exception carries the report as ``e.report``.
+            if C.report_run_count(report._p):
+                for fmt, path in others:
+                    try:
+                        report.write(path, format=fmt)
+                    except DiskbenchError as w:
+                        note = getattr(e, "add_note", None)
+                        if note is not None:
+                            note("writing %s: %s" % (path, w))
+            try:
+                e.report = report  # type: ignore[attr-defined]
+            except AttributeError:
+                report.close()
             raise
         finally:
             ref.release()  # type: ignore[union-attr]
@@ -352,14 +370,17 @@ class Job(Closeable):
             if journal is not None and rc >= 0:
                 journal._check(journal._blocking(C.journal_end, None, r),
                                "journal_end")
+            # what was measured goes into the report first, a failed or
+            # stopped run's results marked partial as in every output
+            added = (C.report_add_run(report._p, byref(info), r)
+                     if rc >= 0 or C.run_result_count(r) else 0)
             if interrupt is not None:
                 raise interrupt
             raise_first(errors.take(), "Job.run()")
             if rc < 0:
                 msg = decode(C.run_errmsg(r)) or ""
                 check(rc, "run_execute", lambda: msg)
-            check(C.report_add_run(report._p, byref(info), r),
-                  "report_add_run", report._msg)
+            check(added, "report_add_run", report._msg)
         finally:
             C.run_free(r)
 
