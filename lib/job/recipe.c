@@ -90,7 +90,7 @@ static int diskbench_job_from_report__impl(struct diskbench_job **out,
 {
 	struct diskbench_report_info info = DISKBENCH_REPORT_INFO_INIT;
 	struct diskbench_job *job = NULL;
-	const char *run_line = NULL, *last_line = NULL;
+	const char *run_line = NULL, *last_line = NULL, *last_sweep = NULL;
 	size_t n;
 	int err;
 
@@ -158,9 +158,11 @@ static int diskbench_job_from_report__impl(struct diskbench_job **out,
 		}
 		/* A suite's phases, a sweep's steps: one section */
 		if (last_line && !strcmp(last_line, line) &&
-		    (strstr(line, "kind=bonnie") == line || sweep))
+		    (strstr(line, "kind=bonnie") == line ||
+		     (sweep && last_sweep && !strcmp(sweep, last_sweep))))
 			continue;
 		last_line = line;
+		last_sweep = sweep;
 		p = line;
 		w = diskbench__recipe_next(&p, k, sizeof(k), kind, sizeof(kind));
 		if (w != 1 || strcmp(k, "kind")) {

@@ -531,6 +531,43 @@ static void test_job_every_option_through_a_run(void **state)
 	free(dir);
 }
 
+/* Two load sweeps alike but for their names: two sections back, each
+ * sweep's steps one section. */
+static void test_job_two_sweeps_alike(void **state)
+{
+	static const char text[] =
+		"[job]\nengine = null\nsize = 1m\nseed = 1\nno_device = true\n"
+		"\n[s1]\nkind = random_io\nops = 100000000\nsweep_limit = 1s\n"
+		"sweep_start = 1000\nsweep_steps = 2\nsweep_step_time = 20ms\n"
+		"\n[s2]\nkind = random_io\nops = 100000000\nsweep_limit = 1s\n"
+		"sweep_start = 1000\nsweep_steps = 2\nsweep_step_time = 20ms\n";
+	struct diskbench_job *job = parse_ok(text), *back = NULL;
+	struct diskbench_target *t = NULL;
+	struct diskbench_run *run = NULL;
+	struct diskbench_report *rep = NULL;
+	char *dir = tdir_new(), *err = NULL;
+
+	(void)state;
+	assert_ok(diskbench_job_target(job, dir, &t, &err));
+	assert_ok(diskbench_job_run(job, t, NULL, &run));
+	assert_ok(diskbench_run_execute(run));
+	assert_int_equal(diskbench_run_result_count(run), 4);
+	assert_ok(diskbench_report_new(&rep));
+	assert_ok(diskbench_report_add_run(rep, NULL, run));
+	assert_ok(diskbench_job_from_report(&back, rep, 0, &err));
+	assert_int_equal(diskbench_job_phase_count(back), 2);
+	assert_string_equal(diskbench_job_phase_get(back, 0), "s1");
+	assert_string_equal(diskbench_job_phase_get(back, 1), "s2");
+	assert_string_equal(diskbench_job_value(back, "s2", "sweep_steps"), "2");
+	diskbench_job_free(back);
+	diskbench_report_free(rep);
+	diskbench_run_free(run);
+	diskbench_target_free(t);
+	diskbench_job_free(job);
+	tdir_remove(dir);
+	free(dir);
+}
+
 /* ---- a bonnie++ CSV line made a job ---- */
 
 static void test_job_from_bonnie_csv(void **state)
@@ -665,6 +702,7 @@ int main(void)
 		cmocka_unit_test(test_job_set_many),
 		cmocka_unit_test(test_job_every_option_text),
 		cmocka_unit_test(test_job_every_option_through_a_run),
+		cmocka_unit_test(test_job_two_sweeps_alike),
 		cmocka_unit_test(test_job_from_bonnie_csv),
 		cmocka_unit_test(test_job_machine_diff),
 		cmocka_unit_test(test_job_plan),
