@@ -136,6 +136,22 @@ static struct job_sec *add_sec(struct diskbench_job *job, const char *name,
 	return &v[job->n++];
 }
 
+/* A phase section's name as a job file's header can hold it, beside the
+ * rule of every phase's name: no ']' and no white space at either end.
+ * 0, or -EINVAL with the last error saying why. */
+static int sec_name_check(const char *name)
+{
+	size_t n = strlen(name);
+
+	if (diskbench__phase_name_check(name))
+		return -EINVAL;
+	if (strchr(name, ']') || !strcmp(name, "job") || name[0] == ' ' ||
+	    name[0] == '\t' || name[n - 1] == ' ' || name[n - 1] == '\t')
+		return diskbench__error_fail(-EINVAL, "a section's name has no "
+			"']', no white space at either end, and is not \"job\"");
+	return 0;
+}
+
 /* ---- errors ---- */
 
 struct fail {
@@ -1081,7 +1097,7 @@ static void set_one(struct diskbench_job *c, const char *section,
 			if (strcmp(key, "kind"))
 				failf(f, -EINVAL, "%s: set: [%s] is a new phase: set "
 				      "its kind first", c->file, section);
-			else if (diskbench__phase_name_check(section))
+			else if (sec_name_check(section))
 				failf(f, -EINVAL, "%s: set: [%.80s] is not a phase's "
 				      "name: %s", c->file, section,
 				      diskbench__error_reason());
@@ -1517,7 +1533,7 @@ int diskbench__job_add_phase(struct diskbench_job *job, const char *name,
 	if (find_sec(job, name))
 		failf(&f, -EINVAL, "%s: [%s] twice: a run's results have names "
 		      "of their own", job->file, name);
-	else if (diskbench__phase_name_check(name))
+	else if (sec_name_check(name))
 		failf(&f, -EINVAL, "%s: [%.80s] is not a phase's name: %s",
 		      job->file, name, diskbench__error_reason());
 	else if (job->n == DISKBENCH_JOB_MAX_PHASES)

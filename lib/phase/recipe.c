@@ -597,6 +597,23 @@ int diskbench__job_value_parse(const struct job_row *r, void *base,
 			snprintf(why, wl, "is empty");
 			return -EINVAL;
 		}
+		/* what a job file's line can hold, so that its text reads
+		 * back the same: no control character, no white space at
+		 * either end, no ';' after white space (a comment there) */
+		for (const char *c = value; *c; c++)
+			if ((unsigned char)*c < 0x20 || *c == 0x7f ||
+			    (*c == ';' && c > value && (c[-1] == ' ' || c[-1] == '\t'))) {
+				snprintf(why, wl, "\"%.40s\" has %s", value,
+					 *c == ';' ? "a ';' after white space (a "
+					 "comment in a job file)" : "a control character");
+				return -EINVAL;
+			}
+		if (*value == ' ' || *value == '\t' || value[strlen(value) - 1] == ' ' ||
+		    value[strlen(value) - 1] == '\t') {
+			snprintf(why, wl, "\"%.40s\" begins or ends with white space",
+				 value);
+			return -EINVAL;
+		}
 		v = strdup(value);
 		if (!v)
 			return -ENOMEM;

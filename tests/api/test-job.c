@@ -244,6 +244,19 @@ static void test_job_set(void **state)
 	free(err);
 	assert_int_equal(diskbench_job_set(job, "w", "kind", "seq_read", &err), -EINVAL);
 	free(err);
+	/* what a line could not hold: its text would not read back */
+	assert_int_equal(diskbench_job_set(job, NULL, "name", "a ;b", &err), -EINVAL);
+	assert_string_equal(err, "t.ini: set: [job] name \"a ;b\" has a ';' after "
+			    "white space (a comment in a job file)");
+	free(err);
+	assert_int_equal(diskbench_job_set(job, NULL, "dir", "/x\n", &err), -EINVAL);
+	free(err);
+	assert_int_equal(diskbench_job_set(job, NULL, "name", " x", &err), -EINVAL);
+	free(err);
+	assert_int_equal(diskbench_job_set(job, "a]b", "kind", "seq_read", &err),
+			 -EINVAL);
+	assert_non_null(strstr(err, "no ']'"));
+	free(err);
 	after = text_of(job);
 	assert_string_equal(before, after);
 	free(before);
