@@ -640,11 +640,17 @@ static char *read_line(char *str, int num, void *stream)
 	return str;
 }
 
-static int on_value(void *user, const char *section, const char *name,
+static int on_value(void *user, const char *ini_section, const char *name,
 		    const char *value)
 {
 	struct reader *r = user;
+	/* The section is the last header the reader saw (libinih reads a
+	 * line, then calls this for it): libinih's own copy of a section's
+	 * name is cut at 49 bytes, a phase's name is up to 64. */
+	const char *section = r->nsecs ? r->secs[r->nsecs - 1].name : "";
 	struct entry *v;
+
+	(void)ini_section;
 
 	if (r->cont && r->n && !strcmp(r->e[r->n - 1].key, name) &&
 	    !strcmp(r->e[r->n - 1].sec, section)) {

@@ -161,6 +161,13 @@ static void test_job_text_faults(void **state)
 	assert_string_equal(diskbench_job_value(job, "r", "block_mix"),
 			    "4k:1,8k:2,16k:1");
 	diskbench_job_free(job);
+	/* a phase's name of 64 bytes, longer than libinih's own copy */
+	snprintf(line, sizeof(line), "[job]\n[%0*d]\nkind = seq_write\n", 64, 7);
+	job = parse_ok(line);
+	assert_int_equal(strlen(diskbench_job_phase_get(job, 0)), 64);
+	assert_string_equal(diskbench_job_value(job, diskbench_job_phase_get(job, 0),
+						 "kind"), "seq_write");
+	diskbench_job_free(job);
 	/* comments, a BOM, CRLF line ends */
 	job = parse_ok("\xef\xbb\xbf; a comment\r\n# another\r\n[job]\r\n"
 		       "size = 16m ; inline\r\n[w]\r\nkind = seq_write\r\n");
