@@ -70,7 +70,8 @@ DISKBENCH_BEGIN_DECLS
 struct diskbench_job;
 
 /** Longest line of a job file, in bytes, newline excluded (a longer
- *  value goes on in lines that start with a space or a tab). @since 1.11 */
+ *  value goes on in lines that start with a space or a tab and have no
+ *  '='). @since 1.11 */
 #define DISKBENCH_JOB_MAX_LINE 198u
 /** Most phase sections of a job. @since 1.11 */
 #define DISKBENCH_JOB_MAX_PHASES 256u

@@ -611,7 +611,21 @@ static char *read_line(char *str, int num, void *stream)
 	}
 	memcpy(str, r->p, take);
 	str[take] = '\0';
-	r->cont = take && (str[0] == ' ' || str[0] == '\t');
+	/* An indented line: with a '=' (or a comment, a header) it stands
+	 * alone, and goes to libinih unindented, which would otherwise take
+	 * it for more of the value before; without, it goes on with that
+	 * value (a long block mix), as libinih reads an indented line. */
+	r->cont = false;
+	if (str[0] == ' ' || str[0] == '\t') {
+		size_t ws = strspn(str, " \t");
+		char c = str[ws];
+
+		if (c && c != '\n' && c != '\r' && c != ';' && c != '#' &&
+		    c != '[' && !strchr(str, '='))
+			r->cont = true;
+		else
+			memmove(str, str + ws, take + 1 - ws);
+	}
 	/* A section's header: remember it, so that an empty one is seen. */
 	{
 		const char *s = str;

@@ -168,6 +168,14 @@ static void test_job_text_faults(void **state)
 	assert_string_equal(diskbench_job_value(job, diskbench_job_phase_get(job, 0),
 						 "kind"), "seq_write");
 	diskbench_job_free(job);
+	/* indented keys stand alone; an indented line without '=' goes on */
+	job = parse_ok("[job]\n  size = 16m\n[r]\n  kind = random_io\n"
+		       "  ops = 10\n  block_mix = 4k:1,\n    8k:1\n\t; a comment\n"
+		       "  block = 0\n");
+	assert_string_equal(diskbench_job_value(job, NULL, "size"), "16m");
+	assert_string_equal(diskbench_job_value(job, "r", "ops"), "10");
+	assert_string_equal(diskbench_job_value(job, "r", "block_mix"), "4k:1,8k:1");
+	diskbench_job_free(job);
 	/* comments, a BOM, CRLF line ends */
 	job = parse_ok("\xef\xbb\xbf; a comment\r\n# another\r\n[job]\r\n"
 		       "size = 16m ; inline\r\n[w]\r\nkind = seq_write\r\n");
