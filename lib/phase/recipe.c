@@ -602,10 +602,10 @@ int diskbench__job_value_parse(const struct job_row *r, void *base,
 		 * either end, no ';' after white space (a comment there) */
 		for (const char *c = value; *c; c++)
 			if ((unsigned char)*c < 0x20 || *c == 0x7f ||
-			    (*c == ';' && c > value && (c[-1] == ' ' || c[-1] == '\t'))) {
+			    (*c == ';' && (c == value || c[-1] == ' ' || c[-1] == '\t'))) {
 				snprintf(why, wl, "\"%.40s\" has %s", value,
-					 *c == ';' ? "a ';' after white space (a "
-					 "comment in a job file)" : "a control character");
+					 *c == ';' ? "a ';' first or after white space "
+					 "(a comment in a job file)" : "a control character");
 				return -EINVAL;
 			}
 		if (*value == ' ' || *value == '\t' || value[strlen(value) - 1] == ' ' ||

@@ -261,8 +261,10 @@ static void test_job_set(void **state)
 	free(err);
 	/* what a line could not hold: its text would not read back */
 	assert_int_equal(diskbench_job_set(job, NULL, "name", "a ;b", &err), -EINVAL);
-	assert_string_equal(err, "t.ini: set: [job] name \"a ;b\" has a ';' after "
-			    "white space (a comment in a job file)");
+	assert_string_equal(err, "t.ini: set: [job] name \"a ;b\" has a ';' first "
+			    "or after white space (a comment in a job file)");
+	free(err);
+	assert_int_equal(diskbench_job_set(job, NULL, "csv", ";b.csv", &err), -EINVAL);
 	free(err);
 	assert_int_equal(diskbench_job_set(job, NULL, "dir", "/x\n", &err), -EINVAL);
 	free(err);
@@ -592,7 +594,9 @@ static void test_job_two_sweeps_alike(void **state)
 	assert_ok(diskbench_job_target(job, dir, &t, &err));
 	assert_ok(diskbench_job_run(job, t, NULL, &run));
 	assert_ok(diskbench_run_execute(run));
-	assert_int_equal(diskbench_run_result_count(run), 4);
+	/* each sweep at least one step (a second only if the first held its
+	 * rate: a loaded machine may end a sweep there) */
+	assert_true(diskbench_run_result_count(run) >= 2);
 	assert_ok(diskbench_report_new(&rep));
 	assert_ok(diskbench_report_add_run(rep, NULL, run));
 	assert_ok(diskbench_job_from_report(&back, rep, 0, &err));
