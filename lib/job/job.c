@@ -888,6 +888,7 @@ next:
 	return 0;
 }
 
+#if DISKBENCH_HAVE_INIH
 static int finish(struct diskbench_job **out, struct diskbench_job *job,
 		  struct fail *f, char **errmsg)
 {
@@ -909,6 +910,7 @@ static int finish(struct diskbench_job **out, struct diskbench_job *job,
 	*out = job;
 	return 0;
 }
+#endif
 
 static int diskbench_job_parse__impl(struct diskbench_job **out, const char *text,
 				     size_t len, const char *file_name,
@@ -934,6 +936,9 @@ static int diskbench_job_parse__impl(struct diskbench_job **out, const char *tex
 	(void)job;
 	(void)f;
 	(void)file_name;
+	if (errmsg)
+		*errmsg = strdup("this library was built without libinih: it "
+				 "reads no job files");
 	return diskbench__error_fail(-ENOTSUP, "this library was built without "
 				     "libinih: it reads no job files");
 #endif
