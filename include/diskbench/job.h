@@ -35,7 +35,7 @@
  * C API's), and fail on the first fault with one line naming the file,
  * the line, the section and key and the limit:
  *
- *     wal.ini:14: [randread] queue_depth 100000 is over the engine's 256
+ *     wal.ini:14: [randread] queue_depth 64 is over the engine's 32
  *
  * Nothing is created on any file system before diskbench_job_target().
  *
