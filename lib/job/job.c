@@ -507,6 +507,16 @@ static int check(struct diskbench_job *job, struct fail *f)
 	if (!job->n)
 		return failf(f, -EINVAL, "%s: no phase: a job has a section for "
 			     "each phase it runs", job->file);
+	/* what the target would refuse only once it is being made */
+	if (job->g.prefix && (strchr(job->g.prefix, '/') ||
+			      strlen(job->g.prefix) > 64)) {
+		size_t k = row_index("prefix", JK_JOB);
+		unsigned line = job->lines[k] == UINT_MAX ? 0 : job->lines[k];
+
+		return failf(f, -EINVAL, "%s: [job] prefix \"%.80s\": 1 to 64 "
+			     "characters, no '/'", where(job, line, at, sizeof(at)),
+			     job->g.prefix);
+	}
 	for (size_t i = 0; i < job->n; i++) {
 		struct job_sec *s = &job->sec[i];
 		struct diskbench_phase *p;

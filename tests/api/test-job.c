@@ -125,6 +125,8 @@ static void test_job_faults_named(void **state)
 		    "small-file tests are left out: nothing to run");
 	parse_fails("[job]\n[b]\nkind = bonnie\n[c]\nkind = bonnie\n", -EINVAL,
 		    "t.ini:4: [c] a second bonnie suite: a run holds one");
+	parse_fails("[job]\nprefix = a/b\n[w]\nkind = seq_write\n", -EINVAL,
+		    "t.ini:2: [job] prefix \"a/b\": 1 to 64 characters, no '/'");
 	parse_fails("[job]\n[w]\nkind = seq_write\nrate = -1\n", -EINVAL,
 		    "t.ini:4: [w] rate -1 is under 0");
 	parse_fails("[job]\n[w]\nkind = seq_write\ndirect = maybe\n", -EINVAL,
