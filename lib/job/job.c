@@ -404,6 +404,93 @@ static bool group_keys_set(const struct job_sec *s)
 	return s->r.decider || s->r.group_all || s->r.group_time_ns;
 }
 
+/* Whether section i is the first of its group. */
+static bool group_first(const struct diskbench_job *job, size_t i)
+{
+	const char *g = job->sec[i].r.group;
+
+	for (size_t j = 0; j < i; j++)
+		if (job->sec[j].r.group && !strcmp(job->sec[j].r.group, g))
+			return false;
+	return true;
+}
+
+/*
+ * The group whose first section is i: its phases made into ph (*n of
+ * them) and its options into go, as the run takes them; each fault of
+ * the group's keys said in f with its line. On failure nothing is left
+ * made.
+ */
+static int group_make(const struct diskbench_job *job, size_t i,
+		      struct diskbench_phase **ph, size_t *n,
+		      struct diskbench_group_opts *go, struct fail *f)
+{
+	const struct job_sec *s = &job->sec[i];
+	size_t deciders = 0;
+	char at[300], why[WHY];
+	int err = 0;
+
+	*n = 0;
+	diskbench_group_opts_init(go, sizeof(*go));
+	for (size_t j = i; j < job->n && !err; j++) {
+		const struct job_sec *m = &job->sec[j];
+
+		if (!m->r.group || strcmp(m->r.group, s->r.group))
+			continue;
+		if (m->o.kind == JOB_KIND_SUITE || sweep_set(m)) {
+			err = failf(f, -EINVAL, "%s: [%s] a %s cannot be in "
+				    "group \"%s\"",
+				    where(job, line_of(m, "group"), at, sizeof(at)),
+				    m->name, m->o.kind == JOB_KIND_SUITE
+				    ? "bonnie suite" : "load sweep", s->r.group);
+			break;
+		}
+		if (*n == DISKBENCH_GROUP_MAX_PHASES) {
+			err = failf(f, -EINVAL, "%s: [%s] group \"%s\" has over "
+				    "%d phases",
+				    where(job, line_of(m, "group"), at, sizeof(at)),
+				    m->name, s->r.group, DISKBENCH_GROUP_MAX_PHASES);
+			break;
+		}
+		if (m->r.decider) {
+			deciders++;
+			go->decider = (uint32_t)*n;
+		}
+		if (m->r.group_all)
+			go->flags |= DISKBENCH_GROUP_ALL;
+		if (m->r.group_time_ns) {
+			if (go->time_limit_ns && go->time_limit_ns != m->r.group_time_ns) {
+				err = failf(f, -EINVAL, "%s: [%s] group_time differs "
+					    "from another phase's of group \"%s\"",
+					    where(job, line_of(m, "group_time"), at,
+						  sizeof(at)), m->name, s->r.group);
+				break;
+			}
+			go->time_limit_ns = m->r.group_time_ns;
+		}
+		err = make_phase(m, &ph[*n], why, sizeof(why));
+		if (err)
+			failf(f, err, "%s: [%s] %s",
+			      where(job, m->line, at, sizeof(at)), m->name, why);
+		else
+			++*n;
+	}
+	if (!err && deciders > 1)
+		err = failf(f, -EINVAL, "%s: [%s] group \"%s\" has %zu "
+			    "deciders: at most one",
+			    where(job, s->line, at, sizeof(at)), s->name,
+			    s->r.group, deciders);
+	if (!err && deciders && (go->flags & DISKBENCH_GROUP_ALL))
+		err = failf(f, -EINVAL, "%s: [%s] group \"%s\" has a "
+			    "decider and group_all: one or the other",
+			    where(job, s->line, at, sizeof(at)), s->name, s->r.group);
+	if (err) {
+		while (*n)
+			diskbench_phase_free(ph[--*n]);
+	}
+	return err;
+}
+
 /* The groups: 2 to 64 phases each, one decider or group_all, and one
  * time limit; phases of a group are made and checked together. */
 static int check_groups(struct diskbench_job *job, struct fail *f)
@@ -414,10 +501,9 @@ static int check_groups(struct diskbench_job *job, struct fail *f)
 		struct job_sec *s = &job->sec[i];
 		struct diskbench_phase *ph[DISKBENCH_GROUP_MAX_PHASES];
 		struct diskbench_group_opts go;
-		size_t n = 0, deciders = 0, dk = 0;
-		char msg[256], why[WHY];
-		bool first = true;
-		int err = 0;
+		char msg[256];
+		size_t n = 0;
+		int err;
 
 		if (!s->r.group) {
 			if (group_keys_set(s))
@@ -426,66 +512,9 @@ static int check_groups(struct diskbench_job *job, struct fail *f)
 					     where(job, s->line, at, sizeof(at)), s->name);
 			continue;
 		}
-		for (size_t j = 0; j < i; j++)
-			if (job->sec[j].r.group && !strcmp(job->sec[j].r.group, s->r.group))
-				first = false;
-		if (!first)
+		if (!group_first(job, i))
 			continue;
-		diskbench_group_opts_init(&go, sizeof(go));
-		for (size_t j = i; j < job->n; j++) {
-			struct job_sec *m = &job->sec[j];
-
-			if (!m->r.group || strcmp(m->r.group, s->r.group))
-				continue;
-			if (m->o.kind == JOB_KIND_SUITE || sweep_set(m)) {
-				err = failf(f, -EINVAL, "%s: [%s] a %s cannot be in "
-					    "group \"%s\"",
-					    where(job, line_of(m, "group"), at, sizeof(at)),
-					    m->name, m->o.kind == JOB_KIND_SUITE
-					    ? "bonnie suite" : "load sweep", s->r.group);
-				break;
-			}
-			if (n == DISKBENCH_GROUP_MAX_PHASES) {
-				err = failf(f, -EINVAL, "%s: [%s] group \"%s\" has over "
-					    "%d phases",
-					    where(job, line_of(m, "group"), at, sizeof(at)),
-					    m->name, s->r.group, DISKBENCH_GROUP_MAX_PHASES);
-				break;
-			}
-			if (m->r.decider) {
-				deciders++;
-				dk = n;
-			}
-			if (m->r.group_all)
-				go.flags |= DISKBENCH_GROUP_ALL;
-			if (m->r.group_time_ns) {
-				if (go.time_limit_ns && go.time_limit_ns != m->r.group_time_ns) {
-					err = failf(f, -EINVAL, "%s: [%s] group_time differs "
-						    "from another phase's of group \"%s\"",
-						    where(job, line_of(m, "group_time"), at,
-							  sizeof(at)), m->name, s->r.group);
-					break;
-				}
-				go.time_limit_ns = m->r.group_time_ns;
-			}
-			err = make_phase(m, &ph[n], why, sizeof(why));
-			if (err) {
-				failf(f, err, "%s: [%s] %s",
-				      where(job, m->line, at, sizeof(at)), m->name, why);
-				break;
-			}
-			n++;
-		}
-		if (!err && deciders > 1)
-			err = failf(f, -EINVAL, "%s: [%s] group \"%s\" has %zu "
-				    "deciders: at most one",
-				    where(job, s->line, at, sizeof(at)), s->name,
-				    s->r.group, deciders);
-		if (!err && deciders && (go.flags & DISKBENCH_GROUP_ALL))
-			err = failf(f, -EINVAL, "%s: [%s] group \"%s\" has a "
-				    "decider and group_all: one or the other",
-				    where(job, s->line, at, sizeof(at)), s->name, s->r.group);
-		go.decider = (uint32_t)dk;
+		err = group_make(job, i, ph, &n, &go, f);
 		if (!err && diskbench__group_check(ph, n, &go, msg, sizeof(msg)))
 			err = failf(f, -EINVAL, "%s: [%s] group \"%s\": %s",
 				    where(job, s->line, at, sizeof(at)), s->name,
@@ -870,11 +899,8 @@ static int normalize(struct diskbench_job *job)
 		bool decided = false, all = false;
 		uint64_t time = 0;
 
-		if (!s->r.group)
+		if (!s->r.group || !group_first(job, i))
 			continue;
-		for (size_t j = 0; j < i; j++)
-			if (job->sec[j].r.group && !strcmp(job->sec[j].r.group, s->r.group))
-				goto next;	/* not its first phase */
 		for (size_t j = i; j < job->n; j++) {
 			struct job_sec *m = &job->sec[j];
 
@@ -892,8 +918,6 @@ static int normalize(struct diskbench_job *job)
 			return -ENOMEM;
 		if (!decided && put_row(s, "group_decider", 1))
 			return -ENOMEM;
-next:
-		;
 	}
 	return 0;
 }
@@ -1456,28 +1480,13 @@ static int add_section(const struct diskbench_job *job, size_t i,
 	if (s->r.group) {
 		struct diskbench_phase *ph[DISKBENCH_GROUP_MAX_PHASES];
 		struct diskbench_group_opts go;
+		struct fail f = { NULL, 0 };
 		size_t n = 0;
 
-		for (size_t j = 0; j < i; j++)
-			if (job->sec[j].r.group && !strcmp(job->sec[j].r.group, s->r.group))
-				return 0;	/* added with its first phase */
-		diskbench_group_opts_init(&go, sizeof(go));
-		err = 0;
-		for (size_t j = i; j < job->n && !err; j++) {
-			const struct job_sec *m = &job->sec[j];
-
-			if (!m->r.group || strcmp(m->r.group, s->r.group))
-				continue;
-			if (m->r.decider)
-				go.decider = (uint32_t)n;
-			if (m->r.group_all)
-				go.flags |= DISKBENCH_GROUP_ALL;
-			if (m->r.group_time_ns)
-				go.time_limit_ns = m->r.group_time_ns;
-			err = make_phase(m, &ph[n], why, sizeof(why));
-			if (!err)
-				n++;
-		}
+		if (!group_first(job, i))
+			return 0;	/* added with its first phase */
+		err = group_make(job, i, ph, &n, &go, &f);
+		free(f.msg);
 		if (!err)
 			err = diskbench_run_add_group(run, ph, n, s->r.group, &go);
 		if (err)
