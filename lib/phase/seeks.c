@@ -1,17 +1,23 @@
 /*
- * bonnie++'s random-seek phase: tickets drawn up front from the run's
- * generator, shared by seeker threads, each with its own descriptor. A
- * ticket r reads block r % blocks; when r % 10 == 0 it changes one byte and
- * writes the block back (and fsyncs under bonnie++'s -b).
+ * bonnie++'s random-seek phase: tickets drawn from the run's generator,
+ * shared by seeker threads, each with its own descriptor. A ticket r reads
+ * block r % blocks; when r % 10 == 0 it changes one byte and writes the
+ * block back (and fsyncs under bonnie++'s -b).
  *
  * Deliberate differences from bonnie++ 2.00a: threads take tickets from a
- * shared counter rather than reading them from a pipe (no system call per
- * ticket, the same dynamic sharing); reads and write-backs use pread/pwrite
- * at the block's offset rather than lseek + read/write; CPU time is the
- * process's, counted once (bonnie++ adds each thread's view of it).
+ * shared dispenser rather than reading them from a pipe (no system call per
+ * ticket; a few at a time while many are left, one at a time towards the
+ * end, so the sharing stays dynamic); the tickets are not all kept in
+ * memory (bonnie++ writes them all into its pipe up front: 1.2 MB for
+ * 300,000 seeks), the dispenser draws them in order from a copy of the
+ * generator; reads and write-backs use pread/pwrite at the block's offset
+ * rather than lseek + read/write; CPU time is the process's, counted once
+ * (bonnie++ adds each thread's view of it).
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <diskbench/phase.h>
 
@@ -43,12 +49,21 @@ static uint32_t extra_ticket(uint64_t key, uint64_t i)
 	return (uint32_t)(mix64(key + i * UINT64_C(0x9e3779b97f4a7c15)) >> 33);
 }
 
+/* The most tickets a seeker takes at once. */
+#define TAKE_MAX 32
+
 struct seeks {
-	const uint32_t *tickets;
-	uint64_t drawn;         /* tickets[] holds this many */
+	pthread_mutex_t lock;   /* over gen and handed */
+	/* The drawn tickets: from gen as they are taken, in order (the run's
+	 * generator, as it was before they were drawn from it), or kept in
+	 * tickets[] when the run draws from a caller's source. */
+	struct diskbench__rand gen;
+	uint32_t *tickets;
+	uint64_t drawn;         /* tickets drawn up front */
 	uint64_t count;         /* tickets to take; UINT64_MAX: until the time */
 	uint64_t key;           /* of the tickets past the drawn ones */
-	atomic_uint_fast64_t next;
+	uint64_t handed;        /* tickets taken so far */
+	unsigned seekers;
 	uint64_t blocks;
 	uint64_t chunk;
 	bool sync;
@@ -56,9 +71,43 @@ struct seeks {
 	struct diskbench_target *t;
 };
 
+/*
+ * Takes the next tickets into v (ticket i being the i-th drawn, whoever
+ * takes it); how many, 0 when none is left. Up to TAKE_MAX while many are
+ * left, fewer towards the end (an eighth of a seeker's share of what is
+ * left), so that no seeker holds tickets another would take.
+ */
+static unsigned take_tickets(struct seeks *s, uint32_t *v)
+{
+	uint64_t left, n;
+
+	pthread_mutex_lock(&s->lock);
+	left = s->count - s->handed;
+	n = left / (8 * (uint64_t)s->seekers);
+	if (n > TAKE_MAX)
+		n = TAKE_MAX;
+	if (!n)
+		n = left ? 1 : 0;
+	for (uint64_t k = 0; k < n; k++) {
+		uint64_t i = s->handed + k;
+
+		if (i >= s->drawn)
+			v[k] = extra_ticket(s->key, i);
+		else if (s->tickets)
+			v[k] = s->tickets[i];
+		else
+			v[k] = diskbench__rand_next(&s->gen);
+	}
+	s->handed += n;
+	pthread_mutex_unlock(&s->lock);
+	return (unsigned)n;
+}
+
 static int seeker(struct diskbench__worker *w)
 {
 	struct seeks *s = w->arg;
+	uint32_t taken[TAKE_MAX];
+	unsigned next = 0, ntaken = 0;
 	struct diskbench__ctx *ctx = &w->ctx;
 	const struct diskbench_engine *e = ctx->engine;
 	unsigned char *buf = diskbench__target_alloc(s->t, s->chunk);
@@ -78,8 +127,10 @@ static int seeker(struct diskbench__worker *w)
 	}
 	err = diskbench__worker_wait_go(w);
 	while (!err) {
-		uint64_t i = atomic_fetch_add(&s->next, 1);
-
+		if (next == ntaken) {
+			ntaken = take_tickets(s, taken);
+			next = 0;
+		}
 		if (!begun) {
 			/* A seeker's time starts with its first ticket, or
 			 * with the news that none is left, as bonnie++'s end
@@ -89,10 +140,10 @@ static int seeker(struct diskbench__worker *w)
 				break;
 			begun = true;
 		}
-		if (i >= s->count)
+		if (!ntaken)
 			break;
 
-		uint32_t r = i < s->drawn ? s->tickets[i] : extra_ticket(s->key, i);
+		uint32_t r = taken[next++];
 		uint64_t block = r % s->blocks, off = block * s->chunk;
 		uint64_t bytes = s->chunk;
 
@@ -140,25 +191,41 @@ int diskbench__run_seeks(struct diskbench__ctx *ctx,
 			 const struct diskbench__seeks_args *o)
 {
 	struct diskbench_target *t = ctx->target;
-	struct seeks s = { 0 };
+	struct seeks s;
 	uint64_t count = o->seeks;
 	unsigned seekers = o->seekers;
-	uint32_t *tickets;
+	uint32_t first = 0, last = 0;
 	int err;
 
+	memset(&s, 0, sizeof(s));
 	s.chunk = t->block_bytes;
 	s.blocks = t->file_bytes / s.chunk;
 	s.sync = o->flags & DISKBENCH_BONNIE_SYNC;
 	s.t = t;
+	s.seekers = seekers ? seekers : 1;
 
 	/* The tickets come first from the generator, as in bonnie++, whatever
-	 * stop condition cuts the phase short. */
-	tickets = malloc((count ? count : 1) * sizeof(*tickets));
-	if (!tickets)
-		return diskbench__ctx_fail(ctx, -ENOMEM, "allocate", NULL, UINT64_MAX);
-	for (uint64_t i = 0; i < count; i++)
-		tickets[i] = diskbench__rand_next(ctx->rng);
-	s.tickets = tickets;
+	 * stop condition cuts the phase short: the run's generator moves past
+	 * them now, and the dispenser draws the same ones again from a copy
+	 * as the seekers take them. A caller's source cannot be copied: its
+	 * tickets are kept. */
+	if (ctx->rng->fn) {
+		s.tickets = malloc((count ? count : 1) * sizeof(*s.tickets));
+		if (!s.tickets)
+			return diskbench__ctx_fail(ctx, -ENOMEM, "allocate", NULL,
+						   UINT64_MAX);
+	} else {
+		s.gen = *ctx->rng;
+	}
+	for (uint64_t i = 0; i < count; i++) {
+		uint32_t r = diskbench__rand_next(ctx->rng);
+
+		if (s.tickets)
+			s.tickets[i] = r;
+		if (!i)
+			first = r;
+		last = r;
+	}
 	s.drawn = count;
 	/* A ticket is an operation: an ops limit is a shorter ticket list;
 	 * a bytes limit is shared out between the seekers. Bounded by time,
@@ -167,7 +234,7 @@ int diskbench__run_seeks(struct diskbench__ctx *ctx,
 	s.count = count;
 	if (o->seek_time_ns) {
 		s.count = UINT64_MAX;
-		s.key = mix64(((uint64_t)tickets[0] << 32 | tickets[count - 1]) ^ count);
+		s.key = mix64(((uint64_t)first << 32 | last) ^ count);
 		if (!ctx->stop_time_ns || o->seek_time_ns < ctx->stop_time_ns)
 			ctx->stop_time_ns = o->seek_time_ns;
 	}
@@ -178,19 +245,25 @@ int diskbench__run_seeks(struct diskbench__ctx *ctx,
 		ctx->stop_bytes = ctx->stop_bytes / seekers ? ctx->stop_bytes / seekers : 1;
 	/* Progress: a fraction of the tickets, or of the time. */
 	ctx->expected_ops = s.count == UINT64_MAX ? 0 : s.count;
-	atomic_init(&s.next, 0);
 
 	err = diskbench__target_ensure_test_file(t, s.blocks * s.chunk);
 	if (err) {
-		free(tickets);
+		free(s.tickets);
 		return diskbench__ctx_fail_target(ctx, t, err);
 	}
 	/* Untimed, before the seekers open their descriptors. */
 	if (o->flags & DISKBENCH_BONNIE_DROP_CACHE)
 		ctx->cache_drop = diskbench__target_drop_cache(t);
 	s.path = t->test_path;
+	err = -pthread_mutex_init(&s.lock, NULL);
+	if (err) {
+		free(s.tickets);
+		return diskbench__ctx_fail(ctx, err, "pthread_mutex_init", NULL,
+					   UINT64_MAX);
+	}
 	err = diskbench__run_workers(ctx, seekers, seeker, &s,
 				     o->flags & DISKBENCH_BONNIE_NO_SETTLE ? 0 : SETTLE_NS);
-	free(tickets);
+	pthread_mutex_destroy(&s.lock);
+	free(s.tickets);
 	return err;
 }
