@@ -69,6 +69,11 @@ struct diskbench_engine {
 	int (*uring_begin)(const struct diskbench__uring_use *u, char *why,
 			   size_t len, void *user_data);
 	void (*uring_end)(void *user_data);
+	/* Makes ready what the calling thread's requests need (the io_uring
+	 * engine: the thread's ring), so that it is not made inside the
+	 * first request's time; a phase calls it before its clock starts.
+	 * 0, or a negative errno; NULL: nothing to make. */
+	int (*thread_ready)(void *user_data);
 };
 
 /*

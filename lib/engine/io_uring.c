@@ -1094,6 +1094,15 @@ static int uring_reap_until(struct diskbench_io **done, uint32_t max,
 	return take_kept(r, done, max);
 }
 
+/* The calling thread's ring, bound now if it has none (made, or taken
+ * from a thread that exited). */
+static int uring_thread_ready(void *user_data)
+{
+	int err = 0;
+
+	return ring_get(user_data, &err) ? 0 : err;
+}
+
 /* ---- the engine ---- */
 
 static void uring_destroy(void *user_data)
@@ -1170,6 +1179,7 @@ static int diskbench_engine_io_uring_new__impl(struct diskbench_engine **out,
 		(*out)->reap_until = uring_reap_until;
 		(*out)->uring_begin = uring_opts_begin;
 		(*out)->uring_end = uring_opts_end;
+		(*out)->thread_ready = uring_thread_ready;
 	}
 	return err;
 }

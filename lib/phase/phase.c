@@ -239,6 +239,12 @@ int diskbench__ctx_begin(struct diskbench__ctx *ctx)
 	}
 	if (ctx->window && ctx->window->ring && !ctx->steady->ramp_ns)
 		ctx->rec = ctx->window->ring[0];
+	if (ctx->engine->thread_ready) {
+		err = ctx->engine->thread_ready(ctx->engine->user_data);
+		if (err)
+			return diskbench__ctx_fail(ctx, err, "io_uring_setup",
+						   NULL, UINT64_MAX);
+	}
 	now = diskbench__engine_now(ctx->engine);
 	err = diskbench_recorder_begin(ctx->rec, now);
 	/* With a ramp, the device figures start at its end. */

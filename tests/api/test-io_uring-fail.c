@@ -363,6 +363,53 @@ static void test_options_refused(void **state)
 	assert_int_equal(rmdir(dir), 0);
 }
 
+/*
+ * A thread's ring is made before the phase's clock starts, not inside its
+ * first request: four threads of random reads on a new engine (its first
+ * ring goes to one of them, the others make theirs), the next ring's
+ * set-up refused. The phase fails naming io_uring_setup, and no request's
+ * latency holds a ring's set-up: every thread that made one timed nothing
+ * before it.
+ */
+static void test_thread_ring_before_clock(void **state)
+{
+	struct diskbench_target_opts to = DISKBENCH_TARGET_OPTS_INIT;
+	struct diskbench_random_opts ro = DISKBENCH_RANDOM_OPTS_INIT;
+	struct diskbench_engine *e = NULL;
+	struct diskbench_target *t = NULL;
+	struct diskbench_run *run = NULL;
+	struct diskbench_phase *p = NULL;
+	const struct diskbench_result *r;
+	char dir[] = "/tmp/diskbench-uring-XXXXXX";
+	char *why = NULL;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	assert_ok(diskbench_engine_io_uring_new(&e, DEPTH));
+	to.engine = e;
+	to.file_bytes = 1 << 20;
+	to.block_bytes = LEN;
+	assert_ok(diskbench_target_new(&t, dir, &to, &why));
+	assert_ok(diskbench_run_new(&run, t, NULL));
+	ro.ops = 64;
+	ro.queue_depth = DEPTH;
+	ro.threads = 4;
+	assert_ok(diskbench_phase_random_new(&p, &ro));
+	assert_ok(diskbench_run_add(run, p));
+	calls[C_INIT] = 0;
+	arm(C_INIT, -ENOMEM, 0, 0);
+	assert_rc(diskbench_run_execute(run), -ENOMEM);
+	assert_all_given();
+	assert_int_equal(diskbench_run_result_count(run), 1);
+	r = diskbench_run_result_get(run, 0);
+	assert_non_null(diskbench_result_errmsg(r));
+	assert_non_null(strstr(diskbench_result_errmsg(r), "io_uring_setup"));
+	diskbench_run_free(run);
+	diskbench_target_free(t);
+	diskbench_engine_free(e);
+	assert_int_equal(rmdir(dir), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -370,6 +417,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_one_at_a_time, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_queued_refused, setup, teardown),
 		cmocka_unit_test(test_options_refused),
+		cmocka_unit_test(test_thread_ring_before_clock),
 	};
 
 	if (!have_io_uring()) {
