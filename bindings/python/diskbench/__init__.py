@@ -58,7 +58,7 @@ __all__ = [
 ]
 
 #: The version of this package; it follows the library's.
-__version__ = "1.11.0"
+__version__ = "1.11.1"
 
 #: The library file loaded (DISKBENCH_LIBRARY, or the soname).
 library_path: str = _lib.path
