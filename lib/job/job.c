@@ -537,8 +537,7 @@ static int check(struct diskbench_job *job, struct fail *f)
 		return failf(f, -EINVAL, "%s: no phase: a job has a section for "
 			     "each phase it runs", job->file);
 	/* what the target would refuse only once it is being made */
-	if (job->g.prefix && (strchr(job->g.prefix, '/') ||
-			      strlen(job->g.prefix) > 64)) {
+	if (job->g.prefix && !diskbench__target_prefix_ok(job->g.prefix)) {
 		size_t k = row_index("prefix", JK_JOB);
 		unsigned line = job->lines[k] == UINT_MAX ? 0 : job->lines[k];
 
@@ -967,14 +966,15 @@ static int diskbench_job_parse__impl(struct diskbench_job **out, const char *tex
 	parse_text(job, text ? text : "", len, &f);
 	return finish(out, job, &f, errmsg);
 #else
+	static const char no_inih[] = "this library was built without "
+				      "libinih: it reads no job files";
+
 	(void)job;
 	(void)f;
 	(void)file_name;
 	if (errmsg)
-		*errmsg = strdup("this library was built without libinih: it "
-				 "reads no job files");
-	return diskbench__error_fail(-ENOTSUP, "this library was built without "
-				     "libinih: it reads no job files");
+		*errmsg = strdup(no_inih);
+	return diskbench__error_fail(-ENOTSUP, "%s", no_inih);
 #endif
 }
 

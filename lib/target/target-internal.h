@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <diskbench/target.h>
 
@@ -86,6 +87,13 @@ struct diskbench__extra {
  * and removed by its cleanup. Stores its index in the list. Errors are
  * noted in the target.
  */
+/* Whether a name prefix is one the target takes: 1 to 64 characters,
+ * no '/' (diskbench_target_opts.name_prefix; a job's `prefix`). */
+static inline bool diskbench__target_prefix_ok(const char *prefix)
+{
+	return *prefix && !strchr(prefix, '/') && strlen(prefix) <= 64;
+}
+
 /*
  * diskbench_target_new() without its probes: no file is made, not even
  * one made and removed, so nothing in dir changes. For a plan

@@ -475,9 +475,7 @@ static int target_new(struct diskbench_target **out, const char *dir,
 		return fail(errmsg, -EINVAL, "opts->flags 0x%" PRIx32 ": unknown "
 			    "bits 0x%" PRIx32, o.flags,
 			    o.flags & ~(DISKBENCH_TARGET_DIRECT | DISKBENCH_TARGET_SYNC));
-	if (o.name_prefix &&
-	    (!*o.name_prefix || strchr(o.name_prefix, '/') ||
-	     strlen(o.name_prefix) > 64))
+	if (o.name_prefix && !diskbench__target_prefix_ok(o.name_prefix))
 		return fail(errmsg, -EINVAL,
 			    "opts->name_prefix \"%.80s\": 1 to 64 characters, no '/'",
 			    o.name_prefix);
